@@ -1,0 +1,48 @@
+#pragma once
+// Backend tags, chosen at compile time from the Kokkos execution space:
+//   Kokkos::Serial -> backend::serial       (one thread, SIMD across the systems of a chunk)
+//   Kokkos::OpenMP -> backend::openmp_simd  (threads over chunks, `omp simd` across systems)
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace bandsolve::backend {
+
+struct serial {
+  static constexpr const char* name = "serial";
+};
+struct openmp_simd {
+  static constexpr const char* name = "openmp_simd";
+};
+
+namespace detail {
+template <class>
+inline constexpr bool always_false = false;
+}
+
+template <class ExecutionSpace, class = void>
+struct default_for {
+  static_assert(detail::always_false<ExecutionSpace>,
+                "bandsolve: no backend for this Kokkos execution space. Supported: "
+                "Kokkos::Serial (backend::serial) and Kokkos::OpenMP (backend::openmp_simd), "
+                "when Kokkos is built with them");
+  using type = void;
+};
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+template <>
+struct default_for<Kokkos::Serial> {
+  using type = serial;
+};
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+template <>
+struct default_for<Kokkos::OpenMP> {
+  using type = openmp_simd;
+};
+#endif
+
+template <class ExecutionSpace>
+using default_for_t = typename default_for<std::remove_cv_t<ExecutionSpace>>::type;
+
+}  // namespace bandsolve::backend

@@ -1,0 +1,9 @@
+#pragma once
+// BandSolve: batched solvers for tridiagonal and banded systems on Kokkos. Umbrella header.
+#include <bandsolve/backend/tags.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/errors.hpp>
+#include <bandsolve/core/info.hpp>
+#include <bandsolve/layout/layout.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/version.hpp>

@@ -1,0 +1,38 @@
+#pragma once
+// The pivot test behind every info code: a pivot is bad when it is zero, so small that its
+// reciprocal overflows, or not finite. Written without std:: calls so it runs in device code.
+#include <bandsolve/core/config.hpp>
+
+#include <cfloat>
+
+namespace bandsolve::detail {
+
+template <class T>
+struct pivot_limits;
+
+template <>
+struct pivot_limits<float> {
+  static constexpr float tiny = FLT_MIN;  // smallest normal: 1/tiny is finite
+  static constexpr float huge = FLT_MAX;
+};
+
+template <>
+struct pivot_limits<double> {
+  static constexpr double tiny = DBL_MIN;
+  static constexpr double huge = DBL_MAX;
+};
+
+// Also false for NaN, since every comparison with NaN is false.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION bool pivot_is_good(T pivot) {
+  const T magnitude = pivot < T(0) ? -pivot : pivot;
+  return magnitude >= pivot_limits<T>::tiny && magnitude <= pivot_limits<T>::huge;
+}
+
+// LAPACK convention: info stays at the first bad row (1-based), 0 while all pivots are good.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION int update_info(int info, T pivot, index_t row) {
+  return (info == 0 && !pivot_is_good(pivot)) ? static_cast<int>(row + 1) : info;
+}
+
+}  // namespace bandsolve::detail

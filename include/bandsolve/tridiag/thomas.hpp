@@ -1,0 +1,359 @@
+#pragma once
+// Batched Thomas algorithm: host API.
+//
+//   bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, info);
+//       Solves a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] for every system of the batch;
+//       x overwrites d, a, b and c are untouched, info(s) = 0 or the 1-based row of the first
+//       zero, tiny or non-finite pivot of system s. a[0] and c[n-1] are ignored.
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::thomas{}, a, b, c);
+//   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//
+// a, b, c, d are Kokkos::Views in one layout (see layout/): View<T**, LayoutRight> (row),
+// View<T**, LayoutLeft> (column), View<T**[W], LayoutRight> (interleaved<W>) or
+// View<T**, LayoutStride> (strided). For interleaved packs the number of systems is
+// info.extent(0) (the last pack may be padded). T is float or double.
+// Work is enqueued on exec and never fenced here; fence before reading d or info on the host.
+// No pivoting: for diagonally dominant or symmetric positive definite matrices.
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/thomas_kernel.hpp>
+
+#include <type_traits>
+
+namespace bandsolve {
+
+namespace detail {
+
+// Systems per SIMD pack for each layout. Gathered layouts transpose tiles of one cache line per
+// system; column blocks are wider so each thread reads long contiguous runs of a row.
+template <class T>
+inline constexpr int gather_width = static_cast<int>(64 / sizeof(T));
+template <class T>
+inline constexpr int column_block = static_cast<int>(256 / sizeof(T));
+
+template <class Layout, class T>
+struct thomas_pack_width {
+  static constexpr int value = gather_width<T>;  // row and strided
+};
+template <class T>
+struct thomas_pack_width<layout::column, T> {
+  static constexpr int value = column_block<T>;
+};
+template <int W, class T>
+struct thomas_pack_width<layout::interleaved<W>, T> {
+  static constexpr int value = W;
+};
+
+template <class Layout>
+inline constexpr bool is_interleaved_v =
+    !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
+    !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
+
+// Strides of a batch array as (system stride, row stride) in elements.
+template <class View>
+KOKKOS_INLINE_FUNCTION void batch_strides(const View& v, index_t& ss, index_t& si) {
+  ss = static_cast<index_t>(v.stride(0));
+  si = static_cast<index_t>(v.stride(1));
+}
+
+// Lane-contiguous rows of pack p for column blocks, interleaved packs and unit-system-stride
+// strided views; gathered lanes for the others.
+template <class Layout, int L, class View>
+KOKKOS_INLINE_FUNCTION auto pack_rows(const View& v, index_t p) {
+  using T = typename View::value_type;
+  if constexpr (is_interleaved_v<Layout>)
+    return lane_rows<T>{v.data() + p * static_cast<index_t>(v.stride(0)),
+                        static_cast<index_t>(v.stride(1))};
+  else
+    return lane_rows<T>{v.data() + p * L * static_cast<index_t>(v.stride(0)),
+                        static_cast<index_t>(v.stride(1))};
+}
+
+template <int L, class View>
+KOKKOS_INLINE_FUNCTION auto pack_gather(const View& v, index_t p) {
+  using T = typename View::value_type;
+  return gathered_lanes<T>{v.data() + p * L * static_cast<index_t>(v.stride(0)),
+                           static_cast<index_t>(v.stride(0)), static_cast<index_t>(v.stride(1))};
+}
+
+// Whether a pack of this layout reads lane-contiguous rows (decided per call for strided views).
+template <class Layout, class View>
+bool uses_lane_rows(const View& v) {
+  if constexpr (std::is_same_v<Layout, layout::row>) return false;
+  else if constexpr (std::is_same_v<Layout, layout::strided>) return v.stride(0) == 1;
+  else return true;
+}
+
+template <class T>
+inline constexpr bool is_supported_scalar_v =
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// Compile-time checks common to every Thomas entry point.
+template <class ExecutionSpace, class DView, class... Coefficients>
+constexpr void thomas_static_checks() {
+  using Layout = layout_of_t<DView>;
+  using T = typename DView::non_const_value_type;
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve thomas: the first argument must be a Kokkos execution space instance");
+  static_assert((Kokkos::is_view<Coefficients>::value && ...) && Kokkos::is_view<DView>::value,
+                "bandsolve thomas: a, b, c and d must be Kokkos::Views");
+  static_assert(!std::is_same_v<Layout, unsupported_layout>,
+                "bandsolve thomas: " BANDSOLVE_SUPPORTED_VIEWS);
+  static_assert((std::is_same_v<layout_of_t<Coefficients>, Layout> && ...),
+                "bandsolve thomas: a, b, c and d must use the same layout");
+  static_assert(is_supported_scalar_v<T>, "bandsolve thomas: the scalar type must be float or double");
+  static_assert((std::is_same_v<typename Coefficients::non_const_value_type, T> && ...),
+                "bandsolve thomas: a, b, c and d must have the same scalar type");
+  static_assert((Kokkos::SpaceAccessibility<ExecutionSpace,
+                                            typename Coefficients::memory_space>::accessible &&
+                 ...) &&
+                    Kokkos::SpaceAccessibility<ExecutionSpace,
+                                               typename DView::memory_space>::accessible,
+                "bandsolve thomas: the Views must be accessible from the execution space");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// One-shot solve.
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  detail::thomas_static_checks<ExecutionSpace, DView, AView, BView, CView>();
+  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
+                "bandsolve::solve(thomas): d receives the solution and cannot be a View of const");
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve(thomas): info must be a rank-1 Kokkos::View<int*>");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
+                                           typename InfoView::memory_space>::accessible,
+                "bandsolve::solve(thomas): info must be accessible from the execution space");
+  using Layout = layout_of_t<DView>;
+  using T = typename DView::non_const_value_type;
+  constexpr int L = detail::thomas_pack_width<Layout, T>::value;
+  const std::string fn = "bandsolve::solve(thomas)";
+
+  detail::check_same_shape(fn, "a", a, "d", d);
+  detail::check_same_shape(fn, "b", b, "d", d);
+  detail::check_same_shape(fn, "c", c, "d", d);
+  detail::check_no_overlap(fn, "d", d, "a", a);
+  detail::check_no_overlap(fn, "d", d, "b", b);
+  detail::check_no_overlap(fn, "d", d, "c", c);
+  detail::check_no_overlap(fn, "d", d, "info", info);
+  const index_t n = static_cast<index_t>(rows(d));
+  detail::check_rows_fit_int(fn, rows(d));
+  const index_t nsys = static_cast<index_t>(detail::systems_from_info<Layout>(fn, info, d));
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+
+  const index_t npacks = (nsys + L - 1) / L;
+  const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
+                     detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
+  const std::size_t scratch = static_cast<std::size_t>(n) * L * sizeof(T) * (lanes ? 1 : 2);
+  detail::for_each_pack(
+      exec, "bandsolve::solve(thomas)", npacks, scratch,
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        T* cp = static_cast<T*>(work);
+        int info_l[L];
+        if (lanes) {
+          auto ra = detail::pack_rows<Layout, L>(a, p);
+          auto rb = detail::pack_rows<Layout, L>(b, p);
+          auto rc = detail::pack_rows<Layout, L>(c, p);
+          auto rd = detail::pack_rows<Layout, L>(d, p);
+          detail::lane_rows<const T> ca{ra.base, ra.stride}, cb{rb.base, rb.stride},
+              cc{rc.base, rc.stride};
+          // Interleaved packs are always full width (padding lanes are allocated).
+          if (detail::is_interleaved_v<Layout> || nl == L)
+            detail::thomas_solve_lanes<L, true>(n, L, ca, cb, cc, rd, cp, info_l);
+          else
+            detail::thomas_solve_lanes<L, false>(n, nl, ca, cb, cc, rd, cp, info_l);
+        } else {
+          if constexpr (!detail::is_interleaved_v<Layout>) {
+            auto ga = detail::pack_gather<L>(a, p);
+            auto gb = detail::pack_gather<L>(b, p);
+            auto gc = detail::pack_gather<L>(c, p);
+            detail::gathered_lanes<const T> ca{ga.base, ga.system_stride, ga.row_stride},
+                cb{gb.base, gb.system_stride, gb.row_stride},
+                cc{gc.base, gc.system_stride, gc.row_stride};
+            detail::thomas_solve_gather<L>(n, nl, ca, cb, cc, detail::pack_gather<L>(d, p), cp,
+                                           cp + n * L, info_l);
+          }
+        }
+        for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+      });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factorization reused across right-hand sides.
+
+namespace detail {
+// Lets factorize() fill a factorization without making its members public.
+struct thomas_factorization_access {
+  template <class F, class FactorView, class InfoView>
+  static F make(FactorView r, FactorView l, FactorView cp, InfoView info, index_t nsys, index_t n) {
+    F f;
+    f.r_ = r;
+    f.l_ = l;
+    f.cp_ = cp;
+    f.info_ = info;
+    f.nsys_ = nsys;
+    f.n_ = n;
+    f.initialized_ = true;
+    return f;
+  }
+};
+}  // namespace detail
+
+// The LU factors of a batch of tridiagonal matrices, stored in packs of L systems (whatever the
+// input layout) so that a solve streams them: r = 1/pivot, l = a/pivot, c' = c/pivot.
+template <class Scalar, class Layout, class ExecutionSpace>
+class thomas_factorization {
+ public:
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  static constexpr int pack_width = detail::thomas_pack_width<Layout, Scalar>::value;
+  using factor_view = Kokkos::View<Scalar**[pack_width], Kokkos::LayoutRight, memory_space>;
+
+  thomas_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(nsys_); }
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  // Per-system info codes of the factorization (0 = ok, i > 0 = bad pivot at row i).
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+
+  // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
+  // place. Enqueued on exec, not fenced. Systems whose info is not 0 get inf/NaN.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    detail::thomas_static_checks<ExecutionSpace, DView>();
+    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
+                  "bandsolve::thomas_factorization::solve: d must use the layout that was factored");
+    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+                  "bandsolve::thomas_factorization::solve: d must be a non-const View of the "
+                  "factored scalar type");
+    const std::string fn = "bandsolve::thomas_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    if (static_cast<index_t>(rows(d)) != n_)
+      detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
+    const index_t slots = static_cast<index_t>(capacity(d));
+    const index_t expected = detail::is_interleaved_v<Layout>
+                                 ? ((nsys_ + pack_width - 1) / pack_width) * pack_width
+                                 : nsys_;
+    if (slots != expected)
+      detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
+                                     nsys_);
+    if (nsys_ == 0 || n_ == 0) return;
+    constexpr int L = pack_width;
+    const index_t n = n_, nsys = nsys_;
+    const bool lanes = detail::uses_lane_rows<Layout>(d);
+    const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(Scalar);
+    const factor_view r = r_, lo = l_, cp = cp_;
+    detail::for_each_pack(
+        exec, "bandsolve::thomas_factorization::solve", (nsys + L - 1) / L, scratch,
+        KOKKOS_LAMBDA(const index_t p, void* work) {
+          const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+          const Scalar* rp = &r(p, 0, 0);
+          const Scalar* lp = &lo(p, 0, 0);
+          const Scalar* cpp = &cp(p, 0, 0);
+          if (lanes) {
+            auto rd = detail::pack_rows<Layout, L>(d, p);
+            if (detail::is_interleaved_v<Layout> || nl == L)
+              detail::thomas_factored_solve_lanes<L, true>(n, L, rp, lp, cpp, rd);
+            else
+              detail::thomas_factored_solve_lanes<L, false>(n, nl, rp, lp, cpp, rd);
+          } else {
+            if constexpr (!detail::is_interleaved_v<Layout>)
+              detail::thomas_factored_solve_gather<L>(n, nl, rp, lp, cpp,
+                                                      detail::pack_gather<L>(d, p),
+                                                      static_cast<Scalar*>(work));
+          }
+        });
+  }
+
+ private:
+  friend struct detail::thomas_factorization_access;
+
+  factor_view r_, l_, cp_;
+  Kokkos::View<int*, memory_space> info_;
+  index_t nsys_ = 0, n_ = 0;
+  bool initialized_ = false;
+};
+
+// Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
+// (for interleaved packs, give the real number of systems to leave padding lanes out of info).
+// Allocates the factors; enqueued on exec, not fenced.
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
+  using Layout = layout_of_t<BView>;
+  using T = typename BView::non_const_value_type;
+  using result_type = thomas_factorization<T, Layout, ExecutionSpace>;
+  constexpr int L = result_type::pack_width;
+  const std::string fn = "bandsolve::factorize(thomas)";
+  detail::check_same_shape(fn, "a", a, "b", b);
+  detail::check_same_shape(fn, "c", c, "b", b);
+  detail::check_rows_fit_int(fn, rows(b));
+  const std::size_t slots = capacity(b);
+  if (nsys == static_cast<std::size_t>(-1)) nsys = slots;
+  if (detail::is_interleaved_v<Layout> ? (nsys + L - 1) / L != b.extent(0) : nsys != slots)
+    detail::throw_invalid_argument(fn, "nsys = ", nsys, " does not match the ", slots,
+                                   " system slots of b (", Layout::name, " layout)");
+
+  const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
+  const index_t npacks = (ns + L - 1) / L;
+  using factor_view = typename result_type::factor_view;
+  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n);
+  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), npacks, n);
+  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), npacks, n);
+  const Kokkos::View<int*, typename result_type::memory_space> info(
+      Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
+  auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);
+  if (ns == 0 || n == 0) return f;
+
+  const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
+                     detail::uses_lane_rows<Layout>(c);
+  detail::for_each_pack(
+      exec, "bandsolve::factorize(thomas)", npacks, 0, KOKKOS_LAMBDA(const index_t p, void*) {
+        const int nl = static_cast<int>(ns - p * L < L ? ns - p * L : L);
+        T* rp = &r(p, 0, 0);
+        T* lp = &lo(p, 0, 0);
+        T* cpp = &cp(p, 0, 0);
+        int info_l[L];
+        if (lanes) {
+          auto ra = detail::pack_rows<Layout, L>(a, p);
+          auto rb = detail::pack_rows<Layout, L>(b, p);
+          auto rc = detail::pack_rows<Layout, L>(c, p);
+          detail::lane_rows<const T> ca{ra.base, ra.stride}, cb{rb.base, rb.stride},
+              cc{rc.base, rc.stride};
+          if (detail::is_interleaved_v<Layout> || nl == L)
+            detail::thomas_factor_lanes<L, true>(n, L, ca, cb, cc, rp, lp, cpp, info_l);
+          else
+            detail::thomas_factor_lanes<L, false>(n, nl, ca, cb, cc, rp, lp, cpp, info_l);
+        } else {
+          if constexpr (!detail::is_interleaved_v<Layout>) {
+            auto ga = detail::pack_gather<L>(a, p);
+            auto gb = detail::pack_gather<L>(b, p);
+            auto gc = detail::pack_gather<L>(c, p);
+            detail::gathered_lanes<const T> ca{ga.base, ga.system_stride, ga.row_stride},
+                cb{gb.base, gb.system_stride, gb.row_stride},
+                cc{gc.base, gc.system_stride, gc.row_stride};
+            detail::thomas_factor_gather<L>(n, nl, ca, cb, cc, rp, lp, cpp, info_l);
+          }
+        }
+        for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+      });
+  return f;
+}
+
+}  // namespace bandsolve

@@ -1,0 +1,270 @@
+#pragma once
+// Thomas algorithm on a pack of L systems at once, one SIMD lane per system. Valid in device
+// code (no exceptions, no std:: calls, no allocation): CPU backends vectorize the lane loops,
+// a GPU backend can run the same routines with L = 1 per thread.
+//
+// Two ways to reach the rows of a pack:
+//  - lanes contiguous (interleaved packs, column blocks): row i of the pack is a run of L values
+//    at base + i*row_stride, read in place;
+//  - gathered (row layout, general strides): lane l of row i is at base + l*ss + i*si; tiles of
+//    L rows are transposed through a small stack buffer so the arithmetic is the same SIMD code.
+//
+// Forward:  c'0 = c0/b0, d'0 = d0/b0; p_i = b_i - a_i c'_{i-1}, c'_i = c_i/p_i,
+//           d'_i = (d_i - a_i d'_{i-1})/p_i.  Backward: x_{n-1} = d'_{n-1}, x_i = d'_i - c'_i x_{i+1}.
+// The stored factorization keeps r_i = 1/p_i, l_i = a_i r_i and c'_i, so a later solve is
+// d'_i = r_i d_i - l_i d'_{i-1} plus the same backward sweep: no division on the solve path.
+#include <bandsolve/core/config.hpp>
+#include <bandsolve/core/pivot.hpp>
+
+namespace bandsolve::detail {
+
+// ---------------------------------------------------------------------------------------------
+// Row operations on lane-contiguous rows. `lanes` is L for full packs, fewer for a last column
+// block; the compiler sees a constant when Full is true.
+
+template <int L, bool Full, class T>
+KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const T* b, const T* c, const T* d,
+                                                  T* cp, T* dp, int* info) {
+  const int lanes = Full ? L : nl;
+  BANDSOLVE_SIMD
+  for (int l = 0; l < lanes; ++l) {
+    const T pivot = b[l];
+    info[l] = update_info(0, pivot, 0);
+    const T r = T(1) / pivot;
+    cp[l] = r * c[l];
+    dp[l] = r * d[l];
+  }
+}
+
+template <int L, bool Full, class T>
+KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, index_t i, const T* a, const T* b,
+                                                 const T* c, const T* d, const T* cp_prev,
+                                                 const T* dp_prev, T* cp, T* dp, int* info) {
+  const int lanes = Full ? L : nl;
+  BANDSOLVE_SIMD
+  for (int l = 0; l < lanes; ++l) {
+    const T pivot = b[l] - a[l] * cp_prev[l];
+    info[l] = update_info(info[l], pivot, i);
+    const T r = T(1) / pivot;
+    cp[l] = r * c[l];
+    dp[l] = r * (d[l] - a[l] * dp_prev[l]);
+  }
+}
+
+template <int L, bool Full, class T>
+KOKKOS_FORCEINLINE_FUNCTION void factor_first_row(int nl, const T* b, const T* c, T* r_out,
+                                                  T* l_out, T* cp, int* info) {
+  const int lanes = Full ? L : nl;
+  BANDSOLVE_SIMD
+  for (int l = 0; l < lanes; ++l) {
+    const T pivot = b[l];
+    info[l] = update_info(0, pivot, 0);
+    const T r = T(1) / pivot;
+    r_out[l] = r;
+    l_out[l] = T(0);
+    cp[l] = r * c[l];
+  }
+}
+
+template <int L, bool Full, class T>
+KOKKOS_FORCEINLINE_FUNCTION void factor_next_row(int nl, index_t i, const T* a, const T* b,
+                                                 const T* c, const T* cp_prev, T* r_out,
+                                                 T* l_out, T* cp, int* info) {
+  const int lanes = Full ? L : nl;
+  BANDSOLVE_SIMD
+  for (int l = 0; l < lanes; ++l) {
+    const T pivot = b[l] - a[l] * cp_prev[l];
+    info[l] = update_info(info[l], pivot, i);
+    const T r = T(1) / pivot;
+    r_out[l] = r;
+    l_out[l] = r * a[l];
+    cp[l] = r * c[l];
+  }
+}
+
+template <int L, bool Full, class T>
+KOKKOS_FORCEINLINE_FUNCTION void factored_row(int nl, const T* r, const T* lo, const T* d,
+                                              const T* dp_prev, T* dp) {
+  const int lanes = Full ? L : nl;
+  BANDSOLVE_SIMD
+  for (int l = 0; l < lanes; ++l) dp[l] = r[l] * d[l] - lo[l] * dp_prev[l];
+}
+
+// x_i = d'_i - c'_i x_{i+1}, in place over the d' rows (row i at dp + i*ds, c' rows at cp + i*cs).
+template <int L, bool Full, class T>
+KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, index_t n, const T* cp, index_t cs,
+                                                 T* dp, index_t ds) {
+  const int lanes = Full ? L : nl;
+  for (index_t i = n - 2; i >= 0; --i) {
+    const T* c_i = cp + i * cs;
+    T* x_i = dp + i * ds;
+    const T* x_next = x_i + ds;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < lanes; ++l) x_i[l] -= c_i[l] * x_next[l];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lane-contiguous packs: interleaved<W> packs and blocks of column-layout systems.
+
+// Rows of one array of a pack whose lanes are contiguous: row i at base + i*stride.
+template <class T>
+struct lane_rows {
+  T* base;
+  index_t stride;
+  KOKKOS_FORCEINLINE_FUNCTION T* row(index_t i) const { return base + i * stride; }
+};
+
+// One-shot solve. d is overwritten with d' then x; cp is scratch of n*L values.
+template <int L, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, lane_rows<const T> a,
+                                               lane_rows<const T> b, lane_rows<const T> c,
+                                               lane_rows<T> d, T* cp, int* info) {
+  thomas_first_row<L, Full>(nl, b.row(0), c.row(0), d.row(0), cp, d.row(0), info);
+  for (index_t i = 1; i < n; ++i)
+    thomas_next_row<L, Full>(nl, i, a.row(i), b.row(i), c.row(i), d.row(i), cp + (i - 1) * L,
+                             d.row(i - 1), cp + i * L, d.row(i), info);
+  thomas_backward<L, Full>(nl, n, cp, L, d.base, d.stride);
+}
+
+// Factorization into lane-contiguous factor rows (row i at r + i*L, ...).
+template <int L, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void thomas_factor_lanes(index_t n, int nl, lane_rows<const T> a,
+                                                lane_rows<const T> b, lane_rows<const T> c,
+                                                T* r, T* lo, T* cp, int* info) {
+  factor_first_row<L, Full>(nl, b.row(0), c.row(0), r, lo, cp, info);
+  for (index_t i = 1; i < n; ++i)
+    factor_next_row<L, Full>(nl, i, a.row(i), b.row(i), c.row(i), cp + (i - 1) * L, r + i * L,
+                             lo + i * L, cp + i * L, info);
+}
+
+// Solve with a stored factorization, d lane-contiguous, in place.
+template <int L, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void thomas_factored_solve_lanes(index_t n, int nl, const T* r,
+                                                        const T* lo, const T* cp,
+                                                        lane_rows<T> d) {
+  const int lanes = Full ? L : nl;
+  T* d0 = d.row(0);
+  BANDSOLVE_SIMD
+  for (int l = 0; l < lanes; ++l) d0[l] = r[l] * d0[l];
+  for (index_t i = 1; i < n; ++i)
+    factored_row<L, Full>(nl, r + i * L, lo + i * L, d.row(i), d.row(i - 1), d.row(i));
+  thomas_backward<L, Full>(nl, n, cp, L, d.base, d.stride);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gathered packs: lane l of row i at base + l*system_stride + i*row_stride. Lanes past nl
+// re-read the last real system (finite values, never stored), so every tile is full width.
+
+template <class T>
+struct gathered_lanes {
+  T* base;
+  index_t system_stride, row_stride;
+};
+
+template <int L, class T>
+struct gather_tile {
+  T v[L][L];  // v[row in tile][lane]
+
+  // Rows i0 .. i0+rows-1 of the pack, transposed.
+  template <class U>
+  KOKKOS_FORCEINLINE_FUNCTION void load(gathered_lanes<U> src, int nl, index_t i0, int rows) {
+    const index_t si = src.row_stride;
+    for (int l = 0; l < L; ++l) {
+      const U* p = src.base + (l < nl ? l : nl - 1) * src.system_stride + i0 * si;
+      if (rows == L) {
+        for (int j = 0; j < L; ++j) v[j][l] = p[j * si];
+      } else {
+        for (int j = 0; j < rows; ++j) v[j][l] = p[j * si];
+      }
+    }
+  }
+};
+
+// Writes lane-contiguous rows (row j of the pack at rows_in + j*L) back to the nl real systems.
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_lanes<T> dst,
+                                         int nl) {
+  const index_t si = dst.row_stride;
+  for (int l = 0; l < nl; ++l) {
+    T* p = dst.base + l * dst.system_stride;
+    for (index_t i = 0; i < n; ++i) p[i * si] = rows_in[i * L + l];
+  }
+}
+
+KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int L) {
+  return static_cast<int>(n - i0 < L ? n - i0 : L);
+}
+
+// One-shot solve. cp and dp are scratch of n*L values each; x ends up in d.
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lanes<const T> a,
+                                                gathered_lanes<const T> b,
+                                                gathered_lanes<const T> c, gathered_lanes<T> d,
+                                                T* cp, T* dp, int* info) {
+  gather_tile<L, T> ta, tb, tc, td;
+  for (index_t i0 = 0; i0 < n; i0 += L) {
+    const int rows = tile_rows(n, i0, L);
+    ta.load(a, nl, i0, rows);
+    tb.load(b, nl, i0, rows);
+    tc.load(c, nl, i0, rows);
+    td.load(d, nl, i0, rows);
+    for (int j = 0; j < rows; ++j) {
+      const index_t i = i0 + j;
+      if (i == 0)
+        thomas_first_row<L, true>(L, tb.v[0], tc.v[0], td.v[0], cp, dp, info);
+      else
+        thomas_next_row<L, true>(L, i, ta.v[j], tb.v[j], tc.v[j], td.v[j], cp + (i - 1) * L,
+                                 dp + (i - 1) * L, cp + i * L, dp + i * L, info);
+    }
+  }
+  thomas_backward<L, true>(L, n, cp, L, dp, L);
+  scatter_rows<L>(dp, n, d, nl);
+}
+
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION void thomas_factor_gather(index_t n, int nl, gathered_lanes<const T> a,
+                                                 gathered_lanes<const T> b,
+                                                 gathered_lanes<const T> c, T* r, T* lo, T* cp,
+                                                 int* info) {
+  gather_tile<L, T> ta, tb, tc;
+  for (index_t i0 = 0; i0 < n; i0 += L) {
+    const int rows = tile_rows(n, i0, L);
+    ta.load(a, nl, i0, rows);
+    tb.load(b, nl, i0, rows);
+    tc.load(c, nl, i0, rows);
+    for (int j = 0; j < rows; ++j) {
+      const index_t i = i0 + j;
+      if (i == 0)
+        factor_first_row<L, true>(L, tb.v[0], tc.v[0], r, lo, cp, info);
+      else
+        factor_next_row<L, true>(L, i, ta.v[j], tb.v[j], tc.v[j], cp + (i - 1) * L, r + i * L,
+                                 lo + i * L, cp + i * L, info);
+    }
+  }
+}
+
+// Solve with a stored factorization; dp is scratch of n*L values.
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, const T* r,
+                                                         const T* lo, const T* cp,
+                                                         gathered_lanes<T> d, T* dp) {
+  gather_tile<L, T> td;
+  for (index_t i0 = 0; i0 < n; i0 += L) {
+    const int rows = tile_rows(n, i0, L);
+    td.load(d, nl, i0, rows);
+    for (int j = 0; j < rows; ++j) {
+      const index_t i = i0 + j;
+      if (i == 0) {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < L; ++l) dp[l] = r[l] * td.v[0][l];
+      } else {
+        factored_row<L, true>(L, r + i * L, lo + i * L, td.v[j], dp + (i - 1) * L, dp + i * L);
+      }
+    }
+  }
+  thomas_backward<L, true>(L, n, cp, L, dp, L);
+  scatter_rows<L>(dp, n, d, nl);
+}
+
+}  // namespace bandsolve::detail
