@@ -14,6 +14,7 @@
 // The stored factorization keeps r_i = 1/p_i, l_i = a_i r_i and c'_i, so a later solve is
 // d'_i = r_i d_i - l_i d'_{i-1} plus the same backward sweep: no division on the solve path.
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 
 namespace bandsolve::detail {
@@ -162,33 +163,52 @@ struct gathered_lanes {
   index_t system_stride, row_stride;
 };
 
+// Offsets of the L lanes of a gathered pack; lanes past nl repeat the last real system.
+template <int L>
+struct lane_offsets {
+  index_t v[L];
+  KOKKOS_FORCEINLINE_FUNCTION lane_offsets(int nl, index_t system_stride) {
+    for (int l = 0; l < L; ++l) v[l] = (l < nl ? l : nl - 1) * system_stride;
+  }
+};
+
 template <int L, class T>
 struct gather_tile {
   T v[L][L];  // v[row in tile][lane]
 
-  // Rows i0 .. i0+rows-1 of the pack, transposed.
+  // Rows i0 .. i0+rows-1 of the pack, transposed. Full tiles of unit-stride rows (row layout)
+  // go through SIMD registers where the compiler allows it.
   template <class U>
-  KOKKOS_FORCEINLINE_FUNCTION void load(gathered_lanes<U> src, int nl, index_t i0, int rows) {
+  KOKKOS_FORCEINLINE_FUNCTION void load(gathered_lanes<U> src, const lane_offsets<L>& off,
+                                        index_t i0, int rows) {
     const index_t si = src.row_stride;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if (rows == L && si == 1) {
+      simd::load_transposed<L>(v, src.base + i0, off.v);
+      return;
+    }
+#endif
     for (int l = 0; l < L; ++l) {
-      const U* p = src.base + (l < nl ? l : nl - 1) * src.system_stride + i0 * si;
-      if (rows == L) {
-        for (int j = 0; j < L; ++j) v[j][l] = p[j * si];
-      } else {
-        for (int j = 0; j < rows; ++j) v[j][l] = p[j * si];
-      }
+      const U* p = src.base + off.v[l] + i0 * si;
+      for (int j = 0; j < rows; ++j) v[j][l] = p[j * si];
     }
   }
 };
 
-// Writes lane-contiguous rows (row j of the pack at rows_in + j*L) back to the nl real systems.
+// Writes lane-contiguous rows (row i of the pack at rows_in + i*L) back to the nl real systems.
 template <int L, class T>
 KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_lanes<T> dst,
-                                         int nl) {
+                                         const lane_offsets<L>& off, int nl) {
   const index_t si = dst.row_stride;
+  index_t done = 0;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  if (si == 1 && nl == L) {
+    for (; done + L <= n; done += L) simd::store_transposed<L>(rows_in + done * L, dst.base + done, off.v);
+  }
+#endif
   for (int l = 0; l < nl; ++l) {
-    T* p = dst.base + l * dst.system_stride;
-    for (index_t i = 0; i < n; ++i) p[i * si] = rows_in[i * L + l];
+    T* p = dst.base + off.v[l];
+    for (index_t i = done; i < n; ++i) p[i * si] = rows_in[i * L + l];
   }
 }
 
@@ -202,13 +222,15 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
                                                 gathered_lanes<const T> b,
                                                 gathered_lanes<const T> c, gathered_lanes<T> d,
                                                 T* cp, T* dp, int* info) {
+  const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride),
+      od(nl, d.system_stride);
   gather_tile<L, T> ta, tb, tc, td;
   for (index_t i0 = 0; i0 < n; i0 += L) {
     const int rows = tile_rows(n, i0, L);
-    ta.load(a, nl, i0, rows);
-    tb.load(b, nl, i0, rows);
-    tc.load(c, nl, i0, rows);
-    td.load(d, nl, i0, rows);
+    ta.load(a, oa, i0, rows);
+    tb.load(b, ob, i0, rows);
+    tc.load(c, oc, i0, rows);
+    td.load(d, od, i0, rows);
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
       if (i == 0)
@@ -219,7 +241,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
     }
   }
   thomas_backward<L, true>(L, n, cp, L, dp, L);
-  scatter_rows<L>(dp, n, d, nl);
+  scatter_rows<L>(dp, n, d, od, nl);
 }
 
 template <int L, class T>
@@ -227,12 +249,13 @@ KOKKOS_INLINE_FUNCTION void thomas_factor_gather(index_t n, int nl, gathered_lan
                                                  gathered_lanes<const T> b,
                                                  gathered_lanes<const T> c, T* r, T* lo, T* cp,
                                                  int* info) {
+  const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride);
   gather_tile<L, T> ta, tb, tc;
   for (index_t i0 = 0; i0 < n; i0 += L) {
     const int rows = tile_rows(n, i0, L);
-    ta.load(a, nl, i0, rows);
-    tb.load(b, nl, i0, rows);
-    tc.load(c, nl, i0, rows);
+    ta.load(a, oa, i0, rows);
+    tb.load(b, ob, i0, rows);
+    tc.load(c, oc, i0, rows);
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
       if (i == 0)
@@ -249,10 +272,11 @@ template <int L, class T>
 KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, const T* r,
                                                          const T* lo, const T* cp,
                                                          gathered_lanes<T> d, T* dp) {
+  const lane_offsets<L> od(nl, d.system_stride);
   gather_tile<L, T> td;
   for (index_t i0 = 0; i0 < n; i0 += L) {
     const int rows = tile_rows(n, i0, L);
-    td.load(d, nl, i0, rows);
+    td.load(d, od, i0, rows);
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
       if (i == 0) {
@@ -264,7 +288,7 @@ KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, cons
     }
   }
   thomas_backward<L, true>(L, n, cp, L, dp, L);
-  scatter_rows<L>(dp, n, d, nl);
+  scatter_rows<L>(dp, n, d, od, nl);
 }
 
 }  // namespace bandsolve::detail

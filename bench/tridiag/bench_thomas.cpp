@@ -1,0 +1,168 @@
+// Batched Thomas in every layout and precision against LAPACK ?gtsv looped over the batch with
+// OpenMP, in the same run. Floor bytes: 5 words per unknown (read a, b, c, d; write x) for the
+// one-shot solve, and 5 for a solve with a stored factorization (r, l, c', d in; x out).
+#include "bench_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <omp.h>
+
+#include <string>
+#include <vector>
+
+extern "C" {
+void dgtsv_(const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
+            const int* ldb, int* info);
+void sgtsv_(const int* n, const int* nrhs, float* dl, float* d, float* du, float* b,
+            const int* ldb, int* info);
+}
+
+namespace bandsolve_bench {
+namespace {
+
+template <class T>
+const char* precision_name() {
+  return sizeof(T) == 8 ? "double" : "float";
+}
+
+template <class Layout>
+std::string layout_name() {
+  if constexpr (std::is_same_v<Layout, bandsolve::layout::row>) return "row";
+  else if constexpr (std::is_same_v<Layout, bandsolve::layout::column>) return "column";
+  else return "interleaved" + std::to_string(Layout::width);
+}
+
+// Rows sum to 1 (a, c in [-0.75, -0.25], b = 1 - a - c): diagonally dominant with ||A^-1|| <= 1
+// and A 1 = 1, so solving again on the previous solution never drifts into denormals.
+template <class View>
+void fill_system(const View& a, const View& b, const View& c, const View& d, std::size_t nsys,
+                 std::size_t n) {
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
+        using T = typename View::value_type;
+        const std::size_t s = k / n, i = k % n;
+        const double lo = -0.25 - 0.5 * hash01(3 * k), up = -0.25 - 0.5 * hash01(3 * k + 1);
+        bandsolve::at(a, s, i) = T(lo);
+        bandsolve::at(c, s, i) = T(up);
+        bandsolve::at(b, s, i) = T(1 - lo - up);
+        bandsolve::at(d, s, i) = T(1 + hash01(3 * k + 2));
+      });
+  host_exec().fence();
+}
+
+template <class Layout, class T, bool Factored>
+void thomas_benchmark(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const std::size_t nsys = static_cast<std::size_t>(state.range(1));
+  using mem = host_exec::memory_space;
+  auto a = bandsolve::make_batch<Layout, T, mem>("a", nsys, n);
+  auto b = bandsolve::make_batch<Layout, T, mem>("b", nsys, n);
+  auto c = bandsolve::make_batch<Layout, T, mem>("c", nsys, n);
+  auto d = bandsolve::make_batch<Layout, T, mem>("d", nsys, n);
+  fill_system(a, b, c, d, nsys, n);
+  Kokkos::View<int*, mem> info("info", nsys);
+  const host_exec exec;
+  auto f = bandsolve::factorize(exec, bandsolve::algo::thomas{}, a, b, c, nsys);
+  exec.fence();
+  if (!Factored) f = decltype(f)();  // the one-shot benchmark keeps no factors in memory
+  loop_timer t;
+  t.start();
+  for (auto _ : state) {
+    if constexpr (Factored)
+      f.solve(exec, d);
+    else
+      bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, info);
+    exec.fence();
+  }
+  const double seconds = t.seconds();
+  if (!Factored && bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  report(state, 5.0 * sizeof(T) * n * nsys, double(n) * nsys, seconds);
+}
+
+template <class T>
+void gtsv(int n, T* dl, T* dd, T* du, T* rhs, int* info) {
+  const int one = 1;
+  if constexpr (sizeof(T) == 8) dgtsv_(&n, &one, dl, dd, du, rhs, &n, info);
+  else sgtsv_(&n, &one, dl, dd, du, rhs, &n, info);
+}
+
+// The peer: LAPACK ?gtsv on each system of a row-layout batch, systems spread over OpenMP
+// threads. ?gtsv overwrites the matrix, so each thread copies it into its own buffers first (what
+// a user must do to keep the coefficients), which stays in L1.
+template <class T>
+void lapack_gtsv_benchmark(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const std::size_t nsys = static_cast<std::size_t>(state.range(1));
+  using Layout = bandsolve::layout::row;
+  using mem = host_exec::memory_space;
+  auto a = bandsolve::make_batch<Layout, T, mem>("a", nsys, n);
+  auto b = bandsolve::make_batch<Layout, T, mem>("b", nsys, n);
+  auto c = bandsolve::make_batch<Layout, T, mem>("c", nsys, n);
+  auto d = bandsolve::make_batch<Layout, T, mem>("d", nsys, n);
+  fill_system(a, b, c, d, nsys, n);
+  const int threads = host_exec::concurrency();
+  std::vector<std::vector<T>> work(threads, std::vector<T>(3 * n));
+  int failures = 0;
+  loop_timer t;
+  t.start();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : failures)
+    for (std::size_t s = 0; s < nsys; ++s) {
+      T* w = work[omp_get_thread_num()].data();
+      T *dl = w, *dd = w + n, *du = w + 2 * n;
+      for (std::size_t i = 0; i + 1 < n; ++i) {
+        dl[i] = a(s, i + 1);
+        du[i] = c(s, i);
+      }
+      for (std::size_t i = 0; i < n; ++i) dd[i] = b(s, i);
+      int info = 0;
+      gtsv<T>(static_cast<int>(n), dl, dd, du, &d(s, 0), &info);
+      failures += info != 0;
+    }
+  }
+  const double seconds = t.seconds();
+  if (failures) state.SkipWithError("gtsv reported a singular system");
+  report(state, 5.0 * sizeof(T) * n * nsys, double(n) * nsys, seconds);
+}
+
+template <class Layout, class T>
+void register_layout(long n, long nsys) {
+  const std::string tail = "/" + layout_name<Layout>() + "/" + precision_name<T>() +
+                           "/n:" + std::to_string(n) + "/nsys:" + std::to_string(nsys);
+  benchmark::RegisterBenchmark(("thomas/one_shot" + tail).c_str(),
+                               thomas_benchmark<Layout, T, false>)
+      ->Args({n, nsys})
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("thomas/factored_solve" + tail).c_str(),
+                               thomas_benchmark<Layout, T, true>)
+      ->Args({n, nsys})
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+template <class T>
+void register_all() {
+  const long nsys = 65536;
+  for (long n : {64, 256, 1024}) {
+    register_layout<bandsolve::layout::row, T>(n, nsys);
+    register_layout<bandsolve::layout::column, T>(n, nsys);
+    register_layout<bandsolve::layout::interleaved<8>, T>(n, nsys);
+    benchmark::RegisterBenchmark(("lapack_gtsv/row/" + std::string(precision_name<T>()) +
+                                  "/n:" + std::to_string(n) + "/nsys:" + std::to_string(nsys))
+                                     .c_str(),
+                                 lapack_gtsv_benchmark<T>)
+        ->Args({n, nsys})
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+const bool registered = [] {
+  register_all<double>();
+  register_all<float>();
+  return true;
+}();
+
+}  // namespace
+}  // namespace bandsolve_bench

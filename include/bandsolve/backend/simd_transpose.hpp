@@ -1,0 +1,96 @@
+#pragma once
+// In-register L x L transposes for CPU backends: move tiles of row-layout data (one cache line
+// per system) into SIMD lanes (one system per lane) and back, as in the register-blocked Thomas
+// of algorithms.md. Uses the GCC/Clang vector extension; BANDSOLVE_HAS_SIMD_TRANSPOSE is 0 where
+// it is not available (device passes, other compilers) and callers fall back to scalar copies.
+#include <bandsolve/core/config.hpp>
+
+#include <cstring>
+#include <utility>
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector) && !defined(__CUDACC__) && !defined(__HIPCC__) && \
+    !defined(__SYCL_DEVICE_ONLY__)
+#define BANDSOLVE_HAS_SIMD_TRANSPOSE 1
+#endif
+#endif
+#ifndef BANDSOLVE_HAS_SIMD_TRANSPOSE
+#define BANDSOLVE_HAS_SIMD_TRANSPOSE 0
+#endif
+
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+namespace bandsolve::detail::simd {
+
+template <class T, int L>
+struct vector_of {
+  typedef T type __attribute__((vector_size(L * sizeof(T))));
+};
+template <class T, int L>
+using vec = typename vector_of<T, L>::type;
+
+// Stage of the recursive transpose with blocks of B: interleave blocks of rows r and r+B.
+template <int L, int B, bool Upper>
+constexpr int stage_index(int e) {
+  const int pair = e / (2 * B), offset = e % (2 * B);
+  const int base = pair * 2 * B + (Upper ? B : 0);
+  return offset < B ? base + offset : L + base + offset - B;
+}
+
+template <int L, int B, bool Upper, class V, int... E>
+inline V stage(V x, V y, std::integer_sequence<int, E...>) {
+  return __builtin_shufflevector(x, y, stage_index<L, B, Upper>(E)...);
+}
+
+template <int L, int B, class V>
+inline void transpose_stage(V* r) {
+  if constexpr (B < L) {
+    using seq = std::make_integer_sequence<int, L>;
+    V out[L];
+    for (int g = 0; g < L; g += 2 * B)
+      for (int i = g; i < g + B; ++i) {
+        out[i] = stage<L, B, false>(r[i], r[i + B], seq{});
+        out[i + B] = stage<L, B, true>(r[i], r[i + B], seq{});
+      }
+    for (int i = 0; i < L; ++i) r[i] = out[i];
+    transpose_stage<L, 2 * B>(r);
+  }
+}
+
+// r[i][j] <- r[j][i] for an L x L tile held as L vectors (L a power of two).
+template <int L, class V>
+inline void transpose(V* r) {
+  static_assert((L & (L - 1)) == 0, "bandsolve: SIMD transposes need a power-of-two width");
+  transpose_stage<L, 1>(r);
+}
+
+template <class T, int L>
+inline vec<T, L> load(const T* p) {
+  vec<T, L> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class T, int L>
+inline void store(T* p, const vec<T, L>& v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// tile[j][l] = src_l[j], src_l = base + lane_offset[l]: L contiguous values of L systems.
+template <int L, class T>
+inline void load_transposed(T (*tile)[L], const T* base, const index_t* lane_offset) {
+  vec<T, L> r[L];
+  for (int l = 0; l < L; ++l) r[l] = load<T, L>(base + lane_offset[l]);
+  transpose<L>(r);
+  for (int j = 0; j < L; ++j) store<T, L>(tile[j], r[j]);
+}
+
+// dst_l[j] = rows[j*L + l] for the L lanes: the inverse of load_transposed.
+template <int L, class T>
+inline void store_transposed(const T* rows, T* base, const index_t* lane_offset) {
+  vec<T, L> r[L];
+  for (int j = 0; j < L; ++j) r[j] = load<T, L>(rows + j * L);
+  transpose<L>(r);
+  for (int l = 0; l < L; ++l) store<T, L>(base + lane_offset[l], r[l]);
+}
+
+}  // namespace bandsolve::detail::simd
+#endif
