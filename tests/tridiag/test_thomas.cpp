@@ -1,0 +1,692 @@
+// Batched Thomas: one-shot solve and factorize/solve against LAPACK ?gtsv, residuals, a closed
+// form, strided subviews, bad pivots, interleaved padding, ignored a[0]/c[n-1], untouched inputs.
+// Every check runs for each layout x scalar type on Kokkos::Serial and Kokkos::OpenMP.
+#include "test_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace bl = bandsolve::layout;
+using bandsolve::index_t;
+using bandsolve::algo::thomas;
+using bstest::host_batch;
+
+namespace {
+
+// Layout x scalar combinations of the typed tests. The layouts' pack widths in the solver:
+// row 8 (double) / 16 (float) systems gathered per pack; column blocks of 32 / 64 systems;
+// interleaved<W> packs of W.
+using layout_scalar_list =
+    std::tuple<std::tuple<bl::row, float>, std::tuple<bl::row, double>,
+               std::tuple<bl::column, float>, std::tuple<bl::column, double>,
+               std::tuple<bl::interleaved<1>, double>, std::tuple<bl::interleaved<4>, float>,
+               std::tuple<bl::interleaved<4>, double>, std::tuple<bl::interleaved<8>, float>,
+               std::tuple<bl::interleaved<8>, double>>;
+
+// A problem uploaded to the device in one layout.
+template <class Layout, class T, class Mem>
+struct device_batch {
+  using view_type = typename Layout::template view_type<T, Mem>;
+  view_type a, b, c, d;
+};
+
+template <class Layout, class Exec, class T>
+auto upload(const host_batch<T>& p) {
+  using Mem = typename Exec::memory_space;
+  return device_batch<Layout, T, Mem>{
+      bstest::to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n),
+      bstest::to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n),
+      bstest::to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n),
+      bstest::to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n)};
+}
+
+template <class Exec>
+std::string exec_name() {
+  return Exec::name();
+}
+
+std::vector<bool> failed_mask(const std::vector<int>& info) {
+  std::vector<bool> m(info.size());
+  for (std::size_t s = 0; s < info.size(); ++s) m[s] = info[s] != 0;
+  return m;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Against LAPACK on random diagonally dominant batches.
+
+TEMPLATE_LIST_TEST_CASE("thomas solve matches LAPACK gtsv on random diagonally dominant batches",
+                        "[thomas][lapack]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  const std::vector<std::size_t> ns = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 255, 1000};
+  // nsys: 0, 1, not multiples of W = 4, 8 nor of the pack widths 8/16/32/64 (2, 7, 9, 17, 33,
+  // 100), multiples of them (8, 64). n = 1, 2, 3 run with every nsys; every other n with four of
+  // them, rotating so that each nsys meets several n, one of the four always >= 33 (several packs).
+  const std::vector<std::size_t> nsys_all = {0, 1, 2, 7, 8, 9, 17, 33, 64, 100};
+  auto nsys_for = [&](std::size_t k) -> std::vector<std::size_t> {
+    if (ns[k] <= 3) return nsys_all;
+    std::vector<std::size_t> v = {nsys_all[k % 10], nsys_all[(k + 3) % 10],
+                                  nsys_all[(k + 6) % 10]};
+    for (std::size_t big : {k % 2 ? 33 : 100, k % 2 ? 100 : 33, 64})
+      if (std::find(v.begin(), v.end(), big) == v.end()) {
+        v.push_back(big);
+        break;
+      }
+    return v;
+  };
+  const double res_tol = bstest::residual_tol<T>(), cmp_tol = bstest::lapack_tol<T>();
+
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 1;
+    double worst_res = 0, worst_cmp = 0;
+    for (std::size_t k = 0; k < ns.size(); ++k) {
+      const std::size_t n = ns[k];
+      for (std::size_t nsys : nsys_for(k)) {
+        INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n
+                                           << ", nsys = " << nsys << ", seed = " << seed);
+        const auto p = bstest::random_dominant<T>(nsys, n, seed++);
+        auto D = upload<Layout, Exec>(p);
+        const auto a0 = bstest::raw_copy(D.a), b0 = bstest::raw_copy(D.b),
+                   c0 = bstest::raw_copy(D.c);
+        auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+        bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        const auto x = bstest::to_host(D.d, nsys);
+        const auto ref = bstest::reference_solve(p);
+        CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+        const double res = bstest::max_residual(p, x);
+        const double cmp = bstest::max_rel_diff(x, ref, nsys, n);
+        CHECK(res <= res_tol);
+        CHECK(cmp <= cmp_tol);
+        worst_res = std::max(worst_res, res);
+        worst_cmp = std::max(worst_cmp, cmp);
+        // a, b and c are read only (padding lanes included).
+        CHECK(bstest::bitwise_equal(bstest::raw_copy(D.a), a0));
+        CHECK(bstest::bitwise_equal(bstest::raw_copy(D.b), b0));
+        CHECK(bstest::bitwise_equal(bstest::raw_copy(D.c), c0));
+      }
+    }
+    // How close the worst case came to the tolerances (shown on failure or with -s).
+    UNSCOPED_INFO(bstest::layout_name<Layout>() << " " << exec_name<Exec>() << ": worst residual "
+                                                << worst_res / bstest::eps<T> << " eps, worst "
+                                                << "difference to LAPACK "
+                                                << worst_cmp / bstest::eps<T> << " eps");
+    CHECK(worst_res > 0);  // the measures see rounding at all (x is not trivially exact)
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closed form: A = tridiag(-1, 2, -1) of size n.
+//   d = (1, ..., 1)           -> x_i = (i+1)(n-i)/2
+//   d = (0, ..., 0, n+1)      -> x_i = i + 1
+//   d = (n+1, 0, ..., 0)      -> x_i = n - i
+// All exact in binary for the n used. ||A||_inf = 4 and ||A^-1||_inf = (n+1)^2/8 (n odd; a bit
+// less for n even), so cond_inf(A) <= (n+1)^2/2 and the forward error bound is cond * 12u =
+// 6 (n+1)^2 u. The errors do grow like n^2 (measured: at most 0.075 n^2 u, n = 3..1000, float
+// and double), so the check uses C (n+1)^2 u with C = 0.5 = cond_inf(A) / (n+1)^2 (one unit of
+// backward error): 12x tighter than the proven bound, ~7x above the worst measured case.
+
+namespace {
+
+template <class T>
+host_batch<T> laplacian_1d(std::size_t nsys, std::size_t n) {
+  host_batch<T> p(nsys, n);
+  for (std::size_t k = 0; k < nsys * n; ++k) {
+    p.a[k] = T(-1);
+    p.b[k] = T(2);
+    p.c[k] = T(-1);
+  }
+  for (std::size_t s = 0; s < nsys; ++s) {
+    p.a[p.idx(s, 0)] = T(0);
+    p.c[p.idx(s, n - 1)] = T(0);
+  }
+  return p;
+}
+
+// The three right-hand sides above and their exact solutions, for every system.
+template <class T>
+void laplacian_rhs(std::size_t nsys, std::size_t n, int which, std::vector<T>& d,
+                   std::vector<T>& x) {
+  d.assign(nsys * n, T(0));
+  x.assign(nsys * n, T(0));
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k = s * n + i;
+      if (which == 0) {
+        d[k] = T(1);
+        x[k] = T(double(i + 1) * double(n - i) / 2.0);
+      } else if (which == 1) {
+        d[k] = i + 1 == n ? T(n + 1) : T(0);
+        x[k] = T(i + 1);
+      } else {
+        d[k] = i == 0 ? T(n + 1) : T(0);
+        x[k] = T(n - i);
+      }
+    }
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("thomas solves tridiag(-1, 2, -1) to its closed form", "[thomas][exact]",
+                        layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  constexpr std::size_t nsys = 9;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    for (std::size_t n : {1, 2, 3, 5, 16, 17, 100, 1000}) {
+      auto p = laplacian_1d<T>(nsys, n);
+      auto D = upload<Layout, Exec>(p);
+      auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, nsys);
+      for (int which = 0; which < 3; ++which) {
+        INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n
+                                           << ", rhs " << which);
+        std::vector<T> d, exact;
+        laplacian_rhs(nsys, n, which, d, exact);
+        bstest::fill(D.d, d, nsys);
+        auto d2 = bstest::to_device<Layout, T, typename Exec::memory_space>("d2", d, nsys, n);
+        auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+        bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+        f.solve(exec, d2);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+        const auto x = bstest::to_host(D.d, nsys), xf = bstest::to_host(d2, nsys);
+        const double tol = bstest::scaled_tol<T>(0.5, n + 1, 2);
+        CHECK(bstest::max_rel_diff(x, exact, nsys, n) <= tol);
+        CHECK(bstest::max_rel_diff(xf, exact, nsys, n) <= tol);
+        CHECK(bstest::max_residual(p, x, &d) <= bstest::residual_tol<T>());
+      }
+      exec.fence();
+      CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factorize once, solve many times.
+
+TEMPLATE_LIST_TEST_CASE("factorized solves agree with one-shot solves for several right-hand sides",
+                        "[thomas][factorize]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {1, 1}, {2, 7}, {3, 9}, {17, 33}, {64, 17}, {100, 100}, {1000, 13}, {5, 0}};
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 100;
+    for (const auto& shape : shapes) {
+      const std::size_t n = shape.first, nsys = shape.second;
+      INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n
+                                         << ", nsys = " << nsys);
+      auto p = bstest::random_dominant<T>(nsys, n, seed++);
+      auto D = upload<Layout, Exec>(p);
+      const auto a0 = bstest::raw_copy(D.a), b0 = bstest::raw_copy(D.b),
+                 c0 = bstest::raw_copy(D.c);
+      auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, nsys);
+      exec.fence();
+      CHECK(f.nsys() == nsys);
+      CHECK(f.n() == n);
+      REQUIRE(f.info().extent(0) == nsys);
+      CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+      CHECK(bstest::bitwise_equal(bstest::raw_copy(D.a), a0));
+      CHECK(bstest::bitwise_equal(bstest::raw_copy(D.b), b0));
+      CHECK(bstest::bitwise_equal(bstest::raw_copy(D.c), c0));
+      // One-shot solves need the coefficients; the factorization must not: garble a, b, c.
+      auto Dkeep = upload<Layout, Exec>(p);
+      Kokkos::deep_copy(D.a, std::numeric_limits<T>::quiet_NaN());
+      Kokkos::deep_copy(D.b, std::numeric_limits<T>::quiet_NaN());
+      Kokkos::deep_copy(D.c, std::numeric_limits<T>::quiet_NaN());
+      for (int k = 0; k < 3; ++k) {
+        INFO("right-hand side " << k);
+        const auto rhs = bstest::random_rhs<T>(nsys, n, 1000u + seed * 3u + unsigned(k));
+        auto df = bstest::to_device<Layout, T, Mem>("df", rhs, nsys, n);
+        bstest::fill(Dkeep.d, rhs, nsys);
+        auto info = bstest::make_info<Mem>(nsys);
+        f.solve(exec, df);
+        bandsolve::solve(exec, thomas{}, Dkeep.a, Dkeep.b, Dkeep.c, Dkeep.d, info);
+        exec.fence();
+        const auto xf = bstest::to_host(df, nsys), x1 = bstest::to_host(Dkeep.d, nsys);
+        CHECK(bstest::max_rel_diff(xf, x1, nsys, n) <= bstest::factored_tol<T>());
+        CHECK(bstest::max_residual(p, xf, &rhs) <= bstest::residual_tol<T>());
+        const auto ref = bstest::reference_solve(p, &rhs);
+        CHECK(bstest::max_rel_diff(xf, ref, nsys, n) <= bstest::lapack_tol<T>());
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strided views: subviews of larger arrays. Every element outside the views is NaN: reading one
+// would spoil a solution, writing one would replace the NaN.
+
+namespace {
+
+template <class T, class Exec, class Big, class Sub, class MakeSub>
+void check_strided(const Exec& exec, std::size_t nsys, std::size_t n, std::uint32_t seed,
+                   MakeSub&& make_sub, Big big_a, Big big_b, Big big_c, Big big_d) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  for (auto* v : {&big_a, &big_b, &big_c, &big_d}) Kokkos::deep_copy(*v, nan);
+  Sub a = make_sub(big_a), b = make_sub(big_b), c = make_sub(big_c), d = make_sub(big_d);
+  REQUIRE(bandsolve::capacity(d) == nsys);
+  REQUIRE(bandsolve::rows(d) == n);
+  const auto p = bstest::random_dominant<T>(nsys, n, seed);
+  bstest::fill(a, p.a, nsys);
+  bstest::fill(b, p.b, nsys);
+  bstest::fill(c, p.c, nsys);
+  bstest::fill(d, p.d, nsys);
+  const auto big_a0 = bstest::raw_copy(big_a), big_b0 = bstest::raw_copy(big_b),
+             big_c0 = bstest::raw_copy(big_c), big_d0 = bstest::raw_copy(big_d);
+  auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+  bandsolve::solve(exec, thomas{}, a, b, c, d, info);
+  exec.fence();
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+  const auto x = bstest::to_host(d, nsys);
+  const auto ref = bstest::reference_solve(p);
+  CHECK(bstest::max_rel_diff(x, ref, nsys, n) <= bstest::lapack_tol<T>());
+  CHECK(bstest::max_residual(p, x) <= bstest::residual_tol<T>());
+  CHECK(bstest::bitwise_equal(bstest::raw_copy(big_a), big_a0));
+  CHECK(bstest::bitwise_equal(bstest::raw_copy(big_b), big_b0));
+  CHECK(bstest::bitwise_equal(bstest::raw_copy(big_c), big_c0));
+  // Outside d: still NaN, bit for bit; inside: the solution.
+  const auto big_d1 = bstest::raw_copy(big_d);
+  std::size_t changed_outside = 0, inside = 0;
+  for (std::size_t k = 0; k < big_d1.size(); ++k) {
+    const bool was_nan = std::isnan(big_d0[k]);
+    if (!was_nan) {
+      ++inside;
+      continue;
+    }
+    if (std::memcmp(&big_d1[k], &big_d0[k], sizeof(T)) != 0) ++changed_outside;
+  }
+  CHECK(inside == nsys * n);
+  CHECK(changed_outside == 0);
+
+  // Factorization of the strided coefficients, solved into a strided d.
+  auto f = bandsolve::factorize(exec, thomas{}, a, b, c);
+  const auto rhs = bstest::random_rhs<T>(nsys, n, seed + 7);
+  bstest::fill(d, rhs, nsys);
+  f.solve(exec, d);
+  exec.fence();
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+  const auto xf = bstest::to_host(d, nsys);
+  CHECK(bstest::max_rel_diff(xf, bstest::reference_solve(p, &rhs), nsys, n) <=
+        bstest::lapack_tol<T>());
+  std::size_t changed_outside_f = 0;
+  const auto big_d2 = bstest::raw_copy(big_d);
+  for (std::size_t k = 0; k < big_d2.size(); ++k)
+    if (std::isnan(big_d0[k]) && std::memcmp(&big_d2[k], &big_d0[k], sizeof(T)) != 0)
+      ++changed_outside_f;
+  CHECK(changed_outside_f == 0);
+
+  // The factors do not depend on how d is strided: solve into unit-system-stride (lane rows) and
+  // row-major (gathered) strided Views too.
+  using Mem = typename Exec::memory_space;
+  Kokkos::View<T**, Kokkos::LayoutLeft, Mem> dl("dl", nsys, n);
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> dr("dr", nsys, n);
+  Sub dls = dl, drs = dr;
+  bstest::fill(dls, rhs, nsys);
+  bstest::fill(drs, rhs, nsys);
+  f.solve(exec, dls);
+  f.solve(exec, drs);
+  exec.fence();
+  CHECK(bstest::bitwise_equal(bstest::to_host(dls, nsys), xf));
+  CHECK(bstest::bitwise_equal(bstest::to_host(drs, nsys), xf));
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
+                   "[thomas][strided]", float, double) {
+  using T = TestType;
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {1, 1}, {1, 9}, {2, 17}, {5, 33}, {17, 7}, {33, 70}, {100, 3}};
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+    std::uint32_t seed = 500;
+    for (const auto& shape : shapes) {
+      const std::size_t n = shape.first, nsys = shape.second;
+      {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
+                               << ": every other system of a row array, rows padded on both sides");
+        // big(s, k, j): slot k = 1 of pair s holds system s in rows j = 1..n.
+        using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+        auto make = [&](const Big& big) -> Sub {
+          return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+        };
+        check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, Big("A", nsys, 2, n + 2),
+                                         Big("B", nsys, 2, n + 2), Big("C", nsys, 2, n + 2),
+                                         Big("D", nsys, 2, n + 2));
+      }
+      {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
+                               << ": every other system of a column array");
+        using Big = Kokkos::View<T***, Kokkos::LayoutLeft, Mem>;
+        auto make = [&](const Big& big) -> Sub {
+          return Kokkos::subview(big, 0, Kokkos::ALL, Kokkos::ALL);
+        };
+        check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, Big("A", 2, nsys, n),
+                                         Big("B", 2, nsys, n), Big("C", 2, nsys, n),
+                                         Big("D", 2, nsys, n));
+      }
+      {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
+                               << ": a range of systems and rows of a column array (unit system "
+                                  "stride)");
+        using Big = Kokkos::View<T**, Kokkos::LayoutLeft, Mem>;
+        auto make = [&](const Big& big) -> Sub {
+          return Kokkos::subview(big, std::make_pair(std::size_t(2), nsys + 2),
+                                 std::make_pair(std::size_t(1), n + 1));
+        };
+        check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, Big("A", nsys + 5, n + 3),
+                                         Big("B", nsys + 5, n + 3), Big("C", nsys + 5, n + 3),
+                                         Big("D", nsys + 5, n + 3));
+      }
+      {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
+                               << ": View<T**, LayoutStride> with explicit strides, gaps between "
+                                  "systems");
+        // System s at offset 3*s*(n+1), rows at unit stride.
+        using Big = Kokkos::View<T*, Mem>;
+        auto make = [&](const Big& big) -> Sub {
+          return Sub(big.data(), Kokkos::LayoutStride(nsys, 3 * (n + 1), n, 1));
+        };
+        const std::size_t len = 3 * (n + 1) * nsys;
+        check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, Big("A", len),
+                                         Big("B", len), Big("C", len), Big("D", len));
+      }
+    }
+  });
+}
+
+TEMPLATE_TEST_CASE("thomas on an array of structures: a, b, c, d interleaved in one array",
+                   "[thomas][strided][!shouldfail]", double) {
+  // big(s, i, k), k = 0..3 holds a, b, c, d of row i of system s: four strided Views over one
+  // allocation that share no element. The solve must accept them (d overlaps none of a, b, c).
+  // KNOWN LIBRARY BUG: check_no_overlap compares the address ranges [data, data + span) and
+  // rejects these Views with "d overlaps a in memory". Remove [!shouldfail] once fixed.
+  using T = TestType;
+  constexpr std::size_t nsys = 9, n = 12;
+  using Mem = Kokkos::HostSpace;
+  using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem> big("big", nsys, n, 4);
+  Sub a = Kokkos::subview(big, Kokkos::ALL, Kokkos::ALL, 0);
+  Sub b = Kokkos::subview(big, Kokkos::ALL, Kokkos::ALL, 1);
+  Sub c = Kokkos::subview(big, Kokkos::ALL, Kokkos::ALL, 2);
+  Sub d = Kokkos::subview(big, Kokkos::ALL, Kokkos::ALL, 3);
+  const auto p = bstest::random_dominant<T>(nsys, n, 4242);
+  bstest::fill(a, p.a, nsys);
+  bstest::fill(b, p.b, nsys);
+  bstest::fill(c, p.c, nsys);
+  bstest::fill(d, p.d, nsys);
+  Kokkos::Serial exec;
+  auto info = bstest::make_info(nsys);
+  REQUIRE_NOTHROW(bandsolve::solve(exec, thomas{}, a, b, c, d, info));
+  exec.fence();
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+  CHECK(bstest::max_rel_diff(bstest::to_host(d, nsys), bstest::reference_solve(p), nsys, n) <=
+        bstest::lapack_tol<T>());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad pivots: reported per system; the other systems are still solved.
+
+TEMPLATE_LIST_TEST_CASE("b[0] = 0 in system 3: info(3) = 1, every other system solved",
+                        "[thomas][info]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  constexpr std::size_t nsys = 9, n = 6;
+  auto p = bstest::random_dominant<T>(nsys, n, 31);
+  p.b[p.idx(3, 0)] = T(0);
+  std::vector<int> expected(nsys, 0);
+  expected[3] = 1;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>());
+    auto D = upload<Layout, Exec>(p);
+    auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+    bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+    exec.fence();
+    CHECK(bstest::info_to_host(info) == expected);
+    CHECK(bandsolve::count_failed(info) == 1);
+    CHECK_THROWS_WITH(bandsolve::throw_if_failed("solve", info),
+                      Catch::Matchers::StartsWith("solve: system 3 of 9 failed: ") &&
+                          Catch::Matchers::ContainsSubstring("(info = 1); 1 of 9 systems failed"));
+    std::vector<bool> skip(nsys, false);
+    skip[3] = true;
+    const auto x = bstest::to_host(D.d, nsys);
+    CHECK(bstest::max_rel_diff(x, bstest::reference_solve(p), nsys, n, skip) <=
+          bstest::lapack_tol<T>());
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("zero, tiny and non-finite pivots give the LAPACK-style info code",
+                        "[thomas][info]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  constexpr std::size_t nsys = 13, n = 5;
+  const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+  auto p = bstest::random_dominant<T>(nsys, n, 42);
+  std::vector<int> expected(nsys, 0);
+  auto set = [&](std::size_t s, std::size_t i, T a, T b, T c) {
+    p.a[p.idx(s, i)] = a;
+    p.b[p.idx(s, i)] = b;
+    p.c[p.idx(s, i)] = c;
+  };
+  // System 3: b[0] = 0 -> info 1.
+  p.b[p.idx(3, 0)] = T(0);
+  expected[3] = 1;
+  // System 5: pivots 2, 2.5 - 1 * 0.5 = 2, 3 - 3 * (2 / 2) = 0 exactly -> info 3.
+  set(5, 0, T(0), T(2), T(1));
+  set(5, 1, T(1), T(2.5), T(2));
+  set(5, 2, T(3), T(3), T(0.5));
+  expected[5] = 3;
+  // System 0: a subnormal first pivot (1 / pivot overflows) -> info 1.
+  p.b[p.idx(0, 0)] = std::numeric_limits<T>::denorm_min();
+  expected[0] = 1;
+  // System 8: NaN diagonal at row 4 (0-based) -> info 5.
+  p.b[p.idx(8, 4)] = nan;
+  expected[8] = 5;
+  // System 9: infinite a[1] with c'[0] = 0.5 / 2 -> infinite pivot at row 1 -> info 2.
+  set(9, 0, T(0), T(2), T(0.5));
+  p.a[p.idx(9, 1)] = inf;
+  expected[9] = 2;
+  // System 10: NaN c[1] -> c'[1] = NaN -> NaN pivot at row 2 -> info 3.
+  p.c[p.idx(10, 1)] = nan;
+  expected[10] = 3;
+  // System 12 (the last, in a partial pack for every layout but interleaved<1>): +inf on the
+  // diagonal of the last row -> info 5.
+  p.b[p.idx(12, 4)] = inf;
+  expected[12] = 5;
+  const auto failed = failed_mask(expected);
+
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>());
+    auto D = upload<Layout, Exec>(p);
+    auto info = bstest::make_info<Mem>(nsys);
+    auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, nsys);
+    auto df = bstest::to_device<Layout, T, Mem>("df", p.d, nsys, n);
+    f.solve(exec, df);
+    bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+    exec.fence();
+    CHECK(bstest::info_to_host(info) == expected);
+    CHECK(bstest::info_to_host(f.info()) == expected);
+    CHECK(bandsolve::count_failed(info) == 7);
+    const auto ref = bstest::reference_solve(p);
+    const auto x = bstest::to_host(D.d, nsys), xf = bstest::to_host(df, nsys);
+    CHECK(bstest::max_rel_diff(x, ref, nsys, n, failed) <= bstest::lapack_tol<T>());
+    CHECK(bstest::max_rel_diff(xf, ref, nsys, n, failed) <= bstest::lapack_tol<T>());
+    CHECK(bstest::max_residual(p, x, nullptr, failed) <= bstest::residual_tol<T>());
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("the singular 2x2 [[1, 1], [1, 1]] has a zero pivot at row 2",
+                        "[thomas][info]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  constexpr std::size_t nsys = 4, n = 2;
+  auto p = bstest::random_dominant<T>(nsys, n, 3);
+  p.b[p.idx(1, 0)] = T(1);
+  p.c[p.idx(1, 0)] = T(1);
+  p.a[p.idx(1, 1)] = T(1);
+  p.b[p.idx(1, 1)] = T(1);
+  const std::vector<int> expected = {0, 2, 0, 0};
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>());
+    auto D = upload<Layout, Exec>(p);
+    auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+    bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+    exec.fence();
+    CHECK(bstest::info_to_host(info) == expected);
+    const auto x = bstest::to_host(D.d, nsys);
+    std::vector<int> lapack_info;
+    const auto ref = bstest::reference_solve(p, nullptr, &lapack_info);
+    CHECK(lapack_info == expected);  // LAPACK agrees on the code
+    CHECK(bstest::max_rel_diff(x, ref, nsys, n, failed_mask(expected)) <=
+          bstest::lapack_tol<T>());
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interleaved padding lanes.
+
+TEMPLATE_TEST_CASE("interleaved packs with padding lanes: 13 systems report 13 info codes",
+                   "[thomas][interleaved]", float, double) {
+  using T = TestType;
+  constexpr std::size_t nsys = 13;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    for (std::size_t n : {1, 5, 64}) {
+      auto p = bstest::random_dominant<T>(nsys, n, 77 + std::uint32_t(n));
+      const auto ref = bstest::reference_solve(p);
+      auto run = [&](auto layout_tag, bool nan_padding) {
+        using Layout = decltype(layout_tag);
+        INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n
+                                           << (nan_padding ? ", NaN padding" : ", zero padding"));
+        auto D = upload<Layout, Exec>(p);
+        REQUIRE(bandsolve::capacity(D.d) == 16);
+        if (nan_padding) {
+          // Padding lanes may hold anything: lanes are independent systems.
+          std::vector<T> all(16 * n, std::numeric_limits<T>::quiet_NaN());
+          for (auto* v : {&D.a, &D.b, &D.c, &D.d}) {
+            auto h = bstest::to_host(*v, nsys);
+            std::copy(h.begin(), h.end(), all.begin());
+            bstest::fill(*v, all, 16);
+          }
+        }
+        // info for 13 systems, inside a larger array whose tail must stay untouched.
+        Kokkos::View<int*, Mem> info_big("info_big", 16);
+        Kokkos::deep_copy(info_big, -99);
+        auto info = Kokkos::subview(info_big, std::make_pair(0, 13));
+        bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+        auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, nsys);
+        auto df = bstest::to_device<Layout, T, Mem>("df", p.d, nsys, n);
+        f.solve(exec, df);
+        exec.fence();
+        std::vector<int> expected(16, 0);
+        expected[13] = expected[14] = expected[15] = -99;
+        CHECK(bstest::info_to_host(info_big) == expected);
+        CHECK(f.info().extent(0) == nsys);
+        CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+        const auto x = bstest::to_host(D.d, nsys), xf = bstest::to_host(df, nsys);
+        CHECK(bstest::max_rel_diff(x, ref, nsys, n) <= bstest::lapack_tol<T>());
+        CHECK(bstest::max_rel_diff(xf, ref, nsys, n) <= bstest::lapack_tol<T>());
+      };
+      run(bl::interleaved<8>{}, false);
+      run(bl::interleaved<8>{}, true);
+      run(bl::interleaved<4>{}, false);
+      run(bl::interleaved<4>{}, true);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// a[0] and c[n-1] are ignored.
+
+TEMPLATE_LIST_TEST_CASE("a[0] and c[n-1] are ignored, even when NaN", "[thomas][edges]",
+                        layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  constexpr std::size_t nsys = 9;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    for (std::size_t n : {1, 2, 17}) {
+      INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n);
+      auto p = bstest::random_dominant<T>(nsys, n, 900 + std::uint32_t(n));
+      const auto ref = bstest::reference_solve(p);  // LAPACK never sees a[0], c[n-1]
+      for (std::size_t s = 0; s < nsys; ++s) {
+        p.a[p.idx(s, 0)] = nan;
+        p.c[p.idx(s, n - 1)] = nan;
+      }
+      auto D = upload<Layout, Exec>(p);
+      auto info = bstest::make_info<Mem>(nsys);
+      auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, nsys);
+      auto df = bstest::to_device<Layout, T, Mem>("df", p.d, nsys, n);
+      f.solve(exec, df);
+      bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+      CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+      const auto x = bstest::to_host(D.d, nsys), xf = bstest::to_host(df, nsys);
+      CHECK(bstest::max_rel_diff(x, ref, nsys, n) <= bstest::lapack_tol<T>());
+      CHECK(bstest::max_rel_diff(xf, ref, nsys, n) <= bstest::lapack_tol<T>());
+      CHECK(bstest::max_residual(p, x) <= bstest::residual_tol<T>());
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Empty batches.
+
+TEMPLATE_LIST_TEST_CASE("empty batches: no systems, or systems of no rows", "[thomas][edges]",
+                        layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>());
+    {  // n = 0: every system is trivially solved, info = 0.
+      host_batch<T> p(6, 0);
+      auto D = upload<Layout, Exec>(p);
+      auto info = bstest::make_info<Mem>(6, 7);
+      bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+      auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, 6);
+      f.solve(exec, D.d);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == std::vector<int>(6, 0));
+      CHECK(f.info().extent(0) == 6);
+      CHECK(f.n() == 0);
+    }
+    {  // nsys = 0.
+      host_batch<T> p(0, 4);
+      auto D = upload<Layout, Exec>(p);
+      auto info = bstest::make_info<Mem>(0);
+      bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+      auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, 0);
+      f.solve(exec, D.d);
+      exec.fence();
+      CHECK(f.nsys() == 0);
+      CHECK(f.info().extent(0) == 0);
+    }
+  });
+}
