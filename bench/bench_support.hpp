@@ -13,10 +13,11 @@ namespace bandsolve_bench {
 
 using host_exec = Kokkos::DefaultHostExecutionSpace;
 
-// Bandwidth (GB/s) of the STREAM-like kernel x = a + b + c + d (4 reads + 1 write), measured at
-// start-up on arrays far larger than the caches; every solver benchmark divides by it.
-double stream_gbps();
-void set_stream_gbps(double gbps);
+// Bandwidth (GB/s) of the STREAM-like kernel x = a + b + c + d (4 reads + 1 write) on double
+// arrays of 128 MiB each, far larger than the caches: the best of `repeats` passes. Every solver
+// benchmark measures it right before it runs and divides by it, so both numbers see the same
+// machine state (this machine is shared and its bandwidth drifts over minutes).
+double stream_gbps(int repeats = 10);
 
 // Best-of-k timing of the STREAM-like kernel on arrays of `count` doubles or floats.
 template <class T>
@@ -31,26 +32,42 @@ KOKKOS_INLINE_FUNCTION double hash01(std::uint64_t k) {
   return static_cast<double>(k >> 11) * (1.0 / 9007199254740992.0);
 }
 
-// Wall-clock timer over the benchmark loop; the loop body fences before each iteration ends.
-class loop_timer {
+// Times every iteration of a benchmark loop (whose body fences before it ends) and keeps the
+// total and the fastest, and the STREAM bandwidth measured just before the loop.
+class iteration_timer {
  public:
+  iteration_timer() : stream_gbps_(stream_gbps()) {}
   void start() { t0_ = std::chrono::steady_clock::now(); }
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  void stop() {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    total_ += s;
+    if (best_ < 0 || s < best_) best_ = s;
   }
+  double total() const { return total_; }
+  double best() const { return best_; }
+  double stream() const { return stream_gbps_; }
 
  private:
   std::chrono::steady_clock::time_point t0_;
+  double total_ = 0, best_ = -1, stream_gbps_;
 };
 
-// GBps = floor bytes per iteration / time per iteration; frac_of_stream = GBps / stream GB/s;
-// ns_per_unknown for the unknowns solved in one iteration.
-inline void report(benchmark::State& state, double floor_bytes, double unknowns, double seconds) {
+// Counters of every benchmark, from the floor bytes and unknowns of one iteration:
+//   GBps            floor bytes / fastest iteration (best-of, as STREAM reports itself)
+//   GBps_mean       floor bytes / mean iteration
+//   stream_GBps     the STREAM-like reference measured just before this benchmark
+//   frac_of_stream  GBps / stream_GBps
+//   ns_per_unknown  fastest iteration / unknowns
+inline void report(benchmark::State& state, const iteration_timer& t, double floor_bytes,
+                   double unknowns) {
   const double iters = static_cast<double>(state.iterations());
-  const double gbps = floor_bytes * iters / seconds / 1e9;
+  if (iters == 0 || t.best() <= 0) return;
+  const double gbps = floor_bytes / t.best() / 1e9;
   state.counters["GBps"] = gbps;
-  state.counters["frac_of_stream"] = gbps / stream_gbps();
-  state.counters["ns_per_unknown"] = seconds / iters / unknowns * 1e9;
+  state.counters["GBps_mean"] = floor_bytes * iters / t.total() / 1e9;
+  state.counters["stream_GBps"] = t.stream();
+  state.counters["frac_of_stream"] = gbps / t.stream();
+  state.counters["ns_per_unknown"] = t.best() / unknowns * 1e9;
   state.SetBytesProcessed(static_cast<int64_t>(floor_bytes * iters));
 }
 

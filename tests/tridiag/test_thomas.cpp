@@ -413,11 +413,9 @@ TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
 }
 
 TEMPLATE_TEST_CASE("thomas on an array of structures: a, b, c, d interleaved in one array",
-                   "[thomas][strided][!shouldfail]", double) {
+                   "[thomas][strided]", double) {
   // big(s, i, k), k = 0..3 holds a, b, c, d of row i of system s: four strided Views over one
   // allocation that share no element. The solve must accept them (d overlaps none of a, b, c).
-  // KNOWN LIBRARY BUG: check_no_overlap compares the address ranges [data, data + span) and
-  // rejects these Views with "d overlaps a in memory". Remove [!shouldfail] once fixed.
   using T = TestType;
   constexpr std::size_t nsys = 9, n = 12;
   using Mem = Kokkos::HostSpace;

@@ -36,9 +36,10 @@ constexpr int stage_index(int e) {
   return offset < B ? base + offset : L + base + offset - B;
 }
 
+// Vectors go by reference everywhere: by value, GCC warns (-Wpsabi) where AVX-512 is off.
 template <int L, int B, bool Upper, class V, int... E>
-inline V stage(V x, V y, std::integer_sequence<int, E...>) {
-  return __builtin_shufflevector(x, y, stage_index<L, B, Upper>(E)...);
+inline void stage(const V& x, const V& y, V& out, std::integer_sequence<int, E...>) {
+  out = __builtin_shufflevector(x, y, stage_index<L, B, Upper>(E)...);
 }
 
 template <int L, int B, class V>
@@ -48,8 +49,8 @@ inline void transpose_stage(V* r) {
     V out[L];
     for (int g = 0; g < L; g += 2 * B)
       for (int i = g; i < g + B; ++i) {
-        out[i] = stage<L, B, false>(r[i], r[i + B], seq{});
-        out[i + B] = stage<L, B, true>(r[i], r[i + B], seq{});
+        stage<L, B, false>(r[i], r[i + B], out[i], seq{});
+        stage<L, B, true>(r[i], r[i + B], out[i + B], seq{});
       }
     for (int i = 0; i < L; ++i) r[i] = out[i];
     transpose_stage<L, 2 * B>(r);
@@ -64,21 +65,30 @@ inline void transpose(V* r) {
 }
 
 template <class T, int L>
-inline vec<T, L> load(const T* p) {
-  vec<T, L> v;
+inline void load(const T* p, vec<T, L>& v) {
   std::memcpy(&v, p, sizeof v);
-  return v;
 }
 template <class T, int L>
 inline void store(T* p, const vec<T, L>& v) {
   std::memcpy(p, &v, sizeof v);
 }
 
+// How many tiles ahead load_transposed prefetches: L systems are L separate streams, more than
+// the hardware prefetchers follow well.
+#ifndef BANDSOLVE_PREFETCH_TILES
+#define BANDSOLVE_PREFETCH_TILES 4
+#endif
+
 // tile[j][l] = src_l[j], src_l = base + lane_offset[l]: L contiguous values of L systems.
 template <int L, class T>
 inline void load_transposed(T (*tile)[L], const T* base, const index_t* lane_offset) {
   vec<T, L> r[L];
-  for (int l = 0; l < L; ++l) r[l] = load<T, L>(base + lane_offset[l]);
+  for (int l = 0; l < L; ++l) {
+    load<T, L>(base + lane_offset[l], r[l]);
+#if BANDSOLVE_PREFETCH_TILES > 0
+    __builtin_prefetch(base + lane_offset[l] + BANDSOLVE_PREFETCH_TILES * L);
+#endif
+  }
   transpose<L>(r);
   for (int j = 0; j < L; ++j) store<T, L>(tile[j], r[j]);
 }
@@ -87,7 +97,7 @@ inline void load_transposed(T (*tile)[L], const T* base, const index_t* lane_off
 template <int L, class T>
 inline void store_transposed(const T* rows, T* base, const index_t* lane_offset) {
   vec<T, L> r[L];
-  for (int j = 0; j < L; ++j) r[j] = load<T, L>(rows + j * L);
+  for (int j = 0; j < L; ++j) load<T, L>(rows + j * L, r[j]);
   transpose<L>(r);
   for (int l = 0; l < L; ++l) store<T, L>(base + lane_offset[l], r[l]);
 }

@@ -21,10 +21,18 @@ void check_same_shape(const std::string& fn, const char* name, const View& v, co
 }
 
 // The output may not share memory with an input: the solve reads them after writing it.
+// Contiguous Views are checked by address range. Strided Views may interleave without sharing an
+// element (the fields of one array of structures): only the same data pointer is rejected there.
 template <class Out, class In>
 void check_no_overlap(const std::string& fn, const char* out_name, const Out& out,
                       const char* in_name, const In& in) {
   if (out.span() == 0 || in.span() == 0) return;
+  if (!out.span_is_contiguous() || !in.span_is_contiguous()) {
+    if (static_cast<const void*>(out.data()) == static_cast<const void*>(in.data()))
+      throw_invalid_argument(fn, out_name, " and ", in_name, " are the same array (at ",
+                             static_cast<const void*>(out.data()), "); pass separate arrays");
+    return;
+  }
   const auto o0 = reinterpret_cast<std::uintptr_t>(out.data());
   const auto o1 = reinterpret_cast<std::uintptr_t>(out.data() + out.span());
   const auto i0 = reinterpret_cast<std::uintptr_t>(in.data());

@@ -12,6 +12,15 @@
 #define BANDSOLVE_SIMD _Pragma("omp simd")
 #endif
 
+// A hint to start loading a cache line. The backward sweeps of the CPU kernels touch only cache,
+// so they use it to fetch the next pack while memory would otherwise sit idle.
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    !defined(__SYCL_DEVICE_ONLY__)
+#define BANDSOLVE_PREFETCH(address) __builtin_prefetch(address)
+#else
+#define BANDSOLVE_PREFETCH(address) ((void)(address))
+#endif
+
 namespace bandsolve {
 // Offsets into batches: systems times rows can exceed 2^31.
 using index_t = std::ptrdiff_t;

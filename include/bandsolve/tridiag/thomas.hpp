@@ -26,11 +26,15 @@ namespace bandsolve {
 namespace detail {
 
 // Systems per SIMD pack for each layout. Gathered layouts transpose tiles of one cache line per
-// system; column blocks are wider so each thread reads long contiguous runs of a row.
+// system; column blocks are wider so each thread reads long contiguous runs of a row (and touches
+// fewer pages per unknown).
+#ifndef BANDSOLVE_COLUMN_BLOCK_BYTES
+#define BANDSOLVE_COLUMN_BLOCK_BYTES 256
+#endif
 template <class T>
 inline constexpr int gather_width = static_cast<int>(64 / sizeof(T));
 template <class T>
-inline constexpr int column_block = static_cast<int>(256 / sizeof(T));
+inline constexpr int column_block = static_cast<int>(BANDSOLVE_COLUMN_BLOCK_BYTES / sizeof(T));
 
 template <class Layout, class T>
 struct thomas_pack_width {
@@ -75,6 +79,27 @@ KOKKOS_INLINE_FUNCTION auto pack_gather(const View& v, index_t p) {
   using T = typename View::value_type;
   return gathered_lanes<T>{v.data() + p * L * static_cast<index_t>(v.stride(0)),
                            static_cast<index_t>(v.stride(0)), static_cast<index_t>(v.stride(1))};
+}
+
+// Prefetch of pack p+1 of the batch arrays while pack p finishes (nothing after the last pack).
+// Interleaved packs and row-layout packs with contiguous rows are one block per array. Column
+// blocks are left to the hardware prefetchers: fetching a run on every row measured slower.
+template <class Layout, int L, class View>
+KOKKOS_INLINE_FUNCTION void add_next_pack(next_pack_prefetch<4>& pf, const View& v, index_t p,
+                                          index_t npacks, index_t n) {
+  using T = typename View::value_type;
+  if (p + 1 >= npacks) return;
+  const index_t ss = static_cast<index_t>(v.stride(0)), si = static_cast<index_t>(v.stride(1));
+  pf.n = n;
+  if constexpr (is_interleaved_v<Layout>) {
+    pf.bytes = ss * static_cast<index_t>(sizeof(T));
+    pf.add(v.data() + (p + 1) * ss);
+  } else {
+    if (si == 1 && ss != 1) {  // L contiguous rows of the next L systems
+      pf.bytes = L * ss * static_cast<index_t>(sizeof(T));
+      pf.add(v.data() + (p + 1) * L * ss);
+    }
+  }
 }
 
 // Whether a pack of this layout reads lane-contiguous rows (decided per call for strided views).
@@ -161,7 +186,12 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
       KOKKOS_LAMBDA(const index_t p, void* work) {
         const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
         T* cp = static_cast<T*>(work);
-        int info_l[L];
+        int info_l[L] = {};
+        detail::next_pack_prefetch<4> prefetch;
+        detail::add_next_pack<Layout, L>(prefetch, a, p, npacks, n);
+        detail::add_next_pack<Layout, L>(prefetch, b, p, npacks, n);
+        detail::add_next_pack<Layout, L>(prefetch, c, p, npacks, n);
+        detail::add_next_pack<Layout, L>(prefetch, d, p, npacks, n);
         if (lanes) {
           auto ra = detail::pack_rows<Layout, L>(a, p);
           auto rb = detail::pack_rows<Layout, L>(b, p);
@@ -171,9 +201,9 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
               cc{rc.base, rc.stride};
           // Interleaved packs are always full width (padding lanes are allocated).
           if (detail::is_interleaved_v<Layout> || nl == L)
-            detail::thomas_solve_lanes<L, true>(n, L, ca, cb, cc, rd, cp, info_l);
+            detail::thomas_solve_lanes<L, true>(n, L, ca, cb, cc, rd, cp, info_l, prefetch);
           else
-            detail::thomas_solve_lanes<L, false>(n, nl, ca, cb, cc, rd, cp, info_l);
+            detail::thomas_solve_lanes<L, false>(n, nl, ca, cb, cc, rd, cp, info_l, prefetch);
         } else {
           if constexpr (!detail::is_interleaved_v<Layout>) {
             auto ga = detail::pack_gather<L>(a, p);
@@ -183,7 +213,7 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
                 cb{gb.base, gb.system_stride, gb.row_stride},
                 cc{gc.base, gc.system_stride, gc.row_stride};
             detail::thomas_solve_gather<L>(n, nl, ca, cb, cc, detail::pack_gather<L>(d, p), cp,
-                                           cp + n * L, info_l);
+                                           cp + n * L, info_l, prefetch);
           }
         }
         for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
@@ -258,24 +288,31 @@ class thomas_factorization {
     const bool lanes = detail::uses_lane_rows<Layout>(d);
     const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(Scalar);
     const factor_view r = r_, lo = l_, cp = cp_;
+    const index_t npacks = (nsys + L - 1) / L;
     detail::for_each_pack(
-        exec, "bandsolve::thomas_factorization::solve", (nsys + L - 1) / L, scratch,
+        exec, "bandsolve::thomas_factorization::solve", npacks, scratch,
         KOKKOS_LAMBDA(const index_t p, void* work) {
           const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
           const Scalar* rp = &r(p, 0, 0);
           const Scalar* lp = &lo(p, 0, 0);
           const Scalar* cpp = &cp(p, 0, 0);
+          detail::prefetch_both<detail::next_pack_prefetch<4>, detail::next_pack_prefetch<4>>
+              prefetch;
+          detail::add_next_pack<layout_of_t<factor_view>, L>(prefetch.first, r, p, npacks, n);
+          detail::add_next_pack<layout_of_t<factor_view>, L>(prefetch.first, lo, p, npacks, n);
+          detail::add_next_pack<layout_of_t<factor_view>, L>(prefetch.first, cp, p, npacks, n);
+          detail::add_next_pack<Layout, L>(prefetch.second, d, p, npacks, n);
           if (lanes) {
             auto rd = detail::pack_rows<Layout, L>(d, p);
             if (detail::is_interleaved_v<Layout> || nl == L)
-              detail::thomas_factored_solve_lanes<L, true>(n, L, rp, lp, cpp, rd);
+              detail::thomas_factored_solve_lanes<L, true>(n, L, rp, lp, cpp, rd, prefetch);
             else
-              detail::thomas_factored_solve_lanes<L, false>(n, nl, rp, lp, cpp, rd);
+              detail::thomas_factored_solve_lanes<L, false>(n, nl, rp, lp, cpp, rd, prefetch);
           } else {
             if constexpr (!detail::is_interleaved_v<Layout>)
               detail::thomas_factored_solve_gather<L>(n, nl, rp, lp, cpp,
                                                       detail::pack_gather<L>(d, p),
-                                                      static_cast<Scalar*>(work));
+                                                      static_cast<Scalar*>(work), prefetch);
           }
         });
   }
@@ -329,7 +366,7 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
         T* rp = &r(p, 0, 0);
         T* lp = &lo(p, 0, 0);
         T* cpp = &cp(p, 0, 0);
-        int info_l[L];
+        int info_l[L] = {};
         if (lanes) {
           auto ra = detail::pack_rows<Layout, L>(a, p);
           auto rb = detail::pack_rows<Layout, L>(b, p);

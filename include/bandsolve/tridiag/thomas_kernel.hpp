@@ -91,12 +91,52 @@ KOKKOS_FORCEINLINE_FUNCTION void factored_row(int nl, const T* r, const T* lo, c
   for (int l = 0; l < lanes; ++l) dp[l] = r[l] * d[l] - lo[l] * dp_prev[l];
 }
 
+// Prefetches the next pack's input during a backward sweep (see BANDSOLVE_PREFETCH): `arrays`
+// contiguous blocks of `bytes` each, spread over the n rows of the sweep (the next pack of an
+// interleaved or row-layout batch is one contiguous block per array), or with row_stride_bytes > 0
+// `bytes` at each row.
+template <int MaxArrays>
+struct next_pack_prefetch {
+  const char* base[MaxArrays] = {};
+  int arrays = 0;
+  index_t bytes = 0;             // per array (contiguous) or per row (strided)
+  index_t row_stride_bytes = 0;  // 0: contiguous blocks
+  index_t n = 1;
+
+  KOKKOS_FORCEINLINE_FUNCTION void add(const void* p) {
+    base[arrays++] = static_cast<const char*>(p);
+  }
+  // Called once per backward row k = 0 .. n-1.
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t k) const {
+    if (row_stride_bytes > 0) {
+      for (int a = 0; a < arrays; ++a)
+        for (index_t o = 0; o < bytes; o += 64) BANDSOLVE_PREFETCH(base[a] + k * row_stride_bytes + o);
+    } else {
+      const index_t lines = (bytes + 63) / 64;
+      const index_t first = lines * k / n, last = lines * (k + 1) / n;
+      for (int a = 0; a < arrays; ++a)
+        for (index_t line = first; line < last; ++line) BANDSOLVE_PREFETCH(base[a] + line * 64);
+    }
+  }
+};
+
+template <class First, class Second>
+struct prefetch_both {
+  First first;
+  Second second;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t k) const {
+    first(k);
+    second(k);
+  }
+};
+
 // x_i = d'_i - c'_i x_{i+1}, in place over the d' rows (row i at dp + i*ds, c' rows at cp + i*cs).
-template <int L, bool Full, class T>
+template <int L, bool Full, class T, class Prefetch>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, index_t n, const T* cp, index_t cs,
-                                                 T* dp, index_t ds) {
+                                                 T* dp, index_t ds, const Prefetch& prefetch) {
   const int lanes = Full ? L : nl;
   for (index_t i = n - 2; i >= 0; --i) {
+    prefetch(n - 2 - i);
     const T* c_i = cp + i * cs;
     T* x_i = dp + i * ds;
     const T* x_next = x_i + ds;
@@ -117,15 +157,16 @@ struct lane_rows {
 };
 
 // One-shot solve. d is overwritten with d' then x; cp is scratch of n*L values.
-template <int L, bool Full, class T>
+template <int L, bool Full, class T, class Prefetch>
 KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, lane_rows<const T> a,
                                                lane_rows<const T> b, lane_rows<const T> c,
-                                               lane_rows<T> d, T* cp, int* info) {
+                                               lane_rows<T> d, T* cp, int* info,
+                                               const Prefetch& prefetch) {
   thomas_first_row<L, Full>(nl, b.row(0), c.row(0), d.row(0), cp, d.row(0), info);
   for (index_t i = 1; i < n; ++i)
     thomas_next_row<L, Full>(nl, i, a.row(i), b.row(i), c.row(i), d.row(i), cp + (i - 1) * L,
                              d.row(i - 1), cp + i * L, d.row(i), info);
-  thomas_backward<L, Full>(nl, n, cp, L, d.base, d.stride);
+  thomas_backward<L, Full>(nl, n, cp, L, d.base, d.stride, prefetch);
 }
 
 // Factorization into lane-contiguous factor rows (row i at r + i*L, ...).
@@ -140,17 +181,17 @@ KOKKOS_INLINE_FUNCTION void thomas_factor_lanes(index_t n, int nl, lane_rows<con
 }
 
 // Solve with a stored factorization, d lane-contiguous, in place.
-template <int L, bool Full, class T>
+template <int L, bool Full, class T, class Prefetch>
 KOKKOS_INLINE_FUNCTION void thomas_factored_solve_lanes(index_t n, int nl, const T* r,
                                                         const T* lo, const T* cp,
-                                                        lane_rows<T> d) {
+                                                        lane_rows<T> d, const Prefetch& prefetch) {
   const int lanes = Full ? L : nl;
   T* d0 = d.row(0);
   BANDSOLVE_SIMD
   for (int l = 0; l < lanes; ++l) d0[l] = r[l] * d0[l];
   for (index_t i = 1; i < n; ++i)
     factored_row<L, Full>(nl, r + i * L, lo + i * L, d.row(i), d.row(i - 1), d.row(i));
-  thomas_backward<L, Full>(nl, n, cp, L, d.base, d.stride);
+  thomas_backward<L, Full>(nl, n, cp, L, d.base, d.stride, prefetch);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,11 +258,12 @@ KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int L) {
 }
 
 // One-shot solve. cp and dp are scratch of n*L values each; x ends up in d.
-template <int L, class T>
+template <int L, class T, class Prefetch>
 KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lanes<const T> a,
                                                 gathered_lanes<const T> b,
                                                 gathered_lanes<const T> c, gathered_lanes<T> d,
-                                                T* cp, T* dp, int* info) {
+                                                T* cp, T* dp, int* info,
+                                                const Prefetch& prefetch) {
   const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride),
       od(nl, d.system_stride);
   gather_tile<L, T> ta, tb, tc, td;
@@ -240,7 +282,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
                                  dp + (i - 1) * L, cp + i * L, dp + i * L, info);
     }
   }
-  thomas_backward<L, true>(L, n, cp, L, dp, L);
+  thomas_backward<L, true>(L, n, cp, L, dp, L, prefetch);
   scatter_rows<L>(dp, n, d, od, nl);
 }
 
@@ -268,10 +310,11 @@ KOKKOS_INLINE_FUNCTION void thomas_factor_gather(index_t n, int nl, gathered_lan
 }
 
 // Solve with a stored factorization; dp is scratch of n*L values.
-template <int L, class T>
+template <int L, class T, class Prefetch>
 KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, const T* r,
                                                          const T* lo, const T* cp,
-                                                         gathered_lanes<T> d, T* dp) {
+                                                         gathered_lanes<T> d, T* dp,
+                                                         const Prefetch& prefetch) {
   const lane_offsets<L> od(nl, d.system_stride);
   gather_tile<L, T> td;
   for (index_t i0 = 0; i0 < n; i0 += L) {
@@ -287,7 +330,7 @@ KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, cons
       }
     }
   }
-  thomas_backward<L, true>(L, n, cp, L, dp, L);
+  thomas_backward<L, true>(L, n, cp, L, dp, L, prefetch);
   scatter_rows<L>(dp, n, d, od, nl);
 }
 
