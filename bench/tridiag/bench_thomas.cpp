@@ -73,7 +73,7 @@ void thomas_benchmark(benchmark::State& state) {
     else
       bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, info);
     exec.fence();
-    t.stop();
+    t.stop(state);
   }
   if (!Factored && bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
@@ -119,7 +119,7 @@ void lapack_gtsv_benchmark(benchmark::State& state) {
       gtsv<T>(static_cast<int>(n), dl, dd, du, &d(s, 0), &info);
       failures += info != 0;
     }
-    t.stop();
+    t.stop(state);
   }
   if (failures) state.SkipWithError("gtsv reported a singular system");
   report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
@@ -132,12 +132,12 @@ void register_layout(long n, long nsys) {
   benchmark::RegisterBenchmark(("thomas/one_shot" + tail).c_str(),
                                thomas_benchmark<Layout, T, false>)
       ->Args({n, nsys})
-      ->UseRealTime()
+      ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark(("thomas/factored_solve" + tail).c_str(),
                                thomas_benchmark<Layout, T, true>)
       ->Args({n, nsys})
-      ->UseRealTime()
+      ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
 }
 
@@ -153,7 +153,7 @@ void register_all() {
                                      .c_str(),
                                  lapack_gtsv_benchmark<T>)
         ->Args({n, nsys})
-        ->UseRealTime()
+        ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   }
 }

@@ -79,9 +79,11 @@ inline void store(T* p, const vec<T, L>& v) {
 #define BANDSOLVE_PREFETCH_TILES 4
 #endif
 
-// tile[j][l] = src_l[j], src_l = base + lane_offset[l]: L contiguous values of L systems.
+// tile[j*tile_stride + l] = src_l[j], src_l = base + lane_offset[l]: L contiguous values of each
+// of L systems become L rows of L lanes.
 template <int L, class T>
-inline void load_transposed(T (*tile)[L], const T* base, const index_t* lane_offset) {
+inline void load_transposed(T* tile, index_t tile_stride, const T* base,
+                            const index_t* lane_offset) {
   vec<T, L> r[L];
   for (int l = 0; l < L; ++l) {
     load<T, L>(base + lane_offset[l], r[l]);
@@ -90,14 +92,15 @@ inline void load_transposed(T (*tile)[L], const T* base, const index_t* lane_off
 #endif
   }
   transpose<L>(r);
-  for (int j = 0; j < L; ++j) store<T, L>(tile[j], r[j]);
+  for (int j = 0; j < L; ++j) store<T, L>(tile + j * tile_stride, r[j]);
 }
 
-// dst_l[j] = rows[j*L + l] for the L lanes: the inverse of load_transposed.
+// dst_l[j] = rows[j*rows_stride + l] for the L lanes: the inverse of load_transposed.
 template <int L, class T>
-inline void store_transposed(const T* rows, T* base, const index_t* lane_offset) {
+inline void store_transposed(const T* rows, index_t rows_stride, T* base,
+                             const index_t* lane_offset) {
   vec<T, L> r[L];
-  for (int j = 0; j < L; ++j) load<T, L>(rows + j * L, r[j]);
+  for (int j = 0; j < L; ++j) load<T, L>(rows + j * rows_stride, r[j]);
   transpose<L>(r);
   for (int l = 0; l < L; ++l) store<T, L>(base + lane_offset[l], r[l]);
 }

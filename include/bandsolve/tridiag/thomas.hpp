@@ -25,28 +25,24 @@ namespace bandsolve {
 
 namespace detail {
 
-// Systems per SIMD pack for each layout. Gathered layouts transpose tiles of one cache line per
-// system; column blocks are wider so each thread reads long contiguous runs of a row (and touches
-// fewer pages per unknown).
-#ifndef BANDSOLVE_COLUMN_BLOCK_BYTES
-#define BANDSOLVE_COLUMN_BLOCK_BYTES 256
-#endif
+// How a layout's systems are grouped into work items (one per thread task, lanes across SIMD):
+// G groups of W lane-contiguous systems, L = G*W systems in all. Around 32 doubles (64 floats)
+// per item keeps several independent recurrences in flight per row; gathered layouts transpose
+// tiles of TR rows (one cache line per system).
 template <class T>
-inline constexpr int gather_width = static_cast<int>(64 / sizeof(T));
+inline constexpr int tile_rows_v = static_cast<int>(64 / sizeof(T));
 template <class T>
-inline constexpr int column_block = static_cast<int>(BANDSOLVE_COLUMN_BLOCK_BYTES / sizeof(T));
+inline constexpr int work_lanes_v = 4 * tile_rows_v<T>;
 
 template <class Layout, class T>
-struct thomas_pack_width {
-  static constexpr int value = gather_width<T>;  // row and strided
+struct thomas_packing {  // row, strided and column: one group of L systems
+  static constexpr int W = work_lanes_v<T>, G = 1, L = W, TR = tile_rows_v<T>;
 };
-template <class T>
-struct thomas_pack_width<layout::column, T> {
-  static constexpr int value = column_block<T>;
-};
-template <int W, class T>
-struct thomas_pack_width<layout::interleaved<W>, T> {
-  static constexpr int value = W;
+template <int Width, class T>
+struct thomas_packing<layout::interleaved<Width>, T> {  // G interleaved packs side by side
+  static constexpr int W = Width;
+  static constexpr int G = work_lanes_v<T> / W < 1 ? 1 : (work_lanes_v<T> / W > 4 ? 4 : work_lanes_v<T> / W);
+  static constexpr int L = G * W, TR = tile_rows_v<T>;
 };
 
 template <class Layout>
@@ -54,24 +50,16 @@ inline constexpr bool is_interleaved_v =
     !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
     !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
 
-// Strides of a batch array as (system stride, row stride) in elements.
-template <class View>
-KOKKOS_INLINE_FUNCTION void batch_strides(const View& v, index_t& ss, index_t& si) {
-  ss = static_cast<index_t>(v.stride(0));
-  si = static_cast<index_t>(v.stride(1));
-}
-
-// Lane-contiguous rows of pack p for column blocks, interleaved packs and unit-system-stride
-// strided views; gathered lanes for the others.
-template <class Layout, int L, class View>
+// Lane-contiguous rows of work item p: G interleaved packs, or L systems of a column block or a
+// unit-system-stride strided View.
+template <class Layout, class Packing, class View>
 KOKKOS_INLINE_FUNCTION auto pack_rows(const View& v, index_t p) {
   using T = typename View::value_type;
+  const index_t ss = static_cast<index_t>(v.stride(0)), si = static_cast<index_t>(v.stride(1));
   if constexpr (is_interleaved_v<Layout>)
-    return lane_rows<T>{v.data() + p * static_cast<index_t>(v.stride(0)),
-                        static_cast<index_t>(v.stride(1))};
+    return lane_rows<T>{v.data() + p * Packing::G * ss, si, ss};
   else
-    return lane_rows<T>{v.data() + p * L * static_cast<index_t>(v.stride(0)),
-                        static_cast<index_t>(v.stride(1))};
+    return lane_rows<T>{v.data() + p * Packing::L * ss, si, 0};
 }
 
 template <int L, class View>
@@ -81,25 +69,39 @@ KOKKOS_INLINE_FUNCTION auto pack_gather(const View& v, index_t p) {
                            static_cast<index_t>(v.stride(0)), static_cast<index_t>(v.stride(1))};
 }
 
-// Prefetch of pack p+1 of the batch arrays while pack p finishes (nothing after the last pack).
-// Interleaved packs and row-layout packs with contiguous rows are one block per array. Column
-// blocks are left to the hardware prefetchers: fetching a run on every row measured slower.
-template <class Layout, int L, class View>
+// Interleaved packs present in work item p (the last item may have fewer than G).
+template <class Layout, class Packing, class View>
+KOKKOS_INLINE_FUNCTION int groups_in(const View& v, index_t p) {
+  if constexpr (is_interleaved_v<Layout>) {
+    const index_t left = static_cast<index_t>(v.extent(0)) - p * Packing::G;
+    return static_cast<int>(left < Packing::G ? left : Packing::G);
+  } else {
+    return 1;
+  }
+}
+
+// Prefetch of work item p+1 while item p finishes (nothing after the last one). Interleaved
+// packs and row-layout systems with contiguous rows are one block per array. Column blocks are
+// left to the hardware prefetchers: fetching a run on every row measured slower.
+template <class Layout, class Packing, class View>
 KOKKOS_INLINE_FUNCTION void add_next_pack(next_pack_prefetch<4>& pf, const View& v, index_t p,
                                           index_t npacks, index_t n) {
-  using T = typename View::value_type;
   if (p + 1 >= npacks) return;
   const index_t ss = static_cast<index_t>(v.stride(0)), si = static_cast<index_t>(v.stride(1));
-  pf.n = n;
+  index_t first = 0, count = 0;  // elements
   if constexpr (is_interleaved_v<Layout>) {
-    pf.bytes = ss * static_cast<index_t>(sizeof(T));
-    pf.add(v.data() + (p + 1) * ss);
-  } else {
-    if (si == 1 && ss != 1) {  // L contiguous rows of the next L systems
-      pf.bytes = L * ss * static_cast<index_t>(sizeof(T));
-      pf.add(v.data() + (p + 1) * L * ss);
-    }
+    first = (p + 1) * Packing::G * ss;
+    count = Packing::G * ss;
+  } else if (si == 1 && ss != 1) {
+    first = (p + 1) * Packing::L * ss;
+    count = Packing::L * ss;
   }
+  const index_t span = static_cast<index_t>(v.span());
+  if (first >= span || count == 0) return;
+  if (first + count > span) count = span - first;
+  pf.n = n;
+  pf.bytes = count * static_cast<index_t>(sizeof(typename View::value_type));
+  pf.add(v.data() + first);
 }
 
 // Whether a pack of this layout reads lane-contiguous rows (decided per call for strided views).
@@ -158,7 +160,8 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
                 "bandsolve::solve(thomas): info must be accessible from the execution space");
   using Layout = layout_of_t<DView>;
   using T = typename DView::non_const_value_type;
-  constexpr int L = detail::thomas_pack_width<Layout, T>::value;
+  using P = detail::thomas_packing<Layout, T>;
+  constexpr int L = P::L, W = P::W, G = P::G;
   const std::string fn = "bandsolve::solve(thomas)";
 
   detail::check_same_shape(fn, "a", a, "d", d);
@@ -188,32 +191,34 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
         T* cp = static_cast<T*>(work);
         int info_l[L] = {};
         detail::next_pack_prefetch<4> prefetch;
-        detail::add_next_pack<Layout, L>(prefetch, a, p, npacks, n);
-        detail::add_next_pack<Layout, L>(prefetch, b, p, npacks, n);
-        detail::add_next_pack<Layout, L>(prefetch, c, p, npacks, n);
-        detail::add_next_pack<Layout, L>(prefetch, d, p, npacks, n);
+        detail::add_next_pack<Layout, P>(prefetch, a, p, npacks, n);
+        detail::add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
+        detail::add_next_pack<Layout, P>(prefetch, c, p, npacks, n);
+        detail::add_next_pack<Layout, P>(prefetch, d, p, npacks, n);
         if (lanes) {
-          auto ra = detail::pack_rows<Layout, L>(a, p);
-          auto rb = detail::pack_rows<Layout, L>(b, p);
-          auto rc = detail::pack_rows<Layout, L>(c, p);
-          auto rd = detail::pack_rows<Layout, L>(d, p);
-          detail::lane_rows<const T> ca{ra.base, ra.stride}, cb{rb.base, rb.stride},
-              cc{rc.base, rc.stride};
+          const auto ra = detail::pack_rows<Layout, P>(a, p);
+          const auto rb = detail::pack_rows<Layout, P>(b, p);
+          const auto rc = detail::pack_rows<Layout, P>(c, p);
+          const auto rd = detail::pack_rows<Layout, P>(d, p);
+          const detail::lane_rows<const T> ca{ra.base, ra.stride, ra.group_stride},
+              cb{rb.base, rb.stride, rb.group_stride}, cc{rc.base, rc.stride, rc.group_stride};
+          const int ng = detail::groups_in<Layout, P>(d, p);
           // Interleaved packs are always full width (padding lanes are allocated).
-          if (detail::is_interleaved_v<Layout> || nl == L)
-            detail::thomas_solve_lanes<L, true>(n, L, ca, cb, cc, rd, cp, info_l, prefetch);
+          if (detail::is_interleaved_v<Layout> || nl == W)
+            detail::thomas_solve_lanes<W, G, true>(n, W, ng, ca, cb, cc, rd, cp, info_l, prefetch);
           else
-            detail::thomas_solve_lanes<L, false>(n, nl, ca, cb, cc, rd, cp, info_l, prefetch);
+            detail::thomas_solve_lanes<W, G, false>(n, nl, ng, ca, cb, cc, rd, cp, info_l,
+                                                    prefetch);
         } else {
           if constexpr (!detail::is_interleaved_v<Layout>) {
-            auto ga = detail::pack_gather<L>(a, p);
-            auto gb = detail::pack_gather<L>(b, p);
-            auto gc = detail::pack_gather<L>(c, p);
-            detail::gathered_lanes<const T> ca{ga.base, ga.system_stride, ga.row_stride},
+            const auto ga = detail::pack_gather<L>(a, p);
+            const auto gb = detail::pack_gather<L>(b, p);
+            const auto gc = detail::pack_gather<L>(c, p);
+            const detail::gathered_lanes<const T> ca{ga.base, ga.system_stride, ga.row_stride},
                 cb{gb.base, gb.system_stride, gb.row_stride},
                 cc{gc.base, gc.system_stride, gc.row_stride};
-            detail::thomas_solve_gather<L>(n, nl, ca, cb, cc, detail::pack_gather<L>(d, p), cp,
-                                           cp + n * L, info_l, prefetch);
+            detail::thomas_solve_gather<P::TR, L>(n, nl, ca, cb, cc, detail::pack_gather<L>(d, p),
+                                               cp, cp + n * L, info_l, prefetch);
           }
         }
         for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
@@ -250,7 +255,7 @@ class thomas_factorization {
   using layout_type = Layout;
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
-  static constexpr int pack_width = detail::thomas_pack_width<Layout, Scalar>::value;
+  static constexpr int pack_width = detail::thomas_packing<Layout, Scalar>::L;
   using factor_view = Kokkos::View<Scalar**[pack_width], Kokkos::LayoutRight, memory_space>;
 
   thomas_factorization() = default;
@@ -276,19 +281,22 @@ class thomas_factorization {
     if (static_cast<index_t>(rows(d)) != n_)
       detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
     const index_t slots = static_cast<index_t>(capacity(d));
-    const index_t expected = detail::is_interleaved_v<Layout>
-                                 ? ((nsys_ + pack_width - 1) / pack_width) * pack_width
-                                 : nsys_;
+    constexpr index_t user_width =
+        detail::is_interleaved_v<Layout> ? detail::thomas_packing<Layout, Scalar>::W : 1;
+    const index_t expected = ((nsys_ + user_width - 1) / user_width) * user_width;
     if (slots != expected)
       detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
                                      nsys_);
     if (nsys_ == 0 || n_ == 0) return;
-    constexpr int L = pack_width;
+    using P = detail::thomas_packing<Layout, Scalar>;
+    constexpr int L = P::L, W = P::W, G = P::G;
     const index_t n = n_, nsys = nsys_;
     const bool lanes = detail::uses_lane_rows<Layout>(d);
     const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(Scalar);
     const factor_view r = r_, lo = l_, cp = cp_;
     const index_t npacks = (nsys + L - 1) / L;
+    using factor_layout = layout_of_t<factor_view>;
+    using factor_packing = detail::thomas_packing<factor_layout, Scalar>;
     detail::for_each_pack(
         exec, "bandsolve::thomas_factorization::solve", npacks, scratch,
         KOKKOS_LAMBDA(const index_t p, void* work) {
@@ -298,21 +306,23 @@ class thomas_factorization {
           const Scalar* cpp = &cp(p, 0, 0);
           detail::prefetch_both<detail::next_pack_prefetch<4>, detail::next_pack_prefetch<4>>
               prefetch;
-          detail::add_next_pack<layout_of_t<factor_view>, L>(prefetch.first, r, p, npacks, n);
-          detail::add_next_pack<layout_of_t<factor_view>, L>(prefetch.first, lo, p, npacks, n);
-          detail::add_next_pack<layout_of_t<factor_view>, L>(prefetch.first, cp, p, npacks, n);
-          detail::add_next_pack<Layout, L>(prefetch.second, d, p, npacks, n);
+          detail::add_next_pack<factor_layout, factor_packing>(prefetch.first, r, p, npacks, n);
+          detail::add_next_pack<factor_layout, factor_packing>(prefetch.first, lo, p, npacks, n);
+          detail::add_next_pack<factor_layout, factor_packing>(prefetch.first, cp, p, npacks, n);
+          detail::add_next_pack<Layout, P>(prefetch.second, d, p, npacks, n);
           if (lanes) {
-            auto rd = detail::pack_rows<Layout, L>(d, p);
-            if (detail::is_interleaved_v<Layout> || nl == L)
-              detail::thomas_factored_solve_lanes<L, true>(n, L, rp, lp, cpp, rd, prefetch);
+            const auto rd = detail::pack_rows<Layout, P>(d, p);
+            const int ng = detail::groups_in<Layout, P>(d, p);
+            if (detail::is_interleaved_v<Layout> || nl == W)
+              detail::thomas_factored_solve_lanes<W, G, true>(n, W, ng, rp, lp, cpp, rd, prefetch);
             else
-              detail::thomas_factored_solve_lanes<L, false>(n, nl, rp, lp, cpp, rd, prefetch);
+              detail::thomas_factored_solve_lanes<W, G, false>(n, nl, ng, rp, lp, cpp, rd,
+                                                               prefetch);
           } else {
             if constexpr (!detail::is_interleaved_v<Layout>)
-              detail::thomas_factored_solve_gather<L>(n, nl, rp, lp, cpp,
-                                                      detail::pack_gather<L>(d, p),
-                                                      static_cast<Scalar*>(work), prefetch);
+              detail::thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp,
+                                                          detail::pack_gather<L>(d, p),
+                                                          static_cast<Scalar*>(work), prefetch);
           }
         });
   }
@@ -336,14 +346,17 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
   using result_type = thomas_factorization<T, Layout, ExecutionSpace>;
-  constexpr int L = result_type::pack_width;
+  using P = detail::thomas_packing<Layout, T>;
+  constexpr int L = P::L, W = P::W, G = P::G;
+  constexpr int user_width = detail::is_interleaved_v<Layout> ? P::W : 1;
   const std::string fn = "bandsolve::factorize(thomas)";
   detail::check_same_shape(fn, "a", a, "b", b);
   detail::check_same_shape(fn, "c", c, "b", b);
   detail::check_rows_fit_int(fn, rows(b));
   const std::size_t slots = capacity(b);
   if (nsys == static_cast<std::size_t>(-1)) nsys = slots;
-  if (detail::is_interleaved_v<Layout> ? (nsys + L - 1) / L != b.extent(0) : nsys != slots)
+  if (detail::is_interleaved_v<Layout> ? (nsys + user_width - 1) / user_width != b.extent(0)
+                                       : nsys != slots)
     detail::throw_invalid_argument(fn, "nsys = ", nsys, " does not match the ", slots,
                                    " system slots of b (", Layout::name, " layout)");
 
@@ -368,24 +381,25 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
         T* cpp = &cp(p, 0, 0);
         int info_l[L] = {};
         if (lanes) {
-          auto ra = detail::pack_rows<Layout, L>(a, p);
-          auto rb = detail::pack_rows<Layout, L>(b, p);
-          auto rc = detail::pack_rows<Layout, L>(c, p);
-          detail::lane_rows<const T> ca{ra.base, ra.stride}, cb{rb.base, rb.stride},
-              cc{rc.base, rc.stride};
-          if (detail::is_interleaved_v<Layout> || nl == L)
-            detail::thomas_factor_lanes<L, true>(n, L, ca, cb, cc, rp, lp, cpp, info_l);
+          const auto ra = detail::pack_rows<Layout, P>(a, p);
+          const auto rb = detail::pack_rows<Layout, P>(b, p);
+          const auto rc = detail::pack_rows<Layout, P>(c, p);
+          const detail::lane_rows<const T> ca{ra.base, ra.stride, ra.group_stride},
+              cb{rb.base, rb.stride, rb.group_stride}, cc{rc.base, rc.stride, rc.group_stride};
+          const int ng = detail::groups_in<Layout, P>(b, p);
+          if (detail::is_interleaved_v<Layout> || nl == W)
+            detail::thomas_factor_lanes<W, G, true>(n, W, ng, ca, cb, cc, rp, lp, cpp, info_l);
           else
-            detail::thomas_factor_lanes<L, false>(n, nl, ca, cb, cc, rp, lp, cpp, info_l);
+            detail::thomas_factor_lanes<W, G, false>(n, nl, ng, ca, cb, cc, rp, lp, cpp, info_l);
         } else {
           if constexpr (!detail::is_interleaved_v<Layout>) {
-            auto ga = detail::pack_gather<L>(a, p);
-            auto gb = detail::pack_gather<L>(b, p);
-            auto gc = detail::pack_gather<L>(c, p);
-            detail::gathered_lanes<const T> ca{ga.base, ga.system_stride, ga.row_stride},
+            const auto ga = detail::pack_gather<L>(a, p);
+            const auto gb = detail::pack_gather<L>(b, p);
+            const auto gc = detail::pack_gather<L>(c, p);
+            const detail::gathered_lanes<const T> ca{ga.base, ga.system_stride, ga.row_stride},
                 cb{gb.base, gb.system_stride, gb.row_stride},
                 cc{gc.base, gc.system_stride, gc.row_stride};
-            detail::thomas_factor_gather<L>(n, nl, ca, cb, cc, rp, lp, cpp, info_l);
+            detail::thomas_factor_gather<P::TR, L>(n, nl, ca, cb, cc, rp, lp, cpp, info_l);
           }
         }
         for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];

@@ -130,73 +130,112 @@ struct prefetch_both {
   }
 };
 
-// x_i = d'_i - c'_i x_{i+1}, in place over the d' rows (row i at dp + i*ds, c' rows at cp + i*cs).
-template <int L, bool Full, class T, class Prefetch>
-KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, index_t n, const T* cp, index_t cs,
-                                                 T* dp, index_t ds, const Prefetch& prefetch) {
-  const int lanes = Full ? L : nl;
-  for (index_t i = n - 2; i >= 0; --i) {
-    prefetch(n - 2 - i);
-    const T* c_i = cp + i * cs;
-    T* x_i = dp + i * ds;
-    const T* x_next = x_i + ds;
-    BANDSOLVE_SIMD
-    for (int l = 0; l < lanes; ++l) x_i[l] -= c_i[l] * x_next[l];
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Lane-contiguous packs: interleaved<W> packs and blocks of column-layout systems.
+//
+// A work item holds G groups of W lanes: group g, row i, lane l at base + g*group_stride +
+// i*stride + l. One group per row step would leave the forward recurrence (FMA, division,
+// multiply per row) latency-bound; G independent groups in the same row step keep the FPUs busy.
+// Scratch rows (c') hold the G*W lanes contiguously.
 
-// Rows of one array of a pack whose lanes are contiguous: row i at base + i*stride.
 template <class T>
 struct lane_rows {
   T* base;
   index_t stride;
-  KOKKOS_FORCEINLINE_FUNCTION T* row(index_t i) const { return base + i * stride; }
+  index_t group_stride = 0;
+  KOKKOS_FORCEINLINE_FUNCTION T* row(index_t i, int g = 0) const {
+    return base + g * group_stride + i * stride;
+  }
 };
 
-// One-shot solve. d is overwritten with d' then x; cp is scratch of n*L values.
-template <int L, bool Full, class T, class Prefetch>
-KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, lane_rows<const T> a,
+// x_i = d'_i - c'_i x_{i+1}, in place over the d' rows of each group.
+template <int W, int G, bool Full, class T, class Prefetch>
+KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, int ng, index_t n, const T* cp,
+                                                 lane_rows<T> dp, const Prefetch& prefetch) {
+  const int lanes = Full ? W : nl;
+  for (index_t i = n - 2; i >= 0; --i) {
+    prefetch(n - 2 - i);
+    for (int g = 0; g < G; ++g) {
+      if (g >= ng) break;
+      const T* c_i = cp + i * (G * W) + g * W;
+      T* x_i = dp.row(i, g);
+      const T* x_next = dp.row(i + 1, g);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < lanes; ++l) x_i[l] -= c_i[l] * x_next[l];
+    }
+  }
+}
+
+// One-shot solve of ng <= G groups. d is overwritten with d' then x; cp is scratch of n*G*W.
+template <int W, int G, bool Full, class T, class Prefetch>
+KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, int ng, lane_rows<const T> a,
                                                lane_rows<const T> b, lane_rows<const T> c,
                                                lane_rows<T> d, T* cp, int* info,
                                                const Prefetch& prefetch) {
-  thomas_first_row<L, Full>(nl, b.row(0), c.row(0), d.row(0), cp, d.row(0), info);
+  constexpr int GW = G * W;
+  for (int g = 0; g < G; ++g) {
+    if (g >= ng) break;
+    thomas_first_row<W, Full>(nl, b.row(0, g), c.row(0, g), d.row(0, g), cp + g * W, d.row(0, g),
+                              info + g * W);
+  }
   for (index_t i = 1; i < n; ++i)
-    thomas_next_row<L, Full>(nl, i, a.row(i), b.row(i), c.row(i), d.row(i), cp + (i - 1) * L,
-                             d.row(i - 1), cp + i * L, d.row(i), info);
-  thomas_backward<L, Full>(nl, n, cp, L, d.base, d.stride, prefetch);
+    for (int g = 0; g < G; ++g) {
+      if (g >= ng) break;
+      thomas_next_row<W, Full>(nl, i, a.row(i, g), b.row(i, g), c.row(i, g), d.row(i, g),
+                               cp + (i - 1) * GW + g * W, d.row(i - 1, g), cp + i * GW + g * W,
+                               d.row(i, g), info + g * W);
+    }
+  thomas_backward<W, G, Full>(nl, ng, n, cp, d, prefetch);
 }
 
-// Factorization into lane-contiguous factor rows (row i at r + i*L, ...).
-template <int L, bool Full, class T>
-KOKKOS_INLINE_FUNCTION void thomas_factor_lanes(index_t n, int nl, lane_rows<const T> a,
+// Factorization into lane-contiguous factor rows of G*W lanes (row i at r + i*G*W, ...).
+template <int W, int G, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void thomas_factor_lanes(index_t n, int nl, int ng, lane_rows<const T> a,
                                                 lane_rows<const T> b, lane_rows<const T> c,
                                                 T* r, T* lo, T* cp, int* info) {
-  factor_first_row<L, Full>(nl, b.row(0), c.row(0), r, lo, cp, info);
+  constexpr int GW = G * W;
+  for (int g = 0; g < G; ++g) {
+    if (g >= ng) break;
+    factor_first_row<W, Full>(nl, b.row(0, g), c.row(0, g), r + g * W, lo + g * W, cp + g * W,
+                              info + g * W);
+  }
   for (index_t i = 1; i < n; ++i)
-    factor_next_row<L, Full>(nl, i, a.row(i), b.row(i), c.row(i), cp + (i - 1) * L, r + i * L,
-                             lo + i * L, cp + i * L, info);
+    for (int g = 0; g < G; ++g) {
+      if (g >= ng) break;
+      const index_t o = i * GW + g * W;
+      factor_next_row<W, Full>(nl, i, a.row(i, g), b.row(i, g), c.row(i, g), cp + o - GW, r + o,
+                               lo + o, cp + o, info + g * W);
+    }
 }
 
-// Solve with a stored factorization, d lane-contiguous, in place.
-template <int L, bool Full, class T, class Prefetch>
-KOKKOS_INLINE_FUNCTION void thomas_factored_solve_lanes(index_t n, int nl, const T* r,
-                                                        const T* lo, const T* cp,
-                                                        lane_rows<T> d, const Prefetch& prefetch) {
-  const int lanes = Full ? L : nl;
-  T* d0 = d.row(0);
-  BANDSOLVE_SIMD
-  for (int l = 0; l < lanes; ++l) d0[l] = r[l] * d0[l];
+// Solve with a stored factorization (rows of G*W lanes), d in groups, in place.
+template <int W, int G, bool Full, class T, class Prefetch>
+KOKKOS_INLINE_FUNCTION void thomas_factored_solve_lanes(index_t n, int nl, int ng, const T* r,
+                                                        const T* lo, const T* cp, lane_rows<T> d,
+                                                        const Prefetch& prefetch) {
+  constexpr int GW = G * W;
+  const int lanes = Full ? W : nl;
+  for (int g = 0; g < G; ++g) {
+    if (g >= ng) break;
+    T* d0 = d.row(0, g);
+    const T* r0 = r + g * W;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < lanes; ++l) d0[l] = r0[l] * d0[l];
+  }
   for (index_t i = 1; i < n; ++i)
-    factored_row<L, Full>(nl, r + i * L, lo + i * L, d.row(i), d.row(i - 1), d.row(i));
-  thomas_backward<L, Full>(nl, n, cp, L, d.base, d.stride, prefetch);
+    for (int g = 0; g < G; ++g) {
+      if (g >= ng) break;
+      const index_t o = i * GW + g * W;
+      factored_row<W, Full>(nl, r + o, lo + o, d.row(i, g), d.row(i - 1, g), d.row(i, g));
+    }
+  thomas_backward<W, G, Full>(nl, ng, n, cp, d, prefetch);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Gathered packs: lane l of row i at base + l*system_stride + i*row_stride. Lanes past nl
-// re-read the last real system (finite values, never stored), so every tile is full width.
+// Gathered packs: lane l of row i at base + l*system_stride + i*row_stride (row layout, general
+// strides). Tiles of TR rows (one cache line of each system) by L lanes are transposed into
+// lane-contiguous rows, L = G*TR lanes per work item for the same reason as G above. Lanes past
+// nl re-read the last real system (finite values, never stored), so every tile is full width.
 
 template <class T>
 struct gathered_lanes {
@@ -204,7 +243,6 @@ struct gathered_lanes {
   index_t system_stride, row_stride;
 };
 
-// Offsets of the L lanes of a gathered pack; lanes past nl repeat the last real system.
 template <int L>
 struct lane_offsets {
   index_t v[L];
@@ -213,9 +251,9 @@ struct lane_offsets {
   }
 };
 
-template <int L, class T>
+template <int TR, int L, class T>
 struct gather_tile {
-  T v[L][L];  // v[row in tile][lane]
+  T v[TR][L];  // v[row in tile][lane]
 
   // Rows i0 .. i0+rows-1 of the pack, transposed. Full tiles of unit-stride rows (row layout)
   // go through SIMD registers where the compiler allows it.
@@ -224,8 +262,9 @@ struct gather_tile {
                                         index_t i0, int rows) {
     const index_t si = src.row_stride;
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-    if (rows == L && si == 1) {
-      simd::load_transposed<L>(v, src.base + i0, off.v);
+    if (rows == TR && si == 1) {
+      for (int g = 0; g < L / TR; ++g)
+        simd::load_transposed<TR>(&v[0][g * TR], L, src.base + i0, off.v + g * TR);
       return;
     }
 #endif
@@ -237,28 +276,33 @@ struct gather_tile {
 };
 
 // Writes lane-contiguous rows (row i of the pack at rows_in + i*L) back to the nl real systems.
-template <int L, class T>
+template <int TR, int L, class T>
 KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_lanes<T> dst,
                                          const lane_offsets<L>& off, int nl) {
   const index_t si = dst.row_stride;
-  index_t done = 0;
+  for (int g = 0; g < L / TR; ++g) {
+    const int first = g * TR;
+    if (first >= nl) break;
+    index_t done = 0;
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  if (si == 1 && nl == L) {
-    for (; done + L <= n; done += L) simd::store_transposed<L>(rows_in + done * L, dst.base + done, off.v);
-  }
+    if (si == 1 && first + TR <= nl)
+      for (; done + TR <= n; done += TR)
+        simd::store_transposed<TR>(rows_in + done * L + first, L, dst.base + done, off.v + first);
 #endif
-  for (int l = 0; l < nl; ++l) {
-    T* p = dst.base + off.v[l];
-    for (index_t i = done; i < n; ++i) p[i * si] = rows_in[i * L + l];
+    const int last = first + TR < nl ? first + TR : nl;
+    for (int l = first; l < last; ++l) {
+      T* p = dst.base + off.v[l];
+      for (index_t i = done; i < n; ++i) p[i * si] = rows_in[i * L + l];
+    }
   }
 }
 
-KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int L) {
-  return static_cast<int>(n - i0 < L ? n - i0 : L);
+KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int TR) {
+  return static_cast<int>(n - i0 < TR ? n - i0 : TR);
 }
 
 // One-shot solve. cp and dp are scratch of n*L values each; x ends up in d.
-template <int L, class T, class Prefetch>
+template <int TR, int L, class T, class Prefetch>
 KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lanes<const T> a,
                                                 gathered_lanes<const T> b,
                                                 gathered_lanes<const T> c, gathered_lanes<T> d,
@@ -266,9 +310,9 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
                                                 const Prefetch& prefetch) {
   const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride),
       od(nl, d.system_stride);
-  gather_tile<L, T> ta, tb, tc, td;
-  for (index_t i0 = 0; i0 < n; i0 += L) {
-    const int rows = tile_rows(n, i0, L);
+  gather_tile<TR, L, T> ta, tb, tc, td;
+  for (index_t i0 = 0; i0 < n; i0 += TR) {
+    const int rows = tile_rows(n, i0, TR);
     ta.load(a, oa, i0, rows);
     tb.load(b, ob, i0, rows);
     tc.load(c, oc, i0, rows);
@@ -282,19 +326,19 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
                                  dp + (i - 1) * L, cp + i * L, dp + i * L, info);
     }
   }
-  thomas_backward<L, true>(L, n, cp, L, dp, L, prefetch);
-  scatter_rows<L>(dp, n, d, od, nl);
+  thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{dp, L}, prefetch);
+  scatter_rows<TR, L>(dp, n, d, od, nl);
 }
 
-template <int L, class T>
+template <int TR, int L, class T>
 KOKKOS_INLINE_FUNCTION void thomas_factor_gather(index_t n, int nl, gathered_lanes<const T> a,
                                                  gathered_lanes<const T> b,
                                                  gathered_lanes<const T> c, T* r, T* lo, T* cp,
                                                  int* info) {
   const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride);
-  gather_tile<L, T> ta, tb, tc;
-  for (index_t i0 = 0; i0 < n; i0 += L) {
-    const int rows = tile_rows(n, i0, L);
+  gather_tile<TR, L, T> ta, tb, tc;
+  for (index_t i0 = 0; i0 < n; i0 += TR) {
+    const int rows = tile_rows(n, i0, TR);
     ta.load(a, oa, i0, rows);
     tb.load(b, ob, i0, rows);
     tc.load(c, oc, i0, rows);
@@ -310,15 +354,15 @@ KOKKOS_INLINE_FUNCTION void thomas_factor_gather(index_t n, int nl, gathered_lan
 }
 
 // Solve with a stored factorization; dp is scratch of n*L values.
-template <int L, class T, class Prefetch>
+template <int TR, int L, class T, class Prefetch>
 KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, const T* r,
                                                          const T* lo, const T* cp,
                                                          gathered_lanes<T> d, T* dp,
                                                          const Prefetch& prefetch) {
   const lane_offsets<L> od(nl, d.system_stride);
-  gather_tile<L, T> td;
-  for (index_t i0 = 0; i0 < n; i0 += L) {
-    const int rows = tile_rows(n, i0, L);
+  gather_tile<TR, L, T> td;
+  for (index_t i0 = 0; i0 < n; i0 += TR) {
+    const int rows = tile_rows(n, i0, TR);
     td.load(d, od, i0, rows);
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
@@ -330,8 +374,8 @@ KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, cons
       }
     }
   }
-  thomas_backward<L, true>(L, n, cp, L, dp, L, prefetch);
-  scatter_rows<L>(dp, n, d, od, nl);
+  thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{dp, L}, prefetch);
+  scatter_rows<TR, L>(dp, n, d, od, nl);
 }
 
 }  // namespace bandsolve::detail
