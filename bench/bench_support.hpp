@@ -19,9 +19,6 @@ using host_exec = Kokkos::DefaultHostExecutionSpace;
 // machine state (this machine is shared and its bandwidth drifts over minutes).
 double stream_gbps(int repeats = 10);
 
-// Best-of-k timing of the STREAM-like kernel on arrays of `count` doubles or floats.
-template <class T>
-double measure_stream_gbps(std::size_t count, int repeats);
 
 // Deterministic pseudo-random value in [0, 1) from an index (a hash: parallel fills stay cheap).
 KOKKOS_INLINE_FUNCTION double hash01(std::uint64_t k) {

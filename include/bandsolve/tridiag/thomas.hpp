@@ -45,6 +45,12 @@ struct thomas_packing<layout::interleaved<Width>, T> {  // G interleaved packs s
   static constexpr int L = G * W, TR = tile_rows_v<T>;
 };
 
+// One pack per work item (the stored factors: already packed by work item).
+template <int Lanes>
+struct single_pack {
+  static constexpr int W = Lanes, G = 1, L = Lanes;
+};
+
 template <class Layout>
 inline constexpr bool is_interleaved_v =
     !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
@@ -296,7 +302,7 @@ class thomas_factorization {
     const factor_view r = r_, lo = l_, cp = cp_;
     const index_t npacks = (nsys + L - 1) / L;
     using factor_layout = layout_of_t<factor_view>;
-    using factor_packing = detail::thomas_packing<factor_layout, Scalar>;
+    using factor_packing = detail::single_pack<pack_width>;  // work item p is factor pack p
     detail::for_each_pack(
         exec, "bandsolve::thomas_factorization::solve", npacks, scratch,
         KOKKOS_LAMBDA(const index_t p, void* work) {
