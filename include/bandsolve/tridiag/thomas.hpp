@@ -63,10 +63,9 @@ inline constexpr bool is_interleaved_v =
     !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
 
 // Lane-contiguous rows of work item p: G interleaved packs, or L systems of a column block or a
-// unit-system-stride strided View.
-template <class Layout, class Packing, class View>
-KOKKOS_INLINE_FUNCTION auto pack_rows(const View& v, index_t p) {
-  using T = typename View::value_type;
+// unit-system-stride strided View. T = const value type for inputs.
+template <class Layout, class Packing, class View, class T = typename View::value_type>
+KOKKOS_INLINE_FUNCTION lane_rows<T> pack_rows(const View& v, index_t p) {
   const index_t ss = static_cast<index_t>(v.stride(0)), si = static_cast<index_t>(v.stride(1));
   if constexpr (is_interleaved_v<Layout>)
     return lane_rows<T>{v.data() + p * Packing::G * ss, si, ss};
@@ -74,9 +73,8 @@ KOKKOS_INLINE_FUNCTION auto pack_rows(const View& v, index_t p) {
     return lane_rows<T>{v.data() + p * Packing::L * ss, si, 0};
 }
 
-template <int L, class View>
-KOKKOS_INLINE_FUNCTION auto pack_gather(const View& v, index_t p) {
-  using T = typename View::value_type;
+template <int L, class View, class T = typename View::value_type>
+KOKKOS_INLINE_FUNCTION gathered_lanes<T> pack_gather(const View& v, index_t p) {
   return gathered_lanes<T>{v.data() + p * L * static_cast<index_t>(v.stride(0)),
                            static_cast<index_t>(v.stride(0)), static_cast<index_t>(v.stride(1))};
 }
@@ -209,12 +207,10 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
         detail::add_next_pack<Layout, P>(prefetch, c, p, npacks, n);
         detail::add_next_pack<Layout, P>(prefetch, d, p, npacks, n);
         if (lanes) {
-          const auto ra = detail::pack_rows<Layout, P>(a, p);
-          const auto rb = detail::pack_rows<Layout, P>(b, p);
-          const auto rc = detail::pack_rows<Layout, P>(c, p);
+          const auto ca = detail::pack_rows<Layout, P, AView, const T>(a, p);
+          const auto cb = detail::pack_rows<Layout, P, BView, const T>(b, p);
+          const auto cc = detail::pack_rows<Layout, P, CView, const T>(c, p);
           const auto rd = detail::pack_rows<Layout, P>(d, p);
-          const detail::lane_rows<const T> ca{ra.base, ra.stride, ra.group_stride},
-              cb{rb.base, rb.stride, rb.group_stride}, cc{rc.base, rc.stride, rc.group_stride};
           const int ng = detail::groups_in<Layout, P>(d, p);
           // Interleaved packs are always full width (padding lanes are allocated).
           if (detail::is_interleaved_v<Layout> || nl == W)
@@ -224,12 +220,9 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
                                                     prefetch);
         } else {
           if constexpr (!detail::is_interleaved_v<Layout>) {
-            const auto ga = detail::pack_gather<L>(a, p);
-            const auto gb = detail::pack_gather<L>(b, p);
-            const auto gc = detail::pack_gather<L>(c, p);
-            const detail::gathered_lanes<const T> ca{ga.base, ga.system_stride, ga.row_stride},
-                cb{gb.base, gb.system_stride, gb.row_stride},
-                cc{gc.base, gc.system_stride, gc.row_stride};
+            const auto ca = detail::pack_gather<L, AView, const T>(a, p);
+            const auto cb = detail::pack_gather<L, BView, const T>(b, p);
+            const auto cc = detail::pack_gather<L, CView, const T>(c, p);
             detail::thomas_solve_gather<P::TR, L>(n, nl, ca, cb, cc, detail::pack_gather<L>(d, p),
                                                cp, cp + n * L, info_l, prefetch);
           }
@@ -394,11 +387,9 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
         T* cpp = &cp(p, 0, 0);
         int info_l[L] = {};
         if (lanes) {
-          const auto ra = detail::pack_rows<Layout, P>(a, p);
-          const auto rb = detail::pack_rows<Layout, P>(b, p);
-          const auto rc = detail::pack_rows<Layout, P>(c, p);
-          const detail::lane_rows<const T> ca{ra.base, ra.stride, ra.group_stride},
-              cb{rb.base, rb.stride, rb.group_stride}, cc{rc.base, rc.stride, rc.group_stride};
+          const auto ca = detail::pack_rows<Layout, P, AView, const T>(a, p);
+          const auto cb = detail::pack_rows<Layout, P, BView, const T>(b, p);
+          const auto cc = detail::pack_rows<Layout, P, CView, const T>(c, p);
           const int ng = detail::groups_in<Layout, P>(b, p);
           if (detail::is_interleaved_v<Layout> || nl == W)
             detail::thomas_factor_lanes<W, G, true>(n, W, ng, ca, cb, cc, rp, lp, cpp, info_l);
@@ -406,12 +397,9 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
             detail::thomas_factor_lanes<W, G, false>(n, nl, ng, ca, cb, cc, rp, lp, cpp, info_l);
         } else {
           if constexpr (!detail::is_interleaved_v<Layout>) {
-            const auto ga = detail::pack_gather<L>(a, p);
-            const auto gb = detail::pack_gather<L>(b, p);
-            const auto gc = detail::pack_gather<L>(c, p);
-            const detail::gathered_lanes<const T> ca{ga.base, ga.system_stride, ga.row_stride},
-                cb{gb.base, gb.system_stride, gb.row_stride},
-                cc{gc.base, gc.system_stride, gc.row_stride};
+            const auto ca = detail::pack_gather<L, AView, const T>(a, p);
+            const auto cb = detail::pack_gather<L, BView, const T>(b, p);
+            const auto cc = detail::pack_gather<L, CView, const T>(c, p);
             detail::thomas_factor_gather<P::TR, L>(n, nl, ca, cb, cc, rp, lp, cpp, info_l);
           }
         }
