@@ -31,6 +31,22 @@ KOKKOS_FORCEINLINE_FUNCTION bool pivot_is_good(T pivot) {
                            (magnitude <= pivot_limits<T>::huge));
 }
 
+// Cheap per-row screening for the hot loops: the running sum of |1/pivot| * tiny + pivot * 0.
+// It stays far below 1 while every pivot is good; one zero or tiny pivot makes it >= 1 or inf,
+// and an infinite or NaN pivot makes it NaN (inf * 0). A sum can also reach 1 without a bad pivot;
+// the exact rescan of that system then finds none. Two multiply-adds per row instead of compares
+// and selects on integer info codes.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T pivot_risk(T pivot, T reciprocal, T risk) {
+  const T r = reciprocal < T(0) ? -reciprocal : reciprocal;
+  return r * pivot_limits<T>::tiny + (pivot * T(0) + risk);
+}
+
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION bool risk_is_low(T risk) {
+  return risk < T(1);  // false for NaN
+}
+
 // LAPACK convention: info stays at the first bad row (1-based), 0 while all pivots are good.
 // Two selects, no branches: this runs for every row of every system.
 template <class T>

@@ -23,30 +23,32 @@ namespace bandsolve::detail {
 // Row operations on lane-contiguous rows. `lanes` is L for full packs, fewer for a last column
 // block; the compiler sees a constant when Full is true.
 
+// `risk` accumulates pivot_risk per lane; lanes whose risk is not low get their exact info code
+// from a rescan (first_bad_pivot) after the sweep.
 template <int L, bool Full, class T>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const T* b, const T* c, const T* d,
-                                                  T* cp, T* dp, int* info) {
+                                                  T* cp, T* dp, T* risk) {
   const int lanes = Full ? L : nl;
   BANDSOLVE_SIMD
   for (int l = 0; l < lanes; ++l) {
     const T pivot = b[l];
-    info[l] = update_info(0, pivot, 0);
     const T r = T(1) / pivot;
+    risk[l] = pivot_risk(pivot, r, T(0));
     cp[l] = r * c[l];
     dp[l] = r * d[l];
   }
 }
 
 template <int L, bool Full, class T>
-KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, index_t i, const T* a, const T* b,
-                                                 const T* c, const T* d, const T* cp_prev,
-                                                 const T* dp_prev, T* cp, T* dp, int* info) {
+KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const T* a, const T* b, const T* c,
+                                                 const T* d, const T* cp_prev, const T* dp_prev,
+                                                 T* cp, T* dp, T* risk) {
   const int lanes = Full ? L : nl;
   BANDSOLVE_SIMD
   for (int l = 0; l < lanes; ++l) {
     const T pivot = b[l] - a[l] * cp_prev[l];
-    info[l] = update_info(info[l], pivot, i);
     const T r = T(1) / pivot;
+    risk[l] = pivot_risk(pivot, r, risk[l]);
     cp[l] = r * c[l];
     dp[l] = r * (d[l] - a[l] * dp_prev[l]);
   }
@@ -148,6 +150,41 @@ struct lane_rows {
   }
 };
 
+// The exact info code of one lane whose risk was not low: the 1-based row of its first bad pivot,
+// recomputed from a, b and the stored c' (element i of the lane's a and b: a_at(i), b_at(i);
+// c'_i at cp[i * cp_stride]), or 0 if the screening raised a false alarm.
+template <class T, class AAt, class BAt>
+KOKKOS_INLINE_FUNCTION int first_bad_pivot(index_t n, const AAt& a_at, const BAt& b_at,
+                                           const T* cp, index_t cp_stride) {
+  if (!pivot_is_good(b_at(0))) return 1;
+  for (index_t i = 1; i < n; ++i)
+    if (!pivot_is_good(b_at(i) - a_at(i) * cp[(i - 1) * cp_stride]))
+      return static_cast<int>(i + 1);
+  return 0;
+}
+
+template <class T>
+struct lane_element {  // element i of lane l of group g
+  lane_rows<const T> rows;
+  int g, l;
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(index_t i) const { return rows.row(i, g)[l]; }
+};
+
+// info of the lanes of ng groups from their risk; c' rows of G*W lanes.
+template <int W, int G, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void resolve_info_lanes(index_t n, int nl, int ng, lane_rows<const T> a,
+                                               lane_rows<const T> b, const T* cp, const T* risk,
+                                               int* info) {
+  const int lanes = Full ? W : nl;
+  for (int g = 0; g < ng; ++g)
+    for (int l = 0; l < lanes; ++l) {
+      const int k = g * W + l;
+      info[k] = risk_is_low(risk[k]) ? 0
+                                     : first_bad_pivot(n, lane_element<T>{a, g, l},
+                                                       lane_element<T>{b, g, l}, cp + k, G * W);
+    }
+}
+
 // x_i = d'_i - c'_i x_{i+1}, in place over the d' rows of each group.
 template <int W, int G, bool Full, class T, class Prefetch>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, int ng, index_t n, const T* cp,
@@ -173,18 +210,20 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, int ng, lane_r
                                                lane_rows<T> d, T* cp, int* info,
                                                const Prefetch& prefetch) {
   constexpr int GW = G * W;
+  T risk[GW];
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
     thomas_first_row<W, Full>(nl, b.row(0, g), c.row(0, g), d.row(0, g), cp + g * W, d.row(0, g),
-                              info + g * W);
+                              risk + g * W);
   }
   for (index_t i = 1; i < n; ++i)
     for (int g = 0; g < G; ++g) {
       if (g >= ng) break;
-      thomas_next_row<W, Full>(nl, i, a.row(i, g), b.row(i, g), c.row(i, g), d.row(i, g),
+      thomas_next_row<W, Full>(nl, a.row(i, g), b.row(i, g), c.row(i, g), d.row(i, g),
                                cp + (i - 1) * GW + g * W, d.row(i - 1, g), cp + i * GW + g * W,
-                               d.row(i, g), info + g * W);
+                               d.row(i, g), risk + g * W);
     }
+  resolve_info_lanes<W, G, Full>(n, nl, ng, a, b, cp, risk, info);
   thomas_backward<W, G, Full>(nl, ng, n, cp, d, prefetch);
 }
 
@@ -297,6 +336,26 @@ KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_l
   }
 }
 
+template <class T>
+struct gathered_element {  // element i of lane l
+  gathered_lanes<const T> v;
+  int l;
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(index_t i) const {
+    return v.base[l * v.system_stride + i * v.row_stride];
+  }
+};
+
+// info of the nl real lanes of a gathered pack from their risk; c' rows of L lanes.
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION void resolve_info_gather(index_t n, int nl, gathered_lanes<const T> a,
+                                                gathered_lanes<const T> b, const T* cp,
+                                                const T* risk, int* info) {
+  for (int l = 0; l < nl; ++l)
+    info[l] = risk_is_low(risk[l]) ? 0
+                                   : first_bad_pivot(n, gathered_element<T>{a, l},
+                                                     gathered_element<T>{b, l}, cp + l, L);
+}
+
 KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int TR) {
   return static_cast<int>(n - i0 < TR ? n - i0 : TR);
 }
@@ -311,6 +370,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
   const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride),
       od(nl, d.system_stride);
   gather_tile<TR, L, T> ta, tb, tc, td;
+  T risk[L];
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
     ta.load(a, oa, i0, rows);
@@ -320,12 +380,13 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
       if (i == 0)
-        thomas_first_row<L, true>(L, tb.v[0], tc.v[0], td.v[0], cp, dp, info);
+        thomas_first_row<L, true>(L, tb.v[0], tc.v[0], td.v[0], cp, dp, risk);
       else
-        thomas_next_row<L, true>(L, i, ta.v[j], tb.v[j], tc.v[j], td.v[j], cp + (i - 1) * L,
-                                 dp + (i - 1) * L, cp + i * L, dp + i * L, info);
+        thomas_next_row<L, true>(L, ta.v[j], tb.v[j], tc.v[j], td.v[j], cp + (i - 1) * L,
+                                 dp + (i - 1) * L, cp + i * L, dp + i * L, risk);
     }
   }
+  resolve_info_gather<L>(n, nl, a, b, cp, risk, info);
   thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{dp, L}, prefetch);
   scatter_rows<TR, L>(dp, n, d, od, nl);
 }
