@@ -50,32 +50,50 @@ void fill_system(const View& a, const View& b, const View& c, const View& d, std
   host_exec().fence();
 }
 
+// The benchmark's batch: nsys = range(1) systems of n = range(0) rows, allocated and filled.
+template <class Layout, class T>
+struct filled_batch {
+  using view = decltype(bandsolve::make_batch<Layout, T, host_exec::memory_space>("", 0, 0));
+  std::size_t n, nsys;
+  view a, b, c, d;
+  explicit filled_batch(const benchmark::State& state)
+      : n(static_cast<std::size_t>(state.range(0))),
+        nsys(static_cast<std::size_t>(state.range(1))),
+        a(make("a")), b(make("b")), c(make("c")), d(make("d")) {
+    fill_system(a, b, c, d, nsys, n);
+  }
+  view make(const char* label) const {
+    return bandsolve::make_batch<Layout, T, host_exec::memory_space>(label, nsys, n);
+  }
+};
+
 template <class Layout, class T, bool Factored>
 void thomas_benchmark(benchmark::State& state) {
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const std::size_t nsys = static_cast<std::size_t>(state.range(1));
-  using mem = host_exec::memory_space;
-  auto a = bandsolve::make_batch<Layout, T, mem>("a", nsys, n);
-  auto b = bandsolve::make_batch<Layout, T, mem>("b", nsys, n);
-  auto c = bandsolve::make_batch<Layout, T, mem>("c", nsys, n);
-  auto d = bandsolve::make_batch<Layout, T, mem>("d", nsys, n);
-  fill_system(a, b, c, d, nsys, n);
-  Kokkos::View<int*, mem> info("info", nsys);
+  const filled_batch<Layout, T> batch(state);
+  const std::size_t n = batch.n, nsys = batch.nsys;
   const host_exec exec;
-  auto f = bandsolve::factorize(exec, bandsolve::algo::thomas{}, a, b, c, nsys);
-  exec.fence();
-  if (!Factored) f = decltype(f)();  // the one-shot benchmark keeps no factors in memory
   iteration_timer t;
-  for (auto _ : state) {
-    t.start();
-    if constexpr (Factored)
-      f.solve(exec, d);
-    else
-      bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, info);
+  if constexpr (Factored) {
+    const auto f = bandsolve::factorize(exec, bandsolve::algo::thomas{}, batch.a, batch.b,
+                                        batch.c, nsys);
     exec.fence();
-    t.stop(state);
+    for (auto _ : state) {
+      t.start();
+      f.solve(exec, batch.d);
+      exec.fence();
+      t.stop(state);
+    }
+    if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a system failed");
+  } else {
+    Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
+    for (auto _ : state) {
+      t.start();
+      bandsolve::solve(exec, bandsolve::algo::thomas{}, batch.a, batch.b, batch.c, batch.d, info);
+      exec.fence();
+      t.stop(state);
+    }
+    if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   }
-  if (!Factored && bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
 }
 
@@ -91,15 +109,9 @@ void gtsv(int n, T* dl, T* dd, T* du, T* rhs, int* info) {
 // a user must do to keep the coefficients), which stays in L1.
 template <class T>
 void lapack_gtsv_benchmark(benchmark::State& state) {
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const std::size_t nsys = static_cast<std::size_t>(state.range(1));
-  using Layout = bandsolve::layout::row;
-  using mem = host_exec::memory_space;
-  auto a = bandsolve::make_batch<Layout, T, mem>("a", nsys, n);
-  auto b = bandsolve::make_batch<Layout, T, mem>("b", nsys, n);
-  auto c = bandsolve::make_batch<Layout, T, mem>("c", nsys, n);
-  auto d = bandsolve::make_batch<Layout, T, mem>("d", nsys, n);
-  fill_system(a, b, c, d, nsys, n);
+  const filled_batch<bandsolve::layout::row, T> batch(state);
+  const std::size_t n = batch.n, nsys = batch.nsys;
+  const auto &a = batch.a, &b = batch.b, &c = batch.c, &d = batch.d;
   const int threads = host_exec::concurrency();
   std::vector<std::vector<T>> work(threads, std::vector<T>(3 * n));
   int failures = 0;

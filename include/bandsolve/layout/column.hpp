@@ -3,12 +3,13 @@
 // Offset of (s, i) = i*nsys + s. Storage: View<T**, LayoutLeft>(nsys, n).
 // Known elsewhere as cuSPARSE InterleavedBatch or tridsolver's last solvedim.
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/layout/rank2_access.hpp>
 
 #include <string>
 
 namespace bandsolve::layout {
 
-struct column {
+struct column : detail::rank2_access {
   static constexpr const char* name = "column";
 
   template <class T, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
@@ -26,16 +27,6 @@ struct column {
   static view_type<T, MemorySpace> allocate(const std::string& label, index_t nsys, index_t n) {
     return view_type<T, MemorySpace>(label, nsys, n);
   }
-
-  template <class View>
-  KOKKOS_INLINE_FUNCTION static typename View::reference_type at(const View& v, index_t s,
-                                                                 index_t i) {
-    return v(s, i);
-  }
-  template <class View>
-  static index_t capacity(const View& v) { return static_cast<index_t>(v.extent(0)); }
-  template <class View>
-  static index_t rows(const View& v) { return static_cast<index_t>(v.extent(1)); }
 };
 
 }  // namespace bandsolve::layout

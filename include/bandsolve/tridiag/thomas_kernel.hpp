@@ -94,15 +94,13 @@ KOKKOS_FORCEINLINE_FUNCTION void factored_row(int nl, const T* r, const T* lo, c
 }
 
 // Prefetches the next pack's input during a backward sweep (see BANDSOLVE_PREFETCH): `arrays`
-// contiguous blocks of `bytes` each, spread over the n rows of the sweep (the next pack of an
-// interleaved or row-layout batch is one contiguous block per array), or with row_stride_bytes > 0
-// `bytes` at each row.
+// contiguous blocks of `bytes` each (the next pack of an interleaved or row-layout batch is one
+// block per array), spread over the n rows of the sweep.
 template <int MaxArrays>
 struct next_pack_prefetch {
   const char* base[MaxArrays] = {};
   int arrays = 0;
-  index_t bytes = 0;             // per array (contiguous) or per row (strided)
-  index_t row_stride_bytes = 0;  // 0: contiguous blocks
+  index_t bytes = 0;
   index_t n = 1;
 
   KOKKOS_FORCEINLINE_FUNCTION void add(const void* p) {
@@ -110,15 +108,10 @@ struct next_pack_prefetch {
   }
   // Called once per backward row k = 0 .. n-1.
   KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t k) const {
-    if (row_stride_bytes > 0) {
-      for (int a = 0; a < arrays; ++a)
-        for (index_t o = 0; o < bytes; o += 64) BANDSOLVE_PREFETCH(base[a] + k * row_stride_bytes + o);
-    } else {
-      const index_t lines = (bytes + 63) / 64;
-      const index_t first = lines * k / n, last = lines * (k + 1) / n;
-      for (int a = 0; a < arrays; ++a)
-        for (index_t line = first; line < last; ++line) BANDSOLVE_PREFETCH(base[a] + line * 64);
-    }
+    const index_t lines = (bytes + 63) / 64;
+    const index_t first = lines * k / n, last = lines * (k + 1) / n;
+    for (int a = 0; a < arrays; ++a)
+      for (index_t line = first; line < last; ++line) BANDSOLVE_PREFETCH(base[a] + line * 64);
   }
 };
 
