@@ -6,4 +6,5 @@
 #include <bandsolve/core/info.hpp>
 #include <bandsolve/layout/layout.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/version.hpp>
