@@ -365,3 +365,120 @@ TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 4-
   check_every_axis<TestType, 4>({3, 4, 5, 35}, seed);
   check_every_axis<TestType, 4>({34, 2, 3, 1}, seed);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Info codes on the documented system numbers.
+
+TEMPLATE_TEST_CASE("solve_along reports bad pivots on the documented system numbers",
+                   "[axis][info]", float, double) {
+  using T = TestType;
+  const extents e = {5, 7, 70, 0};  // lines along axis 1: system ix*70 + iz
+  constexpr int axis = 1;
+  const std::size_t n = e[axis], nsys = lines_along<3>(e, axis);
+  auto p = bstest::random_dominant<T>(nsys, n, 11);
+  std::vector<int> expected(nsys, 0);
+  // Line (2, :, 65) (in the partial second pack of 64 lanes): b[0] = 0 -> info 1.
+  const std::size_t s1 = 2 * 70 + 65;
+  p.b[p.idx(s1, 0)] = T(0);
+  expected[s1] = 1;
+  // Line (4, :, 3): row 4 all zero -> pivot 0 at row 4 -> info 5.
+  const std::size_t s2 = 4 * 70 + 3;
+  p.a[p.idx(s2, 4)] = T(0);
+  p.b[p.idx(s2, 4)] = T(0);
+  p.c[p.idx(s2, 4)] = T(0);
+  expected[s2] = 5;
+  std::vector<bool> skip(nsys, false);
+  skip[s1] = skip[s2] = true;
+  const auto ref = bstest::reference_solve(p);
+
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    INFO(Exec::name());
+    // Full coefficients, LayoutRight (lane-contiguous packs) and LayoutLeft with the solve axis
+    // gathered (axis 0 is the unit-stride batch axis there).
+    nd_array<T, 3, kind::right> a(e), b(e), c(e), d(e);
+    nd_array<T, 3, kind::padded_left> dl(e);
+    scatter(a, p.a, axis);
+    scatter(b, p.b, axis);
+    scatter(c, p.c, axis);
+    scatter(d, p.d, axis);
+    scatter(dl, p.d, axis);
+    auto info = bstest::make_info(nsys), info_left = bstest::make_info(nsys);
+    bandsolve::solve_along(exec, thomas{}, axis, a.view, b.view, c.view, d.view, info);
+    bandsolve::solve_along(exec, thomas{}, axis, a.view, b.view, c.view, dl.view, info_left);
+    exec.fence();
+    CHECK(bstest::info_to_host(info) == expected);
+    CHECK(bstest::info_to_host(info_left) == expected);
+    CHECK_THROWS_WITH(bandsolve::throw_if_failed("along y", info),
+                      Catch::Matchers::StartsWith("along y: system 205 of 350 failed: "));
+    CHECK(bstest::max_rel_diff(gather(d, axis), ref, nsys, n, skip) <= bstest::lapack_tol<T>());
+    CHECK(bstest::max_rel_diff(gather(dl, axis), ref, nsys, n, skip) <= bstest::lapack_tol<T>());
+
+    // Shared coefficients: one singular matrix, every line reports it.
+    Kokkos::View<T*, Kokkos::HostSpace> sa("a", n), sb("b", n), sc("c", n);
+    Kokkos::deep_copy(sb, T(4));
+    Kokkos::deep_copy(sa, T(1));
+    Kokkos::deep_copy(sc, T(1));
+    sb(3) = T(0);
+    sa(3) = T(0);
+    auto info_shared = bstest::make_info(nsys);
+    bandsolve::solve_along(exec, thomas{}, axis, sa, sb, sc, d.view, info_shared);
+    exec.fence();
+    CHECK(bstest::info_to_host(info_shared) == std::vector<int>(nsys, 4));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Empty batches and empty lines.
+
+TEST_CASE("solve_along with no lines or no rows", "[axis]") {
+  using V3 = Kokkos::View<double***, Kokkos::HostSpace>;
+  V3 d("d", 4, 0, 3), a("a", 4, 0, 3);
+  auto none = bstest::make_info(0);
+  bandsolve::solve_along(Kokkos::DefaultHostExecutionSpace(), thomas{}, 0, a, a, a, d, none);
+  auto info = bstest::make_info(12);  // lines along axis 1: 4 * 3, each of 0 rows
+  bandsolve::solve_along(Kokkos::DefaultHostExecutionSpace(), thomas{}, 1, a, a, a, d, info);
+  Kokkos::fence();
+  CHECK(bstest::info_to_host(info) == std::vector<int>(12, 0));
+  CHECK(bstest::info_to_host(none).empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad arguments.
+
+TEST_CASE("solve_along rejects bad axes and mismatched shapes with the values",
+          "[axis][errors]") {
+  using Catch::Matchers::Equals;
+  using V3 = Kokkos::View<double***, Kokkos::HostSpace>;
+  using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  V3 a("a", 4, 5, 6), b("b", 4, 5, 6), c("c", 4, 5, 6), d("d", 4, 5, 6), u("u", 4, 5, 6);
+  V3 a_bad("a", 4, 7, 6), u_bad("u", 4, 5, 2);
+  V1 la("a", 5), lb("b", 5), lc_bad("c", 6);
+  auto info = bstest::make_info(24);  // lines along axis 1
+  const std::string sa = "bandsolve::solve_along(thomas): ";
+  const std::string sadd = "bandsolve::solve_along_add(thomas): ";
+
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, thomas{}, 3, a, b, c, d, info),
+                    Equals(sa + "axis = 3 but d has rank 3 (axes 0 to 2)"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, thomas{}, -1, a, b, c, d, info),
+                    Equals(sa + "axis = -1 but d has rank 3 (axes 0 to 2)"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, thomas{}, 1, a_bad, b, c, d, info),
+                    Equals(sa + "a.extent(1) = 7 but d.extent(1) = 5"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, thomas{}, 1, la, lb, lc_bad, d, info),
+                    Equals(sa + "c.extent(0) = 6 but d.extent(1) = 5 (shared coefficients need "
+                                "one value per row of the solve axis)"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, thomas{}, 2, a, b, c, d, info),
+                    Equals(sa + "info.extent(0) = 24 but d has 20 lines along axis 2 (the "
+                                "product of its other extents)"));
+  CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, thomas{}, 1, a, b, c, d, u_bad, info),
+                    Equals(sadd + "u.extent(2) = 2 but d.extent(2) = 6"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, thomas{}, 1, a, b, c, a, info),
+                    Catch::Matchers::StartsWith(sa + "d overlaps a in memory"));
+  CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, thomas{}, 1, a, b, c, d, d, info),
+                    Catch::Matchers::StartsWith(sadd + "u overlaps d in memory"));
+  CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, thomas{}, 1, a, b, c, d, b, info),
+                    Catch::Matchers::StartsWith(sadd + "u overlaps b in memory"));
+  // Nothing ran: the checks come before any work.
+  CHECK(bstest::info_to_host(info) == std::vector<int>(24, -12345));
+}
