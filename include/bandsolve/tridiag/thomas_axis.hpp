@@ -77,6 +77,20 @@ bool unit_lane_stride(const View& v, int lane_axis) {
   return v.extent(lane_axis) <= 1 || v.stride(lane_axis) == 1;
 }
 
+// Prefetch of the next pack during a gathered pack's backward sweep, as for layout::row: only
+// where the pack's lines are unit-stride rows close together (one block per array).
+template <class T>
+KOKKOS_INLINE_FUNCTION void add_next_lines(next_pack_prefetch<5>& pf, const T* data,
+                                           const nd_strides& st, const line_packs& g,
+                                           index_t p) {
+  const index_t si = st.s[g.axis], ss = st.s[g.lane_axis];
+  if (p + 1 >= g.npacks || si != 1 || ss < g.n || ss > 2 * g.n) return;
+  const line_pack next = g.pack(p + 1);
+  pf.n = g.n;
+  pf.bytes = ((next.lanes - 1) * ss + g.n) * static_cast<index_t>(sizeof(T));
+  pf.add(data + g.offset(st, next));
+}
+
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
           class InfoView>
 constexpr void thomas_along_static_checks() {
@@ -245,16 +259,22 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
           constexpr int L = P::L, TR = P::TR;
           const gathered_lanes<const T> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
           T* x = rows;  // d' then x, rows of L lanes
+          next_pack_prefetch<5> prefetch;
+          add_next_lines(prefetch, d.data(), sd, g, p);
+          if constexpr (Add) add_next_lines(prefetch, u.data(), su, g, p);
           if constexpr (shared) {
             shared_forward_gather<TR, L>(n, nl, f, f + n, gd, x);
-            shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<T>{x, L});
+            shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<T>{x, L}, prefetch);
           } else {
+            add_next_lines(prefetch, a.data(), sa, g, p);
+            add_next_lines(prefetch, b.data(), sb, g, p);
+            add_next_lines(prefetch, c.data(), sc, g, p);
             const gathered_lanes<const T> ga{a.data() + g.offset(sa, k), sa.s[kl], sa.s[ki]};
             const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
             const gathered_lanes<const T> gc{c.data() + g.offset(sc, k), sc.s[kl], sc.s[ki]};
             T* cp = rows + n * L;
             thomas_forward_gather<TR, L>(n, nl, ga, gb, gc, gd, cp, x, info_l);
-            thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{x, L}, no_prefetch{});
+            thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{x, L}, prefetch);
           }
           const gathered_lanes<T> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
           if constexpr (Add)

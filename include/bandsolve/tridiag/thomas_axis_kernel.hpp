@@ -59,11 +59,12 @@ KOKKOS_INLINE_FUNCTION void shared_forward_lanes(index_t n, int nl, const T* r, 
 }
 
 // x_i = d'_i - c'_i x_{i+1} in place, c' shared by the lanes.
-template <int W, bool Full, class T>
-KOKKOS_INLINE_FUNCTION void shared_backward_lanes(index_t n, int nl, const T* cp,
-                                                  lane_rows<T> x) {
+template <int W, bool Full, class T, class Prefetch = no_prefetch>
+KOKKOS_INLINE_FUNCTION void shared_backward_lanes(index_t n, int nl, const T* cp, lane_rows<T> x,
+                                                  const Prefetch& prefetch = Prefetch{}) {
   const int lanes = Full ? W : nl;
   for (index_t i = n - 2; i >= 0; --i) {
+    prefetch(n - 2 - i);
     const T ci = cp[i];
     T* xi = x.row(i);
     const T* next = x.row(i + 1);
