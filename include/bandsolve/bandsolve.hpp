@@ -7,4 +7,5 @@
 #include <bandsolve/core/scalar_traits.hpp>
 #include <bandsolve/layout/layout.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/version.hpp>
