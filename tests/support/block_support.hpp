@@ -244,10 +244,10 @@ double block_max_residual(const host_block_batch<T>& p, const std::vector<T>& x,
 }
 
 // Tolerances for random_block_dominant systems. Block LU without pivoting on a block diagonally
-// dominant matrix is backward stable with |dA| <= c(m) u |A|, c(m) growing like the block size
-// (Higham 2nd ed., Sec. 13.3: block LU of block diagonally dominant matrices; the inner LU of each
-// S_i is plain Gaussian elimination on a diagonally dominant block, Sec. 9.5). With the
-// residual measured normwise: C * m * eps, C = 16. Against LAPACK, both are within
+// dominant matrix is normwise backward stable with a constant growing like the block size
+// (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Ch. 13, error analysis of
+// block LU under block diagonal dominance; the LU of each S_i is Gaussian elimination on a
+// diagonally dominant block, Ch. 9). With the residual measured normwise: C * m * eps, C = 16. Against LAPACK, both are within
 // cond(A) * backward error of the exact x: cond_inf <= 6m + 4, so 2 * (6m + 4) * 16 m eps.
 template <class T>
 double block_residual_tol(std::size_t m) {
