@@ -1,0 +1,406 @@
+#pragma once
+// Batched block-tridiagonal Thomas: host API.
+//
+//   bandsolve::solve(exec, bandsolve::algo::block_thomas{}, a, b, c, d, info);
+//       Solves A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i (blocks of m x m, m = 2..8) for every
+//       system; x overwrites d, a, b and c are untouched. A_0 and C_{n-1} are ignored.
+//       info(s) = 0, or the 1-based block row of the first singular diagonal block S_i of system
+//       s (a zero, tiny or non-finite pivot in its LU factorization).
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::block_thomas{}, a, b, c);
+//   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//
+// Views (block/block_layout.hpp): coefficients View<T****>(nsys, n, m, m) (row, column or any
+// strided rank-4 View) or View<T****[W], LayoutRight>(ceil(nsys/W), n, m, m) (interleaved<W>);
+// d with one right-hand side per system (rank 3, or View<T***[W]>) or nrhs of them (rank 4, or
+// View<T****[W]>). For interleaved packs the number of systems is info.extent(0) (solve) or the
+// nsys argument (factorize); padding lanes are neither computed nor written.
+// m is read from the Views at run time and dispatched to kernels compiled for m = 2..8.
+// Work is enqueued on exec and never fenced here; fence before reading d or info on the host.
+// algo::block_thomas{} does not pivot (block diagonally dominant systems);
+// algo::block_thomas{algo::block_thomas::pivoting::partial} pivots by rows inside each diagonal
+// block (not across block rows).
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/block/block_layout.hpp>
+#include <bandsolve/block/block_thomas_kernel.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+namespace detail {
+
+// Pack width W of an interleaved coefficient View, 0 for rank-4 Views.
+template <class View>
+inline constexpr int block_pack_width_v = static_pack_width<View, 5>();
+
+// Systems per work item: an interleaved pack, or 64 bytes of lanes for rank-4 Views (one cache
+// line per block entry when the systems are contiguous, as in a LayoutLeft View).
+template <class T, int W>
+inline constexpr int block_lanes_v = W > 0 ? W : static_cast<int>(64 / sizeof(T));
+
+template <class T>
+inline constexpr bool is_block_scalar_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template <class ExecutionSpace, class AView, class... Views>
+constexpr void block_coefficient_static_checks() {
+  using T = typename AView::non_const_value_type;
+  constexpr int W = block_pack_width_v<AView>;
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve block_thomas: the first argument must be a Kokkos execution space "
+                "instance");
+  static_assert(Kokkos::is_view<AView>::value && (Kokkos::is_view<Views>::value && ...),
+                "bandsolve block_thomas: a, b and c must be Kokkos::Views");
+  static_assert(AView::rank == 4 || W > 0,
+                "bandsolve block_thomas: coefficients must be View<T****>(nsys, n, m, m) (row, "
+                "column, strided) or View<T****[W], LayoutRight>(packs, n, m, m) (interleaved<W>)");
+  static_assert(((Views::rank == AView::rank && block_pack_width_v<Views> == W) && ...),
+                "bandsolve block_thomas: a, b and c must use the same layout");
+  static_assert(is_block_scalar_v<T>, "bandsolve block_thomas: the scalar type must be float or "
+                                      "double");
+  static_assert((std::is_same_v<typename Views::non_const_value_type, T> && ...),
+                "bandsolve block_thomas: a, b, c and d must have the same scalar type");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename AView::memory_space>::accessible &&
+                    (Kokkos::SpaceAccessibility<ExecutionSpace,
+                                                typename Views::memory_space>::accessible &&
+                     ...),
+                "bandsolve block_thomas: the Views must be accessible from the execution space");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+}
+
+// d for coefficients of pack width W (0: rank-4 coefficient Views).
+template <class ExecutionSpace, int W, class T, class DView>
+constexpr void block_rhs_static_checks() {
+  static_assert(Kokkos::is_view<DView>::value, "bandsolve block_thomas: d must be a Kokkos::View");
+  static_assert(W > 0 || DView::rank == 3 || DView::rank == 4,
+                "bandsolve block_thomas: with rank-4 coefficients d must be View<T***>(nsys, n, m) "
+                "or View<T****>(nsys, n, m, nrhs)");
+  static_assert(W == 0 || static_pack_width<DView, 4>() == W || static_pack_width<DView, 5>() == W,
+                "bandsolve block_thomas: with interleaved<W> coefficients d must be "
+                "View<T***[W], LayoutRight>(packs, n, m) or View<T****[W], LayoutRight>(packs, n, "
+                "m, nrhs) with the same W");
+  static_assert(std::is_same_v<typename DView::value_type, T>,
+                "bandsolve block_thomas: d must be a non-const View of the coefficients' scalar "
+                "type (it receives the solution)");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
+      "bandsolve block_thomas: d must be accessible from the execution space");
+}
+
+// The operand of work item p (group of L systems) of a coefficient View.
+template <int L, class T, class View>
+KOKKOS_INLINE_FUNCTION block_group<T> block_coefficient_group(const View& v, index_t p) {
+  const auto st = [&](int k) { return static_cast<index_t>(v.stride(k)); };
+  if constexpr (View::rank == 5)
+    return block_group<T>{v.data() + p * st(0), st(4), st(1), st(2), st(3)};
+  else
+    return block_group<T>{v.data() + p * L * st(0), st(0), st(1), st(2), st(3)};
+}
+
+// The operand of work item p of a right-hand-side View (c_stride steps between right-hand sides).
+template <int L, bool Packed, class View>
+KOKKOS_INLINE_FUNCTION block_group<typename View::value_type> block_rhs_group(const View& v,
+                                                                              index_t p) {
+  using T = typename View::value_type;
+  const auto st = [&](int k) { return static_cast<index_t>(v.stride(k)); };
+  if constexpr (Packed && View::rank == 5)
+    return block_group<T>{v.data() + p * st(0), st(4), st(1), st(2), st(3)};
+  else if constexpr (Packed)
+    return block_group<T>{v.data() + p * st(0), st(3), st(1), st(2), 0};
+  else if constexpr (View::rank == 4)
+    return block_group<T>{v.data() + p * L * st(0), st(0), st(1), st(2), st(3)};
+  else
+    return block_group<T>{v.data() + p * L * st(0), st(0), st(1), st(2), 0};
+}
+
+template <bool Packed, class DView>
+index_t block_nrhs(const DView& d) {
+  if constexpr (DView::rank == (Packed ? 5 : 4))
+    return static_cast<index_t>(d.extent(3));
+  else
+    return 1;
+}
+
+// Calls f(std::integral_constant<int, m>()) for m = 2..8; any other m is an error.
+template <class F>
+void block_size_dispatch(const std::string& fn, std::size_t m, const F& f) {
+  switch (m) {
+    case 2: f(std::integral_constant<int, 2>()); return;
+    case 3: f(std::integral_constant<int, 3>()); return;
+    case 4: f(std::integral_constant<int, 4>()); return;
+    case 5: f(std::integral_constant<int, 5>()); return;
+    case 6: f(std::integral_constant<int, 6>()); return;
+    case 7: f(std::integral_constant<int, 7>()); return;
+    case 8: f(std::integral_constant<int, 8>()); return;
+    default:
+      throw_invalid_argument(fn, "block size m = ", m,
+                             " is not supported: m must be 2 to 8 (for m = 1 use algo::thomas)");
+  }
+}
+
+// a, b and c: same extents, square blocks of a supported size; returns m.
+template <class AView, class BView, class CView>
+std::size_t block_check_coefficients(const std::string& fn, const AView& a, const BView& b,
+                                      const CView& c) {
+  const auto same = [&](const char* name, const auto& v) {
+    for (int k = 0; k < static_cast<int>(AView::rank); ++k)
+      if (v.extent(k) != b.extent(k))
+        throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but b.extent(",
+                               k, ") = ", b.extent(k));
+  };
+  same("a", a);
+  same("c", c);
+  if (b.extent(2) != b.extent(3))
+    throw_invalid_argument(fn, "blocks must be square but b has blocks of ", b.extent(2), " x ",
+                           b.extent(3));
+  check_rows_fit_int(fn, b.extent(1));
+  block_size_dispatch(fn, b.extent(2), [](auto) {});
+  return b.extent(2);
+}
+
+// d against the coefficients' packs (or systems), rows and block size.
+template <class BView, class DView>
+void block_check_rhs(const std::string& fn, const BView& b, const DView& d) {
+  const char* what[3] = {block_pack_width_v<BView> > 0 ? " packs" : " systems", " block rows",
+                         " rows per block"};
+  for (int k = 0; k < 3; ++k)
+    if (d.extent(k) != b.extent(k))
+      throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k), " but the matrices have ",
+                             b.extent(k), what[k]);
+}
+
+// Number of systems: every slot of rank-4 Views, or the count given for interleaved packs.
+template <class BView>
+std::size_t block_systems(const std::string& fn, const char* source, std::size_t nsys,
+                          const BView& b) {
+  constexpr int W = block_pack_width_v<BView>;
+  if constexpr (W > 0) {
+    if ((nsys + W - 1) / W != b.extent(0))
+      throw_invalid_argument(fn, source, " = ", nsys, " systems need ", (nsys + W - 1) / W,
+                             " packs of ", W, " but b has ", b.extent(0), " packs");
+  } else if (nsys != b.extent(0)) {
+    throw_invalid_argument(fn, source, " = ", nsys, " but b holds ", b.extent(0), " systems");
+  }
+  return nsys;
+}
+
+template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void block_thomas_solve_launch(const ExecutionSpace& exec, bool pivoting, const AView& a,
+                               const BView& b, const CView& c, const DView& d,
+                               const InfoView& info, index_t nsys, index_t n, index_t nrhs) {
+  using T = typename DView::value_type;
+  constexpr int W = block_pack_width_v<BView>, L = block_lanes_v<T, W>;
+  const index_t groups = (nsys + L - 1) / L;
+  const std::size_t scratch = static_cast<std::size_t>(n) * M * M * L * sizeof(T);
+  for_each_pack(
+      exec, "bandsolve::solve(block_thomas)", groups, scratch,
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        int info_l[L] = {};
+        block_thomas_solve_group<M, L, T>(
+            n, nrhs, nl, pivoting, block_coefficient_group<L, const T>(a, p),
+            block_coefficient_group<L, const T>(b, p), block_coefficient_group<L, const T>(c, p),
+            block_rhs_group<L, (W > 0)>(d, p), static_cast<T*>(work), info_l);
+        for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+      });
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// One-shot solve.
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::block_thomas algorithm, const AView& a,
+           const BView& b, const CView& c, const DView& d, const InfoView& info) {
+  using T = typename BView::non_const_value_type;
+  constexpr int W = detail::block_pack_width_v<BView>;
+  detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
+  detail::block_rhs_static_checks<ExecutionSpace, W, T, DView>();
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve(block_thomas): info must be a rank-1 Kokkos::View<int*>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename InfoView::memory_space>::accessible,
+      "bandsolve::solve(block_thomas): info must be accessible from the execution space");
+  const std::string fn = "bandsolve::solve(block_thomas)";
+  const std::size_t m = detail::block_check_coefficients(fn, a, b, c);
+  detail::block_check_rhs(fn, b, d);
+  detail::check_no_overlap(fn, "d", d, "a", a);
+  detail::check_no_overlap(fn, "d", d, "b", b);
+  detail::check_no_overlap(fn, "d", d, "c", c);
+  detail::check_no_overlap(fn, "d", d, "info", info);
+  const auto nsys =
+      static_cast<index_t>(detail::block_systems(fn, "info.extent(0)", info.extent(0), b));
+  const auto n = static_cast<index_t>(b.extent(1));
+  const index_t nrhs = detail::block_nrhs<(W > 0)>(d);
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  const bool pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
+  detail::block_size_dispatch(fn, m, [&](auto block_size) {
+    detail::block_thomas_solve_launch<decltype(block_size)::value>(exec, pivoting, a, b, c, d,
+                                                                   info, nsys, n, nrhs);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factorization reused across right-hand sides.
+
+template <class Scalar, int PackWidth, class ExecutionSpace>
+class block_thomas_factorization;
+
+namespace detail {
+// Lets factorize() fill a factorization without making its members public.
+struct block_thomas_factorization_access {
+  template <class F, class FactorView, class InfoView>
+  static F make(FactorView factors, InfoView info, index_t nsys, index_t n, index_t m,
+                bool pivoting) {
+    F f;
+    f.factors_ = factors;
+    f.info_ = info;
+    f.nsys_ = nsys;
+    f.n_ = n;
+    f.m_ = m;
+    f.pivoting_ = pivoting;
+    f.initialized_ = true;
+    return f;
+  }
+};
+
+template <int M, bool Packed, class ExecutionSpace, class FactorView, class DView>
+void block_thomas_factored_solve_launch(const ExecutionSpace& exec, bool pivoting,
+                                        const FactorView& f, const DView& d, index_t nsys,
+                                        index_t n, index_t nrhs) {
+  using T = typename DView::value_type;
+  constexpr int L = static_cast<int>(FactorView::static_extent(2));
+  const index_t groups = (nsys + L - 1) / L;
+  for_each_pack(
+      exec, "bandsolve::block_thomas_factorization::solve", groups, 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        block_thomas_factored_solve_group<M, L, T>(n, nrhs, nl, pivoting, &f(p, 0, 0),
+                                                   block_rhs_group<L, Packed>(d, p));
+      });
+}
+
+template <int M, class ExecutionSpace, class AView, class BView, class CView, class FactorView,
+          class InfoView>
+void block_thomas_factor_launch(const ExecutionSpace& exec, bool pivoting, const AView& a,
+                                const BView& b, const CView& c, const FactorView& f,
+                                const InfoView& info, index_t nsys, index_t n) {
+  using T = typename FactorView::value_type;
+  constexpr int L = static_cast<int>(FactorView::static_extent(2));
+  const index_t groups = (nsys + L - 1) / L;
+  for_each_pack(
+      exec, "bandsolve::factorize(block_thomas)", groups, 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        int info_l[L] = {};
+        block_thomas_factor_group<M, L, T>(n, nl, pivoting,
+                                           block_coefficient_group<L, const T>(a, p),
+                                           block_coefficient_group<L, const T>(b, p),
+                                           block_coefficient_group<L, const T>(c, p),
+                                           &f(p, 0, 0), info_l);
+        for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+      });
+}
+}  // namespace detail
+
+// The factors of a batch of block-tridiagonal matrices, in groups of `lanes` systems whatever the
+// input layout, so a solve streams them: per block row A_i, the LU factors of S_i (with their
+// interchanges) and C*_i. PackWidth is the W of interleaved<W> input, 0 for rank-4 Views; solve
+// takes right-hand sides of the same kind.
+template <class Scalar, int PackWidth, class ExecutionSpace>
+class block_thomas_factorization {
+ public:
+  using scalar_type = Scalar;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  static constexpr int pack_width = PackWidth;
+  static constexpr int lanes = detail::block_lanes_v<Scalar, PackWidth>;
+  using factor_view = Kokkos::View<Scalar**[lanes], Kokkos::LayoutRight, memory_space>;
+
+  block_thomas_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(nsys_); }
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  std::size_t m() const { return static_cast<std::size_t>(m_); }
+  bool pivoting() const { return pivoting_; }
+  // Per-system info codes of the factorization (0 = ok, i > 0 = singular block at block row i).
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+
+  // Solves for the right-hand sides in d (one or nrhs per system, same layout kind, systems,
+  // block rows and block size as the factored matrices), in place. Enqueued on exec, not fenced.
+  // Systems whose info is not 0 get inf/NaN.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    detail::block_rhs_static_checks<ExecutionSpace, PackWidth, Scalar, DView>();
+    const std::string fn = "bandsolve::block_thomas_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    const index_t slots = PackWidth > 0 ? (nsys_ + PackWidth - 1) / PackWidth : nsys_;
+    const index_t expected[3] = {slots, n_, m_};
+    const char* what[3] = {PackWidth > 0 ? " packs" : " systems", " block rows",
+                           " rows per block"};
+    for (int k = 0; k < 3; ++k)
+      if (static_cast<index_t>(d.extent(k)) != expected[k])
+        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
+                                       " but the factorization has ", expected[k], what[k]);
+    const index_t nrhs = detail::block_nrhs<(PackWidth > 0)>(d);
+    if (nsys_ == 0 || n_ == 0 || nrhs == 0) return;
+    detail::block_size_dispatch(fn, static_cast<std::size_t>(m_), [&](auto block_size) {
+      detail::block_thomas_factored_solve_launch<decltype(block_size)::value, (PackWidth > 0)>(
+          exec, pivoting_, factors_, d, nsys_, n_, nrhs);
+    });
+  }
+
+ private:
+  friend struct detail::block_thomas_factorization_access;
+
+  factor_view factors_;
+  Kokkos::View<int*, memory_space> info_;
+  index_t nsys_ = 0, n_ = 0, m_ = 0;
+  bool pivoting_ = false, initialized_ = false;
+};
+
+// Factorizes the matrices (a, b, c); nsys defaults to every slot of the Views (for interleaved
+// packs, give the real number of systems to leave padding lanes out). Allocates the factors
+// (3m^2 + m values per block row and system); enqueued on exec, not fenced.
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::block_thomas algorithm, const AView& a,
+               const BView& b, const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
+  using T = typename BView::non_const_value_type;
+  constexpr int W = detail::block_pack_width_v<BView>;
+  using result_type = block_thomas_factorization<T, W, ExecutionSpace>;
+  constexpr int L = result_type::lanes;
+  const std::string fn = "bandsolve::factorize(block_thomas)";
+  const std::size_t m = detail::block_check_coefficients(fn, a, b, c);
+  if (nsys == static_cast<std::size_t>(-1)) nsys = W > 0 ? b.extent(0) * W : b.extent(0);
+  detail::block_systems(fn, "nsys", nsys, b);
+  const auto ns = static_cast<index_t>(nsys), n = static_cast<index_t>(b.extent(1));
+  const auto mi = static_cast<index_t>(m);
+  const bool pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
+  const index_t groups = (ns + L - 1) / L;
+  const typename result_type::factor_view factors(
+      Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas factors")), groups,
+      n * (3 * mi * mi + mi));
+  const Kokkos::View<int*, typename result_type::memory_space> info(
+      Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas info")), nsys);
+  auto f = detail::block_thomas_factorization_access::make<result_type>(factors, info, ns, n, mi,
+                                                                        pivoting);
+  if (ns == 0 || n == 0) return f;
+  detail::block_size_dispatch(fn, m, [&](auto block_size) {
+    detail::block_thomas_factor_launch<decltype(block_size)::value>(exec, pivoting, a, b, c,
+                                                                    factors, info, ns, n);
+  });
+  return f;
+}
+
+}  // namespace bandsolve
