@@ -70,7 +70,7 @@ TEMPLATE_TEST_CASE("toeplitz_dc: blocks shorter than the truncation length, part
   // block_rows 1 .. 37 against a truncation of ~20 (float) to ~350 (double, weak dominance):
   // the carries then propagate through many blocks exactly; n leaves a short last block and
   // a last work item with fewer than `lanes` blocks.
-  for (std::size_t rows : {1u, 2u, 5u, 37u, 1000u})
+  for (std::size_t rows : {1u, 2u, 5u, 16u, 37u, 1000u})
     check_accuracy<TestType>(5003, rows, 11u + static_cast<std::uint32_t>(rows));
 }
 

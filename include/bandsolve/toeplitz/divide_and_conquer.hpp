@@ -103,8 +103,12 @@ toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const Exec
   const index_t nn = static_cast<index_t>(n);
   // Blocks at least four truncation lengths long keep the (A1) reads a small fraction of f.
   index_t s = block_rows != 0 ? static_cast<index_t>(block_rows) : plan_type::default_block_rows;
-  if (block_rows == 0 && s < 4 * sp.truncation)
+  // Automatic lengths are multiples of the lane count (the register-transpose path).
+  if (block_rows == 0 && s < 4 * sp.truncation) {
+    const index_t v = plan_type::lanes;
     s = static_cast<index_t>(4 * sp.truncation < (1L << 30) ? 4 * sp.truncation : (1L << 30));
+    s = (s + v - 1) / v * v;
+  }
   auto& c = p.c_;
   c.n = nn;
   c.s = s;
