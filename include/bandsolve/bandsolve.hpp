@@ -5,6 +5,7 @@
 #include <bandsolve/core/errors.hpp>
 #include <bandsolve/core/info.hpp>
 #include <bandsolve/layout/layout.hpp>
+#include <bandsolve/toeplitz/batched.hpp>
 #include <bandsolve/toeplitz/divide_and_conquer.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/version.hpp>
