@@ -7,5 +7,6 @@
 #include <bandsolve/layout/layout.hpp>
 #include <bandsolve/toeplitz/batched.hpp>
 #include <bandsolve/toeplitz/divide_and_conquer.hpp>
+#include <bandsolve/toeplitz/shared_offdiag.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/version.hpp>
