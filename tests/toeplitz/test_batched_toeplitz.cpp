@@ -24,7 +24,7 @@ std::vector<T> reference(const std::vector<T>& d, std::size_t nsys, std::size_t 
 template <class Layout, class T>
 void check_layout() {
   for (std::size_t nsys : {1u, 37u, 130u}) {
-    for (std::size_t n : {1u, 2u, 17u, 200u}) {
+    for (std::size_t n : {1u, 2u, 17u, 64u, 200u}) {
       const auto d = bstest::random_rhs<T>(nsys, n, static_cast<std::uint32_t>(nsys * 1000 + n));
       const auto ref = reference(d, nsys, n);
       bstest::for_each_exec([&](const auto& exec) {

@@ -13,6 +13,7 @@
 // Work is enqueued on exec and never fenced; the one-shot call allocates and fences once (the
 // factors are copied from the host): prefer the factorization for repeated solves.
 #include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
@@ -61,23 +62,37 @@ class toeplitz_batch_factorization {
     constexpr int L = detail::item_lanes<Layout, lanes>();
     const Kokkos::View<const Scalar*, memory_space> r = r_, cp = cp_;
     const Scalar t1 = t1_;
+    // Row-layout items (systems n apart, rows contiguous) go through a lane-contiguous copy in
+    // scratch, filled and emptied by L x L register transposes: no gathers in the recurrences.
+    constexpr bool can_transpose = BANDSOLVE_HAS_SIMD_TRANSPOSE && !detail::is_pack_layout_v<Layout>;
+    const bool transpose = can_transpose && d.stride(1) == 1 && d.stride(0) != 1 && n % L == 0;
+    const std::size_t scratch = transpose ? static_cast<std::size_t>(n) * L * sizeof(Scalar) : 0;
     detail::for_each_pack(
         exec, "bandsolve::toeplitz_batch_factorization::solve",
-        detail::work_items<Layout, lanes>(nsys), 0, KOKKOS_LAMBDA(const index_t p, void*) {
+        detail::work_items<Layout, lanes>(nsys), scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
           const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
           const auto x = detail::lanes_of<Layout, L>(d, p);
-          Scalar y[L];
-          for (int l = 0; l < L; ++l) y[l] = Scalar(0);
-          for (index_t i = 0; i < n; ++i) {
-            const Scalar ri = r(i);
-            BANDSOLVE_SIMD
-            for (int l = 0; l < nl; ++l) x(l, i) = y[l] = (x(l, i) - t1 * y[l]) * ri;
+          auto sweep = [&](const auto& xb) {
+            Scalar y[L];
+            for (int l = 0; l < L; ++l) y[l] = Scalar(0);
+            for (index_t i = 0; i < n; ++i) {
+              const Scalar ri = r(i);
+              BANDSOLVE_SIMD
+              for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = (xb(l, i) - t1 * y[l]) * ri;
+            }
+            for (index_t i = n - 2; i >= 0; --i) {
+              const Scalar ci = cp(i);
+              BANDSOLVE_SIMD
+              for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = xb(l, i) - ci * y[l];
+            }
+          };
+          if constexpr (can_transpose) {
+            if (transpose && nl == L) {
+              detail::transposed_sweep<L>(x, n, static_cast<Scalar*>(work), sweep);
+              return;
+            }
           }
-          for (index_t i = n - 2; i >= 0; --i) {
-            const Scalar ci = cp(i);
-            BANDSOLVE_SIMD
-            for (int l = 0; l < nl; ++l) x(l, i) = y[l] = x(l, i) - ci * y[l];
-          }
+          detail::with_lane_block(x, sweep);
         });
   }
 

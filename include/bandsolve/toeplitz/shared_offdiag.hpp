@@ -150,43 +150,47 @@ void solve(const ExecutionSpace& exec, algo::shared_offdiag,
       exec, "bandsolve::solve(shared_offdiag)", detail::work_items<Layout, lanes>(slots),
       static_cast<std::size_t>(n) * L * sizeof(Real), KOKKOS_LAMBDA(const index_t p, void* work) {
         const int nl = static_cast<int>(slots - p * L < L ? slots - p * L : L);
-        const auto x = detail::lanes_of<Layout, L>(d, p);
         Real* cp = static_cast<Real*>(work);  // c'_i of lane l at cp[i*L + l]
-        Work y[L];
         int code[L];
-        for (int l = 0; l < L; ++l) {
-          y[l] = Work(0);
-          code[l] = 0;
-        }
-        for (index_t i = 0; i < n; ++i) {
-          const Real a = i == 0 ? Real(0) : (i + 1 == n ? last_lower : lower);
-          const Real c = i + 1 == n ? Real(0) : (i == 0 ? first_upper : upper);
-          for (int l = 0; l < nl; ++l) {
-            const index_t s = p * L + l < nsys ? p * L + l : nsys - 1;  // padding lanes: a copy
-            const Real b = static_cast<Real>(diagonal(s, i));
-            const Real ac = i == 0 ? Real(0) : a * cp[(i - 1) * L + l];
-            const Real pivot = b - ac;
-            const bool bad = !detail::pivot_is_good(pivot) ||
-                             detail::magnitude(pivot) <=
-                                 cancel * (detail::magnitude(b) + detail::magnitude(ac));
-            const Real r = Real(1) / pivot;
-            cp[i * L + l] = c * r;
-            y[l] = (Work(x(l, i)) - a * y[l]) * r;
-            if (bad && pin && i + 1 == n) {
-              y[l] = pin_value;
-            } else if (bad && code[l] == 0) {
-              code[l] = static_cast<int>(i + 1);
+        for (int l = 0; l < L; ++l) code[l] = 0;
+        detail::with_lane_block(detail::lanes_of<Layout, L>(d, p), [&](const auto& x) {
+          Work y[L];
+          Real c_prev[L];
+          for (int l = 0; l < L; ++l) {
+            y[l] = Work(0);
+            c_prev[l] = Real(0);
+          }
+          for (index_t i = 0; i < n; ++i) {
+            const Real a = i == 0 ? Real(0) : (i + 1 == n ? last_lower : lower);
+            const Real c = i + 1 == n ? Real(0) : (i == 0 ? first_upper : upper);
+            const bool pin_here = pin && i + 1 == n;
+            const int row = static_cast<int>(i + 1);
+            BANDSOLVE_SIMD
+            for (int l = 0; l < nl; ++l) {
+              const index_t s = p * L + l < nsys ? p * L + l : nsys - 1;  // padding lanes: a copy
+              const Real b = static_cast<Real>(diagonal(s, i));
+              const Real ac = a * c_prev[l];
+              const Real pivot = b - ac;
+              const Real r = Real(1) / pivot;
+              c_prev[l] = cp[i * L + l] = c * r;
+              // Bitwise & and | (no short-circuit branches) keep the lane loop vectorizable.
+              const bool bad = !detail::pivot_is_good(pivot) |
+                               (detail::magnitude(pivot) <=
+                                cancel * (detail::magnitude(b) + detail::magnitude(ac)));
+              const Work solved = (Work(x(l, i)) - a * y[l]) * r;
+              y[l] = bad & pin_here ? pin_value : solved;
+              code[l] = (code[l] == 0) & bad & !pin_here ? row : code[l];
+              x(l, i) = Scalar(y[l]);
             }
-            x(l, i) = Scalar(y[l]);
           }
-        }
-        for (index_t i = n - 2; i >= 0; --i) {
-          BANDSOLVE_SIMD
-          for (int l = 0; l < nl; ++l) {
-            y[l] = Work(x(l, i)) - cp[i * L + l] * y[l];
-            x(l, i) = Scalar(y[l]);
+          for (index_t i = n - 2; i >= 0; --i) {
+            BANDSOLVE_SIMD
+            for (int l = 0; l < nl; ++l) {
+              y[l] = Work(x(l, i)) - cp[i * L + l] * y[l];
+              x(l, i) = Scalar(y[l]);
+            }
           }
-        }
+        });
         for (int l = 0; l < nl && p * L + l < nsys; ++l) info(p * L + l) = code[l];
       });
 }
