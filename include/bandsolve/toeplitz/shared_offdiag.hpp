@@ -148,17 +148,19 @@ void solve(const ExecutionSpace& exec, algo::shared_offdiag,
   constexpr Real cancel = Real(16) * (sizeof(Real) == 4 ? Real(FLT_EPSILON) : Real(DBL_EPSILON));
   detail::for_each_pack(
       exec, "bandsolve::solve(shared_offdiag)", detail::work_items<Layout, lanes>(slots),
-      static_cast<std::size_t>(n) * L * sizeof(Real), KOKKOS_LAMBDA(const index_t p, void* work) {
+      static_cast<std::size_t>(n + 1) * L * sizeof(Real), KOKKOS_LAMBDA(const index_t p, void* work) {
         const int nl = static_cast<int>(slots - p * L < L ? slots - p * L : L);
-        Real* cp = static_cast<Real*>(work);  // c'_i of lane l at cp[i*L + l]
-        int code[L];
-        for (int l = 0; l < L; ++l) code[l] = 0;
-        detail::with_lane_block(detail::lanes_of<Layout, L>(d, p), [&](const auto& x) {
+        // c'_i of lane l at cp[(i + 1)*L + l]; row 0 holds zeros (c'_{-1}: no row above row 0).
+        Real* cp = static_cast<Real*>(work);
+        for (int l = 0; l < L; ++l) cp[l] = Real(0);
+        // By value: the lane loops then see local pointers and constants (no reloads through a
+        // captured reference, which kept them from vectorizing).
+        detail::with_lane_block(detail::lanes_of<Layout, L>(d, p), [=](const auto& x) {
           Work y[L];
-          Real c_prev[L];
+          int code[L];
           for (int l = 0; l < L; ++l) {
             y[l] = Work(0);
-            c_prev[l] = Real(0);
+            code[l] = 0;
           }
           for (index_t i = 0; i < n; ++i) {
             const Real a = i == 0 ? Real(0) : (i + 1 == n ? last_lower : lower);
@@ -169,10 +171,10 @@ void solve(const ExecutionSpace& exec, algo::shared_offdiag,
             for (int l = 0; l < nl; ++l) {
               const index_t s = p * L + l < nsys ? p * L + l : nsys - 1;  // padding lanes: a copy
               const Real b = static_cast<Real>(diagonal(s, i));
-              const Real ac = a * c_prev[l];
+              const Real ac = a * cp[i * L + l];
               const Real pivot = b - ac;
               const Real r = Real(1) / pivot;
-              c_prev[l] = cp[i * L + l] = c * r;
+              cp[(i + 1) * L + l] = c * r;
               // Bitwise & and | (no short-circuit branches) keep the lane loop vectorizable.
               const bool bad = !detail::pivot_is_good(pivot) |
                                (detail::magnitude(pivot) <=
@@ -186,12 +188,12 @@ void solve(const ExecutionSpace& exec, algo::shared_offdiag,
           for (index_t i = n - 2; i >= 0; --i) {
             BANDSOLVE_SIMD
             for (int l = 0; l < nl; ++l) {
-              y[l] = Work(x(l, i)) - cp[i * L + l] * y[l];
+              y[l] = Work(x(l, i)) - cp[(i + 1) * L + l] * y[l];
               x(l, i) = Scalar(y[l]);
             }
           }
+          for (int l = 0; l < nl && p * L + l < nsys; ++l) info(p * L + l) = code[l];
         });
-        for (int l = 0; l < nl && p * L + l < nsys; ++l) info(p * L + l) = code[l];
       });
 }
 
