@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what BandSolve's tests and benchmarks need on Debian bookworm, skipping what is there:
-#   - Debian packages: compiler, CMake, Google Benchmark, Catch2 v3 (bookworm-backports), LAPACK(E);
+#   - Debian packages: compiler, CMake, Google Benchmark, Catch2 v3 (bookworm-backports), LAPACK(E), FFTW (examples/poisson_fft);
 #   - Kokkos 3.4 with the Serial and OpenMP backends, built from Debian's `trilinos` source package
 #     into a local prefix (Debian's binary package has the Serial backend only).
 # Prints the Kokkos prefix as the last line of stdout so callers can pass it as Kokkos_ROOT.
@@ -50,7 +50,7 @@ fi
 
 # --- Debian packages ------------------------------------------------------------------------------
 missing=()
-for p in g++ cmake make libbenchmark-dev liblapack-dev liblapacke-dev dpkg-dev xz-utils; do
+for p in g++ cmake make libbenchmark-dev liblapack-dev liblapacke-dev libfftw3-dev dpkg-dev xz-utils; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
 catch2_ok=0

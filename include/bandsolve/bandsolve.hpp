@@ -7,6 +7,9 @@
 #include <bandsolve/core/info.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 #include <bandsolve/layout/layout.hpp>
+#include <bandsolve/toeplitz/batched.hpp>
+#include <bandsolve/toeplitz/divide_and_conquer.hpp>
+#include <bandsolve/toeplitz/shared_offdiag.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/version.hpp>

@@ -15,6 +15,20 @@ struct block_thomas {
   enum class pivoting { none, partial };
   pivoting pivot = pivoting::none;
   static constexpr const char* name = "block_thomas";
+// Divide and conquer for one large tridiagonal Toeplitz system (toeplitz/divide_and_conquer.hpp).
+struct toeplitz_dc {
+  static constexpr const char* name = "toeplitz_dc";
+};
+
+// Batches of systems sharing one tridiagonal Toeplitz matrix (toeplitz/batched.hpp).
+struct toeplitz {
+  static constexpr const char* name = "toeplitz";
+};
+
+// Batches with shared off-diagonals, a per-system diagonal and modified corner rows
+// (toeplitz/shared_offdiag.hpp).
+struct shared_offdiag {
+  static constexpr const char* name = "shared_offdiag";
 };
 
 }  // namespace bandsolve::algo

@@ -1,0 +1,166 @@
+#pragma once
+// Batches of systems sharing one tridiagonal Toeplitz matrix T = tridiag(t1, t2, t3): only the
+// right-hand sides cross memory (read d, write x: 2 words per unknown).
+//
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::toeplitz{}, t1, t2, t3, n);
+//   f.solve(exec, d);     // every system of d (any layout), in place; f.info(): 0 or bad row
+//   bandsolve::solve(exec, bandsolve::algo::toeplitz{}, t1, t2, t3, d, info);   // one-shot
+//
+// The LU factors of T (1/pivot and c' = t3/pivot, n values each) are computed once on the host in
+// double and shared by every system; the solve streams d through them with SIMD across systems.
+// d is a Kokkos::View in any layout of layout/ (row, column, interleaved<W>, strided) of float or
+// double. No pivoting (any T whose Thomas pivots stay away from zero, e.g. diagonally dominant).
+// Work is enqueued on exec and never fenced; the one-shot call allocates and fences once (the
+// factors are copied from the host): prefer the factorization for repeated solves.
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/core/pivot.hpp>
+#include <bandsolve/toeplitz/lane_access.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+template <class Scalar, class ExecutionSpace>
+class toeplitz_batch_factorization {
+ public:
+  using scalar_type = Scalar;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  static constexpr int lanes = static_cast<int>(128 / sizeof(Scalar));
+
+  toeplitz_batch_factorization() = default;
+
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  // 0, or the 1-based row of the first zero, tiny or non-finite pivot (the same for every system).
+  int info() const { return info_; }
+
+  // Solves T x = d for every system slot of d (padding lanes of interleaved packs included), in
+  // place. Enqueued on exec, not fenced.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    using Layout = layout_of_t<DView>;
+    static_assert(Kokkos::is_view<DView>::value && !std::is_same_v<Layout, unsupported_layout>,
+                  "bandsolve::toeplitz_batch_factorization::solve: " BANDSOLVE_SUPPORTED_VIEWS);
+    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+                  "bandsolve::toeplitz_batch_factorization::solve: d must be a non-const View of "
+                  "the factored scalar type");
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
+                                             typename DView::memory_space>::accessible,
+                  "bandsolve::toeplitz_batch_factorization::solve: d must be accessible from the "
+                  "execution space");
+    const std::string fn = "bandsolve::toeplitz_batch_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    if (static_cast<index_t>(rows(d)) != n_)
+      detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
+    const index_t nsys = static_cast<index_t>(capacity(d)), n = n_;
+    if (nsys == 0 || n == 0) return;
+    constexpr int L = detail::item_lanes<Layout, lanes>();
+    const Kokkos::View<const Scalar*, memory_space> r = r_, cp = cp_;
+    const Scalar t1 = t1_;
+    // Row-layout items (systems n apart, rows contiguous) go through a lane-contiguous copy in
+    // scratch, filled and emptied by L x L register transposes: no gathers in the recurrences.
+    constexpr bool can_transpose = BANDSOLVE_HAS_SIMD_TRANSPOSE && !detail::is_pack_layout_v<Layout>;
+    const bool transpose = can_transpose && d.stride(1) == 1 && d.stride(0) != 1 && n % L == 0;
+    const std::size_t scratch = transpose ? static_cast<std::size_t>(n) * L * sizeof(Scalar) : 0;
+    detail::for_each_pack(
+        exec, "bandsolve::toeplitz_batch_factorization::solve",
+        detail::work_items<Layout, lanes>(nsys), scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
+          const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+          const auto x = detail::lanes_of<Layout, L>(d, p);
+          auto sweep = [&](const auto& xb) {
+            Scalar y[L];
+            for (int l = 0; l < L; ++l) y[l] = Scalar(0);
+            for (index_t i = 0; i < n; ++i) {
+              const Scalar ri = r(i);
+              BANDSOLVE_SIMD
+              for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = (xb(l, i) - t1 * y[l]) * ri;
+            }
+            for (index_t i = n - 2; i >= 0; --i) {
+              const Scalar ci = cp(i);
+              BANDSOLVE_SIMD
+              for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = xb(l, i) - ci * y[l];
+            }
+          };
+          if constexpr (can_transpose) {
+            if (transpose && nl == L) {
+              detail::transposed_sweep<L>(x, n, static_cast<Scalar*>(work), sweep);
+              return;
+            }
+          }
+          detail::with_lane_block(x, sweep);
+        });
+  }
+
+ private:
+  template <class E, class S>
+  friend toeplitz_batch_factorization<S, E> factorize(const E&, algo::toeplitz, S, S, S,
+                                                      std::size_t);
+
+  Kokkos::View<Scalar*, memory_space> r_, cp_;
+  Scalar t1_ = 0;
+  index_t n_ = 0;
+  int info_ = 0;
+  bool initialized_ = false;
+};
+
+// Factorizes T = tridiag(t1, t2, t3) of n rows once for all systems (host recurrence in double:
+// p_0 = t2, p_i = t2 - t1 t3 / p_{i-1}). Allocates n values twice; fences exec once.
+template <class ExecutionSpace, class Scalar>
+toeplitz_batch_factorization<Scalar, ExecutionSpace> factorize(const ExecutionSpace& exec,
+                                                               algo::toeplitz, Scalar t1,
+                                                               Scalar t2, Scalar t3,
+                                                               std::size_t n) {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve::factorize(toeplitz): the first argument must be a Kokkos execution "
+                "space instance");
+  static_assert(std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>,
+                "bandsolve::factorize(toeplitz): the scalar type must be float or double");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+  const std::string fn = "bandsolve::factorize(toeplitz)";
+  detail::check_rows_fit_int(fn, n);
+  toeplitz_batch_factorization<Scalar, ExecutionSpace> f;
+  using view = Kokkos::View<Scalar*, typename ExecutionSpace::memory_space>;
+  f.r_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz 1/pivot")), n);
+  f.cp_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz c'")), n);
+  auto r = Kokkos::create_mirror_view(Kokkos::HostSpace(), f.r_);
+  auto cp = Kokkos::create_mirror_view(Kokkos::HostSpace(), f.cp_);
+  double c_prev = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double pivot = static_cast<double>(t2) - (i ? static_cast<double>(t1) * c_prev : 0.0);
+    const Scalar rounded = static_cast<Scalar>(pivot);
+    f.info_ = detail::update_info(f.info_, rounded, static_cast<index_t>(i));
+    r(i) = static_cast<Scalar>(1 / pivot);
+    c_prev = static_cast<double>(t3) / pivot;
+    cp(i) = static_cast<Scalar>(c_prev);
+  }
+  Kokkos::deep_copy(exec, f.r_, r);
+  Kokkos::deep_copy(exec, f.cp_, cp);
+  exec.fence();  // the host mirrors are temporaries
+  f.t1_ = t1;
+  f.n_ = static_cast<index_t>(n);
+  f.initialized_ = true;
+  return f;
+}
+
+// One-shot: factorizes and solves every system of d; info(s) receives the shared info code for
+// the nsys = info.extent(0) systems. Allocates and fences once.
+template <class ExecutionSpace, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::toeplitz, typename DView::value_type t1,
+           typename DView::value_type t2, typename DView::value_type t3, const DView& d,
+           const InfoView& info) {
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve(toeplitz): info must be a rank-1 Kokkos::View<int*>");
+  const std::string fn = "bandsolve::solve(toeplitz)";
+  detail::systems_from_info<layout_of_t<DView>>(fn, info, d);
+  const auto f = factorize(exec, algo::toeplitz{}, t1, t2, t3, rows(d));
+  f.solve(exec, d);
+  Kokkos::deep_copy(exec, info, f.info());
+}
+
+}  // namespace bandsolve

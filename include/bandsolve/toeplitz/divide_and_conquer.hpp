@@ -1,0 +1,173 @@
+#pragma once
+// Divide and conquer for one large tridiagonal Toeplitz system (seed 004), host API.
+//
+//   auto plan = bandsolve::factorize(exec, bandsolve::algo::toeplitz_dc{}, t1, t2, t3, n);
+//   plan.solve(exec, x);   // x: View<T*> of n values holding f on entry and T^{-1} f on return
+//   bandsolve::solve(exec, bandsolve::algo::toeplitz_dc{}, t1, t2, t3, x);   // one-shot
+//
+// T = tridiag(t1, t2, t3): t1 x[i-1] + t2 x[i] + t3 x[i+1] = f[i]. T = L R + P (splitting.hpp),
+// x = v - gamma x_0 u with v = (LR)^{-1} f and u = (LR)^{-1} e_0 (Sherman-Morrison;
+// x_0 = v_0 / (1 + gamma u_0), and 1 + gamma u_0 = (1 - q^{n+1}) / (1 - q) with q = t1 t3 / delta^2,
+// never zero once the splitting is contractive). Each bidiagonal solve runs on r blocks of s rows:
+//   (A1) every block's value at its end (start, for R) with zero carry-in, all blocks in parallel;
+//   (A2) the carries, one after another (a carry reaches the next block scaled by the same
+//        w_s = (-a)^s or g^s for every block, since L and R are Toeplitz);
+//   (A3) every block solved from its carry, SIMD across the blocks of a work item, threads across
+//        work items: f is read once and x written once, the backward sweep reads the cache.
+// The carry w_k = (-a)^k (resp. g^k) decays geometrically: (A1) reads only the last (first)
+// `truncation` rows of a block (beyond them a carry no longer changes a value of the same size),
+// and u is stored and applied only on its first `truncation` rows.
+//
+// Only T that split into two contractive recurrences are accepted (diagonally dominant T always
+// are); others throw std::invalid_argument naming the coefficients: use algo::thomas for them.
+// Work is enqueued on exec and never fenced here. factorize() allocates the workspace once; the
+// plan's solve allocates nothing. x must have unit stride. T is float or double.
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/config.hpp>
+#include <bandsolve/core/errors.hpp>
+#include <bandsolve/toeplitz/divide_and_conquer_kernel.hpp>
+#include <bandsolve/toeplitz/splitting.hpp>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+template <class Scalar, class ExecutionSpace>
+class toeplitz_dc_plan {
+ public:
+  using scalar_type = Scalar;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  // Blocks per work item (SIMD lanes) and the default block length: a work item spans
+  // lanes * block_rows values (128 KiB), so the backward sweep finds them in L2.
+  static constexpr int lanes = detail::toeplitz_dc_lanes<Scalar>;
+  static constexpr index_t default_block_rows = 16384 / lanes;
+
+  toeplitz_dc_plan() = default;
+
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  const toeplitz_splitting& splitting() const { return split_; }
+  std::size_t block_rows() const { return static_cast<std::size_t>(c_.s); }
+  std::size_t blocks() const { return static_cast<std::size_t>(c_.nblocks); }
+
+  // Solves T x = f in place (x holds f on entry). Enqueued on exec, not fenced.
+  template <class XView>
+  void solve(const ExecutionSpace& exec, const XView& x) const {
+    static_assert(Kokkos::is_view<XView>::value && XView::rank == 1,
+                  "bandsolve::toeplitz_dc_plan::solve: x must be a rank-1 Kokkos::View");
+    static_assert(std::is_same_v<typename XView::value_type, Scalar>,
+                  "bandsolve::toeplitz_dc_plan::solve: x must be a non-const View of the plan's "
+                  "scalar type");
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
+                                             typename XView::memory_space>::accessible,
+                  "bandsolve::toeplitz_dc_plan::solve: x must be accessible from the execution "
+                  "space");
+    const std::string fn = "bandsolve::toeplitz_dc_plan::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this plan is empty (default-constructed)");
+    if (static_cast<index_t>(x.extent(0)) != n_)
+      detail::throw_invalid_argument(fn, "x.extent(0) = ", x.extent(0), " but the plan has n = ",
+                                     n_);
+    if (n_ == 0) return;
+    if (x.stride(0) != 1)
+      detail::throw_invalid_argument(fn, "x.stride(0) = ", x.stride(0),
+                                     "; the divide and conquer needs unit stride");
+    detail::toeplitz_dc_run<Scalar, lanes>(exec, c_, x.data(), carry_l_, carry_r_, u_, scale_);
+  }
+
+ private:
+  template <class S, class E>
+  friend toeplitz_dc_plan<S, E> detail_make_toeplitz_dc_plan(const E&, S, S, S, std::size_t,
+                                                             std::size_t);
+
+  toeplitz_splitting split_;
+  detail::toeplitz_dc_constants<Scalar> c_;
+  Kokkos::View<Scalar*, memory_space> carry_l_, carry_r_, u_, scale_;
+  index_t n_ = 0;
+  bool initialized_ = false;
+};
+
+// Not part of the API: builds a plan (factorize() below is the entry point).
+template <class Scalar, class ExecutionSpace>
+toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const ExecutionSpace& exec,
+                                                                     Scalar t1, Scalar t2,
+                                                                     Scalar t3, std::size_t n,
+                                                                     std::size_t block_rows) {
+  using plan_type = toeplitz_dc_plan<Scalar, ExecutionSpace>;
+  const std::string fn = "bandsolve::factorize(toeplitz_dc)";
+  plan_type p;
+  p.split_ = split_toeplitz(fn, t1, t2, t3);
+  const toeplitz_splitting& sp = p.split_;
+  const index_t nn = static_cast<index_t>(n);
+  // Blocks at least four truncation lengths long keep the (A1) reads a small fraction of f.
+  index_t s = block_rows != 0 ? static_cast<index_t>(block_rows) : plan_type::default_block_rows;
+  // Automatic lengths are multiples of the lane count (the register-transpose path).
+  if (block_rows == 0 && s < 4 * sp.truncation) {
+    const index_t v = plan_type::lanes;
+    s = static_cast<index_t>(4 * sp.truncation < (1L << 30) ? 4 * sp.truncation : (1L << 30));
+    s = (s + v - 1) / v * v;
+  }
+  auto& c = p.c_;
+  c.n = nn;
+  c.s = s;
+  c.nblocks = nn > 0 ? (nn + s - 1) / s : 0;
+  c.last_rows = nn - (c.nblocks - 1) * s;
+  c.k = static_cast<index_t>(sp.truncation);
+  c.a = static_cast<Scalar>(sp.a);
+  c.g = static_cast<Scalar>(sp.g);
+  c.inv_delta = static_cast<Scalar>(1 / sp.delta);
+  c.w_s = static_cast<Scalar>(std::pow(-sp.a, static_cast<double>(s)));
+  c.g_s = static_cast<Scalar>(std::pow(sp.g, static_cast<double>(s)));
+  // u = (LR)^{-1} e_0: u_i = (-a)^i / delta * (1 - q^{n-i}) / (1 - q), q = t1 t3 / delta^2,
+  // kept on its first `truncation` rows (beyond them |u_i| < eps |u_0|).
+  const double q = sp.t1 * sp.t3 / (sp.delta * sp.delta);
+  c.u_rows = nn < c.k ? nn : c.k;
+  const double u0 = (1 - std::pow(q, static_cast<double>(nn))) / ((1 - q) * sp.delta);
+  c.sm_factor = static_cast<Scalar>(sp.gamma / (1 + sp.gamma * u0));
+  p.n_ = nn;
+
+  using view = Kokkos::View<Scalar*, typename plan_type::memory_space>;
+  p.carry_l_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_l")),
+                    c.nblocks);
+  p.carry_r_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_r")),
+                    c.nblocks);
+  p.scale_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc scale")), 1);
+  p.u_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc u")), c.u_rows);
+  auto u_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), p.u_);
+  double pw = 1;
+  for (index_t i = 0; i < c.u_rows; ++i, pw *= -sp.a)
+    u_host(i) = static_cast<Scalar>(pw / sp.delta * (1 - std::pow(q, static_cast<double>(nn - i))) /
+                                    (1 - q));
+  Kokkos::deep_copy(exec, p.u_, u_host);
+  exec.fence();  // u_host is a temporary: the copy must finish before it goes away
+  p.initialized_ = true;
+  return p;
+}
+
+// Prepares the solve of T x = f for T = tridiag(t1, t2, t3) of n rows: chooses the root, the
+// block length (block_rows = 0: automatic) and allocates the workspace. Throws
+// std::invalid_argument for T the method cannot solve (see splitting.hpp). Fences exec once (the
+// correction vector u is copied from the host).
+template <class ExecutionSpace, class Scalar>
+toeplitz_dc_plan<Scalar, ExecutionSpace> factorize(const ExecutionSpace& exec, algo::toeplitz_dc,
+                                                   Scalar t1, Scalar t2, Scalar t3, std::size_t n,
+                                                   std::size_t block_rows = 0) {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve::factorize(toeplitz_dc): the first argument must be a Kokkos "
+                "execution space instance");
+  static_assert(std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>,
+                "bandsolve::factorize(toeplitz_dc): the scalar type must be float or double");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+  return detail_make_toeplitz_dc_plan(exec, t1, t2, t3, n, block_rows);
+}
+
+// One-shot solve (builds a plan: allocates and fences once; prefer factorize() for repeated solves).
+template <class ExecutionSpace, class XView>
+void solve(const ExecutionSpace& exec, algo::toeplitz_dc, typename XView::value_type t1,
+           typename XView::value_type t2, typename XView::value_type t3, const XView& x) {
+  factorize(exec, algo::toeplitz_dc{}, t1, t2, t3, x.extent(0)).solve(exec, x);
+}
+
+}  // namespace bandsolve

@@ -1,0 +1,194 @@
+#pragma once
+// Kernels of the Toeplitz divide and conquer (divide_and_conquer.hpp has the algorithm and API).
+// Notation: blocks b = 0..nblocks-1 of s rows (the last one has last_rows), z = y / delta,
+//   forward  z_k = f_k / delta - a z_{k-1}    carry_l[b] = z just before block b
+//   backward x_k = z_k + g x_{k+1}            carry_r[b] = x just after block b
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/backend/tags.hpp>
+#include <bandsolve/core/config.hpp>
+
+namespace bandsolve::detail {
+
+// Blocks solved side by side in SIMD lanes by one work item.
+template <class T>
+inline constexpr int toeplitz_dc_lanes = static_cast<int>(64 / sizeof(T));
+
+template <class T>
+struct toeplitz_dc_constants {
+  index_t n = 0, s = 1, nblocks = 0, last_rows = 0;
+  index_t k = 1;       // truncation length
+  index_t u_rows = 0;  // stored rows of u
+  T a = 0, g = 0, inv_delta = 0;
+  T w_s = 0;           // (-a)^s: how a forward carry reaches the end of a full block
+  T g_s = 0;           // g^s: how a backward carry reaches the start of a full block
+  T sm_factor = 0;     // gamma / (1 + gamma u_0)
+};
+
+template <class T>
+KOKKOS_INLINE_FUNCTION index_t block_rows_of(const toeplitz_dc_constants<T>& c, index_t b) {
+  return b + 1 == c.nblocks ? c.last_rows : c.s;
+}
+
+// One block solved by one lane: forward from carry_l, backward from carry_r, in place.
+template <class T>
+KOKKOS_INLINE_FUNCTION void toeplitz_dc_block(const toeplitz_dc_constants<T>& c, T* x, index_t len,
+                                              T zl, T xr) {
+  for (index_t k = 0; k < len; ++k) {
+    zl = x[k] * c.inv_delta - c.a * zl;
+    x[k] = zl;
+  }
+  for (index_t k = len - 1; k >= 0; --k) {
+    xr = x[k] + c.g * xr;
+    x[k] = xr;
+  }
+}
+
+// V full blocks side by side: lane l is block b0 + l, rows s apart in memory.
+template <int V, class T>
+KOKKOS_INLINE_FUNCTION void toeplitz_dc_lanes_solve(const toeplitz_dc_constants<T>& c, T* base,
+                                                    const T* carry_l, const T* carry_r) {
+  const index_t s = c.s;
+  const T a = c.a, g = c.g, inv = c.inv_delta;
+  T z[V], xr[V];
+  for (int l = 0; l < V; ++l) z[l] = carry_l[l];
+  for (index_t k = 0; k < s; ++k) {
+    T* row = base + k;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < V; ++l) {
+      z[l] = row[l * s] * inv - a * z[l];
+      row[l * s] = z[l];
+    }
+  }
+  for (int l = 0; l < V; ++l) xr[l] = carry_r[l];
+  for (index_t k = s - 1; k >= 0; --k) {
+    T* row = base + k;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < V; ++l) {
+      xr[l] = row[l * s] + g * xr[l];
+      row[l * s] = xr[l];
+    }
+  }
+}
+
+// The same with V x V register transposes (s a multiple of V): the forward sweep reads V rows of
+// each block (one cache line per block), transposes them into V lane rows and keeps them in
+// `work` (s V values, cache-resident); the backward sweep transposes them back into x. No strided
+// loads or scatters: one contiguous load and one store per cache line of x.
+template <int V, class T>
+KOKKOS_INLINE_FUNCTION void toeplitz_dc_tiles_solve(const toeplitz_dc_constants<T>& c, T* base,
+                                                    const T* carry_l, const T* carry_r, T* work) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  const index_t s = c.s;
+  const T a = c.a, g = c.g, inv = c.inv_delta;
+  index_t offset[V];
+  T z[V], xr[V];
+  for (int l = 0; l < V; ++l) {
+    offset[l] = l * s;
+    z[l] = carry_l[l];
+    xr[l] = carry_r[l];
+  }
+  for (index_t k0 = 0; k0 < s; k0 += V) {
+    T* tile = work + k0 * V;
+    simd::load_transposed<V>(tile, V, base + k0, offset);
+    for (int j = 0; j < V; ++j) {
+      T* row = tile + j * V;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < V; ++l) row[l] = z[l] = row[l] * inv - a * z[l];
+    }
+  }
+  for (index_t k0 = s - V; k0 >= 0; k0 -= V) {
+    T* tile = work + k0 * V;
+    for (int j = V - 1; j >= 0; --j) {
+      T* row = tile + j * V;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < V; ++l) row[l] = xr[l] = row[l] + g * xr[l];
+    }
+    simd::store_transposed<V>(tile, V, base + k0, offset);
+  }
+#else
+  (void)work;
+  toeplitz_dc_lanes_solve<V>(c, base, carry_l, carry_r);
+#endif
+}
+
+// The whole solve, enqueued on exec (not fenced). carry_l, carry_r: nblocks values; u: u_rows
+// values; scale: 1 value.
+template <class T, int V, class ExecutionSpace, class WorkView, class UView>
+void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c, T* x,
+                     const WorkView& carry_l, const WorkView& carry_r, const UView& u,
+                     const WorkView& scale) {
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  const index_t nb = c.nblocks;
+  // (A1) forward: value at the end of every block but the last with zero carry-in, from its last
+  // k rows (earlier rows change it by less than eps/4 of its size).
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc forward ends", range(exec, 0, nb), KOKKOS_LAMBDA(const index_t b) {
+        if (b + 1 == nb) {
+          carry_l(0) = T(0);
+          return;
+        }
+        const index_t first = c.s > c.k ? c.s - c.k : 0;
+        const T* xb = x + b * c.s;
+        T z = 0;
+        for (index_t k = first; k < c.s; ++k) z = xb[k] * c.inv_delta - c.a * z;
+        carry_l(b + 1) = z;
+      });
+  // (A2) forward carries in block order, then (B1) backward: value at the start of every block
+  // but the first with zero carry-in: x_start = sum_k g^k z_k over its first k rows.
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc forward carries", range(exec, 0, 1), KOKKOS_LAMBDA(const index_t) {
+        for (index_t b = 1; b < nb; ++b) carry_l(b) += c.w_s * carry_l(b - 1);
+      });
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc backward starts", range(exec, 0, nb), KOKKOS_LAMBDA(const index_t b) {
+        if (b == 0) {
+          carry_r(nb - 1) = T(0);
+          return;
+        }
+        const index_t len = block_rows_of(c, b), rows = len < c.k ? len : c.k;
+        const T* xb = x + b * c.s;
+        T z = carry_l(b), sum = 0, gk = 1;
+        for (index_t k = 0; k < rows; ++k) {
+          z = xb[k] * c.inv_delta - c.a * z;
+          sum += gk * z;
+          gk *= c.g;
+        }
+        carry_r(b - 1) = sum;
+      });
+  // (B2) backward carries in reverse block order (carry_r(nb - 1) = 0: the short last block
+  // passes on no carry).
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc backward carries", range(exec, 0, 1), KOKKOS_LAMBDA(const index_t) {
+        for (index_t b = nb - 2; b >= 0; --b)
+          carry_r(b) += c.g_s * carry_r(b + 1);  // block b + 1 < nb - 1 is full when it matters
+      });
+  // (A3, B3) every block from its carries: V full blocks per work item in SIMD lanes; the item
+  // holding the last block (which may be short) and any partial group go lane by lane.
+  const index_t items = (nb + V - 1) / V;
+  const bool tiles = BANDSOLVE_HAS_SIMD_TRANSPOSE && c.s % V == 0;
+  const std::size_t scratch = tiles ? static_cast<std::size_t>(c.s) * V * sizeof(T) : 0;
+  for_each_pack(
+      exec, "bandsolve::toeplitz_dc blocks", items, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
+        const index_t b0 = p * V;
+        const bool full = b0 + V < nb || (b0 + V == nb && c.last_rows == c.s);
+        if (full && tiles) {
+          toeplitz_dc_tiles_solve<V>(c, x + b0 * c.s, &carry_l(b0), &carry_r(b0),
+                                     static_cast<T*>(work));
+        } else if (full) {
+          toeplitz_dc_lanes_solve<V>(c, x + b0 * c.s, &carry_l(b0), &carry_r(b0));
+        } else {
+          for (index_t b = b0; b < nb; ++b)
+            toeplitz_dc_block(c, x + b * c.s, block_rows_of(c, b), carry_l(b), carry_r(b));
+        }
+      });
+  // Sherman-Morrison: x -= gamma x_0 / (1 + gamma u_0) * u on the rows where u is not negligible.
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc correction scale", range(exec, 0, 1),
+      KOKKOS_LAMBDA(const index_t) { scale(0) = c.sm_factor * x[0]; });
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc correction", range(exec, 0, c.u_rows),
+      KOKKOS_LAMBDA(const index_t i) { x[i] -= scale(0) * u(i); });
+}
+
+}  // namespace bandsolve::detail

@@ -1,0 +1,93 @@
+#pragma once
+// The splitting T = L R + P of a tridiagonal Toeplitz matrix T = tridiag(t1, t2, t3) (seed 004):
+//   L = bidiag(sub = a, diag = 1), R = bidiag(diag = delta, super = t3), P = (t2 - delta) e0 e0^T,
+// with a = t1 / delta and delta a root of delta^2 - t2 delta + t1 t3 = 0 (then L R equals T except
+// at (0, 0), where it holds delta instead of t2).
+//
+// The two bidiagonal recurrences, written with z = y / delta,
+//   z_k = f_k / delta - a z_{k-1}          (forward,  ratio -a)
+//   x_k = z_k + g x_{k+1},  g = -t3/delta  (backward, ratio  g)
+// are contractive when |t1| < |delta| and |t3| < |delta|. The root of larger magnitude,
+// delta = (t2 + sign(t2) sqrt(t2^2 - 4 t1 t3)) / 2, satisfies both for every row diagonally
+// dominant T (|t2| > |t1| + |t3|): if t1 t3 > 0, sqrt(t2^2 - 4 t1 t3) > | |t1| - |t3| | so
+// |delta| > max(|t1|, |t3|); if t1 t3 <= 0, |delta| >= |t2|. The other root has
+// |delta'| = |t1 t3| / |delta| <= min(|t1|, |t3|) and makes at least one recurrence grow.
+// Host code only (it decides whether the method applies and prepares the kernels' constants).
+#include <bandsolve/core/errors.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace bandsolve {
+
+// Constants of the splitting in double (computed once on the host, rounded for the kernels).
+struct toeplitz_splitting {
+  double t1 = 0, t2 = 0, t3 = 0;
+  double delta = 0;         // diagonal of R (the chosen root)
+  double other_root = 0;    // the root not chosen: t1 t3 / delta
+  double a = 0;             // subdiagonal of L: t1 / delta
+  double g = 0;             // backward ratio: -t3 / delta
+  double gamma = 0;         // corner correction P(0, 0) = t2 - delta
+  double contraction = 0;   // max(|a|, |g|) < 1
+  // Smallest k with contraction^k <= eps / 4: beyond k steps a carry no longer changes a value of
+  // the same magnitude (the truncation length of the carries and of the correction vector).
+  long truncation = 0;
+};
+
+namespace detail {
+
+// Steps after which contraction^k falls below eps/4 (capped: such T are solved without truncation).
+inline long truncation_length(double contraction, double eps) {
+  if (contraction <= 0) return 1;
+  const double k = std::ceil(std::log(eps / 4) / std::log(contraction));
+  constexpr double cap = 1e15;
+  return static_cast<long>(k < 1 ? 1 : (k > cap ? cap : k));
+}
+
+}  // namespace detail
+
+// Chooses the root that keeps both recurrences contractive. Throws std::invalid_argument (from
+// `function`) when T is not finite, when its characteristic roots are complex, or when neither
+// root makes both recurrences contract (T is too far from diagonal dominance for this method).
+// eps is the unit roundoff of the data type (it sets the truncation length).
+inline toeplitz_splitting split_toeplitz(const std::string& function, double t1, double t2,
+                                         double t3, double eps) {
+  if (!std::isfinite(t1) || !std::isfinite(t2) || !std::isfinite(t3))
+    detail::throw_invalid_argument(function, "T = tridiag(", t1, ", ", t2, ", ", t3,
+                                   ") has a coefficient that is not finite");
+  const double disc = t2 * t2 - 4 * t1 * t3;
+  if (disc < 0)
+    detail::throw_invalid_argument(
+        function, "T = tridiag(", t1, ", ", t2, ", ", t3, ") has complex roots (t2^2 - 4 t1 t3 = ",
+        disc, " < 0): the real splitting T = LR + P does not exist; use algo::thomas");
+  toeplitz_splitting s;
+  s.t1 = t1;
+  s.t2 = t2;
+  s.t3 = t3;
+  const double root = std::sqrt(disc);
+  s.delta = 0.5 * (t2 + (t2 < 0 ? -root : root));  // no cancellation: the larger root
+  if (s.delta == 0)
+    detail::throw_invalid_argument(function, "T = tridiag(", t1, ", ", t2, ", ", t3,
+                                   ") is singular (t2 = 0 and t1 t3 = 0)");
+  s.other_root = t1 * t3 / s.delta;
+  s.a = t1 / s.delta;
+  s.g = -t3 / s.delta;
+  s.gamma = t2 - s.delta;
+  s.contraction = std::fmax(std::fabs(s.a), std::fabs(s.g));
+  if (!(s.contraction < 1))
+    detail::throw_invalid_argument(
+        function, "T = tridiag(", t1, ", ", t2, ", ", t3,
+        ") cannot be split into contractive bidiagonal recurrences (|t1/delta| = ",
+        std::fabs(s.a), ", |t3/delta| = ", std::fabs(s.g), " with delta = ", s.delta,
+        "); the method needs |t1|, |t3| < |delta|, e.g. |t2| > |t1| + |t3|; use algo::thomas");
+  s.truncation = detail::truncation_length(s.contraction, eps);
+  return s;
+}
+
+template <class T>
+toeplitz_splitting split_toeplitz(const std::string& function, T t1, T t2, T t3) {
+  return split_toeplitz(function, static_cast<double>(t1), static_cast<double>(t2),
+                        static_cast<double>(t3), static_cast<double>(std::numeric_limits<T>::epsilon()));
+}
+
+}  // namespace bandsolve
