@@ -5,5 +5,7 @@
 #include <bandsolve/core/errors.hpp>
 #include <bandsolve/core/info.hpp>
 #include <bandsolve/layout/layout.hpp>
+#include <bandsolve/tridiag/periodic.hpp>
+#include <bandsolve/tridiag/pivoting.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/version.hpp>
