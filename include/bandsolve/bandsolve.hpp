@@ -4,6 +4,7 @@
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/errors.hpp>
 #include <bandsolve/core/info.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 #include <bandsolve/layout/layout.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>

@@ -2,6 +2,7 @@
 // The pivot test behind every info code: a pivot is bad when it is zero, so small that its
 // reciprocal overflows, or not finite. Written without std:: calls so it runs in device code.
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 #include <cfloat>
 
@@ -23,12 +24,13 @@ struct pivot_limits<double> {
 };
 
 // Also false for NaN, since every comparison with NaN is false. Bitwise & keeps it branch-free
-// so that loops across systems vectorize.
+// so that loops across systems vectorize. Complex pivots are measured by |re| + |im|.
 template <class T>
-KOKKOS_FORCEINLINE_FUNCTION bool pivot_is_good(T pivot) {
-  const T magnitude = pivot < T(0) ? -pivot : pivot;
-  return static_cast<bool>((magnitude >= pivot_limits<T>::tiny) &
-                           (magnitude <= pivot_limits<T>::huge));
+KOKKOS_FORCEINLINE_FUNCTION bool pivot_is_good(const T& pivot) {
+  using R = real_type_t<T>;
+  const R magnitude = magnitude1(pivot);
+  return static_cast<bool>((magnitude >= pivot_limits<R>::tiny) &
+                           (magnitude <= pivot_limits<R>::huge));
 }
 
 // Cheap per-row screening for the hot loops: the running sum of |1/pivot| * tiny + pivot * 0.
@@ -36,21 +38,24 @@ KOKKOS_FORCEINLINE_FUNCTION bool pivot_is_good(T pivot) {
 // and an infinite or NaN pivot makes it NaN (inf * 0). A sum can also reach 1 without a bad pivot;
 // the exact rescan of that system then finds none. Two multiply-adds per row instead of compares
 // and selects on integer info codes.
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T pivot_risk(T pivot, T reciprocal, T risk) {
-  const T r = reciprocal < T(0) ? -reciprocal : reciprocal;
-  return r * pivot_limits<T>::tiny + (pivot * T(0) + risk);
+// The risk is real for complex pivots too.
+template <class T, class R = real_type_t<T>>
+KOKKOS_FORCEINLINE_FUNCTION R pivot_risk(const T& pivot, const T& reciprocal, R risk) {
+  if constexpr (is_complex_v<T>)
+    return magnitude1(reciprocal) * pivot_limits<R>::tiny + (magnitude1(pivot) * R(0) + risk);
+  else
+    return abs_real(reciprocal) * pivot_limits<R>::tiny + (pivot * R(0) + risk);
 }
 
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION bool risk_is_low(T risk) {
-  return risk < T(1);  // false for NaN
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION bool risk_is_low(R risk) {
+  return risk < R(1);  // false for NaN
 }
 
 // LAPACK convention: info stays at the first bad row (1-based), 0 while all pivots are good.
 // Two selects, no branches: this runs for every row of every system.
 template <class T>
-KOKKOS_FORCEINLINE_FUNCTION int update_info(int info, T pivot, index_t row) {
+KOKKOS_FORCEINLINE_FUNCTION int update_info(int info, const T& pivot, index_t row) {
   const int candidate = pivot_is_good(pivot) ? 0 : static_cast<int>(row + 1);
   return info != 0 ? info : candidate;
 }

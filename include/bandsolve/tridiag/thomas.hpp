@@ -11,7 +11,9 @@
 // a, b, c, d are Kokkos::Views in one layout (see layout/): View<T**, LayoutRight> (row),
 // View<T**, LayoutLeft> (column), View<T**[W], LayoutRight> (interleaved<W>) or
 // View<T**, LayoutStride> (strided). For interleaved packs the number of systems is
-// info.extent(0) (the last pack may be padded). T is float or double.
+// info.extent(0) (the last pack may be padded). T is float, double, Kokkos::complex<float> or
+// Kokkos::complex<double>; over real coefficients d may also be complex (Kokkos::complex<T>),
+// which solves for the real and imaginary parts at once.
 // Work is enqueued on exec and never fenced here; fence before reading d or info on the host.
 // No pivoting: for diagonally dominant or symmetric positive definite matrices.
 #include <bandsolve/backend/launch.hpp>
@@ -19,6 +21,7 @@
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 
+#include <tuple>
 #include <type_traits>
 
 namespace bandsolve {
@@ -123,11 +126,8 @@ bool uses_lane_rows(const View& v) {
   else return true;
 }
 
-template <class T>
-inline constexpr bool is_supported_scalar_v =
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
-
-// Compile-time checks common to every Thomas entry point.
+// Compile-time checks common to every Thomas entry point: d's type T is the coefficients' type or
+// the complex type over real coefficients.
 template <class ExecutionSpace, class DView, class... Coefficients>
 constexpr void thomas_static_checks() {
   using Layout = layout_of_t<DView>;
@@ -140,9 +140,18 @@ constexpr void thomas_static_checks() {
                 "bandsolve thomas: " BANDSOLVE_SUPPORTED_VIEWS);
   static_assert((std::is_same_v<layout_of_t<Coefficients>, Layout> && ...),
                 "bandsolve thomas: a, b, c and d must use the same layout");
-  static_assert(is_supported_scalar_v<T>, "bandsolve thomas: the scalar type must be float or double");
-  static_assert((std::is_same_v<typename Coefficients::non_const_value_type, T> && ...),
-                "bandsolve thomas: a, b, c and d must have the same scalar type");
+  static_assert(is_supported_scalar_v<T>,
+                "bandsolve thomas: the scalar type must be float, double, Kokkos::complex<float> "
+                "or Kokkos::complex<double>");
+  static_assert((is_rhs_of_v<typename Coefficients::non_const_value_type, T> && ...),
+                "bandsolve thomas: a, b and c must have d's scalar type (or d may be "
+                "Kokkos::complex<T> over real coefficients of type T)");
+  if constexpr (sizeof...(Coefficients) > 0) {
+    using First =
+        typename std::tuple_element_t<0, std::tuple<Coefficients...>>::non_const_value_type;
+    static_assert((std::is_same_v<typename Coefficients::non_const_value_type, First> && ...),
+                  "bandsolve thomas: a, b and c must have the same scalar type");
+  }
   static_assert((Kokkos::SpaceAccessibility<ExecutionSpace,
                                             typename Coefficients::memory_space>::accessible &&
                  ...) &&
@@ -170,7 +179,8 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
                                            typename InfoView::memory_space>::accessible,
                 "bandsolve::solve(thomas): info must be accessible from the execution space");
   using Layout = layout_of_t<DView>;
-  using T = typename DView::non_const_value_type;
+  using T = typename BView::non_const_value_type;   // coefficients
+  using D = typename DView::non_const_value_type;   // right-hand sides: T or complex over real T
   using P = detail::thomas_packing<Layout, T>;
   constexpr int L = P::L, W = P::W, G = P::G;
   const std::string fn = "bandsolve::solve(thomas)";
@@ -194,7 +204,8 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
   const index_t npacks = (nsys + L - 1) / L;
   const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
                      detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
-  const std::size_t scratch = static_cast<std::size_t>(n) * L * sizeof(T) * (lanes ? 1 : 2);
+  // c' rows, then (gathered packs) d' rows; n*L*sizeof(T) keeps the d' rows aligned for D.
+  const std::size_t scratch = static_cast<std::size_t>(n) * L * (sizeof(T) + (lanes ? 0 : sizeof(D)));
   detail::for_each_pack(
       exec, "bandsolve::solve(thomas)", npacks, scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {
@@ -224,7 +235,8 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
             const auto cb = detail::pack_gather<L, BView, const T>(b, p);
             const auto cc = detail::pack_gather<L, CView, const T>(c, p);
             detail::thomas_solve_gather<P::TR, L>(n, nl, ca, cb, cc, detail::pack_gather<L>(d, p),
-                                               cp, cp + n * L, info_l, prefetch);
+                                               cp, reinterpret_cast<D*>(cp + n * L), info_l,
+                                               prefetch);
           }
         }
         for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
@@ -272,15 +284,17 @@ class thomas_factorization {
   Kokkos::View<const int*, memory_space> info() const { return info_; }
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
-  // place. Enqueued on exec, not fenced. Systems whose info is not 0 get inf/NaN.
+  // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
+  // fenced. Systems whose info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     detail::thomas_static_checks<ExecutionSpace, DView>();
     static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
                   "bandsolve::thomas_factorization::solve: d must use the layout that was factored");
-    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+    using D = typename DView::value_type;
+    static_assert(is_rhs_of_v<Scalar, D>,
                   "bandsolve::thomas_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type");
+                  "factored scalar type (or of Kokkos::complex of a real factored type)");
     const std::string fn = "bandsolve::thomas_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
@@ -298,7 +312,7 @@ class thomas_factorization {
     constexpr int L = P::L, W = P::W, G = P::G;
     const index_t n = n_, nsys = nsys_;
     const bool lanes = detail::uses_lane_rows<Layout>(d);
-    const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(Scalar);
+    const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(D);
     const factor_view r = r_, lo = l_, cp = cp_;
     const index_t npacks = (nsys + L - 1) / L;
     using factor_layout = layout_of_t<factor_view>;
@@ -328,7 +342,7 @@ class thomas_factorization {
             if constexpr (!detail::is_interleaved_v<Layout>)
               detail::thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp,
                                                           detail::pack_gather<L>(d, p),
-                                                          static_cast<Scalar*>(work), prefetch);
+                                                          static_cast<D*>(work), prefetch);
           }
         });
   }

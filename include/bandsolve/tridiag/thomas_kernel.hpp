@@ -13,9 +13,15 @@
 //           d'_i = (d_i - a_i d'_{i-1})/p_i.  Backward: x_{n-1} = d'_{n-1}, x_i = d'_i - c'_i x_{i+1}.
 // The stored factorization keeps r_i = 1/p_i, l_i = a_i r_i and c'_i, so a later solve is
 // d'_i = r_i d_i - l_i d'_{i-1} plus the same backward sweep: no division on the solve path.
+//
+// Coefficients (a, b, c and the factors) are of type C, right-hand sides and solutions of type D:
+// the same type, or D = Kokkos::complex<C> over real C. Pivot screening runs in real_type_t<C>.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
+
+#include <type_traits>
 
 namespace bandsolve::detail {
 
@@ -25,29 +31,29 @@ namespace bandsolve::detail {
 
 // `risk` accumulates pivot_risk per lane; lanes whose risk is not low get their exact info code
 // from a rescan (first_bad_pivot) after the sweep.
-template <int L, bool Full, class T>
-KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const T* b, const T* c, const T* d,
-                                                  T* cp, T* dp, T* risk) {
+template <int L, bool Full, class C, class D, class R>
+KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const C* b, const C* c, const D* d,
+                                                  C* cp, D* dp, R* risk) {
   const int lanes = Full ? L : nl;
   BANDSOLVE_SIMD
   for (int l = 0; l < lanes; ++l) {
-    const T pivot = b[l];
-    const T r = T(1) / pivot;
-    risk[l] = pivot_risk(pivot, r, T(0));
+    const C pivot = b[l];
+    const C r = reciprocal(pivot);
+    risk[l] = pivot_risk(pivot, r, R(0));
     cp[l] = r * c[l];
     dp[l] = r * d[l];
   }
 }
 
-template <int L, bool Full, class T>
-KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const T* a, const T* b, const T* c,
-                                                 const T* d, const T* cp_prev, const T* dp_prev,
-                                                 T* cp, T* dp, T* risk) {
+template <int L, bool Full, class C, class D, class R>
+KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const C* a, const C* b, const C* c,
+                                                 const D* d, const C* cp_prev, const D* dp_prev,
+                                                 C* cp, D* dp, R* risk) {
   const int lanes = Full ? L : nl;
   BANDSOLVE_SIMD
   for (int l = 0; l < lanes; ++l) {
-    const T pivot = b[l] - a[l] * cp_prev[l];
-    const T r = T(1) / pivot;
+    const C pivot = b[l] - a[l] * cp_prev[l];
+    const C r = reciprocal(pivot);
     risk[l] = pivot_risk(pivot, r, risk[l]);
     cp[l] = r * c[l];
     dp[l] = r * (d[l] - a[l] * dp_prev[l]);
@@ -62,7 +68,7 @@ KOKKOS_FORCEINLINE_FUNCTION void factor_first_row(int nl, const T* b, const T* c
   for (int l = 0; l < lanes; ++l) {
     const T pivot = b[l];
     info[l] = update_info(0, pivot, 0);
-    const T r = T(1) / pivot;
+    const T r = reciprocal(pivot);
     r_out[l] = r;
     l_out[l] = T(0);
     cp[l] = r * c[l];
@@ -78,16 +84,16 @@ KOKKOS_FORCEINLINE_FUNCTION void factor_next_row(int nl, index_t i, const T* a, 
   for (int l = 0; l < lanes; ++l) {
     const T pivot = b[l] - a[l] * cp_prev[l];
     info[l] = update_info(info[l], pivot, i);
-    const T r = T(1) / pivot;
+    const T r = reciprocal(pivot);
     r_out[l] = r;
     l_out[l] = r * a[l];
     cp[l] = r * c[l];
   }
 }
 
-template <int L, bool Full, class T>
-KOKKOS_FORCEINLINE_FUNCTION void factored_row(int nl, const T* r, const T* lo, const T* d,
-                                              const T* dp_prev, T* dp) {
+template <int L, bool Full, class C, class D>
+KOKKOS_FORCEINLINE_FUNCTION void factored_row(int nl, const C* r, const C* lo, const D* d,
+                                              const D* dp_prev, D* dp) {
   const int lanes = Full ? L : nl;
   BANDSOLVE_SIMD
   for (int l = 0; l < lanes; ++l) dp[l] = r[l] * d[l] - lo[l] * dp_prev[l];
@@ -166,8 +172,8 @@ struct lane_element {  // element i of lane l of group g
 // info of the lanes of ng groups from their risk; c' rows of G*W lanes.
 template <int W, int G, bool Full, class T>
 KOKKOS_INLINE_FUNCTION void resolve_info_lanes(index_t n, int nl, int ng, lane_rows<const T> a,
-                                               lane_rows<const T> b, const T* cp, const T* risk,
-                                               int* info) {
+                                               lane_rows<const T> b, const T* cp,
+                                               const real_type_t<T>* risk, int* info) {
   const int lanes = Full ? W : nl;
   for (int g = 0; g < ng; ++g)
     for (int l = 0; l < lanes; ++l) {
@@ -179,17 +185,17 @@ KOKKOS_INLINE_FUNCTION void resolve_info_lanes(index_t n, int nl, int ng, lane_r
 }
 
 // x_i = d'_i - c'_i x_{i+1}, in place over the d' rows of each group.
-template <int W, int G, bool Full, class T, class Prefetch>
-KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, int ng, index_t n, const T* cp,
-                                                 lane_rows<T> dp, const Prefetch& prefetch) {
+template <int W, int G, bool Full, class C, class D, class Prefetch>
+KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, int ng, index_t n, const C* cp,
+                                                 lane_rows<D> dp, const Prefetch& prefetch) {
   const int lanes = Full ? W : nl;
   for (index_t i = n - 2; i >= 0; --i) {
     prefetch(n - 2 - i);
     for (int g = 0; g < G; ++g) {
       if (g >= ng) break;
-      const T* c_i = cp + i * (G * W) + g * W;
-      T* x_i = dp.row(i, g);
-      const T* x_next = dp.row(i + 1, g);
+      const C* c_i = cp + i * (G * W) + g * W;
+      D* x_i = dp.row(i, g);
+      const D* x_next = dp.row(i + 1, g);
       BANDSOLVE_SIMD
       for (int l = 0; l < lanes; ++l) x_i[l] -= c_i[l] * x_next[l];
     }
@@ -197,13 +203,13 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, int ng, index_t n, cons
 }
 
 // One-shot solve of ng <= G groups. d is overwritten with d' then x; cp is scratch of n*G*W.
-template <int W, int G, bool Full, class T, class Prefetch>
-KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, int ng, lane_rows<const T> a,
-                                               lane_rows<const T> b, lane_rows<const T> c,
-                                               lane_rows<T> d, T* cp, int* info,
+template <int W, int G, bool Full, class C, class D, class Prefetch>
+KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, int ng, lane_rows<const C> a,
+                                               lane_rows<const C> b, lane_rows<const C> c,
+                                               lane_rows<D> d, C* cp, int* info,
                                                const Prefetch& prefetch) {
   constexpr int GW = G * W;
-  T risk[GW];
+  real_type_t<C> risk[GW];
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
     thomas_first_row<W, Full>(nl, b.row(0, g), c.row(0, g), d.row(0, g), cp + g * W, d.row(0, g),
@@ -241,16 +247,16 @@ KOKKOS_INLINE_FUNCTION void thomas_factor_lanes(index_t n, int nl, int ng, lane_
 }
 
 // Solve with a stored factorization (rows of G*W lanes), d in groups, in place.
-template <int W, int G, bool Full, class T, class Prefetch>
-KOKKOS_INLINE_FUNCTION void thomas_factored_solve_lanes(index_t n, int nl, int ng, const T* r,
-                                                        const T* lo, const T* cp, lane_rows<T> d,
+template <int W, int G, bool Full, class C, class D, class Prefetch>
+KOKKOS_INLINE_FUNCTION void thomas_factored_solve_lanes(index_t n, int nl, int ng, const C* r,
+                                                        const C* lo, const C* cp, lane_rows<D> d,
                                                         const Prefetch& prefetch) {
   constexpr int GW = G * W;
   const int lanes = Full ? W : nl;
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
-    T* d0 = d.row(0, g);
-    const T* r0 = r + g * W;
+    D* d0 = d.row(0, g);
+    const C* r0 = r + g * W;
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) d0[l] = r0[l] * d0[l];
   }
@@ -294,10 +300,12 @@ struct gather_tile {
                                         index_t i0, int rows) {
     const index_t si = src.row_stride;
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-    if (rows == TR && si == 1) {
-      for (int g = 0; g < L / TR; ++g)
-        simd::load_transposed<TR>(&v[0][g * TR], L, src.base + i0, off.v + g * TR);
-      return;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (rows == TR && si == 1) {
+        for (int g = 0; g < L / TR; ++g)
+          simd::load_transposed<TR>(&v[0][g * TR], L, src.base + i0, off.v + g * TR);
+        return;
+      }
     }
 #endif
     for (int l = 0; l < L; ++l) {
@@ -317,9 +325,12 @@ KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_l
     if (first >= nl) break;
     index_t done = 0;
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-    if (si == 1 && first + TR <= nl)
-      for (; done + TR <= n; done += TR)
-        simd::store_transposed<TR>(rows_in + done * L + first, L, dst.base + done, off.v + first);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (si == 1 && first + TR <= nl)
+        for (; done + TR <= n; done += TR)
+          simd::store_transposed<TR>(rows_in + done * L + first, L, dst.base + done,
+                                     off.v + first);
+    }
 #endif
     const int last = first + TR < nl ? first + TR : nl;
     for (int l = first; l < last; ++l) {
@@ -342,7 +353,7 @@ struct gathered_element {  // element i of lane l
 template <int L, class T>
 KOKKOS_INLINE_FUNCTION void resolve_info_gather(index_t n, int nl, gathered_lanes<const T> a,
                                                 gathered_lanes<const T> b, const T* cp,
-                                                const T* risk, int* info) {
+                                                const real_type_t<T>* risk, int* info) {
   for (int l = 0; l < nl; ++l)
     info[l] = risk_is_low(risk[l]) ? 0
                                    : first_bad_pivot(n, gathered_element<T>{a, l},
@@ -354,16 +365,17 @@ KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int TR) {
 }
 
 // One-shot solve. cp and dp are scratch of n*L values each; x ends up in d.
-template <int TR, int L, class T, class Prefetch>
-KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lanes<const T> a,
-                                                gathered_lanes<const T> b,
-                                                gathered_lanes<const T> c, gathered_lanes<T> d,
-                                                T* cp, T* dp, int* info,
+template <int TR, int L, class C, class D, class Prefetch>
+KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lanes<const C> a,
+                                                gathered_lanes<const C> b,
+                                                gathered_lanes<const C> c, gathered_lanes<D> d,
+                                                C* cp, D* dp, int* info,
                                                 const Prefetch& prefetch) {
   const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride),
       od(nl, d.system_stride);
-  gather_tile<TR, L, T> ta, tb, tc, td;
-  T risk[L];
+  gather_tile<TR, L, C> ta, tb, tc;
+  gather_tile<TR, L, D> td;
+  real_type_t<C> risk[L];
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
     ta.load(a, oa, i0, rows);
@@ -380,7 +392,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
     }
   }
   resolve_info_gather<L>(n, nl, a, b, cp, risk, info);
-  thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{dp, L}, prefetch);
+  thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<D>{dp, L}, prefetch);
   scatter_rows<TR, L>(dp, n, d, od, nl);
 }
 
@@ -408,13 +420,13 @@ KOKKOS_INLINE_FUNCTION void thomas_factor_gather(index_t n, int nl, gathered_lan
 }
 
 // Solve with a stored factorization; dp is scratch of n*L values.
-template <int TR, int L, class T, class Prefetch>
-KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, const T* r,
-                                                         const T* lo, const T* cp,
-                                                         gathered_lanes<T> d, T* dp,
+template <int TR, int L, class C, class D, class Prefetch>
+KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, const C* r,
+                                                         const C* lo, const C* cp,
+                                                         gathered_lanes<D> d, D* dp,
                                                          const Prefetch& prefetch) {
   const lane_offsets<L> od(nl, d.system_stride);
-  gather_tile<TR, L, T> td;
+  gather_tile<TR, L, D> td;
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
     td.load(d, od, i0, rows);
@@ -428,7 +440,7 @@ KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, cons
       }
     }
   }
-  thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{dp, L}, prefetch);
+  thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<D>{dp, L}, prefetch);
   scatter_rows<TR, L>(dp, n, d, od, nl);
 }
 

@@ -1,0 +1,74 @@
+#pragma once
+// Real and complex scalars in one vocabulary for the kernels: the real type behind a scalar,
+// LAPACK's cabs1 magnitude (|re| + |im|: no square root, same zero/finite tests as the modulus)
+// and a branch-free reciprocal. Valid in device code.
+#include <bandsolve/core/config.hpp>
+
+#include <type_traits>
+
+namespace bandsolve {
+
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<Kokkos::complex<T>> : std::true_type {};
+template <class T>
+inline constexpr bool is_complex_v = is_complex<std::remove_cv_t<T>>::value;
+
+template <class T>
+struct real_type {
+  using type = T;
+};
+template <class T>
+struct real_type<Kokkos::complex<T>> {
+  using type = T;
+};
+template <class T>
+using real_type_t = typename real_type<std::remove_cv_t<T>>::type;
+
+// The element types the solvers are built for: float, double, Kokkos::complex<float> and
+// Kokkos::complex<double>.
+template <class T>
+inline constexpr bool is_supported_scalar_v =
+    std::is_same_v<real_type_t<T>, float> || std::is_same_v<real_type_t<T>, double>;
+
+// Right-hand sides may be of the coefficients' type, or complex over real coefficients (the
+// Fourier modes of a real operator).
+template <class Coefficient, class Rhs>
+inline constexpr bool is_rhs_of_v =
+    std::is_same_v<Coefficient, Rhs> ||
+    (!is_complex_v<Coefficient> && std::is_same_v<Rhs, Kokkos::complex<Coefficient>>);
+
+namespace detail {
+
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION R abs_real(R x) {
+  return x < R(0) ? -x : x;
+}
+
+// |x| for real x, |re x| + |im x| for complex x.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION real_type_t<T> magnitude1(const T& x) {
+  if constexpr (is_complex_v<T>)
+    return abs_real(x.real()) + abs_real(x.imag());
+  else
+    return abs_real(x);
+}
+
+// 1/p. For complex p, conj(p)/|p|^2 computed on p scaled by 1/(|re| + |im|), so |p|^2 neither
+// overflows nor underflows for any finite nonzero p; p = 0 gives NaN (caught by the pivot test).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T reciprocal(const T& p) {
+  if constexpr (is_complex_v<T>) {
+    using R = real_type_t<T>;
+    const R s = R(1) / magnitude1(p);
+    const R x = p.real() * s, y = p.imag() * s;
+    const R k = s / (x * x + y * y);
+    return T(x * k, -y * k);
+  } else {
+    return T(1) / p;
+  }
+}
+
+}  // namespace detail
+}  // namespace bandsolve

@@ -1,0 +1,294 @@
+// Batched Thomas on complex scalars: Kokkos::complex<float/double> systems against LAPACK
+// cgtsv/zgtsv, real coefficients with complex right-hand sides against two real dgtsv/sgtsv
+// solves, factored against one-shot, info codes of complex pivots, strided and row (gathered)
+// access. Every check runs for each layout on Kokkos::Serial and Kokkos::OpenMP.
+#include "test_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+// Kokkos::complex<R> has the layout of Fortran COMPLEX (two R, aligned to their sum).
+extern "C" {
+void zgtsv_(const int* n, const int* nrhs, Kokkos::complex<double>* dl, Kokkos::complex<double>* d,
+            Kokkos::complex<double>* du, Kokkos::complex<double>* b, const int* ldb, int* info);
+void cgtsv_(const int* n, const int* nrhs, Kokkos::complex<float>* dl, Kokkos::complex<float>* d,
+            Kokkos::complex<float>* du, Kokkos::complex<float>* b, const int* ldb, int* info);
+}
+
+namespace bl = bandsolve::layout;
+using bandsolve::algo::thomas;
+using bstest::host_batch;
+
+namespace {
+
+template <class R>
+using cplx = Kokkos::complex<R>;
+
+int lapack_gtsv(int n, cplx<double>* dl, cplx<double>* d, cplx<double>* du, cplx<double>* b) {
+  const int nrhs = 1, ldb = std::max(n, 1);
+  int info = 0;
+  zgtsv_(&n, &nrhs, dl, d, du, b, &ldb, &info);
+  return info;
+}
+int lapack_gtsv(int n, cplx<float>* dl, cplx<float>* d, cplx<float>* du, cplx<float>* b) {
+  const int nrhs = 1, ldb = std::max(n, 1);
+  int info = 0;
+  cgtsv_(&n, &nrhs, dl, d, du, b, &ldb, &info);
+  return info;
+}
+
+// x of every system by LAPACK ?gtsv (complex or real), right-hand sides rhs.
+template <class T, class D>
+std::vector<D> lapack_solve(const host_batch<T>& p, const std::vector<D>& rhs) {
+  const std::size_t n = p.n;
+  std::vector<D> x = rhs;
+  std::vector<T> dl(n + 1), dg(n + 1), du(n + 1);
+  for (std::size_t s = 0; s < p.nsys && n > 0; ++s) {
+    for (std::size_t i = 0; i < n; ++i) {
+      dg[i] = p.b[p.idx(s, i)];
+      if (i + 1 < n) {
+        dl[i] = p.a[p.idx(s, i + 1)];
+        du[i] = p.c[p.idx(s, i)];
+      }
+    }
+    int code = 0;
+    if constexpr (std::is_same_v<T, D>) {
+      code = lapack_gtsv(static_cast<int>(n), dl.data(), dg.data(), du.data(), x.data() + s * n);
+    } else {  // real matrix, complex rhs: real and imaginary parts separately
+      std::vector<T> re(n), im(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        re[i] = x[s * n + i].real();
+        im[i] = x[s * n + i].imag();
+      }
+      std::vector<T> dl2 = dl, dg2 = dg, du2 = du;
+      code = bstest::lapack_gtsv(static_cast<int>(n), dl.data(), dg.data(), du.data(), re.data());
+      code += bstest::lapack_gtsv(static_cast<int>(n), dl2.data(), dg2.data(), du2.data(),
+                                  im.data());
+      for (std::size_t i = 0; i < n; ++i) x[s * n + i] = D(re[i], im[i]);
+    }
+    REQUIRE(code == 0);
+  }
+  return x;
+}
+
+template <class R>
+double abs1(const cplx<R>& z) {
+  return std::abs(double(z.real())) + std::abs(double(z.imag()));
+}
+
+// Random complex row diagonally dominant systems: a, c with |re|, |im| < 1, b = e^{i phi} times
+// (|a| + |c| + m) in the 1-norm of |re| + |im| (so dominance holds for the modulus too).
+template <class T>
+host_batch<T> random_dominant(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  if constexpr (!bandsolve::is_complex_v<T>) {
+    return bstest::random_dominant<T>(nsys, n, seed);
+  } else {
+    using R = bandsolve::real_type_t<T>;
+    host_batch<T> p(nsys, n);
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> u11(-1.0, 1.0), u12(1.0, 2.0), angle(0.0, 6.283185307);
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t k = p.idx(s, i);
+        const T a = i == 0 ? T(0) : T(R(u11(gen)), R(u11(gen)));
+        const T c = i + 1 == n ? T(0) : T(R(u11(gen)), R(u11(gen)));
+        const double mag = abs1(a) + abs1(c) + u12(gen), phi = angle(gen);
+        p.a[k] = a;
+        p.c[k] = c;
+        p.b[k] = T(R(mag * std::cos(phi)), R(mag * std::sin(phi)));
+        p.d[k] = T(R(u11(gen)), R(u11(gen)));
+      }
+    return p;
+  }
+}
+
+template <class D>
+std::vector<D> random_complex_rhs(std::size_t count, std::uint32_t seed) {
+  using R = bandsolve::real_type_t<D>;
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<D> d(count);
+  for (auto& v : d) v = D(R(u(gen)), R(u(gen)));
+  return d;
+}
+
+// max over systems of max_i |x_i - y_i|_1 / max_i |y_i|_1; infinite for non-finite x.
+template <class D>
+double max_rel_diff(const std::vector<D>& x, const std::vector<D>& y, std::size_t nsys,
+                    std::size_t n) {
+  double worst = 0;
+  for (std::size_t s = 0; s < nsys; ++s) {
+    double diff = 0, ynorm = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double dx = abs1(x[s * n + i] - y[s * n + i]);
+      if (!std::isfinite(dx)) return std::numeric_limits<double>::infinity();
+      diff = std::max(diff, dx);
+      ynorm = std::max(ynorm, abs1(y[s * n + i]));
+    }
+    worst = std::max(worst, ynorm > 0 ? diff / ynorm : diff);
+  }
+  return worst;
+}
+
+// Complex arithmetic rounds a little more than real (a product is two roundings deep, the
+// reciprocal three): twice lapack_tol's constant covers it; cond(A) <= 6 as in the real case.
+template <class D>
+double complex_tol() {
+  return bstest::scaled_tol<bandsolve::real_type_t<D>>(320.0, 1, 0);
+}
+
+template <class Layout, class T, class D, class Exec>
+void check_against_lapack(const Exec& exec, std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  using Mem = typename Exec::memory_space;
+  const auto p = random_dominant<T>(nsys, n, seed);
+  std::vector<D> rhs;
+  if constexpr (std::is_same_v<T, D>)
+    rhs = p.d;
+  else
+    rhs = random_complex_rhs<D>(nsys * n, seed + 7);
+  const auto expected = lapack_solve(p, rhs);
+
+  auto a = bstest::to_device<Layout, T, Mem>("a", p.a, nsys, n);
+  auto b = bstest::to_device<Layout, T, Mem>("b", p.b, nsys, n);
+  auto c = bstest::to_device<Layout, T, Mem>("c", p.c, nsys, n);
+  auto d = bstest::to_device<Layout, D, Mem>("d", rhs, nsys, n);
+  auto info = bstest::make_info<Mem>(nsys);
+  bandsolve::solve(exec, thomas{}, a, b, c, d, info);
+  exec.fence();
+  const auto x = bstest::to_host(d, nsys);
+  CHECK(max_rel_diff(x, expected, nsys, n) <= complex_tol<D>());
+  const auto codes = bstest::info_to_host(info);
+  CHECK(std::count(codes.begin(), codes.end(), 0) == static_cast<long>(nsys));
+
+  // Factor once, solve the same right-hand sides again: the one-shot result to a few ulps.
+  auto f = bandsolve::factorize(exec, thomas{}, a, b, c, nsys);
+  auto d2 = bstest::to_device<Layout, D, Mem>("d2", rhs, nsys, n);
+  f.solve(exec, d2);
+  exec.fence();
+  const auto x2 = bstest::to_host(d2, nsys);
+  CHECK(max_rel_diff(x2, x, nsys, n) <= complex_tol<D>() / 4);
+  const auto fcodes = bstest::info_to_host(f.info());
+  CHECK(std::count(fcodes.begin(), fcodes.end(), 0) == static_cast<long>(nsys));
+}
+
+using layout_list = std::tuple<bl::row, bl::column, bl::interleaved<4>, bl::interleaved<8>>;
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("complex thomas matches LAPACK ?gtsv in every layout",
+                        "[thomas][complex]", layout_list) {
+  using Layout = TestType;
+  std::uint32_t seed = 100;
+  bstest::for_each_exec([&](auto exec) {
+    for (std::size_t n : {1, 2, 3, 17, 100})
+      for (std::size_t nsys : {1, 5, 37}) {
+        INFO(bstest::layout_name<Layout>() << " n = " << n << " nsys = " << nsys);
+        check_against_lapack<Layout, cplx<double>, cplx<double>>(exec, nsys, n, seed++);
+        check_against_lapack<Layout, cplx<float>, cplx<float>>(exec, nsys, n, seed++);
+      }
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("real coefficients with complex right-hand sides",
+                        "[thomas][complex]", layout_list) {
+  using Layout = TestType;
+  std::uint32_t seed = 500;
+  bstest::for_each_exec([&](auto exec) {
+    for (std::size_t n : {1, 2, 3, 17, 100})
+      for (std::size_t nsys : {1, 5, 37}) {
+        INFO(bstest::layout_name<Layout>() << " n = " << n << " nsys = " << nsys);
+        check_against_lapack<Layout, double, cplx<double>>(exec, nsys, n, seed++);
+        check_against_lapack<Layout, float, cplx<float>>(exec, nsys, n, seed++);
+      }
+  });
+}
+
+TEST_CASE("complex thomas on strided subviews writes only the view", "[thomas][complex]") {
+  using T = cplx<double>;
+  using Big = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const std::size_t nsys = 13, n = 29;
+  const auto p = random_dominant<T>(nsys, n, 77);
+  const auto expected = lapack_solve(p, p.d);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Two kinds of strided View: systems along the middle axis (gathered access, row stride 2)
+  // and systems contiguous (lane access).
+  bstest::for_each_exec([&](auto exec) {
+    for (int kind = 0; kind < 2; ++kind) {
+      INFO("kind = " << kind);
+      Big big[4];
+      Kokkos::View<T**, Kokkos::LayoutStride, Kokkos::HostSpace> v[4];
+      const std::vector<T>* src[4] = {&p.a, &p.b, &p.c, &p.d};
+      for (int k = 0; k < 4; ++k) {
+        big[k] = kind == 0 ? Big("big", nsys, n, 2) : Big("big", n, 3, nsys + 1);
+        Kokkos::deep_copy(big[k], T(nan, nan));
+        if (kind == 0)  // (s, i) at big(s, i, 1)
+          v[k] = Kokkos::subview(big[k], Kokkos::ALL, Kokkos::ALL, 1);
+        else  // (s, i) at big(i, 1, s + 1)
+          v[k] = Kokkos::View<T**, Kokkos::LayoutStride, Kokkos::HostSpace>(&big[k](0, 1, 1),
+                                Kokkos::LayoutStride(nsys, 1, n, 3 * (nsys + 1)));
+        bstest::fill(v[k], *src[k], nsys);
+      }
+      auto info = bstest::make_info(nsys);
+      bandsolve::solve(exec, thomas{}, v[0], v[1], v[2], v[3], info);
+      exec.fence();
+      CHECK(max_rel_diff(bstest::to_host(v[3], nsys), expected, nsys, n) <=
+            complex_tol<T>());
+      // Everything outside the view is still NaN.
+      std::size_t touched = 0;
+      for (std::size_t e = 0; e < big[3].span(); ++e) {
+        const T z = big[3].data()[e];
+        touched += std::isnan(z.real()) ? 0 : 1;
+      }
+      CHECK(touched == nsys * n);
+    }
+  });
+}
+
+TEST_CASE("complex pivots: zero and non-finite pivots give info codes", "[thomas][complex]") {
+  using T = cplx<double>;
+  const std::size_t nsys = 9, n = 12;
+  bstest::for_each_exec([&](auto exec) {
+    auto p = random_dominant<T>(nsys, n, 5);
+    // System 2: b_0 = 0. System 4: pivot of row 6 exactly zero (b_5 = a_5 c'_4 is not known in
+    // advance, so a row with a = c = 0 and b = 0 instead). System 7: NaN in an imaginary part.
+    p.b[p.idx(2, 0)] = T(0, 0);
+    p.a[p.idx(4, 5)] = T(0, 0);
+    p.b[p.idx(4, 5)] = T(0, 0);
+    p.b[p.idx(7, 8)] = T(1, std::numeric_limits<double>::quiet_NaN());
+    auto a = bstest::to_device<bl::interleaved<4>, T, Kokkos::HostSpace>("a", p.a, nsys, n);
+    auto b = bstest::to_device<bl::interleaved<4>, T, Kokkos::HostSpace>("b", p.b, nsys, n);
+    auto c = bstest::to_device<bl::interleaved<4>, T, Kokkos::HostSpace>("c", p.c, nsys, n);
+    auto d = bstest::to_device<bl::interleaved<4>, T, Kokkos::HostSpace>("d", p.d, nsys, n);
+    auto info = bstest::make_info(nsys);
+    bandsolve::solve(exec, thomas{}, a, b, c, d, info);
+    exec.fence();
+    const std::vector<int> expected = {0, 0, 1, 0, 6, 0, 0, 9, 0};
+    CHECK(bstest::info_to_host(info) == expected);
+    auto f = bandsolve::factorize(exec, thomas{}, a, b, c, nsys);
+    exec.fence();
+    CHECK(bstest::info_to_host(f.info()) == expected);
+    // A finite complex pivot of large parts is good: no false alarm from |p|^2 overflowing.
+    auto q = random_dominant<T>(3, 4, 6);
+    for (auto* v : {&q.a, &q.b, &q.c, &q.d})
+      for (auto& z : *v) z *= 1e300;
+    auto qa = bstest::to_device<bl::row, T, Kokkos::HostSpace>("a", q.a, 3, 4);
+    auto qb = bstest::to_device<bl::row, T, Kokkos::HostSpace>("b", q.b, 3, 4);
+    auto qc = bstest::to_device<bl::row, T, Kokkos::HostSpace>("c", q.c, 3, 4);
+    auto qd = bstest::to_device<bl::row, T, Kokkos::HostSpace>("d", q.d, 3, 4);
+    auto qinfo = bstest::make_info(3);
+    bandsolve::solve(exec, thomas{}, qa, qb, qc, qd, qinfo);
+    exec.fence();
+    CHECK(bstest::info_to_host(qinfo) == std::vector<int>{0, 0, 0});
+    CHECK(max_rel_diff(bstest::to_host(qd, 3), lapack_solve(q, q.d), 3, 4) <= complex_tol<T>());
+  });
+}
