@@ -43,7 +43,7 @@ struct is_kokkos_complex<Kokkos::complex<R>> : std::true_type {};
 
 template <class T>
 using real_of = std::conditional_t<is_kokkos_complex<T>::value,
-                                   typename bandsolve::detail::real_type_t<T>, T>;
+                                   bandsolve::real_type_t<T>, T>;
 
 template <class T>
 cd to_cd(const T& v) {

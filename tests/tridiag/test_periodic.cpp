@@ -287,7 +287,7 @@ TEMPLATE_LIST_TEST_CASE("singular periodic matrices give the row of the failing 
     CHECK(bstest::info_to_host(info) == expected);
     CHECK(bstest::info_to_host(f.info()) == expected);
     std::vector<int> lapack_info;
-    const auto ref = dense_reference(p, nullptr, &lapack_info);
+    const auto ref = dense_reference<T>(p, nullptr, &lapack_info);
     CHECK(lapack_info[2] != 0);  // the all-ones matrix is singular for LAPACK too
     CHECK(lapack_info[3] != 0);
     CHECK(worst_diff(bstest::to_host(D.d, 6), ref, 6, 3, &expected) <= dense_tol<T>());

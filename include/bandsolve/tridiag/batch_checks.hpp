@@ -4,7 +4,8 @@
 // tag is a template argument so that the compiler's instantiation trace names the solver.
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/checks.hpp>
-#include <bandsolve/tridiag/scalar_ops.hpp>
+#include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 #include <type_traits>
 
@@ -21,7 +22,7 @@ constexpr void tridiag_static_checks() {
   static_assert(!std::is_same_v<Layout, unsupported_layout>, "bandsolve: " BANDSOLVE_SUPPORTED_VIEWS);
   static_assert((std::is_same_v<layout_of_t<Coefficients>, Layout> && ...),
                 "bandsolve: a, b, c and d must use the same layout");
-  static_assert(is_real_or_complex_v<T>,
+  static_assert(is_supported_scalar_v<T>,
                 "bandsolve: the scalar type must be float, double, Kokkos::complex<float> or "
                 "Kokkos::complex<double>");
   static_assert((std::is_same_v<typename Coefficients::non_const_value_type, T> && ...),

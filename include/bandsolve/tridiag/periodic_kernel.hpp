@@ -19,14 +19,10 @@
 // info: 0, or the 1-based row of the first zero, tiny or non-finite pivot (Thomas' test on
 // |re| + |im|), n for the Schur complement.
 #include <bandsolve/tridiag/lane_block.hpp>
-#include <bandsolve/tridiag/scalar_ops.hpp>
+#include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 namespace bandsolve::detail {
-
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION int first_bad(int info, const T& pivot, index_t row) {
-  return info != 0 ? info : (pivot_is_good_any(pivot) ? 0 : static_cast<int>(row + 1));
-}
 
 // n = 1 for every lane: x = d / (a + b + c).
 template <int L, int WG, class T>
@@ -42,8 +38,8 @@ KOKKOS_INLINE_FUNCTION void periodic_single_row(const lane_block<const T, L, WG>
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     const T p = A[l] + B[l] + C[l];
-    info[l] = first_bad(0, p, 0);
-    D[l] = D[l] / p;
+    info[l] = update_info(0, p, 0);
+    D[l] = D[l] * reciprocal(p);
   }
   d.store(0, D);
 }
@@ -125,8 +121,8 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
       const T cprev = i > 0 ? cp[prev + l] : T(0), yprev = i > 0 ? y[prev + l] : T(0),
               zprev = i > 0 ? z[prev + l] : T(0);
       const T p = B[l] - A[l] * cprev;
-      info[l] = first_bad(info[l], p, i);
-      const T r = T(1) / p;
+      info[l] = update_info(info[l], p, i);
+      const T r = reciprocal(p);
       cp[o + l] = C[l] * r;
       y[o + l] = (D[l] - A[l] * yprev) * r;
       z[o + l] = (E[l] - A[l] * zprev) * r;
@@ -142,8 +138,8 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     const T s = B[l] - C[l] * z[l] - A[l] * z[(m - 1) * L + l];
-    info[l] = first_bad(info[l], s, n - 1);
-    rs[l] = T(1) / s;
+    info[l] = update_info(info[l], s, n - 1);
+    rs[l] = reciprocal(s);
   }
   periodic_close(n, y, z, C, A, D, rs, d);
 }
@@ -172,8 +168,8 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const T p = A[l] + B[l] + C[l];
-      info[l] = first_bad(0, p, 0);
-      f.r[l] = T(1) / p;
+      info[l] = update_info(0, p, 0);
+      f.r[l] = reciprocal(p);
       f.lo[l] = f.cp[l] = f.z[l] = T(0);
     }
     return;
@@ -198,8 +194,8 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
     for (int l = 0; l < L; ++l) {
       const T cprev = i > 0 ? f.cp[prev + l] : T(0), zprev = i > 0 ? f.z[prev + l] : T(0);
       const T p = B[l] - A[l] * cprev;
-      info[l] = first_bad(info[l], p, i);
-      const T r = T(1) / p;
+      info[l] = update_info(info[l], p, i);
+      const T r = reciprocal(p);
       f.r[o + l] = r;
       f.lo[o + l] = A[l] * r;
       f.cp[o + l] = C[l] * r;
@@ -214,8 +210,8 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     const T s = B[l] - C[l] * f.z[l] - A[l] * f.z[(m - 1) * L + l];
-    info[l] = first_bad(info[l], s, n - 1);
-    f.r[o + l] = T(1) / s;
+    info[l] = update_info(info[l], s, n - 1);
+    f.r[o + l] = reciprocal(s);
     f.lo[o + l] = A[l];
     f.cp[o + l] = C[l];
     f.z[o + l] = T(0);

@@ -12,7 +12,8 @@
 // A zero pivot (then the other entry is zero too) gives l_i = 0 and info = i+1, the first row
 // with U(i, i) exactly zero, as in LAPACK; back substitution then yields inf/NaN in that lane.
 #include <bandsolve/tridiag/lane_block.hpp>
-#include <bandsolve/tridiag/scalar_ops.hpp>
+#include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 #include <cstdint>
 
@@ -27,6 +28,24 @@ struct pivoted_u {
   T* u2;
 };
 
+// c ? x : y, on the real and imaginary parts apart for complex values: selects of whole
+// Kokkos::complex objects keep GCC from vectorizing the lane loops.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T select(bool c, const T& x, const T& y) {
+  if constexpr (is_complex_v<T>)
+    return T(c ? x.real() : y.real(), c ? x.imag() : y.imag());
+  else
+    return c ? x : y;
+}
+
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION bool is_zero(const T& x) {
+  if constexpr (is_complex_v<T>)
+    return static_cast<bool>((x.real() == 0) & (x.imag() == 0));
+  else
+    return x == T(0);
+}
+
 // One elimination step for the L lanes; y (if not null) receives row i of the transformed
 // right-hand side, lm and swapped (if not null) the multiplier and the interchange flag.
 template <int L, bool WithRhs, class T>
@@ -35,12 +54,14 @@ KOKKOS_FORCEINLINE_FUNCTION void pivot_step(index_t i, const T* a, const T* b, c
                                             T* y, T* lm, std::uint8_t* swapped, int* info) {
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
-    const bool sw = abs1(a[l]) > abs1(cd[l]);
-    const T pd = sw ? a[l] : cd[l], pu = sw ? b[l] : cu[l], pu2 = sw ? c[l] : T(0);
-    const T od = sw ? cd[l] : a[l], ou = sw ? cu[l] : b[l], ou2 = sw ? T(0) : c[l];
-    const bool zero = pd == T(0);
-    const T rec = T(1) / pd;
-    const T fact = zero ? T(0) : od * rec;
+    const bool sw = magnitude1(a[l]) > magnitude1(cd[l]);
+    const T pd = select(sw, a[l], cd[l]), pu = select(sw, b[l], cu[l]),
+            pu2 = select(sw, c[l], T(0));
+    const T od = select(sw, cd[l], a[l]), ou = select(sw, cu[l], b[l]),
+            ou2 = select(sw, T(0), c[l]);
+    const bool zero = is_zero(pd);
+    const T rec = reciprocal(pd);
+    const T fact = select(zero, T(0), od * rec);
     info[l] = info[l] != 0 ? info[l] : (zero ? static_cast<int>(i + 1) : 0);
     r[l] = rec;
     u1[l] = pu;
@@ -48,7 +69,7 @@ KOKKOS_FORCEINLINE_FUNCTION void pivot_step(index_t i, const T* a, const T* b, c
     cd[l] = ou - fact * pu;
     cu[l] = ou2 - fact * pu2;
     if constexpr (WithRhs) {
-      const T py = sw ? d[l] : cy[l], oy = sw ? cy[l] : d[l];
+      const T py = select(sw, d[l], cy[l]), oy = select(sw, cy[l], d[l]);
       y[l] = py;
       cy[l] = oy - fact * py;
     } else {
@@ -64,9 +85,9 @@ KOKKOS_FORCEINLINE_FUNCTION void pivot_last(index_t n, const T* cd, T* r, T* u1,
                                             int* info) {
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
-    const bool zero = cd[l] == T(0);
+    const bool zero = is_zero(cd[l]);
     info[l] = info[l] != 0 ? info[l] : (zero ? static_cast<int>(n) : 0);
-    r[l] = T(1) / cd[l];
+    r[l] = reciprocal(cd[l]);
     u1[l] = T(0);
     u2[l] = T(0);
   }
@@ -190,7 +211,7 @@ KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<c
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const bool sw = swapped[o + l] != 0;
-      const T py = sw ? D[l] : cy[l], oy = sw ? cy[l] : D[l];
+      const T py = select(sw, D[l], cy[l]), oy = select(sw, cy[l], D[l]);
       y[o + l] = py;
       cy[l] = oy - lm[o + l] * py;
     }
