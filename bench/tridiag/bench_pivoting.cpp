@@ -175,7 +175,8 @@ void lapack_benchmark(benchmark::State& state) {
 
 template <class Fn>
 void add(const std::string& name, Fn fn, long n, long nsys) {
-  benchmark::RegisterBenchmark((name + "/n:" + std::to_string(n) + "/nsys:" + std::to_string(nsys)).c_str(), fn)
+  const std::string full = name + "/n:" + std::to_string(n) + "/nsys:" + std::to_string(nsys);
+  benchmark::RegisterBenchmark(full.c_str(), fn)
       ->Args({n, nsys})
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
@@ -196,13 +197,14 @@ const bool registered = [] {
   const long n = 256, nsys = 65536;
   add_solver<partial_pivoting, bl::interleaved<8>, double>("partial_pivoting", n, nsys);
   add_solver<partial_pivoting, bl::column, double>("partial_pivoting", n, nsys);
-  add_solver<partial_pivoting, bl::row, double>("partial_pivoting", n, nsys);
+  add("partial_pivoting/one_shot/row/double",
+      solver_benchmark<partial_pivoting, bl::row, double, mode::one_shot>, n, nsys);
   add("lapack_dgtsv_pivoting_peer/row/double", lapack_benchmark<double>, n, nsys);
   add_solver<partial_pivoting, bl::interleaved<4>, cdouble>("partial_pivoting", n, nsys);
-  add_solver<partial_pivoting, bl::column, cdouble>("partial_pivoting", n, nsys);
   add("lapack_zgtsv_pivoting_peer/row/complex_double", lapack_benchmark<cdouble>, n, nsys);
   add_solver<periodic, bl::interleaved<8>, double>("periodic", n, nsys);
-  add_solver<periodic, bl::column, double>("periodic", n, nsys);
+  add("periodic/one_shot/column/double",
+      solver_benchmark<periodic, bl::column, double, mode::one_shot>, n, nsys);
   add("periodic_thomas_peer/one_shot/interleaved8/double",
       solver_benchmark<thomas, bl::interleaved<8>, double, mode::one_shot>, n, nsys);
   return true;

@@ -209,8 +209,9 @@ void gttrf_reference(const host_batch<T>& p, std::vector<int>& ipiv, std::vector
     int zinfo = 0;
     zgttrf_(&ni, zl.data(), zd.data(), zu.data(), zu2.data(), zp.data(), &zinfo);
     double rcond = 0;
-    if (zinfo == 0) zgtcon_("1", &ni, zl.data(), zd.data(), zu.data(), zu2.data(), zp.data(), &anorm,
-                            &rcond, work.data(), &zinfo);
+    if (zinfo == 0)
+      zgtcon_("1", &ni, zl.data(), zd.data(), zu.data(), zu2.data(), zp.data(), &anorm, &rcond,
+              work.data(), &zinfo);
     cond[s] = rcond > 0 ? 1.0 / rcond : std::numeric_limits<double>::infinity();
   }
 }
@@ -228,7 +229,8 @@ double residual_any(const host_batch<T>& p, const std::vector<T>& x, std::size_t
   double rmax = 0, anorm = 0, xnorm = 0, dnorm = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t k = p.idx(s, i);
-    const std::size_t prev = i > 0 ? k - 1 : p.idx(s, n - 1), next = i + 1 < n ? k + 1 : p.idx(s, 0);
+    const std::size_t prev = i > 0 ? k - 1 : p.idx(s, n - 1);
+    const std::size_t next = i + 1 < n ? k + 1 : p.idx(s, 0);
     const bool has_a = i > 0 || periodic, has_c = i + 1 < n || periodic;
     const cd a = has_a ? to_cd(p.a[k]) : cd(0), c = has_c ? to_cd(p.c[k]) : cd(0);
     const cd ax = to_cd(p.b[k]) * to_cd(x[k]) + a * to_cd(x[prev]) + c * to_cd(x[next]);

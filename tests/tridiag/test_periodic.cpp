@@ -213,7 +213,8 @@ TEMPLATE_TEST_CASE("periodic n = 1 and n = 2: the corner entries fold onto the d
       CHECK(bstest::to_host(D.d, 3) == std::vector<T>(3, T(2)));
       CHECK(bstest::to_host(df, 3) == std::vector<T>(3, T(2)));
     }
-    {  // n = 2: a = (1, 2), b = (5, 7), c = (3, 4): [[5, 1 + 3], [2 + 4, 7]] x = (9, 13): x = (1, 1).
+    {  // n = 2: a = (1, 2), b = (5, 7), c = (3, 4): [[5, 1 + 3], [2 + 4, 7]] x = (9, 13),
+       // x = (1, 1).
       host_batch<T> p(1, 2);
       p.a = {T(1), T(2)};
       p.b = {T(5), T(7)};
@@ -268,7 +269,8 @@ TEMPLATE_LIST_TEST_CASE("singular periodic matrices give the row of the failing 
     // 4: a NaN on the last diagonal -> info 3; 5: regular.
     auto p = random_periodic<T>(6, 3, 808);
     p.b[p.idx(1, 0)] = T(0);
-    for (std::size_t i = 0; i < 3; ++i) p.a[p.idx(2, i)] = p.b[p.idx(2, i)] = p.c[p.idx(2, i)] = T(1);
+    for (std::size_t i = 0; i < 3; ++i)
+      p.a[p.idx(2, i)] = p.b[p.idx(2, i)] = p.c[p.idx(2, i)] = T(1);
     // System 3: rows 0, 1 = (a, b, c) = (1, 2, 0), (0, 1, 1) -> T = [[2, 0], [0, 1]],
     // e = (1, 1) -> z = (0.5, 1); row 2 (a, b, c) = (2, b2, 2): s = b2 - 2*0.5 - 2*1 = b2 - 3.
     const T row3[3][3] = {{T(1), T(2), T(0)}, {T(0), T(1), T(1)}, {T(2), T(3), T(2)}};
@@ -326,7 +328,8 @@ TEMPLATE_TEST_CASE("periodic on strided subviews and padded interleaved packs",
         CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
         CHECK(worst_diff(bstest::to_host(v[3], nsys), ref, nsys, n) <= dense_tol<T>());
         std::size_t finite = 0;
-        for (const T& e : bstest::raw_copy(big[3])) finite += std::isnan(bstest::to_cd(e).real()) ? 0 : 1;
+        for (const T& e : bstest::raw_copy(big[3]))
+          finite += std::isnan(bstest::to_cd(e).real()) ? 0 : 1;
         CHECK(finite == nsys * n);
       }
       {  // interleaved<8>: 13 systems in 2 packs, NaN padding, info inside a larger array

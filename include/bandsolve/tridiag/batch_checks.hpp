@@ -19,7 +19,8 @@ constexpr void tridiag_static_checks() {
                 "bandsolve: the first argument must be a Kokkos execution space instance");
   static_assert((Kokkos::is_view<Coefficients>::value && ...) && Kokkos::is_view<DView>::value,
                 "bandsolve: a, b, c and d must be Kokkos::Views");
-  static_assert(!std::is_same_v<Layout, unsupported_layout>, "bandsolve: " BANDSOLVE_SUPPORTED_VIEWS);
+  static_assert(!std::is_same_v<Layout, unsupported_layout>,
+                "bandsolve: " BANDSOLVE_SUPPORTED_VIEWS);
   static_assert((std::is_same_v<layout_of_t<Coefficients>, Layout> && ...),
                 "bandsolve: a, b, c and d must use the same layout");
   static_assert(is_supported_scalar_v<T>,

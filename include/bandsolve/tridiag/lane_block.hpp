@@ -96,8 +96,8 @@ KOKKOS_INLINE_FUNCTION lane_block<T, Packing::L, Packing::WG> block_of(const Vie
                                                                         index_t slots) {
   const index_t first = p * Packing::L;
   const index_t left = slots - first;
-  return lane_block<T, Packing::L, Packing::WG>(v, first,
-                                                static_cast<int>(left < Packing::L ? left : Packing::L));
+  const int allocated = static_cast<int>(left < Packing::L ? left : Packing::L);
+  return lane_block<T, Packing::L, Packing::WG>(v, first, allocated);
 }
 
 }  // namespace bandsolve::detail

@@ -161,9 +161,10 @@ struct pivoting_factorization_access {
     f.u1_ = fv(alloc("bandsolve::partial_pivoting U(i,i+1)"), blocks, n);
     f.u2_ = fv(alloc("bandsolve::partial_pivoting U(i,i+2)"), blocks, n);
     f.lm_ = fv(alloc("bandsolve::partial_pivoting multipliers"), blocks, n);
-    f.swapped_ = typename F::flag_view(alloc("bandsolve::partial_pivoting interchanges"), blocks, n);
-    f.info_ = Kokkos::View<int*, typename F::memory_space>(alloc("bandsolve::partial_pivoting info"),
-                                                           nsys);
+    f.swapped_ =
+        typename F::flag_view(alloc("bandsolve::partial_pivoting interchanges"), blocks, n);
+    f.info_ = Kokkos::View<int*, typename F::memory_space>(
+        alloc("bandsolve::partial_pivoting info"), nsys);
     f.nsys_ = nsys;
     f.n_ = n;
     f.initialized_ = true;
