@@ -9,4 +9,5 @@
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/version.hpp>

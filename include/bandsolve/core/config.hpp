@@ -6,10 +6,14 @@
 
 // `#pragma omp simd` vectorizes the loops that run across systems on CPU backends.
 // Device compilation passes never see it (one thread is one system there).
+// BANDSOLVE_SIMD_IF(flag) applies it only where a constant flag holds (OpenMP 5 `if` clause).
+#define BANDSOLVE_STRINGIZE(x) #x
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
 #define BANDSOLVE_SIMD
+#define BANDSOLVE_SIMD_IF(flag)
 #else
 #define BANDSOLVE_SIMD _Pragma("omp simd")
+#define BANDSOLVE_SIMD_IF(flag) _Pragma(BANDSOLVE_STRINGIZE(omp simd if(flag)))
 #endif
 
 // A hint to start loading a cache line. The backward sweeps of the CPU kernels touch only cache,

@@ -1,0 +1,211 @@
+// Thomas along each axis of a 256^3 double cube (View<double***>, LayoutRight: z has unit stride)
+// with bandsolve::solve_along, and one full ADI step (stencil, solves along x and y, solve along z
+// added into u), against LAPACK dgtsv looped over the lines with OpenMP in the same run.
+// Floor bytes per unknown:
+//   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
+//   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
+//   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9.
+#include "bench_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <omp.h>
+
+#include <string>
+#include <vector>
+
+extern "C" {
+void dgtsv_(const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
+            const int* ldb, int* info);
+}
+
+namespace bandsolve_bench {
+namespace {
+
+using cube = Kokkos::View<double***, Kokkos::LayoutRight, host_exec::memory_space>;
+using line = Kokkos::View<double*, host_exec::memory_space>;
+constexpr const char* axis_names[] = {"x", "y", "z"};
+
+// Rows sum to 1 (a, c in [-0.75, -0.25], b = 1 - a - c): diagonally dominant, ||A^-1|| <= 1 and
+// A 1 = 1, so repeated in-place solves stay in range (no denormals).
+void fill_coefficients(const cube& a, const cube& b, const cube& c) {
+  const std::size_t N = a.extent(0), total = N * N * N;
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<host_exec>(0, total), KOKKOS_LAMBDA(std::size_t k) {
+        const std::size_t i = k / (N * N), j = (k / N) % N, l = k % N;
+        const double lo = -0.25 - 0.5 * hash01(2 * k), up = -0.25 - 0.5 * hash01(2 * k + 1);
+        a(i, j, l) = lo;
+        c(i, j, l) = up;
+        b(i, j, l) = 1 - lo - up;
+      });
+  host_exec().fence();
+}
+
+// Values in [1, 2).
+void fill_field(const cube& d) {
+  const std::size_t N = d.extent(0), total = N * N * N;
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<host_exec>(0, total), KOKKOS_LAMBDA(std::size_t k) {
+        d(k / (N * N), (k / N) % N, k % N) = 1 + hash01(k + (std::size_t(1) << 40));
+      });
+  host_exec().fence();
+}
+
+void fill_lines(const line& a, const line& b, const line& c, double lambda) {
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<host_exec>(0, a.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+        a(i) = -lambda;
+        c(i) = -lambda;
+        b(i) = 1 + 2 * lambda;
+      });
+  host_exec().fence();
+}
+
+// solve_along(axis) on an N^3 cube; Shared: 1-D coefficients of length N.
+template <bool Shared>
+void axis_benchmark(benchmark::State& state) {
+  const std::size_t N = static_cast<std::size_t>(state.range(0));
+  const int axis = static_cast<int>(state.range(1));
+  const host_exec exec;
+  cube d("d", N, N, N);
+  Kokkos::View<int*, host_exec::memory_space> info("info", N * N);
+  iteration_timer t;
+  auto run = [&](const auto& a, const auto& b, const auto& c) {
+    for (auto _ : state) {
+      t.start();
+      bandsolve::solve_along(exec, bandsolve::algo::thomas{}, axis, a, b, c, d, info);
+      exec.fence();
+      t.stop(state);
+    }
+  };
+  if constexpr (Shared) {
+    line a("a", N), b("b", N), c("c", N);
+    fill_lines(a, b, c, 0.5);
+    fill_field(d);
+    run(a, b, c);
+  } else {
+    cube a("a", N, N, N), b("b", N, N, N), c("c", N, N, N);
+    fill_coefficients(a, b, c);
+    fill_field(d);
+    run(a, b, c);
+  }
+  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  const double unknowns = double(N) * N * N;
+  report(state, t, (Shared ? 2.0 : 5.0) * sizeof(double) * unknowns, unknowns);
+}
+
+// The peer: LAPACK dgtsv on each line along `axis`, lines spread over OpenMP threads. Each thread
+// copies the line's a, b, c (dgtsv overwrites them) and d into its own buffers and writes x back:
+// what a code without an N-D solver does.
+void lapack_axis_benchmark(benchmark::State& state) {
+  const std::size_t N = static_cast<std::size_t>(state.range(0));
+  const int axis = static_cast<int>(state.range(1));
+  cube a("a", N, N, N), b("b", N, N, N), c("c", N, N, N), d("d", N, N, N);
+  fill_coefficients(a, b, c);
+  fill_field(d);
+  const std::size_t stride = d.stride(axis), lines = N * N;
+  // Lines numbered by their two batch indices (p, q) with q on the faster batch axis.
+  const int outer = axis == 0 ? 1 : 0, inner = axis == 2 ? 1 : 2;
+  const std::size_t so = d.stride(outer), si = d.stride(inner);
+  const int threads = host_exec::concurrency();
+  std::vector<std::vector<double>> work(threads, std::vector<double>(4 * N));
+  int failures = 0;
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : failures)
+    for (std::size_t s = 0; s < lines; ++s) {
+      const std::size_t base = (s / N) * so + (s % N) * si;
+      double* w = work[omp_get_thread_num()].data();
+      double *dl = w, *dd = w + N, *du = w + 2 * N, *x = w + 3 * N;
+      for (std::size_t i = 0; i < N; ++i) {
+        const std::size_t o = base + i * stride;
+        if (i + 1 < N) {
+          dl[i] = a.data()[o + stride];
+          du[i] = c.data()[o];
+        }
+        dd[i] = b.data()[o];
+        x[i] = d.data()[o];
+      }
+      const int n = static_cast<int>(N), one = 1;
+      int info = 0;
+      dgtsv_(&n, &one, dl, dd, du, x, &n, &info);
+      failures += info != 0;
+      for (std::size_t i = 0; i < N; ++i) d.data()[base + i * stride] = x[i];
+    }
+    t.stop(state);
+  }
+  if (failures) state.SkipWithError("dgtsv reported a singular system");
+  const double unknowns = double(N) * N * N;
+  report(state, t, 5.0 * sizeof(double) * unknowns, unknowns);
+}
+
+// One ADI step of the 3-D heat equation (as examples/adi_heat3d.cpp): 7-point stencil into r,
+// in-place solves along x and y, solve along z added into u; shared coefficients.
+void adi_step_benchmark(benchmark::State& state) {
+  const std::size_t N = static_cast<std::size_t>(state.range(0));
+  const host_exec exec;
+  const double mu = 0.01, lambda = 0.5 * mu;  // small steps: u stays O(1) over the iterations
+  cube u("u", N, N, N), r("r", N, N, N);
+  line a("a", N), b("b", N), c("c", N);
+  fill_lines(a, b, c, lambda);
+  fill_field(u);
+  Kokkos::View<int*, host_exec::memory_space> info_x("info x", N * N), info_y("info y", N * N),
+      info_z("info z", N * N);
+  using policy = Kokkos::MDRangePolicy<host_exec, Kokkos::Rank<3>>;
+  const long n1 = static_cast<long>(N) - 1;
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    Kokkos::parallel_for(
+        "adi stencil", policy(exec, {1, 1, 1}, {n1, n1, n1}),
+        KOKKOS_LAMBDA(const long i, const long j, const long k) {
+          r(i, j, k) = mu * (u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k) +
+                             u(i, j, k - 1) + u(i, j, k + 1) - 6.0 * u(i, j, k));
+        });
+    bandsolve::solve_along(exec, bandsolve::algo::thomas{}, 0, a, b, c, r, info_x);
+    bandsolve::solve_along(exec, bandsolve::algo::thomas{}, 1, a, b, c, r, info_y);
+    bandsolve::solve_along_add(exec, bandsolve::algo::thomas{}, 2, a, b, c, r, u, info_z);
+    exec.fence();
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(info_x) + bandsolve::count_failed(info_y) +
+          bandsolve::count_failed(info_z) !=
+      0)
+    state.SkipWithError("a system failed");
+  const double unknowns = double(N) * N * N;
+  report(state, t, 9.0 * sizeof(double) * unknowns, unknowns);
+}
+
+const bool registered = [] {
+  const long N = 256;
+  const std::string shape = "/double/" + std::to_string(N) + "^3";
+  for (long axis = 0; axis < 3; ++axis) {
+    benchmark::RegisterBenchmark(
+        ("axis/full/" + std::string(axis_names[axis]) + shape).c_str(), axis_benchmark<false>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/shared/" + std::string(axis_names[axis]) + shape).c_str(), axis_benchmark<true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (long axis : {0L, 2L})
+    benchmark::RegisterBenchmark(
+        ("axis/lapack_gtsv/" + std::string(axis_names[axis]) + shape).c_str(),
+        lapack_axis_benchmark)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Iterations(5)
+        ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("axis/adi_step" + shape).c_str(), adi_step_benchmark)
+      ->Args({N})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  return true;
+}();
+
+}  // namespace
+}  // namespace bandsolve_bench

@@ -1,0 +1,319 @@
+#pragma once
+// Batched Thomas along any axis of a 2-D, 3-D or 4-D array, without transposing it: host API.
+//
+//   bandsolve::solve_along(exec, bandsolve::algo::thomas{}, axis, a, b, c, d, info);
+//       Every line of d along `axis` (all other indices fixed) is one system
+//       a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i], i = 0 .. n-1, n = d.extent(axis);
+//       x overwrites d. The other axes are the batch.
+//   bandsolve::solve_along_add(exec, bandsolve::algo::thomas{}, axis, a, b, c, d, u, info);
+//       The increment variant: u += x in the same pass; d is only read (it may be a View of
+//       const), u has d's extents. For the last sweep of an ADI step (u^{n+1} = u^n + x).
+//
+// d (and u) are Kokkos::Views of rank 2 to 4 in any array layout: LayoutRight, LayoutLeft or
+// LayoutStride (subviews of padded arrays: padding is never read nor written).
+// Coefficients come in two forms (a, b, c alike):
+//   - full arrays of d's rank and extents (any layouts, each its own strides): one matrix per line.
+//     Floor: 5 words per unknown (read a, b, c, d; write x), 40 bytes in double;
+//     solve_along_add: 6 (read a, b, c, d, u; write u).
+//   - rank-1 Views of length n shared by every line (ADI and constant-coefficient problems): the
+//     matrix is factored in each pack's scratch and only d crosses memory. Floor: 2 words per
+//     unknown (read d, write x), 16 bytes in double; solve_along_add: 3 (read d, u; write u).
+// info is a rank-1 View<int> with one entry per line (the product of d's other extents), numbered
+// by the batch indices in axis order, last fastest: for d of extents (nx, ny, nz) and axis 1,
+// line (ix, :, iz) is system ix*nz + iz. Codes as in solve(thomas): 0 or the 1-based row of the
+// first zero, tiny or non-finite pivot; with shared coefficients every line has the same code.
+// a[0] and c[n-1] are ignored; a, b, c are never modified; the output must not overlap an input.
+// Work is enqueued on exec (one launch for all lines) and never fenced here. T is float or
+// double. No pivoting: for diagonally dominant or symmetric positive definite matrices.
+//
+// How lines are packed (layout/axis.hpp): neighbouring lines along the batch axis of smallest
+// stride share a pack, one SIMD lane each. With a unit-stride batch axis each row of a pack is
+// one contiguous run (as layout::column); along the unit-stride axis the lines are contiguous
+// rows, read through in-register transposes (as layout::row).
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/layout/axis.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/thomas_axis_kernel.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+namespace detail {
+
+// Lane-contiguous packs use the column blocks' width (runs of 512 bytes per row); gathered packs
+// the row layout's packs and transpose tiles.
+template <class T>
+struct axis_packing {
+  static constexpr int W = thomas_packing<layout::column, T>::W;
+  static constexpr int L = thomas_packing<layout::row, T>::L;
+  static constexpr int TR = thomas_packing<layout::row, T>::TR;
+};
+
+template <class View, class RefView>
+void check_same_extents(const std::string& fn, const char* name, const View& v,
+                        const char* ref_name, const RefView& ref) {
+  for (int r = 0; r < static_cast<int>(RefView::rank); ++r)
+    if (v.extent(r) != ref.extent(r))
+      throw_invalid_argument(fn, name, ".extent(", r, ") = ", v.extent(r), " but ", ref_name,
+                             ".extent(", r, ") = ", ref.extent(r));
+}
+
+template <class View, class DView>
+void check_line_coefficients(const std::string& fn, const char* name, const View& v,
+                             const DView& d, int axis) {
+  if (v.extent(0) != d.extent(axis))
+    throw_invalid_argument(fn, name, ".extent(0) = ", v.extent(0),
+                           " but d.extent(", axis, ") = ", d.extent(axis),
+                           " (shared coefficients need one value per row of the solve axis)");
+}
+
+// Whether the pack's lines of v are neighbours in memory (lane-contiguous rows).
+template <class View>
+bool unit_lane_stride(const View& v, int lane_axis) {
+  return v.extent(lane_axis) <= 1 || v.stride(lane_axis) == 1;
+}
+
+// Prefetch of the next pack during a gathered pack's backward sweep, as for layout::row: only
+// where the pack's lines are unit-stride rows close together (one block per array).
+template <class T>
+KOKKOS_INLINE_FUNCTION void add_next_lines(next_pack_prefetch<5>& pf, const T* data,
+                                           const nd_strides& st, const line_packs& g,
+                                           index_t p) {
+  const index_t si = st.s[g.axis], ss = st.s[g.lane_axis];
+  if (p + 1 >= g.npacks || si != 1 || ss < g.n || ss > 2 * g.n) return;
+  const line_pack next = g.pack(p + 1);
+  pf.n = g.n;
+  pf.bytes = ((next.lanes - 1) * ss + g.n) * static_cast<index_t>(sizeof(T));
+  pf.add(data + g.offset(st, next));
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
+          class InfoView>
+constexpr void thomas_along_static_checks() {
+  using T = typename DView::non_const_value_type;
+  constexpr int rank = static_cast<int>(DView::rank);
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve::solve_along: the first argument must be a Kokkos execution space "
+                "instance");
+  static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
+                    Kokkos::is_view<CView>::value && Kokkos::is_view<DView>::value &&
+                    Kokkos::is_view<UView>::value,
+                "bandsolve::solve_along: a, b, c, d (and u) must be Kokkos::Views");
+  static_assert(rank >= 2 && rank <= max_axis_rank,
+                "bandsolve::solve_along: d must be a View of rank 2, 3 or 4");
+  static_assert(static_cast<int>(UView::rank) == rank,
+                "bandsolve::solve_along_add: u must have the rank of d");
+  static_assert((AView::rank == 1 && BView::rank == 1 && CView::rank == 1) ||
+                    (static_cast<int>(AView::rank) == rank &&
+                     static_cast<int>(BView::rank) == rank &&
+                     static_cast<int>(CView::rank) == rank),
+                "bandsolve::solve_along: a, b and c must all be rank-1 Views of length n "
+                "(coefficients shared by every line) or all have the rank of d (one matrix per "
+                "line)");
+  static_assert(is_supported_scalar_v<T>,
+                "bandsolve::solve_along: the scalar type must be float or double");
+  static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
+                    std::is_same_v<typename BView::non_const_value_type, T> &&
+                    std::is_same_v<typename CView::non_const_value_type, T> &&
+                    std::is_same_v<typename UView::non_const_value_type, T>,
+                "bandsolve::solve_along: a, b, c, d (and u) must have the same scalar type");
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve_along: info must be a rank-1 Kokkos::View<int*>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename AView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename BView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename CView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace,
+                                     typename InfoView::memory_space>::accessible,
+      "bandsolve::solve_along: the Views must be accessible from the execution space");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+}
+
+// Both entry points. Add: u += x and d is read only; otherwise x overwrites d (u is d).
+template <bool Add, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class UView, class InfoView>
+void thomas_along(const ExecutionSpace& exec, const char* function, int axis, const AView& a,
+                  const BView& b, const CView& c, const DView& d, const UView& u,
+                  const InfoView& info) {
+  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, UView, InfoView>();
+  using T = typename DView::non_const_value_type;
+  using P = axis_packing<T>;
+  constexpr int rank = static_cast<int>(DView::rank);
+  constexpr bool shared = AView::rank == 1;
+  const std::string fn = function;
+
+  if (axis < 0 || axis >= rank)
+    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
+                           rank - 1, ")");
+  if constexpr (shared) {
+    check_line_coefficients(fn, "a", a, d, axis);
+    check_line_coefficients(fn, "b", b, d, axis);
+    check_line_coefficients(fn, "c", c, d, axis);
+  } else {
+    check_same_extents(fn, "a", a, "d", d);
+    check_same_extents(fn, "b", b, "d", d);
+    check_same_extents(fn, "c", c, "d", d);
+  }
+  const char* out_name = Add ? "u" : "d";
+  if constexpr (Add) {
+    check_same_extents(fn, "u", u, "d", d);
+    check_no_overlap(fn, "u", u, "d", d);
+  }
+  check_no_overlap(fn, out_name, u, "a", a);
+  check_no_overlap(fn, out_name, u, "b", b);
+  check_no_overlap(fn, out_name, u, "c", c);
+  check_no_overlap(fn, out_name, u, "info", info);
+
+  const index_t n = static_cast<index_t>(d.extent(axis));
+  check_rows_fit_int(fn, d.extent(axis));
+  std::size_t nsys = 1;
+  for (int r = 0; r < rank; ++r)
+    if (r != axis) nsys *= d.extent(r);
+  if (info.extent(0) != nsys)
+    throw_invalid_argument(fn, "info.extent(0) = ", info.extent(0), " but d has ", nsys,
+                           " lines along axis ", axis, " (the product of its other extents)");
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+
+  const int lane = lane_axis_of(d, axis);
+  const bool lanes = unit_lane_stride(d, lane) && (!Add || unit_lane_stride(u, lane)) &&
+                     (shared || (unit_lane_stride(a, lane) && unit_lane_stride(b, lane) &&
+                                 unit_lane_stride(c, lane)));
+  const int width = lanes ? P::W : P::L;
+  const line_packs g = make_line_packs(d, axis, lane, width);
+  // Scratch: rows of `width` lanes (c' and/or d'), then the shared factors (r, l, c').
+  const std::size_t row_block = static_cast<std::size_t>(n) * width * sizeof(T);
+  const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(T) : 0;
+  const std::size_t row_blocks = shared ? (Add || !lanes ? 1 : 0) : (Add || !lanes ? 2 : 1);
+  const std::size_t scratch = row_blocks * row_block + factors;
+  const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
+                   sd = strides_of(d), su = strides_of(u);
+
+  for_each_pack(
+      exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const index_t ki = g.axis, kl = g.lane_axis;
+        T* rows = static_cast<T*>(work);
+        T* f = rows + row_blocks * n * width;  // shared factors r, l, c'
+        int info_l[P::W > P::L ? P::W : P::L];
+        if constexpr (shared) {
+          const int code = factor_shared<T>(n, a, b, c, f, f + n, f + 2 * n);
+          for (int l = 0; l < nl; ++l) info_l[l] = code;
+        }
+        if (lanes) {
+          constexpr int W = P::W;
+          const lane_rows<const T> rd{d.data() + g.offset(sd, k), sd.s[ki]};
+          if constexpr (shared) {
+            if constexpr (Add) {
+              const lane_rows<T> ru{u.data() + g.offset(su, k), su.s[ki]};
+              const lane_rows<T> x{rows, W};
+              if (nl == W) {
+                shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
+                backward_add_lanes<W, true, true>(n, W, f + 2 * n, rows, ru);
+              } else {
+                shared_forward_lanes<W, false>(n, nl, f, f + n, rd, x);
+                backward_add_lanes<W, false, true>(n, nl, f + 2 * n, rows, ru);
+              }
+            } else {
+              const lane_rows<T> x{d.data() + g.offset(sd, k), sd.s[ki]};
+              if (nl == W) {
+                shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
+                shared_backward_lanes<W, true>(n, W, f + 2 * n, x);
+              } else {
+                shared_forward_lanes<W, false>(n, nl, f, f + n, rd, x);
+                shared_backward_lanes<W, false>(n, nl, f + 2 * n, x);
+              }
+            }
+          } else {
+            const lane_rows<const T> ra{a.data() + g.offset(sa, k), sa.s[ki]};
+            const lane_rows<const T> rb{b.data() + g.offset(sb, k), sb.s[ki]};
+            const lane_rows<const T> rc{c.data() + g.offset(sc, k), sc.s[ki]};
+            if constexpr (Add) {
+              const lane_rows<T> ru{u.data() + g.offset(su, k), su.s[ki]};
+              if (nl == W)
+                thomas_add_lanes<W, true>(n, W, ra, rb, rc, rd, ru, rows, rows + n * W, info_l);
+              else
+                thomas_add_lanes<W, false>(n, nl, ra, rb, rc, rd, ru, rows, rows + n * W, info_l);
+            } else {
+              const lane_rows<T> x{d.data() + g.offset(sd, k), sd.s[ki]};
+              if (nl == W)
+                thomas_solve_lanes<W, 1, true>(n, W, 1, ra, rb, rc, x, rows, info_l,
+                                               no_prefetch{});
+              else
+                thomas_solve_lanes<W, 1, false>(n, nl, 1, ra, rb, rc, x, rows, info_l,
+                                                no_prefetch{});
+            }
+          }
+        } else {
+          constexpr int L = P::L, TR = P::TR;
+          const gathered_lanes<const T> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+          T* x = rows;  // d' then x, rows of L lanes
+          next_pack_prefetch<5> prefetch;
+          add_next_lines(prefetch, d.data(), sd, g, p);
+          if constexpr (Add) add_next_lines(prefetch, u.data(), su, g, p);
+          if constexpr (shared) {
+            shared_forward_gather<TR, L>(n, nl, f, f + n, gd, x);
+            shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<T>{x, L}, prefetch);
+          } else {
+            add_next_lines(prefetch, a.data(), sa, g, p);
+            add_next_lines(prefetch, b.data(), sb, g, p);
+            add_next_lines(prefetch, c.data(), sc, g, p);
+            const gathered_lanes<const T> ga{a.data() + g.offset(sa, k), sa.s[kl], sa.s[ki]};
+            const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
+            const gathered_lanes<const T> gc{c.data() + g.offset(sc, k), sc.s[kl], sc.s[ki]};
+            T* cp = rows + n * L;
+            thomas_forward_gather<TR, L>(n, nl, ga, gb, gc, gd, cp, x, info_l);
+            thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{x, L}, prefetch);
+          }
+          const gathered_lanes<T> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
+          if constexpr (Add)
+            add_scatter_gather<TR, L>(n, nl, x, out);
+          else
+            scatter_rows<TR, L>(x, n, out, lane_offsets<L>(nl, out.system_stride), nl);
+        }
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < nl; ++l) info(s0 + l * g.lane_system_stride) = info_l[l];
+      });
+}
+
+}  // namespace detail
+
+// x overwrites d. See the top of this header.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve_along(const ExecutionSpace& exec, algo::thomas, int axis, const AView& a,
+                 const BView& b, const CView& c, const DView& d, const InfoView& info) {
+  static_assert(Kokkos::is_view<DView>::value &&
+                    std::is_same_v<typename DView::value_type,
+                                   typename DView::non_const_value_type>,
+                "bandsolve::solve_along(thomas): d receives the solution and cannot be a View of "
+                "const (solve_along_add reads d and adds the solution into u)");
+  detail::thomas_along<false>(exec, "bandsolve::solve_along(thomas)", axis, a, b, c, d, d, info);
+}
+
+// u += x; d is only read. See the top of this header.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
+          class InfoView>
+void solve_along_add(const ExecutionSpace& exec, algo::thomas, int axis, const AView& a,
+                     const BView& b, const CView& c, const DView& d, const UView& u,
+                     const InfoView& info) {
+  static_assert(Kokkos::is_view<UView>::value &&
+                    std::is_same_v<typename UView::value_type,
+                                   typename UView::non_const_value_type>,
+                "bandsolve::solve_along_add(thomas): u receives u + x and cannot be a View of "
+                "const");
+  detail::thomas_along<true>(exec, "bandsolve::solve_along_add(thomas)", axis, a, b, c, d, u,
+                             info);
+}
+
+}  // namespace bandsolve

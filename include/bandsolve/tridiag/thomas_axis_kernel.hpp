@@ -1,0 +1,202 @@
+#pragma once
+// Per-pack kernels for solves along an axis that thomas_kernel.hpp does not provide:
+//  - coefficients shared by every line (1-D a, b, c of length n): the matrix is factored once per
+//    pack in scalars (r = 1/pivot, l = a r, c' = c r) and only d streams through the lanes;
+//  - the increment variant: u += x with d read only (d' lives in the pack's scratch).
+// Lane-contiguous packs (lane_rows) and gathered packs (gathered_lanes, tiles transposed) as in
+// thomas_kernel.hpp; the same pivot tests and info codes. Valid in device code.
+#include <bandsolve/tridiag/thomas_kernel.hpp>
+
+namespace bandsolve::detail {
+
+struct no_prefetch {
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {}
+};
+
+// Factorization of the matrix shared by all lines: r_i = 1/pivot_i, l_i = a_i r_i, c'_i = c_i r_i
+// (a_0 and c_{n-1} ignored). Returns 0 or the 1-based row of the first bad pivot.
+template <class T, class AView, class BView, class CView>
+KOKKOS_INLINE_FUNCTION int factor_shared(index_t n, const AView& a, const BView& b,
+                                         const CView& c, T* r, T* lo, T* cp) {
+  int info = 0;
+  T cp_prev = T(0);
+  for (index_t i = 0; i < n; ++i) {
+    const T ai = i == 0 ? T(0) : static_cast<T>(a(i));
+    const T pivot = static_cast<T>(b(i)) - ai * cp_prev;
+    info = update_info(info, pivot, i);
+    const T ri = T(1) / pivot;
+    r[i] = ri;
+    lo[i] = ai * ri;
+    cp_prev = (i + 1 < n ? static_cast<T>(c(i)) : T(0)) * ri;
+    cp[i] = cp_prev;
+  }
+  return info;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lane-contiguous packs.
+
+// d'_i = r_i d_i - l_i d'_{i-1} with shared factors; dp may be d itself (in place).
+template <int W, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void shared_forward_lanes(index_t n, int nl, const T* r, const T* lo,
+                                                 lane_rows<const T> d, lane_rows<T> dp) {
+  const int lanes = Full ? W : nl;
+  {
+    const T r0 = r[0];
+    const T* d0 = d.row(0);
+    T* x0 = dp.row(0);
+    BANDSOLVE_SIMD
+    for (int l = 0; l < lanes; ++l) x0[l] = r0 * d0[l];
+  }
+  for (index_t i = 1; i < n; ++i) {
+    const T ri = r[i], li = lo[i];
+    const T* di = d.row(i);
+    const T* prev = dp.row(i - 1);
+    T* xi = dp.row(i);
+    BANDSOLVE_SIMD
+    for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l] - li * prev[l];
+  }
+}
+
+// x_i = d'_i - c'_i x_{i+1} in place, c' shared by the lanes.
+template <int W, bool Full, class T, class Prefetch = no_prefetch>
+KOKKOS_INLINE_FUNCTION void shared_backward_lanes(index_t n, int nl, const T* cp, lane_rows<T> x,
+                                                  const Prefetch& prefetch = Prefetch{}) {
+  const int lanes = Full ? W : nl;
+  for (index_t i = n - 2; i >= 0; --i) {
+    prefetch(n - 2 - i);
+    const T ci = cp[i];
+    T* xi = x.row(i);
+    const T* next = x.row(i + 1);
+    BANDSOLVE_SIMD
+    for (int l = 0; l < lanes; ++l) xi[l] -= ci * next[l];
+  }
+}
+
+// Backward sweep over d' (rows of W lanes at x, scratch) that adds each x_i into u as it goes.
+// c' per lane (rows of W at cp) or shared (cp[i]).
+template <int W, bool Full, bool SharedCp, class T>
+KOKKOS_INLINE_FUNCTION void backward_add_lanes(index_t n, int nl, const T* cp, T* x,
+                                               lane_rows<T> u) {
+  const int lanes = Full ? W : nl;
+  {
+    const T* xl = x + (n - 1) * W;
+    T* ul = u.row(n - 1);
+    BANDSOLVE_SIMD
+    for (int l = 0; l < lanes; ++l) ul[l] += xl[l];
+  }
+  for (index_t i = n - 2; i >= 0; --i) {
+    T* xi = x + i * W;
+    const T* next = xi + W;
+    T* ui = u.row(i);
+    if constexpr (SharedCp) {
+      const T ci = cp[i];
+      BANDSOLVE_SIMD
+      for (int l = 0; l < lanes; ++l) {
+        xi[l] -= ci * next[l];
+        ui[l] += xi[l];
+      }
+    } else {
+      const T* ci = cp + i * W;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < lanes; ++l) {
+        xi[l] -= ci[l] * next[l];
+        ui[l] += xi[l];
+      }
+    }
+  }
+}
+
+// Full coefficients, u += x: the one-shot forward sweep of thomas_solve_lanes with d' in scratch
+// (cp, dp: n*W each), so d is only read.
+template <int W, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void thomas_add_lanes(index_t n, int nl, lane_rows<const T> a,
+                                             lane_rows<const T> b, lane_rows<const T> c,
+                                             lane_rows<const T> d, lane_rows<T> u, T* cp, T* dp,
+                                             int* info) {
+  T risk[W];
+  thomas_first_row<W, Full>(nl, b.row(0), c.row(0), d.row(0), cp, dp, risk);
+  for (index_t i = 1; i < n; ++i)
+    thomas_next_row<W, Full>(nl, a.row(i), b.row(i), c.row(i), d.row(i), cp + (i - 1) * W,
+                             dp + (i - 1) * W, cp + i * W, dp + i * W, risk);
+  resolve_info_lanes<W, 1, Full>(n, nl, 1, a, b, cp, risk, info);
+  backward_add_lanes<W, Full, false>(n, nl, cp, dp, u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gathered packs (lines contiguous along the rows, or general strides). Scratch rows of L lanes.
+
+// u += x for the nl real lines: x (rows of L at x, overwritten with u + x) scattered into u.
+template <int TR, int L, class T>
+KOKKOS_INLINE_FUNCTION void add_scatter_gather(index_t n, int nl, T* x, gathered_lanes<T> u) {
+  const lane_offsets<L> ou(nl, u.system_stride);
+  gather_tile<TR, L, T> tu;
+  for (index_t i0 = 0; i0 < n; i0 += TR) {
+    const int rows = tile_rows(n, i0, TR);
+    tu.load(u, ou, i0, rows);
+    for (int j = 0; j < rows; ++j) {
+      T* xi = x + (i0 + j) * L;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < L; ++l) xi[l] += tu.v[j][l];
+    }
+  }
+  scatter_rows<TR, L>(x, n, u, ou, nl);
+}
+
+// Full coefficients: forward sweep of thomas_solve_gather with d only read; c' and d' in scratch.
+template <int TR, int L, class T>
+KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_lanes<const T> a,
+                                                  gathered_lanes<const T> b,
+                                                  gathered_lanes<const T> c,
+                                                  gathered_lanes<const T> d, T* cp, T* dp,
+                                                  int* info) {
+  const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride),
+      od(nl, d.system_stride);
+  gather_tile<TR, L, T> ta, tb, tc, td;
+  T risk[L];
+  for (index_t i0 = 0; i0 < n; i0 += TR) {
+    const int rows = tile_rows(n, i0, TR);
+    ta.load(a, oa, i0, rows);
+    tb.load(b, ob, i0, rows);
+    tc.load(c, oc, i0, rows);
+    td.load(d, od, i0, rows);
+    for (int j = 0; j < rows; ++j) {
+      const index_t i = i0 + j;
+      if (i == 0)
+        thomas_first_row<L, true>(L, tb.v[0], tc.v[0], td.v[0], cp, dp, risk);
+      else
+        thomas_next_row<L, true>(L, ta.v[j], tb.v[j], tc.v[j], td.v[j], cp + (i - 1) * L,
+                                 dp + (i - 1) * L, cp + i * L, dp + i * L, risk);
+    }
+  }
+  resolve_info_gather<L>(n, nl, a, b, cp, risk, info);
+}
+
+// Shared factors: d'_i = r_i d_i - l_i d'_{i-1} into dp (rows of L lanes).
+template <int TR, int L, class T, class U>
+KOKKOS_INLINE_FUNCTION void shared_forward_gather(index_t n, int nl, const T* r, const T* lo,
+                                                  gathered_lanes<U> d, T* dp) {
+  const lane_offsets<L> od(nl, d.system_stride);
+  gather_tile<TR, L, T> td;
+  for (index_t i0 = 0; i0 < n; i0 += TR) {
+    const int rows = tile_rows(n, i0, TR);
+    td.load(d, od, i0, rows);
+    for (int j = 0; j < rows; ++j) {
+      const index_t i = i0 + j;
+      const T ri = r[i];
+      const T* di = td.v[j];
+      T* xi = dp + i * L;
+      if (i == 0) {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < L; ++l) xi[l] = ri * di[l];
+      } else {
+        const T li = lo[i];
+        const T* prev = xi - L;
+        BANDSOLVE_SIMD
+        for (int l = 0; l < L; ++l) xi[l] = ri * di[l] - li * prev[l];
+      }
+    }
+  }
+}
+
+}  // namespace bandsolve::detail
