@@ -10,6 +10,8 @@
 #include <bandsolve/toeplitz/batched.hpp>
 #include <bandsolve/toeplitz/divide_and_conquer.hpp>
 #include <bandsolve/toeplitz/shared_offdiag.hpp>
+#include <bandsolve/tridiag/periodic.hpp>
+#include <bandsolve/tridiag/pivoting.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/version.hpp>

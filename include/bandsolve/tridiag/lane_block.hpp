@@ -1,0 +1,103 @@
+#pragma once
+// A block of L consecutive systems of a batch, seen as L SIMD lanes, in any layout: the access
+// path of the pivoting and periodic tridiagonal kernels.
+//
+// Lane l of row i lives at base + off[l] + i*row_stride. Where WG consecutive lanes are also
+// consecutive in memory (an interleaved pack, a block of a column-layout batch, a strided View
+// with unit system stride), rows are copied as runs of WG values that vectorize; otherwise (row
+// layout, general strides) each lane is gathered on its own. Lanes past the last allocated system
+// of the batch re-read that system (finite values, results never stored).
+#include <bandsolve/core/config.hpp>
+#include <bandsolve/layout/layout_of.hpp>
+
+#include <type_traits>
+
+namespace bandsolve::detail {
+
+// Systems per work item: about 128 bytes of each row (16 doubles, 8 complex doubles) so that a few
+// independent recurrences run side by side; interleaved<W> items hold whole packs.
+template <class T>
+inline constexpr int block_lanes_v = 128 / static_cast<int>(sizeof(T)) < 1
+                                         ? 1
+                                         : 128 / static_cast<int>(sizeof(T));
+
+template <class Layout, class T>
+struct lane_packing {  // row, column, strided: one run of L lanes when contiguous
+  static constexpr int L = block_lanes_v<T>, WG = L;
+};
+template <int W, class T>
+struct lane_packing<layout::interleaved<W>, T> {  // G whole packs of W lanes
+  static constexpr int G = block_lanes_v<T> / W < 1 ? 1 : block_lanes_v<T> / W;
+  static constexpr int WG = W, L = G * W;
+};
+
+template <class T, int L, int WG>
+struct lane_block {
+  static_assert(L % WG == 0, "bandsolve lane_block: L must be a multiple of WG");
+  T* base = nullptr;
+  index_t row_stride = 0;
+  int allocated = 0;  // lanes with a system slot of their own (padding lanes of packs included)
+  bool contiguous = false;
+  index_t off[L] = {};
+
+  // Systems first .. first+L-1 of v; `allocated` of them have storage.
+  template <class View>
+  KOKKOS_INLINE_FUNCTION lane_block(const View& v, index_t first, int allocated_lanes)
+      : base(v.data()), allocated(allocated_lanes) {
+    row_stride = static_cast<index_t>(v.stride(1));
+    const index_t ss = static_cast<index_t>(v.stride(0));
+    for (int l = 0; l < L; ++l) {
+      const index_t s = first + (l < allocated ? l : allocated - 1);
+      if constexpr (View::rank == 3)
+        off[l] = (s / WG) * ss + (s % WG) * static_cast<index_t>(v.stride(2));
+      else
+        off[l] = s * ss;
+    }
+    if constexpr (View::rank == 3)
+      contiguous = allocated == L && v.stride(2) == 1;
+    else
+      contiguous = allocated == L && ss == 1;
+  }
+
+  template <class U>
+  KOKKOS_FORCEINLINE_FUNCTION void load(index_t i, U* out) const {
+    const index_t r = i * row_stride;
+    if (contiguous) {
+      for (int g = 0; g < L / WG; ++g) {
+        const T* p = base + off[g * WG] + r;
+        U* o = out + g * WG;
+        BANDSOLVE_SIMD
+        for (int w = 0; w < WG; ++w) o[w] = p[w];
+      }
+    } else {
+      for (int l = 0; l < L; ++l) out[l] = base[off[l] + r];
+    }
+  }
+
+  template <class U>
+  KOKKOS_FORCEINLINE_FUNCTION void store(index_t i, const U* in) const {
+    const index_t r = i * row_stride;
+    if (contiguous) {
+      for (int g = 0; g < L / WG; ++g) {
+        T* p = base + off[g * WG] + r;
+        const U* s = in + g * WG;
+        BANDSOLVE_SIMD
+        for (int w = 0; w < WG; ++w) p[w] = s[w];
+      }
+    } else {
+      for (int l = 0; l < allocated; ++l) base[off[l] + r] = in[l];
+    }
+  }
+};
+
+// The lane blocks of one View for work item p: systems p*L .. p*L+L-1 out of `slots` allocated.
+template <class Packing, class T, class View>
+KOKKOS_INLINE_FUNCTION lane_block<T, Packing::L, Packing::WG> block_of(const View& v, index_t p,
+                                                                        index_t slots) {
+  const index_t first = p * Packing::L;
+  const index_t left = slots - first;
+  const int allocated = static_cast<int>(left < Packing::L ? left : Packing::L);
+  return lane_block<T, Packing::L, Packing::WG>(v, first, allocated);
+}
+
+}  // namespace bandsolve::detail

@@ -1,0 +1,197 @@
+#pragma once
+// Batched periodic (cyclic) tridiagonal solver: host API.
+//
+//   bandsolve::solve(exec, bandsolve::algo::periodic{}, a, b, c, d, info);
+//       Solves a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] with indices taken modulo n: a[0]
+//       multiplies x[n-1] and c[n-1] multiplies x[0]. x overwrites d; a, b, c are untouched.
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::periodic{}, a, b, c, nsys);
+//   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//
+// Method (see periodic_kernel.hpp): Thomas on the leading n-1 rows for two right-hand sides and
+// a bordering (Schur complement) correction for x[n-1]; no pivoting, so for matrices whose
+// leading blocks are safe for Thomas (diagonally dominant, symmetric positive definite).
+// n = 1: (a[0] + b[0] + c[0]) x[0] = d[0]. n = 2: coefficients meeting in one position add,
+// row 0 = b[0] x[0] + (a[0] + c[0]) x[1], row 1 = (a[1] + c[1]) x[0] + b[1] x[1].
+// info(s) = 0, or the 1-based row of the first zero, tiny or non-finite pivot (n: the
+// Schur complement, i.e. A singular or nearly so while its leading block is not).
+//
+// a, b, c, d: Kokkos::Views in one layout (row, column, interleaved<W>, strided) of float,
+// double, Kokkos::complex<float> or Kokkos::complex<double>. Work is enqueued on exec and never
+// fenced here. The one-shot solve uses 3*n values of scratch per system of a work item; it
+// allocates nothing.
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/tridiag/batch_checks.hpp>
+#include <bandsolve/tridiag/periodic_kernel.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  detail::tridiag_static_checks<algo::periodic, ExecutionSpace, DView, AView, BView, CView>();
+  detail::info_static_checks<ExecutionSpace, InfoView>();
+  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
+                "bandsolve::solve(periodic): d receives the solution and cannot be a View of "
+                "const");
+  using Layout = layout_of_t<DView>;
+  using T = typename DView::non_const_value_type;
+  using P = detail::lane_packing<Layout, T>;
+  constexpr int L = P::L;
+  const std::string fn = "bandsolve::solve(periodic)";
+  const index_t nsys =
+      static_cast<index_t>(detail::check_one_shot<Layout>(fn, a, b, c, d, info));
+  const index_t n = static_cast<index_t>(rows(d)), slots = static_cast<index_t>(capacity(d));
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  detail::for_each_pack(
+      exec, "bandsolve::solve(periodic)", (nsys + L - 1) / L,
+      3 * static_cast<std::size_t>(n) * L * sizeof(T), KOKKOS_LAMBDA(const index_t p, void* work) {
+        int info_l[L];
+        detail::periodic_solve_block(n, detail::block_of<P, const T>(a, p, slots),
+                                     detail::block_of<P, const T>(b, p, slots),
+                                     detail::block_of<P, const T>(c, p, slots),
+                                     detail::block_of<P, T>(d, p, slots), static_cast<T*>(work),
+                                     info_l);
+        const index_t real = nsys - p * L < L ? nsys - p * L : L;
+        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
+      });
+}
+
+namespace detail {
+struct periodic_factorization_access;
+}
+
+// The factors of a batch of periodic tridiagonal matrices in blocks of L systems: Thomas'
+// 1/pivot, a/pivot and c/pivot of the leading block, the correction vector z = T^-1 e, and the
+// closing row (1/s, a[n-1], c[n-1]). A solve reads 4 words and d per unknown and writes x.
+template <class Scalar, class Layout, class ExecutionSpace>
+class periodic_factorization {
+ public:
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  static constexpr int block_width = detail::lane_packing<Layout, Scalar>::L;
+  using factor_view = Kokkos::View<Scalar**[block_width], Kokkos::LayoutRight, memory_space>;
+
+  periodic_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(nsys_); }
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+
+  // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
+  // place. Enqueued on exec, not fenced. Systems whose info is not 0 get inf/NaN.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    detail::tridiag_static_checks<algo::periodic, ExecutionSpace, DView>();
+    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
+                  "bandsolve::periodic_factorization::solve: d must use the layout that was "
+                  "factored");
+    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+                  "bandsolve::periodic_factorization::solve: d must be a non-const View of the "
+                  "factored scalar type");
+    const std::string fn = "bandsolve::periodic_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
+    if (nsys_ == 0 || n_ == 0) return;
+    using P = detail::lane_packing<Layout, Scalar>;
+    const index_t n = n_, slots = static_cast<index_t>(capacity(d));
+    const factor_view r = r_, lo = lo_, cp = cp_, z = z_;
+    detail::for_each_pack(
+        exec, "bandsolve::periodic_factorization::solve", static_cast<index_t>(r.extent(0)),
+        static_cast<std::size_t>(n) * P::L * sizeof(Scalar),
+        KOKKOS_LAMBDA(const index_t p, void* work) {
+          const detail::periodic_factors<const Scalar> f{&r(p, 0, 0), &lo(p, 0, 0), &cp(p, 0, 0),
+                                                         &z(p, 0, 0)};
+          detail::periodic_factored_solve_block(n, f, detail::block_of<P, Scalar>(d, p, slots),
+                                                static_cast<Scalar*>(work));
+        });
+  }
+
+ private:
+  friend struct detail::periodic_factorization_access;
+
+  factor_view r_, lo_, cp_, z_;
+  Kokkos::View<int*, memory_space> info_;
+  index_t nsys_ = 0, n_ = 0;
+  bool initialized_ = false;
+};
+
+namespace detail {
+struct periodic_factorization_access {
+  template <class F>
+  static F make(index_t nsys, index_t n, const typename F::execution_space& exec) {
+    using fv = typename F::factor_view;
+    const index_t blocks = (nsys + F::block_width - 1) / F::block_width;
+    auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
+    F f;
+    f.r_ = fv(alloc("bandsolve::periodic 1/pivot"), blocks, n);
+    f.lo_ = fv(alloc("bandsolve::periodic a/pivot"), blocks, n);
+    f.cp_ = fv(alloc("bandsolve::periodic c/pivot"), blocks, n);
+    f.z_ = fv(alloc("bandsolve::periodic z"), blocks, n);
+    f.info_ = Kokkos::View<int*, typename F::memory_space>(alloc("bandsolve::periodic info"), nsys);
+    f.nsys_ = nsys;
+    f.n_ = n;
+    f.initialized_ = true;
+    return f;
+  }
+  template <class F>
+  static auto views(const F& f) {
+    struct {
+      typename F::factor_view r, lo, cp, z;
+      Kokkos::View<int*, typename F::memory_space> info;
+    } v{f.r_, f.lo_, f.cp_, f.z_, f.info_};
+    return v;
+  }
+};
+}  // namespace detail
+
+// Factorizes the periodic matrices (a, b, c) of nsys systems; nsys defaults to every slot of the
+// Views (for interleaved packs, give the real number of systems). Allocates the factors;
+// enqueued on exec, not fenced.
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  detail::tridiag_static_checks<algo::periodic, ExecutionSpace, BView, AView, CView>();
+  using Layout = layout_of_t<BView>;
+  using T = typename BView::non_const_value_type;
+  using F = periodic_factorization<T, Layout, ExecutionSpace>;
+  using P = detail::lane_packing<Layout, T>;
+  constexpr int L = P::L;
+  const std::string fn = "bandsolve::factorize(periodic)";
+  detail::check_same_shape(fn, "a", a, "b", b);
+  detail::check_same_shape(fn, "c", c, "b", b);
+  detail::check_rows_fit_int(fn, rows(b));
+  nsys = detail::check_factor_nsys<Layout>(fn, b, nsys);
+  const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys),
+                slots = static_cast<index_t>(capacity(b));
+  F f = detail::periodic_factorization_access::make<F>(ns, n, exec);
+  if (ns == 0 || n == 0) return f;
+  const auto v = detail::periodic_factorization_access::views(f);
+  const auto r = v.r, lo = v.lo, cp = v.cp, z = v.z;
+  const auto info = v.info;
+  detail::for_each_pack(
+      exec, "bandsolve::factorize(periodic)", static_cast<index_t>(r.extent(0)), 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        int info_l[L];
+        const detail::periodic_factors<T> fac{&r(p, 0, 0), &lo(p, 0, 0), &cp(p, 0, 0),
+                                              &z(p, 0, 0)};
+        detail::periodic_factor_block(n, detail::block_of<P, const T>(a, p, slots),
+                                      detail::block_of<P, const T>(b, p, slots),
+                                      detail::block_of<P, const T>(c, p, slots), fac, info_l);
+        const index_t real = ns - p * L < L ? ns - p * L : L;
+        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
+      });
+  return f;
+}
+
+}  // namespace bandsolve

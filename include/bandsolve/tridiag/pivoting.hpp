@@ -1,0 +1,225 @@
+#pragma once
+// Batched tridiagonal solver with partial pivoting (the semantics of LAPACK ?gtsv, ?gttrf and
+// ?gttrs): host API.
+//
+//   bandsolve::solve(exec, bandsolve::algo::partial_pivoting{}, a, b, c, d, info);
+//       Solves a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] for every system of the batch with
+//       row interchanges; x overwrites d; a, b and c are untouched; a[0] and c[n-1] are ignored.
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::partial_pivoting{}, a, b, c, nsys);
+//   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//   f.ipiv()               // LAPACK's ipiv of every system, on the host
+//
+// info(s) = 0, or i > 0 when U(i, i) (1-based) is exactly zero: the matrix is singular (LAPACK's
+// convention; the solution of that system is then inf/NaN). Unlike Thomas, small pivots are not
+// an error: elimination with partial pivoting is backward stable for every nonsingular matrix.
+// Pivots are chosen as in LAPACK: an interchange when |a[i+1]| > |pivot candidate|, comparing
+// |re| + |im| for complex values.
+//
+// a, b, c, d: Kokkos::Views in one layout (row, column, interleaved<W>, strided; see layout/)
+// of float, double, Kokkos::complex<float> or Kokkos::complex<double>. For interleaved packs the
+// number of systems is info.extent(0) (solve) or nsys (factorize).
+// Work is enqueued on exec and never fenced here; fence before reading d or info on the host.
+// The one-shot solve uses 4*n values of scratch per system of a work item (cache-resident for
+// moderate n); it allocates nothing.
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/tridiag/batch_checks.hpp>
+#include <bandsolve/tridiag/pivoting_kernel.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, DView, AView, BView,
+                                CView>();
+  detail::info_static_checks<ExecutionSpace, InfoView>();
+  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
+                "bandsolve::solve(partial_pivoting): d receives the solution and cannot be a View "
+                "of const");
+  using Layout = layout_of_t<DView>;
+  using T = typename DView::non_const_value_type;
+  using P = detail::lane_packing<Layout, T>;
+  constexpr int L = P::L;
+  const std::string fn = "bandsolve::solve(partial_pivoting)";
+  const index_t nsys =
+      static_cast<index_t>(detail::check_one_shot<Layout>(fn, a, b, c, d, info));
+  const index_t n = static_cast<index_t>(rows(d)), slots = static_cast<index_t>(capacity(d));
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  const index_t items = (nsys + L - 1) / L;
+  detail::for_each_pack(
+      exec, "bandsolve::solve(partial_pivoting)", items,
+      4 * static_cast<std::size_t>(n) * L * sizeof(T), KOKKOS_LAMBDA(const index_t p, void* work) {
+        int info_l[L];
+        detail::pivoting_solve_block(n, detail::block_of<P, const T>(a, p, slots),
+                                     detail::block_of<P, const T>(b, p, slots),
+                                     detail::block_of<P, const T>(c, p, slots),
+                                     detail::block_of<P, T>(d, p, slots), static_cast<T*>(work),
+                                     info_l);
+        const index_t real = nsys - p * L < L ? nsys - p * L : L;
+        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
+      });
+}
+
+namespace detail {
+struct pivoting_factorization_access;
+}
+
+// The LU factors with row interchanges of a batch of tridiagonal matrices, stored in blocks of L
+// systems (whatever the input layout) so that a solve streams them: 1/U(i,i), U(i,i+1),
+// U(i,i+2), the multipliers and one interchange flag per row.
+template <class Scalar, class Layout, class ExecutionSpace>
+class pivoting_factorization {
+ public:
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  static constexpr int block_width = detail::lane_packing<Layout, Scalar>::L;
+  using factor_view = Kokkos::View<Scalar**[block_width], Kokkos::LayoutRight, memory_space>;
+  using flag_view = Kokkos::View<std::uint8_t**[block_width], Kokkos::LayoutRight, memory_space>;
+
+  pivoting_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(nsys_); }
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  // Per-system info codes (0, or the 1-based row of the first exactly zero U(i, i)).
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+
+  // LAPACK's ipiv (1-based) of every system: ipiv(s, i) = i+1 (no interchange at step i) or i+2
+  // (rows i and i+1 interchanged); ipiv(s, n-1) = n. Copies to the host, so it waits for exec.
+  Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> ipiv() const {
+    Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> out("bandsolve ipiv", nsys_, n_);
+    auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), swapped_);
+    for (index_t s = 0; s < nsys_; ++s)
+      for (index_t i = 0; i < n_; ++i)
+        out(s, i) = static_cast<int>(i + 1) +
+                    (flags(s / block_width, i, s % block_width) != 0 ? 1 : 0);
+    return out;
+  }
+
+  // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
+  // place. Enqueued on exec, not fenced. Systems whose info is not 0 get inf/NaN.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, DView>();
+    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
+                  "bandsolve::pivoting_factorization::solve: d must use the layout that was "
+                  "factored");
+    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+                  "bandsolve::pivoting_factorization::solve: d must be a non-const View of the "
+                  "factored scalar type");
+    const std::string fn = "bandsolve::pivoting_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
+    if (nsys_ == 0 || n_ == 0) return;
+    using P = detail::lane_packing<Layout, Scalar>;
+    constexpr int L = P::L;
+    const index_t n = n_, slots = static_cast<index_t>(capacity(d));
+    const factor_view r = r_, u1 = u1_, u2 = u2_, lm = lm_;
+    const flag_view sw = swapped_;
+    detail::for_each_pack(
+        exec, "bandsolve::pivoting_factorization::solve", static_cast<index_t>(r.extent(0)),
+        static_cast<std::size_t>(n) * L * sizeof(Scalar),
+        KOKKOS_LAMBDA(const index_t p, void* work) {
+          const detail::pivoted_u<const Scalar> u{&r(p, 0, 0), &u1(p, 0, 0), &u2(p, 0, 0)};
+          detail::pivoting_factored_solve_block(n, u, &lm(p, 0, 0), &sw(p, 0, 0),
+                                                detail::block_of<P, Scalar>(d, p, slots),
+                                                static_cast<Scalar*>(work));
+        });
+  }
+
+ private:
+  friend struct detail::pivoting_factorization_access;
+
+  factor_view r_, u1_, u2_, lm_;
+  flag_view swapped_;
+  Kokkos::View<int*, memory_space> info_;
+  index_t nsys_ = 0, n_ = 0;
+  bool initialized_ = false;
+};
+
+namespace detail {
+// Lets factorize() fill a factorization without making its members public.
+struct pivoting_factorization_access {
+  template <class F>
+  static F make(index_t nsys, index_t n, const typename F::execution_space& exec) {
+    using fv = typename F::factor_view;
+    const index_t blocks = (nsys + F::block_width - 1) / F::block_width;
+    auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
+    F f;
+    f.r_ = fv(alloc("bandsolve::partial_pivoting 1/U(i,i)"), blocks, n);
+    f.u1_ = fv(alloc("bandsolve::partial_pivoting U(i,i+1)"), blocks, n);
+    f.u2_ = fv(alloc("bandsolve::partial_pivoting U(i,i+2)"), blocks, n);
+    f.lm_ = fv(alloc("bandsolve::partial_pivoting multipliers"), blocks, n);
+    f.swapped_ =
+        typename F::flag_view(alloc("bandsolve::partial_pivoting interchanges"), blocks, n);
+    f.info_ = Kokkos::View<int*, typename F::memory_space>(
+        alloc("bandsolve::partial_pivoting info"), nsys);
+    f.nsys_ = nsys;
+    f.n_ = n;
+    f.initialized_ = true;
+    return f;
+  }
+  template <class F>
+  static auto views(const F& f) {
+    struct {
+      typename F::factor_view r, u1, u2, lm;
+      typename F::flag_view swapped;
+      Kokkos::View<int*, typename F::memory_space> info;
+    } v{f.r_, f.u1_, f.u2_, f.lm_, f.swapped_, f.info_};
+    return v;
+  }
+};
+}  // namespace detail
+
+// Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
+// (for interleaved packs, give the real number of systems to leave padding lanes out of info).
+// Allocates the factors; enqueued on exec, not fenced.
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, BView, AView, CView>();
+  using Layout = layout_of_t<BView>;
+  using T = typename BView::non_const_value_type;
+  using F = pivoting_factorization<T, Layout, ExecutionSpace>;
+  using P = detail::lane_packing<Layout, T>;
+  constexpr int L = P::L;
+  const std::string fn = "bandsolve::factorize(partial_pivoting)";
+  detail::check_same_shape(fn, "a", a, "b", b);
+  detail::check_same_shape(fn, "c", c, "b", b);
+  detail::check_rows_fit_int(fn, rows(b));
+  nsys = detail::check_factor_nsys<Layout>(fn, b, nsys);
+  const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys),
+                slots = static_cast<index_t>(capacity(b));
+  F f = detail::pivoting_factorization_access::make<F>(ns, n, exec);
+  if (ns == 0 || n == 0) return f;
+  const auto v = detail::pivoting_factorization_access::views(f);
+  const auto r = v.r, u1 = v.u1, u2 = v.u2, lm = v.lm;
+  const auto sw = v.swapped;
+  const auto info = v.info;
+  detail::for_each_pack(
+      exec, "bandsolve::factorize(partial_pivoting)", static_cast<index_t>(r.extent(0)), 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        int info_l[L];
+        const detail::pivoted_u<T> u{&r(p, 0, 0), &u1(p, 0, 0), &u2(p, 0, 0)};
+        detail::pivoting_factor_block(n, detail::block_of<P, const T>(a, p, slots),
+                                      detail::block_of<P, const T>(b, p, slots),
+                                      detail::block_of<P, const T>(c, p, slots), u, &lm(p, 0, 0),
+                                      &sw(p, 0, 0), info_l);
+        const index_t real = ns - p * L < L ? ns - p * L : L;
+        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
+      });
+  return f;
+}
+
+}  // namespace bandsolve

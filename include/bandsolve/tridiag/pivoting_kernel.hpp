@@ -1,0 +1,223 @@
+#pragma once
+// Tridiagonal Gaussian elimination with partial pivoting (LAPACK ?gtsv / ?gttrf / ?gttrs) on a
+// block of L systems at once, one SIMD lane per system. Row interchanges are per-lane selects,
+// never branches across lanes. Valid in device code (no exceptions, no allocation, no std::).
+//
+// Step i (0-based) holds the carried row (cd, cu, cy): its entries in columns i, i+1 and its
+// right-hand side, and meets the original row i+1 (a, b, c, d) with entries in columns i, i+1,
+// i+2. The row with the larger |entry in column i| (cabs1 = |re| + |im| for complex, as LAPACK;
+// ties keep the carried row) becomes row i of U, the other one is reduced by it:
+//   U(i, i) = p, U(i, i+1) = u1, U(i, i+2) = u2 (the fill, nonzero only after an interchange),
+//   l_i = other(i) / p, carried row = other(i+1 .. i+2) - l_i * (u1, u2), right-hand side alike.
+// A zero pivot (then the other entry is zero too) gives l_i = 0 and info = i+1, the first row
+// with U(i, i) exactly zero, as in LAPACK; back substitution then yields inf/NaN in that lane.
+#include <bandsolve/tridiag/lane_block.hpp>
+#include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
+
+#include <cstdint>
+
+namespace bandsolve::detail {
+
+// The rows of U and of the transformed right-hand side, lane-contiguous: row i of an array at
+// base + i*L. r = 1/U(i, i), u1 = U(i, i+1), u2 = U(i, i+2).
+template <class T>
+struct pivoted_u {
+  T* r;
+  T* u1;
+  T* u2;
+};
+
+// c ? x : y, on the real and imaginary parts apart for complex values: selects of whole
+// Kokkos::complex objects keep GCC from vectorizing the lane loops.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T select(bool c, const T& x, const T& y) {
+  if constexpr (is_complex_v<T>)
+    return T(c ? x.real() : y.real(), c ? x.imag() : y.imag());
+  else
+    return c ? x : y;
+}
+
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION bool is_zero(const T& x) {
+  if constexpr (is_complex_v<T>)
+    return static_cast<bool>((x.real() == 0) & (x.imag() == 0));
+  else
+    return x == T(0);
+}
+
+// One elimination step for the L lanes; y (if not null) receives row i of the transformed
+// right-hand side, lm and swapped (if not null) the multiplier and the interchange flag.
+template <int L, bool WithRhs, class T>
+KOKKOS_FORCEINLINE_FUNCTION void pivot_step(index_t i, const T* a, const T* b, const T* c,
+                                            const T* d, T* cd, T* cu, T* cy, T* r, T* u1, T* u2,
+                                            T* y, T* lm, std::uint8_t* swapped, int* info) {
+  BANDSOLVE_SIMD
+  for (int l = 0; l < L; ++l) {
+    const bool sw = magnitude1(a[l]) > magnitude1(cd[l]);
+    const T pd = select(sw, a[l], cd[l]), pu = select(sw, b[l], cu[l]),
+            pu2 = select(sw, c[l], T(0));
+    const T od = select(sw, cd[l], a[l]), ou = select(sw, cu[l], b[l]),
+            ou2 = select(sw, T(0), c[l]);
+    const bool zero = is_zero(pd);
+    const T rec = reciprocal(pd);
+    const T fact = select(zero, T(0), od * rec);
+    info[l] = info[l] != 0 ? info[l] : (zero ? static_cast<int>(i + 1) : 0);
+    r[l] = rec;
+    u1[l] = pu;
+    u2[l] = pu2;
+    cd[l] = ou - fact * pu;
+    cu[l] = ou2 - fact * pu2;
+    if constexpr (WithRhs) {
+      const T py = select(sw, d[l], cy[l]), oy = select(sw, cy[l], d[l]);
+      y[l] = py;
+      cy[l] = oy - fact * py;
+    } else {
+      lm[l] = fact;
+      swapped[l] = sw ? 1 : 0;
+    }
+  }
+}
+
+// The last row: U(n-1, n-1) is what is left of the carried row.
+template <int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void pivot_last(index_t n, const T* cd, T* r, T* u1, T* u2,
+                                            int* info) {
+  BANDSOLVE_SIMD
+  for (int l = 0; l < L; ++l) {
+    const bool zero = is_zero(cd[l]);
+    info[l] = info[l] != 0 ? info[l] : (zero ? static_cast<int>(n) : 0);
+    r[l] = reciprocal(cd[l]);
+    u1[l] = T(0);
+    u2[l] = T(0);
+  }
+}
+
+// x_i = (y_i - u1_i x_{i+1} - u2_i x_{i+2}) / U(i, i), from the last row up; y rows in scratch
+// (lane-contiguous), x stored into d.
+template <int L, int WG, class T>
+KOKKOS_INLINE_FUNCTION void pivot_back_substitute(index_t n, const T* r, const T* u1,
+                                                  const T* u2, const T* y,
+                                                  const lane_block<T, L, WG>& d) {
+  T x1[L], x2[L];
+  BANDSOLVE_SIMD
+  for (int l = 0; l < L; ++l) {
+    x1[l] = y[(n - 1) * L + l] * r[(n - 1) * L + l];
+    x2[l] = T(0);
+  }
+  d.store(n - 1, x1);
+  for (index_t i = n - 2; i >= 0; --i) {
+    const index_t o = i * L;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      const T x = (y[o + l] - u1[o + l] * x1[l] - u2[o + l] * x2[l]) * r[o + l];
+      x2[l] = x1[l];
+      x1[l] = x;
+    }
+    d.store(i, x1);
+  }
+}
+
+// Row i+1 of a, b, c, d into A, B, C, D; the last row's c is ignored (read as 0).
+template <int L, int WG, class T>
+KOKKOS_FORCEINLINE_FUNCTION void load_next_row(index_t n, index_t i,
+                                               const lane_block<const T, L, WG>& a,
+                                               const lane_block<const T, L, WG>& b,
+                                               const lane_block<const T, L, WG>& c, T* A, T* B,
+                                               T* C) {
+  a.load(i + 1, A);
+  b.load(i + 1, B);
+  if (i + 2 < n) {
+    c.load(i + 1, C);
+  } else {
+    for (int l = 0; l < L; ++l) C[l] = T(0);
+  }
+}
+
+template <int L, int WG, class T>
+KOKKOS_FORCEINLINE_FUNCTION void load_first_row(index_t n, const lane_block<const T, L, WG>& b,
+                                                const lane_block<const T, L, WG>& c, T* cd,
+                                                T* cu) {
+  b.load(0, cd);
+  if (n > 1) {
+    c.load(0, cu);
+  } else {
+    for (int l = 0; l < L; ++l) cu[l] = T(0);
+  }
+}
+
+// One-shot solve of the block; x overwrites d. scratch: 4*n*L values (r, u1, u2, y).
+template <int L, int WG, class T>
+KOKKOS_INLINE_FUNCTION void pivoting_solve_block(index_t n, const lane_block<const T, L, WG>& a,
+                                                 const lane_block<const T, L, WG>& b,
+                                                 const lane_block<const T, L, WG>& c,
+                                                 const lane_block<T, L, WG>& d, T* scratch,
+                                                 int* info) {
+  T *r = scratch, *u1 = r + n * L, *u2 = u1 + n * L, *y = u2 + n * L;
+  T cd[L], cu[L], cy[L], A[L], B[L], C[L], D[L];
+  for (int l = 0; l < L; ++l) info[l] = 0;
+  load_first_row(n, b, c, cd, cu);
+  d.load(0, cy);
+  for (index_t i = 0; i + 1 < n; ++i) {
+    load_next_row(n, i, a, b, c, A, B, C);
+    d.load(i + 1, D);
+    const index_t o = i * L;
+    pivot_step<L, true>(i, A, B, C, D, cd, cu, cy, r + o, u1 + o, u2 + o, y + o,
+                        static_cast<T*>(nullptr), static_cast<std::uint8_t*>(nullptr), info);
+  }
+  const index_t o = (n - 1) * L;
+  pivot_last<L>(n, cd, r + o, u1 + o, u2 + o, info);
+  for (int l = 0; l < L; ++l) y[o + l] = cy[l];
+  pivot_back_substitute(n, r, u1, u2, y, d);
+}
+
+// Factorization of the block into lane-contiguous factor rows (row i at + i*L): r, u1, u2, the
+// multipliers lm and the interchange flags.
+template <int L, int WG, class T>
+KOKKOS_INLINE_FUNCTION void pivoting_factor_block(index_t n, const lane_block<const T, L, WG>& a,
+                                                  const lane_block<const T, L, WG>& b,
+                                                  const lane_block<const T, L, WG>& c,
+                                                  pivoted_u<T> u, T* lm, std::uint8_t* swapped,
+                                                  int* info) {
+  T cd[L], cu[L], A[L], B[L], C[L];
+  for (int l = 0; l < L; ++l) info[l] = 0;
+  load_first_row(n, b, c, cd, cu);
+  for (index_t i = 0; i + 1 < n; ++i) {
+    load_next_row(n, i, a, b, c, A, B, C);
+    const index_t o = i * L;
+    pivot_step<L, false>(i, A, B, C, static_cast<const T*>(nullptr), cd, cu,
+                         static_cast<T*>(nullptr), u.r + o, u.u1 + o, u.u2 + o,
+                         static_cast<T*>(nullptr), lm + o, swapped + o, info);
+  }
+  const index_t o = (n - 1) * L;
+  pivot_last<L>(n, cd, u.r + o, u.u1 + o, u.u2 + o, info);
+  for (int l = 0; l < L; ++l) {
+    lm[o + l] = T(0);
+    swapped[o + l] = 0;
+  }
+}
+
+// Solve with stored factors: apply the interchanges and multipliers to d (forward), then back
+// substitution. y: scratch of n*L values.
+template <int L, int WG, class T>
+KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<const T> u,
+                                                          const T* lm, const std::uint8_t* swapped,
+                                                          const lane_block<T, L, WG>& d, T* y) {
+  T cy[L], D[L];
+  d.load(0, cy);
+  for (index_t i = 0; i + 1 < n; ++i) {
+    d.load(i + 1, D);
+    const index_t o = i * L;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      const bool sw = swapped[o + l] != 0;
+      const T py = select(sw, D[l], cy[l]), oy = select(sw, cy[l], D[l]);
+      y[o + l] = py;
+      cy[l] = oy - lm[o + l] * py;
+    }
+  }
+  for (int l = 0; l < L; ++l) y[(n - 1) * L + l] = cy[l];
+  pivot_back_substitute(n, u.r, u.u1, u.u2, y, d);
+}
+
+}  // namespace bandsolve::detail

@@ -1,0 +1,397 @@
+// Periodic (cyclic) tridiagonal solver: one-shot solve and factorize/solve against a dense LAPACK
+// zgesv solve of the full matrix, in every layout, float, double, complex<float> and
+// complex<double>, Serial and OpenMP; n = 1, 2, 3 edge cases; info codes; bad shapes.
+#include "pivoting_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace bl = bandsolve::layout;
+using bandsolve::index_t;
+using bandsolve::algo::periodic;
+using bstest::cd;
+using bstest::host_batch;
+using cfloat = Kokkos::complex<float>;
+using cdouble = Kokkos::complex<double>;
+
+namespace {
+
+using layout_scalar_list =
+    std::tuple<std::tuple<bl::row, float>, std::tuple<bl::row, double>,
+               std::tuple<bl::row, cdouble>, std::tuple<bl::column, double>,
+               std::tuple<bl::column, cfloat>, std::tuple<bl::interleaved<1>, double>,
+               std::tuple<bl::interleaved<4>, float>, std::tuple<bl::interleaved<8>, double>,
+               std::tuple<bl::interleaved<8>, cdouble>>;
+
+template <class Layout, class T, class Mem>
+struct device_batch {
+  using view_type = typename Layout::template view_type<T, Mem>;
+  view_type a, b, c, d;
+};
+
+template <class Layout, class Exec, class T>
+auto upload(const host_batch<T>& p) {
+  using Mem = typename Exec::memory_space;
+  return device_batch<Layout, T, Mem>{
+      bstest::to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n),
+      bstest::to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n),
+      bstest::to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n),
+      bstest::to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n)};
+}
+
+// Random row diagonally dominant periodic systems: a, c ~ U(-1, 1) (complex: both parts) in
+// every row, corners included; |b| = |a| + |c| + m, m ~ U(1, 2), random sign (complex: random
+// phase). Every row keeps a margin >= 1, so ||A^-1||_inf <= 1; ||A||_inf <= 2 (2 sqrt 2) + 2 + 2
+// < 10: cond_inf(A) < 10 for every n, and the same holds for the leading block T and the Schur
+// complement (both inherit the dominance margin).
+template <class T>
+host_batch<T> random_periodic(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  host_batch<T> p(nsys, n);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
+  for (std::size_t k = 0; k < nsys * n; ++k) {
+    p.a[k] = bstest::uniform11<T>(gen);
+    p.c[k] = bstest::uniform11<T>(gen);
+    const double mag = std::abs(bstest::to_cd(p.a[k])) + std::abs(bstest::to_cd(p.c[k])) + u12(gen);
+    if constexpr (bstest::is_kokkos_complex<T>::value)
+      p.b[k] = bstest::from_cd<T>(std::polar(mag, phase(gen)));
+    else
+      p.b[k] = static_cast<T>(gen() % 2 ? mag : -mag);
+    p.d[k] = bstest::uniform11<T>(gen);
+  }
+  return p;
+}
+
+// The dense periodic matrix of system s (column-major, complex<double>): entries that meet in
+// one position add (n = 1, 2).
+template <class T>
+std::vector<cd> dense_periodic(const host_batch<T>& p, std::size_t s) {
+  const std::size_t n = p.n;
+  std::vector<cd> A(n * n, cd(0));
+  for (std::size_t i = 0; i < n; ++i) {
+    A[i + i * n] += bstest::to_cd(p.b[p.idx(s, i)]);
+    A[i + ((i + n - 1) % n) * n] += bstest::to_cd(p.a[p.idx(s, i)]);
+    A[i + ((i + 1) % n) * n] += bstest::to_cd(p.c[p.idx(s, i)]);
+  }
+  return A;
+}
+
+// zgesv of every system in complex<double>; info gets LAPACK's codes.
+template <class T>
+std::vector<T> dense_reference(const host_batch<T>& p, const std::vector<T>* rhs = nullptr,
+                               std::vector<int>* info = nullptr) {
+  const std::size_t n = p.n;
+  const std::vector<T>& d = rhs ? *rhs : p.d;
+  std::vector<T> x(p.nsys * n);
+  if (info) info->assign(p.nsys, 0);
+  for (std::size_t s = 0; s < p.nsys && n > 0; ++s) {
+    auto A = dense_periodic(p, s);
+    std::vector<cd> b(n);
+    for (std::size_t i = 0; i < n; ++i) b[i] = bstest::to_cd(d[p.idx(s, i)]);
+    std::vector<int> ipiv(n);
+    const int ni = static_cast<int>(n), one = 1;
+    int code = 0;
+    zgesv_(&ni, &one, A.data(), &ni, ipiv.data(), b.data(), &ni, &code);
+    if (info) (*info)[s] = code;
+    for (std::size_t i = 0; i < n; ++i) x[p.idx(s, i)] = bstest::from_cd<T>(b[i]);
+  }
+  return x;
+}
+
+// Forward error against the dense solve: Thomas on the dominant leading block and the bordered
+// correction are backward stable with a few u per entry (Higham Sec. 9.6: |dA| <= 4u |L||U|,
+// |L||U| <= 3|A| for dominant rows); the correction adds O(1) operations per entry. With
+// cond < 10 (random_periodic): C = 16 * 10 = 160 plus the rounding of T to float: C = 200.
+template <class T>
+double dense_tol() {
+  return 200 * bstest::eps_of<T>();
+}
+template <class T>
+double residual_tol() {
+  return 32 * bstest::eps_of<T>();
+}
+
+template <class T>
+double worst_diff(const std::vector<T>& x, const std::vector<T>& ref, std::size_t nsys,
+                  std::size_t n, const std::vector<int>* skip = nullptr) {
+  double w = 0;
+  for (std::size_t s = 0; s < nsys; ++s)
+    if (!skip || (*skip)[s] == 0) w = std::max(w, bstest::rel_diff_any(x, ref, n, s));
+  return w;
+}
+
+template <class T>
+double worst_residual(const host_batch<T>& p, const std::vector<T>& x,
+                      const std::vector<T>* rhs = nullptr) {
+  double w = 0;
+  for (std::size_t s = 0; s < p.nsys; ++s)
+    w = std::max(w, bstest::residual_any(p, x, s, rhs, true));
+  return w;
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("periodic solve matches a dense LAPACK solve of the cyclic matrix",
+                        "[periodic][lapack]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  const std::vector<std::size_t> ns = {1, 2, 3, 4, 5, 8, 17, 64, 101};
+  const std::vector<std::size_t> nsys_all = {1, 2, 7, 9, 17, 33, 40};
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 3;
+    double worst = 0;
+    for (std::size_t k = 0; k < ns.size(); ++k)
+      for (std::size_t j : {k % 7, (k + 4) % 7}) {
+        const std::size_t n = ns[k], nsys = nsys_all[j];
+        INFO(bstest::layout_name<Layout>() << ", " << bstest::type_name<T>() << ", "
+                                           << Exec::name() << ", n = " << n
+                                           << ", nsys = " << nsys);
+        const auto p = random_periodic<T>(nsys, n, seed++);
+        const auto ref = dense_reference(p);
+        auto D = upload<Layout, Exec>(p);
+        const auto a0 = bstest::raw_copy(D.a), b0 = bstest::raw_copy(D.b),
+                   c0 = bstest::raw_copy(D.c);
+        auto info = bstest::make_info<Mem>(nsys);
+        bandsolve::solve(exec, periodic{}, D.a, D.b, D.c, D.d, info);
+        auto f = bandsolve::factorize(exec, periodic{}, D.a, D.b, D.c, nsys);
+        auto df = bstest::to_device<Layout, T, Mem>("df", p.d, nsys, n);
+        f.solve(exec, df);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+        CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+        const auto x = bstest::to_host(D.d, nsys), xf = bstest::to_host(df, nsys);
+        const double diff = worst_diff(x, ref, nsys, n);
+        CHECK(diff <= dense_tol<T>());
+        CHECK(worst_diff(xf, ref, nsys, n) <= dense_tol<T>());
+        CHECK(worst_residual(p, x) <= residual_tol<T>());
+        CHECK(worst_residual(p, xf) <= residual_tol<T>());
+        CHECK(bstest::bitwise_equal(bstest::raw_copy(D.a), a0));
+        CHECK(bstest::bitwise_equal(bstest::raw_copy(D.b), b0));
+        CHECK(bstest::bitwise_equal(bstest::raw_copy(D.c), c0));
+        worst = std::max(worst, diff);
+      }
+    UNSCOPED_INFO(bstest::layout_name<Layout>() << " " << bstest::type_name<T>()
+                                                << ": worst difference to zgesv "
+                                                << worst / bstest::eps_of<T>() << " eps");
+    CHECK(worst > 0);
+  });
+}
+
+TEMPLATE_TEST_CASE("periodic n = 1 and n = 2: the corner entries fold onto the diagonal",
+                   "[periodic][edges]", float, double, cdouble) {
+  using T = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    INFO(Exec::name());
+    {  // n = 1: (a + b + c) x = d: (1 + 4 + 3) x = 16 -> x = 2, exactly.
+      host_batch<T> p(3, 1);
+      for (std::size_t s = 0; s < 3; ++s) {
+        p.a[s] = T(1);
+        p.b[s] = T(4);
+        p.c[s] = T(3);
+        p.d[s] = T(16);
+      }
+      auto D = upload<bl::row, Exec>(p);
+      auto info = bstest::make_info<Mem>(3);
+      bandsolve::solve(exec, periodic{}, D.a, D.b, D.c, D.d, info);
+      auto f = bandsolve::factorize(exec, periodic{}, D.a, D.b, D.c);
+      auto df = bstest::to_device<bl::row, T, Mem>("df", p.d, 3, 1);
+      f.solve(exec, df);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == std::vector<int>(3, 0));
+      CHECK(bstest::to_host(D.d, 3) == std::vector<T>(3, T(2)));
+      CHECK(bstest::to_host(df, 3) == std::vector<T>(3, T(2)));
+    }
+    {  // n = 2: a = (1, 2), b = (5, 7), c = (3, 4): [[5, 1 + 3], [2 + 4, 7]] x = (9, 13),
+       // x = (1, 1).
+      host_batch<T> p(1, 2);
+      p.a = {T(1), T(2)};
+      p.b = {T(5), T(7)};
+      p.c = {T(3), T(4)};
+      p.d = {T(9), T(13)};
+      auto D = upload<bl::interleaved<4>, Exec>(p);
+      auto info = bstest::make_info<Mem>(1);
+      bandsolve::solve(exec, periodic{}, D.a, D.b, D.c, D.d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == std::vector<int>{0});
+      const auto x = bstest::to_host(D.d, 1);
+      CHECK(bstest::rel_diff_any(x, std::vector<T>{T(1), T(1)}, 2, 0) <= 4 * bstest::eps_of<T>());
+    }
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("without corner entries the periodic solve is the Thomas solve",
+                        "[periodic][thomas]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  if constexpr (!bstest::is_kokkos_complex<T>::value) {
+    bstest::for_each_exec([&](auto exec) {
+      using Exec = decltype(exec);
+      using Mem = typename Exec::memory_space;
+      for (std::size_t n : {2, 3, 30}) {
+        INFO(bstest::layout_name<Layout>() << ", " << Exec::name() << ", n = " << n);
+        const auto p = bstest::random_dominant<T>(19, n, 60 + std::uint32_t(n));  // a0 = c(n-1) = 0
+        auto D = upload<Layout, Exec>(p);
+        auto dt = bstest::to_device<Layout, T, Mem>("dt", p.d, 19, n);
+        auto info = bstest::make_info<Mem>(19), info_t = bstest::make_info<Mem>(19);
+        bandsolve::solve(exec, periodic{}, D.a, D.b, D.c, D.d, info);
+        bandsolve::solve(exec, bandsolve::algo::thomas{}, D.a, D.b, D.c, dt, info_t);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>(19, 0));
+        CHECK(worst_diff(bstest::to_host(D.d, 19), bstest::to_host(dt, 19), 19, n) <=
+              bstest::lapack_tol<T>());
+      }
+    });
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("singular periodic matrices give the row of the failing pivot",
+                        "[periodic][info]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    INFO(bstest::layout_name<Layout>() << ", " << Exec::name());
+    // Systems (n = 3): 0 regular; 1: b[0] = 0 -> info 1; 2: all ones (T = [[1, 1], [1, 1]]
+    // singular) -> info 2; 3: b[2] chosen so that the Schur complement is exactly 0 -> info 3;
+    // 4: a NaN on the last diagonal -> info 3; 5: regular.
+    auto p = random_periodic<T>(6, 3, 808);
+    p.b[p.idx(1, 0)] = T(0);
+    for (std::size_t i = 0; i < 3; ++i)
+      p.a[p.idx(2, i)] = p.b[p.idx(2, i)] = p.c[p.idx(2, i)] = T(1);
+    // System 3: rows 0, 1 = (a, b, c) = (1, 2, 0), (0, 1, 1) -> T = [[2, 0], [0, 1]],
+    // e = (1, 1) -> z = (0.5, 1); row 2 (a, b, c) = (2, b2, 2): s = b2 - 2*0.5 - 2*1 = b2 - 3.
+    const T row3[3][3] = {{T(1), T(2), T(0)}, {T(0), T(1), T(1)}, {T(2), T(3), T(2)}};
+    for (std::size_t i = 0; i < 3; ++i) {
+      p.a[p.idx(3, i)] = row3[i][0];
+      p.b[p.idx(3, i)] = row3[i][1];
+      p.c[p.idx(3, i)] = row3[i][2];
+    }
+    p.b[p.idx(4, 2)] = bstest::from_cd<T>(cd(std::nan(""), 0));
+    const std::vector<int> expected = {0, 1, 2, 3, 3, 0};
+    auto D = upload<Layout, Exec>(p);
+    auto info = bstest::make_info<Mem>(6);
+    bandsolve::solve(exec, periodic{}, D.a, D.b, D.c, D.d, info);
+    auto f = bandsolve::factorize(exec, periodic{}, D.a, D.b, D.c, 6);
+    exec.fence();
+    CHECK(bstest::info_to_host(info) == expected);
+    CHECK(bstest::info_to_host(f.info()) == expected);
+    std::vector<int> lapack_info;
+    const auto ref = dense_reference<T>(p, nullptr, &lapack_info);
+    CHECK(lapack_info[2] != 0);  // the all-ones matrix is singular for LAPACK too
+    CHECK(lapack_info[3] != 0);
+    CHECK(worst_diff(bstest::to_host(D.d, 6), ref, 6, 3, &expected) <= dense_tol<T>());
+  });
+}
+
+TEMPLATE_TEST_CASE("periodic on strided subviews and padded interleaved packs",
+                   "[periodic][strided]", double, cfloat) {
+  using T = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    for (std::size_t n : {1, 2, 9, 40}) {
+      const std::size_t nsys = 13;
+      INFO(Exec::name() << ", n = " << n);
+      const auto p = random_periodic<T>(nsys, n, 1234 + std::uint32_t(n));
+      const auto ref = dense_reference(p);
+      {  // every other system of a row array with padded rows; NaN outside
+        using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+        using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+        const T nan = bstest::from_cd<T>(cd(std::nan(""), 0));
+        Big big[4];
+        Sub v[4];
+        for (int k = 0; k < 4; ++k) {
+          big[k] = Big("big", nsys, 2, n + 2);
+          Kokkos::deep_copy(big[k], nan);
+          v[k] = Kokkos::subview(big[k], Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+        }
+        bstest::fill(v[0], p.a, nsys);
+        bstest::fill(v[1], p.b, nsys);
+        bstest::fill(v[2], p.c, nsys);
+        bstest::fill(v[3], p.d, nsys);
+        auto info = bstest::make_info<Mem>(nsys);
+        bandsolve::solve(exec, periodic{}, v[0], v[1], v[2], v[3], info);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+        CHECK(worst_diff(bstest::to_host(v[3], nsys), ref, nsys, n) <= dense_tol<T>());
+        std::size_t finite = 0;
+        for (const T& e : bstest::raw_copy(big[3]))
+          finite += std::isnan(bstest::to_cd(e).real()) ? 0 : 1;
+        CHECK(finite == nsys * n);
+      }
+      {  // interleaved<8>: 13 systems in 2 packs, NaN padding, info inside a larger array
+        auto D = upload<bl::interleaved<8>, Exec>(p);
+        Kokkos::View<int*, Mem> info_big("info_big", 16);
+        Kokkos::deep_copy(info_big, -99);
+        auto info = Kokkos::subview(info_big, std::make_pair(0, 13));
+        bandsolve::solve(exec, periodic{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        std::vector<int> expected(16, 0);
+        expected[13] = expected[14] = expected[15] = -99;
+        CHECK(bstest::info_to_host(info_big) == expected);
+        CHECK(worst_diff(bstest::to_host(D.d, nsys), ref, nsys, n) <= dense_tol<T>());
+      }
+    }
+  });
+}
+
+TEMPLATE_LIST_TEST_CASE("one periodic factorization, several right-hand sides",
+                        "[periodic][factorize]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    const std::size_t n = 23, nsys = 21;
+    const auto p = random_periodic<T>(nsys, n, 77);
+    auto D = upload<Layout, Exec>(p);
+    auto f = bandsolve::factorize(exec, periodic{}, D.a, D.b, D.c, nsys);
+    const T nan = bstest::from_cd<T>(cd(std::nan(""), 0));
+    Kokkos::deep_copy(D.a, nan);
+    Kokkos::deep_copy(D.b, nan);
+    Kokkos::deep_copy(D.c, nan);
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      INFO(bstest::layout_name<Layout>() << ", " << Exec::name() << ", right-hand side " << k);
+      std::vector<T> rhs(nsys * n);
+      std::mt19937 gen(k);
+      for (auto& v : rhs) v = bstest::uniform11<T>(gen);
+      auto d = bstest::to_device<Layout, T, Mem>("d", rhs, nsys, n);
+      f.solve(exec, d);
+      exec.fence();
+      const auto x = bstest::to_host(d, nsys);
+      CHECK(worst_diff(x, dense_reference(p, &rhs), nsys, n) <= dense_tol<T>());
+      CHECK(worst_residual(p, x, &rhs) <= residual_tol<T>());
+    }
+  });
+}
+
+TEST_CASE("periodic: bad shapes throw messages that name the values", "[periodic][errors]") {
+  using V = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  Kokkos::Serial exec;
+  V a("a", 5, 9), b("b", 5, 9), c("c", 5, 9), d("d", 5, 9), c8("c8", 5, 8);
+  auto info = bstest::make_info(5), info6 = bstest::make_info(6);
+  using Catch::Matchers::Equals;
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, a, b, c8, d, info),
+                    Equals("bandsolve::solve(periodic): c has 8 rows but d has 9"));
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, a, b, c, d, info6),
+                    Equals("bandsolve::solve(periodic): info.extent(0) = 6 but d holds 5 systems"));
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, periodic{}, a, b, c8),
+                    Equals("bandsolve::factorize(periodic): c has 8 rows but b has 9"));
+  auto f = bandsolve::factorize(exec, periodic{}, a, b, c);
+  CHECK_THROWS_WITH(f.solve(exec, c8),
+                    Equals("bandsolve::periodic_factorization::solve: d has 8 rows but the "
+                           "factorization has 9"));
+}
