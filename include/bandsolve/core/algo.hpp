@@ -15,6 +15,8 @@ struct block_thomas {
   enum class pivoting { none, partial };
   pivoting pivot = pivoting::none;
   static constexpr const char* name = "block_thomas";
+};
+
 // Divide and conquer for one large tridiagonal Toeplitz system (toeplitz/divide_and_conquer.hpp).
 struct toeplitz_dc {
   static constexpr const char* name = "toeplitz_dc";
@@ -29,6 +31,8 @@ struct toeplitz {
 // (toeplitz/shared_offdiag.hpp).
 struct shared_offdiag {
   static constexpr const char* name = "shared_offdiag";
+};
+
 // Gaussian elimination with partial pivoting (row interchanges, LAPACK ?gtsv / ?gttrf / ?gttrs):
 // for any nonsingular tridiagonal system, diagonally dominant or not. Parallel across systems.
 struct partial_pivoting {
