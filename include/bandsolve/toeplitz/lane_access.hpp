@@ -12,7 +12,7 @@
 namespace bandsolve::detail {
 
 template <class T>
-struct lane_block {
+struct strided_lanes {
   T* p;
   index_t si, sl;
   KOKKOS_INLINE_FUNCTION T& operator()(int l, index_t i) const { return p[i * si + l * sl]; }
@@ -21,16 +21,16 @@ struct lane_block {
 // The same with lanes side by side (column, interleaved, strided with system stride 1): the lane
 // stride is known at compile time, so loops across lanes vectorize with plain loads and stores.
 template <class T>
-struct unit_lane_block {
+struct unit_lanes {
   T* p;
   index_t si;
   KOKKOS_INLINE_FUNCTION T& operator()(int l, index_t i) const { return p[i * si + l]; }
 };
 
-// Calls body(block) with a unit_lane_block where the lanes are side by side, else with x itself.
+// Calls body(block) with a unit_lanes where the lanes are side by side, else with x itself.
 template <class T, class Body>
-KOKKOS_INLINE_FUNCTION void with_lane_block(const lane_block<T>& x, const Body& body) {
-  if (x.sl == 1) body(unit_lane_block<T>{x.p, x.si});
+KOKKOS_INLINE_FUNCTION void with_lane_block(const strided_lanes<T>& x, const Body& body) {
+  if (x.sl == 1) body(unit_lanes<T>{x.p, x.si});
   else body(x);
 }
 
@@ -39,11 +39,11 @@ KOKKOS_INLINE_FUNCTION void with_lane_block(const lane_block<T>& x, const Body& 
 // (n L values) lane by lane with L x L register transposes, calls body on that copy, and copies
 // the result back.
 template <int L, class T, class Body>
-inline void transposed_sweep(const lane_block<T>& x, index_t n, T* work, const Body& body) {
+inline void transposed_sweep(const strided_lanes<T>& x, index_t n, T* work, const Body& body) {
   index_t offset[L];
   for (int l = 0; l < L; ++l) offset[l] = l * x.sl;
   for (index_t i0 = 0; i0 < n; i0 += L) simd::load_transposed<L>(work + i0 * L, L, x.p + i0, offset);
-  body(unit_lane_block<T>{work, L});
+  body(unit_lanes<T>{work, L});
   for (index_t i0 = 0; i0 < n; i0 += L) simd::store_transposed<L>(work + i0 * L, L, x.p + i0, offset);
 }
 #endif
@@ -61,7 +61,7 @@ constexpr int item_lanes() {
 }
 
 template <class Layout, int Lanes, class View>
-KOKKOS_INLINE_FUNCTION lane_block<typename View::value_type> lanes_of(const View& v, index_t item) {
+KOKKOS_INLINE_FUNCTION strided_lanes<typename View::value_type> lanes_of(const View& v, index_t item) {
   const index_t s0 = static_cast<index_t>(v.stride(0)), s1 = static_cast<index_t>(v.stride(1));
   if constexpr (is_pack_layout_v<Layout>)
     return {v.data() + item * s0, s1, 1};
