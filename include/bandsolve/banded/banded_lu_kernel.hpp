@@ -13,7 +13,7 @@
 //
 // Pivoting is per lane and branch-free: the search keeps the first row of largest magnitude
 // (|x|, or |re|+|im| for complex values, as LAPACK's i?amax), and the interchange of rows j and
-// j+p is a chain of kl conditional swaps (row j with row j+r where p == r): at most one fires.
+// j+p is done with selects on p == r for r = 1 .. kl (at most one matches) in every column.
 // A zero pivot sets info = j+1 (first one only) and its multipliers to 0, so the lane goes on
 // exactly as ?gbtf2 does (it skips that elimination).
 // Without pivoting, U keeps ku superdiagonals and info flags zero, tiny or non-finite pivots like
@@ -114,51 +114,106 @@ KOKKOS_FORCEINLINE_FUNCTION void load_work_row(const band_work<T, L, Dims>& w, i
   }
 }
 
+// Software prefetch of band column jj (its kl+ku+1 non-fill entries) and right-hand-side row
+// jj, some steps ahead of the loads. Reading the band row by row walks down a diagonal of the
+// storage (one entry in each of kl+ku+1 columns), which the hardware prefetchers do not follow.
+inline constexpr index_t band_prefetch_distance = 16;
+
+template <int L, class T, bool BandUnit, class Dims>
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_band_column(const Dims& dims, index_t n, int nl,
+                                                      index_t jj,
+                                                      const band_lanes<const T, BandUnit>& ab) {
+  if (jj >= n) return;
+  const int kl = dims.kl(), last = 2 * dims.kl() + dims.ku();
+  if constexpr (BandUnit) {
+    constexpr int lines = (L * static_cast<int>(sizeof(T)) + 63) / 64;
+    for (int r = kl; r <= last; ++r)
+      for (int c = 0; c < lines; ++c)
+        BANDSOLVE_PREFETCH(reinterpret_cast<const char*>(ab.entry(jj, r)) + 64 * c);
+  } else {
+    for (int l = 0; l < nl; ++l) {
+      BANDSOLVE_PREFETCH(ab.entry(jj, kl) + ab.lane(l));
+      BANDSOLVE_PREFETCH(ab.entry(jj, last) + ab.lane(l));
+    }
+  }
+}
+
+template <int L, class T, bool RhsUnit>
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_rhs_row(index_t n, int nl, int nrhs, index_t i,
+                                                  const rhs_lanes<T, RhsUnit>& b) {
+  if (i >= n) return;
+  for (int k = 0; k < nrhs; ++k) {
+    if constexpr (RhsUnit) {
+      constexpr int lines = (L * static_cast<int>(sizeof(T)) + 63) / 64;
+      for (int c = 0; c < lines; ++c)
+        BANDSOLVE_PREFETCH(reinterpret_cast<const char*>(b.row(i, k)) + 64 * c);
+    } else {
+      for (int l = 0; l < nl; ++l) BANDSOLVE_PREFETCH(b.row(i, k) + b.lane(l));
+    }
+  }
+}
+
+// Pivot offsets (0 .. kl) are kept in the real type of the values: the selects that apply them
+// then compare and blend vectors of one width, which vectorizes well.
+template <class T>
+using pivot_offset_t = typename scalar_traits<T>::real_type;
+
 // Step j of the elimination on the work rows: pivot search and interchange (Pivot), multipliers
 // (left in entry kl - r of row j+r), update of rows j+1 .. j+kl. Writes the lane's pivot offset
 // (0 .. kl) to p, 1/pivot (0 for a zero pivot when pivoting) to w.inv row j, and info.
+// Every loop runs across the lanes innermost (simple loops that vectorize for any bandwidth).
 template <int L, bool Full, bool Pivot, class T, class Dims>
 KOKKOS_FORCEINLINE_FUNCTION void eliminate_column(const band_work<T, L, Dims>& w, int nl,
-                                                  index_t j, int* p, int* info) {
+                                                  index_t j, pivot_offset_t<T>* p, int* info) {
   using traits = scalar_traits<T>;
   using real = typename traits::real_type;
-  const int kl = w.dims.kl(), kl_ku = w.dims.kl() + w.dims.ku();
-  const int width = Pivot ? kl_ku : w.dims.ku();  // columns right of the pivot that change
+  const int kl = w.dims.kl();
+  const int width = Pivot ? w.dims.kl() + w.dims.ku() : w.dims.ku();  // columns right of j
   const int lanes = Full ? L : nl;
-  T* top = w.at(j, kl);  // row j, column j
+  const index_t down = static_cast<index_t>(w.ldw()) * L - L;  // row j+r -> j+r+1, same column
+  T* top = w.at(j, kl);                                         // row j, column j
+  T* below = top + down;                                        // row j+1, column j
+  T* inv = w.inv + j * L;
+  T t[L], u[L];
+  // Column j: pivot choice, interchange, multipliers.
   if constexpr (Pivot) {
+    real best[L];
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) {
-      real best = traits::abs1(top[l]);
-      int pick = 0;
-      for (int r = 1; r <= kl; ++r) {
-        const real v = traits::abs1(w.at(j + r, kl - r)[l]);
-        const bool better = v > best;
-        best = better ? v : best;
-        pick = better ? r : pick;
-      }
-      p[l] = pick;
+      best[l] = traits::abs1(top[l]);
+      p[l] = real(0);
+      t[l] = top[l];
+      u[l] = top[l];
     }
-    for (int r = 1; r <= kl; ++r)
-      for (int c = 0; c <= kl_ku; ++c) {
-        T* t = top + c * L;
-        T* o = w.at(j + r, kl - r + c);
-        BANDSOLVE_SIMD
-        for (int l = 0; l < lanes; ++l) {
-          const bool swap = p[l] == r;
-          const T a = t[l], b = o[l];
-          t[l] = swap ? b : a;
-          o[l] = swap ? a : b;
-        }
+    for (int r = 1; r <= kl; ++r) {
+      const T* col = below + (r - 1) * down;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < lanes; ++l) {
+        const real v = traits::abs1(col[l]);
+        const real b = best[l];
+        p[l] = v > b ? real(r) : p[l];
+        best[l] = v > b ? v : b;
       }
+    }
+    for (int r = 1; r <= kl; ++r) {
+      const T* col = below + (r - 1) * down;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < lanes; ++l) {
+        const T x = col[l];  // loaded unconditionally so that the select if-converts
+        u[l] = p[l] == real(r) ? x : u[l];
+      }
+    }
   } else {
     BANDSOLVE_SIMD
-    for (int l = 0; l < lanes; ++l) p[l] = 0;
+    for (int l = 0; l < lanes; ++l) {
+      p[l] = real(0);
+      t[l] = top[l];
+      u[l] = top[l];
+    }
   }
-  T* inv = w.inv + j * L;
   BANDSOLVE_SIMD
   for (int l = 0; l < lanes; ++l) {
-    const T pivot = top[l];
+    const T pivot = u[l];
     if constexpr (Pivot) {
       const bool zero = traits::is_zero(pivot);
       info[l] = first_info(info[l], !zero, j);
@@ -167,47 +222,90 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column(const band_work<T, L, Dims>& w
       info[l] = first_info(info[l], banded_pivot_is_good(pivot), j);
       inv[l] = T(1) / pivot;
     }
+    top[l] = pivot;
   }
   for (int r = 1; r <= kl; ++r) {
-    T* m = w.at(j + r, kl - r);
+    T* m = below + (r - 1) * down;
     BANDSOLVE_SIMD
-    for (int l = 0; l < lanes; ++l) m[l] = m[l] * inv[l];
-    for (int c = 1; c <= width; ++c) {
-      T* o = m + c * L;
-      const T* u = top + c * L;
+    for (int l = 0; l < lanes; ++l) {
+      const T x = m[l];
+      m[l] = (Pivot && p[l] == real(r) ? t[l] : x) * inv[l];
+    }
+  }
+  // Columns j+1 .. j+width: interchange, then update.
+  for (int c = 1; c <= width; ++c) {
+    T* tc = top + c * L;
+    T* bc = below + c * L;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < lanes; ++l) {
+      t[l] = tc[l];
+      u[l] = tc[l];
+    }
+    if constexpr (Pivot) {
+      for (int r = 1; r <= kl; ++r) {
+        const T* o = bc + (r - 1) * down;
+        BANDSOLVE_SIMD
+        for (int l = 0; l < lanes; ++l) {
+          const T x = o[l];
+          u[l] = p[l] == real(r) ? x : u[l];
+        }
+      }
       BANDSOLVE_SIMD
-      for (int l = 0; l < lanes; ++l) o[l] -= m[l] * u[l];
+      for (int l = 0; l < lanes; ++l) tc[l] = u[l];
+    }
+    for (int r = 1; r <= kl; ++r) {
+      T* o = bc + (r - 1) * down;
+      const T* m = below + (r - 1) * down;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < lanes; ++l) {
+        const T x = o[l];
+        const T old = Pivot && p[l] == real(r) ? t[l] : x;
+        o[l] = old - m[l] * u[l];
+      }
     }
   }
 }
 
-// The same interchange and elimination on the right-hand sides (rows j .. j+km, km = the rows
-// below j that exist). mult(r) gives the lanes of multiplier r.
+// The same interchange and elimination on the right-hand sides, rows j .. j+rows (rows = kl,
+// or fewer at the bottom; a compile-time kl unrolls the common case). mult(r) gives the lanes of
+// multiplier r.
 template <int L, bool Full, bool Pivot, class T, bool UnitLanes, class Mult>
-KOKKOS_FORCEINLINE_FUNCTION void forward_rhs(const rhs_lanes<T, UnitLanes>& b, int nl, int nrhs,
-                                             index_t j, int km, const int* p, const Mult& mult) {
+KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows(const rhs_lanes<T, UnitLanes>& b, int nl,
+                                                  int nrhs, index_t j, int rows,
+                                                  const pivot_offset_t<T>* p, const Mult& mult) {
+  using real = pivot_offset_t<T>;
   const int lanes = Full ? L : nl;
+  const index_t down = b.row_stride;
   for (int k = 0; k < nrhs; ++k) {
     T* y0 = b.row(j, k);
-    if constexpr (Pivot) {
-      for (int r = 1; r <= km; ++r) {
-        T* yr = b.row(j + r, k);
-        BANDSOLVE_SIMD
-        for (int l = 0; l < lanes; ++l) {
-          const bool swap = p[l] == r;
-          const T x = y0[b.lane(l)], y = yr[b.lane(l)];
-          y0[b.lane(l)] = swap ? y : x;
-          yr[b.lane(l)] = swap ? x : y;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < lanes; ++l) {
+      const index_t bl = b.lane(l);
+      const T y = y0[bl];
+      T u = y;
+      if constexpr (Pivot)
+        for (int r = 1; r <= rows; ++r) {
+          const T x = y0[r * down + bl];
+          u = p[l] == real(r) ? x : u;
         }
+      y0[bl] = u;
+      for (int r = 1; r <= rows; ++r) {
+        const T x = y0[r * down + bl];
+        const T old = Pivot && p[l] == real(r) ? y : x;
+        y0[r * down + bl] = old - mult(r)[l * mult.lane_step] * u;
       }
     }
-    for (int r = 1; r <= km; ++r) {
-      T* yr = b.row(j + r, k);
-      const T* m = mult(r);
-      BANDSOLVE_SIMD
-      for (int l = 0; l < lanes; ++l) yr[b.lane(l)] -= m[l * mult.lane_step] * y0[b.lane(l)];
-    }
   }
+}
+
+template <int L, bool Full, bool Pivot, class T, class Dims, bool UnitLanes, class Mult>
+KOKKOS_FORCEINLINE_FUNCTION void forward_rhs(const Dims& dims, const rhs_lanes<T, UnitLanes>& b,
+                                             int nl, int nrhs, index_t n, index_t j,
+                                             const pivot_offset_t<T>* p, const Mult& mult) {
+  if (n - 1 - j >= dims.kl())
+    forward_rhs_rows<L, Full, Pivot>(b, nl, nrhs, j, dims.kl(), p, mult);
+  else
+    forward_rhs_rows<L, Full, Pivot>(b, nl, nrhs, j, static_cast<int>(n - 1 - j), p, mult);
 }
 
 // Multipliers of step j as they sit in the work rows (lane-contiguous).
@@ -221,10 +319,6 @@ struct work_multipliers {
   }
 };
 
-KOKKOS_FORCEINLINE_FUNCTION int rows_below(index_t n, index_t j, int kl) {
-  return static_cast<int>(n - 1 - j < kl ? n - 1 - j : kl);
-}
-
 // One-shot solve of a pack: factorization in the work rows with the right-hand sides carried
 // along, then back substitution with U from the work rows. x overwrites b; the band is read only.
 template <int L, bool Full, bool Pivot, class T, class Dims, bool BandUnit, bool RhsUnit>
@@ -234,14 +328,15 @@ KOKKOS_INLINE_FUNCTION void banded_solve_pack(const band_work<T, L, Dims>& w, in
                                               int* info) {
   const int kl = w.dims.kl();
   const int lanes = Full ? L : nl;
-  int p[L];
+  pivot_offset_t<T> p[L];
   for (int l = 0; l < L; ++l) info[l] = 0;
   for (index_t i = 0; i < kl; ++i) load_work_row<L, Full>(w, n, nl, i, ab);
   for (index_t j = 0; j < n; ++j) {
+    prefetch_band_column<L>(w.dims, n, nl, j + kl + w.dims.ku() + band_prefetch_distance, ab);
+    prefetch_rhs_row<L>(n, nl, nrhs, j + kl + band_prefetch_distance, b);
     load_work_row<L, Full>(w, n, nl, j + kl, ab);
     eliminate_column<L, Full, Pivot>(w, nl, j, p, info);
-    forward_rhs<L, Full, Pivot>(b, nl, nrhs, j, rows_below(n, j, kl), p,
-                                work_multipliers<T, L, Dims>{w, j});
+    forward_rhs<L, Full, Pivot>(w.dims, b, nl, nrhs, n, j, p, work_multipliers<T, L, Dims>{w, j});
   }
   // x_j = (y_j - sum_c U(j, j+c) x_{j+c}) / U(j, j), U(j, j+c) in entry kl + c of work row j.
   const int width = Pivot ? kl + w.dims.ku() : w.dims.ku();
@@ -249,15 +344,20 @@ KOKKOS_INLINE_FUNCTION void banded_solve_pack(const band_work<T, L, Dims>& w, in
     for (index_t j = n - 1; j >= 0; --j) {
       T* x = b.row(j, k);
       const int cmax = static_cast<int>(n - 1 - j < width ? n - 1 - j : width);
-      for (int c = 1; c <= cmax; ++c) {
-        const T* u = w.at(j, kl + c);
-        const T* xc = b.row(j + c, k);
-        BANDSOLVE_SIMD
-        for (int l = 0; l < lanes; ++l) x[b.lane(l)] -= u[l] * xc[b.lane(l)];
-      }
+      const T* u = w.at(j, kl);
       const T* inv = w.inv + j * L;
-      BANDSOLVE_SIMD
-      for (int l = 0; l < lanes; ++l) x[b.lane(l)] = x[b.lane(l)] * inv[l];
+      const index_t down = b.row_stride;
+      auto row = [&](const int count) {  // count = width (constant when compiled) or fewer
+        BANDSOLVE_SIMD
+        for (int l = 0; l < lanes; ++l) {
+          const index_t bl = b.lane(l);
+          T s = x[bl];
+          for (int c = 1; c <= count; ++c) s -= u[c * L + l] * x[c * down + bl];
+          x[bl] = s * inv[l];
+        }
+      };
+      if (cmax == width) row(width);
+      else row(cmax);
     }
 }
 
@@ -270,15 +370,16 @@ KOKKOS_INLINE_FUNCTION void banded_factor_pack(const band_work<T, L, Dims>& w, i
                                                const pivot_lanes<PivUnit>& ipiv, int* info) {
   const int kl = w.dims.kl(), kv = w.dims.kl() + w.dims.ku();
   const int lanes = Full ? L : nl;
-  int p[L];
+  pivot_offset_t<T> p[L];
   for (int l = 0; l < L; ++l) info[l] = 0;
   for (index_t i = 0; i < kl; ++i) load_work_row<L, Full>(w, n, nl, i, ab);
   for (index_t j = 0; j < n; ++j) {
+    prefetch_band_column<L>(w.dims, n, nl, j + kl + w.dims.ku() + band_prefetch_distance, ab);
     load_work_row<L, Full>(w, n, nl, j + kl, ab);
     eliminate_column<L, Full, Pivot>(w, nl, j, p, info);
     int* piv = ipiv.row(j);
     BANDSOLVE_SIMD
-    for (int l = 0; l < lanes; ++l) piv[ipiv.lane(l)] = static_cast<int>(j) + 1 + p[l];
+    for (int l = 0; l < lanes; ++l) piv[ipiv.lane(l)] = static_cast<int>(j) + 1 + static_cast<int>(p[l]);
   }
   // U(j, j+c) -> band row kv - c of column j+c; multiplier of row j+r -> band row kv + r of column j.
   for (index_t j = 0; j < n; ++j) {
@@ -315,33 +416,40 @@ KOKKOS_INLINE_FUNCTION void banded_factored_solve_pack(const Dims& dims, index_t
                                                        const band_lanes<const T, BandUnit>& lu,
                                                        const pivot_lanes<PivUnit>& ipiv,
                                                        const rhs_lanes<T, RhsUnit>& b, int nrhs) {
-  const int kl = dims.kl(), kv = dims.kl() + dims.ku();
+  const int kv = dims.kl() + dims.ku();
   const int width = Pivot ? kv : dims.ku();
   const int lanes = Full ? L : nl;
-  int p[L];
+  pivot_offset_t<T> p[L];
   const index_t lane_step = BandUnit ? 1 : lu.lane_stride;
   for (index_t j = 0; j < n; ++j) {
     if constexpr (Pivot) {
       const int* piv = ipiv.row(j);
       BANDSOLVE_SIMD
-      for (int l = 0; l < lanes; ++l) p[l] = piv[ipiv.lane(l)] - 1 - static_cast<int>(j);
+      for (int l = 0; l < lanes; ++l)
+        p[l] = static_cast<pivot_offset_t<T>>(piv[ipiv.lane(l)] - 1 - static_cast<int>(j));
     }
-    forward_rhs<L, Full, Pivot>(b, nl, nrhs, j, rows_below(n, j, kl), p,
+    forward_rhs<L, Full, Pivot>(dims, b, nl, nrhs, n, j, p,
                                 band_multipliers<T, BandUnit>{lu, j, kv, lane_step});
   }
+  // U(j, j+c) at band row kv - c of column j+c: one step of col_stride - row_stride per c.
+  const index_t diag_step = lu.col_stride - lu.row_stride;
   for (int k = 0; k < nrhs; ++k)
     for (index_t j = n - 1; j >= 0; --j) {
       T* x = b.row(j, k);
       const int cmax = static_cast<int>(n - 1 - j < width ? n - 1 - j : width);
-      for (int c = 1; c <= cmax; ++c) {
-        const T* u = lu.entry(j + c, kv - c);
-        const T* xc = b.row(j + c, k);
-        BANDSOLVE_SIMD
-        for (int l = 0; l < lanes; ++l) x[b.lane(l)] -= u[lu.lane(l)] * xc[b.lane(l)];
-      }
       const T* d = lu.entry(j, kv);
-      BANDSOLVE_SIMD
-      for (int l = 0; l < lanes; ++l) x[b.lane(l)] = x[b.lane(l)] / d[lu.lane(l)];
+      const index_t down = b.row_stride;
+      auto row = [&](const int count) {  // count = width (constant when compiled) or fewer
+        BANDSOLVE_SIMD
+        for (int l = 0; l < lanes; ++l) {
+          const index_t bl = b.lane(l), ul = lu.lane(l);
+          T s = x[bl];
+          for (int c = 1; c <= count; ++c) s -= d[c * diag_step + ul] * x[c * down + bl];
+          x[bl] = s / d[ul];
+        }
+      };
+      if (cmax == width) row(width);
+      else row(cmax);
     }
 }
 
