@@ -1,6 +1,7 @@
 #pragma once
-// Helpers of the banded LU tests: LAPACK ?gbsv / ?gbtrf prototypes, random band matrices in
-// LAPACK band storage on the host, transfers to the device in any band layout, residuals.
+// Helpers of the banded LU tests: LAPACK ?gbsv prototypes (their LU and pivots are ?gbtrf's),
+// random band matrices in LAPACK band storage on the host, transfers to the device in any band
+// layout, residuals.
 //
 // Host conventions: system s's band is a LAPACK AB array (column-major, ldab = 2kl+ku+1) at
 // ab[s*n*ldab]: A(i, j) = ab[s*n*ldab + j*ldab + kl+ku+i-j]. Right-hand sides: B of system s is
@@ -21,10 +22,6 @@ void zgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, std::co
             const int* ldab, int* ipiv, std::complex<double>* b, const int* ldb, int* info);
 void cgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, std::complex<float>* ab,
             const int* ldab, int* ipiv, std::complex<float>* b, const int* ldb, int* info);
-void dgbtrf_(const int* m, const int* n, const int* kl, const int* ku, double* ab,
-             const int* ldab, int* ipiv, int* info);
-void zgbtrf_(const int* m, const int* n, const int* kl, const int* ku, std::complex<double>* ab,
-             const int* ldab, int* ipiv, int* info);
 }
 
 namespace bstest {
