@@ -2,6 +2,7 @@
 // BandSolve: batched solvers for tridiagonal and banded systems on Kokkos. Umbrella header.
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_thomas.hpp>
+#include <bandsolve/banded/banded_lu.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/errors.hpp>
 #include <bandsolve/core/info.hpp>

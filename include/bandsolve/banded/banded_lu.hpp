@@ -1,0 +1,418 @@
+#pragma once
+// Batched banded LU: host API.
+//
+//   bandsolve::solve(exec, bandsolve::algo::banded_lu{kl, ku}, ab, b, info);
+//       Solves A x = b for every system; A (n x n, kl subdiagonals, ku superdiagonals) is in
+//       LAPACK band storage ab (see band_layout.hpp: ldab >= 2kl+ku+1, fill-in rows needing no
+//       values), which is read only; x overwrites b (one or several right-hand sides).
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::banded_lu{kl, ku}, ab, nsys);
+//   f.solve(exec, b);      // any number of times; f.lu(), f.pivots(), f.info() as ?gbtrf's
+//
+// algo::banded_lu{kl, ku} pivots like LAPACK's ?gbtrf/?gbtrs (partial pivoting by rows, the
+// pivot of largest |x|, or |re|+|im| for complex values, the first one on ties): info(s) = i > 0
+// when U(i, i) (1-based) is exactly zero, as ?gbsv; x is then not meaningful for that system.
+// algo::banded_lu{kl, ku, false} does no interchanges (faster, U keeps ku superdiagonals; for
+// diagonally dominant or SPD matrices): info(s) = the 1-based row of the first zero, tiny
+// (reciprocal overflows) or non-finite pivot, as the core's Thomas.
+// kl = ku = 1, 2 and 4 run kernels compiled for those bandwidths; others a generic kernel.
+// Scalars: float, double, Kokkos::complex<float>, Kokkos::complex<double> (ab and b alike).
+// For interleaved packs the number of systems is info.extent(0) (solve) or nsys (factorize).
+// Work is enqueued on exec and never fenced here; fence before reading b or info on the host.
+// Each work item (one pack of systems) uses (n + kl)(2kl + ku + 1) + n values per lane of
+// scratch that Kokkos provides per launch; nothing is allocated on the solve path.
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/banded/band_layout.hpp>
+#include <bandsolve/banded/banded_lu_kernel.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+namespace detail {
+
+template <class Layout>
+inline constexpr bool is_interleaved_band_v =
+    !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
+    !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
+
+// Systems per work item: an interleaved pack, or 64 bytes of systems side by side (one cache line
+// per band entry for column blocks).
+template <class Layout, class T>
+constexpr int banded_pack_width() {
+  if constexpr (is_interleaved_band_v<Layout>) return Layout::width;
+  else return sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T));
+}
+
+template <class Layout, class View>
+index_t band_slots(const View& ab) {
+  if constexpr (is_interleaved_band_v<Layout>) return static_cast<index_t>(ab.extent(0)) * Layout::width;
+  else return static_cast<index_t>(ab.extent(0));
+}
+
+// (rows, right-hand sides, system slots) of a right-hand-side View.
+template <class View>
+struct rhs_shape {
+  index_t n, nrhs, slots;
+};
+template <class View>
+rhs_shape<View> shape_of_rhs(const View& b) {
+  using Layout = rhs_layout_of_t<View>;
+  constexpr bool several = rhs_has_several_v<View>;
+  index_t slots = static_cast<index_t>(b.extent(0));
+  if constexpr (is_interleaved_band_v<Layout>) slots *= Layout::width;
+  if constexpr (!several) return {static_cast<index_t>(b.extent(1)), 1, slots};
+  else if constexpr (std::is_same_v<Layout, layout::column>)
+    return {static_cast<index_t>(b.extent(1)), static_cast<index_t>(b.extent(2)), slots};
+  else return {static_cast<index_t>(b.extent(2)), static_cast<index_t>(b.extent(1)), slots};
+}
+
+// Pack p (L systems) of a band View.
+template <class Layout, int L, class View, class T = typename View::value_type>
+KOKKOS_INLINE_FUNCTION auto band_pack(const View& ab, index_t p) {
+  constexpr bool unit = !std::is_same_v<Layout, layout::row>;
+  const index_t ss = static_cast<index_t>(ab.stride(0));
+  const index_t cs = static_cast<index_t>(ab.stride(1)), rs = static_cast<index_t>(ab.stride(2));
+  const index_t first = is_interleaved_band_v<Layout> ? p * ss : p * L * ss;
+  return band_lanes<T, unit>{ab.data() + first, ss, cs, rs};
+}
+
+// Pack p of a right-hand-side View.
+template <class Layout, int L, class View>
+KOKKOS_INLINE_FUNCTION auto rhs_pack(const View& b, index_t p) {
+  using T = typename View::value_type;
+  constexpr bool unit = !std::is_same_v<Layout, layout::row>;
+  constexpr bool several = rhs_has_several_v<View>;
+  const index_t ss = static_cast<index_t>(b.stride(0));
+  const index_t first = is_interleaved_band_v<Layout> ? p * ss : p * L * ss;
+  index_t is = static_cast<index_t>(b.stride(1)), ks = 0;
+  if constexpr (several) {
+    if constexpr (std::is_same_v<Layout, layout::column>) {
+      ks = static_cast<index_t>(b.stride(2));
+    } else {
+      ks = static_cast<index_t>(b.stride(1));
+      is = static_cast<index_t>(b.stride(2));
+    }
+  }
+  return rhs_lanes<T, unit>{b.data() + first, ss, is, ks};
+}
+
+// Pack p of a pivot View (a core batch View of int).
+template <class Layout, int L, class View>
+KOKKOS_INLINE_FUNCTION auto pivot_pack(const View& ipiv, index_t p) {
+  constexpr bool unit = !std::is_same_v<Layout, layout::row>;
+  const index_t ss = static_cast<index_t>(ipiv.stride(0));
+  const index_t first = is_interleaved_band_v<Layout> ? p * ss : p * L * ss;
+  return pivot_lanes<unit>{ipiv.data() + first, ss, static_cast<index_t>(ipiv.stride(1))};
+}
+
+template <class ExecutionSpace, class ABView>
+constexpr void banded_static_checks() {
+  using Layout = band_layout_of_t<ABView>;
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve banded_lu: the first argument must be a Kokkos execution space instance");
+  static_assert(Kokkos::is_view<ABView>::value, "bandsolve banded_lu: ab must be a Kokkos::View");
+  static_assert(!std::is_same_v<Layout, unsupported_layout>,
+                "bandsolve banded_lu: " BANDSOLVE_SUPPORTED_BAND_VIEWS);
+  static_assert(is_banded_scalar_v<typename ABView::non_const_value_type>,
+                "bandsolve banded_lu: the scalar type must be float, double, "
+                "Kokkos::complex<float> or Kokkos::complex<double>");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename ABView::memory_space>::accessible,
+                "bandsolve banded_lu: the Views must be accessible from the execution space");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+}
+
+template <class ABLayout, class T, class BView>
+constexpr void banded_rhs_static_checks() {
+  static_assert(Kokkos::is_view<BView>::value, "bandsolve banded_lu: b must be a Kokkos::View");
+  static_assert(std::is_same_v<rhs_layout_of_t<BView>, ABLayout>,
+                "bandsolve banded_lu: " BANDSOLVE_SUPPORTED_RHS_VIEWS);
+  static_assert(std::is_same_v<typename BView::value_type, T>,
+                "bandsolve banded_lu: b must be a non-const View of the scalar type of ab");
+}
+
+inline void check_bandwidths(const std::string& fn, const algo::banded_lu& alg, index_t ldab) {
+  if (alg.kl < 0 || alg.ku < 0)
+    throw_invalid_argument(fn, "kl = ", alg.kl, " and ku = ", alg.ku, " must both be >= 0");
+  const index_t need = 2 * static_cast<index_t>(alg.kl) + alg.ku + 1;
+  if (ldab < need)
+    throw_invalid_argument(fn, "ab has ldab = ", ldab, " band rows but kl = ", alg.kl,
+                           ", ku = ", alg.ku, " need 2*kl+ku+1 = ", need,
+                           " (LAPACK band storage with the kl fill-in rows)");
+}
+
+template <class Layout, class BView>
+void check_rhs(const std::string& fn, const BView& b, index_t n, index_t slots) {
+  const auto shape = shape_of_rhs(b);
+  if (shape.n != n)
+    throw_invalid_argument(fn, "b has ", shape.n, " rows but ab has n = ", n, " columns");
+  if (shape.slots != slots)
+    throw_invalid_argument(fn, "b holds ", shape.slots, " systems but ab holds ", slots);
+}
+
+// The compiled bandwidths, or the run-time kernel.
+template <class Run>
+void dispatch_band_dims(const algo::banded_lu& alg, const Run& run) {
+  if (alg.kl == 1 && alg.ku == 1) run(band_dims<1, 1>{});
+  else if (alg.kl == 2 && alg.ku == 2) run(band_dims<2, 2>{});
+  else if (alg.kl == 4 && alg.ku == 4) run(band_dims<4, 4>{});
+  else run(runtime_band_dims{alg.kl, alg.ku});
+}
+
+// One-shot kernel launch for one bandwidth type and pivoting choice.
+template <bool Pivot, class Dims, class ExecutionSpace, class ABView, class BView, class InfoView>
+void launch_banded_solve(const ExecutionSpace& exec, const Dims dims, const ABView& ab,
+                         const BView& b, const InfoView& info, index_t nsys, index_t n,
+                         int nrhs) {
+  using Layout = band_layout_of_t<ABView>;
+  using T = typename ABView::non_const_value_type;
+  constexpr int L = banded_pack_width<Layout, T>();
+  constexpr bool full = is_interleaved_band_v<Layout>;
+  using work_type = band_work<T, L, Dims>;
+  const index_t npacks = (nsys + L - 1) / L;
+  for_each_pack(exec, "bandsolve::solve(banded_lu)", npacks, work_type::bytes(dims, n),
+                KOKKOS_LAMBDA(const index_t p, void* scratch) {
+                  const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+                  T* rows = static_cast<T*>(scratch);
+                  const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
+                  const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
+                  int info_l[L];
+                  banded_solve_pack<L, full, Pivot>(w, n, nl, band_pack<Layout, L, ABView, const T>(ab, p),
+                                                    rhs_pack<Layout, L>(b, p), nrhs, info_l);
+                  for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+                });
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// One-shot solve.
+
+template <class ExecutionSpace, class ABView, class BView, class InfoView>
+void solve(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView& ab,
+           const BView& b, const InfoView& info) {
+  detail::banded_static_checks<ExecutionSpace, ABView>();
+  using Layout = band_layout_of_t<ABView>;
+  using T = typename ABView::non_const_value_type;
+  detail::banded_rhs_static_checks<Layout, T, BView>();
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename BView::memory_space>::accessible,
+                "bandsolve::solve(banded_lu): b must be accessible from the execution space");
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve(banded_lu): info must be a rank-1 Kokkos::View<int*>");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
+                                           typename InfoView::memory_space>::accessible,
+                "bandsolve::solve(banded_lu): info must be accessible from the execution space");
+  const std::string fn = "bandsolve::solve(banded_lu)";
+  detail::check_bandwidths(fn, alg, static_cast<index_t>(ab.extent(2)));
+  const index_t n = static_cast<index_t>(ab.extent(1));
+  detail::check_rows_fit_int(fn, static_cast<std::size_t>(n));
+  const index_t slots = detail::band_slots<Layout>(ab);
+  detail::check_rhs<Layout>(fn, b, n, slots);
+  detail::check_no_overlap(fn, "b", b, "ab", ab);
+  detail::check_no_overlap(fn, "b", b, "info", info);
+  const index_t nsys = static_cast<index_t>(info.extent(0));
+  if constexpr (detail::is_interleaved_band_v<Layout>) {
+    constexpr index_t W = Layout::width;
+    if ((nsys + W - 1) / W != static_cast<index_t>(ab.extent(0)))
+      detail::throw_invalid_argument(fn, "info.extent(0) = ", nsys, " systems need ",
+                                     (nsys + W - 1) / W, " packs of ", W, " but ab has ",
+                                     ab.extent(0), " packs");
+  } else if (nsys != slots) {
+    detail::throw_invalid_argument(fn, "info.extent(0) = ", nsys, " but ab holds ", slots,
+                                   " systems");
+  }
+  const int nrhs = static_cast<int>(detail::shape_of_rhs(b).nrhs);
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  detail::dispatch_band_dims(alg, [&](auto dims) {
+    if (alg.pivoting) detail::launch_banded_solve<true>(exec, dims, ab, b, info, nsys, n, nrhs);
+    else detail::launch_banded_solve<false>(exec, dims, ab, b, info, nsys, n, nrhs);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factorization reused across right-hand sides.
+
+template <class Scalar, class Layout, class ExecutionSpace>
+class banded_lu_factorization;
+
+namespace detail {
+struct banded_factorization_access {
+  template <class F, class LUView, class PivView, class InfoView>
+  static F make(const algo::banded_lu& alg, LUView lu, PivView piv, InfoView info, index_t nsys,
+                index_t n) {
+    F f;
+    f.alg_ = alg;
+    f.lu_ = lu;
+    f.piv_ = piv;
+    f.info_ = info;
+    f.nsys_ = nsys;
+    f.n_ = n;
+    f.initialized_ = true;
+    return f;
+  }
+};
+
+template <bool Pivot, class Dims, class ExecutionSpace, class ABView, class LUView, class PivView,
+          class InfoView>
+void launch_banded_factor(const ExecutionSpace& exec, const Dims dims, const ABView& ab,
+                          const LUView& lu, const PivView& piv, const InfoView& info,
+                          index_t nsys, index_t n) {
+  using Layout = band_layout_of_t<ABView>;
+  using T = typename ABView::non_const_value_type;
+  constexpr int L = banded_pack_width<Layout, T>();
+  constexpr bool full = is_interleaved_band_v<Layout>;
+  using work_type = band_work<T, L, Dims>;
+  const index_t npacks = (nsys + L - 1) / L;
+  for_each_pack(exec, "bandsolve::factorize(banded_lu)", npacks, work_type::bytes(dims, n),
+                KOKKOS_LAMBDA(const index_t p, void* scratch) {
+                  const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+                  T* rows = static_cast<T*>(scratch);
+                  const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
+                  const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
+                  int info_l[L];
+                  banded_factor_pack<L, full, Pivot>(w, n, nl, band_pack<Layout, L, ABView, const T>(ab, p),
+                                                     band_pack<Layout, L>(lu, p),
+                                                     pivot_pack<Layout, L>(piv, p), info_l);
+                  for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+                });
+}
+
+template <bool Pivot, class Dims, class Layout, class ExecutionSpace, class LUView, class PivView,
+          class BView>
+void launch_banded_factored_solve(const ExecutionSpace& exec, const Dims dims, const LUView& lu,
+                                  const PivView& piv, const BView& b, index_t nsys, index_t n,
+                                  int nrhs) {
+  using T = typename LUView::non_const_value_type;
+  constexpr int L = banded_pack_width<Layout, T>();
+  constexpr bool full = is_interleaved_band_v<Layout>;
+  const index_t npacks = (nsys + L - 1) / L;
+  for_each_pack(exec, "bandsolve::banded_lu_factorization::solve", npacks, 0,
+                KOKKOS_LAMBDA(const index_t p, void*) {
+                  const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+                  banded_factored_solve_pack<L, full, Pivot, T>(
+                      dims, n, nl, band_pack<Layout, L, LUView, const T>(lu, p),
+                      pivot_pack<Layout, L>(piv, p), rhs_pack<Layout, L>(b, p), nrhs);
+                });
+}
+}  // namespace detail
+
+// The LU factors of a batch of banded matrices, as LAPACK's ?gbtrf leaves them: U and the
+// multipliers in band storage lu() (the layout and ldab = 2kl+ku+1 of the input), 1-based pivot
+// rows in pivots() (a batch View of int in the same layout; the identity without pivoting). For
+// layout::row every system's (lu, pivots) pair is exactly what ?gbtrs takes.
+template <class Scalar, class Layout, class ExecutionSpace>
+class banded_lu_factorization {
+ public:
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using band_view =
+      decltype(banded::make_band<Layout, Scalar, memory_space>("", 0, 0, 0, 0));
+  using pivot_view = decltype(make_batch<Layout, int, memory_space>("", 0, 0));
+
+  banded_lu_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(nsys_); }
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  int kl() const { return alg_.kl; }
+  int ku() const { return alg_.ku; }
+  bool pivoting() const { return alg_.pivoting; }
+  band_view lu() const { return lu_; }
+  pivot_view pivots() const { return piv_; }
+  // Per-system info codes of the factorization (see the top of this header).
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+
+  // Solves for the right-hand sides in b (one or several per system, the factored layout), in
+  // place. Enqueued on exec, not fenced. Systems whose info is not 0 get values that mean nothing.
+  template <class BView>
+  void solve(const ExecutionSpace& exec, const BView& b) const {
+    detail::banded_rhs_static_checks<Layout, Scalar, BView>();
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename BView::memory_space>::accessible,
+                  "bandsolve::banded_lu_factorization::solve: b must be accessible from the "
+                  "execution space");
+    const std::string fn = "bandsolve::banded_lu_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    detail::check_rhs<Layout>(fn, b, n_, detail::band_slots<Layout>(lu_));
+    detail::check_no_overlap(fn, "b", b, "the factors", lu_);
+    const int nrhs = static_cast<int>(detail::shape_of_rhs(b).nrhs);
+    if (nsys_ == 0 || n_ == 0 || nrhs == 0) return;
+    const index_t nsys = nsys_, n = n_;
+    detail::dispatch_band_dims(alg_, [&](auto dims) {
+      if (alg_.pivoting)
+        detail::launch_banded_factored_solve<true, decltype(dims), Layout>(exec, dims, lu_, piv_,
+                                                                            b, nsys, n, nrhs);
+      else
+        detail::launch_banded_factored_solve<false, decltype(dims), Layout>(exec, dims, lu_, piv_,
+                                                                             b, nsys, n, nrhs);
+    });
+  }
+
+ private:
+  friend struct detail::banded_factorization_access;
+
+  algo::banded_lu alg_{};
+  band_view lu_;
+  pivot_view piv_;
+  Kokkos::View<int*, memory_space> info_;
+  index_t nsys_ = 0, n_ = 0;
+  bool initialized_ = false;
+};
+
+// Factorizes the band matrices ab of nsys systems (default: every slot; for interleaved packs give
+// the real number so padding lanes stay out of info). ab is read only. Allocates the factors
+// (lu, pivots, info); enqueued on exec, not fenced.
+template <class ExecutionSpace, class ABView>
+auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView& ab,
+               std::size_t nsys = static_cast<std::size_t>(-1)) {
+  detail::banded_static_checks<ExecutionSpace, ABView>();
+  using Layout = band_layout_of_t<ABView>;
+  using T = typename ABView::non_const_value_type;
+  using result_type = banded_lu_factorization<T, Layout, ExecutionSpace>;
+  using memory_space = typename result_type::memory_space;
+  const std::string fn = "bandsolve::factorize(banded_lu)";
+  detail::check_bandwidths(fn, alg, static_cast<index_t>(ab.extent(2)));
+  const index_t n = static_cast<index_t>(ab.extent(1));
+  detail::check_rows_fit_int(fn, static_cast<std::size_t>(n));
+  const index_t slots = detail::band_slots<Layout>(ab);
+  if (nsys == static_cast<std::size_t>(-1)) nsys = static_cast<std::size_t>(slots);
+  const index_t ns = static_cast<index_t>(nsys);
+  constexpr index_t user_width = detail::is_interleaved_band_v<Layout> ? detail::banded_pack_width<Layout, T>() : 1;
+  if (((ns + user_width - 1) / user_width) * user_width != slots)
+    detail::throw_invalid_argument(fn, "nsys = ", nsys, " does not match the ", slots,
+                                   " system slots of ab (", Layout::name, " layout)");
+  using band_view = typename result_type::band_view;
+  using pivot_view = typename result_type::pivot_view;
+  const index_t ldab = static_cast<index_t>(ab.extent(2));
+  band_view lu;
+  if constexpr (detail::is_interleaved_band_v<Layout>)
+    lu = band_view(Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu lu")),
+                   ab.extent(0), n, ldab);
+  else
+    lu = band_view(Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu lu")), nsys, n, ldab);
+  pivot_view piv;
+  if constexpr (detail::is_interleaved_band_v<Layout>)
+    piv = pivot_view(Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu pivots")),
+                     ab.extent(0), n);
+  else
+    piv = pivot_view(Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu pivots")), nsys, n);
+  const Kokkos::View<int*, memory_space> info(
+      Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu info")), nsys);
+  auto f = detail::banded_factorization_access::make<result_type>(alg, lu, piv, info, ns, n);
+  if (ns == 0 || n == 0) return f;
+  detail::dispatch_band_dims(alg, [&](auto dims) {
+    if (alg.pivoting) detail::launch_banded_factor<true>(exec, dims, ab, lu, piv, info, ns, n);
+    else detail::launch_banded_factor<false>(exec, dims, ab, lu, piv, info, ns, n);
+  });
+  return f;
+}
+
+}  // namespace bandsolve
