@@ -43,6 +43,8 @@ struct partial_pivoting {
 // into row n-1. Thomas on the leading n-1 rows plus a bordering (Schur complement) correction.
 struct periodic {
   static constexpr const char* name = "periodic";
+};
+
 // Banded LU with kl subdiagonals and ku superdiagonals, in LAPACK band storage (see
 // banded/banded_lu.hpp). With pivoting (the default): partial pivoting as LAPACK's ?gbtrf/?gbtrs.
 // Without: no interchanges, for diagonally dominant or symmetric positive definite matrices.
