@@ -688,3 +688,39 @@ TEMPLATE_LIST_TEST_CASE("empty batches: no systems, or systems of no rows", "[th
     }
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Work items whose scratch exceeds Kokkos' team scratch (a few very long systems) run on
+// buffers from one allocation: forced here by lowering the limit for one solve per layout.
+
+TEMPLATE_LIST_TEST_CASE("scratch beyond the team scratch limit comes from an allocation",
+                        "[thomas][scratch]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  struct restore_limit {
+    std::size_t saved = bandsolve::detail::max_team_scratch_bytes;
+    ~restore_limit() { bandsolve::detail::max_team_scratch_bytes = saved; }
+  } guard;
+  bandsolve::detail::max_team_scratch_bytes = 256;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    for (std::size_t nsys : {1, 3, 70}) {
+      const std::size_t n = 301;
+      INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", nsys = " << nsys);
+      const auto p = bstest::random_dominant<T>(nsys, n, 900 + static_cast<std::uint32_t>(nsys));
+      auto D = upload<Layout, Exec>(p);
+      auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+      bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+      auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, nsys);
+      auto d2 = bstest::to_device<Layout, T, typename Exec::memory_space>("d2", p.d, nsys, n);
+      f.solve(exec, d2);
+      exec.fence();
+      const auto ref = bstest::reference_solve(p);
+      CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+      CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), ref, nsys, n) <=
+            bstest::lapack_tol<T>());
+      CHECK(bstest::max_rel_diff(bstest::to_host(d2, nsys), ref, nsys, n) <=
+            bstest::lapack_tol<T>());
+    }
+  });
+}
