@@ -6,4 +6,7 @@
 #include <bandsolve/core/info.hpp>
 #include <bandsolve/layout/layout.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/pcr.hpp>
+#include <bandsolve/tridiag/thomas_pcr.hpp>
+#include <bandsolve/tridiag/automatic.hpp>
 #include <bandsolve/version.hpp>
