@@ -8,6 +8,7 @@
 // rows; with L > 1 they run SIMD across lanes. Either way a sweep is one flat loop over k, which
 // team threads split into contiguous ranges (on a GPU: a team per system, threads across rows).
 // No allocation, no exceptions: every routine here is valid device code.
+#include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 
@@ -78,6 +79,17 @@ KOKKOS_INLINE_FUNCTION bad_code min_bad_row(bad_code bad, int phase, index_t row
 KOKKOS_INLINE_FUNCTION int info_of(bad_code bad) { return static_cast<int>(bad & 0xffffffffLL); }
 KOKKOS_INLINE_FUNCTION int phase_of(bad_code bad) { return static_cast<int>(bad >> 32); }
 
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION bool tile_unit_strides(const system_rows<T>* lanes) {
+  bool unit = true;
+  for (int l = 0; l < L; ++l) unit = unit && lanes[l].stride == 1;
+  return unit;
+}
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION void tile_lane_offsets(const system_rows<T>* lanes, index_t* offsets) {
+  for (int l = 0; l < L; ++l) offsets[l] = lanes[l].p - lanes[0].p;
+}
+
 // Copies rows [0, m) of lanes[0..nl) into a tile of L lanes (this thread's share of the rows);
 // lanes nl..L-1 become identity rows (b = 1, a = c = d = 0) so that they stay finite. Lanes
 // l < top_lanes start a system and lanes l >= bottom_from end one: their a of row 0 and c of row
@@ -91,6 +103,23 @@ KOKKOS_INLINE_FUNCTION void load_lane_tile(const Member& team, index_t m, int nl
                                         T* td, int top_lanes, int bottom_from) {
   index_t i0, i1;
   thread_share(team, 0, m, i0, i1);
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  // Contiguous rows of L full lanes: L x L blocks through in-register transposes.
+  if (L > 1 && nl == L && tile_unit_strides<L>(a) && tile_unit_strides<L>(b) && tile_unit_strides<L>(c) &&
+      tile_unit_strides<L>(d)) {
+    index_t oa[L], ob[L], oc[L], od[L];
+    tile_lane_offsets<L>(a, oa);
+    tile_lane_offsets<L>(b, ob);
+    tile_lane_offsets<L>(c, oc);
+    tile_lane_offsets<L>(d, od);
+    for (; i0 + L <= i1; i0 += L) {
+      simd::load_transposed<L>(ta + i0 * L, L, a[0].p + i0, oa);
+      simd::load_transposed<L>(tb + i0 * L, L, b[0].p + i0, ob);
+      simd::load_transposed<L>(tc + i0 * L, L, c[0].p + i0, oc);
+      simd::load_transposed<L>(td + i0 * L, L, d[0].p + i0, od);
+    }
+  }
+#endif
   for (int l = 0; l < nl; ++l) {
     const system_rows<const T> al = a[l], bl = b[l], cl = c[l], dl = d[l];
     BANDSOLVE_SIMD
@@ -120,6 +149,13 @@ KOKKOS_INLINE_FUNCTION void store_lane_tile(const Member& team, index_t m, int n
                                          const system_rows<T>* x) {
   index_t i0, i1;
   thread_share(team, 0, m, i0, i1);
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  if (L > 1 && nl == L && tile_unit_strides<L>(x)) {
+    index_t ox[L];
+    tile_lane_offsets<L>(x, ox);
+    for (; i0 + L <= i1; i0 += L) simd::store_transposed<L>(tx + i0 * L, L, x[0].p + i0, ox);
+  }
+#endif
   for (int l = 0; l < nl; ++l) {
     const system_rows<T> xl = x[l];
     BANDSOLVE_SIMD

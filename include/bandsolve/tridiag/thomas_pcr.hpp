@@ -67,10 +67,17 @@ void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const B
             sd[l] = {xs[l].p, xs[l].stride};
           }
           detail::load_lane_tile<L>(team, n, nl, sa, sb, sc, sd, ta, tb, tc, td, L, 0);
-          detail::bad_code bad[L] = {};
-          detail::hybrid_whole_systems<L>(n, ta, tb, tc, td, bad);
+          detail::fast_screen<L, T> screen;
+          detail::hybrid_whole_systems<L>(n, ta, tb, tc, td, screen);
+          if (screen.clean(nl)) {
+            for (int l = 0; l < nl; ++l) info(p * L + l) = 0;
+          } else {  // rare: redo with the exact screen to name the rows
+            detail::exact_screen<L> exact;
+            detail::load_lane_tile<L>(team, n, nl, sa, sb, sc, sd, ta, tb, tc, td, L, 0);
+            detail::hybrid_whole_systems<L>(n, ta, tb, tc, td, exact);
+            for (int l = 0; l < nl; ++l) info(p * L + l) = detail::info_of(exact.bad[l]);
+          }
           detail::store_lane_tile<L>(team, n, nl, td, xs);
-          for (int l = 0; l < nl; ++l) info(p * L + l) = detail::info_of(bad[l]);
         });
   }
 }

@@ -57,19 +57,45 @@ struct thomas_pcr_layout {
   }
 };
 
+// How the chunk sweeps watch their pivots. The fast screen sums |1/pivot| * tiny + pivot * 0 per
+// lane (two multiply-adds, vectorizes); only when a lane's sum flags something is the work item
+// redone with the exact screen, which records the bad rows (see core/pivot.hpp).
+template <int L, class T>
+struct fast_screen {
+  T risk[L] = {};
+  KOKKOS_FORCEINLINE_FUNCTION void note(int l, T pivot, T reciprocal, int, index_t) {
+    risk[l] = pivot_risk(pivot, reciprocal, risk[l]);
+  }
+  KOKKOS_INLINE_FUNCTION bool clean(int lanes) const {
+    bool ok = true;
+    for (int l = 0; l < lanes; ++l) ok = ok && risk_is_low(risk[l]);
+    return ok;
+  }
+};
+
+template <int L>
+struct exact_screen {
+  bad_code bad[L] = {};
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION void note(int l, T pivot, T, int phase, index_t row) {
+    if (!pivot_is_good(pivot)) bad[l] = min_bad_row(bad[l], phase, row);
+  }
+};
+
 // Forward sweep of the modified Thomas on every lane of a tile (m >= 2 rows). Afterwards row 0
 // and row 1 are divided by their diagonal and every row i >= 1 reads
 //   a[i] x[0] + x[i] + c[i] x[i+1] = d[i]
-// (x[0]: the chunk's first unknown; for row 1 that is its ordinary sub-diagonal). bad[l] gets
+// (x[0]: the chunk's first unknown; for row 1 that is its ordinary sub-diagonal). the screen sees
 // lane l's smallest bad row (phase 0).
-template <int L, class T>
-KOKKOS_INLINE_FUNCTION void chunk_forward(index_t m, T* a, const T* b, T* c, T* d, bad_code* bad) {
+template <int L, class T, class Screen>
+KOKKOS_INLINE_FUNCTION void chunk_forward(index_t m, T* a, const T* b, T* c, T* d,
+                                          Screen& screen) {
   for (index_t i = 0; i < 2; ++i) {
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const index_t k = i * L + l;
       const T r = T(1) / b[k];
-      bad[l] = pivot_is_good(b[k]) ? bad[l] : min_bad_row(bad[l], 0, i);
+      screen.note(l, b[k], r, 0, i);
       a[k] *= r;
       c[k] *= r;
       d[k] *= r;
@@ -81,7 +107,7 @@ KOKKOS_INLINE_FUNCTION void chunk_forward(index_t m, T* a, const T* b, T* c, T* 
       const index_t k = i * L + l;
       const T pivot = b[k] - a[k] * c[k - L];
       const T r = T(1) / pivot;
-      bad[l] = pivot_is_good(pivot) ? bad[l] : min_bad_row(bad[l], 0, i);
+      screen.note(l, pivot, r, 0, i);
       d[k] = r * (d[k] - a[k] * d[k - L]);
       a[k] = -r * a[k] * a[k - L];
       c[k] = r * c[k];
@@ -93,8 +119,8 @@ KOKKOS_INLINE_FUNCTION void chunk_forward(index_t m, T* a, const T* b, T* c, T* 
 // substituting row 1 expressed through x[0] and x[m-1] (a backward recurrence kept in
 // registers, nothing stored). Rows 0 and m-1 are then the chunk's two rows of the reduced system.
 // Its pivot is phase 1.
-template <int L, class T>
-KOKKOS_INLINE_FUNCTION void chunk_first_row(index_t m, T* a, T* c, T* d, bad_code* bad) {
+template <int L, class T, class Screen>
+KOKKOS_INLINE_FUNCTION void chunk_first_row(index_t m, T* a, T* c, T* d, Screen& screen) {
   if (m < 3) return;  // two rows: row 0 already couples x[0] to x[1] = x[m-1]
   T ar[L], cr[L], dr[L];  // row i as  ar x[0] + x[i] + cr x[m-1] = dr
   BANDSOLVE_SIMD
@@ -117,7 +143,7 @@ KOKKOS_INLINE_FUNCTION void chunk_first_row(index_t m, T* a, T* c, T* d, bad_cod
   for (int l = 0; l < L; ++l) {
     const T pivot = T(1) - c[l] * ar[l];
     const T r = T(1) / pivot;
-    bad[l] = pivot_is_good(pivot) ? bad[l] : min_bad_row(bad[l], 1, 0);
+    screen.note(l, pivot, r, 1, 0);
     d[l] = r * (d[l] - c[l] * dr[l]);
     a[l] = r * a[l];
     c[l] = -r * c[l] * cr[l];
@@ -144,27 +170,29 @@ KOKKOS_INLINE_FUNCTION void chunk_back_substitute(index_t m, const T* a, const T
 
 // A tile whose lanes are whole systems of m rows (one chunk each): the reduced system is 2x2 per
 // lane (rows 0 and m-1), solved in closed form (phase 2). m = 1 is a division. Leaves x in td.
-template <int L, class T>
+template <int L, class T, class Screen>
 KOKKOS_INLINE_FUNCTION void hybrid_whole_systems(index_t m, T* ta, const T* tb, T* tc, T* td,
-                                                 bad_code* bad) {
+                                                 Screen& screen) {
   if (m == 1) {
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
-      bad[l] = pivot_is_good(tb[l]) ? bad[l] : min_bad_row(bad[l], 0, 0);
-      td[l] = td[l] / tb[l];
+      const T r = T(1) / tb[l];
+      screen.note(l, tb[l], r, 0, 0);
+      td[l] = td[l] * r;
     }
     return;
   }
-  chunk_forward<L>(m, ta, tb, tc, td, bad);
-  chunk_first_row<L>(m, ta, tc, td, bad);
+  chunk_forward<L>(m, ta, tb, tc, td, screen);
+  chunk_first_row<L>(m, ta, tc, td, screen);
   T x0[L], xl[L];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     // x[0] + c0 x[m-1] = d0;  al x[0] + x[m-1] = dl  (a of row 0, c of row m-1 are zero)
     const index_t k = (m - 1) * L + l;
     const T pivot = T(1) - ta[k] * tc[l];
-    bad[l] = pivot_is_good(pivot) ? bad[l] : min_bad_row(bad[l], 2, m - 1);
-    xl[l] = (td[k] - ta[k] * td[l]) / pivot;
+    const T r = T(1) / pivot;
+    screen.note(l, pivot, r, 2, m - 1);
+    xl[l] = (td[k] - ta[k] * td[l]) * r;
     x0[l] = td[l] - tc[l] * xl[l];
   }
   // Row m-1 keeps its forward form, so the substitution starts from x[m-1] and x[0].
@@ -195,12 +223,24 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
   }
   T *ta = tile, *tb = ta + Layout::tile, *tc = tb + Layout::tile, *td = tc + Layout::tile;
   const single_thread me;
-  load_lane_tile<LL>(me, m, nl, la, lb, lc, ld, ta, tb, tc, td, j0 == 0 ? 1 : 0,
-                  j0 + nl == P ? nl - 1 : LL);
-  bad_code lbad[LL] = {};
-  chunk_forward<LL>(m, ta, tb, tc, td, lbad);
+  auto load = [&] {
+    load_lane_tile<LL>(me, m, nl, la, lb, lc, ld, ta, tb, tc, td, j0 == 0 ? 1 : 0,
+                       j0 + nl == P ? nl - 1 : LL);
+  };
+  load();
+  fast_screen<LL, T> screen;
+  chunk_forward<LL>(m, ta, tb, tc, td, screen);
   if (!recover) {
-    chunk_first_row<LL>(m, ta, tc, td, lbad);
+    chunk_first_row<LL>(m, ta, tc, td, screen);
+    if (!screen.clean(nl)) {  // rare: redo with the exact screen to name the rows
+      exact_screen<LL> exact;
+      load();
+      chunk_forward<LL>(m, ta, tb, tc, td, exact);
+      chunk_first_row<LL>(m, ta, tc, td, exact);
+      for (int l = 0; l < nl; ++l)
+        if (exact.bad[l] != 0)
+          bad = min_bad_row(bad, phase_of(exact.bad[l]), (j0 + l) * M + info_of(exact.bad[l]) - 1);
+    }
     for (int l = 0; l < nl; ++l) {
       const index_t j = j0 + l, last = (m - 1) * LL + l;
       ra[2 * j] = ta[l];
@@ -209,7 +249,6 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
       ra[2 * j + 1] = ta[last];
       rc[2 * j + 1] = tc[last];
       rd[2 * j + 1] = td[last];
-      if (lbad[l] != 0) bad = min_bad_row(bad, phase_of(lbad[l]), j * M + info_of(lbad[l]) - 1);
     }
   } else {
     T x0[LL], xl[LL];
