@@ -103,10 +103,10 @@ double max_error(int nopt, int nodes, int steps) {
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   const int nopt = 2000;
-  const char* chosen[] = {"thomas", "pcr", "thomas_pcr"};
   const int threads = static_cast<int>(exec().concurrency());
   std::printf("algo::automatic picks %s for %d options of %d unknowns\n",
-              chosen[static_cast<int>(bandsolve::choose_tridiag<double>(nopt, 399, threads))],
+              bandsolve::name_of(bandsolve::choose_tridiag<bandsolve::layout::row, double>(
+                  nopt, 399, threads)),
               nopt, 399);
   const double coarse = max_error(nopt, 200, 50), fine = max_error(nopt, 400, 100);
   std::printf("max |V - V_closed_form| at S = 0.8K, K, 1.2K over %d options:\n"

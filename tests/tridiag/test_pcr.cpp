@@ -294,6 +294,27 @@ TEST_CASE("empty batches: no systems, or systems of no rows", "[pcr][edges]") {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The automatic rule, as documented in tridiag/automatic.hpp.
+
+TEST_CASE("automatic picks Thomas for full batches and the hybrid for few long systems",
+          "[pcr][automatic]") {
+  using bandsolve::choose_tridiag;
+  using bandsolve::tridiag_choice;
+  // Row layout, double: Thomas work items hold 32 systems; 2 threads need 64.
+  CHECK(choose_tridiag<bl::row, double>(64, 1000, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::row, double>(63, 1000, 2) == tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::row, double>(1, 1 << 22, 2) == tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::row, double>(1, 255, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::row, double>(1, 256, 1) == tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::row, double>(32, 256, 1) == tridiag_choice::thomas);
+  // Column blocks hold 64 doubles, 128 floats.
+  CHECK(choose_tridiag<bl::column, double>(127, 300, 2) == tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::column, double>(128, 300, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::column, float>(255, 300, 2) == tridiag_choice::thomas_pcr);
+  CHECK(std::string(bandsolve::name_of(tridiag_choice::thomas_pcr)) == "thomas_pcr");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Argument errors.
 
 TEST_CASE("bad shapes throw std::invalid_argument naming the algorithm and the values",

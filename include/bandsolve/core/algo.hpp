@@ -25,8 +25,8 @@ struct thomas_pcr {
   static constexpr const char* name = "thomas_pcr";
 };
 
-// Picks thomas, pcr or thomas_pcr from n, the batch size, the layout and the backend (the rule is
-// in tridiag/automatic.hpp).
+// Picks thomas or thomas_pcr from n, the batch size, the layout and the backend's threads (the
+// rule, and why PCR is not among the choices on CPU backends, is in tridiag/automatic.hpp).
 struct automatic {
   static constexpr const char* name = "automatic";
 };

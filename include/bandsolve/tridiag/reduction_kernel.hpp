@@ -101,8 +101,9 @@ KOKKOS_INLINE_FUNCTION void load_lane_tile(const Member& team, index_t m, int nl
                                         const system_rows<const T>* c,
                                         const system_rows<const T>* d, T* ta, T* tb, T* tc,
                                         T* td, int top_lanes, int bottom_from) {
-  index_t i0, i1;
-  thread_share(team, 0, m, i0, i1);
+  index_t first, i1;
+  thread_share(team, 0, m, first, i1);
+  index_t i0 = first;  // rows [first, i0) go through the transposes, [i0, i1) one by one
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
   // Contiguous rows of L full lanes: L x L blocks through in-register transposes.
   if (L > 1 && nl == L && tile_unit_strides<L>(a) && tile_unit_strides<L>(b) && tile_unit_strides<L>(c) &&
@@ -137,9 +138,9 @@ KOKKOS_INLINE_FUNCTION void load_lane_tile(const Member& team, index_t m, int nl
       tc[i * L + l] = T(0);
       td[i * L + l] = T(0);
     }
-  if (i0 == 0 && i1 > 0)
+  if (first == 0 && i1 > 0)
     for (int l = 0; l < top_lanes && l < L; ++l) ta[l] = T(0);
-  if (i0 < m && i1 == m)
+  if (first < m && i1 == m)
     for (int l = bottom_from < 0 ? 0 : bottom_from; l < L; ++l) tc[(m - 1) * L + l] = T(0);
 }
 
