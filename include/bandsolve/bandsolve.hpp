@@ -15,4 +15,7 @@
 #include <bandsolve/tridiag/pivoting.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
+#include <bandsolve/tridiag/pcr.hpp>
+#include <bandsolve/tridiag/thomas_pcr.hpp>
+#include <bandsolve/tridiag/automatic.hpp>
 #include <bandsolve/version.hpp>

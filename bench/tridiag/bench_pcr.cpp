@@ -1,0 +1,94 @@
+// Solvers that parallelise inside a system, against sequential Thomas in the same run:
+//   pcr_long/<algo>      one system of n = 2^22 rows (double, row layout): Thomas (the library's
+//                        batched Thomas with nsys = 1, i.e. one sequential sweep, on the same
+//                        bytes viewed as interleaved<1>), the Thomas-PCR hybrid, PCR and CR;
+//   pcr_sweep/<algo>     nsys x n = 2^22 unknowns at nsys = 1, 4, 16, 64, 256, 4096 (double, row
+//                        layout): the data behind algo::automatic's rule (tridiag/automatic.hpp).
+// Floor bytes: 5 words per unknown (read a, b, c, d; write x), as for Thomas.
+#include "bench_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace bandsolve_bench {
+namespace {
+
+// Rows sum to 1 (a, c in [-0.75, -0.25], b = 1 - a - c): diagonally dominant, A 1 = 1, so
+// solving again on the previous solution never drifts into denormals.
+template <class View>
+void fill_rows(const View& a, const View& b, const View& c, const View& d, std::size_t nsys,
+               std::size_t n) {
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
+        const std::size_t s = k / n, i = k % n;
+        const double lo = -0.25 - 0.5 * hash01(3 * k), up = -0.25 - 0.5 * hash01(3 * k + 1);
+        bandsolve::at(a, s, i) = lo;
+        bandsolve::at(c, s, i) = up;
+        bandsolve::at(b, s, i) = 1 - lo - up;
+        bandsolve::at(d, s, i) = 1 + hash01(3 * k + 2);
+      });
+  host_exec().fence();
+}
+
+template <class Algo, class Layout>
+void inside_benchmark(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0)),
+                    nsys = static_cast<std::size_t>(state.range(1));
+  auto make = [&](const char* label) {
+    return bandsolve::make_batch<Layout, double, host_exec::memory_space>(label, nsys, n);
+  };
+  const auto a = make("a"), b = make("b"), c = make("c"), d = make("d");
+  fill_rows(a, b, c, d, nsys, n);
+  Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
+  const host_exec exec;
+  bandsolve::solve(exec, Algo{}, a, b, c, d, info);  // warm-up: first-touch scratch
+  exec.fence();
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    bandsolve::solve(exec, Algo{}, a, b, c, d, info);
+    exec.fence();
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  report(state, t, 5.0 * sizeof(double) * n * nsys, double(n) * nsys);
+}
+
+template <class Algo, class Layout = bandsolve::layout::row>
+void add(const std::string& group, long n, long nsys, int iterations) {
+  const std::string layout =
+      std::is_same_v<Layout, bandsolve::layout::row> ? "row" : "interleaved1";
+  const std::string name = group + "/" + Algo::name + "/" + layout + "/double/n:" +
+                           std::to_string(n) + "/nsys:" + std::to_string(nsys);
+  benchmark::RegisterBenchmark(name.c_str(), inside_benchmark<Algo, Layout>)
+      ->Args({n, nsys})
+      ->UseManualTime()
+      ->Iterations(iterations)
+      ->Unit(benchmark::kMillisecond);
+}
+
+const bool registered = [] {
+  namespace algo = bandsolve::algo;
+  const long total = 1L << 22;
+  // Thomas reads the one system as interleaved<1> (the same bytes as a row): its row-layout
+  // path gathers 32 systems per work item and would ask for 2 GiB of scratch here.
+  add<algo::thomas, bandsolve::layout::interleaved<1>>("pcr_long", total, 1, 10);
+  add<algo::thomas_pcr>("pcr_long", total, 1, 20);
+  add<algo::pcr>("pcr_long", total, 1, 3);
+  add<algo::cr>("pcr_long", total, 1, 5);
+  for (long nsys : {1L, 4L, 16L, 64L, 256L, 4096L}) {
+    if (nsys == 1)  // as in pcr_long: the same bytes viewed as interleaved<1>
+      add<algo::thomas, bandsolve::layout::interleaved<1>>("pcr_sweep", total, 1, 10);
+    else
+      add<algo::thomas>("pcr_sweep", total / nsys, nsys, 10);
+    add<algo::thomas_pcr>("pcr_sweep", total / nsys, nsys, 10);
+    add<algo::pcr>("pcr_sweep", total / nsys, nsys, 2);
+    add<algo::automatic>("pcr_sweep", total / nsys, nsys, 10);
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace bandsolve_bench

@@ -1,0 +1,61 @@
+#pragma once
+// algo::automatic: picks the tridiagonal algorithm for a batch.
+//
+//   bandsolve::solve(exec, bandsolve::algo::automatic{}, a, b, c, d, info);
+//   bandsolve::choose_tridiag<Layout, T>(nsys, n, threads)  // what it would pick
+//
+// The rule (CPU backends, serial and openmp_simd; `threads` = exec.concurrency()):
+//   1. Thomas, when its work items fill every thread: nsys >= threads * L_thomas, where
+//      L_thomas is the number of systems in one Thomas work item for the layout
+//      (detail::thomas_packing: 32 doubles / 64 floats for row and strided, twice that for
+//      column blocks, up to four packs for interleaved<W>). Thomas reads every value once and
+//      does the least arithmetic: nothing beats it on a full batch.
+//   2. Otherwise the Thomas-PCR hybrid, when n >= 256 (at least two 128-row chunks): with fewer
+//      systems than that, Thomas leaves threads or SIMD lanes idle, while the hybrid runs SIMD
+//      across packs of 8 (16) systems, or, below threads x 8 (16) systems, a team per system with
+//      its chunks as SIMD lanes, so even one system uses every thread and lane.
+//   3. Otherwise Thomas (short systems: any algorithm takes microseconds; Thomas has the least
+//      overhead).
+// PCR and CR are never picked on these backends: in the benchmark sweep (bench_pcr.cpp,
+// pcr_sweep, nsys x n = 2^22 at nsys = 1 .. 4096) PCR was slower than both others at every
+// nsys (log2 n sweeps over 6 arrays). The layout enters through L_thomas only. Data and the run
+// behind the thresholds: bench/results/2026-11-22-pcr-sweep.md.
+#include <bandsolve/tridiag/pcr.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/thomas_pcr.hpp>
+
+namespace bandsolve {
+
+enum class tridiag_choice { thomas, thomas_pcr };
+
+inline const char* name_of(tridiag_choice choice) {
+  return choice == tridiag_choice::thomas ? algo::thomas::name : algo::thomas_pcr::name;
+}
+
+// The choice algo::automatic makes for nsys systems of n rows in Layout, scalar T, on an
+// execution space with `threads` threads.
+template <class Layout, class T>
+tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
+  constexpr std::size_t thomas_lanes = detail::thomas_packing<Layout, T>::L;
+  const std::size_t t = threads > 0 ? static_cast<std::size_t>(threads) : 1;
+  if (nsys >= t * thomas_lanes) return tridiag_choice::thomas;
+  if (n >= 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows))
+    return tridiag_choice::thomas_pcr;
+  return tridiag_choice::thomas;
+}
+
+// Solves with the algorithm choose_tridiag picks (same arguments and guarantees as the others).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::automatic, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  using T = typename DView::non_const_value_type;
+  using Layout = layout_of_t<DView>;
+  if (choose_tridiag<Layout, T>(info.extent(0), rows(d), detail::concurrency_of(exec)) ==
+      tridiag_choice::thomas_pcr)
+    solve(exec, algo::thomas_pcr{}, a, b, c, d, info);
+  else
+    solve(exec, algo::thomas{}, a, b, c, d, info);
+}
+
+}  // namespace bandsolve

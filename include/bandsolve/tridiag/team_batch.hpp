@@ -1,0 +1,144 @@
+#pragma once
+// Host-side plumbing shared by the solvers that parallelise inside a system (PCR, CR, the
+// Thomas-PCR hybrid): the rows of system s in any layout, the argument checks of a one-shot
+// solve, and a team launch with scratch memory.
+//
+// Two ways to run a batch (chosen per call by inside_system_pays):
+//   across systems  one work item per pack of L systems (L = SIMD lanes of 64 bytes), a team of
+//                   one thread, SIMD across the systems of the pack;
+//   inside a system one team per system, its threads split the rows, SIMD across rows; for
+//                   batches too small to fill threads x lanes. (On a GPU this is the natural
+//                   team-per-system mapping.)
+#include <bandsolve/backend/tags.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/reduction_kernel.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace bandsolve::detail {
+
+// SIMD lanes of one pack: 64 bytes (8 doubles, 16 floats).
+template <class T>
+inline constexpr int simd_lanes_v = static_cast<int>(64 / sizeof(T));
+
+template <class Layout>
+inline constexpr bool is_interleaved_layout_v =
+    !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
+    !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
+
+// The rows of system s of a batch View in any layout.
+template <class View>
+KOKKOS_INLINE_FUNCTION system_rows<typename View::value_type> system_of(const View& v,
+                                                                         index_t s) {
+  using Layout = layout_of_t<View>;
+  if constexpr (is_interleaved_layout_v<Layout>) {
+    constexpr index_t W = Layout::width;
+    return {v.data() + (s / W) * static_cast<index_t>(v.stride(0)) +
+                (s % W) * static_cast<index_t>(v.stride(2)),
+            static_cast<index_t>(v.stride(1))};
+  } else {
+    return {v.data() + s * static_cast<index_t>(v.stride(0)), static_cast<index_t>(v.stride(1))};
+  }
+}
+
+// Threads x SIMD lanes the execution space offers.
+template <class ExecutionSpace>
+int concurrency_of(const ExecutionSpace& exec) {
+  const int c = static_cast<int>(exec.concurrency());
+  return c > 0 ? c : 1;
+}
+
+// Inside-a-system parallelism pays when the batch cannot fill every thread's SIMD lanes.
+inline bool inside_system_pays(index_t nsys, int threads, int lanes) {
+  return nsys < static_cast<index_t>(threads) * lanes;
+}
+
+template <class T>
+inline constexpr bool is_float_or_double_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// Compile-time checks of a one-shot solve(exec, algo, a, b, c, d, info).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+constexpr void team_solve_static_checks() {
+  using Layout = layout_of_t<DView>;
+  using T = typename DView::non_const_value_type;
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve::solve: the first argument must be a Kokkos execution space instance");
+  static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
+                    Kokkos::is_view<CView>::value && Kokkos::is_view<DView>::value,
+                "bandsolve::solve: a, b, c and d must be Kokkos::Views");
+  static_assert(!std::is_same_v<Layout, unsupported_layout>,
+                "bandsolve::solve: " BANDSOLVE_SUPPORTED_VIEWS);
+  static_assert(std::is_same_v<layout_of_t<AView>, Layout> &&
+                    std::is_same_v<layout_of_t<BView>, Layout> &&
+                    std::is_same_v<layout_of_t<CView>, Layout>,
+                "bandsolve::solve: a, b, c and d must use the same layout");
+  static_assert(is_float_or_double_v<T>, "bandsolve::solve: the scalar type must be float or double");
+  static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
+                    std::is_same_v<typename BView::non_const_value_type, T> &&
+                    std::is_same_v<typename CView::non_const_value_type, T>,
+                "bandsolve::solve: a, b, c and d must have the same scalar type");
+  static_assert(std::is_same_v<typename DView::value_type, T>,
+                "bandsolve::solve: d receives the solution and cannot be a View of const");
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve: info must be a rank-1 Kokkos::View<int*>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename AView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename BView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename CView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename InfoView::memory_space>::accessible,
+      "bandsolve::solve: the Views must be accessible from the execution space");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+}
+
+// Run-time checks of a one-shot solve; returns the number of systems (info.extent(0)).
+template <class AView, class BView, class CView, class DView, class InfoView>
+index_t check_team_solve(const std::string& fn, const AView& a, const BView& b, const CView& c,
+                         const DView& d, const InfoView& info) {
+  using Layout = layout_of_t<DView>;
+  check_same_shape(fn, "a", a, "d", d);
+  check_same_shape(fn, "b", b, "d", d);
+  check_same_shape(fn, "c", c, "d", d);
+  check_no_overlap(fn, "d", d, "a", a);
+  check_no_overlap(fn, "d", d, "b", b);
+  check_no_overlap(fn, "d", d, "c", c);
+  check_no_overlap(fn, "d", d, "info", info);
+  check_rows_fit_int(fn, rows(d));
+  return static_cast<index_t>(systems_from_info<Layout>(fn, info, d));
+}
+
+// Calls body(team, league_index, scratch) for league_index in [0, league) with teams of
+// team_size threads (clamped to what the backend allows) and scratch_bytes of team scratch,
+// aligned to 64. Enqueued on exec, not fenced.
+template <class ExecutionSpace, class Body>
+void launch_teams(const ExecutionSpace& exec, const char* label, index_t league, int team_size,
+                  std::size_t scratch_bytes, const Body& body) {
+  using backend_tag = backend::default_for_t<ExecutionSpace>;
+  static_assert(std::is_same_v<backend_tag, backend::serial> ||
+                    std::is_same_v<backend_tag, backend::openmp_simd>,
+                "bandsolve::launch_teams: only the serial and openmp_simd backends launch here");
+  if (league <= 0) return;
+  using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member_type = typename policy_type::member_type;
+  constexpr std::size_t alignment = 64;
+  const std::size_t bytes = scratch_bytes + alignment;
+  auto kernel = KOKKOS_LAMBDA(const member_type& team) {
+    char* raw = static_cast<char*>(team.team_scratch(1).get_shmem(bytes));
+    const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(raw) % alignment;
+    body(team, static_cast<index_t>(team.league_rank()),
+         static_cast<void*>(raw + (misalignment ? alignment - misalignment : 0)));
+  };
+  const int most = policy_type(exec, static_cast<int>(league), 1)
+                       .set_scratch_size(1, Kokkos::PerTeam(bytes))
+                       .team_size_max(kernel, Kokkos::ParallelForTag());
+  const int ts = team_size < 1 ? 1 : (team_size > most ? most : team_size);
+  Kokkos::parallel_for(
+      label,
+      policy_type(exec, static_cast<int>(league), ts).set_scratch_size(1, Kokkos::PerTeam(bytes)),
+      kernel);
+}
+
+}  // namespace bandsolve::detail

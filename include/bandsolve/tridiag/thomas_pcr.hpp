@@ -1,0 +1,85 @@
+#pragma once
+// Batched Thomas-PCR hybrid: host API.
+//
+//   bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, a, b, c, d, info);
+//       Solves a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] for every system of the batch; x
+//       overwrites d; a, b, c are untouched; a[0] and c[n-1] are ignored. info(s) = 0, or the
+//       1-based row of a zero, tiny or non-finite pivot (the smallest of the first sweep that met
+//       one; a singular row k gives k + 1, as in Thomas).
+//
+// Same Views as Thomas (row, column, interleaved<W>, strided; float or double; interleaved
+// padding lanes untouched); any n >= 0. Enqueued on exec, never fenced here. No pivoting.
+//
+// Batches too small to fill threads x SIMD lanes run one team per system: the system is cut
+// into chunks of 128 rows, SIMD lanes take 8 (double) or 16 (float) chunks at a time, threads
+// take groups of chunks, and PCR solves the chunks' end rows (see thomas_pcr_kernel.hpp, which
+// also offers the per-system form to call inside your own kernels). Larger batches run SIMD
+// across systems, each system one chunk: a modified Thomas with a 2x2 reduced system.
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/tridiag/team_batch.hpp>
+#include <bandsolve/tridiag/thomas_pcr_kernel.hpp>
+
+namespace bandsolve {
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  using T = typename DView::non_const_value_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  constexpr int L = detail::simd_lanes_v<T>;
+  const std::string fn = "bandsolve::solve(thomas_pcr)";
+  const index_t nsys = detail::check_team_solve(fn, a, b, c, d, info);
+  const index_t n = static_cast<index_t>(rows(d));
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  const int threads = detail::concurrency_of(exec);
+  if (detail::inside_system_pays(nsys, threads, L)) {
+    const index_t work = thomas_pcr_workspace<T>(n, threads);
+    detail::launch_teams(
+        exec, "bandsolve::solve(thomas_pcr)", nsys, threads,
+        static_cast<std::size_t>(work) * sizeof(T),
+        KOKKOS_LAMBDA(const member_type& team, const index_t s, void* scratch) {
+          const auto xs = detail::system_of(d, s);
+          const int code = thomas_pcr_solve(team, n, detail::system_of(a, s),
+                                            detail::system_of(b, s), detail::system_of(c, s),
+                                            xs, static_cast<T*>(scratch));
+          if (team.team_rank() == 0) info(s) = code;
+        });
+  } else {
+    const index_t npacks = (nsys + L - 1) / L;
+    detail::launch_teams(
+        exec, "bandsolve::solve(thomas_pcr)", npacks, 1, 4 * n * L * sizeof(T),
+        KOKKOS_LAMBDA(const member_type& team, const index_t p, void* scratch) {
+          const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+          T* const ta = static_cast<T*>(scratch);
+          T *tb = ta + n * L, *tc = tb + n * L, *td = tc + n * L;
+          system_rows<const T> sa[L], sb[L], sc[L], sd[L];
+          system_rows<T> xs[L];
+          for (int l = 0; l < nl; ++l) {
+            sa[l] = detail::system_of(a, p * L + l);
+            sb[l] = detail::system_of(b, p * L + l);
+            sc[l] = detail::system_of(c, p * L + l);
+            xs[l] = detail::system_of(d, p * L + l);
+            sd[l] = {xs[l].p, xs[l].stride};
+          }
+          detail::load_lane_tile<L>(team, n, nl, sa, sb, sc, sd, ta, tb, tc, td, L, 0);
+          detail::fast_screen<L, T> screen;
+          detail::hybrid_whole_systems<L>(n, ta, tb, tc, td, screen);
+          if (screen.clean(nl)) {
+            for (int l = 0; l < nl; ++l) info(p * L + l) = 0;
+          } else {  // rare: redo with the exact screen to name the rows
+            detail::exact_screen<L> exact;
+            detail::load_lane_tile<L>(team, n, nl, sa, sb, sc, sd, ta, tb, tc, td, L, 0);
+            detail::hybrid_whole_systems<L>(n, ta, tb, tc, td, exact);
+            for (int l = 0; l < nl; ++l) info(p * L + l) = detail::info_of(exact.bad[l]);
+          }
+          detail::store_lane_tile<L>(team, n, nl, td, xs);
+        });
+  }
+}
+
+}  // namespace bandsolve

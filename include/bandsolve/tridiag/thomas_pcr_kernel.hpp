@@ -1,0 +1,351 @@
+#pragma once
+// Thomas-PCR hybrid, per system (device-callable) and per tile of chunks.
+//
+// A system is split into P chunks of M rows (the last one takes the remainder, M..2M-1 rows). In
+// each chunk a modified Thomas sweep expresses every row through the chunk's two end unknowns;
+// the end rows of all chunks form a tridiagonal system of 2P unknowns with a unit diagonal,
+// solved by PCR; a second sweep over each chunk then recovers its interior rows. Chunks are
+// processed L at a time as SIMD lanes, and the chunk groups are split across the team's threads.
+// The input is read twice (the second sweep recomputes the chunk's forward elimination from a,
+// b, c, d instead of storing it): 8 reads and 1 write per unknown, no intermediate arrays in
+// memory.
+//
+// User entry point (see the example in tests/tridiag/test_thomas_pcr.cpp):
+//   T* work = ...;  // bandsolve::thomas_pcr_workspace<T>(n, team.team_size()) elements
+//   int info = bandsolve::thomas_pcr_solve(team, n, a, b, c, d, work);   // x overwrites d
+// with a, b, c = system_rows<const T>, d = system_rows<T>; team is a Kokkos team member or
+// bandsolve::single_thread{} (plain one-thread call). info as in LAPACK: 0, or the 1-based
+// row of a zero, tiny or non-finite pivot: the smallest such row of the first sweep that met one
+// (chunk sweeps, then the chunks' first rows, then each PCR step of the reduced system).
+#include <bandsolve/tridiag/reduction_kernel.hpp>
+
+namespace bandsolve {
+
+// Chunks per SIMD group and rows per chunk of the hybrid's defaults: 64 bytes of lanes; 128-row
+// chunks keep a group's tile (4 arrays) at 32 KiB, in L1, and the reduced system at 2n/128 rows.
+template <class T>
+struct thomas_pcr_shape {
+  static constexpr int lanes = static_cast<int>(64 / sizeof(T));
+  static constexpr int chunk_rows = 128;
+};
+
+namespace detail {
+
+// T as written, kept out of template argument deduction (std::type_identity is C++20).
+template <class T>
+struct same {
+  using type = T;
+};
+template <class T>
+using same_t = typename same<T>::type;
+
+template <class T, int Lanes, int ChunkRows>
+struct thomas_pcr_layout {
+  static_assert(ChunkRows >= 2, "bandsolve thomas_pcr: chunks need at least 2 rows");
+  static_assert(Lanes >= 1, "bandsolve thomas_pcr: at least one lane");
+  static constexpr index_t M = ChunkRows;
+  // Per-thread tile: L chunks of M rows, or the last chunk alone (up to 2M-1 rows).
+  static constexpr index_t tile = (M * Lanes > 2 * M ? M * Lanes : 2 * M);
+  KOKKOS_INLINE_FUNCTION static constexpr index_t chunks(index_t n) { return n >= M ? n / M : 1; }
+  KOKKOS_INLINE_FUNCTION static constexpr index_t info_slots(int team_size) {
+    return (static_cast<index_t>(team_size) * static_cast<index_t>(sizeof(bad_code)) +
+            static_cast<index_t>(sizeof(T)) - 1) /
+           static_cast<index_t>(sizeof(T));
+  }
+  KOKKOS_INLINE_FUNCTION static constexpr index_t workspace(index_t n, int team_size) {
+    return info_slots(team_size) + 12 * chunks(n) + static_cast<index_t>(team_size) * 4 * tile;
+  }
+};
+
+// How the chunk sweeps watch their pivots. The fast screen sums |1/pivot| * tiny + pivot * 0 per
+// lane (two multiply-adds, vectorizes); only when a lane's sum flags something is the work item
+// redone with the exact screen, which records the bad rows (see core/pivot.hpp).
+template <int L, class T>
+struct fast_screen {
+  T risk[L] = {};
+  KOKKOS_FORCEINLINE_FUNCTION void note(int l, T pivot, T reciprocal, int, index_t) {
+    risk[l] = pivot_risk(pivot, reciprocal, risk[l]);
+  }
+  KOKKOS_INLINE_FUNCTION bool clean(int lanes) const {
+    bool ok = true;
+    for (int l = 0; l < lanes; ++l) ok = ok && risk_is_low(risk[l]);
+    return ok;
+  }
+};
+
+template <int L>
+struct exact_screen {
+  bad_code bad[L] = {};
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION void note(int l, T pivot, T, int phase, index_t row) {
+    if (!pivot_is_good(pivot)) bad[l] = min_bad_row(bad[l], phase, row);
+  }
+};
+
+// Forward sweep of the modified Thomas on every lane of a tile (m >= 2 rows). Afterwards row 0
+// and row 1 are divided by their diagonal and every row i >= 1 reads
+//   a[i] x[0] + x[i] + c[i] x[i+1] = d[i]
+// (x[0]: the chunk's first unknown; for row 1 that is its ordinary sub-diagonal). the screen sees
+// lane l's smallest bad row (phase 0).
+template <int L, class T, class Screen>
+KOKKOS_INLINE_FUNCTION void chunk_forward(index_t m, T* a, const T* b, T* c, T* d,
+                                          Screen& screen) {
+  for (index_t i = 0; i < 2; ++i) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      const index_t k = i * L + l;
+      const T r = T(1) / b[k];
+      screen.note(l, b[k], r, 0, i);
+      a[k] *= r;
+      c[k] *= r;
+      d[k] *= r;
+    }
+  }
+  for (index_t i = 2; i < m; ++i) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      const index_t k = i * L + l;
+      const T pivot = b[k] - a[k] * c[k - L];
+      const T r = T(1) / pivot;
+      screen.note(l, pivot, r, 0, i);
+      d[k] = r * (d[k] - a[k] * d[k - L]);
+      a[k] = -r * a[k] * a[k - L];
+      c[k] = r * c[k];
+    }
+  }
+}
+
+// After chunk_forward: rewrites row 0 as  a[0] x[prev] + x[0] + c[0] x[m-1] = d[0]  by
+// substituting row 1 expressed through x[0] and x[m-1] (a backward recurrence kept in
+// registers, nothing stored). Rows 0 and m-1 are then the chunk's two rows of the reduced system.
+// Its pivot is phase 1.
+template <int L, class T, class Screen>
+KOKKOS_INLINE_FUNCTION void chunk_first_row(index_t m, T* a, T* c, T* d, Screen& screen) {
+  if (m < 3) return;  // two rows: row 0 already couples x[0] to x[1] = x[m-1]
+  T ar[L], cr[L], dr[L];  // row i as  ar x[0] + x[i] + cr x[m-1] = dr
+  BANDSOLVE_SIMD
+  for (int l = 0; l < L; ++l) {
+    const index_t k = (m - 2) * L + l;
+    ar[l] = a[k];
+    cr[l] = c[k];
+    dr[l] = d[k];
+  }
+  for (index_t i = m - 3; i >= 1; --i) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      const index_t k = i * L + l;
+      dr[l] = d[k] - c[k] * dr[l];
+      ar[l] = a[k] - c[k] * ar[l];
+      cr[l] = -c[k] * cr[l];
+    }
+  }
+  BANDSOLVE_SIMD
+  for (int l = 0; l < L; ++l) {
+    const T pivot = T(1) - c[l] * ar[l];
+    const T r = T(1) / pivot;
+    screen.note(l, pivot, r, 1, 0);
+    d[l] = r * (d[l] - c[l] * dr[l]);
+    a[l] = r * a[l];
+    c[l] = -r * c[l] * cr[l];
+  }
+}
+
+// After chunk_forward, with the end unknowns x0[l] = x[0] and xl[l] = x[m-1] known: x of every
+// row into d, from row m-2 up.
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION void chunk_back_substitute(index_t m, const T* a, const T* c, T* d,
+                                                  const T* x0, const T* xl) {
+  BANDSOLVE_SIMD
+  for (int l = 0; l < L; ++l) d[(m - 1) * L + l] = xl[l];
+  for (index_t i = m - 2; i >= 1; --i) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      const index_t k = i * L + l;
+      d[k] = d[k] - a[k] * x0[l] - c[k] * d[k + L];
+    }
+  }
+  BANDSOLVE_SIMD
+  for (int l = 0; l < L; ++l) d[l] = x0[l];
+}
+
+// A tile whose lanes are whole systems of m rows (one chunk each): the reduced system is 2x2 per
+// lane (rows 0 and m-1), solved in closed form (phase 2). m = 1 is a division. Leaves x in td.
+template <int L, class T, class Screen>
+KOKKOS_INLINE_FUNCTION void hybrid_whole_systems(index_t m, T* ta, const T* tb, T* tc, T* td,
+                                                 Screen& screen) {
+  if (m == 1) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      const T r = T(1) / tb[l];
+      screen.note(l, tb[l], r, 0, 0);
+      td[l] = td[l] * r;
+    }
+    return;
+  }
+  chunk_forward<L>(m, ta, tb, tc, td, screen);
+  chunk_first_row<L>(m, ta, tc, td, screen);
+  T x0[L], xl[L];
+  BANDSOLVE_SIMD
+  for (int l = 0; l < L; ++l) {
+    // x[0] + c0 x[m-1] = d0;  al x[0] + x[m-1] = dl  (a of row 0, c of row m-1 are zero)
+    const index_t k = (m - 1) * L + l;
+    const T pivot = T(1) - ta[k] * tc[l];
+    const T r = T(1) / pivot;
+    screen.note(l, pivot, r, 2, m - 1);
+    xl[l] = (td[k] - ta[k] * td[l]) * r;
+    x0[l] = td[l] - tc[l] * xl[l];
+  }
+  // Row m-1 keeps its forward form, so the substitution starts from x[m-1] and x[0].
+  chunk_back_substitute<L>(m, ta, tc, td, x0, xl);
+}
+
+// Chunks j0 .. j0+nl-1 of one system as the lanes of a tile (the chunk kernels run on LL lanes:
+// L for groups of full chunks, 1 for the last chunk). Pass 1 writes their reduced rows, pass 2
+// recovers x from the reduced solution xr.
+template <int LL, class Layout, class T>
+KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j0, int nl,
+                                              index_t m, const system_rows<const T>& a,
+                                              const system_rows<const T>& b,
+                                              const system_rows<const T>& c,
+                                              const system_rows<T>& d, T* tile, T* ra, T* rc,
+                                              T* rd, const T* xr, bad_code& bad) {
+  constexpr index_t M = Layout::M;
+  const index_t P = Layout::chunks(n);
+  system_rows<const T> la[LL], lb[LL], lc[LL], ld[LL];
+  system_rows<T> lx[LL];
+  for (int l = 0; l < nl; ++l) {
+    const index_t first = (j0 + l) * M;
+    la[l] = a.offset(first);
+    lb[l] = b.offset(first);
+    lc[l] = c.offset(first);
+    lx[l] = d.offset(first);
+    ld[l] = system_rows<const T>{lx[l].p, lx[l].stride};
+  }
+  T *ta = tile, *tb = ta + Layout::tile, *tc = tb + Layout::tile, *td = tc + Layout::tile;
+  const single_thread me;
+  auto load = [&] {
+    load_lane_tile<LL>(me, m, nl, la, lb, lc, ld, ta, tb, tc, td, j0 == 0 ? 1 : 0,
+                       j0 + nl == P ? nl - 1 : LL);
+  };
+  load();
+  fast_screen<LL, T> screen;
+  chunk_forward<LL>(m, ta, tb, tc, td, screen);
+  if (!recover) {
+    chunk_first_row<LL>(m, ta, tc, td, screen);
+    if (!screen.clean(nl)) {  // rare: redo with the exact screen to name the rows
+      exact_screen<LL> exact;
+      load();
+      chunk_forward<LL>(m, ta, tb, tc, td, exact);
+      chunk_first_row<LL>(m, ta, tc, td, exact);
+      for (int l = 0; l < nl; ++l)
+        if (exact.bad[l] != 0)
+          bad = min_bad_row(bad, phase_of(exact.bad[l]), (j0 + l) * M + info_of(exact.bad[l]) - 1);
+    }
+    for (int l = 0; l < nl; ++l) {
+      const index_t j = j0 + l, last = (m - 1) * LL + l;
+      ra[2 * j] = ta[l];
+      rc[2 * j] = tc[l];
+      rd[2 * j] = td[l];
+      ra[2 * j + 1] = ta[last];
+      rc[2 * j + 1] = tc[last];
+      rd[2 * j + 1] = td[last];
+    }
+  } else {
+    T x0[LL], xl[LL];
+    for (int l = 0; l < LL; ++l) {
+      const index_t j = l < nl ? j0 + l : j0;
+      x0[l] = xr[2 * j];
+      xl[l] = xr[2 * j + 1];
+    }
+    chunk_back_substitute<LL>(m, ta, tc, td, x0, xl);
+    store_lane_tile<LL>(me, m, nl, td, lx);
+  }
+}
+
+template <int Lanes, int ChunkRows, class Member, class T>
+KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n,
+                                                   const system_rows<const T>& a,
+                                                   const system_rows<const T>& b,
+                                                   const system_rows<const T>& c,
+                                                   const system_rows<T>& d, T* work) {
+  using Shape = thomas_pcr_layout<T, Lanes, ChunkRows>;
+  constexpr int L = Lanes;
+  constexpr index_t M = Shape::M;
+  if (n <= 0) return 0;
+  const int nt = team.team_size(), t = team.team_rank();
+  bad_code* thread_bad = reinterpret_cast<bad_code*>(work);
+  T* const reduced = work + Shape::info_slots(nt);
+  const index_t P = Shape::chunks(n), mlast = n - (P - 1) * M;
+  T *ra = reduced, *rc = ra + 2 * P, *rd = rc + 2 * P;
+  T *ra2 = rd + 2 * P, *rc2 = ra2 + 2 * P, *rd2 = rc2 + 2 * P;
+  T* const tile = rd2 + 2 * P + static_cast<index_t>(t) * 4 * Shape::tile;
+  bad_code bad = 0;
+  if (n == 1) {
+    if (t == 0) {
+      bad = pivot_is_good(b[0]) ? 0 : min_bad_row(0, 0, 0);
+      d[0] = d[0] / b[0];
+    }
+  } else {
+    // Work items: groups of L full chunks, then the last chunk alone.
+    const index_t groups = (P - 1 + L - 1) / L;
+    index_t w0, w1;
+    thread_share(team, 0, groups + 1, w0, w1);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (index_t w = w0; w < w1; ++w) {
+        if (w < groups) {
+          const index_t j0 = w * L;
+          const int nl = static_cast<int>(P - 1 - j0 < L ? P - 1 - j0 : L);
+          hybrid_chunk_item<L, Shape>(pass == 1, n, j0, nl, M, a, b, c, d, tile, ra, rc, rd, rd,
+                                      bad);
+        } else {
+          hybrid_chunk_item<1, Shape>(pass == 1, n, P - 1, 1, mlast, a, b, c, d, tile, ra, rc,
+                                      rd, rd, bad);
+        }
+      }
+      if (pass == 0) {
+        team.team_barrier();
+        bad_code rbad = 0;
+        T* x = pcr_steps<1>(team, 2 * P, ra, rc, rd, ra2, rc2, rd2, &rbad, 2);
+        if (rbad != 0) {  // reduced row -> row of the system
+          const index_t r = info_of(rbad) - 1, j = r / 2;
+          const index_t rows_j = j == P - 1 ? mlast : M;
+          bad = min_bad_row(bad, phase_of(rbad), j * M + (r % 2 == 1 ? rows_j - 1 : 0));
+        }
+        rd = x;  // the reduced solution, read by pass 1
+      }
+    }
+  }
+  thread_bad[t] = bad;
+  team.team_barrier();
+  bad_code first = 0;
+  for (int u = 0; u < nt; ++u) first = merge_bad(first, thread_bad[u]);
+  team.team_barrier();  // the workspace may be reused after return
+  return info_of(first);
+}
+
+}  // namespace detail
+
+// Elements of T the team form needs as workspace for a system of n rows and a team of
+// team_size threads (default shape).
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr index_t thomas_pcr_workspace(index_t n, int team_size) {
+  return detail::thomas_pcr_layout<T, thomas_pcr_shape<T>::lanes,
+                                   thomas_pcr_shape<T>::chunk_rows>::workspace(n, team_size);
+}
+
+// Solves one system with the Thomas-PCR hybrid using the threads of `team` (a Kokkos team
+// member, or bandsolve::single_thread{}); every thread of the team must call it with the same
+// arguments. x overwrites d. Returns the info code (the same on every thread). work must hold
+// thomas_pcr_workspace<T>(n, team.team_size()) elements, aligned for T and int.
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION int thomas_pcr_solve(const Member& team, index_t n,
+                                            const system_rows<const detail::same_t<T>>& a,
+                                            const system_rows<const detail::same_t<T>>& b,
+                                            const system_rows<const detail::same_t<T>>& c,
+                                            const system_rows<T>& d, T* work) {
+  return detail::thomas_pcr_solve_shaped<thomas_pcr_shape<T>::lanes,
+                                         thomas_pcr_shape<T>::chunk_rows>(team, n, a, b, c, d,
+                                                                          work);
+}
+
+}  // namespace bandsolve

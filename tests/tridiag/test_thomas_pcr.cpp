@@ -1,0 +1,253 @@
+// The Thomas-PCR hybrid in depth: every n = 1..70 in every layout, systems of many chunks (full
+// and partial SIMD groups, the last chunk longer), info codes at chunk boundaries, and the
+// device-callable per-system form inside a user's own kernel (the example of its use).
+#include "pcr_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace bl = bandsolve::layout;
+using bandsolve::index_t;
+using bandsolve::system_rows;
+using bstest::host_batch;
+
+namespace {
+
+using layout_scalar_list =
+    std::tuple<std::tuple<bl::row, float>, std::tuple<bl::row, double>,
+               std::tuple<bl::column, float>, std::tuple<bl::column, double>,
+               std::tuple<bl::interleaved<1>, float>, std::tuple<bl::interleaved<4>, double>,
+               std::tuple<bl::interleaved<8>, double>, std::tuple<bl::interleaved<16>, float>>;
+
+// Solves every system of p with the per-system form inside a TeamPolicy kernel (one team per
+// system, as many threads as the backend gives), chunks of ChunkRows rows, Lanes per group.
+template <int Lanes, int ChunkRows, class Exec, class T>
+std::pair<std::vector<T>, std::vector<int>> team_solve(Exec exec, const host_batch<T>& p) {
+  using Mem = typename Exec::memory_space;
+  using Layout = bl::row;
+  auto a = bstest::to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n);
+  auto b = bstest::to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n);
+  auto c = bstest::to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n);
+  auto d = bstest::to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n);
+  Kokkos::View<int*, Mem> info("info", p.nsys);
+  const index_t n = static_cast<index_t>(p.n);
+  using policy = Kokkos::TeamPolicy<Exec>;
+  const int team_size = static_cast<int>(exec.concurrency());
+  using shape = bandsolve::detail::thomas_pcr_layout<T, Lanes, ChunkRows>;
+  const std::size_t bytes = static_cast<std::size_t>(shape::workspace(n, team_size)) * sizeof(T);
+  Kokkos::parallel_for(
+      policy(exec, static_cast<int>(p.nsys), team_size).set_scratch_size(1, Kokkos::PerTeam(bytes)),
+      KOKKOS_LAMBDA(const typename policy::member_type& team) {
+        const index_t s = team.league_rank();
+        T* work = static_cast<T*>(team.team_scratch(1).get_shmem(bytes));
+        const int code = bandsolve::detail::thomas_pcr_solve_shaped<Lanes, ChunkRows>(
+            team, n, system_rows<const T>(&a(s, 0), 1), system_rows<const T>(&b(s, 0), 1),
+            system_rows<const T>(&c(s, 0), 1), system_rows<T>(&d(s, 0), 1), work);
+        if (team.team_rank() == 0) info(s) = code;
+      });
+  exec.fence();
+  return {bstest::to_host(d, p.nsys), bstest::info_to_host(info)};
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("thomas_pcr solves every n = 1..70 in every layout",
+                        "[thomas_pcr][lapack]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 3000;
+    // nsys = 1: a team per system; 19: SIMD across systems with a partial pack.
+    for (std::size_t nsys : {std::size_t(1), std::size_t(19)})
+      for (std::size_t n = 1; n <= 70; ++n) {
+        INFO(bstest::layout_name<Layout>() << ", " << bstest::exec_name<Exec>() << ", n = " << n
+                                           << ", nsys = " << nsys);
+        const auto p = bstest::random_dominant<T>(nsys, n, seed++);
+        auto D = bstest::upload<Layout, Exec>(p);
+        auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+        CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), bstest::reference_solve(p), nsys,
+                                   n) <= bstest::reduction_tol<T>(n));
+      }
+  });
+}
+
+TEMPLATE_TEST_CASE("thomas_pcr with many chunks: every n = 1..70 with 2- and 3-row chunks",
+                   "[thomas_pcr][chunks]", float, double) {
+  using T = TestType;
+  // Chunks of 3 rows in groups of 4 lanes, and of 2 rows in groups of 8: full and partial
+  // groups, a last chunk of M..2M-1 rows, reduced systems of 2 to 70 rows, split across the team.
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 4000;
+    for (std::size_t n = 1; n <= 70; ++n) {
+      INFO(bstest::exec_name<Exec>() << ", n = " << n);
+      const auto p = bstest::random_dominant<T>(2, n, seed++);
+      const auto ref = bstest::reference_solve(p);
+      const double tol = bstest::reduction_tol<T>(n);
+      {
+        const auto [x, info] = team_solve<4, 3>(exec, p);
+        CHECK(info == std::vector<int>(2, 0));
+        CHECK(bstest::max_rel_diff(x, ref, 2, n) <= tol);
+      }
+      {
+        const auto [x, info] = team_solve<8, 2>(exec, p);
+        CHECK(info == std::vector<int>(2, 0));
+        CHECK(bstest::max_rel_diff(x, ref, 2, n) <= tol);
+      }
+    }
+  });
+}
+
+TEMPLATE_TEST_CASE("thomas_pcr on long systems (128-row chunks) in row, column and strided views",
+                   "[thomas_pcr][chunks]", float, double) {
+  using T = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 5000;
+    for (std::size_t n : {127, 128, 129, 255, 256, 257, 1000, 2177, 20000})
+      for (std::size_t nsys : {std::size_t(1), std::size_t(2)}) {
+        INFO(bstest::exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
+        const auto p = bstest::random_dominant<T>(nsys, n, seed++);
+        const auto ref = bstest::reference_solve(p);
+        const double tol = bstest::reduction_tol<T>(n);
+        auto check = [&](auto a, auto b, auto c, auto d) {
+          auto info = bstest::make_info<Mem>(nsys);
+          bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, a, b, c, d, info);
+          exec.fence();
+          CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+          CHECK(bstest::max_rel_diff(bstest::to_host(d, nsys), ref, nsys, n) <= tol);
+        };
+        {
+          INFO("row");
+          auto D = bstest::upload<bl::row, Exec>(p);
+          check(D.a, D.b, D.c, D.d);
+        }
+        {
+          INFO("column");
+          auto D = bstest::upload<bl::column, Exec>(p);
+          check(D.a, D.b, D.c, D.d);
+        }
+        {
+          INFO("strided: rows at stride 2 of a padded array");
+          using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+          using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+          auto make = [&](const char* label, const std::vector<T>& h) {
+            Big big(std::string(label), nsys, n + 1, 2);
+            Sub v = Kokkos::subview(big, Kokkos::ALL, std::make_pair(std::size_t(1), n + 1), 0);
+            bstest::fill(v, h, nsys);
+            return v;
+          };
+          check(make("a", p.a), make("b", p.b), make("c", p.c), make("d", p.d));
+        }
+      }
+  });
+}
+
+TEMPLATE_TEST_CASE("thomas_pcr reports a zero row at chunk boundaries with its own row",
+                   "[thomas_pcr][info]", float, double) {
+  using T = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 6000;
+    // 3-row chunks: rows 0, 1, 2 (first, middle, last of chunk 0), 3 (first of chunk 1), the
+    // last chunk's rows; default 128-row chunks through the batched API.
+    for (std::size_t row : {0, 1, 2, 3, 4, 5, 30, 31, 32, 33, 34}) {
+      INFO(bstest::exec_name<Exec>() << ", 3-row chunks, n = 35, zero row " << row);
+      auto p = bstest::random_dominant<T>(2, 35, seed++);
+      const std::size_t k = p.idx(1, row);
+      p.a[k] = p.b[k] = p.c[k] = T(0);
+      const auto [x, info] = team_solve<4, 3>(exec, p);
+      CHECK(info == std::vector<int>{0, static_cast<int>(row + 1)});
+    }
+    for (std::size_t row : {0, 1, 126, 127, 128, 129, 255, 256, 999}) {
+      INFO(bstest::exec_name<Exec>() << ", 128-row chunks, n = 1000, zero row " << row);
+      auto p = bstest::random_dominant<T>(1, 1000, seed++);
+      const std::size_t k = p.idx(0, row);
+      p.a[k] = p.b[k] = p.c[k] = T(0);
+      auto D = bstest::upload<bl::row, Exec>(p);
+      auto info = bstest::make_info<typename Exec::memory_space>(1);
+      bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == std::vector<int>{static_cast<int>(row + 1)});
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Example: the per-system form inside your own kernel.
+
+TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one thread",
+          "[thomas_pcr][example]") {
+  using exec = Kokkos::DefaultHostExecutionSpace;
+  const int nsys = 3, n = 5000;
+  // Your data, in your layout: here one system per row of a plain 2-D array.
+  Kokkos::View<double**, exec::memory_space> a("a", nsys, n), b("b", nsys, n), c("c", nsys, n),
+      d("d", nsys, n), x2("x2", nsys, n);
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<exec>(0, nsys * n), KOKKOS_LAMBDA(const int k) {
+        const int s = k / n, i = k % n;
+        a(s, i) = -1;
+        b(s, i) = 2 + 0.1 * (s + 1);
+        c(s, i) = -1;
+        d(s, i) = 1;
+        x2(s, i) = 1;
+      });
+  Kokkos::View<int*, exec::memory_space> info("info", nsys), info2("info2", nsys);
+
+  // 1. A team per system: every thread of the team calls thomas_pcr_solve with the same
+  //    arguments and a workspace of thomas_pcr_workspace<double>(n, team_size) doubles.
+  using policy = Kokkos::TeamPolicy<exec>;
+  const int team_size = static_cast<int>(exec().concurrency());
+  const std::size_t bytes =
+      static_cast<std::size_t>(bandsolve::thomas_pcr_workspace<double>(n, team_size)) *
+      sizeof(double);
+  Kokkos::parallel_for(
+      "my kernel",
+      policy(exec(), nsys, team_size).set_scratch_size(1, Kokkos::PerTeam(bytes)),
+      KOKKOS_LAMBDA(const policy::member_type& team) {
+        const int s = team.league_rank();
+        double* work = static_cast<double*>(team.team_scratch(1).get_shmem(bytes));
+        const int code = bandsolve::thomas_pcr_solve(
+            team, n, system_rows<const double>(&a(s, 0), 1), system_rows<const double>(&b(s, 0), 1),
+            system_rows<const double>(&c(s, 0), 1), system_rows<double>(&d(s, 0), 1), work);
+        if (team.team_rank() == 0) info(s) = code;
+      });
+
+  // 2. One thread per system: bandsolve::single_thread{} as the team, any workspace.
+  const index_t per_system = bandsolve::thomas_pcr_workspace<double>(n, 1);
+  Kokkos::View<double*, exec::memory_space> work("work", nsys * per_system);
+  Kokkos::parallel_for(
+      "my other kernel", Kokkos::RangePolicy<exec>(0, nsys), KOKKOS_LAMBDA(const int s) {
+        info2(s) = bandsolve::thomas_pcr_solve(
+            bandsolve::single_thread{}, n, system_rows<const double>(&a(s, 0), 1),
+            system_rows<const double>(&b(s, 0), 1), system_rows<const double>(&c(s, 0), 1),
+            system_rows<double>(&x2(s, 0), 1), &work(s * per_system));
+      });
+  exec().fence();
+
+  // Check: residuals of both, and the two agree.
+  host_batch<double> p(nsys, n);
+  for (int s = 0; s < nsys; ++s)
+    for (int i = 0; i < n; ++i) {
+      p.a[p.idx(s, i)] = i > 0 ? -1 : 0;
+      p.b[p.idx(s, i)] = 2 + 0.1 * (s + 1);
+      p.c[p.idx(s, i)] = i + 1 < n ? -1 : 0;
+      p.d[p.idx(s, i)] = 1;
+    }
+  const auto x = bstest::to_host(d, nsys), y = bstest::to_host(x2, nsys);
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+  CHECK(bstest::info_to_host(info2) == std::vector<int>(nsys, 0));
+  CHECK(bstest::max_residual(p, x) <= bstest::reduction_tol<double>(n));
+  CHECK(bstest::max_rel_diff(y, x, nsys, n) <= bstest::reduction_tol<double>(n));
+}
