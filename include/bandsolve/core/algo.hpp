@@ -53,6 +53,8 @@ struct banded_lu {
   int ku = 0;
   bool pivoting = true;
   static constexpr const char* name = "banded_lu";
+};
+
 // Parallel cyclic reduction: every row reduced at once, ceil(log2 n) steps; parallel inside a
 // system. No pivoting (diagonally dominant systems).
 struct pcr {

@@ -58,7 +58,7 @@ void solve_by_reduction(const ExecutionSpace& exec, const AView& a, const BView&
                         const CView& c, const DView& d, const InfoView& info) {
   team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   using T = typename DView::non_const_value_type;
-  constexpr int L = simd_lanes_v<T>;
+  constexpr int L = vector_lanes_v<T>;
   constexpr index_t arrays = reduction_arrays<Algo>();
   const std::string fn = std::string("bandsolve::solve(") + Algo::name + ")";
   const index_t nsys = check_team_solve(fn, a, b, c, d, info);

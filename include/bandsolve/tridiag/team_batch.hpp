@@ -21,7 +21,7 @@ namespace bandsolve::detail {
 
 // SIMD lanes of one pack: 64 bytes (8 doubles, 16 floats).
 template <class T>
-inline constexpr int simd_lanes_v = static_cast<int>(64 / sizeof(T));
+inline constexpr int vector_lanes_v = static_cast<int>(64 / sizeof(T));
 
 template <class Layout>
 inline constexpr bool is_interleaved_layout_v =

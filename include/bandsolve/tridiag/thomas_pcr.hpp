@@ -27,7 +27,7 @@ void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const B
   detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   using T = typename DView::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  constexpr int L = detail::simd_lanes_v<T>;
+  constexpr int L = detail::vector_lanes_v<T>;
   const std::string fn = "bandsolve::solve(thomas_pcr)";
   const index_t nsys = detail::check_team_solve(fn, a, b, c, d, info);
   const index_t n = static_cast<index_t>(rows(d));
