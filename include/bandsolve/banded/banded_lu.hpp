@@ -116,7 +116,7 @@ constexpr void banded_static_checks() {
   static_assert(Kokkos::is_view<ABView>::value, "bandsolve banded_lu: ab must be a Kokkos::View");
   static_assert(!std::is_same_v<Layout, unsupported_layout>,
                 "bandsolve banded_lu: " BANDSOLVE_SUPPORTED_BAND_VIEWS);
-  static_assert(is_banded_scalar_v<typename ABView::non_const_value_type>,
+  static_assert(is_supported_scalar_v<typename ABView::non_const_value_type>,
                 "bandsolve banded_lu: the scalar type must be float, double, "
                 "Kokkos::complex<float> or Kokkos::complex<double>");
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename ABView::memory_space>::accessible,

@@ -219,7 +219,7 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column(const band_work<T, L, Dims>& w
       info[l] = first_info(info[l], !zero, j);
       inv[l] = zero ? T(0) : T(1) / pivot;
     } else {
-      info[l] = first_info(info[l], banded_pivot_is_good(pivot), j);
+      info[l] = first_info(info[l], pivot_is_good(pivot), j);
       inv[l] = T(1) / pivot;
     }
     top[l] = pivot;

@@ -143,35 +143,6 @@ KOKKOS_INLINE_FUNCTION void add_scatter_gather(index_t n, int nl, T* x, gathered
   scatter_rows<TR, L>(x, n, u, ou, nl);
 }
 
-// Full coefficients: forward sweep of thomas_solve_gather with d only read; c' and d' in scratch.
-template <int TR, int L, class T>
-KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_lanes<const T> a,
-                                                  gathered_lanes<const T> b,
-                                                  gathered_lanes<const T> c,
-                                                  gathered_lanes<const T> d, T* cp, T* dp,
-                                                  int* info) {
-  const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride),
-      od(nl, d.system_stride);
-  gather_tile<TR, L, T> ta, tb, tc, td;
-  T risk[L];
-  for (index_t i0 = 0; i0 < n; i0 += TR) {
-    const int rows = tile_rows(n, i0, TR);
-    ta.load(a, oa, i0, rows);
-    tb.load(b, ob, i0, rows);
-    tc.load(c, oc, i0, rows);
-    td.load(d, od, i0, rows);
-    for (int j = 0; j < rows; ++j) {
-      const index_t i = i0 + j;
-      if (i == 0)
-        thomas_first_row<L, true>(L, tb.v[0], tc.v[0], td.v[0], cp, dp, risk);
-      else
-        thomas_next_row<L, true>(L, ta.v[j], tb.v[j], tc.v[j], td.v[j], cp + (i - 1) * L,
-                                 dp + (i - 1) * L, cp + i * L, dp + i * L, risk);
-    }
-  }
-  resolve_info_gather<L>(n, nl, a, b, cp, risk, info);
-}
-
 // Shared factors: d'_i = r_i d_i - l_i d'_{i-1} into dp (rows of L lanes).
 template <int TR, int L, class T, class U>
 KOKKOS_INLINE_FUNCTION void shared_forward_gather(index_t n, int nl, const T* r, const T* lo,

@@ -369,13 +369,13 @@ KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int TR) {
   return static_cast<int>(n - i0 < TR ? n - i0 : TR);
 }
 
-// One-shot solve. cp and dp are scratch of n*L values each; x ends up in d.
-template <int TR, int L, class C, class D, class Prefetch>
-KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lanes<const C> a,
-                                                gathered_lanes<const C> b,
-                                                gathered_lanes<const C> c, gathered_lanes<D> d,
-                                                C* cp, D* dp, int* info,
-                                                const Prefetch& prefetch) {
+// Forward sweep with d only read: c' into cp and d' into dp (rows of L lanes), info resolved.
+template <int TR, int L, class C, class D>
+KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_lanes<const C> a,
+                                                  gathered_lanes<const C> b,
+                                                  gathered_lanes<const C> c,
+                                                  gathered_lanes<const D> d, C* cp, D* dp,
+                                                  int* info) {
   const lane_offsets<L> oa(nl, a.system_stride), ob(nl, b.system_stride), oc(nl, c.system_stride),
       od(nl, d.system_stride);
   gather_tile<TR, L, C> ta, tb, tc;
@@ -397,8 +397,20 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lane
     }
   }
   resolve_info_gather<L>(n, nl, a, b, cp, risk, info);
+}
+
+// One-shot solve. cp and dp are scratch of n*L values each; x ends up in d.
+template <int TR, int L, class C, class D, class Prefetch>
+KOKKOS_INLINE_FUNCTION void thomas_solve_gather(index_t n, int nl, gathered_lanes<const C> a,
+                                                gathered_lanes<const C> b,
+                                                gathered_lanes<const C> c, gathered_lanes<D> d,
+                                                C* cp, D* dp, int* info,
+                                                const Prefetch& prefetch) {
+  thomas_forward_gather<TR, L>(n, nl, a, b, c,
+                               gathered_lanes<const D>{d.base, d.system_stride, d.row_stride}, cp,
+                               dp, info);
   thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<D>{dp, L}, prefetch);
-  scatter_rows<TR, L>(dp, n, d, od, nl);
+  scatter_rows<TR, L>(dp, n, d, lane_offsets<L>(nl, d.system_stride), nl);
 }
 
 template <int TR, int L, class T>
