@@ -471,6 +471,40 @@ TEMPLATE_LIST_TEST_CASE("b[0] = 0 in system 3: info(3) = 1, every other system s
   });
 }
 
+// Large batches go through chains of consecutive packs, two packs in flight (about 8 chains per
+// thread, so at least 16 packs per chain here): every system, the last partial pack included,
+// must match LAPACK and report its own info code.
+TEMPLATE_LIST_TEST_CASE("long chains of packs: every system solved, every info code in place",
+                        "[thomas][chain]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  for (const std::size_t n : {1, 2, 5, 18}) {
+    // 4099 systems: 17 or more packs per chain for every pack width <= 128 on up to 2 threads,
+    // and a last pack that is not full. Bad pivots in the first, a middle and the last system.
+    constexpr std::size_t nsys = 4099;
+    auto p = bstest::random_dominant<T>(nsys, n, static_cast<std::uint32_t>(7 + n));
+    std::vector<int> expected(nsys, 0);
+    for (const std::size_t s : {std::size_t(0), nsys / 2 + 3, nsys - 1}) {
+      const std::size_t row = s % n;
+      p.b[p.idx(s, row)] = T(0);
+      if (row > 0) p.a[p.idx(s, row)] = T(0);  // keeps the pivot of that row exactly 0
+      expected[s] = static_cast<int>(row + 1);
+    }
+    bstest::for_each_exec([&](auto exec) {
+      using Exec = decltype(exec);
+      INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n);
+      auto D = upload<Layout, Exec>(p);
+      auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+      bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == expected);
+      const auto x = bstest::to_host(D.d, nsys);
+      CHECK(bstest::max_rel_diff(x, bstest::reference_solve(p), nsys, n,
+                                 failed_mask(expected)) <= bstest::lapack_tol<T>());
+    });
+  }
+}
+
 TEMPLATE_LIST_TEST_CASE("zero, tiny and non-finite pivots give the LAPACK-style info code",
                         "[thomas][info]", layout_scalar_list) {
   using Layout = std::tuple_element_t<0, TestType>;

@@ -40,18 +40,36 @@ inline constexpr int work_lanes_v = 4 * tile_rows_v<T>;
 template <class Layout, class T>
 struct thomas_packing {  // row and strided: one group of L systems
   static constexpr int W = work_lanes_v<T>, G = 1, L = W, TR = tile_rows_v<T>;
+  using ahead = no_rows_ahead;  // gathered tiles prefetch in simd_transpose.hpp
 };
-// Column blocks read a run of L values on every row of every array, each run in another page:
-// 512-byte runs (64 doubles) measured faster than 256 (and than 1 KiB) at n = 256.
+// Column blocks read a run of L values on every row of every array, each run in another page,
+// which the hardware prefetchers do not follow: row i+1 is prefetched during row i (rows_ahead).
+// 512-byte runs (64 doubles) measured as fast as 1 KiB and faster than 256 bytes at n = 256.
 template <class T>
 struct thomas_packing<layout::column, T> {
   static constexpr int W = 2 * work_lanes_v<T>, G = 1, L = W, TR = tile_rows_v<T>;
+  using ahead = rows_ahead<1, 1>;
 };
 template <int Width, class T>
 struct thomas_packing<layout::interleaved<Width>, T> {  // G interleaved packs side by side
   static constexpr int W = Width;
   static constexpr int G = work_lanes_v<T> / W < 1 ? 1 : (work_lanes_v<T> / W > 4 ? 4 : work_lanes_v<T> / W);
   static constexpr int L = G * W, TR = tile_rows_v<T>;
+  using ahead = no_rows_ahead;  // the hardware prefetchers follow G streams per array
+};
+
+// The one-shot solve of lane-contiguous packs sweeps two work items at once
+// (thomas_solve_lanes_chain), so its items are narrower than the factorization's: interleaved
+// items of 128 bytes per row, two in flight. At n = 256 (double) that measured 0.80-0.84 of
+// STREAM, against 0.70 one 256-byte item at a time; 256-byte items in pairs measured 0.71 (their
+// streams collide in the L1 sets).
+template <class Layout, class T>
+struct thomas_one_shot_packing : thomas_packing<Layout, T> {};
+template <int Width, class T>
+struct thomas_one_shot_packing<layout::interleaved<Width>, T>
+    : thomas_packing<layout::interleaved<Width>, T> {
+  static constexpr int bytes = static_cast<int>(Width * sizeof(T));
+  static constexpr int G = bytes >= 128 ? 1 : 128 / bytes, L = G * Width;
 };
 
 // One pack per work item (the stored factors: already packed by work item).
@@ -181,7 +199,7 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
   using Layout = layout_of_t<DView>;
   using T = typename BView::non_const_value_type;   // coefficients
   using D = typename DView::non_const_value_type;   // right-hand sides: T or complex over real T
-  using P = detail::thomas_packing<Layout, T>;
+  using P = detail::thomas_one_shot_packing<Layout, T>;
   constexpr int L = P::L, W = P::W, G = P::G;
   const std::string fn = "bandsolve::solve(thomas)";
 
@@ -204,42 +222,73 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
   const index_t npacks = (nsys + L - 1) / L;
   const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
                      detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
-  // c' rows, then (gathered packs) d' rows; n*L*sizeof(T) keeps the d' rows aligned for D.
-  const std::size_t scratch = static_cast<std::size_t>(n) * L * (sizeof(T) + (lanes ? 0 : sizeof(D)));
+  // Lane-contiguous packs go in chains of consecutive packs, two in flight (c' rows of both);
+  // gathered packs one at a time (c' rows, then d' rows; n*L*sizeof(T) keeps those aligned).
+  const index_t chain = lanes ? detail::chain_length(npacks, exec.concurrency()) : 1;
+  const index_t nchains = (npacks + chain - 1) / chain;
+  const std::size_t scratch =
+      static_cast<std::size_t>(n) * L * (lanes ? 2 * sizeof(T) : sizeof(T) + sizeof(D));
   detail::for_each_pack(
-      exec, "bandsolve::solve(thomas)", npacks, scratch,
-      KOKKOS_LAMBDA(const index_t p, void* work) {
-        const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+      exec, "bandsolve::solve(thomas)", nchains, scratch,
+      KOKKOS_LAMBDA(const index_t chain_index, void* work) {
         T* cp = static_cast<T*>(work);
-        int info_l[L] = {};
-        detail::next_pack_prefetch<4> prefetch;
-        detail::add_next_pack<Layout, P>(prefetch, a, p, npacks, n);
-        detail::add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
-        detail::add_next_pack<Layout, P>(prefetch, c, p, npacks, n);
-        detail::add_next_pack<Layout, P>(prefetch, d, p, npacks, n);
+        const index_t p_begin = chain_index * chain;
+        const index_t p_end = p_begin + chain < npacks ? p_begin + chain : npacks;
+        const auto systems_in = [&](index_t p) {
+          return static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        };
+        const auto write_info = [&](index_t p, const int* codes) {
+          const int nl = systems_in(p);
+          for (int l = 0; l < nl; ++l) info(p * L + l) = codes[l];
+        };
         if (lanes) {
-          const auto ca = detail::pack_rows<Layout, P, AView, const T>(a, p);
-          const auto cb = detail::pack_rows<Layout, P, BView, const T>(b, p);
-          const auto cc = detail::pack_rows<Layout, P, CView, const T>(c, p);
-          const auto rd = detail::pack_rows<Layout, P>(d, p);
-          const int ng = detail::groups_in<Layout, P>(d, p);
-          // Interleaved packs are always full width (padding lanes are allocated).
-          if (detail::is_interleaved_v<Layout> || nl == W)
-            detail::thomas_solve_lanes<W, G, true>(n, W, ng, ca, cb, cc, rd, cp, info_l, prefetch);
-          else
-            detail::thomas_solve_lanes<W, G, false>(n, nl, ng, ca, cb, cc, rd, cp, info_l,
-                                                    prefetch);
+          const auto rows_of = [&](index_t p) {
+            return detail::lane_item<T, D>{detail::pack_rows<Layout, P, AView, const T>(a, p),
+                                           detail::pack_rows<Layout, P, BView, const T>(b, p),
+                                           detail::pack_rows<Layout, P, CView, const T>(c, p),
+                                           detail::pack_rows<Layout, P>(d, p)};
+          };
+          // Interleaved packs are always full width (padding lanes are allocated) but the last
+          // item may hold fewer than G packs; other layouts' last item may hold fewer lanes.
+          const index_t last = npacks - 1;
+          const int last_groups = detail::groups_in<Layout, P>(d, last);
+          const int last_lanes = detail::is_interleaved_v<Layout> ? W : systems_in(last);
+          const bool last_is_partial = last_groups < G || last_lanes < W;
+          const index_t full_end = p_end == npacks && last_is_partial ? last : p_end;
+          detail::thomas_solve_lanes_chain<W, G, typename P::ahead>(n, p_begin, full_end, rows_of,
+                                                                    cp, write_info);
+          if (full_end < p_end) {
+            const auto item = rows_of(last);
+            int info_l[L] = {};
+            const detail::next_pack_prefetch<4> no_prefetch;
+            if (last_lanes == W)
+              detail::thomas_solve_lanes<W, G, true>(n, W, last_groups, item.a, item.b, item.c,
+                                                     item.d, cp, info_l, no_prefetch);
+            else
+              detail::thomas_solve_lanes<W, G, false>(n, last_lanes, last_groups, item.a, item.b,
+                                                      item.c, item.d, cp, info_l, no_prefetch);
+            write_info(last, info_l);
+          }
         } else {
           if constexpr (!detail::is_interleaved_v<Layout>) {
-            const auto ca = detail::pack_gather<L, AView, const T>(a, p);
-            const auto cb = detail::pack_gather<L, BView, const T>(b, p);
-            const auto cc = detail::pack_gather<L, CView, const T>(c, p);
-            detail::thomas_solve_gather<P::TR, L>(n, nl, ca, cb, cc, detail::pack_gather<L>(d, p),
-                                               cp, reinterpret_cast<D*>(cp + n * L), info_l,
-                                               prefetch);
+            for (index_t p = p_begin; p < p_end; ++p) {
+              int info_l[L] = {};
+              detail::next_pack_prefetch<4> prefetch;
+              detail::add_next_pack<Layout, P>(prefetch, a, p, npacks, n);
+              detail::add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
+              detail::add_next_pack<Layout, P>(prefetch, c, p, npacks, n);
+              detail::add_next_pack<Layout, P>(prefetch, d, p, npacks, n);
+              const auto ca = detail::pack_gather<L, AView, const T>(a, p);
+              const auto cb = detail::pack_gather<L, BView, const T>(b, p);
+              const auto cc = detail::pack_gather<L, CView, const T>(c, p);
+              detail::thomas_solve_gather<P::TR, L>(n, systems_in(p), ca, cb, cc,
+                                                 detail::pack_gather<L>(d, p), cp,
+                                                 reinterpret_cast<D*>(cp + n * L), info_l,
+                                                 prefetch);
+              write_info(p, info_l);
+            }
           }
         }
-        for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
       });
 }
 

@@ -49,6 +49,7 @@ namespace detail {
 template <class T>
 struct axis_packing {
   static constexpr int W = thomas_packing<layout::column, T>::W;
+  using ahead = typename thomas_packing<layout::column, T>::ahead;  // lines far apart, as columns
   static constexpr int L = thomas_packing<layout::row, T>::L;
   static constexpr int TR = thomas_packing<layout::row, T>::TR;
 };
@@ -247,12 +248,13 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
                 thomas_add_lanes<W, false>(n, nl, ra, rb, rc, rd, ru, rows, rows + n * W, info_l);
             } else {
               const lane_rows<T> x{d.data() + g.offset(sd, k), sd.s[ki]};
+              using ahead = typename P::ahead;
               if (nl == W)
-                thomas_solve_lanes<W, 1, true>(n, W, 1, ra, rb, rc, x, rows, info_l,
-                                               no_prefetch{});
+                thomas_solve_lanes<W, 1, true, ahead>(n, W, 1, ra, rb, rc, x, rows, info_l,
+                                                      no_prefetch{});
               else
-                thomas_solve_lanes<W, 1, false>(n, nl, 1, ra, rb, rc, x, rows, info_l,
-                                                no_prefetch{});
+                thomas_solve_lanes<W, 1, false, ahead>(n, nl, 1, ra, rb, rc, x, rows, info_l,
+                                                       no_prefetch{});
             }
           }
         } else {
