@@ -359,6 +359,15 @@ TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 3-
   check_every_axis<TestType, 3>({3, 2, 1}, seed);
 }
 
+// A lane extent that is a multiple of the lane-contiguous pack width (64 doubles, 128 floats):
+// every pack is full and the full-coefficient solve goes through chains of packs, two in flight
+// (40 or more packs along axes 0 and 1, so several per chain on up to 2 threads).
+TEMPLATE_TEST_CASE("solve_along through chains of full packs matches Thomas and LAPACK",
+                   "[axis][lapack][chain]", float, double) {
+  std::uint32_t seed = 250;
+  check_every_axis<TestType, 3>({5, 40, 128}, seed);
+}
+
 TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 4-D arrays",
                    "[axis][lapack]", float, double) {
   std::uint32_t seed = 300;

@@ -200,6 +200,36 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
   const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
                    sd = strides_of(d), su = strides_of(u);
 
+  if constexpr (!shared && !Add) {
+    // Full lanes only (every pack full: the lane extent is a multiple of W): chains of packs,
+    // two in flight, as the one-shot solve of column blocks (thomas_solve_lanes_chain).
+    if (lanes && g.lane_extent % P::W == 0) {
+      constexpr int W = P::W;
+      const index_t chain = chain_length(g.npacks, exec.concurrency());
+      const index_t nchains = (g.npacks + chain - 1) / chain;
+      for_each_pack(
+          exec, function, nchains, 2 * row_block, KOKKOS_LAMBDA(const index_t ch, void* work) {
+            const index_t p_begin = ch * chain;
+            const index_t p_end = p_begin + chain < g.npacks ? p_begin + chain : g.npacks;
+            const index_t ki = g.axis;
+            const auto item = [&](index_t p) {
+              const line_pack k = g.pack(p);
+              return lane_item<T, T>{
+                  lane_rows<const T>{a.data() + g.offset(sa, k), sa.s[ki]},
+                  lane_rows<const T>{b.data() + g.offset(sb, k), sb.s[ki]},
+                  lane_rows<const T>{c.data() + g.offset(sc, k), sc.s[ki]},
+                  lane_rows<T>{d.data() + g.offset(sd, k), sd.s[ki]}};
+            };
+            const auto done = [&](index_t p, const int* codes) {
+              const index_t s0 = g.first_system(g.pack(p));
+              for (int l = 0; l < W; ++l) info(s0 + l * g.lane_system_stride) = codes[l];
+            };
+            thomas_solve_lanes_chain<W, 1, typename P::ahead>(n, p_begin, p_end, item,
+                                                              static_cast<T*>(work), done);
+          });
+      return;
+    }
+  }
   for_each_pack(
       exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
         const line_pack k = g.pack(p);
