@@ -59,17 +59,19 @@ struct thomas_packing<layout::interleaved<Width>, T> {  // G interleaved packs s
 };
 
 // The one-shot solve of lane-contiguous packs sweeps two work items at once
-// (thomas_solve_lanes_chain), so its items are narrower than the factorization's: interleaved
-// items of 128 bytes per row, two in flight. At n = 256 (double) that measured 0.80-0.84 of
-// STREAM, against 0.70 one 256-byte item at a time; 256-byte items in pairs measured 0.71 (their
-// streams collide in the L1 sets).
+// (thomas_solve_lanes_chain), so its interleaved items hold at most 2 packs (4 in flight). At
+// n = 256 that measured 0.78-0.84 of STREAM in double against 0.70 for 4 packs one item at a time,
+// and about the same as before in float (0.62-0.76 against 0.64-0.73); 4 packs per item in pairs
+// measured 0.71 in double and 0.58 in float (8 streams per array collide in the L1 sets).
 template <class Layout, class T>
 struct thomas_one_shot_packing : thomas_packing<Layout, T> {};
 template <int Width, class T>
 struct thomas_one_shot_packing<layout::interleaved<Width>, T>
     : thomas_packing<layout::interleaved<Width>, T> {
-  static constexpr int bytes = static_cast<int>(Width * sizeof(T));
-  static constexpr int G = bytes >= 128 ? 1 : 128 / bytes, L = G * Width;
+  static constexpr int G = thomas_packing<layout::interleaved<Width>, T>::G < 2
+                               ? thomas_packing<layout::interleaved<Width>, T>::G
+                               : 2;
+  static constexpr int L = G * Width;
 };
 
 // One pack per work item (the stored factors: already packed by work item).
