@@ -47,65 +47,6 @@ auto upload(const host_batch<T>& p) {
       bstest::to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n)};
 }
 
-// Random row diagonally dominant periodic systems: a, c ~ U(-1, 1) (complex: both parts) in
-// every row, corners included; |b| = |a| + |c| + m, m ~ U(1, 2), random sign (complex: random
-// phase). Every row keeps a margin >= 1, so ||A^-1||_inf <= 1; ||A||_inf <= 2 (2 sqrt 2) + 2 + 2
-// < 10: cond_inf(A) < 10 for every n, and the same holds for the leading block T and the Schur
-// complement (both inherit the dominance margin).
-template <class T>
-host_batch<T> random_periodic(std::size_t nsys, std::size_t n, std::uint32_t seed) {
-  host_batch<T> p(nsys, n);
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
-  for (std::size_t k = 0; k < nsys * n; ++k) {
-    p.a[k] = bstest::uniform11<T>(gen);
-    p.c[k] = bstest::uniform11<T>(gen);
-    const double mag = std::abs(bstest::to_cd(p.a[k])) + std::abs(bstest::to_cd(p.c[k])) + u12(gen);
-    if constexpr (bstest::is_kokkos_complex<T>::value)
-      p.b[k] = bstest::from_cd<T>(std::polar(mag, phase(gen)));
-    else
-      p.b[k] = static_cast<T>(gen() % 2 ? mag : -mag);
-    p.d[k] = bstest::uniform11<T>(gen);
-  }
-  return p;
-}
-
-// The dense periodic matrix of system s (column-major, complex<double>): entries that meet in
-// one position add (n = 1, 2).
-template <class T>
-std::vector<cd> dense_periodic(const host_batch<T>& p, std::size_t s) {
-  const std::size_t n = p.n;
-  std::vector<cd> A(n * n, cd(0));
-  for (std::size_t i = 0; i < n; ++i) {
-    A[i + i * n] += bstest::to_cd(p.b[p.idx(s, i)]);
-    A[i + ((i + n - 1) % n) * n] += bstest::to_cd(p.a[p.idx(s, i)]);
-    A[i + ((i + 1) % n) * n] += bstest::to_cd(p.c[p.idx(s, i)]);
-  }
-  return A;
-}
-
-// zgesv of every system in complex<double>; info gets LAPACK's codes.
-template <class T>
-std::vector<T> dense_reference(const host_batch<T>& p, const std::vector<T>* rhs = nullptr,
-                               std::vector<int>* info = nullptr) {
-  const std::size_t n = p.n;
-  const std::vector<T>& d = rhs ? *rhs : p.d;
-  std::vector<T> x(p.nsys * n);
-  if (info) info->assign(p.nsys, 0);
-  for (std::size_t s = 0; s < p.nsys && n > 0; ++s) {
-    auto A = dense_periodic(p, s);
-    std::vector<cd> b(n);
-    for (std::size_t i = 0; i < n; ++i) b[i] = bstest::to_cd(d[p.idx(s, i)]);
-    std::vector<int> ipiv(n);
-    const int ni = static_cast<int>(n), one = 1;
-    int code = 0;
-    zgesv_(&ni, &one, A.data(), &ni, ipiv.data(), b.data(), &ni, &code);
-    if (info) (*info)[s] = code;
-    for (std::size_t i = 0; i < n; ++i) x[p.idx(s, i)] = bstest::from_cd<T>(b[i]);
-  }
-  return x;
-}
-
 // Forward error against the dense solve: Thomas on the dominant leading block and the bordered
 // correction are backward stable with a few u per entry (Higham Sec. 9.6: |dA| <= 4u |L||U|,
 // |L||U| <= 3|A| for dominant rows); the correction adds O(1) operations per entry. With
@@ -156,8 +97,8 @@ TEMPLATE_LIST_TEST_CASE("periodic solve matches a dense LAPACK solve of the cycl
         INFO(bstest::layout_name<Layout>() << ", " << bstest::type_name<T>() << ", "
                                            << Exec::name() << ", n = " << n
                                            << ", nsys = " << nsys);
-        const auto p = random_periodic<T>(nsys, n, seed++);
-        const auto ref = dense_reference(p);
+        const auto p = bstest::random_periodic<T>(nsys, n, seed++);
+        const auto ref = bstest::periodic_dense_reference(p);
         auto D = upload<Layout, Exec>(p);
         const auto a0 = bstest::raw_copy(D.a), b0 = bstest::raw_copy(D.b),
                    c0 = bstest::raw_copy(D.c);
@@ -267,7 +208,7 @@ TEMPLATE_LIST_TEST_CASE("singular periodic matrices give the row of the failing 
     // Systems (n = 3): 0 regular; 1: b[0] = 0 -> info 1; 2: all ones (T = [[1, 1], [1, 1]]
     // singular) -> info 2; 3: b[2] chosen so that the Schur complement is exactly 0 -> info 3;
     // 4: a NaN on the last diagonal -> info 3; 5: regular.
-    auto p = random_periodic<T>(6, 3, 808);
+    auto p = bstest::random_periodic<T>(6, 3, 808);
     p.b[p.idx(1, 0)] = T(0);
     for (std::size_t i = 0; i < 3; ++i)
       p.a[p.idx(2, i)] = p.b[p.idx(2, i)] = p.c[p.idx(2, i)] = T(1);
@@ -289,7 +230,7 @@ TEMPLATE_LIST_TEST_CASE("singular periodic matrices give the row of the failing 
     CHECK(bstest::info_to_host(info) == expected);
     CHECK(bstest::info_to_host(f.info()) == expected);
     std::vector<int> lapack_info;
-    const auto ref = dense_reference<T>(p, nullptr, &lapack_info);
+    const auto ref = bstest::periodic_dense_reference<T>(p, nullptr, &lapack_info);
     CHECK(lapack_info[2] != 0);  // the all-ones matrix is singular for LAPACK too
     CHECK(lapack_info[3] != 0);
     CHECK(worst_diff(bstest::to_host(D.d, 6), ref, 6, 3, &expected) <= dense_tol<T>());
@@ -305,8 +246,8 @@ TEMPLATE_TEST_CASE("periodic on strided subviews and padded interleaved packs",
     for (std::size_t n : {1, 2, 9, 40}) {
       const std::size_t nsys = 13;
       INFO(Exec::name() << ", n = " << n);
-      const auto p = random_periodic<T>(nsys, n, 1234 + std::uint32_t(n));
-      const auto ref = dense_reference(p);
+      const auto p = bstest::random_periodic<T>(nsys, n, 1234 + std::uint32_t(n));
+      const auto ref = bstest::periodic_dense_reference(p);
       {  // every other system of a row array with padded rows; NaN outside
         using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
         using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
@@ -356,7 +297,7 @@ TEMPLATE_LIST_TEST_CASE("one periodic factorization, several right-hand sides",
     using Exec = decltype(exec);
     using Mem = typename Exec::memory_space;
     const std::size_t n = 23, nsys = 21;
-    const auto p = random_periodic<T>(nsys, n, 77);
+    const auto p = bstest::random_periodic<T>(nsys, n, 77);
     auto D = upload<Layout, Exec>(p);
     auto f = bandsolve::factorize(exec, periodic{}, D.a, D.b, D.c, nsys);
     const T nan = bstest::from_cd<T>(cd(std::nan(""), 0));
@@ -372,7 +313,7 @@ TEMPLATE_LIST_TEST_CASE("one periodic factorization, several right-hand sides",
       f.solve(exec, d);
       exec.fence();
       const auto x = bstest::to_host(d, nsys);
-      CHECK(worst_diff(x, dense_reference(p, &rhs), nsys, n) <= dense_tol<T>());
+      CHECK(worst_diff(x, bstest::periodic_dense_reference(p, &rhs), nsys, n) <= dense_tol<T>());
       CHECK(worst_residual(p, x, &rhs) <= residual_tol<T>());
     }
   });

@@ -41,28 +41,6 @@ using layout_real_list =
                std::tuple<bl::interleaved<4>, double>, std::tuple<bl::interleaved<8>, float>,
                std::tuple<bl::interleaved<8>, double>>;
 
-// The real batch p with right-hand sides rhs, as a complex batch (imaginary parts of the
-// coefficients zero): what LAPACK's complex ?gtsv solves.
-template <class R>
-host_batch<cplx<R>> promote(const host_batch<R>& p, const std::vector<cplx<R>>& rhs) {
-  host_batch<cplx<R>> q(p.nsys, p.n);
-  for (std::size_t k = 0; k < p.nsys * p.n; ++k) {
-    q.a[k] = cplx<R>(p.a[k], R(0));
-    q.b[k] = cplx<R>(p.b[k], R(0));
-    q.c[k] = cplx<R>(p.c[k], R(0));
-  }
-  q.d = rhs;
-  return q;
-}
-
-template <class R>
-std::vector<cplx<R>> random_complex(std::size_t count, std::uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::vector<cplx<R>> v(count);
-  for (auto& z : v) z = bstest::uniform11<cplx<R>>(gen);
-  return v;
-}
-
 template <class R>
 std::vector<R> part(const std::vector<cplx<R>>& v, bool imaginary) {
   std::vector<R> out(v.size());
@@ -119,7 +97,7 @@ void check_complex_rhs(const Exec& exec, const host_batch<R>& p,
   const std::size_t nsys = p.nsys, n = p.n;
   INFO(what << ": " << bstest::layout_name<Layout>() << ", " << bstest::type_name<R>()
             << " coefficients, " << Exec::name() << ", n = " << n << ", nsys = " << nsys);
-  const auto q = promote(p, rhs);
+  const auto q = bstest::promote_to_complex(p, rhs);
   std::vector<int> zinfo, real_info, ipiv, trf_info;
   std::vector<double> cond;
   const auto ref = bstest::gtsv_reference(q, &zinfo);
@@ -177,7 +155,7 @@ TEMPLATE_LIST_TEST_CASE("real coefficients, complex right-hand sides match LAPAC
     for (std::size_t k = 0; k < ns.size(); ++k)
       for (std::size_t j : {k % 5, (k + 2) % 5}) {
         const auto p = bstest::random_general<R>(nsys_all[j], ns[k], seed++);
-        const auto rhs = random_complex<R>(p.nsys * p.n, seed++);
+        const auto rhs = bstest::random_complex<R>(p.nsys * p.n, seed++);
         check_complex_rhs<Layout>(exec, p, rhs, "random non-dominant");
       }
   });
@@ -201,9 +179,9 @@ TEMPLATE_LIST_TEST_CASE("real coefficients, complex right-hand sides: singular m
         if (j + 1 < n) p.a[p.idx(s, j + 1)] = R(0);
         if (j > 0) p.c[p.idx(s, j - 1)] = R(0);
       }
-      const auto rhs = random_complex<R>(nsys * n, 800 + std::uint32_t(n));
+      const auto rhs = bstest::random_complex<R>(nsys * n, 800 + std::uint32_t(n));
       std::vector<int> zinfo;
-      bstest::gtsv_reference(promote(p, rhs), &zinfo);
+      bstest::gtsv_reference(bstest::promote_to_complex(p, rhs), &zinfo);
       CHECK(zinfo[0] == 1);
       CHECK(zinfo[1] == 0);
       CHECK(std::count(zinfo.begin(), zinfo.end(), 0) == 1);
@@ -223,8 +201,8 @@ TEMPLATE_TEST_CASE("real coefficients, complex right-hand sides on strided subvi
              {1, 3}, {2, 17}, {9, 33}, {40, 5}}) {
       const std::size_t n = shape.first, nsys = shape.second;
       const auto p = bstest::random_general<R>(nsys, n, 910 + std::uint32_t(n));
-      const auto rhs = random_complex<R>(nsys * n, 920 + std::uint32_t(n));
-      const auto q = promote(p, rhs);
+      const auto rhs = bstest::random_complex<R>(nsys * n, 920 + std::uint32_t(n));
+      const auto q = bstest::promote_to_complex(p, rhs);
       std::vector<int> zinfo, ipiv, trf_info;
       std::vector<double> cond;
       const auto ref = bstest::gtsv_reference(q, &zinfo);
