@@ -28,8 +28,8 @@ using layout_scalar_list =
     std::tuple<std::tuple<bl::row, float>, std::tuple<bl::row, double>,
                std::tuple<bl::row, cdouble>, std::tuple<bl::column, double>,
                std::tuple<bl::column, cfloat>, std::tuple<bl::interleaved<1>, double>,
-               std::tuple<bl::interleaved<4>, float>, std::tuple<bl::interleaved<8>, double>,
-               std::tuple<bl::interleaved<8>, cdouble>>;
+               std::tuple<bl::interleaved<4>, float>, std::tuple<bl::interleaved<4>, cfloat>,
+               std::tuple<bl::interleaved<8>, double>, std::tuple<bl::interleaved<8>, cdouble>>;
 
 template <class Layout, class T, class Mem>
 struct device_batch {
@@ -331,8 +331,41 @@ TEST_CASE("periodic: bad shapes throw messages that name the values", "[periodic
                     Equals("bandsolve::solve(periodic): info.extent(0) = 6 but d holds 5 systems"));
   CHECK_THROWS_WITH(bandsolve::factorize(exec, periodic{}, a, b, c8),
                     Equals("bandsolve::factorize(periodic): c has 8 rows but b has 9"));
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, a, b, c, c, info),
+                    Catch::Matchers::StartsWith("bandsolve::solve(periodic): d overlaps c in "
+                                                "memory"));
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, periodic{}, a, b, c, 4),
+                    Equals("bandsolve::factorize(periodic): nsys = 4 does not match the 5 system "
+                           "slots of b (column layout)"));
   auto f = bandsolve::factorize(exec, periodic{}, a, b, c);
   CHECK_THROWS_WITH(f.solve(exec, c8),
                     Equals("bandsolve::periodic_factorization::solve: d has 8 rows but the "
                            "factorization has 9"));
+  V d4("d4", 4, 9);
+  CHECK_THROWS_WITH(f.solve(exec, d4),
+                    Equals("bandsolve::periodic_factorization::solve: d holds 4 systems but the "
+                           "factorization has 5"));
+  bandsolve::periodic_factorization<double, bandsolve::layout::column, Kokkos::Serial> empty;
+  CHECK_THROWS_WITH(empty.solve(exec, d),
+                    Equals("bandsolve::periodic_factorization::solve: this factorization is "
+                           "empty (default-constructed)"));
+  // Strided Views (every other system of a 10-system array) that share a data pointer.
+  using S = Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace>;
+  V a10("a10", 10, 9), b10("b10", 10, 9), c10("c10", 10, 9);
+  const Kokkos::LayoutStride every_other(5, 2, 9, 10);
+  const S sa(a10.data(), every_other), sb(b10.data(), every_other), sc(c10.data(), every_other);
+  const S sd = sb;
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, sa, sb, sc, sd, info),
+                    Catch::Matchers::StartsWith("bandsolve::solve(periodic): d and b are the same "
+                                                "array"));
+  // Interleaved: 9 systems need 3 packs of 4.
+  using I = Kokkos::View<double**[4], Kokkos::LayoutRight, Kokkos::HostSpace>;
+  I ia("a", 2, 6), ib("b", 2, 6), ic("c", 2, 6), id("d", 2, 6);
+  auto info9 = bstest::make_info(9);
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, ia, ib, ic, id, info9),
+                    Equals("bandsolve::solve(periodic): info.extent(0) = 9 systems need 3 packs "
+                           "of 4 but d has 2 packs"));
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, periodic{}, ia, ib, ic, 9),
+                    Equals("bandsolve::factorize(periodic): nsys = 9 does not match the 8 system "
+                           "slots of b (interleaved layout)"));
 }
