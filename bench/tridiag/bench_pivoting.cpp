@@ -1,9 +1,11 @@
-// Tridiagonal partial pivoting (double and complex<double>) against LAPACK ?gtsv looped over the
-// batch with OpenMP, and the periodic solver against Thomas, in the same run.
-// Floor bytes per unknown: one-shot solves read a, b, c, d and write x (5 words); the factored
-// pivoting solve reads 1/U(i,i), U(i,i+1), U(i,i+2), the multiplier, one flag byte and d and
-// writes x (6 words + 1 byte); the factored periodic solve reads 1/pivot, a/pivot, c/pivot, z and
-// d and writes x (6 words).
+// Tridiagonal partial pivoting (double, complex<double>, and real double coefficients with
+// complex<double> right-hand sides) against LAPACK ?gtsv looped over the batch with OpenMP
+// (zgtsv on the promoted matrix for the mixed case), and the periodic solver against Thomas, in
+// the same run. Floor bytes per unknown, with coefficient words of the coefficient type and d, x
+// of the right-hand side type: one-shot solves read a, b, c, d and write x (3 + 2 words); the
+// factored pivoting solve reads 1/U(i,i), U(i,i+1), U(i,i+2), the multiplier, one flag byte and
+// d and writes x (4 + 2 words + 1 byte); the factored periodic solve reads 1/pivot, a/pivot,
+// c/pivot, z and d and writes x (4 + 2 words).
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -26,9 +28,10 @@ namespace {
 
 using cdouble = Kokkos::complex<double>;
 
-template <class T>
+template <class C, class D>
 std::string type_label() {
-  return std::is_same_v<T, double> ? "double" : "complex_double";
+  if constexpr (!std::is_same_v<C, D>) return "double_coef_complex_rhs";
+  else return std::is_same_v<C, double> ? "double" : "complex_double";
 }
 
 template <class Layout>
@@ -52,10 +55,11 @@ KOKKOS_INLINE_FUNCTION T value_from(double re, double im) {
 // so partial pivoting interchanges rows at about a third of the steps. `dominant` makes the rows
 // diagonally dominant instead (b = 3 + |a| + |c|), for the periodic solver and its Thomas peer
 // (the corners a[0], c[n-1] are filled; Thomas ignores them).
-template <class View>
-void fill_batch(const View& a, const View& b, const View& c, const View& d, std::size_t nsys,
+template <class CView, class DView>
+void fill_batch(const CView& a, const CView& b, const CView& c, const DView& d, std::size_t nsys,
                 std::size_t n, bool dominant) {
-  using T = typename View::value_type;
+  using T = typename CView::value_type;
+  using D = typename DView::value_type;
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
         const std::size_t s = k / n, i = k % n;
@@ -65,23 +69,27 @@ void fill_batch(const View& a, const View& b, const View& c, const View& d, std:
         bandsolve::at(a, s, i) = value_from<T>(-lo, im);
         bandsolve::at(c, s, i) = value_from<T>(up, -im);
         bandsolve::at(b, s, i) = value_from<T>(diag, 0.5 * im);
-        bandsolve::at(d, s, i) = value_from<T>(1 + hash01(5 * k + 3), hash01(5 * k + 4));
+        bandsolve::at(d, s, i) = value_from<D>(1 + hash01(5 * k + 3), hash01(5 * k + 4));
       });
   host_exec().fence();
 }
 
-template <class Layout, class T>
+// Coefficients of type C, right-hand sides of type D (C, or complex<double> over double).
+template <class Layout, class C, class D = C>
 struct batch {
+  template <class T>
   using view = decltype(bandsolve::make_batch<Layout, T, host_exec::memory_space>("", 0, 0));
   std::size_t n, nsys;
-  view a, b, c, d, d0;
+  view<C> a, b, c;
+  view<D> d, d0;
   batch(const benchmark::State& state, bool dominant)
       : n(static_cast<std::size_t>(state.range(0))),
         nsys(static_cast<std::size_t>(state.range(1))),
-        a(make("a")), b(make("b")), c(make("c")), d(make("d")), d0(make("d0")) {
+        a(make<C>("a")), b(make<C>("b")), c(make<C>("c")), d(make<D>("d")), d0(make<D>("d0")) {
     fill_batch(a, b, c, d0, nsys, n, dominant);
   }
-  view make(const char* label) const {
+  template <class T>
+  view<T> make(const char* label) const {
     return bandsolve::make_batch<Layout, T, host_exec::memory_space>(label, nsys, n);
   }
   // Every iteration solves the same right-hand side (restored outside the timed region), so
@@ -94,14 +102,14 @@ struct batch {
 
 enum class mode { one_shot, factored };
 
-template <class Algo, class Layout, class T, mode M>
+template <class Algo, class Layout, class C, class D, mode M>
 void solver_benchmark(benchmark::State& state) {
   constexpr bool periodic = std::is_same_v<Algo, bandsolve::algo::periodic>;
-  const batch<Layout, T> bt(state, !std::is_same_v<Algo, bandsolve::algo::partial_pivoting>);
+  const batch<Layout, C, D> bt(state, !std::is_same_v<Algo, bandsolve::algo::partial_pivoting>);
   const std::size_t n = bt.n, nsys = bt.nsys;
   const host_exec exec;
   iteration_timer t;
-  double words = 5;
+  double bytes = 3.0 * sizeof(C) + 2.0 * sizeof(D);  // per unknown
   if constexpr (M == mode::factored) {
     const auto f = bandsolve::factorize(exec, Algo{}, bt.a, bt.b, bt.c, nsys);
     exec.fence();
@@ -113,7 +121,7 @@ void solver_benchmark(benchmark::State& state) {
       t.stop(state);
     }
     if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a system failed");
-    words = periodic ? 6 : 6 + 1.0 / sizeof(T);
+    bytes = 4.0 * sizeof(C) + 2.0 * sizeof(D) + (periodic ? 0 : 1);
   } else {
     Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
     for (auto _ : state) {
@@ -125,7 +133,7 @@ void solver_benchmark(benchmark::State& state) {
     }
     if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   }
-  report(state, t, words * sizeof(T) * n * nsys, double(n) * nsys);
+  report(state, t, bytes * n * nsys, double(n) * nsys);
 }
 
 template <class T>
@@ -140,10 +148,11 @@ void gtsv(int n, T* dl, T* dd, T* du, T* rhs, int* info) {
 }
 
 // The peer: LAPACK ?gtsv on each system of a row-layout batch, systems spread over OpenMP
-// threads; ?gtsv overwrites the matrix, so each thread copies it into its own buffers first.
-template <class T>
+// threads; ?gtsv overwrites the matrix, so each thread copies it into its own buffers first (of
+// the right-hand side type T: real coefficients are promoted for zgtsv). C: coefficient type.
+template <class T, class C = T>
 void lapack_benchmark(benchmark::State& state) {
-  const batch<bandsolve::layout::row, T> bt(state, false);
+  const batch<bandsolve::layout::row, C, T> bt(state, false);
   const std::size_t n = bt.n, nsys = bt.nsys;
   const auto &a = bt.a, &b = bt.b, &c = bt.c, &d = bt.d;
   const int threads = host_exec::concurrency();
@@ -159,10 +168,10 @@ void lapack_benchmark(benchmark::State& state) {
       T* w = work[omp_get_thread_num()].data();
       T *dl = w, *dd = w + n, *du = w + 2 * n;
       for (std::size_t i = 0; i + 1 < n; ++i) {
-        dl[i] = a(s, i + 1);
-        du[i] = c(s, i);
+        dl[i] = T(a(s, i + 1));
+        du[i] = T(c(s, i));
       }
-      for (std::size_t i = 0; i < n; ++i) dd[i] = b(s, i);
+      for (std::size_t i = 0; i < n; ++i) dd[i] = T(b(s, i));
       int info = 0;
       gtsv<T>(static_cast<int>(n), dl, dd, du, &d(s, 0), &info);
       failures += info != 0;
@@ -170,7 +179,7 @@ void lapack_benchmark(benchmark::State& state) {
     t.stop(state);
   }
   if (failures) state.SkipWithError("gtsv reported a singular system");
-  report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
+  report(state, t, (3.0 * sizeof(C) + 2.0 * sizeof(T)) * n * nsys, double(n) * nsys);
 }
 
 template <class Fn>
@@ -182,11 +191,12 @@ void add(const std::string& name, Fn fn, long n, long nsys) {
       ->Unit(benchmark::kMillisecond);
 }
 
-template <class Algo, class Layout, class T>
+template <class Algo, class Layout, class C, class D = C>
 void add_solver(const std::string& algo, long n, long nsys) {
-  const std::string tail = "/" + layout_label<Layout>() + "/" + type_label<T>();
-  add(algo + "/one_shot" + tail, solver_benchmark<Algo, Layout, T, mode::one_shot>, n, nsys);
-  add(algo + "/factored_solve" + tail, solver_benchmark<Algo, Layout, T, mode::factored>, n, nsys);
+  const std::string tail = "/" + layout_label<Layout>() + "/" + type_label<C, D>();
+  add(algo + "/one_shot" + tail, solver_benchmark<Algo, Layout, C, D, mode::one_shot>, n, nsys);
+  add(algo + "/factored_solve" + tail, solver_benchmark<Algo, Layout, C, D, mode::factored>, n,
+      nsys);
 }
 
 const bool registered = [] {
@@ -198,15 +208,19 @@ const bool registered = [] {
   add_solver<partial_pivoting, bl::interleaved<8>, double>("partial_pivoting", n, nsys);
   add_solver<partial_pivoting, bl::column, double>("partial_pivoting", n, nsys);
   add("partial_pivoting/one_shot/row/double",
-      solver_benchmark<partial_pivoting, bl::row, double, mode::one_shot>, n, nsys);
+      solver_benchmark<partial_pivoting, bl::row, double, double, mode::one_shot>, n, nsys);
   add("lapack_dgtsv_pivoting_peer/row/double", lapack_benchmark<double>, n, nsys);
   add_solver<partial_pivoting, bl::interleaved<4>, cdouble>("partial_pivoting", n, nsys);
   add("lapack_zgtsv_pivoting_peer/row/complex_double", lapack_benchmark<cdouble>, n, nsys);
+  add_solver<partial_pivoting, bl::interleaved<8>, double, cdouble>("partial_pivoting", n, nsys);
+  add_solver<partial_pivoting, bl::column, double, cdouble>("partial_pivoting", n, nsys);
+  add("lapack_zgtsv_pivoting_peer/row/double_coef_complex_rhs",
+      lapack_benchmark<cdouble, double>, n, nsys);
   add_solver<periodic, bl::interleaved<8>, double>("periodic", n, nsys);
   add("periodic/one_shot/column/double",
-      solver_benchmark<periodic, bl::column, double, mode::one_shot>, n, nsys);
+      solver_benchmark<periodic, bl::column, double, double, mode::one_shot>, n, nsys);
   add("periodic_thomas_peer/one_shot/interleaved8/double",
-      solver_benchmark<thomas, bl::interleaved<8>, double, mode::one_shot>, n, nsys);
+      solver_benchmark<thomas, bl::interleaved<8>, double, double, mode::one_shot>, n, nsys);
   return true;
 }();
 

@@ -1,7 +1,8 @@
 #pragma once
 // Test helpers for the pivoting and periodic tridiagonal solvers: LAPACK references in real and
-// complex arithmetic (?gtsv, ?gttrf + ?gtcon, dense ?gesv), random non-dominant and singular
-// batches, and error measures computed in complex<double> on the host (real types included).
+// complex arithmetic (?gtsv, ?gttrf + ?gtcon, dense ?gesv of the cyclic matrix), random
+// non-dominant, singular and periodic dominant batches, and error measures computed in
+// complex<double> on the host (real types included).
 #include "test_support.hpp"
 
 #include <Kokkos_Complex.hpp>
@@ -257,6 +258,96 @@ double rel_diff_any(const std::vector<T>& x, const std::vector<T>& y, std::size_
     ynorm = std::max(ynorm, std::abs(yi));
   }
   return diff / std::max(ynorm, 1e-300);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real coefficients with complex right-hand sides.
+
+// The real batch p with right-hand sides rhs, as a complex batch (imaginary parts of the
+// coefficients zero): what LAPACK's complex ?gtsv solves.
+template <class R>
+host_batch<Kokkos::complex<R>> promote_to_complex(const host_batch<R>& p,
+                                                  const std::vector<Kokkos::complex<R>>& rhs) {
+  host_batch<Kokkos::complex<R>> q(p.nsys, p.n);
+  for (std::size_t k = 0; k < p.nsys * p.n; ++k) {
+    q.a[k] = Kokkos::complex<R>(p.a[k], R(0));
+    q.b[k] = Kokkos::complex<R>(p.b[k], R(0));
+    q.c[k] = Kokkos::complex<R>(p.c[k], R(0));
+  }
+  q.d = rhs;
+  return q;
+}
+
+// Complex right-hand sides with both parts U(-1, 1).
+template <class R>
+std::vector<Kokkos::complex<R>> random_complex(std::size_t count, std::uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::vector<Kokkos::complex<R>> v(count);
+  for (auto& z : v) z = uniform11<Kokkos::complex<R>>(gen);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Periodic (cyclic) systems.
+
+// Random row diagonally dominant periodic systems: a, c ~ U(-1, 1) (complex: both parts) in
+// every row, corners included; |b| = |a| + |c| + m, m ~ U(1, 2), random sign (complex: random
+// phase). Every row keeps a margin >= 1, so ||A^-1||_inf <= 1; ||A||_inf <= 2 (2 sqrt 2) + 2 + 2
+// < 10: cond_inf(A) < 10 for every n, and the same holds for the leading block T and the Schur
+// complement (both inherit the dominance margin).
+template <class T>
+host_batch<T> random_periodic(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  host_batch<T> p(nsys, n);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
+  for (std::size_t k = 0; k < nsys * n; ++k) {
+    p.a[k] = uniform11<T>(gen);
+    p.c[k] = uniform11<T>(gen);
+    const double mag = std::abs(to_cd(p.a[k])) + std::abs(to_cd(p.c[k])) + u12(gen);
+    if constexpr (is_kokkos_complex<T>::value)
+      p.b[k] = from_cd<T>(std::polar(mag, phase(gen)));
+    else
+      p.b[k] = static_cast<T>(gen() % 2 ? mag : -mag);
+    p.d[k] = uniform11<T>(gen);
+  }
+  return p;
+}
+
+// The dense periodic matrix of system s (column-major, complex<double>): entries that meet in
+// one position add (n = 1, 2).
+template <class T>
+std::vector<cd> periodic_dense_matrix(const host_batch<T>& p, std::size_t s) {
+  const std::size_t n = p.n;
+  std::vector<cd> A(n * n, cd(0));
+  for (std::size_t i = 0; i < n; ++i) {
+    A[i + i * n] += to_cd(p.b[p.idx(s, i)]);
+    A[i + ((i + n - 1) % n) * n] += to_cd(p.a[p.idx(s, i)]);
+    A[i + ((i + 1) % n) * n] += to_cd(p.c[p.idx(s, i)]);
+  }
+  return A;
+}
+
+// zgesv of every system in complex<double>; info gets LAPACK's codes.
+template <class T>
+std::vector<T> periodic_dense_reference(const host_batch<T>& p,
+                                        const std::vector<T>* rhs = nullptr,
+                                        std::vector<int>* info = nullptr) {
+  const std::size_t n = p.n;
+  const std::vector<T>& d = rhs ? *rhs : p.d;
+  std::vector<T> x(p.nsys * n);
+  if (info) info->assign(p.nsys, 0);
+  for (std::size_t s = 0; s < p.nsys && n > 0; ++s) {
+    auto A = periodic_dense_matrix(p, s);
+    std::vector<cd> b(n);
+    for (std::size_t i = 0; i < n; ++i) b[i] = to_cd(d[p.idx(s, i)]);
+    std::vector<int> ipiv(n);
+    const int ni = static_cast<int>(n), one = 1;
+    int code = 0;
+    zgesv_(&ni, &one, A.data(), &ni, ipiv.data(), b.data(), &ni, &code);
+    if (info) (*info)[s] = code;
+    for (std::size_t i = 0; i < n; ++i) x[p.idx(s, i)] = from_cd<T>(b[i]);
+  }
+  return x;
 }
 
 }  // namespace bstest

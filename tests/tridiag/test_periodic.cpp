@@ -28,8 +28,8 @@ using layout_scalar_list =
     std::tuple<std::tuple<bl::row, float>, std::tuple<bl::row, double>,
                std::tuple<bl::row, cdouble>, std::tuple<bl::column, double>,
                std::tuple<bl::column, cfloat>, std::tuple<bl::interleaved<1>, double>,
-               std::tuple<bl::interleaved<4>, float>, std::tuple<bl::interleaved<8>, double>,
-               std::tuple<bl::interleaved<8>, cdouble>>;
+               std::tuple<bl::interleaved<4>, float>, std::tuple<bl::interleaved<4>, cfloat>,
+               std::tuple<bl::interleaved<8>, double>, std::tuple<bl::interleaved<8>, cdouble>>;
 
 template <class Layout, class T, class Mem>
 struct device_batch {
@@ -45,65 +45,6 @@ auto upload(const host_batch<T>& p) {
       bstest::to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n),
       bstest::to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n),
       bstest::to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n)};
-}
-
-// Random row diagonally dominant periodic systems: a, c ~ U(-1, 1) (complex: both parts) in
-// every row, corners included; |b| = |a| + |c| + m, m ~ U(1, 2), random sign (complex: random
-// phase). Every row keeps a margin >= 1, so ||A^-1||_inf <= 1; ||A||_inf <= 2 (2 sqrt 2) + 2 + 2
-// < 10: cond_inf(A) < 10 for every n, and the same holds for the leading block T and the Schur
-// complement (both inherit the dominance margin).
-template <class T>
-host_batch<T> random_periodic(std::size_t nsys, std::size_t n, std::uint32_t seed) {
-  host_batch<T> p(nsys, n);
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
-  for (std::size_t k = 0; k < nsys * n; ++k) {
-    p.a[k] = bstest::uniform11<T>(gen);
-    p.c[k] = bstest::uniform11<T>(gen);
-    const double mag = std::abs(bstest::to_cd(p.a[k])) + std::abs(bstest::to_cd(p.c[k])) + u12(gen);
-    if constexpr (bstest::is_kokkos_complex<T>::value)
-      p.b[k] = bstest::from_cd<T>(std::polar(mag, phase(gen)));
-    else
-      p.b[k] = static_cast<T>(gen() % 2 ? mag : -mag);
-    p.d[k] = bstest::uniform11<T>(gen);
-  }
-  return p;
-}
-
-// The dense periodic matrix of system s (column-major, complex<double>): entries that meet in
-// one position add (n = 1, 2).
-template <class T>
-std::vector<cd> dense_periodic(const host_batch<T>& p, std::size_t s) {
-  const std::size_t n = p.n;
-  std::vector<cd> A(n * n, cd(0));
-  for (std::size_t i = 0; i < n; ++i) {
-    A[i + i * n] += bstest::to_cd(p.b[p.idx(s, i)]);
-    A[i + ((i + n - 1) % n) * n] += bstest::to_cd(p.a[p.idx(s, i)]);
-    A[i + ((i + 1) % n) * n] += bstest::to_cd(p.c[p.idx(s, i)]);
-  }
-  return A;
-}
-
-// zgesv of every system in complex<double>; info gets LAPACK's codes.
-template <class T>
-std::vector<T> dense_reference(const host_batch<T>& p, const std::vector<T>* rhs = nullptr,
-                               std::vector<int>* info = nullptr) {
-  const std::size_t n = p.n;
-  const std::vector<T>& d = rhs ? *rhs : p.d;
-  std::vector<T> x(p.nsys * n);
-  if (info) info->assign(p.nsys, 0);
-  for (std::size_t s = 0; s < p.nsys && n > 0; ++s) {
-    auto A = dense_periodic(p, s);
-    std::vector<cd> b(n);
-    for (std::size_t i = 0; i < n; ++i) b[i] = bstest::to_cd(d[p.idx(s, i)]);
-    std::vector<int> ipiv(n);
-    const int ni = static_cast<int>(n), one = 1;
-    int code = 0;
-    zgesv_(&ni, &one, A.data(), &ni, ipiv.data(), b.data(), &ni, &code);
-    if (info) (*info)[s] = code;
-    for (std::size_t i = 0; i < n; ++i) x[p.idx(s, i)] = bstest::from_cd<T>(b[i]);
-  }
-  return x;
 }
 
 // Forward error against the dense solve: Thomas on the dominant leading block and the bordered
@@ -156,8 +97,8 @@ TEMPLATE_LIST_TEST_CASE("periodic solve matches a dense LAPACK solve of the cycl
         INFO(bstest::layout_name<Layout>() << ", " << bstest::type_name<T>() << ", "
                                            << Exec::name() << ", n = " << n
                                            << ", nsys = " << nsys);
-        const auto p = random_periodic<T>(nsys, n, seed++);
-        const auto ref = dense_reference(p);
+        const auto p = bstest::random_periodic<T>(nsys, n, seed++);
+        const auto ref = bstest::periodic_dense_reference(p);
         auto D = upload<Layout, Exec>(p);
         const auto a0 = bstest::raw_copy(D.a), b0 = bstest::raw_copy(D.b),
                    c0 = bstest::raw_copy(D.c);
@@ -267,7 +208,7 @@ TEMPLATE_LIST_TEST_CASE("singular periodic matrices give the row of the failing 
     // Systems (n = 3): 0 regular; 1: b[0] = 0 -> info 1; 2: all ones (T = [[1, 1], [1, 1]]
     // singular) -> info 2; 3: b[2] chosen so that the Schur complement is exactly 0 -> info 3;
     // 4: a NaN on the last diagonal -> info 3; 5: regular.
-    auto p = random_periodic<T>(6, 3, 808);
+    auto p = bstest::random_periodic<T>(6, 3, 808);
     p.b[p.idx(1, 0)] = T(0);
     for (std::size_t i = 0; i < 3; ++i)
       p.a[p.idx(2, i)] = p.b[p.idx(2, i)] = p.c[p.idx(2, i)] = T(1);
@@ -289,7 +230,7 @@ TEMPLATE_LIST_TEST_CASE("singular periodic matrices give the row of the failing 
     CHECK(bstest::info_to_host(info) == expected);
     CHECK(bstest::info_to_host(f.info()) == expected);
     std::vector<int> lapack_info;
-    const auto ref = dense_reference<T>(p, nullptr, &lapack_info);
+    const auto ref = bstest::periodic_dense_reference<T>(p, nullptr, &lapack_info);
     CHECK(lapack_info[2] != 0);  // the all-ones matrix is singular for LAPACK too
     CHECK(lapack_info[3] != 0);
     CHECK(worst_diff(bstest::to_host(D.d, 6), ref, 6, 3, &expected) <= dense_tol<T>());
@@ -305,8 +246,8 @@ TEMPLATE_TEST_CASE("periodic on strided subviews and padded interleaved packs",
     for (std::size_t n : {1, 2, 9, 40}) {
       const std::size_t nsys = 13;
       INFO(Exec::name() << ", n = " << n);
-      const auto p = random_periodic<T>(nsys, n, 1234 + std::uint32_t(n));
-      const auto ref = dense_reference(p);
+      const auto p = bstest::random_periodic<T>(nsys, n, 1234 + std::uint32_t(n));
+      const auto ref = bstest::periodic_dense_reference(p);
       {  // every other system of a row array with padded rows; NaN outside
         using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
         using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
@@ -356,7 +297,7 @@ TEMPLATE_LIST_TEST_CASE("one periodic factorization, several right-hand sides",
     using Exec = decltype(exec);
     using Mem = typename Exec::memory_space;
     const std::size_t n = 23, nsys = 21;
-    const auto p = random_periodic<T>(nsys, n, 77);
+    const auto p = bstest::random_periodic<T>(nsys, n, 77);
     auto D = upload<Layout, Exec>(p);
     auto f = bandsolve::factorize(exec, periodic{}, D.a, D.b, D.c, nsys);
     const T nan = bstest::from_cd<T>(cd(std::nan(""), 0));
@@ -372,7 +313,7 @@ TEMPLATE_LIST_TEST_CASE("one periodic factorization, several right-hand sides",
       f.solve(exec, d);
       exec.fence();
       const auto x = bstest::to_host(d, nsys);
-      CHECK(worst_diff(x, dense_reference(p, &rhs), nsys, n) <= dense_tol<T>());
+      CHECK(worst_diff(x, bstest::periodic_dense_reference(p, &rhs), nsys, n) <= dense_tol<T>());
       CHECK(worst_residual(p, x, &rhs) <= residual_tol<T>());
     }
   });
@@ -390,8 +331,41 @@ TEST_CASE("periodic: bad shapes throw messages that name the values", "[periodic
                     Equals("bandsolve::solve(periodic): info.extent(0) = 6 but d holds 5 systems"));
   CHECK_THROWS_WITH(bandsolve::factorize(exec, periodic{}, a, b, c8),
                     Equals("bandsolve::factorize(periodic): c has 8 rows but b has 9"));
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, a, b, c, c, info),
+                    Catch::Matchers::StartsWith("bandsolve::solve(periodic): d overlaps c in "
+                                                "memory"));
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, periodic{}, a, b, c, 4),
+                    Equals("bandsolve::factorize(periodic): nsys = 4 does not match the 5 system "
+                           "slots of b (column layout)"));
   auto f = bandsolve::factorize(exec, periodic{}, a, b, c);
   CHECK_THROWS_WITH(f.solve(exec, c8),
                     Equals("bandsolve::periodic_factorization::solve: d has 8 rows but the "
                            "factorization has 9"));
+  V d4("d4", 4, 9);
+  CHECK_THROWS_WITH(f.solve(exec, d4),
+                    Equals("bandsolve::periodic_factorization::solve: d holds 4 systems but the "
+                           "factorization has 5"));
+  bandsolve::periodic_factorization<double, bandsolve::layout::column, Kokkos::Serial> empty;
+  CHECK_THROWS_WITH(empty.solve(exec, d),
+                    Equals("bandsolve::periodic_factorization::solve: this factorization is "
+                           "empty (default-constructed)"));
+  // Strided Views (every other system of a 10-system array) that share a data pointer.
+  using S = Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace>;
+  V a10("a10", 10, 9), b10("b10", 10, 9), c10("c10", 10, 9);
+  const Kokkos::LayoutStride every_other(5, 2, 9, 10);
+  const S sa(a10.data(), every_other), sb(b10.data(), every_other), sc(c10.data(), every_other);
+  const S sd = sb;
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, sa, sb, sc, sd, info),
+                    Catch::Matchers::StartsWith("bandsolve::solve(periodic): d and b are the same "
+                                                "array"));
+  // Interleaved: 9 systems need 3 packs of 4.
+  using I = Kokkos::View<double**[4], Kokkos::LayoutRight, Kokkos::HostSpace>;
+  I ia("a", 2, 6), ib("b", 2, 6), ic("c", 2, 6), id("d", 2, 6);
+  auto info9 = bstest::make_info(9);
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, ia, ib, ic, id, info9),
+                    Equals("bandsolve::solve(periodic): info.extent(0) = 9 systems need 3 packs "
+                           "of 4 but d has 2 packs"));
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, periodic{}, ia, ib, ic, 9),
+                    Equals("bandsolve::factorize(periodic): nsys = 9 does not match the 8 system "
+                           "slots of b (interleaved layout)"));
 }

@@ -29,7 +29,8 @@ using layout_scalar_list =
     std::tuple<std::tuple<bl::row, float>, std::tuple<bl::row, double>,
                std::tuple<bl::row, cdouble>, std::tuple<bl::column, double>,
                std::tuple<bl::column, cfloat>, std::tuple<bl::column, float>,
-               std::tuple<bl::interleaved<1>, double>, std::tuple<bl::interleaved<4>, float>,
+               std::tuple<bl::interleaved<1>, double>, std::tuple<bl::interleaved<1>, cdouble>,
+               std::tuple<bl::interleaved<4>, float>,
                std::tuple<bl::interleaved<4>, cfloat>, std::tuple<bl::interleaved<8>, double>,
                std::tuple<bl::interleaved<8>, cdouble>>;
 

@@ -7,10 +7,13 @@
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 
+#include <tuple>
 #include <type_traits>
 
 namespace bandsolve::detail {
 
+// d's scalar type T is the coefficients' type, or Kokkos::complex<C> over real coefficients of
+// type C. (factorize() passes b as DView and as a coefficient: then all must be of one type.)
 template <class Algo, class ExecutionSpace, class DView, class... Coefficients>
 constexpr void tridiag_static_checks() {
   using Layout = layout_of_t<DView>;
@@ -26,8 +29,16 @@ constexpr void tridiag_static_checks() {
   static_assert(is_supported_scalar_v<T>,
                 "bandsolve: the scalar type must be float, double, Kokkos::complex<float> or "
                 "Kokkos::complex<double>");
-  static_assert((std::is_same_v<typename Coefficients::non_const_value_type, T> && ...),
-                "bandsolve: a, b, c and d must have the same scalar type");
+  if constexpr (sizeof...(Coefficients) > 0) {
+    using First =
+        typename std::tuple_element_t<0, std::tuple<Coefficients...>>::non_const_value_type;
+    static_assert((std::is_same_v<typename Coefficients::non_const_value_type, First> && ...),
+                  "bandsolve: a, b and c must have the same scalar type");
+    static_assert(is_rhs_of_v<First, T>,
+                  "bandsolve: d must have the scalar type of a, b and c, or be Kokkos::complex<R> "
+                  "over real coefficients of type R (complex coefficients need a complex d of "
+                  "the same precision)");
+  }
   static_assert((Kokkos::SpaceAccessibility<ExecutionSpace,
                                             typename Coefficients::memory_space>::accessible &&
                  ...) &&

@@ -16,9 +16,11 @@
 // Schur complement, i.e. A singular or nearly so while its leading block is not).
 //
 // a, b, c, d: Kokkos::Views in one layout (row, column, interleaved<W>, strided) of float,
-// double, Kokkos::complex<float> or Kokkos::complex<double>. Work is enqueued on exec and never
-// fenced here. The one-shot solve uses 3*n values of scratch per system of a work item; it
-// allocates nothing.
+// double, Kokkos::complex<float> or Kokkos::complex<double>. Over real coefficients of type R, d
+// may be Kokkos::complex<R> (one-shot solve and factorization's solve alike): pivots and info are
+// those of the real matrix, and the real and imaginary parts of x solve for those of d.
+// Work is enqueued on exec and never fenced here. The one-shot solve uses 2*n coefficient values
+// and n right-hand side values of scratch per system of a work item; it allocates nothing.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
@@ -38,7 +40,8 @@ void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BVi
                 "bandsolve::solve(periodic): d receives the solution and cannot be a View of "
                 "const");
   using Layout = layout_of_t<DView>;
-  using T = typename DView::non_const_value_type;
+  using T = typename BView::non_const_value_type;  // coefficients
+  using D = typename DView::non_const_value_type;  // right-hand sides: T or complex over real T
   using P = detail::lane_packing<Layout, T>;
   constexpr int L = P::L;
   const std::string fn = "bandsolve::solve(periodic)";
@@ -52,13 +55,12 @@ void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BVi
   }
   detail::for_each_pack(
       exec, "bandsolve::solve(periodic)", (nsys + L - 1) / L,
-      3 * static_cast<std::size_t>(n) * L * sizeof(T), KOKKOS_LAMBDA(const index_t p, void* work) {
+      detail::periodic_scratch_bytes<T, D>(n, L), KOKKOS_LAMBDA(const index_t p, void* work) {
         int info_l[L];
         detail::periodic_solve_block(n, detail::block_of<P, const T>(a, p, slots),
                                      detail::block_of<P, const T>(b, p, slots),
                                      detail::block_of<P, const T>(c, p, slots),
-                                     detail::block_of<P, T>(d, p, slots), static_cast<T*>(work),
-                                     info_l);
+                                     detail::block_of<P, D>(d, p, slots), work, info_l);
         const index_t real = nsys - p * L < L ? nsys - p * L : L;
         for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
       });
@@ -88,16 +90,21 @@ class periodic_factorization {
   Kokkos::View<const int*, memory_space> info() const { return info_; }
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
-  // place. Enqueued on exec, not fenced. Systems whose info is not 0 get inf/NaN.
+  // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
+  // fenced. Systems whose info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     detail::tridiag_static_checks<algo::periodic, ExecutionSpace, DView>();
     static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
                   "bandsolve::periodic_factorization::solve: d must use the layout that was "
                   "factored");
-    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
-                  "bandsolve::periodic_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type");
+    using D = typename DView::value_type;
+    static_assert(std::is_same_v<D, typename DView::non_const_value_type>,
+                  "bandsolve::periodic_factorization::solve: d receives the solution and cannot "
+                  "be a View of const");
+    static_assert(is_rhs_of_v<Scalar, D>,
+                  "bandsolve::periodic_factorization::solve: d must hold the factored scalar "
+                  "type, or Kokkos::complex<R> when the factored type R is real");
     const std::string fn = "bandsolve::periodic_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
@@ -108,12 +115,12 @@ class periodic_factorization {
     const factor_view r = r_, lo = lo_, cp = cp_, z = z_;
     detail::for_each_pack(
         exec, "bandsolve::periodic_factorization::solve", static_cast<index_t>(r.extent(0)),
-        static_cast<std::size_t>(n) * P::L * sizeof(Scalar),
+        static_cast<std::size_t>(n) * P::L * sizeof(D),
         KOKKOS_LAMBDA(const index_t p, void* work) {
           const detail::periodic_factors<const Scalar> f{&r(p, 0, 0), &lo(p, 0, 0), &cp(p, 0, 0),
                                                          &z(p, 0, 0)};
-          detail::periodic_factored_solve_block(n, f, detail::block_of<P, Scalar>(d, p, slots),
-                                                static_cast<Scalar*>(work));
+          detail::periodic_factored_solve_block(n, f, detail::block_of<P, D>(d, p, slots),
+                                                static_cast<D*>(work));
         });
   }
 
@@ -161,7 +168,7 @@ struct periodic_factorization_access {
 template <class ExecutionSpace, class AView, class BView, class CView>
 auto factorize(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
                const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
-  detail::tridiag_static_checks<algo::periodic, ExecutionSpace, BView, AView, CView>();
+  detail::tridiag_static_checks<algo::periodic, ExecutionSpace, BView, AView, BView, CView>();
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
   using F = periodic_factorization<T, Layout, ExecutionSpace>;

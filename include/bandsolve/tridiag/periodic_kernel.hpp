@@ -18,30 +18,37 @@
 // row 1 is (a[1] + c[1]) x[0] + b[1] x[1]. (Both follow from the formulas above with e and z.)
 // info: 0, or the 1-based row of the first zero, tiny or non-finite pivot (Thomas' test on
 // |re| + |im|), n for the Schur complement.
+//
+// Coefficients and factors (c', z, 1/pivot) are of type T, right-hand sides and solutions (y, x)
+// of type D: the same type, or D = Kokkos::complex<T> over real T (the pivots and info are those
+// of the real matrix).
 #include <bandsolve/tridiag/lane_block.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 
+#include <cstddef>
+
 namespace bandsolve::detail {
 
 // n = 1 for every lane: x = d / (a + b + c).
-template <int L, int WG, class T>
+template <int L, int WG, class T, class D>
 KOKKOS_INLINE_FUNCTION void periodic_single_row(const lane_block<const T, L, WG>& a,
                                                 const lane_block<const T, L, WG>& b,
                                                 const lane_block<const T, L, WG>& c,
-                                                const lane_block<T, L, WG>& d, int* info) {
-  T A[L], B[L], C[L], D[L];
+                                                const lane_block<D, L, WG>& d, int* info) {
+  T A[L], B[L], C[L];
+  D X[L];
   a.load(0, A);
   b.load(0, B);
   c.load(0, C);
-  d.load(0, D);
+  d.load(0, X);
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     const T p = A[l] + B[l] + C[l];
     info[l] = update_info(0, p, 0);
-    D[l] = D[l] * reciprocal(p);
+    X[l] = X[l] * reciprocal(p);
   }
-  d.store(0, D);
+  d.store(0, X);
 }
 
 // e_i: a[0] in row 0 plus c[m-1] in row m-1 (both in row 0 when m = 1).
@@ -60,12 +67,12 @@ KOKKOS_FORCEINLINE_FUNCTION void coupling_column(index_t i, index_t m,
 }
 
 // The last row's closing step, x[n-1] for every lane, and x[i] = y[i] - x[n-1] z[i] into d.
-template <int L, int WG, class T>
-KOKKOS_INLINE_FUNCTION void periodic_close(index_t n, const T* y, const T* z, const T* cl,
-                                           const T* al, const T* dl, const T* rs,
-                                           const lane_block<T, L, WG>& d) {
+template <int L, int WG, class T, class D>
+KOKKOS_INLINE_FUNCTION void periodic_close(index_t n, const D* y, const T* z, const T* cl,
+                                           const T* al, const D* dl, const T* rs,
+                                           const lane_block<D, L, WG>& d) {
   const index_t m = n - 1;
-  T xl[L], X[L];
+  D xl[L], X[L];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l)
     xl[l] = (dl[l] - cl[l] * y[l] - al[l] * y[(m - 1) * L + l]) * rs[l];
@@ -78,32 +85,41 @@ KOKKOS_INLINE_FUNCTION void periodic_close(index_t n, const T* y, const T* z, co
 }
 
 // Backward sweep of Thomas over rows 0 .. m-1 for the lane-contiguous rows v (in place).
-template <int L, class T>
-KOKKOS_FORCEINLINE_FUNCTION void periodic_backward(index_t m, const T* cp, T* v) {
+template <int L, class T, class V>
+KOKKOS_FORCEINLINE_FUNCTION void periodic_backward(index_t m, const T* cp, V* v) {
   for (index_t i = m - 2; i >= 0; --i) {
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) v[i * L + l] -= cp[i * L + l] * v[(i + 1) * L + l];
   }
 }
 
-// One-shot solve of the block (n >= 2); x overwrites d. scratch: 3*n*L values (c', y, z).
-template <int L, int WG, class T>
+// Scratch of the one-shot solve: n*L right-hand side values (y) first, so that the 2*n*L
+// coefficient values after them (c', z) stay aligned for either type.
+template <class T, class D>
+constexpr std::size_t periodic_scratch_bytes(index_t n, int L) {
+  return static_cast<std::size_t>(n) * static_cast<std::size_t>(L) * (sizeof(D) + 2 * sizeof(T));
+}
+
+// One-shot solve of the block; x overwrites d. scratch: periodic_scratch_bytes<T, D>(n, L).
+template <int L, int WG, class T, class D>
 KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<const T, L, WG>& a,
                                                  const lane_block<const T, L, WG>& b,
                                                  const lane_block<const T, L, WG>& c,
-                                                 const lane_block<T, L, WG>& d, T* scratch,
+                                                 const lane_block<D, L, WG>& d, void* scratch,
                                                  int* info) {
   if (n == 1) {
     periodic_single_row(a, b, c, d, info);
     return;
   }
   const index_t m = n - 1;
-  T *cp = scratch, *y = cp + n * L, *z = y + n * L;
-  T A[L], B[L], C[L], D[L], E[L];
+  D* y = static_cast<D*>(scratch);
+  T *cp = reinterpret_cast<T*>(y + n * L), *z = cp + n * L;
+  T A[L], B[L], C[L], E[L];
+  D X[L];
   for (int l = 0; l < L; ++l) info[l] = 0;
   for (index_t i = 0; i < m; ++i) {
     b.load(i, B);
-    d.load(i, D);
+    d.load(i, X);
     if (i > 0) {
       a.load(i, A);
     } else {
@@ -118,13 +134,13 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
     const index_t o = i * L, prev = i > 0 ? o - L : o;
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
-      const T cprev = i > 0 ? cp[prev + l] : T(0), yprev = i > 0 ? y[prev + l] : T(0),
-              zprev = i > 0 ? z[prev + l] : T(0);
+      const T cprev = i > 0 ? cp[prev + l] : T(0), zprev = i > 0 ? z[prev + l] : T(0);
+      const D yprev = i > 0 ? y[prev + l] : D(0);
       const T p = B[l] - A[l] * cprev;
       info[l] = update_info(info[l], p, i);
       const T r = reciprocal(p);
       cp[o + l] = C[l] * r;
-      y[o + l] = (D[l] - A[l] * yprev) * r;
+      y[o + l] = (X[l] - A[l] * yprev) * r;
       z[o + l] = (E[l] - A[l] * zprev) * r;
     }
   }
@@ -133,7 +149,7 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
   a.load(n - 1, A);
   b.load(n - 1, B);
   c.load(n - 1, C);
-  d.load(n - 1, D);
+  d.load(n - 1, X);
   T rs[L];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
@@ -141,7 +157,7 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
     info[l] = update_info(info[l], s, n - 1);
     rs[l] = reciprocal(s);
   }
-  periodic_close(n, y, z, C, A, D, rs, d);
+  periodic_close(n, y, z, C, A, X, rs, d);
 }
 
 // The stored factorization, lane-contiguous rows of L: rows 0 .. m-1 hold r = 1/pivot,
@@ -218,34 +234,34 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
   }
 }
 
-// Solve with stored factors; y: scratch of n*L values.
-template <int L, int WG, class T>
+// Solve with stored factors; y: scratch of n*L right-hand side values.
+template <int L, int WG, class T, class D>
 KOKKOS_INLINE_FUNCTION void periodic_factored_solve_block(index_t n, periodic_factors<const T> f,
-                                                          const lane_block<T, L, WG>& d, T* y) {
-  T D[L];
+                                                          const lane_block<D, L, WG>& d, D* y) {
+  D X[L];
   if (n == 1) {
-    d.load(0, D);
+    d.load(0, X);
     BANDSOLVE_SIMD
-    for (int l = 0; l < L; ++l) D[l] = D[l] * f.r[l];
-    d.store(0, D);
+    for (int l = 0; l < L; ++l) X[l] = X[l] * f.r[l];
+    d.store(0, X);
     return;
   }
   const index_t m = n - 1;
   for (index_t i = 0; i < m; ++i) {
-    d.load(i, D);
+    d.load(i, X);
     const index_t o = i * L;
     if (i == 0) {
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) y[l] = f.r[l] * D[l];
+      for (int l = 0; l < L; ++l) y[l] = f.r[l] * X[l];
     } else {
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) y[o + l] = f.r[o + l] * D[l] - f.lo[o + l] * y[o - L + l];
+      for (int l = 0; l < L; ++l) y[o + l] = f.r[o + l] * X[l] - f.lo[o + l] * y[o - L + l];
     }
   }
   periodic_backward<L>(m, f.cp, y);
-  d.load(n - 1, D);
+  d.load(n - 1, X);
   const index_t o = (n - 1) * L;
-  periodic_close(n, y, f.z, f.cp + o, f.lo + o, D, f.r + o, d);
+  periodic_close(n, y, f.z, f.cp + o, f.lo + o, X, f.r + o, d);
 }
 
 }  // namespace bandsolve::detail

@@ -16,11 +16,14 @@
 // |re| + |im| for complex values.
 //
 // a, b, c, d: Kokkos::Views in one layout (row, column, interleaved<W>, strided; see layout/)
-// of float, double, Kokkos::complex<float> or Kokkos::complex<double>. For interleaved packs the
-// number of systems is info.extent(0) (solve) or nsys (factorize).
+// of float, double, Kokkos::complex<float> or Kokkos::complex<double>. Over real coefficients of
+// type R, d may be Kokkos::complex<R> (one-shot solve and factorization's solve alike): the
+// interchanges and info are those of the real matrix, and the real and imaginary parts of x
+// are the solutions for the real and imaginary parts of d. For interleaved packs the number of
+// systems is info.extent(0) (solve) or nsys (factorize).
 // Work is enqueued on exec and never fenced here; fence before reading d or info on the host.
-// The one-shot solve uses 4*n values of scratch per system of a work item (cache-resident for
-// moderate n); it allocates nothing.
+// The one-shot solve uses 3*n coefficient values and n right-hand side values of scratch per
+// system of a work item (cache-resident for moderate n); it allocates nothing.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
@@ -42,7 +45,8 @@ void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, c
                 "bandsolve::solve(partial_pivoting): d receives the solution and cannot be a View "
                 "of const");
   using Layout = layout_of_t<DView>;
-  using T = typename DView::non_const_value_type;
+  using T = typename BView::non_const_value_type;  // coefficients
+  using D = typename DView::non_const_value_type;  // right-hand sides: T or complex over real T
   using P = detail::lane_packing<Layout, T>;
   constexpr int L = P::L;
   const std::string fn = "bandsolve::solve(partial_pivoting)";
@@ -57,13 +61,12 @@ void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, c
   const index_t items = (nsys + L - 1) / L;
   detail::for_each_pack(
       exec, "bandsolve::solve(partial_pivoting)", items,
-      4 * static_cast<std::size_t>(n) * L * sizeof(T), KOKKOS_LAMBDA(const index_t p, void* work) {
+      detail::pivoting_scratch_bytes<T, D>(n, L), KOKKOS_LAMBDA(const index_t p, void* work) {
         int info_l[L];
         detail::pivoting_solve_block(n, detail::block_of<P, const T>(a, p, slots),
                                      detail::block_of<P, const T>(b, p, slots),
                                      detail::block_of<P, const T>(c, p, slots),
-                                     detail::block_of<P, T>(d, p, slots), static_cast<T*>(work),
-                                     info_l);
+                                     detail::block_of<P, D>(d, p, slots), work, info_l);
         const index_t real = nsys - p * L < L ? nsys - p * L : L;
         for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
       });
@@ -107,16 +110,21 @@ class pivoting_factorization {
   }
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
-  // place. Enqueued on exec, not fenced. Systems whose info is not 0 get inf/NaN.
+  // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
+  // fenced. Systems whose info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, DView>();
     static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
                   "bandsolve::pivoting_factorization::solve: d must use the layout that was "
                   "factored");
-    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
-                  "bandsolve::pivoting_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type");
+    using D = typename DView::value_type;
+    static_assert(std::is_same_v<D, typename DView::non_const_value_type>,
+                  "bandsolve::pivoting_factorization::solve: d receives the solution and cannot "
+                  "be a View of const");
+    static_assert(is_rhs_of_v<Scalar, D>,
+                  "bandsolve::pivoting_factorization::solve: d must hold the factored scalar "
+                  "type, or Kokkos::complex<R> when the factored type R is real");
     const std::string fn = "bandsolve::pivoting_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
@@ -129,12 +137,12 @@ class pivoting_factorization {
     const flag_view sw = swapped_;
     detail::for_each_pack(
         exec, "bandsolve::pivoting_factorization::solve", static_cast<index_t>(r.extent(0)),
-        static_cast<std::size_t>(n) * L * sizeof(Scalar),
+        static_cast<std::size_t>(n) * L * sizeof(D),
         KOKKOS_LAMBDA(const index_t p, void* work) {
           const detail::pivoted_u<const Scalar> u{&r(p, 0, 0), &u1(p, 0, 0), &u2(p, 0, 0)};
           detail::pivoting_factored_solve_block(n, u, &lm(p, 0, 0), &sw(p, 0, 0),
-                                                detail::block_of<P, Scalar>(d, p, slots),
-                                                static_cast<Scalar*>(work));
+                                                detail::block_of<P, D>(d, p, slots),
+                                                static_cast<D*>(work));
         });
   }
 
@@ -188,7 +196,8 @@ struct pivoting_factorization_access {
 template <class ExecutionSpace, class AView, class BView, class CView>
 auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
                const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
-  detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, BView, AView, CView>();
+  detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, BView, AView, BView,
+                                CView>();
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
   using F = pivoting_factorization<T, Layout, ExecutionSpace>;

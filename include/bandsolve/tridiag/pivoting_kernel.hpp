@@ -11,10 +11,16 @@
 //   l_i = other(i) / p, carried row = other(i+1 .. i+2) - l_i * (u1, u2), right-hand side alike.
 // A zero pivot (then the other entry is zero too) gives l_i = 0 and info = i+1, the first row
 // with U(i, i) exactly zero, as in LAPACK; back substitution then yields inf/NaN in that lane.
+//
+// Coefficients and factors are of type C, right-hand sides and solutions of type D: the same
+// type, or D = Kokkos::complex<C> over real C. Pivots depend on the coefficients alone, so a
+// complex right-hand side over real coefficients takes the interchanges and info of the real
+// solve, and its real and imaginary parts are the two real solutions.
 #include <bandsolve/tridiag/lane_block.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace bandsolve::detail {
@@ -48,10 +54,10 @@ KOKKOS_FORCEINLINE_FUNCTION bool is_zero(const T& x) {
 
 // One elimination step for the L lanes; y (if not null) receives row i of the transformed
 // right-hand side, lm and swapped (if not null) the multiplier and the interchange flag.
-template <int L, bool WithRhs, class T>
+template <int L, bool WithRhs, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void pivot_step(index_t i, const T* a, const T* b, const T* c,
-                                            const T* d, T* cd, T* cu, T* cy, T* r, T* u1, T* u2,
-                                            T* y, T* lm, std::uint8_t* swapped, int* info) {
+                                            const D* d, T* cd, T* cu, D* cy, T* r, T* u1, T* u2,
+                                            D* y, T* lm, std::uint8_t* swapped, int* info) {
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     const bool sw = magnitude1(a[l]) > magnitude1(cd[l]);
@@ -69,7 +75,7 @@ KOKKOS_FORCEINLINE_FUNCTION void pivot_step(index_t i, const T* a, const T* b, c
     cd[l] = ou - fact * pu;
     cu[l] = ou2 - fact * pu2;
     if constexpr (WithRhs) {
-      const T py = select(sw, d[l], cy[l]), oy = select(sw, cy[l], d[l]);
+      const D py = select(sw, d[l], cy[l]), oy = select(sw, cy[l], d[l]);
       y[l] = py;
       cy[l] = oy - fact * py;
     } else {
@@ -95,22 +101,22 @@ KOKKOS_FORCEINLINE_FUNCTION void pivot_last(index_t n, const T* cd, T* r, T* u1,
 
 // x_i = (y_i - u1_i x_{i+1} - u2_i x_{i+2}) / U(i, i), from the last row up; y rows in scratch
 // (lane-contiguous), x stored into d.
-template <int L, int WG, class T>
+template <int L, int WG, class T, class D>
 KOKKOS_INLINE_FUNCTION void pivot_back_substitute(index_t n, const T* r, const T* u1,
-                                                  const T* u2, const T* y,
-                                                  const lane_block<T, L, WG>& d) {
-  T x1[L], x2[L];
+                                                  const T* u2, const D* y,
+                                                  const lane_block<D, L, WG>& d) {
+  D x1[L], x2[L];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     x1[l] = y[(n - 1) * L + l] * r[(n - 1) * L + l];
-    x2[l] = T(0);
+    x2[l] = D(0);
   }
   d.store(n - 1, x1);
   for (index_t i = n - 2; i >= 0; --i) {
     const index_t o = i * L;
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
-      const T x = (y[o + l] - u1[o + l] * x1[l] - u2[o + l] * x2[l]) * r[o + l];
+      const D x = (y[o + l] - u1[o + l] * x1[l] - u2[o + l] * x2[l]) * r[o + l];
       x2[l] = x1[l];
       x1[l] = x;
     }
@@ -146,23 +152,32 @@ KOKKOS_FORCEINLINE_FUNCTION void load_first_row(index_t n, const lane_block<cons
   }
 }
 
-// One-shot solve of the block; x overwrites d. scratch: 4*n*L values (r, u1, u2, y).
-template <int L, int WG, class T>
+// Scratch of the one-shot solve: n*L right-hand side values (y) first, so that the 3*n*L
+// coefficient values after them (r, u1, u2) stay aligned for either type.
+template <class T, class D>
+constexpr std::size_t pivoting_scratch_bytes(index_t n, int L) {
+  return static_cast<std::size_t>(n) * static_cast<std::size_t>(L) * (sizeof(D) + 3 * sizeof(T));
+}
+
+// One-shot solve of the block; x overwrites d. scratch: pivoting_scratch_bytes<T, D>(n, L).
+template <int L, int WG, class T, class D>
 KOKKOS_INLINE_FUNCTION void pivoting_solve_block(index_t n, const lane_block<const T, L, WG>& a,
                                                  const lane_block<const T, L, WG>& b,
                                                  const lane_block<const T, L, WG>& c,
-                                                 const lane_block<T, L, WG>& d, T* scratch,
+                                                 const lane_block<D, L, WG>& d, void* scratch,
                                                  int* info) {
-  T *r = scratch, *u1 = r + n * L, *u2 = u1 + n * L, *y = u2 + n * L;
-  T cd[L], cu[L], cy[L], A[L], B[L], C[L], D[L];
+  D* y = static_cast<D*>(scratch);
+  T *r = reinterpret_cast<T*>(y + n * L), *u1 = r + n * L, *u2 = u1 + n * L;
+  T cd[L], cu[L], A[L], B[L], C[L];
+  D cy[L], Dn[L];
   for (int l = 0; l < L; ++l) info[l] = 0;
   load_first_row(n, b, c, cd, cu);
   d.load(0, cy);
   for (index_t i = 0; i + 1 < n; ++i) {
     load_next_row(n, i, a, b, c, A, B, C);
-    d.load(i + 1, D);
+    d.load(i + 1, Dn);
     const index_t o = i * L;
-    pivot_step<L, true>(i, A, B, C, D, cd, cu, cy, r + o, u1 + o, u2 + o, y + o,
+    pivot_step<L, true>(i, A, B, C, Dn, cd, cu, cy, r + o, u1 + o, u2 + o, y + o,
                         static_cast<T*>(nullptr), static_cast<std::uint8_t*>(nullptr), info);
   }
   const index_t o = (n - 1) * L;
@@ -198,20 +213,20 @@ KOKKOS_INLINE_FUNCTION void pivoting_factor_block(index_t n, const lane_block<co
 }
 
 // Solve with stored factors: apply the interchanges and multipliers to d (forward), then back
-// substitution. y: scratch of n*L values.
-template <int L, int WG, class T>
+// substitution. y: scratch of n*L right-hand side values.
+template <int L, int WG, class T, class D>
 KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<const T> u,
                                                           const T* lm, const std::uint8_t* swapped,
-                                                          const lane_block<T, L, WG>& d, T* y) {
-  T cy[L], D[L];
+                                                          const lane_block<D, L, WG>& d, D* y) {
+  D cy[L], Dn[L];
   d.load(0, cy);
   for (index_t i = 0; i + 1 < n; ++i) {
-    d.load(i + 1, D);
+    d.load(i + 1, Dn);
     const index_t o = i * L;
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const bool sw = swapped[o + l] != 0;
-      const T py = select(sw, D[l], cy[l]), oy = select(sw, cy[l], D[l]);
+      const D py = select(sw, Dn[l], cy[l]), oy = select(sw, cy[l], Dn[l]);
       y[o + l] = py;
       cy[l] = oy - lm[o + l] * py;
     }
