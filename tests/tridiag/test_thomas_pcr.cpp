@@ -8,6 +8,7 @@
 #include <catch2/catch_all.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -181,6 +182,25 @@ TEMPLATE_TEST_CASE("thomas_pcr reports a zero row at chunk boundaries with its o
       exec.fence();
       CHECK(bstest::info_to_host(info) == std::vector<int>{static_cast<int>(row + 1)});
     }
+    // n = 2177: 17 chunks, so full SIMD groups of 8 (double) or 16 (float) chunks, which take the
+    // register-blocked sweeps on CPUs (thomas_pcr_simd.hpp): a zero row and a NaN at the first,
+    // inner and last rows of chunks inside them, then in the last chunk.
+    for (std::size_t row : {0, 1, 2, 127, 130, 1023, 1024, 1151, 1152, 2047, 2048, 2176})
+      for (bool nan : {false, true}) {
+        INFO(bstest::exec_name<Exec>() << ", 128-row chunks, n = 2177, row " << row
+                                       << (nan ? " NaN" : " zero"));
+        auto p = bstest::random_dominant<T>(1, 2177, seed++);
+        const std::size_t k = p.idx(0, row);
+        if (nan)
+          p.b[k] = std::numeric_limits<T>::quiet_NaN();
+        else
+          p.a[k] = p.b[k] = p.c[k] = T(0);
+        auto D = bstest::upload<bl::row, Exec>(p);
+        auto info = bstest::make_info<typename Exec::memory_space>(1);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>{static_cast<int>(row + 1)});
+      }
   });
 }
 

@@ -18,6 +18,7 @@
 // row of a zero, tiny or non-finite pivot: the smallest such row of the first sweep that met one
 // (chunk sweeps, then the chunks' first rows, then each PCR step of the reduced system).
 #include <bandsolve/tridiag/reduction_kernel.hpp>
+#include <bandsolve/tridiag/thomas_pcr_simd.hpp>
 
 namespace bandsolve {
 
@@ -199,18 +200,37 @@ KOKKOS_INLINE_FUNCTION void hybrid_whole_systems(index_t m, T* ta, const T* tb, 
   chunk_back_substitute<L>(m, ta, tc, td, x0, xl);
 }
 
+// Whether a group of nl chunks of m rows may take the register-blocked sweeps of
+// thomas_pcr_simd.hpp: CPU builds, a full group of lanes, m a multiple of LL, rows contiguous.
+template <int LL, class T>
+KOKKOS_INLINE_FUNCTION bool group_in_registers(int nl, index_t m, const system_rows<const T>& a,
+                                               const system_rows<const T>& b,
+                                               const system_rows<const T>& c,
+                                               const system_rows<T>& d) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  return LL > 1 && nl == LL && m % LL == 0 && m >= 2 * LL && a.stride == 1 && b.stride == 1 &&
+         c.stride == 1 && d.stride == 1;
+#else
+  (void)nl, (void)m, (void)a, (void)b, (void)c, (void)d;
+  return false;
+#endif
+}
+
 // Chunks j0 .. j0+nl-1 of one system as the lanes of a tile (the chunk kernels run on LL lanes:
 // L for groups of full chunks, 1 for the last chunk). Pass 1 writes their reduced rows, pass 2
-// recovers x from the reduced solution xr.
+// recovers x from the reduced solution xr. ahead: the first chunk of the group this thread
+// sweeps next (prefetched), or -1.
 template <int LL, class Layout, class T>
 KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j0, int nl,
                                               index_t m, const system_rows<const T>& a,
                                               const system_rows<const T>& b,
                                               const system_rows<const T>& c,
                                               const system_rows<T>& d, T* tile, T* ra, T* rc,
-                                              T* rd, const T* xr, bad_code& bad) {
+                                              T* rd, const T* xr, bad_code& bad, index_t ahead) {
   constexpr index_t M = Layout::M;
   const index_t P = Layout::chunks(n);
+  T *ta = tile, *tb = ta + Layout::tile, *tc = tb + Layout::tile, *td = tc + Layout::tile;
+  const bool in_registers = group_in_registers<LL>(nl, m, a, b, c, d);
   system_rows<const T> la[LL], lb[LL], lc[LL], ld[LL];
   system_rows<T> lx[LL];
   for (int l = 0; l < nl; ++l) {
@@ -221,18 +241,34 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
     lx[l] = d.offset(first);
     ld[l] = system_rows<const T>{lx[l].p, lx[l].stride};
   }
-  T *ta = tile, *tb = ta + Layout::tile, *tc = tb + Layout::tile, *td = tc + Layout::tile;
   const single_thread me;
   auto load = [&] {
     load_lane_tile<LL>(me, m, nl, la, lb, lc, ld, ta, tb, tc, td, j0 == 0 ? 1 : 0,
                        j0 + nl == P ? nl - 1 : LL);
   };
-  load();
+  // Forward sweep of every lane into the tile; false when a pivot may be bad (pass 1 only).
+  auto forward = [&](fast_screen<LL, T>& screen) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if (in_registers) {
+      auto group = [&](index_t first_chunk) {
+        return simd::chunk_group<T>{a.p + first_chunk * M, b.p + first_chunk * M,
+                                    c.p + first_chunk * M, d.p + first_chunk * M, M};
+      };
+      const simd::chunk_group<T> g = group(j0), next = group(ahead < 0 ? j0 : ahead);
+      const simd::chunk_group<T>* hint = ahead < 0 ? nullptr : &next;
+      return recover ? simd::group_forward<false, LL>(m, g, j0 == 0, ta, tc, td, hint)
+                     : simd::group_forward<true, LL>(m, g, j0 == 0, ta, tc, td, hint);
+    }
+#endif
+    load();
+    chunk_forward<LL>(m, ta, tb, tc, td, screen);
+    return true;
+  };
   fast_screen<LL, T> screen;
-  chunk_forward<LL>(m, ta, tb, tc, td, screen);
+  const bool clean = forward(screen);
   if (!recover) {
     chunk_first_row<LL>(m, ta, tc, td, screen);
-    if (!screen.clean(nl)) {  // rare: redo with the exact screen to name the rows
+    if (!clean || !screen.clean(nl)) {  // rare: redo with the exact screen to name the rows
       exact_screen<LL> exact;
       load();
       chunk_forward<LL>(m, ta, tb, tc, td, exact);
@@ -257,6 +293,12 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
       x0[l] = xr[2 * j];
       xl[l] = xr[2 * j + 1];
     }
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if (in_registers) {
+      simd::group_back_substitute<LL>(m, ta, tc, td, x0, xl, d.p + j0 * M, M);
+      return;
+    }
+#endif
     chunk_back_substitute<LL>(m, ta, tc, td, x0, xl);
     store_lane_tile<LL>(me, m, nl, td, lx);
   }
@@ -295,11 +337,12 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
         if (w < groups) {
           const index_t j0 = w * L;
           const int nl = static_cast<int>(P - 1 - j0 < L ? P - 1 - j0 : L);
+          const index_t ahead = w + 1 < w1 && w + 1 < groups && P - 1 - (j0 + L) >= L ? j0 + L : -1;
           hybrid_chunk_item<L, Shape>(pass == 1, n, j0, nl, M, a, b, c, d, tile, ra, rc, rd, rd,
-                                      bad);
+                                      bad, ahead);
         } else {
           hybrid_chunk_item<1, Shape>(pass == 1, n, P - 1, 1, mlast, a, b, c, d, tile, ra, rc,
-                                      rd, rd, bad);
+                                      rd, rd, bad, -1);
         }
       }
       if (pass == 0) {
