@@ -204,6 +204,30 @@ TEMPLATE_TEST_CASE("thomas_pcr reports a zero row at chunk boundaries with its o
   });
 }
 
+TEST_CASE("thomas_pcr's reduced system: Thomas on small teams, PCR on large ones",
+          "[thomas_pcr][reduced]") {
+  using bandsolve::detail::reduced_by_thomas;
+  CHECK(reduced_by_thomas(1 << 16, 2));   // one system of 2^22 rows, 2 threads
+  CHECK(reduced_by_thomas(16, 1));
+  CHECK_FALSE(reduced_by_thomas(16, 2));
+  CHECK_FALSE(reduced_by_thomas(1 << 16, 32));
+  // Unit diagonal, a[0] = c[4] = 0; x = (1, 2, 3, 4, 5).
+  std::vector<double> a{0, 0.25, -0.5, 0.125, 0.5}, c{0.5, 0.25, -0.25, 0.25, 0}, d(5);
+  for (int i = 0; i < 5; ++i)
+    d[i] = (i + 1) + (i > 0 ? a[i] * i : 0) + (i < 4 ? c[i] * (i + 2) : 0);
+  bandsolve::detail::bad_code bad = 0;
+  bandsolve::detail::reduced_thomas(5, a.data(), c.data(), d.data(), &bad, 2);
+  CHECK(bad == 0);
+  for (int i = 0; i < 5; ++i) CHECK(d[i] == Catch::Approx(i + 1).epsilon(1e-14));
+  // Row 2 has no left coupling and c[2] = 1, so row 3's pivot 1 - a[3] * 1 is exactly zero.
+  a = {0, 0.25, 0, 1, 0.5};
+  c = {0.5, 0.25, 1, 0.25, 0};
+  d = {1, 1, 1, 1, 1};
+  bandsolve::detail::reduced_thomas(5, a.data(), c.data(), d.data(), &bad, 2);
+  CHECK(bandsolve::detail::phase_of(bad) == 2);
+  CHECK(bandsolve::detail::info_of(bad) == 4);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Example: the per-system form inside your own kernel.
 
