@@ -248,29 +248,26 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
     load_lane_tile<LL>(me, m, nl, la, lb, lc, ld, ta, tb, tc, td, j0 == 0 ? 1 : 0,
                        j0 + nl == P ? nl - 1 : LL);
   };
-  // Forward sweep of every lane into the tile; false when a pivot may be bad (pass 1 only).
-  auto forward = [&](fast_screen<LL, T>& screen) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-    if (in_registers) {
-      auto group = [&](index_t first_chunk) {
-        return simd::chunk_group<T>{a.p + first_chunk * M, b.p + first_chunk * M,
-                                    c.p + first_chunk * M, d.p + first_chunk * M, M};
-      };
-      const simd::chunk_group<T> g = group(j0), next = group(ahead < 0 ? j0 : ahead);
-      const simd::chunk_group<T>* hint = ahead < 0 ? nullptr : &next;
-      return recover ? simd::group_forward<false, LL>(m, g, j0 == 0, ta, tc, td, hint)
-                     : simd::group_forward<true, LL>(m, g, j0 == 0, ta, tc, td, hint);
-    }
+  auto group = [&](index_t first_chunk) {
+    return simd::chunk_group<T>{a.p + first_chunk * M, b.p + first_chunk * M,
+                                c.p + first_chunk * M, d.p + first_chunk * M, M};
+  };
+  const simd::chunk_group<T> here = group(j0), next = group(ahead < 0 ? j0 : ahead);
+  const simd::chunk_group<T>* hint = ahead < 0 ? nullptr : &next;
+#endif
+  if (!recover) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    // A flagged group falls through to the generic sweeps below, which name the bad rows.
+    if (in_registers && simd::group_reduced_rows<LL>(m, here, j0 == 0, hint, ra + 2 * j0,
+                                                     rc + 2 * j0, rd + 2 * j0))
+      return;
 #endif
     load();
+    fast_screen<LL, T> screen;
     chunk_forward<LL>(m, ta, tb, tc, td, screen);
-    return true;
-  };
-  fast_screen<LL, T> screen;
-  const bool clean = forward(screen);
-  if (!recover) {
     chunk_first_row<LL>(m, ta, tc, td, screen);
-    if (!clean || !screen.clean(nl)) {  // rare: redo with the exact screen to name the rows
+    if (!screen.clean(nl)) {  // rare: redo with the exact screen to name the rows
       exact_screen<LL> exact;
       load();
       chunk_forward<LL>(m, ta, tb, tc, td, exact);
@@ -297,10 +294,14 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
     }
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
     if (in_registers) {
+      simd::group_eliminate<LL>(m, here, j0 == 0, hint, ta, tc, td);
       simd::group_back_substitute<LL>(m, ta, tc, td, x0, xl, d.p + j0 * M, M);
       return;
     }
 #endif
+    load();
+    fast_screen<LL, T> unused;
+    chunk_forward<LL>(m, ta, tb, tc, td, unused);
     chunk_back_substitute<LL>(m, ta, tc, td, x0, xl);
     store_lane_tile<LL>(me, m, nl, td, lx);
   }

@@ -33,20 +33,20 @@ inline void set_all(vec<T, L>& v, T x) {
 }
 
 // Forward sweep of the modified Thomas (chunk_forward of thomas_pcr_kernel.hpp, same
-// arithmetic) on the L chunks of g, rows [0, m), m a multiple of L and >= 2L: writes the
-// eliminated a, c, d into the tile (row i of lane l at i*L + l). zero_top_a: the first lane starts
+// arithmetic) on the L chunks of g, rows [0, m), m a multiple of L and >= 2L: calls
+// row(i, a, c, d) with row i eliminated (vectors of L lanes). zero_top_a: the first lane starts
 // the system (its a of row 0 is ignored, read as zero). When Screened, returns false if a pivot
-// may be bad (the pivot-risk sum of core/pivot.hpp); otherwise always true. `ahead` (or null):
-// a group to prefetch, the next one this thread sweeps.
-template <bool Screened, int L, class T>
-inline bool group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a, T* ta, T* tc,
-                          T* td, const chunk_group<T>* ahead) {
+// may be bad (the pivot-risk sum of core/pivot.hpp), `risk` carries the sum in and out;
+// otherwise always true. `ahead` (or null): a group to prefetch, the next one this thread sweeps.
+template <bool Screened, int L, class T, class Row>
+inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
+                          const chunk_group<T>* ahead, vec<T, L>& risk, const Row& row) {
   using V = vec<T, L>;
   V one, zero, tiny;
   set_all<L>(one, T(1));
   set_all<L>(zero, T(0));
   set_all<L>(tiny, pivot_limits<T>::tiny);
-  V risk = zero, ap = zero, cp = zero, dp = zero;
+  V ap = zero, cp = zero, dp = zero;
   // Prefetch: the next group's L*m contiguous elements of each array, spread over the blocks.
   constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
   const index_t blocks = m / L, span = L * m, per_block = (span + blocks - 1) / blocks;
@@ -83,17 +83,81 @@ inline bool group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a, T
         const V mag = r < zero ? -r : r;
         risk = mag * tiny + (piv * zero + risk);
       }
-      store<T, L>(ta + i * L, ap);
-      store<T, L>(tc + i * L, cp);
-      store<T, L>(td + i * L, dp);
+      row(i, ap, cp, dp);
     }
   }
+}
+
+template <int L, class T>
+inline bool risk_is_low_everywhere(const vec<T, L>& risk) {
   bool clean = true;
   for (int l = 0; l < L; ++l) clean = clean && risk_is_low(risk[l]);
   return clean;
 }
 
-// After group_forward, with the chunks' end unknowns x0 and xl known: x of every row, written
+// Pass 1 on the L chunks of g: their two rows of the reduced system, written to ra, rc, rd at
+// 2l (first row) and 2l + 1 (last row) for lane l. Row 0 is rewritten as chunk_first_row does,
+// with its backward recurrence unrolled into sums taken during the forward sweep (row i enters
+// with the weight P_i = prod_{k<i} (-c_k), k from 1), so that nothing is stored. Returns false
+// if a pivot may be bad (then the generic sweeps redo the group and name the rows).
+template <int L, class T>
+inline bool group_reduced_rows(index_t m, const chunk_group<T>& g, bool zero_top_a,
+                               const chunk_group<T>* ahead, T* ra, T* rc, T* rd) {
+  using V = vec<T, L>;
+  V zero, one, tiny;
+  set_all<L>(zero, T(0));
+  set_all<L>(one, T(1));
+  set_all<L>(tiny, pivot_limits<T>::tiny);
+  V risk = zero, a0 = zero, c0 = zero, d0 = zero, al = zero, cl = zero, dl = zero;
+  V sum_a = zero, sum_d = zero, weight = one;
+  group_forward<true, L>(m, g, zero_top_a, ahead, risk,
+                         [&](index_t i, const V& a, const V& c, const V& d) {
+                           if (i == 0) {
+                             a0 = a;
+                             c0 = c;
+                             d0 = d;
+                           } else if (i < m - 1) {
+                             sum_a += weight * a;
+                             sum_d += weight * d;
+                             weight = -c * weight;
+                           } else {
+                             al = a;
+                             cl = c;
+                             dl = d;
+                           }
+                         });
+  // Row 1 through x[0] and x[m-1]: sum_a x[0] + x[1] + c1 x[m-1] = sum_d, c1 = -weight.
+  const V pivot = one - c0 * sum_a, r = one / pivot;
+  const V mag = r < zero ? -r : r;
+  risk = mag * tiny + (pivot * zero + risk);
+  const V first_d = r * (d0 - c0 * sum_d), first_a = r * a0, first_c = r * c0 * weight;
+  for (int l = 0; l < L; ++l) {
+    ra[2 * l] = first_a[l];
+    rc[2 * l] = first_c[l];
+    rd[2 * l] = first_d[l];
+    ra[2 * l + 1] = al[l];
+    rc[2 * l + 1] = cl[l];
+    rd[2 * l + 1] = dl[l];
+  }
+  return risk_is_low_everywhere<L, T>(risk);
+}
+
+// Pass 2's forward sweep on the L chunks of g: the eliminated a, c, d into the tile (row i of
+// lane l at i*L + l), for group_back_substitute.
+template <int L, class T>
+inline void group_eliminate(index_t m, const chunk_group<T>& g, bool zero_top_a,
+                            const chunk_group<T>* ahead, T* ta, T* tc, T* td) {
+  using V = vec<T, L>;
+  V unused_risk;
+  group_forward<false, L>(m, g, zero_top_a, ahead, unused_risk,
+                          [&](index_t i, const V& a, const V& c, const V& d) {
+                            store<T, L>(ta + i * L, a);
+                            store<T, L>(tc + i * L, c);
+                            store<T, L>(td + i * L, d);
+                          });
+}
+
+// After group_eliminate, with the chunks' end unknowns x0 and xl known: x of every row, written
 // to the L chunks of x (lane stride as in group_forward) through in-register transposes.
 template <int L, class T>
 inline void group_back_substitute(index_t m, const T* ta, const T* tc, const T* td,
