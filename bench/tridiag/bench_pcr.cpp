@@ -2,6 +2,8 @@
 //   pcr_long/<algo>      one system of n = 2^22 rows (double, row layout): Thomas (the library's
 //                        batched Thomas with nsys = 1, i.e. one sequential sweep, on the same
 //                        bytes viewed as interleaved<1>), the Thomas-PCR hybrid, PCR and CR;
+//   pcr_long/sequential_thomas  the same system solved by a plain scalar Thomas loop written
+//                        here (no library call): the second sequential peer of the hybrid;
 //   pcr_sweep/<algo>     nsys x n = 2^22 unknowns at nsys = 1, 4, 16, 64, 256, 4096 (double, row
 //                        layout): the data behind algo::automatic's rule (tridiag/automatic.hpp).
 // Floor bytes: 5 words per unknown (read a, b, c, d; write x), as for Thomas.
@@ -56,6 +58,40 @@ void inside_benchmark(benchmark::State& state) {
   report(state, t, 5.0 * sizeof(double) * n * nsys, double(n) * nsys);
 }
 
+// Textbook Thomas on one system, one thread: c' and d' into two arrays, then back substitution.
+void sequential_thomas(std::size_t n, const double* a, const double* b, const double* c,
+                       double* d, double* cp, double* dp) {
+  double r = 1 / b[0];
+  cp[0] = c[0] * r;
+  dp[0] = d[0] * r;
+  for (std::size_t i = 1; i < n; ++i) {
+    r = 1 / (b[i] - a[i] * cp[i - 1]);
+    cp[i] = c[i] * r;
+    dp[i] = (d[i] - a[i] * dp[i - 1]) * r;
+  }
+  d[n - 1] = dp[n - 1];
+  for (std::size_t i = n - 1; i-- > 0;) d[i] = dp[i] - cp[i] * d[i + 1];
+}
+
+void sequential_thomas_benchmark(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  auto make = [&](const char* label) {
+    return bandsolve::make_batch<bandsolve::layout::row, double, host_exec::memory_space>(label,
+                                                                                         1, n);
+  };
+  const auto a = make("a"), b = make("b"), c = make("c"), d = make("d"), cp = make("c'"),
+             dp = make("d'");
+  fill_rows(a, b, c, d, 1, n);
+  sequential_thomas(n, a.data(), b.data(), c.data(), d.data(), cp.data(), dp.data());  // warm-up
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    sequential_thomas(n, a.data(), b.data(), c.data(), d.data(), cp.data(), dp.data());
+    t.stop(state);
+  }
+  report(state, t, 5.0 * sizeof(double) * n, double(n));
+}
+
 template <class Algo, class Layout = bandsolve::layout::row>
 void add(const std::string& group, long n, long nsys, int iterations) {
   const std::string layout =
@@ -75,6 +111,13 @@ const bool registered = [] {
   // Thomas reads the one system as interleaved<1> (the same bytes as a row): its row-layout
   // path gathers 32 systems per work item and would ask for 2 GiB of scratch here.
   add<algo::thomas, bandsolve::layout::interleaved<1>>("pcr_long", total, 1, 10);
+  benchmark::RegisterBenchmark(
+      ("pcr_long/sequential_thomas/row/double/n:" + std::to_string(total) + "/nsys:1").c_str(),
+      sequential_thomas_benchmark)
+      ->Args({total})
+      ->UseManualTime()
+      ->Iterations(10)
+      ->Unit(benchmark::kMillisecond);
   add<algo::thomas_pcr>("pcr_long", total, 1, 20);
   add<algo::pcr>("pcr_long", total, 1, 3);
   add<algo::cr>("pcr_long", total, 1, 5);

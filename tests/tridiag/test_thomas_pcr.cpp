@@ -8,6 +8,7 @@
 #include <catch2/catch_all.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -181,7 +182,50 @@ TEMPLATE_TEST_CASE("thomas_pcr reports a zero row at chunk boundaries with its o
       exec.fence();
       CHECK(bstest::info_to_host(info) == std::vector<int>{static_cast<int>(row + 1)});
     }
+    // n = 2177: 17 chunks, so full SIMD groups of 8 (double) or 16 (float) chunks, which take the
+    // register-blocked sweeps on CPUs (thomas_pcr_simd.hpp): a zero row and a NaN at the first,
+    // inner and last rows of chunks inside them, then in the last chunk.
+    for (std::size_t row : {0, 1, 2, 127, 130, 1023, 1024, 1151, 1152, 2047, 2048, 2176})
+      for (bool nan : {false, true}) {
+        INFO(bstest::exec_name<Exec>() << ", 128-row chunks, n = 2177, row " << row
+                                       << (nan ? " NaN" : " zero"));
+        auto p = bstest::random_dominant<T>(1, 2177, seed++);
+        const std::size_t k = p.idx(0, row);
+        if (nan)
+          p.b[k] = std::numeric_limits<T>::quiet_NaN();
+        else
+          p.a[k] = p.b[k] = p.c[k] = T(0);
+        auto D = bstest::upload<bl::row, Exec>(p);
+        auto info = bstest::make_info<typename Exec::memory_space>(1);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>{static_cast<int>(row + 1)});
+      }
   });
+}
+
+TEST_CASE("thomas_pcr's reduced system: Thomas on small teams, PCR on large ones",
+          "[thomas_pcr][reduced]") {
+  using bandsolve::detail::reduced_by_thomas;
+  CHECK(reduced_by_thomas(1 << 16, 2));   // one system of 2^22 rows, 2 threads
+  CHECK(reduced_by_thomas(16, 1));
+  CHECK_FALSE(reduced_by_thomas(16, 2));
+  CHECK_FALSE(reduced_by_thomas(1 << 16, 32));
+  // Unit diagonal, a[0] = c[4] = 0; x = (1, 2, 3, 4, 5).
+  std::vector<double> a{0, 0.25, -0.5, 0.125, 0.5}, c{0.5, 0.25, -0.25, 0.25, 0}, d(5);
+  for (int i = 0; i < 5; ++i)
+    d[i] = (i + 1) + (i > 0 ? a[i] * i : 0) + (i < 4 ? c[i] * (i + 2) : 0);
+  bandsolve::detail::bad_code bad = 0;
+  bandsolve::detail::reduced_thomas(5, a.data(), c.data(), d.data(), &bad, 2);
+  CHECK(bad == 0);
+  for (int i = 0; i < 5; ++i) CHECK(d[i] == Catch::Approx(i + 1).epsilon(1e-14));
+  // Row 2 has no left coupling and c[2] = 1, so row 3's pivot 1 - a[3] * 1 is exactly zero.
+  a = {0, 0.25, 0, 1, 0.5};
+  c = {0.5, 0.25, 1, 0.25, 0};
+  d = {1, 1, 1, 1, 1};
+  bandsolve::detail::reduced_thomas(5, a.data(), c.data(), d.data(), &bad, 2);
+  CHECK(bandsolve::detail::phase_of(bad) == 2);
+  CHECK(bandsolve::detail::info_of(bad) == 4);
 }
 
 // ---------------------------------------------------------------------------------------------

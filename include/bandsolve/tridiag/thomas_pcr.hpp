@@ -11,9 +11,11 @@
 // padding lanes untouched); any n >= 0. Enqueued on exec, never fenced here. No pivoting.
 //
 // Batches too small to fill threads x SIMD lanes run one team per system: the system is cut
-// into chunks of 128 rows, SIMD lanes take 8 (double) or 16 (float) chunks at a time, threads
-// take groups of chunks, and PCR solves the chunks' end rows (see thomas_pcr_kernel.hpp, which
-// also offers the per-system form to call inside your own kernels). Larger batches run SIMD
+// into chunks of 128 rows, SIMD lanes take 8 (double) or 16 (float) chunks at a time (on CPUs
+// through in-register transposes when rows are contiguous), threads take groups of chunks, and
+// the chunks' end rows are solved by PCR, or by one thread's Thomas sweep on teams of a few
+// threads (see thomas_pcr_kernel.hpp, which also offers the per-system form to call inside your
+// own kernels). Larger batches run SIMD
 // across systems, each system one chunk: a modified Thomas with a 2x2 reduced system.
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>

@@ -4,7 +4,8 @@
 // A system is split into P chunks of M rows (the last one takes the remainder, M..2M-1 rows). In
 // each chunk a modified Thomas sweep expresses every row through the chunk's two end unknowns;
 // the end rows of all chunks form a tridiagonal system of 2P unknowns with a unit diagonal,
-// solved by PCR; a second sweep over each chunk then recovers its interior rows. Chunks are
+// solved by PCR across the team, or by one thread's Thomas sweep when the team is too small for
+// PCR's log2(2P) steps to pay (see reduced_by_thomas); a second sweep over each chunk then recovers its interior rows. Chunks are
 // processed L at a time as SIMD lanes, and the chunk groups are split across the team's threads.
 // The input is read twice (the second sweep recomputes the chunk's forward elimination from a,
 // b, c, d instead of storing it): 8 reads and 1 write per unknown, no intermediate arrays in
@@ -16,8 +17,10 @@
 // with a, b, c = system_rows<const T>, d = system_rows<T>; team is a Kokkos team member or
 // bandsolve::single_thread{} (plain one-thread call). info as in LAPACK: 0, or the 1-based
 // row of a zero, tiny or non-finite pivot: the smallest such row of the first sweep that met one
-// (chunk sweeps, then the chunks' first rows, then each PCR step of the reduced system).
+// (chunk sweeps, then the chunks' first rows, then the reduced system: each PCR step, or the
+// Thomas sweep).
 #include <bandsolve/tridiag/reduction_kernel.hpp>
+#include <bandsolve/tridiag/thomas_pcr_simd.hpp>
 
 namespace bandsolve {
 
@@ -199,18 +202,37 @@ KOKKOS_INLINE_FUNCTION void hybrid_whole_systems(index_t m, T* ta, const T* tb, 
   chunk_back_substitute<L>(m, ta, tc, td, x0, xl);
 }
 
+// Whether a group of nl chunks of m rows may take the register-blocked sweeps of
+// thomas_pcr_simd.hpp: CPU builds, a full group of lanes, m a multiple of LL, rows contiguous.
+template <int LL, class T>
+KOKKOS_INLINE_FUNCTION bool group_in_registers(int nl, index_t m, const system_rows<const T>& a,
+                                               const system_rows<const T>& b,
+                                               const system_rows<const T>& c,
+                                               const system_rows<T>& d) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  return LL > 1 && nl == LL && m % LL == 0 && m >= 2 * LL && a.stride == 1 && b.stride == 1 &&
+         c.stride == 1 && d.stride == 1;
+#else
+  (void)nl, (void)m, (void)a, (void)b, (void)c, (void)d;
+  return false;
+#endif
+}
+
 // Chunks j0 .. j0+nl-1 of one system as the lanes of a tile (the chunk kernels run on LL lanes:
 // L for groups of full chunks, 1 for the last chunk). Pass 1 writes their reduced rows, pass 2
-// recovers x from the reduced solution xr.
+// recovers x from the reduced solution xr. ahead: the first chunk of the group this thread
+// sweeps next (prefetched), or -1.
 template <int LL, class Layout, class T>
 KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j0, int nl,
                                               index_t m, const system_rows<const T>& a,
                                               const system_rows<const T>& b,
                                               const system_rows<const T>& c,
                                               const system_rows<T>& d, T* tile, T* ra, T* rc,
-                                              T* rd, const T* xr, bad_code& bad) {
+                                              T* rd, const T* xr, bad_code& bad, index_t ahead) {
   constexpr index_t M = Layout::M;
   const index_t P = Layout::chunks(n);
+  T *ta = tile, *tb = ta + Layout::tile, *tc = tb + Layout::tile, *td = tc + Layout::tile;
+  const bool in_registers = group_in_registers<LL>(nl, m, a, b, c, d);
   system_rows<const T> la[LL], lb[LL], lc[LL], ld[LL];
   system_rows<T> lx[LL];
   for (int l = 0; l < nl; ++l) {
@@ -221,16 +243,29 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
     lx[l] = d.offset(first);
     ld[l] = system_rows<const T>{lx[l].p, lx[l].stride};
   }
-  T *ta = tile, *tb = ta + Layout::tile, *tc = tb + Layout::tile, *td = tc + Layout::tile;
   const single_thread me;
   auto load = [&] {
     load_lane_tile<LL>(me, m, nl, la, lb, lc, ld, ta, tb, tc, td, j0 == 0 ? 1 : 0,
                        j0 + nl == P ? nl - 1 : LL);
   };
-  load();
-  fast_screen<LL, T> screen;
-  chunk_forward<LL>(m, ta, tb, tc, td, screen);
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  auto group = [&](index_t first_chunk) {
+    return simd::chunk_group<T>{a.p + first_chunk * M, b.p + first_chunk * M,
+                                c.p + first_chunk * M, d.p + first_chunk * M, M};
+  };
+  const simd::chunk_group<T> here = group(j0), next = group(ahead < 0 ? j0 : ahead);
+  const simd::chunk_group<T>* hint = ahead < 0 ? nullptr : &next;
+#endif
   if (!recover) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    // A flagged group falls through to the generic sweeps below, which name the bad rows.
+    if (in_registers && simd::group_reduced_rows<LL>(m, here, j0 == 0, hint, ra + 2 * j0,
+                                                     rc + 2 * j0, rd + 2 * j0))
+      return;
+#endif
+    load();
+    fast_screen<LL, T> screen;
+    chunk_forward<LL>(m, ta, tb, tc, td, screen);
     chunk_first_row<LL>(m, ta, tc, td, screen);
     if (!screen.clean(nl)) {  // rare: redo with the exact screen to name the rows
       exact_screen<LL> exact;
@@ -257,9 +292,52 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
       x0[l] = xr[2 * j];
       xl[l] = xr[2 * j + 1];
     }
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if (in_registers) {
+      simd::group_eliminate<LL>(m, here, j0 == 0, hint, ta, tc, td);
+      simd::group_back_substitute<LL>(m, ta, tc, td, x0, xl, d.p + j0 * M, M);
+      return;
+    }
+#endif
+    load();
+    fast_screen<LL, T> unused;
+    chunk_forward<LL>(m, ta, tb, tc, td, unused);
     chunk_back_substitute<LL>(m, ta, tc, td, x0, xl);
     store_lane_tile<LL>(me, m, nl, td, lx);
   }
+}
+
+// Whether the reduced system of `rows` rows goes to one thread's Thomas sweep instead of PCR.
+// PCR does rows * log2(rows) independent row updates, shared by the team; Thomas does `rows`
+// dependent ones, each about 4 times slower (a division on the dependency chain) and has no
+// barriers: it wins while 4 * team_size <= log2(rows), i.e. on CPU teams of a few threads.
+KOKKOS_INLINE_FUNCTION bool reduced_by_thomas(index_t rows, int team_size) {
+  int log2_rows = 0;
+  for (index_t r = rows; r > 1; r /= 2) ++log2_rows;
+  return 4 * team_size <= log2_rows;
+}
+
+// Thomas on the reduced system (unit diagonal, a[0] = c[rows-1] = 0), one thread: c is
+// overwritten by the eliminated super-diagonal and d by x. A bad pivot is phase `phase`.
+template <class T>
+KOKKOS_INLINE_FUNCTION void reduced_thomas(index_t rows, const T* a, T* c, T* d, bad_code* bad,
+                                           int phase) {
+  T risk = 0;
+  for (index_t i = 1; i < rows; ++i) {
+    const T pivot = T(1) - a[i] * c[i - 1];
+    const T r = T(1) / pivot;
+    risk = pivot_risk(pivot, r, risk);
+    c[i] = r * c[i];
+    d[i] = r * (d[i] - a[i] * d[i - 1]);
+  }
+  if (!risk_is_low(risk)) {  // rare: name the first bad pivot (recomputed from c as it is now)
+    for (index_t i = 1; i < rows; ++i)
+      if (!pivot_is_good(T(1) - a[i] * c[i - 1])) {
+        *bad = min_bad_row(*bad, phase, i);
+        break;
+      }
+  }
+  for (index_t i = rows - 1; i-- > 0;) d[i] = d[i] - c[i] * d[i + 1];
 }
 
 template <int Lanes, int ChunkRows, class Member, class T>
@@ -291,21 +369,31 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
     index_t w0, w1;
     thread_share(team, 0, groups + 1, w0, w1);
     for (int pass = 0; pass < 2; ++pass) {
-      for (index_t w = w0; w < w1; ++w) {
+      // Pass 1 runs up and pass 2 down, so that pass 2 starts on the rows pass 1 left in cache.
+      for (index_t q = 0; q < w1 - w0; ++q) {
+        const index_t w = pass == 0 ? w0 + q : w1 - 1 - q, next = pass == 0 ? w + 1 : w - 1;
         if (w < groups) {
           const index_t j0 = w * L;
           const int nl = static_cast<int>(P - 1 - j0 < L ? P - 1 - j0 : L);
+          // The thread's next group, prefetched when it is a full one.
+          const bool full_next = q + 1 < w1 - w0 && next < groups && P - 1 - next * L >= L;
           hybrid_chunk_item<L, Shape>(pass == 1, n, j0, nl, M, a, b, c, d, tile, ra, rc, rd, rd,
-                                      bad);
+                                      bad, full_next ? next * L : -1);
         } else {
           hybrid_chunk_item<1, Shape>(pass == 1, n, P - 1, 1, mlast, a, b, c, d, tile, ra, rc,
-                                      rd, rd, bad);
+                                      rd, rd, bad, -1);
         }
       }
       if (pass == 0) {
         team.team_barrier();
         bad_code rbad = 0;
-        T* x = pcr_steps<1>(team, 2 * P, ra, rc, rd, ra2, rc2, rd2, &rbad, 2);
+        T* x = rd;
+        if (reduced_by_thomas(2 * P, nt)) {
+          if (t == 0) reduced_thomas(2 * P, ra, rc, rd, &rbad, 2);
+          team.team_barrier();
+        } else {
+          x = pcr_steps<1>(team, 2 * P, ra, rc, rd, ra2, rc2, rd2, &rbad, 2);
+        }
         if (rbad != 0) {  // reduced row -> row of the system
           const index_t r = info_of(rbad) - 1, j = r / 2;
           const index_t rows_j = j == P - 1 ? mlast : M;

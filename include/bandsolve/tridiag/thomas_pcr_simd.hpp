@@ -1,0 +1,192 @@
+#pragma once
+// The hybrid's chunk sweeps for a full group of L chunks of contiguous rows (unit stride), on
+// CPUs with the in-register transposes of backend/simd_transpose.hpp: L x L blocks of the input
+// are transposed straight into SIMD registers (one chunk per lane) and the forward elimination
+// runs on them, its recurrence held in registers; the back substitution transposes its result
+// straight into the solution. Only the eliminated rows (a, c, d) go through the L1-resident tile.
+// The generic sweeps of thomas_pcr_kernel.hpp do the same work through loads into the tile; they
+// serve every other case (strides, partial groups, the last chunk, device code, the exact pivot
+// screen) and name the bad rows when this screen flags one.
+#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/core/pivot.hpp>
+
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+namespace bandsolve::detail::simd {
+
+// The L chunks of a group read with this lane stride (elements from one chunk to the next).
+template <class T>
+struct chunk_group {
+  const T *a, *b, *c, *d;
+  index_t lane_stride;
+};
+
+template <int L, class T>
+inline void load_block(const T* p, index_t lane_stride, vec<T, L>* r) {
+  for (int l = 0; l < L; ++l) load<T, L>(p + l * lane_stride, r[l]);
+  transpose<L>(r);
+}
+
+// Every lane of v set to x (by reference: vectors returned by value make GCC warn, -Wpsabi).
+template <int L, class T>
+inline void set_all(vec<T, L>& v, T x) {
+  for (int l = 0; l < L; ++l) v[l] = x;
+}
+
+// Forward sweep of the modified Thomas (chunk_forward of thomas_pcr_kernel.hpp, same
+// arithmetic) on the L chunks of g, rows [0, m), m a multiple of L and >= 2L: calls
+// row(i, a, c, d) with row i eliminated (vectors of L lanes). zero_top_a: the first lane starts
+// the system (its a of row 0 is ignored, read as zero). When Screened, returns false if a pivot
+// may be bad (the pivot-risk sum of core/pivot.hpp), `risk` carries the sum in and out;
+// otherwise always true. `ahead` (or null): a group to prefetch, the next one this thread sweeps.
+template <bool Screened, int L, class T, class Row>
+inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
+                          const chunk_group<T>* ahead, vec<T, L>& risk, const Row& row) {
+  using V = vec<T, L>;
+  V one, zero, tiny;
+  set_all<L>(one, T(1));
+  set_all<L>(zero, T(0));
+  set_all<L>(tiny, pivot_limits<T>::tiny);
+  V ap = zero, cp = zero, dp = zero;
+  // Prefetch: the next group's L*m contiguous elements of each array, spread over the blocks.
+  constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
+  const index_t blocks = m / L, span = L * m, per_block = (span + blocks - 1) / blocks;
+  for (index_t q = 0; q < blocks; ++q) {
+    if (ahead)
+      for (index_t e = q * per_block; e < (q + 1) * per_block && e < span; e += line) {
+        __builtin_prefetch(ahead->a + e);
+        __builtin_prefetch(ahead->b + e);
+        __builtin_prefetch(ahead->c + e);
+        __builtin_prefetch(ahead->d + e);
+      }
+    V A[L], B[L], C[L], D[L];
+    load_block<L>(g.a + q * L, g.lane_stride, A);
+    load_block<L>(g.b + q * L, g.lane_stride, B);
+    load_block<L>(g.c + q * L, g.lane_stride, C);
+    load_block<L>(g.d + q * L, g.lane_stride, D);
+    if (q == 0 && zero_top_a) A[0][0] = T(0);
+    for (int j = 0; j < L; ++j) {
+      const index_t i = q * L + j;
+      V r, piv;
+      if (i < 2) {  // rows 0 and 1: divided by their diagonal
+        piv = B[j];
+        r = one / piv;
+        ap = r * A[j];
+      } else {
+        piv = B[j] - A[j] * cp;
+        r = one / piv;
+        dp = r * (D[j] - A[j] * dp);
+        ap = -r * A[j] * ap;
+      }
+      if (i < 2) dp = r * D[j];
+      cp = r * C[j];
+      if constexpr (Screened) {
+        const V mag = r < zero ? -r : r;
+        risk = mag * tiny + (piv * zero + risk);
+      }
+      row(i, ap, cp, dp);
+    }
+  }
+}
+
+template <int L, class T>
+inline bool risk_is_low_everywhere(const vec<T, L>& risk) {
+  bool clean = true;
+  for (int l = 0; l < L; ++l) clean = clean && risk_is_low(risk[l]);
+  return clean;
+}
+
+// Pass 1 on the L chunks of g: their two rows of the reduced system, written to ra, rc, rd at
+// 2l (first row) and 2l + 1 (last row) for lane l. Row 0 is rewritten as chunk_first_row does,
+// with its backward recurrence unrolled into sums taken during the forward sweep (row i enters
+// with the weight P_i = prod_{k<i} (-c_k), k from 1), so that nothing is stored. Returns false
+// if a pivot may be bad (then the generic sweeps redo the group and name the rows).
+template <int L, class T>
+inline bool group_reduced_rows(index_t m, const chunk_group<T>& g, bool zero_top_a,
+                               const chunk_group<T>* ahead, T* ra, T* rc, T* rd) {
+  using V = vec<T, L>;
+  V zero, one, tiny;
+  set_all<L>(zero, T(0));
+  set_all<L>(one, T(1));
+  set_all<L>(tiny, pivot_limits<T>::tiny);
+  V risk = zero, a0 = zero, c0 = zero, d0 = zero, al = zero, cl = zero, dl = zero;
+  V sum_a = zero, sum_d = zero, weight = one;
+  group_forward<true, L>(m, g, zero_top_a, ahead, risk,
+                         [&](index_t i, const V& a, const V& c, const V& d) {
+                           if (i == 0) {
+                             a0 = a;
+                             c0 = c;
+                             d0 = d;
+                           } else if (i < m - 1) {
+                             sum_a += weight * a;
+                             sum_d += weight * d;
+                             weight = -c * weight;
+                           } else {
+                             al = a;
+                             cl = c;
+                             dl = d;
+                           }
+                         });
+  // Row 1 through x[0] and x[m-1]: sum_a x[0] + x[1] + c1 x[m-1] = sum_d, c1 = -weight.
+  const V pivot = one - c0 * sum_a, r = one / pivot;
+  const V mag = r < zero ? -r : r;
+  risk = mag * tiny + (pivot * zero + risk);
+  const V first_d = r * (d0 - c0 * sum_d), first_a = r * a0, first_c = r * c0 * weight;
+  for (int l = 0; l < L; ++l) {
+    ra[2 * l] = first_a[l];
+    rc[2 * l] = first_c[l];
+    rd[2 * l] = first_d[l];
+    ra[2 * l + 1] = al[l];
+    rc[2 * l + 1] = cl[l];
+    rd[2 * l + 1] = dl[l];
+  }
+  return risk_is_low_everywhere<L, T>(risk);
+}
+
+// Pass 2's forward sweep on the L chunks of g: the eliminated a, c, d into the tile (row i of
+// lane l at i*L + l), for group_back_substitute.
+template <int L, class T>
+inline void group_eliminate(index_t m, const chunk_group<T>& g, bool zero_top_a,
+                            const chunk_group<T>* ahead, T* ta, T* tc, T* td) {
+  using V = vec<T, L>;
+  V unused_risk;
+  group_forward<false, L>(m, g, zero_top_a, ahead, unused_risk,
+                          [&](index_t i, const V& a, const V& c, const V& d) {
+                            store<T, L>(ta + i * L, a);
+                            store<T, L>(tc + i * L, c);
+                            store<T, L>(td + i * L, d);
+                          });
+}
+
+// After group_eliminate, with the chunks' end unknowns x0 and xl known: x of every row, written
+// to the L chunks of x (lane stride as in group_forward) through in-register transposes.
+template <int L, class T>
+inline void group_back_substitute(index_t m, const T* ta, const T* tc, const T* td,
+                                  const T* x0, const T* xl, T* x, index_t lane_stride) {
+  using V = vec<T, L>;
+  V first, next;
+  load<T, L>(x0, first);
+  load<T, L>(xl, next);
+  for (index_t q = m / L - 1; q >= 0; --q) {
+    V X[L];
+    for (int j = L - 1; j >= 0; --j) {
+      const index_t i = q * L + j;
+      if (i == m - 1) {
+        X[j] = next;
+      } else if (i == 0) {
+        X[j] = first;
+      } else {
+        V a, c, d;
+        load<T, L>(ta + i * L, a);
+        load<T, L>(tc + i * L, c);
+        load<T, L>(td + i * L, d);
+        X[j] = d - a * first - c * next;
+      }
+      next = X[j];
+    }
+    transpose<L>(X);
+    for (int l = 0; l < L; ++l) store<T, L>(x + q * L + l * lane_stride, X[l]);
+  }
+}
+
+}  // namespace bandsolve::detail::simd
+#endif
