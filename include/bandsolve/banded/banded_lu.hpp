@@ -5,6 +5,7 @@
 //       Solves A x = b for every system; A (n x n, kl subdiagonals, ku superdiagonals) is in
 //       LAPACK band storage ab (see band_layout.hpp: ldab >= 2kl+ku+1, fill-in rows needing no
 //       values), which is read only; x overwrites b (one or several right-hand sides).
+//       Layouts: row, column, interleaved<W>, and strided Views of existing arrays (subviews).
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::banded_lu{kl, ku}, ab, nsys);
 //   f.solve(exec, b);      // any number of times; f.lu(), f.pivots(), f.info() as ?gbtrf's
 //
