@@ -11,7 +11,11 @@
 // | `layout::row`           | `View<T***, LayoutRight>(nsys, n, ldab)`     | a LAPACK AB at &ab(s,0,0)  |
 // | `layout::column`        | `View<T***, LayoutLeft>(nsys, n, ldab)`      | element (s, j, r)          |
 // | `layout::interleaved<W>`| `View<T***[W], LayoutRight>(ceil(nsys/W), n, ldab)` | (s/W, j, r, s%W)    |
+// | `layout::strided`       | `View<T***, LayoutStride>(nsys, n, ldab)`, any strides | (s, j, r)       |
 //
+// Strided Views describe existing arrays (a subview of a larger band array: every other system,
+// a padded leading dimension); the solver reads their strides, and runs lane-contiguous packs
+// when the system stride of the band and the right-hand sides is 1.
 // Element (s, j, r) is band row r of column j of system s in every layout. Row layout keeps each
 // system's band contiguous (column-major with leading dimension ldab: LAPACK can read it as is);
 // interleaved<W> packs put W systems side by side in every band entry, so SIMD lanes are systems
@@ -23,6 +27,7 @@
 // | `layout::row`           | `View<T**, LayoutRight>(nsys, n)`   | `View<T***, LayoutRight>(nsys, nrhs, n)` |
 // | `layout::column`        | `View<T**, LayoutLeft>(nsys, n)`    | `View<T***, LayoutLeft>(nsys, n, nrhs)`  |
 // | `layout::interleaved<W>`| `View<T**[W], LayoutRight>(packs, n)` | `View<T***[W], LayoutRight>(packs, nrhs, n)` |
+// | `layout::strided`       | `View<T**, LayoutStride>(nsys, n)`  | `View<T***, LayoutStride>(nsys, n, nrhs)` |
 // Row layout's several right-hand sides are LAPACK's B with ldb = n for every system.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/layout/layout_of.hpp>
@@ -45,6 +50,10 @@ struct band_layout_impl<View, 3, Kokkos::LayoutRight> {
 template <class View>
 struct band_layout_impl<View, 3, Kokkos::LayoutLeft> {
   using type = layout::column;
+};
+template <class View>
+struct band_layout_impl<View, 3, Kokkos::LayoutStride> {
+  using type = layout::strided;
 };
 template <class View>
 struct band_layout_impl<View, 4, Kokkos::LayoutRight> {
@@ -82,6 +91,16 @@ struct rhs_layout_impl<View, 3, Kokkos::LayoutLeft> {
   static constexpr bool several = true;
 };
 template <class View>
+struct rhs_layout_impl<View, 2, Kokkos::LayoutStride> {
+  using type = layout::strided;
+  static constexpr bool several = false;
+};
+template <class View>
+struct rhs_layout_impl<View, 3, Kokkos::LayoutStride> {
+  using type = layout::strided;
+  static constexpr bool several = true;
+};
+template <class View>
 struct rhs_layout_impl<View, 4, Kokkos::LayoutRight> {
   static constexpr std::size_t W = View::static_extent(3);
   using type = std::conditional_t<(W > 0), layout::interleaved<static_cast<int>(W)>,
@@ -101,13 +120,15 @@ inline constexpr bool rhs_has_several_v = detail::rhs_layout_impl<View>::several
 
 #define BANDSOLVE_SUPPORTED_BAND_VIEWS                                                     \
   "band storage must be Kokkos::View<T***, LayoutRight>(nsys, n, ldab) (layout::row), "  \
-  "View<T***, LayoutLeft>(nsys, n, ldab) (layout::column) or "                          \
-  "View<T***[W], LayoutRight>(packs, n, ldab) (layout::interleaved<W>)"
+  "View<T***, LayoutLeft>(nsys, n, ldab) (layout::column), "                            \
+  "View<T***[W], LayoutRight>(packs, n, ldab) (layout::interleaved<W>) or "              \
+  "View<T***, LayoutStride>(nsys, n, ldab) (layout::strided)"
 #define BANDSOLVE_SUPPORTED_RHS_VIEWS                                                       \
   "right-hand sides must be View<T**, LayoutRight>(nsys, n) or View<T***, LayoutRight>"   \
   "(nsys, nrhs, n) (row), View<T**, LayoutLeft>(nsys, n) or View<T***, LayoutLeft>(nsys, " \
   "n, nrhs) (column), View<T**[W]>(packs, n) or View<T***[W]>(packs, nrhs, n) "            \
-  "(interleaved<W>), in the layout of the band"
+  "(interleaved<W>), View<T**, LayoutStride>(nsys, n) or View<T***, LayoutStride>(nsys, n, " \
+  "nrhs) (strided), in the layout of the band"
 
 namespace banded {
 
@@ -162,7 +183,8 @@ KOKKOS_INLINE_FUNCTION typename View::reference_type band_entry(const View& ab, 
   using Layout = band_layout_of_t<View>;
   static_assert(!std::is_same_v<Layout, unsupported_layout>,
                 "bandsolve::banded::band_entry: " BANDSOLVE_SUPPORTED_BAND_VIEWS);
-  if constexpr (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::column>)
+  if constexpr (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::column> ||
+                std::is_same_v<Layout, layout::strided>)
     return ab(s, j, r);
   else
     return ab(s / Layout::width, j, r, s % Layout::width);
@@ -187,7 +209,8 @@ KOKKOS_INLINE_FUNCTION typename View::reference_type rhs_at(const View& b, index
   if constexpr (std::is_same_v<Layout, layout::row>) {
     if constexpr (several) return b(s, k, i);
     else return b(s, i);
-  } else if constexpr (std::is_same_v<Layout, layout::column>) {
+  } else if constexpr (std::is_same_v<Layout, layout::column> ||
+                       std::is_same_v<Layout, layout::strided>) {
     if constexpr (several) return b(s, i, k);
     else return b(s, i);
   } else {

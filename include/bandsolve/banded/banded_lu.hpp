@@ -5,6 +5,7 @@
 //       Solves A x = b for every system; A (n x n, kl subdiagonals, ku superdiagonals) is in
 //       LAPACK band storage ab (see band_layout.hpp: ldab >= 2kl+ku+1, fill-in rows needing no
 //       values), which is read only; x overwrites b (one or several right-hand sides).
+//       Layouts: row, column, interleaved<W>, and strided Views of existing arrays (subviews).
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::banded_lu{kl, ku}, ab, nsys);
 //   f.solve(exec, b);      // any number of times; f.lu(), f.pivots(), f.info() as ?gbtrf's
 //
@@ -15,7 +16,8 @@
 // diagonally dominant or SPD matrices): info(s) = the 1-based row of the first zero, tiny
 // (reciprocal overflows) or non-finite pivot, as the core's Thomas.
 // kl = ku = 1, 2 and 4 run kernels compiled for those bandwidths; others a generic kernel.
-// Scalars: float, double, Kokkos::complex<float>, Kokkos::complex<double> (ab and b alike).
+// Scalars: float, double, Kokkos::complex<float>, Kokkos::complex<double> (ab and b alike), or a
+// real band with complex right-hand sides of the same precision (double ab, complex<double> b).
 // For interleaved packs the number of systems is info.extent(0) (solve) or nsys (factorize).
 // Work is enqueued on exec and never fenced here; fence before reading b or info on the host.
 // Each work item (one pack of systems) uses (n + kl)(2kl + ku + 1) + n values per lane of
@@ -64,15 +66,26 @@ rhs_shape<View> shape_of_rhs(const View& b) {
   index_t slots = static_cast<index_t>(b.extent(0));
   if constexpr (is_interleaved_band_v<Layout>) slots *= Layout::width;
   if constexpr (!several) return {static_cast<index_t>(b.extent(1)), 1, slots};
-  else if constexpr (std::is_same_v<Layout, layout::column>)
+  else if constexpr (std::is_same_v<Layout, layout::column> || std::is_same_v<Layout, layout::strided>)
     return {static_cast<index_t>(b.extent(1)), static_cast<index_t>(b.extent(2)), slots};
   else return {static_cast<index_t>(b.extent(2)), static_cast<index_t>(b.extent(1)), slots};
 }
 
-// Pack p (L systems) of a band View.
-template <class Layout, int L, class View, class T = typename View::value_type>
+// Whether the systems of a pack sit side by side (lane stride 1): calls run(std::bool_constant).
+// Row layout never, column and interleaved always, strided Views when unit_at_run_time says so.
+template <class Layout, class Run>
+void with_lane_contiguity(bool unit_at_run_time, const Run& run) {
+  if constexpr (std::is_same_v<Layout, layout::strided>) {
+    if (unit_at_run_time) run(std::true_type{});
+    else run(std::false_type{});
+  } else {
+    run(std::bool_constant<!std::is_same_v<Layout, layout::row>>{});
+  }
+}
+
+// Pack p (L systems) of a band View; unit: lane stride 1 (with_lane_contiguity).
+template <bool unit, class Layout, int L, class View, class T = typename View::value_type>
 KOKKOS_INLINE_FUNCTION auto band_pack(const View& ab, index_t p) {
-  constexpr bool unit = !std::is_same_v<Layout, layout::row>;
   const index_t ss = static_cast<index_t>(ab.stride(0));
   const index_t cs = static_cast<index_t>(ab.stride(1)), rs = static_cast<index_t>(ab.stride(2));
   const index_t first = is_interleaved_band_v<Layout> ? p * ss : p * L * ss;
@@ -80,16 +93,15 @@ KOKKOS_INLINE_FUNCTION auto band_pack(const View& ab, index_t p) {
 }
 
 // Pack p of a right-hand-side View.
-template <class Layout, int L, class View>
+template <bool unit, class Layout, int L, class View>
 KOKKOS_INLINE_FUNCTION auto rhs_pack(const View& b, index_t p) {
   using T = typename View::value_type;
-  constexpr bool unit = !std::is_same_v<Layout, layout::row>;
   constexpr bool several = rhs_has_several_v<View>;
   const index_t ss = static_cast<index_t>(b.stride(0));
   const index_t first = is_interleaved_band_v<Layout> ? p * ss : p * L * ss;
   index_t is = static_cast<index_t>(b.stride(1)), ks = 0;
   if constexpr (several) {
-    if constexpr (std::is_same_v<Layout, layout::column>) {
+    if constexpr (std::is_same_v<Layout, layout::column> || std::is_same_v<Layout, layout::strided>) {
       ks = static_cast<index_t>(b.stride(2));
     } else {
       ks = static_cast<index_t>(b.stride(1));
@@ -99,10 +111,9 @@ KOKKOS_INLINE_FUNCTION auto rhs_pack(const View& b, index_t p) {
   return rhs_lanes<T, unit>{b.data() + first, ss, is, ks};
 }
 
-// Pack p of a pivot View (a core batch View of int).
-template <class Layout, int L, class View>
+// Pack p of a pivot View (a batch View of int).
+template <bool unit, class Layout, int L, class View>
 KOKKOS_INLINE_FUNCTION auto pivot_pack(const View& ipiv, index_t p) {
-  constexpr bool unit = !std::is_same_v<Layout, layout::row>;
   const index_t ss = static_cast<index_t>(ipiv.stride(0));
   const index_t first = is_interleaved_band_v<Layout> ? p * ss : p * L * ss;
   return pivot_lanes<unit>{ipiv.data() + first, ss, static_cast<index_t>(ipiv.stride(1))};
@@ -129,8 +140,10 @@ constexpr void banded_rhs_static_checks() {
   static_assert(Kokkos::is_view<BView>::value, "bandsolve banded_lu: b must be a Kokkos::View");
   static_assert(std::is_same_v<rhs_layout_of_t<BView>, ABLayout>,
                 "bandsolve banded_lu: " BANDSOLVE_SUPPORTED_RHS_VIEWS);
-  static_assert(std::is_same_v<typename BView::value_type, T>,
-                "bandsolve banded_lu: b must be a non-const View of the scalar type of ab");
+  static_assert(!std::is_const_v<typename BView::value_type> &&
+                    is_rhs_of_v<T, typename BView::non_const_value_type>,
+                "bandsolve banded_lu: b must be a non-const View of the scalar type of ab, or of "
+                "Kokkos::complex of it when ab is real");
 }
 
 inline void check_bandwidths(const std::string& fn, const algo::banded_lu& alg, index_t ldab) {
@@ -162,7 +175,8 @@ void dispatch_band_dims(const algo::banded_lu& alg, const Run& run) {
 }
 
 // One-shot kernel launch for one bandwidth type and pivoting choice.
-template <bool Pivot, class Dims, class ExecutionSpace, class ABView, class BView, class InfoView>
+template <bool Pivot, bool Unit, class Dims, class ExecutionSpace, class ABView, class BView,
+          class InfoView>
 void launch_banded_solve(const ExecutionSpace& exec, const Dims dims, const ABView& ab,
                          const BView& b, const InfoView& info, index_t nsys, index_t n,
                          int nrhs) {
@@ -179,8 +193,9 @@ void launch_banded_solve(const ExecutionSpace& exec, const Dims dims, const ABVi
                   const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
                   const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
                   int info_l[L];
-                  banded_solve_pack<L, full, Pivot>(w, n, nl, band_pack<Layout, L, ABView, const T>(ab, p),
-                                                    rhs_pack<Layout, L>(b, p), nrhs, info_l);
+                  banded_solve_pack<L, full, Pivot>(
+                      w, n, nl, band_pack<Unit, Layout, L, ABView, const T>(ab, p),
+                      rhs_pack<Unit, Layout, L>(b, p), nrhs, info_l);
                   for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
                 });
 }
@@ -230,9 +245,13 @@ void solve(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView&
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
+  const bool unit = ab.stride(0) == 1 && b.stride(0) == 1;
   detail::dispatch_band_dims(alg, [&](auto dims) {
-    if (alg.pivoting) detail::launch_banded_solve<true>(exec, dims, ab, b, info, nsys, n, nrhs);
-    else detail::launch_banded_solve<false>(exec, dims, ab, b, info, nsys, n, nrhs);
+    detail::with_lane_contiguity<Layout>(unit, [&](auto lane_contiguous) {
+      constexpr bool u = decltype(lane_contiguous)::value;
+      if (alg.pivoting) detail::launch_banded_solve<true, u>(exec, dims, ab, b, info, nsys, n, nrhs);
+      else detail::launch_banded_solve<false, u>(exec, dims, ab, b, info, nsys, n, nrhs);
+    });
   });
 }
 
@@ -243,6 +262,19 @@ template <class Scalar, class Layout, class ExecutionSpace>
 class banded_lu_factorization;
 
 namespace detail {
+// Storage of the factors: the input's layout; strided inputs get strided Views laid out system
+// by system (each system's band a LAPACK AB array, as layout::row).
+template <class Layout, class Scalar, class MemorySpace>
+struct banded_factor_storage {
+  using band_view = decltype(banded::make_band<Layout, Scalar, MemorySpace>("", 0, 0, 0, 0));
+  using pivot_view = decltype(make_batch<Layout, int, MemorySpace>("", 0, 0));
+};
+template <class Scalar, class MemorySpace>
+struct banded_factor_storage<layout::strided, Scalar, MemorySpace> {
+  using band_view = Kokkos::View<Scalar***, Kokkos::LayoutStride, MemorySpace>;
+  using pivot_view = Kokkos::View<int**, Kokkos::LayoutStride, MemorySpace>;
+};
+
 struct banded_factorization_access {
   template <class F, class LUView, class PivView, class InfoView>
   static F make(const algo::banded_lu& alg, LUView lu, PivView piv, InfoView info, index_t nsys,
@@ -259,8 +291,8 @@ struct banded_factorization_access {
   }
 };
 
-template <bool Pivot, class Dims, class ExecutionSpace, class ABView, class LUView, class PivView,
-          class InfoView>
+template <bool Pivot, bool Unit, class Dims, class ExecutionSpace, class ABView, class LUView,
+          class PivView, class InfoView>
 void launch_banded_factor(const ExecutionSpace& exec, const Dims dims, const ABView& ab,
                           const LUView& lu, const PivView& piv, const InfoView& info,
                           index_t nsys, index_t n) {
@@ -277,15 +309,16 @@ void launch_banded_factor(const ExecutionSpace& exec, const Dims dims, const ABV
                   const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
                   const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
                   int info_l[L];
-                  banded_factor_pack<L, full, Pivot>(w, n, nl, band_pack<Layout, L, ABView, const T>(ab, p),
-                                                     band_pack<Layout, L>(lu, p),
-                                                     pivot_pack<Layout, L>(piv, p), info_l);
+                  banded_factor_pack<L, full, Pivot>(
+                      w, n, nl, band_pack<Unit, Layout, L, ABView, const T>(ab, p),
+                      band_pack<Unit, Layout, L>(lu, p), pivot_pack<Unit, Layout, L>(piv, p),
+                      info_l);
                   for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
                 });
 }
 
-template <bool Pivot, class Dims, class Layout, class ExecutionSpace, class LUView, class PivView,
-          class BView>
+template <bool Pivot, bool Unit, class Dims, class Layout, class ExecutionSpace, class LUView,
+          class PivView, class BView>
 void launch_banded_factored_solve(const ExecutionSpace& exec, const Dims dims, const LUView& lu,
                                   const PivView& piv, const BView& b, index_t nsys, index_t n,
                                   int nrhs) {
@@ -297,8 +330,8 @@ void launch_banded_factored_solve(const ExecutionSpace& exec, const Dims dims, c
                 KOKKOS_LAMBDA(const index_t p, void*) {
                   const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
                   banded_factored_solve_pack<L, full, Pivot, T>(
-                      dims, n, nl, band_pack<Layout, L, LUView, const T>(lu, p),
-                      pivot_pack<Layout, L>(piv, p), rhs_pack<Layout, L>(b, p), nrhs);
+                      dims, n, nl, band_pack<Unit, Layout, L, LUView, const T>(lu, p),
+                      pivot_pack<Unit, Layout, L>(piv, p), rhs_pack<Unit, Layout, L>(b, p), nrhs);
                 });
 }
 }  // namespace detail
@@ -314,9 +347,8 @@ class banded_lu_factorization {
   using layout_type = Layout;
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
-  using band_view =
-      decltype(banded::make_band<Layout, Scalar, memory_space>("", 0, 0, 0, 0));
-  using pivot_view = decltype(make_batch<Layout, int, memory_space>("", 0, 0));
+  using band_view = typename detail::banded_factor_storage<Layout, Scalar, memory_space>::band_view;
+  using pivot_view = typename detail::banded_factor_storage<Layout, Scalar, memory_space>::pivot_view;
 
   banded_lu_factorization() = default;
 
@@ -346,13 +378,18 @@ class banded_lu_factorization {
     const int nrhs = static_cast<int>(detail::shape_of_rhs(b).nrhs);
     if (nsys_ == 0 || n_ == 0 || nrhs == 0) return;
     const index_t nsys = nsys_, n = n_;
+    // Strided factors are stored system by system (row-like), so their packs are never
+    // lane-contiguous.
     detail::dispatch_band_dims(alg_, [&](auto dims) {
-      if (alg_.pivoting)
-        detail::launch_banded_factored_solve<true, decltype(dims), Layout>(exec, dims, lu_, piv_,
-                                                                            b, nsys, n, nrhs);
-      else
-        detail::launch_banded_factored_solve<false, decltype(dims), Layout>(exec, dims, lu_, piv_,
-                                                                             b, nsys, n, nrhs);
+      detail::with_lane_contiguity<Layout>(false, [&](auto lane_contiguous) {
+        constexpr bool u = decltype(lane_contiguous)::value;
+        if (alg_.pivoting)
+          detail::launch_banded_factored_solve<true, u, decltype(dims), Layout>(
+              exec, dims, lu_, piv_, b, nsys, n, nrhs);
+        else
+          detail::launch_banded_factored_solve<false, u, decltype(dims), Layout>(
+              exec, dims, lu_, piv_, b, nsys, n, nrhs);
+      });
     });
   }
 
@@ -392,25 +429,31 @@ auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABV
   using band_view = typename result_type::band_view;
   using pivot_view = typename result_type::pivot_view;
   const index_t ldab = static_cast<index_t>(ab.extent(2));
+  const auto lu_label = Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu lu"));
+  const auto piv_label = Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu pivots"));
   band_view lu;
-  if constexpr (detail::is_interleaved_band_v<Layout>)
-    lu = band_view(Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu lu")),
-                   ab.extent(0), n, ldab);
-  else
-    lu = band_view(Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu lu")), nsys, n, ldab);
   pivot_view piv;
-  if constexpr (detail::is_interleaved_band_v<Layout>)
-    piv = pivot_view(Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu pivots")),
-                     ab.extent(0), n);
-  else
-    piv = pivot_view(Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu pivots")), nsys, n);
+  if constexpr (detail::is_interleaved_band_v<Layout>) {
+    lu = band_view(lu_label, ab.extent(0), n, ldab);
+    piv = pivot_view(piv_label, ab.extent(0), n);
+  } else if constexpr (std::is_same_v<Layout, layout::strided>) {
+    const std::size_t un = static_cast<std::size_t>(n), ul = static_cast<std::size_t>(ldab);
+    lu = band_view(lu_label, Kokkos::LayoutStride(nsys, un * ul, un, ul, ul, 1));
+    piv = pivot_view(piv_label, Kokkos::LayoutStride(nsys, un, un, 1));
+  } else {
+    lu = band_view(lu_label, nsys, n, ldab);
+    piv = pivot_view(piv_label, nsys, n);
+  }
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu info")), nsys);
   auto f = detail::banded_factorization_access::make<result_type>(alg, lu, piv, info, ns, n);
   if (ns == 0 || n == 0) return f;
   detail::dispatch_band_dims(alg, [&](auto dims) {
-    if (alg.pivoting) detail::launch_banded_factor<true>(exec, dims, ab, lu, piv, info, ns, n);
-    else detail::launch_banded_factor<false>(exec, dims, ab, lu, piv, info, ns, n);
+    detail::with_lane_contiguity<Layout>(false, [&](auto lane_contiguous) {
+      constexpr bool u = decltype(lane_contiguous)::value;
+      if (alg.pivoting) detail::launch_banded_factor<true, u>(exec, dims, ab, lu, piv, info, ns, n);
+      else detail::launch_banded_factor<false, u>(exec, dims, ab, lu, piv, info, ns, n);
+    });
   });
   return f;
 }

@@ -21,6 +21,15 @@
 #include <bandsolve/banded/scalar.hpp>
 #include <bandsolve/core/config.hpp>
 
+// GNU vector types for whole packs (see eliminate_column_pivoting_packed): host GCC only; other
+// compilers and device passes use the lane-wise loops.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+    !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__SYCL_DEVICE_ONLY__)
+#define BANDSOLVE_BANDED_GNU_VECTORS 1
+#else
+#define BANDSOLVE_BANDED_GNU_VECTORS 0
+#endif
+
 namespace bandsolve::detail {
 
 // Bandwidths known at compile time: loops over them unroll.
@@ -111,6 +120,8 @@ KOKKOS_FORCEINLINE_FUNCTION void load_work_row(const band_work<T, L, Dims>& w, i
       BANDSOLVE_SIMD
       for (int l = 0; l < lanes; ++l) dst[l] = T(0);
     }
+    if constexpr (!Full)  // padding lanes of a partial pack: zeros for whole-pack steps
+      for (int l = nl; l < L; ++l) dst[l] = T(0);
   }
 }
 
@@ -163,8 +174,9 @@ using pivot_offset_t = typename scalar_traits<T>::real_type;
 // (0 .. kl) to p, 1/pivot (0 for a zero pivot when pivoting) to w.inv row j, and info.
 // Every loop runs across the lanes innermost (simple loops that vectorize for any bandwidth).
 template <int L, bool Full, bool Pivot, class T, class Dims>
-KOKKOS_FORCEINLINE_FUNCTION void eliminate_column(const band_work<T, L, Dims>& w, int nl,
-                                                  index_t j, pivot_offset_t<T>* p, int* info) {
+KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L, Dims>& w, int nl,
+                                                           index_t j, pivot_offset_t<T>* p,
+                                                           int* info) {
   using traits = scalar_traits<T>;
   using real = typename traits::real_type;
   const int kl = w.dims.kl();
@@ -266,11 +278,92 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column(const band_work<T, L, Dims>& w
   }
 }
 
+#if BANDSOLVE_BANDED_GNU_VECTORS
+// Step j with partial pivoting on whole packs held in GNU vector types (all L lanes of a work
+// entry in one value). The lane-wise loops above leave the pivot search and the selects on
+// q == r to the auto-vectorizer, and GCC's jump threading turns the repeated selects into
+// branches it then vectorizes with masked stores; vector selects have no branches to thread.
+// The same arithmetic, selects and strict comparisons as the lane-wise step, so the same pivots.
+// Padding lanes of a partial pack hold zeros (load_work_row) and are never written out.
+// Loads and stores go through pointers to this type: it may alias T and needs only T's
+// alignment. (No function takes or returns it by value: that would change the ABI with the ISA.)
+template <class T, int L>
+struct gnu_pack {
+  typedef T type __attribute__((vector_size(sizeof(T) * L), aligned(alignof(T)), may_alias));
+};
+template <class T, int L>
+KOKKOS_FORCEINLINE_FUNCTION typename gnu_pack<T, L>::type& pack_at(T* a) {
+  return *reinterpret_cast<typename gnu_pack<T, L>::type*>(a);
+}
+template <class T, int L>
+KOKKOS_FORCEINLINE_FUNCTION const typename gnu_pack<T, L>::type& pack_at(const T* a) {
+  return *reinterpret_cast<const typename gnu_pack<T, L>::type*>(a);
+}
+
+template <int L, class T, class Dims>
+inline void eliminate_column_pivoting_packed(const band_work<T, L, Dims>& w, index_t j,
+                                             pivot_offset_t<T>* p, int* info) {
+  using V = typename gnu_pack<T, L>::type;
+  const auto at = [](T* a) -> V& { return pack_at<T, L>(a); };
+  const int kl = w.dims.kl(), width = w.dims.kl() + w.dims.ku();
+  const index_t down = static_cast<index_t>(w.ldw()) * L - L;  // row j+r -> j+r+1, same column
+  T* const top = w.at(j, kl);                                   // row j, column j
+  // Pivot offset q per lane: the first row of largest magnitude (strict comparison).
+  const V first = at(top);
+  V best = first < V{} ? -first : first, q = V{};
+  for (int r = 1; r <= kl; ++r) {
+    const V x = at(top + r * down);
+    const V v = x < V{} ? -x : x;
+    const auto larger = v > best;
+    q = larger ? V{} + T(r) : q;
+    best = larger ? v : best;
+  }
+  // Column j: pivot to row j, the old row j to row j+q, multipliers.
+  V pivot = first;
+  for (int r = 1; r <= kl; ++r) pivot = q == T(r) ? at(top + r * down) : pivot;
+  const auto zero = pivot == V{};
+  const V inv = zero ? V{} : T(1) / pivot;
+  at(w.inv + j * L) = inv;
+  at(top) = pivot;
+  for (int r = 1; r <= kl; ++r) {
+    V& m = at(top + r * down);
+    m = (q == T(r) ? first : m) * inv;
+  }
+  // Columns j+1 .. j+kv: the interchange, then the update.
+  for (int c = 1; c <= width; ++c) {
+    T* const col = top + c * L;
+    const V t = at(col);
+    V u = t;
+    for (int r = 1; r <= kl; ++r) u = q == T(r) ? at(col + r * down) : u;
+    at(col) = u;
+    for (int r = 1; r <= kl; ++r) {
+      V& o = at(col + r * down);
+      o = (q == T(r) ? t : o) - at(top + r * down) * u;
+    }
+  }
+  at(p) = q;
+  for (int l = 0; l < L; ++l) info[l] = first_info(info[l], !zero[l], j);
+}
+#endif
+
+// Step j of the elimination: whole-pack vectors where the compiler has them (partial pivoting of
+// real values), the lane-wise loops otherwise.
+template <int L, bool Full, bool Pivot, class T, class Dims>
+KOKKOS_FORCEINLINE_FUNCTION void eliminate_column(const band_work<T, L, Dims>& w, int nl,
+                                                  index_t j, pivot_offset_t<T>* p, int* info) {
+#if BANDSOLVE_BANDED_GNU_VECTORS
+  if constexpr (Pivot && !scalar_traits<T>::is_complex && (L & (L - 1)) == 0)
+    eliminate_column_pivoting_packed<L>(w, j, p, info);
+  else
+#endif
+    eliminate_column_lanewise<L, Full, Pivot>(w, nl, j, p, info);
+}
+
 // The same interchange and elimination on the right-hand sides, rows j .. j+rows (rows = kl,
 // or fewer at the bottom; a compile-time kl unrolls the common case). mult(r) gives the lanes of
 // multiplier r.
 template <int L, bool Full, bool Pivot, class T, bool UnitLanes, class Mult>
-KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows(const rhs_lanes<T, UnitLanes>& b, int nl,
+KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows_lanewise(const rhs_lanes<T, UnitLanes>& b, int nl,
                                                   int nrhs, index_t j, int rows,
                                                   const pivot_offset_t<T>* p, const Mult& mult) {
   using real = pivot_offset_t<T>;
@@ -298,6 +391,46 @@ KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows(const rhs_lanes<T, UnitLanes>&
   }
 }
 
+#if BANDSOLVE_BANDED_GNU_VECTORS
+// The same on whole packs of contiguous lanes (see eliminate_column_pivoting_packed).
+template <int L, class T, class Mult>
+inline void forward_rhs_rows_packed(const rhs_lanes<T, true>& b, int nrhs, index_t j, int rows,
+                                    const pivot_offset_t<T>* p, const Mult& mult) {
+  using V = typename gnu_pack<T, L>::type;
+  const V q = pack_at<T, L>(p);
+  const index_t down = b.row_stride;
+  for (int k = 0; k < nrhs; ++k) {
+    T* const y0 = b.row(j, k);
+    const V y = pack_at<T, L>(y0);
+    V u = y;
+    for (int r = 1; r <= rows; ++r) u = q == T(r) ? pack_at<T, L>(y0 + r * down) : u;
+    pack_at<T, L>(y0) = u;
+    for (int r = 1; r <= rows; ++r) {
+      V& o = pack_at<T, L>(y0 + r * down);
+      o = (q == T(r) ? y : o) - pack_at<T, L>(mult(r)) * u;
+    }
+  }
+}
+#endif
+
+// Whole packs where the lanes of the right-hand sides and multipliers are contiguous and the
+// pack is full, lane by lane otherwise.
+template <int L, bool Full, bool Pivot, class T, bool UnitLanes, class Mult>
+KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows(const rhs_lanes<T, UnitLanes>& b, int nl,
+                                                  int nrhs, index_t j, int rows,
+                                                  const pivot_offset_t<T>* p, const Mult& mult) {
+#if BANDSOLVE_BANDED_GNU_VECTORS
+  if constexpr (Pivot && UnitLanes && Mult::unit_lanes && !scalar_traits<T>::is_complex &&
+                (L & (L - 1)) == 0) {
+    if (Full || nl == L) {
+      forward_rhs_rows_packed<L>(b, nrhs, j, rows, p, mult);
+      return;
+    }
+  }
+#endif
+  forward_rhs_rows_lanewise<L, Full, Pivot>(b, nl, nrhs, j, rows, p, mult);
+}
+
 template <int L, bool Full, bool Pivot, class T, class Dims, bool UnitLanes, class Mult>
 KOKKOS_FORCEINLINE_FUNCTION void forward_rhs(const Dims& dims, const rhs_lanes<T, UnitLanes>& b,
                                              int nl, int nrhs, index_t n, index_t j,
@@ -314,6 +447,7 @@ struct work_multipliers {
   const band_work<T, L, Dims>& w;
   index_t j;
   static constexpr int lane_step = 1;
+  static constexpr bool unit_lanes = true;
   KOKKOS_FORCEINLINE_FUNCTION const T* operator()(int r) const {
     return w.at(j + r, w.dims.kl() - r);
   }
@@ -321,10 +455,11 @@ struct work_multipliers {
 
 // One-shot solve of a pack: factorization in the work rows with the right-hand sides carried
 // along, then back substitution with U from the work rows. x overwrites b; the band is read only.
-template <int L, bool Full, bool Pivot, class T, class Dims, bool BandUnit, bool RhsUnit>
+// The right-hand sides R are of the band's type T, or complex over a real T.
+template <int L, bool Full, bool Pivot, class T, class Dims, bool BandUnit, class R, bool RhsUnit>
 KOKKOS_INLINE_FUNCTION void banded_solve_pack(const band_work<T, L, Dims>& w, index_t n, int nl,
                                               const band_lanes<const T, BandUnit>& ab,
-                                              const rhs_lanes<T, RhsUnit>& b, int nrhs,
+                                              const rhs_lanes<R, RhsUnit>& b, int nrhs,
                                               int* info) {
   const int kl = w.dims.kl();
   const int lanes = Full ? L : nl;
@@ -342,7 +477,7 @@ KOKKOS_INLINE_FUNCTION void banded_solve_pack(const band_work<T, L, Dims>& w, in
   const int width = Pivot ? kl + w.dims.ku() : w.dims.ku();
   for (int k = 0; k < nrhs; ++k)
     for (index_t j = n - 1; j >= 0; --j) {
-      T* x = b.row(j, k);
+      R* x = b.row(j, k);
       const int cmax = static_cast<int>(n - 1 - j < width ? n - 1 - j : width);
       const T* u = w.at(j, kl);
       const T* inv = w.inv + j * L;
@@ -351,7 +486,7 @@ KOKKOS_INLINE_FUNCTION void banded_solve_pack(const band_work<T, L, Dims>& w, in
         BANDSOLVE_SIMD
         for (int l = 0; l < lanes; ++l) {
           const index_t bl = b.lane(l);
-          T s = x[bl];
+          R s = x[bl];
           for (int c = 1; c <= count; ++c) s -= u[c * L + l] * x[c * down + bl];
           x[bl] = s * inv[l];
         }
@@ -405,17 +540,18 @@ struct band_multipliers {
   index_t j;
   int kv;
   index_t lane_step;
+  static constexpr bool unit_lanes = UnitLanes;
   KOKKOS_FORCEINLINE_FUNCTION const T* operator()(int r) const { return lu.entry(j, kv + r); }
 };
 
 // Solve with a stored factorization (?gbtrs): interchanges and L forward, then U backward with
 // the kl+ku superdiagonals of partial pivoting (ku without). x overwrites b.
-template <int L, bool Full, bool Pivot, class T, class Dims, bool BandUnit, bool RhsUnit,
+template <int L, bool Full, bool Pivot, class T, class Dims, bool BandUnit, class R, bool RhsUnit,
           bool PivUnit>
 KOKKOS_INLINE_FUNCTION void banded_factored_solve_pack(const Dims& dims, index_t n, int nl,
                                                        const band_lanes<const T, BandUnit>& lu,
                                                        const pivot_lanes<PivUnit>& ipiv,
-                                                       const rhs_lanes<T, RhsUnit>& b, int nrhs) {
+                                                       const rhs_lanes<R, RhsUnit>& b, int nrhs) {
   const int kv = dims.kl() + dims.ku();
   const int width = Pivot ? kv : dims.ku();
   const int lanes = Full ? L : nl;
@@ -435,7 +571,7 @@ KOKKOS_INLINE_FUNCTION void banded_factored_solve_pack(const Dims& dims, index_t
   const index_t diag_step = lu.col_stride - lu.row_stride;
   for (int k = 0; k < nrhs; ++k)
     for (index_t j = n - 1; j >= 0; --j) {
-      T* x = b.row(j, k);
+      R* x = b.row(j, k);
       const int cmax = static_cast<int>(n - 1 - j < width ? n - 1 - j : width);
       const T* d = lu.entry(j, kv);
       const index_t down = b.row_stride;
@@ -443,7 +579,7 @@ KOKKOS_INLINE_FUNCTION void banded_factored_solve_pack(const Dims& dims, index_t
         BANDSOLVE_SIMD
         for (int l = 0; l < lanes; ++l) {
           const index_t bl = b.lane(l), ul = lu.lane(l);
-          T s = x[bl];
+          R s = x[bl];
           for (int c = 1; c <= count; ++c) s -= d[c * diag_step + ul] * x[c * down + bl];
           x[bl] = s / d[ul];
         }
