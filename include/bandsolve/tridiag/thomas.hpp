@@ -60,7 +60,7 @@ struct thomas_packing<layout::interleaved<Width>, T> {  // G interleaved packs s
 
 // The one-shot solve of lane-contiguous packs sweeps two work items at once
 // (thomas_solve_lanes_chain), so its interleaved items hold at most 2 packs (4 in flight). At
-// n = 256 that measured 0.78-0.84 of STREAM in double against 0.70 for 4 packs one item at a time,
+// n = 256 that measured 0.77-0.84 of STREAM in double against 0.70 for 4 packs one item at a time,
 // and about the same as before in float (0.62-0.76 against 0.64-0.73); 4 packs per item in pairs
 // measured 0.71 in double and 0.58 in float (8 streams per array collide in the L1 sets).
 template <class Layout, class T>

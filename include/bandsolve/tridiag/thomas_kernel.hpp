@@ -288,7 +288,7 @@ KOKKOS_INLINE_FUNCTION index_t chain_length(index_t npacks, int concurrency) {
 // sweep of item q and the backward sweep of item q-1 share each row step. A lone forward sweep
 // leaves the memory bus idle during every backward sweep (its rows are in cache), and a lone
 // backward sweep is one latency-bound chain per lane; paired, the input streams never pause.
-// Measured on interleaved<8> doubles, n = 256: 0.80-0.84 of STREAM against 0.70 for one item
+// Measured on interleaved<8> doubles, n = 256: 0.77-0.84 of STREAM against 0.70 for one item
 // at a time. item(q) gives {a, b, c, d} rows of item q (G groups of W lanes, all present); done(q,
 // info) receives the item's G*W info codes once its forward sweep is over. cp2 is scratch of
 // 2*n*G*W values (the c' rows of the two items in flight).
