@@ -211,21 +211,36 @@ TEST_CASE("thomas_pcr's reduced system: Thomas on small teams, PCR on large ones
   CHECK(reduced_by_thomas(16, 1));
   CHECK_FALSE(reduced_by_thomas(16, 2));
   CHECK_FALSE(reduced_by_thomas(1 << 16, 32));
-  // Unit diagonal, a[0] = c[4] = 0; x = (1, 2, 3, 4, 5).
-  std::vector<double> a{0, 0.25, -0.5, 0.125, 0.5}, c{0.5, 0.25, -0.25, 0.25, 0}, d(5);
-  for (int i = 0; i < 5; ++i)
-    d[i] = (i + 1) + (i > 0 ? a[i] * i : 0) + (i < 4 ? c[i] * (i + 2) : 0);
-  bandsolve::detail::bad_code bad = 0;
-  bandsolve::detail::reduced_thomas(5, a.data(), c.data(), d.data(), &bad, 2);
-  CHECK(bad == 0);
-  for (int i = 0; i < 5; ++i) CHECK(d[i] == Catch::Approx(i + 1).epsilon(1e-14));
-  // Row 2 has no left coupling and c[2] = 1, so row 3's pivot 1 - a[3] * 1 is exactly zero.
-  a = {0, 0.25, 0, 1, 0.5};
-  c = {0.5, 0.25, 1, 0.25, 0};
-  d = {1, 1, 1, 1, 1};
-  bandsolve::detail::reduced_thomas(5, a.data(), c.data(), d.data(), &bad, 2);
-  CHECK(bandsolve::detail::phase_of(bad) == 2);
-  CHECK(bandsolve::detail::info_of(bad) == 4);
+  // The two-way sweep of the reduced system against known solutions, every size up to 9 (odd and
+  // even: the bottom-up half is one row shorter or as long as the top-down one).
+  using bandsolve::detail::reduced_thomas;
+  for (int rows = 1; rows <= 9; ++rows) {
+    std::vector<double> a(rows), c(rows), d(rows);
+    for (int i = 0; i < rows; ++i) {
+      a[i] = i == 0 ? 0 : 0.25 * ((i % 3) - 1);
+      c[i] = i == rows - 1 ? 0 : 0.125 * ((i % 4) - 2);
+    }
+    for (int i = 0; i < rows; ++i)  // x_i = i + 1
+      d[i] = (i + 1) + (i > 0 ? a[i] * i : 0) + (i + 1 < rows ? c[i] * (i + 2) : 0);
+    bandsolve::detail::bad_code bad = 0;
+    reduced_thomas(rows, a.data(), c.data(), d.data(), &bad, 2);
+    CHECK(bad == 0);
+    for (int i = 0; i < rows; ++i) CHECK(d[i] == Catch::Approx(i + 1).epsilon(1e-14));
+  }
+  // Singular matrices, each with its zero pivot named: rows 1 and 2 equal (4 rows, k = 1: the
+  // 2x2 where the halves meet, row k+1 = 2); rows 0 and 1 equal (6 rows, k = 2: the top-down
+  // pivot of row 1); rows 4 and 5 equal (6 rows: the bottom-up pivot of row 4, named 5).
+  const auto named = [&](std::vector<double> a, std::vector<double> c) {
+    std::vector<double> d(a.size(), 1.0);
+    bandsolve::detail::bad_code bad = 0;
+    reduced_thomas(static_cast<bandsolve::index_t>(a.size()), a.data(), c.data(), d.data(), &bad,
+                   2);
+    CHECK(bandsolve::detail::phase_of(bad) == 2);
+    return bandsolve::detail::info_of(bad);
+  };
+  CHECK(named({0, 0, 1, 0}, {0, 1, 0, 0}) == 3);
+  CHECK(named({0, 1, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}) == 2);
+  CHECK(named({0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 1, 0}) == 6);
 }
 
 // ---------------------------------------------------------------------------------------------
