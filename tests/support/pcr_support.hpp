@@ -9,26 +9,6 @@
 
 namespace bstest {
 
-template <class Layout, class T, class Mem>
-struct device_batch {
-  using view_type = typename Layout::template view_type<T, Mem>;
-  view_type a, b, c, d;
-};
-
-template <class Layout, class Exec, class T>
-auto upload(const host_batch<T>& p) {
-  using Mem = typename Exec::memory_space;
-  return device_batch<Layout, T, Mem>{to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n),
-                                      to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n),
-                                      to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n),
-                                      to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n)};
-}
-
-template <class Exec>
-std::string exec_name() {
-  return Exec::name();
-}
-
 // Forward difference to LAPACK for PCR, CR and the hybrid on random_dominant systems. After
 // normalisation every row has |a| + |c| <= 2/3 (|b| >= |a| + |c| + 1 with |a|, |c| <= 1), and a
 // reduction step keeps the rows diagonally dominant (the off-diagonal ratio does not grow: Heller,

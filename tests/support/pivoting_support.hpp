@@ -350,4 +350,67 @@ std::vector<T> periodic_dense_reference(const host_batch<T>& p,
   return x;
 }
 
+// Real coefficients a, b, c and a complex right-hand side d as strided subviews of NaN-filled
+// arrays of their own types: kind 0 takes every other system of a row array with padded rows,
+// kind 1 a block of a column array (unit system stride). d_finite() counts the non-NaN elements
+// of d's whole array: nsys * n when nothing outside the view was written.
+template <class R, class D, class Mem>
+struct strided_mixed_batch {
+  template <class T>
+  using sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+  template <class T>
+  struct backing {
+    Kokkos::View<T***, Kokkos::LayoutRight, Mem> row;
+    Kokkos::View<T**, Kokkos::LayoutLeft, Mem> column;
+  };
+  int kind;
+  std::size_t nsys, n;
+  backing<R> ba, bb, bc;
+  backing<D> bd;
+  sub<R> a, b, c;
+  sub<D> d;
+
+  strided_mixed_batch(int kind_, std::size_t nsys_, std::size_t n_)
+      : kind(kind_), nsys(nsys_), n(n_), a(view(ba)), b(view(bb)), c(view(bc)), d(view(bd)) {}
+
+  static const char* describe(int kind) {
+    return kind == 0 ? "every other system of a row array, padded rows"
+                     : "a block of a column array (unit system stride)";
+  }
+
+  template <class P>
+  void fill(const P& p, const std::vector<D>& rhs) const {
+    bstest::fill(a, p.a, nsys);
+    bstest::fill(b, p.b, nsys);
+    bstest::fill(c, p.c, nsys);
+    bstest::fill(d, rhs, nsys);
+  }
+
+  std::size_t d_finite() const {
+    const auto all = kind == 0 ? raw_copy(bd.row) : raw_copy(bd.column);
+    std::size_t finite = 0;
+    for (const D& e : all) {
+      const cd z = to_cd(e);
+      finite += std::isnan(z.real()) || std::isnan(z.imag()) ? 0 : 1;
+    }
+    return finite;
+  }
+
+ private:
+  template <class T>
+  sub<T> view(backing<T>& big) const {
+    const T nan = from_cd<T>(cd(std::nan(""), std::nan("")));
+    if (kind == 0) {
+      big.row = Kokkos::View<T***, Kokkos::LayoutRight, Mem>("big", nsys, 2, n + 2);
+      Kokkos::deep_copy(big.row, nan);
+      return sub<T>(
+          Kokkos::subview(big.row, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1)));
+    }
+    big.column = Kokkos::View<T**, Kokkos::LayoutLeft, Mem>("big", nsys + 5, n + 3);
+    Kokkos::deep_copy(big.column, nan);
+    return sub<T>(Kokkos::subview(big.column, std::make_pair(std::size_t(2), nsys + 2),
+                                  std::make_pair(std::size_t(1), n + 1)));
+  }
+};
+
 }  // namespace bstest

@@ -329,4 +329,25 @@ double factored_tol() {
   return scaled_tol<T>(16.0, 1, 0);
 }
 
+// A host batch uploaded to the device in one layout.
+template <class Layout, class T, class Mem>
+struct device_batch {
+  using view_type = typename Layout::template view_type<T, Mem>;
+  view_type a, b, c, d;
+};
+
+template <class Layout, class Exec, class T>
+auto upload(const host_batch<T>& p) {
+  using Mem = typename Exec::memory_space;
+  return device_batch<Layout, T, Mem>{to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n),
+                                      to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n),
+                                      to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n),
+                                      to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n)};
+}
+
+template <class Exec>
+std::string exec_name() {
+  return Exec::name();
+}
+
 }  // namespace bstest

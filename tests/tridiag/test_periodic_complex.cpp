@@ -164,6 +164,7 @@ TEMPLATE_TEST_CASE("periodic: real coefficients, complex right-hand sides on str
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     using Mem = typename Exec::memory_space;
+    using Batch = bstest::strided_mixed_batch<R, D, Mem>;
     for (std::size_t n : {1, 2, 9, 40}) {
       const std::size_t nsys = 13;
       const auto p = bstest::random_periodic<R>(nsys, n, 1300 + std::uint32_t(n));
@@ -171,45 +172,16 @@ TEMPLATE_TEST_CASE("periodic: real coefficients, complex right-hand sides on str
       const auto ref = bstest::periodic_dense_reference(bstest::promote_to_complex(p, rhs));
       for (int kind = 0; kind < 2; ++kind) {
         INFO(Exec::name() << ", n = " << n
-                          << (kind == 0 ? ": every other system of a row array, padded rows"
-                                        : ": a block of a column array (unit system stride)"));
-        // Coefficients and right-hand sides in arrays of their own type, NaN outside the views.
-        auto strided = [&](auto zero, auto& big_row, auto& big_column) {
-          using T = decltype(zero);
-          using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
-          const T nan = bstest::from_cd<T>(bstest::cd(std::nan(""), std::nan("")));
-          if (kind == 0) {
-            big_row = Kokkos::View<T***, Kokkos::LayoutRight, Mem>("big", nsys, 2, n + 2);
-            Kokkos::deep_copy(big_row, nan);
-            return Sub(Kokkos::subview(big_row, Kokkos::ALL, 1,
-                                       std::make_pair(std::size_t(1), n + 1)));
-          }
-          big_column = Kokkos::View<T**, Kokkos::LayoutLeft, Mem>("big", nsys + 5, n + 3);
-          Kokkos::deep_copy(big_column, nan);
-          return Sub(Kokkos::subview(big_column, std::make_pair(std::size_t(2), nsys + 2),
-                                     std::make_pair(std::size_t(1), n + 1)));
-        };
-        Kokkos::View<R***, Kokkos::LayoutRight, Mem> rrow[3];
-        Kokkos::View<R**, Kokkos::LayoutLeft, Mem> rcol[3];
-        Kokkos::View<D***, Kokkos::LayoutRight, Mem> drow;
-        Kokkos::View<D**, Kokkos::LayoutLeft, Mem> dcol;
-        const auto a = strided(R(0), rrow[0], rcol[0]);
-        const auto b = strided(R(0), rrow[1], rcol[1]);
-        const auto c = strided(R(0), rrow[2], rcol[2]);
-        const auto d = strided(D(0), drow, dcol);
-        bstest::fill(a, p.a, nsys);
-        bstest::fill(b, p.b, nsys);
-        bstest::fill(c, p.c, nsys);
-        bstest::fill(d, rhs, nsys);
+                          << ": " << Batch::describe(kind));
+        const Batch batch(kind, nsys, n);
+        const auto &a = batch.a, &b = batch.b, &c = batch.c, &d = batch.d;
+        batch.fill(p, rhs);
         auto info = bstest::make_info<Mem>(nsys);
         bandsolve::solve(exec, periodic{}, a, b, c, d, info);
         exec.fence();
         CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
         CHECK(worst_diff(bstest::to_host(d, nsys), ref, nsys, n) <= dense_tol<R>());
-        const auto all = kind == 0 ? bstest::raw_copy(drow) : bstest::raw_copy(dcol);
-        std::size_t finite = 0;
-        for (const D& e : all) finite += std::isnan(e.real()) || std::isnan(e.imag()) ? 0 : 1;
-        CHECK(finite == nsys * n);
+        CHECK(batch.d_finite() == nsys * n);
         const auto f = bandsolve::factorize(exec, periodic{}, a, b, c);
         bstest::fill(d, rhs, nsys);
         f.solve(exec, d);

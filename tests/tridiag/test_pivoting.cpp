@@ -34,21 +34,8 @@ using layout_scalar_list =
                std::tuple<bl::interleaved<4>, cfloat>, std::tuple<bl::interleaved<8>, double>,
                std::tuple<bl::interleaved<8>, cdouble>>;
 
-template <class Layout, class T, class Mem>
-struct device_batch {
-  using view_type = typename Layout::template view_type<T, Mem>;
-  view_type a, b, c, d;
-};
-
-template <class Layout, class Exec, class T>
-auto upload(const host_batch<T>& p) {
-  using Mem = typename Exec::memory_space;
-  return device_batch<Layout, T, Mem>{
-      bstest::to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n),
-      bstest::to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n),
-      bstest::to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n),
-      bstest::to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n)};
-}
+using bstest::device_batch;
+using bstest::upload;
 
 // Backward error of Gaussian elimination with partial pivoting on a tridiagonal matrix: the
 // growth factor is at most 2 and every entry of L and U comes from O(1) operations (Higham,

@@ -12,6 +12,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace bl = bandsolve::layout;
@@ -31,32 +32,24 @@ using layout_scalar_list =
                std::tuple<bl::interleaved<4>, double>, std::tuple<bl::interleaved<8>, float>,
                std::tuple<bl::interleaved<8>, double>>;
 
-// A problem uploaded to the device in one layout.
-template <class Layout, class T, class Mem>
-struct device_batch {
-  using view_type = typename Layout::template view_type<T, Mem>;
-  view_type a, b, c, d;
-};
-
-template <class Layout, class Exec, class T>
-auto upload(const host_batch<T>& p) {
-  using Mem = typename Exec::memory_space;
-  return device_batch<Layout, T, Mem>{
-      bstest::to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n),
-      bstest::to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n),
-      bstest::to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n),
-      bstest::to_device<Layout, T, Mem>("d", p.d, p.nsys, p.n)};
-}
-
-template <class Exec>
-std::string exec_name() {
-  return Exec::name();
-}
+using bstest::device_batch;
+using bstest::upload;
+using bstest::exec_name;
 
 std::vector<bool> failed_mask(const std::vector<int>& info) {
   std::vector<bool> m(info.size());
   for (std::size_t s = 0; s < info.size(); ++s) m[s] = info[s] != 0;
   return m;
+}
+
+// One-shot Thomas of p uploaded in Layout: the info codes and the solution, on the host.
+template <class Layout, class Exec, class T>
+std::pair<std::vector<int>, std::vector<T>> solve_on(const Exec& exec, const host_batch<T>& p) {
+  auto D = upload<Layout, Exec>(p);
+  auto info = bstest::make_info<typename Exec::memory_space>(p.nsys);
+  bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+  exec.fence();
+  return {bstest::info_to_host(info), bstest::to_host(D.d, p.nsys)};
 }
 
 }  // namespace
@@ -493,12 +486,8 @@ TEMPLATE_LIST_TEST_CASE("long chains of packs: every system solved, every info c
     bstest::for_each_exec([&](auto exec) {
       using Exec = decltype(exec);
       INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n);
-      auto D = upload<Layout, Exec>(p);
-      auto info = bstest::make_info<typename Exec::memory_space>(nsys);
-      bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
-      exec.fence();
-      CHECK(bstest::info_to_host(info) == expected);
-      const auto x = bstest::to_host(D.d, nsys);
+      const auto [codes, x] = solve_on<Layout>(exec, p);
+      CHECK(codes == expected);
       CHECK(bstest::max_rel_diff(x, bstest::reference_solve(p), nsys, n,
                                  failed_mask(expected)) <= bstest::lapack_tol<T>());
     });
@@ -581,12 +570,8 @@ TEMPLATE_LIST_TEST_CASE("the singular 2x2 [[1, 1], [1, 1]] has a zero pivot at r
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>());
-    auto D = upload<Layout, Exec>(p);
-    auto info = bstest::make_info<typename Exec::memory_space>(nsys);
-    bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
-    exec.fence();
-    CHECK(bstest::info_to_host(info) == expected);
-    const auto x = bstest::to_host(D.d, nsys);
+    const auto [codes, x] = solve_on<Layout>(exec, p);
+    CHECK(codes == expected);
     std::vector<int> lapack_info;
     const auto ref = bstest::reference_solve(p, nullptr, &lapack_info);
     CHECK(lapack_info == expected);  // LAPACK agrees on the code
