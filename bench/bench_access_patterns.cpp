@@ -1,0 +1,124 @@
+// Read-only bandwidth of the memory access patterns of the one-shot Thomas solves, next to the
+// STREAM-like reference of the same binary: the ceiling each layout's solve runs against on this
+// machine, whatever its arithmetic. Each benchmark reads 4 double arrays of 128 MiB once:
+//   pattern/sequential                 the 4 arrays in order, line by line side by side (the
+//                                      interleaved layouts)
+//   pattern/row_tiles/n:256/lanes:32   packs of 32 row-layout systems of 256 rows: per tile of
+//                                      8 rows, one line of every system of a, then of b, c, d
+//                                      (the gathered forward sweep of the row layout)
+//   pattern/column_runs/bytes:B        column layout, 65536 systems: per block of B/8 systems,
+//                                      row after row, the run of B bytes of a, b, c, d line by
+//                                      line (column blocks are 512 bytes wide; wider runs show
+//                                      what longer runs would give)
+// GBps counts the bytes read (the whole 4 arrays); frac_of_stream divides it by the reference,
+// which also writes a fifth array.
+#include "bench_support.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace bandsolve_bench {
+namespace {
+
+constexpr std::size_t pattern_count = std::size_t(1) << 24;  // doubles per array
+
+struct pattern_arrays {
+  using view = Kokkos::View<double*, host_exec::memory_space>;
+  view a{"a", pattern_count}, b{"b", pattern_count}, c{"c", pattern_count},
+      d{"d", pattern_count};
+  pattern_arrays() {
+    const view a_ = a, b_ = b, c_ = c, d_ = d;
+    Kokkos::parallel_for(
+        "fill", Kokkos::RangePolicy<host_exec>(0, pattern_count), KOKKOS_LAMBDA(std::size_t i) {
+          a_(i) = hash01(i);
+          b_(i) = hash01(i + pattern_count);
+          c_(i) = hash01(i + 2 * pattern_count);
+          d_(i) = hash01(i + 3 * pattern_count);
+        });
+    host_exec().fence();
+  }
+};
+
+// Adds the 8 doubles of one cache line into acc: 8 independent sums, so that the loads, not
+// the additions, set the pace.
+KOKKOS_FORCEINLINE_FUNCTION void add_line(const double* p, double* acc) {
+  for (int e = 0; e < 8; ++e) acc[e] += p[e];
+}
+
+// items work items; read(w, arrays, acc) reads work item w's lines of the 4 arrays.
+template <class Read>
+void pattern_benchmark(benchmark::State& state, std::size_t items, const Read& read) {
+  const pattern_arrays arrays;
+  const double* const base[4] = {arrays.a.data(), arrays.b.data(), arrays.c.data(),
+                                 arrays.d.data()};
+  const double *a = base[0], *b = base[1], *c = base[2], *d = base[3];
+  iteration_timer t;
+  double sink = 0;
+  for (auto _ : state) {
+    t.start();
+    double sum = 0;
+    Kokkos::parallel_reduce(
+        "pattern", Kokkos::RangePolicy<host_exec>(0, items),
+        KOKKOS_LAMBDA(std::size_t w, double& s) {
+          const double* const x[4] = {a, b, c, d};
+          double acc[8] = {};
+          read(w, x, acc);
+          for (int e = 0; e < 8; ++e) s += acc[e];
+        },
+        sum);
+    t.stop(state);
+    sink += sum;
+  }
+  benchmark::DoNotOptimize(sink);
+  report(state, t, 4.0 * sizeof(double) * pattern_count, double(pattern_count));
+}
+
+void sequential(benchmark::State& state) {
+  constexpr std::size_t item = 4096;  // 32 KiB of each array per work item
+  pattern_benchmark(state, pattern_count / item,
+                    [](std::size_t w, const double* const* x, double* acc) {
+                      for (std::size_t k = w * item; k < (w + 1) * item; k += 8)
+                        for (int q = 0; q < 4; ++q) add_line(x[q] + k, acc);
+                    });
+}
+
+// The gathered forward sweep's order: per tile of 8 rows, every lane of array a, then b, c, d.
+void row_tiles(benchmark::State& state) {
+  const std::size_t lanes = static_cast<std::size_t>(state.range(0)), n = 256;
+  pattern_benchmark(state, pattern_count / (lanes * n),
+                    [=](std::size_t w, const double* const* x, double* acc) {
+                      const std::size_t pack = w * lanes * n;
+                      for (std::size_t j = 0; j < n; j += 8)
+                        for (int q = 0; q < 4; ++q)
+                          for (std::size_t l = 0; l < lanes; ++l)
+                            add_line(x[q] + pack + l * n + j, acc);
+                    });
+}
+
+// The column blocks' order: per row, each line of the run in a, b, c, d.
+void column_runs(benchmark::State& state) {
+  const std::size_t run = static_cast<std::size_t>(state.range(0)) / sizeof(double);
+  const std::size_t nsys = 65536, rows = pattern_count / nsys;
+  pattern_benchmark(state, nsys / run, [=](std::size_t w, const double* const* x, double* acc) {
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t k = i * nsys + w * run; k < i * nsys + (w + 1) * run; k += 8)
+        for (int q = 0; q < 4; ++q) add_line(x[q] + k, acc);
+  });
+}
+
+BENCHMARK(sequential)->Name("pattern/sequential/double")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(row_tiles)
+    ->Name("pattern/row_tiles/double/n:256/lanes")
+    ->Arg(32)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(column_runs)
+    ->Name("pattern/column_runs/double/bytes")
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace bandsolve_bench
