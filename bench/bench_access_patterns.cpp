@@ -106,7 +106,10 @@ void column_runs(benchmark::State& state) {
   });
 }
 
-BENCHMARK(sequential)->Name("pattern/sequential/double")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(sequential)
+    ->Name("pattern/sequential/double")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(row_tiles)
     ->Name("pattern/row_tiles/double/n:256/lanes")
     ->Arg(32)

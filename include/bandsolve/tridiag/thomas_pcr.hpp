@@ -13,7 +13,7 @@
 // Batches too small to fill threads x SIMD lanes run one team per system: the system is cut
 // into chunks of 128 rows, SIMD lanes take 8 (double) or 16 (float) chunks at a time (on CPUs
 // through in-register transposes when rows are contiguous), threads take groups of chunks, and
-// the chunks' end rows are solved by PCR, or by one thread's Thomas sweep on teams of a few
+// the chunks' end rows are solved by PCR, or by one thread's two-way Thomas sweep on teams of a few
 // threads (see thomas_pcr_kernel.hpp, which also offers the per-system form to call inside your
 // own kernels). Larger batches run SIMD
 // across systems, each system one chunk: a modified Thomas with a 2x2 reduced system.

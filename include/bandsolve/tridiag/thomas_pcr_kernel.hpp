@@ -323,8 +323,9 @@ KOKKOS_INLINE_FUNCTION bool reduced_by_thomas(index_t rows, int team_size) {
 // (a'', d'' into a, d), k = (rows-1)/2, then the 2x2 system of rows k and k+1 and the two back
 // substitutions outwards. The two recurrences are independent, so one's division latency hides
 // the other's: this sweep is the hybrid's serial part, and at n = 2^22 it took 0.39 ms against
-// 0.6 ms for the one-way sweep (of about 10 ms on 2 cores). d ends as x. A bad pivot is phase `phase`, named by a row: i for the
-// top-down pivot of row i, k+1 for the 2x2, j+1 for the bottom-up pivot of row j.
+// 0.6 ms for the one-way sweep (of about 10 ms on 2 cores). d ends as x. A bad pivot is phase
+// `phase`, named by a row: i for the top-down pivot of row i, k+1 for the 2x2, j+1 for the
+// bottom-up pivot of row j (each half reports its first bad pivot in its own direction).
 template <class T>
 KOKKOS_INLINE_FUNCTION void reduced_thomas(index_t rows, T* a, T* c, T* d, bad_code* bad,
                                            int phase) {
