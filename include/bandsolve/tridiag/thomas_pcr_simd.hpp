@@ -47,18 +47,19 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
   set_all<L>(zero, T(0));
   set_all<L>(tiny, pivot_limits<T>::tiny);
   V ap = zero, cp = zero, dp = zero;
-  // Prefetch: the next group's L*m contiguous elements of each array, spread over the blocks,
-  // with the non-temporal hint: at n = 2^22 on 2 cores, 2.32 -> 2.17 ns per unknown (medians of
-  // 6 alternated runs) against the default hint; the L2 hints measured slower still.
+  // Prefetch: the next group's L*m contiguous elements of each array, spread over the blocks.
+  // (The non-temporal hint measured 2.17 against 2.32 ns per unknown at n = 2^22 in minutes when
+  // STREAM was 48 GB/s, but 2.59 against 2.44 when it was 85: medians of 6 and 8 alternated
+  // runs. The L2 hints were slower.)
   constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
   const index_t blocks = m / L, span = L * m, per_block = (span + blocks - 1) / blocks;
   for (index_t q = 0; q < blocks; ++q) {
     if (ahead)
       for (index_t e = q * per_block; e < (q + 1) * per_block && e < span; e += line) {
-        __builtin_prefetch(ahead->a + e, 0, 0);
-        __builtin_prefetch(ahead->b + e, 0, 0);
-        __builtin_prefetch(ahead->c + e, 0, 0);
-        __builtin_prefetch(ahead->d + e, 0, 0);
+        __builtin_prefetch(ahead->a + e);
+        __builtin_prefetch(ahead->b + e);
+        __builtin_prefetch(ahead->c + e);
+        __builtin_prefetch(ahead->d + e);
       }
     V A[L], B[L], C[L], D[L];
     load_block<L>(g.a + q * L, g.lane_stride, A);
