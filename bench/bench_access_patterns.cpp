@@ -15,7 +15,6 @@
 #include "bench_support.hpp"
 
 #include <cstddef>
-#include <string>
 
 namespace bandsolve_bench {
 namespace {
