@@ -115,10 +115,13 @@ KOKKOS_INLINE_FUNCTION void thomas_add_lanes(index_t n, int nl, lane_rows<const 
                                              lane_rows<const T> d, lane_rows<T> u, T* cp, T* dp,
                                              int* info) {
   T risk[W];
+  forward_carry<W, T, T> carry;
   thomas_first_row<W, Full>(nl, b.row(0), c.row(0), d.row(0), cp, dp, risk);
+  carry.template start<W, Full>(nl, 0, cp, dp);
   for (index_t i = 1; i < n; ++i)
-    thomas_next_row<W, Full>(nl, a.row(i), b.row(i), c.row(i), d.row(i), cp + (i - 1) * W,
-                             dp + (i - 1) * W, cp + i * W, dp + i * W, risk);
+    carry.template next_row<W, Full>(nl, 0, a.row(i), b.row(i), c.row(i), d.row(i),
+                                     cp + (i - 1) * W, dp + (i - 1) * W, cp + i * W, dp + i * W,
+                                     risk);
   resolve_info_lanes<W, 1, Full>(n, nl, 1, a, b, cp, risk, info);
   backward_add_lanes<W, Full, false>(n, nl, cp, dp, u);
 }
