@@ -51,8 +51,9 @@ struct thomas_pcr_layout {
   // Per-thread tile: L chunks of M rows, or the last chunk alone (up to 2M-1 rows).
   static constexpr index_t tile = (M * Lanes > 2 * M ? M * Lanes : 2 * M);
   KOKKOS_INLINE_FUNCTION static constexpr index_t chunks(index_t n) { return n >= M ? n / M : 1; }
+  // Per thread: its bad-pivot code and its share of pass 2's work items (a claim_range).
   KOKKOS_INLINE_FUNCTION static constexpr index_t info_slots(int team_size) {
-    return (static_cast<index_t>(team_size) * static_cast<index_t>(sizeof(bad_code)) +
+    return (2 * static_cast<index_t>(team_size) * static_cast<index_t>(sizeof(bad_code)) +
             static_cast<index_t>(sizeof(T)) - 1) /
            static_cast<index_t>(sizeof(T));
   }
@@ -373,6 +374,28 @@ KOKKOS_INLINE_FUNCTION void reduced_thomas(index_t rows, T* a, T* c, T* d, bad_c
   }
 }
 
+// A thread's share [lo, hi) of work items, packed into one word (hi << 32 | lo) so that its
+// owner can take items from the top while another thread takes them from the bottom: pass 2 ends
+// unevenly (one thread measured about 0.9 ms behind the other at n = 2^22, of some 7 ms), and a
+// thread that is done helps from the far end, away from the items the owner is prefetching.
+KOKKOS_INLINE_FUNCTION bad_code pack_range(index_t lo, index_t hi) {
+  return (static_cast<bad_code>(hi) << 32) | static_cast<bad_code>(lo);
+}
+
+// Takes the top item (from_top) or the bottom one of the share at *range; -1 when it is empty.
+KOKKOS_INLINE_FUNCTION index_t claim_range(bad_code* range, bool from_top) {
+  bad_code seen = Kokkos::atomic_fetch_add(range, bad_code(0));
+  for (;;) {
+    const index_t lo = static_cast<index_t>(seen & 0xffffffffLL);
+    const index_t hi = static_cast<index_t>(seen >> 32);
+    if (lo >= hi) return -1;
+    const bad_code next = from_top ? pack_range(lo, hi - 1) : pack_range(lo + 1, hi);
+    const bad_code before = Kokkos::atomic_compare_exchange(range, seen, next);
+    if (before == seen) return from_top ? hi - 1 : lo;
+    seen = before;
+  }
+}
+
 template <int Lanes, int ChunkRows, class Member, class T>
 KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n,
                                                    const system_rows<const T>& a,
@@ -385,6 +408,7 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
   if (n <= 0) return 0;
   const int nt = team.team_size(), t = team.team_rank();
   bad_code* thread_bad = reinterpret_cast<bad_code*>(work);
+  bad_code* const shares = thread_bad + nt;  // pass 2's items left to each thread
   T* const reduced = work + Shape::info_slots(nt);
   const index_t P = Shape::chunks(n), mlast = n - (P - 1) * M;
   T *ra = reduced, *rc = ra + 2 * P, *rd = rc + 2 * P;
@@ -401,20 +425,30 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
     const index_t groups = (P - 1 + L - 1) / L;
     index_t w0, w1;
     thread_share(team, 0, groups + 1, w0, w1);
+    shares[t] = pack_range(w0, w1);  // published by the barriers after pass 1
+    // Work item w; next (or -1): the item this thread expects to take after it, prefetched.
+    const auto item = [&](bool recover, index_t w, index_t next) {
+      if (w < groups) {
+        const index_t j0 = w * L;
+        const int nl = static_cast<int>(P - 1 - j0 < L ? P - 1 - j0 : L);
+        const bool full_next = next >= 0 && next < groups && P - 1 - next * L >= L;
+        hybrid_chunk_item<L, Shape>(recover, n, j0, nl, M, a, b, c, d, tile, ra, rc, rd, rd, bad,
+                                    full_next ? next * L : -1);
+      } else {
+        hybrid_chunk_item<1, Shape>(recover, n, P - 1, 1, mlast, a, b, c, d, tile, ra, rc, rd,
+                                    rd, bad, -1);
+      }
+    };
     for (int pass = 0; pass < 2; ++pass) {
       // Pass 1 runs up and pass 2 down, so that pass 2 starts on the rows pass 1 left in cache.
-      for (index_t q = 0; q < w1 - w0; ++q) {
-        const index_t w = pass == 0 ? w0 + q : w1 - 1 - q, next = pass == 0 ? w + 1 : w - 1;
-        if (w < groups) {
-          const index_t j0 = w * L;
-          const int nl = static_cast<int>(P - 1 - j0 < L ? P - 1 - j0 : L);
-          // The thread's next group, prefetched when it is a full one.
-          const bool full_next = q + 1 < w1 - w0 && next < groups && P - 1 - next * L >= L;
-          hybrid_chunk_item<L, Shape>(pass == 1, n, j0, nl, M, a, b, c, d, tile, ra, rc, rd, rd,
-                                      bad, full_next ? next * L : -1);
-        } else {
-          hybrid_chunk_item<1, Shape>(pass == 1, n, P - 1, 1, mlast, a, b, c, d, tile, ra, rc,
-                                      rd, rd, bad, -1);
+      if (pass == 0) {
+        for (index_t w = w0; w < w1; ++w) item(false, w, w + 1 < w1 ? w + 1 : -1);
+      } else {
+        for (index_t w; (w = claim_range(shares + t, true)) >= 0;)
+          item(true, w, w - 1 >= w0 ? w - 1 : -1);
+        for (int k = 1; k < nt; ++k) {  // then help the others from the bottom of their shares
+          bad_code* other = shares + (t + k) % nt;
+          for (index_t w; (w = claim_range(other, false)) >= 0;) item(true, w, w + 1);
         }
       }
       if (pass == 0) {
