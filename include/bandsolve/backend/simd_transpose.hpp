@@ -82,9 +82,10 @@ inline void store(T* p, const vec<T, L>& v) {
 // tile[j*tile_stride + l] = src_l[j], src_l = base + lane_offset[l]: L contiguous values of each
 // of L systems become L rows of L lanes.
 //
-// Not inlined: inlined into a sweep that loads the tiles of four arrays, GCC interleaves them and
-// runs out of vector registers. Out of line, the one-shot row solve measured 0.85-0.87 against
-// 1.15 ns per unknown (double, 8 systems per item) and 0.49 against 0.55 (float, 64 systems).
+// Not inlined: inlined into a sweep that loads the tiles of four arrays, the one-shot row solve
+// measured slower (GCC 12; probably vector-register pressure from the interleaved tiles). Out of
+// line: 0.85-0.87 against 1.15 ns per unknown (double, 8 systems per item), 0.49 against 0.55
+// (float, 64 systems).
 template <int L, class T>
 __attribute__((noinline)) void load_transposed(T* tile, index_t tile_stride, const T* base,
                             const index_t* lane_offset) {
