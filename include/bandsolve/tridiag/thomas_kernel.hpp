@@ -50,37 +50,27 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const C* b, const C* c
   }
 }
 
-template <int L, bool Full, class C, class D, class R>
+// Row i from row i-1 (cp_prev, dp_prev) into cp, dp. With Keep, also into cp_keep, dp_keep: the
+// carried copy of the row (see carry_rows_v), which callers pass as cp_prev, dp_prev as well.
+template <int L, bool Full, bool Keep = false, class C, class D, class R>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const C* a, const C* b, const C* c,
                                                  const D* d, const C* cp_prev, const D* dp_prev,
-                                                 C* cp, D* dp, R* risk) {
+                                                 C* cp, D* dp, R* risk, C* cp_keep = nullptr,
+                                                 D* dp_keep = nullptr) {
   const int lanes = Full ? L : nl;
   BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
   for (int l = 0; l < lanes; ++l) {
     const C pivot = b[l] - a[l] * cp_prev[l];
     const C r = reciprocal(pivot);
     risk[l] = pivot_risk(pivot, r, risk[l]);
-    cp[l] = r * c[l];
-    dp[l] = r * (d[l] - a[l] * dp_prev[l]);
-  }
-}
-
-// thomas_next_row with row i-1 carried in cp_carry, dp_carry (updated to row i, also stored to
-// cp, dp): see carry_rows_v.
-template <int L, bool Full, class C, class D, class R>
-KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row_carried(int nl, const C* a, const C* b,
-                                                         const C* c, const D* d, C* cp_carry,
-                                                         D* dp_carry, C* cp, D* dp, R* risk) {
-  const int lanes = Full ? L : nl;
-  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-  for (int l = 0; l < lanes; ++l) {
-    const C pivot = b[l] - a[l] * cp_carry[l];
-    const C r = reciprocal(pivot);
-    risk[l] = pivot_risk(pivot, r, risk[l]);
-    cp_carry[l] = r * c[l];
-    dp_carry[l] = r * (d[l] - a[l] * dp_carry[l]);
-    cp[l] = cp_carry[l];
-    dp[l] = dp_carry[l];
+    const C cp_l = r * c[l];
+    const D dp_l = r * (d[l] - a[l] * dp_prev[l]);
+    cp[l] = cp_l;
+    dp[l] = dp_l;
+    if constexpr (Keep) {
+      cp_keep[l] = cp_l;
+      dp_keep[l] = dp_l;
+    }
   }
 }
 
@@ -304,8 +294,8 @@ struct forward_carry {
                                             C* cp_row, D* dp_row, R* risk) {
     if constexpr (Carry) {
       (void)cp_prev, (void)dp_prev;
-      thomas_next_row_carried<W, Full>(nl, a, b, c, d, cp + g * W, dp + g * W, cp_row, dp_row,
-                                       risk);
+      thomas_next_row<W, Full, true>(nl, a, b, c, d, cp + g * W, dp + g * W, cp_row, dp_row,
+                                     risk, cp + g * W, dp + g * W);
     } else {
       thomas_next_row<W, Full>(nl, a, b, c, d, cp_prev, dp_prev, cp_row, dp_row, risk);
     }
