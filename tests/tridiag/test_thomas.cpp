@@ -12,6 +12,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -668,6 +669,53 @@ TEMPLATE_LIST_TEST_CASE("a[0] and c[n-1] are ignored, even when NaN", "[thomas][
       CHECK(bstest::max_rel_diff(xf, ref, nsys, n) <= bstest::lapack_tol<T>());
       CHECK(bstest::max_residual(p, x) <= bstest::residual_tol<T>());
     }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scaling. Multiplying row i (a_i, b_i, c_i, d_i) by s_i leaves x unchanged and scales the pivot
+// p_i by s_i. Row-layout doubles sweep four rows per step through products of four pivots, which
+// overflow (or underflow) for pivots beyond about 1e+-77; those systems must be recomputed row by
+// row, with the same result and info 0, and a tiny or huge but good pivot is not an error.
+
+TEMPLATE_LIST_TEST_CASE("rows scaled by huge or tiny factors solve like the unscaled system",
+                        "[thomas][scaling]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  constexpr std::size_t nsys = 13;
+  // Within the range of T, with room for the products of the solver: 1e+-150 (double) or
+  // 1e+-30 (float) on every row; alternating huge and tiny rows; a ramp across the whole range.
+  const double big = std::is_same_v<T, double> ? 1e150 : 1e30;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    for (std::size_t n : {5, 37, 256})
+      for (int scaling = 0; scaling < 4; ++scaling) {
+        INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n
+                                           << ", scaling " << scaling);
+        auto p = bstest::random_dominant<T>(nsys, n, 1300 + std::uint32_t(n));
+        const auto ref = bstest::reference_solve(p);
+        for (std::size_t s = 0; s < nsys; ++s)
+          for (std::size_t i = 0; i < n; ++i) {
+            const double ramp = std::pow(big, 2.0 * double(i) / double(n - 1) - 1.0);
+            const double f = scaling == 0   ? big
+                             : scaling == 1 ? 1 / big
+                             : scaling == 2 ? (i % 2 ? big : 1 / big)
+                                            : ramp;
+            const std::size_t k = p.idx(s, i);
+            p.a[k] = T(p.a[k] * f);
+            p.b[k] = T(p.b[k] * f);
+            p.c[k] = T(p.c[k] * f);
+            p.d[k] = T(p.d[k] * f);
+          }
+        auto D = upload<Layout, Exec>(p);
+        auto info = bstest::make_info<Mem>(nsys);
+        bandsolve::solve(exec, thomas{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+        CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), ref, nsys, n) <=
+              bstest::lapack_tol<T>());
+      }
   });
 }
 

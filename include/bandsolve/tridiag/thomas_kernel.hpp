@@ -566,6 +566,77 @@ KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int TR) {
   return static_cast<int>(n - i0 < TR ? n - i0 : TR);
 }
 
+// Four rows per step, for work items of one SIMD register of double lanes. Row by row, the
+// recurrence is one chain of latency per row: c'_{i-1} -> p_i -> 1/p_i -> c'_i (a multiply-add,
+// a division and a product: 20 cycles on Zen 5, 13 of them the division). The products of the
+// pivots, q_k = p_i ... p_{i+k}, follow q_k = b q_{k-1} - (a c) q_{k-2} without a division, so the
+// chain over four rows is four multiply-adds, one division and one product (32 cycles, not 80);
+// the other reciprocals (p_{i+k} = q_k / q_{k-1}) hang off the chain. Each step reads rows
+// i .. i+3 at a[k], b[k], ...; cp_carry, dp_carry hold row i-1 on entry and row i+3 on exit.
+// The q_k can overflow or underflow where the pivots do not (pivots beyond about 1e+-77): the
+// risk then flags the lane, and the caller recomputes it row by row (thomas_forward_lane).
+template <int L, class C, class D, class R>
+KOKKOS_FORCEINLINE_FUNCTION void thomas_four_rows(const C* const* a, const C* const* b,
+                                                  const C* const* c, const D* const* d,
+                                                  C* cp_carry, D* dp_carry, C* const* cp,
+                                                  D* const* dp, R* risk) {
+  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+  for (int l = 0; l < L; ++l) {
+    const C q0 = b[0][l] - a[0][l] * cp_carry[l];
+    const C q1 = b[1][l] * q0 - a[1][l] * c[0][l];
+    const C q2 = b[2][l] * q1 - (a[2][l] * c[1][l]) * q0;
+    const C q3 = b[3][l] * q2 - (a[3][l] * c[2][l]) * q1;
+    const C i0 = reciprocal(q0), i1 = reciprocal(q1), i2 = reciprocal(q2), i3 = reciprocal(q3);
+    const C r1 = q0 * i1, r2 = q1 * i2, r3 = q2 * i3;  // 1/p_{i+k}
+    R k = pivot_risk(q0, i0, risk[l]);
+    k = pivot_risk(q1 * i0, r1, k);
+    k = pivot_risk(q2 * i1, r2, k);
+    risk[l] = pivot_risk(q3 * i2, r3, k);
+    const C cp3 = (c[3][l] * q2) * i3;  // the chain's end: no wait for r3
+    const D dp0 = i0 * d[0][l] - (i0 * a[0][l]) * dp_carry[l];
+    const D dp1 = r1 * d[1][l] - (r1 * a[1][l]) * dp0;
+    const D dp2 = r2 * d[2][l] - (r2 * a[2][l]) * dp1;
+    const D dp3 = r3 * d[3][l] - (r3 * a[3][l]) * dp2;
+    cp[0][l] = i0 * c[0][l];
+    cp[1][l] = r1 * c[1][l];
+    cp[2][l] = r2 * c[2][l];
+    cp[3][l] = cp3;
+    dp[0][l] = dp0;
+    dp[1][l] = dp1;
+    dp[2][l] = dp2;
+    dp[3][l] = dp3;
+    cp_carry[l] = cp3;
+    dp_carry[l] = dp3;
+  }
+}
+
+// The forward sweep of one lane, row by row (c'_i, d'_i at cp[i*stride], dp[i*stride]), and
+// its info code: the exact recomputation of a lane that thomas_four_rows flagged.
+template <class C, class D, class AAt, class BAt, class CAt, class DAt>
+KOKKOS_INLINE_FUNCTION int thomas_forward_lane(index_t n, const AAt& a_at, const BAt& b_at,
+                                               const CAt& c_at, const DAt& d_at, C* cp, D* dp,
+                                               index_t stride) {
+  int info = update_info(0, b_at(0), 0);
+  C r = reciprocal(b_at(0));
+  cp[0] = r * c_at(0);
+  dp[0] = r * d_at(0);
+  for (index_t i = 1; i < n; ++i) {
+    const C pivot = b_at(i) - a_at(i) * cp[(i - 1) * stride];
+    info = update_info(info, pivot, i);
+    r = reciprocal(pivot);
+    cp[i * stride] = r * c_at(i);
+    dp[i * stride] = r * (d_at(i) - a_at(i) * dp[(i - 1) * stride]);
+  }
+  return info;
+}
+
+// Whether a gathered forward sweep of L lanes goes four rows per step (thomas_four_rows): one
+// register of double lanes, where the row-by-row chain is the bound. Wider items already keep
+// the divider busy (one division per register per row); floats would overflow the q_k sooner.
+template <int TR, int L, class C, class D>
+inline constexpr bool four_rows_v = std::is_same_v<C, double> && std::is_same_v<D, double> &&
+                                    L * sizeof(C) <= 64 && TR % 4 == 0;
+
 // Forward sweep with d only read: c' into cp and d' into dp (rows of L lanes), info resolved.
 template <int TR, int L, class C, class D>
 KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_lanes<const C> a,
@@ -578,6 +649,45 @@ KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_la
   gather_tile<TR, L, C> ta, tb, tc;
   gather_tile<TR, L, D> td;
   real_type_t<C> risk[L];
+  if constexpr (four_rows_v<TR, L, C, D>) {
+    // Row 0 is the first row of a step, with c'_{-1} = d'_{-1} = 0 and a_0 (not part of the
+    // system, maybe not even finite) read as 0. The last rows of a short last tile go one by one.
+    C cp_carry[L] = {};
+    D dp_carry[L] = {};
+    for (int l = 0; l < L; ++l) risk[l] = 0;
+    for (index_t i0 = 0; i0 < n; i0 += TR) {
+      const int rows = tile_rows(n, i0, TR);
+      ta.load(a, oa, i0, rows);
+      tb.load(b, ob, i0, rows);
+      tc.load(c, oc, i0, rows);
+      td.load(d, od, i0, rows);
+      if (i0 == 0)
+        for (int l = 0; l < L; ++l) ta.v[0][l] = C(0);
+      int j = 0;
+      for (; j + 4 <= rows; j += 4) {
+        const index_t i = i0 + j;
+        const C* ar[4] = {ta.v[j], ta.v[j + 1], ta.v[j + 2], ta.v[j + 3]};
+        const C* br[4] = {tb.v[j], tb.v[j + 1], tb.v[j + 2], tb.v[j + 3]};
+        const C* cr[4] = {tc.v[j], tc.v[j + 1], tc.v[j + 2], tc.v[j + 3]};
+        const D* dr[4] = {td.v[j], td.v[j + 1], td.v[j + 2], td.v[j + 3]};
+        C* cp_out[4] = {cp + i * L, cp + (i + 1) * L, cp + (i + 2) * L, cp + (i + 3) * L};
+        D* dp_out[4] = {dp + i * L, dp + (i + 1) * L, dp + (i + 2) * L, dp + (i + 3) * L};
+        thomas_four_rows<L>(ar, br, cr, dr, cp_carry, dp_carry, cp_out, dp_out, risk);
+      }
+      for (; j < rows; ++j) {
+        const index_t i = i0 + j;
+        thomas_next_row<L, true, true>(L, ta.v[j], tb.v[j], tc.v[j], td.v[j], cp_carry, dp_carry,
+                                       cp + i * L, dp + i * L, risk, cp_carry, dp_carry);
+      }
+    }
+    for (int l = 0; l < nl; ++l)
+      info[l] = risk_is_low(risk[l])
+                    ? 0
+                    : thomas_forward_lane(n, gathered_element<C>{a, l}, gathered_element<C>{b, l},
+                                          gathered_element<C>{c, l}, gathered_element<D>{d, l},
+                                          cp + l, dp + l, L);
+    return;
+  }
   forward_carry<L, C, D> carry;
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
