@@ -683,16 +683,19 @@ TEMPLATE_LIST_TEST_CASE("rows scaled by huge or tiny factors solve like the unsc
   using Layout = std::tuple_element_t<0, TestType>;
   using T = std::tuple_element_t<1, TestType>;
   constexpr std::size_t nsys = 13;
-  // Within the range of T, with room for the products of the solver: 1e+-150 (double) or
-  // 1e+-30 (float) on every row; alternating huge and tiny rows; a ramp across the whole range.
-  const double big = std::is_same_v<T, double> ? 1e150 : 1e30;
+  // Every row by `big`, every row by 1 / big, alternating, and a ramp from 1 / big to big, with
+  // big = 1e150 (products of four pivots overflow, or underflow to 0) and 1e78 (products at the
+  // edges of the double range), 1e30 and 1e9 for float.
+  const std::vector<double> bigs =
+      std::is_same_v<T, double> ? std::vector<double>{1e150, 1e78} : std::vector<double>{1e30, 1e9};
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     using Mem = typename Exec::memory_space;
+    for (double big : bigs)
     for (std::size_t n : {5, 37, 256})
       for (int scaling = 0; scaling < 4; ++scaling) {
         INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n
-                                           << ", scaling " << scaling);
+                                           << ", scaling " << scaling << ", big = " << big);
         auto p = bstest::random_dominant<T>(nsys, n, 1300 + std::uint32_t(n));
         const auto ref = bstest::reference_solve(p);
         for (std::size_t s = 0; s < nsys; ++s)

@@ -8,9 +8,11 @@
 #include <catch2/catch_all.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace bl = bandsolve::layout;
@@ -200,6 +202,44 @@ TEMPLATE_TEST_CASE("thomas_pcr reports a zero row at chunk boundaries with its o
         bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
         exec.fence();
         CHECK(bstest::info_to_host(info) == std::vector<int>{static_cast<int>(row + 1)});
+      }
+  });
+}
+
+// Row i scaled by s_i leaves x unchanged and scales pivot i by s_i. The register sweeps of
+// double chunks go four rows per step through products of four pivots, which leave the double
+// range for pivots beyond about 1e+-77: such groups must fall back to the generic sweeps in both
+// passes, and give the unscaled solution with info 0.
+TEMPLATE_TEST_CASE("thomas_pcr on rows scaled by huge or tiny factors", "[thomas_pcr][scaling]",
+                   float, double) {
+  using T = TestType;
+  const double big = std::is_same_v<T, double> ? 1e150 : 1e30;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    for (std::size_t n : {2177, 20000})
+      for (int scaling = 0; scaling < 4; ++scaling) {
+        INFO(bstest::exec_name<Exec>() << ", n = " << n << ", scaling " << scaling);
+        auto p = bstest::random_dominant<T>(1, n, 7000 + std::uint32_t(scaling));
+        const auto ref = bstest::reference_solve(p);
+        for (std::size_t i = 0; i < n; ++i) {
+          // Every row by big, every row by 1 / big, the first half by big and the second by
+          // 1 / big (some groups fall back, some not), a ramp from 1 / big to big.
+          const double f = scaling == 0   ? big
+                           : scaling == 1 ? 1 / big
+                           : scaling == 2 ? (2 * i < n ? big : 1 / big)
+                                          : std::pow(big, 2.0 * double(i) / double(n - 1) - 1.0);
+          p.a[i] = T(p.a[i] * f);
+          p.b[i] = T(p.b[i] * f);
+          p.c[i] = T(p.c[i] * f);
+          p.d[i] = T(p.d[i] * f);
+        }
+        auto D = bstest::upload<bl::row, Exec>(p);
+        auto info = bstest::make_info<typename Exec::memory_space>(1);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>{0});
+        CHECK(bstest::max_rel_diff(bstest::to_host(D.d, 1), ref, 1, n) <=
+              bstest::reduction_tol<T>(n));
       }
   });
 }

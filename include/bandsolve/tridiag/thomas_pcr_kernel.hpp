@@ -295,8 +295,7 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
       xl[l] = xr[2 * j + 1];
     }
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-    if (in_registers) {
-      simd::group_eliminate<LL>(m, here, j0 == 0, hint, ta, tc, td);
+    if (in_registers && simd::group_eliminate<LL>(m, here, j0 == 0, hint, ta, tc, td)) {
       simd::group_back_substitute<LL>(m, ta, tc, td, x0, xl, d.p + j0 * M, M);
       return;
     }

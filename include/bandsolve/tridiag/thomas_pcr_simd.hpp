@@ -42,6 +42,8 @@ template <bool Screened, int L, class T, class Row>
 inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
                           const chunk_group<T>* ahead, vec<T, L>& risk, const Row& row) {
   using V = vec<T, L>;
+  // Doubles only: the products of four float pivots leave the float range too soon.
+  constexpr bool four_rows = sizeof(T) == 8 && L % 4 == 0;
   V one, zero, tiny;
   set_all<L>(one, T(1));
   set_all<L>(zero, T(0));
@@ -67,7 +69,19 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
     load_block<L>(g.c + q * L, g.lane_stride, C);
     load_block<L>(g.d + q * L, g.lane_stride, D);
     if (q == 0 && zero_top_a) A[0][0] = T(0);
-    for (int j = 0; j < L; ++j) {
+    const auto screen = [&](const V& pivot, const V& r) {
+      if constexpr (Screened) {
+        const V mag = r < zero ? -r : r;
+        risk = mag * tiny + (pivot * zero + risk);
+      } else {
+        (void)pivot, (void)r;
+      }
+    };
+    // Row by row: every row without four_rows, else the first tile's first four (rows 0 and 1
+    // start the recurrence their own way).
+    const int single_rows = !four_rows ? L : (q == 0 ? 4 : 0);
+    int j = 0;
+    for (; j < single_rows; ++j) {
       const index_t i = q * L + j;
       V r, piv;
       if (i < 2) {  // rows 0 and 1: divided by their diagonal
@@ -85,12 +99,37 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
       // not a division and a product (2.60 -> 2.42 ns per unknown at n = 2^22, medians of 6
       // alternated runs); the second division runs beside it.
       cp = C[j] / piv;
-      if constexpr (Screened) {
-        const V mag = r < zero ? -r : r;
-        risk = mag * tiny + (piv * zero + risk);
-      }
+      screen(piv, r);
       row(i, ap, cp, dp);
     }
+    // Four rows per step through the products of their pivots, as thomas_four_rows of
+    // thomas_kernel.hpp: the chain is four multiply-adds and one division for four rows. The
+    // products' reciprocals are screened too, so that a product out of range (pivots beyond
+    // about 1e+-77) flags the group, and the generic sweeps redo it.
+    if constexpr (four_rows)
+      for (; j + 4 <= L; j += 4) {
+        const index_t i = q * L + j;
+        const V q0 = B[j] - A[j] * cp;
+        const V q1 = B[j + 1] * q0 - A[j + 1] * C[j];
+        const V q2 = B[j + 2] * q1 - (A[j + 2] * C[j + 1]) * q0;
+        const V q3 = B[j + 3] * q2 - (A[j + 3] * C[j + 2]) * q1;
+        const V i0 = one / q0, i1 = one / q1, i2 = one / q2, i3 = one / q3;
+        const V r[4] = {i0, q0 * i1, q1 * i2, q2 * i3};
+        const V cps[4] = {C[j] * i0, C[j + 1] * r[1], C[j + 2] * r[2], (C[j + 3] * q2) * i3};
+        screen(q0, i0);
+        screen(q1 * i0, r[1]);
+        screen(q2 * i1, r[2]);
+        screen(q3 * i2, r[3]);
+        screen(q1, i1);
+        screen(q2, i2);
+        screen(q3, i3);
+        for (int k = 0; k < 4; ++k) {
+          dp = r[k] * (D[j + k] - A[j + k] * dp);
+          ap = -r[k] * A[j + k] * ap;
+          row(i + k, ap, cps[k], dp);
+        }
+        cp = cps[3];
+      }
   }
 }
 
@@ -149,18 +188,22 @@ inline bool group_reduced_rows(index_t m, const chunk_group<T>& g, bool zero_top
 }
 
 // Pass 2's forward sweep on the L chunks of g: the eliminated a, c, d into the tile (row i of
-// lane l at i*L + l), for group_back_substitute.
+// lane l at i*L + l), for group_back_substitute. Screened as in pass 1: false where pass 1 fell
+// back to the generic sweeps (a bad pivot, or products of pivots out of range), which then
+// redo this pass as well, so that both passes eliminate the same way.
 template <int L, class T>
-inline void group_eliminate(index_t m, const chunk_group<T>& g, bool zero_top_a,
+inline bool group_eliminate(index_t m, const chunk_group<T>& g, bool zero_top_a,
                             const chunk_group<T>* ahead, T* ta, T* tc, T* td) {
   using V = vec<T, L>;
-  V unused_risk;
-  group_forward<false, L>(m, g, zero_top_a, ahead, unused_risk,
-                          [&](index_t i, const V& a, const V& c, const V& d) {
-                            store<T, L>(ta + i * L, a);
-                            store<T, L>(tc + i * L, c);
-                            store<T, L>(td + i * L, d);
-                          });
+  V risk;
+  set_all<L>(risk, T(0));
+  group_forward<true, L>(m, g, zero_top_a, ahead, risk,
+                         [&](index_t i, const V& a, const V& c, const V& d) {
+                           store<T, L>(ta + i * L, a);
+                           store<T, L>(tc + i * L, c);
+                           store<T, L>(td + i * L, d);
+                         });
+  return risk_is_low_everywhere<L, T>(risk);
 }
 
 // After group_eliminate, with the chunks' end unknowns x0 and xl known: x of every row, written
