@@ -45,12 +45,18 @@ namespace bandsolve {
 namespace detail {
 
 // Lane-contiguous packs use the column blocks' width (runs of 512 bytes per row); gathered packs
-// the row layout's packs and transpose tiles.
-template <class T>
+// the row layout's packs and transpose tiles: the one-shot solve's (8 double lines, swept four
+// rows per step) for full coefficients, 32 lines for shared ones, whose sweeps are not carried
+// in registers (8 lines: 0.84 against 0.35 ns per unknown along z).
+// Full coefficients along z of a 256^3 double cube, 8 lines against 32, same minutes: 0.85-0.91
+// against 0.95-1.00 ns per unknown with the arrays allocated a, b, c, d; 1.03-1.05 against
+// 0.97-1.03 allocated d, a, b, c (where the arrays sit moves both by 10-20% on the test machine).
+template <class T, bool Shared>
 struct axis_packing {
   static constexpr int W = thomas_packing<layout::column, T>::W;
   using ahead = typename thomas_packing<layout::column, T>::ahead;  // lines far apart, as columns
-  static constexpr int L = thomas_packing<layout::row, T>::L;
+  static constexpr int L = Shared ? thomas_packing<layout::row, T>::L
+                                  : thomas_one_shot_packing<layout::row, T>::L;
   static constexpr int TR = thomas_packing<layout::row, T>::TR;
 };
 
@@ -145,9 +151,9 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
                   const InfoView& info) {
   thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, UView, InfoView>();
   using T = typename DView::non_const_value_type;
-  using P = axis_packing<T>;
   constexpr int rank = static_cast<int>(DView::rank);
   constexpr bool shared = AView::rank == 1;
+  using P = axis_packing<T, shared>;
   const std::string fn = function;
 
   if (axis < 0 || axis >= rank)
