@@ -6,6 +6,7 @@
 #include <bandsolve/core/config.hpp>
 
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #if defined(__has_builtin)
@@ -27,6 +28,9 @@ struct vector_of {
 };
 template <class T, int L>
 using vec = typename vector_of<T, L>::type;
+template <class V>
+using vec_half = typename vector_of<std::remove_reference_t<decltype(V{}[0])>,
+                                    static_cast<int>(sizeof(V) / sizeof(V{}[0]) / 2)>::type;
 
 // Stage of the recursive transpose with blocks of B: interleave blocks of rows r and r+B.
 template <int L, int B, bool Upper>
@@ -42,9 +46,10 @@ inline void stage(const V& x, const V& y, V& out, std::integer_sequence<int, E..
   out = __builtin_shufflevector(x, y, stage_index<L, B, Upper>(E)...);
 }
 
-template <int L, int B, class V>
+// Stages B, 2B, ... up to (not including) End.
+template <int L, int B, int End = L, class V>
 inline void transpose_stage(V* r) {
-  if constexpr (B < L) {
+  if constexpr (B < End) {
     using seq = std::make_integer_sequence<int, L>;
     V out[L];
     for (int g = 0; g < L; g += 2 * B)
@@ -53,7 +58,7 @@ inline void transpose_stage(V* r) {
         stage<L, B, true>(r[i], r[i + B], out[i + B], seq{});
       }
     for (int i = 0; i < L; ++i) r[i] = out[i];
-    transpose_stage<L, 2 * B>(r);
+    transpose_stage<L, 2 * B, End>(r);
   }
 }
 
@@ -73,6 +78,40 @@ inline void store(T* p, const vec<T, L>& v) {
   std::memcpy(p, &v, sizeof v);
 }
 
+template <int L, class V, int... E>
+inline void join_halves(const vec_half<V>& lo, const vec_half<V>& hi, V& out,
+                        std::integer_sequence<int, E...>) {
+  out = __builtin_shufflevector(lo, hi, E...);
+}
+
+// r[j][l] = lane(l)[j] for j, l < L: L contiguous values of each of L lanes (lane(l) points at
+// lane l's) become L vectors of one value per lane. The transpose's last stage (the halves of
+// vectors l and l + L/2) is done by the loads, each vector joining the same half of two lanes'
+// values: 2 L half-width loads and joins in place of L loads and L cross-lane shuffles. In
+// cache, 8 x 8 doubles, the row layout's gathered forward sweep (four arrays' tiles): 22-27
+// against 26-30 cycles per row.
+template <int L, class T, class Lane>
+inline void load_transpose(const Lane& lane, vec<T, L>* r) {
+  if constexpr (L >= 4) {
+    using H = vec<T, L / 2>;
+    for (int l = 0; l < L / 2; ++l) {
+      const T* x = lane(l);
+      const T* y = lane(l + L / 2);
+      H x0, x1, y0, y1;
+      std::memcpy(&x0, x, sizeof x0);
+      std::memcpy(&x1, x + L / 2, sizeof x1);
+      std::memcpy(&y0, y, sizeof y0);
+      std::memcpy(&y1, y + L / 2, sizeof y1);
+      join_halves<L>(x0, y0, r[l], std::make_integer_sequence<int, L>{});
+      join_halves<L>(x1, y1, r[l + L / 2], std::make_integer_sequence<int, L>{});
+    }
+    transpose_stage<L, 1, L / 2>(r);
+  } else {
+    for (int l = 0; l < L; ++l) load<T, L>(lane(l), r[l]);
+    transpose<L>(r);
+  }
+}
+
 // How many tiles ahead load_transposed prefetches: L systems are L separate streams, more than
 // the hardware prefetchers follow well.
 #ifndef BANDSOLVE_PREFETCH_TILES
@@ -88,15 +127,13 @@ inline void store(T* p, const vec<T, L>& v) {
 // (float, 64 systems).
 template <int L, class T>
 __attribute__((noinline)) void load_transposed(T* tile, index_t tile_stride, const T* base,
-                            const index_t* lane_offset) {
+                                               const index_t* lane_offset) {
   vec<T, L> r[L];
-  for (int l = 0; l < L; ++l) {
-    load<T, L>(base + lane_offset[l], r[l]);
+  load_transpose<L, T>([&](int l) { return base + lane_offset[l]; }, r);
 #if BANDSOLVE_PREFETCH_TILES > 0
+  for (int l = 0; l < L; ++l)
     __builtin_prefetch(base + lane_offset[l] + BANDSOLVE_PREFETCH_TILES * L);
 #endif
-  }
-  transpose<L>(r);
   for (int j = 0; j < L; ++j) store<T, L>(tile + j * tile_stride, r[j]);
 }
 

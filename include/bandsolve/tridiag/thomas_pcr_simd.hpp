@@ -22,8 +22,7 @@ struct chunk_group {
 
 template <int L, class T>
 inline void load_block(const T* p, index_t lane_stride, vec<T, L>* r) {
-  for (int l = 0; l < L; ++l) load<T, L>(p + l * lane_stride, r[l]);
-  transpose<L>(r);
+  load_transpose<L, T>([&](int l) { return p + l * lane_stride; }, r);
 }
 
 // Every lane of v set to x (by reference: vectors returned by value make GCC warn, -Wpsabi).
