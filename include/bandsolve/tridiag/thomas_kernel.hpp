@@ -648,6 +648,12 @@ KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_la
       od(nl, d.system_stride);
   gather_tile<TR, L, C> ta, tb, tc;
   gather_tile<TR, L, D> td;
+  const auto load_tiles = [&](index_t i0, int rows) {
+    ta.load(a, oa, i0, rows);
+    tb.load(b, ob, i0, rows);
+    tc.load(c, oc, i0, rows);
+    td.load(d, od, i0, rows);
+  };
   real_type_t<C> risk[L];
   if constexpr (four_rows_v<TR, L, C, D>) {
     // Row 0 is the first row of a step, with c'_{-1} = d'_{-1} = 0 and a_0 (not part of the
@@ -657,10 +663,7 @@ KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_la
     for (int l = 0; l < L; ++l) risk[l] = 0;
     for (index_t i0 = 0; i0 < n; i0 += TR) {
       const int rows = tile_rows(n, i0, TR);
-      ta.load(a, oa, i0, rows);
-      tb.load(b, ob, i0, rows);
-      tc.load(c, oc, i0, rows);
-      td.load(d, od, i0, rows);
+      load_tiles(i0, rows);
       if (i0 == 0)
         for (int l = 0; l < L; ++l) ta.v[0][l] = C(0);
       int j = 0;
@@ -691,10 +694,7 @@ KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_la
   forward_carry<L, C, D> carry;
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
-    ta.load(a, oa, i0, rows);
-    tb.load(b, ob, i0, rows);
-    tc.load(c, oc, i0, rows);
-    td.load(d, od, i0, rows);
+    load_tiles(i0, rows);
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
       if (i == 0) {
