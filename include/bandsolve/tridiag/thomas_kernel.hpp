@@ -574,7 +574,11 @@ KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int TR) {
 // the other reciprocals (p_{i+k} = q_k / q_{k-1}) hang off the chain. Each step reads rows
 // i .. i+3 at a[k], b[k], ...; cp_carry, dp_carry hold row i-1 on entry and row i+3 on exit.
 // The q_k can overflow or underflow where the pivots do not (pivots beyond about 1e+-77): the
-// risk then flags the lane, and the caller recomputes it row by row (thomas_forward_lane).
+// risk then flags the lane (an infinite q_k makes a pivot infinite, a q_k of 0 an infinite
+// reciprocal), and the caller recomputes it row by row (thomas_forward_lane). A q_k that lands
+// just below the normal range, where 1/q_k is still finite (|q_k| in [1/DBL_MAX, DBL_MIN)), is
+// not flagged and loses at most 2 bits there; the hybrid's sweeps (thomas_pcr_simd.hpp) also
+// screen the q_k themselves and fall back in that case too.
 template <int L, class C, class D, class R>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_four_rows(const C* const* a, const C* const* b,
                                                   const C* const* c, const D* const* d,
