@@ -24,8 +24,8 @@ using bstest::host_batch;
 namespace {
 
 // Layout x scalar combinations of the typed tests. The layouts' pack widths in the solver:
-// row 8 (double) / 16 (float) systems gathered per pack; column blocks of 32 / 64 systems;
-// interleaved<W> packs of W.
+// row one-shot items of 8 (double) / 64 (float) gathered systems, 32 / 64 for the factorization;
+// column blocks of 64 / 128 systems; interleaved<W> packs of W.
 using layout_scalar_list =
     std::tuple<std::tuple<bl::row, float>, std::tuple<bl::row, double>,
                std::tuple<bl::column, float>, std::tuple<bl::column, double>,
