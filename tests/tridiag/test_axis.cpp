@@ -375,6 +375,75 @@ TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 4-
   check_every_axis<TestType, 4>({34, 2, 3, 1}, seed);
 }
 
+// Along x of a contiguous LayoutRight cube the lines of all y form one lane row (as columns do),
+// split into packs that start on d's run boundaries: the first and last packs hold fewer lines.
+// The cube starts 0 .. 2W-1 elements into its buffer (W = 64 doubles, 128 floats), so every
+// shift is taken; bad pivots in the first, a middle and the last line report on their numbers,
+// and nothing outside the cube is written.
+TEMPLATE_TEST_CASE("solve_along x of a contiguous cube at every offset from a run boundary",
+                   "[axis][lapack]", float, double) {
+  using T = TestType;
+  constexpr std::size_t W = 512 / sizeof(T), n = 4, ny = 12, nz = 90, nsys = ny * nz;
+  using Cube = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  auto p = bstest::random_dominant<T>(nsys, n, 77);
+  std::vector<int> expected(nsys, 0);
+  for (const auto& [s, row] :
+       {std::pair<std::size_t, std::size_t>{0, 0}, {nsys / 2, 2}, {nsys - 1, 3}}) {
+    p.a[p.idx(s, row)] = T(0);
+    p.b[p.idx(s, row)] = T(0);
+    expected[s] = static_cast<int>(row + 1);
+  }
+  const auto u0 = bstest::random_rhs<T>(nsys, n, 78);
+  const auto x_ref = bstest::reference_solve(p);
+  const auto failed = [&] {
+    std::vector<bool> f(nsys);
+    for (std::size_t s = 0; s < nsys; ++s) f[s] = expected[s] != 0;
+    return f;
+  }();
+  const T sentinel = T(-777);
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    for (std::size_t off = 0; off < 2 * W; ++off) {
+      INFO(Exec::name() << ", cube at element " << off << " of its buffers");
+      const std::size_t size = off + n * nsys + W;
+      std::vector<Kokkos::View<T*, Kokkos::HostSpace>> buf;
+      for (const char* name : {"a", "b", "c", "d", "u"}) {
+        buf.emplace_back(std::string(name), size);
+        Kokkos::deep_copy(buf.back(), sentinel);
+      }
+      // Element (i, y, z) of line s = y*nz + z, row i: off + i*nsys + s, as in p's column order.
+      const std::vector<T>* values[5] = {&p.a, &p.b, &p.c, &p.d, &u0};
+      for (int k = 0; k < 5; ++k)
+        for (std::size_t s = 0; s < nsys; ++s)
+          for (std::size_t i = 0; i < n; ++i) buf[k](off + i * nsys + s) = (*values[k])[s * n + i];
+      const auto cube = [&](int k) { return Cube(buf[k].data() + off, n, ny, nz); };
+      auto info = bstest::make_info(nsys), info_add = bstest::make_info(nsys);
+      bandsolve::solve_along_add(exec, thomas{}, 0, cube(0), cube(1), cube(2), cube(3), cube(4),
+                                 info_add);
+      bandsolve::solve_along(exec, thomas{}, 0, cube(0), cube(1), cube(2), cube(3), info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == expected);
+      CHECK(bstest::info_to_host(info_add) == expected);
+      std::vector<T> x(nsys * n), u_ok, u0_ok, x_ok;  // *_ok: the lines that did not fail
+      for (std::size_t s = 0; s < nsys; ++s)
+        for (std::size_t i = 0; i < n; ++i) {
+          x[s * n + i] = buf[3](off + i * nsys + s);
+          if (failed[s]) continue;
+          u_ok.push_back(buf[4](off + i * nsys + s));
+          u0_ok.push_back(u0[s * n + i]);
+          x_ok.push_back(x_ref[s * n + i]);
+        }
+      CHECK(bstest::max_rel_diff(x, x_ref, nsys, n, failed) <= bstest::lapack_tol<T>());
+      CHECK(add_error(u_ok, u0_ok, x_ok) <= bstest::lapack_tol<T>());
+      std::size_t written_outside = 0;
+      for (int k = 0; k < 5; ++k)
+        for (std::size_t e = 0; e < size; ++e)
+          if ((e < off || e >= off + n * nsys) && !(buf[k](e) == sentinel)) ++written_outside;
+      CHECK(written_outside == 0);
+    }
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Info codes on the documented system numbers.
 

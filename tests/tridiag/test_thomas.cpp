@@ -406,6 +406,55 @@ TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
   });
 }
 
+// Column blocks start where d's runs of a block begin on a multiple of the block's bytes, so the
+// first block of the batch, like the last, may hold fewer systems than a full one: every start
+// offset of the systems from such a boundary (unit-system-stride subviews starting 0 .. 2L-1
+// systems into a column array), each solved, factored and checked for writes outside the View.
+TEMPLATE_TEST_CASE("thomas on column blocks shifted to every offset from a run boundary",
+                   "[thomas][strided]", float, double) {
+  using T = TestType;
+  constexpr std::size_t block = 128 * 4 / sizeof(T);  // twice the column block width
+  const std::size_t n = 4, nsys = 150;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+    using Big = Kokkos::View<T**, Kokkos::LayoutLeft, Mem>;
+    std::uint32_t seed = 900;
+    for (std::size_t first = 0; first < block; ++first) {
+      INFO(exec_name<Exec>() << ": systems start " << first << " into the column array");
+      auto make = [&](const Big& big) -> Sub {
+        return Kokkos::subview(big, std::make_pair(first, first + nsys),
+                               std::make_pair(std::size_t(1), n + 1));
+      };
+      const std::size_t rows = nsys + block + 1;
+      const Big A("A", rows, n + 2), B("B", rows, n + 2), C("C", rows, n + 2), D("D", rows, n + 2);
+      check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, A, B, C, D);
+      // Info codes land on their systems: zero pivots in the first system (row 1), a middle one
+      // (row 3) and the last (row 4).
+      auto p = bstest::random_dominant<T>(nsys, n, seed++);
+      std::vector<int> expected(nsys, 0);
+      for (const auto& [s, row] :
+           {std::pair<std::size_t, std::size_t>{0, 0}, {nsys / 2, 2}, {nsys - 1, 3}}) {
+        p.a[p.idx(s, row)] = T(0);
+        p.b[p.idx(s, row)] = T(0);
+        expected[s] = static_cast<int>(row + 1);
+      }
+      Sub a = make(A), b = make(B), c = make(C), d = make(D);
+      bstest::fill(a, p.a, nsys);
+      bstest::fill(b, p.b, nsys);
+      bstest::fill(c, p.c, nsys);
+      bstest::fill(d, p.d, nsys);
+      auto info = bstest::make_info<Mem>(nsys);
+      bandsolve::solve(exec, thomas{}, a, b, c, d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == expected);
+      CHECK(bstest::max_rel_diff(bstest::to_host(d, nsys), bstest::reference_solve(p), nsys, n,
+                                 failed_mask(expected)) <= bstest::lapack_tol<T>());
+    }
+  });
+}
+
 TEMPLATE_TEST_CASE("thomas on an array of structures: a, b, c, d interleaved in one array",
                    "[thomas][strided]", double) {
   // big(s, i, k), k = 0..3 holds a, b, c, d of row i of system s: four strided Views over one

@@ -42,18 +42,27 @@ struct line_packs {
   index_t n = 0, lane_extent = 0, outer_extent[2] = {1, 1};
   index_t chunks = 0, npacks = 0, nsys = 0;
   index_t lane_system_stride = 0, outer_system_stride[2] = {0, 0};
+  // The chunks of the lane axis start `shift` lines early (the first chunk of each lane row
+  // then holds width - shift lines), so that the others start on a chosen memory boundary.
+  index_t shift = 0;
 
   // Packs run along the lane axis first, then the outer axis of smaller stride: consecutive
   // packs are neighbours in memory.
   KOKKOS_INLINE_FUNCTION line_pack pack(index_t p) const {
     const index_t chunk = p % chunks, q = p / chunks;
     line_pack k;
-    k.first_lane = chunk * width;
+    const index_t start = chunk * width - shift;
+    const index_t end = start + width < lane_extent ? start + width : lane_extent;
+    k.first_lane = start > 0 ? start : 0;
     k.o1 = q % outer_extent[1];
     k.o0 = q / outer_extent[1];
-    const index_t left = lane_extent - k.first_lane;
-    k.lanes = static_cast<int>(left < width ? left : width);
+    k.lanes = static_cast<int>(end - k.first_lane);
     return k;
+  }
+  void set_shift(index_t lines) {
+    shift = lines;
+    chunks = (lane_extent + shift + width - 1) / width;
+    npacks = chunks * outer_extent[0] * outer_extent[1];
   }
   // Offset of row 0 of the pack's first line in an array of these extents and strides `st`.
   KOKKOS_INLINE_FUNCTION index_t offset(const nd_strides& st, const line_pack& k) const {
@@ -117,9 +126,33 @@ line_packs make_line_packs(const View& d, int axis, int lane_axis, int width) {
     g.outer_system_stride[m] = outer[m] == axis ? 0 : system_stride[outer[m]];
   }
   g.lane_system_stride = system_stride[lane_axis];
-  g.chunks = (g.lane_extent + width - 1) / width;
-  g.npacks = g.chunks * g.outer_extent[0] * g.outer_extent[1];
+  g.set_shift(0);
   return g;
+}
+
+// Folds the outer axis of smaller stride into the lane axis while it continues the lane axis in
+// every array (its stride is lane_extent lane strides in each of `arrays`, and in the system
+// numbering): the lines of a solve along x of a contiguous cube are then one long lane row, as
+// in layout::column, instead of one short row per y index.
+inline void merge_contiguous_outer_axes(line_packs& g, const nd_strides* arrays, int count) {
+  for (int merged = 0; merged < 2; ++merged) {
+    // The outer axis of smaller stride: slot 1 when there are two, else slot 0.
+    const int m = g.outer_axis[1] != g.axis ? 1 : (g.outer_axis[0] != g.axis ? 0 : -1);
+    if (m < 0) return;
+    const int outer = g.outer_axis[m];
+    if (g.outer_system_stride[m] != g.lane_extent * g.lane_system_stride) return;
+    for (int k = 0; k < count; ++k)
+      if (arrays[k].s[outer] != g.lane_extent * arrays[k].s[g.lane_axis]) return;
+    g.lane_extent *= g.outer_extent[m];
+    if (m == 1) {  // the other outer axis moves to slot 1
+      g.outer_axis[1] = g.outer_axis[0];
+      g.outer_extent[1] = g.outer_extent[0];
+      g.outer_system_stride[1] = g.outer_system_stride[0];
+    }
+    g.outer_axis[0] = g.axis;
+    g.outer_extent[0] = 1;
+    g.outer_system_stride[0] = 0;
+  }
 }
 
 }  // namespace bandsolve::detail

@@ -78,6 +78,23 @@ void check_line_coefficients(const std::string& fn, const char* name, const View
                            " (shared coefficients need one value per row of the solve axis)");
 }
 
+// The shift of the lane chunks (line_packs::shift) that starts full packs where a run of W
+// values of d begins on a multiple of W * sizeof(T) bytes, as aligned_block_shift does for
+// column blocks. Only for long lane rows (at least 8 packs: the two partial packs at their ends
+// stay a small part), all starting at the same offset from such a boundary.
+template <class View>
+index_t lane_row_shift(const View& d, const line_packs& g) {
+  using T = typename View::value_type;
+  const std::uintptr_t run = static_cast<std::uintptr_t>(g.width) * sizeof(T);
+  if (g.lane_extent < 8 * g.width) return 0;
+  for (int m = 0; m < 2; ++m)
+    if (g.outer_extent[m] > 1 &&
+        (static_cast<std::uintptr_t>(d.stride(g.outer_axis[m])) * sizeof(T)) % run != 0)
+      return 0;
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(d.data()) % run;
+  return offset % sizeof(T) == 0 ? static_cast<index_t>(offset / sizeof(T)) : 0;
+}
+
 // Whether the pack's lines of v are neighbours in memory (lane-contiguous rows).
 template <class View>
 bool unit_lane_stride(const View& v, int lane_axis) {
@@ -197,19 +214,25 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
                      (shared || (unit_lane_stride(a, lane) && unit_lane_stride(b, lane) &&
                                  unit_lane_stride(c, lane)));
   const int width = lanes ? P::W : P::L;
-  const line_packs g = make_line_packs(d, axis, lane, width);
+  const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
+                   sd = strides_of(d), su = strides_of(u);
+  line_packs g = make_line_packs(d, axis, lane, width);
+  if (lanes) {
+    const nd_strides arrays[5] = {sd, su, sa, sb, sc};
+    merge_contiguous_outer_axes(g, arrays, shared ? 2 : 5);
+    g.set_shift(lane_row_shift(d, g));
+  }
   // Scratch: rows of `width` lanes (c' and/or d'), then the shared factors (r, l, c').
   const std::size_t row_block = static_cast<std::size_t>(n) * width * sizeof(T);
   const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(T) : 0;
   const std::size_t row_blocks = shared ? (Add || !lanes ? 1 : 0) : (Add || !lanes ? 2 : 1);
   const std::size_t scratch = row_blocks * row_block + factors;
-  const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
-                   sd = strides_of(d), su = strides_of(u);
 
   if constexpr (!shared && !Add) {
-    // Full lanes only (every pack full: the lane extent is a multiple of W): chains of packs,
-    // two in flight, as the one-shot solve of column blocks (thomas_solve_lanes_chain).
-    if (lanes && g.lane_extent % P::W == 0) {
+    // Chains of packs, two in flight, as the one-shot solve of column blocks
+    // (thomas_solve_lanes_chain); a pack of fewer than W lines (the ends of a lane row) is
+    // solved on its own.
+    if (lanes) {
       constexpr int W = P::W;
       const index_t chain = chain_length(g.npacks, exec.concurrency());
       const index_t nchains = (g.npacks + chain - 1) / chain;
@@ -218,6 +241,7 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
             const index_t p_begin = ch * chain;
             const index_t p_end = p_begin + chain < g.npacks ? p_begin + chain : g.npacks;
             const index_t ki = g.axis;
+            T* rows = static_cast<T*>(work);
             const auto item = [&](index_t p) {
               const line_pack k = g.pack(p);
               return lane_item<T, T>{
@@ -227,11 +251,26 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
                   lane_rows<T>{d.data() + g.offset(sd, k), sd.s[ki]}};
             };
             const auto done = [&](index_t p, const int* codes) {
-              const index_t s0 = g.first_system(g.pack(p));
-              for (int l = 0; l < W; ++l) info(s0 + l * g.lane_system_stride) = codes[l];
+              const line_pack k = g.pack(p);
+              const index_t s0 = g.first_system(k);
+              for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = codes[l];
             };
-            thomas_solve_lanes_chain<W, 1, typename P::ahead>(n, p_begin, p_end, item,
-                                                              static_cast<T*>(work), done);
+            for (index_t p = p_begin; p < p_end;) {
+              const int nl = g.pack(p).lanes;
+              if (nl < W) {
+                const auto it = item(p);
+                int info_l[W] = {};
+                thomas_solve_lanes<W, 1, false, typename P::ahead>(
+                    n, nl, 1, it.a, it.b, it.c, it.d, rows, info_l, no_prefetch{});
+                done(p, info_l);
+                ++p;
+                continue;
+              }
+              index_t e = p + 1;
+              while (e < p_end && g.pack(e).lanes == W) ++e;
+              thomas_solve_lanes_chain<W, 1, typename P::ahead>(n, p, e, item, rows, done);
+              p = e;
+            }
           });
       return;
     }
