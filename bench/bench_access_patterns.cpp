@@ -10,13 +10,11 @@
 //                                      row after row, the run of B bytes of a, b, c, d line by
 //                                      line (column blocks are 512 bytes wide; wider runs show
 //                                      what longer runs would give)
-//   pattern/column_runs_aligned/bytes:B the same, each run starting on a multiple of B bytes
 // GBps counts the bytes read (the whole 4 arrays); frac_of_stream divides it by the reference,
 // which also writes a fifth array.
 #include "bench_support.hpp"
 
 #include <cstddef>
-#include <cstdint>
 
 namespace bandsolve_bench {
 namespace {
@@ -107,23 +105,6 @@ void column_runs(benchmark::State& state) {
   });
 }
 
-// column_runs with every run starting on a multiple of its size in memory, as the column blocks
-// of the solvers do (Kokkos allocations are only 64-byte aligned): each row's runs start
-// `skip` values in, the last one wrapping round to the row's first values.
-void column_runs_aligned(benchmark::State& state) {
-  const std::size_t run = static_cast<std::size_t>(state.range(0)) / sizeof(double);
-  const std::size_t nsys = 65536, rows = pattern_count / nsys;
-  pattern_benchmark(state, nsys / run, [=](std::size_t w, const double* const* x, double* acc) {
-    const std::uintptr_t bytes = run * sizeof(double);
-    std::size_t skip[4];
-    for (int q = 0; q < 4; ++q)
-      skip[q] = (bytes - reinterpret_cast<std::uintptr_t>(x[q]) % bytes) % bytes / sizeof(double);
-    for (std::size_t i = 0; i < rows; ++i)
-      for (std::size_t k = 0; k < run; k += 8)
-        for (int q = 0; q < 4; ++q) add_line(x[q] + i * nsys + (skip[q] + w * run + k) % nsys, acc);
-  });
-}
-
 BENCHMARK(sequential)
     ->Name("pattern/sequential/double")
     ->UseManualTime()
@@ -138,11 +119,6 @@ BENCHMARK(column_runs)
     ->Arg(512)
     ->Arg(1024)
     ->Arg(4096)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(column_runs_aligned)
-    ->Name("pattern/column_runs_aligned/double/bytes")
-    ->Arg(512)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -375,12 +375,12 @@ TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 4-
   check_every_axis<TestType, 4>({34, 2, 3, 1}, seed);
 }
 
-// Along x of a contiguous LayoutRight cube the lines of all y form one lane row (as columns do),
-// split into packs that start on d's run boundaries: the first and last packs hold fewer lines.
-// The cube starts 0 .. 2W-1 elements into its buffer (W = 64 doubles, 128 floats), so every
-// shift is taken; bad pivots in the first, a middle and the last line report on their numbers,
-// and nothing outside the cube is written.
-TEMPLATE_TEST_CASE("solve_along x of a contiguous cube at every offset from a run boundary",
+// Along x of a contiguous LayoutRight cube the lines of all y form one lane row (as columns do):
+// 12 x 90 lines in packs of W (64 doubles, 128 floats) that run across y, the last one partial.
+// The cube starts 0 .. 2W-1 elements into its buffers (the packs' runs at every offset from a
+// pack-sized boundary); bad pivots in the first, a middle and the last line report on their
+// numbers, and nothing outside the cube is written (solve_along and solve_along_add).
+TEMPLATE_TEST_CASE("solve_along x of a contiguous cube: y folded into the lane axis",
                    "[axis][lapack]", float, double) {
   using T = TestType;
   constexpr std::size_t W = 512 / sizeof(T), n = 4, ny = 12, nz = 90, nsys = ny * nz;

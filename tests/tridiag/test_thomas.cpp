@@ -406,11 +406,10 @@ TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
   });
 }
 
-// Column blocks start where d's runs of a block begin on a multiple of the block's bytes, so the
-// first block of the batch, like the last, may hold fewer systems than a full one: every start
-// offset of the systems from such a boundary (unit-system-stride subviews starting 0 .. 2L-1
-// systems into a column array), each solved, factored and checked for writes outside the View.
-TEMPLATE_TEST_CASE("thomas on column blocks shifted to every offset from a run boundary",
+// Unit-system-stride subviews starting 0 .. 2L-1 systems into a column array (L: the column
+// block width): the blocks' runs at every offset from a block-sized boundary in memory, each
+// solved, factored and checked for writes outside the View; info codes land on their systems.
+TEMPLATE_TEST_CASE("thomas on column subviews starting at every offset from a block boundary",
                    "[thomas][strided]", float, double) {
   using T = TestType;
   constexpr std::size_t block = 128 * 4 / sizeof(T);  // twice the column block width

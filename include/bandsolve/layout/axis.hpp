@@ -42,26 +42,21 @@ struct line_packs {
   index_t n = 0, lane_extent = 0, outer_extent[2] = {1, 1};
   index_t chunks = 0, npacks = 0, nsys = 0;
   index_t lane_system_stride = 0, outer_system_stride[2] = {0, 0};
-  // The chunks of the lane axis start `shift` lines early (the first chunk of each lane row
-  // then holds width - shift lines), so that the others start on a chosen memory boundary.
-  index_t shift = 0;
 
   // Packs run along the lane axis first, then the outer axis of smaller stride: consecutive
   // packs are neighbours in memory.
   KOKKOS_INLINE_FUNCTION line_pack pack(index_t p) const {
     const index_t chunk = p % chunks, q = p / chunks;
     line_pack k;
-    const index_t start = chunk * width - shift;
-    const index_t end = start + width < lane_extent ? start + width : lane_extent;
-    k.first_lane = start > 0 ? start : 0;
+    k.first_lane = chunk * width;
     k.o1 = q % outer_extent[1];
     k.o0 = q / outer_extent[1];
-    k.lanes = static_cast<int>(end - k.first_lane);
+    const index_t left = lane_extent - k.first_lane;
+    k.lanes = static_cast<int>(left < width ? left : width);
     return k;
   }
-  void set_shift(index_t lines) {
-    shift = lines;
-    chunks = (lane_extent + shift + width - 1) / width;
+  void count_packs() {
+    chunks = (lane_extent + width - 1) / width;
     npacks = chunks * outer_extent[0] * outer_extent[1];
   }
   // Offset of row 0 of the pack's first line in an array of these extents and strides `st`.
@@ -126,14 +121,15 @@ line_packs make_line_packs(const View& d, int axis, int lane_axis, int width) {
     g.outer_system_stride[m] = outer[m] == axis ? 0 : system_stride[outer[m]];
   }
   g.lane_system_stride = system_stride[lane_axis];
-  g.set_shift(0);
+  g.count_packs();
   return g;
 }
 
 // Folds the outer axis of smaller stride into the lane axis while it continues the lane axis in
 // every array (its stride is lane_extent lane strides in each of `arrays`, and in the system
 // numbering): the lines of a solve along x of a contiguous cube are then one long lane row, as
-// in layout::column, instead of one short row per y index.
+// in layout::column, instead of one short row per y index, and only the last pack of all can
+// hold fewer than `width` lines (not the last of every row, when the row is not a multiple).
 inline void merge_contiguous_outer_axes(line_packs& g, const nd_strides* arrays, int count) {
   for (int merged = 0; merged < 2; ++merged) {
     // The outer axis of smaller stride: slot 1 when there are two, else slot 0.
@@ -152,6 +148,7 @@ inline void merge_contiguous_outer_axes(line_packs& g, const nd_strides* arrays,
     g.outer_axis[0] = g.axis;
     g.outer_extent[0] = 1;
     g.outer_system_stride[0] = 0;
+    g.count_packs();
   }
 }
 

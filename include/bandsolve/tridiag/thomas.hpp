@@ -98,28 +98,14 @@ inline constexpr bool is_interleaved_v =
     !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
 
 // Lane-contiguous rows of work item p: G interleaved packs, or L systems of a column block or a
-// unit-system-stride strided View, the blocks shifted back by `shift` systems (block 0 then holds
-// systems 0 .. L-shift-1). T = const value type for inputs.
+// unit-system-stride strided View. T = const value type for inputs.
 template <class Layout, class Packing, class View, class T = typename View::value_type>
-KOKKOS_INLINE_FUNCTION lane_rows<T> pack_rows(const View& v, index_t p, index_t shift = 0) {
+KOKKOS_INLINE_FUNCTION lane_rows<T> pack_rows(const View& v, index_t p) {
   const index_t ss = static_cast<index_t>(v.stride(0)), si = static_cast<index_t>(v.stride(1));
-  if constexpr (is_interleaved_v<Layout>) {
+  if constexpr (is_interleaved_v<Layout>)
     return lane_rows<T>{v.data() + p * Packing::G * ss, si, ss};
-  } else {
-    const index_t first = p * Packing::L - shift;
-    return lane_rows<T>{v.data() + (first > 0 ? first : 0) * ss, si, 0};
-  }
-}
-
-// The shift that starts column blocks of L systems where a run of L values of d begins on a
-// multiple of L * sizeof(value) bytes (Kokkos allocations start 64-byte aligned only). At n = 256
-// in double, runs of 512 bytes that straddle two 512-byte blocks of memory read 7-10% slower
-// (measured with the same arrays offset by 0, 64, 192, 256 and 512 bytes).
-template <int L, class View>
-index_t aligned_block_shift(const View& d) {
-  constexpr std::uintptr_t size = sizeof(typename View::value_type);
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(d.data()) % (L * size);
-  return offset % size == 0 ? static_cast<index_t>(offset / size) : 0;
+  else
+    return lane_rows<T>{v.data() + p * Packing::L * ss, si, 0};
 }
 
 template <int L, class View, class T = typename View::value_type>
@@ -247,14 +233,9 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
     return;
   }
 
+  const index_t npacks = (nsys + L - 1) / L;
   const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
                      detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
-  // Column blocks (and unit-system-stride strided ones) start on d's run boundaries; the first
-  // block, and the last, may then hold fewer than L systems.
-  index_t shift = 0;
-  if constexpr (!detail::is_interleaved_v<Layout>)
-    if (lanes) shift = detail::aligned_block_shift<L>(d);
-  const index_t npacks = (nsys + shift + L - 1) / L;
   // Lane-contiguous packs go in chains of consecutive packs, two in flight (c' rows of both);
   // gathered packs one at a time (c' rows, then d' rows; n*L*sizeof(T) keeps those aligned).
   const index_t chain = lanes ? detail::chain_length(npacks, exec.concurrency()) : 1;
@@ -267,57 +248,41 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
         T* cp = static_cast<T*>(work);
         const index_t p_begin = chain_index * chain;
         const index_t p_end = p_begin + chain < npacks ? p_begin + chain : npacks;
-        const auto first_system = [&](index_t p) {
-          return p * L - shift > 0 ? p * L - shift : index_t(0);
-        };
         const auto systems_in = [&](index_t p) {
-          const index_t end = (p + 1) * L - shift;
-          return static_cast<int>((end < nsys ? end : nsys) - first_system(p));
+          return static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
         };
         const auto write_info = [&](index_t p, const int* codes) {
           const int nl = systems_in(p);
-          const index_t s0 = first_system(p);
-          for (int l = 0; l < nl; ++l) info(s0 + l) = codes[l];
+          for (int l = 0; l < nl; ++l) info(p * L + l) = codes[l];
         };
         if (lanes) {
           const auto rows_of = [&](index_t p) {
-            return detail::lane_item<T, D>{
-                detail::pack_rows<Layout, P, AView, const T>(a, p, shift),
-                detail::pack_rows<Layout, P, BView, const T>(b, p, shift),
-                detail::pack_rows<Layout, P, CView, const T>(c, p, shift),
-                detail::pack_rows<Layout, P>(d, p, shift)};
+            return detail::lane_item<T, D>{detail::pack_rows<Layout, P, AView, const T>(a, p),
+                                           detail::pack_rows<Layout, P, BView, const T>(b, p),
+                                           detail::pack_rows<Layout, P, CView, const T>(c, p),
+                                           detail::pack_rows<Layout, P>(d, p)};
           };
           // Interleaved packs are always full width (padding lanes are allocated) but the last
-          // item may hold fewer than G packs; other layouts' first and last items may hold
-          // fewer lanes.
-          const auto lanes_in = [&](index_t p) {
-            return detail::is_interleaved_v<Layout> ? W : systems_in(p);
-          };
-          const auto is_partial = [&](index_t p) {
-            return detail::groups_in<Layout, P>(d, p) < G || lanes_in(p) < W;
-          };
-          const auto solve_partial = [&](index_t p) {
-            const auto item = rows_of(p);
-            const int nl = lanes_in(p), ng = detail::groups_in<Layout, P>(d, p);
+          // item may hold fewer than G packs; other layouts' last item may hold fewer lanes.
+          const index_t last = npacks - 1;
+          const int last_groups = detail::groups_in<Layout, P>(d, last);
+          const int last_lanes = detail::is_interleaved_v<Layout> ? W : systems_in(last);
+          const bool last_is_partial = last_groups < G || last_lanes < W;
+          const index_t full_end = p_end == npacks && last_is_partial ? last : p_end;
+          detail::thomas_solve_lanes_chain<W, G, typename P::ahead>(n, p_begin, full_end, rows_of,
+                                                                    cp, write_info);
+          if (full_end < p_end) {
+            const auto item = rows_of(last);
             int info_l[L] = {};
             const detail::next_pack_prefetch<4> no_prefetch;
-            if (nl == W)
-              detail::thomas_solve_lanes<W, G, true>(n, W, ng, item.a, item.b, item.c, item.d,
-                                                     cp, info_l, no_prefetch);
+            if (last_lanes == W)
+              detail::thomas_solve_lanes<W, G, true>(n, W, last_groups, item.a, item.b, item.c,
+                                                     item.d, cp, info_l, no_prefetch);
             else
-              detail::thomas_solve_lanes<W, G, false>(n, nl, ng, item.a, item.b, item.c, item.d,
-                                                      cp, info_l, no_prefetch);
-            write_info(p, info_l);
-          };
-          const index_t last = npacks - 1;
-          const index_t full_begin = p_begin == 0 && is_partial(0) ? 1 : p_begin;
-          const index_t full_end =
-              p_end == npacks && last > 0 && is_partial(last) ? last : p_end;
-          if (full_begin > p_begin) solve_partial(0);
-          if (full_end > full_begin)
-            detail::thomas_solve_lanes_chain<W, G, typename P::ahead>(n, full_begin, full_end,
-                                                                      rows_of, cp, write_info);
-          if (full_end < p_end) solve_partial(last);
+              detail::thomas_solve_lanes<W, G, false>(n, last_lanes, last_groups, item.a, item.b,
+                                                      item.c, item.d, cp, info_l, no_prefetch);
+            write_info(last, info_l);
+          }
         } else {
           if constexpr (!detail::is_interleaved_v<Layout>) {
             for (index_t p = p_begin; p < p_end; ++p) {

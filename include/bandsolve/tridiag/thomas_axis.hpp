@@ -29,9 +29,9 @@
 // How lines are packed (layout/axis.hpp): neighbouring lines along the batch axis of smallest
 // stride share a pack, one SIMD lane each. With a unit-stride batch axis each row of a pack is
 // one contiguous run (as layout::column), and a batch axis that continues the lane axis in
-// memory in every array (y after x's lanes in a contiguous cube) is folded into it, so that runs
-// start on 512-byte boundaries of d as column blocks do; along the unit-stride axis the lines
-// are contiguous rows, read through in-register transposes (as layout::row).
+// memory in every array (y after x's lanes in a contiguous cube) is folded into it; along the
+// unit-stride axis the lines are contiguous rows, read through in-register transposes (as
+// layout::row).
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
@@ -78,23 +78,6 @@ void check_line_coefficients(const std::string& fn, const char* name, const View
     throw_invalid_argument(fn, name, ".extent(0) = ", v.extent(0),
                            " but d.extent(", axis, ") = ", d.extent(axis),
                            " (shared coefficients need one value per row of the solve axis)");
-}
-
-// The shift of the lane chunks (line_packs::shift) that starts full packs where a run of W
-// values of d begins on a multiple of W * sizeof(T) bytes, as aligned_block_shift does for
-// column blocks. Only for long lane rows (at least 8 packs: the two partial packs at their ends
-// stay a small part), all starting at the same offset from such a boundary.
-template <class View>
-index_t lane_row_shift(const View& d, const line_packs& g) {
-  using T = typename View::value_type;
-  const std::uintptr_t run = static_cast<std::uintptr_t>(g.width) * sizeof(T);
-  if (g.lane_extent < 8 * g.width) return 0;
-  for (int m = 0; m < 2; ++m)
-    if (g.outer_extent[m] > 1 &&
-        (static_cast<std::uintptr_t>(d.stride(g.outer_axis[m])) * sizeof(T)) % run != 0)
-      return 0;
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(d.data()) % run;
-  return offset % sizeof(T) == 0 ? static_cast<index_t>(offset / sizeof(T)) : 0;
 }
 
 // Whether the pack's lines of v are neighbours in memory (lane-contiguous rows).
@@ -222,7 +205,6 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
   if (lanes) {
     const nd_strides arrays[5] = {sd, su, sa, sb, sc};
     merge_contiguous_outer_axes(g, arrays, shared ? 2 : 5);
-    g.set_shift(lane_row_shift(d, g));
   }
   // Scratch: rows of `width` lanes (c' and/or d'), then the shared factors (r, l, c').
   const std::size_t row_block = static_cast<std::size_t>(n) * width * sizeof(T);
