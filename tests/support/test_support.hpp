@@ -20,6 +20,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 // LAPACK: solution of a general tridiagonal system with partial pivoting (reference BLAS/LAPACK
@@ -102,6 +103,20 @@ host_batch<T> random_dominant(std::size_t nsys, std::size_t n, std::uint32_t see
     }
   }
   return p;
+}
+
+// Zero pivots in the first system (row 1), the middle one (row 3) and the last (row 4) of p
+// (n >= 4): a_i = b_i = 0 there. Returns the info codes a solve must report.
+template <class T>
+std::vector<int> zero_pivots_first_middle_last(host_batch<T>& p) {
+  std::vector<int> expected(p.nsys, 0);
+  const std::pair<std::size_t, std::size_t> where[3] = {{0, 0}, {p.nsys / 2, 2}, {p.nsys - 1, 3}};
+  for (const auto& [s, row] : where) {
+    p.a[p.idx(s, row)] = T(0);
+    p.b[p.idx(s, row)] = T(0);
+    expected[s] = static_cast<int>(row + 1);
+  }
+  return expected;
 }
 
 // Right-hand sides only (for several solves with one factorization).

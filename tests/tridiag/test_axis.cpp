@@ -386,13 +386,7 @@ TEMPLATE_TEST_CASE("solve_along x of a contiguous cube: y folded into the lane a
   constexpr std::size_t W = 512 / sizeof(T), n = 4, ny = 12, nz = 90, nsys = ny * nz;
   using Cube = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   auto p = bstest::random_dominant<T>(nsys, n, 77);
-  std::vector<int> expected(nsys, 0);
-  for (const auto& [s, row] :
-       {std::pair<std::size_t, std::size_t>{0, 0}, {nsys / 2, 2}, {nsys - 1, 3}}) {
-    p.a[p.idx(s, row)] = T(0);
-    p.b[p.idx(s, row)] = T(0);
-    expected[s] = static_cast<int>(row + 1);
-  }
+  const std::vector<int> expected = bstest::zero_pivots_first_middle_last(p);
   const auto u0 = bstest::random_rhs<T>(nsys, n, 78);
   const auto x_ref = bstest::reference_solve(p);
   const auto failed = [&] {

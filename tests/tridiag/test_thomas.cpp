@@ -432,13 +432,7 @@ TEMPLATE_TEST_CASE("thomas on column subviews starting at every offset from a bl
       // Info codes land on their systems: zero pivots in the first system (row 1), a middle one
       // (row 3) and the last (row 4).
       auto p = bstest::random_dominant<T>(nsys, n, seed++);
-      std::vector<int> expected(nsys, 0);
-      for (const auto& [s, row] :
-           {std::pair<std::size_t, std::size_t>{0, 0}, {nsys / 2, 2}, {nsys - 1, 3}}) {
-        p.a[p.idx(s, row)] = T(0);
-        p.b[p.idx(s, row)] = T(0);
-        expected[s] = static_cast<int>(row + 1);
-      }
+      const std::vector<int> expected = bstest::zero_pivots_first_middle_last(p);
       Sub a = make(A), b = make(B), c = make(C), d = make(D);
       bstest::fill(a, p.a, nsys);
       bstest::fill(b, p.b, nsys);
