@@ -29,9 +29,9 @@
 // How lines are packed (layout/axis.hpp): neighbouring lines along the batch axis of smallest
 // stride share a pack, one SIMD lane each. With a unit-stride batch axis each row of a pack is
 // one contiguous run (as layout::column), and a batch axis that continues the lane axis in
-// memory in every array (y after x's lanes in a contiguous cube) is folded into it; along the
-// unit-stride axis the lines are contiguous rows, read through in-register transposes (as
-// layout::row).
+// memory in every array (y after z's lanes when solving along x of a contiguous cube) is folded
+// into it; along the unit-stride axis the lines are contiguous rows, read through in-register
+// transposes (as layout::row).
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
