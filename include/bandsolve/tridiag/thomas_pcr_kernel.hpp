@@ -8,9 +8,10 @@
 // small for PCR's log2(2P) steps to pay (see reduced_by_thomas); a second sweep over each chunk
 // then recovers its interior rows. Chunks are processed L at a time as SIMD lanes, and the
 // chunk groups are split across the team's threads.
-// The input is read twice (the second sweep recomputes the chunk's forward elimination from a,
-// b, c, d instead of storing it): 8 reads and 1 write per unknown, no intermediate arrays in
-// memory.
+// The input is read twice (the second sweep eliminates again from a, b, c, d instead of storing
+// the first sweep's rows: on CPUs, in registers, as plain Thomas with the chunk's first unknown
+// known; elsewhere the modified sweep again): 8 reads and 1 write per unknown, no intermediate
+// arrays in memory.
 //
 // User entry point (see the example in tests/tridiag/test_thomas_pcr.cpp):
 //   T* work = ...;  // bandsolve::thomas_pcr_workspace<T>(n, team.team_size()) elements
@@ -295,10 +296,9 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
       xl[l] = xr[2 * j + 1];
     }
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-    if (in_registers && simd::group_eliminate<LL>(m, here, j0 == 0, hint, ta, tc, td)) {
-      simd::group_back_substitute<LL>(m, ta, tc, td, x0, xl, d.p + j0 * M, M);
+    if (in_registers &&
+        simd::group_solve_interior<LL>(m, here, hint, x0, xl, tc, td, d.p + j0 * M))
       return;
-    }
 #endif
     load();
     fast_screen<LL, T> unused;

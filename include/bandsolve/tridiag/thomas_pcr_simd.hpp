@@ -3,7 +3,8 @@
 // CPUs with the in-register transposes of backend/simd_transpose.hpp: L x L blocks of the input
 // are transposed straight into SIMD registers (one chunk per lane) and the forward elimination
 // runs on them, its recurrence held in registers; the back substitution transposes its result
-// straight into the solution. Only the eliminated rows (a, c, d) go through the L1-resident tile.
+// straight into the solution. Only pass 2's eliminated rows (c', d') go through the L1-resident
+// tile.
 // The generic sweeps of thomas_pcr_kernel.hpp do the same work through loads into the tile; they
 // serve every other case (strides, partial groups, the last chunk, device code, the exact pivot
 // screen) and name the bad rows when this screen flags one.
@@ -31,15 +32,19 @@ inline void set_all(vec<T, L>& v, T x) {
   for (int l = 0; l < L; ++l) v[l] = x;
 }
 
-// Forward sweep of the modified Thomas (chunk_forward of thomas_pcr_kernel.hpp, same
-// arithmetic) on the L chunks of g, rows [0, m), m a multiple of L and >= 2L: calls
-// row(i, a, c, d) with row i eliminated (vectors of L lanes). zero_top_a: the first lane starts
-// the system (its a of row 0 is ignored, read as zero). When Screened, returns false if a pivot
-// may be bad (the pivot-risk sum of core/pivot.hpp), `risk` carries the sum in and out;
-// otherwise always true. `ahead` (or null): a group to prefetch, the next one this thread sweeps.
-template <bool Screened, int L, class T, class Row>
+// Forward sweep on the L chunks of g, rows [0, m), m a multiple of L and >= 2L: calls
+// row(i, a, c, d) with row i eliminated (vectors of L lanes). Two forms:
+//  - pass 1 (Interior false): the modified Thomas (chunk_forward of thomas_pcr_kernel.hpp, same
+//    arithmetic), every row expressed through the chunk's first unknown; zero_top_a: the first
+//    lane starts the system (its a of row 0 is ignored, read as zero);
+//  - pass 2 (Interior true): plain Thomas with the chunk's first unknown known, x[0] = x0[l]
+//    (row 0 replaced by that identity; a is passed as zero). Rows 1.. have pass 1's pivots.
+// `risk` accumulates the pivot-risk sum of core/pivot.hpp (flagged by risk_is_low_everywhere).
+// `ahead` (or null): a group to prefetch, the next one this thread sweeps.
+template <bool Interior, int L, class T, class Row>
 inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
-                          const chunk_group<T>* ahead, vec<T, L>& risk, const Row& row) {
+                          const chunk_group<T>* ahead, const T* x0, vec<T, L>& risk,
+                          const Row& row) {
   using V = vec<T, L>;
   // Doubles only: the products of four float pivots leave the float range too soon.
   constexpr bool four_rows = sizeof(T) == 8 && L % 4 == 0;
@@ -68,22 +73,25 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
     load_block<L>(g.c + q * L, g.lane_stride, C);
     load_block<L>(g.d + q * L, g.lane_stride, D);
     if (q == 0 && zero_top_a) A[0][0] = T(0);
-    const auto screen = [&](const V& pivot, const V& r) {
-      if constexpr (Screened) {
-        const V mag = r < zero ? -r : r;
-        risk = mag * tiny + (pivot * zero + risk);
-      } else {
-        (void)pivot, (void)r;
+    if constexpr (Interior)
+      if (q == 0) {  // x[0] = x0: the recurrence below then starts with c' = 0, d' = x0
+        A[0] = zero;
+        B[0] = one;
+        C[0] = zero;
+        load<T, L>(x0, D[0]);
       }
+    const auto screen = [&](const V& pivot, const V& r) {
+      const V mag = r < zero ? -r : r;
+      risk = mag * tiny + (pivot * zero + risk);
     };
-    // Row by row: every row without four_rows, else the first tile's first four (rows 0 and 1
-    // start the recurrence their own way).
-    const int single_rows = !four_rows ? L : (q == 0 ? 4 : 0);
+    // Row by row: every row without four_rows, else the modified form's first four (its rows 0
+    // and 1 start the recurrence their own way).
+    const int single_rows = !four_rows ? L : (q == 0 && !Interior ? 4 : 0);
     int j = 0;
     for (; j < single_rows; ++j) {
       const index_t i = q * L + j;
       V r, piv;
-      if (i < 2) {  // rows 0 and 1: divided by their diagonal
+      if (!Interior && i < 2) {  // rows 0 and 1: divided by their diagonal
         piv = B[j];
         r = one / piv;
         ap = r * A[j];
@@ -91,9 +99,9 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
         piv = B[j] - A[j] * cp;
         r = one / piv;
         dp = r * (D[j] - A[j] * dp);
-        ap = -r * A[j] * ap;
+        if constexpr (!Interior) ap = -r * A[j] * ap;
       }
-      if (i < 2) dp = r * D[j];
+      if (!Interior && i < 2) dp = r * D[j];
       // c' straight from the pivot, not as r * c: the recurrence then waits for one division,
       // not a division and a product (2.60 -> 2.42 ns per unknown at n = 2^22, medians of 6
       // alternated runs); the second division runs beside it.
@@ -124,7 +132,7 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
         screen(q3, i3);
         for (int k = 0; k < 4; ++k) {
           dp = r[k] * (D[j + k] - A[j + k] * dp);
-          ap = -r[k] * A[j + k] * ap;
+          if constexpr (!Interior) ap = -r[k] * A[j + k] * ap;
           row(i + k, ap, cps[k], dp);
         }
         cp = cps[3];
@@ -154,8 +162,8 @@ inline bool group_reduced_rows(index_t m, const chunk_group<T>& g, bool zero_top
   set_all<L>(tiny, pivot_limits<T>::tiny);
   V risk = zero, a0 = zero, c0 = zero, d0 = zero, al = zero, cl = zero, dl = zero;
   V sum_a = zero, sum_d = zero, weight = one;
-  group_forward<true, L>(m, g, zero_top_a, ahead, risk,
-                         [&](index_t i, const V& a, const V& c, const V& d) {
+  group_forward<false, L>(m, g, zero_top_a, ahead, static_cast<const T*>(nullptr), risk,
+                          [&](index_t i, const V& a, const V& c, const V& d) {
                            if (i == 0) {
                              a0 = a;
                              c0 = c;
@@ -186,33 +194,26 @@ inline bool group_reduced_rows(index_t m, const chunk_group<T>& g, bool zero_top
   return risk_is_low_everywhere<L, T>(risk);
 }
 
-// Pass 2's forward sweep on the L chunks of g: the eliminated a, c, d into the tile (row i of
-// lane l at i*L + l), for group_back_substitute. Screened as in pass 1: false where pass 1 fell
-// back to the generic sweeps (a bad pivot, or products of pivots out of range), which then
-// redo this pass as well, so that both passes eliminate the same way.
+// Pass 2 on the L chunks of g, whose end unknowns x0 (x[0]) and xl (x[m-1]) are known: plain
+// Thomas on rows 1 .. m-2 with x[0] substituted (c', d' into the tile, row i of lane l at
+// i*L + l), then the back substitution from x[m-1], written to the L chunks of x (lane stride as
+// in g) through in-register transposes. Cheaper than redoing pass 1's modified sweep: no a'
+// recurrence, two tile arrays instead of three.
+// Returns false, writing nothing to x, if a pivot may be bad; the generic sweeps then redo the
+// group.
 template <int L, class T>
-inline bool group_eliminate(index_t m, const chunk_group<T>& g, bool zero_top_a,
-                            const chunk_group<T>* ahead, T* ta, T* tc, T* td) {
+inline bool group_solve_interior(index_t m, const chunk_group<T>& g, const chunk_group<T>* ahead,
+                                 const T* x0, const T* xl, T* tc, T* td, T* x) {
   using V = vec<T, L>;
   V risk;
   set_all<L>(risk, T(0));
-  group_forward<true, L>(m, g, zero_top_a, ahead, risk,
-                         [&](index_t i, const V& a, const V& c, const V& d) {
-                           store<T, L>(ta + i * L, a);
+  group_forward<true, L>(m, g, false, ahead, x0, risk,
+                         [tc, td](index_t i, const V&, const V& c, const V& d) {
                            store<T, L>(tc + i * L, c);
                            store<T, L>(td + i * L, d);
                          });
-  return risk_is_low_everywhere<L, T>(risk);
-}
-
-// After group_eliminate, with the chunks' end unknowns x0 and xl known: x of every row, written
-// to the L chunks of x (lane stride as in group_forward) through in-register transposes.
-template <int L, class T>
-inline void group_back_substitute(index_t m, const T* ta, const T* tc, const T* td,
-                                  const T* x0, const T* xl, T* x, index_t lane_stride) {
-  using V = vec<T, L>;
-  V first, next;
-  load<T, L>(x0, first);
+  if (!risk_is_low_everywhere<L, T>(risk)) return false;
+  V next;
   load<T, L>(xl, next);
   for (index_t q = m / L - 1; q >= 0; --q) {
     V X[L];
@@ -220,20 +221,18 @@ inline void group_back_substitute(index_t m, const T* ta, const T* tc, const T* 
       const index_t i = q * L + j;
       if (i == m - 1) {
         X[j] = next;
-      } else if (i == 0) {
-        X[j] = first;
-      } else {
-        V a, c, d;
-        load<T, L>(ta + i * L, a);
+      } else {  // row 0 too: its c' = 0, d' = x0
+        V c, d;
         load<T, L>(tc + i * L, c);
         load<T, L>(td + i * L, d);
-        X[j] = d - a * first - c * next;
+        X[j] = d - c * next;
       }
       next = X[j];
     }
     transpose<L>(X);
-    for (int l = 0; l < L; ++l) store<T, L>(x + q * L + l * lane_stride, X[l]);
+    for (int l = 0; l < L; ++l) store<T, L>(x + q * L + l * g.lane_stride, X[l]);
   }
+  return true;
 }
 
 }  // namespace bandsolve::detail::simd
