@@ -283,6 +283,63 @@ TEST_CASE("thomas_pcr's reduced system: Thomas on small teams, PCR on large ones
   CHECK(named({0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 1, 0}) == 6);
 }
 
+// The reduced system solved by the hybrid one level down (reduced_by_hybrid): teams of several
+// threads with a reduced system of at least two SIMD groups of chunks per thread. Small chunks
+// (3 rows, 4 lanes) reach it from n = 384 on 2 threads; the default shape (128 rows, 8 or 16
+// lanes) from n = 2^18 on 2 threads, through the register-blocked sweeps at both levels.
+TEMPLATE_TEST_CASE("thomas_pcr's reduced system solved by the hybrid one level down",
+                   "[thomas_pcr][nested]", float, double) {
+  using T = TestType;
+  using bandsolve::detail::reduced_by_hybrid;
+  CHECK(reduced_by_hybrid<8, 128>(1 << 16, 2));  // n = 2^22 on 2 threads
+  CHECK_FALSE(reduced_by_hybrid<8, 128>(1 << 16, 1));   // one thread: its Thomas sweep
+  CHECK_FALSE(reduced_by_hybrid<8, 128>(2048, 2));      // one group per thread: not worth it
+  CHECK_FALSE(reduced_by_hybrid<8, 128>(1 << 16, 32));  // PCR's team
+  using exec = Kokkos::DefaultHostExecutionSpace;
+  const int team_size = static_cast<int>(exec().concurrency());
+  if (!reduced_by_hybrid<4, 3>(2 * (1000 / 3), team_size))
+    WARN("a team of " << team_size << " thread(s): the nested level is not reached here");
+  std::uint32_t seed = 9000;
+  for (std::size_t n : {1000, 1001, 3001}) {
+    INFO("3-row chunks, 4 lanes, n = " << n);
+    const auto p = bstest::random_dominant<T>(2, n, seed++);
+    const auto [x, info] = team_solve<4, 3>(exec(), p);
+    CHECK(info == std::vector<int>{0, 0});
+    CHECK(bstest::max_rel_diff(x, bstest::reference_solve(p), 2, n) <=
+          bstest::reduction_tol<T>(n));
+  }
+  // 2P = 2 * team_size * lanes * 128 reduced rows: two groups of chunks per thread below.
+  constexpr std::size_t lanes = bandsolve::thomas_pcr_shape<T>::lanes;
+  const std::size_t big = std::size_t(team_size) * lanes * 128 * 128 + 77;
+  {
+    INFO("default shape, n = " << big);
+    const auto p = bstest::random_dominant<T>(1, big, seed++);
+    auto D = bstest::upload<bl::row, exec>(p);
+    auto info = bstest::make_info<exec::memory_space>(1);
+    bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+    exec().fence();
+    CHECK(bstest::info_to_host(info) == std::vector<int>{0});
+    CHECK(bstest::max_rel_diff(bstest::to_host(D.d, 1), bstest::reference_solve(p), 1, big) <=
+          bstest::reduction_tol<T>(big));
+  }
+  // Rows 127 and 128 (the last of chunk 0, the first of chunk 1) cut off from their neighbours
+  // as the singular block [1 1; 1 1]: every chunk's own pivots are fine, the reduced system is
+  // singular, and the nested level's bad row names one of the two.
+  {
+    auto p = bstest::random_dominant<T>(1, big, seed++);
+    p.c[126] = p.a[127] = T(0);
+    p.b[127] = p.c[127] = T(1);
+    p.a[128] = p.b[128] = T(1);
+    p.c[128] = p.a[129] = T(0);
+    auto D = bstest::upload<bl::row, exec>(p);
+    auto info = bstest::make_info<exec::memory_space>(1);
+    bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+    exec().fence();
+    const int code = bstest::info_to_host(info)[0];
+    CHECK((code == 128 || code == 129));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Example: the per-system form inside your own kernel.
 

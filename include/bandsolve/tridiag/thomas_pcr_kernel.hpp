@@ -5,9 +5,10 @@
 // each chunk a modified Thomas sweep expresses every row through the chunk's two end unknowns;
 // the end rows of all chunks form a tridiagonal system of 2P unknowns with a unit diagonal,
 // solved by PCR across the team, or by one thread's two-way Thomas sweep when the team is too
-// small for PCR's log2(2P) steps to pay (see reduced_by_thomas); a second sweep over each chunk
-// then recovers its interior rows. Chunks are processed L at a time as SIMD lanes, and the
-// chunk groups are split across the team's threads.
+// small for PCR's log2(2P) steps to pay (see reduced_by_thomas), or, when the reduced system is
+// large enough to keep such a team busy, by the hybrid itself one level down (reduced_by_hybrid).
+// A second sweep over each chunk then recovers its interior rows. Chunks are processed L at a
+// time as SIMD lanes, and the chunk groups are split across the team's threads.
 // The input is read twice (the second sweep eliminates again from a, b, c, d instead of storing
 // the first sweep's rows: on CPUs, in registers, as plain Thomas with the chunk's first unknown
 // known; elsewhere the modified sweep again): 8 reads and 1 write per unknown, no intermediate
@@ -20,7 +21,8 @@
 // bandsolve::single_thread{} (plain one-thread call). info as in LAPACK: 0, or the 1-based
 // row of a zero, tiny or non-finite pivot: the smallest such row of the first sweep that met one
 // (chunk sweeps, then the chunks' first rows, then the reduced system: each PCR step, or the
-// two-way Thomas sweep).
+// two-way Thomas sweep, or the hybrid one level down, whose own first bad row names the
+// reduced row).
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 #include <bandsolve/tridiag/thomas_pcr_simd.hpp>
 
@@ -58,10 +60,48 @@ struct thomas_pcr_layout {
             static_cast<index_t>(sizeof(T)) - 1) /
            static_cast<index_t>(sizeof(T));
   }
-  KOKKOS_INLINE_FUNCTION static constexpr index_t workspace(index_t n, int team_size) {
+  // One level's own workspace: info slots, the reduced system (and PCR's second copy), tiles.
+  KOKKOS_INLINE_FUNCTION static constexpr index_t own(index_t n, int team_size) {
     return info_slots(team_size) + 12 * chunks(n) + static_cast<index_t>(team_size) * 4 * tile;
   }
+  KOKKOS_INLINE_FUNCTION static constexpr index_t round_up(index_t k) { return (k + 7) / 8 * 8; }
+  // Where a nested solve of the reduced system keeps its unit diagonal, then its workspace.
+  KOKKOS_INLINE_FUNCTION static constexpr index_t nested_offset(index_t n, int team_size) {
+    return round_up(own(n, team_size));
+  }
+  KOKKOS_INLINE_FUNCTION static constexpr index_t workspace(index_t n, int team_size);
 };
+
+// Whether one thread's two-way Thomas sweep solves the reduced system of `rows` rows instead of
+// PCR. PCR does rows * log2(rows) independent row updates, shared by the team; Thomas does `rows`
+// dependent ones, each about 4 times slower (a division on the dependency chain) and has no
+// barriers: it wins while 4 * team_size <= log2(rows), i.e. on CPU teams of a few threads.
+KOKKOS_INLINE_FUNCTION constexpr bool reduced_by_thomas(index_t rows, int team_size) {
+  int log2_rows = 0;
+  for (index_t r = rows; r > 1; r /= 2) ++log2_rows;
+  return 4 * team_size <= log2_rows;
+}
+
+// Whether the reduced system goes to the hybrid itself, one level down, where it would otherwise
+// go to one thread's Thomas sweep while the rest of the team waits: teams of several threads,
+// and at least two SIMD groups of chunks per thread. On 2 threads (double): the sweep of the
+// 65536 reduced rows of n = 2^22 took 0.41 ms of about 7, and the whole solve went from 1.82-2.14
+// to 1.72-1.76 ns per unknown; 1.31 -> 1.19-1.22 at n = 2^20; even at 4096 rows (n = 2^18),
+// slower at 2048 (1.26 -> 1.28).
+template <int Lanes, int ChunkRows>
+KOKKOS_INLINE_FUNCTION constexpr bool reduced_by_hybrid(index_t rows, int team_size) {
+  return team_size > 1 && reduced_by_thomas(rows, team_size) &&
+         rows >= 2 * static_cast<index_t>(team_size) * Lanes * ChunkRows;
+}
+
+template <class T, int Lanes, int ChunkRows>
+KOKKOS_INLINE_FUNCTION constexpr index_t thomas_pcr_layout<T, Lanes, ChunkRows>::workspace(
+    index_t n, int team_size) {
+  const index_t rows = 2 * chunks(n);
+  return reduced_by_hybrid<Lanes, ChunkRows>(rows, team_size)
+             ? nested_offset(n, team_size) + round_up(rows) + own(rows, team_size)
+             : own(n, team_size);
+}
 
 // How the chunk sweeps watch their pivots. The fast screen sums |1/pivot| * tiny + pivot * 0 per
 // lane (two multiply-adds, vectorizes); only when a lane's sum flags something is the work item
@@ -308,16 +348,6 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
   }
 }
 
-// Whether the reduced system of `rows` rows goes to one thread's Thomas sweep instead of PCR.
-// PCR does rows * log2(rows) independent row updates, shared by the team; Thomas does `rows`
-// dependent ones, each about 4 times slower (a division on the dependency chain) and has no
-// barriers: it wins while 4 * team_size <= log2(rows), i.e. on CPU teams of a few threads.
-KOKKOS_INLINE_FUNCTION bool reduced_by_thomas(index_t rows, int team_size) {
-  int log2_rows = 0;
-  for (index_t r = rows; r > 1; r /= 2) ++log2_rows;
-  return 4 * team_size <= log2_rows;
-}
-
 // Thomas on the reduced system (unit diagonal, a[0] = c[rows-1] = 0), one thread, eliminating
 // from both ends at once: rows 1..k top-down (c', d' into c, d) and rows rows-2..k+1 bottom-up
 // (a'', d'' into a, d), k = (rows-1)/2, then the 2x2 system of rows k and k+1 and the two back
@@ -395,7 +425,8 @@ KOKKOS_INLINE_FUNCTION index_t claim_range(bad_code* range, bool from_top) {
   }
 }
 
-template <int Lanes, int ChunkRows, class Member, class T>
+// Nested: this is the reduced system of an outer solve (which never nests further).
+template <int Lanes, int ChunkRows, class Member, class T, bool Nested = false>
 KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n,
                                                    const system_rows<const T>& a,
                                                    const system_rows<const T>& b,
@@ -454,7 +485,20 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
         team.team_barrier();
         bad_code rbad = 0;
         T* x = rd;
-        if (reduced_by_thomas(2 * P, nt)) {
+        if (!Nested && reduced_by_hybrid<Lanes, ChunkRows>(2 * P, nt)) {
+          if constexpr (!Nested) {  // (no code for a nested level to call itself)
+            T* const ones = work + Shape::nested_offset(n, nt);  // the unit diagonal
+            index_t i0, i1;
+            thread_share(team, 0, 2 * P, i0, i1);
+            for (index_t i = i0; i < i1; ++i) ones[i] = T(1);
+            team.team_barrier();
+            const int code = thomas_pcr_solve_shaped<Lanes, ChunkRows, Member, T, true>(
+                team, 2 * P, system_rows<const T>(ra, 1), system_rows<const T>(ones, 1),
+                system_rows<const T>(rc, 1), system_rows<T>(rd, 1),
+                ones + Shape::round_up(2 * P));
+            if (code != 0) rbad = min_bad_row(0, 2, code - 1);
+          }
+        } else if (reduced_by_thomas(2 * P, nt)) {
           if (t == 0) reduced_thomas(2 * P, ra, rc, rd, &rbad, 2);
           team.team_barrier();
         } else {
