@@ -13,15 +13,30 @@
 // Batches too small to fill threads x SIMD lanes run one team per system: the system is cut
 // into chunks of 128 rows, SIMD lanes take 8 (double) or 16 (float) chunks at a time (on CPUs
 // through in-register transposes when rows are contiguous), threads take groups of chunks, and
-// the chunks' end rows are solved by PCR, or by one thread's two-way Thomas sweep on teams of a few
-// threads (see thomas_pcr_kernel.hpp, which also offers the per-system form to call inside your
-// own kernels). Larger batches run SIMD
-// across systems, each system one chunk: a modified Thomas with a 2x2 reduced system.
+// the chunks' end rows are solved by PCR, by one thread's two-way Thomas sweep on teams of a few
+// threads, or by the hybrid one level down (see thomas_pcr_kernel.hpp, which also offers the
+// per-system form to call inside your own kernels). Larger batches of long systems (n >= 4 L
+// chunks) with contiguous rows run the same per system, one thread each; other larger batches
+// run SIMD across systems, each system one chunk: a modified Thomas with a 2x2 reduced system.
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 #include <bandsolve/tridiag/thomas_pcr_kernel.hpp>
 
 namespace bandsolve {
+
+namespace detail {
+// Full batches of long systems with contiguous rows (row layout, unit-row-stride views) go one
+// system per work item (a team of one thread sweeping the system's chunks as SIMD lanes, through
+// the in-register transposes) rather than across systems (packs of L whole systems through a
+// tile of 4 n L values, streamed several times): from 4 SIMD groups of chunks per system. Per
+// unknown, nsys x n = 2^22, double, 2 threads, one system per item against packs: n = 2^18 1.54
+// against 2.91 ns, 2^16 1.65 / 2.30, 2^14 1.89 / 2.29, 4096 2.36-2.44 / 2.58-2.60, but 2048 3.26
+// / 2.66 and 1024 4.61 / 1.86.
+template <class T>
+constexpr bool one_system_per_item(index_t n) {
+  return n >= 4 * static_cast<index_t>(thomas_pcr_shape<T>::lanes) * thomas_pcr_shape<T>::chunk_rows;
+}
+}  // namespace detail
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const BView& b,
@@ -39,10 +54,16 @@ void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const B
     return;
   }
   const int threads = detail::concurrency_of(exec);
-  if (detail::inside_system_pays(nsys, threads, L)) {
-    const index_t work = thomas_pcr_workspace<T>(n, threads);
+  const bool few = detail::inside_system_pays(nsys, threads, L);
+  const bool contiguous_rows = detail::system_of(a, 0).stride == 1 &&
+                               detail::system_of(b, 0).stride == 1 &&
+                               detail::system_of(c, 0).stride == 1 &&
+                               detail::system_of(d, 0).stride == 1;
+  if (few || (contiguous_rows && detail::one_system_per_item<T>(n))) {
+    const int team_size = few ? threads : 1;
+    const index_t work = thomas_pcr_workspace<T>(n, team_size);
     detail::launch_teams(
-        exec, "bandsolve::solve(thomas_pcr)", nsys, threads,
+        exec, "bandsolve::solve(thomas_pcr)", nsys, team_size,
         static_cast<std::size_t>(work) * sizeof(T),
         KOKKOS_LAMBDA(const member_type& team, const index_t s, void* scratch) {
           const auto xs = detail::system_of(d, s);
