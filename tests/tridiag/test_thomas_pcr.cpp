@@ -283,7 +283,7 @@ TEST_CASE("thomas_pcr's reduced system: Thomas on small teams, PCR on large ones
   CHECK(named({0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 1, 0}) == 6);
 }
 
-// Full batches (at least threads x L systems) of systems of at least 4 L chunks with contiguous
+// Full batches (at least threads x L systems) of systems of at least 2 L chunks with contiguous
 // rows go one system per work item (a team of one thread), other full batches across systems.
 TEMPLATE_TEST_CASE("thomas_pcr on full batches of long systems: one system per work item",
                    "[thomas_pcr][batch]", float, double) {
@@ -291,73 +291,78 @@ TEMPLATE_TEST_CASE("thomas_pcr on full batches of long systems: one system per w
   using exec = Kokkos::DefaultHostExecutionSpace;
   using Mem = exec::memory_space;
   constexpr std::size_t lanes = bandsolve::thomas_pcr_shape<T>::lanes;
-  const std::size_t nsys = std::size_t(exec().concurrency()) * lanes + 1, n = 4 * lanes * 128 + 77;
-  CHECK(bandsolve::detail::one_system_per_item<T>(static_cast<index_t>(n)));
-  CHECK_FALSE(bandsolve::detail::one_system_per_item<T>(static_cast<index_t>(n - 78)));
-  auto p = bstest::random_dominant<T>(nsys, n, 9500);
-  const auto ref = bstest::reference_solve(p);
-  // Zero rows in system 5 (row 1000, inside a SIMD group of chunks) and in the last system (its
-  // last row): their info names them, every other system is solved.
-  std::vector<int> expected(nsys, 0);
-  for (const auto& [s, row] : {std::pair<std::size_t, std::size_t>{5, 1000}, {nsys - 1, n - 1}}) {
-    const std::size_t k = p.idx(s, row);
-    p.a[k] = p.b[k] = p.c[k] = T(0);
-    expected[s] = static_cast<int>(row + 1);
-  }
-  const auto check = [&](const std::vector<T>& x, const std::vector<int>& info) {
-    CHECK(info == expected);
-    double worst = 0;
-    for (std::size_t s = 0; s < nsys; ++s)
-      if (expected[s] == 0)
-        for (std::size_t i = 0; i < n; ++i)
-          worst = std::max(worst, std::abs(double(x[p.idx(s, i)]) - double(ref[p.idx(s, i)])) /
-                                      std::max(1.0, std::abs(double(ref[p.idx(s, i)]))));
-    CHECK(worst <= bstest::reduction_tol<T>(n));
-  };
-  {
-    INFO("row layout");
-    auto D = bstest::upload<bl::row, exec>(p);
-    auto info = bstest::make_info<Mem>(nsys);
-    bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
-    exec().fence();
-    check(bstest::to_host(D.d, nsys), bstest::info_to_host(info));
-  }
-  {
-    INFO("column layout (across systems)");
-    auto D = bstest::upload<bl::column, exec>(p);
-    auto info = bstest::make_info<Mem>(nsys);
-    bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
-    exec().fence();
-    check(bstest::to_host(D.d, nsys), bstest::info_to_host(info));
-  }
-  {
-    INFO("every other row of a padded array: unit row stride, nothing written outside");
-    using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
-    using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
-    const T sentinel = T(-777);
-    Big A("A", nsys, 2, n + 2), B("B", nsys, 2, n + 2), C("C", nsys, 2, n + 2),
-        Dd("D", nsys, 2, n + 2);
-    for (const auto& v : {A, B, C, Dd}) Kokkos::deep_copy(v, sentinel);
-    const auto sub = [&](const Big& big) -> Sub {
-      return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+  const std::size_t nsys = std::size_t(exec().concurrency()) * lanes + 1;
+  CHECK_FALSE(bandsolve::detail::one_system_per_item<T>(static_cast<index_t>(2 * lanes * 128 - 1)));
+  // 2 L chunks of 128 rows (every chunk in a full SIMD group), and 77 rows more (the last chunk
+  // alone, 205 rows).
+  for (const std::size_t n : {2 * lanes * 128, 2 * lanes * 128 + 77}) {
+    INFO("n = " << n);
+    CHECK(bandsolve::detail::one_system_per_item<T>(static_cast<index_t>(n)));
+    auto p = bstest::random_dominant<T>(nsys, n, 9500);
+    const auto ref = bstest::reference_solve(p);
+    // Zero rows in system 5 (row 1000, inside a SIMD group of chunks) and in the last system (its
+    // last row): their info names them, every other system is solved.
+    std::vector<int> expected(nsys, 0);
+    for (const auto& [s, row] : {std::pair<std::size_t, std::size_t>{5, 1000}, {nsys - 1, n - 1}}) {
+      const std::size_t k = p.idx(s, row);
+      p.a[k] = p.b[k] = p.c[k] = T(0);
+      expected[s] = static_cast<int>(row + 1);
+    }
+    const auto check = [&](const std::vector<T>& x, const std::vector<int>& info) {
+      CHECK(info == expected);
+      double worst = 0;
+      for (std::size_t s = 0; s < nsys; ++s)
+        if (expected[s] == 0)
+          for (std::size_t i = 0; i < n; ++i)
+            worst = std::max(worst, std::abs(double(x[p.idx(s, i)]) - double(ref[p.idx(s, i)])) /
+                                        std::max(1.0, std::abs(double(ref[p.idx(s, i)]))));
+      CHECK(worst <= bstest::reduction_tol<T>(n));
     };
-    const Sub a = sub(A), b = sub(B), c = sub(C), d = sub(Dd);
-    bstest::fill(a, p.a, nsys);
-    bstest::fill(b, p.b, nsys);
-    bstest::fill(c, p.c, nsys);
-    bstest::fill(d, p.d, nsys);
-    auto info = bstest::make_info<Mem>(nsys);
-    bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, a, b, c, d, info);
-    exec().fence();
-    check(bstest::to_host(d, nsys), bstest::info_to_host(info));
-    const auto raw = bstest::raw_copy(Dd);
-    std::size_t outside = 0;
-    for (std::size_t s = 0; s < nsys; ++s)
-      for (std::size_t k = 0; k < 2; ++k)
-        for (std::size_t j = 0; j < n + 2; ++j)
-          if (k != 1 || j == 0 || j == n + 1)
-            outside += raw[(s * 2 + k) * (n + 2) + j] == sentinel ? 0 : 1;
-    CHECK(outside == 0);
+    {
+      INFO("row layout");
+      auto D = bstest::upload<bl::row, exec>(p);
+      auto info = bstest::make_info<Mem>(nsys);
+      bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+      exec().fence();
+      check(bstest::to_host(D.d, nsys), bstest::info_to_host(info));
+    }
+    {
+      INFO("column layout (across systems)");
+      auto D = bstest::upload<bl::column, exec>(p);
+      auto info = bstest::make_info<Mem>(nsys);
+      bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+      exec().fence();
+      check(bstest::to_host(D.d, nsys), bstest::info_to_host(info));
+    }
+    {
+      INFO("every other row of a padded array: unit row stride, nothing written outside");
+      using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+      using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+      const T sentinel = T(-777);
+      Big A("A", nsys, 2, n + 2), B("B", nsys, 2, n + 2), C("C", nsys, 2, n + 2),
+          Dd("D", nsys, 2, n + 2);
+      for (const auto& v : {A, B, C, Dd}) Kokkos::deep_copy(v, sentinel);
+      const auto sub = [&](const Big& big) -> Sub {
+        return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+      };
+      const Sub a = sub(A), b = sub(B), c = sub(C), d = sub(Dd);
+      bstest::fill(a, p.a, nsys);
+      bstest::fill(b, p.b, nsys);
+      bstest::fill(c, p.c, nsys);
+      bstest::fill(d, p.d, nsys);
+      auto info = bstest::make_info<Mem>(nsys);
+      bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, a, b, c, d, info);
+      exec().fence();
+      check(bstest::to_host(d, nsys), bstest::info_to_host(info));
+      const auto raw = bstest::raw_copy(Dd);
+      std::size_t outside = 0;
+      for (std::size_t s = 0; s < nsys; ++s)
+        for (std::size_t k = 0; k < 2; ++k)
+          for (std::size_t j = 0; j < n + 2; ++j)
+            if (k != 1 || j == 0 || j == n + 1)
+              outside += raw[(s * 2 + k) * (n + 2) + j] == sentinel ? 0 : 1;
+      CHECK(outside == 0);
+    }
   }
 }
 

@@ -15,7 +15,7 @@
 // through in-register transposes when rows are contiguous), threads take groups of chunks, and
 // the chunks' end rows are solved by PCR, by one thread's two-way Thomas sweep on teams of a few
 // threads, or by the hybrid one level down (see thomas_pcr_kernel.hpp, which also offers the
-// per-system form to call inside your own kernels). Larger batches of long systems (n >= 4 L
+// per-system form to call inside your own kernels). Larger batches of long systems (n >= 2 L
 // chunks) with contiguous rows run the same per system, one thread each; other larger batches
 // run SIMD across systems, each system one chunk: a modified Thomas with a 2x2 reduced system.
 #include <bandsolve/core/algo.hpp>
@@ -28,13 +28,14 @@ namespace detail {
 // Full batches of long systems with contiguous rows (row layout, unit-row-stride views) go one
 // system per work item (a team of one thread sweeping the system's chunks as SIMD lanes, through
 // the in-register transposes) rather than across systems (packs of L whole systems through a
-// tile of 4 n L values, streamed several times): from 4 SIMD groups of chunks per system. Per
-// unknown, nsys x n = 2^22, double, 2 threads, one system per item against packs: n = 2^18 1.54
-// against 2.91 ns, 2^16 1.65 / 2.30, 2^14 1.89 / 2.29, 4096 2.36-2.44 / 2.58-2.60, but 2048 3.26
-// / 2.66 and 1024 4.61 / 1.86.
+// tile of 4 n L values, streamed several times): from 2 SIMD groups of chunks per system. Per
+// unknown, nsys x n = 2^22, double, 2 threads, one system per item against packs: n = 2^18
+// 1.52-1.67 against 2.91 ns, 2^16 1.62-1.73 / 2.30, 2^14 1.52-1.64 / 2.29, 4096 1.68-1.71 /
+// 2.58, 2048 1.84-1.93 / 1.95-2.35, but 1024 2.00-2.13 / 1.87-1.90 and 512 6.5 / 1.85.
 template <class T>
 constexpr bool one_system_per_item(index_t n) {
-  return n >= 4 * static_cast<index_t>(thomas_pcr_shape<T>::lanes) * thomas_pcr_shape<T>::chunk_rows;
+  return n >= 2 * static_cast<index_t>(thomas_pcr_shape<T>::lanes) *
+                  thomas_pcr_shape<T>::chunk_rows;
 }
 }  // namespace detail
 

@@ -451,17 +451,19 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
       d[0] = d[0] / b[0];
     }
   } else {
-    // Work items: groups of L full chunks, then the last chunk alone.
-    const index_t groups = (P - 1 + L - 1) / L;
+    // Work items: groups of L chunks of M rows, then the last chunk alone when it is longer
+    // (n not a multiple of M), so that n = 2^k fills every group.
+    const bool last_alone = mlast != M;
+    const index_t grouped = last_alone ? P - 1 : P, groups = (grouped + L - 1) / L;
     index_t w0, w1;
-    thread_share(team, 0, groups + 1, w0, w1);
+    thread_share(team, 0, groups + (last_alone ? 1 : 0), w0, w1);
     shares[t] = pack_range(w0, w1);  // published by the barriers after pass 1
     // Work item w; next (or -1): the item this thread expects to take after it, prefetched.
     const auto item = [&](bool recover, index_t w, index_t next) {
       if (w < groups) {
         const index_t j0 = w * L;
-        const int nl = static_cast<int>(P - 1 - j0 < L ? P - 1 - j0 : L);
-        const bool full_next = next >= 0 && next < groups && P - 1 - next * L >= L;
+        const int nl = static_cast<int>(grouped - j0 < L ? grouped - j0 : L);
+        const bool full_next = next >= 0 && next < groups && grouped - next * L >= L;
         hybrid_chunk_item<L, Shape>(recover, n, j0, nl, M, a, b, c, d, tile, ra, rc, rd, rd, bad,
                                     full_next ? next * L : -1);
       } else {

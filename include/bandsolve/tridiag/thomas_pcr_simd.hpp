@@ -36,7 +36,9 @@ inline void set_all(vec<T, L>& v, T x) {
 // row(i, a, c, d) with row i eliminated (vectors of L lanes). Two forms:
 //  - pass 1 (Interior false): the modified Thomas (chunk_forward of thomas_pcr_kernel.hpp, same
 //    arithmetic), every row expressed through the chunk's first unknown; zero_top_a: the first
-//    lane starts the system (its a of row 0 is ignored, read as zero);
+//    lane starts the system (its a of row 0 is ignored, read as zero). (When the last lane
+//    ends the system, its c of row m-1 only reaches that row's c', which the reduced system
+//    ignores as it ignores any c[n-1].)
 //  - pass 2 (Interior true): plain Thomas with the chunk's first unknown known, x[0] = x0[l]
 //    (row 0 replaced by that identity; a is passed as zero). Rows 1.. have pass 1's pivots.
 // `risk` accumulates the pivot-risk sum of core/pivot.hpp (flagged by risk_is_low_everywhere).
