@@ -12,14 +12,16 @@
 //      does the least arithmetic: nothing beats it on a full batch.
 //   2. Otherwise the Thomas-PCR hybrid, when n >= 256 (at least two 128-row chunks): with fewer
 //      systems than that, Thomas leaves threads or SIMD lanes idle, while the hybrid runs SIMD
-//      across packs of 8 (16) systems, or, below threads x 8 (16) systems, a team per system with
-//      its chunks as SIMD lanes, so even one system uses every thread and lane.
+//      across packs of 8 (16) systems, or one long system per thread with its chunks as SIMD
+//      lanes, or, below threads x 8 (16) systems, a team per system, so even one system uses
+//      every thread and lane.
 //   3. Otherwise Thomas (short systems: any algorithm takes microseconds; Thomas has the least
 //      overhead).
 // PCR and CR are never picked on these backends: in the benchmark sweep (bench_pcr.cpp,
 // pcr_sweep, nsys x n = 2^22 at nsys = 1 .. 4096) PCR was slower than both others at every
-// nsys (log2 n sweeps over 6 arrays). The layout enters through L_thomas only. Data and the run
-// behind the thresholds: bench/results/2026-11-22-pcr-sweep.md.
+// nsys (log2 n sweeps over 6 arrays). The layout enters through L_thomas only. Data and the runs
+// behind the thresholds: bench/results/2026-11-22-pcr-sweep.md (its session-8 re-run: row
+// doubles on 2 threads, the hybrid faster at nsys = 1, 4, 16, Thomas at 256 and 4096, a tie at 64).
 #include <bandsolve/tridiag/pcr.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_pcr.hpp>
