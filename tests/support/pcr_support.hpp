@@ -1,11 +1,15 @@
 #pragma once
-// Helpers of the PCR / CR / Thomas-PCR tests: a batch uploaded in any layout, the algorithms as a
-// type list, and the tolerances of the reductions.
+// Helpers of the PCR / CR / Thomas-PCR tests: the tolerances of the reductions, and a batch as
+// every other row of padded arrays.
 #include "test_support.hpp"
 
+#include <Kokkos_Core.hpp>
+
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace bstest {
 
@@ -19,5 +23,43 @@ template <class T>
 double reduction_tol(std::size_t n) {
   return lapack_tol<T>() * (1.0 + std::log2(static_cast<double>(std::max<std::size_t>(n, 1))));
 }
+
+// The systems of p as unit-row-stride subviews: system s is row 1 (of 2) of slab s of a padded
+// (nsys, 2, n + 2) array, at columns 1 .. n; everything else holds a sentinel, so that
+// written_outside() counts the entries of d's array that a solve wrote outside the view.
+template <class T, class Mem>
+struct padded_rows {
+  using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+  static constexpr double sentinel = -777;
+  std::size_t nsys, n;
+  Big A, B, C, D;
+  Sub a, b, c, d;
+
+  explicit padded_rows(const host_batch<T>& p)
+      : nsys(p.nsys), n(p.n), A("A", nsys, 2, n + 2), B("B", nsys, 2, n + 2),
+        C("C", nsys, 2, n + 2), D("D", nsys, 2, n + 2) {
+    for (const auto& v : {A, B, C, D}) Kokkos::deep_copy(v, T(sentinel));
+    const auto sub = [&](const Big& big) -> Sub {
+      return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+    };
+    a = sub(A), b = sub(B), c = sub(C), d = sub(D);
+    fill(a, p.a, nsys);
+    fill(b, p.b, nsys);
+    fill(c, p.c, nsys);
+    fill(d, p.d, nsys);
+  }
+
+  std::size_t written_outside() const {
+    const auto raw = raw_copy(D);
+    std::size_t outside = 0;
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t k = 0; k < 2; ++k)
+        for (std::size_t j = 0; j < n + 2; ++j)
+          if (k != 1 || j == 0 || j == n + 1)
+            outside += raw[(s * 2 + k) * (n + 2) + j] == T(sentinel) ? 0 : 1;
+    return outside;
+  }
+};
 
 }  // namespace bstest

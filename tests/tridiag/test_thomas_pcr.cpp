@@ -292,12 +292,13 @@ TEMPLATE_TEST_CASE("thomas_pcr on full batches of long systems: one system per w
   using Mem = exec::memory_space;
   constexpr std::size_t lanes = bandsolve::thomas_pcr_shape<T>::lanes;
   const std::size_t nsys = std::size_t(exec().concurrency()) * lanes + 1;
-  CHECK_FALSE(bandsolve::detail::one_system_per_item<T>(static_cast<index_t>(2 * lanes * 128 - 1)));
+  const index_t shortest = static_cast<index_t>(2 * lanes * 128);
+  CHECK_FALSE(bandsolve::detail::one_system_per_item<T>(shortest - 1));
   // 2 L chunks of 128 rows (every chunk in a full SIMD group), and 77 rows more (the last chunk
   // alone, 205 rows).
   for (const std::size_t n : {2 * lanes * 128, 2 * lanes * 128 + 77}) {
     INFO("n = " << n);
-    CHECK(bandsolve::detail::one_system_per_item<T>(static_cast<index_t>(n)));
+    CHECK(bandsolve::detail::one_system_per_item<T>(static_cast<index_t>(n)));  // >= shortest
     auto p = bstest::random_dominant<T>(nsys, n, 9500);
     const auto ref = bstest::reference_solve(p);
     // Zero rows in system 5 (row 1000, inside a SIMD group of chunks) and in the last system (its
@@ -318,50 +319,24 @@ TEMPLATE_TEST_CASE("thomas_pcr on full batches of long systems: one system per w
                                         std::max(1.0, std::abs(double(ref[p.idx(s, i)]))));
       CHECK(worst <= bstest::reduction_tol<T>(n));
     };
-    {
-      INFO("row layout");
-      auto D = bstest::upload<bl::row, exec>(p);
+    const auto in_layout = [&](auto layout, const char* what) {
+      INFO(what);
+      auto D = bstest::upload<decltype(layout), exec>(p);
       auto info = bstest::make_info<Mem>(nsys);
       bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
       exec().fence();
       check(bstest::to_host(D.d, nsys), bstest::info_to_host(info));
-    }
-    {
-      INFO("column layout (across systems)");
-      auto D = bstest::upload<bl::column, exec>(p);
-      auto info = bstest::make_info<Mem>(nsys);
-      bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
-      exec().fence();
-      check(bstest::to_host(D.d, nsys), bstest::info_to_host(info));
-    }
+    };
+    in_layout(bl::row{}, "row layout");
+    in_layout(bl::column{}, "column layout (across systems)");
     {
       INFO("every other row of a padded array: unit row stride, nothing written outside");
-      using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
-      using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
-      const T sentinel = T(-777);
-      Big A("A", nsys, 2, n + 2), B("B", nsys, 2, n + 2), C("C", nsys, 2, n + 2),
-          Dd("D", nsys, 2, n + 2);
-      for (const auto& v : {A, B, C, Dd}) Kokkos::deep_copy(v, sentinel);
-      const auto sub = [&](const Big& big) -> Sub {
-        return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
-      };
-      const Sub a = sub(A), b = sub(B), c = sub(C), d = sub(Dd);
-      bstest::fill(a, p.a, nsys);
-      bstest::fill(b, p.b, nsys);
-      bstest::fill(c, p.c, nsys);
-      bstest::fill(d, p.d, nsys);
+      bstest::padded_rows<T, Mem> v(p);
       auto info = bstest::make_info<Mem>(nsys);
-      bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, a, b, c, d, info);
+      bandsolve::solve(exec(), bandsolve::algo::thomas_pcr{}, v.a, v.b, v.c, v.d, info);
       exec().fence();
-      check(bstest::to_host(d, nsys), bstest::info_to_host(info));
-      const auto raw = bstest::raw_copy(Dd);
-      std::size_t outside = 0;
-      for (std::size_t s = 0; s < nsys; ++s)
-        for (std::size_t k = 0; k < 2; ++k)
-          for (std::size_t j = 0; j < n + 2; ++j)
-            if (k != 1 || j == 0 || j == n + 1)
-              outside += raw[(s * 2 + k) * (n + 2) + j] == sentinel ? 0 : 1;
-      CHECK(outside == 0);
+      check(bstest::to_host(v.d, nsys), bstest::info_to_host(info));
+      CHECK(v.written_outside() == 0);
     }
   }
 }
