@@ -54,9 +54,10 @@ struct thomas_pcr_layout {
   // Per-thread tile: L chunks of M rows, or the last chunk alone (up to 2M-1 rows).
   static constexpr index_t tile = (M * Lanes > 2 * M ? M * Lanes : 2 * M);
   KOKKOS_INLINE_FUNCTION static constexpr index_t chunks(index_t n) { return n >= M ? n / M : 1; }
-  // Per thread: its bad-pivot code and its share of pass 2's work items (a claim_range).
+  // Per thread: its bad-pivot code and its shares of pass 1's and pass 2's work items (each a
+  // claim_range).
   KOKKOS_INLINE_FUNCTION static constexpr index_t info_slots(int team_size) {
-    return (2 * static_cast<index_t>(team_size) * static_cast<index_t>(sizeof(bad_code)) +
+    return (3 * static_cast<index_t>(team_size) * static_cast<index_t>(sizeof(bad_code)) +
             static_cast<index_t>(sizeof(T)) - 1) /
            static_cast<index_t>(sizeof(T));
   }
@@ -439,6 +440,7 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
   const int nt = team.team_size(), t = team.team_rank();
   bad_code* thread_bad = reinterpret_cast<bad_code*>(work);
   bad_code* const shares = thread_bad + nt;  // pass 2's items left to each thread
+  bad_code* const shares1 = shares + nt;     // pass 1's
   T* const reduced = work + Shape::info_slots(nt);
   const index_t P = Shape::chunks(n), mlast = n - (P - 1) * M;
   T *ra = reduced, *rc = ra + 2 * P, *rd = rc + 2 * P;
@@ -456,8 +458,17 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
     const bool last_alone = mlast != M;
     const index_t grouped = last_alone ? P - 1 : P, groups = (grouped + L - 1) / L;
     index_t w0, w1;
-    thread_share(team, 0, groups + (last_alone ? 1 : 0), w0, w1);
+    const index_t items = groups + (last_alone ? 1 : 0);
+    thread_share(team, 0, items, w0, w1);
     shares[t] = pack_range(w0, w1);  // published by the barriers after pass 1
+    // Pass 1 is balanced the same way when there are enough items to pay for the barrier that
+    // publishes its shares: a thread slowed by its neighbours on the host (one measured 0.9-1.3 ms
+    // behind the other at n = 2^22, of some 4) no longer holds the other at the barrier.
+    const bool balance_pass1 = nt > 1 && items >= 8 * static_cast<index_t>(nt);
+    if (balance_pass1) {
+      shares1[t] = pack_range(w0, w1);
+      team.team_barrier();
+    }
     // Work item w; next (or -1): the item this thread expects to take after it, prefetched.
     const auto item = [&](bool recover, index_t w, index_t next) {
       if (w < groups) {
@@ -473,8 +484,15 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
     };
     for (int pass = 0; pass < 2; ++pass) {
       // Pass 1 runs up and pass 2 down, so that pass 2 starts on the rows pass 1 left in cache.
-      if (pass == 0) {
+      if (pass == 0 && !balance_pass1) {
         for (index_t w = w0; w < w1; ++w) item(false, w, w + 1 < w1 ? w + 1 : -1);
+      } else if (pass == 0) {  // own items from the bottom, then the others' from their top
+        for (index_t w; (w = claim_range(shares1 + t, false)) >= 0;)
+          item(false, w, w + 1 < w1 ? w + 1 : -1);
+        for (int k = 1; k < nt; ++k) {
+          bad_code* other = shares1 + (t + k) % nt;
+          for (index_t w; (w = claim_range(other, true)) >= 0;) item(false, w, w - 1);
+        }
       } else {
         for (index_t w; (w = claim_range(shares + t, true)) >= 0;)
           item(true, w, w - 1 >= w0 ? w - 1 : -1);
