@@ -462,8 +462,8 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
     thread_share(team, 0, items, w0, w1);
     shares[t] = pack_range(w0, w1);  // published by the barriers after pass 1
     // Pass 1 is balanced the same way when there are enough items to pay for the barrier that
-    // publishes its shares: a thread slowed by its neighbours on the host (one measured 0.9-1.3 ms
-    // behind the other at n = 2^22, of some 4) no longer holds the other at the barrier.
+    // publishes its shares: a thread slowed by its neighbours on the host (one measured 0.6-1.9 ms
+    // behind the other at n = 2^22, of 3-5.6) no longer holds the other at the barrier.
     const bool balance_pass1 = nt > 1 && items >= 8 * static_cast<index_t>(nt);
     if (balance_pass1) {
       shares1[t] = pack_range(w0, w1);

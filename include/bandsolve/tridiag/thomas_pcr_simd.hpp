@@ -6,8 +6,8 @@
 // straight into the solution. Only pass 2's eliminated rows (c', d') go through the L1-resident
 // tile.
 // The generic sweeps of thomas_pcr_kernel.hpp do the same work through loads into the tile; they
-// serve every other case (strides, partial groups, the last chunk, device code, the exact pivot
-// screen) and name the bad rows when this screen flags one.
+// serve every other case (strides, partial groups, a last chunk longer than the others, device
+// code, the exact pivot screen) and name the bad rows when this screen flags one.
 #include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 
