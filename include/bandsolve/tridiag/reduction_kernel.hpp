@@ -23,7 +23,7 @@ struct system_rows {
   T* p = nullptr;
   index_t stride = 1;
 
-  KOKKOS_INLINE_FUNCTION system_rows() = default;
+  system_rows() = default;  // (no annotation: nvcc ignores it on a defaulted constructor)
   KOKKOS_INLINE_FUNCTION system_rows(T* first, index_t row_stride) : p(first), stride(row_stride) {}
   // Read-only rows from writable ones.
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_const_v<U>>>

@@ -554,7 +554,8 @@ KOKKOS_INLINE_FUNCTION constexpr index_t thomas_pcr_workspace(index_t n, int tea
 // Solves one system with the Thomas-PCR hybrid using the threads of `team` (a Kokkos team
 // member, or bandsolve::single_thread{}); every thread of the team must call it with the same
 // arguments. x overwrites d. Returns the info code (the same on every thread). work must hold
-// thomas_pcr_workspace<T>(n, team.team_size()) elements, aligned for T and int.
+// thomas_pcr_workspace<T>(n, team.team_size()) elements, aligned for T and to 8 bytes (its
+// first elements hold 64-bit info words, which CUDA only reads and writes at 8-byte alignment).
 template <class Member, class T>
 KOKKOS_INLINE_FUNCTION int thomas_pcr_solve(const Member& team, index_t n,
                                             const system_rows<const detail::same_t<T>>& a,
