@@ -86,12 +86,17 @@ class toeplitz_batch_factorization {
               for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = xb(l, i) - ci * y[l];
             }
           };
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE  // (nvcc: transposed_sweep is not declared, and an extended
+                                  // lambda may not first capture `transpose` in an if constexpr)
           if constexpr (can_transpose) {
             if (transpose && nl == L) {
               detail::transposed_sweep<L>(x, n, static_cast<Scalar*>(work), sweep);
               return;
             }
           }
+#else
+          (void)work;
+#endif
           detail::with_lane_block(x, sweep);
         });
   }

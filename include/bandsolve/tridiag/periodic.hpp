@@ -160,6 +160,29 @@ struct periodic_factorization_access {
     return v;
   }
 };
+
+// factorize(periodic)'s kernel. A function of its own because nvcc does not allow an extended
+// (KOKKOS_LAMBDA) lambda inside a function with a deduced return type such as factorize.
+template <class P, class T, class ExecutionSpace, class AView, class BView, class CView,
+          class FactorView, class InfoView>
+void periodic_factor_kernel(const ExecutionSpace& exec, const AView& a, const BView& b,
+                            const CView& c, index_t n, index_t ns, index_t slots,
+                            const FactorView& r, const FactorView& lo, const FactorView& cp,
+                            const FactorView& z, const InfoView& info) {
+  constexpr int L = P::L;
+  detail::for_each_pack(
+      exec, "bandsolve::factorize(periodic)", static_cast<index_t>(r.extent(0)), 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        int info_l[L];
+        const detail::periodic_factors<T> fac{&r(p, 0, 0), &lo(p, 0, 0), &cp(p, 0, 0),
+                                              &z(p, 0, 0)};
+        detail::periodic_factor_block(n, detail::block_of<P, const T>(a, p, slots),
+                                      detail::block_of<P, const T>(b, p, slots),
+                                      detail::block_of<P, const T>(c, p, slots), fac, info_l);
+        const index_t real = ns - p * L < L ? ns - p * L : L;
+        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
+      });
+}
 }  // namespace detail
 
 // Factorizes the periodic matrices (a, b, c) of nsys systems; nsys defaults to every slot of the
@@ -173,7 +196,6 @@ auto factorize(const ExecutionSpace& exec, algo::periodic, const AView& a, const
   using T = typename BView::non_const_value_type;
   using F = periodic_factorization<T, Layout, ExecutionSpace>;
   using P = detail::lane_packing<Layout, T>;
-  constexpr int L = P::L;
   const std::string fn = "bandsolve::factorize(periodic)";
   detail::check_same_shape(fn, "a", a, "b", b);
   detail::check_same_shape(fn, "c", c, "b", b);
@@ -184,20 +206,7 @@ auto factorize(const ExecutionSpace& exec, algo::periodic, const AView& a, const
   F f = detail::periodic_factorization_access::make<F>(ns, n, exec);
   if (ns == 0 || n == 0) return f;
   const auto v = detail::periodic_factorization_access::views(f);
-  const auto r = v.r, lo = v.lo, cp = v.cp, z = v.z;
-  const auto info = v.info;
-  detail::for_each_pack(
-      exec, "bandsolve::factorize(periodic)", static_cast<index_t>(r.extent(0)), 0,
-      KOKKOS_LAMBDA(const index_t p, void*) {
-        int info_l[L];
-        const detail::periodic_factors<T> fac{&r(p, 0, 0), &lo(p, 0, 0), &cp(p, 0, 0),
-                                              &z(p, 0, 0)};
-        detail::periodic_factor_block(n, detail::block_of<P, const T>(a, p, slots),
-                                      detail::block_of<P, const T>(b, p, slots),
-                                      detail::block_of<P, const T>(c, p, slots), fac, info_l);
-        const index_t real = ns - p * L < L ? ns - p * L : L;
-        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
-      });
+  detail::periodic_factor_kernel<P, T>(exec, a, b, c, n, ns, slots, v.r, v.lo, v.cp, v.z, v.info);
   return f;
 }
 

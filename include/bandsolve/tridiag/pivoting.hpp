@@ -188,6 +188,29 @@ struct pivoting_factorization_access {
     return v;
   }
 };
+
+// factorize(partial_pivoting)'s kernel. A function of its own because nvcc does not allow an
+// extended (KOKKOS_LAMBDA) lambda inside a function with a deduced return type such as factorize.
+template <class P, class T, class ExecutionSpace, class AView, class BView, class CView,
+          class FactorView, class FlagView, class InfoView>
+void pivoting_factor_kernel(const ExecutionSpace& exec, const AView& a, const BView& b,
+                            const CView& c, index_t n, index_t ns, index_t slots,
+                            const FactorView& r, const FactorView& u1, const FactorView& u2,
+                            const FactorView& lm, const FlagView& sw, const InfoView& info) {
+  constexpr int L = P::L;
+  detail::for_each_pack(
+      exec, "bandsolve::factorize(partial_pivoting)", static_cast<index_t>(r.extent(0)), 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        int info_l[L];
+        const detail::pivoted_u<T> u{&r(p, 0, 0), &u1(p, 0, 0), &u2(p, 0, 0)};
+        detail::pivoting_factor_block(n, detail::block_of<P, const T>(a, p, slots),
+                                      detail::block_of<P, const T>(b, p, slots),
+                                      detail::block_of<P, const T>(c, p, slots), u, &lm(p, 0, 0),
+                                      &sw(p, 0, 0), info_l);
+        const index_t real = ns - p * L < L ? ns - p * L : L;
+        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
+      });
+}
 }  // namespace detail
 
 // Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
@@ -202,7 +225,6 @@ auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& 
   using T = typename BView::non_const_value_type;
   using F = pivoting_factorization<T, Layout, ExecutionSpace>;
   using P = detail::lane_packing<Layout, T>;
-  constexpr int L = P::L;
   const std::string fn = "bandsolve::factorize(partial_pivoting)";
   detail::check_same_shape(fn, "a", a, "b", b);
   detail::check_same_shape(fn, "c", c, "b", b);
@@ -213,21 +235,8 @@ auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& 
   F f = detail::pivoting_factorization_access::make<F>(ns, n, exec);
   if (ns == 0 || n == 0) return f;
   const auto v = detail::pivoting_factorization_access::views(f);
-  const auto r = v.r, u1 = v.u1, u2 = v.u2, lm = v.lm;
-  const auto sw = v.swapped;
-  const auto info = v.info;
-  detail::for_each_pack(
-      exec, "bandsolve::factorize(partial_pivoting)", static_cast<index_t>(r.extent(0)), 0,
-      KOKKOS_LAMBDA(const index_t p, void*) {
-        int info_l[L];
-        const detail::pivoted_u<T> u{&r(p, 0, 0), &u1(p, 0, 0), &u2(p, 0, 0)};
-        detail::pivoting_factor_block(n, detail::block_of<P, const T>(a, p, slots),
-                                      detail::block_of<P, const T>(b, p, slots),
-                                      detail::block_of<P, const T>(c, p, slots), u, &lm(p, 0, 0),
-                                      &sw(p, 0, 0), info_l);
-        const index_t real = ns - p * L < L ? ns - p * L : L;
-        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
-      });
+  detail::pivoting_factor_kernel<P, T>(exec, a, b, c, n, ns, slots, v.r, v.u1, v.u2, v.lm,
+                                       v.swapped, v.info);
   return f;
 }
 
