@@ -1,7 +1,9 @@
 // CUDA only: the umbrella header in a translation unit compiled by nvcc against a Kokkos with
 // the CUDA backend (what a user whose Kokkos has CUDA gets, even when solving on the host), and
 // ordinary batched host solves through it on Kokkos::Serial: Thomas and the Thomas-PCR hybrid,
-// row layout, checked by their residuals. Needs no GPU. A plain main(): returns 1 on failure.
+// row layout, checked by their residuals, then one call of every solver family (info only), so
+// that nvcc compiles each instantiation a CUDA user's host solves would. Kokkos::initialize needs
+// a GPU in a CUDA build. A plain main(): returns 1 on failure.
 #include <bandsolve/bandsolve.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -58,6 +60,148 @@ void solve_and_check(const char* name, Algo algo, std::size_t nsys, std::size_t 
               ok ? "ok  " : "FAIL", name, nsys, n, worst, tol, bad_info);
 }
 
+using exec = Kokkos::Serial;
+using mem = exec::memory_space;
+
+template <class InfoView>
+int bad(const InfoView& info) {
+  int k = 0;
+  for (std::size_t s = 0; s < info.extent(0); ++s) k += info(s) != 0;
+  return k;
+}
+
+void report(const char* what, int bad_info) {
+  failures += bad_info != 0;
+  std::printf("%s %s: %d bad info\n", bad_info == 0 ? "ok  " : "FAIL", what, bad_info);
+}
+
+// a = c = 1, b = 4, d = 1 (d complex where D is) in every system of a batch.
+template <class Layout, class T, class D = T>
+struct tri_batch {
+  decltype(bandsolve::make_batch<Layout, T, mem>("", 0, 0)) a, b, c;
+  decltype(bandsolve::make_batch<Layout, D, mem>("", 0, 0)) d;
+  tri_batch(std::size_t nsys, std::size_t n)
+      : a(bandsolve::make_batch<Layout, T, mem>("a", nsys, n)),
+        b(bandsolve::make_batch<Layout, T, mem>("b", nsys, n)),
+        c(bandsolve::make_batch<Layout, T, mem>("c", nsys, n)),
+        d(bandsolve::make_batch<Layout, D, mem>("d", nsys, n)) {
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        bandsolve::at(a, s, i) = T(1);
+        bandsolve::at(b, s, i) = T(4);
+        bandsolve::at(c, s, i) = T(1);
+        bandsolve::at(d, s, i) = D(1);
+      }
+  }
+};
+
+// Every solver family through the umbrella header, on Serial: each instantiation is compiled by
+// nvcc (host and device passes) as it would be in a CUDA user's program; info must be 0.
+void every_family() {
+  namespace bl = bandsolve::layout;
+  namespace algo = bandsolve::algo;
+  const std::size_t nsys = 20, n = 50;
+  Kokkos::View<int*, mem> info("info", nsys);
+  {
+    tri_batch<bl::interleaved<8>, double> p(nsys, n);
+    bandsolve::solve(exec(), algo::thomas{}, p.a, p.b, p.c, p.d, info);
+    report("thomas, interleaved<8>", bad(info));
+    auto f = bandsolve::factorize(exec(), algo::thomas{}, p.a, p.b, p.c, nsys);
+    f.solve(exec(), p.d);
+    report("factorize(thomas) + solve", bad(f.info()));
+  }
+  {
+    tri_batch<bl::column, float> p(nsys, n);
+    bandsolve::solve(exec(), algo::thomas{}, p.a, p.b, p.c, p.d, info);
+    report("thomas, column, float", bad(info));
+  }
+  {
+    tri_batch<bl::row, double, Kokkos::complex<double>> p(nsys, n);
+    bandsolve::solve(exec(), algo::thomas{}, p.a, p.b, p.c, p.d, info);
+    report("thomas, real coefficients, complex d", bad(info));
+  }
+  for (int k = 0; k < 4; ++k) {
+    tri_batch<bl::row, double> p(nsys, n);
+    const char* names[] = {"pcr", "cr", "thomas_pcr", "automatic"};
+    if (k == 0) bandsolve::solve(exec(), algo::pcr{}, p.a, p.b, p.c, p.d, info);
+    if (k == 1) bandsolve::solve(exec(), algo::cr{}, p.a, p.b, p.c, p.d, info);
+    if (k == 2) bandsolve::solve(exec(), algo::thomas_pcr{}, p.a, p.b, p.c, p.d, info);
+    if (k == 3) bandsolve::solve(exec(), algo::automatic{}, p.a, p.b, p.c, p.d, info);
+    report(names[k], bad(info));
+  }
+  {
+    tri_batch<bl::row, double> p(nsys, n);
+    bandsolve::solve(exec(), algo::partial_pivoting{}, p.a, p.b, p.c, p.d, info);
+    report("partial_pivoting", bad(info));
+    auto f = bandsolve::factorize(exec(), algo::partial_pivoting{}, p.a, p.b, p.c, nsys);
+    f.solve(exec(), p.d);
+    report("factorize(partial_pivoting) + solve", bad(f.info()));
+  }
+  {
+    tri_batch<bl::row, double> p(nsys, n);
+    bandsolve::solve(exec(), algo::periodic{}, p.a, p.b, p.c, p.d, info);
+    report("periodic", bad(info));
+    auto f = bandsolve::factorize(exec(), algo::periodic{}, p.a, p.b, p.c, nsys);
+    f.solve(exec(), p.d);
+    report("factorize(periodic) + solve", bad(f.info()));
+  }
+  {
+    const std::size_t nx = 4, ny = 30, nz = 5;
+    Kokkos::View<double***, Kokkos::LayoutRight, mem> d("d", nx, ny, nz), u("u", nx, ny, nz);
+    Kokkos::View<double*, mem> a("a", ny), b("b", ny), c("c", ny);
+    Kokkos::deep_copy(a, 1.0);
+    Kokkos::deep_copy(b, 4.0);
+    Kokkos::deep_copy(c, 1.0);
+    Kokkos::deep_copy(d, 1.0);
+    Kokkos::View<int*, mem> line_info("line_info", nx * nz);
+    bandsolve::solve_along(exec(), algo::thomas{}, 1, a, b, c, d, line_info);
+    report("solve_along (shared coefficients, axis 1)", bad(line_info));
+    bandsolve::solve_along_add(exec(), algo::thomas{}, 1, a, b, c, d, u, line_info);
+    report("solve_along_add", bad(line_info));
+  }
+  {
+    using L = bl::interleaved<8>;
+    const std::size_t m = 2;
+    auto A = bandsolve::make_block_batch<L, double, mem>("A", nsys, n, m);
+    auto B = bandsolve::make_block_batch<L, double, mem>("B", nsys, n, m);
+    auto C = bandsolve::make_block_batch<L, double, mem>("C", nsys, n, m);
+    auto d = bandsolve::make_block_rhs<L, double, mem>("d", nsys, n, m);
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < m; ++r) {
+          bandsolve::block_at(B, s, i, r, r) = 8.0;
+          bandsolve::block_at(A, s, i, r, r) = 1.0;
+          bandsolve::block_at(C, s, i, r, r) = 1.0;
+          bandsolve::block_at(d, s, i, r) = 1.0;
+        }
+    bandsolve::solve(exec(), algo::block_thomas{}, A, B, C, d, info);
+    report("block_thomas, m = 2", bad(info));
+  }
+  {
+    using L = bl::row;
+    const int kl = 2, ku = 1;
+    auto ab = bandsolve::banded::make_band<L, double, mem>("ab", nsys, n, kl, ku);
+    auto rhs = bandsolve::make_batch<L, double, mem>("rhs", nsys, n);
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = i >= std::size_t(kl) ? i - kl : 0; j <= i + ku && j < n; ++j)
+          bandsolve::banded::band_at(ab, kl, ku, s, i, j) = i == j ? 8.0 : 1.0;
+        bandsolve::at(rhs, s, i) = 1.0;
+      }
+    bandsolve::solve(exec(), algo::banded_lu{kl, ku}, ab, rhs, info);
+    report("banded_lu, kl = 2, ku = 1", bad(info));
+  }
+  {
+    tri_batch<bl::row, double> p(nsys, n);
+    bandsolve::solve(exec(), algo::toeplitz{}, 1.0, 4.0, 1.0, p.d, info);
+    report("toeplitz (batched)", bad(info));
+    Kokkos::View<double*, mem> x("x", 1000);
+    Kokkos::deep_copy(x, 1.0);
+    bandsolve::solve(exec(), algo::toeplitz_dc{}, 1.0, 4.0, 1.0, x);
+    report("toeplitz_dc", std::isfinite(x(500)) ? 0 : 1);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -68,6 +212,7 @@ int main(int argc, char* argv[]) {
   solve_and_check<double>("thomas, double", bandsolve::algo::thomas{}, 20, 100);
   solve_and_check<float>("thomas, float", bandsolve::algo::thomas{}, 20, 100);
   solve_and_check<double>("thomas_pcr, double", bandsolve::algo::thomas_pcr{}, 2, 5000);
+  every_family();
   Kokkos::finalize();
   return failures == 0 ? 0 : 1;
 }

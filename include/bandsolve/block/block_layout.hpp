@@ -39,7 +39,7 @@ constexpr void block_layout_check() {
 
 // Pack width of an interleaved View of the given rank (its static last extent), 0 otherwise.
 template <class View, int Rank>
-constexpr int static_pack_width() {
+KOKKOS_INLINE_FUNCTION constexpr int static_pack_width() {
   if constexpr (static_cast<int>(View::rank) == Rank &&
                 std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>)
     return static_cast<int>(View::static_extent(Rank - 1));
