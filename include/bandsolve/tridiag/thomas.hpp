@@ -419,43 +419,16 @@ class thomas_factorization {
   bool initialized_ = false;
 };
 
-// Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
-// (for interleaved packs, give the real number of systems to leave padding lanes out of info).
-// Allocates the factors; enqueued on exec, not fenced.
-template <class ExecutionSpace, class AView, class BView, class CView>
-auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
-               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
-  detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
-  using Layout = layout_of_t<BView>;
-  using T = typename BView::non_const_value_type;
-  using result_type = thomas_factorization<T, Layout, ExecutionSpace>;
-  using P = detail::thomas_packing<Layout, T>;
+namespace detail {
+// factorize(thomas)'s kernel. A function of its own because nvcc does not allow an extended
+// (KOKKOS_LAMBDA) lambda inside a function with a deduced return type such as factorize.
+template <class Layout, class P, class T, class ExecutionSpace, class AView, class BView,
+          class CView, class FactorView, class InfoView>
+void thomas_factor_kernel(const ExecutionSpace& exec, const AView& a, const BView& b,
+                          const CView& c, index_t n, index_t ns, index_t npacks, bool lanes,
+                          const FactorView& r, const FactorView& lo, const FactorView& cp,
+                          const InfoView& info) {
   constexpr int L = P::L, W = P::W, G = P::G;
-  constexpr int user_width = detail::is_interleaved_v<Layout> ? P::W : 1;
-  const std::string fn = "bandsolve::factorize(thomas)";
-  detail::check_same_shape(fn, "a", a, "b", b);
-  detail::check_same_shape(fn, "c", c, "b", b);
-  detail::check_rows_fit_int(fn, rows(b));
-  const std::size_t slots = capacity(b);
-  if (nsys == static_cast<std::size_t>(-1)) nsys = slots;
-  if (detail::is_interleaved_v<Layout> ? (nsys + user_width - 1) / user_width != b.extent(0)
-                                       : nsys != slots)
-    detail::throw_invalid_argument(fn, "nsys = ", nsys, " does not match the ", slots,
-                                   " system slots of b (", Layout::name, " layout)");
-
-  const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
-  const index_t npacks = (ns + L - 1) / L;
-  using factor_view = typename result_type::factor_view;
-  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n);
-  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), npacks, n);
-  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), npacks, n);
-  const Kokkos::View<int*, typename result_type::memory_space> info(
-      Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
-  auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);
-  if (ns == 0 || n == 0) return f;
-
-  const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
-                     detail::uses_lane_rows<Layout>(c);
   detail::for_each_pack(
       exec, "bandsolve::factorize(thomas)", npacks, 0, KOKKOS_LAMBDA(const index_t p, void*) {
         const int nl = static_cast<int>(ns - p * L < L ? ns - p * L : L);
@@ -482,6 +455,47 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
         }
         for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
       });
+}
+}  // namespace detail
+
+// Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
+// (for interleaved packs, give the real number of systems to leave padding lanes out of info).
+// Allocates the factors; enqueued on exec, not fenced.
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
+  using Layout = layout_of_t<BView>;
+  using T = typename BView::non_const_value_type;
+  using result_type = thomas_factorization<T, Layout, ExecutionSpace>;
+  using P = detail::thomas_packing<Layout, T>;
+  constexpr int L = P::L;
+  constexpr int user_width = detail::is_interleaved_v<Layout> ? P::W : 1;
+  const std::string fn = "bandsolve::factorize(thomas)";
+  detail::check_same_shape(fn, "a", a, "b", b);
+  detail::check_same_shape(fn, "c", c, "b", b);
+  detail::check_rows_fit_int(fn, rows(b));
+  const std::size_t slots = capacity(b);
+  if (nsys == static_cast<std::size_t>(-1)) nsys = slots;
+  if (detail::is_interleaved_v<Layout> ? (nsys + user_width - 1) / user_width != b.extent(0)
+                                       : nsys != slots)
+    detail::throw_invalid_argument(fn, "nsys = ", nsys, " does not match the ", slots,
+                                   " system slots of b (", Layout::name, " layout)");
+
+  const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
+  const index_t npacks = (ns + L - 1) / L;
+  using factor_view = typename result_type::factor_view;
+  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n);
+  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), npacks, n);
+  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), npacks, n);
+  const Kokkos::View<int*, typename result_type::memory_space> info(
+      Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
+  auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);
+  if (ns == 0 || n == 0) return f;
+
+  const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
+                     detail::uses_lane_rows<Layout>(c);
+  detail::thomas_factor_kernel<Layout, P, T>(exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
   return f;
 }
 

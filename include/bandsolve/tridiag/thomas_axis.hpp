@@ -261,6 +261,9 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
   }
   for_each_pack(
       exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
+        // Named here first: nvcc rejects an extended lambda whose first use of a captured
+        // variable is inside an if constexpr.
+        (void)shared, (void)a, (void)b, (void)c, (void)u, (void)sa, (void)sb, (void)sc, (void)su;
         const line_pack k = g.pack(p);
         const int nl = k.lanes;
         const index_t ki = g.axis, kl = g.lane_axis;
