@@ -5,7 +5,9 @@
 // float and double; every n = 1..70 (contiguous rows and a row stride of 3, the gaps and a tail
 // past the last system holding sentinels that must survive), n = 1000, 2177, 4097 and 2^20; info
 // codes of zero rows and NaN pivots at chunk boundaries (3-row chunks through the shaped form as
-// in tests/tridiag/test_thomas_pcr.cpp, and the default 128-row chunks).
+// in tests/tridiag/test_thomas_pcr.cpp, and both default shapes: thomas_pcr_gpu_shape, 1 lane of
+// 64-row chunks, which GPU teams take through the public entry point, and thomas_pcr_shape,
+// 8 or 16 lanes of 128-row chunks, which single_thread takes).
 // Each solution is compared with a long double Thomas solve on the host (forward error within
 // the host tests' reduction_tol) and with the same call run on the host (single_thread, the
 // Serial path of this build); info codes must equal the expected ones exactly.
@@ -147,9 +149,11 @@ std::vector<index_t> work_offsets(const std::vector<index_t>& n, int team_size) 
 template <int Lanes, int ChunkRows, class Member, class T>
 KOKKOS_INLINE_FUNCTION int call_solver(const Member& team, index_t n, const T* a, const T* b,
                                        const T* c, T* d, index_t stride, T* work) {
-  // The public entry point for the default shape, the detail one (as the host tests) otherwise.
-  if constexpr (Lanes == bandsolve::thomas_pcr_shape<T>::lanes &&
-                ChunkRows == bandsolve::thomas_pcr_shape<T>::chunk_rows)
+  // The public entry point where it takes this shape for this kind of team (GPU teams:
+  // thomas_pcr_gpu_shape; single_thread: thomas_pcr_shape), the detail one (as the host tests)
+  // otherwise.
+  using team_shape = bandsolve::thomas_pcr_team_shape<Member, T>;
+  if constexpr (Lanes == team_shape::lanes && ChunkRows == team_shape::chunk_rows)
     return bandsolve::thomas_pcr_solve(team, n, system_rows<const T>(a, stride),
                                        system_rows<const T>(b, stride),
                                        system_rows<const T>(c, stride),
@@ -337,10 +341,10 @@ void run_batch(const std::string& what, const batch<T>& p, const std::vector<var
   for (const variant& v : variants) check_batch<Lanes, ChunkRows>(what, p, v, hx, hinfo, ref);
 }
 
-template <class T>
+// Every case with chunks of shape L x M (the public defaults: thomas_pcr_gpu_shape, which GPU
+// teams take, and thomas_pcr_shape, which single_thread takes).
+template <class T, int L, int M>
 void all_cases() {
-  constexpr int L = bandsolve::thomas_pcr_shape<T>::lanes;
-  constexpr int M = bandsolve::thomas_pcr_shape<T>::chunk_rows;
   const std::vector<variant> variants = {{0, false},  {1, false},   {2, false},  {32, false},
                                          {128, false}, {256, false}, {128, true}};
   std::uint32_t seed = 1000;
@@ -502,9 +506,17 @@ int main(int argc, char* argv[]) {
                 KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100,
                 prop.name, prop.major, prop.minor, driver, runtime);
     std::printf("double:\n");
-    all_cases<double>();
+    all_cases<double, bandsolve::thomas_pcr_gpu_shape<double>::lanes,
+              bandsolve::thomas_pcr_gpu_shape<double>::chunk_rows>();
+    std::printf("double, CPU shape:\n");
+    all_cases<double, bandsolve::thomas_pcr_shape<double>::lanes,
+              bandsolve::thomas_pcr_shape<double>::chunk_rows>();
     std::printf("float:\n");
-    all_cases<float>();
+    all_cases<float, bandsolve::thomas_pcr_gpu_shape<float>::lanes,
+              bandsolve::thomas_pcr_gpu_shape<float>::chunk_rows>();
+    std::printf("float, CPU shape:\n");
+    all_cases<float, bandsolve::thomas_pcr_shape<float>::lanes,
+              bandsolve::thomas_pcr_shape<float>::chunk_rows>();
     if (time) timing();
   }
   Kokkos::finalize();

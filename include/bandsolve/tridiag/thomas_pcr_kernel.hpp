@@ -36,6 +36,28 @@ struct thomas_pcr_shape {
   static constexpr int chunk_rows = 128;
 };
 
+// The shape for GPU teams: one chunk per thread, 64-row chunks. On an H100 (double, one team per
+// system, teams of 32-1024 threads) it beat the CPU shape in every case measured: one system of
+// n = 2^22 34.5 against 35.9 ns per unknown, batches of n = 4096 / 1024 / 256 (2^22 unknowns)
+// 0.50 / 0.58 / 0.51 against 1.29 / 1.28 / 3.75 (bench/results/2026-11-23-cuda-h100.md).
+template <class T>
+struct thomas_pcr_gpu_shape {
+  static constexpr int lanes = 1;
+  static constexpr int chunk_rows = 64;
+};
+
+// The shape thomas_pcr_solve takes for a team of type Member: thomas_pcr_gpu_shape for
+// Kokkos::Cuda team members, thomas_pcr_shape otherwise (CPU teams, single_thread).
+template <class Member, class T, class = void>
+struct thomas_pcr_team_shape : thomas_pcr_shape<T> {};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <class Member, class T>
+struct thomas_pcr_team_shape<
+    Member, T,
+    std::enable_if_t<std::is_same_v<typename Member::execution_space, Kokkos::Cuda>>>
+    : thomas_pcr_gpu_shape<T> {};
+#endif
+
 namespace detail {
 
 // T as written, kept out of template argument deduction (std::type_identity is C++20).
@@ -544,11 +566,23 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
 }  // namespace detail
 
 // Elements of T the team form needs as workspace for a system of n rows and a team of
-// team_size threads (default shape).
+// team_size threads, whichever team type calls it (with CUDA enabled, the larger of the two
+// shapes' needs, so that a size computed on the host fits a GPU team).
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr index_t thomas_pcr_workspace(index_t n, int team_size) {
-  return detail::thomas_pcr_layout<T, thomas_pcr_shape<T>::lanes,
-                                   thomas_pcr_shape<T>::chunk_rows>::workspace(n, team_size);
+  using cpu_shape = thomas_pcr_shape<T>;
+  const index_t cpu =
+      detail::thomas_pcr_layout<T, cpu_shape::lanes, cpu_shape::chunk_rows>::workspace(n,
+                                                                                      team_size);
+#if defined(KOKKOS_ENABLE_CUDA)
+  using gpu_shape = thomas_pcr_gpu_shape<T>;
+  const index_t gpu =
+      detail::thomas_pcr_layout<T, gpu_shape::lanes, gpu_shape::chunk_rows>::workspace(n,
+                                                                                      team_size);
+  return cpu > gpu ? cpu : gpu;
+#else
+  return cpu;
+#endif
 }
 
 // Solves one system with the Thomas-PCR hybrid using the threads of `team` (a Kokkos team
@@ -562,9 +596,9 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve(const Member& team, index_t n,
                                             const system_rows<const detail::same_t<T>>& b,
                                             const system_rows<const detail::same_t<T>>& c,
                                             const system_rows<T>& d, T* work) {
-  return detail::thomas_pcr_solve_shaped<thomas_pcr_shape<T>::lanes,
-                                         thomas_pcr_shape<T>::chunk_rows>(team, n, a, b, c, d,
-                                                                          work);
+  using shape = thomas_pcr_team_shape<Member, T>;
+  return detail::thomas_pcr_solve_shaped<shape::lanes, shape::chunk_rows>(team, n, a, b, c, d,
+                                                                           work);
 }
 
 }  // namespace bandsolve
