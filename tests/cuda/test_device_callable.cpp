@@ -341,6 +341,19 @@ void run_batch(const std::string& what, const batch<T>& p, const std::vector<var
   for (const variant& v : variants) check_batch<Lanes, ChunkRows>(what, p, v, hx, hinfo, ref);
 }
 
+// Systems of n rows, system s with row rows[s] all zero (info rows[s] + 1), and one clean system.
+template <class T>
+batch<T> zero_rows(index_t n, const std::vector<index_t>& rows, std::uint32_t seed) {
+  batch<T> p(std::vector<index_t>(rows.size() + 1, n), 1);
+  fill_dominant(p, seed);
+  for (std::size_t s = 0; s < rows.size(); ++s) {
+    const index_t k = p.k(s, rows[s]);
+    p.a[k] = p.b[k] = p.c[k] = T(0);
+    p.expected_info[s] = static_cast<int>(rows[s] + 1);
+  }
+  return p;
+}
+
 // Every case with chunks of shape L x M (the public defaults: thomas_pcr_gpu_shape, which GPU
 // teams take, and thomas_pcr_shape, which single_thread takes).
 template <class T, int L, int M>
@@ -376,30 +389,14 @@ void all_cases() {
     fill_dominant(p, seed++);
     run_batch<4, 3>("3-row chunks, n = 1..70", p, variants);
   }
-  {
-    const std::vector<index_t> rows = {0, 1, 2, 3, 4, 5, 30, 31, 32, 33, 34};
-    batch<T> p(std::vector<index_t>(rows.size() + 1, 35), 1);
-    fill_dominant(p, seed++);
-    for (std::size_t s = 0; s < rows.size(); ++s) {
-      const index_t k = p.k(s, rows[s]);
-      p.a[k] = p.b[k] = p.c[k] = T(0);
-      p.expected_info[s] = static_cast<int>(rows[s] + 1);
-    }
-    run_batch<4, 3>("3-row chunks, n = 35, zero rows", p, variants);
-  }
-  // Default chunks: zero rows in n = 1000, zero rows and NaN pivots in n = 2177 (17 chunks), a
-  // zero pivot in n = 1 and n = 2, all solved beside clean systems.
-  {
-    const std::vector<index_t> rows = {0, 1, 126, 127, 128, 129, 255, 256, 999};
-    batch<T> p(std::vector<index_t>(rows.size() + 1, 1000), 1);
-    fill_dominant(p, seed++);
-    for (std::size_t s = 0; s < rows.size(); ++s) {
-      const index_t k = p.k(s, rows[s]);
-      p.a[k] = p.b[k] = p.c[k] = T(0);
-      p.expected_info[s] = static_cast<int>(rows[s] + 1);
-    }
-    run_batch<L, M>("n = 1000, zero rows", p, variants);
-  }
+  run_batch<4, 3>("3-row chunks, n = 35, zero rows",
+                  zero_rows<T>(35, {0, 1, 2, 3, 4, 5, 30, 31, 32, 33, 34}, seed++), variants);
+  // Default chunks: zero rows in n = 1000 (at the boundaries of 64- and 128-row chunks), zero
+  // rows and NaN pivots in n = 2177, a zero pivot in n = 1 and n = 2, all solved beside clean
+  // systems.
+  run_batch<L, M>("n = 1000, zero rows",
+                  zero_rows<T>(1000, {0, 1, 63, 64, 65, 126, 127, 128, 129, 255, 256, 999}, seed++),
+                  variants);
   {
     const std::vector<index_t> rows = {0, 1, 2, 127, 130, 1023, 1024, 1151, 1152, 2047, 2048, 2176};
     batch<T> p(std::vector<index_t>(2 * rows.size() + 1, 2177), 1);
@@ -426,6 +423,16 @@ void all_cases() {
     p.expected_info[2] = 1;
     run_batch<L, M>("n = 1, 2, zero pivots", p, variants);
   }
+}
+
+template <class T>
+void both_shapes(const char* precision) {
+  using gpu = bandsolve::thomas_pcr_gpu_shape<T>;
+  using cpu = bandsolve::thomas_pcr_shape<T>;
+  std::printf("%s, GPU shape:\n", precision);
+  all_cases<T, gpu::lanes, gpu::chunk_rows>();
+  std::printf("%s, CPU shape:\n", precision);
+  all_cases<T, cpu::lanes, cpu::chunk_rows>();
 }
 
 // One system of n = 2^22 double, one team, ns per unknown (best of 10 after a warm-up).
@@ -505,18 +512,8 @@ int main(int argc, char* argv[]) {
     std::printf("test_device_callable: Kokkos %d.%d.%d, %s (sm_%d%d), CUDA driver %d, runtime %d\n",
                 KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100,
                 prop.name, prop.major, prop.minor, driver, runtime);
-    std::printf("double:\n");
-    all_cases<double, bandsolve::thomas_pcr_gpu_shape<double>::lanes,
-              bandsolve::thomas_pcr_gpu_shape<double>::chunk_rows>();
-    std::printf("double, CPU shape:\n");
-    all_cases<double, bandsolve::thomas_pcr_shape<double>::lanes,
-              bandsolve::thomas_pcr_shape<double>::chunk_rows>();
-    std::printf("float:\n");
-    all_cases<float, bandsolve::thomas_pcr_gpu_shape<float>::lanes,
-              bandsolve::thomas_pcr_gpu_shape<float>::chunk_rows>();
-    std::printf("float, CPU shape:\n");
-    all_cases<float, bandsolve::thomas_pcr_shape<float>::lanes,
-              bandsolve::thomas_pcr_shape<float>::chunk_rows>();
+    both_shapes<double>("double");
+    both_shapes<float>("float");
     if (time) timing();
   }
   Kokkos::finalize();

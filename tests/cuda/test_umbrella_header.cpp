@@ -95,6 +95,18 @@ struct tri_batch {
   }
 };
 
+// A one-shot solve, then factorize and solve, of a family with a factorization (double).
+template <class Layout, class Algo>
+void solve_and_factor(const std::string& name, Algo algorithm, std::size_t nsys, std::size_t n,
+                      const Kokkos::View<int*, mem>& info) {
+  tri_batch<Layout, double> p(nsys, n);
+  bandsolve::solve(exec(), algorithm, p.a, p.b, p.c, p.d, info);
+  report(name.c_str(), bad(info));
+  auto f = bandsolve::factorize(exec(), algorithm, p.a, p.b, p.c, nsys);
+  f.solve(exec(), p.d);
+  report(("factorize(" + name + ") + solve").c_str(), bad(f.info()));
+}
+
 // Every solver family through the umbrella header, on Serial: each instantiation is compiled by
 // nvcc (host and device passes) as it would be in a CUDA user's program; info must be 0.
 void every_family() {
@@ -102,14 +114,7 @@ void every_family() {
   namespace algo = bandsolve::algo;
   const std::size_t nsys = 20, n = 50;
   Kokkos::View<int*, mem> info("info", nsys);
-  {
-    tri_batch<bl::interleaved<8>, double> p(nsys, n);
-    bandsolve::solve(exec(), algo::thomas{}, p.a, p.b, p.c, p.d, info);
-    report("thomas, interleaved<8>", bad(info));
-    auto f = bandsolve::factorize(exec(), algo::thomas{}, p.a, p.b, p.c, nsys);
-    f.solve(exec(), p.d);
-    report("factorize(thomas) + solve", bad(f.info()));
-  }
+  solve_and_factor<bl::interleaved<8>>("thomas", algo::thomas{}, nsys, n, info);
   {
     tri_batch<bl::column, float> p(nsys, n);
     bandsolve::solve(exec(), algo::thomas{}, p.a, p.b, p.c, p.d, info);
@@ -129,22 +134,8 @@ void every_family() {
     if (k == 3) bandsolve::solve(exec(), algo::automatic{}, p.a, p.b, p.c, p.d, info);
     report(names[k], bad(info));
   }
-  {
-    tri_batch<bl::row, double> p(nsys, n);
-    bandsolve::solve(exec(), algo::partial_pivoting{}, p.a, p.b, p.c, p.d, info);
-    report("partial_pivoting", bad(info));
-    auto f = bandsolve::factorize(exec(), algo::partial_pivoting{}, p.a, p.b, p.c, nsys);
-    f.solve(exec(), p.d);
-    report("factorize(partial_pivoting) + solve", bad(f.info()));
-  }
-  {
-    tri_batch<bl::row, double> p(nsys, n);
-    bandsolve::solve(exec(), algo::periodic{}, p.a, p.b, p.c, p.d, info);
-    report("periodic", bad(info));
-    auto f = bandsolve::factorize(exec(), algo::periodic{}, p.a, p.b, p.c, nsys);
-    f.solve(exec(), p.d);
-    report("factorize(periodic) + solve", bad(f.info()));
-  }
+  solve_and_factor<bl::row>("partial_pivoting", algo::partial_pivoting{}, nsys, n, info);
+  solve_and_factor<bl::row>("periodic", algo::periodic{}, nsys, n, info);
   {
     const std::size_t nx = 4, ny = 30, nz = 5;
     Kokkos::View<double***, Kokkos::LayoutRight, mem> d("d", nx, ny, nz), u("u", nx, ny, nz);
