@@ -195,6 +195,87 @@ constexpr void thomas_static_checks() {
 
 }  // namespace detail
 
+namespace detail {
+// The one-shot launch with packing P: lane-contiguous rows in chains of consecutive packs, two
+// in flight (Lanes; c' rows of both), or gathered packs one at a time (c' rows, then d' rows;
+// n*L*sizeof(T) keeps those aligned).
+template <class Layout, class P, bool Lanes, class ExecutionSpace, class AView, class BView,
+          class CView, class DView, class InfoView>
+void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
+                            const CView& c, const DView& d, const InfoView& info, index_t n,
+                            index_t nsys) {
+  using T = typename BView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  constexpr int L = P::L, W = P::W, G = P::G;
+  const index_t npacks = (nsys + L - 1) / L;
+  const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
+  const index_t nchains = (npacks + chain - 1) / chain;
+  const std::size_t scratch =
+      static_cast<std::size_t>(n) * L * (Lanes ? 2 * sizeof(T) : sizeof(T) + sizeof(D));
+  for_each_pack(
+      exec, "bandsolve::solve(thomas)", nchains, scratch,
+      KOKKOS_LAMBDA(const index_t chain_index, void* work) {
+        // Named here first: nvcc rejects an extended lambda whose first use of a captured
+        // variable is inside an if constexpr.
+        (void)a, (void)b, (void)c, (void)d;
+        T* cp = static_cast<T*>(work);
+        const index_t p_begin = chain_index * chain;
+        const index_t p_end = p_begin + chain < npacks ? p_begin + chain : npacks;
+        const auto systems_in = [&](index_t p) {
+          return static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        };
+        const auto write_info = [&](index_t p, const int* codes) {
+          const int nl = systems_in(p);
+          for (int l = 0; l < nl; ++l) info(p * L + l) = codes[l];
+        };
+        if constexpr (Lanes) {
+          const auto rows_of = [&](index_t p) {
+            return lane_item<T, D>{pack_rows<Layout, P, AView, const T>(a, p),
+                                   pack_rows<Layout, P, BView, const T>(b, p),
+                                   pack_rows<Layout, P, CView, const T>(c, p),
+                                   pack_rows<Layout, P>(d, p)};
+          };
+          // Interleaved packs are always full width (padding lanes are allocated) but the last
+          // item may hold fewer than G packs; other layouts' last item may hold fewer lanes.
+          const index_t last = npacks - 1;
+          const int last_groups = groups_in<Layout, P>(d, last);
+          const int last_lanes = is_interleaved_v<Layout> ? W : systems_in(last);
+          const bool last_is_partial = last_groups < G || last_lanes < W;
+          const index_t full_end = p_end == npacks && last_is_partial ? last : p_end;
+          thomas_solve_lanes_chain<W, G, typename P::ahead>(n, p_begin, full_end, rows_of, cp,
+                                                            write_info);
+          if (full_end < p_end) {
+            const auto item = rows_of(last);
+            int info_l[L] = {};
+            const next_pack_prefetch<4> no_prefetch;
+            if (last_lanes == W)
+              thomas_solve_lanes<W, G, true>(n, W, last_groups, item.a, item.b, item.c, item.d,
+                                             cp, info_l, no_prefetch);
+            else
+              thomas_solve_lanes<W, G, false>(n, last_lanes, last_groups, item.a, item.b,
+                                              item.c, item.d, cp, info_l, no_prefetch);
+            write_info(last, info_l);
+          }
+        } else if constexpr (!is_interleaved_v<Layout>) {
+          for (index_t p = p_begin; p < p_end; ++p) {
+            int info_l[L] = {};
+            next_pack_prefetch<4> prefetch;
+            add_next_pack<Layout, P>(prefetch, a, p, npacks, n);
+            add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
+            add_next_pack<Layout, P>(prefetch, c, p, npacks, n);
+            add_next_pack<Layout, P>(prefetch, d, p, npacks, n);
+            const auto ca = pack_gather<L, AView, const T>(a, p);
+            const auto cb = pack_gather<L, BView, const T>(b, p);
+            const auto cc = pack_gather<L, CView, const T>(c, p);
+            thomas_solve_gather<P::TR, L>(n, systems_in(p), ca, cb, cc, pack_gather<L>(d, p), cp,
+                                          reinterpret_cast<D*>(cp + n * L), info_l, prefetch);
+            write_info(p, info_l);
+          }
+        }
+      });
+}
+}  // namespace detail
+
 // ---------------------------------------------------------------------------------------------
 // One-shot solve.
 
@@ -212,9 +293,6 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
                 "bandsolve::solve(thomas): info must be accessible from the execution space");
   using Layout = layout_of_t<DView>;
   using T = typename BView::non_const_value_type;   // coefficients
-  using D = typename DView::non_const_value_type;   // right-hand sides: T or complex over real T
-  using P = detail::thomas_one_shot_packing<Layout, T>;
-  constexpr int L = P::L, W = P::W, G = P::G;
   const std::string fn = "bandsolve::solve(thomas)";
 
   detail::check_same_shape(fn, "a", a, "d", d);
@@ -233,77 +311,22 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
     return;
   }
 
-  const index_t npacks = (nsys + L - 1) / L;
+  // Strided Views read lane-contiguous rows as column blocks do, or gather as the row layout.
   const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
                      detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
-  // Lane-contiguous packs go in chains of consecutive packs, two in flight (c' rows of both);
-  // gathered packs one at a time (c' rows, then d' rows; n*L*sizeof(T) keeps those aligned).
-  const index_t chain = lanes ? detail::chain_length(npacks, exec.concurrency()) : 1;
-  const index_t nchains = (npacks + chain - 1) / chain;
-  const std::size_t scratch =
-      static_cast<std::size_t>(n) * L * (lanes ? 2 * sizeof(T) : sizeof(T) + sizeof(D));
-  detail::for_each_pack(
-      exec, "bandsolve::solve(thomas)", nchains, scratch,
-      KOKKOS_LAMBDA(const index_t chain_index, void* work) {
-        T* cp = static_cast<T*>(work);
-        const index_t p_begin = chain_index * chain;
-        const index_t p_end = p_begin + chain < npacks ? p_begin + chain : npacks;
-        const auto systems_in = [&](index_t p) {
-          return static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
-        };
-        const auto write_info = [&](index_t p, const int* codes) {
-          const int nl = systems_in(p);
-          for (int l = 0; l < nl; ++l) info(p * L + l) = codes[l];
-        };
-        if (lanes) {
-          const auto rows_of = [&](index_t p) {
-            return detail::lane_item<T, D>{detail::pack_rows<Layout, P, AView, const T>(a, p),
-                                           detail::pack_rows<Layout, P, BView, const T>(b, p),
-                                           detail::pack_rows<Layout, P, CView, const T>(c, p),
-                                           detail::pack_rows<Layout, P>(d, p)};
-          };
-          // Interleaved packs are always full width (padding lanes are allocated) but the last
-          // item may hold fewer than G packs; other layouts' last item may hold fewer lanes.
-          const index_t last = npacks - 1;
-          const int last_groups = detail::groups_in<Layout, P>(d, last);
-          const int last_lanes = detail::is_interleaved_v<Layout> ? W : systems_in(last);
-          const bool last_is_partial = last_groups < G || last_lanes < W;
-          const index_t full_end = p_end == npacks && last_is_partial ? last : p_end;
-          detail::thomas_solve_lanes_chain<W, G, typename P::ahead>(n, p_begin, full_end, rows_of,
-                                                                    cp, write_info);
-          if (full_end < p_end) {
-            const auto item = rows_of(last);
-            int info_l[L] = {};
-            const detail::next_pack_prefetch<4> no_prefetch;
-            if (last_lanes == W)
-              detail::thomas_solve_lanes<W, G, true>(n, W, last_groups, item.a, item.b, item.c,
-                                                     item.d, cp, info_l, no_prefetch);
-            else
-              detail::thomas_solve_lanes<W, G, false>(n, last_lanes, last_groups, item.a, item.b,
-                                                      item.c, item.d, cp, info_l, no_prefetch);
-            write_info(last, info_l);
-          }
-        } else {
-          if constexpr (!detail::is_interleaved_v<Layout>) {
-            for (index_t p = p_begin; p < p_end; ++p) {
-              int info_l[L] = {};
-              detail::next_pack_prefetch<4> prefetch;
-              detail::add_next_pack<Layout, P>(prefetch, a, p, npacks, n);
-              detail::add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
-              detail::add_next_pack<Layout, P>(prefetch, c, p, npacks, n);
-              detail::add_next_pack<Layout, P>(prefetch, d, p, npacks, n);
-              const auto ca = detail::pack_gather<L, AView, const T>(a, p);
-              const auto cb = detail::pack_gather<L, BView, const T>(b, p);
-              const auto cc = detail::pack_gather<L, CView, const T>(c, p);
-              detail::thomas_solve_gather<P::TR, L>(n, systems_in(p), ca, cb, cc,
-                                                 detail::pack_gather<L>(d, p), cp,
-                                                 reinterpret_cast<D*>(cp + n * L), info_l,
-                                                 prefetch);
-              write_info(p, info_l);
-            }
-          }
-        }
-      });
+  if constexpr (std::is_same_v<Layout, layout::strided>) {
+    if (lanes)
+      detail::thomas_one_shot_launch<Layout, detail::thomas_packing<layout::column, T>, true>(
+          exec, a, b, c, d, info, n, nsys);
+    else
+      detail::thomas_one_shot_launch<Layout, detail::thomas_one_shot_packing<layout::row, T>,
+                                     false>(exec, a, b, c, d, info, n, nsys);
+  } else {
+    (void)lanes;
+    detail::thomas_one_shot_launch<Layout, detail::thomas_one_shot_packing<Layout, T>,
+                                   !std::is_same_v<Layout, layout::row>>(exec, a, b, c, d, info,
+                                                                         n, nsys);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
