@@ -10,6 +10,9 @@
 //                                      row after row, the run of B bytes of a, b, c, d line by
 //                                      line (column blocks are 512 bytes wide; wider runs show
 //                                      what longer runs would give)
+//   pattern/column_runs_pitch:P/...    the same 65536 systems with rows P systems apart: at
+//                                      P = 65536 every row's run lies at the same offset in its
+//                                      4 KiB page, at P = 65600 the offset moves 512 bytes a row
 // GBps counts the bytes read (the whole 4 arrays); frac_of_stream divides it by the reference,
 // which also writes a fifth array.
 #include "bench_support.hpp"
@@ -45,8 +48,10 @@ KOKKOS_FORCEINLINE_FUNCTION void add_line(const double* p, double* acc) {
 }
 
 // items work items; read(w, arrays, acc) reads work item w's lines of the 4 arrays.
+// `elements` of each array are read (all of it unless given).
 template <class Read>
-void pattern_benchmark(benchmark::State& state, std::size_t items, const Read& read) {
+void pattern_benchmark(benchmark::State& state, std::size_t items, const Read& read,
+                       std::size_t elements = pattern_count) {
   const pattern_arrays arrays;
   const double* const base[4] = {arrays.a.data(), arrays.b.data(), arrays.c.data(),
                                  arrays.d.data()};
@@ -69,7 +74,7 @@ void pattern_benchmark(benchmark::State& state, std::size_t items, const Read& r
     sink += sum;
   }
   benchmark::DoNotOptimize(sink);
-  report(state, t, 4.0 * sizeof(double) * pattern_count, double(pattern_count));
+  report(state, t, 4.0 * sizeof(double) * elements, double(elements));
 }
 
 void sequential(benchmark::State& state) {
@@ -94,15 +99,28 @@ void row_tiles(benchmark::State& state) {
                     });
 }
 
-// The column blocks' order: per row, each line of the run in a, b, c, d.
+// The column blocks' order: per row, each line of the run of `run_bytes` in a, b, c, d, for
+// 65536 systems whose rows are `pitch` elements apart.
+void column_runs_at(benchmark::State& state, std::size_t run_bytes, std::size_t pitch) {
+  const std::size_t run = run_bytes / sizeof(double), nsys = 65536;
+  const std::size_t rows = pattern_count / pitch;
+  pattern_benchmark(
+      state, nsys / run,
+      [=](std::size_t w, const double* const* x, double* acc) {
+        for (std::size_t i = 0; i < rows; ++i)
+          for (std::size_t k = i * pitch + w * run; k < i * pitch + (w + 1) * run; k += 8)
+            for (int q = 0; q < 4; ++q) add_line(x[q] + k, acc);
+      },
+      nsys * rows);
+}
+
 void column_runs(benchmark::State& state) {
-  const std::size_t run = static_cast<std::size_t>(state.range(0)) / sizeof(double);
-  const std::size_t nsys = 65536, rows = pattern_count / nsys;
-  pattern_benchmark(state, nsys / run, [=](std::size_t w, const double* const* x, double* acc) {
-    for (std::size_t i = 0; i < rows; ++i)
-      for (std::size_t k = i * nsys + w * run; k < i * nsys + (w + 1) * run; k += 8)
-        for (int q = 0; q < 4; ++q) add_line(x[q] + k, acc);
-  });
+  column_runs_at(state, static_cast<std::size_t>(state.range(0)), 65536);
+}
+
+void column_runs_pitch(benchmark::State& state) {
+  column_runs_at(state, static_cast<std::size_t>(state.range(0)),
+                 static_cast<std::size_t>(state.range(1)));
 }
 
 BENCHMARK(sequential)
@@ -119,6 +137,13 @@ BENCHMARK(column_runs)
     ->Arg(512)
     ->Arg(1024)
     ->Arg(4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(column_runs_pitch)
+    ->Name("pattern/column_runs_pitch/double")
+    ->ArgNames({"bytes", "pitch"})
+    ->Args({512, 65536})
+    ->Args({512, 65600})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

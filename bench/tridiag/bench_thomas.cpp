@@ -97,6 +97,37 @@ void thomas_benchmark(benchmark::State& state) {
   report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
 }
 
+// A column batch stored at a pitch: nsys = range(1) systems of n = range(0) rows, rows
+// range(2) elements apart, handed to the solver as a strided View. When the rows of a column
+// batch are a multiple of 4 KiB apart (65536 doubles), every row of a block lies at the same
+// offset in its page and the blocks use an eighth of the L1 and L2 sets (README, "Batch
+// widths"); a pitch of 65600 moves that offset by 512 bytes a row.
+void thomas_pitch_benchmark(benchmark::State& state) {
+  using T = double;
+  const std::size_t n = static_cast<std::size_t>(state.range(0)),
+                    nsys = static_cast<std::size_t>(state.range(1)),
+                    pitch = static_cast<std::size_t>(state.range(2));
+  using stored = Kokkos::View<T**, Kokkos::LayoutLeft, host_exec::memory_space>;
+  using view = Kokkos::View<T**, Kokkos::LayoutStride, host_exec::memory_space>;
+  const auto make = [&](const std::string& label) -> view {
+    return Kokkos::subview(stored(label, pitch, n), std::make_pair(std::size_t(0), nsys),
+                           Kokkos::ALL);
+  };
+  const view a = make("a"), b = make("b"), c = make("c"), d = make("d");
+  fill_system(a, b, c, d, nsys, n);
+  const host_exec exec;
+  Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, info);
+    exec.fence();
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
+}
+
 template <class T>
 void gtsv(int n, T* dl, T* dd, T* du, T* rhs, int* info) {
   const int one = 1;
@@ -173,6 +204,13 @@ void register_all() {
 const bool registered = [] {
   register_all<double>();
   register_all<float>();
+  // The column layout at a batch width that is not a multiple of 4 KiB, dense and as a pitch.
+  register_layout<bandsolve::layout::column, double>(256, 65600);
+  benchmark::RegisterBenchmark("thomas/one_shot/column_pitch:65600/double/n:256/nsys:65536",
+                               thomas_pitch_benchmark)
+      ->Args({256, 65536, 65600})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
   return true;
 }();
 
