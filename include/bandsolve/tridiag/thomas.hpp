@@ -206,7 +206,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
                             index_t nsys) {
   using T = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
-  constexpr int L = P::L, W = P::W, G = P::G;
+  constexpr int L = P::L;
   const index_t npacks = (nsys + L - 1) / L;
   const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
@@ -217,7 +217,8 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
       KOKKOS_LAMBDA(const index_t chain_index, void* work) {
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
         // variable is inside an if constexpr.
-        (void)a, (void)b, (void)c, (void)d;
+        (void)a, (void)b, (void)c, (void)d, (void)n;
+        constexpr int W = P::W, G = P::G;  // not captured (nvcc, as above)
         T* cp = static_cast<T*>(work);
         const index_t p_begin = chain_index * chain;
         const index_t p_end = p_begin + chain < npacks ? p_begin + chain : npacks;
