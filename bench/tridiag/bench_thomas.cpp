@@ -67,13 +67,33 @@ struct filled_batch {
   }
 };
 
+// The one-shot solve of a filled batch over the benchmark's iterations, then its floor bytes.
+template <class View>
+void one_shot_iterations(benchmark::State& state, const View& a, const View& b, const View& c,
+                         const View& d, std::size_t nsys, std::size_t n) {
+  using T = typename View::value_type;
+  const host_exec exec;
+  Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, info);
+    exec.fence();
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
+}
+
 template <class Layout, class T, bool Factored>
 void thomas_benchmark(benchmark::State& state) {
   const filled_batch<Layout, T> batch(state);
   const std::size_t n = batch.n, nsys = batch.nsys;
-  const host_exec exec;
-  iteration_timer t;
-  if constexpr (Factored) {
+  if constexpr (!Factored) {
+    one_shot_iterations(state, batch.a, batch.b, batch.c, batch.d, nsys, n);
+  } else {
+    const host_exec exec;
+    iteration_timer t;
     const auto f = bandsolve::factorize(exec, bandsolve::algo::thomas{}, batch.a, batch.b,
                                         batch.c, nsys);
     exec.fence();
@@ -84,24 +104,15 @@ void thomas_benchmark(benchmark::State& state) {
       t.stop(state);
     }
     if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a system failed");
-  } else {
-    Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
-    for (auto _ : state) {
-      t.start();
-      bandsolve::solve(exec, bandsolve::algo::thomas{}, batch.a, batch.b, batch.c, batch.d, info);
-      exec.fence();
-      t.stop(state);
-    }
-    if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+    report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
   }
-  report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
 }
 
 // A column batch stored at a pitch: nsys = range(1) systems of n = range(0) rows, rows
 // range(2) elements apart, handed to the solver as a strided View. When the rows of a column
 // batch are a multiple of 4 KiB apart (65536 doubles), every row of a block lies at the same
-// offset in its page and the blocks use an eighth of the L1 and L2 sets (README, "Batch
-// widths"); a pitch of 65600 moves that offset by 512 bytes a row.
+// offset in its page and the blocks use an eighth of the L1 and L2 sets (README, Layouts); a
+// pitch of 65600 moves that offset by 512 bytes a row.
 void thomas_pitch_benchmark(benchmark::State& state) {
   using T = double;
   const std::size_t n = static_cast<std::size_t>(state.range(0)),
@@ -115,17 +126,7 @@ void thomas_pitch_benchmark(benchmark::State& state) {
   };
   const view a = make("a"), b = make("b"), c = make("c"), d = make("d");
   fill_system(a, b, c, d, nsys, n);
-  const host_exec exec;
-  Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
-  iteration_timer t;
-  for (auto _ : state) {
-    t.start();
-    bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, info);
-    exec.fence();
-    t.stop(state);
-  }
-  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
-  report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
+  one_shot_iterations(state, a, b, c, d, nsys, n);
 }
 
 template <class T>
