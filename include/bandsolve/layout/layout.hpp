@@ -4,5 +4,6 @@
 #include <bandsolve/layout/convert.hpp>
 #include <bandsolve/layout/interleaved.hpp>
 #include <bandsolve/layout/layout_of.hpp>
+#include <bandsolve/layout/padding.hpp>
 #include <bandsolve/layout/row.hpp>
 #include <bandsolve/layout/strided.hpp>
