@@ -28,7 +28,8 @@ constexpr const char* axis_names[] = {"x", "y", "z"};
 
 // Rows sum to 1 (a, c in [-0.75, -0.25], b = 1 - a - c): diagonally dominant, ||A^-1|| <= 1 and
 // A 1 = 1, so repeated in-place solves stay in range (no denormals).
-void fill_coefficients(const cube& a, const cube& b, const cube& c) {
+template <class Cube>
+void fill_coefficients(const Cube& a, const Cube& b, const Cube& c) {
   const std::size_t N = a.extent(0), total = N * N * N;
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<host_exec>(0, total), KOKKOS_LAMBDA(std::size_t k) {
@@ -42,7 +43,8 @@ void fill_coefficients(const cube& a, const cube& b, const cube& c) {
 }
 
 // Values in [1, 2).
-void fill_field(const cube& d) {
+template <class Cube>
+void fill_field(const Cube& d) {
   const std::size_t N = d.extent(0), total = N * N * N;
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<host_exec>(0, total), KOKKOS_LAMBDA(std::size_t k) {
@@ -65,15 +67,16 @@ void fill_lines(const line& a, const line& b, const line& c, double lambda) {
 // allocated coefficients first, then d, as in the Thomas benchmarks; DFirst allocates d first.
 // Where the four 128 MiB cubes land moves this machine's figures by 10-20% for the same code
 // (row layout and z axis alike: 0.84-0.91 against 1.04-1.06 ns per unknown in one test), so the
-// suite reports z both ways.
-template <bool Shared, bool DFirst = false>
+// suite reports z both ways. Padded: the four cubes from make_padded_array (256 x 264 x 264
+// storage), so that lines along x do not lie a multiple of 4 KiB apart (layout/padding.hpp).
+template <bool Shared, bool DFirst = false, bool Padded = false>
 void axis_benchmark(benchmark::State& state) {
   const std::size_t N = static_cast<std::size_t>(state.range(0));
   const int axis = static_cast<int>(state.range(1));
   const host_exec exec;
   Kokkos::View<int*, host_exec::memory_space> info("info", N * N);
   iteration_timer t;
-  auto run = [&](const auto& a, const auto& b, const auto& c, const cube& d) {
+  auto run = [&](const auto& a, const auto& b, const auto& c, const auto& d) {
     fill_field(d);
     for (auto _ : state) {
       t.start();
@@ -86,6 +89,14 @@ void axis_benchmark(benchmark::State& state) {
     line a("a", N), b("b", N), c("c", N);
     fill_lines(a, b, c, 0.5);
     run(a, b, c, cube("d", N, N, N));
+  } else if constexpr (Padded) {
+    using padded = Kokkos::View<double***, Kokkos::LayoutStride, host_exec::memory_space>;
+    const auto make = [N](const char* label) -> padded {
+      return bandsolve::make_padded_array<double***, host_exec::memory_space>(label, N, N, N);
+    };
+    const padded a = make("a"), b = make("b"), c = make("c");
+    fill_coefficients(a, b, c);
+    run(a, b, c, make("d"));
   } else if constexpr (DFirst) {
     cube d("d", N, N, N), a("a", N, N, N), b("b", N, N, N), c("c", N, N, N);
     fill_coefficients(a, b, c);
@@ -198,6 +209,13 @@ const bool registered = [] {
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   }
+  for (long axis = 0; axis < 3; ++axis)
+    benchmark::RegisterBenchmark(
+        ("axis/full_padded/" + std::string(axis_names[axis]) + shape).c_str(),
+        axis_benchmark<false, false, true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark(("axis/full_d_allocated_first/z" + shape).c_str(),
                                axis_benchmark<false, true>)
       ->Args({N, 2})

@@ -50,8 +50,9 @@ void fill_system(const View& a, const View& b, const View& c, const View& d, std
   host_exec().fence();
 }
 
-// The benchmark's batch: nsys = range(1) systems of n = range(0) rows, allocated and filled.
-template <class Layout, class T>
+// The benchmark's batch: nsys = range(1) systems of n = range(0) rows, allocated (by make_batch,
+// or make_padded_batch when Padded) and filled.
+template <class Layout, class T, bool Padded = false>
 struct filled_batch {
   using view = decltype(bandsolve::make_batch<Layout, T, host_exec::memory_space>("", 0, 0));
   std::size_t n, nsys;
@@ -63,7 +64,10 @@ struct filled_batch {
     fill_system(a, b, c, d, nsys, n);
   }
   view make(const char* label) const {
-    return bandsolve::make_batch<Layout, T, host_exec::memory_space>(label, nsys, n);
+    if constexpr (Padded)
+      return bandsolve::make_padded_batch<Layout, T, host_exec::memory_space>(label, nsys, n);
+    else
+      return bandsolve::make_batch<Layout, T, host_exec::memory_space>(label, nsys, n);
   }
 };
 
@@ -85,9 +89,9 @@ void one_shot_iterations(benchmark::State& state, const View& a, const View& b, 
   report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
 }
 
-template <class Layout, class T, bool Factored>
+template <class Layout, class T, bool Factored, bool Padded = false>
 void thomas_benchmark(benchmark::State& state) {
-  const filled_batch<Layout, T> batch(state);
+  const filled_batch<Layout, T, Padded> batch(state);
   const std::size_t n = batch.n, nsys = batch.nsys;
   if constexpr (!Factored) {
     one_shot_iterations(state, batch.a, batch.b, batch.c, batch.d, nsys, n);
@@ -108,26 +112,6 @@ void thomas_benchmark(benchmark::State& state) {
   }
 }
 
-// A column batch stored at a pitch: nsys = range(1) systems of n = range(0) rows, rows
-// range(2) elements apart, handed to the solver as a strided View. When the rows of a column
-// batch are a multiple of 4 KiB apart (65536 doubles), every row of a block lies at the same
-// offset in its page and the blocks use an eighth of the L1 and L2 sets (README, Layouts); a
-// pitch of 65600 moves that offset by 512 bytes a row.
-void thomas_pitch_benchmark(benchmark::State& state) {
-  using T = double;
-  const std::size_t n = static_cast<std::size_t>(state.range(0)),
-                    nsys = static_cast<std::size_t>(state.range(1)),
-                    pitch = static_cast<std::size_t>(state.range(2));
-  using stored = Kokkos::View<T**, Kokkos::LayoutLeft, host_exec::memory_space>;
-  using view = Kokkos::View<T**, Kokkos::LayoutStride, host_exec::memory_space>;
-  const auto make = [&](const std::string& label) -> view {
-    return Kokkos::subview(stored(label, pitch, n), std::make_pair(std::size_t(0), nsys),
-                           Kokkos::ALL);
-  };
-  const view a = make("a"), b = make("b"), c = make("c"), d = make("d");
-  fill_system(a, b, c, d, nsys, n);
-  one_shot_iterations(state, a, b, c, d, nsys, n);
-}
 
 template <class T>
 void gtsv(int n, T* dl, T* dd, T* du, T* rhs, int* info) {
@@ -205,11 +189,20 @@ void register_all() {
 const bool registered = [] {
   register_all<double>();
   register_all<float>();
-  // The column layout at a batch width that is not a multiple of 4 KiB, dense and as a pitch.
+  // The column layout at a batch width that is not a multiple of 4 KiB, and 65536 systems from
+  // make_padded_batch (rows 65600 doubles apart): when the rows of a column batch lie a multiple
+  // of 4 KiB apart, every row's run of a block sits at the same offset in its page (README,
+  // Layouts; layout/padding.hpp).
   register_layout<bandsolve::layout::column, double>(256, 65600);
-  benchmark::RegisterBenchmark("thomas/one_shot/column_pitch:65600/double/n:256/nsys:65536",
-                               thomas_pitch_benchmark)
-      ->Args({256, 65536, 65600})
+  using column = bandsolve::layout::column;
+  benchmark::RegisterBenchmark("thomas/one_shot/column_padded/double/n:256/nsys:65536",
+                               thomas_benchmark<column, double, false, true>)
+      ->Args({256, 65536})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("thomas/factored_solve/column_padded/double/n:256/nsys:65536",
+                               thomas_benchmark<column, double, true, true>)
+      ->Args({256, 65536})
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
   return true;
