@@ -112,7 +112,6 @@ void thomas_benchmark(benchmark::State& state) {
   }
 }
 
-
 template <class T>
 void gtsv(int n, T* dl, T* dd, T* du, T* rhs, int* info) {
   const int one = 1;
