@@ -12,10 +12,12 @@
 // test machine the solve ran at 0.77 ns per unknown against 0.61 for a pitch of 65600 (512 bytes
 // more). A pitch 64 bytes or 4 KiB past the multiple measured nearly as slow as the multiple; one
 // that moves each row's run to the next 512-byte slot of the page (an odd multiple of 512 bytes)
-// measured fast. A probe points at 4 KiB store-to-load aliasing: a row's stores match the next
-// row's loads in the low 12 address bits, and such a load waits (bench/results/README.md, session
-// 11). So a padded pitch of 4 KiB or more is an odd multiple of 512 bytes; shorter pitches only
-// keep the factors of two that let the next axis's pitch be one (README, Layouts).
+// measured fast. Why is still open: not 4 KiB store-to-load aliasing (kernels that keep their
+// stores away from the next row's loads lose as much), not the cache capacity for d' (n = 64
+// loses as much), and the solve's memory traffic alone barely notices the pitch
+// (bench/results/README.md, sessions 10-12). So a padded pitch of 4 KiB or more is an odd
+// multiple of 512 bytes; shorter pitches only keep the factors of two that let the next axis's
+// pitch be one (README, Layouts).
 //
 // make_padded_batch<layout::column> returns a View<T**, LayoutLeft> of extents (nsys, n) whose
 // stride(1) is padded_pitch<T>(nsys): the same type as make_batch's, so every solver takes it
