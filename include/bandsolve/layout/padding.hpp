@@ -14,7 +14,7 @@
 // that moves each row's run to the next 512-byte slot of the page (an odd multiple of 512 bytes)
 // measured fast. Why is still open: not 4 KiB store-to-load aliasing (kernels that keep their
 // stores away from the next row's loads lose as much), not the cache capacity for d' (n = 64
-// loses as much), and the solve's memory traffic alone barely notices the pitch
+// loses as much); whether the memory traffic alone loses depends on where the arrays lie
 // (bench/results/README.md, sessions 10-12). So a padded pitch of 4 KiB or more is an odd
 // multiple of 512 bytes; shorter pitches only keep the factors of two that let the next axis's
 // pitch be one (README, Layouts).
