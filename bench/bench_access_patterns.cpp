@@ -1,6 +1,8 @@
 // Bandwidth of the memory access patterns of the one-shot Thomas solves, next to the STREAM-like
-// reference of the same binary: the ceiling each layout's solve runs against on this machine,
-// whatever its arithmetic. Each benchmark goes once over 4 double arrays of 128 MiB:
+// reference of the same binary: a reference for each layout's solve, without its arithmetic (not
+// a strict ceiling: how fast a pattern reads depends on how its loop is written, and on where
+// the arrays lie; bench/results/README.md, session 12). Each benchmark goes once over 4 double
+// arrays of 128 MiB:
 //   pattern/sequential                 reads the 4 arrays in order, line by line side by side
 //                                      (the interleaved layouts)
 //   pattern/row_tiles/n:256/lanes:32   reads packs of 32 row-layout systems of 256 rows: per
@@ -21,8 +23,8 @@
 //                                      512 bytes in lockstep
 // GBps counts the bytes of one pass: the 4 arrays read, and for column_stream d written too (40
 // bytes per element, as the reference and the solvers count); frac_of_stream divides it by the
-// reference (4 reads and a write of a fifth array). The loops are SIMD reductions over
-// restrict-qualified pointers, so that the loads, not the loop, set the pace.
+// reference (4 reads and a write of a fifth array). Sums go to one accumulator line per array,
+// so that the loads, not a chain of additions, set the pace.
 #include "bench_support.hpp"
 
 #include <cstddef>
@@ -49,6 +51,14 @@ struct pattern_arrays {
   }
 };
 
+// Adds the 8 doubles of one cache line into acc (one accumulator line per array).
+KOKKOS_FORCEINLINE_FUNCTION void add_line(const double* p, double* acc) {
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+  for (int e = 0; e < 8; ++e) acc[e] += p[e];
+}
+
 KOKKOS_FORCEINLINE_FUNCTION void prefetch_line(const double* p) {
 #if defined(__GNUC__)
   __builtin_prefetch(p);
@@ -57,78 +67,32 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch_line(const double* p) {
 #endif
 }
 
-#if defined(__GNUC__)
-#define BANDSOLVE_BENCH_RESTRICT __restrict__
-#else
-#define BANDSOLVE_BENCH_RESTRICT
-#endif
-#if defined(_OPENMP)
-#define BANDSOLVE_BENCH_SIMD_SUM _Pragma("omp simd reduction(+ : sum)")
-#else
-#define BANDSOLVE_BENCH_SIMD_SUM
-#endif
-
-// The sum of a[k] + b[k] + c[k] + d[k] over k in [first, last): one SIMD pass over pointers
-// the compiler knows to be distinct, every load independent.
-KOKKOS_FORCEINLINE_FUNCTION double sum_run(const double* BANDSOLVE_BENCH_RESTRICT a,
-                                           const double* BANDSOLVE_BENCH_RESTRICT b,
-                                           const double* BANDSOLVE_BENCH_RESTRICT c,
-                                           const double* BANDSOLVE_BENCH_RESTRICT d,
-                                           std::size_t first, std::size_t last) {
-  double sum = 0;
-  BANDSOLVE_BENCH_SIMD_SUM
-  for (std::size_t k = first; k < last; ++k) sum += (a[k] + b[k]) + (c[k] + d[k]);
-  return sum;
-}
-
-// The same, and d[k] = (a[k] + b[k] + c[k] + d[k]) / 4 written back in place.
-KOKKOS_FORCEINLINE_FUNCTION double sum_run_write_d(const double* BANDSOLVE_BENCH_RESTRICT a,
-                                                   const double* BANDSOLVE_BENCH_RESTRICT b,
-                                                   const double* BANDSOLVE_BENCH_RESTRICT c,
-                                                   double* BANDSOLVE_BENCH_RESTRICT d,
-                                                   std::size_t first, std::size_t last) {
-  double sum = 0;
-  BANDSOLVE_BENCH_SIMD_SUM
-  for (std::size_t k = first; k < last; ++k) {
-    const double v = (a[k] + b[k]) + (c[k] + d[k]);
-    sum += v;
-    d[k] = 0.25 * v;  // stays in [0, 1) as a, b, c and d are
-  }
-  return sum;
-}
-
-struct pattern_pointers {
-  const double *a, *b, *c;
-  double* d;
-};
-
-// items work items; read(w, arrays) goes over work item w's part of the 4 arrays and returns a
-// sum of what it read; consecutive items go to a thread in chains, as the solvers' packs do.
-// `elements` of each array are gone over (all of it unless given), `bytes_per_element` counted
-// for each.
+// items work items; read(w, arrays, acc) reads work item w's lines of the 4 arrays (acc: 4
+// accumulator lines of 8, one per array). `elements` of each array are gone over (all of it
+// unless given), `bytes_per_element` counted for each.
 template <class Read>
 void pattern_benchmark(benchmark::State& state, std::size_t items, const Read& read,
                        std::size_t elements = pattern_count,
                        double bytes_per_element = 4.0 * sizeof(double)) {
   const pattern_arrays arrays;
-  const pattern_pointers x{arrays.a.data(), arrays.b.data(), arrays.c.data(), arrays.d.data()};
+  const double* const base[4] = {arrays.a.data(), arrays.b.data(), arrays.c.data(),
+                                 arrays.d.data()};
+  double* const d = arrays.d.data();  // column_stream writes it
+  const double *a = base[0], *b = base[1], *c = base[2];
   iteration_timer t;
   double sink = 0;
-  // Chains of consecutive items, about 8 per thread, one per team: the solvers' launch
-  // (for_each_pack, chain_length), so that the threads meet the memory in the same order.
-  const std::size_t chains_wanted = 8 * static_cast<std::size_t>(host_exec().concurrency());
-  const std::size_t chain = (items + chains_wanted - 1) / chains_wanted;
-  const std::size_t chains = (items + chain - 1) / chain;
-  using team_policy = Kokkos::TeamPolicy<host_exec>;
   for (auto _ : state) {
     t.start();
     double sum = 0;
     Kokkos::parallel_reduce(
-        "pattern", team_policy(static_cast<int>(chains), 1),
-        KOKKOS_LAMBDA(const team_policy::member_type& team, double& s) {
-          const std::size_t first = static_cast<std::size_t>(team.league_rank()) * chain;
-          const std::size_t last = first + chain < items ? first + chain : items;
-          for (std::size_t w = first; w < last; ++w) s += read(w, x);
+        "pattern", Kokkos::RangePolicy<host_exec>(0, items),
+        KOKKOS_LAMBDA(std::size_t w, double& s) {
+          double* const x[4] = {const_cast<double*>(a), const_cast<double*>(b),
+                                const_cast<double*>(c), d};
+          double acc[4][8] = {};
+          read(w, x, acc);
+          for (int q = 0; q < 4; ++q)
+            for (int e = 0; e < 8; ++e) s += acc[q][e];
         },
         sum);
     t.stop(state);
@@ -140,55 +104,39 @@ void pattern_benchmark(benchmark::State& state, std::size_t items, const Read& r
 
 void sequential(benchmark::State& state) {
   constexpr std::size_t item = 4096;  // 32 KiB of each array per work item
-  pattern_benchmark(state, pattern_count / item, [](std::size_t w, const pattern_pointers& x) {
-    return sum_run(x.a, x.b, x.c, x.d, w * item, (w + 1) * item);
-  });
+  pattern_benchmark(state, pattern_count / item,
+                    [](std::size_t w, double* const* x, double (*acc)[8]) {
+                      for (std::size_t k = w * item; k < (w + 1) * item; k += 8)
+                        for (int q = 0; q < 4; ++q) add_line(x[q] + k, acc[q]);
+                    });
 }
 
 // The gathered forward sweep's order: per tile of 8 rows, every lane of array a, then b, c, d.
 void row_tiles(benchmark::State& state) {
   const std::size_t lanes = static_cast<std::size_t>(state.range(0)), n = 256;
   pattern_benchmark(state, pattern_count / (lanes * n),
-                    [=](std::size_t w, const pattern_pointers& x) {
-                      const double* const arrays[4] = {x.a, x.b, x.c, x.d};
+                    [=](std::size_t w, double* const* x, double (*acc)[8]) {
                       const std::size_t pack = w * lanes * n;
-                      double acc[4][8] = {};  // one line of sums per array
                       for (std::size_t j = 0; j < n; j += 8)
-                        for (int q = 0; q < 4; ++q) {
-                          const double* BANDSOLVE_BENCH_RESTRICT p = arrays[q] + pack + j;
+                        for (int q = 0; q < 4; ++q)
                           for (std::size_t l = 0; l < lanes; ++l)
-                            for (int e = 0; e < 8; ++e) acc[q][e] += p[l * n + e];
-                        }
-                      double sum = 0;
-                      for (int q = 0; q < 4; ++q)
-                        for (int e = 0; e < 8; ++e) sum += acc[q][e];
-                      return sum;
+                            add_line(x[q] + pack + l * n + j, acc[q]);
                     });
 }
 
-// The column blocks' order: per row, the run of `run_bytes` of a, b, c, d, for 65536 systems
-// whose rows are `pitch` elements apart.
+// The column blocks' order: per row, each line of the run of `run_bytes` in a, b, c, d, for
+// 65536 systems whose rows are `pitch` elements apart.
 void column_runs_at(benchmark::State& state, std::size_t run_bytes, std::size_t pitch) {
   const std::size_t run = run_bytes / sizeof(double), nsys = 65536;
   const std::size_t rows = pattern_count / pitch;
   pattern_benchmark(
       state, nsys / run,
-      [=](std::size_t w, const pattern_pointers& x) {
-        double sum = 0;
+      [=](std::size_t w, double* const* x, double (*acc)[8]) {
         for (std::size_t i = 0; i < rows; ++i)
-          sum += sum_run(x.a, x.b, x.c, x.d, i * pitch + w * run, i * pitch + (w + 1) * run);
-        return sum;
+          for (std::size_t k = i * pitch + w * run; k < i * pitch + (w + 1) * run; k += 8)
+            for (int q = 0; q < 4; ++q) add_line(x[q] + k, acc[q]);
       },
       nsys * rows);
-}
-
-void column_runs(benchmark::State& state) {
-  column_runs_at(state, static_cast<std::size_t>(state.range(0)), 65536);
-}
-
-void column_runs_pitch(benchmark::State& state) {
-  column_runs_at(state, static_cast<std::size_t>(state.range(0)),
-                 static_cast<std::size_t>(state.range(1)));
 }
 
 // The column solve's memory traffic in its order: per row, the run of `run_bytes` of a, b, c
@@ -200,22 +148,34 @@ void column_stream(benchmark::State& state) {
   const std::size_t rows = pattern_count / pitch;
   pattern_benchmark(
       state, nsys / run,
-      [=](std::size_t w, const pattern_pointers& x) {
-        double sum = 0;
+      [=](std::size_t w, double* const* x, double (*acc)[8]) {
         for (std::size_t i = 0; i < rows; ++i) {
           const std::size_t first = i * pitch + w * run;
           if (i + 1 < rows)
-            for (std::size_t k = first + pitch; k < first + pitch + run; k += 8) {
-              prefetch_line(x.a + k);
-              prefetch_line(x.b + k);
-              prefetch_line(x.c + k);
-              prefetch_line(x.d + k);
+            for (std::size_t k = first + pitch; k < first + pitch + run; k += 8)
+              for (int q = 0; q < 4; ++q) prefetch_line(x[q] + k);
+          for (std::size_t k = first; k < first + run; k += 8) {
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+            for (int e = 0; e < 8; ++e) {
+              const double v = (x[0][k + e] + x[1][k + e]) + (x[2][k + e] + x[3][k + e]);
+              acc[0][e] += v;
+              x[3][k + e] = 0.25 * v;  // stays in [0, 1): a, b, c and d are
             }
-          sum += sum_run_write_d(x.a, x.b, x.c, x.d, first, first + run);
+          }
         }
-        return sum;
       },
       nsys * rows, 5.0 * sizeof(double));
+}
+
+void column_runs(benchmark::State& state) {
+  column_runs_at(state, static_cast<std::size_t>(state.range(0)), 65536);
+}
+
+void column_runs_pitch(benchmark::State& state) {
+  column_runs_at(state, static_cast<std::size_t>(state.range(0)),
+                 static_cast<std::size_t>(state.range(1)));
 }
 
 BENCHMARK(sequential)
