@@ -20,6 +20,7 @@
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
+#include <bandsolve/tridiag/thomas_register_sweep.hpp>
 
 #include <tuple>
 #include <type_traits>
@@ -268,8 +269,12 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
             const auto ca = pack_gather<L, AView, const T>(a, p);
             const auto cb = pack_gather<L, BView, const T>(b, p);
             const auto cc = pack_gather<L, CView, const T>(c, p);
-            thomas_solve_gather<P::TR, L>(n, systems_in(p), ca, cb, cc, pack_gather<L>(d, p), cp,
-                                          reinterpret_cast<D*>(cp + n * L), info_l, prefetch);
+            const auto cd = pack_gather<L>(d, p);
+            const gathered_lanes<const D> cd_in{cd.base, cd.system_stride, cd.row_stride};
+            if (!solve_pack_in_registers<L>(n, systems_in(p), ca, cb, cc, cd_in, cd, cp,
+                                            prefetch))
+              thomas_solve_gather<P::TR, L>(n, systems_in(p), ca, cb, cc, cd, cp,
+                                            reinterpret_cast<D*>(cp + n * L), info_l, prefetch);
             write_info(p, info_l);
           }
         }
