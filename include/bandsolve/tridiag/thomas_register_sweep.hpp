@@ -7,16 +7,17 @@
 // thomas_kernel.hpp (tiles through a stack buffer, then a separate write-back) serve every other
 // case and recompute a pack whose pivots this screen flags.
 //
-// Where it runs (BANDSOLVE_REGISTER_SWEEPS): CPUs with AVX-512, whose 32 vector registers hold
-// the four transposed blocks. On the test machine (Zen 5, 2 threads, 65536 x 256 doubles) it
-// took 0.72-0.79 ns per unknown against 0.86-0.93 for the gathered sweeps, and 1.0 against
-// 1.6-1.7 in L2 on one thread. With AVX2 only (16 registers) the blocks spill: 2.4 against 1.6.
+// Where it runs: BANDSOLVE_REGISTER_SWEEPS, 1 by default where AVX-512 is enabled (its 32 vector
+// registers hold the four transposed blocks), else 0; define it to choose. On the test machine
+// (Zen 5, 2 threads, 65536 x 256 doubles) it took 0.72-0.79 ns per unknown against 0.86-0.93 for
+// the gathered sweeps (the suite: 0.73 against 0.92), and 1.0-1.2 against 1.6-1.7 in L2 on one
+// thread. With AVX2 only (16 registers) the blocks spill: 2.4 against 1.6.
 //
-// Memory: a thread keeps about 24 misses in flight from software prefetches (random pages:
-// 8-14 GB/s on one thread, whatever the hint or distance), so the next pack's lines are requested
-// a few at a time, one line of each array per row, over the whole forward sweep; issued as a
-// burst per block, or during the (short) back substitution, they measured 0.93-1.27 ns per
-// unknown. The current pack's lines four blocks ahead are requested as well.
+// Memory: a thread's software prefetches are bounded by its outstanding L1 misses (scattered
+// lines: 8-14 GB/s on one thread, whatever the hint or distance), so the next pack's lines are
+// requested a few at a time, one line of each array per row, over the whole forward sweep;
+// issued as a burst per block, or during the (short) back substitution, they measured 0.93-1.27
+// ns per unknown. The current pack's lines four blocks ahead are requested as well.
 #include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
