@@ -6,8 +6,10 @@
 #define BANDSOLVE_REGISTER_SWEEPS 1
 #include "test_thomas.cpp"
 
-// The dispatcher itself: which packs it takes, that it solves them, and that a pack it hands
-// back (flagged pivot) is left untouched for the gathered sweeps.
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+// The dispatcher itself: which packs it takes, that it solves them (bit for bit as the gathered
+// sweeps do: same arithmetic), and that a pack it hands back (flagged pivot) is left untouched
+// for the gathered sweeps.
 TEST_CASE("register sweeps take full double packs and hand back flagged ones untouched",
           "[thomas][registers]") {
   using bandsolve::detail::gathered_lanes;
@@ -28,8 +30,18 @@ TEST_CASE("register sweeps take full double packs and hand back flagged ones unt
     auto p = bstest::random_dominant<double>(L, n, 7 + static_cast<std::uint32_t>(n));
     const auto ref = bstest::reference_solve(p);
     std::vector<double> scratch(2 * n * L);
+    auto g = p;  // the same pack through the gathered sweeps
     REQUIRE(solve_pack(p, L, scratch));
     CHECK(bstest::max_rel_diff(p.d, ref, L, n) <= bstest::lapack_tol<double>());
+    const index_t ni = static_cast<index_t>(n);
+    const auto in = [&](const std::vector<double>& v) {
+      return gathered_lanes<const double>{v.data(), ni, 1};
+    };
+    int info[L] = {};
+    bandsolve::detail::thomas_solve_gather<L, L>(
+        ni, L, in(g.a), in(g.b), in(g.c), gathered_lanes<double>{g.d.data(), ni, 1},
+        scratch.data(), scratch.data() + n * L, info, next_pack_prefetch<4>{});
+    CHECK(bstest::bitwise_equal(p.d, g.d));
   }
   {
     // Not taken: partial packs, n not a multiple of 8; d untouched.
@@ -57,3 +69,4 @@ TEST_CASE("register sweeps take full double packs and hand back flagged ones unt
     CHECK(bstest::bitwise_equal(p.d, d0));
   }
 }
+#endif

@@ -323,6 +323,7 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
           constexpr int L = P::L, TR = P::TR;
           const gathered_lanes<const T> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
           T* x = rows;  // d' then x, rows of L lanes
+          const gathered_lanes<T> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
           bool in_registers = false;  // solved by the register sweeps (thomas_register_sweep.hpp)
           next_pack_prefetch<5> prefetch;
           add_next_lines(prefetch, d.data(), sd, g, p);
@@ -337,7 +338,6 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
             const gathered_lanes<const T> ga{a.data() + g.offset(sa, k), sa.s[kl], sa.s[ki]};
             const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
             const gathered_lanes<const T> gc{c.data() + g.offset(sc, k), sc.s[kl], sc.s[ki]};
-            const gathered_lanes<T> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
             if (!Add && solve_pack_in_registers<L>(n, nl, ga, gb, gc, gd, out, rows, prefetch)) {
               for (int l = 0; l < nl; ++l) info_l[l] = 0;
               in_registers = true;  // x is in u (= d) already
@@ -347,7 +347,6 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
               thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{x, L}, prefetch);
             }
           }
-          const gathered_lanes<T> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
           if constexpr (Add)
             add_scatter_gather<TR, L>(n, nl, x, out);
           else if (!in_registers)
