@@ -48,7 +48,8 @@ namespace detail {
 
 // Lane-contiguous packs use the column blocks' width (runs of 512 bytes per row); gathered packs
 // the row layout's packs and transpose tiles: the one-shot solve's (8 double lines, swept four
-// rows per step) for full coefficients, 32 lines for shared ones, whose sweeps are not carried
+// rows per step; 32 in builds for AVX2 alone, which measured faster along z too in 4 of 6
+// alternated runs) for full coefficients, 32 lines for shared ones, whose sweeps are not carried
 // in registers (8 lines: 0.84 against 0.35 ns per unknown along z).
 // Full coefficients along z of a 256^3 double cube, 8 lines against 32, same minutes: 0.85-0.91
 // against 0.95-1.00 ns per unknown with the arrays allocated a, b, c, d; 1.03-1.05 against

@@ -1,0 +1,10 @@
+// The Thomas tests of test_thomas.cpp again, with the work items an AVX2 build chooses (32
+// row-layout doubles per one-shot item instead of 8), whatever this build's target: the test
+// builds are not -march=native, so otherwise only AVX2 machines would run those items.
+#define BANDSOLVE_HOST_VECTOR_BYTES 32
+#include "test_thomas.cpp"
+
+static_assert(bandsolve::detail::row_one_shot_lanes_v<double> == 32,
+              "AVX2 sizes: 32 row-layout doubles per one-shot item");
+static_assert(bandsolve::detail::row_one_shot_lanes_v<float> == 64,
+              "floats keep 64 systems per one-shot item");
