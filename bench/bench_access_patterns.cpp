@@ -1,7 +1,7 @@
 // Bandwidth of the memory access patterns of the one-shot Thomas solves, next to the STREAM-like
 // reference of the same binary: a reference for each layout's solve, without its arithmetic (not
 // a strict ceiling: how fast a pattern reads depends on how its loop is written, and on where
-// the arrays lie; bench/results/README.md, session 12). Each benchmark goes once over 4 double
+// the arrays lie; see docs/performance.md). Each benchmark goes once over 4 double
 // arrays of 128 MiB:
 //   pattern/sequential                 reads the 4 arrays in order, line by line side by side
 //                                      (the interleaved layouts)

@@ -5,7 +5,7 @@
 // V(0) = 0 and V(S_max) = S_max - K exp(-r tau), from the payoff max(S - K, 0). On nodes
 // S_k = k h, L V_k = alpha_k V_{k-1} + beta_k V_k + gamma_k V_{k+1} with
 //   alpha_k = 1/2 sigma^2 k^2 - 1/2 r k,  beta_k = -sigma^2 k^2 - r,  gamma_k = 1/2 sigma^2 k^2 + 1/2 r k
-// (algorithms.md, "Black-Scholes implicit step"). Crank-Nicolson: (I - dt/2 L) V_new =
+// (docs/algorithms.md, "Black-Scholes implicit step"). Crank-Nicolson: (I - dt/2 L) V_new =
 // (I + dt/2 L) V_old, one tridiagonal system per option per step, solved as one batch with
 // algo::automatic. The first steps are Rannacher steps (backward Euler with dt/2, the same
 // matrix) that damp the payoff's kink. Second order in h and dt: the example runs two grids and

@@ -190,8 +190,8 @@ const bool registered = [] {
   register_all<float>();
   // The column layout at a batch width that is not a multiple of 4 KiB, and 65536 systems from
   // make_padded_batch (rows 65600 doubles apart): when the rows of a column batch lie a multiple
-  // of 4 KiB apart, every row's run of a block sits at the same offset in its page (README,
-  // Layouts; layout/padding.hpp).
+  // of 4 KiB apart, every row's run of a block sits at the same offset in its page (docs/api.md,
+  // "Layouts"; layout/padding.hpp).
   register_layout<bandsolve::layout::column, double>(256, 65600);
   using column = bandsolve::layout::column;
   benchmark::RegisterBenchmark("thomas/one_shot/column_padded/double/n:256/nsys:65536",

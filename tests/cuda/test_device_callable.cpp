@@ -1,6 +1,6 @@
 // CUDA only: the device-callable Thomas-PCR hybrid, bandsolve::thomas_pcr_solve(team, n, a, b, c,
 // d, work), inside kernels on Kokkos::Cuda: a TeamPolicy team of 1, 2, 32, 128 or 256 threads per
-// system (workspace from a View, and once from team scratch level 1 as in the README example),
+// system (workspace from a View, and once from team scratch level 1 as in the docs/api.md example),
 // and bandsolve::single_thread{} inside a RangePolicy kernel (one GPU thread per system).
 // float and double; every n = 1..70 (contiguous rows and a row stride of 3, the gaps and a tail
 // past the last system holding sentinels that must survive), n = 1000, 2177, 4097 and 2^20; info

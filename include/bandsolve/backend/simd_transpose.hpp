@@ -1,8 +1,9 @@
 #pragma once
 // In-register L x L transposes for CPU backends: move tiles of row-layout data (one cache line
 // per system) into SIMD lanes (one system per lane) and back, as in the register-blocked Thomas
-// of algorithms.md. Uses the GCC/Clang vector extension; BANDSOLVE_HAS_SIMD_TRANSPOSE is 0 where
-// it is not available (device passes, other compilers) and callers fall back to scalar copies.
+// of docs/algorithms.md ("Register-blocked sweeps for the row layout"). Uses the GCC/Clang vector
+// extension; BANDSOLVE_HAS_SIMD_TRANSPOSE is 0 where it is not available (device passes, other
+// compilers) and callers fall back to scalar copies.
 #include <bandsolve/core/config.hpp>
 
 #include <cstring>

@@ -4,7 +4,7 @@
 // M is a template parameter so every loop over block entries has a constant trip count.
 // Valid in device code: no exceptions, no std:: calls, no allocation.
 //
-// Block row i (algorithms.md): S = B_i - A_i C*_{i-1}; LU-factor S (optionally with partial
+// Block row i (docs/algorithms.md, "Block-tridiagonal Thomas"): S = B_i - A_i C*_{i-1}; LU-factor S (optionally with partial
 // pivoting inside the block), then solve S [C*_i | d*_i] = [C_i | d_i - A_i d*_{i-1}] with the
 // factors: no inverse is formed. Back-substitution: x_{n-1} = d*_{n-1}, x_i = d*_i - C*_i x_{i+1}.
 //

@@ -15,9 +15,9 @@
 // measured fast. Why is still open: not 4 KiB store-to-load aliasing (kernels that keep their
 // stores away from the next row's loads lose as much), not the cache capacity for d' (n = 64
 // loses as much); whether the memory traffic alone loses depends on where the arrays lie
-// (bench/results/README.md, sessions 10-12). So a padded pitch of 4 KiB or more is an odd
+// (docs/performance.md). So a padded pitch of 4 KiB or more is an odd
 // multiple of 512 bytes; shorter pitches only keep the factors of two that let the next axis's
-// pitch be one (README, Layouts).
+// pitch be one (docs/api.md, "Layouts").
 //
 // make_padded_batch<layout::column> returns a View<T**, LayoutLeft> of extents (nsys, n) whose
 // stride(1) is padded_pitch<T>(nsys): the same type as make_batch's, so every solver takes it

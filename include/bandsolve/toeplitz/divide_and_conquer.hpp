@@ -1,5 +1,6 @@
 #pragma once
-// Divide and conquer for one large tridiagonal Toeplitz system (seed 004), host API.
+// Divide and conquer for one large tridiagonal Toeplitz system (Dmitruk and Stpiczynski 2020;
+// docs/algorithms.md, "Toeplitz divide and conquer"), host API.
 //
 //   auto plan = bandsolve::factorize(exec, bandsolve::algo::toeplitz_dc{}, t1, t2, t3, n);
 //   plan.solve(exec, x);   // x: View<T*> of n values holding f on entry and T^{-1} f on return

@@ -1,6 +1,7 @@
 #pragma once
 // Batches whose off-diagonals are shared and whose diagonal differs per system, with modified
-// first and last rows: the systems left along z by FFTs in x and y (algorithms.md, seed 002).
+// first and last rows: the systems left along z by FFTs in x and y (docs/algorithms.md,
+// "Shared off-diagonals").
 //
 //   auto m = bandsolve::make_shared_offdiag(lower, upper, first_upper, last_lower, diagonal);
 //   bandsolve::solve(exec, bandsolve::algo::shared_offdiag{}, m, d, info);            // report

@@ -1,5 +1,6 @@
 #pragma once
-// The splitting T = L R + P of a tridiagonal Toeplitz matrix T = tridiag(t1, t2, t3) (seed 004):
+// The splitting T = L R + P of a tridiagonal Toeplitz matrix T = tridiag(t1, t2, t3) (Dmitruk and
+// Stpiczynski 2020; docs/algorithms.md, "Toeplitz divide and conquer"):
 //   L = bidiag(sub = a, diag = 1), R = bidiag(diag = delta, super = t3), P = (t2 - delta) e0 e0^T,
 // with a = t1 / delta and delta a root of delta^2 - t2 delta + t1 t3 = 0 (then L R equals T except
 // at (0, 0), where it holds delta instead of t2).

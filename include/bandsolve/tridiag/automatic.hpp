@@ -19,9 +19,9 @@
 //      overhead).
 // PCR and CR are never picked on these backends: in the benchmark sweep (bench_pcr.cpp,
 // pcr_sweep, nsys x n = 2^22 at nsys = 1 .. 4096) PCR was slower than both others at every
-// nsys (log2 n sweeps over 6 arrays). The layout enters through L_thomas only. Data and the runs
-// behind the thresholds: bench/results/2026-11-22-pcr-sweep.md (its session-8 re-run: row
-// doubles on 2 threads, the hybrid faster at nsys = 1, 4, 16, Thomas at 256 and 4096, a tie at 64).
+// nsys (log2 n sweeps over 6 arrays). The layout enters through L_thomas only. Behind the
+// thresholds: for row doubles on 2 threads the hybrid is faster at nsys = 1, 4 and 16, Thomas at
+// 256 and 4096, and the two tie at 64 (docs/performance.md).
 #include <bandsolve/tridiag/pcr.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_pcr.hpp>

@@ -83,8 +83,8 @@ struct thomas_one_shot_packing<layout::interleaved<Width>, T>
 // 0.78) and keep 4 tiles, as does the factorization (its solve: 0.94 ns with 8 systems, 0.65 with
 // 32). Built for AVX2 alone (a tile of doubles is two registers) the sweeps are bound by
 // instructions rather than memory, and 32 double systems are faster: 1.50-2.07 against
-// 1.66-2.24 ns per unknown in a driver, 5 of 6 alternated suite runs faster (session 14,
-// -march=x86-64-v3); the x86-64 baseline keeps 8 (4.4 against 4.6-4.8 ns).
+// 1.66-2.24 ns per unknown in a driver, and faster in 5 of 6 alternated suite runs
+// (-march=x86-64-v3); the x86-64 baseline keeps 8 (4.4 against 4.6-4.8 ns).
 template <class T>
 inline constexpr int row_one_shot_lanes_v =
     std::is_same_v<T, double> && host_vector_bytes == 32

@@ -39,7 +39,7 @@ struct thomas_pcr_shape {
 // The shape for GPU teams: one chunk per thread, 64-row chunks. On an H100 (double, one team per
 // system, teams of 32-1024 threads) it beat the CPU shape in every case measured: one system of
 // n = 2^22 34.5 against 35.9 ns per unknown, batches of n = 4096 / 1024 / 256 (2^22 unknowns)
-// 0.50 / 0.58 / 0.51 against 1.29 / 1.28 / 3.75 (bench/results/2026-11-23-cuda-h100.md).
+// 0.50 / 0.58 / 0.51 against 1.29 / 1.28 / 3.75 ns per unknown.
 template <class T>
 struct thomas_pcr_gpu_shape {
   static constexpr int lanes = 1;
@@ -485,7 +485,7 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
     shares[t] = pack_range(w0, w1);  // published by the barriers after pass 1
     // Pass 1 is balanced the same way when there are enough items to pay for the barrier that
     // publishes its shares: a thread slowed by its neighbours on the host (one measured 0.6-1.9 ms
-    // behind the other at n = 2^22, of 3-5.6) no longer holds the other at the barrier.
+    // behind the other at n = 2^22, of 3-5.6) does not hold the other at the barrier.
     const bool balance_pass1 = nt > 1 && items >= 8 * static_cast<index_t>(nt);
     if (balance_pass1) {
       shares1[t] = pack_range(w0, w1);
