@@ -1,0 +1,81 @@
+// Compile-only check: the umbrella header, included as a project header (not a system header),
+// instantiates the main calls for float, double and Kokkos::complex<double> without a warning
+// under -Wall -Wextra -Wconversion -Wshadow -Werror. Nothing here is run.
+#include <bandsolve/bandsolve.hpp>
+
+#include <type_traits>
+
+namespace {
+
+using exec_space = Kokkos::DefaultHostExecutionSpace;
+
+template <class T>
+void instantiate_all() {
+  using R = bandsolve::real_type_t<T>;
+  constexpr bool real = std::is_floating_point_v<T>;
+  const exec_space exec;
+  const std::size_t nsys = 3, n = 5;
+  Kokkos::View<T**, Kokkos::LayoutRight> a("a", nsys, n), b("b", nsys, n), c("c", nsys, n),
+      d("d", nsys, n);
+  Kokkos::View<T**, Kokkos::LayoutLeft> al("al", nsys, n), bl("bl", nsys, n), cl("cl", nsys, n),
+      dl("dl", nsys, n);
+  Kokkos::View<T** [4], Kokkos::LayoutRight> ai("ai", 1, n), bi("bi", 1, n), ci("ci", 1, n),
+      di("di", 1, n);
+  Kokkos::View<int*> info("info", nsys), info_i("info_i", 4);
+  namespace algo = bandsolve::algo;
+
+  bandsolve::solve(exec, algo::thomas{}, a, b, c, d, info);
+  bandsolve::solve(exec, algo::thomas{}, al, bl, cl, dl, info);
+  bandsolve::solve(exec, algo::thomas{}, ai, bi, ci, di, info_i);
+  auto ft = bandsolve::factorize(exec, algo::thomas{}, a, b, c);
+  ft.solve(exec, d);
+  bandsolve::solve(exec, algo::partial_pivoting{}, a, b, c, d, info);
+  auto fp = bandsolve::factorize(exec, algo::partial_pivoting{}, a, b, c, nsys);
+  fp.solve(exec, d);
+  bandsolve::solve(exec, algo::periodic{}, a, b, c, d, info);
+  auto fq = bandsolve::factorize(exec, algo::periodic{}, a, b, c, nsys);
+  fq.solve(exec, d);
+
+  // Banded LU in LAPACK band storage: ldab = 2 kl + ku + 1 rows per column.
+  Kokkos::View<T***, Kokkos::LayoutRight> ab("ab", nsys, n, 4);
+  Kokkos::View<T**, Kokkos::LayoutRight> xb("xb", nsys, n);
+  bandsolve::solve(exec, algo::banded_lu{1, 1}, ab, xb, info);
+  auto fb = bandsolve::factorize(exec, algo::banded_lu{1, 1}, ab, nsys);
+  fb.solve(exec, xb);
+
+  if constexpr (real) {  // these take float and double only
+    // Block tridiagonal, blocks of 2 x 2.
+    Kokkos::View<T****, Kokkos::LayoutRight> ba("ba", nsys, n, 2, 2), bb("bb", nsys, n, 2, 2),
+        bc("bc", nsys, n, 2, 2);
+    Kokkos::View<T***, Kokkos::LayoutRight> bd("bd", nsys, n, 2);
+    bandsolve::solve(exec, algo::block_thomas{}, ba, bb, bc, bd, info);
+    auto fk = bandsolve::factorize(exec, algo::block_thomas{}, ba, bb, bc);
+    fk.solve(exec, bd);
+    bandsolve::solve(exec, algo::pcr{}, a, b, c, d, info);
+    bandsolve::solve(exec, algo::cr{}, a, b, c, d, info);
+    bandsolve::solve(exec, algo::thomas_pcr{}, a, b, c, d, info);
+    bandsolve::solve(exec, algo::thomas_pcr{}, al, bl, cl, dl, info);
+    bandsolve::solve(exec, algo::automatic{}, a, b, c, d, info);
+    Kokkos::View<T***, Kokkos::LayoutRight> u("u", 2, 3, 4), v("v", 2, 3, 4),
+        w("w", 2, 3, 4), x("x", 2, 3, 4);
+    Kokkos::View<int*> info_axis("info_axis", 8);
+    bandsolve::solve_along(exec, algo::thomas{}, 1, u, v, w, x, info_axis);
+    Kokkos::View<T*> x1("x1", n);
+    bandsolve::solve(exec, algo::toeplitz_dc{}, T(-1), T(4), T(-1), x1);
+    auto fz = bandsolve::factorize(exec, algo::toeplitz{}, T(-1), T(4), T(-1), n);
+    fz.solve(exec, d);
+    bandsolve::solve(exec, algo::toeplitz{}, T(-1), T(4), T(-1), d, info);
+  }
+  (void)sizeof(R);
+  bandsolve::throw_if_failed("warnings", info);
+  (void)bandsolve::count_failed(info);
+}
+
+}  // namespace
+
+// Referenced so that the instantiations are compiled; never called.
+void bandsolve_umbrella_warnings() {
+  instantiate_all<float>();
+  instantiate_all<double>();
+  instantiate_all<Kokkos::complex<double>>();
+}
