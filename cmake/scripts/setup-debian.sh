@@ -1,17 +1,56 @@
 #!/usr/bin/env bash
 # Installs what BandSolve's tests and benchmarks need on Debian bookworm, skipping what is there:
 #   - Debian packages: compiler, CMake, Google Benchmark, Catch2 v3 (bookworm-backports), LAPACK(E), FFTW (examples/poisson_fft);
+#     with --plotting also python3-matplotlib (bench/plot.py; bench.sh passes it, test.sh does not);
 #   - Kokkos 3.4 with the Serial and OpenMP backends, built from Debian's `trilinos` source package
 #     into a local prefix (Debian's binary package has the Serial backend only).
 # Prints the Kokkos prefix as the last line of stdout so callers can pass it as Kokkos_ROOT.
 # Users who bring their own Kokkos set Kokkos_ROOT and this script leaves Kokkos alone.
+#
+# Quiet: the output of apt and of the Kokkos build goes to $deps_dir/setup.log (rewritten on each run);
+# stderr gets one line per step with its time. When a step fails, the script prints the command
+# and the tail of the log, and exits with the command's status.
+# Environment: BANDSOLVE_DEPS_DIR (default ~/.cache/bandsolve), Kokkos_ROOT.
 set -euo pipefail
 
-log() { echo "[bandsolve-setup] $*" >&2; }
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+plotting=0
+for arg in "$@"; do
+  case "$arg" in
+    --plotting) plotting=1 ;;
+    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "[bandsolve-setup] unknown argument: $arg (known: --plotting)" >&2; exit 2 ;;
+  esac
+done
 
 deps_dir=${BANDSOLVE_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bandsolve}
 kokkos_prefix="$deps_dir/kokkos-3.4-openmp"
+mkdir -p "$deps_dir"
+setup_log="$deps_dir/setup.log"
+: >"$setup_log"
+
+log() { echo "[bandsolve-setup] $*" >&2; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+seconds_since() { local ms=$(($(now_ms) - $1)); printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)); }
+
+# step WHAT COMMAND...: runs COMMAND with its output appended to the log; prints "WHAT: N s".
+step() {
+  local what=$1; shift
+  local t0 rc=0
+  t0=$(now_ms)
+  printf '\n### %s\n### %s\n' "$what" "$(printf '%q ' "$@")" >>"$setup_log"
+  "$@" >>"$setup_log" 2>&1 </dev/null || rc=$?
+  if [ $rc -ne 0 ]; then
+    log "$what: FAILED after $(seconds_since "$t0") s (exit status $rc)"
+    log "command: $(printf '%q ' "$@")"
+    log "last lines of $setup_log:"
+    tail -n 25 "$setup_log" | sed 's/^/    /' >&2
+    exit $rc
+  fi
+  log "$what: $(seconds_since "$t0") s"
+}
+# note WHAT: a step with nothing to do.
+note() { log "$1: 0.0 s"; }
 
 # --- apt sources: bookworm-backports (Catch2 v3) and deb-src (trilinos source) --------------------
 # The mirror is whatever this machine already uses: read from its own apt configuration.
@@ -27,68 +66,77 @@ apt_mirror() {
   echo "$uri"
 }
 
-extra_sources=/etc/apt/sources.list.d/bandsolve-extra.sources
-need_update=0
-if [ ! -f "$extra_sources" ]; then
-  mirror=$(apt_mirror)
-  log "adding bookworm-backports and deb-src entries for $mirror"
-  as_root tee "$extra_sources" >/dev/null <<SRC
+write_extra_sources() {
+  as_root tee "$1" >/dev/null <<SRC
 Types: deb deb-src
-URIs: $mirror
+URIs: $2
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
 Types: deb-src
-URIs: $mirror
+URIs: $2
 Suites: bookworm
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
+}
+
+extra_sources=/etc/apt/sources.list.d/bandsolve-extra.sources
+need_update=0
+if [ ! -f "$extra_sources" ]; then
+  mirror=$(apt_mirror)
+  step "apt sources: bookworm-backports and deb-src from this machine's mirror" \
+    write_extra_sources "$extra_sources" "$mirror"
   need_update=1
 fi
 
 # --- Debian packages ------------------------------------------------------------------------------
+packages=(g++ cmake make libbenchmark-dev liblapack-dev liblapacke-dev libfftw3-dev dpkg-dev xz-utils)
+[ $plotting -eq 1 ] && packages+=(python3-matplotlib)
 missing=()
-for p in g++ cmake make libbenchmark-dev liblapack-dev liblapacke-dev libfftw3-dev dpkg-dev xz-utils; do
+for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
 catch2_ok=0
 dpkg-query -W -f='${Version}' catch2 2>/dev/null | grep -q '^3' && catch2_ok=1
 if [ ${#missing[@]} -gt 0 ] || [ $catch2_ok -eq 0 ] || [ $need_update -eq 1 ]; then
-  log "installing Debian packages: ${missing[*]} $( [ $catch2_ok -eq 0 ] && echo 'catch2 (v3, backports)')"
-  as_root apt-get update -qq
-  export DEBIAN_FRONTEND=noninteractive
-  [ ${#missing[@]} -gt 0 ] && as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-  [ $catch2_ok -eq 1 ] || as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports catch2 >&2
+  step "apt-get update" as_root apt-get update -q
+  [ ${#missing[@]} -gt 0 ] && step "Debian packages: ${missing[*]}" \
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  [ $catch2_ok -eq 1 ] || step "Debian package catch2 (v3, bookworm-backports)" \
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -t bookworm-backports catch2
+else
+  note "Debian packages: all ${#packages[@]} and catch2 v3 installed"
 fi
 
 # --- Kokkos -------------------------------------------------------------------------------------
 if [ -n "${Kokkos_ROOT:-}" ]; then
-  log "using Kokkos from Kokkos_ROOT=$Kokkos_ROOT"
+  note "Kokkos: Kokkos_ROOT=$Kokkos_ROOT given"
   echo "$Kokkos_ROOT"
   exit 0
 fi
 if [ -f "$kokkos_prefix/.bandsolve-complete" ]; then
-  log "Kokkos already built in $kokkos_prefix"
+  note "Kokkos: already built in $kokkos_prefix"
   echo "$kokkos_prefix"
   exit 0
 fi
 
-log "building Kokkos (Serial + OpenMP) from Debian's trilinos source into $kokkos_prefix"
 work="$deps_dir/kokkos-src"
 rm -rf "$work" && mkdir -p "$work"
-(cd "$work" && apt-get source --download-only trilinos >&2)
+apt_get_source_trilinos_into() ( cd "$1" && apt-get source --download-only trilinos )
+step "Kokkos: trilinos source package downloaded" apt_get_source_trilinos_into "$work"
 tarball=$(ls "$work"/trilinos_*.orig.tar.* | head -n1)
 # Only packages/kokkos is needed from the (large) Trilinos tarball.
 top=$( (tar -tf "$tarball" || true) | head -n1 | cut -d/ -f1)
-tar -xf "$tarball" -C "$work" "$top/packages/kokkos"
+step "Kokkos: packages/kokkos extracted" tar -xf "$tarball" -C "$work" "$top/packages/kokkos"
 src="$work/$top/packages/kokkos"
-cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 \
+step "Kokkos: configured (Serial + OpenMP)" \
+  cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 \
   -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON \
-  -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON >&2
-cmake --build "$work/build" -j "$(nproc)" >&2
-cmake --install "$work/build" >&2
+  -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+step "Kokkos: built" cmake --build "$work/build" -j "$(nproc)"
+step "Kokkos: installed into $kokkos_prefix" cmake --install "$work/build"
 touch "$kokkos_prefix/.bandsolve-complete"
 rm -rf "$work"
 echo "$kokkos_prefix"
