@@ -16,8 +16,8 @@
 // Memory: a thread's software prefetches are bounded by its outstanding L1 misses (scattered
 // lines: 8-14 GB/s on one thread, whatever the hint or distance), so the next pack's lines are
 // requested a few at a time, one line of each array per row, over the whole forward sweep;
-// issued as a burst per block, or during the (short) back substitution, they measured 0.93-1.27
-// ns per unknown. The current pack's lines four blocks ahead are requested as well.
+// issued as a burst per block, or during the (short) back substitution, the solve takes
+// 0.93-1.27 ns per unknown. The current pack's lines four blocks ahead are requested as well.
 #include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
