@@ -4,19 +4,82 @@
 // threads in contiguous ranges so each thread streams through its part of the batch.
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/errors.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <string>
 
 namespace bandsolve::detail {
 
 // Kokkos keeps team scratch sizes in int: buffers larger than this (Thomas on a few very long
-// systems) come from one allocation per call instead, a slice per concurrent work item claimed
-// through a UniqueToken. A variable so that tests can lower it to exercise that path.
+// systems) come from one allocation per call instead, a slice per concurrent work item. A
+// variable so that tests can lower it to exercise that path.
 inline std::size_t max_team_scratch_bytes = std::size_t(1) << 30;
 
+// Bytes of `slices` slices of `slice` bytes plus `extra`, or throws allocation_error naming the
+// function when the product does not fit in size_t.
+inline std::size_t scratch_total(const char* label, std::size_t slices, std::size_t slice,
+                                 std::size_t extra) {
+  if (slice != 0 && slices > (static_cast<std::size_t>(-1) - extra) / slice)
+    throw allocation_error(concat(label, ": scratch of ", slices, " x ", slice,
+                                  " bytes does not fit in size_t"),
+                           static_cast<std::size_t>(-1));
+  return slices * slice + extra;
+}
+
+// One scratch buffer of `bytes` bytes in MemorySpace, allocated on the host before any kernel
+// runs: a failure throws allocation_error naming the function and the size (Kokkos's own
+// allocation failure inside a parallel launch cannot be caught).
+template <class MemorySpace, class ExecutionSpace>
+Kokkos::View<char*, MemorySpace> allocate_scratch(const ExecutionSpace& exec, const char* label,
+                                                  std::size_t bytes) {
+  try {
+    return Kokkos::View<char*, MemorySpace>(
+        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label) + " scratch"),
+        bytes);
+  } catch (const std::exception& e) {
+    throw allocation_error(concat(label, ": cannot allocate ", bytes, " bytes (",
+                                  static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0),
+                                  " GiB) of scratch: ", e.what()),
+                           bytes);
+  }
+}
+
+// Per-item scratch above this, for fewer work items than threads, is allocated per call (one
+// slice per item) rather than taken from Kokkos's per-thread team scratch, which holds one buffer
+// of that size for every thread whether it runs an item or not.
+inline constexpr std::size_t small_team_scratch_bytes = std::size_t(1) << 20;
+
+// Whether for_each_pack allocates its scratch (see below) instead of using team scratch.
+inline bool pack_scratch_is_allocated(index_t npacks, std::size_t scratch_bytes,
+                                      int concurrency) {
+  const std::size_t bytes = scratch_bytes + 64;
+  return bytes > max_team_scratch_bytes ||
+         (npacks < static_cast<index_t>(concurrency) && bytes > small_team_scratch_bytes);
+}
+
+// Scratch bytes for_each_pack holds for `npacks` work items of `scratch_bytes` each on
+// `concurrency` threads: min(npacks, concurrency) slices (rounded up to 64 bytes, plus 64) when
+// it allocates, else Kokkos's team scratch, concurrency x (scratch_bytes + 64), which is below
+// npacks x (scratch_bytes + 64) or below concurrency x 1 MiB. Either way it grows with the work
+// items actually run, and one item never costs more than its own scratch.
+inline std::size_t pack_scratch_bytes(index_t npacks, std::size_t scratch_bytes, int concurrency) {
+  constexpr std::size_t alignment = 64;
+  if (npacks <= 0) return 0;
+  const std::size_t threads = static_cast<std::size_t>(concurrency > 0 ? concurrency : 1);
+  if (!pack_scratch_is_allocated(npacks, scratch_bytes, concurrency))
+    return scratch_total("bandsolve::pack_scratch_bytes", threads, scratch_bytes + alignment, 0);
+  const std::size_t items = static_cast<std::size_t>(npacks) < threads
+                                ? static_cast<std::size_t>(npacks)
+                                : threads;
+  const std::size_t slice = (scratch_bytes + alignment - 1) / alignment * alignment;
+  return scratch_total("bandsolve::pack_scratch_bytes", items, slice, alignment);
+}
+
 // Calls body(pack, scratch) for pack in [0, npacks); scratch holds scratch_bytes, aligned to 64.
-// Enqueued on exec, not fenced. Allocates only when scratch_bytes > max_team_scratch_bytes.
+// Enqueued on exec, not fenced. Allocates only where pack_scratch_is_allocated says so:
+// min(npacks, concurrency) slices, indexed by the pack itself when every pack has its own.
 template <class ExecutionSpace, class Body>
 void for_each_pack(const ExecutionSpace& exec, const char* label, index_t npacks,
                    std::size_t scratch_bytes, const Body& body) {
@@ -28,27 +91,33 @@ void for_each_pack(const ExecutionSpace& exec, const char* label, index_t npacks
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
   using member_type = typename policy_type::member_type;
   constexpr std::size_t alignment = 64;
-  const std::size_t bytes = scratch_bytes + alignment;
-  if (bytes > max_team_scratch_bytes) {
+  const std::size_t bytes = scratch_total(label, 1, scratch_bytes, alignment);
+  if (pack_scratch_is_allocated(npacks, scratch_bytes, static_cast<int>(exec.concurrency()))) {
     const Kokkos::Experimental::UniqueToken<ExecutionSpace> token(exec);
+    const bool own_slice = npacks <= static_cast<index_t>(token.size());
+    const std::size_t slices =
+        own_slice ? static_cast<std::size_t>(npacks) : static_cast<std::size_t>(token.size());
     const std::size_t slice = (scratch_bytes + alignment - 1) / alignment * alignment;
-    const Kokkos::View<char*, typename ExecutionSpace::memory_space> buffer(
-        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label) + " scratch"),
-        static_cast<std::size_t>(token.size()) * slice + alignment);
+    const auto buffer = allocate_scratch<typename ExecutionSpace::memory_space>(
+        exec, label, scratch_total(label, slices, slice, alignment));
     const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(buffer.data()) % alignment;
     char* const first = buffer.data() + (misalignment ? alignment - misalignment : 0);
     Kokkos::parallel_for(
         label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, npacks), KOKKOS_LAMBDA(index_t p) {
           (void)buffer;  // keeps the allocation alive until the kernel has run
-          const int id = token.acquire();
-          body(p, static_cast<void*>(first + static_cast<std::size_t>(id) * slice));
-          token.release(id);
+          if (own_slice) {
+            body(p, static_cast<void*>(first + static_cast<std::size_t>(p) * slice));
+          } else {
+            const int id = token.acquire();
+            body(p, static_cast<void*>(first + static_cast<std::size_t>(id) * slice));
+            token.release(id);
+          }
         });
     return;
   }
   policy_type policy(exec, static_cast<int>(npacks), 1);
   Kokkos::parallel_for(
-      label, policy.set_scratch_size(1, Kokkos::PerTeam(bytes)),
+      label, policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(bytes))),
       KOKKOS_LAMBDA(const member_type& team) {
         char* raw = static_cast<char*>(team.team_scratch(1).get_shmem(bytes));
         const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(raw) % alignment;

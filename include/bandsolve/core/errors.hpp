@@ -24,6 +24,18 @@ class numerical_error : public std::runtime_error {
   std::size_t failed_;
 };
 
+// A solve or factorization could not get the memory it needs (scratch or factors). Thrown from
+// the host API before any kernel runs; the message names the function and the bytes asked for.
+class allocation_error : public std::runtime_error {
+ public:
+  allocation_error(const std::string& message, std::size_t bytes)
+      : std::runtime_error(message), bytes_(bytes) {}
+  std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  std::size_t bytes_;
+};
+
 namespace detail {
 
 template <class... Parts>

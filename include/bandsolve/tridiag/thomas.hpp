@@ -95,6 +95,14 @@ struct thomas_one_shot_packing<layout::row, T> : thomas_packing<layout::row, T> 
   static constexpr int W = row_one_shot_lanes_v<T>, L = W;
 };
 
+// One system per work item, its rows as a single lane: batches of fewer systems than a pack
+// holds take this path, so their scratch is that of the systems solved (2n values each), not of
+// a whole pack.
+struct one_system_packing {
+  static constexpr int W = 1, G = 1, L = 1, TR = 1;
+  using ahead = no_rows_ahead;
+};
+
 // One pack per work item (the stored factors: already packed by work item).
 template <int Lanes>
 struct single_pack {
@@ -205,6 +213,39 @@ constexpr void thomas_static_checks() {
 }  // namespace detail
 
 namespace detail {
+// Scratch bytes of one one-shot work item: c' of two items in flight (lane rows), or c' and d'
+// of one gathered pack.
+template <class P, bool Lanes, class T, class D>
+constexpr std::size_t thomas_item_scratch(index_t n) {
+  return static_cast<std::size_t>(n) * P::L * (Lanes ? 2 * sizeof(T) : sizeof(T) + sizeof(D));
+}
+
+// Calls f(P{}, std::bool_constant<Lanes>{}) with the one-shot packing P and row access Lanes
+// that solve(exec, algo::thomas{}, ...) uses for nsys systems (lanes: whether the Views' rows are
+// lane-contiguous, see uses_lane_rows). Non-interleaved batches of fewer systems than a pack
+// run one system per item.
+template <class Layout, class T, class F>
+void thomas_one_shot_dispatch(index_t nsys, bool lanes, const F& f) {
+  const auto run = [&](auto packing, auto lane_rows) {
+    if constexpr (!is_interleaved_v<Layout>) {
+      if (nsys < decltype(packing)::L) {
+        f(one_system_packing{}, std::true_type{});
+        return;
+      }
+    }
+    f(packing, lane_rows);
+  };
+  if constexpr (std::is_same_v<Layout, layout::strided>) {
+    if (lanes)
+      run(thomas_packing<layout::column, T>{}, std::true_type{});
+    else
+      run(thomas_one_shot_packing<layout::row, T>{}, std::false_type{});
+  } else {
+    run(thomas_one_shot_packing<Layout, T>{},
+        std::bool_constant<!std::is_same_v<Layout, layout::row>>{});
+  }
+}
+
 // The one-shot launch with packing P: lane-contiguous rows in chains of consecutive packs, two
 // in flight (Lanes; c' rows of both), or gathered packs one at a time (c' rows, then d' rows;
 // n*L*sizeof(T) keeps those aligned).
@@ -219,8 +260,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
   const index_t npacks = (nsys + L - 1) / L;
   const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
-  const std::size_t scratch =
-      static_cast<std::size_t>(n) * L * (Lanes ? 2 * sizeof(T) : sizeof(T) + sizeof(D));
+  const std::size_t scratch = thomas_item_scratch<P, Lanes, T, D>(n);
   for_each_pack(
       exec, "bandsolve::solve(thomas)", nchains, scratch,
       KOKKOS_LAMBDA(const index_t chain_index, void* work) {
@@ -328,19 +368,34 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
   // Strided Views read lane-contiguous rows as column blocks do, or gather as the row layout.
   const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
                      detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
-  if constexpr (std::is_same_v<Layout, layout::strided>) {
-    if (lanes)
-      detail::thomas_one_shot_launch<Layout, detail::thomas_packing<layout::column, T>, true>(
-          exec, a, b, c, d, info, n, nsys);
-    else
-      detail::thomas_one_shot_launch<Layout, detail::thomas_one_shot_packing<layout::row, T>,
-                                     false>(exec, a, b, c, d, info, n, nsys);
-  } else {
-    (void)lanes;
-    detail::thomas_one_shot_launch<Layout, detail::thomas_one_shot_packing<Layout, T>,
-                                   !std::is_same_v<Layout, layout::row>>(exec, a, b, c, d, info,
-                                                                         n, nsys);
-  }
+  detail::thomas_one_shot_dispatch<Layout, T>(nsys, lanes, [&](auto packing, auto lane_rows) {
+    detail::thomas_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
+        exec, a, b, c, d, info, n, nsys);
+  });
+}
+
+// Scratch bytes that solve(exec, algo::thomas{}, a, b, c, d, info) holds for nsys systems of n
+// rows in Layout (coefficients T, right-hand sides D) on `concurrency` threads; lane_rows: the
+// rows are lane-contiguous (column, interleaved, strided with unit system stride). See the bound
+// in this header's top comment.
+template <class Layout, class T, class D = T>
+std::size_t solve_scratch_bytes(algo::thomas, std::size_t n, std::size_t nsys, int concurrency,
+                                bool lane_rows = !std::is_same_v<Layout, layout::row>) {
+  std::size_t bytes = 0;
+  if (n == 0 || nsys == 0) return 0;
+  detail::thomas_one_shot_dispatch<Layout, T>(
+      static_cast<index_t>(nsys), lane_rows, [&](auto packing, auto lanes) {
+        using P = decltype(packing);
+        const index_t npacks = (static_cast<index_t>(nsys) + P::L - 1) / P::L;
+        const index_t chain =
+            decltype(lanes)::value ? detail::chain_length(npacks, concurrency) : 1;
+        bytes = detail::pack_scratch_bytes(
+            (npacks + chain - 1) / chain,
+            detail::thomas_item_scratch<P, decltype(lanes)::value, T, D>(
+                static_cast<index_t>(n)),
+            concurrency);
+      });
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------

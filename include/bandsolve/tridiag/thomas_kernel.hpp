@@ -325,7 +325,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, int ng, lane_r
                                                const Prefetch& prefetch) {
   constexpr int GW = G * W;
   const int lanes = Full ? W : nl;
-  real_type_t<C> risk[GW];
+  real_type_t<C> risk[GW] = {};  // zero: the compiler cannot see that ng >= 1
   forward_carry<GW, C, D> carry;
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
@@ -385,7 +385,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes_chain(index_t n, index_t q_begin,
     const auto bk = item(backward ? q - 1 : q);
     using D = std::remove_pointer_t<decltype(f.d.row(0, 0))>;
     constexpr bool carry_x = carry_rows_v<GW, D>;
-    real_type_t<C> risk[GW];
+    real_type_t<C> risk[GW] = {};
     forward_carry<GW, C, D> carry;
     D x_carry[carry_x ? GW : 1] = {};
     if (forward)
