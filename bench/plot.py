@@ -191,6 +191,7 @@ def plots(runs, context, outdir, label, prefix=""):
                     color=colors[layout], label=lbl)
             ax2.plot([p[0] for p in pts], [p[1]["GBps"] for p in pts], style, color=colors[layout],
                      label=lbl)
+        top = max([p[1]["frac_of_stream"] for pts in series.values() for p in pts] + [1.0])
         if lapack:
             ax.plot([p[0] for p in lapack], [p[1]["frac_of_stream"] for p in lapack], ":^",
                     color="gray", label="dgtsv loop (row)")
@@ -200,7 +201,7 @@ def plots(runs, context, outdir, label, prefix=""):
             a.set_xscale("log", base=2)
             a.set_xlabel("n (unknowns per system)")
             a.grid(True, alpha=0.3)
-        ax.set_ylim(0, 1.1)
+        ax.set_ylim(0, max(1.1, top * 1.08))
         ax.axhline(1.0, color="black", lw=0.8)
         ax.set_ylabel("fraction of same-run STREAM")
         ax2.set_ylim(bottom=0)
@@ -219,20 +220,27 @@ def plots(runs, context, outdir, label, prefix=""):
         fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
         names = {"thomas": "Thomas", "thomas_pcr": "Thomas-PCR hybrid",
                  "automatic": "algo::automatic", "pcr": "PCR"}
+        algo_style = {"thomas": ("tab:blue", "-o"), "thomas_pcr": ("tab:green", "-s"),
+                      "automatic": ("black", ":x"), "pcr": ("tab:gray", "-^")}
+        top = 1.0
         for algo, pts in sorted(sweep.items()):
             pts.sort(key=lambda p: p[0])
-            ax.plot([p[0] for p in pts], [p[1]["frac_of_stream"] for p in pts], "-o",
-                    label=names.get(algo, algo))
-            ax2.plot([p[0] for p in pts], [p[1]["ns_per_unknown"] for p in pts], "-o",
-                     label=names.get(algo, algo))
+            color, style = algo_style.get(algo, (None, "-o"))
+            top = max([top] + [p[1]["frac_of_stream"] for p in pts])
+            ax.plot([p[0] for p in pts], [p[1]["frac_of_stream"] for p in pts], style,
+                    color=color, label=names.get(algo, algo))
+            ax2.plot([p[0] for p in pts], [p[1]["ns_per_unknown"] for p in pts], style,
+                     color=color, label=names.get(algo, algo))
         for a in (ax, ax2):
             a.set_xscale("log", base=2)
             a.set_xlabel("nsys (systems; n = 2^22 / nsys)")
             a.grid(True, alpha=0.3)
-        ax.set_ylim(0, 1.1)
+        ax.set_ylim(0, max(1.1, top * 1.08))
         ax.axhline(1.0, color="black", lw=0.8)
         ax.set_ylabel("fraction of same-run STREAM")
         ax2.set_yscale("log")
+        ax2.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        ax2.yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
         ax2.set_ylabel("ns per unknown (best iteration)")
         ax.legend(fontsize=8)
         fig.suptitle(f"Row layout, double, 2^22 unknowns in nsys systems\n{subtitle}", fontsize=10)
