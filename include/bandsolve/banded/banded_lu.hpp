@@ -11,7 +11,9 @@
 //
 // algo::banded_lu{kl, ku} pivots like LAPACK's ?gbtrf/?gbtrs (partial pivoting by rows, the
 // pivot of largest |x|, or |re|+|im| for complex values, the first one on ties): info(s) = i > 0
-// when U(i, i) (1-based) is exactly zero, as ?gbsv; x is then not meaningful for that system.
+// for the first U(i, i) (1-based) that is zero, tiny (reciprocal overflows) or not finite (NaN or
+// Inf in ab reaching a pivot), the contract of every family (?gbsv reports exact zeros only); x
+// is then not meaningful for that system.
 // algo::banded_lu{kl, ku, false} does no interchanges (faster, U keeps ku superdiagonals; for
 // diagonally dominant or SPD matrices): info(s) = the 1-based row of the first zero, tiny
 // (reciprocal overflows) or non-finite pivot, as the core's Thomas.
@@ -279,15 +281,7 @@ struct banded_factorization_access {
   template <class F, class LUView, class PivView, class InfoView>
   static F make(const algo::banded_lu& alg, LUView lu, PivView piv, InfoView info, index_t nsys,
                 index_t n) {
-    F f;
-    f.alg_ = alg;
-    f.lu_ = lu;
-    f.piv_ = piv;
-    f.info_ = info;
-    f.nsys_ = nsys;
-    f.n_ = n;
-    f.initialized_ = true;
-    return f;
+    return F(alg, lu, piv, info, nsys, n);
   }
 };
 
@@ -395,6 +389,11 @@ class banded_lu_factorization {
 
  private:
   friend struct detail::banded_factorization_access;
+
+  // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
+  banded_lu_factorization(const algo::banded_lu& alg, const band_view& lu, const pivot_view& piv,
+                          const Kokkos::View<int*, memory_space>& info, index_t nsys, index_t n)
+      : alg_(alg), lu_(lu), piv_(piv), info_(info), nsys_(nsys), n_(n), initialized_(true) {}
 
   algo::banded_lu alg_{};
   band_view lu_;

@@ -14,8 +14,8 @@
 // Pivoting is per lane and branch-free: the search keeps the first row of largest magnitude
 // (|x|, or |re|+|im| for complex values, as LAPACK's i?amax), and the interchange of rows j and
 // j+p is done with selects on p == r for r = 1 .. kl (at most one matches) in every column.
-// A zero pivot sets info = j+1 (first one only) and its multipliers to 0, so the lane goes on
-// exactly as ?gbtf2 does (it skips that elimination).
+// A zero, tiny or non-finite pivot sets info = j+1 (first one only); a zero one also sets its
+// multipliers to 0, so the lane goes on exactly as ?gbtf2 does (it skips that elimination).
 // Without pivoting, U keeps ku superdiagonals and info flags zero, tiny or non-finite pivots like
 // the core's Thomas.
 #include <bandsolve/banded/scalar.hpp>
@@ -228,7 +228,7 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
     const T pivot = u[l];
     if constexpr (Pivot) {
       const bool zero = traits::is_zero(pivot);
-      info[l] = first_info(info[l], !zero, j);
+      info[l] = first_info(info[l], pivot_is_good(pivot), j);
       inv[l] = zero ? T(0) : T(1) / pivot;
     } else {
       info[l] = first_info(info[l], pivot_is_good(pivot), j);
@@ -342,7 +342,7 @@ inline void eliminate_column_pivoting_packed(const band_work<T, L, Dims>& w, ind
     }
   }
   at(p) = q;
-  for (int l = 0; l < L; ++l) info[l] = first_info(info[l], !zero[l], j);
+  for (int l = 0; l < L; ++l) info[l] = first_info(info[l], pivot_is_good(T(pivot[l])), j);
 }
 #endif
 

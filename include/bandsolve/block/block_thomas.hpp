@@ -261,15 +261,7 @@ struct block_thomas_factorization_access {
   template <class F, class FactorView, class InfoView>
   static F make(FactorView factors, InfoView info, index_t nsys, index_t n, index_t m,
                 bool pivoting) {
-    F f;
-    f.factors_ = factors;
-    f.info_ = info;
-    f.nsys_ = nsys;
-    f.n_ = n;
-    f.m_ = m;
-    f.pivoting_ = pivoting;
-    f.initialized_ = true;
-    return f;
+    return F(factors, info, nsys, n, m, pivoting);
   }
 };
 
@@ -362,6 +354,13 @@ class block_thomas_factorization {
 
  private:
   friend struct detail::block_thomas_factorization_access;
+
+  // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
+  block_thomas_factorization(const factor_view& factors,
+                             const Kokkos::View<int*, memory_space>& info, index_t nsys,
+                             index_t n, index_t m, bool pivoting)
+      : factors_(factors), info_(info), nsys_(nsys), n_(n), m_(m), pivoting_(pivoting),
+        initialized_(true) {}
 
   factor_view factors_;
   Kokkos::View<int*, memory_space> info_;

@@ -20,28 +20,88 @@ void check_same_shape(const std::string& fn, const char* name, const View& v, co
                            " holds ", capacity(ref));
 }
 
+// Whether two strided Views with the same rank, extents, element size and strides share a
+// byte: their elements sit on one lattice shifted by delta bytes, so they meet when delta is
+// within an element of some index difference. Exact for rank 1 and 2 (a loop over the smaller
+// extent); higher ranks report true unless every extent but the last two is 1.
+template <class Out, class In>
+bool shifted_lattices_meet(const Out& out, const In& in, std::ptrdiff_t delta) {
+  using OT = typename Out::value_type;
+  constexpr std::ptrdiff_t size = static_cast<std::ptrdiff_t>(sizeof(OT));
+  constexpr int rank = static_cast<int>(Out::rank);
+  std::ptrdiff_t e[2] = {1, 1}, st[2] = {0, 0};
+  int used = 0;
+  for (int r = 0; r < rank; ++r) {
+    if (out.extent(r) == 1) continue;
+    if (used == 2) return true;
+    e[used] = static_cast<std::ptrdiff_t>(out.extent(r));
+    st[used] = static_cast<std::ptrdiff_t>(out.stride(r)) * size;
+    ++used;
+  }
+  (void)in;
+  if (used < 2) {  // one axis: delta = k s for some |k| < e, within an element
+    const std::ptrdiff_t s0 = st[0] < 0 ? -st[0] : st[0];
+    if (s0 == 0 || e[0] == 1) return delta > -size && delta < size;
+    const std::ptrdiff_t ad = delta < 0 ? -delta : delta;
+    const std::ptrdiff_t k = ad / s0;
+    for (std::ptrdiff_t kk = k; kk <= k + 1; ++kk)
+      if (kk < e[0] && ad - kk * s0 > -size && ad - kk * s0 < size) return true;
+    return false;
+  }
+  const int outer = e[0] <= e[1] ? 0 : 1, inner = 1 - outer;
+  const std::ptrdiff_t si = st[inner] < 0 ? -st[inner] : st[inner];
+  for (std::ptrdiff_t k = -(e[outer] - 1); k < e[outer]; ++k) {
+    const std::ptrdiff_t rest = delta - k * st[outer];
+    const std::ptrdiff_t ar = rest < 0 ? -rest : rest;
+    if (si == 0) {
+      if (ar < size) return true;
+      continue;
+    }
+    const std::ptrdiff_t q = ar / si;
+    for (std::ptrdiff_t j = q; j <= q + 1; ++j)
+      if (j < e[inner] && ar - j * si > -size && ar - j * si < size) return true;
+  }
+  return false;
+}
+
 // The output may not share memory with an input: the solve reads them after writing it.
-// Contiguous Views are checked by address range. Strided Views may interleave without sharing an
-// element (the fields of one array of structures): only the same data pointer is rejected there.
+// Views whose address ranges are disjoint pass; so do strided Views that interleave without
+// sharing an element (the fields of one array of structures: same extents and strides, shifted
+// by less than a stride). A strided View passed twice is rejected as the same array; any
+// other overlap (partly overlapping Views, or interleaved ones whose strides differ) throws
+// std::invalid_argument naming both.
 template <class Out, class In>
 void check_no_overlap(const std::string& fn, const char* out_name, const Out& out,
                       const char* in_name, const In& in) {
-  if (out.span() == 0 || in.span() == 0) return;
-  if (!out.span_is_contiguous() || !in.span_is_contiguous()) {
-    if (static_cast<const void*>(out.data()) == static_cast<const void*>(in.data()))
-      throw_invalid_argument(fn, out_name, " and ", in_name, " are the same array (at ",
-                             static_cast<const void*>(out.data()), "); pass separate arrays");
-    return;
-  }
+  if (out.span() == 0 || in.span() == 0 || out.size() == 0 || in.size() == 0) return;
+  using OT = typename Out::value_type;
+  using IT = typename In::value_type;
   const auto o0 = reinterpret_cast<std::uintptr_t>(out.data());
   const auto o1 = reinterpret_cast<std::uintptr_t>(out.data() + out.span());
   const auto i0 = reinterpret_cast<std::uintptr_t>(in.data());
   const auto i1 = reinterpret_cast<std::uintptr_t>(in.data() + in.span());
-  if (o0 < i1 && i0 < o1)
-    throw_invalid_argument(fn, out_name, " overlaps ", in_name, " in memory (", out_name, " at ",
-                           static_cast<const void*>(out.data()), ", ", in_name, " at ",
-                           static_cast<const void*>(in.data()),
-                           "); pass separate arrays");
+  if (!(o0 < i1 && i0 < o1)) return;
+  if (!out.span_is_contiguous() || !in.span_is_contiguous()) {
+    if (static_cast<const void*>(out.data()) == static_cast<const void*>(in.data()))
+      throw_invalid_argument(fn, out_name, " and ", in_name, " are the same array (at ",
+                             static_cast<const void*>(out.data()), "); pass separate arrays");
+    constexpr int out_rank = static_cast<int>(Out::rank), in_rank = static_cast<int>(In::rank);
+    bool same_lattice = sizeof(OT) == sizeof(IT) && out_rank == in_rank;
+    if constexpr (out_rank == in_rank) {
+      for (int r = 0; same_lattice && r < out_rank; ++r)
+        same_lattice = out.extent(r) == in.extent(r) && out.stride(r) == in.stride(r);
+    }
+    if constexpr (out_rank == in_rank && sizeof(OT) == sizeof(IT)) {
+      if (same_lattice &&
+          !shifted_lattices_meet(out, in,
+                                 static_cast<std::ptrdiff_t>(i0) - static_cast<std::ptrdiff_t>(o0)))
+        return;
+    }
+  }
+  throw_invalid_argument(fn, out_name, " overlaps ", in_name, " in memory (", out_name, " at ",
+                         static_cast<const void*>(out.data()), " spanning ", out.span(), " values, ",
+                         in_name, " at ", static_cast<const void*>(in.data()), " spanning ",
+                         in.span(), " values); pass separate arrays");
 }
 
 // Row indices and info codes are int, as in LAPACK.

@@ -106,6 +106,12 @@ class toeplitz_batch_factorization {
   friend toeplitz_batch_factorization<S, E> factorize(const E&, algo::toeplitz, S, S, S,
                                                       std::size_t);
 
+  // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
+  toeplitz_batch_factorization(const Kokkos::View<Scalar*, memory_space>& r,
+                               const Kokkos::View<Scalar*, memory_space>& cp, Scalar t1,
+                               index_t n, int info)
+      : r_(r), cp_(cp), t1_(t1), n_(n), info_(info), initialized_(true) {}
+
   Kokkos::View<Scalar*, memory_space> r_, cp_;
   Scalar t1_ = 0;
   index_t n_ = 0;
@@ -128,28 +134,26 @@ toeplitz_batch_factorization<Scalar, ExecutionSpace> factorize(const ExecutionSp
   (void)sizeof(backend::default_for_t<ExecutionSpace>);
   const std::string fn = "bandsolve::factorize(toeplitz)";
   detail::check_rows_fit_int(fn, n);
-  toeplitz_batch_factorization<Scalar, ExecutionSpace> f;
   using view = Kokkos::View<Scalar*, typename ExecutionSpace::memory_space>;
-  f.r_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz 1/pivot")), n);
-  f.cp_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz c'")), n);
-  auto r = Kokkos::create_mirror_view(Kokkos::HostSpace(), f.r_);
-  auto cp = Kokkos::create_mirror_view(Kokkos::HostSpace(), f.cp_);
+  const view r_dev(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz 1/pivot")), n);
+  const view cp_dev(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz c'")), n);
+  auto r = Kokkos::create_mirror_view(Kokkos::HostSpace(), r_dev);
+  auto cp = Kokkos::create_mirror_view(Kokkos::HostSpace(), cp_dev);
   double c_prev = 0;
+  int info = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double pivot = static_cast<double>(t2) - (i ? static_cast<double>(t1) * c_prev : 0.0);
     const Scalar rounded = static_cast<Scalar>(pivot);
-    f.info_ = detail::update_info(f.info_, rounded, static_cast<index_t>(i));
+    info = detail::update_info(info, rounded, static_cast<index_t>(i));
     r(i) = static_cast<Scalar>(1 / pivot);
     c_prev = static_cast<double>(t3) / pivot;
     cp(i) = static_cast<Scalar>(c_prev);
   }
-  Kokkos::deep_copy(exec, f.r_, r);
-  Kokkos::deep_copy(exec, f.cp_, cp);
+  Kokkos::deep_copy(exec, r_dev, r);
+  Kokkos::deep_copy(exec, cp_dev, cp);
   exec.fence();  // the host mirrors are temporaries
-  f.t1_ = t1;
-  f.n_ = static_cast<index_t>(n);
-  f.initialized_ = true;
-  return f;
+  return toeplitz_batch_factorization<Scalar, ExecutionSpace>(r_dev, cp_dev, t1,
+                                                              static_cast<index_t>(n), info);
 }
 
 // One-shot: factorizes and solves every system of d; info(s) receives the shared info code for

@@ -21,11 +21,19 @@
 //
 // Only T that split into two contractive recurrences are accepted (diagonally dominant T always
 // are); others throw std::invalid_argument naming the coefficients: use algo::thomas for them.
+// Near the edge of diagonal dominance the recurrences contract slowly: when their truncation
+// length (the rows after which a carry falls below eps/4) exceeds n, the carries never decay
+// within the system, the split gains no parallelism and its Sherman-Morrison correction cancels
+// (about 200 times Thomas's error at t = (-1, 2 + 1e-12, -1), n = 1000). Such plans solve by
+// Thomas on T's LU factors instead (toeplitz/batched.hpp, 2n values, Thomas's accuracy);
+// plan.uses_thomas() says which path was taken and plan.info() gives that path's pivot code.
+// Memory is O(n) either way: no block is longer than the system.
 // Work is enqueued on exec and never fenced here. factorize() allocates the workspace once; the
 // plan's solve allocates nothing. x must have unit stride. T is float or double.
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/errors.hpp>
+#include <bandsolve/toeplitz/batched.hpp>
 #include <bandsolve/toeplitz/divide_and_conquer_kernel.hpp>
 #include <bandsolve/toeplitz/splitting.hpp>
 
@@ -52,6 +60,10 @@ class toeplitz_dc_plan {
   const toeplitz_splitting& splitting() const { return split_; }
   std::size_t block_rows() const { return static_cast<std::size_t>(c_.s); }
   std::size_t blocks() const { return static_cast<std::size_t>(c_.nblocks); }
+  // Whether this plan solves by Thomas on T's LU factors (see the top of this header).
+  bool uses_thomas() const { return uses_thomas_; }
+  // 0, or the 1-based row of the first zero, tiny or non-finite LU pivot of T (Thomas path).
+  int info() const { return uses_thomas_ ? thomas_.info() : 0; }
 
   // Solves T x = f in place (x holds f on entry). Enqueued on exec, not fenced.
   template <class XView>
@@ -75,6 +87,13 @@ class toeplitz_dc_plan {
     if (x.stride(0) != 1)
       detail::throw_invalid_argument(fn, "x.stride(0) = ", x.stride(0),
                                      "; the divide and conquer needs unit stride");
+    if (uses_thomas_) {
+      const Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space,
+                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+          rows(x.data(), 1, static_cast<std::size_t>(n_));
+      thomas_.solve(exec, rows);
+      return;
+    }
     detail::toeplitz_dc_run<Scalar, lanes>(exec, c_, x.data(), carry_l_, carry_r_, u_, scale_);
   }
 
@@ -82,12 +101,23 @@ class toeplitz_dc_plan {
   template <class S, class E>
   friend toeplitz_dc_plan<S, E> detail_make_toeplitz_dc_plan(const E&, S, S, S, std::size_t,
                                                              std::size_t);
+  using view = Kokkos::View<Scalar*, memory_space>;
+
+  // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
+  toeplitz_dc_plan(const toeplitz_splitting& split,
+                   const detail::toeplitz_dc_constants<Scalar>& constants, const view& carry_l,
+                   const view& carry_r, const view& u, const view& scale, index_t n,
+                   const toeplitz_batch_factorization<Scalar, ExecutionSpace>& thomas,
+                   bool uses_thomas)
+      : split_(split), c_(constants), carry_l_(carry_l), carry_r_(carry_r), u_(u),
+        scale_(scale), thomas_(thomas), n_(n), uses_thomas_(uses_thomas), initialized_(true) {}
 
   toeplitz_splitting split_;
   detail::toeplitz_dc_constants<Scalar> c_;
-  Kokkos::View<Scalar*, memory_space> carry_l_, carry_r_, u_, scale_;
+  view carry_l_, carry_r_, u_, scale_;
+  toeplitz_batch_factorization<Scalar, ExecutionSpace> thomas_;  // the fallback's LU factors
   index_t n_ = 0;
-  bool initialized_ = false;
+  bool uses_thomas_ = false, initialized_ = false;
 };
 
 // Not part of the API: builds a plan (factorize() below is the entry point).
@@ -98,10 +128,22 @@ toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const Exec
                                                                      std::size_t block_rows) {
   using plan_type = toeplitz_dc_plan<Scalar, ExecutionSpace>;
   const std::string fn = "bandsolve::factorize(toeplitz_dc)";
-  plan_type p;
-  p.split_ = split_toeplitz(fn, t1, t2, t3);
-  const toeplitz_splitting& sp = p.split_;
+  detail::check_rows_fit_int(fn, n);
+  const toeplitz_splitting sp = split_toeplitz(fn, t1, t2, t3);
   const index_t nn = static_cast<index_t>(n);
+  detail::toeplitz_dc_constants<Scalar> c;
+  c.n = nn;
+  c.k = static_cast<index_t>(sp.truncation);
+  using view = Kokkos::View<Scalar*, typename plan_type::memory_space>;
+  if (detail::toeplitz_dc_needs_thomas(sp, nn)) {
+    // The carries would not decay within the system: solve by Thomas on T's LU factors (2n
+    // values), which keeps Thomas's accuracy.
+    c.s = nn;
+    c.nblocks = nn > 0 ? 1 : 0;
+    c.last_rows = nn;
+    return plan_type(sp, c, view(), view(), view(), view(), nn,
+                     factorize(exec, algo::toeplitz{}, t1, t2, t3, n), true);
+  }
   // Blocks at least four truncation lengths long keep the (A1) reads a small fraction of f.
   index_t s = block_rows != 0 ? static_cast<index_t>(block_rows) : plan_type::default_block_rows;
   // Automatic lengths are multiples of the lane count (the register-transpose path).
@@ -110,12 +152,14 @@ toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const Exec
     s = static_cast<index_t>(4 * sp.truncation < (1L << 30) ? 4 * sp.truncation : (1L << 30));
     s = (s + v - 1) / v * v;
   }
-  auto& c = p.c_;
-  c.n = nn;
+  // No block longer than the system (rounded up to the lanes): the workspace stays O(n).
+  {
+    const index_t v = plan_type::lanes, whole = (nn + v - 1) / v * v;
+    if (s > whole && whole > 0) s = whole;
+  }
   c.s = s;
   c.nblocks = nn > 0 ? (nn + s - 1) / s : 0;
   c.last_rows = nn - (c.nblocks - 1) * s;
-  c.k = static_cast<index_t>(sp.truncation);
   c.a = static_cast<Scalar>(sp.a);
   c.g = static_cast<Scalar>(sp.g);
   c.inv_delta = static_cast<Scalar>(1 / sp.delta);
@@ -127,24 +171,22 @@ toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const Exec
   c.u_rows = nn < c.k ? nn : c.k;
   const double u0 = (1 - std::pow(q, static_cast<double>(nn))) / ((1 - q) * sp.delta);
   c.sm_factor = static_cast<Scalar>(sp.gamma / (1 + sp.gamma * u0));
-  p.n_ = nn;
 
-  using view = Kokkos::View<Scalar*, typename plan_type::memory_space>;
-  p.carry_l_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_l")),
-                    c.nblocks);
-  p.carry_r_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_r")),
-                    c.nblocks);
-  p.scale_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc scale")), 1);
-  p.u_ = view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc u")), c.u_rows);
-  auto u_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), p.u_);
+  const view carry_l(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_l")),
+                     c.nblocks);
+  const view carry_r(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_r")),
+                     c.nblocks);
+  const view scale(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc scale")), 1);
+  const view u(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc u")), c.u_rows);
+  auto u_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), u);
   double pw = 1;
   for (index_t i = 0; i < c.u_rows; ++i, pw *= -sp.a)
     u_host(i) = static_cast<Scalar>(pw / sp.delta * (1 - std::pow(q, static_cast<double>(nn - i))) /
                                     (1 - q));
-  Kokkos::deep_copy(exec, p.u_, u_host);
+  Kokkos::deep_copy(exec, u, u_host);
   exec.fence();  // u_host is a temporary: the copy must finish before it goes away
-  p.initialized_ = true;
-  return p;
+  return plan_type(sp, c, carry_l, carry_r, u, scale, nn,
+                   toeplitz_batch_factorization<Scalar, ExecutionSpace>(), false);
 }
 
 // Prepares the solve of T x = f for T = tridiag(t1, t2, t3) of n rows: chooses the root, the

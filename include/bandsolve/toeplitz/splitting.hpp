@@ -45,6 +45,14 @@ inline long truncation_length(double contraction, double eps) {
   return static_cast<long>(k < 1 ? 1 : (k > cap ? cap : k));
 }
 
+// Whether toeplitz_dc should solve T of n rows by Thomas instead of the split: the carries of
+// the split's recurrences would not decay within the system (truncation length > n) and the
+// system is longer than a short one (any method is accurate when the recurrences contract
+// quickly; there, truncation <= 4096 bounds the error growth of the geometric sums).
+inline bool toeplitz_dc_needs_thomas(const toeplitz_splitting& s, long n) {
+  return s.truncation > n && s.truncation > 4096;
+}
+
 }  // namespace detail
 
 // Chooses the root that keeps both recurrences contractive. Throws std::invalid_argument (from

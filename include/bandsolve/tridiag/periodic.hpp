@@ -127,6 +127,12 @@ class periodic_factorization {
  private:
   friend struct detail::periodic_factorization_access;
 
+  // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
+  periodic_factorization(const factor_view& r, const factor_view& lo, const factor_view& cp,
+                         const factor_view& z, const Kokkos::View<int*, memory_space>& info,
+                         index_t nsys, index_t n)
+      : r_(r), lo_(lo), cp_(cp), z_(z), info_(info), nsys_(nsys), n_(n), initialized_(true) {}
+
   factor_view r_, lo_, cp_, z_;
   Kokkos::View<int*, memory_space> info_;
   index_t nsys_ = 0, n_ = 0;
@@ -140,16 +146,12 @@ struct periodic_factorization_access {
     using fv = typename F::factor_view;
     const index_t blocks = (nsys + F::block_width - 1) / F::block_width;
     auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
-    F f;
-    f.r_ = fv(alloc("bandsolve::periodic 1/pivot"), blocks, n);
-    f.lo_ = fv(alloc("bandsolve::periodic a/pivot"), blocks, n);
-    f.cp_ = fv(alloc("bandsolve::periodic c/pivot"), blocks, n);
-    f.z_ = fv(alloc("bandsolve::periodic z"), blocks, n);
-    f.info_ = Kokkos::View<int*, typename F::memory_space>(alloc("bandsolve::periodic info"), nsys);
-    f.nsys_ = nsys;
-    f.n_ = n;
-    f.initialized_ = true;
-    return f;
+    return F(fv(alloc("bandsolve::periodic 1/pivot"), blocks, n),
+             fv(alloc("bandsolve::periodic a/pivot"), blocks, n),
+             fv(alloc("bandsolve::periodic c/pivot"), blocks, n),
+             fv(alloc("bandsolve::periodic z"), blocks, n),
+             Kokkos::View<int*, typename F::memory_space>(alloc("bandsolve::periodic info"), nsys),
+             nsys, n);
   }
   template <class F>
   static auto views(const F& f) {

@@ -9,9 +9,11 @@
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
 //   f.ipiv()               // LAPACK's ipiv of every system, on the host
 //
-// info(s) = 0, or i > 0 when U(i, i) (1-based) is exactly zero: the matrix is singular (LAPACK's
-// convention; the solution of that system is then inf/NaN). Unlike Thomas, small pivots are not
-// an error: elimination with partial pivoting is backward stable for every nonsingular matrix.
+// info(s) = 0, or i > 0 for the first U(i, i) (1-based) that is zero, tiny (its reciprocal
+// overflows) or not finite: the matrix is singular, or NaN or Inf in a, b or c reached a pivot
+// (the contract of every family; LAPACK reports exact zeros only). The solution of that system
+// is then not meaningful. Small but normal pivots are not an error: elimination with partial
+// pivoting is backward stable for every nonsingular matrix.
 // Pivots are chosen as in LAPACK: an interchange when |a[i+1]| > |pivot candidate|, comparing
 // |re| + |im| for complex values.
 //
@@ -149,6 +151,13 @@ class pivoting_factorization {
  private:
   friend struct detail::pivoting_factorization_access;
 
+  // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
+  pivoting_factorization(const factor_view& r, const factor_view& u1, const factor_view& u2,
+                         const factor_view& lm, const flag_view& swapped,
+                         const Kokkos::View<int*, memory_space>& info, index_t nsys, index_t n)
+      : r_(r), u1_(u1), u2_(u2), lm_(lm), swapped_(swapped), info_(info), nsys_(nsys), n_(n),
+        initialized_(true) {}
+
   factor_view r_, u1_, u2_, lm_;
   flag_view swapped_;
   Kokkos::View<int*, memory_space> info_;
@@ -164,19 +173,14 @@ struct pivoting_factorization_access {
     using fv = typename F::factor_view;
     const index_t blocks = (nsys + F::block_width - 1) / F::block_width;
     auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
-    F f;
-    f.r_ = fv(alloc("bandsolve::partial_pivoting 1/U(i,i)"), blocks, n);
-    f.u1_ = fv(alloc("bandsolve::partial_pivoting U(i,i+1)"), blocks, n);
-    f.u2_ = fv(alloc("bandsolve::partial_pivoting U(i,i+2)"), blocks, n);
-    f.lm_ = fv(alloc("bandsolve::partial_pivoting multipliers"), blocks, n);
-    f.swapped_ =
-        typename F::flag_view(alloc("bandsolve::partial_pivoting interchanges"), blocks, n);
-    f.info_ = Kokkos::View<int*, typename F::memory_space>(
-        alloc("bandsolve::partial_pivoting info"), nsys);
-    f.nsys_ = nsys;
-    f.n_ = n;
-    f.initialized_ = true;
-    return f;
+    return F(fv(alloc("bandsolve::partial_pivoting 1/U(i,i)"), blocks, n),
+             fv(alloc("bandsolve::partial_pivoting U(i,i+1)"), blocks, n),
+             fv(alloc("bandsolve::partial_pivoting U(i,i+2)"), blocks, n),
+             fv(alloc("bandsolve::partial_pivoting multipliers"), blocks, n),
+             typename F::flag_view(alloc("bandsolve::partial_pivoting interchanges"), blocks, n),
+             Kokkos::View<int*, typename F::memory_space>(
+                 alloc("bandsolve::partial_pivoting info"), nsys),
+             nsys, n);
   }
   template <class F>
   static auto views(const F& f) {

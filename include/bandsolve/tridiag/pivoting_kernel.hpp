@@ -9,8 +9,9 @@
 // ties keep the carried row) becomes row i of U, the other one is reduced by it:
 //   U(i, i) = p, U(i, i+1) = u1, U(i, i+2) = u2 (the fill, nonzero only after an interchange),
 //   l_i = other(i) / p, carried row = other(i+1 .. i+2) - l_i * (u1, u2), right-hand side alike.
-// A zero pivot (then the other entry is zero too) gives l_i = 0 and info = i+1, the first row
-// with U(i, i) exactly zero, as in LAPACK; back substitution then yields inf/NaN in that lane.
+// A zero pivot (then the other entry is zero too) gives l_i = 0; info = i+1 for the first row
+// whose U(i, i) is zero, tiny (its reciprocal overflows) or not finite (NaN or Inf in the input
+// reaches a pivot), the library's one contract; back substitution then yields inf/NaN there.
 //
 // Coefficients and factors are of type C, right-hand sides and solutions of type D: the same
 // type, or D = Kokkos::complex<C> over real C. Pivots depend on the coefficients alone, so a
@@ -68,7 +69,7 @@ KOKKOS_FORCEINLINE_FUNCTION void pivot_step(index_t i, const T* a, const T* b, c
     const bool zero = is_zero(pd);
     const T rec = reciprocal(pd);
     const T fact = select(zero, T(0), od * rec);
-    info[l] = info[l] != 0 ? info[l] : (zero ? static_cast<int>(i + 1) : 0);
+    info[l] = info[l] != 0 ? info[l] : (pivot_is_good(pd) ? 0 : static_cast<int>(i + 1));
     r[l] = rec;
     u1[l] = pu;
     u2[l] = pu2;
@@ -91,8 +92,7 @@ KOKKOS_FORCEINLINE_FUNCTION void pivot_last(index_t n, const T* cd, T* r, T* u1,
                                             int* info) {
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
-    const bool zero = is_zero(cd[l]);
-    info[l] = info[l] != 0 ? info[l] : (zero ? static_cast<int>(n) : 0);
+    info[l] = info[l] != 0 ? info[l] : (pivot_is_good(cd[l]) ? 0 : static_cast<int>(n));
     r[l] = reciprocal(cd[l]);
     u1[l] = T(0);
     u2[l] = T(0);

@@ -12,6 +12,7 @@
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 
 #include <cstdint>
@@ -42,6 +43,40 @@ KOKKOS_INLINE_FUNCTION system_rows<typename View::value_type> system_of(const Vi
   } else {
     return {v.data() + s * static_cast<index_t>(v.stride(0)), static_cast<index_t>(v.stride(1))};
   }
+}
+
+// The info contract of every elimination without pivoting: the 1-based first row whose LU
+// pivot (Thomas's b[i] - a[i] c'[i-1]) is zero, tiny or not finite, 0 if there is none.
+// Sequential over the original coefficients.
+template <class T>
+KOKKOS_INLINE_FUNCTION int lu_pivot_row(index_t n, system_rows<const T> a, system_rows<const T> b,
+                                        system_rows<const T> c) {
+  if (n <= 0) return 0;
+  T pivot = b.p[0];
+  if (!pivot_is_good(pivot)) return 1;
+  T cp = (n > 1 ? c.p[0] : T(0)) / pivot;
+  for (index_t i = 1; i < n; ++i) {
+    pivot = b.p[i * b.stride] - a.p[i * a.stride] * cp;
+    if (!pivot_is_good(pivot)) return static_cast<int>(i + 1);
+    cp = (i + 1 < n ? c.p[i * c.stride] : T(0)) / pivot;
+  }
+  return 0;
+}
+
+// A system on which PCR, CR or the hybrid met a bad pivot (own != 0) reports the row Thomas
+// would (lu_pivot_row), so every algorithm without pivoting names the same row; its own code
+// only when the LU pivots are all good (a breakdown of the reduction order alone). Runs only
+// for failed systems.
+template <class AView, class BView, class CView>
+KOKKOS_INLINE_FUNCTION int agreed_info(int own, index_t n, const AView& a, const BView& b,
+                                       const CView& c, index_t s) {
+  if (own == 0) return 0;
+  using T = typename BView::non_const_value_type;
+  const auto sa = system_of(a, s);
+  const auto sb = system_of(b, s);
+  const auto sc = system_of(c, s);
+  const int lu = lu_pivot_row<T>(n, {sa.p, sa.stride}, {sb.p, sb.stride}, {sc.p, sc.stride});
+  return lu != 0 ? lu : own;
 }
 
 // Threads x SIMD lanes the execution space offers.

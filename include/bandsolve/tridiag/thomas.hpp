@@ -16,6 +16,15 @@
 // which solves for the real and imaginary parts at once.
 // Work is enqueued on exec and never fenced here; fence before reading d or info on the host.
 // No pivoting: for diagonally dominant or symmetric positive definite matrices.
+//
+// Scratch of the one-shot solve (solve_scratch_bytes<Layout, T, D>(algo::thomas{}, n, nsys,
+// threads) gives it exactly): batches of fewer systems than one work item's pack (row, column,
+// strided) run one system per item, 2 n sizeof(T) bytes each; larger batches n L 2 sizeof(T)
+// (lane-contiguous rows) or n L (sizeof(T) + sizeof(D)) (gathered rows) per item of L systems;
+// at most min(items, threads) items hold scratch at once (Kokkos's per-thread team scratch below
+// 1 MiB per item). One long system: 2 n sizeof(T) + 128 bytes. An allocation failure throws
+// bandsolve::allocation_error naming the function and the size. The factorization stores 3 n
+// values per system slot of its packs of L (thomas_factorization::pack_width).
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
@@ -406,15 +415,7 @@ namespace detail {
 struct thomas_factorization_access {
   template <class F, class FactorView, class InfoView>
   static F make(FactorView r, FactorView l, FactorView cp, InfoView info, index_t nsys, index_t n) {
-    F f;
-    f.r_ = r;
-    f.l_ = l;
-    f.cp_ = cp;
-    f.info_ = info;
-    f.nsys_ = nsys;
-    f.n_ = n;
-    f.initialized_ = true;
-    return f;
+    return F(r, l, cp, info, nsys, n);
   }
 };
 }  // namespace detail
@@ -504,6 +505,12 @@ class thomas_factorization {
 
  private:
   friend struct detail::thomas_factorization_access;
+
+  // Members are built here, never assigned into default-constructed Views (see README: a
+  // Kokkos/GCC 12 combination crashes on such assignments).
+  thomas_factorization(const factor_view& r, const factor_view& l, const factor_view& cp,
+                       const Kokkos::View<int*, memory_space>& info, index_t nsys, index_t n)
+      : r_(r), l_(l), cp_(cp), info_(info), nsys_(nsys), n_(n), initialized_(true) {}
 
   factor_view r_, l_, cp_;
   Kokkos::View<int*, memory_space> info_;

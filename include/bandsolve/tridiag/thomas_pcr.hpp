@@ -4,8 +4,8 @@
 //   bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, a, b, c, d, info);
 //       Solves a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] for every system of the batch; x
 //       overwrites d; a, b, c are untouched; a[0] and c[n-1] are ignored. info(s) = 0, or the
-//       1-based row of a zero, tiny or non-finite pivot (the smallest of the first sweep that met
-//       one; a singular row k gives k + 1, as in Thomas).
+//       row Thomas names: the 1-based first row whose LU pivot (without pivoting) is zero, tiny
+//       or not finite, rescanned for the systems whose sweeps met a bad pivot (see pcr.hpp).
 //
 // Same Views as Thomas (row, column, interleaved<W>, strided; float or double; interleaved
 // padding lanes untouched); any n >= 0. Enqueued on exec, never fenced here. No pivoting.
@@ -71,7 +71,7 @@ void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const B
           const int code = thomas_pcr_solve(team, n, detail::system_of(a, s),
                                             detail::system_of(b, s), detail::system_of(c, s),
                                             xs, static_cast<T*>(scratch));
-          if (team.team_rank() == 0) info(s) = code;
+          if (team.team_rank() == 0) info(s) = detail::agreed_info(code, n, a, b, c, s);
         });
   } else {
     const index_t npacks = (nsys + L - 1) / L;
@@ -99,7 +99,9 @@ void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const B
             detail::exact_screen<L> exact;
             detail::load_lane_tile<L>(team, n, nl, sa, sb, sc, sd, ta, tb, tc, td, L, 0);
             detail::hybrid_whole_systems<L>(n, ta, tb, tc, td, exact);
-            for (int l = 0; l < nl; ++l) info(p * L + l) = detail::info_of(exact.bad[l]);
+            for (int l = 0; l < nl; ++l)
+              info(p * L + l) =
+                  detail::agreed_info(detail::info_of(exact.bad[l]), n, a, b, c, p * L + l);
           }
           detail::store_lane_tile<L>(team, n, nl, td, xs);
         });
