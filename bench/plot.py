@@ -206,7 +206,9 @@ def plots(runs, context, outdir, label, prefix=""):
         ax.set_ylabel("fraction of same-run STREAM")
         ax2.set_ylim(bottom=0)
         ax2.set_ylabel("effective bandwidth, GB/s (floor bytes / best time)")
-        ax.legend(fontsize=8, loc="lower left")
+        handles, names = ax.get_legend_handles_labels()
+        fig.legend(handles, names, fontsize=8, loc="lower center", ncol=4,
+                   bbox_to_anchor=(0.5, -0.16))
         fig.suptitle(f"Thomas, double, 65536 systems, per layout\n{subtitle}", fontsize=10)
         save(fig, "bandwidth_vs_n.png")
 
