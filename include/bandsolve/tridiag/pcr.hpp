@@ -6,9 +6,11 @@
 //       Solves a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] for every system of the batch; x
 //       overwrites d; a, b, c are untouched; a[0] and c[n-1] are ignored. info(s) = 0, or the
 //       1-based row of system s that Thomas names: the first row whose LU pivot (without
-//       pivoting) is zero, tiny or not finite. Systems whose reduction met no bad pivot report 0;
-//       for the others the LU pivots are rescanned, and a breakdown of the reduction order alone
-//       (LU pivots all good) reports the smallest bad row of the first sweep that met one.
+//       pivoting) is zero, tiny or not finite. Systems whose reduction met no bad pivot report 0
+//       (NaN or Inf in a, b, c and singular systems always meet one; a regular system with a
+//       zero LU pivot may be solved in this elimination order); for the others the LU pivots are
+//       rescanned, and a breakdown of the reduction order alone (LU pivots all good) reports the
+//       smallest bad row of the first sweep that met one.
 //
 // Same Views as Thomas: row, column, interleaved<W> or strided, float or double; for interleaved
 // packs the number of systems is info.extent(0) (padding lanes are left untouched). Work is
@@ -79,7 +81,6 @@ void solve_by_reduction(const ExecutionSpace& exec, const AView& a, const BView&
   team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   using T = typename DView::non_const_value_type;
   constexpr int L = vector_lanes_v<T>;
-  constexpr index_t arrays = reduction_arrays<Algo>();
   const std::string fn = std::string("bandsolve::solve(") + Algo::name + ")";
   const index_t nsys = check_team_solve(fn, a, b, c, d, info);
   const index_t n = static_cast<index_t>(rows(d));
