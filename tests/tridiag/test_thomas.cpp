@@ -26,12 +26,21 @@ namespace {
 // Layout x scalar combinations of the typed tests. The layouts' pack widths in the solver:
 // row one-shot items of 8 (double) / 64 (float) gathered systems, 32 / 64 for the factorization;
 // column blocks of 64 / 128 systems; interleaved<W> packs of W.
+// Builds that change how doubles are packed (test_thomas_avx2_packing.cpp,
+// test_thomas_register_sweep.cpp) define BSTEST_DOUBLES_ONLY: they rerun the cases those packs
+// reach, row-layout and strided doubles, and leave the other combinations to this file's build.
+#if defined(BSTEST_DOUBLES_ONLY)
+using layout_scalar_list = std::tuple<std::tuple<bl::row, double>>;
+#define BSTEST_SCALARS double
+#else
 using layout_scalar_list =
     std::tuple<std::tuple<bl::row, float>, std::tuple<bl::row, double>,
                std::tuple<bl::column, float>, std::tuple<bl::column, double>,
                std::tuple<bl::interleaved<1>, double>, std::tuple<bl::interleaved<4>, float>,
                std::tuple<bl::interleaved<4>, double>, std::tuple<bl::interleaved<8>, float>,
                std::tuple<bl::interleaved<8>, double>>;
+#define BSTEST_SCALARS float, double
+#endif
 
 using bstest::device_batch;
 using bstest::upload;
@@ -342,7 +351,7 @@ void check_strided(const Exec& exec, std::size_t nsys, std::size_t n, std::uint3
 }  // namespace
 
 TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
-                   "[thomas][strided]", float, double) {
+                   "[thomas][strided]", BSTEST_SCALARS) {
   using T = TestType;
   const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
       {1, 1}, {1, 9}, {2, 17}, {5, 33}, {17, 7}, {33, 70}, {100, 3}};
@@ -410,7 +419,7 @@ TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
 // block width): the blocks' runs at every offset from a block-sized boundary in memory, each
 // solved, factored and checked for writes outside the View; info codes land on their systems.
 TEMPLATE_TEST_CASE("thomas on column subviews starting at every offset from a block boundary",
-                   "[thomas][strided]", float, double) {
+                   "[thomas][strided]", BSTEST_SCALARS) {
   using T = TestType;
   constexpr std::size_t block = 128 * 4 / sizeof(T);  // twice the column block width
   const std::size_t n = 4, nsys = 150;
@@ -627,7 +636,7 @@ TEMPLATE_LIST_TEST_CASE("the singular 2x2 [[1, 1], [1, 1]] has a zero pivot at r
 // Interleaved padding lanes.
 
 TEMPLATE_TEST_CASE("interleaved packs with padding lanes: 13 systems report 13 info codes",
-                   "[thomas][interleaved]", float, double) {
+                   "[thomas][interleaved]", BSTEST_SCALARS) {
   using T = TestType;
   constexpr std::size_t nsys = 13;
   bstest::for_each_exec([&](auto exec) {

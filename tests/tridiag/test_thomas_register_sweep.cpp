@@ -1,9 +1,10 @@
-// The Thomas tests of test_thomas.cpp again, with the register sweeps of
+// The double cases of test_thomas.cpp again, with the register sweeps of
 // tridiag/thomas_register_sweep.hpp switched on whatever the CPU: by default they are compiled
 // only where AVX-512 is enabled (-march=native on such a CPU), which the test builds are not.
 // Here row-layout double packs of 8 full systems with n a multiple of 8 go through them; flagged
 // pivots, partial packs and other n fall back to the gathered sweeps as in production.
 #define BANDSOLVE_REGISTER_SWEEPS 1
+#define BSTEST_DOUBLES_ONLY
 #include "test_thomas.cpp"
 
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
