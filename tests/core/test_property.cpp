@@ -231,6 +231,7 @@ void run_case(std::mt19937_64& gen, std::size_t nsys, std::size_t n, values kind
   const auto p = make_problem<T>(gen, nsys, n, kind, pivots);
   std::bernoulli_distribution coin(0.5);
   const bool pad_rows = coin(gen);
+  INFO(name_of(M) << (pad_rows ? ", padded rows" : ", padded systems"));
   auto a = make_view<Layout, T>("a", nsys, n, pad_rows), b = make_view<Layout, T>("b", nsys, n, pad_rows),
        c = make_view<Layout, T>("c", nsys, n, pad_rows), d = make_view<Layout, T>("d", nsys, n, pad_rows);
   bstest::fill(a, p.a, nsys);

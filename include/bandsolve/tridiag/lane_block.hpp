@@ -31,6 +31,28 @@ struct lane_packing<layout::interleaved<W>, T> {  // G whole packs of W lanes
   static constexpr int WG = W, L = G * W;
 };
 
+// One system per work item: one-shot batches (row, column, strided) of fewer systems than a
+// lane_packing holds take it, so their scratch is that of the systems solved, not of a pack.
+struct one_lane_packing {
+  static constexpr int L = 1, WG = 1;
+};
+
+// Calls f(P{}) with the packing a one-shot solve of nsys systems uses: lane_packing, or
+// one_lane_packing for fewer systems than it holds (interleaved storage is pack-wide already).
+template <class Layout, class T, class F>
+void with_lane_packing(index_t nsys, const F& f) {
+  using P = lane_packing<Layout, T>;
+  if constexpr (!std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
+                !std::is_same_v<Layout, layout::strided>) {
+    f(P{});
+  } else {
+    if (nsys < P::L)
+      f(one_lane_packing{});
+    else
+      f(P{});
+  }
+}
+
 template <class T, int L, int WG>
 struct lane_block {
   static_assert(L % WG == 0, "bandsolve lane_block: L must be a multiple of WG");

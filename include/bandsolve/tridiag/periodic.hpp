@@ -20,7 +20,11 @@
 // may be Kokkos::complex<R> (one-shot solve and factorization's solve alike): pivots and info are
 // those of the real matrix, and the real and imaginary parts of x solve for those of d.
 // Work is enqueued on exec and never fenced here. The one-shot solve uses 2*n coefficient values
-// and n right-hand side values of scratch per system of a work item; it allocates nothing.
+// and n right-hand side values of scratch per system of a work item (items of 128 bytes of
+// lanes; batches smaller than that, outside interleaved packs, run one system per item), for at
+// most min(items, threads) items at once (backend/launch.hpp, pack_scratch_bytes); one long
+// system: n (2 sizeof(T) + sizeof(D)) bytes. Large scratch is allocated per call and a failure
+// throws bandsolve::allocation_error.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
@@ -30,6 +34,27 @@
 #include <type_traits>
 
 namespace bandsolve {
+
+namespace detail {
+// The one-shot launch with packing P (lane_packing, or one_lane_packing for small batches).
+template <class P, class T, class D, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class InfoView>
+void periodic_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
+                              const CView& c, const DView& d, const InfoView& info, index_t n,
+                              index_t nsys, index_t slots) {
+  constexpr int L = P::L;
+  for_each_pack(
+      exec, "bandsolve::solve(periodic)", (nsys + L - 1) / L,
+      periodic_scratch_bytes<T, D>(n, L), KOKKOS_LAMBDA(const index_t p, void* work) {
+        int info_l[L];
+        periodic_solve_block(n, block_of<P, const T>(a, p, slots),
+                       block_of<P, const T>(b, p, slots), block_of<P, const T>(c, p, slots),
+                       block_of<P, D>(d, p, slots), work, info_l);
+        const index_t real = nsys - p * L < L ? nsys - p * L : L;
+        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
+      });
+}
+}  // namespace detail
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
@@ -42,8 +67,6 @@ void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BVi
   using Layout = layout_of_t<DView>;
   using T = typename BView::non_const_value_type;  // coefficients
   using D = typename DView::non_const_value_type;  // right-hand sides: T or complex over real T
-  using P = detail::lane_packing<Layout, T>;
-  constexpr int L = P::L;
   const std::string fn = "bandsolve::solve(periodic)";
   const index_t nsys =
       static_cast<index_t>(detail::check_one_shot<Layout>(fn, a, b, c, d, info));
@@ -53,17 +76,10 @@ void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BVi
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  detail::for_each_pack(
-      exec, "bandsolve::solve(periodic)", (nsys + L - 1) / L,
-      detail::periodic_scratch_bytes<T, D>(n, L), KOKKOS_LAMBDA(const index_t p, void* work) {
-        int info_l[L];
-        detail::periodic_solve_block(n, detail::block_of<P, const T>(a, p, slots),
-                                     detail::block_of<P, const T>(b, p, slots),
-                                     detail::block_of<P, const T>(c, p, slots),
-                                     detail::block_of<P, D>(d, p, slots), work, info_l);
-        const index_t real = nsys - p * L < L ? nsys - p * L : L;
-        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
-      });
+  detail::with_lane_packing<Layout, T>(nsys, [&](auto packing) {
+    detail::periodic_one_shot_launch<decltype(packing), T, D>(exec, a, b, c, d, info, n, nsys,
+        slots);
+  });
 }
 
 namespace detail {

@@ -25,7 +25,11 @@
 // systems is info.extent(0) (solve) or nsys (factorize).
 // Work is enqueued on exec and never fenced here; fence before reading d or info on the host.
 // The one-shot solve uses 3*n coefficient values and n right-hand side values of scratch per
-// system of a work item (cache-resident for moderate n); it allocates nothing.
+// system of a work item (cache-resident for moderate n; items of 128 bytes of lanes, and
+// batches smaller than that, outside interleaved packs, run one system per item), for at most
+// min(items, threads) items at once (backend/launch.hpp, pack_scratch_bytes); one long system:
+// n (3 sizeof(T) + sizeof(D)) bytes. Large scratch is allocated per call and a failure throws
+// bandsolve::allocation_error naming the function and the size.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
@@ -36,6 +40,27 @@
 #include <type_traits>
 
 namespace bandsolve {
+
+namespace detail {
+// The one-shot launch with packing P (lane_packing, or one_lane_packing for small batches).
+template <class P, class T, class D, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class InfoView>
+void pivoting_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
+                              const CView& c, const DView& d, const InfoView& info, index_t n,
+                              index_t nsys, index_t slots) {
+  constexpr int L = P::L;
+  for_each_pack(
+      exec, "bandsolve::solve(partial_pivoting)", (nsys + L - 1) / L,
+      pivoting_scratch_bytes<T, D>(n, L), KOKKOS_LAMBDA(const index_t p, void* work) {
+        int info_l[L];
+        pivoting_solve_block(n, block_of<P, const T>(a, p, slots),
+                       block_of<P, const T>(b, p, slots), block_of<P, const T>(c, p, slots),
+                       block_of<P, D>(d, p, slots), work, info_l);
+        const index_t real = nsys - p * L < L ? nsys - p * L : L;
+        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
+      });
+}
+}  // namespace detail
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
@@ -49,8 +74,6 @@ void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, c
   using Layout = layout_of_t<DView>;
   using T = typename BView::non_const_value_type;  // coefficients
   using D = typename DView::non_const_value_type;  // right-hand sides: T or complex over real T
-  using P = detail::lane_packing<Layout, T>;
-  constexpr int L = P::L;
   const std::string fn = "bandsolve::solve(partial_pivoting)";
   const index_t nsys =
       static_cast<index_t>(detail::check_one_shot<Layout>(fn, a, b, c, d, info));
@@ -60,18 +83,10 @@ void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, c
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  const index_t items = (nsys + L - 1) / L;
-  detail::for_each_pack(
-      exec, "bandsolve::solve(partial_pivoting)", items,
-      detail::pivoting_scratch_bytes<T, D>(n, L), KOKKOS_LAMBDA(const index_t p, void* work) {
-        int info_l[L];
-        detail::pivoting_solve_block(n, detail::block_of<P, const T>(a, p, slots),
-                                     detail::block_of<P, const T>(b, p, slots),
-                                     detail::block_of<P, const T>(c, p, slots),
-                                     detail::block_of<P, D>(d, p, slots), work, info_l);
-        const index_t real = nsys - p * L < L ? nsys - p * L : L;
-        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
-      });
+  detail::with_lane_packing<Layout, T>(nsys, [&](auto packing) {
+    detail::pivoting_one_shot_launch<decltype(packing), T, D>(exec, a, b, c, d, info, n, nsys,
+        slots);
+  });
 }
 
 namespace detail {
