@@ -181,8 +181,8 @@ void solve(const ExecutionSpace& exec, algo::shared_offdiag,
                                (detail::magnitude(pivot) <=
                                 cancel * (detail::magnitude(b) + detail::magnitude(ac)));
               const Work solved = (Work(x(l, i)) - a * y[l]) * r;
-              y[l] = bad & pin_here ? pin_value : solved;
-              code[l] = (code[l] == 0) & bad & !pin_here ? row : code[l];
+              y[l] = (bad & pin_here) ? pin_value : solved;
+              code[l] = ((code[l] == 0) & bad & !pin_here) ? row : code[l];
               x(l, i) = Scalar(y[l]);
             }
           }
