@@ -22,8 +22,13 @@
 // real band with complex right-hand sides of the same precision (double ab, complex<double> b).
 // For interleaved packs the number of systems is info.extent(0) (solve) or nsys (factorize).
 // Work is enqueued on exec and never fenced here; fence before reading b or info on the host.
-// Each work item (one pack of systems) uses (n + kl)(2kl + ku + 1) + n values per lane of
-// scratch that Kokkos provides per launch; nothing is allocated on the solve path.
+// Scratch of the one-shot solve and of factorize (solve_scratch_bytes<Layout, T>(alg, n, nsys,
+// threads) gives it exactly): ((n + kl)(2kl + ku + 1) + n) sizeof(T) bytes per system of a work
+// item, whose L systems are an interleaved pack or 64 bytes of systems; batches of fewer systems
+// than that (row, column, strided) run one system per item. At most min(items, threads) items
+// hold scratch at once (Kokkos's per-thread team scratch below 1 MiB per item, backend/launch.hpp);
+// one long system: ((n + kl)(2kl + ku + 1) + n) sizeof(T) + 128 bytes. An allocation failure
+// throws bandsolve::allocation_error. The factored solve uses no scratch.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/banded/band_layout.hpp>
 #include <bandsolve/banded/banded_lu_kernel.hpp>
@@ -82,6 +87,31 @@ void with_lane_contiguity(bool unit_at_run_time, const Run& run) {
     else run(std::false_type{});
   } else {
     run(std::bool_constant<!std::is_same_v<Layout, layout::row>>{});
+  }
+}
+
+// Calls f(std::integral_constant<int, L>) with the systems per work item of a batch of nsys: the
+// pack width, or 1 when a batch outside interleaved storage has fewer systems than a pack, so
+// that its scratch is that of the systems solved.
+template <class Layout, class T, class F>
+void with_band_pack_width(index_t nsys, const F& f) {
+  constexpr int L = banded_pack_width<Layout, T>();
+  if constexpr (is_interleaved_band_v<Layout> || L == 1) {
+    f(std::integral_constant<int, L>{});
+  } else {
+    if (nsys < L) f(std::integral_constant<int, 1>{});
+    else f(std::integral_constant<int, L>{});
+  }
+}
+
+// with_lane_contiguity for packs of L systems: one system per item has no lane stride to vary.
+template <class Layout, int L, class Run>
+void with_pack_lanes(bool unit_at_run_time, const Run& run) {
+  if constexpr (L == 1) {
+    (void)unit_at_run_time;
+    run(std::true_type{});
+  } else {
+    with_lane_contiguity<Layout>(unit_at_run_time, run);
   }
 }
 
@@ -177,15 +207,15 @@ void dispatch_band_dims(const algo::banded_lu& alg, const Run& run) {
 }
 
 // One-shot kernel launch for one bandwidth type and pivoting choice.
-template <bool Pivot, bool Unit, class Dims, class ExecutionSpace, class ABView, class BView,
-          class InfoView>
+// L systems per work item (with_band_pack_width).
+template <int L, bool Pivot, bool Unit, class Dims, class ExecutionSpace, class ABView,
+          class BView, class InfoView>
 void launch_banded_solve(const ExecutionSpace& exec, const Dims dims, const ABView& ab,
                          const BView& b, const InfoView& info, index_t nsys, index_t n,
                          int nrhs) {
   using Layout = band_layout_of_t<ABView>;
   using T = typename ABView::non_const_value_type;
-  constexpr int L = banded_pack_width<Layout, T>();
-  constexpr bool full = is_interleaved_band_v<Layout>;
+  constexpr bool full = is_interleaved_band_v<Layout> || L == 1;
   using work_type = band_work<T, L, Dims>;
   const index_t npacks = (nsys + L - 1) / L;
   for_each_pack(exec, "bandsolve::solve(banded_lu)", npacks, work_type::bytes(dims, n),
@@ -249,12 +279,36 @@ void solve(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView&
   }
   const bool unit = ab.stride(0) == 1 && b.stride(0) == 1;
   detail::dispatch_band_dims(alg, [&](auto dims) {
-    detail::with_lane_contiguity<Layout>(unit, [&](auto lane_contiguous) {
-      constexpr bool u = decltype(lane_contiguous)::value;
-      if (alg.pivoting) detail::launch_banded_solve<true, u>(exec, dims, ab, b, info, nsys, n, nrhs);
-      else detail::launch_banded_solve<false, u>(exec, dims, ab, b, info, nsys, n, nrhs);
+    detail::with_band_pack_width<Layout, T>(nsys, [&](auto width) {
+      constexpr int L = decltype(width)::value;
+      detail::with_pack_lanes<Layout, L>(unit, [&](auto lane_contiguous) {
+        constexpr bool u = decltype(lane_contiguous)::value;
+        if (alg.pivoting)
+          detail::launch_banded_solve<L, true, u>(exec, dims, ab, b, info, nsys, n, nrhs);
+        else
+          detail::launch_banded_solve<L, false, u>(exec, dims, ab, b, info, nsys, n, nrhs);
+      });
     });
   });
+}
+
+// Scratch bytes the one-shot solve (or factorize) of nsys systems of n rows holds on
+// `concurrency` threads; see the bound in this header's top comment.
+template <class Layout, class T>
+std::size_t solve_scratch_bytes(const algo::banded_lu& alg, std::size_t n, std::size_t nsys,
+                                int concurrency) {
+  std::size_t bytes = 0;
+  if (n == 0 || nsys == 0) return 0;
+  const detail::runtime_band_dims dims{alg.kl, alg.ku};
+  const index_t ns = static_cast<index_t>(nsys);
+  detail::with_band_pack_width<Layout, T>(ns, [&](auto width) {
+    constexpr int L = decltype(width)::value;
+    bytes = detail::pack_scratch_bytes(
+        (ns + L - 1) / L,
+        detail::band_work<T, L, detail::runtime_band_dims>::bytes(dims, static_cast<index_t>(n)),
+        concurrency);
+  });
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,15 +339,15 @@ struct banded_factorization_access {
   }
 };
 
-template <bool Pivot, bool Unit, class Dims, class ExecutionSpace, class ABView, class LUView,
-          class PivView, class InfoView>
+// L systems per work item (with_band_pack_width).
+template <int L, bool Pivot, bool Unit, class Dims, class ExecutionSpace, class ABView,
+          class LUView, class PivView, class InfoView>
 void launch_banded_factor(const ExecutionSpace& exec, const Dims dims, const ABView& ab,
                           const LUView& lu, const PivView& piv, const InfoView& info,
                           index_t nsys, index_t n) {
   using Layout = band_layout_of_t<ABView>;
   using T = typename ABView::non_const_value_type;
-  constexpr int L = banded_pack_width<Layout, T>();
-  constexpr bool full = is_interleaved_band_v<Layout>;
+  constexpr bool full = is_interleaved_band_v<Layout> || L == 1;
   using work_type = band_work<T, L, Dims>;
   const index_t npacks = (nsys + L - 1) / L;
   for_each_pack(exec, "bandsolve::factorize(banded_lu)", npacks, work_type::bytes(dims, n),
@@ -448,10 +502,15 @@ auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABV
   auto f = detail::banded_factorization_access::make<result_type>(alg, lu, piv, info, ns, n);
   if (ns == 0 || n == 0) return f;
   detail::dispatch_band_dims(alg, [&](auto dims) {
-    detail::with_lane_contiguity<Layout>(false, [&](auto lane_contiguous) {
-      constexpr bool u = decltype(lane_contiguous)::value;
-      if (alg.pivoting) detail::launch_banded_factor<true, u>(exec, dims, ab, lu, piv, info, ns, n);
-      else detail::launch_banded_factor<false, u>(exec, dims, ab, lu, piv, info, ns, n);
+    detail::with_band_pack_width<Layout, T>(ns, [&](auto width) {
+      constexpr int L = decltype(width)::value;
+      detail::with_pack_lanes<Layout, L>(false, [&](auto lane_contiguous) {
+        constexpr bool u = decltype(lane_contiguous)::value;
+        if (alg.pivoting)
+          detail::launch_banded_factor<L, true, u>(exec, dims, ab, lu, piv, info, ns, n);
+        else
+          detail::launch_banded_factor<L, false, u>(exec, dims, ab, lu, piv, info, ns, n);
+      });
     });
   });
   return f;

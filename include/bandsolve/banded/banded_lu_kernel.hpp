@@ -347,12 +347,12 @@ inline void eliminate_column_pivoting_packed(const band_work<T, L, Dims>& w, ind
 #endif
 
 // Step j of the elimination: whole-pack vectors where the compiler has them (partial pivoting of
-// real values), the lane-wise loops otherwise.
+// real values, packs of several systems), the lane-wise loops otherwise.
 template <int L, bool Full, bool Pivot, class T, class Dims>
 KOKKOS_FORCEINLINE_FUNCTION void eliminate_column(const band_work<T, L, Dims>& w, int nl,
                                                   index_t j, pivot_offset_t<T>* p, int* info) {
 #if BANDSOLVE_BANDED_GNU_VECTORS
-  if constexpr (Pivot && !scalar_traits<T>::is_complex && (L & (L - 1)) == 0)
+  if constexpr (Pivot && !scalar_traits<T>::is_complex && L > 1 && (L & (L - 1)) == 0)
     eliminate_column_pivoting_packed<L>(w, j, p, info);
   else
 #endif
@@ -421,7 +421,7 @@ KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows(const rhs_lanes<T, UnitLanes>&
                                                   const pivot_offset_t<T>* p, const Mult& mult) {
 #if BANDSOLVE_BANDED_GNU_VECTORS
   if constexpr (Pivot && UnitLanes && Mult::unit_lanes && !scalar_traits<T>::is_complex &&
-                (L & (L - 1)) == 0) {
+                L > 1 && (L & (L - 1)) == 0) {
     if (Full || nl == L) {
       forward_rhs_rows_packed<L>(b, nrhs, j, rows, p, mult);
       return;
