@@ -19,6 +19,11 @@
 // algo::block_thomas{} does not pivot (block diagonally dominant systems);
 // algo::block_thomas{algo::block_thomas::pivoting::partial} pivots by rows inside each diagonal
 // block (not across block rows).
+// Scratch of the one-shot solve (solve_scratch_bytes<T, W>(algo::block_thomas{}, n, m, nsys,
+// threads) gives it exactly): n m^2 sizeof(T) bytes per system of a work item (an interleaved
+// pack, or 64 bytes of systems; batches of fewer systems than that in rank-4 Views run one system
+// per item), for at most min(items, threads) items at once (backend/launch.hpp); one long
+// system: n m^2 sizeof(T) + 128 bytes. An allocation failure throws bandsolve::allocation_error.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/block/block_layout.hpp>
 #include <bandsolve/block/block_thomas_kernel.hpp>
@@ -186,15 +191,36 @@ std::size_t block_systems(const std::string& fn, const char* source, std::size_t
   return nsys;
 }
 
-template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
+// Calls f(std::integral_constant<int, L>) with the systems per work item of a one-shot solve of
+// nsys systems: block_lanes_v, or 1 when a batch of rank-4 Views has fewer systems than that, so
+// that its scratch is that of the systems solved (interleaved packs are the user's already).
+template <class T, int W, class F>
+void with_block_lanes(index_t nsys, const F& f) {
+  constexpr int L = block_lanes_v<T, W>;
+  if constexpr (W > 0 || L == 1) {
+    f(std::integral_constant<int, L>{});
+  } else {
+    if (nsys < L) f(std::integral_constant<int, 1>{});
+    else f(std::integral_constant<int, L>{});
+  }
+}
+
+// Scratch bytes of one work item of L systems of the one-shot solve: C* of every block row.
+template <class T>
+constexpr std::size_t block_thomas_item_scratch(index_t n, index_t m, int L) {
+  return static_cast<std::size_t>(n) * static_cast<std::size_t>(m * m) *
+         static_cast<std::size_t>(L) * sizeof(T);
+}
+
+template <int M, int L, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void block_thomas_solve_launch(const ExecutionSpace& exec, bool pivoting, const AView& a,
                                const BView& b, const CView& c, const DView& d,
                                const InfoView& info, index_t nsys, index_t n, index_t nrhs) {
   using T = typename DView::value_type;
-  constexpr int W = block_pack_width_v<BView>, L = block_lanes_v<T, W>;
+  constexpr int W = block_pack_width_v<BView>;
   const index_t groups = (nsys + L - 1) / L;
-  const std::size_t scratch = static_cast<std::size_t>(n) * M * M * L * sizeof(T);
+  const std::size_t scratch = block_thomas_item_scratch<T>(n, M, L);
   for_each_pack(
       exec, "bandsolve::solve(block_thomas)", groups, scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {
@@ -244,9 +270,30 @@ void solve(const ExecutionSpace& exec, algo::block_thomas algorithm, const AView
   }
   const bool pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
   detail::block_size_dispatch(fn, m, [&](auto block_size) {
-    detail::block_thomas_solve_launch<decltype(block_size)::value>(exec, pivoting, a, b, c, d,
-                                                                   info, nsys, n, nrhs);
+    detail::with_block_lanes<T, W>(nsys, [&](auto lanes) {
+      detail::block_thomas_solve_launch<decltype(block_size)::value, decltype(lanes)::value>(
+          exec, pivoting, a, b, c, d, info, nsys, n, nrhs);
+    });
   });
+}
+
+// Scratch bytes the one-shot solve of nsys systems of n block rows of m x m blocks holds on
+// `concurrency` threads, for rank-4 Views (W = 0) or interleaved<W> ones; see the bound in this
+// header's top comment.
+template <class T, int W = 0>
+std::size_t solve_scratch_bytes(algo::block_thomas, std::size_t n, std::size_t m,
+                                std::size_t nsys, int concurrency) {
+  std::size_t bytes = 0;
+  if (n == 0 || nsys == 0) return 0;
+  const index_t ns = static_cast<index_t>(nsys);
+  detail::with_block_lanes<T, W>(ns, [&](auto lanes) {
+    constexpr int L = decltype(lanes)::value;
+    bytes = detail::pack_scratch_bytes(
+        (ns + L - 1) / L,
+        detail::block_thomas_item_scratch<T>(static_cast<index_t>(n), static_cast<index_t>(m), L),
+        concurrency);
+  });
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------
