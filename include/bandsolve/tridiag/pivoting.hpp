@@ -33,6 +33,7 @@
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
+#include <bandsolve/tridiag/pack_launch.hpp>
 #include <bandsolve/tridiag/pivoting_kernel.hpp>
 
 #include <cstdint>
@@ -42,24 +43,14 @@
 namespace bandsolve {
 
 namespace detail {
-// The one-shot launch with packing P (lane_packing, or one_lane_packing for small batches).
-template <class P, class T, class D, class ExecutionSpace, class AView, class BView, class CView,
-          class DView, class InfoView>
-void pivoting_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
-                              const CView& c, const DView& d, const InfoView& info, index_t n,
-                              index_t nsys, index_t slots) {
-  constexpr int L = P::L;
-  for_each_pack(
-      exec, "bandsolve::solve(partial_pivoting)", (nsys + L - 1) / L,
-      pivoting_scratch_bytes<T, D>(n, L), KOKKOS_LAMBDA(const index_t p, void* work) {
-        int info_l[L];
-        pivoting_solve_block(n, block_of<P, const T>(a, p, slots),
-                       block_of<P, const T>(b, p, slots), block_of<P, const T>(c, p, slots),
-                       block_of<P, D>(d, p, slots), work, info_l);
-        const index_t real = nsys - p * L < L ? nsys - p * L : L;
-        for (index_t l = 0; l < real; ++l) info(p * L + l) = info_l[l];
-      });
-}
+// The block kernel of the one-shot launch (tridiag/pack_launch.hpp).
+struct pivoting_block_kernel {
+  template <class AB, class BB, class CB, class DB>
+  KOKKOS_INLINE_FUNCTION void operator()(index_t n, const AB& a, const BB& b, const CB& c,
+                                         const DB& d, void* work, int* info) const {
+    pivoting_solve_block(n, a, b, c, d, work, info);
+  }
+};
 }  // namespace detail
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
@@ -84,8 +75,11 @@ void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, c
     return;
   }
   detail::with_lane_packing<Layout, T>(nsys, [&](auto packing) {
-    detail::pivoting_one_shot_launch<decltype(packing), T, D>(exec, a, b, c, d, info, n, nsys,
-        slots);
+    using P = decltype(packing);
+    detail::one_shot_block_launch<P, T, D>(exec, "bandsolve::solve(partial_pivoting)",
+                                           detail::pivoting_scratch_bytes<T, D>(n, P::L),
+                                           detail::pivoting_block_kernel{}, a, b, c, d, info, n,
+                                           nsys, slots);
   });
 }
 
