@@ -24,7 +24,9 @@
 // at most min(items, threads) items hold scratch at once (Kokkos's per-thread team scratch below
 // 1 MiB per item). One long system: 2 n sizeof(T) + 128 bytes. An allocation failure throws
 // bandsolve::allocation_error naming the function and the size. The factorization stores 3 n
-// values per system slot of its packs of L (thomas_factorization::pack_width).
+// values per system slot of its packs of L (thomas_factorization::pack_width); batches of fewer
+// systems than a pack (row, column, strided) store one system per pack: 3 n sizeof(T) bytes for
+// one long system (thomas_factorization::storage_bytes).
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
@@ -418,6 +420,46 @@ struct thomas_factorization_access {
     return F(r, l, cp, info, nsys, n);
   }
 };
+// thomas_factorization::solve's kernel with packing P (that of the stored factors: factor pack
+// p is one block of n L values, as one interleaved pack of L is); lanes: d's rows of a pack are
+// lane-contiguous. A free function: nvcc allows no extended lambda in a private member.
+template <class Layout, class P, class ExecutionSpace, class DView, class FactorView>
+void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bool lanes,
+                                  const FactorView& r, const FactorView& lo, const FactorView& cp,
+                                  index_t n, index_t nsys) {
+  using D = typename DView::value_type;
+  using Scalar = typename FactorView::value_type;
+  constexpr int L = P::L, W = P::W, G = P::G;
+  const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(D);
+  const index_t npacks = (nsys + L - 1) / L;
+  using factor_layout = layout::interleaved<L>;
+  using factor_packing = single_pack<L>;  // work item p is factor pack p
+  for_each_pack(
+      exec, "bandsolve::thomas_factorization::solve", npacks, scratch,
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        const Scalar* rp = &r(p, 0, 0);
+        const Scalar* lp = &lo(p, 0, 0);
+        const Scalar* cpp = &cp(p, 0, 0);
+        prefetch_both<next_pack_prefetch<4>, next_pack_prefetch<4>> prefetch;
+        add_next_pack<factor_layout, factor_packing>(prefetch.first, r, p, npacks, n);
+        add_next_pack<factor_layout, factor_packing>(prefetch.first, lo, p, npacks, n);
+        add_next_pack<factor_layout, factor_packing>(prefetch.first, cp, p, npacks, n);
+        add_next_pack<Layout, P>(prefetch.second, d, p, npacks, n);
+        if (lanes) {
+          const auto rd = pack_rows<Layout, P>(d, p);
+          const int ng = groups_in<Layout, P>(d, p);
+          if (is_interleaved_v<Layout> || nl == W)
+            thomas_factored_solve_lanes<W, G, true>(n, W, ng, rp, lp, cpp, rd, prefetch);
+          else
+            thomas_factored_solve_lanes<W, G, false>(n, nl, ng, rp, lp, cpp, rd, prefetch);
+        } else {
+          if constexpr (!is_interleaved_v<Layout> && L > 1)
+            thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp, pack_gather<L>(d, p),
+                                                   static_cast<D*>(work), prefetch);
+        }
+      });
+}
 }  // namespace detail
 
 // The LU factors of a batch of tridiagonal matrices, stored in packs of L systems (whatever the
@@ -430,7 +472,14 @@ class thomas_factorization {
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
   static constexpr int pack_width = detail::thomas_packing<Layout, Scalar>::L;
-  using factor_view = Kokkos::View<Scalar**[pack_width], Kokkos::LayoutRight, memory_space>;
+  // (packs, n, slots per pack): pack_width slots, or 1 for batches of fewer systems than a pack
+  // outside interleaved storage (one_pack_per_system).
+  using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
+
+  // Whether factorize stores nsys systems one per pack (fewer than a pack, not interleaved).
+  static constexpr bool one_pack_per_system(std::size_t nsys) {
+    return !detail::is_interleaved_v<Layout> && nsys < static_cast<std::size_t>(pack_width);
+  }
 
   thomas_factorization() = default;
 
@@ -438,6 +487,8 @@ class thomas_factorization {
   std::size_t n() const { return static_cast<std::size_t>(n_); }
   // Per-system info codes of the factorization (0 = ok, i > 0 = bad pivot at row i).
   Kokkos::View<const int*, memory_space> info() const { return info_; }
+  // Bytes of the stored factors (r, l and c').
+  std::size_t storage_bytes() const { return 3 * r_.span() * sizeof(Scalar); }
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
@@ -464,43 +515,12 @@ class thomas_factorization {
       detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
                                      nsys_);
     if (nsys_ == 0 || n_ == 0) return;
-    using P = detail::thomas_packing<Layout, Scalar>;
-    constexpr int L = P::L, W = P::W, G = P::G;
-    const index_t n = n_, nsys = nsys_;
-    const bool lanes = detail::uses_lane_rows<Layout>(d);
-    const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(D);
-    const factor_view r = r_, lo = l_, cp = cp_;
-    const index_t npacks = (nsys + L - 1) / L;
-    using factor_layout = layout_of_t<factor_view>;
-    using factor_packing = detail::single_pack<pack_width>;  // work item p is factor pack p
-    detail::for_each_pack(
-        exec, "bandsolve::thomas_factorization::solve", npacks, scratch,
-        KOKKOS_LAMBDA(const index_t p, void* work) {
-          const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
-          const Scalar* rp = &r(p, 0, 0);
-          const Scalar* lp = &lo(p, 0, 0);
-          const Scalar* cpp = &cp(p, 0, 0);
-          detail::prefetch_both<detail::next_pack_prefetch<4>, detail::next_pack_prefetch<4>>
-              prefetch;
-          detail::add_next_pack<factor_layout, factor_packing>(prefetch.first, r, p, npacks, n);
-          detail::add_next_pack<factor_layout, factor_packing>(prefetch.first, lo, p, npacks, n);
-          detail::add_next_pack<factor_layout, factor_packing>(prefetch.first, cp, p, npacks, n);
-          detail::add_next_pack<Layout, P>(prefetch.second, d, p, npacks, n);
-          if (lanes) {
-            const auto rd = detail::pack_rows<Layout, P>(d, p);
-            const int ng = detail::groups_in<Layout, P>(d, p);
-            if (detail::is_interleaved_v<Layout> || nl == W)
-              detail::thomas_factored_solve_lanes<W, G, true>(n, W, ng, rp, lp, cpp, rd, prefetch);
-            else
-              detail::thomas_factored_solve_lanes<W, G, false>(n, nl, ng, rp, lp, cpp, rd,
-                                                               prefetch);
-          } else {
-            if constexpr (!detail::is_interleaved_v<Layout>)
-              detail::thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp,
-                                                          detail::pack_gather<L>(d, p),
-                                                          static_cast<D*>(work), prefetch);
-          }
-        });
+    if (one_pack_per_system(static_cast<std::size_t>(nsys_)))
+      detail::thomas_factored_solve_launch<Layout, detail::one_system_packing>(
+          exec, d, true, r_, l_, cp_, n_, nsys_);
+    else
+      detail::thomas_factored_solve_launch<Layout, detail::thomas_packing<Layout, Scalar>>(
+          exec, d, detail::uses_lane_rows<Layout>(d), r_, l_, cp_, n_, nsys_);
   }
 
  private:
@@ -545,7 +565,7 @@ void thomas_factor_kernel(const ExecutionSpace& exec, const AView& a, const BVie
           else
             detail::thomas_factor_lanes<W, G, false>(n, nl, ng, ca, cb, cc, rp, lp, cpp, info_l);
         } else {
-          if constexpr (!detail::is_interleaved_v<Layout>) {
+          if constexpr (!detail::is_interleaved_v<Layout> && L > 1) {
             const auto ca = detail::pack_gather<L, AView, const T>(a, p);
             const auto cb = detail::pack_gather<L, BView, const T>(b, p);
             const auto cc = detail::pack_gather<L, CView, const T>(c, p);
@@ -582,16 +602,27 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
                                    " system slots of b (", Layout::name, " layout)");
 
   const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
-  const index_t npacks = (ns + L - 1) / L;
+  const bool one_each = result_type::one_pack_per_system(nsys);
+  const index_t width = one_each ? 1 : L;
+  const index_t npacks = (ns + width - 1) / width;
   using factor_view = typename result_type::factor_view;
-  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n);
-  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), npacks, n);
-  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), npacks, n);
+  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n,
+                      width);
+  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), npacks, n,
+                       width);
+  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), npacks, n,
+                       width);
   const Kokkos::View<int*, typename result_type::memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
   auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);
   if (ns == 0 || n == 0) return f;
 
+  if (one_each) {
+    detail::thomas_factor_kernel<Layout, detail::one_system_packing, T>(exec, a, b, c, n, ns,
+                                                                        npacks, true, r, lo, cp,
+                                                                        info);
+    return f;
+  }
   const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
                      detail::uses_lane_rows<Layout>(c);
   detail::thomas_factor_kernel<Layout, P, T>(exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
