@@ -277,7 +277,9 @@ KOKKOS_INLINE_FUNCTION void block_thomas_solve_group(index_t n, index_t nrhs, in
                                                      const block_group<T>& d, T* cstar,
                                                      int* info) {
   constexpr index_t MML = M * M * L;
-  alignas(64) T s[MML], am[MML], piv[M * L];
+  // am is read only for i > 0; it starts zeroed because GCC cannot see that and warns
+  // (-Wmaybe-uninitialized) at -O3.
+  alignas(64) T s[MML], am[MML] = {}, piv[M * L];
   for (index_t i = 0; i < n; ++i) {
     T* ct = cstar + i * MML;
     block_load<M, L, false>(b, i, nl, s);
