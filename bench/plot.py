@@ -151,6 +151,17 @@ def print_table(rows, markdown=False, out=sys.stdout):
 
 
 # --- plots -----------------------------------------------------------------------------------------
+def style_fraction_axes(ax, ax2, xlabel, top):
+    """Log2 x axes with a grid; the left axis is the fraction of STREAM, with 1.0 drawn."""
+    for a in (ax, ax2):
+        a.set_xscale("log", base=2)
+        a.set_xlabel(xlabel)
+        a.grid(True, alpha=0.3)
+    ax.set_ylim(0, max(1.1, top * 1.08))
+    ax.axhline(1.0, color="black", lw=0.8)
+    ax.set_ylabel("fraction of same-run STREAM")
+
+
 def plots(runs, context, outdir, label, prefix=""):
     try:
         import matplotlib
@@ -197,13 +208,7 @@ def plots(runs, context, outdir, label, prefix=""):
                     color="gray", label="dgtsv loop (row)")
             ax2.plot([p[0] for p in lapack], [p[1]["GBps"] for p in lapack], ":^", color="gray",
                      label="dgtsv loop (row)")
-        for a in (ax, ax2):
-            a.set_xscale("log", base=2)
-            a.set_xlabel("n (unknowns per system)")
-            a.grid(True, alpha=0.3)
-        ax.set_ylim(0, max(1.1, top * 1.08))
-        ax.axhline(1.0, color="black", lw=0.8)
-        ax.set_ylabel("fraction of same-run STREAM")
+        style_fraction_axes(ax, ax2, "n (unknowns per system)", top)
         ax2.set_ylim(bottom=0)
         ax2.set_ylabel("effective bandwidth, GB/s (floor bytes / best time)")
         handles, names = ax.get_legend_handles_labels()
@@ -233,13 +238,7 @@ def plots(runs, context, outdir, label, prefix=""):
                     color=color, label=names.get(algo, algo))
             ax2.plot([p[0] for p in pts], [p[1]["ns_per_unknown"] for p in pts], style,
                      color=color, label=names.get(algo, algo))
-        for a in (ax, ax2):
-            a.set_xscale("log", base=2)
-            a.set_xlabel("nsys (systems; n = 2^22 / nsys)")
-            a.grid(True, alpha=0.3)
-        ax.set_ylim(0, max(1.1, top * 1.08))
-        ax.axhline(1.0, color="black", lw=0.8)
-        ax.set_ylabel("fraction of same-run STREAM")
+        style_fraction_axes(ax, ax2, "nsys (systems; n = 2^22 / nsys)", top)
         ax2.set_yscale("log")
         ax2.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
         ax2.yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
