@@ -15,6 +15,7 @@
 #include <bandsolve/tridiag/pcr.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>
+#include <bandsolve/tridiag/symmetric.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/tridiag/thomas_pcr.hpp>

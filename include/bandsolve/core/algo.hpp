@@ -8,6 +8,13 @@ struct thomas {
   static constexpr const char* name = "thomas";
 };
 
+// Symmetric (Hermitian) positive definite tridiagonal systems: LDL^T without pivoting (LAPACK
+// ?ptsv / ?pttrf / ?pttrs), the matrix given as its real diagonal and one off-diagonal
+// (tridiag/symmetric.hpp). A fifth less memory traffic than thomas. Parallel across systems.
+struct symmetric {
+  static constexpr const char* name = "symmetric";
+};
+
 // Block-tridiagonal Thomas for blocks of m x m, m = 2..8 (block/block_thomas.hpp). No pivoting by
 // default (block diagonally dominant systems); block_thomas{block_thomas::pivoting::partial}
 // pivots inside each diagonal block.
@@ -74,7 +81,10 @@ struct thomas_pcr {
 
 // Picks thomas or thomas_pcr from n, the batch size, the layout and the backend's threads (the
 // rule, and why PCR is not among the choices on CPU backends, is in tridiag/automatic.hpp).
+// automatic{true}: the caller says the matrices are symmetric positive definite (a[i] = c[i-1]),
+// and real batches that would go to thomas take algo::symmetric instead.
 struct automatic {
+  bool symmetric = false;
   static constexpr const char* name = "automatic";
 };
 

@@ -3,6 +3,12 @@
 //
 //   bandsolve::solve(exec, bandsolve::algo::automatic{}, a, b, c, d, info);
 //   bandsolve::choose_tridiag<Layout, T>(nsys, n, threads)  // what it would pick
+//   bandsolve::solve(exec, bandsolve::algo::automatic{/*symmetric=*/true}, a, b, c, d, info);
+//       The caller says the matrices are symmetric positive definite (a[i] = c[i-1]): where the
+//       rule picks Thomas on real coefficients, algo::symmetric solves (b, c) instead (a is not
+//       read), a fifth less traffic, with its info contract (pivots not positive are reported).
+//   bandsolve::solve(exec, bandsolve::algo::automatic{}, diag, offdiag, d, info);
+//       A symmetric (Hermitian) batch in the form of algo::symmetric: solved by it.
 //
 // The rule (CPU backends, serial and openmp_simd; `threads` = exec.concurrency()):
 //   1. Thomas, when its work items fill every thread: nsys >= threads * L_thomas, where
@@ -23,6 +29,7 @@
 // thresholds: for row doubles on 2 threads the hybrid is faster at nsys = 1, 4 and 16, Thomas at
 // 256 and 4096, and the two tie at 64 (docs/performance.md).
 #include <bandsolve/tridiag/pcr.hpp>
+#include <bandsolve/tridiag/symmetric.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_pcr.hpp>
 
@@ -48,16 +55,30 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
 
 // Solves with the algorithm choose_tridiag picks (same arguments and guarantees as the others).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::automatic, const AView& a, const BView& b,
+void solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a, const BView& b,
            const CView& c, const DView& d, const InfoView& info) {
   detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   using T = typename DView::non_const_value_type;
   using Layout = layout_of_t<DView>;
   if (choose_tridiag<Layout, T>(info.extent(0), rows(d), detail::concurrency_of(exec)) ==
-      tridiag_choice::thomas_pcr)
+      tridiag_choice::thomas_pcr) {
     solve(exec, algo::thomas_pcr{}, a, b, c, d, info);
-  else
-    solve(exec, algo::thomas{}, a, b, c, d, info);
+    return;
+  }
+  if constexpr (!is_complex_v<typename BView::non_const_value_type>) {
+    if (alg.symmetric) {
+      solve(exec, algo::symmetric{}, b, c, d, info);
+      return;
+    }
+  }
+  solve(exec, algo::thomas{}, a, b, c, d, info);
+}
+
+// A batch given as algo::symmetric takes it (diag, offdiag, d, info as there).
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::automatic, const DiagView& diag,
+           const OffView& offdiag, const DView& d, const InfoView& info) {
+  solve(exec, algo::symmetric{}, diag, offdiag, d, info);
 }
 
 }  // namespace bandsolve

@@ -1,0 +1,414 @@
+#pragma once
+// Batched symmetric (Hermitian) positive definite tridiagonal systems, LDL^T without pivoting
+// (LAPACK ?ptsv / ?pttrf / ?pttrs): host API.
+//
+//   bandsolve::solve(exec, bandsolve::algo::symmetric{}, diag, offdiag, d, info);
+//       Solves conj(e[i-1]) x[i-1] + b[i] x[i] + e[i] x[i+1] = d[i] for every system, b = diag,
+//       e = offdiag: x overwrites d; diag and offdiag are untouched.
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::symmetric{}, diag, offdiag);
+//   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//
+// offdiag has diag's shape (as a, b, c of the Thomas API: every array of a batch is laid out
+// alike, so one index reaches row i of every array); element n-1 of each system is not read.
+// diag is real (float or double); offdiag is of diag's type, or Kokkos::complex of it for
+// Hermitian matrices (as ?zptsv); d is of offdiag's type, or Kokkos::complex over real
+// coefficients (the real and imaginary parts solved at once). Layouts as Thomas (layout/):
+// row, column, interleaved<W> (View<T**[W]>: the number of systems is info.extent(0)) and
+// strided (View<T**, LayoutStride>); diag, offdiag and d use one layout.
+// info(s) = 0, or the 1-based row of the first pivot that is not positive and finite (the leading
+// minor of that order is not positive: the matrix is not positive definite, or is singular to
+// working precision); d then holds no solution for that system. Work is enqueued on exec and
+// never fenced here; fence before reading d or info on the host.
+//
+// Traffic: a one-shot solve reads diag, offdiag, d and writes x, 4 values per unknown (32 bytes
+// in double, against Thomas's 40); a factored solve reads r = 1/pivot, c' and d and writes x
+// (32 bytes). Scratch of the one-shot solve is that of solve(thomas) for the same packing
+// (solve_scratch_bytes(algo::symmetric{}, ...) gives it exactly): c' of two work items in flight
+// (lane-contiguous rows), c' and d' of one gathered pack (row layout), or 2 n values per system
+// for batches smaller than a pack. The factorization stores 2 n values per system slot of its
+// packs (symmetric_factorization::storage_bytes).
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/symmetric_kernel.hpp>
+#include <bandsolve/tridiag/symmetric_register_sweep.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+namespace detail {
+
+// Compile-time checks of every symmetric entry point: diag real, offdiag of diag's type or its
+// complex, d of offdiag's type or complex over real coefficients, one layout.
+template <class ExecutionSpace, class DiagView, class OffView, class DView>
+constexpr void symmetric_static_checks() {
+  using Layout = layout_of_t<DView>;
+  using R = typename DiagView::non_const_value_type;
+  using C = typename OffView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve symmetric: the first argument must be a Kokkos execution space instance");
+  static_assert(Kokkos::is_view<DiagView>::value && Kokkos::is_view<OffView>::value &&
+                    Kokkos::is_view<DView>::value,
+                "bandsolve symmetric: diag, offdiag and d must be Kokkos::Views");
+  static_assert(!std::is_same_v<Layout, unsupported_layout>,
+                "bandsolve symmetric: " BANDSOLVE_SUPPORTED_VIEWS);
+  static_assert(std::is_same_v<layout_of_t<DiagView>, Layout> &&
+                    std::is_same_v<layout_of_t<OffView>, Layout>,
+                "bandsolve symmetric: diag, offdiag and d must use the same layout");
+  static_assert(std::is_same_v<R, float> || std::is_same_v<R, double>,
+                "bandsolve symmetric: diag must be real (float or double)");
+  static_assert(std::is_same_v<C, R> || std::is_same_v<C, Kokkos::complex<R>>,
+                "bandsolve symmetric: offdiag must have diag's type, or Kokkos::complex of it "
+                "(Hermitian)");
+  static_assert(is_rhs_of_v<C, D>,
+                "bandsolve symmetric: d must have offdiag's type (or be Kokkos::complex<T> over "
+                "real coefficients of type T)");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
+                                           typename DiagView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecutionSpace,
+                                               typename OffView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecutionSpace,
+                                               typename DView::memory_space>::accessible,
+                "bandsolve symmetric: the Views must be accessible from the execution space");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+}
+
+// The one-shot launch with Thomas's packing P (thomas_one_shot_dispatch on the off-diagonal
+// type): lane-contiguous rows in chains of two items in flight, or gathered packs one at a time
+// (register sweeps first where they apply).
+template <class Layout, class P, bool Lanes, class ExecutionSpace, class DiagView, class OffView,
+          class DView, class InfoView>
+void symmetric_one_shot_launch(const ExecutionSpace& exec, const DiagView& b, const OffView& e,
+                               const DView& d, const InfoView& info, index_t n, index_t nsys) {
+  using R = typename DiagView::non_const_value_type;
+  using C = typename OffView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  constexpr int L = P::L;
+  const index_t npacks = (nsys + L - 1) / L;
+  const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
+  const index_t nchains = (npacks + chain - 1) / chain;
+  const std::size_t scratch = thomas_item_scratch<P, Lanes, C, D>(n);
+  for_each_pack(
+      exec, "bandsolve::solve(symmetric)", nchains, scratch,
+      KOKKOS_LAMBDA(const index_t chain_index, void* work) {
+        (void)b, (void)e, (void)d, (void)n;  // see thomas_one_shot_launch (nvcc)
+        constexpr int W = P::W, G = P::G;
+        C* cp = static_cast<C*>(work);
+        const index_t p_begin = chain_index * chain;
+        const index_t p_end = p_begin + chain < npacks ? p_begin + chain : npacks;
+        const auto systems_in = [&](index_t p) {
+          return static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        };
+        const auto write_info = [&](index_t p, const int* codes) {
+          const int nl = systems_in(p);
+          for (int l = 0; l < nl; ++l) info(p * L + l) = codes[l];
+        };
+        if constexpr (Lanes) {
+          const auto rows_of = [&](index_t p) {
+            return sym_lane_item<R, C, D>{pack_rows<Layout, P, DiagView, const R>(b, p),
+                                          pack_rows<Layout, P, OffView, const C>(e, p),
+                                          pack_rows<Layout, P>(d, p)};
+          };
+          const index_t last = npacks - 1;
+          const int last_groups = groups_in<Layout, P>(d, last);
+          const int last_lanes = is_interleaved_v<Layout> ? W : systems_in(last);
+          const bool last_is_partial = last_groups < G || last_lanes < W;
+          const index_t full_end = p_end == npacks && last_is_partial ? last : p_end;
+          sym_solve_lanes_chain<W, G, typename P::ahead>(n, p_begin, full_end, rows_of, cp,
+                                                         write_info);
+          if (full_end < p_end) {
+            const auto item = rows_of(last);
+            int info_l[L] = {};
+            const next_pack_prefetch<4> no_prefetch;
+            if (last_lanes == W)
+              sym_solve_lanes<W, G, true>(n, W, last_groups, item, cp, info_l, no_prefetch);
+            else
+              sym_solve_lanes<W, G, false>(n, last_lanes, last_groups, item, cp, info_l,
+                                           no_prefetch);
+            write_info(last, info_l);
+          }
+        } else if constexpr (!is_interleaved_v<Layout>) {
+          for (index_t p = p_begin; p < p_end; ++p) {
+            int info_l[L] = {};
+            next_pack_prefetch<4> prefetch;
+            add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
+            add_next_pack<Layout, P>(prefetch, e, p, npacks, n);
+            add_next_pack<Layout, P>(prefetch, d, p, npacks, n);
+            const auto cb = pack_gather<L, DiagView, const R>(b, p);
+            const auto ce = pack_gather<L, OffView, const C>(e, p);
+            const auto cd = pack_gather<L>(d, p);
+            const gathered_lanes<const D> cd_in{cd.base, cd.system_stride, cd.row_stride};
+            if (!sym_solve_pack_in_registers<L>(n, systems_in(p), cb, ce, cd_in, cd, cp,
+                                                prefetch))
+              sym_solve_gather<P::TR, L>(n, systems_in(p), cb, ce, cd, cp,
+                                         reinterpret_cast<D*>(cp + n * L), info_l, prefetch);
+            write_info(p, info_l);
+          }
+        }
+      });
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// One-shot solve.
+
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
+           const OffView& offdiag, const DView& d, const InfoView& info) {
+  detail::symmetric_static_checks<ExecutionSpace, DiagView, OffView, DView>();
+  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
+                "bandsolve::solve(symmetric): d receives the solution and cannot be a View of "
+                "const");
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve(symmetric): info must be a rank-1 Kokkos::View<int*>");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
+                                           typename InfoView::memory_space>::accessible,
+                "bandsolve::solve(symmetric): info must be accessible from the execution space");
+  using Layout = layout_of_t<DView>;
+  using C = typename OffView::non_const_value_type;
+  const std::string fn = "bandsolve::solve(symmetric)";
+
+  detail::check_same_shape(fn, "diag", diag, "d", d);
+  detail::check_same_shape(fn, "offdiag", offdiag, "d", d);
+  detail::check_no_overlap(fn, "d", d, "diag", diag);
+  detail::check_no_overlap(fn, "d", d, "offdiag", offdiag);
+  detail::check_no_overlap(fn, "d", d, "info", info);
+  const index_t n = static_cast<index_t>(rows(d));
+  detail::check_rows_fit_int(fn, rows(d));
+  const index_t nsys = static_cast<index_t>(detail::systems_from_info<Layout>(fn, info, d));
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(diag) &&
+                     detail::uses_lane_rows<Layout>(offdiag);
+  detail::thomas_one_shot_dispatch<Layout, C>(nsys, lanes, [&](auto packing, auto lane_rows) {
+    detail::symmetric_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
+        exec, diag, offdiag, d, info, n, nsys);
+  });
+}
+
+// Scratch bytes that solve(exec, algo::symmetric{}, diag, offdiag, d, info) holds for nsys
+// systems of n rows in Layout (off-diagonal C, right-hand sides D) on `concurrency` threads: the
+// same as solve(thomas) with coefficients of type C.
+template <class Layout, class C, class D = C>
+std::size_t solve_scratch_bytes(algo::symmetric, std::size_t n, std::size_t nsys, int concurrency,
+                                bool lane_rows = !std::is_same_v<Layout, layout::row>) {
+  return solve_scratch_bytes<Layout, C, D>(algo::thomas{}, n, nsys, concurrency, lane_rows);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factorization reused across right-hand sides.
+
+namespace detail {
+struct symmetric_factorization_access {
+  template <class F, class RView, class CView, class InfoView>
+  static F make(RView r, CView cp, InfoView info, index_t nsys, index_t n) {
+    return F(r, cp, info, nsys, n);
+  }
+};
+
+template <class Layout, class P, class ExecutionSpace, class DView, class RView, class CView>
+void symmetric_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bool lanes,
+                                     const RView& r, const CView& cp, index_t n, index_t nsys) {
+  using D = typename DView::value_type;
+  using R = typename RView::value_type;
+  using C = typename CView::value_type;
+  constexpr int L = P::L, W = P::W, G = P::G;
+  const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(D);
+  const index_t npacks = (nsys + L - 1) / L;
+  using factor_layout = layout::interleaved<L>;
+  using factor_packing = single_pack<L>;
+  for_each_pack(
+      exec, "bandsolve::symmetric_factorization::solve", npacks, scratch,
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+        const R* rp = &r(p, 0, 0);
+        const C* cpp = &cp(p, 0, 0);
+        prefetch_both<next_pack_prefetch<4>, next_pack_prefetch<4>> prefetch;
+        add_next_pack<factor_layout, factor_packing>(prefetch.first, r, p, npacks, n);
+        add_next_pack<factor_layout, factor_packing>(prefetch.first, cp, p, npacks, n);
+        add_next_pack<Layout, P>(prefetch.second, d, p, npacks, n);
+        if (lanes) {
+          const auto rd = pack_rows<Layout, P>(d, p);
+          const int ng = groups_in<Layout, P>(d, p);
+          if (is_interleaved_v<Layout> || nl == W)
+            sym_factored_solve_lanes<W, G, true>(n, W, ng, rp, cpp, rd, prefetch);
+          else
+            sym_factored_solve_lanes<W, G, false>(n, nl, ng, rp, cpp, rd, prefetch);
+        } else {
+          if constexpr (!is_interleaved_v<Layout> && L > 1)
+            sym_factored_solve_gather<P::TR, L>(n, nl, rp, cpp, pack_gather<L>(d, p),
+                                                static_cast<D*>(work), prefetch);
+        }
+      });
+}
+}  // namespace detail
+
+// The LDL^H factors of a batch of symmetric (Hermitian) tridiagonal matrices, stored in packs of L
+// systems (whatever the input layout): r = 1/pivot (real) and c' = e/pivot.
+template <class Scalar, class Layout, class ExecutionSpace>
+class symmetric_factorization {
+ public:
+  using scalar_type = Scalar;  // the off-diagonal's type
+  using real_type = real_type_t<Scalar>;
+  using layout_type = Layout;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  static constexpr int pack_width = detail::thomas_packing<Layout, Scalar>::L;
+  using r_view = Kokkos::View<real_type***, Kokkos::LayoutRight, memory_space>;
+  using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
+
+  static constexpr bool one_pack_per_system(std::size_t nsys) {
+    return !detail::is_interleaved_v<Layout> && nsys < static_cast<std::size_t>(pack_width);
+  }
+
+  symmetric_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(nsys_); }
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  // Per-system info codes of the factorization (0 = ok, i > 0 = pivot i not positive/finite).
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+  // Bytes of the stored factors (r and c').
+  std::size_t storage_bytes() const {
+    return r_.span() * sizeof(real_type) + cp_.span() * sizeof(Scalar);
+  }
+
+  // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
+  // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
+  // fenced. Systems whose info is not 0 get no solution.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    detail::thomas_static_checks<ExecutionSpace, DView>();
+    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
+                  "bandsolve::symmetric_factorization::solve: d must use the layout that was "
+                  "factored");
+    using D = typename DView::value_type;
+    static_assert(is_rhs_of_v<Scalar, D>,
+                  "bandsolve::symmetric_factorization::solve: d must be a non-const View of the "
+                  "off-diagonal's type (or of Kokkos::complex of a real type)");
+    const std::string fn = "bandsolve::symmetric_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    if (static_cast<index_t>(rows(d)) != n_)
+      detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
+    const index_t slots = static_cast<index_t>(capacity(d));
+    constexpr index_t user_width =
+        detail::is_interleaved_v<Layout> ? detail::thomas_packing<Layout, Scalar>::W : 1;
+    const index_t expected = ((nsys_ + user_width - 1) / user_width) * user_width;
+    if (slots != expected)
+      detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
+                                     nsys_);
+    if (nsys_ == 0 || n_ == 0) return;
+    if (one_pack_per_system(static_cast<std::size_t>(nsys_)))
+      detail::symmetric_factored_solve_launch<Layout, detail::one_system_packing>(
+          exec, d, true, r_, cp_, n_, nsys_);
+    else
+      detail::symmetric_factored_solve_launch<Layout, detail::thomas_packing<Layout, Scalar>>(
+          exec, d, detail::uses_lane_rows<Layout>(d), r_, cp_, n_, nsys_);
+  }
+
+ private:
+  friend struct detail::symmetric_factorization_access;
+
+  symmetric_factorization(const r_view& r, const factor_view& cp,
+                          const Kokkos::View<int*, memory_space>& info, index_t nsys, index_t n)
+      : r_(r), cp_(cp), info_(info), nsys_(nsys), n_(n), initialized_(true) {}
+
+  r_view r_;
+  factor_view cp_;
+  Kokkos::View<int*, memory_space> info_;
+  index_t nsys_ = 0, n_ = 0;
+  bool initialized_ = false;
+};
+
+namespace detail {
+// factorize(symmetric)'s kernel (a function of its own: nvcc allows no extended lambda inside a
+// function with a deduced return type).
+template <class Layout, class P, class ExecutionSpace, class DiagView, class OffView,
+          class RView, class CView, class InfoView>
+void symmetric_factor_kernel(const ExecutionSpace& exec, const DiagView& b, const OffView& e,
+                             index_t n, index_t ns, index_t npacks, bool lanes, const RView& r,
+                             const CView& cp, const InfoView& info) {
+  using R = typename RView::value_type;
+  using C = typename CView::value_type;
+  constexpr int L = P::L, W = P::W, G = P::G;
+  for_each_pack(
+      exec, "bandsolve::factorize(symmetric)", npacks, 0, KOKKOS_LAMBDA(const index_t p, void*) {
+        const int nl = static_cast<int>(ns - p * L < L ? ns - p * L : L);
+        R* rp = &r(p, 0, 0);
+        C* cpp = &cp(p, 0, 0);
+        int info_l[L] = {};
+        if (lanes) {
+          const auto cb = pack_rows<Layout, P, DiagView, const R>(b, p);
+          const auto ce = pack_rows<Layout, P, OffView, const C>(e, p);
+          const int ng = groups_in<Layout, P>(b, p);
+          if (is_interleaved_v<Layout> || nl == W)
+            sym_factor_lanes<W, G, true>(n, W, ng, cb, ce, rp, cpp, info_l);
+          else
+            sym_factor_lanes<W, G, false>(n, nl, ng, cb, ce, rp, cpp, info_l);
+        } else {
+          if constexpr (!is_interleaved_v<Layout> && L > 1)
+            sym_factor_gather<P::TR, L>(n, nl, pack_gather<L, DiagView, const R>(b, p),
+                                        pack_gather<L, OffView, const C>(e, p), rp, cpp, info_l);
+        }
+        for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+      });
+}
+}  // namespace detail
+
+// Factorizes the matrices (diag, offdiag) of nsys systems; nsys defaults to every slot of the
+// Views (for interleaved packs, give the real number of systems). Allocates the factors (2 n
+// values per system slot); enqueued on exec, not fenced.
+template <class ExecutionSpace, class DiagView, class OffView>
+auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
+               const OffView& offdiag, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  detail::symmetric_static_checks<ExecutionSpace, DiagView, OffView, OffView>();
+  using Layout = layout_of_t<DiagView>;
+  using C = typename OffView::non_const_value_type;
+  using result_type = symmetric_factorization<C, Layout, ExecutionSpace>;
+  using P = detail::thomas_packing<Layout, C>;
+  constexpr int L = P::L;
+  constexpr int user_width = detail::is_interleaved_v<Layout> ? P::W : 1;
+  const std::string fn = "bandsolve::factorize(symmetric)";
+  detail::check_same_shape(fn, "offdiag", offdiag, "diag", diag);
+  detail::check_rows_fit_int(fn, rows(diag));
+  const std::size_t slots = capacity(diag);
+  if (nsys == static_cast<std::size_t>(-1)) nsys = slots;
+  if (detail::is_interleaved_v<Layout> ? (nsys + user_width - 1) / user_width != diag.extent(0)
+                                       : nsys != slots)
+    detail::throw_invalid_argument(fn, "nsys = ", nsys, " does not match the ", slots,
+                                   " system slots of diag (", Layout::name, " layout)");
+
+  const index_t n = static_cast<index_t>(rows(diag)), ns = static_cast<index_t>(nsys);
+  const bool one_each = result_type::one_pack_per_system(nsys);
+  const index_t width = one_each ? 1 : L;
+  const index_t npacks = (ns + width - 1) / width;
+  const typename result_type::r_view r(
+      Kokkos::view_alloc(exec, std::string("bandsolve::symmetric r")), npacks, n, width);
+  const typename result_type::factor_view cp(
+      Kokkos::view_alloc(exec, std::string("bandsolve::symmetric c'")), npacks, n, width);
+  const Kokkos::View<int*, typename result_type::memory_space> info(
+      Kokkos::view_alloc(exec, std::string("bandsolve::symmetric info")), nsys);
+  auto f = detail::symmetric_factorization_access::make<result_type>(r, cp, info, ns, n);
+  if (ns == 0 || n == 0) return f;
+  if (one_each) {
+    detail::symmetric_factor_kernel<Layout, detail::one_system_packing>(exec, diag, offdiag, n, ns,
+                                                                        npacks, true, r, cp, info);
+    return f;
+  }
+  const bool lanes =
+      detail::uses_lane_rows<Layout>(diag) && detail::uses_lane_rows<Layout>(offdiag);
+  detail::symmetric_factor_kernel<Layout, P>(exec, diag, offdiag, n, ns, npacks, lanes, r, cp,
+                                             info);
+  return f;
+}
+
+}  // namespace bandsolve

@@ -1,0 +1,417 @@
+// algo::symmetric (LDL^T of symmetric / Hermitian positive definite tridiagonal matrices) against
+// LAPACK ?ptsv: one-shot and factored solves in every layout and strided Views, float, double,
+// complex Hermitian and complex right-hand sides over real coefficients; info codes of indefinite,
+// singular and non-finite systems; argument checks; one long system; algo::automatic{true}.
+#include "test_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+void dptsv_(const int* n, const int* nrhs, double* d, double* e, double* b, const int* ldb,
+            int* info);
+void sptsv_(const int* n, const int* nrhs, float* d, float* e, float* b, const int* ldb,
+            int* info);
+void zptsv_(const int* n, const int* nrhs, double* d, std::complex<double>* e,
+            std::complex<double>* b, const int* ldb, int* info);
+void cptsv_(const int* n, const int* nrhs, float* d, std::complex<float>* e,
+            std::complex<float>* b, const int* ldb, int* info);
+}
+
+namespace {
+
+namespace bl = bandsolve::layout;
+using bandsolve::algo::symmetric;
+
+template <class T>
+using real_t = bandsolve::real_type_t<T>;
+
+template <class T>
+std::complex<real_t<T>> to_std(const T& x) {
+  if constexpr (bandsolve::is_complex_v<T>)
+    return {x.real(), x.imag()};
+  else
+    return {x, 0};
+}
+template <class T>
+T from_std(const std::complex<real_t<T>>& x) {
+  if constexpr (bandsolve::is_complex_v<T>)
+    return T(x.real(), x.imag());
+  else
+    return x.real();
+}
+
+// A symmetric batch: diagonal b (real), off-diagonal e (C; e[n-1] is ignored), rhs d (D).
+template <class C, class D = C>
+struct sym_batch {
+  using R = real_t<C>;
+  std::size_t nsys = 0, n = 0;
+  std::vector<R> b;
+  std::vector<C> e;
+  std::vector<D> d;
+  sym_batch(std::size_t ns, std::size_t nn) : nsys(ns), n(nn), b(ns * nn), e(ns * nn), d(ns * nn) {}
+};
+
+template <class T>
+T random_value(std::mt19937& g, std::uniform_real_distribution<double>& u) {
+  if constexpr (bandsolve::is_complex_v<T>)
+    return T(static_cast<real_t<T>>(u(g)), static_cast<real_t<T>>(u(g)));
+  else
+    return static_cast<T>(u(g));
+}
+
+// Positive definite with a margin: e ~ U(-1, 1) (both parts), b_i = |e_{i-1}| + |e_i| + m_i,
+// m_i ~ U(0.5, 1.5); e[n-1] holds a NaN, which the solvers must not read.
+template <class C, class D = C>
+sym_batch<C, D> random_spd(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  using R = real_t<C>;
+  sym_batch<C, D> p(nsys, n);
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> u(-1, 1), m(0.5, 1.5);
+  for (std::size_t s = 0; s < nsys; ++s) {
+    for (std::size_t i = 0; i < n; ++i) {
+      p.e[s * n + i] = random_value<C>(g, u);
+      p.d[s * n + i] = random_value<D>(g, u);
+    }
+    p.e[s * n + n - 1] = C(std::numeric_limits<R>::quiet_NaN());
+    for (std::size_t i = 0; i < n; ++i) {
+      const double left = i > 0 ? std::abs(to_std(p.e[s * n + i - 1])) : 0.0;
+      const double right = i + 1 < n ? std::abs(to_std(p.e[s * n + i])) : 0.0;
+      p.b[s * n + i] = static_cast<R>(left + right + m(g));
+    }
+  }
+  return p;
+}
+
+// LAPACK ?ptsv on every system (rhs: p.d). Returns x; info gets LAPACK's codes.
+template <class C, class D>
+std::vector<D> lapack_ptsv(const sym_batch<C, D>& p, std::vector<int>& info) {
+  using R = real_t<C>;
+  using SC = std::complex<R>;
+  std::vector<D> x(p.d);
+  info.assign(p.nsys, 0);
+  const int n = static_cast<int>(p.n), one = 1;
+  for (std::size_t s = 0; s < p.nsys; ++s) {
+    std::vector<R> dd(p.b.begin() + static_cast<std::ptrdiff_t>(s * p.n),
+                      p.b.begin() + static_cast<std::ptrdiff_t>((s + 1) * p.n));
+    if constexpr (!bandsolve::is_complex_v<C> && !bandsolve::is_complex_v<D>) {
+      std::vector<R> e(p.n), rhs(p.n);
+      for (std::size_t i = 0; i < p.n; ++i) e[i] = p.e[s * p.n + i], rhs[i] = x[s * p.n + i];
+      if constexpr (sizeof(R) == 8) dptsv_(&n, &one, dd.data(), e.data(), rhs.data(), &n, &info[s]);
+      else sptsv_(&n, &one, dd.data(), e.data(), rhs.data(), &n, &info[s]);
+      for (std::size_t i = 0; i < p.n; ++i) x[s * p.n + i] = rhs[i];
+    } else {
+      // zptsv's e is the sub-diagonal of A = L D L^H: A(i+1, i) = e(i); here A(i, i+1) = e_i.
+      std::vector<SC> e(p.n), rhs(p.n);
+      for (std::size_t i = 0; i < p.n; ++i)
+        e[i] = std::conj(to_std(p.e[s * p.n + i])), rhs[i] = to_std(x[s * p.n + i]);
+      if constexpr (sizeof(R) == 8) zptsv_(&n, &one, dd.data(), e.data(), rhs.data(), &n, &info[s]);
+      else cptsv_(&n, &one, dd.data(), e.data(), rhs.data(), &n, &info[s]);
+      for (std::size_t i = 0; i < p.n; ++i) x[s * p.n + i] = from_std<D>(rhs[i]);
+    }
+  }
+  return x;
+}
+
+// max over systems with info 0 of max_i |x_i - y_i| / max(||y||_inf, tiny).
+template <class D>
+double max_diff(const std::vector<D>& x, const std::vector<D>& y, std::size_t nsys, std::size_t n,
+                const std::vector<int>& info) {
+  double worst = 0;
+  for (std::size_t s = 0; s < nsys; ++s) {
+    if (info[s] != 0) continue;
+    double diff = 0, norm = 1e-300;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double dx = std::abs(std::complex<double>(to_std(x[s * n + i])) -
+                                 std::complex<double>(to_std(y[s * n + i])));
+      diff = std::isfinite(dx) ? std::max(diff, dx) : INFINITY;
+      norm = std::max(norm, std::abs(std::complex<double>(to_std(y[s * n + i]))));
+    }
+    worst = std::max(worst, diff / norm);
+  }
+  return worst;
+}
+
+// Both solvers are backward stable on these matrices (cond_inf <= 2 / 0.5 * 2 = 8 for the margin);
+// a few hundred eps bounds the forward difference for any n.
+template <class C>
+double tol() {
+  return 400 * bstest::eps<real_t<C>>;
+}
+
+template <class Layout, class Exec, class T>
+auto device_of(const std::vector<T>& h, std::size_t nsys, std::size_t n) {
+  return bstest::to_device<Layout, T, typename Exec::memory_space>("v", h, nsys, n);
+}
+
+// One-shot, then factored (twice, the second time on other right-hand sides) against ?ptsv.
+template <class Layout, class C, class D, class Exec>
+void check_against_lapack(const Exec& exec, const sym_batch<C, D>& p, const std::string& what) {
+  INFO(what << " " << bstest::layout_name<Layout>() << " nsys = " << p.nsys << " n = " << p.n
+            << " " << exec.name());
+  std::vector<int> ref_info;
+  const auto ref = lapack_ptsv(p, ref_info);
+  const auto b = device_of<Layout, Exec>(p.b, p.nsys, p.n);
+  const auto e = device_of<Layout, Exec>(p.e, p.nsys, p.n);
+  auto d = device_of<Layout, Exec>(p.d, p.nsys, p.n);
+  auto info = bstest::make_info<typename Exec::memory_space>(p.nsys);
+  bandsolve::solve(exec, symmetric{}, b, e, d, info);
+  exec.fence();
+  CHECK(bstest::info_to_host(info) == ref_info);
+  CHECK(max_diff(bstest::to_host(d, p.nsys), ref, p.nsys, p.n, ref_info) <= tol<C>());
+
+  const auto f = bandsolve::factorize(exec, symmetric{}, b, e, p.nsys);
+  auto d2 = device_of<Layout, Exec>(p.d, p.nsys, p.n);
+  f.solve(exec, d2);
+  exec.fence();
+  CHECK(bstest::info_to_host(f.info()) == ref_info);
+  CHECK(max_diff(bstest::to_host(d2, p.nsys), ref, p.nsys, p.n, ref_info) <= tol<C>());
+  auto q = p;
+  for (auto& v : q.d) v = v * real_t<C>(-2) + D(real_t<C>(0.25));
+  std::vector<int> info2;
+  const auto ref2 = lapack_ptsv(q, info2);
+  bstest::fill(d2, q.d, p.nsys);
+  f.solve(exec, d2);
+  exec.fence();
+  CHECK(max_diff(bstest::to_host(d2, p.nsys), ref2, p.nsys, p.n, ref_info) <= tol<C>());
+}
+
+template <class Layout, class C, class D = C>
+void check_shapes(std::uint32_t seed) {
+  bstest::for_each_exec([&](auto exec) {
+    for (std::size_t n : {1, 2, 3, 7, 64, 100})
+      for (std::size_t nsys : {1, 5, 37, 70})
+        check_against_lapack<Layout>(exec, random_spd<C, D>(nsys, n, seed++), "random SPD");
+  });
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("symmetric matches ?ptsv in every layout, double and float",
+                   "[symmetric]", bl::row, bl::column, bl::interleaved<8>, bl::interleaved<4>) {
+  check_shapes<TestType, double>(1);
+  check_shapes<TestType, float>(1000);
+}
+
+TEMPLATE_TEST_CASE("symmetric matches ?ptsv: Hermitian and complex right-hand sides",
+                   "[symmetric][complex]", bl::row, bl::column, bl::interleaved<4>) {
+  check_shapes<TestType, Kokkos::complex<double>>(2000);
+  check_shapes<TestType, Kokkos::complex<float>>(3000);
+  check_shapes<TestType, double, Kokkos::complex<double>>(4000);
+}
+
+TEST_CASE("symmetric: full register-swept packs (row, double, n a multiple of 8)",
+          "[symmetric]") {
+  bstest::for_each_exec([&](auto exec) {
+    for (std::size_t n : {8, 64, 256})
+      check_against_lapack<bl::row>(exec, random_spd<double>(64, n, 77), "register packs");
+  });
+}
+
+// Indefinite systems (a negative diagonal entry at row k of some systems), singular ones (a zero
+// pivot) and non-finite entries: info = k+1 as ?pttrf (NaN and Inf, which ?pttrf does not screen,
+// likewise); the other systems are solved.
+TEMPLATE_TEST_CASE("symmetric reports the first pivot that is not positive and finite",
+                   "[symmetric][info]", bl::row, bl::column, bl::interleaved<8>) {
+  using Layout = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    for (std::size_t n : {4, 64, 129}) {
+      const std::size_t nsys = 67;
+      auto p = random_spd<double>(nsys, n, 5);
+      // Indefinite, checked against dptsv: rows 1, the middle and the last.
+      p.b[3 * n + 0] = -1;
+      p.b[10 * n + n / 2] = -3;
+      p.b[20 * n + n - 1] = -0.5;
+      p.b[21 * n + n / 2] = 0;  // exactly singular leading minor: b = 0 and e_{k-1} = 0
+      p.e[21 * n + n / 2 - 1] = 0;
+      check_against_lapack<Layout>(exec, p, "indefinite");
+
+      auto q = random_spd<double>(nsys, n, 6);
+      const double inf = std::numeric_limits<double>::infinity();
+      q.b[2 * n + n - 1] = std::numeric_limits<double>::quiet_NaN();
+      q.b[9 * n + 1] = inf;
+      q.e[30 * n + n / 2 - 1] = inf;  // pivot n/2 becomes -inf
+      const auto b = device_of<Layout, Exec>(q.b, nsys, n);
+      const auto e = device_of<Layout, Exec>(q.e, nsys, n);
+      auto d = device_of<Layout, Exec>(q.d, nsys, n);
+      auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+      bandsolve::solve(exec, symmetric{}, b, e, d, info);
+      const auto f = bandsolve::factorize(exec, symmetric{}, b, e, nsys);
+      exec.fence();
+      std::vector<int> expected(nsys, 0);
+      expected[2] = static_cast<int>(n);
+      expected[9] = 2;
+      expected[30] = static_cast<int>(n / 2 + 1);
+      INFO(bstest::layout_name<Layout>() << " n = " << n << " " << exec.name());
+      CHECK(bstest::info_to_host(info) == expected);
+      CHECK(bstest::info_to_host(f.info()) == expected);
+    }
+  });
+}
+
+// Near-singular: the 1-D Laplacian tridiag(-1, 2, -1) with its last diagonal entry 1 + 1e-9
+// (the Neumann end, almost singular: cond ~ 1e9 n). Both solvers are backward stable, so the
+// residuals are small though the solutions differ by up to cond * eps.
+TEST_CASE("symmetric on near-singular positive definite systems", "[symmetric]") {
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    const std::size_t n = 50, nsys = 9;
+    sym_batch<double> p(nsys, n);
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        p.b[s * n + i] = i + 1 < n ? 2 : 1 + 1e-9;
+        if (i == 0) p.b[s * n + i] = 1 + 1e-9 * static_cast<double>(s);  // a little different each
+        p.e[s * n + i] = -1;
+        p.d[s * n + i] = std::sin(static_cast<double>(s * n + i));
+      }
+    for (std::size_t s = 1; s < nsys; ++s) p.b[s * n] = 2;
+    std::vector<int> ref_info;
+    const auto ref = lapack_ptsv(p, ref_info);
+    const auto b = device_of<bl::column, Exec>(p.b, nsys, n);
+    const auto e = device_of<bl::column, Exec>(p.e, nsys, n);
+    auto d = device_of<bl::column, Exec>(p.d, nsys, n);
+    auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+    bandsolve::solve(exec, symmetric{}, b, e, d, info);
+    exec.fence();
+    CHECK(bstest::info_to_host(info) == ref_info);
+    const auto x = bstest::to_host(d, nsys);
+    for (std::size_t s = 0; s < nsys; ++s) {
+      if (ref_info[s] != 0) continue;
+      double r = 0, xn = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t k = s * n + i;
+        double ax = p.b[k] * x[k] - p.d[k];
+        if (i > 0) ax += p.e[k - 1] * x[k - 1];
+        if (i + 1 < n) ax += p.e[k] * x[k + 1];
+        r = std::max(r, std::abs(ax));
+        xn = std::max(xn, std::abs(x[k]));
+      }
+      INFO("system " << s);
+      CHECK(r / (4 * xn + 1) <= 64 * bstest::eps<double>);
+      CHECK(max_diff(x, ref, nsys, n, ref_info) <= 1e9 * n * 1e3 * bstest::eps<double>);
+    }
+  });
+}
+
+// Strided Views: rows two apart (gathered), and unit system stride (lane rows) with a gap
+// between rows; the elements between are NaN and must stay so.
+TEST_CASE("symmetric on strided Views", "[symmetric][strided]") {
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    using Sub = Kokkos::View<double**, Kokkos::LayoutStride, Mem>;
+    for (std::size_t n : {3, 64})
+      for (std::size_t nsys : {5, 70}) {
+        const auto p = random_spd<double>(nsys, n, 9);
+        std::vector<int> ref_info;
+        const auto ref = lapack_ptsv(p, ref_info);
+        for (int kind = 0; kind < 2; ++kind) {
+          INFO("n = " << n << " nsys = " << nsys << (kind ? " unit system stride" : " gathered")
+                      << " " << exec.name());
+          const Kokkos::LayoutStride shape =
+              kind == 0 ? Kokkos::LayoutStride(nsys, 2 * n + 3, n, 2)
+                        : Kokkos::LayoutStride(nsys, 1, n, nsys + 5);
+          const std::size_t span = kind == 0 ? nsys * (2 * n + 3) : n * (nsys + 5);
+          std::vector<Kokkos::View<double*, Mem>> store;
+          std::vector<Sub> v;
+          for (int k = 0; k < 3; ++k) {
+            store.emplace_back("big", span);
+            Kokkos::deep_copy(store.back(), std::numeric_limits<double>::quiet_NaN());
+            v.emplace_back(store.back().data(), shape);
+          }
+          bstest::fill(v[0], p.b, nsys);
+          bstest::fill(v[1], p.e, nsys);
+          bstest::fill(v[2], p.d, nsys);
+          auto info = bstest::make_info<Mem>(nsys);
+          bandsolve::solve(exec, symmetric{}, v[0], v[1], v[2], info);
+          exec.fence();
+          CHECK(bstest::info_to_host(info) == ref_info);
+          CHECK(max_diff(bstest::to_host(v[2], nsys), ref, nsys, n, ref_info) <= tol<double>());
+          const auto f = bandsolve::factorize(exec, symmetric{}, v[0], v[1]);
+          bstest::fill(v[2], p.d, nsys);
+          f.solve(exec, v[2]);
+          exec.fence();
+          CHECK(max_diff(bstest::to_host(v[2], nsys), ref, nsys, n, ref_info) <= tol<double>());
+          const auto raw = bstest::raw_copy(store[2]);
+          std::size_t finite = 0;
+          for (double x : raw) finite += std::isfinite(x) ? 1 : 0;
+          CHECK(finite == nsys * n);
+        }
+      }
+  });
+}
+
+TEST_CASE("symmetric: one long system, its storage and scratch", "[symmetric][scratch]") {
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    const std::size_t n = 100000;
+    const auto p = random_spd<double>(1, n, 21);
+    check_against_lapack<bl::row>(exec, p, "long");
+    const auto b = device_of<bl::row, Exec>(p.b, 1, n);
+    const auto e = device_of<bl::row, Exec>(p.e, 1, n);
+    const auto f = bandsolve::factorize(exec, symmetric{}, b, e);
+    CHECK(f.storage_bytes() == 2 * n * sizeof(double));
+    CHECK(bandsolve::solve_scratch_bytes<bl::row, double>(symmetric{}, n, 1,
+                                                          static_cast<int>(exec.concurrency())) <=
+          2 * n * sizeof(double) + 128);
+  });
+}
+
+TEST_CASE("symmetric argument checks", "[symmetric][checks]") {
+  const Kokkos::Serial exec;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  V b("b", 4, 6), e("e", 4, 6), d("d", 4, 6), d5("d5", 4, 5);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", 4), info3("info3", 3);
+  CHECK_THROWS_WITH(bandsolve::solve(exec, symmetric{}, b, e, d5, info),
+                    Catch::Matchers::StartsWith("bandsolve::solve(symmetric): diag has 6 rows"));
+  CHECK_THROWS_WITH(bandsolve::solve(exec, symmetric{}, b, e, d, info3),
+                    Catch::Matchers::StartsWith("bandsolve::solve(symmetric): info.extent(0) = 3"));
+  CHECK_THROWS_WITH(bandsolve::solve(exec, symmetric{}, b, d, d, info),
+                    Catch::Matchers::StartsWith("bandsolve::solve(symmetric): d overlaps offdiag"));
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, symmetric{}, b, d5),
+                    Catch::Matchers::StartsWith("bandsolve::factorize(symmetric): offdiag has 5"));
+  const auto f = bandsolve::factorize(exec, symmetric{}, b, e);
+  CHECK_THROWS_WITH(f.solve(exec, d5),
+                    Catch::Matchers::StartsWith(
+                        "bandsolve::symmetric_factorization::solve: d has 5 rows"));
+  bandsolve::symmetric_factorization<double, bl::row, Kokkos::Serial> empty;
+  CHECK_THROWS_AS(empty.solve(exec, d), std::invalid_argument);
+}
+
+// automatic{true} takes the symmetric path on (b, c) of a symmetric (a, b, c) batch; the general
+// path stays correct on the same data; the (diag, offdiag) form solves as symmetric.
+TEST_CASE("automatic on symmetric batches", "[symmetric][automatic]") {
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    const std::size_t n = 33, nsys = 300;
+    const auto p = random_spd<double>(nsys, n, 31);
+    std::vector<int> ref_info;
+    const auto ref = lapack_ptsv(p, ref_info);
+    std::vector<double> a(nsys * n, 0.0);
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 1; i < n; ++i) a[s * n + i] = p.e[s * n + i - 1];
+    const auto va = device_of<bl::column, Exec>(a, nsys, n);
+    const auto vb = device_of<bl::column, Exec>(p.b, nsys, n);
+    const auto vc = device_of<bl::column, Exec>(p.e, nsys, n);
+    for (int mode = 0; mode < 3; ++mode) {
+      INFO("mode " << mode << " " << exec.name());
+      auto d = device_of<bl::column, Exec>(p.d, nsys, n);
+      auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+      if (mode == 0) bandsolve::solve(exec, bandsolve::algo::automatic{true}, va, vb, vc, d, info);
+      if (mode == 1) bandsolve::solve(exec, bandsolve::algo::automatic{}, va, vb, vc, d, info);
+      if (mode == 2) bandsolve::solve(exec, bandsolve::algo::automatic{}, vb, vc, d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == ref_info);
+      CHECK(max_diff(bstest::to_host(d, nsys), ref, nsys, n, ref_info) <= tol<double>());
+    }
+  });
+}
