@@ -6,6 +6,8 @@
 #     into a local prefix (Debian's binary package has the Serial backend only).
 # Prints the Kokkos prefix as the last line of stdout so callers can pass it as Kokkos_ROOT.
 # Users who bring their own Kokkos set Kokkos_ROOT and this script leaves Kokkos alone.
+# The unpatched Kokkos sources stay in $deps_dir/kokkos-3.4-src for setup-kokkos-cuda.sh, which
+# calls this script with --kokkos-source (packages and sources only; prints the source directory).
 #
 # Quiet: the output of apt and of the Kokkos build goes to $deps_dir/setup.log (rewritten on each run);
 # stderr gets one line per step with its time. When a step fails, the script prints the command
@@ -14,11 +16,13 @@
 set -euo pipefail
 
 plotting=0
+source_only=0
 for arg in "$@"; do
   case "$arg" in
     --plotting) plotting=1 ;;
-    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "[bandsolve-setup] unknown argument: $arg (known: --plotting)" >&2; exit 2 ;;
+    --kokkos-source) source_only=1 ;;
+    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "[bandsolve-setup] unknown argument: $arg (known: --plotting, --kokkos-source)" >&2; exit 2 ;;
   esac
 done
 
@@ -28,29 +32,10 @@ mkdir -p "$deps_dir"
 setup_log="$deps_dir/setup.log"
 : >"$setup_log"
 
-log() { echo "[bandsolve-setup] $*" >&2; }
+log_tag=bandsolve-setup
+# shellcheck source=setup-steps.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup-steps.sh"
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
-seconds_since() { local ms=$(($(now_ms) - $1)); printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)); }
-
-# step WHAT COMMAND...: runs COMMAND with its output appended to the log; prints "WHAT: N s".
-step() {
-  local what=$1; shift
-  local t0 rc=0
-  t0=$(now_ms)
-  printf '\n### %s\n### %s\n' "$what" "$(printf '%q ' "$@")" >>"$setup_log"
-  "$@" >>"$setup_log" 2>&1 </dev/null || rc=$?
-  if [ $rc -ne 0 ]; then
-    log "$what: FAILED after $(seconds_since "$t0") s (exit status $rc)"
-    log "command: $(printf '%q ' "$@")"
-    log "last lines of $setup_log:"
-    tail -n 25 "$setup_log" | sed 's/^/    /' >&2
-    exit $rc
-  fi
-  log "$what: $(seconds_since "$t0") s"
-}
-# note WHAT: a step with nothing to do.
-note() { log "$1: 0.0 s"; }
 
 # --- apt sources: bookworm-backports (Catch2 v3) and deb-src (trilinos source) --------------------
 # The mirror is whatever this machine already uses: read from its own apt configuration.
@@ -110,7 +95,34 @@ else
   note "Debian packages: all ${#packages[@]} and catch2 v3 installed"
 fi
 
-# --- Kokkos -------------------------------------------------------------------------------------
+# --- Kokkos ---------------------------------------------------------------------------------------
+# The sources are fetched once: Debian's trilinos source package, of which only packages/kokkos is
+# kept, unpatched (the CUDA build patches a copy).
+kokkos_src="$deps_dir/kokkos-3.4-src"
+kokkos_source() {
+  if [ -f "$kokkos_src/.bandsolve-complete" ]; then
+    note "Kokkos: sources already in $kokkos_src"
+    return
+  fi
+  local download="$deps_dir/trilinos-download"
+  rm -rf "$download" "$kokkos_src" && mkdir -p "$download"
+  apt_get_source_trilinos_into() ( cd "$1" && apt-get source --download-only trilinos )
+  step "Kokkos: trilinos source package downloaded" apt_get_source_trilinos_into "$download"
+  local tarball top
+  tarball=$(ls "$download"/trilinos_*.orig.tar.* | head -n1)
+  # Only packages/kokkos is needed from the (large) Trilinos tarball.
+  top=$( (tar -tf "$tarball" || true) | head -n1 | cut -d/ -f1)
+  step "Kokkos: packages/kokkos extracted" tar -xf "$tarball" -C "$download" "$top/packages/kokkos"
+  mv "$download/$top/packages/kokkos" "$kokkos_src"
+  rm -rf "$download"
+  touch "$kokkos_src/.bandsolve-complete"
+}
+
+if [ $source_only -eq 1 ]; then
+  kokkos_source
+  echo "$kokkos_src"
+  exit 0
+fi
 if [ -n "${Kokkos_ROOT:-}" ]; then
   note "Kokkos: Kokkos_ROOT=$Kokkos_ROOT given"
   echo "$Kokkos_ROOT"
@@ -122,21 +134,15 @@ if [ -f "$kokkos_prefix/.bandsolve-complete" ]; then
   exit 0
 fi
 
-work="$deps_dir/kokkos-src"
-rm -rf "$work" && mkdir -p "$work"
-apt_get_source_trilinos_into() ( cd "$1" && apt-get source --download-only trilinos )
-step "Kokkos: trilinos source package downloaded" apt_get_source_trilinos_into "$work"
-tarball=$(ls "$work"/trilinos_*.orig.tar.* | head -n1)
-# Only packages/kokkos is needed from the (large) Trilinos tarball.
-top=$( (tar -tf "$tarball" || true) | head -n1 | cut -d/ -f1)
-step "Kokkos: packages/kokkos extracted" tar -xf "$tarball" -C "$work" "$top/packages/kokkos"
-src="$work/$top/packages/kokkos"
+kokkos_source
+build="$deps_dir/kokkos-build-openmp"
+rm -rf "$build"
 step "Kokkos: configured (Serial + OpenMP)" \
-  cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 \
+  cmake -S "$kokkos_src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 \
   -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON \
   -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON
-step "Kokkos: built" cmake --build "$work/build" -j "$(nproc)"
-step "Kokkos: installed into $kokkos_prefix" cmake --install "$work/build"
+step "Kokkos: built" cmake --build "$build" -j "$(nproc)"
+step "Kokkos: installed into $kokkos_prefix" cmake --install "$build"
 touch "$kokkos_prefix/.bandsolve-complete"
-rm -rf "$work"
+rm -rf "$build"
 echo "$kokkos_prefix"

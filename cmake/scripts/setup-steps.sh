@@ -1,0 +1,26 @@
+# Sourced by the setup scripts: quiet steps, one line each on stderr with its time.
+# The caller sets setup_log (where each command's output goes) and log_tag (the prefix of each line).
+
+log() { echo "[$log_tag] $*" >&2; }
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+seconds_since() { local ms=$(($(now_ms) - $1)); printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)); }
+
+# step WHAT COMMAND...: runs COMMAND with its output appended to the log; prints "WHAT: N s".
+# When it fails: prints the command and the tail of the log, and exits with its status.
+step() {
+  local what=$1; shift
+  local t0 rc=0
+  t0=$(now_ms)
+  printf '\n### %s\n### %s\n' "$what" "$(printf '%q ' "$@")" >>"$setup_log"
+  "$@" >>"$setup_log" 2>&1 </dev/null || rc=$?
+  if [ $rc -ne 0 ]; then
+    log "$what: FAILED after $(seconds_since "$t0") s (exit status $rc)"
+    log "command: $(printf '%q ' "$@")"
+    log "last lines of $setup_log:"
+    tail -n 25 "$setup_log" | sed 's/^/    /' >&2
+    exit $rc
+  fi
+  log "$what: $(seconds_since "$t0") s"
+}
+# note WHAT: a step with nothing to do.
+note() { log "$1: 0.0 s"; }
