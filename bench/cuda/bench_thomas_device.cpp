@@ -1,0 +1,394 @@
+// GPU benchmarks of batched Thomas on Kokkos::Cuda, with cuSPARSE's tridiagonal solvers on the
+// same data in the same binary and a device-to-device copy as the bandwidth reference:
+//   batch  n = 256, 65536 systems: row layout (View<T**, LayoutRight>(nsys, n)) against
+//          gtsv2StridedBatch; column layout (LayoutLeft) against gtsvInterleavedBatch (algo 0,
+//          Thomas) and gpsvInterleavedBatch (pentadiagonal with zero outer diagonals);
+//   long   one system of n = 2^22 against gtsv2_nopivot;
+// each in double and float. Names: thomas_device/<layout>/<shape>/<T>,
+// cusparse_<routine>/<layout>/<shape>/<T>, copy/<shape>/<T>.
+//
+// Timing: cudaEvents recorded on the stream of Kokkos::Cuda() around each call (the copy, the
+// cuSPARSE handle and the solve all run on it), then a synchronization on the stop event, so
+// every iteration ends with its work finished; the inputs are restored before each iteration,
+// outside the timed region, and the cuSPARSE buffers are allocated before the loop. Counters, from
+// the floor bytes of one-shot Thomas (docs/algorithms.md: 5 words per unknown, 40 B in double,
+// 20 in float) and the best iteration: GBps, GBps_mean, copy_GBps (a cudaMemcpyAsync moving the
+// same bytes, half read and half written, best of 10 right before the case), frac_of_copy,
+// ns_per_unknown.
+//
+// Usage on a GPU machine: bandsolve_bench_cuda --benchmark_filter=thomas_device
+//   --benchmark_out=results.json --benchmark_out_format=json
+#include "bench_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+// 1: time bandsolve::solve(Kokkos::Cuda(), algo::thomas{}, ...), which needs the device backend
+// for Kokkos::Cuda; 0 leaves those cases out (the cuSPARSE and copy cases still build and run).
+#ifndef BANDSOLVE_BENCH_THOMAS_DEVICE
+#define BANDSOLVE_BENCH_THOMAS_DEVICE 0
+#endif
+
+namespace {
+
+using exec = Kokkos::Cuda;
+using mem = Kokkos::CudaSpace;
+
+void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+void check_cusparse(cusparseStatus_t s, const char* what) {
+  if (s != CUSPARSE_STATUS_SUCCESS) {
+    std::fprintf(stderr, "%s: %s\n", what, cusparseGetErrorString(s));
+    std::exit(1);
+  }
+}
+
+cudaStream_t stream() { return exec().cuda_stream(); }
+
+// The batch shapes: nsys systems of n unknowns.
+struct shape {
+  int nsys, n;
+  const char* name;
+};
+constexpr shape batch_shape{65536, 256, "batch"};
+constexpr shape long_shape{1, 1 << 22, "long"};
+
+// Floor bytes of one one-shot Thomas solve: a, b, c, d read, x written over d.
+template <class T>
+double floor_bytes(const shape& s) {
+  return 5.0 * sizeof(T) * s.nsys * s.n;
+}
+
+// cudaEvent timing of iterations on the stream of Kokkos::Cuda(), keeping the best and the total.
+class event_timer {
+ public:
+  event_timer() {
+    check_cuda(cudaEventCreate(&start_), "cudaEventCreate");
+    check_cuda(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  ~event_timer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  event_timer(const event_timer&) = delete;
+  event_timer& operator=(const event_timer&) = delete;
+
+  void start() { check_cuda(cudaEventRecord(start_, stream()), "cudaEventRecord"); }
+  // Waits for the work enqueued since start(); returns its seconds.
+  double stop() {
+    check_cuda(cudaEventRecord(stop_, stream()), "cudaEventRecord");
+    check_cuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    const double s = ms * 1e-3;
+    total_ += s;
+    if (best_ < 0 || s < best_) best_ = s;
+    return s;
+  }
+  void stop(benchmark::State& state) { state.SetIterationTime(stop()); }
+  double best() const { return best_; }
+  double total() const { return total_; }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+  double best_ = -1, total_ = 0;
+};
+
+// Bandwidth (GB/s, bytes read + bytes written) of a device-to-device cudaMemcpyAsync that moves
+// `bytes` in all: the best of `repeats`.
+double copy_gbps(double bytes, int repeats = 10) {
+  const std::size_t half = static_cast<std::size_t>(bytes / 2);
+  Kokkos::View<char*, mem> src("copy_src", half), dst("copy_dst", half);
+  Kokkos::deep_copy(src, 1);
+  event_timer t;
+  for (int r = 0; r < repeats; ++r) {
+    t.start();
+    check_cuda(cudaMemcpyAsync(dst.data(), src.data(), half, cudaMemcpyDeviceToDevice, stream()),
+               "cudaMemcpyAsync");
+    t.stop();
+  }
+  return 2.0 * half / t.best() / 1e9;
+}
+
+void report(benchmark::State& state, const event_timer& t, double bytes, double unknowns,
+            double copy) {
+  const double iters = static_cast<double>(state.iterations());
+  if (iters == 0 || t.best() <= 0) return;
+  const double gbps = bytes / t.best() / 1e9;
+  state.counters["GBps"] = gbps;
+  state.counters["GBps_mean"] = bytes * iters / t.total() / 1e9;
+  state.counters["copy_GBps"] = copy;
+  state.counters["frac_of_copy"] = gbps / copy;
+  state.counters["ns_per_unknown"] = t.best() / unknowns * 1e9;
+  state.SetBytesProcessed(static_cast<int64_t>(bytes * iters));
+}
+
+// Fills row-dominant systems: a, c in [-1, 1), b = 2 + |a| + |c| (well conditioned, so repeated
+// solves stay finite), d in [-1, 1); a = 0 in each first row and c = 0 in each last row (cuSPARSE
+// needs them so).
+template <class View>
+struct fill_systems {
+  View a, b, c, d;
+  int n;
+  KOKKOS_INLINE_FUNCTION void operator()(const int s, const int i) const {
+    using T = typename View::non_const_value_type;
+    const std::uint64_t k = static_cast<std::uint64_t>(s) * static_cast<std::uint64_t>(n) +
+                            static_cast<std::uint64_t>(i);
+    const double av = i == 0 ? 0.0 : 2 * bandsolve_bench::hash01(4 * k) - 1;
+    const double cv = i + 1 == n ? 0.0 : 2 * bandsolve_bench::hash01(4 * k + 1) - 1;
+    a(s, i) = T(av);
+    c(s, i) = T(cv);
+    b(s, i) = T(2 + (av < 0 ? -av : av) + (cv < 0 ? -cv : cv));
+    d(s, i) = T(2 * bandsolve_bench::hash01(4 * k + 2) - 1);
+  }
+};
+
+// The systems of one case in one layout: the inputs as filled (a0 .. d0) and the working copies
+// the solvers read and overwrite (restored before each iteration), plus two zero diagonals for
+// gpsvInterleavedBatch.
+template <class T, class Layout>
+struct problem {
+  using view = Kokkos::View<T**, Layout, mem>;
+  shape sh;
+  view a0, b0, c0, d0, a, b, c, d;
+  Kokkos::View<int*, mem> info;
+
+  explicit problem(const shape& s)
+      : sh(s),
+        a0("a0", s.nsys, s.n), b0("b0", s.nsys, s.n), c0("c0", s.nsys, s.n), d0("d0", s.nsys, s.n),
+        a("a", s.nsys, s.n), b("b", s.nsys, s.n), c("c", s.nsys, s.n), d("d", s.nsys, s.n),
+        info("info", s.nsys) {
+    Kokkos::parallel_for("fill", Kokkos::MDRangePolicy<exec, Kokkos::Rank<2>>({0, 0}, {s.nsys, s.n}),
+                         fill_systems<view>{a0, b0, c0, d0, s.n});
+    restore_all();
+    Kokkos::fence();
+  }
+  // Enqueued on the stream of Kokkos::Cuda(), before the start event of an iteration.
+  void restore_d() const { Kokkos::deep_copy(exec(), d, d0); }
+  void restore_all() const {
+    Kokkos::deep_copy(exec(), a, a0);
+    Kokkos::deep_copy(exec(), b, b0);
+    Kokkos::deep_copy(exec(), c, c0);
+    Kokkos::deep_copy(exec(), d, d0);
+  }
+};
+
+cusparseHandle_t handle() {
+  static cusparseHandle_t h = [] {
+    cusparseHandle_t made{};
+    check_cusparse(cusparseCreate(&made), "cusparseCreate");
+    return made;
+  }();
+  check_cusparse(cusparseSetStream(h, stream()), "cusparseSetStream");
+  return h;
+}
+
+// Scratch of `bytes` for a cuSPARSE call, allocated before the timed loop.
+struct device_buffer {
+  void* p = nullptr;
+  explicit device_buffer(std::size_t bytes) {
+    check_cuda(cudaMalloc(&p, bytes > 0 ? bytes : 1), "cudaMalloc");
+  }
+  ~device_buffer() { cudaFree(p); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+};
+
+// The cuSPARSE routines of one precision.
+template <class T>
+struct cusparse;
+
+template <>
+struct cusparse<double> {
+  static constexpr auto strided_size = cusparseDgtsv2StridedBatch_bufferSizeExt;
+  static constexpr auto strided = cusparseDgtsv2StridedBatch;
+  static constexpr auto interleaved_size = cusparseDgtsvInterleavedBatch_bufferSizeExt;
+  static constexpr auto interleaved = cusparseDgtsvInterleavedBatch;
+  static constexpr auto penta_size = cusparseDgpsvInterleavedBatch_bufferSizeExt;
+  static constexpr auto penta = cusparseDgpsvInterleavedBatch;
+  static constexpr auto nopivot_size = cusparseDgtsv2_nopivot_bufferSizeExt;
+  static constexpr auto nopivot = cusparseDgtsv2_nopivot;
+};
+template <>
+struct cusparse<float> {
+  static constexpr auto strided_size = cusparseSgtsv2StridedBatch_bufferSizeExt;
+  static constexpr auto strided = cusparseSgtsv2StridedBatch;
+  static constexpr auto interleaved_size = cusparseSgtsvInterleavedBatch_bufferSizeExt;
+  static constexpr auto interleaved = cusparseSgtsvInterleavedBatch;
+  static constexpr auto penta_size = cusparseSgpsvInterleavedBatch_bufferSizeExt;
+  static constexpr auto penta = cusparseSgpsvInterleavedBatch;
+  static constexpr auto nopivot_size = cusparseSgtsv2_nopivot_bufferSizeExt;
+  static constexpr auto nopivot = cusparseSgtsv2_nopivot;
+};
+
+// The benchmark loop shared by every case: restore (untimed), time `solve`, report.
+template <class T, class Problem, class Restore, class Solve>
+void run(benchmark::State& state, const Problem& p, Restore restore, Solve solve) {
+  const double bytes = floor_bytes<T>(p.sh);
+  const double copy = copy_gbps(bytes);
+  event_timer t;
+  for (auto _ : state) {
+    restore();
+    t.start();
+    solve();
+    t.stop(state);
+  }
+  Kokkos::fence();
+  report(state, t, bytes, double(p.sh.nsys) * p.sh.n, copy);
+}
+
+#if BANDSOLVE_BENCH_THOMAS_DEVICE
+template <class T, class Layout>
+void thomas_device(benchmark::State& state, shape sh) {
+  const problem<T, Layout> p(sh);
+  run<T>(state, p, [&] { p.restore_d(); },
+         [&] { bandsolve::solve(exec(), bandsolve::algo::thomas{}, p.a, p.b, p.c, p.d, p.info); });
+}
+#endif
+
+// Row layout: system s at s * n, gtsv2StridedBatch.
+template <class T>
+void cusparse_strided(benchmark::State& state, shape sh) {
+  const problem<T, Kokkos::LayoutRight> p(sh);
+  std::size_t size = 0;
+  check_cusparse(cusparse<T>::strided_size(handle(), sh.n, p.a.data(), p.b.data(), p.c.data(),
+                                           p.d.data(), sh.nsys, sh.n, &size),
+                 "gtsv2StridedBatch_bufferSizeExt");
+  const device_buffer buf(size);
+  run<T>(state, p, [&] { p.restore_d(); }, [&] {
+    check_cusparse(cusparse<T>::strided(handle(), sh.n, p.a.data(), p.b.data(), p.c.data(),
+                                        p.d.data(), sh.nsys, sh.n, buf.p),
+                   "gtsv2StridedBatch");
+  });
+}
+
+// Column layout: row i of system s at i * nsys + s, gtsvInterleavedBatch with algo 0 (Thomas),
+// which may overwrite the coefficients: all four arrays are restored.
+template <class T>
+void cusparse_interleaved(benchmark::State& state, shape sh) {
+  const problem<T, Kokkos::LayoutLeft> p(sh);
+  std::size_t size = 0;
+  check_cusparse(cusparse<T>::interleaved_size(handle(), 0, sh.n, p.a.data(), p.b.data(),
+                                               p.c.data(), p.d.data(), sh.nsys, &size),
+                 "gtsvInterleavedBatch_bufferSizeExt");
+  const device_buffer buf(size);
+  run<T>(state, p, [&] { p.restore_all(); }, [&] {
+    check_cusparse(cusparse<T>::interleaved(handle(), 0, sh.n, p.a.data(), p.b.data(), p.c.data(),
+                                            p.d.data(), sh.nsys, buf.p),
+                   "gtsvInterleavedBatch");
+  });
+}
+
+// Column layout, gpsvInterleavedBatch (algo 0) with zero second sub- and super-diagonals; GB/s
+// from the tridiagonal floor, as for every solver of this problem.
+template <class T>
+void cusparse_penta(benchmark::State& state, shape sh) {
+  const problem<T, Kokkos::LayoutLeft> p(sh);
+  const Kokkos::View<T**, Kokkos::LayoutLeft, mem> s("ds", sh.nsys, sh.n), w("dw", sh.nsys, sh.n);
+  std::size_t size = 0;
+  check_cusparse(cusparse<T>::penta_size(handle(), 0, sh.n, s.data(), p.a.data(), p.b.data(),
+                                         p.c.data(), w.data(), p.d.data(), sh.nsys, &size),
+                 "gpsvInterleavedBatch_bufferSizeExt");
+  const device_buffer buf(size);
+  run<T>(state, p, [&] {
+    p.restore_all();
+    Kokkos::deep_copy(exec(), s, T(0));
+    Kokkos::deep_copy(exec(), w, T(0));
+  }, [&] {
+    check_cusparse(cusparse<T>::penta(handle(), 0, sh.n, s.data(), p.a.data(), p.b.data(),
+                                      p.c.data(), w.data(), p.d.data(), sh.nsys, buf.p),
+                   "gpsvInterleavedBatch");
+  });
+}
+
+// One long system, gtsv2_nopivot with one right-hand side.
+template <class T>
+void cusparse_nopivot(benchmark::State& state, shape sh) {
+  const problem<T, Kokkos::LayoutRight> p(sh);
+  std::size_t size = 0;
+  check_cusparse(cusparse<T>::nopivot_size(handle(), sh.n, 1, p.a.data(), p.b.data(), p.c.data(),
+                                           p.d.data(), sh.n, &size),
+                 "gtsv2_nopivot_bufferSizeExt");
+  const device_buffer buf(size);
+  run<T>(state, p, [&] { p.restore_d(); }, [&] {
+    check_cusparse(cusparse<T>::nopivot(handle(), sh.n, 1, p.a.data(), p.b.data(), p.c.data(),
+                                        p.d.data(), sh.n, buf.p),
+                   "gtsv2_nopivot");
+  });
+}
+
+// The reference itself: a device-to-device copy moving the floor bytes of the case.
+template <class T>
+void copy(benchmark::State& state, shape sh) {
+  const double bytes = floor_bytes<T>(sh);
+  const std::size_t half = static_cast<std::size_t>(bytes / 2);
+  Kokkos::View<char*, mem> src("copy_src", half), dst("copy_dst", half);
+  Kokkos::deep_copy(src, 1);
+  event_timer t;
+  for (auto _ : state) {
+    t.start();
+    check_cuda(cudaMemcpyAsync(dst.data(), src.data(), half, cudaMemcpyDeviceToDevice, stream()),
+               "cudaMemcpyAsync");
+    t.stop(state);
+  }
+  report(state, t, bytes, double(sh.nsys) * sh.n, 2.0 * half / t.best() / 1e9);
+}
+
+template <class T>
+const char* type_name() {
+  return sizeof(T) == 8 ? "double" : "float";
+}
+
+template <class T>
+void register_type() {
+  const std::string t = type_name<T>();
+  const std::string batch = std::string("/") + batch_shape.name + "/" + t;
+  const std::string one = std::string("/") + long_shape.name + "/" + t;
+  auto reg = [](const std::string& name, void (*fn)(benchmark::State&, shape), shape sh) {
+    benchmark::RegisterBenchmark(name.c_str(), fn, sh)->UseManualTime()->Unit(benchmark::kMicrosecond);
+  };
+#if BANDSOLVE_BENCH_THOMAS_DEVICE
+  reg("thomas_device/row" + batch, thomas_device<T, Kokkos::LayoutRight>, batch_shape);
+  reg("thomas_device/column" + batch, thomas_device<T, Kokkos::LayoutLeft>, batch_shape);
+  reg("thomas_device/row" + one, thomas_device<T, Kokkos::LayoutRight>, long_shape);
+#endif
+  reg("cusparse_gtsv2StridedBatch/row" + batch, cusparse_strided<T>, batch_shape);
+  reg("cusparse_gtsvInterleavedBatch/column" + batch, cusparse_interleaved<T>, batch_shape);
+  reg("cusparse_gpsvInterleavedBatch/column" + batch, cusparse_penta<T>, batch_shape);
+  reg("cusparse_gtsv2_nopivot/row" + one, cusparse_nopivot<T>, long_shape);
+  reg("copy" + batch, copy<T>, batch_shape);
+  reg("copy" + one, copy<T>, long_shape);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::initialize(argc, argv);
+  {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+      Kokkos::finalize();
+      return 1;
+    }
+    register_type<double>();
+    register_type<float>();
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    check_cusparse(cusparseDestroy(handle()), "cusparseDestroy");
+  }
+  Kokkos::finalize();
+  return 0;
+}
