@@ -2,6 +2,10 @@
 // Backend tags, chosen at compile time from the Kokkos execution space:
 //   Kokkos::Serial -> backend::serial       (one thread, SIMD across the systems of a chunk)
 //   Kokkos::OpenMP -> backend::openmp_simd  (threads over chunks, `omp simd` across systems)
+//   Kokkos::Cuda   -> backend::device       (a thread per system, or a team per tile of systems;
+//                                            backend/device/)
+// The device backend also runs on host execution spaces when a caller names it explicitly (the
+// trailing backend argument of solve and factorize), so that its kernels are tested without a GPU.
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
@@ -14,6 +18,14 @@ struct serial {
 struct openmp_simd {
   static constexpr const char* name = "openmp_simd";
 };
+struct device {
+  static constexpr const char* name = "device";
+};
+
+// Whether T is one of the backend tags above.
+template <class T>
+inline constexpr bool is_backend_v = std::is_same_v<T, serial> || std::is_same_v<T, openmp_simd> ||
+                                     std::is_same_v<T, device>;
 
 namespace detail {
 template <class>
@@ -24,8 +36,8 @@ template <class ExecutionSpace, class = void>
 struct default_for {
   static_assert(detail::always_false<ExecutionSpace>,
                 "bandsolve: no backend for this Kokkos execution space. Supported: "
-                "Kokkos::Serial (backend::serial) and Kokkos::OpenMP (backend::openmp_simd), "
-                "when Kokkos is built with them");
+                "Kokkos::Serial (backend::serial), Kokkos::OpenMP (backend::openmp_simd) and "
+                "Kokkos::Cuda (backend::device), when Kokkos is built with them");
   using type = void;
 };
 
@@ -39,6 +51,12 @@ struct default_for<Kokkos::Serial> {
 template <>
 struct default_for<Kokkos::OpenMP> {
   using type = openmp_simd;
+};
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct default_for<Kokkos::Cuda> {
+  using type = device;
 };
 #endif
 

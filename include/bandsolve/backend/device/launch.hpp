@@ -1,0 +1,91 @@
+#pragma once
+// The device backend's launch verb: one team per tile of tile_systems systems (work_shape.hpp),
+// with team scratch for the tiles (level 0) and row scratch per tile (level 0, level 1 or one
+// allocation per call, by size). On CUDA a team is tile_systems threads; on host execution
+// spaces (tests of the device path) a team is one thread and the same code runs the tile's
+// systems one after the other. Enqueued on exec, never fenced.
+#include <bandsolve/backend/device/work_shape.hpp>
+#include <bandsolve/backend/launch.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace bandsolve::detail::device {
+
+// Threads per team: one per system of a tile on a device, one on host spaces (a host team is a
+// thread; Kokkos::Serial allows no more).
+template <class ExecutionSpace>
+constexpr int team_threads() {
+  return std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace> ? 1
+                                                                                   : tile_systems;
+}
+
+inline constexpr std::size_t scratch_alignment = 64;
+
+KOKKOS_FORCEINLINE_FUNCTION char* align_up(char* p) {
+  const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(p) % scratch_alignment;
+  return p + (misalignment ? scratch_alignment - misalignment : 0);
+}
+
+inline std::size_t round_up(std::size_t bytes) {
+  return (bytes + scratch_alignment - 1) / scratch_alignment * scratch_alignment;
+}
+
+// Where row scratch of `row_bytes` per tile goes beside `tile_bytes` of tiles: 0 (level 0),
+// 1 (level 1) or 2 (one allocation per call).
+inline int row_scratch_place(std::size_t tile_bytes, std::size_t row_bytes) {
+  if (round_up(tile_bytes) + row_bytes + scratch_alignment <= device_level0_max) return 0;
+  return row_bytes <= device_row_scratch_max ? 1 : 2;
+}
+
+// Bytes that for_each_tile holds for ntiles tiles: per team, or in all when allocated (2).
+inline std::size_t row_scratch_bytes(index_t ntiles, std::size_t tile_bytes,
+                                     std::size_t row_bytes) {
+  if (row_scratch_place(tile_bytes, row_bytes) < 2) return row_bytes + scratch_alignment;
+  return scratch_total("bandsolve device scratch", static_cast<std::size_t>(ntiles),
+                       round_up(row_bytes), scratch_alignment);
+}
+
+// Calls body(team, tile, tiles, rows) for tile in [0, ntiles): `tiles` holds tile_bytes of team
+// scratch level 0 and `rows` row_bytes of row scratch, both aligned to 64 bytes.
+template <class ExecutionSpace, class Body>
+void for_each_tile(const ExecutionSpace& exec, const char* label, index_t ntiles,
+                   std::size_t tile_bytes, std::size_t row_bytes, const Body& body) {
+  if (ntiles <= 0) return;
+  using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member_type = typename policy_type::member_type;
+  const int place = row_scratch_place(tile_bytes, row_bytes);
+  const std::size_t tiles = round_up(tile_bytes);
+  policy_type policy(exec, static_cast<int>(ntiles), team_threads<ExecutionSpace>());
+  if (place == 2) {
+    const std::size_t slice = round_up(row_bytes);
+    const auto buffer = allocate_scratch<typename ExecutionSpace::memory_space>(
+        exec, label, row_scratch_bytes(ntiles, tile_bytes, row_bytes));
+    char* const first = align_up(buffer.data());
+    const int level0 = static_cast<int>(tiles + scratch_alignment);
+    Kokkos::parallel_for(
+        label, policy.set_scratch_size(0, Kokkos::PerTeam(level0)),
+        KOKKOS_LAMBDA(const member_type& team) {
+          (void)buffer;  // keeps the allocation alive until the kernel has run
+          const index_t t = static_cast<index_t>(team.league_rank());
+          char* tile_scratch = align_up(static_cast<char*>(team.team_scratch(0).get_shmem(level0)));
+          body(team, t, static_cast<void*>(tile_scratch),
+               static_cast<void*>(first + static_cast<std::size_t>(t) * slice));
+        });
+    return;
+  }
+  const int level0 = static_cast<int>(tiles + scratch_alignment + (place == 0 ? row_bytes : 0));
+  const int level1 = place == 1 ? static_cast<int>(row_bytes + scratch_alignment) : 0;
+  Kokkos::parallel_for(
+      label,
+      policy.set_scratch_size(0, Kokkos::PerTeam(level0)).set_scratch_size(1, Kokkos::PerTeam(level1)),
+      KOKKOS_LAMBDA(const member_type& team) {
+        char* tile_scratch = align_up(static_cast<char*>(team.team_scratch(0).get_shmem(level0)));
+        char* rows = level1 > 0 ? align_up(static_cast<char*>(team.team_scratch(1).get_shmem(level1)))
+                                : tile_scratch + tiles;
+        body(team, static_cast<index_t>(team.league_rank()), static_cast<void*>(tile_scratch),
+             static_cast<void*>(rows));
+      });
+}
+
+}  // namespace bandsolve::detail::device

@@ -1,0 +1,47 @@
+#pragma once
+// Where system s of a batch lives, for the device kernels: element i of system s is at
+// data[(s / width) * pack_stride + s % width + i * row_stride]. One type for every layout:
+// row, column and strided Views (width 1, pack_stride = the system stride) and interleaved<W>
+// packs (width W). Valid in device code.
+#include <bandsolve/core/config.hpp>
+
+#include <type_traits>
+
+namespace bandsolve::detail::device {
+
+template <class T>
+struct systems {
+  T* data;
+  index_t pack_stride, row_stride;
+  int width;
+
+  // Row 0 of system s.
+  KOKKOS_FORCEINLINE_FUNCTION T* system(index_t s) const {
+    return data + (s / width) * pack_stride + s % width;
+  }
+  // Whether each system's rows are contiguous and systems are not (row layout, strided Views of
+  // unit row stride): such batches are read in tiles through team scratch.
+  bool rows_contiguous() const { return width == 1 && row_stride == 1 && pack_stride != 1; }
+};
+
+// The systems of a batch View (rank 2: row, column, strided; rank 3: interleaved packs).
+template <class T = void, class View>
+auto systems_of(const View& v) {
+  using value_type = std::conditional_t<std::is_void_v<T>, typename View::value_type, T>;
+  if constexpr (View::rank == 3)
+    return systems<value_type>{v.data(), static_cast<index_t>(v.stride(0)),
+                               static_cast<index_t>(v.stride(1)), static_cast<int>(v.extent(2))};
+  else
+    return systems<value_type>{v.data(), static_cast<index_t>(v.stride(0)),
+                               static_cast<index_t>(v.stride(1)), 1};
+}
+
+// Element i of one system (for first_bad_pivot and other per-element readers).
+template <class T>
+struct system_elements {
+  const T* row0;
+  index_t row_stride;
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(index_t i) const { return row0[i * row_stride]; }
+};
+
+}  // namespace bandsolve::detail::device

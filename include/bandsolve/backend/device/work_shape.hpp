@@ -1,0 +1,41 @@
+#pragma once
+// How the device backend cuts a batch into work. Both shapes run a team per tile of
+// tile_systems systems, one thread per system of the tile:
+//  - per-system threads, where neighbouring systems are neighbours in memory (column,
+//    interleaved<W>, strided with system stride 1): each thread reads its own system in place and
+//    neighbouring threads read neighbouring addresses (coalesced);
+//  - row tiles, where each system is contiguous (row layout, strided with row stride 1): blocks
+//    of tile_rows_v rows of the tile's systems are loaded coalesced into padded team scratch and
+//    written back the same way (tile_transpose.hpp); each thread sweeps its system from scratch.
+// Intermediate rows (c' and d' of Thomas) live in per-tile "row scratch" laid out row-major over
+// the tile's systems ([row][system], coalesced): team scratch level 0 when it fits beside the
+// tiles, level 1 up to device_row_scratch_max bytes, above that one allocation per call.
+#include <bandsolve/core/config.hpp>
+
+#include <cstddef>
+
+namespace bandsolve::detail::device {
+
+// Systems per tile: one warp.
+inline constexpr int tile_systems = 32;
+
+// Rows per block of a row tile: 64 bytes of each system (two 32-byte sectors) of the widest
+// scalar loaded (coefficients C, right-hand sides D). A warp then moves four whole runs per
+// access, and the tiles of one team stay near 10 KiB, so that many teams share a multiprocessor.
+template <class C, class D = C>
+inline constexpr int tile_rows_v =
+    static_cast<int>(64 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
+
+// Leading dimension of a tile in scratch: one element of padding per system, so that the threads
+// of a sweep (one system each, the same row) touch different banks.
+template <class C, class D = C>
+inline constexpr int tile_ld_v = tile_rows_v<C, D> + 1;
+
+// Team scratch level 0 holds the tiles and, when the whole stays below device_level0_max, the
+// row scratch too; level 1 holds row scratch up to device_row_scratch_max bytes per tile
+// (Kokkos allows 20 MiB on CUDA); larger row scratch (very long systems) is allocated per call.
+// Not yet tuned on a GPU. A variable so that tests can lower it to exercise each place.
+inline constexpr std::size_t device_level0_max = 12 * 1024;
+inline std::size_t device_row_scratch_max = std::size_t(16) << 20;
+
+}  // namespace bandsolve::detail::device
