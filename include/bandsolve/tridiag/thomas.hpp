@@ -17,6 +17,11 @@
 // Work is enqueued on exec and never fenced here; fence before reading d or info on the host.
 // No pivoting: for diagonally dominant or symmetric positive definite matrices.
 //
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument to solve and factorize, which runs the
+// device kernels (thomas_device.hpp, with its scratch and factor storage) on any execution space;
+// the tests run them on the host spaces that way.
+//
 // Scratch of the one-shot solve (solve_scratch_bytes<Layout, T, D>(algo::thomas{}, n, nsys,
 // threads) gives it exactly): batches of fewer systems than one work item's pack (row, column,
 // strided) run one system per item, 2 n sizeof(T) bytes each; larger batches n L 2 sizeof(T)
@@ -30,6 +35,7 @@
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/thomas_device.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 #include <bandsolve/tridiag/thomas_register_sweep.hpp>
 
@@ -344,9 +350,14 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
 // ---------------------------------------------------------------------------------------------
 // One-shot solve.
 
-template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
-           const CView& c, const DView& d, const InfoView& info) {
+// Backend: the execution space's own (backend::default_for_t), or backend::device to run the
+// device kernels (thomas_device.hpp) on any execution space, host spaces included.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec, algo::thomas,
+                                                       const AView& a, const BView& b,
+                                                       const CView& c, const DView& d,
+                                                       const InfoView& info, Backend) {
   detail::thomas_static_checks<ExecutionSpace, DView, AView, BView, CView>();
   static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
                 "bandsolve::solve(thomas): d receives the solution and cannot be a View of const");
@@ -376,13 +387,25 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
     return;
   }
 
-  // Strided Views read lane-contiguous rows as column blocks do, or gather as the row layout.
-  const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
-                     detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
-  detail::thomas_one_shot_dispatch<Layout, T>(nsys, lanes, [&](auto packing, auto lane_rows) {
-    detail::thomas_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
-        exec, a, b, c, d, info, n, nsys);
-  });
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    detail::thomas_device_solve(exec, a, b, c, d, info, n, nsys);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve(thomas): a host backend runs only on its own execution space");
+    // Strided Views read lane-contiguous rows as column blocks do, or gather as the row layout.
+    const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
+                       detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
+    detail::thomas_one_shot_dispatch<Layout, T>(nsys, lanes, [&](auto packing, auto lane_rows) {
+      detail::thomas_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
+          exec, a, b, c, d, info, n, nsys);
+    });
+  }
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  solve(exec, algo::thomas{}, a, b, c, d, info, backend::default_for_t<ExecutionSpace>{});
 }
 
 // Scratch bytes that solve(exec, algo::thomas{}, a, b, c, d, info) holds for nsys systems of n
@@ -579,10 +602,14 @@ void thomas_factor_kernel(const ExecutionSpace& exec, const AView& a, const BVie
 
 // Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
 // (for interleaved packs, give the real number of systems to leave padding lanes out of info).
-// Allocates the factors; enqueued on exec, not fenced.
-template <class ExecutionSpace, class AView, class BView, class CView>
+// Allocates the factors; enqueued on exec, not fenced. Backend as for solve: on the device
+// backend the result is a thomas_device_factorization (thomas_device.hpp).
+template <class ExecutionSpace, class AView, class BView, class CView, class Backend>
 auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
-               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+               const CView& c, std::size_t nsys, Backend) {
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::factorize(thomas): the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
   detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
@@ -601,32 +628,52 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
     detail::throw_invalid_argument(fn, "nsys = ", nsys, " does not match the ", slots,
                                    " system slots of b (", Layout::name, " layout)");
 
-  const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
-  const bool one_each = result_type::one_pack_per_system(nsys);
-  const index_t width = one_each ? 1 : L;
-  const index_t npacks = (ns + width - 1) / width;
-  using factor_view = typename result_type::factor_view;
-  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n,
-                      width);
-  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), npacks, n,
-                       width);
-  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), npacks, n,
-                       width);
-  const Kokkos::View<int*, typename result_type::memory_space> info(
-      Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
-  auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);
-  if (ns == 0 || n == 0) return f;
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    return detail::thomas_device_factorize(exec, a, b, c, static_cast<index_t>(nsys));
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::factorize(thomas): a host backend runs only on its own execution "
+                  "space");
+    const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
+    const bool one_each = result_type::one_pack_per_system(nsys);
+    const index_t width = one_each ? 1 : L;
+    const index_t npacks = (ns + width - 1) / width;
+    using factor_view = typename result_type::factor_view;
+    const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n,
+                        width);
+    const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), npacks, n,
+                         width);
+    const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), npacks, n,
+                         width);
+    const Kokkos::View<int*, typename result_type::memory_space> info(
+        Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
+    auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);
+    if (ns == 0 || n == 0) return f;
 
-  if (one_each) {
-    detail::thomas_factor_kernel<Layout, detail::one_system_packing, T>(exec, a, b, c, n, ns,
-                                                                        npacks, true, r, lo, cp,
-                                                                        info);
+    if (one_each) {
+      detail::thomas_factor_kernel<Layout, detail::one_system_packing, T>(exec, a, b, c, n, ns,
+                                                                          npacks, true, r, lo, cp,
+                                                                          info);
+      return f;
+    }
+    const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
+                       detail::uses_lane_rows<Layout>(c);
+    detail::thomas_factor_kernel<Layout, P, T>(exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
     return f;
   }
-  const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
-                     detail::uses_lane_rows<Layout>(c);
-  detail::thomas_factor_kernel<Layout, P, T>(exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
-  return f;
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class Backend,
+          std::enable_if_t<backend::is_backend_v<Backend>, int> = 0>
+auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
+               const CView& c, Backend) {
+  return factorize(exec, algo::thomas{}, a, b, c, static_cast<std::size_t>(-1), Backend{});
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  return factorize(exec, algo::thomas{}, a, b, c, nsys, backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve

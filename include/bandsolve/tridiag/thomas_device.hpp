@@ -1,0 +1,473 @@
+#pragma once
+// Batched Thomas on the device backend (backend/device/): the per-row arithmetic of
+// thomas_kernel.hpp with one lane per thread, in the backend's two work shapes (work_shape.hpp):
+// per-system threads where neighbouring systems are neighbours in memory, row tiles through
+// padded team scratch where each system is contiguous. Runs on Kokkos::Cuda and, for tests, on
+// host execution spaces (solve(..., backend::device{})). Called from thomas.hpp after its
+// argument checks.
+//
+// Row scratch per tile of 32 systems (c' and d' of the one-shot solve, d' of the factored solve),
+// rows [i][system]: one-shot n 32 sizeof(T) bytes (per-system threads, d' is kept in d) or
+// n 32 (sizeof(T) + sizeof(D)) (row tiles); factored solve n 32 sizeof(D) (row tiles only).
+// Team scratch level 0 or 1 by size, one allocation per call beyond 16 MiB per tile.
+// The factorization stores r = 1/pivot, l = a/pivot and c' in packs of 32 systems
+// (View<T***>(tiles, n, 32)): thread k of a tile reads entry k of a row, coalesced.
+#include <bandsolve/backend/device/launch.hpp>
+#include <bandsolve/backend/device/systems.hpp>
+#include <bandsolve/backend/device/tile_transpose.hpp>
+#include <bandsolve/backend/device/work_shape.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/thomas_kernel.hpp>
+
+#include <string>
+
+namespace bandsolve {
+namespace detail {
+
+// Systems of tile t of `slots` systems.
+KOKKOS_FORCEINLINE_FUNCTION int device_tile_systems(index_t slots, index_t t) {
+  const index_t left = slots - t * device::tile_systems;
+  return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
+}
+
+// One-shot solve, per-system threads: d' overwrites d on the way down, x on the way back.
+template <class C, class D, class InfoView>
+struct thomas_device_one_shot_systems {
+  device::systems<const C> a, b, c;
+  device::systems<D> d;
+  InfoView info;
+  index_t n, slots, nsys;
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void* rows) const {
+    constexpr int TW = device::tile_systems;
+    C* const cp = static_cast<C*>(rows);
+    device::for_each_system_of_tile(team, device_tile_systems(slots, t), [&](const int k) {
+      const index_t s = t * TW + k;
+      const C *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
+      D* ds = d.system(s);
+      const index_t sa = a.row_stride, sb = b.row_stride, sc = c.row_stride, sd = d.row_stride;
+      C* cpk = cp + k;
+      real_type_t<C> risk = 0;
+      thomas_first_row<1, true>(1, bs, cs, ds, cpk, ds, &risk);
+      C cp_prev = cpk[0];
+      D dp_prev = ds[0];
+      for (index_t i = 1; i < n; ++i)
+        thomas_next_row<1, true, true>(1, as + i * sa, bs + i * sb, cs + i * sc, ds + i * sd,
+                                       &cp_prev, &dp_prev, cpk + i * TW, ds + i * sd, &risk,
+                                       &cp_prev, &dp_prev);
+      D x = dp_prev;
+      for (index_t i = n - 2; i >= 0; --i) backward_row<1, true, true>(1, cpk + i * TW, ds + i * sd, &x);
+      if (s < nsys)
+        info(s) = risk_is_low(risk) ? 0
+                                    : first_bad_pivot(n, device::system_elements<C>{as, sa},
+                                                      device::system_elements<C>{bs, sb}, cpk, TW);
+    });
+  }
+};
+
+// One-shot solve, row tiles: blocks of RB rows of a, b, c, d through padded tiles; c' and d'
+// into row scratch on the way down; x back through the d tile on the way up.
+template <class C, class D, class InfoView>
+struct thomas_device_one_shot_tiles {
+  static constexpr int TW = device::tile_systems, RB = device::tile_rows_v<C, D>,
+                       LD = device::tile_ld_v<C, D>;
+  using R = real_type_t<C>;
+  device::systems<const C> a, b, c;
+  device::systems<D> d;
+  InfoView info;
+  index_t n, slots, nsys;
+
+  static constexpr std::size_t tile_bytes() {
+    return TW * LD * (3 * sizeof(C) + sizeof(D)) + TW * sizeof(R);
+  }
+  static std::size_t row_bytes(index_t n) {
+    return static_cast<std::size_t>(n) * TW * (sizeof(C) + sizeof(D));
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void* tiles,
+                                         void* rows) const {
+    C* const ta = static_cast<C*>(tiles);
+    C* const tb = ta + TW * LD;
+    C* const tc = tb + TW * LD;
+    D* const td = reinterpret_cast<D*>(tc + TW * LD);
+    R* const risk = reinterpret_cast<R*>(td + TW * LD);
+    C* const cp = static_cast<C*>(rows);
+    D* const dp = reinterpret_cast<D*>(cp + n * TW);
+    const index_t s0 = t * TW;
+    const int ns = device_tile_systems(slots, t);
+    for (index_t i0 = 0; i0 < n; i0 += RB) {
+      const int nr = static_cast<int>(n - i0 < RB ? n - i0 : RB);
+      device::load_tile(team, a, s0, ns, i0, nr, ta, LD);
+      device::load_tile(team, b, s0, ns, i0, nr, tb, LD);
+      device::load_tile(team, c, s0, ns, i0, nr, tc, LD);
+      device::load_tile(team, d, s0, ns, i0, nr, td, LD);
+      team.team_barrier();
+      device::for_each_system_of_tile(team, ns, [&](const int k) {
+        const int o = k * LD;
+        int j = 0;
+        if (i0 == 0) {
+          thomas_first_row<1, true>(1, tb + o, tc + o, td + o, cp + k, dp + k, risk + k);
+          j = 1;
+        }
+        for (; j < nr; ++j) {
+          const index_t i = i0 + j;
+          thomas_next_row<1, true>(1, ta + o + j, tb + o + j, tc + o + j, td + o + j,
+                                   cp + (i - 1) * TW + k, dp + (i - 1) * TW + k, cp + i * TW + k,
+                                   dp + i * TW + k, risk + k);
+        }
+      });
+      team.team_barrier();
+    }
+    for (index_t i0 = (n - 1) / RB * RB; i0 >= 0; i0 -= RB) {
+      const int nr = static_cast<int>(n - i0 < RB ? n - i0 : RB);
+      device::for_each_system_of_tile(team, ns, [&](const int k) {
+        for (int j = nr - 1; j >= 0; --j) {
+          const index_t i = i0 + j;
+          if (i + 1 < n)
+            backward_row<1, true, false>(1, cp + i * TW + k, dp + i * TW + k,
+                                         dp + (i + 1) * TW + k);
+          td[k * LD + j] = dp[i * TW + k];
+        }
+      });
+      team.team_barrier();
+      device::store_tile(team, td, LD, d, s0, ns, i0, nr);
+      team.team_barrier();
+    }
+    device::for_each_system_of_tile(team, ns, [&](const int k) {
+      const index_t s = s0 + k;
+      if (s < nsys)
+        info(s) = risk_is_low(risk[k])
+                      ? 0
+                      : first_bad_pivot(n, device::system_elements<C>{a.system(s), a.row_stride},
+                                        device::system_elements<C>{b.system(s), b.row_stride},
+                                        cp + k, TW);
+    });
+  }
+};
+
+// Factorization into packs of 32 (r, l, c' of tile t at factor(t, i, k)), per-system threads
+// (Tiles = false) or row tiles of a, b, c (Tiles = true).
+template <bool Tiles, class T, class FactorView, class InfoView>
+struct thomas_device_factor {
+  static constexpr int TW = device::tile_systems, RB = device::tile_rows_v<T>,
+                       LD = device::tile_ld_v<T>;
+  device::systems<const T> a, b, c;
+  FactorView r, lo, cp;
+  InfoView info;
+  index_t n, slots, nsys;
+
+  static constexpr std::size_t tile_bytes() {
+    return Tiles ? TW * LD * 3 * sizeof(T) + TW * sizeof(int) : 0;
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void* tiles, void*) const {
+    T* const rp = &r(t, 0, 0);
+    T* const lp = &lo(t, 0, 0);
+    T* const cpp = &cp(t, 0, 0);
+    const int ns = device_tile_systems(slots, t);
+    const index_t s0 = t * TW;
+    if constexpr (Tiles) {
+      T* const ta = static_cast<T*>(tiles);
+      T* const tb = ta + TW * LD;
+      T* const tc = tb + TW * LD;
+      int* const codes = reinterpret_cast<int*>(tc + TW * LD);
+      for (index_t i0 = 0; i0 < n; i0 += RB) {
+        const int nr = static_cast<int>(n - i0 < RB ? n - i0 : RB);
+        device::load_tile(team, a, s0, ns, i0, nr, ta, LD);
+        device::load_tile(team, b, s0, ns, i0, nr, tb, LD);
+        device::load_tile(team, c, s0, ns, i0, nr, tc, LD);
+        team.team_barrier();
+        device::for_each_system_of_tile(team, ns, [&](const int k) {
+          const int o = k * LD;
+          int j = 0;
+          if (i0 == 0) {
+            factor_first_row<1, true>(1, tb + o, tc + o, rp + k, lp + k, cpp + k, codes + k);
+            j = 1;
+          }
+          for (; j < nr; ++j) {
+            const index_t i = i0 + j;
+            factor_next_row<1, true>(1, i, ta + o + j, tb + o + j, tc + o + j,
+                                     cpp + (i - 1) * TW + k, rp + i * TW + k, lp + i * TW + k,
+                                     cpp + i * TW + k, codes + k);
+          }
+        });
+        team.team_barrier();
+      }
+      device::for_each_system_of_tile(team, ns, [&](const int k) {
+        if (s0 + k < nsys) info(s0 + k) = codes[k];
+      });
+    } else {
+      (void)tiles;
+      device::for_each_system_of_tile(team, ns, [&](const int k) {
+        const index_t s = s0 + k;
+        const T *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
+        const index_t sa = a.row_stride, sb = b.row_stride, sc = c.row_stride;
+        int code = 0;
+        factor_first_row<1, true>(1, bs, cs, rp + k, lp + k, cpp + k, &code);
+        for (index_t i = 1; i < n; ++i)
+          factor_next_row<1, true>(1, i, as + i * sa, bs + i * sb, cs + i * sc,
+                                   cpp + (i - 1) * TW + k, rp + i * TW + k, lp + i * TW + k,
+                                   cpp + i * TW + k, &code);
+        if (s < nsys) info(s) = code;
+      });
+    }
+  }
+};
+
+// Solve with stored factors, per-system threads (d' in d) or row tiles of d (d' in row scratch).
+template <bool Tiles, class C, class D, class FactorView>
+struct thomas_device_factored_solve {
+  static constexpr int TW = device::tile_systems, RB = device::tile_rows_v<D>,
+                       LD = device::tile_ld_v<D>;
+  device::systems<D> d;
+  FactorView r, lo, cp;
+  index_t n, slots;
+
+  static constexpr std::size_t tile_bytes() { return Tiles ? TW * LD * sizeof(D) : 0; }
+  static std::size_t row_bytes(index_t n) {
+    return Tiles ? static_cast<std::size_t>(n) * TW * sizeof(D) : 0;
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void* tiles,
+                                         void* rows) const {
+    const C* const rp = &r(t, 0, 0);
+    const C* const lp = &lo(t, 0, 0);
+    const C* const cpp = &cp(t, 0, 0);
+    const int ns = device_tile_systems(slots, t);
+    const index_t s0 = t * TW;
+    if constexpr (Tiles) {
+      D* const td = static_cast<D*>(tiles);
+      D* const dp = static_cast<D*>(rows);
+      for (index_t i0 = 0; i0 < n; i0 += RB) {
+        const int nr = static_cast<int>(n - i0 < RB ? n - i0 : RB);
+        device::load_tile(team, d, s0, ns, i0, nr, td, LD);
+        team.team_barrier();
+        device::for_each_system_of_tile(team, ns, [&](const int k) {
+          const D zero = D(0);
+          for (int j = 0; j < nr; ++j) {
+            const index_t i = i0 + j;
+            factored_row<1, true>(1, rp + i * TW + k, lp + i * TW + k, td + k * LD + j,
+                                  i == 0 ? &zero : dp + (i - 1) * TW + k, dp + i * TW + k);
+          }
+        });
+        team.team_barrier();
+      }
+      for (index_t i0 = (n - 1) / RB * RB; i0 >= 0; i0 -= RB) {
+        const int nr = static_cast<int>(n - i0 < RB ? n - i0 : RB);
+        device::for_each_system_of_tile(team, ns, [&](const int k) {
+          for (int j = nr - 1; j >= 0; --j) {
+            const index_t i = i0 + j;
+            if (i + 1 < n)
+              backward_row<1, true, false>(1, cpp + i * TW + k, dp + i * TW + k,
+                                           dp + (i + 1) * TW + k);
+            td[k * LD + j] = dp[i * TW + k];
+          }
+        });
+        team.team_barrier();
+        device::store_tile(team, td, LD, d, s0, ns, i0, nr);
+        team.team_barrier();
+      }
+    } else {
+      (void)tiles, (void)rows;
+      device::for_each_system_of_tile(team, ns, [&](const int k) {
+        D* ds = d.system(s0 + k);
+        const index_t sd = d.row_stride;
+        D dp_prev = D(0);
+        for (index_t i = 0; i < n; ++i) {
+          factored_row<1, true>(1, rp + i * TW + k, lp + i * TW + k, ds + i * sd, &dp_prev,
+                                ds + i * sd);
+          dp_prev = ds[i * sd];
+        }
+        D x = dp_prev;
+        for (index_t i = n - 2; i >= 0; --i)
+          backward_row<1, true, true>(1, cpp + i * TW + k, ds + i * sd, &x);
+      });
+    }
+  }
+};
+
+// Systems the kernels compute: every slot of interleaved packs (padding lanes included, as on
+// the host), else the nsys systems.
+template <class View>
+index_t device_slots(const View& d, index_t nsys) {
+  if constexpr (View::rank == 3) return static_cast<index_t>(capacity(d));
+  else return nsys;
+}
+
+// Whether the row-tile shape reads these Views (each system contiguous, systems apart).
+template <class... Views>
+bool device_uses_row_tiles(const Views&... v) {
+  return (device::systems_of(v).rows_contiguous() && ...);
+}
+
+// One-shot solve of nsys systems of n rows (n, nsys > 0, arguments checked).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void thomas_device_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
+                         const CView& c, const DView& d, const InfoView& info, index_t n,
+                         index_t nsys) {
+  using C = typename BView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  const index_t slots = device_slots(d, nsys);
+  const index_t ntiles = (slots + device::tile_systems - 1) / device::tile_systems;
+  const char* label = "bandsolve::solve(thomas, device)";
+  if (device_uses_row_tiles(a, b, c, d)) {
+    using kernel = thomas_device_one_shot_tiles<C, D, InfoView>;
+    device::for_each_tile(exec, label, ntiles, kernel::tile_bytes(), kernel::row_bytes(n),
+                          kernel{device::systems_of<const C>(a), device::systems_of<const C>(b),
+                                 device::systems_of<const C>(c), device::systems_of(d), info, n,
+                                 slots, nsys});
+  } else {
+    using kernel = thomas_device_one_shot_systems<C, D, InfoView>;
+    device::for_each_tile(exec, label, ntiles, 0,
+                          static_cast<std::size_t>(n) * device::tile_systems * sizeof(C),
+                          kernel{device::systems_of<const C>(a), device::systems_of<const C>(b),
+                                 device::systems_of<const C>(c), device::systems_of(d), info, n,
+                                 slots, nsys});
+  }
+}
+
+struct thomas_device_factorization_access;
+
+}  // namespace detail
+
+// The LU factors of a batch of tridiagonal matrices on the device backend (factorize(exec,
+// algo::thomas{}, a, b, c, backend::device{}), or any factorize on Kokkos::Cuda): r = 1/pivot,
+// l = a/pivot and c' in packs of 32 systems, whatever the input layout, so that a solve reads
+// them coalesced (one thread per system, neighbouring threads on neighbouring entries).
+template <class Scalar, class Layout, class ExecutionSpace>
+class thomas_device_factorization {
+ public:
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  static constexpr int pack_width = detail::device::tile_systems;
+  // (packs, n, pack_width).
+  using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
+
+  thomas_device_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(nsys_); }
+  std::size_t n() const { return static_cast<std::size_t>(n_); }
+  // Per-system info codes of the factorization (0 = ok, i > 0 = bad pivot at row i).
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+  // Bytes of the stored factors (r, l and c'): 3 n 32 sizeof(Scalar) per pack of 32 systems.
+  std::size_t storage_bytes() const { return 3 * r_.span() * sizeof(Scalar); }
+
+  // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
+  // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
+  // fenced. Row-layout d (contiguous systems) takes row scratch of n 32 sizeof(D) bytes per tile
+  // of 32 systems (see thomas_device.hpp). Systems whose info is not 0 get inf/NaN.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    static_assert(Kokkos::is_view<DView>::value && std::is_same_v<layout_of_t<DView>, Layout>,
+                  "bandsolve::thomas_factorization::solve: d must use the layout that was factored");
+    using D = typename DView::value_type;
+    static_assert(is_rhs_of_v<Scalar, D>,
+                  "bandsolve::thomas_factorization::solve: d must be a non-const View of the "
+                  "factored scalar type (or of Kokkos::complex of a real factored type)");
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
+                                             typename DView::memory_space>::accessible,
+                  "bandsolve::thomas_factorization::solve: d must be accessible from the "
+                  "execution space");
+    const std::string fn = "bandsolve::thomas_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    if (static_cast<index_t>(rows(d)) != n_)
+      detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
+    const index_t slots = static_cast<index_t>(capacity(d));
+    index_t expected = nsys_;
+    if constexpr (DView::rank == 3)
+      expected = ((nsys_ + Layout::width - 1) / Layout::width) * Layout::width;
+    if (slots != expected)
+      detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
+                                     nsys_);
+    if (nsys_ == 0 || n_ == 0) return;
+    const index_t computed = detail::device_slots(d, nsys_);
+    const index_t ntiles = (computed + pack_width - 1) / pack_width;
+    const char* label = "bandsolve::thomas_factorization::solve(device)";
+    if (detail::device_uses_row_tiles(d)) {
+      using kernel = detail::thomas_device_factored_solve<true, Scalar, D, factor_view>;
+      detail::device::for_each_tile(exec, label, ntiles, kernel::tile_bytes(),
+                                    kernel::row_bytes(n_),
+                                    kernel{detail::device::systems_of(d), r_, l_, cp_, n_,
+                                           computed});
+    } else {
+      using kernel = detail::thomas_device_factored_solve<false, Scalar, D, factor_view>;
+      detail::device::for_each_tile(exec, label, ntiles, 0, 0,
+                                    kernel{detail::device::systems_of(d), r_, l_, cp_, n_,
+                                           computed});
+    }
+  }
+
+ private:
+  friend struct detail::thomas_device_factorization_access;
+
+  // Members are built here, never assigned into default-constructed Views.
+  thomas_device_factorization(const factor_view& r, const factor_view& l, const factor_view& cp,
+                              const Kokkos::View<int*, memory_space>& info, index_t nsys,
+                              index_t n)
+      : r_(r), l_(l), cp_(cp), info_(info), nsys_(nsys), n_(n), initialized_(true) {}
+
+  factor_view r_, l_, cp_;
+  Kokkos::View<int*, memory_space> info_;
+  index_t nsys_ = 0, n_ = 0;
+  bool initialized_ = false;
+};
+
+namespace detail {
+struct thomas_device_factorization_access {
+  template <class F, class FactorView, class InfoView>
+  static F make(FactorView r, FactorView l, FactorView cp, InfoView info, index_t nsys, index_t n) {
+    return F(r, l, cp, info, nsys, n);
+  }
+};
+
+// factorize on the device backend: nsys systems of n rows (arguments checked). Allocates the
+// factors and info; enqueued on exec, not fenced.
+template <class ExecutionSpace, class AView, class BView, class CView>
+thomas_device_factorization<typename BView::non_const_value_type, layout_of_t<BView>,
+                            ExecutionSpace>
+thomas_device_factorize(const ExecutionSpace& exec, const AView& a, const BView& b,
+                        const CView& c, index_t nsys) {
+  using T = typename BView::non_const_value_type;
+  using result_type = thomas_device_factorization<T, layout_of_t<BView>, ExecutionSpace>;
+  using factor_view = typename result_type::factor_view;
+  using info_type = Kokkos::View<int*, typename result_type::memory_space>;
+  constexpr int TW = device::tile_systems;
+  const index_t n = static_cast<index_t>(rows(b));
+  const index_t slots = device_slots(b, nsys);
+  const index_t ntiles = (slots + TW - 1) / TW;
+  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), ntiles, n, TW);
+  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), ntiles, n,
+                       TW);
+  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), ntiles, n,
+                       TW);
+  const info_type info(Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")),
+                       static_cast<std::size_t>(nsys));
+  auto f = thomas_device_factorization_access::make<result_type>(r, lo, cp, info, nsys, n);
+  if (nsys == 0 || n == 0) return f;
+  const char* label = "bandsolve::factorize(thomas, device)";
+  if (device_uses_row_tiles(a, b, c)) {
+    using kernel = thomas_device_factor<true, T, factor_view, info_type>;
+    device::for_each_tile(exec, label, ntiles, kernel::tile_bytes(), 0,
+                          kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
+                                 device::systems_of<const T>(c), r, lo, cp, info, n, slots,
+                                 nsys});
+  } else {
+    using kernel = thomas_device_factor<false, T, factor_view, info_type>;
+    device::for_each_tile(exec, label, ntiles, 0, 0,
+                          kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
+                                 device::systems_of<const T>(c), r, lo, cp, info, n, slots,
+                                 nsys});
+  }
+  return f;
+}
+}  // namespace detail
+
+}  // namespace bandsolve
