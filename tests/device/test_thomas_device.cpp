@@ -1,0 +1,474 @@
+// Batched Thomas on the device backend (backend::device): the kernels that run on Kokkos::Cuda,
+// here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA
+// build the same file runs on the GPU with device Views; results come back through host mirrors.
+// Compared with LAPACK ?gtsv and with the host Thomas (the execution space's own backend on the
+// default host space): n = 1, 2, 3, 17, 1031; batches of 1, 31, 33 and 100 systems (not multiples
+// of the 32-system tiles); row, column, interleaved<4>, interleaved<32> and three kinds of strided
+// Views (padded rows, unit system stride, neither stride 1); float, double, complex and real
+// coefficients with complex right-hand sides; info codes of zero, NaN and Inf pivots at known
+// rows; a factorization solved twice; row scratch in each of its places; argument checks.
+#include "test_support.hpp"
+
+#include <bandsolve/tridiag/thomas.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace bl = bandsolve::layout;
+using bandsolve::index_t;
+using bandsolve::algo::thomas;
+
+namespace {
+
+using device_tag = bandsolve::backend::device;
+using host_exec = Kokkos::DefaultHostExecutionSpace;
+
+template <class R>
+using cplx = Kokkos::complex<R>;
+
+// Execution spaces the device backend runs on in this test.
+template <class F>
+void for_each_device_exec(F&& f) {
+  f(Kokkos::DefaultExecutionSpace());
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if constexpr (!std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Serial>) f(Kokkos::Serial());
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batches on the host in plain row order (system s, row i at s*n + i).
+
+template <class C, class D>
+struct batch {
+  std::size_t nsys = 0, n = 0;
+  std::vector<C> a, b, c;
+  std::vector<D> d;
+};
+
+template <class T>
+T random_scalar(std::mt19937& gen) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  using R = bandsolve::real_type_t<T>;
+  if constexpr (bandsolve::is_complex_v<T>)
+    return T(static_cast<R>(u(gen)), static_cast<R>(u(gen)));
+  else
+    return static_cast<T>(u(gen));
+}
+
+template <class T>
+double mag(const T& x) {
+  if constexpr (bandsolve::is_complex_v<T>)
+    return std::abs(std::complex<double>(double(x.real()), double(x.imag())));
+  else
+    return std::abs(double(x));
+}
+
+// Row diagonally dominant systems: |b_i| = |a_i| + |c_i| + m, m ~ U(1, 2), random phase or sign.
+template <class C, class D>
+batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  batch<C, D> p{nsys, n, std::vector<C>(nsys * n), std::vector<C>(nsys * n),
+                std::vector<C>(nsys * n), std::vector<D>(nsys * n)};
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
+  using R = bandsolve::real_type_t<C>;
+  for (std::size_t k = 0; k < nsys * n; ++k) {
+    const std::size_t i = k % n;
+    p.a[k] = i == 0 ? C(0) : random_scalar<C>(gen);
+    p.c[k] = i + 1 == n ? C(0) : random_scalar<C>(gen);
+    const double m = mag(p.a[k]) + mag(p.c[k]) + u12(gen), t = phase(gen);
+    if constexpr (bandsolve::is_complex_v<C>)
+      p.b[k] = C(static_cast<R>(m * std::cos(t)), static_cast<R>(m * std::sin(t)));
+    else
+      p.b[k] = static_cast<C>(std::cos(t) < 0 ? -m : m);
+    p.d[k] = random_scalar<D>(gen);
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views in every layout over one allocation (so strided Views can have gaps holding sentinels),
+// with a host mirror of the allocation and a host View of the same shape over it.
+
+enum class strides { plain, padded_rows, unit_system_stride, neither_unit };
+
+template <class Layout, class T, class Mem>
+struct view_of {
+  using type = typename Layout::template view_type<T, Mem>;
+};
+template <class T, class Mem>
+struct view_of<bl::strided, T, Mem> {
+  using type = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+};
+
+template <class Layout, class T, class Mem>
+struct stored {
+  using view_type = Kokkos::View<typename view_of<Layout, T, Mem>::type::data_type,
+                                 typename view_of<Layout, T, Mem>::type::array_layout, Mem,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using host_view_type =
+      Kokkos::View<typename view_type::data_type, typename view_type::array_layout,
+                   Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Kokkos::View<T*, Mem> storage;
+  typename Kokkos::View<T*, Mem>::HostMirror host_storage;
+  view_type view;
+  host_view_type host;
+  std::vector<bool> covered;  // storage elements that belong to the View
+};
+
+template <class Layout, class T, class ViewType>
+ViewType make_view(T* data, std::size_t nsys, std::size_t n, strides kind, std::size_t& span) {
+  if constexpr (std::is_same_v<Layout, bl::strided>) {
+    std::size_t offset = 0, ss = 0, si = 0;
+    if (kind == strides::padded_rows) offset = 1, ss = n + 3, si = 1;
+    else if (kind == strides::unit_system_stride) offset = 2, ss = 1, si = nsys + 5;
+    else offset = 0, ss = 2, si = 2 * nsys + 1;
+    span = offset + (nsys - 1) * ss + (n - 1) * si + 1;
+    return ViewType(data ? data + offset : nullptr, Kokkos::LayoutStride(nsys, ss, n, si));
+  } else if constexpr (std::is_same_v<Layout, bl::row> || std::is_same_v<Layout, bl::column>) {
+    span = nsys * n;
+    return ViewType(data, nsys, n);
+  } else {
+    const std::size_t packs = (nsys + Layout::width - 1) / Layout::width;
+    span = packs * n * Layout::width;
+    return ViewType(data, packs, n);
+  }
+}
+
+template <class Layout, class T, class Mem>
+stored<Layout, T, Mem> store(const std::vector<T>& h, std::size_t nsys, std::size_t n,
+                             strides kind) {
+  using S = stored<Layout, T, Mem>;
+  S s;
+  std::size_t span = 0;
+  make_view<Layout, T, typename S::host_view_type>(nullptr, nsys, n, kind, span);
+  s.storage = Kokkos::View<T*, Mem>("storage", span);
+  s.host_storage = Kokkos::create_mirror_view(s.storage);
+  const T sentinel = T(std::numeric_limits<bandsolve::real_type_t<T>>::quiet_NaN());
+  for (std::size_t k = 0; k < span; ++k) s.host_storage(k) = sentinel;
+  s.view = make_view<Layout, T, typename S::view_type>(s.storage.data(), nsys, n, kind, span);
+  s.host = make_view<Layout, T, typename S::host_view_type>(s.host_storage.data(), nsys, n, kind,
+                                                            span);
+  s.covered.assign(span, false);
+  const std::size_t slots = bandsolve::capacity(s.host);
+  for (std::size_t sy = 0; sy < slots; ++sy)
+    for (std::size_t i = 0; i < n; ++i) {
+      T& e = bandsolve::at(s.host, index_t(sy), index_t(i));
+      e = sy < nsys ? h[sy * n + i] : T(1);  // padding lanes of interleaved packs: identity rows
+      s.covered[static_cast<std::size_t>(&e - s.host_storage.data())] = true;
+    }
+  Kokkos::deep_copy(s.storage, s.host_storage);
+  return s;
+}
+
+// The first nsys systems back in row order; false if an element outside the View changed.
+template <class S>
+auto fetch(const S& s, std::size_t nsys, std::size_t n, bool* gaps_intact = nullptr) {
+  Kokkos::deep_copy(s.host_storage, s.storage);
+  using T = typename S::host_view_type::non_const_value_type;
+  std::vector<T> h(nsys * n);
+  for (std::size_t sy = 0; sy < nsys; ++sy)
+    for (std::size_t i = 0; i < n; ++i) h[sy * n + i] = bandsolve::at(s.host, index_t(sy), index_t(i));
+  if (gaps_intact) {
+    *gaps_intact = true;
+    for (std::size_t k = 0; k < s.covered.size(); ++k)
+      if (!s.covered[k] && mag(s.host_storage(k)) == mag(s.host_storage(k))) *gaps_intact = false;
+  }
+  return h;
+}
+
+// ---------------------------------------------------------------------------------------------
+// References.
+
+// The host Thomas (row layout, host space, the execution space's own backend).
+template <class C, class D>
+std::vector<D> host_thomas(const batch<C, D>& p, const std::vector<D>& rhs, std::vector<int>& info) {
+  using mem = Kokkos::HostSpace;
+  auto a = bstest::to_device<bl::row, C, mem>("a", p.a, p.nsys, p.n);
+  auto b = bstest::to_device<bl::row, C, mem>("b", p.b, p.nsys, p.n);
+  auto c = bstest::to_device<bl::row, C, mem>("c", p.c, p.nsys, p.n);
+  auto d = bstest::to_device<bl::row, D, mem>("d", rhs, p.nsys, p.n);
+  auto inf = bstest::make_info<mem>(p.nsys);
+  bandsolve::solve(host_exec(), thomas{}, a, b, c, d, inf);
+  host_exec().fence();
+  info = bstest::info_to_host(inf);
+  return bstest::to_host(d, p.nsys);
+}
+
+// LAPACK ?gtsv on real coefficients, for real right-hand sides or the real and imaginary parts
+// of complex ones.
+template <class C, class D>
+std::vector<D> lapack_thomas(const batch<C, D>& p, const std::vector<D>& rhs) {
+  static_assert(!bandsolve::is_complex_v<C>);
+  bstest::host_batch<C> h(p.nsys, p.n);
+  h.a = p.a, h.b = p.b, h.c = p.c;
+  if constexpr (std::is_same_v<C, D>) {
+    return bstest::reference_solve(h, &rhs);
+  } else {
+    std::vector<C> re(rhs.size()), im(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) re[k] = rhs[k].real(), im[k] = rhs[k].imag();
+    const auto xr = bstest::reference_solve(h, &re), xi = bstest::reference_solve(h, &im);
+    std::vector<D> x(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) x[k] = D(xr[k], xi[k]);
+    return x;
+  }
+}
+
+// max over systems of max_i |x_i - y_i| / max_i |y_i| (infinite for a non-finite x).
+template <class D>
+double max_rel_diff(const std::vector<D>& x, const std::vector<D>& y, std::size_t nsys,
+                    std::size_t n) {
+  double worst = 0;
+  for (std::size_t s = 0; s < nsys; ++s) {
+    double diff = 0, ynorm = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double xi = mag(x[s * n + i]);
+      if (!std::isfinite(xi)) return std::numeric_limits<double>::infinity();
+      diff = std::max(diff, mag(x[s * n + i] - y[s * n + i]));
+      ynorm = std::max(ynorm, mag(y[s * n + i]));
+    }
+    worst = std::max(worst, diff / std::max(ynorm, 1e-300));
+  }
+  return worst;
+}
+
+// Largest normwise residual ||A x - d|| / (||A|| ||x|| + ||d||) over the systems.
+template <class C, class D>
+double max_residual(const batch<C, D>& p, const std::vector<D>& x, const std::vector<D>& rhs) {
+  double worst = 0;
+  const std::size_t n = p.n;
+  for (std::size_t s = 0; s < p.nsys; ++s) {
+    double r = 0, an = 0, xn = 0, dn = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k = s * n + i;
+      D ax = p.b[k] * x[k];
+      if (i > 0) ax += p.a[k] * x[k - 1];
+      if (i + 1 < n) ax += p.c[k] * x[k + 1];
+      r = std::max(r, mag(ax - rhs[k]));
+      an = std::max(an, (i > 0 ? mag(p.a[k]) : 0.0) + mag(p.b[k]) + (i + 1 < n ? mag(p.c[k]) : 0.0));
+      xn = std::max(xn, mag(x[k]));
+      dn = std::max(dn, mag(rhs[k]));
+    }
+    worst = std::max(worst, r / (an * xn + dn));
+  }
+  return worst;
+}
+
+template <class T>
+double eps_of() {
+  return double(std::numeric_limits<bandsolve::real_type_t<T>>::epsilon());
+}
+
+// ---------------------------------------------------------------------------------------------
+// One batch through the one-shot and the factored device solves, checked against the references.
+
+template <class Layout, class C, class D, class Exec>
+void check_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind) {
+  using mem = typename Exec::memory_space;
+  const auto p = random_batch<C, D>(nsys, n, static_cast<std::uint32_t>(nsys * 7919 + n));
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                    << static_cast<int>(kind) << ", " << nsys << " systems of n = " << n
+                    << ", sizeof(C) = " << sizeof(C) << ", sizeof(D) = " << sizeof(D));
+  auto a = store<Layout, C, mem>(p.a, nsys, n, kind);
+  auto b = store<Layout, C, mem>(p.b, nsys, n, kind);
+  auto c = store<Layout, C, mem>(p.c, nsys, n, kind);
+  auto d = store<Layout, D, mem>(p.d, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, thomas{}, a.view, b.view, c.view, d.view, info, device_tag{});
+  exec.fence();
+  bool gaps_intact = false;
+  const auto x = fetch(d, nsys, n, &gaps_intact);
+  CHECK(gaps_intact);
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+
+  std::vector<int> host_info;
+  const auto y = host_thomas(p, p.d, host_info);
+  // Same arithmetic in another order of operations (SIMD, contractions): a few ulps of ||x||.
+  CHECK(max_rel_diff(x, y, nsys, n) <= 16 * eps_of<C>());
+  CHECK(max_residual(p, x, p.d) <= 16 * eps_of<C>());
+  if constexpr (!bandsolve::is_complex_v<C>)
+    CHECK(max_rel_diff(x, lapack_thomas(p, p.d), nsys, n) <= 160 * eps_of<C>());
+
+  // Factored: two right-hand sides, each against the one-shot host solve of the same.
+  auto f = bandsolve::factorize(exec, thomas{}, a.view, b.view, c.view, nsys, device_tag{});
+  static_assert(std::is_same_v<typename decltype(f)::scalar_type, C>);
+  CHECK(f.nsys() == nsys);
+  CHECK(f.n() == n);
+  CHECK(f.storage_bytes() == 3 * ((nsys + 31) / 32) * 32 * n * sizeof(C));
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    batch<C, D> q = random_batch<C, D>(nsys, n, 1000 + round);
+    auto d2 = store<Layout, D, mem>(q.d, nsys, n, kind);
+    f.solve(exec, d2.view);
+    exec.fence();
+    const auto x2 = fetch(d2, nsys, n, &gaps_intact);
+    CHECK(gaps_intact);
+    const auto y2 = host_thomas(p, q.d, host_info);
+    CHECK(max_rel_diff(x2, y2, nsys, n) <= 16 * eps_of<C>());
+    CHECK(max_residual(p, x2, q.d) <= 16 * eps_of<C>());
+  }
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+}
+
+template <class Layout, class C, class D, class Exec>
+void check_sizes(const Exec& exec, strides kind = strides::plain) {
+  for (std::size_t n : {1, 2, 3, 17})
+    for (std::size_t nsys : {1, 31, 33, 100}) check_batch<Layout, C, D>(exec, nsys, n, kind);
+  for (std::size_t nsys : {1, 33}) check_batch<Layout, C, D>(exec, nsys, 1031, kind);
+}
+
+template <class C, class D, class Exec>
+void check_every_layout(const Exec& exec) {
+  check_sizes<bl::row, C, D>(exec);
+  check_sizes<bl::column, C, D>(exec);
+  check_sizes<bl::interleaved<4>, C, D>(exec);
+  check_sizes<bl::interleaved<32>, C, D>(exec);
+  check_sizes<bl::strided, C, D>(exec, strides::padded_rows);
+  check_sizes<bl::strided, C, D>(exec, strides::unit_system_stride);
+  check_sizes<bl::strided, C, D>(exec, strides::neither_unit);
+}
+
+}  // namespace
+
+TEST_CASE("device thomas: double in every layout against LAPACK and the host Thomas",
+          "[device][thomas]") {
+  for_each_device_exec([](const auto& exec) { check_every_layout<double, double>(exec); });
+}
+
+TEST_CASE("device thomas: float, complex and complex right-hand sides in every layout",
+          "[device][thomas]") {
+  const Kokkos::DefaultExecutionSpace exec;
+  check_every_layout<float, float>(exec);
+  check_every_layout<cplx<float>, cplx<float>>(exec);
+  check_every_layout<cplx<double>, cplx<double>>(exec);
+  check_every_layout<double, cplx<double>>(exec);
+  check_every_layout<float, cplx<float>>(exec);
+}
+
+TEST_CASE("device thomas: row scratch in team scratch level 0, level 1 and allocated",
+          "[device][thomas]") {
+  namespace dev = bandsolve::detail::device;
+  const std::size_t saved = dev::device_row_scratch_max;
+  for (const std::size_t limit : {saved, std::size_t(1024), std::size_t(0)}) {
+    dev::device_row_scratch_max = limit;
+    INFO("device_row_scratch_max = " << limit);
+    const Kokkos::DefaultExecutionSpace exec;
+    for (std::size_t n : {2, 300, 1031}) {
+      check_batch<bl::row, double, double>(exec, 33, n, strides::plain);
+      check_batch<bl::column, double, double>(exec, 33, n, strides::plain);
+    }
+  }
+  dev::device_row_scratch_max = saved;
+  // Where the row scratch goes: beside the tiles while small, level 1, then one allocation.
+  CHECK(dev::row_scratch_place(0, 1024) == 0);
+  CHECK(dev::row_scratch_place(0, dev::device_level0_max) == 1);
+  CHECK(dev::row_scratch_place(0, dev::device_row_scratch_max + 1) == 2);
+  CHECK(dev::row_scratch_bytes(10, 0, dev::device_row_scratch_max + 1) >=
+        10 * (dev::device_row_scratch_max + 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Info codes: the host Thomas's codes exactly, at the rows where the pivots were spoiled.
+
+namespace {
+
+template <class Layout, class T, class Exec>
+void check_info(const Exec& exec, strides kind) {
+  using mem = typename Exec::memory_space;
+  const std::size_t nsys = 70, n = 40;
+  auto p = random_batch<T, T>(nsys, n, 7);
+  using R = bandsolve::real_type_t<T>;
+  const R nan = std::numeric_limits<R>::quiet_NaN(), inf = std::numeric_limits<R>::infinity();
+  std::vector<int> expected(nsys, 0);
+  // System, row (0-based), what: 0 zero pivot (a = b = 0), 1 NaN in b, 2 Inf in b, 3 NaN in a
+  // (pivot b - a c' is NaN), 4 zero b in row 0.
+  const int spoil[][3] = {{0, 0, 4}, {1, 5, 0}, {31, 39, 1}, {32, 20, 2}, {33, 1, 3},
+                          {64, 17, 0}, {69, 39, 2}};
+  for (const auto& w : spoil) {
+    const std::size_t k = std::size_t(w[0]) * n + std::size_t(w[1]);
+    if (w[2] == 0) p.a[k] = T(0), p.b[k] = T(0);
+    if (w[2] == 1) p.b[k] = T(nan);
+    if (w[2] == 2) p.b[k] = T(inf);
+    if (w[2] == 3) p.a[k] = T(nan);
+    if (w[2] == 4) p.b[k] = T(0);
+    expected[std::size_t(w[0])] = w[1] + 1;
+  }
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                    << static_cast<int>(kind) << ", sizeof(T) = " << sizeof(T));
+  std::vector<int> host_info;
+  host_thomas(p, p.d, host_info);
+  REQUIRE(host_info == expected);
+
+  auto a = store<Layout, T, mem>(p.a, nsys, n, kind);
+  auto b = store<Layout, T, mem>(p.b, nsys, n, kind);
+  auto c = store<Layout, T, mem>(p.c, nsys, n, kind);
+  auto d = store<Layout, T, mem>(p.d, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, thomas{}, a.view, b.view, c.view, d.view, info, device_tag{});
+  CHECK(bstest::info_to_host(info) == expected);
+  // Systems with good pivots are still solved.
+  const auto x = fetch(d, nsys, n);
+  const auto y = host_thomas(p, p.d, host_info);
+  for (std::size_t s = 0; s < nsys; ++s)
+    if (expected[s] == 0) {
+      std::vector<T> xs(x.begin() + long(s * n), x.begin() + long((s + 1) * n));
+      std::vector<T> ys(y.begin() + long(s * n), y.begin() + long((s + 1) * n));
+      CHECK(max_rel_diff(xs, ys, 1, n) <= 16 * eps_of<T>());
+    }
+
+  auto f = bandsolve::factorize(exec, thomas{}, a.view, b.view, c.view, nsys, device_tag{});
+  CHECK(bstest::info_to_host(f.info()) == expected);
+}
+
+}  // namespace
+
+TEST_CASE("device thomas: info codes of zero, NaN and Inf pivots at known rows",
+          "[device][thomas]") {
+  for_each_device_exec([](const auto& exec) {
+    check_info<bl::row, double>(exec, strides::plain);
+    check_info<bl::column, double>(exec, strides::plain);
+    check_info<bl::interleaved<4>, double>(exec, strides::plain);
+    check_info<bl::strided, double>(exec, strides::padded_rows);
+    check_info<bl::strided, double>(exec, strides::neither_unit);
+  });
+  const Kokkos::DefaultExecutionSpace exec;
+  check_info<bl::row, float>(exec, strides::plain);
+  check_info<bl::column, cplx<double>>(exec, strides::plain);
+  check_info<bl::row, cplx<float>>(exec, strides::plain);
+}
+
+TEST_CASE("device thomas: argument checks throw as on the host", "[device][thomas]") {
+  using mem = Kokkos::DefaultExecutionSpace::memory_space;
+  const Kokkos::DefaultExecutionSpace exec;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, mem>;
+  const V a("a", 5, 8), b("b", 5, 8), c("c", 5, 8), d("d", 5, 8), d7("d7", 5, 7), d4("d4", 4, 8);
+  const auto info = bstest::make_info<mem>(5);
+  const auto info4 = bstest::make_info<mem>(4);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_WITH(bandsolve::solve(exec, thomas{}, a, b, c, d7, info, device_tag{}),
+                    StartsWith("bandsolve::solve(thomas)"));
+  CHECK_THROWS_AS(bandsolve::solve(exec, thomas{}, a, b, c, d, info4, device_tag{}),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(bandsolve::solve(exec, thomas{}, a, b, c, a, info, device_tag{}),
+                  std::invalid_argument);
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, thomas{}, a, b, d7, device_tag{}),
+                    StartsWith("bandsolve::factorize(thomas)"));
+  CHECK_THROWS_AS(bandsolve::factorize(exec, thomas{}, a, b, c, 4, device_tag{}),
+                  std::invalid_argument);
+  const auto f = bandsolve::factorize(exec, thomas{}, a, b, c, device_tag{});
+  CHECK_THROWS_WITH(f.solve(exec, d7), StartsWith("bandsolve::thomas_factorization::solve"));
+  CHECK_THROWS_AS(f.solve(exec, d4), std::invalid_argument);
+  const decltype(f) empty;
+  CHECK_THROWS_AS(empty.solve(exec, d), std::invalid_argument);
+  // n = 0 and nsys = 0 are no-ops that still write info (n = 0: every system solved).
+  const V z("z", 5, 0);
+  bandsolve::solve(exec, thomas{}, z, z, z, V("dz", 5, 0), info, device_tag{});
+  CHECK(bstest::info_to_host(info) == std::vector<int>(5, 0));
+}
