@@ -472,3 +472,33 @@ TEST_CASE("device thomas: argument checks throw as on the host", "[device][thoma
   bandsolve::solve(exec, thomas{}, z, z, z, V("dz", 5, 0), info, device_tag{});
   CHECK(bstest::info_to_host(info) == std::vector<int>(5, 0));
 }
+
+TEST_CASE("device thomas: calls without a backend take the execution space's own",
+          "[device][thomas]") {
+  // On Kokkos::Cuda that is the device backend; on host spaces the host one. Either way the
+  // results agree with the explicit device backend.
+  using exec_type = Kokkos::DefaultExecutionSpace;
+  using mem = exec_type::memory_space;
+  using own = bandsolve::backend::default_for_t<exec_type>;
+#if defined(KOKKOS_ENABLE_CUDA)
+  static_assert(!std::is_same_v<exec_type, Kokkos::Cuda> || std::is_same_v<own, device_tag>);
+#endif
+  static_assert(bandsolve::backend::is_backend_v<own>);
+  const exec_type exec;
+  const std::size_t nsys = 33, n = 65;
+  const auto p = random_batch<double, double>(nsys, n, 5);
+  for (const strides kind : {strides::padded_rows, strides::unit_system_stride}) {
+    auto a = store<bl::strided, double, mem>(p.a, nsys, n, kind);
+    auto b = store<bl::strided, double, mem>(p.b, nsys, n, kind);
+    auto c = store<bl::strided, double, mem>(p.c, nsys, n, kind);
+    auto d1 = store<bl::strided, double, mem>(p.d, nsys, n, kind);
+    auto d2 = store<bl::strided, double, mem>(p.d, nsys, n, kind);
+    auto info = bstest::make_info<mem>(nsys);
+    bandsolve::solve(exec, thomas{}, a.view, b.view, c.view, d1.view, info);
+    bandsolve::solve(exec, thomas{}, a.view, b.view, c.view, d2.view, info, device_tag{});
+    CHECK(max_rel_diff(fetch(d1, nsys, n), fetch(d2, nsys, n), nsys, n) <= 16 * eps_of<double>());
+    const auto f = bandsolve::factorize(exec, thomas{}, a.view, b.view, c.view);
+    f.solve(exec, d1.view);
+    CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+  }
+}
