@@ -299,60 +299,41 @@ KOKKOS_INLINE_FUNCTION void sym_factor_lanes(index_t n, int nl, int ng, lane_row
     }
 }
 
-// x_{n-1} = r y_{n-1}, x_i = r_i y_i - c'_i x_{i+1}, in place over the rows y of each group.
-template <int W, int G, bool Full, class R, class C, class D, class Prefetch>
-KOKKOS_INLINE_FUNCTION void sym_factored_backward(int nl, int ng, index_t n, const R* r,
-                                                  const C* cp, lane_rows<D> y,
-                                                  const Prefetch& prefetch) {
-  constexpr int GW = G * W;
-  constexpr bool carry = carry_rows_v<GW, D>;
-  const int lanes = Full ? W : nl;
-  D x_carry[carry ? GW : 1] = {};
-  for (int g = 0; g < G; ++g) {
-    if (g >= ng) break;
-    D* yl = y.row(n - 1, g);
-    const R* rl = r + (n - 1) * GW + g * W;
-    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-    for (int l = 0; l < lanes; ++l) {
-      const D x = rl[l] * yl[l];
-      yl[l] = x;
-      if constexpr (carry) x_carry[g * W + l] = x;
-    }
-  }
-  for (index_t i = n - 2; i >= 0; --i) {
-    prefetch(n - 2 - i);
-    for (int g = 0; g < G; ++g) {
-      if (g >= ng) break;
-      const index_t o = i * GW + g * W;
-      D* yi = y.row(i, g);
-      const D* xn = carry ? x_carry + g * W : y.row(i + 1, g);
-      BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-      for (int l = 0; l < lanes; ++l) {
-        const D x = r[o + l] * yi[l] - cp[o + l] * xn[l];
-        yi[l] = x;
-        if constexpr (carry) x_carry[g * W + l] = x;
-      }
-    }
-  }
-}
-
-// Solve with stored factors (rows of G*W lanes), d in groups, in place.
+// Solve with stored factors (rows of G*W lanes), d in groups, in place. The forward sweep carries
+// y_i = d_i - conj(c'_{i-1}) y_{i-1} in registers and stores z_i = r_i y_i, so the backward sweep
+// is Thomas's, x_i = z_i - c'_i x_{i+1}: r and c' cross memory once each, as r, l and c' do in
+// the Thomas factored solve.
 template <int W, int G, bool Full, class R, class C, class D, class Prefetch>
 KOKKOS_INLINE_FUNCTION void sym_factored_solve_lanes(index_t n, int nl, int ng, const R* r,
                                                      const C* cp, lane_rows<D> d,
                                                      const Prefetch& prefetch) {
   constexpr int GW = G * W;
   const int lanes = Full ? W : nl;
+  D y[GW] = {};
+  for (int g = 0; g < G; ++g) {
+    if (g >= ng) break;
+    D* d0 = d.row(0, g);
+    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+    for (int l = 0; l < lanes; ++l) {
+      y[g * W + l] = d0[l];
+      d0[l] = r[g * W + l] * d0[l];
+    }
+  }
   for (index_t i = 1; i < n; ++i)
     for (int g = 0; g < G; ++g) {
       if (g >= ng) break;
-      const C* c_prev = cp + (i - 1) * GW + g * W;
+      const index_t o = i * GW + g * W;
+      const C* c_prev = cp + o - GW;
       D* di = d.row(i, g);
-      const D* dprev = d.row(i - 1, g);
+      D* yg = y + g * W;
       BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-      for (int l = 0; l < lanes; ++l) di[l] = di[l] - conj_of(c_prev[l]) * dprev[l];
+      for (int l = 0; l < lanes; ++l) {
+        const D yl = di[l] - conj_of(c_prev[l]) * yg[l];
+        yg[l] = yl;
+        di[l] = r[o + l] * yl;
+      }
     }
-  sym_factored_backward<W, G, Full>(nl, ng, n, r, cp, d, prefetch);
+  thomas_backward<W, G, Full>(nl, ng, n, cp, d, prefetch);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,23 +425,24 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_gather(index_t n, int nl, const R
                                                       const Prefetch& prefetch) {
   const lane_offsets<L> od(nl, d.system_stride);
   gather_tile<TR, L, D> td;
+  D y_carry[L] = {};
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
     td.load(d, od, i0, rows);
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
-      if (i == 0) {
-        for (int l = 0; l < L; ++l) y[l] = td.v[0][l];
-      } else {
-        const C* c_prev = cp + (i - 1) * L;
-        D* yi = y + i * L;
-        const D* yp = yi - L;
-        BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-        for (int l = 0; l < L; ++l) yi[l] = td.v[j][l] - conj_of(c_prev[l]) * yp[l];
+      const C* c_prev = cp + (i > 0 ? i - 1 : 0) * L;
+      const R* ri = r + i * L;
+      D* zi = y + i * L;
+      BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+      for (int l = 0; l < L; ++l) {
+        const D yl = i == 0 ? td.v[j][l] : td.v[j][l] - conj_of(c_prev[l]) * y_carry[l];
+        y_carry[l] = yl;
+        zi[l] = ri[l] * yl;
       }
     }
   }
-  sym_factored_backward<L, 1, true>(L, 1, n, r, cp, lane_rows<D>{y, L}, prefetch);
+  thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<D>{y, L}, prefetch);
   scatter_rows<TR, L>(y, n, d, od, nl);
 }
 
