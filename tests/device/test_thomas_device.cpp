@@ -355,23 +355,34 @@ TEST_CASE("device thomas: float, complex and complex right-hand sides in every l
 TEST_CASE("device thomas: row scratch in team scratch level 0, level 1 and allocated",
           "[device][thomas]") {
   namespace dev = bandsolve::detail::device;
-  const std::size_t saved = dev::device_row_scratch_max;
-  for (const std::size_t limit : {saved, std::size_t(1024), std::size_t(0)}) {
-    dev::device_row_scratch_max = limit;
-    INFO("device_row_scratch_max = " << limit);
-    const Kokkos::DefaultExecutionSpace exec;
-    for (std::size_t n : {2, 300, 1031}) {
-      check_batch<bl::row, double, double>(exec, 33, n, strides::plain);
-      check_batch<bl::column, double, double>(exec, 33, n, strides::plain);
-    }
+  const std::size_t saved_tile = dev::device_row_scratch_max, saved_pool = dev::device_level1_pool_max;
+  const Kokkos::DefaultExecutionSpace exec;
+  // (per-tile level 1 limit, level 1 pool limit): level 1; allocated (per tile limit, twice);
+  // allocated when the pool is larger than the call's own buffer (one tile, several teams).
+  const std::size_t limits[][2] = {{saved_tile, saved_pool}, {1024, saved_pool}, {0, saved_pool},
+                                   {saved_tile, 0}};
+  for (const auto& limit : limits) {
+    dev::device_row_scratch_max = limit[0];
+    dev::device_level1_pool_max = limit[1];
+    INFO("device_row_scratch_max = " << limit[0] << ", device_level1_pool_max = " << limit[1]);
+    for (std::size_t n : {2, 300, 1031})
+      for (std::size_t nsys : {31, 100}) {
+        check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
+        check_batch<bl::column, double, double>(exec, nsys, n, strides::plain);
+      }
   }
-  dev::device_row_scratch_max = saved;
+  dev::device_row_scratch_max = saved_tile;
+  dev::device_level1_pool_max = saved_pool;
   // Where the row scratch goes: beside the tiles while small, level 1, then one allocation.
-  CHECK(dev::row_scratch_place(0, 1024) == 0);
-  CHECK(dev::row_scratch_place(0, dev::device_level0_max) == 1);
-  CHECK(dev::row_scratch_place(0, dev::device_row_scratch_max + 1) == 2);
-  CHECK(dev::row_scratch_bytes(10, 0, dev::device_row_scratch_max + 1) >=
-        10 * (dev::device_row_scratch_max + 1));
+  CHECK(dev::row_scratch_place(0, 1024, 10, 4) == 0);
+  CHECK(dev::row_scratch_place(0, dev::device_level0_max, 10, 4) == 1);
+  CHECK(dev::row_scratch_place(0, dev::device_row_scratch_max + 1, 10, 4) == 2);
+  const std::size_t big = std::size_t(1) << 20;  // a pool of 8192 teams x 1 MiB is over the limit
+  CHECK(dev::row_scratch_place(0, big, 100, 8192) == 2);
+  CHECK(dev::row_scratch_place(0, big, 10000, 8192) == 1);
+  CHECK(dev::row_scratch_bytes(0, big, 100, 8192) >= 100 * big);
+  CHECK(dev::row_scratch_bytes(0, big, 10000, 8192) >= 8192 * big);
+  CHECK(dev::row_scratch_bytes(0, big, 10000, 8192) < 10000 * big);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@
 // Row scratch per tile of 32 systems (c' and d' of the one-shot solve, d' of the factored solve),
 // rows [i][system]: one-shot n 32 sizeof(T) bytes (per-system threads, d' is kept in d) or
 // n 32 (sizeof(T) + sizeof(D)) (row tiles); factored solve n 32 sizeof(D) (row tiles only).
-// Team scratch level 0 or 1 by size, one allocation per call beyond 16 MiB per tile.
+// Team scratch level 0 or 1 by size, or one allocation per call (backend/device/launch.hpp,
+// row_scratch_place). One thread per system: a few long systems use few threads.
 // The factorization stores r = 1/pivot, l = a/pivot and c' in packs of 32 systems
 // (View<T***>(tiles, n, 32)): thread k of a tile reads entry k of a row, coalesced.
 #include <bandsolve/backend/device/launch.hpp>

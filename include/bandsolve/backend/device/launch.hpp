@@ -31,17 +31,40 @@ inline std::size_t round_up(std::size_t bytes) {
   return (bytes + scratch_alignment - 1) / scratch_alignment * scratch_alignment;
 }
 
-// Where row scratch of `row_bytes` per tile goes beside `tile_bytes` of tiles: 0 (level 0),
-// 1 (level 1) or 2 (one allocation per call).
-inline int row_scratch_place(std::size_t tile_bytes, std::size_t row_bytes) {
+// Where row scratch of `row_bytes` per tile goes beside `tile_bytes` of tiles, for ntiles tiles
+// of which `concurrent` can run at once: 0 (level 0), 1 (level 1) or 2 (one buffer per call, a
+// slice per tile). Kokkos holds level 1 for every team that can run at once (on CUDA,
+// concurrency / team size of them), whatever the number of tiles: it is taken while that pool
+// stays within device_level1_pool_max or within what the per-call buffer would hold.
+inline int row_scratch_place(std::size_t tile_bytes, std::size_t row_bytes, index_t ntiles,
+                             index_t concurrent) {
   if (round_up(tile_bytes) + row_bytes + scratch_alignment <= device_level0_max) return 0;
-  return row_bytes <= device_row_scratch_max ? 1 : 2;
+  if (row_bytes > device_row_scratch_max) return 2;
+  const std::size_t slice = row_bytes + scratch_alignment;
+  const std::size_t teams = static_cast<std::size_t>(concurrent > 0 ? concurrent : 1);
+  const std::size_t tiles = static_cast<std::size_t>(ntiles > 0 ? ntiles : 1);
+  if (teams > static_cast<std::size_t>(-1) / slice) return 2;
+  const std::size_t pool = teams * slice;
+  return pool <= device_level1_pool_max || teams <= tiles ? 1 : 2;
 }
 
-// Bytes that for_each_tile holds for ntiles tiles: per team, or in all when allocated (2).
-inline std::size_t row_scratch_bytes(index_t ntiles, std::size_t tile_bytes,
-                                     std::size_t row_bytes) {
-  if (row_scratch_place(tile_bytes, row_bytes) < 2) return row_bytes + scratch_alignment;
+// Teams of exec that run at once (the level 1 pool Kokkos holds for a launch).
+template <class ExecutionSpace>
+index_t concurrent_teams(const ExecutionSpace& exec) {
+  const index_t threads = static_cast<index_t>(exec.concurrency());
+  const index_t teams = threads / team_threads<ExecutionSpace>();
+  return teams > 0 ? teams : 1;
+}
+
+// Bytes of row scratch for_each_tile holds: the level 1 pool (place 1), the per-call buffer
+// (place 2), or level 0 per team (place 0).
+inline std::size_t row_scratch_bytes(std::size_t tile_bytes, std::size_t row_bytes,
+                                     index_t ntiles, index_t concurrent) {
+  const int place = row_scratch_place(tile_bytes, row_bytes, ntiles, concurrent);
+  if (place == 0) return row_bytes;
+  if (place == 1)
+    return scratch_total("bandsolve device scratch", static_cast<std::size_t>(concurrent),
+                         row_bytes + scratch_alignment, 0);
   return scratch_total("bandsolve device scratch", static_cast<std::size_t>(ntiles),
                        round_up(row_bytes), scratch_alignment);
 }
@@ -54,13 +77,13 @@ void for_each_tile(const ExecutionSpace& exec, const char* label, index_t ntiles
   if (ntiles <= 0) return;
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
   using member_type = typename policy_type::member_type;
-  const int place = row_scratch_place(tile_bytes, row_bytes);
+  const int place = row_scratch_place(tile_bytes, row_bytes, ntiles, concurrent_teams(exec));
   const std::size_t tiles = round_up(tile_bytes);
   policy_type policy(exec, static_cast<int>(ntiles), team_threads<ExecutionSpace>());
   if (place == 2) {
     const std::size_t slice = round_up(row_bytes);
     const auto buffer = allocate_scratch<typename ExecutionSpace::memory_space>(
-        exec, label, row_scratch_bytes(ntiles, tile_bytes, row_bytes));
+        exec, label, scratch_total(label, static_cast<std::size_t>(ntiles), slice, scratch_alignment));
     char* const first = align_up(buffer.data());
     const int level0 = static_cast<int>(tiles + scratch_alignment);
     Kokkos::parallel_for(

@@ -9,7 +9,7 @@
 //    written back the same way (tile_transpose.hpp); each thread sweeps its system from scratch.
 // Intermediate rows (c' and d' of Thomas) live in per-tile "row scratch" laid out row-major over
 // the tile's systems ([row][system], coalesced): team scratch level 0 when it fits beside the
-// tiles, level 1 up to device_row_scratch_max bytes, above that one allocation per call.
+// tiles, else level 1 or one allocation per call (launch.hpp, row_scratch_place).
 #include <bandsolve/core/config.hpp>
 
 #include <cstddef>
@@ -34,8 +34,12 @@ inline constexpr int tile_ld_v = tile_rows_v<C, D> + 1;
 // Team scratch level 0 holds the tiles and, when the whole stays below device_level0_max, the
 // row scratch too; level 1 holds row scratch up to device_row_scratch_max bytes per tile
 // (Kokkos allows 20 MiB on CUDA); larger row scratch (very long systems) is allocated per call.
-// Not yet tuned on a GPU. A variable so that tests can lower it to exercise each place.
+// Not yet tuned on a GPU. Variables so that tests can lower them to exercise each place.
 inline constexpr std::size_t device_level0_max = 12 * 1024;
 inline std::size_t device_row_scratch_max = std::size_t(16) << 20;
+// Level 1 row scratch is a pool for every team that can run at once (about 8000 teams of 32 on
+// a large GPU): above this many bytes in all, the call allocates one buffer for its own tiles
+// instead when that is smaller.
+inline std::size_t device_level1_pool_max = std::size_t(4) << 30;
 
 }  // namespace bandsolve::detail::device
