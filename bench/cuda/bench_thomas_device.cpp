@@ -32,12 +32,6 @@
 #include <cstdlib>
 #include <string>
 
-// 1: time bandsolve::solve(Kokkos::Cuda(), algo::thomas{}, ...), which needs the device backend
-// for Kokkos::Cuda; 0 leaves those cases out (the cuSPARSE and copy cases still build and run).
-#ifndef BANDSOLVE_BENCH_THOMAS_DEVICE
-#define BANDSOLVE_BENCH_THOMAS_DEVICE 0
-#endif
-
 namespace {
 
 using exec = Kokkos::Cuda;
@@ -250,14 +244,12 @@ void run(benchmark::State& state, const Problem& p, Restore restore, Solve solve
   report(state, t, bytes, double(p.sh.nsys) * p.sh.n, copy);
 }
 
-#if BANDSOLVE_BENCH_THOMAS_DEVICE
 template <class T, class Layout>
 void thomas_device(benchmark::State& state, shape sh) {
   const problem<T, Layout> p(sh);
   run<T>(state, p, [&] { p.restore_d(); },
          [&] { bandsolve::solve(exec(), bandsolve::algo::thomas{}, p.a, p.b, p.c, p.d, p.info); });
 }
-#endif
 
 // Row layout: system s at s * n, gtsv2StridedBatch.
 template <class T>
@@ -360,11 +352,9 @@ void register_type() {
   auto reg = [](const std::string& name, void (*fn)(benchmark::State&, shape), shape sh) {
     benchmark::RegisterBenchmark(name.c_str(), fn, sh)->UseManualTime()->Unit(benchmark::kMicrosecond);
   };
-#if BANDSOLVE_BENCH_THOMAS_DEVICE
   reg("thomas_device/row" + batch, thomas_device<T, Kokkos::LayoutRight>, batch_shape);
   reg("thomas_device/column" + batch, thomas_device<T, Kokkos::LayoutLeft>, batch_shape);
   reg("thomas_device/row" + one, thomas_device<T, Kokkos::LayoutRight>, long_shape);
-#endif
   reg("cusparse_gtsv2StridedBatch/row" + batch, cusparse_strided<T>, batch_shape);
   reg("cusparse_gtsvInterleavedBatch/column" + batch, cusparse_interleaved<T>, batch_shape);
   reg("cusparse_gpsvInterleavedBatch/column" + batch, cusparse_penta<T>, batch_shape);

@@ -211,34 +211,28 @@ void gpu_solve(const batch<T>& p, variant v, std::vector<T>& x, std::vector<int>
     using member = policy::member_type;
     const int ts = v.team_size;
     Kokkos::View<int*, Kokkos::CudaSpace> disagree("disagree", 1);
-    if (v.scratch) {
+    // One kernel for both workspaces (a View, or team scratch level 1 when v.scratch): the
+    // solver is inlined into each kernel, and nvcc's time grows with their number.
+    const bool scratch = v.scratch;
+    std::size_t bytes = 0;
+    if (scratch) {
       index_t most = 0;
       for (std::size_t s = 0; s < p.nsys(); ++s) most = std::max(most, woff_h[s + 1] - woff_h[s]);
-      const std::size_t bytes = static_cast<std::size_t>(most) * sizeof(T);
-      Kokkos::parallel_for(
-          "team, scratch", policy(nsys, ts).set_scratch_size(1, Kokkos::PerTeam(bytes)),
-          KOKKOS_LAMBDA(const member& team) {
-            const int s = team.league_rank();
-            T* work = static_cast<T*>(team.team_scratch(1).get_shmem(bytes));
-            const int r = call_solver<Lanes, ChunkRows>(team, sizes(s), &a(offs(s)), &b(offs(s)),
-                                                        &c(offs(s)), &d(offs(s)), stride, work);
-            if (team.team_rank() == 0) code(s) = r;
-            team.team_barrier();
-            if (code(s) != r) Kokkos::atomic_add(&disagree(0), 1);
-          });
-    } else {
-      dview<T> work("work", woff_h.back());
-      Kokkos::parallel_for(
-          "team", policy(nsys, ts), KOKKOS_LAMBDA(const member& team) {
-            const int s = team.league_rank();
-            const int r = call_solver<Lanes, ChunkRows>(team, sizes(s), &a(offs(s)), &b(offs(s)),
-                                                        &c(offs(s)), &d(offs(s)), stride,
-                                                        &work(woff(s)));
-            if (team.team_rank() == 0) code(s) = r;
-            team.team_barrier();
-            if (code(s) != r) Kokkos::atomic_add(&disagree(0), 1);
-          });
+      bytes = static_cast<std::size_t>(most) * sizeof(T);
     }
+    dview<T> work("work", scratch ? 0 : woff_h.back());
+    policy pol(nsys, ts);
+    if (scratch) pol.set_scratch_size(1, Kokkos::PerTeam(bytes));
+    Kokkos::parallel_for(
+        scratch ? "team, scratch" : "team", pol, KOKKOS_LAMBDA(const member& team) {
+          const int s = team.league_rank();
+          T* w = scratch ? static_cast<T*>(team.team_scratch(1).get_shmem(bytes)) : &work(woff(s));
+          const int r = call_solver<Lanes, ChunkRows>(team, sizes(s), &a(offs(s)), &b(offs(s)),
+                                                      &c(offs(s)), &d(offs(s)), stride, w);
+          if (team.team_rank() == 0) code(s) = r;
+          team.team_barrier();
+          if (code(s) != r) Kokkos::atomic_add(&disagree(0), 1);
+        });
     {
       int dis = 0;
       Kokkos::deep_copy(dis, Kokkos::subview(disagree, 0));
