@@ -207,7 +207,12 @@ void dispatch_band_dims(const algo::banded_lu& alg, const Run& run) {
 }
 
 // One-shot kernel launch for one bandwidth type and pivoting choice.
-// L systems per work item (with_band_pack_width).
+// L systems per work item (with_band_pack_width). Outside interleaved storage the last pack of a
+// batch may hold fewer than L systems: it is solved one system at a time, never as a pack with
+// a run-time lane count, because GCC 12 at -O3 vectorizes those lane loops (omp simd around
+// the inner row loops) with loads of the lanes past the last system, one past the end of the
+// Views. Full packs and single systems have compile-time lane counts. The factorization and the
+// factored solve below take packs the same way.
 template <int L, bool Pivot, bool Unit, class Dims, class ExecutionSpace, class ABView,
           class BView, class InfoView>
 void launch_banded_solve(const ExecutionSpace& exec, const Dims dims, const ABView& ab,
@@ -223,12 +228,25 @@ void launch_banded_solve(const ExecutionSpace& exec, const Dims dims, const ABVi
                   const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
                   T* rows = static_cast<T*>(scratch);
                   const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
-                  const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
-                  int info_l[L];
-                  banded_solve_pack<L, full, Pivot>(
-                      w, n, nl, band_pack<Unit, Layout, L, ABView, const T>(ab, p),
-                      rhs_pack<Unit, Layout, L>(b, p), nrhs, info_l);
-                  for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+                  if (full || nl == L) {
+                    const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
+                    int info_l[L];
+                    banded_solve_pack<L, true, Pivot>(
+                        w, n, nl, band_pack<Unit, Layout, L, ABView, const T>(ab, p),
+                        rhs_pack<Unit, Layout, L>(b, p), nrhs, info_l);
+                    for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+                    return;
+                  }
+                  if constexpr (!full) {
+                    const band_work<T, 1, Dims> w{rows, rows + (n + dims.kl()) * ldw, dims};
+                    for (index_t s = p * L; s < p * L + nl; ++s) {
+                      int info_s[1];
+                      banded_solve_pack<1, true, Pivot>(
+                          w, n, 1, band_pack<true, Layout, 1, ABView, const T>(ab, s),
+                          rhs_pack<true, Layout, 1>(b, s), nrhs, info_s);
+                      info(s) = info_s[0];
+                    }
+                  }
                 });
 }
 
@@ -355,31 +373,56 @@ void launch_banded_factor(const ExecutionSpace& exec, const Dims dims, const ABV
                   const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
                   T* rows = static_cast<T*>(scratch);
                   const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
-                  const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
-                  int info_l[L];
-                  banded_factor_pack<L, full, Pivot>(
-                      w, n, nl, band_pack<Unit, Layout, L, ABView, const T>(ab, p),
-                      band_pack<Unit, Layout, L>(lu, p), pivot_pack<Unit, Layout, L>(piv, p),
-                      info_l);
-                  for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+                  if (full || nl == L) {
+                    const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
+                    int info_l[L];
+                    banded_factor_pack<L, true, Pivot>(
+                        w, n, nl, band_pack<Unit, Layout, L, ABView, const T>(ab, p),
+                        band_pack<Unit, Layout, L>(lu, p), pivot_pack<Unit, Layout, L>(piv, p),
+                        info_l);
+                    for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
+                    return;
+                  }
+                  if constexpr (!full) {
+                    const band_work<T, 1, Dims> w{rows, rows + (n + dims.kl()) * ldw, dims};
+                    for (index_t s = p * L; s < p * L + nl; ++s) {
+                      int info_s[1];
+                      banded_factor_pack<1, true, Pivot>(
+                          w, n, 1, band_pack<true, Layout, 1, ABView, const T>(ab, s),
+                          band_pack<true, Layout, 1>(lu, s), pivot_pack<true, Layout, 1>(piv, s),
+                          info_s);
+                      info(s) = info_s[0];
+                    }
+                  }
                 });
 }
 
-template <bool Pivot, bool Unit, class Dims, class Layout, class ExecutionSpace, class LUView,
-          class PivView, class BView>
+// L systems per work item (with_band_pack_width, as the factorization took them).
+template <int L, bool Pivot, bool Unit, class Dims, class Layout, class ExecutionSpace,
+          class LUView, class PivView, class BView>
 void launch_banded_factored_solve(const ExecutionSpace& exec, const Dims dims, const LUView& lu,
                                   const PivView& piv, const BView& b, index_t nsys, index_t n,
                                   int nrhs) {
   using T = typename LUView::non_const_value_type;
-  constexpr int L = banded_pack_width<Layout, T>();
-  constexpr bool full = is_interleaved_band_v<Layout>;
+  constexpr bool full = is_interleaved_band_v<Layout> || L == 1;
   const index_t npacks = (nsys + L - 1) / L;
   for_each_pack(exec, "bandsolve::banded_lu_factorization::solve", npacks, 0,
                 KOKKOS_LAMBDA(const index_t p, void*) {
                   const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
-                  banded_factored_solve_pack<L, full, Pivot, T>(
-                      dims, n, nl, band_pack<Unit, Layout, L, LUView, const T>(lu, p),
-                      pivot_pack<Unit, Layout, L>(piv, p), rhs_pack<Unit, Layout, L>(b, p), nrhs);
+                  if (full || nl == L) {
+                    banded_factored_solve_pack<L, true, Pivot, T>(
+                        dims, n, nl, band_pack<Unit, Layout, L, LUView, const T>(lu, p),
+                        pivot_pack<Unit, Layout, L>(piv, p), rhs_pack<Unit, Layout, L>(b, p),
+                        nrhs);
+                    return;
+                  }
+                  if constexpr (!full) {
+                    for (index_t s = p * L; s < p * L + nl; ++s)
+                      banded_factored_solve_pack<1, true, Pivot, T>(
+                          dims, n, 1, band_pack<true, Layout, 1, LUView, const T>(lu, s),
+                          pivot_pack<true, Layout, 1>(piv, s), rhs_pack<true, Layout, 1>(b, s),
+                          nrhs);
+                  }
                 });
 }
 }  // namespace detail
@@ -429,14 +472,17 @@ class banded_lu_factorization {
     // Strided factors are stored system by system (row-like), so their packs are never
     // lane-contiguous.
     detail::dispatch_band_dims(alg_, [&](auto dims) {
-      detail::with_lane_contiguity<Layout>(false, [&](auto lane_contiguous) {
-        constexpr bool u = decltype(lane_contiguous)::value;
-        if (alg_.pivoting)
-          detail::launch_banded_factored_solve<true, u, decltype(dims), Layout>(
-              exec, dims, lu_, piv_, b, nsys, n, nrhs);
-        else
-          detail::launch_banded_factored_solve<false, u, decltype(dims), Layout>(
-              exec, dims, lu_, piv_, b, nsys, n, nrhs);
+      detail::with_band_pack_width<Layout, Scalar>(nsys, [&](auto width) {
+        constexpr int L = decltype(width)::value;
+        detail::with_pack_lanes<Layout, L>(false, [&](auto lane_contiguous) {
+          constexpr bool u = decltype(lane_contiguous)::value;
+          if (alg_.pivoting)
+            detail::launch_banded_factored_solve<L, true, u, decltype(dims), Layout>(
+                exec, dims, lu_, piv_, b, nsys, n, nrhs);
+          else
+            detail::launch_banded_factored_solve<L, false, u, decltype(dims), Layout>(
+                exec, dims, lu_, piv_, b, nsys, n, nrhs);
+        });
       });
     });
   }
