@@ -530,19 +530,24 @@ auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABV
   const index_t ldab = static_cast<index_t>(ab.extent(2));
   const auto lu_label = Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu lu"));
   const auto piv_label = Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu pivots"));
-  band_view lu;
-  pivot_view piv;
-  if constexpr (detail::is_interleaved_band_v<Layout>) {
-    lu = band_view(lu_label, ab.extent(0), n, ldab);
-    piv = pivot_view(piv_label, ab.extent(0), n);
-  } else if constexpr (std::is_same_v<Layout, layout::strided>) {
-    const std::size_t un = static_cast<std::size_t>(n), ul = static_cast<std::size_t>(ldab);
-    lu = band_view(lu_label, Kokkos::LayoutStride(nsys, un * ul, un, ul, ul, 1));
-    piv = pivot_view(piv_label, Kokkos::LayoutStride(nsys, un, un, 1));
-  } else {
-    lu = band_view(lu_label, nsys, n, ldab);
-    piv = pivot_view(piv_label, nsys, n);
-  }
+  // Built where declared, never assigned into default-constructed Views (Kokkos/GCC 12).
+  const std::size_t un = static_cast<std::size_t>(n), ul = static_cast<std::size_t>(ldab);
+  const band_view lu = [&] {
+    if constexpr (detail::is_interleaved_band_v<Layout>)
+      return band_view(lu_label, ab.extent(0), un, ul);
+    else if constexpr (std::is_same_v<Layout, layout::strided>)
+      return band_view(lu_label, Kokkos::LayoutStride(nsys, un * ul, un, ul, ul, 1));
+    else
+      return band_view(lu_label, nsys, un, ul);
+  }();
+  const pivot_view piv = [&] {
+    if constexpr (detail::is_interleaved_band_v<Layout>)
+      return pivot_view(piv_label, ab.extent(0), un);
+    else if constexpr (std::is_same_v<Layout, layout::strided>)
+      return pivot_view(piv_label, Kokkos::LayoutStride(nsys, un, un, 1));
+    else
+      return pivot_view(piv_label, nsys, un);
+  }();
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu info")), nsys);
   auto f = detail::banded_factorization_access::make<result_type>(alg, lu, piv, info, ns, n);
