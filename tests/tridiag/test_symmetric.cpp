@@ -208,11 +208,15 @@ TEMPLATE_TEST_CASE("symmetric matches ?ptsv: Hermitian and complex right-hand si
   check_shapes<TestType, double, Kokkos::complex<double>>(4000);
 }
 
-TEST_CASE("symmetric: full register-swept packs (row, double, n a multiple of 8)",
+TEST_CASE("symmetric: full register-swept packs and chains of several work items",
           "[symmetric]") {
   bstest::for_each_exec([&](auto exec) {
     for (std::size_t n : {8, 64, 256})
       check_against_lapack<bl::row>(exec, random_spd<double>(64, n, 77), "register packs");
+    // Several full work items per chain (two in flight), then a partial one.
+    check_against_lapack<bl::column>(exec, random_spd<double>(1000, 24, 78), "chains");
+    check_against_lapack<bl::interleaved<8>>(exec, random_spd<double>(1000, 24, 79), "chains");
+    check_against_lapack<bl::column>(exec, random_spd<float>(1000, 24, 80), "chains");
   });
 }
 

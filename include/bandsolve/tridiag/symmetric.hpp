@@ -226,6 +226,39 @@ void symmetric_factored_solve_launch(const ExecutionSpace& exec, const DView& d,
   const index_t npacks = (nsys + L - 1) / L;
   using factor_layout = layout::interleaved<L>;
   using factor_packing = single_pack<L>;
+  if (lanes && L > 1) {
+    // Lane-contiguous d: chains of consecutive packs, two in flight (sym_factored_solve_chain);
+    // a last pack with fewer lanes or groups is solved on its own.
+    const index_t chain = chain_length(npacks, exec.concurrency());
+    const index_t nchains = (npacks + chain - 1) / chain;
+    for_each_pack(
+        exec, "bandsolve::symmetric_factorization::solve", nchains, 0,
+        KOKKOS_LAMBDA(const index_t chain_index, void*) {
+          (void)d, (void)r, (void)cp, (void)n;  // see thomas_one_shot_launch (nvcc)
+          const index_t p_begin = chain_index * chain;
+          const index_t p_end = p_begin + chain < npacks ? p_begin + chain : npacks;
+          const auto item = [&](index_t p) {
+            return sym_factored_item<R, C, D>{&r(p, 0, 0), &cp(p, 0, 0), pack_rows<Layout, P>(d, p)};
+          };
+          const index_t last = npacks - 1;
+          const int last_groups = groups_in<Layout, P>(d, last);
+          const int last_lanes = static_cast<int>(is_interleaved_v<Layout> ? W : nsys - last * L);
+          const bool last_is_partial = last_groups < G || last_lanes < W;
+          const index_t full_end = p_end == npacks && last_is_partial ? last : p_end;
+          sym_factored_solve_chain<W, G>(n, p_begin, full_end, item);
+          if (full_end < p_end) {
+            const auto it = item(last);
+            const next_pack_prefetch<4> no_prefetch;
+            if (last_lanes == W)
+              sym_factored_solve_lanes<W, G, true>(n, W, last_groups, it.r, it.cp, it.d,
+                                                   no_prefetch);
+            else
+              sym_factored_solve_lanes<W, G, false>(n, last_lanes, last_groups, it.r, it.cp, it.d,
+                                                    no_prefetch);
+          }
+        });
+    return;
+  }
   for_each_pack(
       exec, "bandsolve::symmetric_factorization::solve", npacks, scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {

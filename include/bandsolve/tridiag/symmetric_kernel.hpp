@@ -336,6 +336,63 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_lanes(index_t n, int nl, int ng, 
   thomas_backward<W, G, Full>(nl, ng, n, cp, d, prefetch);
 }
 
+// The factored solve of full work items q_begin .. q_end-1, two in flight as in
+// sym_solve_lanes_chain: the forward sweep of item q (r, c' and d from memory) shares each row step
+// with the backward sweep of item q-1 (its c' and z rows from cache), so the input streams never
+// pause. item(q) gives {r, c', d rows} of item q (factor rows of G*W lanes).
+template <int W, int G, class Item>
+KOKKOS_INLINE_FUNCTION void sym_factored_solve_chain(index_t n, index_t q_begin, index_t q_end,
+                                                     const Item& item) {
+  constexpr int GW = G * W;
+  for (index_t q = q_begin; q <= q_end; ++q) {
+    const bool forward = q < q_end, backward = q > q_begin;
+    const auto f = item(forward ? q : q - 1);
+    const auto bk = item(backward ? q - 1 : q);
+    using D = std::remove_pointer_t<decltype(f.d.row(0, 0))>;
+    using C = std::remove_const_t<std::remove_pointer_t<decltype(f.cp)>>;
+    D y[GW] = {};
+    D x[GW] = {};
+    if (forward)
+      for (int g = 0; g < G; ++g) {
+        D* d0 = f.d.row(0, g);
+        BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+        for (int l = 0; l < W; ++l) {
+          y[g * W + l] = d0[l];
+          d0[l] = f.r[g * W + l] * d0[l];
+        }
+      }
+    if (backward)
+      for (int g = 0; g < G; ++g) copy_row<W, true>(W, bk.d.row(n - 1, g), x + g * W);
+    for (index_t i = 1; i < n; ++i) {
+      if (forward)
+        for (int g = 0; g < G; ++g) {
+          const index_t o = i * GW + g * W;
+          const C* c_prev = f.cp + o - GW;
+          D* di = f.d.row(i, g);
+          D* yg = y + g * W;
+          BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+          for (int l = 0; l < W; ++l) {
+            const D yl = di[l] - conj_of(c_prev[l]) * yg[l];
+            yg[l] = yl;
+            di[l] = f.r[o + l] * yl;
+          }
+        }
+      if (backward) {
+        const index_t k = n - 1 - i;
+        for (int g = 0; g < G; ++g)
+          backward_row<W, true, true>(W, bk.cp + k * GW + g * W, bk.d.row(k, g), x + g * W);
+      }
+    }
+  }
+}
+
+template <class R, class C, class D>
+struct sym_factored_item {
+  const R* r;
+  const C* cp;
+  lane_rows<D> d;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Gathered packs (row layout, general strides): tiles of TR rows by L lanes through the stack,
 // as thomas_forward_gather. e_{i-1} of a tile's first row is the previous tile's last row, kept.
