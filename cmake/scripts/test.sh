@@ -3,7 +3,12 @@
 #   build/test      Release at -O2: unit tests, warnings test, package tests, examples;
 #   build/sanitize  -O0 -g1 with ASan + UBSan (skipped with BANDSOLVE_SKIP_SANITIZE=1): the
 #                   sanitizers instrument every access at any level, and -O0 compiles in a third
-#                   of the time -O1 takes (docs/development.md, "Build and CI times").
+#                   of the time -O1 takes (docs/development.md, "Build and CI times");
+#   build/cuda      nvcc (Kokkos' nvcc_wrapper) against Kokkos 3.4 built with CUDA by
+#                   setup-kokkos-cuda.sh: COMPILES the tests labelled cuda (tests/cuda, tests/device)
+#                   and the CUDA benchmark, and runs nothing, as CI has no GPU (on a GPU machine:
+#                   ctest -L cuda in that tree). Skipped with BANDSOLVE_SKIP_CUDA=1 or where there
+#                   is no nvcc (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin).
 # Works from any directory. Extra arguments go to ctest (e.g. -R tridiag/ or -L unit).
 # Environment: Kokkos_ROOT (use your own Kokkos), BANDSOLVE_JOBS (parallel jobs, default nproc).
 set -euo pipefail
@@ -44,5 +49,36 @@ if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
     -DBANDSOLVE_SANITIZE=ON -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF
 else
   log "BANDSOLVE_SKIP_SANITIZE=1: sanitizer build skipped"
+fi
+
+# The CUDA tree: Kokkos with CUDA (built once, cached like the host Kokkos), then only the targets
+# that need nvcc, never the host suite (it would take several times longer under nvcc).
+compile_cuda() {
+  local dir=build/cuda t0=$SECONDS cuda_kokkos
+  cuda_kokkos=$(CUDA_HOME=$cuda_home bash cmake/scripts/setup-kokkos-cuda.sh | tail -n1)
+  [ -n "$cuda_kokkos" ] || { log "setup-kokkos-cuda.sh printed no Kokkos prefix"; exit 1; }
+  local t1=$SECONDS
+  log "configuring $dir"
+  PATH="$cuda_home/bin:$PATH" cmake -S . -B "$dir" -DKokkos_ROOT="$cuda_kokkos" \
+    -DCMAKE_CXX_COMPILER="$cuda_kokkos/bin/nvcc_wrapper" -DCMAKE_CXX_EXTENSIONS=OFF \
+    -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DBANDSOLVE_BUILD_TESTS=ON \
+    -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF -DBANDSOLVE_BUILD_EXAMPLES=OFF -DBANDSOLVE_BUILD_BENCHMARKS=ON
+  log "building $dir: compile only, the tests labelled cuda and the CUDA benchmark"
+  PATH="$cuda_home/bin:$PATH" cmake --build "$dir" -j "$jobs" \
+    --target bandsolve_cuda_tests bandsolve_bench_cuda
+  log "$dir: Kokkos with CUDA ready in $((t1 - t0)) s, built in $((SECONDS - t1)) s;" \
+    "not run (no GPU; on a GPU machine: cd $dir && ctest -L cuda)"
+}
+cuda_home=${CUDA_HOME:-}
+if [ -z "$cuda_home" ] && command -v nvcc >/dev/null; then
+  cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
+fi
+[ -n "$cuda_home" ] || cuda_home=/usr/local/cuda
+if [ "${BANDSOLVE_SKIP_CUDA:-0}" = 1 ]; then
+  log "BANDSOLVE_SKIP_CUDA=1: CUDA build skipped"
+elif [ ! -x "$cuda_home/bin/nvcc" ]; then
+  log "no nvcc (PATH, CUDA_HOME, /usr/local/cuda): CUDA build skipped"
+else
+  compile_cuda
 fi
 log "all tests passed ($((SECONDS - start)) s after set-up, $((SECONDS - setup_start)) s in all)"
