@@ -30,10 +30,16 @@
 // min(items, threads) items at once (backend/launch.hpp, pack_scratch_bytes); one long system:
 // n (3 sizeof(T) + sizeof(D)) bytes. Large scratch is allocated per call and a failure throws
 // bandsolve::allocation_error naming the function and the size.
+//
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument to solve and factorize, which runs the
+// device kernels (pivoting_device.hpp, with its scratch and factor storage) on any execution
+// space; factorize then returns a pivoting_device_factorization.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/pack_launch.hpp>
+#include <bandsolve/tridiag/pivoting_device.hpp>
 #include <bandsolve/tridiag/pivoting_kernel.hpp>
 
 #include <cstdint>
@@ -53,9 +59,13 @@ struct pivoting_block_kernel {
 };
 }  // namespace detail
 
-template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
-           const CView& c, const DView& d, const InfoView& info) {
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec,
+                                                       algo::partial_pivoting, const AView& a,
+                                                       const BView& b, const CView& c,
+                                                       const DView& d, const InfoView& info,
+                                                       Backend) {
   detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, DView, AView, BView,
                                 CView>();
   detail::info_static_checks<ExecutionSpace, InfoView>();
@@ -74,13 +84,27 @@ void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, c
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  detail::with_lane_packing<Layout, T>(nsys, [&](auto packing) {
-    using P = decltype(packing);
-    detail::one_shot_block_launch<P, T, D>(exec, "bandsolve::solve(partial_pivoting)",
-                                           detail::pivoting_scratch_bytes<T, D>(n, P::L),
-                                           detail::pivoting_block_kernel{}, a, b, c, d, info, n,
-                                           nsys, slots);
-  });
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    detail::pivoting_device_solve(exec, a, b, c, d, info, n, nsys);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve(partial_pivoting): a host backend runs only on its own "
+                  "execution space");
+    detail::with_lane_packing<Layout, T>(nsys, [&](auto packing) {
+      using P = decltype(packing);
+      detail::one_shot_block_launch<P, T, D>(exec, "bandsolve::solve(partial_pivoting)",
+                                             detail::pivoting_scratch_bytes<T, D>(n, P::L),
+                                             detail::pivoting_block_kernel{}, a, b, c, d, info, n,
+                                             nsys, slots);
+    });
+  }
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  solve(exec, algo::partial_pivoting{}, a, b, c, d, info,
+        backend::default_for_t<ExecutionSpace>{});
 }
 
 namespace detail {
@@ -228,10 +252,14 @@ void pivoting_factor_kernel(const ExecutionSpace& exec, const AView& a, const BV
 
 // Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
 // (for interleaved packs, give the real number of systems to leave padding lanes out of info).
-// Allocates the factors; enqueued on exec, not fenced.
-template <class ExecutionSpace, class AView, class BView, class CView>
+// Allocates the factors; enqueued on exec, not fenced. Backend as for solve: on the device
+// backend the result is a pivoting_device_factorization (pivoting_device.hpp).
+template <class ExecutionSpace, class AView, class BView, class CView, class Backend>
 auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
-               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+               const CView& c, std::size_t nsys, Backend) {
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::factorize(partial_pivoting): the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
   detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, BView, AView, BView,
                                 CView>();
   using Layout = layout_of_t<BView>;
@@ -243,14 +271,36 @@ auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& 
   detail::check_same_shape(fn, "c", c, "b", b);
   detail::check_rows_fit_int(fn, rows(b));
   nsys = detail::check_factor_nsys<Layout>(fn, b, nsys);
-  const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys),
-                slots = static_cast<index_t>(capacity(b));
-  F f = detail::pivoting_factorization_access::make<F>(ns, n, exec);
-  if (ns == 0 || n == 0) return f;
-  const auto v = detail::pivoting_factorization_access::views(f);
-  detail::pivoting_factor_kernel<P, T>(exec, a, b, c, n, ns, slots, v.r, v.u1, v.u2, v.lm,
-                                       v.swapped, v.info);
-  return f;
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    return detail::pivoting_device_factorize(exec, a, b, c, static_cast<index_t>(nsys));
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::factorize(partial_pivoting): a host backend runs only on its own "
+                  "execution space");
+    const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys),
+                  slots = static_cast<index_t>(capacity(b));
+    F f = detail::pivoting_factorization_access::make<F>(ns, n, exec);
+    if (ns == 0 || n == 0) return f;
+    const auto v = detail::pivoting_factorization_access::views(f);
+    detail::pivoting_factor_kernel<P, T>(exec, a, b, c, n, ns, slots, v.r, v.u1, v.u2, v.lm,
+                                         v.swapped, v.info);
+    return f;
+  }
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class Backend,
+          std::enable_if_t<backend::is_backend_v<Backend>, int> = 0>
+auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
+               const CView& c, Backend) {
+  return factorize(exec, algo::partial_pivoting{}, a, b, c, static_cast<std::size_t>(-1),
+                   Backend{});
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  return factorize(exec, algo::partial_pivoting{}, a, b, c, nsys,
+                   backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve

@@ -1,0 +1,426 @@
+// The device backend (backend::device) of the partial pivoting tridiagonal family, run on
+// Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA build
+// the same file runs on the GPU with device Views; results come back through host mirrors.
+// Compared with LAPACK ?gtsv / ?gttrf (solutions within a multiple of eps times the condition
+// number, interchanges exactly) and with the host path of the same family: n = 1, 2, 3, 17, 1001;
+// batches of 1, 31 and 33 systems (not multiples of the 32-system tiles); row, column,
+// interleaved<4>, interleaved<32> and three kinds of strided Views; float, double, complex and
+// real coefficients with complex right-hand sides; info codes of singular and NaN systems; a
+// factorization solved twice; argument checks.
+#include "pivoting_support.hpp"
+
+#include <bandsolve/tridiag/pivoting.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace bl = bandsolve::layout;
+using bandsolve::index_t;
+using bandsolve::algo::partial_pivoting;
+
+namespace {
+
+using device_tag = bandsolve::backend::device;
+using host_exec = Kokkos::DefaultHostExecutionSpace;
+
+template <class R>
+using cplx = Kokkos::complex<R>;
+
+// Execution spaces the device backend runs on in this test.
+template <class F>
+void for_each_device_exec(F&& f) {
+  f(Kokkos::DefaultExecutionSpace());
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if constexpr (!std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Serial>) f(Kokkos::Serial());
+#endif
+}
+
+template <class T>
+double mag(const T& x) {
+  return std::abs(bstest::to_cd(x));
+}
+
+template <class T>
+double eps_of() {
+  return double(std::numeric_limits<bandsolve::real_type_t<T>>::epsilon());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views in every layout over one allocation (strided Views have gaps holding NaN sentinels that
+// must stay untouched), with a host mirror of the allocation.
+
+enum class strides { plain, padded_rows, unit_system_stride, neither_unit };
+
+template <class Layout, class T, class Mem>
+struct view_of {
+  using type = typename Layout::template view_type<T, Mem>;
+};
+template <class T, class Mem>
+struct view_of<bl::strided, T, Mem> {
+  using type = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+};
+
+template <class Layout, class T, class Mem>
+struct stored {
+  using view_type = Kokkos::View<typename view_of<Layout, T, Mem>::type::data_type,
+                                 typename view_of<Layout, T, Mem>::type::array_layout, Mem,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using host_view_type =
+      Kokkos::View<typename view_type::data_type, typename view_type::array_layout,
+                   Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Kokkos::View<T*, Mem> storage;
+  typename Kokkos::View<T*, Mem>::HostMirror host_storage;
+  view_type view;
+  host_view_type host;
+  std::vector<bool> covered;  // storage elements that belong to the View
+};
+
+template <class Layout, class T, class ViewType>
+ViewType make_view(T* data, std::size_t nsys, std::size_t n, strides kind, std::size_t& span) {
+  if constexpr (std::is_same_v<Layout, bl::strided>) {
+    std::size_t offset = 0, ss = 0, si = 0;
+    if (kind == strides::padded_rows) offset = 1, ss = n + 3, si = 1;
+    else if (kind == strides::unit_system_stride) offset = 2, ss = 1, si = nsys + 5;
+    else offset = 0, ss = 2, si = 2 * nsys + 1;
+    span = offset + (nsys - 1) * ss + (n - 1) * si + 1;
+    return ViewType(data ? data + offset : nullptr, Kokkos::LayoutStride(nsys, ss, n, si));
+  } else if constexpr (std::is_same_v<Layout, bl::row> || std::is_same_v<Layout, bl::column>) {
+    span = nsys * n;
+    return ViewType(data, nsys, n);
+  } else {
+    const std::size_t packs = (nsys + Layout::width - 1) / Layout::width;
+    span = packs * n * Layout::width;
+    return ViewType(data, packs, n);
+  }
+}
+
+template <class Layout, class T, class Mem>
+stored<Layout, T, Mem> store(const std::vector<T>& h, std::size_t nsys, std::size_t n,
+                             strides kind) {
+  using S = stored<Layout, T, Mem>;
+  S s;
+  std::size_t span = 0;
+  make_view<Layout, T, typename S::host_view_type>(nullptr, nsys, n, kind, span);
+  s.storage = Kokkos::View<T*, Mem>("storage", span);
+  s.host_storage = Kokkos::create_mirror_view(s.storage);
+  const T sentinel = T(std::numeric_limits<bandsolve::real_type_t<T>>::quiet_NaN());
+  for (std::size_t k = 0; k < span; ++k) s.host_storage(k) = sentinel;
+  s.view = make_view<Layout, T, typename S::view_type>(s.storage.data(), nsys, n, kind, span);
+  s.host = make_view<Layout, T, typename S::host_view_type>(s.host_storage.data(), nsys, n, kind,
+                                                            span);
+  s.covered.assign(span, false);
+  const std::size_t slots = bandsolve::capacity(s.host);
+  for (std::size_t sy = 0; sy < slots; ++sy)
+    for (std::size_t i = 0; i < n; ++i) {
+      T& e = bandsolve::at(s.host, index_t(sy), index_t(i));
+      e = sy < nsys ? h[sy * n + i] : T(1);  // padding lanes of interleaved packs: identity rows
+      s.covered[static_cast<std::size_t>(&e - s.host_storage.data())] = true;
+    }
+  Kokkos::deep_copy(s.storage, s.host_storage);
+  return s;
+}
+
+// The first nsys systems back in row order; gaps_intact: no element outside the View changed.
+template <class S>
+auto fetch(const S& s, std::size_t nsys, std::size_t n, bool* gaps_intact = nullptr) {
+  Kokkos::deep_copy(s.host_storage, s.storage);
+  using T = typename S::host_view_type::non_const_value_type;
+  std::vector<T> h(nsys * n);
+  for (std::size_t sy = 0; sy < nsys; ++sy)
+    for (std::size_t i = 0; i < n; ++i) h[sy * n + i] = bandsolve::at(s.host, index_t(sy), index_t(i));
+  if (gaps_intact) {
+    *gaps_intact = true;
+    for (std::size_t k = 0; k < s.covered.size(); ++k)
+      if (!s.covered[k] && mag(s.host_storage(k)) == mag(s.host_storage(k))) *gaps_intact = false;
+  }
+  return h;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batches and references.
+
+// Random systems that need interchanges (every entry U(-1, 1)) with right-hand sides of type D.
+template <class C, class D>
+struct batch {
+  bstest::host_batch<C> m;
+  std::vector<D> d;
+};
+
+template <class C, class D>
+batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  batch<C, D> p{bstest::random_general<C>(nsys, n, seed), std::vector<D>(nsys * n)};
+  std::mt19937 gen(seed + 17);
+  for (auto& v : p.d) v = bstest::uniform11<D>(gen);
+  return p;
+}
+
+template <class D>
+std::vector<D> rhs_only(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  std::vector<D> d(nsys * n);
+  std::mt19937 gen(seed);
+  for (auto& v : d) v = bstest::uniform11<D>(gen);
+  return d;
+}
+
+// The host path of the family (row layout, host space, the execution space's own backend).
+template <class C, class D>
+std::vector<D> host_pivoting(const batch<C, D>& p, const std::vector<D>& rhs,
+                             std::vector<int>& info) {
+  using mem = Kokkos::HostSpace;
+  const std::size_t nsys = p.m.nsys, n = p.m.n;
+  auto a = bstest::to_device<bl::row, C, mem>("a", p.m.a, nsys, n);
+  auto b = bstest::to_device<bl::row, C, mem>("b", p.m.b, nsys, n);
+  auto c = bstest::to_device<bl::row, C, mem>("c", p.m.c, nsys, n);
+  auto d = bstest::to_device<bl::row, D, mem>("d", rhs, nsys, n);
+  auto inf = bstest::make_info<mem>(nsys);
+  bandsolve::solve(host_exec(), partial_pivoting{}, a, b, c, d, inf);
+  host_exec().fence();
+  info = bstest::info_to_host(inf);
+  return bstest::to_host(d, nsys);
+}
+
+// LAPACK ?gtsv, for right-hand sides of the coefficient type or the real and imaginary parts of
+// complex ones over real coefficients.
+template <class C, class D>
+std::vector<D> lapack_gtsv(const batch<C, D>& p, const std::vector<D>& rhs) {
+  if constexpr (std::is_same_v<C, D>) {
+    return bstest::gtsv_reference(p.m, nullptr, &rhs);
+  } else {
+    std::vector<C> re(rhs.size()), im(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) re[k] = rhs[k].real(), im[k] = rhs[k].imag();
+    const auto xr = bstest::gtsv_reference(p.m, nullptr, &re);
+    const auto xi = bstest::gtsv_reference(p.m, nullptr, &im);
+    std::vector<D> x(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) x[k] = D(xr[k], xi[k]);
+    return x;
+  }
+}
+
+// Largest max_i |x_i - y_i| / ||y|| over systems s, divided by cond[s] when given.
+template <class D>
+double max_rel_diff(const std::vector<D>& x, const std::vector<D>& y, std::size_t nsys,
+                    std::size_t n, const std::vector<double>* cond = nullptr) {
+  double worst = 0;
+  for (std::size_t s = 0; s < nsys; ++s)
+    worst = std::max(worst, bstest::rel_diff_any(x, y, n, s) / (cond ? std::max((*cond)[s], 1.0) : 1.0));
+  return worst;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One batch through the one-shot and the factored device solves.
+
+template <class Layout, class C, class D, class Exec>
+void check_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind) {
+  using mem = typename Exec::memory_space;
+  const auto p = random_batch<C, D>(nsys, n, static_cast<std::uint32_t>(nsys * 7919 + n));
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                    << static_cast<int>(kind) << ", " << nsys << " systems of n = " << n
+                    << ", sizeof(C) = " << sizeof(C) << ", sizeof(D) = " << sizeof(D));
+  std::vector<int> ipiv, lapack_info;
+  std::vector<double> cond;
+  bstest::gttrf_reference(p.m, ipiv, lapack_info, cond);
+  REQUIRE(lapack_info == std::vector<int>(nsys, 0));
+
+  auto a = store<Layout, C, mem>(p.m.a, nsys, n, kind);
+  auto b = store<Layout, C, mem>(p.m.b, nsys, n, kind);
+  auto c = store<Layout, C, mem>(p.m.c, nsys, n, kind);
+  auto d = store<Layout, D, mem>(p.d, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, partial_pivoting{}, a.view, b.view, c.view, d.view, info, device_tag{});
+  exec.fence();
+  bool gaps_intact = false;
+  const auto x = fetch(d, nsys, n, &gaps_intact);
+  CHECK(gaps_intact);
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+
+  // The host path: the same interchanges and arithmetic in another order of operations (SIMD,
+  // contractions); LAPACK: backward stable, so within eps times the condition number.
+  std::vector<int> host_info;
+  const auto y = host_pivoting(p, p.d, host_info);
+  CHECK(max_rel_diff(x, y, nsys, n, &cond) <= 64 * eps_of<C>());
+  CHECK(max_rel_diff(x, lapack_gtsv(p, p.d), nsys, n, &cond) <= 64 * eps_of<C>());
+
+  // Factored: the interchanges of ?gttrf exactly, then two right-hand sides.
+  auto f = bandsolve::factorize(exec, partial_pivoting{}, a.view, b.view, c.view, nsys,
+                                device_tag{});
+  static_assert(std::is_same_v<typename decltype(f)::scalar_type, C>);
+  CHECK(f.nsys() == nsys);
+  CHECK(f.n() == n);
+  const auto fp = f.ipiv();
+  std::size_t ipiv_mismatches = 0;
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i + 1 < n; ++i)  // ?gttrf's last entry is n, ours too; both checked
+      ipiv_mismatches += fp(s, i) != ipiv[s * n + i] ? 1 : 0;
+  CHECK(ipiv_mismatches == 0);
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    const auto rhs = rhs_only<D>(nsys, n, 1000 + round);
+    auto d2 = store<Layout, D, mem>(rhs, nsys, n, kind);
+    f.solve(exec, d2.view);
+    exec.fence();
+    const auto x2 = fetch(d2, nsys, n, &gaps_intact);
+    CHECK(gaps_intact);
+    const auto y2 = host_pivoting(p, rhs, host_info);
+    CHECK(max_rel_diff(x2, y2, nsys, n, &cond) <= 64 * eps_of<C>());
+    CHECK(max_rel_diff(x2, lapack_gtsv(p, rhs), nsys, n, &cond) <= 64 * eps_of<C>());
+  }
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+}
+
+template <class Layout, class C, class D, class Exec>
+void check_sizes(const Exec& exec, strides kind = strides::plain) {
+  for (std::size_t n : {1, 2, 3, 17})
+    for (std::size_t nsys : {1, 31, 33}) check_batch<Layout, C, D>(exec, nsys, n, kind);
+  for (std::size_t nsys : {1, 33}) check_batch<Layout, C, D>(exec, nsys, 1001, kind);
+}
+
+template <class C, class D, class Exec>
+void check_every_layout(const Exec& exec) {
+  check_sizes<bl::row, C, D>(exec);
+  check_sizes<bl::column, C, D>(exec);
+  check_sizes<bl::interleaved<4>, C, D>(exec);
+  check_sizes<bl::interleaved<32>, C, D>(exec);
+  check_sizes<bl::strided, C, D>(exec, strides::padded_rows);
+  check_sizes<bl::strided, C, D>(exec, strides::unit_system_stride);
+  check_sizes<bl::strided, C, D>(exec, strides::neither_unit);
+}
+
+// Info codes: those of the host path exactly, and LAPACK's for exactly singular systems.
+template <class Layout, class T, class Exec>
+void check_info(const Exec& exec, strides kind) {
+  using mem = typename Exec::memory_space;
+  const std::size_t nsys = 40, n = 30;
+  auto p = random_batch<T, T>(nsys, n, 7);
+  using R = bandsolve::real_type_t<T>;
+  const R nan = std::numeric_limits<R>::quiet_NaN();
+  // Column j of system s zero (b[j] = a[j+1] = c[j-1] = 0): exactly singular, ?gtsv's info j+1
+  // or earlier; NaN in b or a: a non-finite pivot.
+  auto zero_column = [&](std::size_t s, std::size_t j) {
+    p.m.b[s * n + j] = T(0);
+    if (j + 1 < n) p.m.a[s * n + j + 1] = T(0);
+    if (j > 0) p.m.c[s * n + j - 1] = T(0);
+  };
+  zero_column(0, 0);
+  zero_column(3, 12);
+  zero_column(31, n - 1);
+  zero_column(32, 5);
+  p.m.b[33 * n + 9] = T(nan);
+  p.m.a[39 * n + 20] = T(nan);
+  std::vector<int> lapack_info;
+  bstest::gtsv_reference(p.m, &lapack_info);
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                    << static_cast<int>(kind) << ", sizeof(T) = " << sizeof(T));
+  std::vector<int> host_info;
+  const auto y = host_pivoting(p, p.d, host_info);
+  for (std::size_t s : {0, 3, 31, 32}) {
+    CHECK(host_info[s] == lapack_info[s]);
+    CHECK(host_info[s] > 0);
+  }
+  CHECK(host_info[33] > 0);
+  CHECK(host_info[39] > 0);
+  CHECK(host_info[0] == 1);
+
+  auto a = store<Layout, T, mem>(p.m.a, nsys, n, kind);
+  auto b = store<Layout, T, mem>(p.m.b, nsys, n, kind);
+  auto c = store<Layout, T, mem>(p.m.c, nsys, n, kind);
+  auto d = store<Layout, T, mem>(p.d, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, partial_pivoting{}, a.view, b.view, c.view, d.view, info, device_tag{});
+  CHECK(bstest::info_to_host(info) == host_info);
+  const auto x = fetch(d, nsys, n);
+  for (std::size_t s = 0; s < nsys; ++s)
+    if (host_info[s] == 0) CHECK(bstest::rel_diff_any(x, y, n, s) <= 1e4 * eps_of<T>());
+  auto f = bandsolve::factorize(exec, partial_pivoting{}, a.view, b.view, c.view, nsys,
+                                device_tag{});
+  CHECK(bstest::info_to_host(f.info()) == host_info);
+}
+
+}  // namespace
+
+TEST_CASE("device partial pivoting: double in every layout against LAPACK and the host path",
+          "[device][pivoting]") {
+  for_each_device_exec([](const auto& exec) { check_every_layout<double, double>(exec); });
+}
+
+TEST_CASE("device partial pivoting: float, complex and complex right-hand sides",
+          "[device][pivoting]") {
+  const Kokkos::DefaultExecutionSpace exec;
+  check_every_layout<float, float>(exec);
+  check_every_layout<cplx<double>, cplx<double>>(exec);
+  check_every_layout<double, cplx<double>>(exec);
+  check_sizes<bl::row, cplx<float>, cplx<float>>(exec);
+  check_sizes<bl::interleaved<4>, float, cplx<float>>(exec);
+}
+
+TEST_CASE("device partial pivoting: info codes of singular and NaN systems",
+          "[device][pivoting]") {
+  for_each_device_exec([](const auto& exec) {
+    check_info<bl::row, double>(exec, strides::plain);
+    check_info<bl::column, double>(exec, strides::plain);
+    check_info<bl::interleaved<4>, double>(exec, strides::plain);
+    check_info<bl::strided, double>(exec, strides::neither_unit);
+  });
+  const Kokkos::DefaultExecutionSpace exec;
+  check_info<bl::row, float>(exec, strides::plain);
+  check_info<bl::column, cplx<double>>(exec, strides::plain);
+}
+
+TEST_CASE("device partial pivoting: argument checks throw as on the host", "[device][pivoting]") {
+  using mem = Kokkos::DefaultExecutionSpace::memory_space;
+  const Kokkos::DefaultExecutionSpace exec;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, mem>;
+  const V a("a", 5, 8), b("b", 5, 8), c("c", 5, 8), d("d", 5, 8), d7("d7", 5, 7), d4("d4", 4, 8);
+  const auto info = bstest::make_info<mem>(5);
+  const auto info4 = bstest::make_info<mem>(4);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_WITH(bandsolve::solve(exec, partial_pivoting{}, a, b, c, d7, info, device_tag{}),
+                    StartsWith("bandsolve::solve(partial_pivoting)"));
+  CHECK_THROWS_AS(bandsolve::solve(exec, partial_pivoting{}, a, b, c, d, info4, device_tag{}),
+                  std::invalid_argument);
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, partial_pivoting{}, a, b, d7, device_tag{}),
+                    StartsWith("bandsolve::factorize(partial_pivoting)"));
+  CHECK_THROWS_AS(bandsolve::factorize(exec, partial_pivoting{}, a, b, c, 4, device_tag{}),
+                  std::invalid_argument);
+  const auto f = bandsolve::factorize(exec, partial_pivoting{}, a, b, c, device_tag{});
+  CHECK_THROWS_WITH(f.solve(exec, d7), StartsWith("bandsolve::pivoting_factorization::solve"));
+  CHECK_THROWS_AS(f.solve(exec, d4), std::invalid_argument);
+  const decltype(f) empty;
+  CHECK_THROWS_AS(empty.solve(exec, d), std::invalid_argument);
+  // n = 0 writes info (every system solved).
+  const V z("z", 5, 0);
+  bandsolve::solve(exec, partial_pivoting{}, z, z, z, V("dz", 5, 0), info, device_tag{});
+  CHECK(bstest::info_to_host(info) == std::vector<int>(5, 0));
+}
+
+TEST_CASE("device partial pivoting: calls without a backend take the execution space's own",
+          "[device][pivoting]") {
+  using exec_type = Kokkos::DefaultExecutionSpace;
+  using mem = exec_type::memory_space;
+  const exec_type exec;
+  const std::size_t nsys = 33, n = 65;
+  const auto p = random_batch<double, double>(nsys, n, 5);
+  std::vector<int> ipiv, lapack_info;
+  std::vector<double> cond;
+  bstest::gttrf_reference(p.m, ipiv, lapack_info, cond);
+  auto a = store<bl::column, double, mem>(p.m.a, nsys, n, strides::plain);
+  auto b = store<bl::column, double, mem>(p.m.b, nsys, n, strides::plain);
+  auto c = store<bl::column, double, mem>(p.m.c, nsys, n, strides::plain);
+  auto d1 = store<bl::column, double, mem>(p.d, nsys, n, strides::plain);
+  auto d2 = store<bl::column, double, mem>(p.d, nsys, n, strides::plain);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, partial_pivoting{}, a.view, b.view, c.view, d1.view, info);
+  bandsolve::solve(exec, partial_pivoting{}, a.view, b.view, c.view, d2.view, info, device_tag{});
+  CHECK(max_rel_diff(fetch(d1, nsys, n), fetch(d2, nsys, n), nsys, n, &cond) <=
+        64 * eps_of<double>());
+  const auto f = bandsolve::factorize(exec, partial_pivoting{}, a.view, b.view, c.view);
+  f.solve(exec, d1.view);
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+}
