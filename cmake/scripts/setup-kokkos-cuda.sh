@@ -5,8 +5,8 @@
 # --kokkos-source, so nothing is downloaded twice); a copy of them gets three changes that
 # Kokkos 3.4.01 needs under nvcc 13:
 #   - bin/nvcc_wrapper: the default architecture sm_35, which nvcc 13 no longer knows, becomes sm_80;
-#   - core/src/Cuda/Kokkos_Cuda_Half.hpp: its half type is left out from CUDA 13 on (its
-#     conversions no longer compile against CUDA 13's cuda_fp16.h);
+#   - core/src/Cuda/Kokkos_Cuda_Half.hpp: its CUDA half_t, which does not compile with CUDA 13,
+#     is left out from CUDA 13 on (BandSolve does not use it);
 #   - core/src/Cuda/Kokkos_CudaSpace.cpp: cudaMemPrefetchAsync takes a cudaMemLocation and flags
 #     in CUDA 13 instead of a device number.
 # Each change fails loudly when its pattern is not found.
@@ -21,7 +21,7 @@ set -euo pipefail
 
 case "${1:-}" in
   "") ;;
-  -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "[bandsolve-setup-cuda] unknown argument: $1" >&2; exit 2 ;;
 esac
 
