@@ -30,7 +30,8 @@ deps_dir=${BANDSOLVE_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bandsolve}
 kokkos_prefix="$deps_dir/kokkos-3.4-openmp"
 mkdir -p "$deps_dir"
 setup_log="$deps_dir/setup.log"
-: >"$setup_log"
+# --kokkos-source runs after a full run (from setup-kokkos-cuda.sh): it appends to that run's log.
+[ $source_only -eq 1 ] || : >"$setup_log"
 
 log_tag=bandsolve-setup
 # shellcheck source=setup-steps.sh
