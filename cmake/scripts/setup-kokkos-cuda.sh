@@ -60,16 +60,20 @@ step "Kokkos CUDA: sources copied" cp -r "$src" "$work/src"
 patch_one() {
   local file=$1 pattern=$2 script=$3
   grep -qF -- "$pattern" "$file" || { echo "pattern not found in $file: $pattern"; return 1; }
-  sed -i -e "$script" "$file"
+  sed -i -e "$script" "$file" || return
   if grep -qF -- "$pattern" "$file"; then echo "pattern still in $file after sed: $pattern"; return 1; fi
 }
+# (step runs it where set -e does not apply: each failure returns at once.)
 patch_sources() {
   local s=$1
-  patch_one "$s/bin/nvcc_wrapper" 'default_arch="sm_35"' 's/^default_arch="sm_35"/default_arch="sm_80"/'
+  patch_one "$s/bin/nvcc_wrapper" 'default_arch="sm_35"' \
+    's/^default_arch="sm_35"/default_arch="sm_80"/' || return
   patch_one "$s/core/src/Cuda/Kokkos_Cuda_Half.hpp" '#ifndef KOKKOS_IMPL_HALF_TYPE_DEFINED' \
-    's/^#ifndef KOKKOS_IMPL_HALF_TYPE_DEFINED$/#if !defined(KOKKOS_IMPL_HALF_TYPE_DEFINED) \&\& (CUDART_VERSION < 13000)/'
+    's/^#ifndef KOKKOS_IMPL_HALF_TYPE_DEFINED$/#if !defined(KOKKOS_IMPL_HALF_TYPE_DEFINED) \&\& (CUDART_VERSION < 13000)/' \
+    || return
   patch_one "$s/core/src/Cuda/Kokkos_CudaSpace.cpp" 'cudaMemPrefetchAsync(ptr, bytes, space.cuda_device(),' \
-    's/cudaMemPrefetchAsync(ptr, bytes, space.cuda_device(),/cudaMemPrefetchAsync(ptr, bytes, cudaMemLocation{cudaMemLocationTypeDevice, space.cuda_device()}, 0,/'
+    's/cudaMemPrefetchAsync(ptr, bytes, space.cuda_device(),/cudaMemPrefetchAsync(ptr, bytes, cudaMemLocation{cudaMemLocationTypeDevice, space.cuda_device()}, 0,/' \
+    || return
 }
 step "Kokkos CUDA: sources patched (nvcc_wrapper sm_80, no half type, cudaMemPrefetchAsync)" \
   patch_sources "$work/src"
