@@ -1,14 +1,16 @@
-// The device backend (backend::device) of the partial pivoting tridiagonal family, run on
+// The device backend (backend::device) of the partial pivoting and periodic tridiagonal families, run on
 // Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA build
 // the same file runs on the GPU with device Views; results come back through host mirrors.
-// Compared with LAPACK ?gtsv / ?gttrf (solutions within a multiple of eps times the condition
-// number, interchanges exactly) and with the host path of the same family: n = 1, 2, 3, 17, 1001;
+// Compared with LAPACK (pivoting: ?gtsv and ?gttrf's interchanges, within a multiple of eps times
+// the condition number; periodic: ?gesv of the dense cyclic matrix for n <= 100, and residuals)
+// and with the host path of the same family: n = 1, 2, 3, 17, 1001;
 // batches of 1, 31 and 33 systems (not multiples of the 32-system tiles); row, column,
 // interleaved<4>, interleaved<32> and three kinds of strided Views; float, double, complex and
 // real coefficients with complex right-hand sides; info codes of singular and NaN systems; a
 // factorization solved twice; argument checks.
 #include "pivoting_support.hpp"
 
+#include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>
 
 #include <catch2/catch_all.hpp>
@@ -26,6 +28,7 @@
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
 using bandsolve::algo::partial_pivoting;
+using bandsolve::algo::periodic;
 
 namespace {
 
@@ -423,4 +426,214 @@ TEST_CASE("device partial pivoting: calls without a backend take the execution s
   const auto f = bandsolve::factorize(exec, partial_pivoting{}, a.view, b.view, c.view);
   f.solve(exec, d1.view);
   CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Periodic: dominant cyclic systems (cond < 10), against zgesv of the dense matrix (n <= 100),
+// residuals and the host path.
+
+namespace {
+
+template <class C, class D>
+batch<C, D> random_periodic_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  batch<C, D> p{bstest::random_periodic<C>(nsys, n, seed), rhs_only<D>(nsys, n, seed + 17)};
+  return p;
+}
+
+template <class C, class D>
+std::vector<D> host_periodic(const batch<C, D>& p, const std::vector<D>& rhs,
+                             std::vector<int>& info) {
+  using mem = Kokkos::HostSpace;
+  const std::size_t nsys = p.m.nsys, n = p.m.n;
+  auto a = bstest::to_device<bl::row, C, mem>("a", p.m.a, nsys, n);
+  auto b = bstest::to_device<bl::row, C, mem>("b", p.m.b, nsys, n);
+  auto c = bstest::to_device<bl::row, C, mem>("c", p.m.c, nsys, n);
+  auto d = bstest::to_device<bl::row, D, mem>("d", rhs, nsys, n);
+  auto inf = bstest::make_info<mem>(nsys);
+  bandsolve::solve(host_exec(), periodic{}, a, b, c, d, inf);
+  host_exec().fence();
+  info = bstest::info_to_host(inf);
+  return bstest::to_host(d, nsys);
+}
+
+// zgesv of the dense cyclic matrix, for the right-hand sides or their real and imaginary parts.
+template <class C, class D>
+std::vector<D> lapack_periodic(const batch<C, D>& p, const std::vector<D>& rhs) {
+  if constexpr (std::is_same_v<C, D>) {
+    return bstest::periodic_dense_reference(p.m, &rhs);
+  } else {
+    std::vector<C> re(rhs.size()), im(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) re[k] = rhs[k].real(), im[k] = rhs[k].imag();
+    const auto xr = bstest::periodic_dense_reference(p.m, &re);
+    const auto xi = bstest::periodic_dense_reference(p.m, &im);
+    std::vector<D> x(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) x[k] = D(xr[k], xi[k]);
+    return x;
+  }
+}
+
+// Largest periodic residual ||A x - d|| / (||A|| ||x|| + ||d||) over the systems, in
+// complex<double> (complex right-hand sides over real coefficients: both parts at once).
+template <class C, class D>
+double periodic_residual(const batch<C, D>& p, const std::vector<D>& x, const std::vector<D>& rhs) {
+  const std::size_t n = p.m.n;
+  double worst = 0;
+  for (std::size_t s = 0; s < p.m.nsys; ++s) {
+    double r = 0, an = 0, xn = 0, dn = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k = s * n + i, prev = s * n + (i + n - 1) % n, next = s * n + (i + 1) % n;
+      const bstest::cd a = bstest::to_cd(p.m.a[k]), b = bstest::to_cd(p.m.b[k]),
+                       c = bstest::to_cd(p.m.c[k]);
+      const bstest::cd ax = b * bstest::to_cd(x[k]) + a * bstest::to_cd(x[prev]) +
+                            c * bstest::to_cd(x[next]);
+      r = std::max(r, std::abs(ax - bstest::to_cd(rhs[k])));
+      an = std::max(an, std::abs(a) + std::abs(b) + std::abs(c));
+      xn = std::max(xn, std::abs(bstest::to_cd(x[k])));
+      dn = std::max(dn, std::abs(bstest::to_cd(rhs[k])));
+    }
+    if (!std::isfinite(r)) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, r / (an * xn + dn));
+  }
+  return worst;
+}
+
+template <class Layout, class C, class D, class Exec>
+void check_periodic_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind) {
+  using mem = typename Exec::memory_space;
+  const auto p = random_periodic_batch<C, D>(nsys, n, static_cast<std::uint32_t>(nsys * 131 + n));
+  INFO("periodic " << Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                   << static_cast<int>(kind) << ", " << nsys << " systems of n = " << n
+                   << ", sizeof(C) = " << sizeof(C) << ", sizeof(D) = " << sizeof(D));
+  auto a = store<Layout, C, mem>(p.m.a, nsys, n, kind);
+  auto b = store<Layout, C, mem>(p.m.b, nsys, n, kind);
+  auto c = store<Layout, C, mem>(p.m.c, nsys, n, kind);
+  auto d = store<Layout, D, mem>(p.d, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, periodic{}, a.view, b.view, c.view, d.view, info, device_tag{});
+  exec.fence();
+  bool gaps_intact = false;
+  const auto x = fetch(d, nsys, n, &gaps_intact);
+  CHECK(gaps_intact);
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+  std::vector<int> host_info;
+  const double tol = 64 * eps_of<C>();
+  CHECK(max_rel_diff(x, host_periodic(p, p.d, host_info), nsys, n) <= tol);
+  CHECK(periodic_residual(p, x, p.d) <= tol);
+  if (n <= 100) CHECK(max_rel_diff(x, lapack_periodic(p, p.d), nsys, n) <= tol);
+
+  auto f = bandsolve::factorize(exec, periodic{}, a.view, b.view, c.view, nsys, device_tag{});
+  static_assert(std::is_same_v<typename decltype(f)::scalar_type, C>);
+  CHECK(f.nsys() == nsys);
+  CHECK(f.n() == n);
+  CHECK(f.storage_bytes() == 4 * ((nsys + 31) / 32) * 32 * n * sizeof(C));
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    const auto rhs = rhs_only<D>(nsys, n, 2000 + round);
+    auto d2 = store<Layout, D, mem>(rhs, nsys, n, kind);
+    f.solve(exec, d2.view);
+    exec.fence();
+    const auto x2 = fetch(d2, nsys, n, &gaps_intact);
+    CHECK(gaps_intact);
+    CHECK(max_rel_diff(x2, host_periodic(p, rhs, host_info), nsys, n) <= tol);
+    CHECK(periodic_residual(p, x2, rhs) <= tol);
+  }
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+}
+
+template <class Layout, class C, class D, class Exec>
+void check_periodic_sizes(const Exec& exec, strides kind = strides::plain) {
+  for (std::size_t n : {1, 2, 3, 17})
+    for (std::size_t nsys : {1, 31, 33}) check_periodic_batch<Layout, C, D>(exec, nsys, n, kind);
+  for (std::size_t nsys : {1, 33}) check_periodic_batch<Layout, C, D>(exec, nsys, 1001, kind);
+}
+
+template <class C, class D, class Exec>
+void check_periodic_every_layout(const Exec& exec) {
+  check_periodic_sizes<bl::row, C, D>(exec);
+  check_periodic_sizes<bl::column, C, D>(exec);
+  check_periodic_sizes<bl::interleaved<4>, C, D>(exec);
+  check_periodic_sizes<bl::interleaved<32>, C, D>(exec);
+  check_periodic_sizes<bl::strided, C, D>(exec, strides::padded_rows);
+  check_periodic_sizes<bl::strided, C, D>(exec, strides::unit_system_stride);
+  check_periodic_sizes<bl::strided, C, D>(exec, strides::neither_unit);
+}
+
+// Info codes at known rows: a zero first pivot, NaN in b of a leading row, NaN in the closing
+// row (the Schur complement, row n); those of the host path exactly.
+template <class Layout, class T, class Exec>
+void check_periodic_info(const Exec& exec, strides kind) {
+  using mem = typename Exec::memory_space;
+  const std::size_t nsys = 40, n = 30;
+  auto p = random_periodic_batch<T, T>(nsys, n, 9);
+  using R = bandsolve::real_type_t<T>;
+  const R nan = std::numeric_limits<R>::quiet_NaN();
+  std::vector<int> expected(nsys, 0);
+  p.m.b[0 * n + 0] = T(0), expected[0] = 1;
+  p.m.b[31 * n + 12] = T(nan), expected[31] = 13;
+  p.m.b[33 * n + n - 1] = T(nan), expected[33] = int(n);
+  p.m.a[39 * n + 7] = T(nan), expected[39] = 8;
+  INFO("periodic " << Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                   << static_cast<int>(kind) << ", sizeof(T) = " << sizeof(T));
+  std::vector<int> host_info;
+  const auto y = host_periodic(p, p.d, host_info);
+  REQUIRE(host_info == expected);
+  auto a = store<Layout, T, mem>(p.m.a, nsys, n, kind);
+  auto b = store<Layout, T, mem>(p.m.b, nsys, n, kind);
+  auto c = store<Layout, T, mem>(p.m.c, nsys, n, kind);
+  auto d = store<Layout, T, mem>(p.d, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, periodic{}, a.view, b.view, c.view, d.view, info, device_tag{});
+  CHECK(bstest::info_to_host(info) == expected);
+  const auto x = fetch(d, nsys, n);
+  for (std::size_t s = 0; s < nsys; ++s)
+    if (expected[s] == 0) CHECK(bstest::rel_diff_any(x, y, n, s) <= 64 * eps_of<T>());
+  auto f = bandsolve::factorize(exec, periodic{}, a.view, b.view, c.view, nsys, device_tag{});
+  CHECK(bstest::info_to_host(f.info()) == expected);
+}
+
+}  // namespace
+
+TEST_CASE("device periodic: double in every layout against LAPACK and the host path",
+          "[device][periodic]") {
+  for_each_device_exec([](const auto& exec) { check_periodic_every_layout<double, double>(exec); });
+}
+
+TEST_CASE("device periodic: float, complex and complex right-hand sides", "[device][periodic]") {
+  const Kokkos::DefaultExecutionSpace exec;
+  check_periodic_every_layout<float, float>(exec);
+  check_periodic_every_layout<cplx<double>, cplx<double>>(exec);
+  check_periodic_every_layout<double, cplx<double>>(exec);
+  check_periodic_sizes<bl::row, cplx<float>, cplx<float>>(exec);
+  check_periodic_sizes<bl::interleaved<4>, float, cplx<float>>(exec);
+}
+
+TEST_CASE("device periodic: info codes at known rows", "[device][periodic]") {
+  for_each_device_exec([](const auto& exec) {
+    check_periodic_info<bl::row, double>(exec, strides::plain);
+    check_periodic_info<bl::column, double>(exec, strides::plain);
+    check_periodic_info<bl::interleaved<4>, double>(exec, strides::plain);
+    check_periodic_info<bl::strided, double>(exec, strides::neither_unit);
+  });
+  const Kokkos::DefaultExecutionSpace exec;
+  check_periodic_info<bl::row, float>(exec, strides::plain);
+  check_periodic_info<bl::column, cplx<double>>(exec, strides::plain);
+}
+
+TEST_CASE("device periodic: argument checks throw as on the host", "[device][periodic]") {
+  using mem = Kokkos::DefaultExecutionSpace::memory_space;
+  const Kokkos::DefaultExecutionSpace exec;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, mem>;
+  const V a("a", 5, 8), b("b", 5, 8), c("c", 5, 8), d("d", 5, 8), d7("d7", 5, 7);
+  const auto info = bstest::make_info<mem>(5);
+  const auto info4 = bstest::make_info<mem>(4);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_WITH(bandsolve::solve(exec, periodic{}, a, b, c, d7, info, device_tag{}),
+                    StartsWith("bandsolve::solve(periodic)"));
+  CHECK_THROWS_AS(bandsolve::solve(exec, periodic{}, a, b, c, d, info4, device_tag{}),
+                  std::invalid_argument);
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, periodic{}, a, b, d7, device_tag{}),
+                    StartsWith("bandsolve::factorize(periodic)"));
+  const auto f = bandsolve::factorize(exec, periodic{}, a, b, c, device_tag{});
+  CHECK_THROWS_WITH(f.solve(exec, d7), StartsWith("bandsolve::periodic_factorization::solve"));
+  const decltype(f) empty;
+  CHECK_THROWS_AS(empty.solve(exec, d), std::invalid_argument);
 }

@@ -25,10 +25,16 @@
 // most min(items, threads) items at once (backend/launch.hpp, pack_scratch_bytes); one long
 // system: n (2 sizeof(T) + sizeof(D)) bytes. Large scratch is allocated per call and a failure
 // throws bandsolve::allocation_error.
+//
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument to solve and factorize, which runs the
+// device kernels (periodic_device.hpp, with its scratch and factor storage) on any execution
+// space; factorize then returns a periodic_device_factorization.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/pack_launch.hpp>
+#include <bandsolve/tridiag/periodic_device.hpp>
 #include <bandsolve/tridiag/periodic_kernel.hpp>
 
 #include <string>
@@ -47,9 +53,12 @@ struct periodic_block_kernel {
 };
 }  // namespace detail
 
-template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
-           const CView& c, const DView& d, const InfoView& info) {
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec, algo::periodic,
+                                                       const AView& a, const BView& b,
+                                                       const CView& c, const DView& d,
+                                                       const InfoView& info, Backend) {
   detail::tridiag_static_checks<algo::periodic, ExecutionSpace, DView, AView, BView, CView>();
   detail::info_static_checks<ExecutionSpace, InfoView>();
   static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
@@ -67,13 +76,26 @@ void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BVi
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  detail::with_lane_packing<Layout, T>(nsys, [&](auto packing) {
-    using P = decltype(packing);
-    detail::one_shot_block_launch<P, T, D>(exec, "bandsolve::solve(periodic)",
-                                           detail::periodic_scratch_bytes<T, D>(n, P::L),
-                                           detail::periodic_block_kernel{}, a, b, c, d, info, n,
-                                           nsys, slots);
-  });
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    detail::periodic_device_solve(exec, a, b, c, d, info, n, nsys);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve(periodic): a host backend runs only on its own execution "
+                  "space");
+    detail::with_lane_packing<Layout, T>(nsys, [&](auto packing) {
+      using P = decltype(packing);
+      detail::one_shot_block_launch<P, T, D>(exec, "bandsolve::solve(periodic)",
+                                             detail::periodic_scratch_bytes<T, D>(n, P::L),
+                                             detail::periodic_block_kernel{}, a, b, c, d, info, n,
+                                             nsys, slots);
+    });
+  }
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  solve(exec, algo::periodic{}, a, b, c, d, info, backend::default_for_t<ExecutionSpace>{});
 }
 
 namespace detail {
@@ -199,10 +221,14 @@ void periodic_factor_kernel(const ExecutionSpace& exec, const AView& a, const BV
 
 // Factorizes the periodic matrices (a, b, c) of nsys systems; nsys defaults to every slot of the
 // Views (for interleaved packs, give the real number of systems). Allocates the factors;
-// enqueued on exec, not fenced.
-template <class ExecutionSpace, class AView, class BView, class CView>
+// enqueued on exec, not fenced. Backend as for solve: on the device backend the result is a
+// periodic_device_factorization (periodic_device.hpp).
+template <class ExecutionSpace, class AView, class BView, class CView, class Backend>
 auto factorize(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
-               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+               const CView& c, std::size_t nsys, Backend) {
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::factorize(periodic): the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
   detail::tridiag_static_checks<algo::periodic, ExecutionSpace, BView, AView, BView, CView>();
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
@@ -213,13 +239,34 @@ auto factorize(const ExecutionSpace& exec, algo::periodic, const AView& a, const
   detail::check_same_shape(fn, "c", c, "b", b);
   detail::check_rows_fit_int(fn, rows(b));
   nsys = detail::check_factor_nsys<Layout>(fn, b, nsys);
-  const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys),
-                slots = static_cast<index_t>(capacity(b));
-  F f = detail::periodic_factorization_access::make<F>(ns, n, exec);
-  if (ns == 0 || n == 0) return f;
-  const auto v = detail::periodic_factorization_access::views(f);
-  detail::periodic_factor_kernel<P, T>(exec, a, b, c, n, ns, slots, v.r, v.lo, v.cp, v.z, v.info);
-  return f;
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    return detail::periodic_device_factorize(exec, a, b, c, static_cast<index_t>(nsys));
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::factorize(periodic): a host backend runs only on its own execution "
+                  "space");
+    const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys),
+                  slots = static_cast<index_t>(capacity(b));
+    F f = detail::periodic_factorization_access::make<F>(ns, n, exec);
+    if (ns == 0 || n == 0) return f;
+    const auto v = detail::periodic_factorization_access::views(f);
+    detail::periodic_factor_kernel<P, T>(exec, a, b, c, n, ns, slots, v.r, v.lo, v.cp, v.z,
+                                         v.info);
+    return f;
+  }
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class Backend,
+          std::enable_if_t<backend::is_backend_v<Backend>, int> = 0>
+auto factorize(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
+               const CView& c, Backend) {
+  return factorize(exec, algo::periodic{}, a, b, c, static_cast<std::size_t>(-1), Backend{});
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::periodic, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  return factorize(exec, algo::periodic{}, a, b, c, nsys, backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve

@@ -66,8 +66,11 @@ KOKKOS_FORCEINLINE_FUNCTION void coupling_column(index_t i, index_t m,
   }
 }
 
+// Rows of y, z and of the stored factors are S entries apart (S = L on the host; the device
+// backend runs one lane per thread with rows of its tile of 32 systems, S = 32).
+
 // The last row's closing step, x[n-1] for every lane, and x[i] = y[i] - x[n-1] z[i] into d.
-template <int L, int WG, class T, class D>
+template <int L, int WG, class T, class D, int S = L>
 KOKKOS_INLINE_FUNCTION void periodic_close(index_t n, const D* y, const T* z, const T* cl,
                                            const T* al, const D* dl, const T* rs,
                                            const lane_block<D, L, WG>& d) {
@@ -75,21 +78,21 @@ KOKKOS_INLINE_FUNCTION void periodic_close(index_t n, const D* y, const T* z, co
   D xl[L], X[L];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l)
-    xl[l] = (dl[l] - cl[l] * y[l] - al[l] * y[(m - 1) * L + l]) * rs[l];
+    xl[l] = (dl[l] - cl[l] * y[l] - al[l] * y[(m - 1) * S + l]) * rs[l];
   d.store(n - 1, xl);
   for (index_t i = 0; i < m; ++i) {
     BANDSOLVE_SIMD
-    for (int l = 0; l < L; ++l) X[l] = y[i * L + l] - xl[l] * z[i * L + l];
+    for (int l = 0; l < L; ++l) X[l] = y[i * S + l] - xl[l] * z[i * S + l];
     d.store(i, X);
   }
 }
 
 // Backward sweep of Thomas over rows 0 .. m-1 for the lane-contiguous rows v (in place).
-template <int L, class T, class V>
+template <int L, class T, class V, int S = L>
 KOKKOS_FORCEINLINE_FUNCTION void periodic_backward(index_t m, const T* cp, V* v) {
   for (index_t i = m - 2; i >= 0; --i) {
     BANDSOLVE_SIMD
-    for (int l = 0; l < L; ++l) v[i * L + l] -= cp[i * L + l] * v[(i + 1) * L + l];
+    for (int l = 0; l < L; ++l) v[i * S + l] -= cp[i * S + l] * v[(i + 1) * S + l];
   }
 }
 
@@ -160,9 +163,9 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
   periodic_close(n, y, z, C, A, X, rs, d);
 }
 
-// The stored factorization, lane-contiguous rows of L: rows 0 .. m-1 hold r = 1/pivot,
-// l = a r and c' = c r of T and z = T^-1 e; row n-1 holds r = 1/s, l = a[n-1], c' = c[n-1]
-// (the closing row's coefficients). n = 1: r = 1/(a + b + c).
+// The stored factorization, lane-contiguous rows of S (= L on the host): rows 0 .. m-1 hold
+// r = 1/pivot, l = a r and c' = c r of T and z = T^-1 e; row n-1 holds r = 1/s, l = a[n-1],
+// c' = c[n-1] (the closing row's coefficients). n = 1: r = 1/(a + b + c).
 template <class T>
 struct periodic_factors {
   T* r;
@@ -171,7 +174,7 @@ struct periodic_factors {
   T* z;
 };
 
-template <int L, int WG, class T>
+template <int L, int WG, class T, int S = L>
 KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<const T, L, WG>& a,
                                                   const lane_block<const T, L, WG>& b,
                                                   const lane_block<const T, L, WG>& c,
@@ -205,7 +208,7 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
       for (int l = 0; l < L; ++l) C[l] = T(0);
     }
     coupling_column(i, m, a, c, E);
-    const index_t o = i * L, prev = i > 0 ? o - L : o;
+    const index_t o = i * S, prev = i > 0 ? o - S : o;
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const T cprev = i > 0 ? f.cp[prev + l] : T(0), zprev = i > 0 ? f.z[prev + l] : T(0);
@@ -218,14 +221,14 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
       f.z[o + l] = (E[l] - A[l] * zprev) * r;
     }
   }
-  periodic_backward<L>(m, f.cp, f.z);
+  periodic_backward<L, T, T, S>(m, f.cp, f.z);
   a.load(n - 1, A);
   b.load(n - 1, B);
   c.load(n - 1, C);
-  const index_t o = (n - 1) * L;
+  const index_t o = (n - 1) * S;
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
-    const T s = B[l] - C[l] * f.z[l] - A[l] * f.z[(m - 1) * L + l];
+    const T s = B[l] - C[l] * f.z[l] - A[l] * f.z[(m - 1) * S + l];
     info[l] = update_info(info[l], s, n - 1);
     f.r[o + l] = reciprocal(s);
     f.lo[o + l] = A[l];
@@ -234,8 +237,8 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
   }
 }
 
-// Solve with stored factors; y: scratch of n*L right-hand side values.
-template <int L, int WG, class T, class D>
+// Solve with stored factors; y: scratch of n rows of S right-hand side values.
+template <int L, int WG, class T, class D, int S = L>
 KOKKOS_INLINE_FUNCTION void periodic_factored_solve_block(index_t n, periodic_factors<const T> f,
                                                           const lane_block<D, L, WG>& d, D* y) {
   D X[L];
@@ -249,19 +252,19 @@ KOKKOS_INLINE_FUNCTION void periodic_factored_solve_block(index_t n, periodic_fa
   const index_t m = n - 1;
   for (index_t i = 0; i < m; ++i) {
     d.load(i, X);
-    const index_t o = i * L;
+    const index_t o = i * S;
     if (i == 0) {
       BANDSOLVE_SIMD
       for (int l = 0; l < L; ++l) y[l] = f.r[l] * X[l];
     } else {
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) y[o + l] = f.r[o + l] * X[l] - f.lo[o + l] * y[o - L + l];
+      for (int l = 0; l < L; ++l) y[o + l] = f.r[o + l] * X[l] - f.lo[o + l] * y[o - S + l];
     }
   }
-  periodic_backward<L>(m, f.cp, y);
+  periodic_backward<L, T, D, S>(m, f.cp, y);
   d.load(n - 1, X);
-  const index_t o = (n - 1) * L;
-  periodic_close(n, y, f.z, f.cp + o, f.lo + o, X, f.r + o, d);
+  const index_t o = (n - 1) * S;
+  periodic_close<L, WG, T, D, S>(n, y, f.z, f.cp + o, f.lo + o, X, f.r + o, d);
 }
 
 }  // namespace bandsolve::detail

@@ -44,4 +44,16 @@ struct system_elements {
   KOKKOS_FORCEINLINE_FUNCTION T operator()(index_t i) const { return row0[i * row_stride]; }
 };
 
+// One system seen as a batch View of one system (data, stride, rank), for the per-lane kernels
+// that read rows through tridiag/lane_block.hpp: lane_block<T, 1, 1>(system_view<T>{...}, 0, 1)
+// reads row i at row0[i * row_stride].
+template <class T>
+struct system_view {
+  static constexpr int rank = 2;
+  T* row0;
+  index_t row_stride;
+  KOKKOS_FORCEINLINE_FUNCTION T* data() const { return row0; }
+  KOKKOS_FORCEINLINE_FUNCTION index_t stride(int dim) const { return dim == 0 ? 1 : row_stride; }
+};
+
 }  // namespace bandsolve::detail::device
