@@ -12,6 +12,9 @@
 // double. No pivoting (any T whose Thomas pivots stay away from zero, e.g. diagonally dominant).
 // Work is enqueued on exec and never fenced; the one-shot call allocates and fences once (the
 // factors are copied from the host): prefer the factorization for repeated solves.
+// Scratch of a solve: row-layout batches of at least one work item's L systems (n a multiple of
+// L) sweep a transposed copy, n L sizeof(Scalar) bytes per item, min(items, threads) items at once
+// (backend/launch.hpp); other batches, one long system included, none.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -65,7 +68,9 @@ class toeplitz_batch_factorization {
     // Row-layout items (systems n apart, rows contiguous) go through a lane-contiguous copy in
     // scratch, filled and emptied by L x L register transposes: no gathers in the recurrences.
     constexpr bool can_transpose = BANDSOLVE_HAS_SIMD_TRANSPOSE && !detail::is_pack_layout_v<Layout>;
-    const bool transpose = can_transpose && d.stride(1) == 1 && d.stride(0) != 1 && n % L == 0;
+    // Only whole items transpose: a batch of fewer systems than an item takes no scratch.
+    const bool transpose =
+        can_transpose && d.stride(1) == 1 && d.stride(0) != 1 && n % L == 0 && nsys >= L;
     const std::size_t scratch = transpose ? static_cast<std::size_t>(n) * L * sizeof(Scalar) : 0;
     detail::for_each_pack(
         exec, "bandsolve::toeplitz_batch_factorization::solve",

@@ -18,6 +18,9 @@
 // per-system form to call inside your own kernels). Larger batches of long systems (n >= 2 L
 // chunks) with contiguous rows run the same per system, one thread each; other larger batches
 // run SIMD across systems, each system one chunk: a modified Thomas with a 2x2 reduced system.
+// Scratch: a system solved by a team holds thomas_pcr_workspace<T>(n, team size) values (about
+// n/8 for n = 2^20 on 2 threads); packs of L whole systems hold 4 n L values each. At most
+// min(items, threads) items hold scratch at once (tridiag/team_batch.hpp, team_scratch_bytes).
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 #include <bandsolve/tridiag/thomas_pcr_kernel.hpp>

@@ -1,0 +1,139 @@
+// What one long system really allocates: every family's one-shot solve (and a factorization's
+// solve) of one row-layout system of n = 2^20 doubles, with the bytes Kokkos allocates during the
+// call counted through Kokkos's tools callbacks (Views, and the per-thread team scratch Kokkos
+// grows). The peak must stay within the bound each family documents, which grows with the
+// systems solved: never with a pack's width (8 systems of n would be 64 MiB here).
+#include "test_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace {
+
+namespace bl = bandsolve::layout;
+using Row = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+// Bytes live above the start of the metered call, and their peak.
+std::int64_t live_bytes = 0, peak_bytes = 0;
+void count_allocation(Kokkos::Tools::SpaceHandle, const char*, const void*, std::uint64_t size) {
+  live_bytes += static_cast<std::int64_t>(size);
+  if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+}
+void count_deallocation(Kokkos::Tools::SpaceHandle, const char*, const void*,
+                        std::uint64_t size) {
+  live_bytes -= static_cast<std::int64_t>(size);
+}
+
+// Peak bytes allocated while call(exec) runs (fenced), freed or not by its end.
+template <class Exec>
+std::int64_t peak_allocation(const Exec& exec, const std::function<void(const Exec&)>& call) {
+  exec.fence();
+  live_bytes = peak_bytes = 0;
+  Kokkos::Tools::Experimental::set_allocate_data_callback(&count_allocation);
+  Kokkos::Tools::Experimental::set_deallocate_data_callback(&count_deallocation);
+  call(exec);
+  exec.fence();
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
+  return peak_bytes;
+}
+
+constexpr std::size_t n = std::size_t(1) << 20;
+constexpr std::int64_t unknowns = static_cast<std::int64_t>(n);
+// Kokkos's own bookkeeping around a team-scratch pool or an allocation.
+constexpr std::int64_t slack = 64 * 1024;
+
+// One diagonally dominant system: a = c = -1, b = 4, d = 1.
+struct one_system {
+  Row a{"a", 1, n}, b{"b", 1, n}, c{"c", 1, n}, d{"d", 1, n};
+  Kokkos::View<int*, Kokkos::HostSpace> info{"info", 1};
+  one_system() {
+    Kokkos::deep_copy(a, -1.0);
+    Kokkos::deep_copy(b, 4.0);
+    Kokkos::deep_copy(c, -1.0);
+    Kokkos::deep_copy(d, 1.0);
+  }
+  // Row n/2 of the solution is 1/(4 - 2) to within the decay of the boundary.
+  double middle() const { return d(0, n / 2); }
+};
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("scratch of one long system stays within each family's documented bound",
+                   "[scratch]", Kokkos::DefaultHostExecutionSpace, Kokkos::Serial) {
+  using Exec = TestType;
+  const Exec exec;
+  const int threads = static_cast<int>(exec.concurrency());
+  CAPTURE(Exec::name(), threads, n);
+  one_system s;
+
+  SECTION("thomas") {
+    const auto bytes = peak_allocation<Exec>(exec, [&](const Exec& e) {
+      bandsolve::solve(e, bandsolve::algo::thomas{}, s.a, s.b, s.c, s.d, s.info);
+    });
+    CHECK(bytes <= static_cast<std::int64_t>(bandsolve::solve_scratch_bytes<bl::row, double>(
+                       bandsolve::algo::thomas{}, n, 1, threads)) + slack);
+    CHECK(bytes <= 2 * unknowns * 8 + slack);
+  }
+  SECTION("symmetric") {
+    const auto bytes = peak_allocation<Exec>(exec, [&](const Exec& e) {
+      bandsolve::solve(e, bandsolve::algo::symmetric{}, s.b, s.c, s.d, s.info);
+    });
+    CHECK(bytes <= static_cast<std::int64_t>(bandsolve::solve_scratch_bytes<bl::row, double>(
+                       bandsolve::algo::symmetric{}, n, 1, threads)) + slack);
+    CHECK(bytes <= 2 * unknowns * 8 + slack);
+  }
+  SECTION("pcr") {
+    const auto bytes = peak_allocation<Exec>(exec, [&](const Exec& e) {
+      bandsolve::solve(e, bandsolve::algo::pcr{}, s.a, s.b, s.c, s.d, s.info);
+    });
+    CHECK(bytes <= static_cast<std::int64_t>(bandsolve::solve_scratch_bytes<double>(
+                       bandsolve::algo::pcr{}, n, 1, threads)) + slack);
+  }
+  SECTION("thomas_pcr") {
+    const auto bytes = peak_allocation<Exec>(exec, [&](const Exec& e) {
+      bandsolve::solve(e, bandsolve::algo::thomas_pcr{}, s.a, s.b, s.c, s.d, s.info);
+    });
+    // One system: one team of all threads, thomas_pcr_workspace values (thomas_pcr.hpp).
+    const std::int64_t work = bandsolve::thomas_pcr_workspace<double>(
+        static_cast<bandsolve::index_t>(n), threads);
+    CHECK(bytes <= work * 8 + slack);
+    CHECK(work <= 2 * unknowns);
+  }
+  SECTION("partial_pivoting") {
+    const auto bytes = peak_allocation<Exec>(exec, [&](const Exec& e) {
+      bandsolve::solve(e, bandsolve::algo::partial_pivoting{}, s.a, s.b, s.c, s.d, s.info);
+    });
+    CHECK(bytes <= unknowns * (3 * 8 + 8) + slack);  // n (3 sizeof(T) + sizeof(D))
+  }
+  SECTION("periodic") {
+    const auto bytes = peak_allocation<Exec>(exec, [&](const Exec& e) {
+      bandsolve::solve(e, bandsolve::algo::periodic{}, s.a, s.b, s.c, s.d, s.info);
+    });
+    CHECK(bytes <= unknowns * (2 * 8 + 8) + slack);  // n (2 sizeof(T) + sizeof(D))
+  }
+  SECTION("toeplitz batch: the factorization's solve allocates nothing") {
+    const auto f = bandsolve::factorize(exec, bandsolve::algo::toeplitz{}, -1.0, 4.0, -1.0, n);
+    const auto bytes = peak_allocation<Exec>(exec, [&](const Exec& e) { f.solve(e, s.d); });
+    CHECK(bytes == 0);
+  }
+  SECTION("banded_lu") {
+    const bandsolve::algo::banded_lu alg{2, 2};
+    Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> ab("ab", 1, n / 16, 7);
+    Kokkos::deep_copy(ab, 1.0);
+    Kokkos::deep_copy(Kokkos::subview(ab, 0, Kokkos::ALL, 4), 8.0);  // the diagonal
+    Row b("b", 1, n / 16);
+    Kokkos::deep_copy(b, 1.0);
+    const auto bytes = peak_allocation<Exec>(
+        exec, [&](const Exec& e) { bandsolve::solve(e, alg, ab, b, s.info); });
+    CHECK(bytes <= static_cast<std::int64_t>(bandsolve::solve_scratch_bytes<bl::row, double>(
+                       alg, n / 16, 1, threads)) + slack);
+  }
+  exec.fence();
+  CHECK(s.info(0) == 0);
+}
