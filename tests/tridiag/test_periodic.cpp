@@ -239,12 +239,14 @@ TEMPLATE_TEST_CASE("periodic on strided subviews and padded interleaved packs",
         using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
         using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
         const T nan = bstest::from_cd<T>(cd(std::nan(""), 0));
-        Big big[4];
-        Sub v[4];
+        // Built in place: no View is default-constructed (docs/development.md, Kokkos and GCC 12).
+        std::vector<Big> big;
+        std::vector<Sub> v;
         for (int k = 0; k < 4; ++k) {
-          big[k] = Big("big", nsys, 2, n + 2);
+          big.emplace_back("big", nsys, 2, n + 2);
           Kokkos::deep_copy(big[k], nan);
-          v[k] = Kokkos::subview(big[k], Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+          v.emplace_back(
+              Kokkos::subview(big[k], Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1)));
         }
         bstest::fill(v[0], p.a, nsys);
         bstest::fill(v[1], p.b, nsys);

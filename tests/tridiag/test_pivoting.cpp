@@ -283,19 +283,21 @@ TEMPLATE_TEST_CASE("partial pivoting on strided subviews reads and writes only t
         const T nan = bstest::from_cd<T>(bstest::cd(std::nan(""), 0));
         using RowBig = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
         using ColumnBig = Kokkos::View<T**, Kokkos::LayoutLeft, Mem>;
-        RowBig rbig[4];
-        ColumnBig cbig[4];
-        Sub v[4];
+        // Built in place: no View is default-constructed (docs/development.md, Kokkos and GCC 12).
+        std::vector<RowBig> rbig;
+        std::vector<ColumnBig> cbig;
+        std::vector<Sub> v;
         for (int k = 0; k < 4; ++k) {
           if (kind == 0) {
-            rbig[k] = RowBig("big", nsys, 2, n + 2);
+            rbig.emplace_back("big", nsys, 2, n + 2);
             Kokkos::deep_copy(rbig[k], nan);
-            v[k] = Kokkos::subview(rbig[k], Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+            v.emplace_back(
+                Kokkos::subview(rbig[k], Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1)));
           } else {
-            cbig[k] = ColumnBig("big", nsys + 5, n + 3);
+            cbig.emplace_back("big", nsys + 5, n + 3);
             Kokkos::deep_copy(cbig[k], nan);
-            v[k] = Kokkos::subview(cbig[k], std::make_pair(std::size_t(2), nsys + 2),
-                                   std::make_pair(std::size_t(1), n + 1));
+            v.emplace_back(Kokkos::subview(cbig[k], std::make_pair(std::size_t(2), nsys + 2),
+                                           std::make_pair(std::size_t(1), n + 1)));
           }
         }
         const auto p = bstest::random_general<T>(nsys, n, 555 + std::uint32_t(n + kind));

@@ -135,14 +135,19 @@ toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const Exec
   c.n = nn;
   c.k = static_cast<index_t>(sp.truncation);
   using view = Kokkos::View<Scalar*, typename plan_type::memory_space>;
+  // Members a path does not use are empty allocations, not default-constructed Views: with GCC 12
+  // a Kokkos 4.6 develop build crashes destroying those (docs/development.md).
+  const auto unused = [&](const char* what) {
+    return view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc ") + what), 0);
+  };
   if (detail::toeplitz_dc_needs_thomas(sp, nn)) {
     // The carries would not decay within the system: solve by Thomas on T's LU factors (2n
     // values), which keeps Thomas's accuracy.
     c.s = nn;
     c.nblocks = nn > 0 ? 1 : 0;
     c.last_rows = nn;
-    return plan_type(sp, c, view(), view(), view(), view(), nn,
-                     factorize(exec, algo::toeplitz{}, t1, t2, t3, n), true);
+    return plan_type(sp, c, unused("carry_l"), unused("carry_r"), unused("u"), unused("scale"),
+                     nn, factorize(exec, algo::toeplitz{}, t1, t2, t3, n), true);
   }
   // Blocks at least four truncation lengths long keep the (A1) reads a small fraction of f.
   index_t s = block_rows != 0 ? static_cast<index_t>(block_rows) : plan_type::default_block_rows;
@@ -186,12 +191,12 @@ toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const Exec
   Kokkos::deep_copy(exec, u, u_host);
   exec.fence();  // u_host is a temporary: the copy must finish before it goes away
   return plan_type(sp, c, carry_l, carry_r, u, scale, nn,
-                   toeplitz_batch_factorization<Scalar, ExecutionSpace>(), false);
+                   factorize(exec, algo::toeplitz{}, t1, t2, t3, 0), false);
 }
 
 // Prepares the solve of T x = f for T = tridiag(t1, t2, t3) of n rows: chooses the root, the
 // block length (block_rows = 0: automatic) and allocates the workspace. Throws
-// std::invalid_argument for T the method cannot solve (see splitting.hpp). Fences exec once (the
+// std::invalid_argument for T the method cannot solve (see splitting.hpp). Fences exec (the
 // correction vector u is copied from the host).
 template <class ExecutionSpace, class Scalar>
 toeplitz_dc_plan<Scalar, ExecutionSpace> factorize(const ExecutionSpace& exec, algo::toeplitz_dc,
