@@ -1,8 +1,10 @@
-// The device backend (backend::device) of the partial pivoting and periodic tridiagonal families, run on
+// The device backend (backend::device) of the partial pivoting and periodic tridiagonal families
+// and of banded LU, run on
 // Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA build
 // the same file runs on the GPU with device Views; results come back through host mirrors.
 // Compared with LAPACK (pivoting: ?gtsv and ?gttrf's interchanges, within a multiple of eps times
-// the condition number; periodic: ?gesv of the dense cyclic matrix for n <= 100, and residuals)
+// the condition number; periodic: ?gesv of the dense cyclic matrix for n <= 100, and residuals;
+// banded: ?gbsv's solutions, pivots and info, and backward errors)
 // and with the host path of the same family: n = 1, 2, 3, 17, 1001;
 // batches of 1, 31 and 33 systems (not multiples of the 32-system tiles); row, column,
 // interleaved<4>, interleaved<32> and three kinds of strided Views; float, double, complex and
@@ -10,6 +12,7 @@
 // factorization solved twice; argument checks.
 #include "pivoting_support.hpp"
 
+#include <bandsolve/banded/banded_lu.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>
 
@@ -24,6 +27,13 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+// The banded helpers (?gbsv, random bands, band transfers) in a namespace of their own: their
+// real_of differs from pivoting_support.hpp's.
+namespace band_ref {
+#include "banded_support.hpp"
+}  // namespace band_ref
+namespace bb = band_ref::bstest;
 
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
@@ -636,4 +646,231 @@ TEST_CASE("device periodic: argument checks throw as on the host", "[device][per
   CHECK_THROWS_WITH(f.solve(exec, d7), StartsWith("bandsolve::periodic_factorization::solve"));
   const decltype(f) empty;
   CHECK_THROWS_AS(empty.solve(exec, d), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Banded LU: row, column, interleaved<4> and strided bands (LayoutStride Views of a LayoutLeft
+// array, systems side by side), with and without pivoting, one or two right-hand sides, against
+// ?gbsv and the host path.
+
+namespace {
+
+// A band (and its right-hand sides) in a layout: strided ones are LayoutStride Views of
+// LayoutLeft arrays.
+template <class Layout, class T, class Mem>
+auto band_in(const bb::host_band<T>& h) {
+  if constexpr (std::is_same_v<Layout, bl::strided>) {
+    Kokkos::View<T***, Kokkos::LayoutLeft, Mem> left("ab", h.nsys, h.n, h.ldab);
+    auto m = Kokkos::create_mirror_view(left);
+    for (std::size_t s = 0; s < h.nsys; ++s)
+      for (std::size_t j = 0; j < h.n; ++j)
+        for (std::size_t r = 0; r < h.ldab; ++r) m(s, j, r) = h.ab[s * h.n * h.ldab + j * h.ldab + r];
+    Kokkos::deep_copy(left, m);
+    return Kokkos::View<T***, Kokkos::LayoutStride, Mem>(left);
+  } else {
+    return bb::band_to_device<Layout, T, Mem>(h);
+  }
+}
+
+template <class Layout, class T, class Mem, bool Several>
+auto rhs_in(const std::vector<T>& h, std::size_t nsys, std::size_t n, std::size_t nrhs) {
+  if constexpr (std::is_same_v<Layout, bl::strided>) {
+    if constexpr (Several) {
+      Kokkos::View<T***, Kokkos::LayoutLeft, Mem> left("b", nsys, n, nrhs);
+      auto m = Kokkos::create_mirror_view(left);
+      for (std::size_t s = 0; s < nsys; ++s)
+        for (std::size_t k = 0; k < nrhs; ++k)
+          for (std::size_t i = 0; i < n; ++i) m(s, i, k) = h[(s * nrhs + k) * n + i];
+      Kokkos::deep_copy(left, m);
+      return Kokkos::View<T***, Kokkos::LayoutStride, Mem>(left);
+    } else {
+      Kokkos::View<T**, Kokkos::LayoutLeft, Mem> left("b", nsys, n);
+      auto m = Kokkos::create_mirror_view(left);
+      for (std::size_t s = 0; s < nsys; ++s)
+        for (std::size_t i = 0; i < n; ++i) m(s, i) = h[s * n + i];
+      Kokkos::deep_copy(left, m);
+      return Kokkos::View<T**, Kokkos::LayoutStride, Mem>(left);
+    }
+  } else {
+    return bb::rhs_to_device<Layout, T, Mem, Several>(h, nsys, n, nrhs);
+  }
+}
+
+// ?gbsv of real bands for right-hand sides of their type, or both parts of complex ones.
+template <class T, class R>
+bb::lapack_result<T> gbsv_of(const bb::host_band<T>& h, const std::vector<R>& rhs,
+                                 int nrhs, std::vector<R>& x) {
+  if constexpr (std::is_same_v<T, R>) {
+    auto r = bb::reference_gbsv(h, rhs, nrhs);
+    x = r.x;
+    return r;
+  } else {
+    std::vector<T> re(rhs.size()), im(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) re[k] = rhs[k].real(), im[k] = rhs[k].imag();
+    auto r = bb::reference_gbsv(h, re, nrhs);
+    const auto ri = bb::reference_gbsv(h, im, nrhs);
+    x.resize(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) x[k] = R(r.x[k], ri.x[k]);
+    return r;
+  }
+}
+
+template <class Layout, class T, class R, bool Several, class Exec>
+void check_banded(const Exec& exec, std::size_t nsys, std::size_t n, int kl, int ku, bool pivot) {
+  using mem = typename Exec::memory_space;
+  const std::size_t nrhs = Several ? 2 : 1;
+  // Without pivoting: dominant rows; with: small diagonals, so that rows are interchanged (not
+  // for triangular bands, whose small diagonals would make x overflow).
+  const auto h = bb::random_band<T>(nsys, n, kl, ku, static_cast<std::uint32_t>(nsys * 31 + n),
+                                    pivot && kl > 0 ? -0.25 : 1.0);
+  const auto rhs = bb::random_values<R>(nsys * n * nrhs, static_cast<std::uint32_t>(n + 5));
+  INFO("banded " << Exec::name() << " " << bstest::layout_name<Layout>() << ", " << nsys
+                 << " systems of n = " << n << ", kl = " << kl << ", ku = " << ku
+                 << ", pivoting " << pivot << ", nrhs " << nrhs << ", sizeof(T) = " << sizeof(T)
+                 << ", sizeof(R) = " << sizeof(R));
+  const bandsolve::algo::banded_lu alg{kl, ku, pivot};
+  std::vector<R> xl;
+  const auto ref = gbsv_of(h, rhs, static_cast<int>(nrhs), xl);
+  REQUIRE(ref.info == std::vector<int>(nsys, 0));
+  const double tol = 64 * eps_of<T>();
+
+  auto ab = band_in<Layout, T, mem>(h);
+  auto b = rhs_in<Layout, R, mem, Several>(rhs, nsys, n, nrhs);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, alg, ab, b, info, device_tag{});
+  exec.fence();
+  const auto x = bb::rhs_to_host(b, nsys, n, nrhs);
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+
+  // The host path on the same data.
+  auto hb = rhs_in<Layout, R, Kokkos::HostSpace, Several>(rhs, nsys, n, nrhs);
+  auto hab = band_in<Layout, T, Kokkos::HostSpace>(h);
+  auto hinfo = bstest::make_info<Kokkos::HostSpace>(nsys);
+  bandsolve::solve(host_exec(), alg, hab, hb, hinfo);
+  host_exec().fence();
+  const auto y = bb::rhs_to_host(hb, nsys, n, nrhs);
+  double worst_host = 0, worst_lapack = 0, worst_residual = 0;
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t k = 0; k < nrhs; ++k) {
+      const std::size_t off = (s * nrhs + k) * n;
+      worst_host = std::max(worst_host, bb::vec_rel_diff(x, y, off, n));
+      worst_lapack = std::max(worst_lapack, bb::vec_rel_diff(x, xl, off, n));
+      if constexpr (std::is_same_v<T, R>)
+        worst_residual = std::max(worst_residual, bb::band_residual(h, x, rhs, s, k, nrhs));
+    }
+  // Same pivots, same operations (the host may fuse or reorder them): the solutions agree to a
+  // few ulps times the growth; the backward error is that of LU with partial pivoting; the
+  // forward error against ?gbsv grows with the condition number of the pivoted bands (<= 1e5).
+  const double forward = (pivot ? 1e6 : 64) * eps_of<T>();
+  CHECK(worst_host <= (pivot ? 1e3 : 64) * eps_of<T>());
+  CHECK(worst_lapack <= forward);
+  CHECK(worst_residual <= tol);
+
+  // Factored: ?gbtrf's pivots and LU for row-layout bands, then two solves.
+  auto f = bandsolve::factorize(exec, alg, ab, nsys, device_tag{});
+  CHECK(f.on_device_backend());
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+  if constexpr (std::is_same_v<Layout, bl::row>) {
+    if (pivot) {
+      auto piv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.pivots());
+      std::size_t mismatches = 0;
+      for (std::size_t s = 0; s < nsys; ++s)
+        for (std::size_t i = 0; i < n; ++i) mismatches += piv(s, i) != ref.ipiv[s * n + i] ? 1 : 0;
+      CHECK(mismatches == 0);
+    }
+  }
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    const auto rhs2 = bb::random_values<R>(nsys * n * nrhs, 3000 + round);
+    auto b2 = rhs_in<Layout, R, mem, Several>(rhs2, nsys, n, nrhs);
+    f.solve(exec, b2);
+    exec.fence();
+    const auto x2 = bb::rhs_to_host(b2, nsys, n, nrhs);
+    std::vector<R> xl2;
+    gbsv_of(h, rhs2, static_cast<int>(nrhs), xl2);
+    double worst = 0;
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t k = 0; k < nrhs; ++k)
+        worst = std::max(worst, bb::vec_rel_diff(x2, xl2, (s * nrhs + k) * n, n));
+    CHECK(worst <= forward);
+  }
+}
+
+template <class Layout, class T, class R, bool Several, class Exec>
+void check_banded_sizes(const Exec& exec) {
+  const int bands[][2] = {{1, 1}, {2, 3}, {0, 2}};
+  for (const auto& kb : bands)
+    for (const bool pivot : {true, false}) {
+      for (std::size_t n : {1, 2, 3, 17})
+        for (std::size_t nsys : {1, 31, 33})
+          check_banded<Layout, T, R, Several>(exec, nsys, n, kb[0], kb[1], pivot);
+      check_banded<Layout, T, R, Several>(exec, 33, 1000, kb[0], kb[1], pivot);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("device banded LU: every layout against LAPACK and the host path",
+          "[device][banded]") {
+  for_each_device_exec([](const auto& exec) {
+    check_banded_sizes<bl::row, double, double, false>(exec);
+    check_banded_sizes<bl::column, double, double, true>(exec);
+    check_banded_sizes<bl::interleaved<4>, double, double, false>(exec);
+    check_banded_sizes<bl::strided, double, double, true>(exec);
+  });
+}
+
+TEST_CASE("device banded LU: float, complex and complex right-hand sides", "[device][banded]") {
+  const Kokkos::DefaultExecutionSpace exec;
+  check_banded_sizes<bl::row, float, float, true>(exec);
+  check_banded_sizes<bl::interleaved<4>, cplx<double>, cplx<double>, true>(exec);
+  check_banded_sizes<bl::column, double, cplx<double>, false>(exec);
+  check_banded_sizes<bl::strided, cplx<float>, cplx<float>, false>(exec);
+}
+
+TEST_CASE("device banded LU: info codes and argument checks", "[device][banded]") {
+  using mem = Kokkos::DefaultExecutionSpace::memory_space;
+  const Kokkos::DefaultExecutionSpace exec;
+  const std::size_t nsys = 40, n = 20;
+  for (const bool pivot : {true, false}) {
+    auto h = bb::random_band<double>(nsys, n, 2, 1, 11, 1.0);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // System 3: column 7 zero (singular); system 32: NaN on the diagonal of row 12.
+    for (std::size_t i = 0; i < n; ++i)
+      if (h.in_band(i, 7)) h.at(3, i, 7) = 0.0;
+    h.at(32, 12, 12) = nan;
+    const auto rhs = bb::random_values<double>(nsys * n, 4);
+    INFO("pivoting " << pivot);
+    const bandsolve::algo::banded_lu alg{2, 1, pivot};
+    auto hab = band_in<bl::row, double, Kokkos::HostSpace>(h);
+    auto hb = rhs_in<bl::row, double, Kokkos::HostSpace, false>(rhs, nsys, n, 1);
+    auto hinfo = bstest::make_info<Kokkos::HostSpace>(nsys);
+    bandsolve::solve(host_exec(), alg, hab, hb, hinfo);
+    const auto expected = bstest::info_to_host(hinfo);
+    CHECK(expected[3] > 0);
+    CHECK(expected[32] > 0);
+    if (pivot) CHECK(expected[3] == bb::reference_gbsv(h, rhs, 1).info[3]);
+    auto ab = band_in<bl::row, double, mem>(h);
+    auto b = rhs_in<bl::row, double, mem, false>(rhs, nsys, n, 1);
+    auto info = bstest::make_info<mem>(nsys);
+    bandsolve::solve(exec, alg, ab, b, info, device_tag{});
+    CHECK(bstest::info_to_host(info) == expected);
+    auto f = bandsolve::factorize(exec, alg, ab, device_tag{});
+    CHECK(bstest::info_to_host(f.info()) == expected);
+  }
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, mem>;
+  using V2 = Kokkos::View<double**, Kokkos::LayoutRight, mem>;
+  const V3 ab("ab", 5, 8, 4);
+  const V2 b("b", 5, 8), b7("b7", 5, 7);
+  const auto info = bstest::make_info<mem>(5);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_WITH(bandsolve::solve(exec, bandsolve::algo::banded_lu{1, 1}, ab, b7, info,
+                                     device_tag{}),
+                    StartsWith("bandsolve::solve(banded_lu)"));
+  CHECK_THROWS_AS(bandsolve::solve(exec, bandsolve::algo::banded_lu{2, 1}, ab, b, info,
+                                   device_tag{}),
+                  std::invalid_argument);
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, bandsolve::algo::banded_lu{1, 2}, ab, device_tag{}),
+                    StartsWith("bandsolve::factorize(banded_lu)"));
+  const auto f = bandsolve::factorize(exec, bandsolve::algo::banded_lu{1, 1}, ab, device_tag{});
+  CHECK_THROWS_WITH(f.solve(exec, b7), StartsWith("bandsolve::banded_lu_factorization::solve"));
 }

@@ -29,8 +29,15 @@
 // hold scratch at once (Kokkos's per-thread team scratch below 1 MiB per item, backend/launch.hpp);
 // one long system: ((n + kl)(2kl + ku + 1) + n) sizeof(T) + 128 bytes. An allocation failure
 // throws bandsolve::allocation_error. The factored solve uses no scratch.
+//
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument to solve and factorize, which runs the
+// device kernels (banded_lu_device.hpp: a thread per system, the run-time bandwidth kernel,
+// work rows as device row scratch) on any execution space. The factorization keeps the same
+// storage (lu(), pivots()) and its solve runs on the backend that factored it.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/banded/band_layout.hpp>
+#include <bandsolve/banded/banded_lu_device.hpp>
 #include <bandsolve/banded/banded_lu_kernel.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
@@ -250,14 +257,46 @@ void launch_banded_solve(const ExecutionSpace& exec, const Dims dims, const ABVi
                 });
 }
 
+// The device kernels' addressing of a band, right-hand-side or pivot View (system s at
+// systems::system(s): interleaved packs put lane s % W last, stride 1).
+template <class Layout>
+constexpr int band_system_width() {
+  if constexpr (is_interleaved_band_v<Layout>) return Layout::width;
+  else return 1;
+}
+template <class Layout, class T, class View>
+band_systems<T> band_systems_of(const View& ab) {
+  constexpr int width = band_system_width<Layout>();
+  return {device::systems<T>{ab.data(), static_cast<index_t>(ab.stride(0)), 0, width},
+          static_cast<index_t>(ab.stride(1)), static_cast<index_t>(ab.stride(2))};
+}
+template <class Layout, class View>
+rhs_systems<typename View::value_type> rhs_systems_of(const View& b) {
+  constexpr int width = band_system_width<Layout>();
+  const auto r = rhs_pack<true, Layout, 1>(b, 0);
+  return {device::systems<typename View::value_type>{b.data(), static_cast<index_t>(b.stride(0)),
+                                                     0, width},
+          r.row_stride, r.rhs_stride};
+}
+template <class Layout, class View>
+pivot_systems pivot_systems_of(const View& piv) {
+  constexpr int width = band_system_width<Layout>();
+  return {device::systems<int>{piv.data(), static_cast<index_t>(piv.stride(0)), 0, width},
+          pivot_pack<true, Layout, 1>(piv, 0).row_stride};
+}
+
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
 // One-shot solve.
 
-template <class ExecutionSpace, class ABView, class BView, class InfoView>
-void solve(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView& ab,
-           const BView& b, const InfoView& info) {
+// Backend: the execution space's own (backend::default_for_t), or backend::device to run the
+// device kernels (banded_lu_device.hpp) on any execution space, host spaces included.
+template <class ExecutionSpace, class ABView, class BView, class InfoView, class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec,
+                                                       const algo::banded_lu& alg,
+                                                       const ABView& ab, const BView& b,
+                                                       const InfoView& info, Backend) {
   detail::banded_static_checks<ExecutionSpace, ABView>();
   using Layout = band_layout_of_t<ABView>;
   using T = typename ABView::non_const_value_type;
@@ -295,19 +334,34 @@ void solve(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView&
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  const bool unit = ab.stride(0) == 1 && b.stride(0) == 1;
-  detail::dispatch_band_dims(alg, [&](auto dims) {
-    detail::with_band_pack_width<Layout, T>(nsys, [&](auto width) {
-      constexpr int L = decltype(width)::value;
-      detail::with_pack_lanes<Layout, L>(unit, [&](auto lane_contiguous) {
-        constexpr bool u = decltype(lane_contiguous)::value;
-        if (alg.pivoting)
-          detail::launch_banded_solve<L, true, u>(exec, dims, ab, b, info, nsys, n, nrhs);
-        else
-          detail::launch_banded_solve<L, false, u>(exec, dims, ab, b, info, nsys, n, nrhs);
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    detail::banded_device_solve(exec, alg.pivoting, detail::runtime_band_dims{alg.kl, alg.ku},
+                                detail::band_systems_of<Layout, const T>(ab),
+                                detail::rhs_systems_of<Layout>(b), info, nsys, n, nrhs);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve(banded_lu): a host backend runs only on its own execution "
+                  "space");
+    const bool unit = ab.stride(0) == 1 && b.stride(0) == 1;
+    detail::dispatch_band_dims(alg, [&](auto dims) {
+      detail::with_band_pack_width<Layout, T>(nsys, [&](auto width) {
+        constexpr int L = decltype(width)::value;
+        detail::with_pack_lanes<Layout, L>(unit, [&](auto lane_contiguous) {
+          constexpr bool u = decltype(lane_contiguous)::value;
+          if (alg.pivoting)
+            detail::launch_banded_solve<L, true, u>(exec, dims, ab, b, info, nsys, n, nrhs);
+          else
+            detail::launch_banded_solve<L, false, u>(exec, dims, ab, b, info, nsys, n, nrhs);
+        });
       });
     });
-  });
+  }
+}
+
+template <class ExecutionSpace, class ABView, class BView, class InfoView>
+void solve(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView& ab,
+           const BView& b, const InfoView& info) {
+  solve(exec, alg, ab, b, info, backend::default_for_t<ExecutionSpace>{});
 }
 
 // Scratch bytes the one-shot solve (or factorize) of nsys systems of n rows holds on
@@ -352,8 +406,8 @@ struct banded_factor_storage<layout::strided, Scalar, MemorySpace> {
 struct banded_factorization_access {
   template <class F, class LUView, class PivView, class InfoView>
   static F make(const algo::banded_lu& alg, LUView lu, PivView piv, InfoView info, index_t nsys,
-                index_t n) {
-    return F(alg, lu, piv, info, nsys, n);
+                index_t n, bool device) {
+    return F(alg, lu, piv, info, nsys, n, device);
   }
 };
 
@@ -452,6 +506,8 @@ class banded_lu_factorization {
   pivot_view pivots() const { return piv_; }
   // Per-system info codes of the factorization (see the top of this header).
   Kokkos::View<const int*, memory_space> info() const { return info_; }
+  // Whether the device backend factored it (its solve then runs there too).
+  bool on_device_backend() const { return device_; }
 
   // Solves for the right-hand sides in b (one or several per system, the factored layout), in
   // place. Enqueued on exec, not fenced. Systems whose info is not 0 get values that mean nothing.
@@ -469,6 +525,14 @@ class banded_lu_factorization {
     const int nrhs = static_cast<int>(detail::shape_of_rhs(b).nrhs);
     if (nsys_ == 0 || n_ == 0 || nrhs == 0) return;
     const index_t nsys = nsys_, n = n_;
+    if (device_) {
+      detail::banded_device_factored_solve_launch(
+          exec, alg_.pivoting, detail::runtime_band_dims{alg_.kl, alg_.ku},
+          detail::band_systems_of<Layout, const Scalar>(lu_),
+          detail::pivot_systems_of<Layout>(piv_), detail::rhs_systems_of<Layout>(b), nsys, n,
+          nrhs);
+      return;
+    }
     // Strided factors are stored system by system (row-like), so their packs are never
     // lane-contiguous.
     detail::dispatch_band_dims(alg_, [&](auto dims) {
@@ -492,8 +556,10 @@ class banded_lu_factorization {
 
   // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
   banded_lu_factorization(const algo::banded_lu& alg, const band_view& lu, const pivot_view& piv,
-                          const Kokkos::View<int*, memory_space>& info, index_t nsys, index_t n)
-      : alg_(alg), lu_(lu), piv_(piv), info_(info), nsys_(nsys), n_(n), initialized_(true) {}
+                          const Kokkos::View<int*, memory_space>& info, index_t nsys, index_t n,
+                          bool device)
+      : alg_(alg), lu_(lu), piv_(piv), info_(info), nsys_(nsys), n_(n), initialized_(true),
+        device_(device) {}
 
   algo::banded_lu alg_{};
   band_view lu_;
@@ -501,14 +567,18 @@ class banded_lu_factorization {
   Kokkos::View<int*, memory_space> info_;
   index_t nsys_ = 0, n_ = 0;
   bool initialized_ = false;
+  bool device_ = false;
 };
 
 // Factorizes the band matrices ab of nsys systems (default: every slot; for interleaved packs give
 // the real number so padding lanes stay out of info). ab is read only. Allocates the factors
-// (lu, pivots, info); enqueued on exec, not fenced.
-template <class ExecutionSpace, class ABView>
+// (lu, pivots, info); enqueued on exec, not fenced. Backend as for solve.
+template <class ExecutionSpace, class ABView, class Backend>
 auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView& ab,
-               std::size_t nsys = static_cast<std::size_t>(-1)) {
+               std::size_t nsys, Backend) {
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::factorize(banded_lu): the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
   detail::banded_static_checks<ExecutionSpace, ABView>();
   using Layout = band_layout_of_t<ABView>;
   using T = typename ABView::non_const_value_type;
@@ -550,21 +620,47 @@ auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABV
   }();
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu info")), nsys);
-  auto f = detail::banded_factorization_access::make<result_type>(alg, lu, piv, info, ns, n);
+  constexpr bool device = std::is_same_v<Backend, backend::device>;
+  auto f = detail::banded_factorization_access::make<result_type>(alg, lu, piv, info, ns, n,
+                                                                  device);
   if (ns == 0 || n == 0) return f;
-  detail::dispatch_band_dims(alg, [&](auto dims) {
-    detail::with_band_pack_width<Layout, T>(ns, [&](auto width) {
-      constexpr int L = decltype(width)::value;
-      detail::with_pack_lanes<Layout, L>(false, [&](auto lane_contiguous) {
-        constexpr bool u = decltype(lane_contiguous)::value;
-        if (alg.pivoting)
-          detail::launch_banded_factor<L, true, u>(exec, dims, ab, lu, piv, info, ns, n);
-        else
-          detail::launch_banded_factor<L, false, u>(exec, dims, ab, lu, piv, info, ns, n);
+  if constexpr (device) {
+    detail::banded_device_factor_launch(exec, alg.pivoting,
+                                        detail::runtime_band_dims{alg.kl, alg.ku},
+                                        detail::band_systems_of<Layout, const T>(ab),
+                                        detail::band_systems_of<Layout, T>(lu),
+                                        detail::pivot_systems_of<Layout>(piv), info, ns, n);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::factorize(banded_lu): a host backend runs only on its own "
+                  "execution space");
+    detail::dispatch_band_dims(alg, [&](auto dims) {
+      detail::with_band_pack_width<Layout, T>(ns, [&](auto width) {
+        constexpr int L = decltype(width)::value;
+        detail::with_pack_lanes<Layout, L>(false, [&](auto lane_contiguous) {
+          constexpr bool u = decltype(lane_contiguous)::value;
+          if (alg.pivoting)
+            detail::launch_banded_factor<L, true, u>(exec, dims, ab, lu, piv, info, ns, n);
+          else
+            detail::launch_banded_factor<L, false, u>(exec, dims, ab, lu, piv, info, ns, n);
+        });
       });
     });
-  });
+  }
   return f;
+}
+
+template <class ExecutionSpace, class ABView, class Backend,
+          std::enable_if_t<backend::is_backend_v<Backend>, int> = 0>
+auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView& ab,
+               Backend) {
+  return factorize(exec, alg, ab, static_cast<std::size_t>(-1), Backend{});
+}
+
+template <class ExecutionSpace, class ABView>
+auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView& ab,
+               std::size_t nsys = static_cast<std::size_t>(-1)) {
+  return factorize(exec, alg, ab, nsys, backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve
