@@ -2,6 +2,12 @@
 // LAPACK ?ptsv: one-shot and factored solves in every layout and strided Views, float, double,
 // complex Hermitian and complex right-hand sides over real coefficients; info codes of indefinite,
 // singular and non-finite systems; argument checks; one long system; algo::automatic{true}.
+//
+// The register sweeps (row-layout double packs of 8 systems, n a multiple of 8) are switched on
+// whatever the CPU, as in test_thomas_register_sweep.cpp: by default they are compiled only where
+// AVX-512 is enabled, which the test builds are not. Float, partial packs, other n, strided Views
+// and flagged pivots still take the gathered sweeps.
+#define BANDSOLVE_REGISTER_SWEEPS 1
 #include "test_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 // The symmetric one-shot solve of a full pack of L double systems with unit row stride, in SIMD
-// registers: thomas_register_sweep.hpp's sweep (transposed blocks, four rows per step, the next
+// registers (and, at the end, the factored solve of such packs): thomas_register_sweep.hpp's sweep (transposed blocks, four rows per step, the next
 // pack prefetched one line per row) on three blocks per step (b, e, d) instead of four, with
 // a_{i} = e_{i-1} taken from the block itself or, for a block's first row, from the previous
 // block's last row. Screens pivots as that sweep does, plus their sign; a flagged pack is left
@@ -93,6 +93,62 @@ inline bool sym_pack_registers(index_t n, const T* const* data, const index_t* s
   return true;
 }
 
+// The factored solve of one full pack of GL row-layout systems with unit row stride, L systems
+// at a time in registers: d's blocks transposed in, y_i = d_i - c'_{i-1} y_{i-1} carried, z_i =
+// r_i y_i into scratch (n * L values), then x_i = z_i - c'_i x_{i+1} transposed straight back into
+// d. Factor rows are GL lanes apart (the stored packs; GL = L keeps them contiguous). Requires n
+// a multiple of L, n >= L.
+template <int L, int GL, class T>
+inline void sym_factored_pack_registers(index_t n, const T* r, const T* cp, T* d,
+                                        index_t system_stride, T* z) {
+  static_assert(std::is_same_v<T, double> && L % 4 == 0 && GL % L == 0,
+                "bandsolve: register sweeps take double packs of a multiple of 4 lanes");
+  using V = vec<T, L>;
+  constexpr int ahead = register_sweep_prefetch_blocks;
+  const index_t blocks = n / L;
+  for (int g = 0; g < GL / L; ++g) {
+    T* base = d + g * L * system_stride;
+    V y;
+    for (int l = 0; l < L; ++l) y[l] = T(0);
+    for (index_t q = 0; q < blocks; ++q) {
+      if (q + ahead < blocks)
+        for (int l = 0; l < L; ++l) __builtin_prefetch(base + (q + ahead) * L + l * system_stride);
+      V D[L];
+      load_transpose<L, T>([&](int l) { return base + q * L + l * system_stride; }, D);
+      for (int j = 0; j < L; ++j) {
+        const index_t i = q * L + j;
+        V ri;
+        load<T, L>(r + i * GL + g * L, ri);
+        if (i == 0) {
+          y = D[0];
+        } else {
+          V c_prev;
+          load<T, L>(cp + (i - 1) * GL + g * L, c_prev);
+          y = D[j] - c_prev * y;
+        }
+        store<T, L>(z + i * L, ri * y);
+      }
+    }
+    V x;
+    load<T, L>(z + (n - 1) * L, x);
+    for (index_t q = blocks - 1; q >= 0; --q) {
+      V X[L];
+      for (int j = L - 1; j >= 0; --j) {
+        const index_t i = q * L + j;
+        if (i < n - 1) {
+          V c_i, z_i;
+          load<T, L>(cp + i * GL + g * L, c_i);
+          load<T, L>(z + i * L, z_i);
+          x = z_i - c_i * x;
+        }
+        X[j] = x;
+      }
+      transpose<L>(X);
+      for (int l = 0; l < L; ++l) store<T, L>(base + q * L + l * system_stride, X[l]);
+    }
+  }
+}
+
 }  // namespace bandsolve::detail::simd
 #endif
 
@@ -123,6 +179,24 @@ KOKKOS_INLINE_FUNCTION bool sym_solve_pack_in_registers(
   }
 #endif
   (void)n, (void)nl, (void)b, (void)e, (void)d, (void)x_out, (void)scratch, (void)next;
+  return false;
+}
+
+// The factored solve of a full gathered pack of GL double systems in registers where it applies
+// (see sym_factored_pack_registers); returns false, having written nothing, otherwise.
+template <int GL, class R, class C, class D>
+KOKKOS_INLINE_FUNCTION bool sym_factored_pack_in_registers(index_t n, int nl, const R* r,
+                                                           const C* cp, gathered_lanes<D> d,
+                                                           D* scratch) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
+  if constexpr (std::is_same_v<R, double> && std::is_same_v<C, double> &&
+                std::is_same_v<D, double> && GL % 8 == 0) {
+    if (nl != GL || n < 8 || n % 8 != 0 || d.row_stride != 1) return false;
+    simd::sym_factored_pack_registers<8, GL>(n, r, cp, d.base, d.system_stride, scratch);
+    return true;
+  }
+#endif
+  (void)n, (void)nl, (void)r, (void)cp, (void)d, (void)scratch;
   return false;
 }
 
