@@ -7,7 +7,7 @@
 // Views (padded rows, unit system stride, neither stride 1); float, double, complex and real
 // coefficients with complex right-hand sides; info codes of zero, NaN and Inf pivots at known
 // rows; a factorization solved twice; row scratch in each of its places; argument checks.
-#include "test_support.hpp"
+#include "device_support.hpp"
 
 #include <bandsolve/tridiag/thomas.hpp>
 
@@ -29,20 +29,7 @@ using bandsolve::algo::thomas;
 
 namespace {
 
-using device_tag = bandsolve::backend::device;
-using host_exec = Kokkos::DefaultHostExecutionSpace;
-
-template <class R>
-using cplx = Kokkos::complex<R>;
-
-// Execution spaces the device backend runs on in this test.
-template <class F>
-void for_each_device_exec(F&& f) {
-  f(Kokkos::DefaultExecutionSpace());
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if constexpr (!std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Serial>) f(Kokkos::Serial());
-#endif
-}
+using namespace devtest;
 
 // ---------------------------------------------------------------------------------------------
 // Batches on the host in plain row order (system s, row i at s*n + i).
@@ -53,24 +40,6 @@ struct batch {
   std::vector<C> a, b, c;
   std::vector<D> d;
 };
-
-template <class T>
-T random_scalar(std::mt19937& gen) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  using R = bandsolve::real_type_t<T>;
-  if constexpr (bandsolve::is_complex_v<T>)
-    return T(static_cast<R>(u(gen)), static_cast<R>(u(gen)));
-  else
-    return static_cast<T>(u(gen));
-}
-
-template <class T>
-double mag(const T& x) {
-  if constexpr (bandsolve::is_complex_v<T>)
-    return std::abs(std::complex<double>(double(x.real()), double(x.imag())));
-  else
-    return std::abs(double(x));
-}
 
 // Row diagonally dominant systems: |b_i| = |a_i| + |c_i| + m, m ~ U(1, 2), random phase or sign.
 template <class C, class D>
@@ -92,97 +61,6 @@ batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
     p.d[k] = random_scalar<D>(gen);
   }
   return p;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Views in every layout over one allocation (so strided Views can have gaps holding sentinels),
-// with a host mirror of the allocation and a host View of the same shape over it.
-
-enum class strides { plain, padded_rows, unit_system_stride, neither_unit };
-
-template <class Layout, class T, class Mem>
-struct view_of {
-  using type = typename Layout::template view_type<T, Mem>;
-};
-template <class T, class Mem>
-struct view_of<bl::strided, T, Mem> {
-  using type = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
-};
-
-template <class Layout, class T, class Mem>
-struct stored {
-  using view_type = Kokkos::View<typename view_of<Layout, T, Mem>::type::data_type,
-                                 typename view_of<Layout, T, Mem>::type::array_layout, Mem,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using host_view_type =
-      Kokkos::View<typename view_type::data_type, typename view_type::array_layout,
-                   Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  Kokkos::View<T*, Mem> storage;
-  typename Kokkos::View<T*, Mem>::HostMirror host_storage;
-  view_type view;
-  host_view_type host;
-  std::vector<bool> covered;  // storage elements that belong to the View
-};
-
-template <class Layout, class T, class ViewType>
-ViewType make_view(T* data, std::size_t nsys, std::size_t n, strides kind, std::size_t& span) {
-  if constexpr (std::is_same_v<Layout, bl::strided>) {
-    std::size_t offset = 0, ss = 0, si = 0;
-    if (kind == strides::padded_rows) offset = 1, ss = n + 3, si = 1;
-    else if (kind == strides::unit_system_stride) offset = 2, ss = 1, si = nsys + 5;
-    else offset = 0, ss = 2, si = 2 * nsys + 1;
-    span = offset + (nsys - 1) * ss + (n - 1) * si + 1;
-    return ViewType(data ? data + offset : nullptr, Kokkos::LayoutStride(nsys, ss, n, si));
-  } else if constexpr (std::is_same_v<Layout, bl::row> || std::is_same_v<Layout, bl::column>) {
-    span = nsys * n;
-    return ViewType(data, nsys, n);
-  } else {
-    const std::size_t packs = (nsys + Layout::width - 1) / Layout::width;
-    span = packs * n * Layout::width;
-    return ViewType(data, packs, n);
-  }
-}
-
-template <class Layout, class T, class Mem>
-stored<Layout, T, Mem> store(const std::vector<T>& h, std::size_t nsys, std::size_t n,
-                             strides kind) {
-  using S = stored<Layout, T, Mem>;
-  S s;
-  std::size_t span = 0;
-  make_view<Layout, T, typename S::host_view_type>(nullptr, nsys, n, kind, span);
-  s.storage = Kokkos::View<T*, Mem>("storage", span);
-  s.host_storage = Kokkos::create_mirror_view(s.storage);
-  const T sentinel = T(std::numeric_limits<bandsolve::real_type_t<T>>::quiet_NaN());
-  for (std::size_t k = 0; k < span; ++k) s.host_storage(k) = sentinel;
-  s.view = make_view<Layout, T, typename S::view_type>(s.storage.data(), nsys, n, kind, span);
-  s.host = make_view<Layout, T, typename S::host_view_type>(s.host_storage.data(), nsys, n, kind,
-                                                            span);
-  s.covered.assign(span, false);
-  const std::size_t slots = bandsolve::capacity(s.host);
-  for (std::size_t sy = 0; sy < slots; ++sy)
-    for (std::size_t i = 0; i < n; ++i) {
-      T& e = bandsolve::at(s.host, index_t(sy), index_t(i));
-      e = sy < nsys ? h[sy * n + i] : T(1);  // padding lanes of interleaved packs: identity rows
-      s.covered[static_cast<std::size_t>(&e - s.host_storage.data())] = true;
-    }
-  Kokkos::deep_copy(s.storage, s.host_storage);
-  return s;
-}
-
-// The first nsys systems back in row order; false if an element outside the View changed.
-template <class S>
-auto fetch(const S& s, std::size_t nsys, std::size_t n, bool* gaps_intact = nullptr) {
-  Kokkos::deep_copy(s.host_storage, s.storage);
-  using T = typename S::host_view_type::non_const_value_type;
-  std::vector<T> h(nsys * n);
-  for (std::size_t sy = 0; sy < nsys; ++sy)
-    for (std::size_t i = 0; i < n; ++i) h[sy * n + i] = bandsolve::at(s.host, index_t(sy), index_t(i));
-  if (gaps_intact) {
-    *gaps_intact = true;
-    for (std::size_t k = 0; k < s.covered.size(); ++k)
-      if (!s.covered[k] && mag(s.host_storage(k)) == mag(s.host_storage(k))) *gaps_intact = false;
-  }
-  return h;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,25 +99,6 @@ std::vector<D> lapack_thomas(const batch<C, D>& p, const std::vector<D>& rhs) {
     return x;
   }
 }
-
-// max over systems of max_i |x_i - y_i| / max_i |y_i| (infinite for a non-finite x).
-template <class D>
-double max_rel_diff(const std::vector<D>& x, const std::vector<D>& y, std::size_t nsys,
-                    std::size_t n) {
-  double worst = 0;
-  for (std::size_t s = 0; s < nsys; ++s) {
-    double diff = 0, ynorm = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double xi = mag(x[s * n + i]);
-      if (!std::isfinite(xi)) return std::numeric_limits<double>::infinity();
-      diff = std::max(diff, mag(x[s * n + i] - y[s * n + i]));
-      ynorm = std::max(ynorm, mag(y[s * n + i]));
-    }
-    worst = std::max(worst, diff / std::max(ynorm, 1e-300));
-  }
-  return worst;
-}
-
 // Largest normwise residual ||A x - d|| / (||A|| ||x|| + ||d||) over the systems.
 template <class C, class D>
 double max_residual(const batch<C, D>& p, const std::vector<D>& x, const std::vector<D>& rhs) {
@@ -260,11 +119,6 @@ double max_residual(const batch<C, D>& p, const std::vector<D>& x, const std::ve
     worst = std::max(worst, r / (an * xn + dn));
   }
   return worst;
-}
-
-template <class T>
-double eps_of() {
-  return double(std::numeric_limits<bandsolve::real_type_t<T>>::epsilon());
 }
 
 // ---------------------------------------------------------------------------------------------
