@@ -50,7 +50,8 @@ constexpr void symmetric_static_checks() {
   using C = typename OffView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
-                "bandsolve symmetric: the first argument must be a Kokkos execution space instance");
+                "bandsolve symmetric: the first argument must be a Kokkos execution space "
+                "instance");
   static_assert(Kokkos::is_view<DiagView>::value && Kokkos::is_view<OffView>::value &&
                     Kokkos::is_view<DView>::value,
                 "bandsolve symmetric: diag, offdiag and d must be Kokkos::Views");
@@ -254,7 +255,8 @@ void symmetric_factored_solve_launch(const ExecutionSpace& exec, const DView& d,
           const index_t p_begin = chain_index * chain;
           const index_t p_end = p_begin + chain < npacks ? p_begin + chain : npacks;
           const auto item = [&](index_t p) {
-            return sym_factored_item<R, C, D>{&r(p, 0, 0), &cp(p, 0, 0), pack_rows<Layout, P>(d, p)};
+            return sym_factored_item<R, C, D>{&r(p, 0, 0), &cp(p, 0, 0),
+                                              pack_rows<Layout, P>(d, p)};
           };
           const index_t last = npacks - 1;
           const int last_groups = groups_in<Layout, P>(d, last);
@@ -363,7 +365,8 @@ class symmetric_factorization {
       detail::symmetric_factored_solve_launch<Layout, detail::one_system_packing>(
           exec, d, true, r_, cp_, n_, nsys_);
     else
-      detail::symmetric_factored_solve_launch<Layout, detail::symmetric_factor_packing<Layout, Scalar>>(
+      detail::symmetric_factored_solve_launch<Layout,
+                                              detail::symmetric_factor_packing<Layout, Scalar>>(
           exec, d, detail::uses_lane_rows<Layout>(d), r_, cp_, n_, nsys_);
   }
 

@@ -1,10 +1,11 @@
 #pragma once
 // The symmetric one-shot solve of a full pack of L double systems with unit row stride, in SIMD
-// registers (and, at the end, the factored solve of such packs): thomas_register_sweep.hpp's sweep (transposed blocks, four rows per step, the next
-// pack prefetched one line per row) on three blocks per step (b, e, d) instead of four, with
-// a_{i} = e_{i-1} taken from the block itself or, for a block's first row, from the previous
-// block's last row. Screens pivots as that sweep does, plus their sign; a flagged pack is left
-// to the gathered sweeps (symmetric_kernel.hpp), which find the exact info codes.
+// registers (and, below, the factored solve of such packs): thomas_register_sweep.hpp's sweep
+// (transposed blocks, four rows per step, the next pack prefetched one line per row) on three
+// blocks per step (b, e, d) instead of four, with a_{i} = e_{i-1} taken from the block itself
+// or, for a block's first row, from the previous block's last row. Screens pivots as that sweep
+// does, plus their sign; a flagged pack is left to the gathered sweeps (symmetric_kernel.hpp),
+// which find the exact info codes.
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
 #include <bandsolve/tridiag/thomas_register_sweep.hpp>
 
