@@ -525,14 +525,25 @@ class banded_lu_factorization {
     const int nrhs = static_cast<int>(detail::shape_of_rhs(b).nrhs);
     if (nsys_ == 0 || n_ == 0 || nrhs == 0) return;
     const index_t nsys = nsys_, n = n_;
-    if (device_) {
+    // A space whose own backend is the device one has only device factorizations.
+    constexpr bool device_only =
+        std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device>;
+    if (device_only || device_) {
       detail::banded_device_factored_solve_launch(
           exec, alg_.pivoting, detail::runtime_band_dims{alg_.kl, alg_.ku},
           detail::band_systems_of<Layout, const Scalar>(lu_),
           detail::pivot_systems_of<Layout>(piv_), detail::rhs_systems_of<Layout>(b), nsys, n,
           nrhs);
-      return;
     }
+    if constexpr (!device_only) {
+      if (!device_) solve_on_host(exec, b, nrhs);
+    }
+  }
+
+ private:
+  template <class BView>
+  void solve_on_host(const ExecutionSpace& exec, const BView& b, int nrhs) const {
+    const index_t nsys = nsys_, n = n_;
     // Strided factors are stored system by system (row-like), so their packs are never
     // lane-contiguous.
     detail::dispatch_band_dims(alg_, [&](auto dims) {
@@ -551,7 +562,6 @@ class banded_lu_factorization {
     });
   }
 
- private:
   friend struct detail::banded_factorization_access;
 
   // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
