@@ -2,12 +2,15 @@
 // solve) of one row-layout system of n = 2^20 doubles, with the bytes Kokkos allocates during the
 // call counted through Kokkos's tools callbacks (Views, and the per-thread team scratch Kokkos
 // grows). The peak must stay within the bound each family documents, which grows with the
-// systems solved: never with a pack's width (8 systems of n would be 64 MiB here).
+// systems solved: never with a pack's width (8 systems of n would be 64 MiB here). Repeated
+// calls reuse the scratch kept between calls: they allocate nothing and take no page faults.
 #include "test_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
 
 #include <catch2/catch_all.hpp>
+
+#include <sys/resource.h>
 
 #include <cstdint>
 #include <functional>
@@ -29,10 +32,13 @@ void count_deallocation(Kokkos::Tools::SpaceHandle, const char*, const void*,
   live_bytes -= static_cast<std::int64_t>(size);
 }
 
-// Peak bytes allocated while call(exec) runs (fenced), freed or not by its end.
+// Peak bytes allocated while call(exec) runs (fenced), freed or not by its end. The scratch kept
+// from earlier calls is released first (release_kept), so that the call allocates what it needs.
 template <class Exec>
-std::int64_t peak_allocation(const Exec& exec, const std::function<void(const Exec&)>& call) {
+std::int64_t peak_allocation(const Exec& exec, const std::function<void(const Exec&)>& call,
+                             bool release_kept = true) {
   exec.fence();
+  if (release_kept) bandsolve::release_scratch_cache();
   live_bytes = peak_bytes = 0;
   Kokkos::Tools::Experimental::set_allocate_data_callback(&count_allocation);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(&count_deallocation);
@@ -135,5 +141,42 @@ TEMPLATE_TEST_CASE("scratch of one long system stays within each family's docume
                        alg, n / 16, 1, threads)) + slack);
   }
   exec.fence();
+  CHECK(s.info(0) == 0);
+}
+
+namespace {
+long minor_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("repeated solves of one long system reuse the kept scratch: no new pages",
+                   "[scratch]", Kokkos::DefaultHostExecutionSpace, Kokkos::Serial) {
+  using Exec = TestType;
+  const Exec exec;
+  CAPTURE(Exec::name(), n);
+  one_system s;
+  const std::function<void(const Exec&)> calls[] = {
+      [&](const Exec& e) {
+        bandsolve::solve(e, bandsolve::algo::thomas{}, s.a, s.b, s.c, s.d, s.info);
+      },
+      [&](const Exec& e) {
+        bandsolve::solve(e, bandsolve::algo::pcr{}, s.a, s.b, s.c, s.d, s.info);
+      }};
+  for (const auto& call : calls) {
+    call(exec);  // the first call may allocate its scratch and touch it
+    exec.fence();
+    const long before = minor_page_faults();
+    for (int k = 0; k < 3; ++k) call(exec);
+    exec.fence();
+    const long faults = minor_page_faults() - before;
+    CAPTURE(faults);
+    // 3 calls over 16 (Thomas) or 48 MiB (PCR) of scratch: fresh pages would be 12288 faults or
+    // more.
+    CHECK(faults < 256);
+    CHECK(peak_allocation<Exec>(exec, call, /*release_kept=*/false) == 0);
+  }
   CHECK(s.info(0) == 0);
 }

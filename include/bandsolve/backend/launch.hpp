@@ -2,13 +2,12 @@
 // How a CPU backend runs a batch: one work item per pack of systems, each with a private
 // scratch buffer (cache-resident intermediate values such as c' of Thomas). Packs are handed to
 // threads in contiguous ranges so each thread streams through its part of the batch.
+#include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/config.hpp>
-#include <bandsolve/core/errors.hpp>
 
 #include <cstdint>
-#include <exception>
-#include <string>
+#include <mutex>
 
 namespace bandsolve::detail {
 
@@ -17,36 +16,7 @@ namespace bandsolve::detail {
 // variable so that tests can lower it to exercise that path.
 inline std::size_t max_team_scratch_bytes = std::size_t(1) << 30;
 
-// Bytes of `slices` slices of `slice` bytes plus `extra`, or throws allocation_error naming the
-// function when the product does not fit in size_t.
-inline std::size_t scratch_total(const char* label, std::size_t slices, std::size_t slice,
-                                 std::size_t extra) {
-  if (slice != 0 && slices > (static_cast<std::size_t>(-1) - extra) / slice)
-    throw allocation_error(concat(label, ": scratch of ", slices, " x ", slice,
-                                  " bytes does not fit in size_t"),
-                           static_cast<std::size_t>(-1));
-  return slices * slice + extra;
-}
-
-// One scratch buffer of `bytes` bytes in MemorySpace, allocated on the host before any kernel
-// runs: a failure throws allocation_error naming the function and the size (Kokkos's own
-// allocation failure inside a parallel launch cannot be caught).
-template <class MemorySpace, class ExecutionSpace>
-Kokkos::View<char*, MemorySpace> allocate_scratch(const ExecutionSpace& exec, const char* label,
-                                                  std::size_t bytes) {
-  try {
-    return Kokkos::View<char*, MemorySpace>(
-        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label) + " scratch"),
-        bytes);
-  } catch (const std::exception& e) {
-    throw allocation_error(concat(label, ": cannot allocate ", bytes, " bytes (",
-                                  static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0),
-                                  " GiB) of scratch: ", e.what()),
-                           bytes);
-  }
-}
-
-// Per-item scratch above this, for fewer work items than threads, is allocated per call (one
+// Per-item scratch above this, for fewer work items than threads, is allocated by the call (one
 // slice per item) rather than taken from Kokkos's per-thread team scratch, which holds one buffer
 // of that size for every thread whether it runs an item or not.
 inline constexpr std::size_t small_team_scratch_bytes = std::size_t(1) << 20;
@@ -79,7 +49,8 @@ inline std::size_t pack_scratch_bytes(index_t npacks, std::size_t scratch_bytes,
 
 // Calls body(pack, scratch) for pack in [0, npacks); scratch holds scratch_bytes, aligned to 64.
 // Enqueued on exec, not fenced. Allocates only where pack_scratch_is_allocated says so:
-// min(npacks, concurrency) slices, indexed by the pack itself when every pack has its own.
+// min(npacks, concurrency) slices, indexed by the pack itself when every pack has its own, in the
+// buffer kept between calls (scratch.hpp) while it fits scratch_cache_limit.
 template <class ExecutionSpace, class Body>
 void for_each_pack(const ExecutionSpace& exec, const char* label, index_t npacks,
                    std::size_t scratch_bytes, const Body& body) {
@@ -98,8 +69,9 @@ void for_each_pack(const ExecutionSpace& exec, const char* label, index_t npacks
     const std::size_t slices =
         own_slice ? static_cast<std::size_t>(npacks) : static_cast<std::size_t>(token.size());
     const std::size_t slice = (scratch_bytes + alignment - 1) / alignment * alignment;
-    const auto buffer = allocate_scratch<typename ExecutionSpace::memory_space>(
-        exec, label, scratch_total(label, slices, slice, alignment));
+    std::unique_lock<std::mutex> kept;  // holds the kept buffer until the kernel has run
+    const auto buffer = scratch_buffer<typename ExecutionSpace::memory_space>(
+        exec, label, scratch_total(label, slices, slice, alignment), kept);
     const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(buffer.data()) % alignment;
     char* const first = buffer.data() + (misalignment ? alignment - misalignment : 0);
     Kokkos::parallel_for(

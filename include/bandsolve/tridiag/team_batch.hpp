@@ -16,6 +16,7 @@
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -196,8 +197,10 @@ void launch_teams(const ExecutionSpace& exec, const char* label, index_t league,
         policy_type(exec, 1, 1).team_size_max(probe, Kokkos::ParallelForTag());
     const int ts = team_size < 1 ? 1 : (team_size > most ? most : team_size);
     const index_t rounds_of = concurrent_teams(league, ts, concurrency);
-    const auto buffer = allocate_scratch<typename ExecutionSpace::memory_space>(
-        exec, label, scratch_total(label, static_cast<std::size_t>(rounds_of), slice, alignment));
+    std::unique_lock<std::mutex> kept;  // holds the kept buffer until the kernels have run
+    const auto buffer = scratch_buffer<typename ExecutionSpace::memory_space>(
+        exec, label, scratch_total(label, static_cast<std::size_t>(rounds_of), slice, alignment),
+        kept);
     const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(buffer.data()) % alignment;
     char* const first = buffer.data() + (misalignment ? alignment - misalignment : 0);
     for (index_t base = 0; base < league; base += rounds_of) {
