@@ -742,18 +742,23 @@ void check_banded(const Exec& exec, std::size_t nsys, std::size_t n, int kl, int
   const auto x = bb::rhs_to_host(b, nsys, n, nrhs);
   CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
 
-  // The host path on the same data.
-  auto hb = rhs_in<Layout, R, Kokkos::HostSpace, Several>(rhs, nsys, n, nrhs);
-  auto hab = band_in<Layout, T, Kokkos::HostSpace>(h);
-  auto hinfo = bstest::make_info<Kokkos::HostSpace>(nsys);
-  bandsolve::solve(host_exec(), alg, hab, hb, hinfo);
-  host_exec().fence();
-  const auto y = bb::rhs_to_host(hb, nsys, n, nrhs);
+  // The host path on the same data, for double bands and right-hand sides: the host kernels of
+  // every scalar pair would double this file's compile time, and LAPACK checks them all below.
+  constexpr bool against_host = std::is_same_v<T, double> && std::is_same_v<R, double>;
+  std::vector<R> y;
+  if constexpr (against_host) {
+    auto hb = rhs_in<Layout, R, Kokkos::HostSpace, Several>(rhs, nsys, n, nrhs);
+    auto hab = band_in<Layout, T, Kokkos::HostSpace>(h);
+    auto hinfo = bstest::make_info<Kokkos::HostSpace>(nsys);
+    bandsolve::solve(host_exec(), alg, hab, hb, hinfo);
+    host_exec().fence();
+    y = bb::rhs_to_host(hb, nsys, n, nrhs);
+  }
   double worst_host = 0, worst_lapack = 0, worst_residual = 0;
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t k = 0; k < nrhs; ++k) {
       const std::size_t off = (s * nrhs + k) * n;
-      worst_host = std::max(worst_host, bb::vec_rel_diff(x, y, off, n));
+      if constexpr (against_host) worst_host = std::max(worst_host, bb::vec_rel_diff(x, y, off, n));
       worst_lapack = std::max(worst_lapack, bb::vec_rel_diff(x, xl, off, n));
       if constexpr (std::is_same_v<T, R>)
         worst_residual = std::max(worst_residual, bb::band_residual(h, x, rhs, s, k, nrhs));
