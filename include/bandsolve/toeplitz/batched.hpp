@@ -15,11 +15,16 @@
 // Scratch of a solve: row-layout batches of at least one work item's L systems (n a multiple of
 // L) sweep a transposed copy, n L sizeof(Scalar) bytes per item, min(items, threads) items at once
 // (backend/launch.hpp); other batches, one long system included, none.
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument to solve (the factorization's and the
+// one-shot), which sweeps with a thread per system on any execution space (batched_device.hpp;
+// no scratch). The factors are the same for every backend.
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
+#include <bandsolve/toeplitz/batched_device.hpp>
 #include <bandsolve/toeplitz/lane_access.hpp>
 
 #include <string>
@@ -42,9 +47,12 @@ class toeplitz_batch_factorization {
   int info() const { return info_; }
 
   // Solves T x = d for every system slot of d (padding lanes of interleaved packs included), in
-  // place. Enqueued on exec, not fenced.
-  template <class DView>
-  void solve(const ExecutionSpace& exec, const DView& d) const {
+  // place. Enqueued on exec, not fenced. Backend: the execution space's own, or backend::device.
+  template <class DView, class Backend = backend::default_for_t<ExecutionSpace>>
+  void solve(const ExecutionSpace& exec, const DView& d, Backend = {}) const {
+    static_assert(backend::is_backend_v<Backend>,
+                  "bandsolve::toeplitz_batch_factorization::solve: the last argument must be a "
+                  "backend tag (backend::device, or the execution space's own)");
     using Layout = layout_of_t<DView>;
     static_assert(Kokkos::is_view<DView>::value && !std::is_same_v<Layout, unsupported_layout>,
                   "bandsolve::toeplitz_batch_factorization::solve: " BANDSOLVE_SUPPORTED_VIEWS);
@@ -62,6 +70,23 @@ class toeplitz_batch_factorization {
       detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
     const index_t nsys = static_cast<index_t>(capacity(d)), n = n_;
     if (nsys == 0 || n == 0) return;
+    if constexpr (std::is_same_v<Backend, backend::device>) {
+      detail::toeplitz_device_solve(exec, d, Kokkos::View<const Scalar*, memory_space>(r_),
+                                    Kokkos::View<const Scalar*, memory_space>(cp_), t1_, n, nsys);
+    } else {
+      static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                    "bandsolve::toeplitz_batch_factorization::solve: a host backend runs only on "
+                    "its own execution space");
+      solve_host(exec, d, nsys);
+    }
+  }
+
+  // The host backends' sweep (called by solve after its checks): SIMD across the lanes of each
+  // work item. Public because nvcc allows no extended lambda in a private member function.
+  template <class DView>
+  void solve_host(const ExecutionSpace& exec, const DView& d, index_t nsys) const {
+    using Layout = layout_of_t<DView>;
+    const index_t n = n_;
     constexpr int L = detail::item_lanes<Layout, lanes>();
     const Kokkos::View<const Scalar*, memory_space> r = r_, cp = cp_;
     const Scalar t1 = t1_;
@@ -162,18 +187,23 @@ toeplitz_batch_factorization<Scalar, ExecutionSpace> factorize(const ExecutionSp
 }
 
 // One-shot: factorizes and solves every system of d; info(s) receives the shared info code for
-// the nsys = info.extent(0) systems. Allocates and fences once.
-template <class ExecutionSpace, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::toeplitz, typename DView::value_type t1,
-           typename DView::value_type t2, typename DView::value_type t3, const DView& d,
-           const InfoView& info) {
+// the nsys = info.extent(0) systems. Allocates and fences once. Backend as for the
+// factorization's solve.
+template <class ExecutionSpace, class DView, class InfoView,
+          class Backend = backend::default_for_t<ExecutionSpace>>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec, algo::toeplitz,
+                                                       typename DView::value_type t1,
+                                                       typename DView::value_type t2,
+                                                       typename DView::value_type t3,
+                                                       const DView& d, const InfoView& info,
+                                                       Backend = {}) {
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::solve(toeplitz): info must be a rank-1 Kokkos::View<int*>");
   const std::string fn = "bandsolve::solve(toeplitz)";
   detail::systems_from_info<layout_of_t<DView>>(fn, info, d);
   const auto f = factorize(exec, algo::toeplitz{}, t1, t2, t3, rows(d));
-  f.solve(exec, d);
+  f.solve(exec, d, Backend{});
   Kokkos::deep_copy(exec, info, f.info());
 }
 

@@ -1,0 +1,322 @@
+// Batched Toeplitz on the device backend (backend::device): the kernels that run on Kokkos::Cuda,
+// here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA
+// build the same file runs on the GPU with device Views; results come back through host mirrors.
+// Compared with LAPACK ?gtsv and with the host path (the execution space's own backend on the
+// default host space): n = 1, 2, 3, 17, 1031; batches of 1, 31, 33 and 100 systems; row, column,
+// interleaved<4>, interleaved<32> and three kinds of strided Views; float and double; info codes;
+// a factorization solved twice; argument checks. Block Thomas: m = 2, 3, 8 with and without
+// pivoting, one and two right-hand sides, row, column and interleaved<4> Views (rank 3 to 5 d), against LAPACK
+// ?gbsv and the host block Thomas, one-shot and factored; info codes; argument checks.
+#include "block_support.hpp"
+#include "device_support.hpp"
+#include "toeplitz_support.hpp"
+
+#include <bandsolve/block/block_thomas.hpp>
+#include <bandsolve/toeplitz/batched.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+using bandsolve::algo::toeplitz;
+
+namespace {
+
+using namespace devtest;
+
+// Coefficients of a diagonally dominant T (|t2| > |t1| + |t3|), float-exact.
+constexpr double toeplitz_t1 = -0.75, toeplitz_t2 = 2.5, toeplitz_t3 = 1.125;
+
+template <class T>
+std::vector<T> random_rhs(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::vector<T> d(nsys * n);
+  for (auto& v : d) v = random_scalar<T>(gen);
+  return d;
+}
+
+// The host path: row layout on the host space, the execution space's own backend.
+template <class T>
+std::vector<T> host_toeplitz(T t1, T t2, T t3, const std::vector<T>& rhs, std::size_t nsys,
+                             std::size_t n, std::vector<int>& info) {
+  using mem = Kokkos::HostSpace;
+  auto d = bstest::to_device<bl::row, T, mem>("d", rhs, nsys, n);
+  auto inf = bstest::make_info<mem>(nsys);
+  bandsolve::solve(host_exec(), toeplitz{}, t1, t2, t3, d, inf);
+  host_exec().fence();
+  info = bstest::info_to_host(inf);
+  return bstest::to_host(d, nsys);
+}
+
+template <class T>
+std::vector<T> lapack_batch(T t1, T t2, T t3, const std::vector<T>& rhs, std::size_t nsys,
+                            std::size_t n) {
+  std::vector<T> x(rhs.size());
+  for (std::size_t s = 0; s < nsys; ++s) {
+    const auto xs = bstest::lapack_toeplitz(
+        t1, t2, t3, std::vector<T>(rhs.begin() + long(s * n), rhs.begin() + long((s + 1) * n)));
+    std::copy(xs.begin(), xs.end(), x.begin() + long(s * n));
+  }
+  return x;
+}
+
+template <class Layout, class T, class Exec>
+void check_toeplitz_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind) {
+  using mem = typename Exec::memory_space;
+  const T t1 = T(toeplitz_t1), t2 = T(toeplitz_t2), t3 = T(toeplitz_t3);
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                    << static_cast<int>(kind) << ", " << nsys << " systems of n = " << n
+                    << ", sizeof(T) = " << sizeof(T));
+  const auto rhs = random_rhs<T>(nsys, n, static_cast<std::uint32_t>(nsys * 7919 + n));
+  auto d = store<Layout, T, mem>(rhs, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, toeplitz{}, t1, t2, t3, d.view, info, device_tag{});
+  exec.fence();
+  bool gaps_intact = false;
+  const auto x = fetch(d, nsys, n, &gaps_intact);
+  CHECK(gaps_intact);
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+  std::vector<int> host_info;
+  // The same factors and recurrences: the host path's result to a few ulps (contractions).
+  CHECK(max_rel_diff(x, host_toeplitz(t1, t2, t3, rhs, nsys, n, host_info), nsys, n) <=
+        4 * eps_of<T>());
+  CHECK(max_rel_diff(x, lapack_batch(t1, t2, t3, rhs, nsys, n), nsys, n) <= 40 * eps_of<T>());
+
+  // Factored: two right-hand sides through one factorization.
+  const auto f = bandsolve::factorize(exec, toeplitz{}, t1, t2, t3, n);
+  CHECK(f.info() == 0);
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    const auto q = random_rhs<T>(nsys, n, 1000 + round);
+    auto d2 = store<Layout, T, mem>(q, nsys, n, kind);
+    f.solve(exec, d2.view, device_tag{});
+    exec.fence();
+    const auto x2 = fetch(d2, nsys, n, &gaps_intact);
+    CHECK(gaps_intact);
+    CHECK(max_rel_diff(x2, host_toeplitz(t1, t2, t3, q, nsys, n, host_info), nsys, n) <=
+          4 * eps_of<T>());
+  }
+}
+
+template <class Layout, class T, class Exec>
+void check_toeplitz_sizes(const Exec& exec, strides kind = strides::plain) {
+  for (std::size_t n : {1, 2, 3, 17})
+    for (std::size_t nsys : {1, 31, 33, 100}) check_toeplitz_batch<Layout, T>(exec, nsys, n, kind);
+  for (std::size_t nsys : {1, 33}) check_toeplitz_batch<Layout, T>(exec, nsys, 1031, kind);
+}
+
+template <class T, class Exec>
+void check_toeplitz_layouts(const Exec& exec) {
+  check_toeplitz_sizes<bl::row, T>(exec);
+  check_toeplitz_sizes<bl::column, T>(exec);
+  check_toeplitz_sizes<bl::interleaved<4>, T>(exec);
+  check_toeplitz_sizes<bl::interleaved<32>, T>(exec);
+  check_toeplitz_sizes<bl::strided, T>(exec, strides::padded_rows);
+  check_toeplitz_sizes<bl::strided, T>(exec, strides::unit_system_stride);
+  check_toeplitz_sizes<bl::strided, T>(exec, strides::neither_unit);
+}
+
+}  // namespace
+
+TEST_CASE("device toeplitz: every layout against LAPACK and the host path", "[device][toeplitz]") {
+  for_each_device_exec([](const auto& exec) {
+    check_toeplitz_layouts<double>(exec);
+    check_toeplitz_layouts<float>(exec);
+  });
+}
+
+TEST_CASE("device toeplitz: info codes, argument checks and the default backend",
+          "[device][toeplitz]") {
+  using exec_type = Kokkos::DefaultExecutionSpace;
+  using mem = exec_type::memory_space;
+  const exec_type exec;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // (t1, t2, t3, n): expected info as on the host (zero first pivot, zero second pivot
+  // t2 - t1 t3 / t2, NaN, n = 1 with the same coefficients).
+  const double cases[][5] = {{1, 0, 1, 5, 1}, {2, 2, 2, 5, 2}, {1, nan, 1, 5, 1}, {2, 2, 2, 1, 0}};
+  for (const auto& w : cases) {
+    const std::size_t nsys = 33, n = static_cast<std::size_t>(w[3]);
+    INFO("t1 = " << w[0] << ", t2 = " << w[1] << ", t3 = " << w[2] << ", n = " << n);
+    const auto rhs = random_rhs<double>(nsys, n, 3);
+    std::vector<int> host_info;
+    host_toeplitz(w[0], w[1], w[2], rhs, nsys, n, host_info);
+    REQUIRE(host_info == std::vector<int>(nsys, static_cast<int>(w[4])));
+    auto d = store<bl::row, double, mem>(rhs, nsys, n, strides::plain);
+    auto info = bstest::make_info<mem>(nsys);
+    bandsolve::solve(exec, toeplitz{}, w[0], w[1], w[2], d.view, info, device_tag{});
+    CHECK(bstest::info_to_host(info) == host_info);
+  }
+
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, mem>;
+  const V d("d", 5, 8), d7("d7", 5, 7);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_AS(bandsolve::solve(exec, toeplitz{}, 1.0, 4.0, 1.0, d, bstest::make_info<mem>(4),
+                                   device_tag{}),
+                  std::invalid_argument);
+  const auto f = bandsolve::factorize(exec, toeplitz{}, 1.0, 4.0, 1.0, 8);
+  CHECK_THROWS_WITH(f.solve(exec, d7, device_tag{}),
+                    StartsWith("bandsolve::toeplitz_batch_factorization::solve"));
+  const decltype(f) empty;
+  CHECK_THROWS_AS(empty.solve(exec, d, device_tag{}), std::invalid_argument);
+
+  // Without a backend: the execution space's own (the device one on Kokkos::Cuda).
+  const std::size_t nsys = 33, n = 65;
+  const auto rhs = random_rhs<double>(nsys, n, 5);
+  auto d1 = store<bl::strided, double, mem>(rhs, nsys, n, strides::padded_rows);
+  auto d2 = store<bl::strided, double, mem>(rhs, nsys, n, strides::padded_rows);
+  const auto g = bandsolve::factorize(exec, toeplitz{}, 1.0, 4.0, 1.0, n);
+  g.solve(exec, d1.view);
+  g.solve(exec, d2.view, device_tag{});
+  CHECK(max_rel_diff(fetch(d1, nsys, n), fetch(d2, nsys, n), nsys, n) <= 4 * eps_of<double>());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Block Thomas: against LAPACK ?gbsv and the host block Thomas, one-shot and factored, with and
+// without pivoting, m = 2, 3 and 8 (the kernels are compiled for every m = 2..8 alike).
+
+using bandsolve::algo::block_thomas;
+
+namespace {
+
+template <class Layout, bool Multiple, class Exec, class T, class Backend>
+std::vector<T> block_solve(const Exec& exec, const bstest::host_block_batch<T>& p,
+                           const std::vector<T>& rhs, block_thomas algorithm, Backend tag,
+                           std::vector<int>& info) {
+  using Mem = typename Exec::memory_space;
+  const auto a = bstest::block_to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n, p.m);
+  const auto b = bstest::block_to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n, p.m);
+  const auto c = bstest::block_to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n, p.m);
+  const auto d = bstest::rhs_to_device<Layout, T, Mem, Multiple>(rhs, p.nsys, p.n, p.m, p.nrhs);
+  const auto info_v = bstest::make_info<Mem>(p.nsys);
+  bandsolve::solve(exec, algorithm, a, b, c, d, info_v, tag);
+  exec.fence();
+  info = bstest::info_to_host(info_v);
+  return bstest::rhs_to_host<Multiple>(d, p.nsys, p.n, p.m, p.nrhs);
+}
+
+template <class Layout, bool Multiple, class T, class Exec>
+void check_block_batch(const Exec& exec, std::size_t nsys, std::size_t n, std::size_t m,
+                       bool pivoting) {
+  using Mem = typename Exec::memory_space;
+  const std::size_t nrhs = Multiple ? 2 : 1;
+  const block_thomas algorithm =
+      pivoting ? block_thomas{block_thomas::pivoting::partial} : block_thomas{};
+  const auto p = bstest::random_block_dominant<T>(
+      nsys, n, m, nrhs, static_cast<std::uint32_t>(1000 * m + 10 * n + nsys));
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << ", " << nsys << " systems of n = "
+                    << n << ", m = " << m << ", nrhs = " << nrhs << ", pivoting " << pivoting
+                    << ", sizeof(T) = " << sizeof(T));
+  std::vector<int> info, host_info;
+  const auto x = block_solve<Layout, Multiple>(exec, p, p.d, algorithm, device_tag{}, info);
+  CHECK(info == std::vector<int>(nsys, 0));
+  const auto y = block_solve<Layout, Multiple>(host_exec(), p, p.d, algorithm,
+                                               bandsolve::backend::default_for_t<host_exec>{},
+                                               host_info);
+  CHECK(host_info == info);
+  // The same routines on one lane: the host path's result to a few ulps (contractions).
+  CHECK(bstest::block_max_rel_diff(p, x, y) <= 16 * eps_of<T>());
+  CHECK(bstest::block_max_rel_diff(p, x, bstest::gbsv_reference(p)) <=
+        bstest::block_lapack_tol<T>(m));
+  CHECK(bstest::block_max_residual(p, x) <= bstest::block_residual_tol<T>(m));
+
+  // Factored: two right-hand sides through one factorization.
+  const auto a = bstest::block_to_device<Layout, T, Mem>("a", p.a, nsys, n, m);
+  const auto b = bstest::block_to_device<Layout, T, Mem>("b", p.b, nsys, n, m);
+  const auto c = bstest::block_to_device<Layout, T, Mem>("c", p.c, nsys, n, m);
+  const auto f = bandsolve::factorize(exec, algorithm, a, b, c, nsys, device_tag{});
+  CHECK(f.nsys() == nsys);
+  CHECK(f.m() == m);
+  CHECK(f.pivoting() == pivoting);
+  CHECK(f.storage_bytes() == nsys * n * (3 * m * m + m) * sizeof(T));
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    auto q = bstest::random_block_dominant<T>(nsys, n, m, nrhs, 77 + round);
+    q.a = p.a, q.b = p.b, q.c = p.c;
+    const auto d = bstest::rhs_to_device<Layout, T, Mem, Multiple>(q.d, nsys, n, m, nrhs);
+    f.solve(exec, d);
+    exec.fence();
+    const auto x2 = bstest::rhs_to_host<Multiple>(d, nsys, n, m, nrhs);
+    const auto y2 = block_solve<Layout, Multiple>(
+        host_exec(), q, q.d, algorithm, bandsolve::backend::default_for_t<host_exec>{}, host_info);
+    CHECK(bstest::block_max_rel_diff(q, x2, y2) <= 16 * eps_of<T>());
+  }
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+}
+
+template <class Layout, bool Multiple, class T, class Exec>
+void check_block_sizes(const Exec& exec) {
+  for (std::size_t m : {2, 3, 8})
+    for (bool pivoting : {false, true}) {
+      for (std::size_t n : {1, 2, 3, 17})
+        for (std::size_t nsys : {1, 31, 33})
+          check_block_batch<Layout, Multiple, T>(exec, nsys, n, m, pivoting);
+      if (m == 3) check_block_batch<Layout, Multiple, T>(exec, 33, 1001, m, pivoting);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("device block_thomas: layouts, m = 2, 3, 8, pivoting, against LAPACK and the host",
+          "[device][block_thomas]") {
+  for_each_device_exec([](const auto& exec) {
+    check_block_sizes<bl::row, false, double>(exec);
+    check_block_sizes<bl::row, true, double>(exec);
+    check_block_sizes<bl::column, false, double>(exec);
+    check_block_sizes<bl::interleaved<4>, true, double>(exec);
+  });
+  check_block_sizes<bl::interleaved<4>, false, float>(Kokkos::DefaultExecutionSpace());
+}
+
+TEST_CASE("device block_thomas: info codes and argument checks as on the host",
+          "[device][block_thomas]") {
+  using exec_type = Kokkos::DefaultExecutionSpace;
+  using Mem = exec_type::memory_space;
+  const exec_type exec;
+  const std::size_t nsys = 40, n = 9, m = 3;
+  auto p = bstest::random_block_dominant<double>(nsys, n, m, 1, 11);
+  // Singular S_i: B_i = 0 and A_i = 0 (block row i, 0-based) in some systems.
+  const std::size_t spoil[][2] = {{0, 0}, {5, 4}, {32, 8}, {39, 1}};
+  std::vector<int> expected(nsys, 0);
+  for (const auto& w : spoil) {
+    for (std::size_t r = 0; r < m; ++r)
+      for (std::size_t col = 0; col < m; ++col)
+        p.a[p.blk(w[0], w[1], r, col)] = 0, p.b[p.blk(w[0], w[1], r, col)] = 0;
+    expected[w[0]] = static_cast<int>(w[1] + 1);
+  }
+  for (bool pivoting : {false, true}) {
+    const block_thomas algorithm =
+        pivoting ? block_thomas{block_thomas::pivoting::partial} : block_thomas{};
+    std::vector<int> info, host_info;
+    block_solve<bl::row, false>(host_exec(), p, p.d, algorithm,
+                                bandsolve::backend::default_for_t<host_exec>{}, host_info);
+    REQUIRE(host_info == expected);
+    block_solve<bl::row, false>(exec, p, p.d, algorithm, device_tag{}, info);
+    CHECK(info == expected);
+    const auto a = bstest::block_to_device<bl::column, double, Mem>("a", p.a, nsys, n, m);
+    const auto b = bstest::block_to_device<bl::column, double, Mem>("b", p.b, nsys, n, m);
+    const auto c = bstest::block_to_device<bl::column, double, Mem>("c", p.c, nsys, n, m);
+    const auto f = bandsolve::factorize(exec, algorithm, a, b, c, device_tag{});
+    CHECK(bstest::info_to_host(f.info()) == expected);
+  }
+  const auto b = bstest::block_to_device<bl::row, double, Mem>("b", p.b, nsys, n, m);
+  const auto d = bstest::rhs_to_device<bl::row, double, Mem, false>(p.d, nsys, n, m, 1);
+  const auto d8 = bandsolve::make_block_rhs<bl::row, double, Mem>("d8", nsys, n + 1, m);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_WITH(bandsolve::solve(exec, block_thomas{}, b, b, b, d8, bstest::make_info<Mem>(nsys),
+                                     device_tag{}),
+                    StartsWith("bandsolve::solve(block_thomas)"));
+  CHECK_THROWS_AS(bandsolve::solve(exec, block_thomas{}, b, b, b, d, bstest::make_info<Mem>(nsys - 1),
+                                   device_tag{}),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(bandsolve::factorize(exec, block_thomas{}, b, b, b, nsys + 1, device_tag{}),
+                  std::invalid_argument);
+  const auto f = bandsolve::factorize(exec, block_thomas{}, b, b, b, device_tag{});
+  CHECK_THROWS_WITH(f.solve(exec, d8), StartsWith("bandsolve::block_thomas_factorization::solve"));
+  const decltype(f) empty;
+  CHECK_THROWS_AS(empty.solve(exec, d), std::invalid_argument);
+  const auto b9 = bandsolve::make_block_batch<bl::row, double, Mem>("b9", 2, 3, 9);
+  CHECK_THROWS_AS(bandsolve::factorize(exec, block_thomas{}, b9, b9, b9, device_tag{}),
+                  std::invalid_argument);
+}
