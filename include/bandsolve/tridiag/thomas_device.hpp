@@ -31,6 +31,31 @@ KOKKOS_FORCEINLINE_FUNCTION int device_tile_systems(index_t slots, index_t t) {
   return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
 }
 
+// The backward sweep of the row-tile kernels, x_i = d'_i - c'_i x_{i+1}, over rows [i][system]
+// of c' (cp) and d' (dp, overwritten with x), in blocks of rb rows from the last, each block
+// written back to d through the tile td (leading dimension ld).
+template <class Member, class C, class D, class DSystems>
+KOKKOS_INLINE_FUNCTION void device_tile_backward(const Member& team, index_t n, int rb, int ns,
+                                                 const C* cp, D* dp, D* td, int ld,
+                                                 const DSystems& d, index_t s0) {
+  constexpr int TW = device::tile_systems;
+  for (index_t i0 = (n - 1) / rb * rb; i0 >= 0; i0 -= rb) {
+    const int nr = static_cast<int>(n - i0 < rb ? n - i0 : rb);
+    device::for_each_system_of_tile(team, ns, [&](const int k) {
+      for (int j = nr - 1; j >= 0; --j) {
+        const index_t i = i0 + j;
+        if (i + 1 < n)
+          backward_row<1, true, false>(1, cp + i * TW + k, dp + i * TW + k,
+                                       dp + (i + 1) * TW + k);
+        td[k * ld + j] = dp[i * TW + k];
+      }
+    });
+    team.team_barrier();
+    device::store_tile(team, td, ld, d, s0, ns, i0, nr);
+    team.team_barrier();
+  }
+}
+
 // One-shot solve, per-system threads: d' overwrites d on the way down, x on the way back.
 template <class C, class D, class InfoView>
 struct thomas_device_one_shot_systems {
@@ -121,21 +146,7 @@ struct thomas_device_one_shot_tiles {
       });
       team.team_barrier();
     }
-    for (index_t i0 = (n - 1) / RB * RB; i0 >= 0; i0 -= RB) {
-      const int nr = static_cast<int>(n - i0 < RB ? n - i0 : RB);
-      device::for_each_system_of_tile(team, ns, [&](const int k) {
-        for (int j = nr - 1; j >= 0; --j) {
-          const index_t i = i0 + j;
-          if (i + 1 < n)
-            backward_row<1, true, false>(1, cp + i * TW + k, dp + i * TW + k,
-                                         dp + (i + 1) * TW + k);
-          td[k * LD + j] = dp[i * TW + k];
-        }
-      });
-      team.team_barrier();
-      device::store_tile(team, td, LD, d, s0, ns, i0, nr);
-      team.team_barrier();
-    }
+    device_tile_backward(team, n, RB, ns, cp, dp, td, LD, d, s0);
     device::for_each_system_of_tile(team, ns, [&](const int k) {
       const index_t s = s0 + k;
       if (s < nsys)
@@ -257,21 +268,7 @@ struct thomas_device_factored_solve {
         });
         team.team_barrier();
       }
-      for (index_t i0 = (n - 1) / RB * RB; i0 >= 0; i0 -= RB) {
-        const int nr = static_cast<int>(n - i0 < RB ? n - i0 : RB);
-        device::for_each_system_of_tile(team, ns, [&](const int k) {
-          for (int j = nr - 1; j >= 0; --j) {
-            const index_t i = i0 + j;
-            if (i + 1 < n)
-              backward_row<1, true, false>(1, cpp + i * TW + k, dp + i * TW + k,
-                                           dp + (i + 1) * TW + k);
-            td[k * LD + j] = dp[i * TW + k];
-          }
-        });
-        team.team_barrier();
-        device::store_tile(team, td, LD, d, s0, ns, i0, nr);
-        team.team_barrier();
-      }
+      device_tile_backward(team, n, RB, ns, cpp, dp, td, LD, d, s0);
     } else {
       (void)tiles, (void)rows;
       device::for_each_system_of_tile(team, ns, [&](const int k) {
