@@ -20,6 +20,11 @@
 // working precision); d then holds no solution for that system. Work is enqueued on exec and
 // never fenced here; fence before reading d or info on the host.
 //
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument to solve and factorize, which runs the
+// device kernels (symmetric_device.hpp, with their scratch and factor storage) on any execution
+// space; same checks, results and info codes.
+//
 // Traffic: a one-shot solve reads diag, offdiag, d and writes x, 4 values per unknown (32 bytes
 // in double, against Thomas's 40); a factored solve reads r = 1/pivot, c' and d and writes x
 // (32 bytes). Scratch of the one-shot solve is that of solve(thomas) for the same packing
@@ -30,6 +35,7 @@
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/symmetric_device.hpp>
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
 #include <bandsolve/tridiag/symmetric_register_sweep.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
@@ -174,9 +180,14 @@ void symmetric_one_shot_launch(const ExecutionSpace& exec, const DiagView& b, co
 // ---------------------------------------------------------------------------------------------
 // One-shot solve.
 
-template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
-           const OffView& offdiag, const DView& d, const InfoView& info) {
+// Backend: the execution space's own (backend::default_for_t), or backend::device to run the
+// device kernels (symmetric_device.hpp) on any execution space, host spaces included.
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec,
+                                                       algo::symmetric, const DiagView& diag,
+                                                       const OffView& offdiag, const DView& d,
+                                                       const InfoView& info, Backend) {
   detail::symmetric_static_checks<ExecutionSpace, DiagView, OffView, DView>();
   static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
                 "bandsolve::solve(symmetric): d receives the solution and cannot be a View of "
@@ -204,12 +215,27 @@ void solve(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(diag) &&
-                     detail::uses_lane_rows<Layout>(offdiag);
-  detail::thomas_one_shot_dispatch<Layout, C>(nsys, lanes, [&](auto packing, auto lane_rows) {
-    detail::symmetric_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
-        exec, diag, offdiag, d, info, n, nsys);
-  });
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    detail::symmetric_device_solve(exec, diag, offdiag, d, info, n, nsys);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve(symmetric): a host backend runs only on its own execution "
+                  "space");
+    const bool lanes = detail::uses_lane_rows<Layout>(d) &&
+                       detail::uses_lane_rows<Layout>(diag) &&
+                       detail::uses_lane_rows<Layout>(offdiag);
+    detail::thomas_one_shot_dispatch<Layout, C>(nsys, lanes, [&](auto packing, auto lane_rows) {
+      detail::symmetric_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
+          exec, diag, offdiag, d, info, n, nsys);
+    });
+  }
+}
+
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
+           const OffView& offdiag, const DView& d, const InfoView& info) {
+  solve(exec, algo::symmetric{}, diag, offdiag, d, info,
+        backend::default_for_t<ExecutionSpace>{});
 }
 
 // Scratch bytes that solve(exec, algo::symmetric{}, diag, offdiag, d, info) holds for nsys
@@ -421,10 +447,14 @@ void symmetric_factor_kernel(const ExecutionSpace& exec, const DiagView& b, cons
 
 // Factorizes the matrices (diag, offdiag) of nsys systems; nsys defaults to every slot of the
 // Views (for interleaved packs, give the real number of systems). Allocates the factors (2 n
-// values per system slot); enqueued on exec, not fenced.
-template <class ExecutionSpace, class DiagView, class OffView>
+// values per system slot); enqueued on exec, not fenced. Backend as for solve: on the device
+// backend the result is a symmetric_device_factorization (symmetric_device.hpp).
+template <class ExecutionSpace, class DiagView, class OffView, class Backend>
 auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
-               const OffView& offdiag, std::size_t nsys = static_cast<std::size_t>(-1)) {
+               const OffView& offdiag, std::size_t nsys, Backend) {
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::factorize(symmetric): the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
   detail::symmetric_static_checks<ExecutionSpace, DiagView, OffView, OffView>();
   using Layout = layout_of_t<DiagView>;
   using C = typename OffView::non_const_value_type;
@@ -442,28 +472,50 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
     detail::throw_invalid_argument(fn, "nsys = ", nsys, " does not match the ", slots,
                                    " system slots of diag (", Layout::name, " layout)");
 
-  const index_t n = static_cast<index_t>(rows(diag)), ns = static_cast<index_t>(nsys);
-  const bool one_each = result_type::one_pack_per_system(nsys);
-  const index_t width = one_each ? 1 : L;
-  const index_t npacks = (ns + width - 1) / width;
-  const typename result_type::r_view r(
-      Kokkos::view_alloc(exec, std::string("bandsolve::symmetric r")), npacks, n, width);
-  const typename result_type::factor_view cp(
-      Kokkos::view_alloc(exec, std::string("bandsolve::symmetric c'")), npacks, n, width);
-  const Kokkos::View<int*, typename result_type::memory_space> info(
-      Kokkos::view_alloc(exec, std::string("bandsolve::symmetric info")), nsys);
-  auto f = detail::symmetric_factorization_access::make<result_type>(r, cp, info, ns, n);
-  if (ns == 0 || n == 0) return f;
-  if (one_each) {
-    detail::symmetric_factor_kernel<Layout, detail::one_system_packing>(exec, diag, offdiag, n, ns,
-                                                                        npacks, true, r, cp, info);
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    return detail::symmetric_device_factorize(exec, diag, offdiag, static_cast<index_t>(nsys));
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::factorize(symmetric): a host backend runs only on its own "
+                  "execution space");
+    const index_t n = static_cast<index_t>(rows(diag)), ns = static_cast<index_t>(nsys);
+    const bool one_each = result_type::one_pack_per_system(nsys);
+    const index_t width = one_each ? 1 : L;
+    const index_t npacks = (ns + width - 1) / width;
+    const typename result_type::r_view r(
+        Kokkos::view_alloc(exec, std::string("bandsolve::symmetric r")), npacks, n, width);
+    const typename result_type::factor_view cp(
+        Kokkos::view_alloc(exec, std::string("bandsolve::symmetric c'")), npacks, n, width);
+    const Kokkos::View<int*, typename result_type::memory_space> info(
+        Kokkos::view_alloc(exec, std::string("bandsolve::symmetric info")), nsys);
+    auto f = detail::symmetric_factorization_access::make<result_type>(r, cp, info, ns, n);
+    if (ns == 0 || n == 0) return f;
+    if (one_each) {
+      detail::symmetric_factor_kernel<Layout, detail::one_system_packing>(
+          exec, diag, offdiag, n, ns, npacks, true, r, cp, info);
+      return f;
+    }
+    const bool lanes =
+        detail::uses_lane_rows<Layout>(diag) && detail::uses_lane_rows<Layout>(offdiag);
+    detail::symmetric_factor_kernel<Layout, P>(exec, diag, offdiag, n, ns, npacks, lanes, r, cp,
+                                               info);
     return f;
   }
-  const bool lanes =
-      detail::uses_lane_rows<Layout>(diag) && detail::uses_lane_rows<Layout>(offdiag);
-  detail::symmetric_factor_kernel<Layout, P>(exec, diag, offdiag, n, ns, npacks, lanes, r, cp,
-                                             info);
-  return f;
+}
+
+template <class ExecutionSpace, class DiagView, class OffView, class Backend,
+          std::enable_if_t<backend::is_backend_v<Backend>, int> = 0>
+auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
+               const OffView& offdiag, Backend) {
+  return factorize(exec, algo::symmetric{}, diag, offdiag, static_cast<std::size_t>(-1),
+                   Backend{});
+}
+
+template <class ExecutionSpace, class DiagView, class OffView>
+auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
+               const OffView& offdiag, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  return factorize(exec, algo::symmetric{}, diag, offdiag, nsys,
+                   backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve
