@@ -14,11 +14,14 @@
 
 #include <catch2/catch_all.hpp>
 
+#include <array>
 #include <cmath>
 #include <complex>
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -424,4 +427,210 @@ TEST_CASE("automatic on symmetric batches", "[symmetric][automatic]") {
       CHECK(max_diff(bstest::to_host(d, nsys), ref, nsys, n, ref_info) <= tol<double>());
     }
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// solve_along(symmetric): every axis of 2-D, 3-D and 4-D arrays in LayoutRight, LayoutLeft and
+// padded LayoutStride subviews (padding NaN, never read nor written), full and shared (rank-1)
+// coefficients, n = 1, 2, 3 and odd n, against ?ptsv line by line; info codes of indefinite
+// lines at the documented system numbers.
+
+namespace {
+
+using ext4 = std::array<std::size_t, 4>;
+
+template <class T, int R>
+struct nd_of;
+template <class T>
+struct nd_of<T, 2> {
+  using type = T**;
+};
+template <class T>
+struct nd_of<T, 3> {
+  using type = T***;
+};
+template <class T>
+struct nd_of<T, 4> {
+  using type = T****;
+};
+
+enum class nd_kind { right, left, strided };
+
+template <nd_kind K>
+using nd_layout = std::conditional_t<K == nd_kind::right, Kokkos::LayoutRight,
+                                     std::conditional_t<K == nd_kind::left, Kokkos::LayoutLeft,
+                                                        Kokkos::LayoutStride>>;
+
+// An array of extents e in kind K, inside a NaN-filled buffer: strided arrays are subviews
+// [1, 1 + e_r) of a LayoutLeft array padded by 2 + r on every axis r.
+template <class T, int R, nd_kind K>
+struct nd_array {
+  using view_type = Kokkos::View<typename nd_of<T, R>::type, nd_layout<K>, Kokkos::HostSpace>;
+  using full_type = std::conditional_t<K == nd_kind::strided,
+                                       Kokkos::View<typename nd_of<T, R>::type, Kokkos::LayoutLeft,
+                                                    Kokkos::HostSpace>,
+                                       view_type>;
+  full_type full;
+  view_type view;
+  ext4 e{};
+
+  explicit nd_array(const ext4& ext) : e(ext) {
+    const std::size_t pad = K == nd_kind::strided ? 2 : 0;
+    const auto p = [&](int r) { return e[static_cast<std::size_t>(r)] + (pad ? pad + r : 0); };
+    if constexpr (R == 2) full = full_type("full", p(0), p(1));
+    if constexpr (R == 3) full = full_type("full", p(0), p(1), p(2));
+    if constexpr (R == 4) full = full_type("full", p(0), p(1), p(2), p(3));
+    Kokkos::deep_copy(full, std::numeric_limits<T>::quiet_NaN());
+    if constexpr (K == nd_kind::strided) {
+      const auto rg = [&](int r) {
+        return std::make_pair(std::size_t(1), 1 + e[static_cast<std::size_t>(r)]);
+      };
+      if constexpr (R == 2) view = Kokkos::subview(full, rg(0), rg(1));
+      if constexpr (R == 3) view = Kokkos::subview(full, rg(0), rg(1), rg(2));
+      if constexpr (R == 4) view = Kokkos::subview(full, rg(0), rg(1), rg(2), rg(3));
+    } else {
+      view = full;
+    }
+  }
+  T& at(const ext4& i) const {
+    if constexpr (R == 2) return view(i[0], i[1]);
+    else if constexpr (R == 3) return view(i[0], i[1], i[2]);
+    else return view(i[0], i[1], i[2], i[3]);
+  }
+  std::size_t nan_count() const {
+    std::size_t c = 0;
+    for (std::size_t k = 0; k < full.span(); ++k) c += std::isnan(full.data()[k]) ? 1 : 0;
+    return c;
+  }
+};
+
+// Row i of line s along `axis`: batch indices in axis order, last fastest.
+template <int R>
+ext4 along_index(const ext4& e, int axis, std::size_t s, std::size_t i) {
+  ext4 idx{};
+  for (int r = R - 1; r >= 0; --r) {
+    if (r == axis) continue;
+    idx[std::size_t(r)] = s % e[std::size_t(r)];
+    s /= e[std::size_t(r)];
+  }
+  idx[std::size_t(axis)] = i;
+  return idx;
+}
+
+// One shape, one axis: lines of a random SPD batch (indefinite rows given by `bad`: line, row)
+// written into the arrays, solved, compared with ?ptsv.
+template <class T, int R, nd_kind K, bool Shared, class Exec>
+void check_along(const Exec& exec, const ext4& e, int axis,
+                 const std::vector<std::pair<std::size_t, std::size_t>>& bad = {}) {
+  const std::size_t n = e[std::size_t(axis)];
+  std::size_t nsys = 1;
+  for (int r = 0; r < R; ++r)
+    if (r != axis) nsys *= e[std::size_t(r)];
+  INFO("rank " << R << " kind " << static_cast<int>(K) << (Shared ? " shared" : " full")
+               << " extents " << e[0] << " " << e[1] << " " << e[2] << " " << e[3] << " axis "
+               << axis << " sizeof(T) " << sizeof(T) << " " << exec.name());
+  auto p = random_spd<T>(nsys, n, static_cast<std::uint32_t>(n * 31 + nsys));
+  if (Shared)  // one matrix for every line: the first line's
+    for (std::size_t s = 1; s < nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        p.b[s * n + i] = p.b[i], p.e[s * n + i] = p.e[i];
+  for (const auto& [s, i] : bad)
+    for (std::size_t t = 0; t < nsys; ++t)
+      if (Shared || t == s) p.b[t * n + i] = -1;
+  std::vector<int> ref_info;
+  const auto ref = lapack_ptsv(p, ref_info);
+
+  nd_array<T, R, K> d(e);
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i) d.at(along_index<R>(e, axis, s, i)) = p.d[s * n + i];
+  const std::size_t padding = d.nan_count();
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
+  if constexpr (Shared) {
+    Kokkos::View<T*, Kokkos::HostSpace> b("b", n), off("e", n);
+    for (std::size_t i = 0; i < n; ++i) b(i) = p.b[i], off(i) = p.e[i];
+    bandsolve::solve_along(exec, symmetric{}, axis, b, off, d.view, info);
+  } else {
+    nd_array<T, R, K> b(e), off(e);
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        b.at(along_index<R>(e, axis, s, i)) = p.b[s * n + i];
+        off.at(along_index<R>(e, axis, s, i)) = p.e[s * n + i];  // NaN at n - 1: not read
+      }
+    bandsolve::solve_along(exec, symmetric{}, axis, b.view, off.view, d.view, info);
+  }
+  exec.fence();
+  std::vector<int> got(nsys);
+  std::vector<T> x(nsys * n);
+  for (std::size_t s = 0; s < nsys; ++s) {
+    got[s] = info(s);
+    for (std::size_t i = 0; i < n; ++i) x[s * n + i] = d.at(along_index<R>(e, axis, s, i));
+  }
+  CHECK(got == ref_info);
+  CHECK(max_diff(x, ref, nsys, n, ref_info) <= tol<T>());
+  CHECK(d.nan_count() - padding == 0);
+}
+
+template <class T, int R, nd_kind K, bool Shared>
+void check_along_shapes(const std::vector<ext4>& shapes) {
+  bstest::for_each_exec([&](auto exec) {
+    for (const auto& e : shapes)
+      for (int axis = 0; axis < R; ++axis) check_along<T, R, K, Shared>(exec, e, axis);
+  });
+}
+
+template <class T, nd_kind K, bool Shared>
+void check_along_ranks() {
+  check_along_shapes<T, 2, K, Shared>({{3, 37}, {37, 2}, {1, 9}, {20, 7}, {64, 33}});
+  check_along_shapes<T, 3, K, Shared>({{5, 3, 17}, {2, 9, 1}, {7, 16, 11}});
+  check_along_shapes<T, 4, K, Shared>({{3, 4, 5, 6}, {2, 1, 7, 3}});
+}
+
+}  // namespace
+
+TEST_CASE("solve_along(symmetric) matches ?ptsv along every axis, double", "[symmetric][axis]") {
+  check_along_ranks<double, nd_kind::right, false>();
+  check_along_ranks<double, nd_kind::left, false>();
+  check_along_ranks<double, nd_kind::strided, false>();
+  check_along_ranks<double, nd_kind::right, true>();
+  check_along_ranks<double, nd_kind::left, true>();
+  check_along_ranks<double, nd_kind::strided, true>();
+}
+
+TEST_CASE("solve_along(symmetric) matches ?sptsv along every axis, float", "[symmetric][axis]") {
+  check_along_shapes<float, 3, nd_kind::right, false>({{5, 3, 17}, {7, 16, 11}});
+  check_along_shapes<float, 3, nd_kind::strided, false>({{5, 3, 17}, {7, 16, 11}});
+  check_along_shapes<float, 3, nd_kind::left, true>({{5, 3, 17}, {7, 16, 11}});
+}
+
+TEST_CASE("solve_along(symmetric) reports indefinite lines at their system numbers",
+          "[symmetric][axis][info]") {
+  bstest::for_each_exec([&](auto exec) {
+    const ext4 e{6, 9, 5, 0};
+    // Lines (system number, row): first row, middle, last.
+    const std::vector<std::pair<std::size_t, std::size_t>> bad1{{0, 0}, {7, 4}, {29, 8}};
+    check_along<double, 3, nd_kind::right, false>(exec, e, 1, bad1);
+    check_along<double, 3, nd_kind::strided, false>(exec, e, 1, bad1);
+    const std::vector<std::pair<std::size_t, std::size_t>> bad0{{3, 5}, {44, 2}};
+    check_along<double, 3, nd_kind::left, false>(exec, e, 0, bad0);
+    check_along<double, 3, nd_kind::left, true>(exec, e, 2, {{0, 3}});  // every line: row 4
+  });
+}
+
+TEST_CASE("solve_along(symmetric) argument checks", "[symmetric][axis][checks]") {
+  const Kokkos::Serial exec;
+  using V3 = Kokkos::View<double***, Kokkos::HostSpace>;
+  using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
+  const V3 b("b", 4, 5, 6), e("e", 4, 5, 6), d("d", 4, 5, 6), e2("e2", 4, 5, 7);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", 24), info5("info5", 5);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, symmetric{}, 3, b, e, d, info),
+                    StartsWith("bandsolve::solve_along(symmetric): axis = 3 but d has rank 3"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, symmetric{}, 1, b, e, d, info5),
+                    StartsWith("bandsolve::solve_along(symmetric): info.extent(0) = 5"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, symmetric{}, 1, b, e2, d, info),
+                    StartsWith("bandsolve::solve_along(symmetric): offdiag.extent(2) = 7"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, symmetric{}, 1, b, d, d, info),
+                    StartsWith("bandsolve::solve_along(symmetric): d overlaps offdiag"));
+  CHECK_THROWS_WITH(bandsolve::solve_along(exec, symmetric{}, 1, V1("b", 5), V1("e", 4), d, info),
+                    StartsWith("bandsolve::solve_along(symmetric): offdiag.extent(0) = 4"));
 }

@@ -7,6 +7,8 @@
 //       e = offdiag: x overwrites d; diag and offdiag are untouched.
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::symmetric{}, diag, offdiag);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//   bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, diag, offdiag, d, info);
+//       Every line of a 2-4 D array along `axis` (symmetric_axis.hpp; host backends).
 //
 // offdiag has diag's shape (as a, b, c of the Thomas API: every array of a batch is laid out
 // alike, so one index reaches row i of every array); element n-1 of each system is not read.
@@ -35,6 +37,7 @@
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/symmetric_axis.hpp>
 #include <bandsolve/tridiag/symmetric_device.hpp>
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
 #include <bandsolve/tridiag/symmetric_register_sweep.hpp>

@@ -101,6 +101,70 @@ KOKKOS_INLINE_FUNCTION void add_next_lines(next_pack_prefetch<5>& pf, const T* d
   pf.add(data + g.offset(st, next));
 }
 
+// Checks shared by the solves along an axis (thomas, symmetric): the axis is one of d's, its
+// extent fits an int, and info has one entry per line. Returns the number of lines.
+template <class DView, class InfoView>
+std::size_t check_along_lines(const std::string& fn, int axis, const DView& d,
+                              const InfoView& info) {
+  constexpr int rank = static_cast<int>(DView::rank);
+  if (axis < 0 || axis >= rank)
+    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
+                           rank - 1, ")");
+  check_rows_fit_int(fn, d.extent(axis));
+  std::size_t nsys = 1;
+  for (int r = 0; r < rank; ++r)
+    if (r != axis) nsys *= d.extent(r);
+  if (info.extent(0) != nsys)
+    throw_invalid_argument(fn, "info.extent(0) = ", info.extent(0), " but d has ", nsys,
+                           " lines along axis ", axis, " (the product of its other extents)");
+  return nsys;
+}
+
+// A coefficient array of a solve along `axis`: d's extents (one matrix per line) or, as a rank-1
+// View, one value per row shared by every line; it must not overlap the output.
+template <class View, class DView, class OutView>
+void check_along_coefficient(const std::string& fn, const char* name, const View& v,
+                             const DView& d, int axis, const char* out_name, const OutView& out) {
+  if constexpr (View::rank == 1)
+    check_line_coefficients(fn, name, v, d, axis);
+  else
+    check_same_extents(fn, name, v, "d", d);
+  check_no_overlap(fn, out_name, out, name, v);
+}
+
+// How the lines of a solve along an axis are packed: lane-contiguous packs of `W` lines where
+// every full array has unit stride along the lane axis (the outer axes that continue it folded
+// in), else gathered packs of `L` lines.
+struct along_plan {
+  line_packs g;
+  bool lanes;
+  int width;
+};
+
+template <int W, int L, class DView, class... Views>
+along_plan plan_along(const DView& d, int axis, const Views&... full) {
+  const int lane = lane_axis_of(d, axis);
+  const auto unit = [&](const auto& v) {
+    if constexpr (std::remove_reference_t<decltype(v)>::rank == 1) return true;
+    else return unit_lane_stride(v, lane);
+  };
+  along_plan plan;
+  plan.lanes = unit_lane_stride(d, lane) && (unit(full) && ...);
+  plan.width = plan.lanes ? W : L;
+  plan.g = make_line_packs(d, axis, lane, plan.width);
+  if (plan.lanes) {
+    nd_strides arrays[1 + sizeof...(Views)];
+    int count = 0;
+    arrays[count++] = strides_of(d);
+    const auto add = [&](const auto& v) {
+      if constexpr (std::remove_reference_t<decltype(v)>::rank != 1) arrays[count++] = strides_of(v);
+    };
+    (add(full), ...);
+    merge_contiguous_outer_axes(plan.g, arrays, count);
+  }
+  return plan;
+}
+
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
           class InfoView>
 constexpr void thomas_along_static_checks() {
@@ -162,51 +226,29 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
   if (axis < 0 || axis >= rank)
     throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
                            rank - 1, ")");
-  if constexpr (shared) {
-    check_line_coefficients(fn, "a", a, d, axis);
-    check_line_coefficients(fn, "b", b, d, axis);
-    check_line_coefficients(fn, "c", c, d, axis);
-  } else {
-    check_same_extents(fn, "a", a, "d", d);
-    check_same_extents(fn, "b", b, "d", d);
-    check_same_extents(fn, "c", c, "d", d);
-  }
   const char* out_name = Add ? "u" : "d";
+  check_along_coefficient(fn, "a", a, d, axis, out_name, u);
+  check_along_coefficient(fn, "b", b, d, axis, out_name, u);
+  check_along_coefficient(fn, "c", c, d, axis, out_name, u);
   if constexpr (Add) {
     check_same_extents(fn, "u", u, "d", d);
     check_no_overlap(fn, "u", u, "d", d);
   }
-  check_no_overlap(fn, out_name, u, "a", a);
-  check_no_overlap(fn, out_name, u, "b", b);
-  check_no_overlap(fn, out_name, u, "c", c);
   check_no_overlap(fn, out_name, u, "info", info);
-
   const index_t n = static_cast<index_t>(d.extent(axis));
-  check_rows_fit_int(fn, d.extent(axis));
-  std::size_t nsys = 1;
-  for (int r = 0; r < rank; ++r)
-    if (r != axis) nsys *= d.extent(r);
-  if (info.extent(0) != nsys)
-    throw_invalid_argument(fn, "info.extent(0) = ", info.extent(0), " but d has ", nsys,
-                           " lines along axis ", axis, " (the product of its other extents)");
+  const std::size_t nsys = check_along_lines(fn, axis, d, info);
   if (nsys == 0) return;
   if (n == 0) {
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
 
-  const int lane = lane_axis_of(d, axis);
-  const bool lanes = unit_lane_stride(d, lane) && (!Add || unit_lane_stride(u, lane)) &&
-                     (shared || (unit_lane_stride(a, lane) && unit_lane_stride(b, lane) &&
-                                 unit_lane_stride(c, lane)));
-  const int width = lanes ? P::W : P::L;
+  const along_plan plan = plan_along<P::W, P::L>(d, axis, u, a, b, c);
+  const bool lanes = plan.lanes;
+  const int width = plan.width;
+  const line_packs g = plan.g;
   const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
                    sd = strides_of(d), su = strides_of(u);
-  line_packs g = make_line_packs(d, axis, lane, width);
-  if (lanes) {
-    const nd_strides arrays[5] = {sd, su, sa, sb, sc};
-    merge_contiguous_outer_axes(g, arrays, shared ? 2 : 5);
-  }
   // Scratch: rows of `width` lanes (c' and/or d'), then the shared factors (r, l, c').
   const std::size_t row_block = static_cast<std::size_t>(n) * width * sizeof(T);
   const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(T) : 0;

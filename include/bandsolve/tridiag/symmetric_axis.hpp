@@ -1,0 +1,235 @@
+#pragma once
+// Symmetric positive definite tridiagonal systems along any axis of a 2-D, 3-D or 4-D array
+// (LDL^T, as algo::symmetric), without transposing it: host API.
+//
+//   bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, diag, offdiag, d, info);
+//       Every line of d along `axis` is one system e[i-1] x[i-1] + b[i] x[i] + e[i] x[i+1] = d[i],
+//       b = diag, e = offdiag, i = 0 .. n-1, n = d.extent(axis); x overwrites d.
+//
+// The forms of solve_along(thomas) (thomas_axis.hpp), whose line packing, checks and shared-
+// coefficient sweeps this reuses: d of rank 2 to 4 in LayoutRight, LayoutLeft or LayoutStride;
+// diag and offdiag either full arrays of d's extents (any layouts; element n-1 of each line of
+// offdiag is not read) or rank-1 Views of length n shared by every line. float or double.
+// info has one entry per line, numbered as for thomas: 0, or the 1-based row of the first pivot
+// that is not positive and finite (as solve(symmetric)); with shared coefficients every line
+// has the same code. Work is enqueued on exec (one launch) and never fenced here.
+// Traffic with full coefficients: 4 words per unknown (read b, e, d; write x) against Thomas's 5.
+#include <bandsolve/tridiag/symmetric_kernel.hpp>
+#include <bandsolve/tridiag/symmetric_register_sweep.hpp>
+#include <bandsolve/tridiag/thomas_axis.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+namespace detail {
+
+// The factors of the matrix shared by every line, in the form of factor_shared (Thomas's, so
+// that its sweeps apply): r_i = 1/pivot_i, l_i = e_{i-1} r_i, c'_i = e_i r_i. Returns 0 or the
+// 1-based row of the first pivot that is not positive and finite.
+template <class T, class BView, class EView>
+KOKKOS_INLINE_FUNCTION int factor_shared_spd(index_t n, const BView& b, const EView& e, T* r,
+                                             T* lo, T* cp) {
+  int info = 0;
+  T cp_prev = T(0);
+  for (index_t i = 0; i < n; ++i) {
+    const T e_prev = i == 0 ? T(0) : static_cast<T>(e(i - 1));
+    const T pivot = static_cast<T>(b(i)) - e_prev * cp_prev;
+    if (info == 0 && !spd_pivot_is_good(pivot)) info = static_cast<int>(i + 1);
+    const T ri = T(1) / pivot;
+    r[i] = ri;
+    lo[i] = e_prev * ri;
+    cp_prev = (i + 1 < n ? static_cast<T>(e(i)) : T(0)) * ri;
+    cp[i] = cp_prev;
+  }
+  return info;
+}
+
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
+constexpr void symmetric_along_static_checks() {
+  using T = typename DView::non_const_value_type;
+  constexpr int rank = static_cast<int>(DView::rank);
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve::solve_along(symmetric): the first argument must be a Kokkos "
+                "execution space instance");
+  static_assert(Kokkos::is_view<DiagView>::value && Kokkos::is_view<OffView>::value &&
+                    Kokkos::is_view<DView>::value,
+                "bandsolve::solve_along(symmetric): diag, offdiag and d must be Kokkos::Views");
+  static_assert(rank >= 2 && rank <= max_axis_rank,
+                "bandsolve::solve_along(symmetric): d must be a View of rank 2, 3 or 4");
+  static_assert(std::is_same_v<typename DView::value_type, T>,
+                "bandsolve::solve_along(symmetric): d receives the solution and cannot be a View "
+                "of const");
+  static_assert((DiagView::rank == 1 && OffView::rank == 1) ||
+                    (static_cast<int>(DiagView::rank) == rank &&
+                     static_cast<int>(OffView::rank) == rank),
+                "bandsolve::solve_along(symmetric): diag and offdiag must both be rank-1 Views "
+                "of length n (shared by every line) or both have the rank of d");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "bandsolve::solve_along(symmetric): the scalar type must be float or double");
+  static_assert(std::is_same_v<typename DiagView::non_const_value_type, T> &&
+                    std::is_same_v<typename OffView::non_const_value_type, T>,
+                "bandsolve::solve_along(symmetric): diag, offdiag and d must have the same "
+                "scalar type");
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve_along(symmetric): info must be a rank-1 Kokkos::View<int*>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename DiagView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename OffView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace,
+                                     typename InfoView::memory_space>::accessible,
+      "bandsolve::solve_along(symmetric): the Views must be accessible from the execution space");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+}
+
+// Packs as solve_along(thomas) (axis_packing): lane-contiguous packs in chains of two in flight
+// (sym_solve_lanes_chain), gathered packs through the register sweeps where they apply, else
+// the gathered sweeps; shared coefficients factored per pack into scratch, then Thomas's
+// shared-coefficient sweeps.
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
+void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, const OffView& e,
+                     const DView& d, const InfoView& info) {
+  symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, DView, InfoView>();
+  using T = typename DView::non_const_value_type;
+  constexpr bool shared = DiagView::rank == 1;
+  using P = axis_packing<T, shared>;
+  const char* function = "bandsolve::solve_along(symmetric)";
+  const std::string fn = function;
+  constexpr int rank = static_cast<int>(DView::rank);
+  if (axis < 0 || axis >= rank)
+    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
+                           rank - 1, ")");
+  check_along_coefficient(fn, "diag", b, d, axis, "d", d);
+  check_along_coefficient(fn, "offdiag", e, d, axis, "d", d);
+  check_no_overlap(fn, "d", d, "info", info);
+  const index_t n = static_cast<index_t>(d.extent(axis));
+  const std::size_t nsys = check_along_lines(fn, axis, d, info);
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+
+  const along_plan plan = plan_along<P::W, P::L>(d, axis, b, e);
+  const bool lanes = plan.lanes;
+  const int width = plan.width;
+  const line_packs g = plan.g;
+  const nd_strides sb = strides_of(b), se = strides_of(e), sd = strides_of(d);
+  // Scratch: rows of `width` lanes (c', and d' where d is gathered), then the shared factors.
+  const std::size_t row_block = static_cast<std::size_t>(n) * width * sizeof(T);
+  const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(T) : 0;
+  const std::size_t row_blocks = shared ? (lanes ? 0 : 1) : 2;
+  const std::size_t scratch = row_blocks * row_block + factors;
+
+  if constexpr (!shared) {
+    if (lanes) {
+      constexpr int W = P::W;
+      const index_t chain = chain_length(g.npacks, exec.concurrency());
+      const index_t nchains = (g.npacks + chain - 1) / chain;
+      for_each_pack(
+          exec, function, nchains, 2 * row_block, KOKKOS_LAMBDA(const index_t ch, void* work) {
+            const index_t p_begin = ch * chain;
+            const index_t p_end = p_begin + chain < g.npacks ? p_begin + chain : g.npacks;
+            const index_t ki = g.axis;
+            T* rows = static_cast<T*>(work);
+            const auto item = [&](index_t p) {
+              const line_pack k = g.pack(p);
+              return sym_lane_item<T, T, T>{
+                  lane_rows<const T>{b.data() + g.offset(sb, k), sb.s[ki]},
+                  lane_rows<const T>{e.data() + g.offset(se, k), se.s[ki]},
+                  lane_rows<T>{d.data() + g.offset(sd, k), sd.s[ki]}};
+            };
+            const auto done = [&](index_t p, const int* codes) {
+              const line_pack k = g.pack(p);
+              const index_t s0 = g.first_system(k);
+              for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = codes[l];
+            };
+            for (index_t p = p_begin; p < p_end;) {
+              const int nl = g.pack(p).lanes;
+              if (nl < W) {
+                int info_l[W] = {};
+                sym_solve_lanes<W, 1, false>(n, nl, 1, item(p), rows, info_l, no_prefetch{});
+                done(p, info_l);
+                ++p;
+                continue;
+              }
+              index_t q = p + 1;
+              while (q < p_end && g.pack(q).lanes == W) ++q;
+              sym_solve_lanes_chain<W, 1, typename P::ahead>(n, p, q, item, rows, done);
+              p = q;
+            }
+          });
+      return;
+    }
+  }
+  for_each_pack(
+      exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
+        // Named here first: nvcc rejects an extended lambda whose first use of a captured
+        // variable is inside an if constexpr.
+        (void)shared, (void)sb, (void)se, (void)lanes;
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const index_t ki = g.axis, kl = g.lane_axis;
+        T* rows = static_cast<T*>(work);
+        int info_l[P::W > P::L ? P::W : P::L];
+        if constexpr (shared) {
+          T* f = rows + row_blocks * n * width;  // shared factors r, l, c'
+          const int code = factor_shared_spd<T>(n, b, e, f, f + n, f + 2 * n);
+          for (int l = 0; l < nl; ++l) info_l[l] = code;
+          if (lanes) {
+            constexpr int W = P::W;
+            const lane_rows<const T> rd{d.data() + g.offset(sd, k), sd.s[ki]};
+            const lane_rows<T> x{d.data() + g.offset(sd, k), sd.s[ki]};
+            if (nl == W) {
+              shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
+              shared_backward_lanes<W, true>(n, W, f + 2 * n, x);
+            } else {
+              shared_forward_lanes<W, false>(n, nl, f, f + n, rd, x);
+              shared_backward_lanes<W, false>(n, nl, f + 2 * n, x);
+            }
+          } else {
+            constexpr int L = P::L, TR = P::TR;
+            const gathered_lanes<const T> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+            const gathered_lanes<T> out{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+            next_pack_prefetch<5> prefetch;
+            add_next_lines(prefetch, d.data(), sd, g, p);
+            shared_forward_gather<TR, L>(n, nl, f, f + n, gd, rows);
+            shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<T>{rows, L}, prefetch);
+            scatter_rows<TR, L>(rows, n, out, lane_offsets<L>(nl, out.system_stride), nl);
+          }
+        } else {
+          // Gathered packs of full coefficients (lane-contiguous ones ran in chains above).
+          constexpr int L = P::L, TR = P::TR;
+          const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
+          const gathered_lanes<const T> ge{e.data() + g.offset(se, k), se.s[kl], se.s[ki]};
+          const gathered_lanes<T> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+          const gathered_lanes<const T> gd_in{gd.base, gd.system_stride, gd.row_stride};
+          next_pack_prefetch<5> prefetch;
+          add_next_lines(prefetch, b.data(), sb, g, p);
+          add_next_lines(prefetch, e.data(), se, g, p);
+          add_next_lines(prefetch, d.data(), sd, g, p);
+          if (sym_solve_pack_in_registers<L>(n, nl, gb, ge, gd_in, gd, rows, prefetch)) {
+            for (int l = 0; l < nl; ++l) info_l[l] = 0;
+          } else {
+            sym_solve_gather<TR, L>(n, nl, gb, ge, gd, rows, rows + n * L, info_l, prefetch);
+          }
+        }
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < nl; ++l) info(s0 + l * g.lane_system_stride) = info_l[l];
+      });
+}
+
+}  // namespace detail
+
+// x overwrites d. See the top of this header.
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
+void solve_along(const ExecutionSpace& exec, algo::symmetric, int axis, const DiagView& diag,
+                 const OffView& offdiag, const DView& d, const InfoView& info) {
+  detail::symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, DView, InfoView>();
+  detail::symmetric_along(exec, axis, diag, offdiag, d, info);
+}
+
+}  // namespace bandsolve
