@@ -1,0 +1,227 @@
+// Batched Thomas on the device backend, long systems (tridiag/thomas_long_device.hpp): the chunk
+// method over many teams, forced here by lowering its thresholds, on Kokkos::DefaultExecutionSpace
+// (and Kokkos::Serial when it is another space); in a CUDA build on the GPU. Compared with LAPACK
+// ?gtsv and the host Thomas: n = 1, 2, 3, 63, 64, 65 (a one-row last chunk), 127, 1000, 4097,
+// 100000 (several levels of reduced systems, both chunk lengths); 1 to 5 systems; row, column,
+// interleaved<4> and three kinds of strided Views; float, double, complex and real coefficients
+// with complex right-hand sides; info codes of bad pivots in chunk interiors, at chunk ends and
+// in the last row; the threshold itself.
+#include "device_support.hpp"
+
+#include <bandsolve/tridiag/thomas.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+namespace bl = bandsolve::layout;
+using bandsolve::index_t;
+using bandsolve::algo::thomas;
+
+namespace {
+
+using namespace devtest;
+namespace dev = bandsolve::detail::device;
+
+// Forces the chunk method for every batch while alive.
+struct force_long_path {
+  index_t rows = dev::long_system_min_rows, fill = dev::long_system_fill;
+  force_long_path() { dev::long_system_min_rows = 0, dev::long_system_fill = 0; }
+  ~force_long_path() { dev::long_system_min_rows = rows, dev::long_system_fill = fill; }
+};
+
+template <class C, class D>
+struct batch {
+  std::size_t nsys = 0, n = 0;
+  std::vector<C> a, b, c;
+  std::vector<D> d;
+};
+
+// Row diagonally dominant systems: |b_i| = |a_i| + |c_i| + m, m ~ U(1, 2), random phase or sign.
+template <class C, class D>
+batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  batch<C, D> p{nsys, n, std::vector<C>(nsys * n), std::vector<C>(nsys * n),
+                std::vector<C>(nsys * n), std::vector<D>(nsys * n)};
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
+  using R = bandsolve::real_type_t<C>;
+  for (std::size_t k = 0; k < nsys * n; ++k) {
+    const std::size_t i = k % n;
+    // Ignored entries hold garbage: the solver must not read them.
+    p.a[k] = i == 0 ? C(std::numeric_limits<R>::quiet_NaN()) : random_scalar<C>(gen);
+    p.c[k] = i + 1 == n ? C(std::numeric_limits<R>::infinity()) : random_scalar<C>(gen);
+    const double m = (i == 0 ? 0.0 : mag(p.a[k])) + (i + 1 == n ? 0.0 : mag(p.c[k])) + u12(gen);
+    const double t = phase(gen);
+    if constexpr (bandsolve::is_complex_v<C>)
+      p.b[k] = C(static_cast<R>(m * std::cos(t)), static_cast<R>(m * std::sin(t)));
+    else
+      p.b[k] = static_cast<C>(std::cos(t) < 0 ? -m : m);
+    p.d[k] = random_scalar<D>(gen);
+  }
+  return p;
+}
+
+// The host Thomas (row layout, host space, the execution space's own backend).
+template <class C, class D>
+std::vector<D> host_thomas(const batch<C, D>& p, std::vector<int>& info) {
+  using mem = Kokkos::HostSpace;
+  auto a = bstest::to_device<bl::row, C, mem>("a", p.a, p.nsys, p.n);
+  auto b = bstest::to_device<bl::row, C, mem>("b", p.b, p.nsys, p.n);
+  auto c = bstest::to_device<bl::row, C, mem>("c", p.c, p.nsys, p.n);
+  auto d = bstest::to_device<bl::row, D, mem>("d", p.d, p.nsys, p.n);
+  auto inf = bstest::make_info<mem>(p.nsys);
+  bandsolve::solve(host_exec(), thomas{}, a, b, c, d, inf);
+  host_exec().fence();
+  info = bstest::info_to_host(inf);
+  return bstest::to_host(d, p.nsys);
+}
+
+// LAPACK ?gtsv (real coefficients and right-hand sides).
+template <class T>
+std::vector<T> lapack_thomas(const batch<T, T>& p) {
+  bstest::host_batch<T> h(p.nsys, p.n);
+  h.a = p.a, h.b = p.b, h.c = p.c;
+  for (std::size_t s = 0; s < p.nsys; ++s) h.a[s * p.n] = T(0), h.c[s * p.n + p.n - 1] = T(0);
+  return bstest::reference_solve(h, &p.d);
+}
+
+template <class Layout, class C, class D, class Exec>
+void check_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind) {
+  using mem = typename Exec::memory_space;
+  const auto p = random_batch<C, D>(nsys, n, static_cast<std::uint32_t>(nsys * 7919 + n));
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                    << static_cast<int>(kind) << ", " << nsys << " systems of n = " << n
+                    << ", sizeof(C) = " << sizeof(C) << ", sizeof(D) = " << sizeof(D));
+  auto a = store<Layout, C, mem>(p.a, nsys, n, kind);
+  auto b = store<Layout, C, mem>(p.b, nsys, n, kind);
+  auto c = store<Layout, C, mem>(p.c, nsys, n, kind);
+  auto d = store<Layout, D, mem>(p.d, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, thomas{}, a.view, b.view, c.view, d.view, info, device_tag{});
+  exec.fence();
+  bool gaps_intact = false;
+  const auto x = fetch(d, nsys, n, &gaps_intact);
+  CHECK(gaps_intact);
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+  std::vector<int> host_info;
+  const auto y = host_thomas(p, host_info);
+  // Another order of operations than Thomas: a few ulps of ||x|| on these systems.
+  CHECK(max_rel_diff(x, y, nsys, n) <= 32 * eps_of<C>());
+  if constexpr (std::is_same_v<C, D>)
+    if constexpr (!bandsolve::is_complex_v<C>)
+      CHECK(max_rel_diff(x, lapack_thomas(p), nsys, n) <= 32 * eps_of<C>());
+}
+
+template <class Layout, class C, class D, class Exec>
+void check_sizes(const Exec& exec, strides kind, int nsys_step) {
+  for (std::size_t n : {1, 2, 3, 63, 64, 65, 127, 1000, 4097, 100000})
+    for (std::size_t nsys = 1; nsys <= 5; nsys += std::size_t(nsys_step))
+      check_batch<Layout, C, D>(exec, nsys, n, kind);
+}
+
+template <class C, class D, class Exec>
+void check_every_layout(const Exec& exec, int nsys_step) {
+  check_sizes<bl::row, C, D>(exec, strides::plain, nsys_step);
+  check_sizes<bl::column, C, D>(exec, strides::plain, nsys_step);
+  check_sizes<bl::interleaved<4>, C, D>(exec, strides::plain, nsys_step);
+  check_sizes<bl::strided, C, D>(exec, strides::padded_rows, nsys_step);
+  check_sizes<bl::strided, C, D>(exec, strides::unit_system_stride, nsys_step);
+  check_sizes<bl::strided, C, D>(exec, strides::neither_unit, nsys_step);
+}
+
+}  // namespace
+
+TEST_CASE("device long systems: double in every layout against LAPACK and the host Thomas",
+          "[device][thomas][long]") {
+  const force_long_path forced;
+  for_each_device_exec([](const auto& exec) { check_every_layout<double, double>(exec, 1); });
+}
+
+TEST_CASE("device long systems: float, complex and complex right-hand sides",
+          "[device][thomas][long]") {
+  const force_long_path forced;
+  const Kokkos::DefaultExecutionSpace exec;
+  check_every_layout<float, float>(exec, 2);
+  check_every_layout<cplx<double>, cplx<double>>(exec, 2);
+  check_every_layout<double, cplx<double>>(exec, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Info codes: the host Thomas's codes, at the rows where the pivots were spoiled.
+
+namespace {
+
+template <class Layout, class T, class Exec>
+void check_info(const Exec& exec, strides kind) {
+  using mem = typename Exec::memory_space;
+  const std::size_t nsys = 6, n = 5000;  // chunks of 16 rows, three levels of reduced systems
+  auto p = random_batch<T, T>(nsys, n, 11);
+  using R = bandsolve::real_type_t<T>;
+  const R nan = std::numeric_limits<R>::quiet_NaN();
+  std::vector<int> expected(nsys, 0);
+  // System, row (0-based), what: 0 zero pivot (a = b = 0), 1 NaN in b, 2 zero b.
+  // Rows: the first, a chunk's second, a chunk's first, a chunk's interior, the last.
+  const int spoil[][3] = {{0, 0, 2}, {1, 17, 0}, {2, 160, 0}, {3, 1234, 0}, {5, 4999, 1}};
+  for (const auto& w : spoil) {
+    const std::size_t k = std::size_t(w[0]) * n + std::size_t(w[1]);
+    if (w[2] == 0) p.a[k] = T(0), p.b[k] = T(0);
+    if (w[2] == 1) p.b[k] = T(nan);
+    if (w[2] == 2) p.b[k] = T(0);
+    expected[std::size_t(w[0])] = w[1] + 1;
+  }
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << ", sizeof(T) = " << sizeof(T));
+  std::vector<int> host_info;
+  const auto y = host_thomas(p, host_info);
+  REQUIRE(host_info == expected);
+
+  auto a = store<Layout, T, mem>(p.a, nsys, n, kind);
+  auto b = store<Layout, T, mem>(p.b, nsys, n, kind);
+  auto c = store<Layout, T, mem>(p.c, nsys, n, kind);
+  auto d = store<Layout, T, mem>(p.d, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, thomas{}, a.view, b.view, c.view, d.view, info, device_tag{});
+  CHECK(bstest::info_to_host(info) == expected);
+  // System 4 has good pivots and is still solved.
+  const auto x = fetch(d, nsys, n);
+  const std::vector<T> x4(x.begin() + long(4 * n), x.begin() + long(5 * n));
+  const std::vector<T> y4(y.begin() + long(4 * n), y.begin() + long(5 * n));
+  CHECK(max_rel_diff(x4, y4, 1, n) <= 32 * eps_of<T>());
+}
+
+}  // namespace
+
+TEST_CASE("device long systems: info codes of zero and NaN pivots at known rows",
+          "[device][thomas][long]") {
+  const force_long_path forced;
+  for_each_device_exec([](const auto& exec) {
+    check_info<bl::row, double>(exec, strides::plain);
+    check_info<bl::column, double>(exec, strides::plain);
+    check_info<bl::strided, double>(exec, strides::neither_unit);
+  });
+  check_info<bl::interleaved<4>, float>(Kokkos::DefaultExecutionSpace(), strides::plain);
+}
+
+TEST_CASE("device long systems: taken for few long systems only", "[device][thomas][long]") {
+  const Kokkos::DefaultExecutionSpace exec;
+  const index_t threads = static_cast<index_t>(exec.concurrency());
+  CHECK_FALSE(dev::long_system_pays(exec, dev::long_system_min_rows - 1, 1));
+  CHECK(dev::long_system_pays(exec, index_t(1) << 22, 1) == (threads >= dev::long_system_fill));
+  CHECK_FALSE(dev::long_system_pays(exec, index_t(1) << 22, threads + 1));
+  {
+    const force_long_path forced;
+    CHECK(dev::long_system_pays(exec, 1, threads + 1));
+  }
+  CHECK(dev::long_system_min_rows == 4096);
+  // Chunks: 16 rows on small levels; otherwise as many as keep the recover kernel's rows near
+  // 24 KiB of team scratch, at most 64.
+  CHECK(dev::long_chunk_rows<double, double>(1000, 1) == 16);
+  CHECK(dev::long_chunk_rows<double, double>(index_t(1) << 22, 1) == 48);
+  CHECK(dev::long_chunk_rows<float, float>(index_t(1) << 22, 1) == 64);
+  CHECK(dev::long_chunk_rows<cplx<double>, cplx<double>>(index_t(1) << 22, 1) == 24);
+}
