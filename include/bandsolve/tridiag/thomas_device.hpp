@@ -10,7 +10,8 @@
 // rows [i][system]: one-shot n 32 sizeof(T) bytes (per-system threads, d' is kept in d) or
 // n 32 (sizeof(T) + sizeof(D)) (row tiles); factored solve n 32 sizeof(D) (row tiles only).
 // Team scratch level 0 or 1 by size, or one allocation per call (backend/device/launch.hpp,
-// row_scratch_place). One thread per system: a few long systems use few threads.
+// row_scratch_place). One thread per system; the one-shot solve of a few long systems takes
+// the chunk method over many teams instead (thomas_long_device.hpp, device::long_system_pays).
 // The factorization stores r = 1/pivot, l = a/pivot and c' in packs of 32 systems
 // (View<T***>(tiles, n, 32)): thread k of a tile reads entry k of a row, coalesced.
 #include <bandsolve/backend/device/launch.hpp>
@@ -19,6 +20,7 @@
 #include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
+#include <bandsolve/tridiag/thomas_long_device.hpp>
 
 #include <string>
 
@@ -308,6 +310,10 @@ template <class ExecutionSpace, class AView, class BView, class CView, class DVi
 void thomas_device_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
                          const CView& c, const DView& d, const InfoView& info, index_t n,
                          index_t nsys) {
+  if (device::long_system_pays(exec, n, nsys)) {  // few long systems: many teams each
+    thomas_long_device_solve(exec, a, b, c, d, info, n, nsys);
+    return;
+  }
   using C = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   const index_t slots = device_slots(d, nsys);
