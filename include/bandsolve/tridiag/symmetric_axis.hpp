@@ -169,7 +169,8 @@ void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, co
       exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
         // variable is inside an if constexpr.
-        (void)shared, (void)sb, (void)se, (void)lanes;
+        (void)shared, (void)b, (void)e, (void)d, (void)sb, (void)se, (void)sd, (void)lanes,
+            (void)n, (void)width, (void)row_blocks;
         const line_pack k = g.pack(p);
         const int nl = k.lanes;
         const index_t ki = g.axis, kl = g.lane_axis;
