@@ -763,11 +763,12 @@ void check_banded(const Exec& exec, std::size_t nsys, std::size_t n, int kl, int
       if constexpr (std::is_same_v<T, R>)
         worst_residual = std::max(worst_residual, bb::band_residual(h, x, rhs, s, k, nrhs));
     }
-  // Same pivots, same operations (the host may fuse or reorder them): the solutions agree to a
-  // few ulps times the growth; the backward error is that of LU with partial pivoting; the
-  // forward error against ?gbsv grows with the condition number of the pivoted bands (<= 1e5).
+  // Same pivots, same operations, but a GPU fuses multiply-adds where the host does not: the
+  // solutions differ by rounding amplified by the condition number of the pivoted bands (<= 1e5),
+  // as the forward error against ?gbsv does (seen on an H200: 2400 eps at n = 1000); the backward
+  // error is that of LU with partial pivoting.
   const double forward = (pivot ? 1e6 : 64) * eps_of<T>();
-  CHECK(worst_host <= (pivot ? 1e3 : 64) * eps_of<T>());
+  CHECK(worst_host <= forward);
   CHECK(worst_lapack <= forward);
   CHECK(worst_residual <= tol);
 
