@@ -9,11 +9,11 @@
 // banded_lu.hpp after its argument checks.
 //
 // Scratch: the work rows of the one-shot solve and of factorize, ((n + kl)(2kl + ku + 1) + n)
-// sizeof(T) bytes per system, contiguous per system, 32 systems per tile, as the device launch
-// places row scratch (backend/device/launch.hpp, row_scratch_place): team scratch level 0 for
-// small bands, else level 1 (a pool for the teams that run at once) or one allocation per call
-// with a slice per tile; row_scratch_bytes gives what a call holds. The factored solve takes
-// none.
+// sizeof(T) bytes per system, the 32 systems of a tile interleaved entry by entry (coalesced),
+// placed as the device launch places row scratch (backend/device/launch.hpp, row_scratch_place):
+// team scratch level 0 for small bands, else level 1 (a pool for the teams that run at once) or
+// one allocation per call with a slice per tile; row_scratch_bytes gives what a call holds. The
+// factored solve takes none.
 #include <bandsolve/backend/device/launch.hpp>
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/tile_transpose.hpp>
@@ -54,15 +54,15 @@ KOKKOS_FORCEINLINE_FUNCTION int banded_device_tile_systems(index_t nsys, index_t
   return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
 }
 
-// Work rows of thread k of a tile: slices of band_work<T, 1>::bytes each.
+// Work rows of thread k of a tile: the tile's systems interleaved, entry e of thread k at
+// e * tile_systems + k (neighbouring threads on neighbouring addresses).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION band_work<T, 1, runtime_band_dims> banded_device_work(
     void* rows, int k, const runtime_band_dims& dims, index_t n) {
-  const index_t per = static_cast<index_t>(band_work<T, 1, runtime_band_dims>::bytes(dims, n) /
-                                           sizeof(T));
-  T* w = static_cast<T*>(rows) + k * per;
-  return band_work<T, 1, runtime_band_dims>{w, w + (n + dims.kl()) * (2 * dims.kl() + dims.ku() + 1),
-                                            dims};
+  constexpr int TW = device::tile_systems;
+  T* w = static_cast<T*>(rows) + k;
+  const index_t work_rows = (n + dims.kl()) * (2 * dims.kl() + dims.ku() + 1);
+  return band_work<T, 1, runtime_band_dims>{w, w + work_rows * TW, dims, TW};
 }
 
 template <bool Pivot, class T, class R, class InfoView>

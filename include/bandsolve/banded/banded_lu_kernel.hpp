@@ -87,15 +87,20 @@ struct pivot_lanes {
 };
 
 // Work rows of one pack: (n + kl) rows of ldw entries of L lanes, then n reciprocal pivots.
+// Entries lie step() elements apart: L, or for one lane (L = 1) lane_step, which the device
+// kernels set to the tile's system count so that the threads of a tile, each with its own
+// system's work rows interleaved with the others', touch neighbouring addresses.
 template <class T, int L, class Dims>
 struct band_work {
   T* rows;
   T* inv;
   Dims dims;
+  index_t lane_step = 1;
+  KOKKOS_FORCEINLINE_FUNCTION index_t step() const { return L == 1 ? lane_step : L; }
   KOKKOS_FORCEINLINE_FUNCTION int ldw() const { return 2 * dims.kl() + dims.ku() + 1; }
   // Lanes of entry o of work row i.
   KOKKOS_FORCEINLINE_FUNCTION T* at(index_t i, int o) const {
-    return rows + (i * ldw() + o) * L;
+    return rows + (i * ldw() + o) * step();
   }
   static KOKKOS_INLINE_FUNCTION std::size_t bytes(const Dims& d, index_t n) {
     const index_t ldw = 2 * d.kl() + d.ku() + 1;
@@ -182,10 +187,10 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
   const int kl = w.dims.kl();
   const int width = Pivot ? w.dims.kl() + w.dims.ku() : w.dims.ku();  // columns right of j
   const int lanes = Full ? L : nl;
-  const index_t down = static_cast<index_t>(w.ldw()) * L - L;  // row j+r -> j+r+1, same column
+  const index_t down = static_cast<index_t>(w.ldw()) * w.step() - w.step();  // row j+r -> j+r+1, same column
   T* top = w.at(j, kl);                                         // row j, column j
   T* below = top + down;                                        // row j+1, column j
-  T* inv = w.inv + j * L;
+  T* inv = w.inv + j * w.step();
   T t[L], u[L];
   // Column j: pivot choice, interchange, multipliers.
   if constexpr (Pivot) {
@@ -246,8 +251,8 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
   }
   // Columns j+1 .. j+width: interchange, then update.
   for (int c = 1; c <= width; ++c) {
-    T* tc = top + c * L;
-    T* bc = below + c * L;
+    T* tc = top + c * w.step();
+    T* bc = below + c * w.step();
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) {
       t[l] = tc[l];
@@ -480,14 +485,14 @@ KOKKOS_INLINE_FUNCTION void banded_solve_pack(const band_work<T, L, Dims>& w, in
       R* x = b.row(j, k);
       const int cmax = static_cast<int>(n - 1 - j < width ? n - 1 - j : width);
       const T* u = w.at(j, kl);
-      const T* inv = w.inv + j * L;
+      const T* inv = w.inv + j * w.step();
       const index_t down = b.row_stride;
       auto row = [&](const int count) {  // count = width (constant when compiled) or fewer
         BANDSOLVE_SIMD
         for (int l = 0; l < lanes; ++l) {
           const index_t bl = b.lane(l);
           R s = x[bl];
-          for (int c = 1; c <= count; ++c) s -= u[c * L + l] * x[c * down + bl];
+          for (int c = 1; c <= count; ++c) s -= u[c * w.step() + l] * x[c * down + bl];
           x[bl] = s * inv[l];
         }
       };
