@@ -10,24 +10,33 @@
 #   - core/src/Cuda/Kokkos_CudaSpace.cpp: cudaMemPrefetchAsync takes a cudaMemLocation and flags
 #     in CUDA 13 instead of a device number.
 # Each change fails loudly when its pattern is not found.
+# Kokkos 3.4 knows no GPU newer than Ampere, and its start-up refuses kernels of another major
+# compute capability: for Hopper (H100, H200) set BANDSOLVE_CUDA_ARCH=90, which builds a second
+# copy, kokkos-3.4-cuda-sm90, whose Ampere option emits sm_90 code (one more change, in
+# cmake/kokkos_arch.cmake).
 # Prints the Kokkos prefix as the last line of stdout (Kokkos_ROOT; the C++ compiler to use is
 # its bin/nvcc_wrapper, with the CUDA toolkit's bin in PATH).
 #
 # Quiet: the output of each step goes to $deps_dir/setup-cuda.log (rewritten on each run); stderr
 # gets one line per step with its time.
 # Environment: BANDSOLVE_DEPS_DIR (default ~/.cache/bandsolve), CUDA_HOME (default: the nvcc in
-# PATH, else /usr/local/cuda).
+# PATH, else /usr/local/cuda), BANDSOLVE_CUDA_ARCH (80, the default, or 90).
 set -euo pipefail
 
 case "${1:-}" in
   "") ;;
-  -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "[bandsolve-setup-cuda] unknown argument: $1" >&2; exit 2 ;;
 esac
 
 scripts=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 deps_dir=${BANDSOLVE_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bandsolve}
-prefix="$deps_dir/kokkos-3.4-cuda"
+cuda_arch=${BANDSOLVE_CUDA_ARCH:-80}
+case $cuda_arch in
+  80) prefix="$deps_dir/kokkos-3.4-cuda" ;;
+  90) prefix="$deps_dir/kokkos-3.4-cuda-sm90" ;;
+  *) echo "[bandsolve-setup-cuda] BANDSOLVE_CUDA_ARCH must be 80 or 90, not $cuda_arch" >&2; exit 2 ;;
+esac
 mkdir -p "$deps_dir"
 setup_log="$deps_dir/setup-cuda.log"
 : >"$setup_log"
@@ -51,7 +60,7 @@ export PATH="$CUDA_HOME/bin:$PATH"
 src=$(bash "$scripts/setup-debian.sh" --kokkos-source | tail -n1)
 [ -f "$src/.bandsolve-complete" ] || { log "setup-debian.sh --kokkos-source printed no source directory"; exit 1; }
 
-work="$deps_dir/kokkos-cuda-work"
+work="$deps_dir/kokkos-cuda-work-sm$cuda_arch"
 rm -rf "$work" && mkdir -p "$work"
 step "Kokkos CUDA: sources copied" cp -r "$src" "$work/src"
 
@@ -67,7 +76,11 @@ patch_one() {
 patch_sources() {
   local s=$1
   patch_one "$s/bin/nvcc_wrapper" 'default_arch="sm_35"' \
-    's/^default_arch="sm_35"/default_arch="sm_80"/' || return
+    "s/^default_arch=\"sm_35\"/default_arch=\"sm_$cuda_arch\"/" || return
+  if [ "$cuda_arch" = 90 ]; then
+    patch_one "$s/cmake/kokkos_arch.cmake" 'CHECK_CUDA_ARCH(AMPERE80  sm_80)' \
+      's/CHECK_CUDA_ARCH(AMPERE80  sm_80)/CHECK_CUDA_ARCH(AMPERE80  sm_90)/' || return
+  fi
   patch_one "$s/core/src/Cuda/Kokkos_Cuda_Half.hpp" '#ifndef KOKKOS_IMPL_HALF_TYPE_DEFINED' \
     's/^#ifndef KOKKOS_IMPL_HALF_TYPE_DEFINED$/#if !defined(KOKKOS_IMPL_HALF_TYPE_DEFINED) \&\& (CUDART_VERSION < 13000)/' \
     || return
@@ -75,9 +88,9 @@ patch_sources() {
     's/cudaMemPrefetchAsync(ptr, bytes, space.cuda_device(),/cudaMemPrefetchAsync(ptr, bytes, cudaMemLocation{cudaMemLocationTypeDevice, space.cuda_device()}, 0,/' \
     || return
 }
-step "Kokkos CUDA: sources patched (nvcc_wrapper sm_80, no half type, cudaMemPrefetchAsync)" \
+step "Kokkos CUDA: sources patched (sm_$cuda_arch, no half type, cudaMemPrefetchAsync)" \
   patch_sources "$work/src"
-step "Kokkos CUDA: configured (Serial + CUDA, sm_80)" \
+step "Kokkos CUDA: configured (Serial + CUDA, sm_$cuda_arch)" \
   cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_COMPILER="$work/src/bin/nvcc_wrapper" \
   -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_AMPERE80=ON \
