@@ -58,8 +58,10 @@ KOKKOS_INLINE_FUNCTION void device_tile_backward(const Member& team, index_t n, 
   }
 }
 
-// One-shot solve, per-system threads: d' overwrites d on the way down, x on the way back.
-template <class C, class D, class InfoView>
+// One-shot solve, per-system threads: d' overwrites d on the way down, x on the way back. Ahead
+// rows of a, b, c, d (on the way down) and of c', d' (on the way back) are loaded into registers
+// before they are eliminated, so that a thread has that many rows of loads in flight.
+template <class C, class D, class InfoView, int Ahead = 1>
 struct thomas_device_one_shot_systems {
   device::systems<const C> a, b, c;
   device::systems<D> d;
@@ -80,12 +82,44 @@ struct thomas_device_one_shot_systems {
       thomas_first_row<1, true>(1, bs, cs, ds, cpk, ds, &risk);
       C cp_prev = cpk[0];
       D dp_prev = ds[0];
-      for (index_t i = 1; i < n; ++i)
+      index_t i = 1;
+      if constexpr (Ahead > 1) {
+        for (; i + Ahead <= n; i += Ahead) {
+          C av[Ahead], bv[Ahead], cv[Ahead];
+          D dv[Ahead];
+          for (int j = 0; j < Ahead; ++j) {
+            av[j] = as[(i + j) * sa];
+            bv[j] = bs[(i + j) * sb];
+            cv[j] = cs[(i + j) * sc];
+            dv[j] = ds[(i + j) * sd];
+          }
+          for (int j = 0; j < Ahead; ++j)
+            thomas_next_row<1, true, true>(1, av + j, bv + j, cv + j, dv + j, &cp_prev, &dp_prev,
+                                           cpk + (i + j) * TW, ds + (i + j) * sd, &risk, &cp_prev,
+                                           &dp_prev);
+        }
+      }
+      for (; i < n; ++i)
         thomas_next_row<1, true, true>(1, as + i * sa, bs + i * sb, cs + i * sc, ds + i * sd,
                                        &cp_prev, &dp_prev, cpk + i * TW, ds + i * sd, &risk,
                                        &cp_prev, &dp_prev);
       D x = dp_prev;
-      for (index_t i = n - 2; i >= 0; --i) backward_row<1, true, true>(1, cpk + i * TW, ds + i * sd, &x);
+      index_t r = n - 2;
+      if constexpr (Ahead > 1) {
+        for (; r + 1 >= Ahead; r -= Ahead) {
+          C cv[Ahead];
+          D dv[Ahead];
+          for (int j = 0; j < Ahead; ++j) {
+            cv[j] = cpk[(r - j) * TW];
+            dv[j] = ds[(r - j) * sd];
+          }
+          for (int j = 0; j < Ahead; ++j) {
+            backward_row<1, true, true>(1, cv + j, dv + j, &x);
+            ds[(r - j) * sd] = dv[j];
+          }
+        }
+      }
+      for (; r >= 0; --r) backward_row<1, true, true>(1, cpk + r * TW, ds + r * sd, &x);
       if (s < nsys)
         info(s) = risk_is_low(risk) ? 0
                                     : first_bad_pivot(n, device::system_elements<C>{as, sa},
@@ -326,12 +360,18 @@ void thomas_device_solve(const ExecutionSpace& exec, const AView& a, const BView
                                  device::systems_of<const C>(c), device::systems_of(d), info, n,
                                  slots, nsys});
   } else {
-    using kernel = thomas_device_one_shot_systems<C, D, InfoView>;
-    device::for_each_tile(exec, label, ntiles, 0,
-                          static_cast<std::size_t>(n) * device::tile_systems * sizeof(C),
-                          kernel{device::systems_of<const C>(a), device::systems_of<const C>(b),
-                                 device::systems_of<const C>(c), device::systems_of(d), info, n,
-                                 slots, nsys});
+    const auto launch = [&](auto kernel) {
+      device::for_each_tile(exec, label, ntiles, 0,
+                            static_cast<std::size_t>(n) * device::tile_systems * sizeof(C), kernel);
+    };
+    using kernel_1 = thomas_device_one_shot_systems<C, D, InfoView, 1>;
+    using kernel_ahead = thomas_device_one_shot_systems<C, D, InfoView, device::system_rows_ahead>;
+    const kernel_1 k{device::systems_of<const C>(a), device::systems_of<const C>(b),
+                     device::systems_of<const C>(c), device::systems_of(d), info, n, slots, nsys};
+    if (device::load_rows_ahead)
+      launch(kernel_ahead{k.a, k.b, k.c, k.d, k.info, k.n, k.slots, k.nsys});
+    else
+      launch(k);
   }
 }
 

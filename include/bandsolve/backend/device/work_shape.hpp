@@ -42,4 +42,10 @@ inline std::size_t device_row_scratch_max = std::size_t(16) << 20;
 // instead when that is smaller.
 inline std::size_t device_level1_pool_max = std::size_t(4) << 30;
 
+// Per-system threads of the one-shot Thomas solve load system_rows_ahead rows before they
+// eliminate them (more loads in flight per thread) while load_rows_ahead is set; a variable so
+// that tests and benchmarks can compare both.
+inline constexpr int system_rows_ahead = 8;
+inline bool load_rows_ahead = true;
+
 }  // namespace bandsolve::detail::device
