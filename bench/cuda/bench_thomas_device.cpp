@@ -19,6 +19,7 @@
 // Usage on a GPU machine: bandsolve_bench_cuda --benchmark_filter=thomas_device
 //   --benchmark_out=results.json --benchmark_out_format=json
 #include "bench_support.hpp"
+#include "cuda/device_bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
 
@@ -34,23 +35,14 @@
 
 namespace {
 
-using exec = Kokkos::Cuda;
-using mem = Kokkos::CudaSpace;
+using namespace bandsolve_bench_cuda;
 
-void check_cuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
 void check_cusparse(cusparseStatus_t s, const char* what) {
   if (s != CUSPARSE_STATUS_SUCCESS) {
     std::fprintf(stderr, "%s: %s\n", what, cusparseGetErrorString(s));
     std::exit(1);
   }
 }
-
-cudaStream_t stream() { return exec().cuda_stream(); }
 
 // The batch shapes: nsys systems of n unknowns.
 struct shape {
@@ -64,70 +56,6 @@ constexpr shape long_shape{1, 1 << 22, "long"};
 template <class T>
 double floor_bytes(const shape& s) {
   return 5.0 * sizeof(T) * s.nsys * s.n;
-}
-
-// cudaEvent timing of iterations on the stream of Kokkos::Cuda(), keeping the best and the total.
-class event_timer {
- public:
-  event_timer() {
-    check_cuda(cudaEventCreate(&start_), "cudaEventCreate");
-    check_cuda(cudaEventCreate(&stop_), "cudaEventCreate");
-  }
-  ~event_timer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  event_timer(const event_timer&) = delete;
-  event_timer& operator=(const event_timer&) = delete;
-
-  void start() { check_cuda(cudaEventRecord(start_, stream()), "cudaEventRecord"); }
-  // Waits for the work enqueued since start(); returns its seconds.
-  double stop() {
-    check_cuda(cudaEventRecord(stop_, stream()), "cudaEventRecord");
-    check_cuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
-    float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    const double s = ms * 1e-3;
-    total_ += s;
-    if (best_ < 0 || s < best_) best_ = s;
-    return s;
-  }
-  void stop(benchmark::State& state) { state.SetIterationTime(stop()); }
-  double best() const { return best_; }
-  double total() const { return total_; }
-
- private:
-  cudaEvent_t start_{}, stop_{};
-  double best_ = -1, total_ = 0;
-};
-
-// Bandwidth (GB/s, bytes read + bytes written) of a device-to-device cudaMemcpyAsync that moves
-// `bytes` in all: the best of `repeats`.
-double copy_gbps(double bytes, int repeats = 10) {
-  const std::size_t half = static_cast<std::size_t>(bytes / 2);
-  Kokkos::View<char*, mem> src("copy_src", half), dst("copy_dst", half);
-  Kokkos::deep_copy(src, 1);
-  event_timer t;
-  for (int r = 0; r < repeats; ++r) {
-    t.start();
-    check_cuda(cudaMemcpyAsync(dst.data(), src.data(), half, cudaMemcpyDeviceToDevice, stream()),
-               "cudaMemcpyAsync");
-    t.stop();
-  }
-  return 2.0 * half / t.best() / 1e9;
-}
-
-void report(benchmark::State& state, const event_timer& t, double bytes, double unknowns,
-            double copy) {
-  const double iters = static_cast<double>(state.iterations());
-  if (iters == 0 || t.best() <= 0) return;
-  const double gbps = bytes / t.best() / 1e9;
-  state.counters["GBps"] = gbps;
-  state.counters["GBps_mean"] = bytes * iters / t.total() / 1e9;
-  state.counters["copy_GBps"] = copy;
-  state.counters["frac_of_copy"] = gbps / copy;
-  state.counters["ns_per_unknown"] = t.best() / unknowns * 1e9;
-  state.SetBytesProcessed(static_cast<int64_t>(bytes * iters));
 }
 
 // Fills row-dominant systems: a, c in [-1, 1), b = 2 + |a| + |c| (well conditioned, so repeated
@@ -190,17 +118,6 @@ cusparseHandle_t handle() {
   return h;
 }
 
-// Scratch of `bytes` for a cuSPARSE call, allocated before the timed loop.
-struct device_buffer {
-  void* p = nullptr;
-  explicit device_buffer(std::size_t bytes) {
-    check_cuda(cudaMalloc(&p, bytes > 0 ? bytes : 1), "cudaMalloc");
-  }
-  ~device_buffer() { cudaFree(p); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-};
-
 // The cuSPARSE routines of one precision.
 template <class T>
 struct cusparse;
@@ -228,20 +145,10 @@ struct cusparse<float> {
   static constexpr auto nopivot = cusparseSgtsv2_nopivot;
 };
 
-// The benchmark loop shared by every case: restore (untimed), time `solve`, report.
+// The loop of every case of this file: restore (untimed), time `solve`, report the floor bytes.
 template <class T, class Problem, class Restore, class Solve>
 void run(benchmark::State& state, const Problem& p, Restore restore, Solve solve) {
-  const double bytes = floor_bytes<T>(p.sh);
-  const double copy = copy_gbps(bytes);
-  event_timer t;
-  for (auto _ : state) {
-    restore();
-    t.start();
-    solve();
-    t.stop(state);
-  }
-  Kokkos::fence();
-  report(state, t, bytes, double(p.sh.nsys) * p.sh.n, copy);
+  run_timed(state, floor_bytes<T>(p.sh), double(p.sh.nsys) * p.sh.n, restore, solve);
 }
 
 template <class T, class Layout>
@@ -249,6 +156,15 @@ void thomas_device(benchmark::State& state, shape sh) {
   const problem<T, Layout> p(sh);
   run<T>(state, p, [&] { p.restore_d(); },
          [&] { bandsolve::solve(exec(), bandsolve::algo::thomas{}, p.a, p.b, p.c, p.d, p.info); });
+}
+
+// The same with per-system threads loading one row at a time (device::load_rows_ahead off): the
+// comparison that chose the rows-ahead loads.
+template <class T, class Layout>
+void thomas_device_row_by_row(benchmark::State& state, shape sh) {
+  bandsolve::detail::device::load_rows_ahead = false;
+  thomas_device<T, Layout>(state, sh);
+  bandsolve::detail::device::load_rows_ahead = true;
 }
 
 // Row layout: system s at s * n, gtsv2StridedBatch.
@@ -354,6 +270,8 @@ void register_type() {
   };
   reg("thomas_device/row" + batch, thomas_device<T, Kokkos::LayoutRight>, batch_shape);
   reg("thomas_device/column" + batch, thomas_device<T, Kokkos::LayoutLeft>, batch_shape);
+  reg("thomas_device_row_by_row/column" + batch, thomas_device_row_by_row<T, Kokkos::LayoutLeft>,
+      batch_shape);
   reg("thomas_device/row" + one, thomas_device<T, Kokkos::LayoutRight>, long_shape);
   reg("cusparse_gtsv2StridedBatch/row" + batch, cusparse_strided<T>, batch_shape);
   reg("cusparse_gtsvInterleavedBatch/column" + batch, cusparse_interleaved<T>, batch_shape);
@@ -375,6 +293,7 @@ int main(int argc, char** argv) {
     }
     register_type<double>();
     register_type<float>();
+    register_family_benchmarks();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     check_cusparse(cusparseDestroy(handle()), "cusparseDestroy");
