@@ -1,11 +1,11 @@
 // Batched Thomas on the device backend, long systems (tridiag/thomas_long_device.hpp): the chunk
 // method over many teams, forced here by lowering its thresholds, on Kokkos::DefaultExecutionSpace
 // (and Kokkos::Serial when it is another space); in a CUDA build on the GPU. Compared with LAPACK
-// ?gtsv and the host Thomas: n = 1, 2, 3, 63, 64, 65 (a one-row last chunk), 127, 1000, 4097,
-// 100000 (several levels of reduced systems, both chunk lengths); 1 to 5 systems; row, column,
-// interleaved<4> and three kinds of strided Views; float, double, complex and real coefficients
-// with complex right-hand sides; info codes of bad pivots in chunk interiors, at chunk ends and
-// in the last row; the threshold itself.
+// ?gtsv and the host Thomas: n = 1, 2, 3, 63, 64, 65 (a one-row last chunk), 127, 1000, 4097 with
+// 1 to 5 systems, and n = 100000 (several levels of reduced systems, both chunk lengths); row,
+// column, interleaved<4> and three kinds of strided Views; float, double, complex and real
+// coefficients with complex right-hand sides; info codes of bad pivots in chunk interiors, at chunk
+// ends and in the last row; the threshold itself.
 #include "device_support.hpp"
 
 #include <bandsolve/tridiag/thomas.hpp>
@@ -29,11 +29,16 @@ namespace {
 using namespace devtest;
 namespace dev = bandsolve::detail::device;
 
-// Forces the chunk method for every batch while alive.
+// Forces the chunk method for every batch while alive; chunk_rows: rows per chunk.
 struct force_long_path {
-  index_t rows = dev::long_system_min_rows, fill = dev::long_system_fill;
-  force_long_path() { dev::long_system_min_rows = 0, dev::long_system_fill = 0; }
-  ~force_long_path() { dev::long_system_min_rows = rows, dev::long_system_fill = fill; }
+  index_t rows = dev::long_system_min_rows, fill = dev::long_system_fill,
+          chunk = dev::long_chunk_rows;
+  explicit force_long_path(index_t chunk_rows = 16) {
+    dev::long_system_min_rows = 0, dev::long_system_fill = 0, dev::long_chunk_rows = chunk_rows;
+  }
+  ~force_long_path() {
+    dev::long_system_min_rows = rows, dev::long_system_fill = fill, dev::long_chunk_rows = chunk;
+  }
 };
 
 template <class C, class D>
@@ -120,9 +125,10 @@ void check_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind
 
 template <class Layout, class C, class D, class Exec>
 void check_sizes(const Exec& exec, strides kind, int nsys_step) {
-  for (std::size_t n : {1, 2, 3, 63, 64, 65, 127, 1000, 4097, 100000})
+  for (std::size_t n : {1, 2, 3, 63, 64, 65, 127, 1000, 4097})
     for (std::size_t nsys = 1; nsys <= 5; nsys += std::size_t(nsys_step))
       check_batch<Layout, C, D>(exec, nsys, n, kind);
+  check_batch<Layout, C, D>(exec, nsys_step == 1 ? 4 : 3, 100000, kind);
 }
 
 template <class C, class D, class Exec>
@@ -141,6 +147,16 @@ TEST_CASE("device long systems: double in every layout against LAPACK and the ho
           "[device][thomas][long]") {
   const force_long_path forced;
   for_each_device_exec([](const auto& exec) { check_every_layout<double, double>(exec, 1); });
+}
+
+TEST_CASE("device long systems: chunks of 40 rows (not a multiple of the row blocks)",
+          "[device][thomas][long]") {
+  const force_long_path forced(40);
+  const Kokkos::DefaultExecutionSpace exec;
+  for (std::size_t n : {2, 39, 40, 41, 81, 4097, 100000}) {
+    check_batch<bl::row, double, double>(exec, 3, n, strides::plain);
+    check_batch<bl::strided, double, double>(exec, 2, n, strides::neither_unit);
+  }
 }
 
 TEST_CASE("device long systems: float, complex and complex right-hand sides",
@@ -218,10 +234,5 @@ TEST_CASE("device long systems: taken for few long systems only", "[device][thom
     CHECK(dev::long_system_pays(exec, 1, threads + 1));
   }
   CHECK(dev::long_system_min_rows == 4096);
-  // Chunks: 16 rows on small levels; otherwise as many as keep the recover kernel's rows near
-  // 24 KiB of team scratch, at most 64.
-  CHECK(dev::long_chunk_rows<double, double>(1000, 1) == 16);
-  CHECK(dev::long_chunk_rows<double, double>(index_t(1) << 22, 1) == 48);
-  CHECK(dev::long_chunk_rows<float, float>(index_t(1) << 22, 1) == 64);
-  CHECK(dev::long_chunk_rows<cplx<double>, cplx<double>>(index_t(1) << 22, 1) == 24);
+  CHECK(dev::long_chunk_rows == 16);
 }

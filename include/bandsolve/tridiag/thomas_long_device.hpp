@@ -24,12 +24,13 @@
 // 1), then the reduced system (phase 2, named by the row of the system its bad row stands for:
 // a chunk's first or last row). A zero pivot where Thomas has one is reported at the same row.
 //
-// Scratch: one allocation per call (allocate_scratch) holding, per level with R reduced rows per
-// system, R * slots * (3 sizeof(C) + sizeof(D)) bytes (a, b = 1, c, d of the reduced system), and
-// one 8-byte info word per system and level: about slots * n * (3 sizeof(C) + sizeof(D)) * 2.1 / M
-// bytes in all (M = 48 for double). Team scratch level 0: the row blocks (32 * (RB + 1) * (3
-// sizeof(C) + sizeof(D))) and, when recovering, c' and d' of the chunks (M * 32 * (sizeof(C) +
-// sizeof(D)), kept near 24 KiB by the choice of M).
+// Scratch: one buffer per call (backend/scratch.hpp's kept buffer, scratch_buffer) holding, per
+// level with R reduced rows per system, R * slots * (3 sizeof(C) + sizeof(D)) bytes (a, b = 1, c,
+// d of the reduced system), and one 8-byte info word per system and level: about slots * n *
+// (3 sizeof(C) + sizeof(D)) * 2.3 / M bytes in all (M = 16). Team scratch level 0: the row blocks
+// (32 * (RB + 1) * (3 sizeof(C) + sizeof(D))) and, when recovering, c' and d' of the chunks
+// (M * 32 * (sizeof(C) + sizeof(D))).
+// The call fences exec before it returns (the buffer is kept for the next call).
 #include <bandsolve/backend/device/launch.hpp>
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
@@ -58,20 +59,30 @@ bool long_system_pays(const ExecutionSpace& exec, index_t n, index_t nsys) {
          nsys * long_system_fill <= static_cast<index_t>(exec.concurrency());
 }
 
-// Rows per chunk: as many as keep the recover kernel's c' and d' of 32 chunks near 24 KiB of team
-// scratch (Kokkos allows 40 KiB on CUDA), a multiple of the row blocks, at most 64 (48 for
-// double, 24 for complex double); 16 on levels of fewer than long_small_level_rows rows in all,
-// where each kernel's serial sweep, not traffic, sets the time.
-inline constexpr index_t long_small_level_rows = 32768;
-template <class C, class D>
-constexpr index_t long_chunk_rows(index_t rows, index_t slots) {
-  constexpr index_t rb = tile_rows_v<C, D>;
-  constexpr index_t fit = 24576 / (tile_systems * static_cast<index_t>(sizeof(C) + sizeof(D)));
-  constexpr index_t big = (fit < 64 ? fit : 64) / rb * rb;
-  return rows * slots < long_small_level_rows || big < 16 ? 16 : big;
-}
+// Rows per chunk, on every level. Short chunks won on an H200 (one system of 2^22 doubles, 16 to
+// 48 rows tried, on the big levels and the small ones): each team sweeps its chunks in blocks of
+// rows, one memory latency per block, so short chunks mean short kernels and many teams, whose
+// latencies overlap; the cost is more reduced rows (2/16 of n) and levels. A variable for tuning
+// (4 or more, so that each level shrinks; the recover kernel holds 32 (sizeof(C) + sizeof(D))
+// bytes per row in team scratch, of 40 KiB on CUDA).
+inline index_t long_chunk_rows = 16;
 
 }  // namespace device
+
+// The work items of one team: chunks j0 + k of system s0, or (the last level) systems s0 + k.
+struct long_team {
+  index_t s0, j0;
+  bool by_system;
+  KOKKOS_FORCEINLINE_FUNCTION index_t s(int k) const { return by_system ? s0 + k : s0; }
+  KOKKOS_FORCEINLINE_FUNCTION index_t j(int k) const { return by_system ? j0 : j0 + k; }
+};
+
+// Row 0 of system s, without systems::system's divisions where packs are one system wide (64-bit
+// divisions are slow on GPUs, and this runs for every element loaded or stored).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T* row0_of(const device::systems<T>& v, index_t s) {
+  return v.width == 1 ? v.data + s * v.pack_stride : v.system(s);
+}
 
 // One level: nsys-slot systems of n rows cut into P chunks of M rows (the last: n - (P-1) M rows);
 // R reduced rows per system (2 per chunk, 1 for a one-row last chunk); P = 1: the last level.
@@ -81,15 +92,10 @@ struct long_level {
   KOKKOS_INLINE_FUNCTION index_t rows_of(index_t j) const {
     return j + 1 < P ? M : n - (P - 1) * M;
   }
-  // Work item k of team t: system s, chunk j.
-  KOKKOS_INLINE_FUNCTION void item(index_t t, int k, index_t& s, index_t& j) const {
-    if (P == 1) {
-      s = t * device::tile_systems + k;
-      j = 0;
-    } else {
-      s = t / groups;
-      j = (t % groups) * device::tile_systems + k;
-    }
+  // The work items of team t.
+  KOKKOS_INLINE_FUNCTION long_team team(index_t t) const {
+    if (P == 1) return long_team{t * device::tile_systems, 0, true};
+    return long_team{t / groups, (t % groups) * device::tile_systems, false};
   }
   KOKKOS_INLINE_FUNCTION int items(index_t t, index_t slots) const {
     const index_t left = P == 1 ? slots - t * device::tile_systems
@@ -132,26 +138,43 @@ KOKKOS_INLINE_FUNCTION void atomic_merge_bad(bad_code* where, bad_code code) {
 
 // Rows [i0, i0 + nr) of the team's chunks into tiles (tile[k * ld + j]: row i0 + j of item k);
 // rows past a chunk's end read as identity rows, and a of a system's first row and c of its last
-// are ignored entries, read as zero. Consecutive threads take consecutive rows of one chunk.
-template <class Member, class C, class D, class Tile>
+// are ignored entries, read as zero. Consecutive threads take consecutive rows of one chunk; each
+// thread issues U elements' loads before it stores any (a store to scratch could alias the next
+// load, so one element at a time would wait a whole memory latency per element).
+template <int U, class Member, class C, class D, class Tile>
 KOKKOS_INLINE_FUNCTION void load_chunk_rows(const Member& team, const long_level& lv,
+                                            const long_team& tm,
                                             const device::systems<const C>& a,
                                             const device::systems<const C>& b,
                                             const device::systems<const C>& c,
-                                            const device::systems<D>& d, index_t t, int ns,
-                                            index_t i0, int nr, const Tile& tile) {
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, ns * nr), [&](const int e) {
-    const int k = e / nr, j = e % nr;
-    index_t s, jc;
-    lv.item(t, k, s, jc);
-    const index_t i = i0 + j, row = jc * lv.M + i;
-    const bool in = i < lv.rows_of(jc);
-    const int o = k * tile.ld + j;
-    tile.a[o] = in && row > 0 ? a.system(s)[row * a.row_stride] : C(0);
-    tile.b[o] = in ? b.system(s)[row * b.row_stride] : C(1);
-    tile.c[o] = in && row + 1 < lv.n ? c.system(s)[row * c.row_stride] : C(0);
-    tile.d[o] = in ? D(d.system(s)[row * d.row_stride]) : D(0);
-  });
+                                            const device::systems<D>& d, int ns, index_t i0,
+                                            int nr, const Tile& tile) {
+  const int nt = team.team_size(), total = ns * nr;
+  for (int e0 = team.team_rank(); e0 < total; e0 += U * nt) {
+    C va[U], vb[U], vc[U];
+    D vd[U];
+    for (int u = 0; u < U; ++u) {
+      const int e = e0 + u * nt;
+      va[u] = C(0), vb[u] = C(1), vc[u] = C(0), vd[u] = D(0);
+      if (e >= total) continue;
+      const int k = e / nr;
+      const index_t s = tm.s(k), jc = tm.j(k), i = i0 + (e - k * nr), row = jc * lv.M + i;
+      if (i >= lv.rows_of(jc)) continue;
+      if (row > 0) va[u] = row0_of(a, s)[row * a.row_stride];
+      vb[u] = row0_of(b, s)[row * b.row_stride];
+      if (row + 1 < lv.n) vc[u] = row0_of(c, s)[row * c.row_stride];
+      vd[u] = row0_of(d, s)[row * d.row_stride];
+    }
+    for (int u = 0; u < U; ++u) {
+      const int e = e0 + u * nt;
+      if (e >= total) break;
+      const int k = e / nr, o = k * tile.ld + (e - k * nr);
+      tile.a[o] = va[u];
+      tile.b[o] = vb[u];
+      tile.c[o] = vc[u];
+      tile.d[o] = vd[u];
+    }
+  }
 }
 
 template <class C, class D>
@@ -235,12 +258,16 @@ struct chunk_reduce_state {
 
 template <class R>
 struct long_fast_screen {
-  R* risk;
+  R risk;
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION void note(const T& pivot, const T& r, int, index_t) {
-    *risk = pivot_risk(pivot, r, *risk);
+    risk = pivot_risk(pivot, r, risk);
   }
 };
+
+// Elements each thread loads before storing any (load_chunk_rows).
+template <class C, class D>
+inline constexpr int long_loads_v = sizeof(C) + sizeof(D) <= 16 ? 8 : 4;
 
 struct long_exact_screen {
   bad_code bad = 0;
@@ -268,7 +295,7 @@ struct thomas_long_reduce {
   D* rd;
   bad_code* bad;
 
-  static std::size_t scratch_bytes() {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes() {
     return 4 * 64 + static_cast<std::size_t>(TW * LD) * (3 * sizeof(C) + sizeof(D)) + 64 +
            TW * sizeof(state) + 64;
   }
@@ -285,36 +312,32 @@ struct thomas_long_reduce {
     tile.ld = LD;
     state* const st = cur.take<state>(TW);
     const int ns = lv.items(t, slots);
-    index_t s0, j0;
-    lv.item(t, 0, s0, j0);
-    const index_t rows = lv.rows_of(j0);  // the group's longest chunk
+    const long_team tm = lv.team(t);
+    const index_t rows = lv.rows_of(tm.j(0));  // the team's longest chunk
     for (index_t i0 = 0; i0 < rows; i0 += RB) {
       const int nr = static_cast<int>(rows - i0 < RB ? rows - i0 : RB);
-      load_chunk_rows(team, lv, a, b, c, d, t, ns, i0, nr, tile);
+      load_chunk_rows<long_loads_v<C, D>>(team, lv, tm, a, b, c, d, ns, i0, nr, tile);
       team.team_barrier();
       device::for_each_system_of_tile(team, ns, [&](const int k) {
-        index_t s, j;
-        lv.item(t, k, s, j);
-        const index_t m = lv.rows_of(j);
-        state& me = st[k];
-        if (i0 == 0) me.risk = R(0);
-        long_fast_screen<R> screen{&me.risk};
+        const index_t m = lv.rows_of(tm.j(k));
+        state me = st[k];  // in registers for the block
+        long_fast_screen<R> screen{i0 == 0 ? R(0) : me.risk};
         const int o = k * LD;
         for (int jj = 0; jj < nr && i0 + jj < m; ++jj)
           me.row(i0 + jj, m, tile.a[o + jj], tile.b[o + jj], tile.c[o + jj], tile.d[o + jj],
                  screen);
+        me.risk = screen.risk;
+        st[k] = me;
       });
       team.team_barrier();
     }
     device::for_each_system_of_tile(team, ns, [&](const int k) {
-      index_t s, j;
-      lv.item(t, k, s, j);
-      const index_t m = lv.rows_of(j);
-      state& me = st[k];
-      long_fast_screen<R> screen{&me.risk};
+      const index_t s = tm.s(k), j = tm.j(k), m = lv.rows_of(j);
+      const state& me = st[k];
+      long_fast_screen<R> screen{me.risk};
       const index_t r0 = s * lv.R + 2 * j;
       me.write(m, ra, rb, rc, rd, r0, screen);
-      if (!risk_is_low(me.risk)) {  // rare: the sweep again from memory, naming the bad rows
+      if (!risk_is_low(screen.risk)) {  // rare: the sweep again from memory, naming the bad rows
         long_exact_screen exact;
         exact.first_row = j * lv.M;
         state again{};
@@ -355,7 +378,7 @@ struct thomas_long_recover {
   Kokkos::View<char*, typename ExecutionSpace::memory_space> keep;  // the scratch, alive until
                                                                     // the kernel has run
 
-  static std::size_t scratch_bytes(index_t M) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(index_t M) {
     return 4 * 64 + static_cast<std::size_t>(TW * LD) * (3 * sizeof(C) + sizeof(D)) + 2 * 64 +
            static_cast<std::size_t>(M) * TW * (sizeof(C) + sizeof(D)) + TW * sizeof(R) + 64;
   }
@@ -375,20 +398,21 @@ struct thomas_long_recover {
     R* const risk = cur.take<R>(TW);
     const bool leaf = lv.P == 1;
     const int ns = lv.items(t, slots);
-    index_t s0, j0;
-    lv.item(t, 0, s0, j0);
-    const index_t rows = lv.rows_of(j0);
+    const long_team tm = lv.team(t);
+    const index_t rows = lv.rows_of(tm.j(0));
     // Thomas on rows [lo, hi] of each chunk: all of them at the last level, else the interior
-    // with x[0] and x[m-1] known (their terms moved to the right-hand side).
+    // with x[0] and x[m-1] known (their terms moved to the right-hand side). The previous row's
+    // c' and d' stay in registers within a block.
     for (index_t i0 = 0; i0 < rows; i0 += RB) {
       const int nr = static_cast<int>(rows - i0 < RB ? rows - i0 : RB);
-      load_chunk_rows(team, lv, a, b, c, d, t, ns, i0, nr, tile);
+      load_chunk_rows<long_loads_v<C, D>>(team, lv, tm, a, b, c, d, ns, i0, nr, tile);
       team.team_barrier();
       device::for_each_system_of_tile(team, ns, [&](const int k) {
-        index_t s, j;
-        lv.item(t, k, s, j);
-        const index_t m = lv.rows_of(j), lo = leaf ? 0 : 1, hi = leaf ? m - 1 : m - 2;
-        if (i0 == 0) risk[k] = R(0);
+        const index_t s = tm.s(k), j = tm.j(k), m = lv.rows_of(j);
+        const index_t lo = leaf ? 0 : 1, hi = leaf ? m - 1 : m - 2;
+        R rk = i0 == 0 ? R(0) : risk[k];
+        C cprev = i0 > lo ? cp[(i0 - 1) * TW + k] : C(0);
+        D dprev = i0 > lo ? dp[(i0 - 1) * TW + k] : D(0);
         const int o = k * LD;
         for (int jj = 0; jj < nr; ++jj) {
           const index_t i = i0 + jj;
@@ -396,12 +420,15 @@ struct thomas_long_recover {
           D rhs = tile.d[o + jj];
           if (!leaf && i == 1) rhs = rhs - tile.a[o + jj] * xr[s * lv.R + 2 * j];
           if (!leaf && i == m - 2) rhs = rhs - tile.c[o + jj] * xr[s * lv.R + 2 * j + 1];
-          const C pivot = i == lo ? tile.b[o + jj] : tile.b[o + jj] - tile.a[o + jj] * cp[(i - 1) * TW + k];
+          const C pivot = tile.b[o + jj] - tile.a[o + jj] * cprev;  // cprev = 0 at row lo
           const C r = reciprocal(pivot);
-          risk[k] = pivot_risk(pivot, r, risk[k]);
-          cp[i * TW + k] = r * tile.c[o + jj];
-          dp[i * TW + k] = i == lo ? r * rhs : r * (rhs - tile.a[o + jj] * dp[(i - 1) * TW + k]);
+          rk = pivot_risk(pivot, r, rk);
+          cprev = r * tile.c[o + jj];
+          dprev = r * (rhs - tile.a[o + jj] * dprev);
+          cp[i * TW + k] = cprev;
+          dp[i * TW + k] = dprev;
         }
+        risk[k] = rk;
       });
       team.team_barrier();
     }
@@ -409,9 +436,9 @@ struct thomas_long_recover {
     for (index_t i0 = (rows - 1) / RB * RB; i0 >= 0; i0 -= RB) {
       const int nr = static_cast<int>(rows - i0 < RB ? rows - i0 : RB);
       device::for_each_system_of_tile(team, ns, [&](const int k) {
-        index_t s, j;
-        lv.item(t, k, s, j);
-        const index_t m = lv.rows_of(j), hi = leaf ? m - 1 : m - 2;
+        const index_t s = tm.s(k), j = tm.j(k), m = lv.rows_of(j);
+        const index_t hi = leaf ? m - 1 : m - 2;
+        D next = i0 + nr < m ? dp[(i0 + nr) * TW + k] : D(0);
         for (int jj = nr - 1; jj >= 0; --jj) {
           const index_t i = i0 + jj;
           if (i >= m) continue;
@@ -419,25 +446,24 @@ struct thomas_long_recover {
           if (!leaf && i == 0) x = xr[s * lv.R + 2 * j];
           else if (!leaf && i == m - 1) x = xr[s * lv.R + 2 * j + 1];
           else if (i == hi) x = dp[i * TW + k];
-          else x = dp[i * TW + k] - cp[i * TW + k] * dp[(i + 1) * TW + k];
-          dp[i * TW + k] = x;
+          else x = dp[i * TW + k] - cp[i * TW + k] * next;
+          next = x;
+          if (jj == 0) dp[i * TW + k] = x;  // read by the block above
           tile.d[k * LD + jj] = x;
         }
       });
       team.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, ns * nr), [&](const int e) {
-        const int k = e / nr, jj = e % nr;
-        index_t s, j;
-        lv.item(t, k, s, j);
-        const index_t i = i0 + jj;
-        if (i < lv.rows_of(j)) d.system(s)[(j * lv.M + i) * d.row_stride] = tile.d[k * LD + jj];
+        const int k = e / nr, jj = e - k * nr;
+        const index_t j = tm.j(k), i = i0 + jj;
+        if (i < lv.rows_of(j))
+          row0_of(d, tm.s(k))[(j * lv.M + i) * d.row_stride] = tile.d[k * LD + jj];
       });
       team.team_barrier();
     }
     device::for_each_system_of_tile(team, ns, [&](const int k) {
-      index_t s, j;
-      lv.item(t, k, s, j);
-      if (j != 0) return;
+      const index_t s = tm.s(k);
+      if (tm.j(k) != 0) return;
       bad_code code = 0;
       if (leaf) {
         const int row = risk_is_low(risk[k]) ? 0
@@ -473,7 +499,7 @@ void long_launch(const ExecutionSpace& exec, const char* label, index_t teams, s
 }
 
 // One-shot solve of nsys systems of n rows (n, nsys > 0, arguments checked) by the chunk method.
-// Enqueued on exec, not fenced.
+// Enqueued on exec, which is fenced before return.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void thomas_long_device_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
@@ -495,7 +521,7 @@ void thomas_long_device_solve(const ExecutionSpace& exec, const AView& a, const 
     bytes += scratch_total(label, count, size, 63) / 64 * 64;
   };
   for (index_t rows = n;;) {
-    const index_t M = device::long_chunk_rows<C, D>(rows, slots);
+    const index_t M = device::long_chunk_rows < 4 ? 4 : device::long_chunk_rows;
     long_level& l = lv[levels];
     offset[levels++] = bytes;
     if (rows <= M) {
@@ -512,7 +538,11 @@ void thomas_long_device_solve(const ExecutionSpace& exec, const AView& a, const 
   }
   const std::size_t info_words = bytes;
   grow(static_cast<std::size_t>(levels) * static_cast<std::size_t>(slots), sizeof(bad_code));
-  const auto buffer = allocate_scratch<memory_space>(exec, label, bytes + 64);
+  // The kept buffer of backend/scratch.hpp (one allocation while the calls fit it): allocating and
+  // freeing device memory on every call cost about 80 us on an H200, more than the kernels of a
+  // system of 2^20 rows. The buffer is reused by the next call, so this one fences exec at the end.
+  std::unique_lock<std::mutex> lock;
+  const auto buffer = scratch_buffer<memory_space>(exec, label, bytes + 64, lock);
   char* const base = device::align_up(buffer.data());
   bad_code* const words = reinterpret_cast<bad_code*>(base + info_words);
   Kokkos::deep_copy(exec,
@@ -562,6 +592,7 @@ void thomas_long_device_solve(const ExecutionSpace& exec, const AView& a, const 
                         words + k * slots, leaf ? nullptr : words + (k + 1) * slots, info,
                         k == 0, buffer});
   }
+  exec.fence();
 }
 
 }  // namespace bandsolve::detail
