@@ -8,9 +8,10 @@
 // The one-shot solve keeps C* of each system in row scratch: n m^2 sizeof(T) bytes per system,
 // n m^2 32 sizeof(T) per tile, in team scratch level 0 or 1 by size or else one allocation per
 // call for every tile (backend/device/launch.hpp, row_scratch_place and row_scratch_bytes give
-// the bytes held). The factorization stores 3 m^2 + m values per block row and system, system by
-// system (block_thomas_device_factorization). A system's work arrays are contiguous (one lane),
-// so a tile's threads do not read them coalesced.
+// the bytes held), the tile's systems interleaved entry by entry so that its threads read and
+// write them coalesced. The factorization stores 3 m^2 + m values per block row and system,
+// system by system (block_thomas_device_factorization), which a tile's threads do not read
+// coalesced.
 #include <bandsolve/backend/device/launch.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/block/block_checks.hpp>
@@ -47,10 +48,14 @@ KOKKOS_FORCEINLINE_FUNCTION int block_device_tile_systems(index_t nsys, index_t 
   return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
 }
 
-// One-shot solve of a tile: thread k solves system t 32 + k with C* in row scratch.
+// One-shot solve of a tile: thread k solves system t 32 + k with C* in row scratch, the tile's
+// systems interleaved entry by entry (entry e of thread k at e * 32 + k, coalesced); each block
+// row's C* is formed in registers, as the group routines of block_thomas_kernel.hpp do with one
+// lane, and copied out to the scratch and back for the back-substitution.
 template <int M, bool Packed, class T, class AView, class BView, class CView, class DView,
           class InfoView>
 struct block_device_one_shot {
+  static constexpr int TW = device::tile_systems;
   AView a;
   BView b;
   CView c;
@@ -60,19 +65,42 @@ struct block_device_one_shot {
   bool pivoting;
 
   static std::size_t row_bytes(index_t n) {
-    return static_cast<std::size_t>(n) * M * M * device::tile_systems * sizeof(T);
+    return static_cast<std::size_t>(n) * M * M * TW * sizeof(T);
   }
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void* rows) const {
-    T* const cstar = static_cast<T*>(rows);
     device::for_each_system_of_tile(team, block_device_tile_systems(nsys, t), [&](const int k) {
-      const index_t s = t * device::tile_systems + k;
+      const index_t s = t * TW + k;
+      T* const cstar = static_cast<T*>(rows) + k;
+      const auto as = block_device_group<Packed, const T>(a, s);
+      const auto bs = block_device_group<Packed, const T>(b, s);
+      const auto cs = block_device_group<Packed, const T>(c, s);
+      const auto ds = block_device_group<Packed, T>(d, s);
       int code = 0;
-      block_thomas_solve_group<M, 1, T>(
-          n, nrhs, 1, pivoting, block_device_group<Packed, const T>(a, s),
-          block_device_group<Packed, const T>(b, s), block_device_group<Packed, const T>(c, s),
-          block_device_group<Packed, T>(d, s), cstar + static_cast<index_t>(k) * n * M * M, &code);
+      T sb[M * M], am[M * M] = {}, piv[M], ct[M * M], ct_prev[M * M] = {};
+      for (index_t i = 0; i < n; ++i) {
+        block_load<M, 1, false>(bs, i, 1, sb);
+        if (i > 0) block_load<M, 1, false>(as, i, 1, am);
+        if (i + 1 < n) block_load<M, 1, true>(cs, i, 1, ct);
+        block_row_factor<M, 1>(i, n, pivoting, sb, am, ct, ct_prev, piv, &code);
+        block_row_rhs<M, 1>(i, nrhs, 1, pivoting, sb, am, piv, ds);
+        if (i + 1 < n)
+          for (int e = 0; e < M * M; ++e) {
+            cstar[(i * M * M + e) * TW] = ct[e];
+            ct_prev[e] = ct[e];
+          }
+      }
+      T v[M], w[M];
+      for (index_t i = n - 2; i >= 0; --i) {
+        for (int e = 0; e < M * M; ++e) ct[e] = cstar[(i * M * M + e) * TW];
+        for (index_t r = 0; r < nrhs; ++r) {
+          block_load_vec<M, 1>(ds, i + 1, r, 1, w);
+          block_load_vec<M, 1>(ds, i, r, 1, v);
+          block_sub_matvec_transposed<M, 1>(v, ct, w);
+          block_store_vec<M, 1>(ds, i, r, 1, v);
+        }
+      }
       info(s) = code;
     });
   }
