@@ -2,8 +2,8 @@
 // method over many teams, forced here by lowering its thresholds, on Kokkos::DefaultExecutionSpace
 // (and Kokkos::Serial when it is another space); in a CUDA build on the GPU. Compared with LAPACK
 // ?gtsv and the host Thomas: n = 1, 2, 3, 63, 64, 65 (a one-row last chunk), 127, 1000, 4097 with
-// 1 to 5 systems, and n = 100000 (several levels of reduced systems, both chunk lengths); row,
-// column, interleaved<4> and three kinds of strided Views; float, double, complex and real
+// 1 to 5 systems, and n = 100000 (several levels of reduced systems); chunks of 16, 40 and 4 rows;
+// row, column, interleaved<4> and three kinds of strided Views; float, double, complex and real
 // coefficients with complex right-hand sides; info codes of bad pivots in chunk interiors, at chunk
 // ends and in the last row; the threshold itself.
 #include "device_support.hpp"
@@ -149,13 +149,16 @@ TEST_CASE("device long systems: double in every layout against LAPACK and the ho
   for_each_device_exec([](const auto& exec) { check_every_layout<double, double>(exec, 1); });
 }
 
-TEST_CASE("device long systems: chunks of 40 rows (not a multiple of the row blocks)",
+TEST_CASE("device long systems: chunks of 40 and 4 rows (not multiples of the row blocks)",
           "[device][thomas][long]") {
-  const force_long_path forced(40);
   const Kokkos::DefaultExecutionSpace exec;
-  for (std::size_t n : {2, 39, 40, 41, 81, 4097, 100000}) {
-    check_batch<bl::row, double, double>(exec, 3, n, strides::plain);
-    check_batch<bl::strided, double, double>(exec, 2, n, strides::neither_unit);
+  for (const index_t chunk : {40, 4}) {
+    const force_long_path forced(chunk);
+    for (std::size_t n : {2, 4, 5, 39, 40, 41, 81, 4097, 100000}) {
+      check_batch<bl::row, double, double>(exec, 3, n, strides::plain);
+      check_batch<bl::strided, double, double>(exec, 2, n, strides::neither_unit);
+      check_batch<bl::row, float, float>(exec, 1, n, strides::plain);
+    }
   }
 }
 
