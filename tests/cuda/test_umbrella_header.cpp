@@ -2,8 +2,9 @@
 // the CUDA backend (what a user whose Kokkos has CUDA gets, even when solving on the host), and
 // ordinary batched host solves through it on Kokkos::Serial: Thomas and the Thomas-PCR hybrid,
 // row layout, checked by their residuals, then one call of every solver family (info only), so
-// that nvcc compiles each instantiation a CUDA user's host solves would. Kokkos::initialize needs
-// a GPU in a CUDA build. A plain main(): returns 1 on failure.
+// that nvcc compiles each instantiation a CUDA user's host solves would; then the hybrid and
+// automatic on Kokkos::Cuda. Kokkos::initialize needs a GPU in a CUDA build. A plain main():
+// returns 1 on failure.
 #include <bandsolve/bandsolve.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -18,11 +19,10 @@ namespace {
 
 int failures = 0;
 
-template <class T, class Algo>
+template <class T, class Algo, class exec = Kokkos::Serial>
 void solve_and_check(const char* name, Algo algo, std::size_t nsys, std::size_t n) {
-  using exec = Kokkos::Serial;
   using layout = bandsolve::layout::row;
-  using mem = exec::memory_space;
+  using mem = Kokkos::HostSpace;
   auto a = bandsolve::make_batch<layout, T, mem>("a", nsys, n);
   auto b = bandsolve::make_batch<layout, T, mem>("b", nsys, n);
   auto c = bandsolve::make_batch<layout, T, mem>("c", nsys, n);
@@ -39,8 +39,17 @@ void solve_and_check(const char* name, Algo algo, std::size_t nsys, std::size_t 
     }
   auto rhs = bandsolve::make_batch<layout, T, mem>("rhs", nsys, n);
   Kokkos::deep_copy(rhs, d);
-  bandsolve::solve(exec(), algo, a, b, c, d, info);
-  exec().fence();
+  {  // on exec's memory (the same Views on the host)
+    using exec_mem = typename exec::memory_space;
+    const auto ea = Kokkos::create_mirror_view_and_copy(exec_mem(), a);
+    const auto eb = Kokkos::create_mirror_view_and_copy(exec_mem(), b);
+    const auto ec = Kokkos::create_mirror_view_and_copy(exec_mem(), c);
+    const auto ed = Kokkos::create_mirror_view_and_copy(exec_mem(), d);
+    const auto einfo = Kokkos::create_mirror_view(exec_mem(), info);
+    bandsolve::solve(exec(), algo, ea, eb, ec, ed, einfo);
+    Kokkos::deep_copy(d, ed);
+    Kokkos::deep_copy(info, einfo);
+  }
   double worst = 0;
   int bad_info = 0;
   for (std::size_t s = 0; s < nsys; ++s) {
@@ -56,8 +65,8 @@ void solve_and_check(const char* name, Algo algo, std::size_t nsys, std::size_t 
   const double tol = 64 * double(std::numeric_limits<T>::epsilon());
   const bool ok = bad_info == 0 && worst <= tol;
   failures += !ok;
-  std::printf("%s %s, Serial, %zu systems of %zu rows: residual %.3g (tol %.3g), %d bad info\n",
-              ok ? "ok  " : "FAIL", name, nsys, n, worst, tol, bad_info);
+  std::printf("%s %s, %s, %zu systems of %zu rows: residual %.3g (tol %.3g), %d bad info\n",
+              ok ? "ok  " : "FAIL", name, exec::name(), nsys, n, worst, tol, bad_info);
 }
 
 using exec = Kokkos::Serial;
@@ -204,6 +213,14 @@ int main(int argc, char* argv[]) {
   solve_and_check<float>("thomas, float", bandsolve::algo::thomas{}, 20, 100);
   solve_and_check<double>("thomas_pcr, double", bandsolve::algo::thomas_pcr{}, 2, 5000);
   every_family();
+  // On the GPU, the families whose device path a backend rule picks: the hybrid and automatic
+  // (few long systems: Thomas's chunk method over many teams; a full batch: a thread per system).
+  solve_and_check<double, bandsolve::algo::thomas_pcr, Kokkos::Cuda>(
+      "thomas_pcr, double", bandsolve::algo::thomas_pcr{}, 2, 5000);
+  solve_and_check<double, bandsolve::algo::automatic, Kokkos::Cuda>(
+      "automatic, double", bandsolve::algo::automatic{}, 2, 5000);
+  solve_and_check<float, bandsolve::algo::automatic, Kokkos::Cuda>(
+      "automatic, float", bandsolve::algo::automatic{}, 3000, 64);
   Kokkos::finalize();
   return failures == 0 ? 0 : 1;
 }

@@ -84,6 +84,56 @@ TEMPLATE_LIST_TEST_CASE("thomas_pcr solves every n = 1..70 in every layout",
   });
 }
 
+// The device backend's hybrid (solve(..., backend::device{}), the default on Kokkos::Cuda) on
+// the host spaces: a thread per system for full batches, Thomas's chunk method over many teams
+// for few long systems (forced here by lowering its thresholds, with 4-row chunks so that short
+// systems have several levels); info agreed with Thomas's LU pivots as on the host.
+TEMPLATE_TEST_CASE("thomas_pcr on the device backend", "[thomas_pcr][device]", float, double) {
+  using T = TestType;
+  namespace dev = bandsolve::detail::device;
+  const auto saved = std::make_tuple(dev::long_system_min_rows, dev::long_system_fill,
+                                     dev::long_chunk_rows);
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 9000;
+    for (const bool chunks : {false, true}) {
+      dev::long_system_min_rows = chunks ? 0 : std::get<0>(saved);
+      dev::long_system_fill = chunks ? 0 : std::get<1>(saved);
+      dev::long_chunk_rows = chunks ? 4 : std::get<2>(saved);
+      for (std::size_t nsys : {std::size_t(1), std::size_t(3), std::size_t(37)})
+        for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(17),
+                              std::size_t(130)}) {
+          INFO(bstest::exec_name<Exec>() << (chunks ? ", chunks" : ", a thread per system")
+                                         << ", n = " << n << ", nsys = " << nsys);
+          const auto p = bstest::random_dominant<T>(nsys, n, seed++);
+          auto D = bstest::upload<bl::column, Exec>(p);
+          auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+          bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info,
+                           bandsolve::backend::device{});
+          exec.fence();
+          CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+          CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), bstest::reference_solve(p), nsys,
+                                     n) <= bstest::reduction_tol<T>(n));
+        }
+      // A zero row: Thomas's LU pivot row, whichever chunk it falls in.
+      for (std::size_t row : {0, 1, 5, 8, 40}) {
+        INFO(bstest::exec_name<Exec>() << (chunks ? ", chunks" : ", a thread per system")
+                                       << ", zero row " << row);
+        auto p = bstest::random_dominant<T>(2, 41, seed++);
+        const std::size_t k = p.idx(1, row);
+        p.a[k] = p.b[k] = p.c[k] = T(0);
+        auto D = bstest::upload<bl::row, Exec>(p);
+        auto info = bstest::make_info<typename Exec::memory_space>(2);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info,
+                         bandsolve::backend::device{});
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>{0, static_cast<int>(row + 1)});
+      }
+    }
+  });
+  std::tie(dev::long_system_min_rows, dev::long_system_fill, dev::long_chunk_rows) = saved;
+}
+
 TEMPLATE_TEST_CASE("thomas_pcr with many chunks: every n = 1..70 with 2- and 3-row chunks",
                    "[thomas_pcr][chunks]", float, double) {
   using T = TestType;

@@ -23,6 +23,10 @@
 //      every thread and lane.
 //   3. Otherwise Thomas (short systems: any algorithm takes microseconds; Thomas has the least
 //      overhead).
+// On the device backend (Kokkos::Cuda) the rule is the device's own: the hybrid's device path
+// (Thomas's chunk method over many teams) for few long systems (detail::device::long_system_pays:
+// n >= 4096 and 8 nsys at most the threads the space runs at once), else Thomas (or symmetric),
+// a thread per system.
 // PCR and CR are never picked on these backends: in the benchmark sweep (bench_pcr.cpp,
 // pcr_sweep, nsys x n = 2^22 at nsys = 1 .. 4096) PCR was slower than both others at every
 // nsys (log2 n sweeps over 6 arrays). The layout enters through L_thomas only. Behind the
@@ -60,8 +64,14 @@ void solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a, cons
   detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   using T = typename DView::non_const_value_type;
   using Layout = layout_of_t<DView>;
-  if (choose_tridiag<Layout, T>(info.extent(0), rows(d), detail::concurrency_of(exec)) ==
-      tridiag_choice::thomas_pcr) {
+  bool hybrid;
+  if constexpr (std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device>)
+    hybrid = detail::device::long_system_pays(exec, static_cast<index_t>(rows(d)),
+                                              static_cast<index_t>(info.extent(0)));
+  else
+    hybrid = choose_tridiag<Layout, T>(info.extent(0), rows(d), detail::concurrency_of(exec)) ==
+             tridiag_choice::thomas_pcr;
+  if (hybrid) {
     solve(exec, algo::thomas_pcr{}, a, b, c, d, info);
     return;
   }

@@ -22,7 +22,9 @@
 // n/8 for n = 2^20 on 2 threads); packs of L whole systems hold 4 n L values each. At most
 // min(items, threads) items hold scratch at once (tridiag/team_batch.hpp, team_scratch_bytes).
 #include <bandsolve/core/algo.hpp>
+#include <bandsolve/backend/tags.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
+#include <bandsolve/tridiag/thomas_device.hpp>
 #include <bandsolve/tridiag/thomas_pcr_kernel.hpp>
 
 namespace bandsolve {
@@ -40,23 +42,15 @@ constexpr bool one_system_per_item(index_t n) {
   return n >= 2 * static_cast<index_t>(thomas_pcr_shape<T>::lanes) *
                   thomas_pcr_shape<T>::chunk_rows;
 }
-}  // namespace detail
 
+// The host backends' solve (arguments checked, nsys and n > 0).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const BView& b,
-           const CView& c, const DView& d, const InfoView& info) {
-  detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+void thomas_pcr_host_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
+                           const CView& c, const DView& d, const InfoView& info, index_t nsys,
+                           index_t n) {
   using T = typename DView::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   constexpr int L = detail::vector_lanes_v<T>;
-  const std::string fn = "bandsolve::solve(thomas_pcr)";
-  const index_t nsys = detail::check_team_solve(fn, a, b, c, d, info);
-  const index_t n = static_cast<index_t>(rows(d));
-  if (nsys == 0) return;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return;
-  }
   const int threads = detail::concurrency_of(exec);
   const bool few = detail::inside_system_pays(nsys, threads, L);
   const bool contiguous_rows = detail::system_of(a, 0).stride == 1 &&
@@ -109,6 +103,56 @@ void solve(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, const B
           detail::store_lane_tile<L>(team, n, nl, td, xs);
         });
   }
+}
+
+// The device backend: Thomas's device solve (a thread per system; for few long systems the
+// chunk method over many teams of thomas_long_device.hpp, this hybrid's method on a GPU), then
+// the info codes agreed with Thomas's LU pivots as on the host.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void thomas_pcr_device_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
+                             const CView& c, const DView& d, const InfoView& info, index_t nsys,
+                             index_t n) {
+  thomas_device_solve(exec, a, b, c, d, info, n, nsys);
+  Kokkos::parallel_for(
+      "bandsolve::solve(thomas_pcr, device): info",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys),
+      KOKKOS_LAMBDA(const index_t s) { info(s) = agreed_info(info(s), n, a, b, c, s); });
+}
+
+}  // namespace detail
+
+// Backend: the execution space's own (backend::default_for_t), or backend::device to run the
+// device path (detail::thomas_pcr_device_solve) on any execution space, host spaces included.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec,
+                                                       algo::thomas_pcr, const AView& a,
+                                                       const BView& b, const CView& c,
+                                                       const DView& d, const InfoView& info,
+                                                       Backend) {
+  detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  const std::string fn = "bandsolve::solve(thomas_pcr)";
+  const index_t nsys = detail::check_team_solve(fn, a, b, c, d, info);
+  const index_t n = static_cast<index_t>(rows(d));
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    detail::thomas_pcr_device_solve(exec, a, b, c, d, info, nsys, n);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve(thomas_pcr): a host backend runs only on its own execution "
+                  "space");
+    detail::thomas_pcr_host_solve(exec, a, b, c, d, info, nsys, n);
+  }
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::thomas_pcr alg, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  solve(exec, alg, a, b, c, d, info, backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve
