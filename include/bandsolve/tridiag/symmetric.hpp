@@ -37,6 +37,7 @@
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/symmetric_axis.hpp>
 #include <bandsolve/tridiag/symmetric_device.hpp>
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
@@ -380,15 +381,7 @@ class symmetric_factorization {
     const std::string fn = "bandsolve::symmetric_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    if (static_cast<index_t>(rows(d)) != n_)
-      detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
-    const index_t slots = static_cast<index_t>(capacity(d));
-    constexpr index_t user_width =
-        detail::is_interleaved_v<Layout> ? detail::thomas_packing<Layout, Scalar>::W : 1;
-    const index_t expected = ((nsys_ + user_width - 1) / user_width) * user_width;
-    if (slots != expected)
-      detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
-                                     nsys_);
+    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     if (one_pack_per_system(static_cast<std::size_t>(nsys_)))
       detail::symmetric_factored_solve_launch<Layout, detail::one_system_packing>(

@@ -364,31 +364,18 @@ class symmetric_device_factorization {
     const std::string fn = "bandsolve::symmetric_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    if (static_cast<index_t>(rows(d)) != n_)
-      detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
-    const index_t slots = static_cast<index_t>(capacity(d));
-    index_t expected = nsys_;
-    if constexpr (DView::rank == 3)
-      expected = ((nsys_ + Layout::width - 1) / Layout::width) * Layout::width;
-    if (slots != expected)
-      detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
-                                     nsys_);
+    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     const index_t computed = detail::device_slots(d, nsys_);
     const index_t ntiles = (computed + pack_width - 1) / pack_width;
     const char* label = "bandsolve::symmetric_factorization::solve(device)";
-    if (detail::device_uses_row_tiles(d)) {
-      using kernel =
-          detail::symmetric_device_factored_solve<true, real_type, Scalar, D, r_view, factor_view>;
-      detail::device::for_each_tile(exec, label, ntiles, kernel::tile_bytes(),
-                                    kernel::row_bytes(n_),
-                                    kernel{detail::device::systems_of(d), r_, cp_, n_, computed});
-    } else {
-      using kernel = detail::symmetric_device_factored_solve<false, real_type, Scalar, D, r_view,
-                                                             factor_view>;
-      detail::device::for_each_tile(exec, label, ntiles, 0, 0,
-                                    kernel{detail::device::systems_of(d), r_, cp_, n_, computed});
-    }
+    using tiles =
+        detail::symmetric_device_factored_solve<true, real_type, Scalar, D, r_view, factor_view>;
+    using systems =
+        detail::symmetric_device_factored_solve<false, real_type, Scalar, D, r_view, factor_view>;
+    detail::device_launch_tiles_or_systems<tiles, systems>(
+        exec, label, ntiles, detail::device_uses_row_tiles(d), tiles::row_bytes(n_),
+        detail::device::systems_of(d), r_, cp_, n_, computed);
   }
 
  private:
@@ -442,14 +429,11 @@ symmetric_device_factorize(const ExecutionSpace& exec, const DiagView& diag,
   const char* label = "bandsolve::factorize(symmetric, device)";
   const auto b = device::systems_of<const R>(diag);
   const auto e = device::systems_of<const C>(offdiag);
-  if (device_uses_row_tiles(diag, offdiag)) {
-    using kernel = symmetric_device_factor<true, R, C, r_view, factor_view, info_type>;
-    device::for_each_tile(exec, label, ntiles, kernel::tile_bytes(), 0,
-                          kernel{b, e, r, cp, info, n, slots, nsys});
-  } else {
-    using kernel = symmetric_device_factor<false, R, C, r_view, factor_view, info_type>;
-    device::for_each_tile(exec, label, ntiles, 0, 0, kernel{b, e, r, cp, info, n, slots, nsys});
-  }
+  using tiles = symmetric_device_factor<true, R, C, r_view, factor_view, info_type>;
+  using systems = symmetric_device_factor<false, R, C, r_view, factor_view, info_type>;
+  device_launch_tiles_or_systems<tiles, systems>(exec, label, ntiles,
+                                                 device_uses_row_tiles(diag, offdiag), 0, b, e, r,
+                                                 cp, info, n, slots, nsys);
   return f;
 }
 }  // namespace detail

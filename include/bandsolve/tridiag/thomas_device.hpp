@@ -19,6 +19,7 @@
 #include <bandsolve/backend/device/tile_transpose.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/batch_checks.hpp>  // check_factored_rhs
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 #include <bandsolve/tridiag/thomas_long_device.hpp>
 
@@ -338,6 +339,19 @@ bool device_uses_row_tiles(const Views&... v) {
   return (device::systems_of(v).rows_contiguous() && ...);
 }
 
+// Launches TileKernel (its tile scratch and row_bytes of row scratch per tile) when `tiles`,
+// else SystemKernel without scratch; both kernels are built from the same members.
+template <class TileKernel, class SystemKernel, class ExecutionSpace, class... Members>
+void device_launch_tiles_or_systems(const ExecutionSpace& exec, const char* label,
+                                    index_t ntiles, bool tiles, std::size_t row_bytes,
+                                    const Members&... members) {
+  if (tiles)
+    device::for_each_tile(exec, label, ntiles, TileKernel::tile_bytes(), row_bytes,
+                          TileKernel{members...});
+  else
+    device::for_each_tile(exec, label, ntiles, 0, 0, SystemKernel{members...});
+}
+
 // One-shot solve of nsys systems of n rows (n, nsys > 0, arguments checked).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
@@ -422,31 +436,16 @@ class thomas_device_factorization {
     const std::string fn = "bandsolve::thomas_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    if (static_cast<index_t>(rows(d)) != n_)
-      detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
-    const index_t slots = static_cast<index_t>(capacity(d));
-    index_t expected = nsys_;
-    if constexpr (DView::rank == 3)
-      expected = ((nsys_ + Layout::width - 1) / Layout::width) * Layout::width;
-    if (slots != expected)
-      detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
-                                     nsys_);
+    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     const index_t computed = detail::device_slots(d, nsys_);
     const index_t ntiles = (computed + pack_width - 1) / pack_width;
     const char* label = "bandsolve::thomas_factorization::solve(device)";
-    if (detail::device_uses_row_tiles(d)) {
-      using kernel = detail::thomas_device_factored_solve<true, Scalar, D, factor_view>;
-      detail::device::for_each_tile(exec, label, ntiles, kernel::tile_bytes(),
-                                    kernel::row_bytes(n_),
-                                    kernel{detail::device::systems_of(d), r_, l_, cp_, n_,
-                                           computed});
-    } else {
-      using kernel = detail::thomas_device_factored_solve<false, Scalar, D, factor_view>;
-      detail::device::for_each_tile(exec, label, ntiles, 0, 0,
-                                    kernel{detail::device::systems_of(d), r_, l_, cp_, n_,
-                                           computed});
-    }
+    using tiles = detail::thomas_device_factored_solve<true, Scalar, D, factor_view>;
+    using systems = detail::thomas_device_factored_solve<false, Scalar, D, factor_view>;
+    detail::device_launch_tiles_or_systems<tiles, systems>(
+        exec, label, ntiles, detail::device_uses_row_tiles(d), tiles::row_bytes(n_),
+        detail::device::systems_of(d), r_, l_, cp_, n_, computed);
   }
 
  private:
@@ -497,19 +496,11 @@ thomas_device_factorize(const ExecutionSpace& exec, const AView& a, const BView&
   auto f = thomas_device_factorization_access::make<result_type>(r, lo, cp, info, nsys, n);
   if (nsys == 0 || n == 0) return f;
   const char* label = "bandsolve::factorize(thomas, device)";
-  if (device_uses_row_tiles(a, b, c)) {
-    using kernel = thomas_device_factor<true, T, factor_view, info_type>;
-    device::for_each_tile(exec, label, ntiles, kernel::tile_bytes(), 0,
-                          kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
-                                 device::systems_of<const T>(c), r, lo, cp, info, n, slots,
-                                 nsys});
-  } else {
-    using kernel = thomas_device_factor<false, T, factor_view, info_type>;
-    device::for_each_tile(exec, label, ntiles, 0, 0,
-                          kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
-                                 device::systems_of<const T>(c), r, lo, cp, info, n, slots,
-                                 nsys});
-  }
+  device_launch_tiles_or_systems<thomas_device_factor<true, T, factor_view, info_type>,
+                                 thomas_device_factor<false, T, factor_view, info_type>>(
+      exec, label, ntiles, device_uses_row_tiles(a, b, c), 0, device::systems_of<const T>(a),
+      device::systems_of<const T>(b), device::systems_of<const T>(c), r, lo, cp, info, n, slots,
+      nsys);
   return f;
 }
 }  // namespace detail
