@@ -67,7 +67,8 @@ compile_cuda() {
   PATH="$cuda_home/bin:$PATH" cmake --build "$dir" -j "$jobs" \
     --target bandsolve_cuda_tests bandsolve_bench_cuda
   log "$dir: Kokkos with CUDA ready in $((t1 - t0)) s, built in $((SECONDS - t1)) s;" \
-    "not run (no GPU; on a GPU machine: cd $dir && ctest -L cuda)"
+    "not run (no GPU; on a GPU machine: cd $dir && ctest -L cuda, with BANDSOLVE_CUDA_ARCH=90" \
+    "on an H100 or H200: docs/development.md)"
 }
 cuda_home=${CUDA_HOME:-}
 if [ -z "$cuda_home" ] && command -v nvcc >/dev/null; then
