@@ -34,18 +34,11 @@ using namespace devtest;
 // ---------------------------------------------------------------------------------------------
 // Batches on the host in plain row order (system s, row i at s*n + i).
 
-template <class C, class D>
-struct batch {
-  std::size_t nsys = 0, n = 0;
-  std::vector<C> a, b, c;
-  std::vector<D> d;
-};
-
 // Row diagonally dominant systems: |b_i| = |a_i| + |c_i| + m, m ~ U(1, 2), random phase or sign.
 template <class C, class D>
-batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
-  batch<C, D> p{nsys, n, std::vector<C>(nsys * n), std::vector<C>(nsys * n),
-                std::vector<C>(nsys * n), std::vector<D>(nsys * n)};
+tridiag_batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  tridiag_batch<C, D> p{nsys, n, std::vector<C>(nsys * n), std::vector<C>(nsys * n),
+                        std::vector<C>(nsys * n), std::vector<D>(nsys * n)};
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
   using R = bandsolve::real_type_t<C>;
@@ -66,42 +59,10 @@ batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
 // ---------------------------------------------------------------------------------------------
 // References.
 
-// The host Thomas (row layout, host space, the execution space's own backend).
-template <class C, class D>
-std::vector<D> host_thomas(const batch<C, D>& p, const std::vector<D>& rhs, std::vector<int>& info) {
-  using mem = Kokkos::HostSpace;
-  auto a = bstest::to_device<bl::row, C, mem>("a", p.a, p.nsys, p.n);
-  auto b = bstest::to_device<bl::row, C, mem>("b", p.b, p.nsys, p.n);
-  auto c = bstest::to_device<bl::row, C, mem>("c", p.c, p.nsys, p.n);
-  auto d = bstest::to_device<bl::row, D, mem>("d", rhs, p.nsys, p.n);
-  auto inf = bstest::make_info<mem>(p.nsys);
-  bandsolve::solve(host_exec(), thomas{}, a, b, c, d, inf);
-  host_exec().fence();
-  info = bstest::info_to_host(inf);
-  return bstest::to_host(d, p.nsys);
-}
-
-// LAPACK ?gtsv on real coefficients, for real right-hand sides or the real and imaginary parts
-// of complex ones.
-template <class C, class D>
-std::vector<D> lapack_thomas(const batch<C, D>& p, const std::vector<D>& rhs) {
-  static_assert(!bandsolve::is_complex_v<C>);
-  bstest::host_batch<C> h(p.nsys, p.n);
-  h.a = p.a, h.b = p.b, h.c = p.c;
-  if constexpr (std::is_same_v<C, D>) {
-    return bstest::reference_solve(h, &rhs);
-  } else {
-    std::vector<C> re(rhs.size()), im(rhs.size());
-    for (std::size_t k = 0; k < rhs.size(); ++k) re[k] = rhs[k].real(), im[k] = rhs[k].imag();
-    const auto xr = bstest::reference_solve(h, &re), xi = bstest::reference_solve(h, &im);
-    std::vector<D> x(rhs.size());
-    for (std::size_t k = 0; k < rhs.size(); ++k) x[k] = D(xr[k], xi[k]);
-    return x;
-  }
-}
 // Largest normwise residual ||A x - d|| / (||A|| ||x|| + ||d||) over the systems.
 template <class C, class D>
-double max_residual(const batch<C, D>& p, const std::vector<D>& x, const std::vector<D>& rhs) {
+double max_residual(const tridiag_batch<C, D>& p, const std::vector<D>& x,
+                    const std::vector<D>& rhs) {
   double worst = 0;
   const std::size_t n = p.n;
   for (std::size_t s = 0; s < p.nsys; ++s) {
@@ -158,7 +119,7 @@ void check_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind
   CHECK(f.n() == n);
   CHECK(f.storage_bytes() == 3 * ((nsys + 31) / 32) * 32 * n * sizeof(C));
   for (std::uint32_t round = 0; round < 2; ++round) {
-    batch<C, D> q = random_batch<C, D>(nsys, n, 1000 + round);
+    tridiag_batch<C, D> q = random_batch<C, D>(nsys, n, 1000 + round);
     auto d2 = store<Layout, D, mem>(q.d, nsys, n, kind);
     f.solve(exec, d2.view);
     exec.fence();

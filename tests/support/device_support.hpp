@@ -1,8 +1,8 @@
 #pragma once
 // Helpers of the device backend tests: the execution spaces a device kernel runs on, batches in
 // every layout over one allocation (strided Views with gaps holding NaN sentinels) copied to and
-// from the host, and comparisons. Systems on the host are in plain row order (system s, row i at
-// s * n + i).
+// from the host, comparisons, and general tridiagonal batches with their host and LAPACK
+// references. Systems on the host are in plain row order (system s, row i at s * n + i).
 #include "test_support.hpp"
 
 #include <cmath>
@@ -166,5 +166,52 @@ double eps_of() {
   return double(std::numeric_limits<bandsolve::real_type_t<T>>::epsilon());
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// General tridiagonal batches on the host in plain row order, and their references.
+
+template <class C, class D>
+struct tridiag_batch {
+  std::size_t nsys = 0, n = 0;
+  std::vector<C> a, b, c;
+  std::vector<D> d;
+};
+
+// The host Thomas (row layout, host space, the execution space's own backend) on right-hand
+// sides rhs.
+template <class C, class D>
+std::vector<D> host_thomas(const tridiag_batch<C, D>& p, const std::vector<D>& rhs,
+                           std::vector<int>& info) {
+  using mem = Kokkos::HostSpace;
+  auto a = bstest::to_device<bl::row, C, mem>("a", p.a, p.nsys, p.n);
+  auto b = bstest::to_device<bl::row, C, mem>("b", p.b, p.nsys, p.n);
+  auto c = bstest::to_device<bl::row, C, mem>("c", p.c, p.nsys, p.n);
+  auto d = bstest::to_device<bl::row, D, mem>("d", rhs, p.nsys, p.n);
+  auto inf = bstest::make_info<mem>(p.nsys);
+  bandsolve::solve(host_exec(), bandsolve::algo::thomas{}, a, b, c, d, inf);
+  host_exec().fence();
+  info = bstest::info_to_host(inf);
+  return bstest::to_host(d, p.nsys);
+}
+
+// LAPACK ?gtsv on real coefficients (a_0 and c_{n-1} taken as 0, whatever they hold), for real
+// right-hand sides or the real and imaginary parts of complex ones.
+template <class C, class D>
+std::vector<D> lapack_thomas(const tridiag_batch<C, D>& p, const std::vector<D>& rhs) {
+  static_assert(!bandsolve::is_complex_v<C>);
+  bstest::host_batch<C> h(p.nsys, p.n);
+  h.a = p.a, h.b = p.b, h.c = p.c;
+  for (std::size_t s = 0; s < p.nsys; ++s) h.a[s * p.n] = C(0), h.c[s * p.n + p.n - 1] = C(0);
+  if constexpr (std::is_same_v<C, D>) {
+    return bstest::reference_solve(h, &rhs);
+  } else {
+    std::vector<C> re(rhs.size()), im(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) re[k] = rhs[k].real(), im[k] = rhs[k].imag();
+    const auto xr = bstest::reference_solve(h, &re), xi = bstest::reference_solve(h, &im);
+    std::vector<D> x(rhs.size());
+    for (std::size_t k = 0; k < rhs.size(); ++k) x[k] = D(xr[k], xi[k]);
+    return x;
+  }
+}
 
 }  // namespace devtest
