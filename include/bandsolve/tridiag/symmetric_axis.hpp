@@ -142,25 +142,14 @@ void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, co
                   lane_rows<const T>{e.data() + g.offset(se, k), se.s[ki]},
                   lane_rows<T>{d.data() + g.offset(sd, k), sd.s[ki]}};
             };
-            const auto done = [&](index_t p, const int* codes) {
-              const line_pack k = g.pack(p);
-              const index_t s0 = g.first_system(k);
-              for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = codes[l];
-            };
-            for (index_t p = p_begin; p < p_end;) {
-              const int nl = g.pack(p).lanes;
-              if (nl < W) {
-                int info_l[W] = {};
-                sym_solve_lanes<W, 1, false>(n, nl, 1, item(p), rows, info_l, no_prefetch{});
-                done(p, info_l);
-                ++p;
-                continue;
-              }
-              index_t q = p + 1;
-              while (q < p_end && g.pack(q).lanes == W) ++q;
-              sym_solve_lanes_chain<W, 1, typename P::ahead>(n, p, q, item, rows, done);
-              p = q;
-            }
+            for_each_pack_run<W>(
+                g, info, p_begin, p_end,
+                [&](index_t p, int nl, int* codes) {
+                  sym_solve_lanes<W, 1, false>(n, nl, 1, item(p), rows, codes, no_prefetch{});
+                },
+                [&](index_t p, index_t q, const auto& done) {
+                  sym_solve_lanes_chain<W, 1, typename P::ahead>(n, p, q, item, rows, done);
+                });
           });
       return;
     }

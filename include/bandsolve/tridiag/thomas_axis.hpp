@@ -165,6 +165,34 @@ along_plan plan_along(const DView& d, int axis, const Views&... full) {
   return plan;
 }
 
+// Packs [p_begin, p_end) of g in lane chains: a pack of fewer than W lines (the end of a lane
+// row) alone through one(p, lanes), each run of full packs through chain(p, q); the per-system
+// info codes of a pack go to info through done(p, codes).
+template <int W, class InfoView, class One, class Chain>
+KOKKOS_INLINE_FUNCTION void for_each_pack_run(const line_packs& g, const InfoView& info,
+                                              index_t p_begin, index_t p_end, const One& one,
+                                              const Chain& chain) {
+  const auto done = [&](index_t p, const int* codes) {
+    const line_pack k = g.pack(p);
+    const index_t s0 = g.first_system(k);
+    for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = codes[l];
+  };
+  for (index_t p = p_begin; p < p_end;) {
+    const int nl = g.pack(p).lanes;
+    if (nl < W) {
+      int info_l[W] = {};
+      one(p, nl, info_l);
+      done(p, info_l);
+      ++p;
+      continue;
+    }
+    index_t q = p + 1;
+    while (q < p_end && g.pack(q).lanes == W) ++q;
+    chain(p, q, done);
+    p = q;
+  }
+}
+
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
           class InfoView>
 constexpr void thomas_along_static_checks() {
@@ -277,27 +305,16 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
                   lane_rows<const T>{c.data() + g.offset(sc, k), sc.s[ki]},
                   lane_rows<T>{d.data() + g.offset(sd, k), sd.s[ki]}};
             };
-            const auto done = [&](index_t p, const int* codes) {
-              const line_pack k = g.pack(p);
-              const index_t s0 = g.first_system(k);
-              for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = codes[l];
-            };
-            for (index_t p = p_begin; p < p_end;) {
-              const int nl = g.pack(p).lanes;
-              if (nl < W) {
-                const auto it = item(p);
-                int info_l[W] = {};
-                thomas_solve_lanes<W, 1, false, typename P::ahead>(
-                    n, nl, 1, it.a, it.b, it.c, it.d, rows, info_l, no_prefetch{});
-                done(p, info_l);
-                ++p;
-                continue;
-              }
-              index_t e = p + 1;
-              while (e < p_end && g.pack(e).lanes == W) ++e;
-              thomas_solve_lanes_chain<W, 1, typename P::ahead>(n, p, e, item, rows, done);
-              p = e;
-            }
+            for_each_pack_run<W>(
+                g, info, p_begin, p_end,
+                [&](index_t p, int nl, int* codes) {
+                  const auto it = item(p);
+                  thomas_solve_lanes<W, 1, false, typename P::ahead>(
+                      n, nl, 1, it.a, it.b, it.c, it.d, rows, codes, no_prefetch{});
+                },
+                [&](index_t p, index_t q, const auto& done) {
+                  thomas_solve_lanes_chain<W, 1, typename P::ahead>(n, p, q, item, rows, done);
+                });
           });
       return;
     }
