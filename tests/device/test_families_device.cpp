@@ -10,6 +10,7 @@
 // interleaved<4>, interleaved<32> and three kinds of strided Views; float, double, complex and
 // real coefficients with complex right-hand sides; info codes of singular and NaN systems; a
 // factorization solved twice; argument checks.
+#include "device_support.hpp"
 #include "pivoting_support.hpp"
 
 #include <bandsolve/banded/banded_lu.hpp>
@@ -42,121 +43,7 @@ using bandsolve::algo::periodic;
 
 namespace {
 
-using device_tag = bandsolve::backend::device;
-using host_exec = Kokkos::DefaultHostExecutionSpace;
-
-template <class R>
-using cplx = Kokkos::complex<R>;
-
-// Execution spaces the device backend runs on in this test.
-template <class F>
-void for_each_device_exec(F&& f) {
-  f(Kokkos::DefaultExecutionSpace());
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if constexpr (!std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Serial>) f(Kokkos::Serial());
-#endif
-}
-
-template <class T>
-double mag(const T& x) {
-  return std::abs(bstest::to_cd(x));
-}
-
-template <class T>
-double eps_of() {
-  return double(std::numeric_limits<bandsolve::real_type_t<T>>::epsilon());
-}
-
-// ---------------------------------------------------------------------------------------------
-// Views in every layout over one allocation (strided Views have gaps holding NaN sentinels that
-// must stay untouched), with a host mirror of the allocation.
-
-enum class strides { plain, padded_rows, unit_system_stride, neither_unit };
-
-template <class Layout, class T, class Mem>
-struct view_of {
-  using type = typename Layout::template view_type<T, Mem>;
-};
-template <class T, class Mem>
-struct view_of<bl::strided, T, Mem> {
-  using type = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
-};
-
-template <class Layout, class T, class Mem>
-struct stored {
-  using view_type = Kokkos::View<typename view_of<Layout, T, Mem>::type::data_type,
-                                 typename view_of<Layout, T, Mem>::type::array_layout, Mem,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using host_view_type =
-      Kokkos::View<typename view_type::data_type, typename view_type::array_layout,
-                   Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  Kokkos::View<T*, Mem> storage;
-  typename Kokkos::View<T*, Mem>::HostMirror host_storage;
-  view_type view;
-  host_view_type host;
-  std::vector<bool> covered;  // storage elements that belong to the View
-};
-
-template <class Layout, class T, class ViewType>
-ViewType make_view(T* data, std::size_t nsys, std::size_t n, strides kind, std::size_t& span) {
-  if constexpr (std::is_same_v<Layout, bl::strided>) {
-    std::size_t offset = 0, ss = 0, si = 0;
-    if (kind == strides::padded_rows) offset = 1, ss = n + 3, si = 1;
-    else if (kind == strides::unit_system_stride) offset = 2, ss = 1, si = nsys + 5;
-    else offset = 0, ss = 2, si = 2 * nsys + 1;
-    span = offset + (nsys - 1) * ss + (n - 1) * si + 1;
-    return ViewType(data ? data + offset : nullptr, Kokkos::LayoutStride(nsys, ss, n, si));
-  } else if constexpr (std::is_same_v<Layout, bl::row> || std::is_same_v<Layout, bl::column>) {
-    span = nsys * n;
-    return ViewType(data, nsys, n);
-  } else {
-    const std::size_t packs = (nsys + Layout::width - 1) / Layout::width;
-    span = packs * n * Layout::width;
-    return ViewType(data, packs, n);
-  }
-}
-
-template <class Layout, class T, class Mem>
-stored<Layout, T, Mem> store(const std::vector<T>& h, std::size_t nsys, std::size_t n,
-                             strides kind) {
-  using S = stored<Layout, T, Mem>;
-  S s;
-  std::size_t span = 0;
-  make_view<Layout, T, typename S::host_view_type>(nullptr, nsys, n, kind, span);
-  s.storage = Kokkos::View<T*, Mem>("storage", span);
-  s.host_storage = Kokkos::create_mirror_view(s.storage);
-  const T sentinel = T(std::numeric_limits<bandsolve::real_type_t<T>>::quiet_NaN());
-  for (std::size_t k = 0; k < span; ++k) s.host_storage(k) = sentinel;
-  s.view = make_view<Layout, T, typename S::view_type>(s.storage.data(), nsys, n, kind, span);
-  s.host = make_view<Layout, T, typename S::host_view_type>(s.host_storage.data(), nsys, n, kind,
-                                                            span);
-  s.covered.assign(span, false);
-  const std::size_t slots = bandsolve::capacity(s.host);
-  for (std::size_t sy = 0; sy < slots; ++sy)
-    for (std::size_t i = 0; i < n; ++i) {
-      T& e = bandsolve::at(s.host, index_t(sy), index_t(i));
-      e = sy < nsys ? h[sy * n + i] : T(1);  // padding lanes of interleaved packs: identity rows
-      s.covered[static_cast<std::size_t>(&e - s.host_storage.data())] = true;
-    }
-  Kokkos::deep_copy(s.storage, s.host_storage);
-  return s;
-}
-
-// The first nsys systems back in row order; gaps_intact: no element outside the View changed.
-template <class S>
-auto fetch(const S& s, std::size_t nsys, std::size_t n, bool* gaps_intact = nullptr) {
-  Kokkos::deep_copy(s.host_storage, s.storage);
-  using T = typename S::host_view_type::non_const_value_type;
-  std::vector<T> h(nsys * n);
-  for (std::size_t sy = 0; sy < nsys; ++sy)
-    for (std::size_t i = 0; i < n; ++i) h[sy * n + i] = bandsolve::at(s.host, index_t(sy), index_t(i));
-  if (gaps_intact) {
-    *gaps_intact = true;
-    for (std::size_t k = 0; k < s.covered.size(); ++k)
-      if (!s.covered[k] && mag(s.host_storage(k)) == mag(s.host_storage(k))) *gaps_intact = false;
-  }
-  return h;
-}
+using namespace devtest;
 
 // ---------------------------------------------------------------------------------------------
 // Batches and references.
