@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what BandSolve's tests and benchmarks need on Debian bookworm, skipping what is there:
-#   - Debian packages: compiler, CMake, Google Benchmark, Catch2 v3 (bookworm-backports), LAPACK(E), FFTW (examples/poisson_fft);
+#   - Debian packages: compiler, CMake, Google Benchmark, Catch2 v3 (bookworm-backports), LAPACK(E), FFTW (examples/poisson_fft),
+#     Open MPI (the MPI component's tests);
 #     with --plotting also python3-matplotlib (bench/plot.py; bench.sh passes it, test.sh does not);
 #   - Kokkos 3.4 with the Serial and OpenMP backends, built from Debian's `trilinos` source package
 #     into a local prefix (Debian's binary package has the Serial backend only).
@@ -21,7 +22,7 @@ for arg in "$@"; do
   case "$arg" in
     --plotting) plotting=1 ;;
     --kokkos-source) source_only=1 ;;
-    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "[bandsolve-setup] unknown argument: $arg (known: --plotting, --kokkos-source)" >&2; exit 2 ;;
   esac
 done
@@ -78,7 +79,8 @@ if [ ! -f "$extra_sources" ]; then
 fi
 
 # --- Debian packages ------------------------------------------------------------------------------
-packages=(g++ cmake make libbenchmark-dev liblapack-dev liblapacke-dev libfftw3-dev dpkg-dev xz-utils)
+packages=(g++ cmake make libbenchmark-dev liblapack-dev liblapacke-dev libfftw3-dev libopenmpi-dev openmpi-bin
+          dpkg-dev xz-utils)
 [ $plotting -eq 1 ] && packages+=(python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
