@@ -1,0 +1,114 @@
+#pragma once
+// Collective argument checks of the distributed solves. Each rank runs its own checks (those of
+// the single-process API), then every rank of the communicator learns every rank's outcome, its
+// number of systems and rows (one MPI_Allgather, before any exchange): when any rank's input is
+// bad, or the ranks disagree, all of them throw the same std::invalid_argument, so no rank is
+// left waiting in an exchange the others never enter.
+#include <bandsolve/core/config.hpp>
+#include <bandsolve/core/errors.hpp>
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bandsolve::mpi::detail {
+
+// Who holds which rows: rank r holds rows offsets[r] .. offsets[r] + rows[r] - 1 of every system.
+struct partition {
+  int rank = 0, size = 1;
+  std::size_t nsys = 0;
+  std::vector<index_t> rows, offsets;
+  index_t total_rows = 0;
+};
+
+// The communicator itself is checked locally: a null one has no ranks to agree with.
+inline void check_comm(const std::string& fn, MPI_Comm comm) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized)
+    bandsolve::detail::throw_invalid_argument(fn, "MPI is not initialized (or already finalized)");
+  if (comm == MPI_COMM_NULL) bandsolve::detail::throw_invalid_argument(fn, "comm is MPI_COMM_NULL");
+}
+
+// local_checks() returns {nsys, rows held by this rank} or throws std::invalid_argument with
+// fn's prefix. scalar_bytes: sizeof the scalar each rank sends (they must agree).
+template <class LocalChecks>
+partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
+                             const LocalChecks& local_checks) {
+  check_comm(fn, comm);
+  partition p;
+  MPI_Comm_rank(comm, &p.rank);
+  MPI_Comm_size(comm, &p.size);
+
+  std::string message;
+  long long mine[4] = {0, 0, 0, static_cast<long long>(scalar_bytes)};  // bad, nsys, rows, bytes
+  try {
+    const auto [nsys, held] = local_checks();
+    mine[1] = static_cast<long long>(nsys);
+    mine[2] = static_cast<long long>(held);
+    if (held < 1)
+      bandsolve::detail::throw_invalid_argument(
+          fn, "this rank holds ", held, " rows; every rank must hold at least one row of each system");
+  } catch (const std::invalid_argument& e) {
+    mine[0] = 1;
+    message = e.what();
+    if (message.compare(0, fn.size() + 2, fn + ": ") == 0) message.erase(0, fn.size() + 2);
+  }
+  std::vector<long long> all(4 * static_cast<std::size_t>(p.size));
+  MPI_Allgather(mine, 4, MPI_LONG_LONG, all.data(), 4, MPI_LONG_LONG, comm);
+  const auto field = [&](int r, int k) { return all[4 * static_cast<std::size_t>(r) + k]; };
+
+  int first_bad = -1, bad_ranks = 0;
+  for (int r = 0; r < p.size; ++r)
+    if (field(r, 0) != 0) {
+      if (first_bad < 0) first_bad = r;
+      ++bad_ranks;
+    }
+  if (first_bad >= 0) {
+    // The first bad rank's message, the same on every rank.
+    char text[512] = {};
+    if (p.rank == first_bad) std::strncpy(text, message.c_str(), sizeof(text) - 1);
+    MPI_Bcast(text, static_cast<int>(sizeof(text)), MPI_CHAR, first_bad, comm);
+    if (bad_ranks > 1)
+      bandsolve::detail::throw_invalid_argument(fn, "rank ", first_bad, " of ", p.size, ": ", text,
+                                                " (and bad arguments on ", bad_ranks - 1,
+                                                " other ranks)");
+    bandsolve::detail::throw_invalid_argument(fn, "rank ", first_bad, " of ", p.size, ": ", text);
+  }
+  for (int r = 1; r < p.size; ++r) {
+    if (field(r, 1) != field(0, 1))
+      bandsolve::detail::throw_invalid_argument(
+          fn, "the ranks hold different numbers of systems: nsys = ", field(0, 1), " on rank 0 but ",
+          field(r, 1), " on rank ", r, " (every rank holds a part of every system)");
+    if (field(r, 3) != field(0, 3))
+      bandsolve::detail::throw_invalid_argument(
+          fn, "the ranks pass different scalar types: ", field(0, 3), " bytes on rank 0 but ",
+          field(r, 3), " on rank ", r);
+  }
+  p.nsys = static_cast<std::size_t>(field(0, 1));
+  p.rows.resize(static_cast<std::size_t>(p.size));
+  p.offsets.resize(static_cast<std::size_t>(p.size));
+  long long total = 0;
+  for (int r = 0; r < p.size; ++r) {
+    p.offsets[static_cast<std::size_t>(r)] = static_cast<index_t>(total);
+    p.rows[static_cast<std::size_t>(r)] = static_cast<index_t>(field(r, 2));
+    total += field(r, 2);
+  }
+  p.total_rows = static_cast<index_t>(total);
+  // Info codes are int rows; MPI counts are int: 3 words of each of 2 reduced rows per rank
+  // per line all arrive at one rank in the gather scheme.
+  if (total > static_cast<long long>(INT_MAX) - 1)
+    bandsolve::detail::throw_invalid_argument(fn, "the systems have ", total,
+                                              " rows in all, more than the supported ", INT_MAX - 1);
+  if (static_cast<long long>(p.nsys) * 6 * p.size > static_cast<long long>(INT_MAX))
+    bandsolve::detail::throw_invalid_argument(fn, "nsys = ", p.nsys, " over ", p.size,
+                                              " ranks exceeds MPI's int message counts");
+  return p;
+}
+
+}  // namespace bandsolve::mpi::detail
