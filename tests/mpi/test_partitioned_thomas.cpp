@@ -1,0 +1,335 @@
+// Distributed Thomas (bandsolve::mpi::solve): every rank holds a contiguous part of every line, and
+// the result must equal the single-process Thomas solve of the whole lines to rounding, for every
+// layout, float and double, even and uneven splits (parts of 1 and 2 rows), one line and many,
+// both exchange schemes. Bad arguments on one rank make every rank throw the same message; a
+// singular line gets the same info code on every rank. Run by mpiexec with 1-4 ranks.
+//
+// Every rank builds every row of every line from a hash of (line, global row), so it can compute
+// the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
+// collective calls that the other ranks then wait in.
+#include <bandsolve/mpi.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <catch2/catch_session.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using bandsolve::index_t;
+namespace layout = bandsolve::layout;
+namespace bmpi = bandsolve::mpi;
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int p = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  return p;
+}
+
+// A value in [-1, 1) from (line, global row, which coefficient).
+double hashed(std::uint64_t s, std::uint64_t g, std::uint64_t which) {
+  std::uint64_t z = (s * 1000003u + g) * 8u + which + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+// Row g of line s of N rows: diagonally dominant with margin 1 (cond_inf <= 6); zero_rows lists
+// (line, row) pairs whose a, b, c are all 0 (a singular line).
+template <class T>
+struct lines {
+  std::size_t nsys, N;
+  std::vector<std::pair<std::size_t, std::size_t>> zero_rows;
+  T coef(std::size_t s, std::size_t g, int which) const {  // 0: a, 1: b, 2: c, 3: d
+    for (const auto& z : zero_rows)
+      if (z.first == s && z.second == g && which < 3) return T(0);
+    const double a = g == 0 ? 0.0 : hashed(s, g, 0), c = g + 1 == N ? 0.0 : hashed(s, g, 2);
+    switch (which) {
+      case 0: return static_cast<T>(a);
+      case 2: return static_cast<T>(c);
+      case 3: return static_cast<T>(hashed(s, g, 3));
+      default: {
+        const double b = std::abs(a) + std::abs(c) + 1.5 + 0.5 * hashed(s, g, 1);
+        return static_cast<T>(hashed(s, g, 4) < 0 ? -b : b);
+      }
+    }
+  }
+  // The single-process Thomas solve of the whole lines (row layout, Serial): x and info.
+  std::pair<std::vector<T>, std::vector<int>> reference() const {
+    using V = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+    V a("a", nsys, N), b("b", nsys, N), c("c", nsys, N), d("d", nsys, N);
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t g = 0; g < N; ++g)
+        a(s, g) = coef(s, g, 0), b(s, g) = coef(s, g, 1), c(s, g) = coef(s, g, 2),
+        d(s, g) = coef(s, g, 3);
+    Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
+    bandsolve::solve(Kokkos::Serial(), bandsolve::algo::thomas{}, a, b, c, d, info);
+    Kokkos::fence();
+    std::vector<T> x(d.data(), d.data() + nsys * N);
+    std::vector<int> codes(info.data(), info.data() + nsys);
+    return {x, codes};
+  }
+};
+
+// Rows held by each of P ranks.
+enum class split { even, one_two_rest, rest_two_one, alternate_two_one, all_ones };
+const char* split_name(split k) {
+  const char* names[] = {"even", "1,2,7,rest", "rest,7,2,1", "2,1,2,1", "all ones"};
+  return names[static_cast<int>(k)];
+}
+std::vector<std::size_t> parts(split kind, int P) {
+  std::vector<std::size_t> n(static_cast<std::size_t>(P));
+  const std::size_t pattern[3] = {1, 2, 7};
+  std::size_t used = 0;
+  for (int r = 0; r < P; ++r) {
+    std::size_t& m = n[static_cast<std::size_t>(r)];
+    switch (kind) {
+      case split::even: m = 13 / P + (r < 13 % P ? 1 : 0); break;
+      case split::one_two_rest: m = r + 1 < P ? pattern[r] : 13 - used; break;
+      case split::rest_two_one: m = r > 0 ? pattern[P - 1 - r] : 0; break;
+      case split::alternate_two_one: m = r % 2 == 0 ? 2 : 1; break;
+      case split::all_ones: m = 1; break;
+    }
+    used += m;
+  }
+  if (kind == split::rest_two_one) n[0] = 13 - used;
+  return n;
+}
+
+template <class Layout>
+std::string layout_label() {
+  if constexpr (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::column> ||
+                std::is_same_v<Layout, layout::strided>)
+    return Layout::name;
+  else
+    return "interleaved<" + std::to_string(Layout::width) + ">";
+}
+
+// This rank's rows [g0, g0 + m) of the lines as a batch View in Layout (strided: rows 1 .. m of a
+// row-layout array with two extra rows per system).
+template <class Layout, class T>
+auto local_view(const std::string& label, const lines<T>& L, std::size_t g0, std::size_t m,
+                int which) {
+  if constexpr (std::is_same_v<Layout, layout::strided>) {
+    Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace> base(label, L.nsys, m + 2);
+    Kokkos::deep_copy(base, T(1e30));  // never read
+    Kokkos::View<T**, Kokkos::LayoutStride, Kokkos::HostSpace> v =
+        Kokkos::subview(base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), m + 1));
+    for (std::size_t s = 0; s < L.nsys; ++s)
+      for (std::size_t i = 0; i < m; ++i) v(s, i) = L.coef(s, g0 + i, which);
+    return v;
+  } else {
+    auto v = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>(label, L.nsys, m);
+    for (std::size_t s = 0; s < L.nsys; ++s)
+      for (std::size_t i = 0; i < m; ++i)
+        bandsolve::at(v, static_cast<index_t>(s), static_cast<index_t>(i)) = L.coef(s, g0 + i, which);
+    return v;
+  }
+}
+
+struct outcome {
+  double max_error = 0;  // |x - x_ref| / (1 + |x_ref|) over this rank's rows of the good lines
+  std::vector<int> info;
+};
+
+// Solves the lines split as `sizes` with bandsolve::mpi::solve on exec; compares with the whole
+// lines' reference.
+template <class Layout, class T, class Exec>
+outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>& sizes,
+            const bmpi::options& opts) {
+  const std::size_t me = static_cast<std::size_t>(world_rank());
+  std::size_t g0 = 0;
+  for (std::size_t r = 0; r < me; ++r) g0 += sizes[r];
+  const std::size_t m = sizes[me];
+  auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
+       c = local_view<Layout>("c", L, g0, m, 2), d = local_view<Layout>("d", L, g0, m, 3);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
+  Kokkos::deep_copy(info, -7);
+  bmpi::solve(exec, MPI_COMM_WORLD, a, b, c, d, info, opts);
+  const auto [x, ref_info] = L.reference();
+  outcome out;
+  out.info.assign(info.data(), info.data() + L.nsys);
+  for (std::size_t s = 0; s < L.nsys; ++s) {
+    if (ref_info[s] != 0) continue;
+    for (std::size_t i = 0; i < m; ++i) {
+      const double ref = static_cast<double>(x[s * L.N + g0 + i]);
+      const double got =
+          static_cast<double>(bandsolve::at(d, static_cast<index_t>(s), static_cast<index_t>(i)));
+      const double e = std::abs(got - ref) / (1 + std::abs(ref));
+      if (!(e <= out.max_error)) out.max_error = std::isfinite(e) ? e : 1e300;  // NaN too
+    }
+  }
+  return out;
+}
+
+template <class F>
+void for_each_exec(F&& f) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  f(Kokkos::Serial());
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  f(Kokkos::OpenMP());
+#endif
+}
+
+template <class Layout, class T>
+void check_layout() {
+  const int P = world_size();
+  const double tol = 100 * std::numeric_limits<T>::epsilon();
+  const split splits[] = {split::even, split::one_two_rest, split::rest_two_one,
+                          split::alternate_two_one, split::all_ones};
+  const bmpi::exchange schemes[] = {bmpi::exchange::automatic, bmpi::exchange::all_to_all,
+                                    bmpi::exchange::gather};
+  for_each_exec([&](const auto& exec) {
+    for (const split kind : splits) {
+      const auto sizes = parts(kind, P);
+      std::size_t N = 0;
+      for (const auto m : sizes) N += m;
+      for (const std::size_t nsys : {std::size_t(1), std::size_t(37)})
+        for (const auto scheme : schemes) {
+          bmpi::options opts;
+          opts.scheme = scheme;
+          const outcome out = run<Layout>(exec, lines<T>{nsys, N, {}}, sizes, opts);
+          INFO(layout_label<Layout>() << ", " << (sizeof(T) == 4 ? "float" : "double") << ", "
+                                      << exec.name() << ", " << P << " ranks, split "
+                                      << split_name(kind) << " (" << N << " rows), nsys " << nsys
+                                      << ", scheme " << static_cast<int>(scheme));
+          CHECK(out.max_error <= tol);
+          CHECK(out.info == std::vector<int>(nsys, 0));
+        }
+    }
+  });
+}
+
+// The message every rank threw, and whether it is the same on every rank.
+std::pair<std::string, bool> agreed_message(const std::string& mine) {
+  char root[512] = {};
+  std::strncpy(root, mine.c_str(), sizeof(root) - 1);
+  MPI_Bcast(root, static_cast<int>(sizeof(root)), MPI_CHAR, 0, MPI_COMM_WORLD);
+  int same = mine == root ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return {mine, same == 1};
+}
+
+template <class F>
+std::string thrown_message(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(nothing thrown)";
+}
+
+}  // namespace
+
+TEST_CASE("mpi::solve equals the single-process Thomas solve", "[mpi]") {
+  check_layout<layout::row, double>();
+  check_layout<layout::row, float>();
+  check_layout<layout::column, double>();
+  check_layout<layout::column, float>();
+  check_layout<layout::interleaved<4>, double>();
+  check_layout<layout::interleaved<4>, float>();
+  check_layout<layout::strided, double>();
+  check_layout<layout::strided, float>();
+}
+
+TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same message", "[mpi]") {
+  const int P = world_size(), me = world_rank();
+  const int bad = P - 1;
+  const std::string who = "bandsolve::mpi::solve: rank " + std::to_string(bad) + " of " +
+                          std::to_string(P) + ": ";
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const std::size_t nsys = 3, m = 4;
+  V a("a", nsys, m), b("b", nsys, m), c("c", nsys, m), d("d", nsys, m);
+  Kokkos::deep_copy(b, 4.0);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
+
+  SECTION("b has a row more than d on the last rank") {
+    V b_bad("b", nsys, m + 1);
+    const auto [msg, same] = agreed_message(thrown_message(
+        [&] { bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, me == bad ? b_bad : b, c, d, info); }));
+    CHECK(same);
+    CHECK(msg == who + "b has 5 rows but d has 4");
+  }
+  SECTION("no rows on the last rank") {
+    V e("e", nsys, 0);
+    const auto [msg, same] = agreed_message(thrown_message([&] {
+      if (me == bad)
+        bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, e, e, V("c", nsys, 0), V("d", nsys, 0), info);
+      else
+        bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
+    }));
+    CHECK(same);
+    CHECK(msg == who + "this rank holds 0 rows; every rank must hold at least one row of each system");
+  }
+  SECTION("the ranks hold different numbers of systems") {
+    V a1("a", nsys + 1, m), b1("b", nsys + 1, m), c1("c", nsys + 1, m), d1("d", nsys + 1, m);
+    Kokkos::deep_copy(b1, 4.0);
+    Kokkos::View<int*, Kokkos::HostSpace> info1("info", nsys + 1);
+    const auto [msg, same] = agreed_message(thrown_message([&] {
+      if (me == bad && P > 1)
+        bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a1, b1, c1, d1, info1);
+      else
+        bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
+    }));
+    CHECK(same);
+    if (P > 1)
+      CHECK(msg == "bandsolve::mpi::solve: the ranks hold different numbers of systems: nsys = 3 "
+                   "on rank 0 but 4 on rank " + std::to_string(bad) +
+                       " (every rank holds a part of every system)");
+    else
+      CHECK(msg == "(nothing thrown)");
+  }
+  // The ranks are still in step: a good solve afterwards.
+  Kokkos::deep_copy(d, 4.0);
+  bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
+  CHECK(std::abs(d(1, 2) - 1.0) < 1e-15);
+  CHECK(info(0) == 0);
+}
+
+TEST_CASE("mpi::solve: a singular line gets the same info code on every rank", "[mpi]") {
+  const int P = world_size();
+  for (const split kind : {split::even, split::one_two_rest}) {
+    const auto sizes = parts(kind, P);
+    // Zero rows: line 2 at global row 6, line 4 at row 0 (Thomas: info 7 and 1).
+    lines<double> L{5, 13, {{2, 6}, {4, 0}}};
+    for (const auto scheme : {bmpi::exchange::all_to_all, bmpi::exchange::gather}) {
+      bmpi::options opts;
+      opts.scheme = scheme;
+      const outcome out = run<layout::column>(Kokkos::Serial(), L, sizes, opts);
+      INFO(P << " ranks, split " << split_name(kind) << ", scheme " << static_cast<int>(scheme));
+      CHECK(out.info == std::vector<int>{0, 0, 7, 0, 1});
+      CHECK(L.reference().second == std::vector<int>{0, 0, 7, 0, 1});
+      CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());  // the other lines
+    }
+  }
+}
+
+// MPI around Kokkos around Catch2; the exit status is the worst of every rank's.
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  Kokkos::initialize(argc, argv);
+  int result = 0;
+  { result = Catch::Session().run(argc, argv); }
+  Kokkos::finalize();
+  MPI_Allreduce(MPI_IN_PLACE, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return result;
+}
