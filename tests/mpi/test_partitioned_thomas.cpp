@@ -58,6 +58,7 @@ struct lines {
   std::size_t nsys, N;
   std::vector<std::pair<std::size_t, std::size_t>> zero_rows;
   std::vector<std::size_t> twin_rows = {};
+  std::uint64_t rhs = 3;  // which hash gives d (another value: another right-hand side)
   T coef(std::size_t s, std::size_t g, int which) const {  // 0: a, 1: b, 2: c, 3: d
     for (const auto& z : zero_rows)
       if (z.first == s && z.second == g && which < 3) return T(0);
@@ -67,7 +68,7 @@ struct lines {
     switch (which) {
       case 0: return static_cast<T>(a);
       case 2: return static_cast<T>(c);
-      case 3: return static_cast<T>(hashed(s, g, 3));
+      case 3: return static_cast<T>(hashed(s, g, rhs));
       default: {
         const double b = std::abs(a) + std::abs(c) + 1.5 + 0.5 * hashed(s, g, 1);
         return static_cast<T>(hashed(s, g, 4) < 0 ? -b : b);
@@ -152,23 +153,23 @@ struct outcome {
   std::vector<int> info;
 };
 
-// Solves the lines split as `sizes` with bandsolve::mpi::solve on exec; compares with the whole
-// lines' reference.
-template <class Layout, class T, class Exec>
-outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>& sizes,
-            const bmpi::options& opts) {
+// Words the reduced systems' exchanges sent from this rank (MPI's profiling interface: these
+// definitions take the place of the library's and call it through PMPI_).
+long long words_sent = 0;
+
+// This rank's first global row and rows under the split `sizes`.
+std::pair<std::size_t, std::size_t> my_rows(const std::vector<std::size_t>& sizes) {
   const std::size_t me = static_cast<std::size_t>(world_rank());
   std::size_t g0 = 0;
   for (std::size_t r = 0; r < me; ++r) g0 += sizes[r];
-  const std::size_t m = sizes[me];
-  auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
-       c = local_view<Layout>("c", L, g0, m, 2), d = local_view<Layout>("d", L, g0, m, 3);
-  Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
-  Kokkos::deep_copy(info, -7);
-  bmpi::solve(exec, MPI_COMM_WORLD, a, b, c, d, info, opts);
+  return {g0, sizes[me]};
+}
+
+// Largest |x - x_ref| / (1 + |x_ref|) over this rank's rows of the lines the reference solves.
+template <class T, class DView>
+double max_error(const lines<T>& L, const DView& d, std::size_t g0, std::size_t m) {
   const auto [x, ref_info] = L.reference();
-  outcome out;
-  out.info.assign(info.data(), info.data() + L.nsys);
+  double worst = 0;
   for (std::size_t s = 0; s < L.nsys; ++s) {
     if (ref_info[s] != 0) continue;
     for (std::size_t i = 0; i < m; ++i) {
@@ -176,10 +177,69 @@ outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>&
       const double got =
           static_cast<double>(bandsolve::at(d, static_cast<index_t>(s), static_cast<index_t>(i)));
       const double e = std::abs(got - ref) / (1 + std::abs(ref));
-      if (!(e <= out.max_error)) out.max_error = std::isfinite(e) ? e : 1e300;  // NaN too
+      if (!(e <= worst)) worst = std::isfinite(e) ? e : 1e300;  // NaN too
     }
   }
+  return worst;
+}
+
+// Rows of a line's reduced system: 2 per part (1 for a part of one row).
+double reduced_rows(const std::vector<std::size_t>& sizes) {
+  double K = 0;
+  for (const auto m : sizes) K += m == 1 ? 1 : 2;
+  return K;
+}
+
+// Words per line per rank sent by every rank since words_sent was 0.
+double words_per_line_per_rank(std::size_t nsys) {
+  long long total = words_sent;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return static_cast<double>(total) / static_cast<double>(nsys * static_cast<std::size_t>(world_size()));
+}
+
+// Solves the lines split as `sizes` with bandsolve::mpi::solve on exec; compares with the whole
+// lines' reference.
+template <class Layout, class T, class Exec>
+outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>& sizes,
+            const bmpi::options& opts) {
+  const auto [g0, m] = my_rows(sizes);
+  auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
+       c = local_view<Layout>("c", L, g0, m, 2), d = local_view<Layout>("d", L, g0, m, 3);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
+  Kokkos::deep_copy(info, -7);
+  words_sent = 0;
+  bmpi::solve(exec, MPI_COMM_WORLD, a, b, c, d, info, opts);
+  // 3 words per reduced row there, 1 back: 4K/P <= 8 (none with one rank).
+  const double words = words_per_line_per_rank(L.nsys);
+  CHECK(words == (world_size() == 1 ? 0.0 : 4 * reduced_rows(sizes) / world_size()));
+  CHECK(words <= 8);
+  outcome out;
+  out.info.assign(info.data(), info.data() + L.nsys);
+  out.max_error = max_error(L, d, g0, m);
   return out;
+}
+
+// Factorizes the lines split as `sizes`, then solves two right-hand sides.
+template <class Layout, class T, class Exec>
+void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& sizes,
+                  const bmpi::options& opts, const std::vector<int>& expected_info) {
+  const auto [g0, m] = my_rows(sizes);
+  auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
+       c = local_view<Layout>("c", L, g0, m, 2);
+  const auto f = bmpi::factorize(exec, MPI_COMM_WORLD, a, b, c, L.nsys, opts);
+  const std::vector<int> info(f.info().data(), f.info().data() + L.nsys);
+  CHECK(info == expected_info);
+  for (const std::uint64_t rhs : {3, 5}) {
+    L.rhs = rhs;
+    auto d = local_view<Layout>("d", L, g0, m, 3);
+    words_sent = 0;
+    f.solve(exec, d);
+    // 1 word per reduced row there, 1 back: 2K/P <= 4.
+    const double words = words_per_line_per_rank(L.nsys);
+    CHECK(words == 2 * reduced_rows(sizes) / world_size());
+    CHECK(words <= 4);
+    CHECK(max_error(L, d, g0, m) <= 100 * std::numeric_limits<T>::epsilon());
+  }
 }
 
 template <class F>
@@ -242,6 +302,36 @@ std::string thrown_message(F&& f) {
 }
 
 }  // namespace
+
+extern "C" {
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  int P = 0;
+  PMPI_Comm_size(comm, &P);
+  for (int q = 0; q < P; ++q) words_sent += sendcounts[q];
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm);
+}
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  words_sent += sendcount;
+  return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm);
+}
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  int r = 0, P = 0;
+  PMPI_Comm_rank(comm, &r);
+  PMPI_Comm_size(comm, &P);
+  if (r == root)
+    for (int q = 0; q < P; ++q) words_sent += sendcounts[q];
+  return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm);
+}
+}
 
 TEST_CASE("mpi::solve equals the single-process Thomas solve", "[mpi]") {
   check_layout<layout::row, double>();
@@ -342,6 +432,43 @@ TEST_CASE("mpi::solve: a line whose reduced system is singular gets the same inf
     CHECK(out.info == std::vector<int>{0, 2, 0});
     CHECK(L.reference().second == std::vector<int>{0, 2, 0});
     CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());
+  }
+}
+
+TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
+  const int P = world_size();
+  for (const split kind : {split::even, split::one_two_rest, split::rest_two_one,
+                           split::alternate_two_one, split::all_ones}) {
+    const auto sizes = parts(kind, P);
+    std::size_t N = 0;
+    for (const auto m : sizes) N += m;
+    for (const std::size_t nsys : {std::size_t(1), std::size_t(37)})
+      for (const auto scheme : {bmpi::exchange::automatic, bmpi::exchange::all_to_all,
+                                bmpi::exchange::gather}) {
+        bmpi::options opts;
+        opts.scheme = scheme;
+        INFO(P << " ranks, split " << split_name(kind) << ", nsys " << nsys << ", scheme "
+               << static_cast<int>(scheme));
+        const std::vector<int> ok(nsys, 0);
+        run_factored<layout::row>(Kokkos::DefaultHostExecutionSpace(), lines<double>{nsys, N, {}}, sizes, opts, ok);
+        run_factored<layout::column>(Kokkos::Serial(), lines<float>{nsys, N, {}}, sizes, opts, ok);
+        run_factored<layout::interleaved<4>>(Kokkos::Serial(), lines<float>{nsys, N, {}}, sizes,
+                                             opts, ok);
+        run_factored<layout::strided>(Kokkos::Serial(), lines<double>{nsys, N, {}}, sizes, opts, ok);
+      }
+  }
+  // Singular lines: a zero row (line 2, row 6) and a zero pivot of the reduced system (line 1).
+  for (const auto scheme : {bmpi::exchange::all_to_all, bmpi::exchange::gather}) {
+    bmpi::options opts;
+    opts.scheme = scheme;
+    INFO(P << " ranks, scheme " << static_cast<int>(scheme));
+    run_factored<layout::row>(Kokkos::Serial(), lines<double>{5, 13, {{2, 6}, {4, 0}}},
+                              parts(split::one_two_rest, P), opts, {0, 0, 7, 0, 1});
+    const auto sizes = parts(split::alternate_two_one, P);
+    std::size_t N = 0;
+    for (const auto m : sizes) N += m;
+    run_factored<layout::row>(Kokkos::Serial(), lines<double>{3, N, {}, {1}}, sizes, opts,
+                              {0, 2, 0});
   }
 }
 

@@ -1,144 +1,178 @@
 #pragma once
-// The reduced systems' round trip. Every rank holds k = 1 or 2 reduced rows per line (3 words each:
-// the coefficients of the neighbouring interface unknowns and the right-hand side; the diagonal is
-// 1). The lines are split into shares, one per solving rank:
+// The reduced systems' round trip. Every rank holds k = 1 or 2 reduced rows per line. The lines
+// are split into shares, one per solving rank:
 //   exchange::all_to_all  rank q solves lines [nsys q/P, nsys (q+1)/P): MPI_Alltoallv gives it
 //                         their reduced rows from every rank, a second one returns the solution;
 //   exchange::gather      rank 0 solves every line: MPI_Gatherv, then MPI_Scatterv.
-// A solving rank assembles its lines' reduced systems (sum of k over the ranks rows each) as a row
-// batch and solves them with the single-process Thomas solve. Per line, each rank sends 3k words
-// and receives k: at most 8 words per line per rank.
-#include <bandsolve/core/algo.hpp>
+// A solving rank assembles its lines' reduced systems (K = sum of k over the ranks rows each) as
+// a row batch and solves them with the single-process Thomas solve (or its factorization).
+// Words per reduced row on the way there: 3 for a one-shot solve (the two off-diagonal
+// coefficients and the right-hand side; the diagonal is 1), 2 when factorizing (coefficients),
+// 1 for a factored solve (right-hand side); 1 on the way back (the interface value).
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/datatype.hpp>
 #include <bandsolve/mpi/options.hpp>
-#include <bandsolve/tridiag/thomas.hpp>
 
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 
+#include <string>
 #include <vector>
 
 namespace bandsolve::mpi::detail {
 
-// Reduced rows per rank (k_r) and the position of rank r's first reduced row in a line's
-// reduced system.
-struct reduced_shape {
-  std::vector<int> k, first;
-  int rows = 0;  // of a line's reduced system
-  explicit reduced_shape(const partition& p) : k(p.rows.size()), first(p.rows.size()) {
-    for (std::size_t r = 0; r < p.rows.size(); ++r) {
-      k[r] = p.rows[r] == 1 ? 1 : 2;
-      first[r] = rows;
-      rows += k[r];
+// Who sends which reduced rows where. Built identically on every rank from the partition.
+template <class T, class MemorySpace>
+class reduced_router {
+ public:
+  using buffer = Kokkos::View<T*, MemorySpace>;
+  using batch = Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>;
+
+  reduced_router() = default;
+  reduced_router(MPI_Comm comm, const partition& p, exchange scheme)
+      : comm_(comm), p_(p), scheme_(scheme) {
+    const std::size_t P = static_cast<std::size_t>(p.size);
+    k_.resize(P);
+    first_.resize(P);
+    begin_.resize(P + 1);
+    for (std::size_t r = 0; r < P; ++r) {
+      k_[r] = p.rows[r] == 1 ? 1 : 2;
+      first_[r] = rows_;
+      rows_ += k_[r];
     }
-  }
-  // Global 1-based row of reduced row j (0-based) of a line.
-  int global_row(const partition& p, int j) const {
-    std::size_t r = 0;
-    while (r + 1 < k.size() && first[r + 1] <= j) ++r;
-    const index_t local = j == first[r] ? 0 : p.rows[r] - 1;
-    return static_cast<int>(p.offsets[r] + local + 1);
-  }
-};
-
-// red: this rank's reduced rows (line s, row j, word w at (s*k + j)*3 + w). On return iface holds
-// the interface values (line s, row j at s*k + j) and reduced_codes[s], for the lines this rank
-// solved, the global row of the first bad pivot of the reduced solve (else 0).
-template <class ExecutionSpace, class T, class MemorySpace>
-void solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, const partition& p, exchange scheme,
-                   const Kokkos::View<T*, MemorySpace>& red, const Kokkos::View<T*, MemorySpace>& iface,
-                   std::vector<int>& reduced_codes) {
-  const reduced_shape shape(p);
-  const std::size_t P = static_cast<std::size_t>(p.size), me = static_cast<std::size_t>(p.rank);
-  const long long nsys = static_cast<long long>(p.nsys);
-  std::vector<long long> begin(P + 1);
-  for (std::size_t q = 0; q <= P; ++q)
-    begin[q] = scheme == exchange::gather ? (q == 0 ? 0 : nsys) : nsys * static_cast<long long>(q) / p.size;
-  const int mine = static_cast<int>(begin[me + 1] - begin[me]);  // lines this rank solves
-  const int k_me = shape.k[me];
-
-  // Counts and displacements in words, for the reduced rows (3 words) and the solution (1).
-  std::vector<int> send3(P), sdisp3(P), recv3(P), rdisp3(P), back1(P), bdisp1(P), got1(P), gdisp1(P);
-  int recv_total = 0;
-  for (std::size_t q = 0; q < P; ++q) {
-    const int lines_q = static_cast<int>(begin[q + 1] - begin[q]);
-    send3[q] = 3 * lines_q * k_me;
-    sdisp3[q] = static_cast<int>(3 * begin[q] * k_me);
-    got1[q] = lines_q * k_me;
-    gdisp1[q] = static_cast<int>(begin[q] * k_me);
-    recv3[q] = 3 * mine * shape.k[q];  // from rank q, for my lines
-    rdisp3[q] = recv_total;
-    back1[q] = mine * shape.k[q];
-    bdisp1[q] = recv_total / 3;
-    recv_total += recv3[q];
+    const long long nsys = static_cast<long long>(p.nsys);
+    for (std::size_t q = 0; q <= P; ++q)
+      begin_[q] = scheme == exchange::gather ? (q == 0 ? 0 : nsys)
+                                             : nsys * static_cast<long long>(q) / p.size;
+    const std::size_t me = static_cast<std::size_t>(p.rank);
+    mine_ = static_cast<int>(begin_[me + 1] - begin_[me]);
+    Kokkos::View<int* [3], Kokkos::HostSpace> src("bandsolve::mpi sources", P);
+    int disp = 0;
+    for (std::size_t r = 0; r < P; ++r) {
+      src(r, 0) = k_[r], src(r, 1) = first_[r], src(r, 2) = disp;
+      disp += mine_ * k_[r];
+    }
+    sources_ = Kokkos::create_mirror_view_and_copy(MemorySpace(), src);
   }
 
-  const MPI_Datatype dt = datatype<T>();
-  Kokkos::View<T*, MemorySpace> recv(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows"),
-                                     static_cast<std::size_t>(recv_total));
-  exec.fence();  // red is complete
-  if (scheme == exchange::gather)
-    MPI_Gatherv(red.data(), send3[0], dt, recv.data(), recv3.data(), rdisp3.data(), dt, 0, comm);
-  else
-    MPI_Alltoallv(red.data(), send3.data(), sdisp3.data(), dt, recv.data(), recv3.data(),
-                  rdisp3.data(), dt, comm);
+  int lines_solved_here() const { return mine_; }
+  int reduced_rows() const { return rows_; }
+  long long first_line_here() const { return begin_[static_cast<std::size_t>(p_.rank)]; }
+  exchange scheme() const { return scheme_; }
 
-  Kokkos::View<T*, MemorySpace> back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface values"),
-                                     static_cast<std::size_t>(recv_total / 3));
-  if (mine > 0) {
-    using batch = Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>;
-    const int K = shape.rows;
-    const auto alloc = [&](const char* label) {
-      return batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                   static_cast<std::size_t>(mine), static_cast<std::size_t>(K));
-    };
-    const batch ra = alloc("bandsolve::mpi reduced a"), rb = alloc("bandsolve::mpi reduced b"),
-                rc = alloc("bandsolve::mpi reduced c"), rd = alloc("bandsolve::mpi reduced d");
-    Kokkos::View<int*, MemorySpace> rinfo("bandsolve::mpi reduced info", mine);
-    // Per source rank: k, first reduced row, displacement of its block (small host copies).
-    Kokkos::View<int* [3], MemorySpace> src("bandsolve::mpi sources", P);
-    auto src_h = Kokkos::create_mirror_view(src);
-    for (std::size_t q = 0; q < P; ++q)
-      src_h(q, 0) = shape.k[q], src_h(q, 1) = shape.first[q], src_h(q, 2) = rdisp3[q];
-    Kokkos::deep_copy(src, src_h);
-    const int ranks = p.size;
-    Kokkos::parallel_for(
-        "bandsolve::mpi::solve(assemble)", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, mine),
-        KOKKOS_LAMBDA(const int t) {
-          for (int q = 0; q < ranks; ++q) {
-            const int kq = src(q, 0), fq = src(q, 1);
-            const T* in = recv.data() + src(q, 2) + 3 * t * kq;
-            for (int j = 0; j < kq; ++j) {
-              ra(t, fq + j) = in[3 * j];
-              rb(t, fq + j) = T(1);
-              rc(t, fq + j) = in[3 * j + 1];
-              rd(t, fq + j) = in[3 * j + 2];
+  // This rank's reduced rows (line s, row j, word v at (s*k + j)*w + v) to the ranks that solve
+  // them; returns the rows of the lines solved here (from rank r, local line t, row j, word v at
+  // w*(disp_r + t*k_r + j) + v, disp_r = mine * sum of k over the ranks before r).
+  buffer to_solvers(const buffer& rows, int w) const {
+    const std::size_t P = k_.size(), me = static_cast<std::size_t>(p_.rank);
+    std::vector<int> send(P), sdisp(P), recv(P), rdisp(P);
+    int total = 0;
+    for (std::size_t q = 0; q < P; ++q) {
+      send[q] = w * static_cast<int>(begin_[q + 1] - begin_[q]) * k_[me];
+      sdisp[q] = w * static_cast<int>(begin_[q]) * k_[me];
+      recv[q] = w * mine_ * k_[q];
+      rdisp[q] = total;
+      total += recv[q];
+    }
+    buffer out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced rows")),
+               static_cast<std::size_t>(total));
+    const MPI_Datatype dt = datatype<T>();
+    if (scheme_ == exchange::gather)
+      MPI_Gatherv(rows.data(), send[0], dt, out.data(), recv.data(), rdisp.data(), dt, 0, comm_);
+    else
+      MPI_Alltoallv(rows.data(), send.data(), sdisp.data(), dt, out.data(), recv.data(),
+                    rdisp.data(), dt, comm_);
+    return out;
+  }
+
+  // The interface values of the lines solved here (local line t, reduced row i at x(t, i)) back
+  // to the ranks that own them: iface receives line s, row j at s*k + j.
+  template <class ExecutionSpace>
+  void to_owners(const ExecutionSpace& exec, const batch& x, const buffer& iface) const {
+    const std::size_t P = k_.size(), me = static_cast<std::size_t>(p_.rank);
+    std::vector<int> send(P), sdisp(P), recv(P), rdisp(P);
+    int total = 0;
+    for (std::size_t q = 0; q < P; ++q) {
+      send[q] = mine_ * k_[q];
+      sdisp[q] = total;
+      total += send[q];
+      recv[q] = static_cast<int>(begin_[q + 1] - begin_[q]) * k_[me];
+      rdisp[q] = static_cast<int>(begin_[q]) * k_[me];
+    }
+    buffer back(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface values")),
+                static_cast<std::size_t>(total));
+    if (mine_ > 0) {
+      const auto src = sources_;
+      const int ranks = p_.size;
+      Kokkos::parallel_for(
+          "bandsolve::mpi(return)", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, mine_),
+          KOKKOS_LAMBDA(const int t) {
+            for (int q = 0; q < ranks; ++q) {
+              const int kq = src(q, 0), fq = src(q, 1);
+              T* out = back.data() + src(q, 2) + t * kq;
+              for (int j = 0; j < kq; ++j) out[j] = x(t, fq + j);
             }
-          }
-        });
-    bandsolve::solve(exec, algo::thomas{}, ra, rb, rc, rd, rinfo);
+          });
+    }
+    exec.fence();
+    const MPI_Datatype dt = datatype<T>();
+    if (scheme_ == exchange::gather)
+      MPI_Scatterv(back.data(), send.data(), sdisp.data(), dt, iface.data(), recv[0], dt, 0, comm_);
+    else
+      MPI_Alltoallv(back.data(), send.data(), sdisp.data(), dt, iface.data(), recv.data(),
+                    rdisp.data(), dt, comm_);
+  }
+
+  // f(t, i, words) for every reduced row i of every line t solved here, words: its w words as
+  // received by to_solvers.
+  template <class ExecutionSpace, class F>
+  void for_each_received(const ExecutionSpace& exec, const buffer& in, int w, const F& f) const {
+    if (mine_ == 0) return;
+    const auto src = sources_;
+    const int ranks = p_.size;
     Kokkos::parallel_for(
-        "bandsolve::mpi::solve(return)", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, mine),
+        "bandsolve::mpi(assemble)", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, mine_),
         KOKKOS_LAMBDA(const int t) {
           for (int q = 0; q < ranks; ++q) {
             const int kq = src(q, 0), fq = src(q, 1);
-            T* out = back.data() + src(q, 2) / 3 + t * kq;
-            for (int j = 0; j < kq; ++j) out[j] = rd(t, fq + j);
+            const T* row = in.data() + w * (src(q, 2) + t * kq);
+            for (int j = 0; j < kq; ++j) f(t, fq + j, row + w * j);
           }
         });
-    auto rinfo_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rinfo);
-    for (int t = 0; t < mine; ++t)
-      if (rinfo_h(t) != 0)
-        reduced_codes[static_cast<std::size_t>(begin[me] + t)] = shape.global_row(p, rinfo_h(t) - 1);
   }
-  exec.fence();  // back is complete
-  if (scheme == exchange::gather)
-    MPI_Scatterv(back.data(), back1.data(), bdisp1.data(), dt, iface.data(), got1[0], dt, 0, comm);
-  else
-    MPI_Alltoallv(back.data(), back1.data(), bdisp1.data(), dt, iface.data(), got1.data(),
-                  gdisp1.data(), dt, comm);
-}
+
+  // Global 1-based row of reduced row i (0-based) of a line.
+  int global_row(int i) const {
+    std::size_t r = 0;
+    while (r + 1 < k_.size() && first_[r + 1] <= i) ++r;
+    const index_t local = i == first_[r] ? 0 : p_.rows[r] - 1;
+    return static_cast<int>(p_.offsets[r] + local + 1);
+  }
+
+  // Reduced info codes of the lines solved here (rinfo(t): reduced row, 1-based, or 0) into
+  // codes[s] as global rows.
+  template <class InfoView>
+  void record_codes(const InfoView& rinfo, std::vector<int>& codes) const {
+    if (mine_ == 0) return;
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rinfo);
+    for (int t = 0; t < mine_; ++t)
+      if (h(t) != 0) codes[static_cast<std::size_t>(first_line_here() + t)] = global_row(h(t) - 1);
+  }
+
+  batch allocate_batch(const char* label) const {
+    return batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                 static_cast<std::size_t>(mine_), static_cast<std::size_t>(rows_));
+  }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  partition p_;
+  exchange scheme_ = exchange::gather;
+  std::vector<int> k_, first_;
+  std::vector<long long> begin_;
+  int rows_ = 0, mine_ = 0;
+  Kokkos::View<int* [3], MemorySpace> sources_;
+};
 
 }  // namespace bandsolve::mpi::detail

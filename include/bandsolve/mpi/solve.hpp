@@ -85,9 +85,29 @@ void solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BVie
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", nsys);
 
   detail::reduce_parts(exec, a, b, c, d, ap, cp, red, codes, nsys, part);
+  exec.fence();  // red is complete
+  const detail::reduced_router<T, memory_space> router(
+      comm, p, detail::chosen_scheme(opts, p.nsys, p.size));
+  const auto rows_in = router.to_solvers(red, 3);
   std::vector<int> reduced_codes(p.nsys, 0);
-  detail::solve_reduced(exec, comm, p, detail::chosen_scheme(opts, p.nsys, p.size), red, iface,
-                        reduced_codes);
+  auto rd = router.allocate_batch("bandsolve::mpi reduced d");
+  if (router.lines_solved_here() > 0) {
+    const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),
+               rb = router.allocate_batch("bandsolve::mpi reduced b"),
+               rc = router.allocate_batch("bandsolve::mpi reduced c");
+    router.for_each_received(exec, rows_in, 3, KOKKOS_LAMBDA(int t, int i, const T* w) {
+      ra(t, i) = w[0];
+      rb(t, i) = T(1);
+      rc(t, i) = w[1];
+      rd(t, i) = w[2];
+    });
+    const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi reduced info",
+                                                 static_cast<std::size_t>(router.lines_solved_here()));
+    bandsolve::solve(exec, algo::thomas{}, ra, rb, rc, rd, rinfo);
+    exec.fence();
+    router.record_codes(rinfo, reduced_codes);
+  }
+  router.to_owners(exec, rd, iface);
   detail::finish_parts(exec, d, ap, cp, iface, nsys, part);
   exec.fence();
   detail::reduce_info(comm, p.nsys, codes, reduced_codes, info);

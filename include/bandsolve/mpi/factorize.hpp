@@ -1,0 +1,186 @@
+#pragma once
+// Distributed factorization of a batch of scalar tridiagonal systems split over the ranks of a
+// communicator (data layout as for mpi::solve, solve.hpp): factor once, solve many.
+//
+//   auto f = bandsolve::mpi::factorize(exec, comm, a, b, c[, nsys][, opts]);
+//   f.info();            // agreed info codes (host View), the same on every rank
+//   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
+//
+// Each rank keeps its parts' factors (5 values per row); the ranks that solve reduced systems
+// keep their Thomas factorizations. A solve then sends 1 word per reduced row to the solving
+// ranks and gets 1 back: at most 4 words per line per rank (one-shot: 8). Unlike the one-shot
+// solve, one rank also takes this path (a reduced system of 2 rows per line). Arguments are
+// checked collectively (collective_checks.hpp). Host execution spaces and host memory only.
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/mpi/collective_checks.hpp>
+#include <bandsolve/mpi/info_reduce.hpp>
+#include <bandsolve/mpi/options.hpp>
+#include <bandsolve/mpi/partition_factor_kernel.hpp>
+#include <bandsolve/mpi/partition_kernel.hpp>
+#include <bandsolve/mpi/reduced_exchange.hpp>
+#include <bandsolve/tridiag/batch_checks.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace bandsolve::mpi {
+
+template <class T, class ExecutionSpace>
+class factorization {
+ public:
+  using scalar_type = T;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  // What factorize() fills.
+  struct state {
+    MPI_Comm comm = MPI_COMM_NULL;
+    detail::partition p;
+    detail::local_part part;
+    detail::part_factors<T, memory_space> factors;
+    detail::reduced_router<T, memory_space> router;
+    thomas_factorization<T, layout::row, ExecutionSpace> reduced;  // lines solved here
+    Kokkos::View<int*, Kokkos::HostSpace> info;
+  };
+
+  factorization() = default;
+  explicit factorization(state s) : s_(std::move(s)), initialized_(true) {}
+
+  std::size_t nsys() const { return s_.p.nsys; }
+  // Rows this rank holds of every system.
+  std::size_t rows() const { return static_cast<std::size_t>(s_.part.m); }
+  exchange scheme() const { return s_.router.scheme(); }
+  // Per-system info codes, the same on every rank (see solve.hpp).
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_.info; }
+
+  // Collective over the factorization's communicator. d: this rank's rows, same rows and system
+  // slots as factored, any batch layout. Fences exec.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    using Layout = layout_of_t<DView>;
+    bandsolve::detail::tridiag_static_checks<algo::thomas, ExecutionSpace, DView>();
+    static_assert(std::is_same_v<typename DView::non_const_value_type, T> &&
+                      !std::is_const_v<typename DView::value_type>,
+                  "bandsolve::mpi::factorization::solve: d must be a non-const View of the "
+                  "factored scalar type");
+    const std::string fn = "bandsolve::mpi::factorization::solve";
+    if (!initialized_)
+      bandsolve::detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    detail::agree_on_arguments(fn, s_.comm, sizeof(T), [&] {
+      bandsolve::detail::check_factored_rhs<Layout>(fn, d, s_.part.m,
+                                                    static_cast<index_t>(s_.p.nsys));
+      return std::pair<std::size_t, std::size_t>(s_.p.nsys, bandsolve::rows(d));
+    });
+    if (s_.p.nsys == 0) return;
+    const index_t nsys = static_cast<index_t>(s_.p.nsys);
+    const int k = s_.part.reduced_rows();
+    const Kokkos::View<T*, memory_space> rhs(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced d")),
+        static_cast<std::size_t>(nsys * k));
+    const Kokkos::View<T*, memory_space> iface(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface")),
+        static_cast<std::size_t>(nsys * k));
+    detail::reduce_rhs(exec, d, s_.factors, rhs, nsys, s_.part);
+    exec.fence();
+    const auto rhs_in = s_.router.to_solvers(rhs, 1);
+    const auto rd = s_.router.allocate_batch("bandsolve::mpi reduced d");
+    if (s_.router.lines_solved_here() > 0) {
+      s_.router.for_each_received(exec, rhs_in, 1,
+                                  KOKKOS_LAMBDA(int t, int i, const T* w) { rd(t, i) = w[0]; });
+      s_.reduced.solve(exec, rd);
+    }
+    s_.router.to_owners(exec, rd, iface);
+    detail::finish_parts(exec, d, s_.factors.ap, s_.factors.cp, iface, nsys, s_.part);
+    exec.fence();
+  }
+
+ private:
+  state s_;
+  bool initialized_ = false;
+};
+
+// nsys: the systems of interleaved packs (default: every slot of b).
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys, const options& opts = {}) {
+  using Layout = layout_of_t<BView>;
+  using T = typename BView::non_const_value_type;
+  using result = factorization<T, ExecutionSpace>;
+  using memory_space = typename result::memory_space;
+  bandsolve::detail::tridiag_static_checks<algo::thomas, ExecutionSpace, BView, AView, CView>();
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "bandsolve::mpi::factorize: the scalar type must be float or double");
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename BView::memory_space>::accessible &&
+                    std::is_same_v<typename BView::memory_space, memory_space>,
+                "bandsolve::mpi::factorize: host execution spaces and host memory only for now");
+
+  const std::string fn = "bandsolve::mpi::factorize";
+  typename result::state s;
+  s.comm = comm;
+  s.p = detail::agree_on_arguments(fn, comm, sizeof(T), [&] {
+    bandsolve::detail::check_same_shape(fn, "a", a, "b", b);
+    bandsolve::detail::check_same_shape(fn, "c", c, "b", b);
+    bandsolve::detail::check_rows_fit_int(fn, rows(b));
+    const std::size_t n = bandsolve::detail::check_factor_nsys<Layout>(fn, b, nsys);
+    return std::pair<std::size_t, std::size_t>(n, rows(b));
+  });
+  const auto me = static_cast<std::size_t>(s.p.rank);
+  s.part.m = s.p.rows[me];
+  s.part.offset = s.p.offsets[me];
+  s.part.first = s.p.rank == 0;
+  s.part.last = s.p.rank == s.p.size - 1;
+  s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", s.p.nsys);
+  s.router = detail::reduced_router<T, memory_space>(comm, s.p, detail::chosen_scheme(opts, s.p.nsys, s.p.size));
+  if (s.p.nsys == 0) return result(std::move(s));
+
+  const auto n_sys = static_cast<std::size_t>(s.p.nsys), m = static_cast<std::size_t>(s.part.m);
+  const int k = s.part.reduced_rows();
+  const auto rows_view = [&](const char* label) {
+    return typename detail::part_factors<T, memory_space>::rows_view(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n_sys, m);
+  };
+  auto& f = s.factors;
+  f.r = rows_view("bandsolve::mpi r"), f.lo = rows_view("bandsolve::mpi l");
+  f.cf = rows_view("bandsolve::mpi c' forward");
+  f.ap = rows_view("bandsolve::mpi a'"), f.cp = rows_view("bandsolve::mpi c'");
+  f.first = decltype(f.first)(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")), n_sys);
+  const Kokkos::View<T*, memory_space> coef(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced coefficients")),
+      n_sys * static_cast<std::size_t>(k) * 2);
+  const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", n_sys);
+  detail::factor_parts(exec, a, b, c, f, coef, codes, static_cast<index_t>(n_sys), s.part);
+  exec.fence();
+
+  const auto coef_in = s.router.to_solvers(coef, 2);
+  std::vector<int> reduced_codes(n_sys, 0);
+  if (s.router.lines_solved_here() > 0) {
+    const auto ra = s.router.allocate_batch("bandsolve::mpi reduced a"),
+               rb = s.router.allocate_batch("bandsolve::mpi reduced b"),
+               rc = s.router.allocate_batch("bandsolve::mpi reduced c");
+    s.router.for_each_received(exec, coef_in, 2, KOKKOS_LAMBDA(int t, int i, const T* w) {
+      ra(t, i) = w[0];
+      rb(t, i) = T(1);
+      rc(t, i) = w[1];
+    });
+    s.reduced = bandsolve::factorize(exec, algo::thomas{}, ra, rb, rc);
+    exec.fence();
+    s.router.record_codes(s.reduced.info(), reduced_codes);
+  }
+  detail::reduce_info(comm, n_sys, codes, reduced_codes, s.info);
+  return result(std::move(s));
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+               const CView& c, const options& opts = {}) {
+  return factorize(exec, comm, a, b, c, static_cast<std::size_t>(-1), opts);
+}
+
+}  // namespace bandsolve::mpi
