@@ -391,6 +391,15 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     else
       CHECK(msg == "(nothing thrown)");
   }
+  SECTION("a factored solve with a row fewer on the last rank") {
+    const auto f = bmpi::factorize(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c);
+    V d_bad("d", nsys, m - 1);
+    const auto [msg, same] = agreed_message(
+        thrown_message([&] { f.solve(Kokkos::Serial(), me == bad ? d_bad : d); }));
+    CHECK(same);
+    CHECK(msg == "bandsolve::mpi::factorization::solve: rank " + std::to_string(bad) + " of " +
+                     std::to_string(P) + ": d has 3 rows but the factorization has 4");
+  }
   // The ranks are still in step: a good solve afterwards.
   Kokkos::deep_copy(d, 4.0);
   bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
