@@ -256,6 +256,84 @@ TEMPLATE_TEST_CASE("thomas_pcr reports a zero row at chunk boundaries with its o
   });
 }
 
+// Systems side by side in memory (column, interleaved<W>, strided views of unit system stride)
+// take the partition path: chunks along n, SIMD lanes across the systems. Lowered to 5-row
+// chunks here (the default is 128) so that small systems have many chunks: pairs of chunks swept
+// at once and single ones, a last chunk of 5..9 rows, blocks of 4, 8, 16 or 32 lanes, partial
+// blocks (nsys not a multiple of them), interleaved packs of 3 and 8; n = 1, 2, 3 and 9 stay on
+// the other paths. LAPACK ?gtsv as the reference, info of a zero or NaN row as Thomas's.
+TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the partition path",
+                   "[thomas_pcr][partition][lapack]", float, double) {
+  using T = TestType;
+  namespace det = bandsolve::detail;
+  const index_t saved = det::partition_chunk_rows;
+  det::partition_chunk_rows = 5;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 11000;
+    auto run = [&](const char* what, const bstest::host_batch<T>& p, auto a, auto b, auto c,
+                   auto d, const std::vector<int>& expected) {
+      INFO(what << ", " << bstest::exec_name<Exec>() << ", n = " << p.n << ", nsys = " << p.nsys);
+      auto info = bstest::make_info<Mem>(p.nsys);
+      bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, a, b, c, d, info);
+      exec.fence();
+      const auto x = bstest::to_host(d, p.nsys);
+      CHECK(bstest::info_to_host(info) == expected);
+      if (expected == std::vector<int>(p.nsys, 0)) {
+        CHECK(bstest::max_rel_diff(x, bstest::reference_solve(p), p.nsys, p.n) <=
+              bstest::reduction_tol<T>(p.n));
+        CHECK(bstest::max_residual(p, x) <= bstest::residual_tol<T>());
+      }
+    };
+    auto every_layout = [&](const bstest::host_batch<T>& p, const std::vector<int>& expected) {
+      {
+        auto D = bstest::upload<bl::column, Exec>(p);
+        run("column", p, D.a, D.b, D.c, D.d, expected);
+      }
+      {
+        auto D = bstest::upload<bl::interleaved<8>, Exec>(p);
+        run("interleaved<8>", p, D.a, D.b, D.c, D.d, expected);
+      }
+      {
+        auto D = bstest::upload<bl::interleaved<3>, Exec>(p);
+        run("interleaved<3>", p, D.a, D.b, D.c, D.d, expected);
+      }
+      {  // unit system stride, rows 2 nsys apart: a slice of a column-major array
+        using Big = Kokkos::View<T***, Kokkos::LayoutLeft, Mem>;
+        using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+        auto make = [&](const char* label, const std::vector<T>& h) {
+          Big big(std::string(label), p.nsys, 2, p.n);
+          Sub v = Kokkos::subview(big, Kokkos::ALL, 1, Kokkos::ALL);
+          bstest::fill(v, h, p.nsys);
+          return v;
+        };
+        run("strided", p, make("a", p.a), make("b", p.b), make("c", p.c), make("d", p.d),
+            expected);
+      }
+    };
+    for (std::size_t nsys : {std::size_t(2), std::size_t(5), std::size_t(11), std::size_t(37)})
+      for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(9),
+                            std::size_t(10), std::size_t(14), std::size_t(21), std::size_t(43),
+                            std::size_t(64)})
+        every_layout(bstest::random_dominant<T>(nsys, n, seed++), std::vector<int>(nsys, 0));
+    // A zero row (a = b = c = 0) or a NaN on the diagonal of system 2 of 5: first, middle and
+    // last rows of chunks, the longer last chunk (n = 43: chunks at 0, 5, .., 30, the last of 13
+    // rows). Thomas's LU pivot row.
+    for (std::size_t row : {0, 1, 4, 5, 6, 9, 22, 34, 35, 42})
+      for (bool nan : {false, true}) {
+        auto p = bstest::random_dominant<T>(5, 43, seed++);
+        const std::size_t k = p.idx(2, row);
+        if (nan)
+          p.b[k] = std::numeric_limits<T>::quiet_NaN();
+        else
+          p.a[k] = p.b[k] = p.c[k] = T(0);
+        every_layout(p, {0, 0, static_cast<int>(row + 1), 0, 0});
+      }
+  });
+  det::partition_chunk_rows = saved;
+}
+
 // Row i scaled by s_i leaves x unchanged and scales pivot i by s_i. The register sweeps of
 // double chunks go four rows per step through products of four pivots, which leave the double
 // range for pivots beyond about 1e+-77: such groups must fall back to the generic sweeps in both

@@ -23,6 +23,7 @@
 // min(items, threads) items hold scratch at once (tridiag/team_batch.hpp, team_scratch_bytes).
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/backend/tags.hpp>
+#include <bandsolve/tridiag/partition_lanes.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 #include <bandsolve/tridiag/thomas_device.hpp>
 #include <bandsolve/tridiag/thomas_pcr_kernel.hpp>
@@ -51,6 +52,9 @@ void thomas_pcr_host_solve(const ExecutionSpace& exec, const AView& a, const BVi
   using T = typename DView::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   constexpr int L = detail::vector_lanes_v<T>;
+  if (detail::partition_host_solve(exec, "bandsolve::solve(thomas_pcr)", a, b, c, d, info, nsys,
+                                   n))
+    return;
   const int threads = detail::concurrency_of(exec);
   const bool few = detail::inside_system_pays(nsys, threads, L);
   const bool contiguous_rows = detail::system_of(a, 0).stride == 1 &&

@@ -1,0 +1,543 @@
+#pragma once
+// Few long systems whose systems lie side by side in memory (column, interleaved<W>, strided
+// views of unit system stride): the partition method with SIMD lanes across systems.
+//
+// Lanes: a block of up to LB systems at consecutive addresses (LB = 64 bytes of T; for
+// interleaved<W> at most the W systems of one pack), so that row i of the block is one
+// contiguous load. Each system is cut into P chunks of M rows (the last takes the remainder, M to
+// 2M-1 rows); K chunks of a block are swept at once (K x LB values in flight) so that the
+// division on each chain's critical path overlaps with the others'.
+//   pass 1  per chunk, the modified Thomas sweep (every row through the chunk's first and last
+//           unknowns; see thomas_pcr_kernel.hpp) reduces the chunk to 2 rows, nothing stored
+//           but those rows;
+//   reduced per block, Thomas across its LB lanes on the 2P rows (unit diagonal);
+//   pass 2  per chunk, plain Thomas with the chunk's first unknown known (c', d' into a tile of
+//           K x LB x M values that stays in cache), then the back substitution from the last.
+// Threads share the (block, chunk group) items in contiguous ranges; pass 2 walks its range
+// backwards so that it starts on the rows pass 1 left in cache. Traffic: 4 reads in pass 1,
+// 4 reads and 1 write in pass 2 (72 bytes per unknown in double).
+// Pivots: every pivot feeds the pivot-risk screen of core/pivot.hpp; a flagged chunk or reduced
+// system is rescanned exactly (phase 0: chunk sweeps, 1: chunks' first rows, 2: reduced system,
+// as the hybrid names them), and a system with a bad pivot reports the row Thomas would
+// (agreed_info).
+#include <bandsolve/core/pivot.hpp>
+#include <bandsolve/tridiag/reduction_kernel.hpp>
+#include <bandsolve/tridiag/team_batch.hpp>
+
+namespace bandsolve::detail {
+
+// Rows per chunk. A variable so that tests can lower it to cut small systems into many chunks.
+// 128 rows keep pass 2's tile (2 x 128 rows x 128 bytes) in L1 and the reduced system at 2n/128
+// rows per system.
+inline index_t partition_chunk_rows = 128;
+
+// Values of T in flight per sweep: 128 bytes (two AVX-512 registers, four AVX2 ones), so that
+// the division on each recurrence's critical path overlaps with the others'.
+template <class T>
+inline constexpr int partition_width_v = static_cast<int>(128 / sizeof(T));
+
+// Lanes of one block: the systems side by side, up to partition_width_v (Width: the systems of
+// one interleaved pack, or 0 for column and strided views, where the caller picks among the
+// widths by the number of systems).
+template <class T, int Width>
+inline constexpr int partition_lanes_v =
+    Width > 0 && Width < partition_width_v<T> ? Width : partition_width_v<T>;
+
+// Chunks swept at once by a block of LB lanes: the rest of the 128 bytes in flight.
+template <class T, int LB>
+inline constexpr int partition_chains_v =
+    partition_width_v<T> / LB < 1 ? 1 : partition_width_v<T> / LB;
+
+// Software prefetch of the row `ahead` rows on (host builds): K chunks x 4 arrays are too many
+// short streams for the hardware prefetchers when the blocks are narrow.
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define BANDSOLVE_PARTITION_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define BANDSOLVE_PARTITION_PREFETCH(p)
+#endif
+inline constexpr index_t partition_prefetch_rows = 16;
+
+// One array of a lane block: lane l, row i at p[i * rs + l].
+template <class T>
+struct lane_array {
+  T* p = nullptr;
+  index_t rs = 0;
+  KOKKOS_INLINE_FUNCTION T& at(index_t row, int l) const { return p[row * rs + l]; }
+};
+
+// Pass 1 on K chunks of one lane block, chunk k starting at row r0 + k M, each of m >= 2 rows:
+// their reduced rows into ra, rc, rd (row 2k then 2k + 1, LB lanes each). top: chunk 0 starts the
+// system (its a of row 0 is ignored). Lanes l >= nl (Full false) read an identity row.
+// Returns false if a pivot may be bad.
+template <int LB, int K, bool Full, class T>
+KOKKOS_INLINE_FUNCTION bool partition_reduce(index_t r0, index_t M, index_t m, int nl, bool top,
+                                             const lane_array<const T>& a,
+                                             const lane_array<const T>& b,
+                                             const lane_array<const T>& c,
+                                             const lane_array<const T>& d, T* ra, T* rc, T* rd) {
+  constexpr int V = K * LB;
+  constexpr bool Prefetch = K > 1;
+  // Row `row` of lane l (lanes l >= nl read `fill`), one contiguous run of LB per chunk.
+  const auto ld = [nl](const T* p, int l, T fill) { return (Full || l < nl) ? p[l] : fill; };
+  T ap[V], cp[V], dp[V], a0[V], c0[V], d0[V], sa[V], sd[V], w[V], risk[V];
+  for (int k = 0; k < K; ++k) {  // rows 0 and 1, divided by their diagonal
+    const index_t i0 = r0 + k * M;
+    const T *pa = a.p + i0 * a.rs, *pb = b.p + i0 * b.rs, *pc = c.p + i0 * c.rs,
+            *pd = d.p + i0 * d.rs;
+    const bool no_a = top && k == 0;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      const int v = k * LB + l;
+      const T A0 = no_a ? T(0) : ld(pa, l, T(0));
+      const T B0 = ld(pb, l, T(1)), B1 = ld(pb + b.rs, l, T(1));
+      const T r = T(1) / B0, r1 = T(1) / B1;
+      risk[v] = pivot_risk(B1, r1, pivot_risk(B0, r, T(0)));
+      a0[v] = r * A0;
+      c0[v] = ld(pc, l, T(0)) * r;
+      d0[v] = r * ld(pd, l, T(0));
+      ap[v] = r1 * ld(pa + a.rs, l, T(0));
+      cp[v] = ld(pc + c.rs, l, T(0)) * r1;
+      dp[v] = r1 * ld(pd + d.rs, l, T(0));
+      sa[v] = T(0);
+      sd[v] = T(0);
+      w[v] = T(1);
+    }
+  }
+  for (index_t i = 2; i < m; ++i) {
+    for (int k = 0; k < K; ++k) {
+      const index_t row = r0 + k * M + i;
+      const T *pa = a.p + row * a.rs, *pb = b.p + row * b.rs, *pc = c.p + row * c.rs,
+              *pd = d.p + row * d.rs;
+      if (Prefetch) {
+        BANDSOLVE_PARTITION_PREFETCH(pa + partition_prefetch_rows * a.rs);
+        BANDSOLVE_PARTITION_PREFETCH(pb + partition_prefetch_rows * b.rs);
+        BANDSOLVE_PARTITION_PREFETCH(pc + partition_prefetch_rows * c.rs);
+        BANDSOLVE_PARTITION_PREFETCH(pd + partition_prefetch_rows * d.rs);
+      }
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l) {
+        const int v = k * LB + l;
+        // Row i-1 is a middle row: it enters row 1's substitution with the weight w.
+        sa[v] += w[v] * ap[v];
+        sd[v] += w[v] * dp[v];
+        w[v] = -cp[v] * w[v];
+        const T A = ld(pa, l, T(0));
+        const T pivot = ld(pb, l, T(1)) - A * cp[v];
+        const T r = T(1) / pivot;
+        risk[v] = pivot_risk(pivot, r, risk[v]);
+        dp[v] = r * (ld(pd, l, T(0)) - A * dp[v]);
+        ap[v] = -r * A * ap[v];
+        cp[v] = ld(pc, l, T(0)) * r;
+      }
+    }
+  }
+  T total = T(0);
+  for (int k = 0; k < K; ++k) {
+    T* fa = ra + 2 * k * LB;
+    T* fc = rc + 2 * k * LB;
+    T* fd = rd + 2 * k * LB;
+    BANDSOLVE_SIMD_SUM(total)
+    for (int l = 0; l < LB; ++l) {  // row 0 through x[0] and x[m-1]
+      const int v = k * LB + l;
+      const T pivot = T(1) - c0[v] * sa[v];
+      const T r = T(1) / pivot;
+      total += pivot_risk(pivot, r, risk[v]);
+      fa[l] = r * a0[v];
+      fc[l] = r * c0[v] * w[v];
+      fd[l] = r * (d0[v] - c0[v] * sd[v]);
+      fa[LB + l] = ap[v];
+      fc[LB + l] = cp[v];
+      fd[LB + l] = dp[v];
+    }
+  }
+  return risk_is_low(total);
+}
+
+// Pass 2 on the same K chunks, with x of their first and last rows in xr (rows 2k, 2k + 1 of
+// the reduced solution): x of every row into x (lanes < nl). tc, td: K LB (m - 1) values each.
+template <int LB, int K, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void partition_recover(index_t r0, index_t M, index_t m, int nl,
+                                              const lane_array<const T>& a,
+                                              const lane_array<const T>& b,
+                                              const lane_array<const T>& c,
+                                              const lane_array<T>& x, const T* xr, T* tc, T* td) {
+  constexpr int V = K * LB;
+  constexpr bool Prefetch = K > 1;
+  const auto ld = [nl](const T* p, int l, T fill) { return (Full || l < nl) ? p[l] : fill; };
+  T cp[V], dp[V];
+  for (int k = 0; k < K; ++k) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {  // row 0: x[0] known
+      cp[k * LB + l] = T(0);
+      dp[k * LB + l] = xr[2 * k * LB + l];
+    }
+  }
+  for (index_t i = 1; i < m - 1; ++i) {
+    for (int k = 0; k < K; ++k) {
+      const index_t row = r0 + k * M + i;
+      const T *pa = a.p + row * a.rs, *pb = b.p + row * b.rs, *pc = c.p + row * c.rs;
+      const T* pd = x.p + row * x.rs;
+      if (Prefetch) {
+        BANDSOLVE_PARTITION_PREFETCH(pa + partition_prefetch_rows * a.rs);
+        BANDSOLVE_PARTITION_PREFETCH(pb + partition_prefetch_rows * b.rs);
+        BANDSOLVE_PARTITION_PREFETCH(pc + partition_prefetch_rows * c.rs);
+        BANDSOLVE_PARTITION_PREFETCH(pd + partition_prefetch_rows * x.rs);
+      }
+      T* const tci = tc + (i * K + k) * LB;
+      T* const tdi = td + (i * K + k) * LB;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l) {
+        const int v = k * LB + l;
+        const T A = ld(pa, l, T(0));
+        const T pivot = ld(pb, l, T(1)) - A * cp[v];
+        const T r = T(1) / pivot;
+        dp[v] = r * (ld(pd, l, T(0)) - A * dp[v]);
+        cp[v] = ld(pc, l, T(0)) * r;
+        tci[l] = cp[v];
+        tdi[l] = dp[v];
+      }
+    }
+  }
+  T next[V];
+  for (int k = 0; k < K; ++k) {
+    T* const px = x.p + (r0 + k * M + m - 1) * x.rs;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      next[k * LB + l] = xr[(2 * k + 1) * LB + l];
+      if (Full || l < nl) px[l] = next[k * LB + l];
+    }
+  }
+  for (index_t i = m - 2; i >= 1; --i) {
+    for (int k = 0; k < K; ++k) {
+      T* const px = x.p + (r0 + k * M + i) * x.rs;
+      const T* const tci = tc + (i * K + k) * LB;
+      const T* const tdi = td + (i * K + k) * LB;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l) {
+        const int v = k * LB + l;
+        next[v] = tdi[l] - tci[l] * next[v];
+        if (Full || l < nl) px[l] = next[v];
+      }
+    }
+  }
+  for (int k = 0; k < K; ++k) {
+    T* const px = x.p + (r0 + k * M) * x.rs;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l)
+      if (Full || l < nl) px[l] = xr[2 * k * LB + l];
+  }
+}
+
+// Exact rescan of pass 1 on one chunk (rows r0 .. r0+m-1) of lane l: the first bad pivot of its
+// sweep (phase 0), else of its first row (phase 1), as a bad_code on rows of the system.
+template <class T>
+KOKKOS_INLINE_FUNCTION bad_code partition_rescan_chunk(index_t r0, index_t m, int l,
+                                                       const lane_array<const T>& a,
+                                                       const lane_array<const T>& b,
+                                                       const lane_array<const T>& c) {
+  if (!pivot_is_good(b.at(r0, l))) return min_bad_row(0, 0, r0);
+  if (!pivot_is_good(b.at(r0 + 1, l))) return min_bad_row(0, 0, r0 + 1);
+  const T c0 = c.at(r0, l) / b.at(r0, l);
+  T ap = a.at(r0 + 1, l) / b.at(r0 + 1, l), cp = c.at(r0 + 1, l) / b.at(r0 + 1, l);
+  T sa = T(0), w = T(1);
+  for (index_t i = 2; i < m; ++i) {
+    sa += w * ap;
+    w = -cp * w;
+    const T A = a.at(r0 + i, l);
+    const T pivot = b.at(r0 + i, l) - A * cp;
+    if (!pivot_is_good(pivot)) return min_bad_row(0, 0, r0 + i);
+    ap = -A * ap / pivot;
+    cp = c.at(r0 + i, l) / pivot;
+  }
+  if (!pivot_is_good(T(1) - c0 * sa)) return min_bad_row(0, 1, r0);
+  return 0;
+}
+
+// Thomas on a block's reduced system of R rows (unit diagonal), SIMD across its LB lanes; x ends
+// in rd. Returns false if a pivot may be bad (rc then holds the eliminated c' for the rescan).
+template <int LB, class T>
+KOKKOS_INLINE_FUNCTION bool partition_reduced_thomas(index_t R, const T* ra, T* rc, T* rd) {
+  T risk[LB];
+  for (int l = 0; l < LB; ++l) risk[l] = T(0);
+  for (index_t i = 1; i < R; ++i) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      const index_t k = i * LB + l;
+      const T pivot = T(1) - ra[k] * rc[k - LB];
+      const T r = T(1) / pivot;
+      risk[l] = pivot_risk(pivot, r, risk[l]);
+      rc[k] = rc[k] * r;
+      rd[k] = r * (rd[k] - ra[k] * rd[k - LB]);
+    }
+  }
+  for (index_t i = R - 2; i >= 0; --i) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) rd[i * LB + l] -= rc[i * LB + l] * rd[(i + 1) * LB + l];
+  }
+  bool clean = true;
+  for (int l = 0; l < LB; ++l) clean = clean && risk_is_low(risk[l]);
+  return clean;
+}
+
+// After partition_reduced_thomas flagged: lane l's first bad reduced pivot, as a reduced row
+// (1-based), 0 if none.
+template <int LB, class T>
+KOKKOS_INLINE_FUNCTION index_t partition_reduced_bad_row(index_t R, int l, const T* ra,
+                                                         const T* rc) {
+  for (index_t i = 1; i < R; ++i)
+    if (!pivot_is_good(T(1) - ra[i * LB + l] * rc[(i - 1) * LB + l])) return i + 1;
+  return 0;
+}
+
+// How a batch of nsys systems of n rows falls into lane blocks and work items.
+struct partition_plan {
+  index_t n = 0, nsys = 0;
+  index_t unit = 0;  // systems at consecutive addresses (an interleaved pack, or every system)
+  index_t blocks_per_unit = 0, blocks = 0;
+  index_t M = 0, P = 0, mlast = 0;  // chunk rows, chunks per system, rows of the last chunk
+  index_t groups = 0;               // K-chunk groups of M-row chunks per block
+  index_t singles = 0;              // then chunks one at a time (the rest, the last one)
+  index_t items_per_block = 0, items = 0;
+  index_t R = 0;  // reduced rows per system
+  // Items in chunk order (the blocks of a chunk one after the other) where several blocks share
+  // each row's run of memory (column and strided views), so that a row's cache lines are read
+  // while the neighbouring block's reads still hold them; else block by block (an interleaved
+  // pack is one stream).
+  bool chunk_major = false;
+
+  KOKKOS_INLINE_FUNCTION index_t first_system(index_t g) const {
+    return (g / blocks_per_unit) * unit + (g % blocks_per_unit) * lanes_;
+  }
+  KOKKOS_INLINE_FUNCTION int lanes_in(index_t g) const {
+    const index_t s0 = first_system(g);
+    const index_t in_unit = unit - (g % blocks_per_unit) * lanes_;
+    index_t nl = lanes_ < in_unit ? lanes_ : in_unit;
+    if (nsys - s0 < nl) nl = nsys - s0;
+    return static_cast<int>(nl);
+  }
+  index_t lanes_ = 0;
+};
+
+template <class T, int LB>
+partition_plan make_partition_plan(index_t n, index_t nsys, index_t unit, index_t chunk_rows) {
+  constexpr int K = partition_chains_v<T, LB>;
+  partition_plan p;
+  p.n = n;
+  p.nsys = nsys;
+  p.unit = unit;
+  p.lanes_ = LB;
+  p.blocks_per_unit = (unit + LB - 1) / LB;
+  const index_t units = (nsys + unit - 1) / unit;
+  p.blocks = units * p.blocks_per_unit;
+  p.M = chunk_rows < 2 ? 2 : chunk_rows;
+  p.P = n / p.M;
+  p.mlast = n - (p.P - 1) * p.M;
+  const index_t regular = p.mlast == p.M ? p.P : p.P - 1;
+  p.groups = regular / K;
+  p.singles = p.P - p.groups * K;
+  p.items_per_block = p.groups + p.singles;
+  p.items = p.blocks * p.items_per_block;
+  p.R = 2 * p.P;
+  p.chunk_major = p.blocks_per_unit > 1;
+  return p;
+}
+
+// Whether the partition path applies: at least two chunks per system.
+inline bool partition_applies(index_t n, index_t chunk_rows) {
+  return chunk_rows >= 2 && n >= 2 * chunk_rows;
+}
+
+// Elements of T (and bytes) of the scratch the team solve needs.
+template <class T, int LB>
+std::size_t partition_scratch_bytes(const partition_plan& p, int team_size) {
+  constexpr int K = partition_chains_v<T, LB>;
+  const std::size_t codes = static_cast<std::size_t>(team_size) *
+                            static_cast<std::size_t>(p.nsys) * sizeof(bad_code);
+  const std::size_t reduced =
+      3 * static_cast<std::size_t>(p.blocks) * static_cast<std::size_t>(p.R) * LB * sizeof(T);
+  const std::size_t tile_rows = static_cast<std::size_t>(K > 2 ? K : 2) *
+                                static_cast<std::size_t>(p.M);
+  const std::size_t tiles =
+      static_cast<std::size_t>(team_size) * 2 * tile_rows * LB * sizeof(T);
+  return (codes + 63) / 64 * 64 + (reduced + 63) / 64 * 64 + tiles;
+}
+
+// The whole solve on one team (every thread calls it). arrays(g, a, b, c, x) gives the lane
+// arrays of block g (its first system's rows); info_of_system(s, own) stores system s's info
+// from its own code (0 = clean). scratch: partition_scratch_bytes, aligned to 64.
+template <class T, int LB, class Member, class Arrays, class Info>
+KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const partition_plan& p,
+                                                 const Arrays& arrays, const Info& info_of_system,
+                                                 void* scratch) {
+  constexpr int K = partition_chains_v<T, LB>;
+  const int nt = team.team_size(), t = team.team_rank();
+  char* base = static_cast<char*>(scratch);
+  bad_code* const codes = reinterpret_cast<bad_code*>(base);
+  base += (static_cast<std::size_t>(nt) * static_cast<std::size_t>(p.nsys) * sizeof(bad_code) +
+           63) / 64 * 64;
+  const index_t block_values = p.R * LB;
+  T* const ra = reinterpret_cast<T*>(base);
+  T* const rc = ra + p.blocks * block_values;
+  T* const rd = rc + p.blocks * block_values;
+  base += (3 * static_cast<std::size_t>(p.blocks * block_values) * sizeof(T) + 63) / 64 * 64;
+  const index_t tile_values = static_cast<index_t>(K > 2 ? K : 2) * p.M * LB;
+  T* const tc = reinterpret_cast<T*>(base) + static_cast<index_t>(t) * 2 * tile_values;
+  T* const td = tc + tile_values;
+  bad_code* const own = codes + static_cast<index_t>(t) * p.nsys;
+  for (index_t s = 0; s < p.nsys; ++s) own[s] = 0;
+
+  index_t w0, w1;
+  thread_share(team, 0, p.items, w0, w1);
+  // Item w: block g, chunks j0 .. j0 + count - 1 (count K, or 1 of mj rows).
+  const auto sweep = [&](bool recover, index_t w) {
+    const index_t g = p.chunk_major ? w % p.blocks : w / p.items_per_block;
+    const index_t q = p.chunk_major ? w / p.blocks : w % p.items_per_block;
+    const int nl = p.lanes_in(g);
+    lane_array<const T> la, lb, lc;
+    lane_array<T> lx;
+    arrays(g, la, lb, lc, lx);
+    const lane_array<const T> ld{lx.p, lx.rs};
+    T* const gra = ra + g * block_values;
+    T* const grc = rc + g * block_values;
+    T* const grd = rd + g * block_values;
+    const bool full = nl == LB;
+    const auto run = [&](auto chains, index_t j0, index_t m) {
+      constexpr int KK = decltype(chains)::value;
+      const index_t r0 = j0 * p.M;
+      const index_t off = 2 * j0 * LB;
+      if (!recover) {
+        const bool clean =
+            full ? partition_reduce<LB, KK, true>(r0, p.M, m, nl, j0 == 0, la, lb, lc, ld,
+                                                  gra + off, grc + off, grd + off)
+                 : partition_reduce<LB, KK, false>(r0, p.M, m, nl, j0 == 0, la, lb, lc, ld,
+                                                   gra + off, grc + off, grd + off);
+        if (!clean) {  // rare: name the rows
+          const index_t s0 = p.first_system(g);
+          for (int k = 0; k < KK; ++k)
+            for (int l = 0; l < nl; ++l)
+              own[s0 + l] = merge_bad(
+                  own[s0 + l], partition_rescan_chunk<T>(r0 + k * p.M, m, l, la, lb, lc));
+        }
+      } else if (full) {
+        partition_recover<LB, KK, true>(r0, p.M, m, nl, la, lb, lc, lx, grd + off, tc, td);
+      } else {
+        partition_recover<LB, KK, false>(r0, p.M, m, nl, la, lb, lc, lx, grd + off, tc, td);
+      }
+    };
+    if (q < p.groups) {
+      run(std::integral_constant<int, K>{}, q * K, p.M);
+    } else {
+      const index_t j = p.groups * K + (q - p.groups);
+      run(std::integral_constant<int, 1>{}, j, j == p.P - 1 ? p.mlast : p.M);
+    }
+  };
+  for (index_t w = w0; w < w1; ++w) sweep(false, w);
+  team.team_barrier();
+  index_t g0, g1;
+  thread_share(team, 0, p.blocks, g0, g1);
+  for (index_t g = g0; g < g1; ++g) {
+    T* const gra = ra + g * block_values;
+    T* const grc = rc + g * block_values;
+    T* const grd = rd + g * block_values;
+    if (!partition_reduced_thomas<LB>(p.R, gra, grc, grd)) {
+      const index_t s0 = p.first_system(g);
+      const int nl = p.lanes_in(g);
+      for (int l = 0; l < nl; ++l) {
+        const index_t r = partition_reduced_bad_row<LB>(p.R, l, gra, grc);
+        if (r == 0) continue;
+        const index_t j = (r - 1) / 2;
+        const index_t mj = j == p.P - 1 ? p.mlast : p.M;
+        own[s0 + l] = min_bad_row(own[s0 + l], 2, j * p.M + ((r - 1) % 2 == 1 ? mj - 1 : 0));
+      }
+    }
+  }
+  team.team_barrier();
+  for (index_t w = w1 - 1; w >= w0; --w) sweep(true, w);
+  team.team_barrier();
+  index_t s0, s1;
+  thread_share(team, 0, p.nsys, s0, s1);
+  for (index_t s = s0; s < s1; ++s) {
+    bad_code first = 0;
+    for (int u = 0; u < nt; ++u) first = merge_bad(first, codes[static_cast<index_t>(u) * p.nsys + s]);
+    info_of_system(s, info_of(first));
+  }
+  team.team_barrier();  // the scratch may be reused after return
+}
+
+// Whether every array's systems lie side by side (unit system stride) while its rows do not
+// (rows of unit stride go to the hybrid's row path).
+template <class View>
+bool lanes_adjacent(const View& v) {
+  using Layout = layout_of_t<View>;
+  if constexpr (is_interleaved_layout_v<Layout>)
+    return v.stride(2) == 1 && v.stride(1) != 1;
+  else if constexpr (std::is_same_v<Layout, layout::row>)
+    return false;
+  else
+    return v.stride(0) == 1 && v.stride(1) != 1;
+}
+
+// partition_host_solve with blocks of LB lanes; unit: systems side by side in memory.
+template <int LB, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void partition_host_launch(const ExecutionSpace& exec, const char* label, const AView& a,
+                           const BView& b, const CView& c, const DView& d, const InfoView& info,
+                           index_t nsys, index_t n, index_t unit, index_t M) {
+  using T = typename DView::non_const_value_type;
+  const partition_plan plan = make_partition_plan<T, LB>(n, nsys, unit, M);
+  const int threads = concurrency_of(exec);
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  const auto arrays = [=](index_t g, lane_array<const T>& la, lane_array<const T>& lb,
+                          lane_array<const T>& lc, lane_array<T>& lx) {
+    const index_t s0 = plan.first_system(g);
+    const auto sa = system_of(a, s0);
+    const auto sb = system_of(b, s0);
+    const auto sc = system_of(c, s0);
+    const auto sd = system_of(d, s0);
+    la = {sa.p, sa.stride};
+    lb = {sb.p, sb.stride};
+    lc = {sc.p, sc.stride};
+    lx = {sd.p, sd.stride};
+  };
+  const auto set_info = [=](index_t s, int own) {
+    info(s) = agreed_info(own, n, a, b, c, s);
+  };
+  launch_teams(exec, label, 1, threads, partition_scratch_bytes<T, LB>(plan, threads),
+               KOKKOS_LAMBDA(const member_type& team, const index_t, void* scratch) {
+                 partition_solve_team<T, LB>(team, plan, arrays, set_info, scratch);
+               });
+}
+
+
+// The host backends' partition solve of nsys systems of n rows (arguments checked), when the
+// batch's systems are side by side (lanes_adjacent) and n holds two chunks; returns whether it
+// ran. One team of every thread; scratch from launch_teams (Kokkos's team scratch, or the kept
+// buffer of backend/scratch.hpp: no allocation per call once it has grown).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+bool partition_host_solve(const ExecutionSpace& exec, const char* label, const AView& a,
+                          const BView& b, const CView& c, const DView& d, const InfoView& info,
+                          index_t nsys, index_t n) {
+  using T = typename DView::non_const_value_type;
+  using Layout = layout_of_t<DView>;
+  const index_t M = partition_chunk_rows;
+  if (!partition_applies(n, M) || !lanes_adjacent(a) || !lanes_adjacent(b) ||
+      !lanes_adjacent(c) || !lanes_adjacent(d))
+    return false;
+  if constexpr (is_interleaved_layout_v<Layout>) {
+    partition_host_launch<partition_lanes_v<T, Layout::width>>(exec, label, a, b, c, d, info,
+                                                               nsys, n, Layout::width, M);
+  } else {  // the widest block the systems fill: 128, 64 or 32 bytes
+    constexpr int wide = partition_width_v<T>;
+    if (nsys >= wide)
+      partition_host_launch<wide>(exec, label, a, b, c, d, info, nsys, n, nsys, M);
+    else if (nsys >= wide / 2)
+      partition_host_launch<wide / 2>(exec, label, a, b, c, d, info, nsys, n, nsys, M);
+    else
+      partition_host_launch<wide / 4>(exec, label, a, b, c, d, info, nsys, n, nsys, M);
+  }
+  return true;
+}
+
+}  // namespace bandsolve::detail
+
