@@ -391,6 +391,21 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     else
       CHECK(msg == "(nothing thrown)");
   }
+  SECTION("other options on the last rank") {
+    bmpi::options other;
+    other.scheme = bmpi::exchange::gather;
+    const auto [msg, same] = agreed_message(thrown_message([&] {
+      bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info,
+                  me == bad ? other : bmpi::options{});
+    }));
+    CHECK(same);
+    if (P > 1)
+      CHECK(msg == "bandsolve::mpi::solve: the ranks pass different options: scheme 0, "
+                   "all_to_all_min_lines_per_rank 8 on rank 0 but 2, 8 on rank " +
+                       std::to_string(bad));
+    else
+      CHECK(msg == "(nothing thrown)");
+  }
   SECTION("a factored solve with a row fewer on the last rank") {
     const auto f = bmpi::factorize(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c);
     V d_bad("d", nsys, m - 1);

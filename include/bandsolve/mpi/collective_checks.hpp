@@ -6,6 +6,7 @@
 // left waiting in an exchange the others never enter.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/errors.hpp>
+#include <bandsolve/mpi/options.hpp>
 
 #include <mpi.h>
 
@@ -36,17 +37,21 @@ inline void check_comm(const std::string& fn, MPI_Comm comm) {
 }
 
 // local_checks() returns {nsys, rows held by this rank} or throws std::invalid_argument with
-// fn's prefix. scalar_bytes: sizeof the scalar each rank sends (they must agree).
+// fn's prefix. scalar_bytes: sizeof the scalar each rank sends; opts: the options, if the call
+// takes them (the ranks must agree on both: different schemes would wait in different calls).
 template <class LocalChecks>
 partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
-                             const LocalChecks& local_checks) {
+                             const LocalChecks& local_checks, const options* opts = nullptr) {
   check_comm(fn, comm);
   partition p;
   MPI_Comm_rank(comm, &p.rank);
   MPI_Comm_size(comm, &p.size);
 
   std::string message;
-  long long mine[4] = {0, 0, 0, static_cast<long long>(scalar_bytes)};  // bad, nsys, rows, bytes
+  constexpr int F = 6;  // bad, nsys, rows, scalar bytes, scheme, all-to-all threshold
+  long long mine[F] = {0, 0, 0, static_cast<long long>(scalar_bytes),
+                       opts ? static_cast<long long>(opts->scheme) : 0,
+                       opts ? static_cast<long long>(opts->all_to_all_min_lines_per_rank) : 0};
   try {
     const auto [nsys, held] = local_checks();
     mine[1] = static_cast<long long>(nsys);
@@ -59,9 +64,9 @@ partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t s
     message = e.what();
     if (message.compare(0, fn.size() + 2, fn + ": ") == 0) message.erase(0, fn.size() + 2);
   }
-  std::vector<long long> all(4 * static_cast<std::size_t>(p.size));
-  MPI_Allgather(mine, 4, MPI_LONG_LONG, all.data(), 4, MPI_LONG_LONG, comm);
-  const auto field = [&](int r, int k) { return all[4 * static_cast<std::size_t>(r) + k]; };
+  std::vector<long long> all(F * static_cast<std::size_t>(p.size));
+  MPI_Allgather(mine, F, MPI_LONG_LONG, all.data(), F, MPI_LONG_LONG, comm);
+  const auto field = [&](int r, int k) { return all[F * static_cast<std::size_t>(r) + k]; };
 
   int first_bad = -1, bad_ranks = 0;
   for (int r = 0; r < p.size; ++r)
@@ -89,6 +94,11 @@ partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t s
       bandsolve::detail::throw_invalid_argument(
           fn, "the ranks pass different scalar types: ", field(0, 3), " bytes on rank 0 but ",
           field(r, 3), " on rank ", r);
+    if (field(r, 4) != field(0, 4) || field(r, 5) != field(0, 5))
+      bandsolve::detail::throw_invalid_argument(
+          fn, "the ranks pass different options: scheme ", field(0, 4),
+          ", all_to_all_min_lines_per_rank ", field(0, 5), " on rank 0 but ", field(r, 4), ", ",
+          field(r, 5), " on rank ", r);
   }
   p.nsys = static_cast<std::size_t>(field(0, 1));
   p.rows.resize(static_cast<std::size_t>(p.size));

@@ -130,7 +130,7 @@ auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const 
     bandsolve::detail::check_rows_fit_int(fn, rows(b));
     const std::size_t n = bandsolve::detail::check_factor_nsys<Layout>(fn, b, nsys);
     return std::pair<std::size_t, std::size_t>(n, rows(b));
-  });
+  }, &opts);
   const auto me = static_cast<std::size_t>(s.p.rank);
   s.part.m = s.p.rows[me];
   s.part.offset = s.p.offsets[me];

@@ -57,7 +57,7 @@ void solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BVie
   const detail::partition p = detail::agree_on_arguments(fn, comm, sizeof(T), [&] {
     const std::size_t nsys = bandsolve::detail::check_one_shot<Layout>(fn, a, b, c, d, info);
     return std::pair<std::size_t, std::size_t>(nsys, rows(d));
-  });
+  }, &opts);
   if (p.nsys == 0) return;
   if (p.size == 1) {
     bandsolve::solve(exec, algo::thomas{}, a, b, c, d, info);
