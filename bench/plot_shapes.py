@@ -167,7 +167,7 @@ def plot(cells, context, path):
             ax.axhline(0.45, color="grey", linewidth=0.8, linestyle="--")
             ax.set_title(f"{'one-shot (automatic)' if kind == 'one_shot' else 'factored (Thomas)'}"
                          f", {prec}")
-            ax.set_ylim(0, 1.2)
+            ax.set_ylim(0, 1.6)
             ax.grid(True, alpha=0.3)
             if row == 1:
                 ax.set_xlabel("n (nsys = 2^24 / n)")
