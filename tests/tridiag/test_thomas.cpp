@@ -825,8 +825,10 @@ TEMPLATE_LIST_TEST_CASE("scratch beyond the team scratch limit comes from an all
   bandsolve::detail::max_team_scratch_bytes = 256;
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
+    // 3 x 1501 and 70 x 1501 unknowns: above the size solved on the calling thread
+    // (inline_solve_unknowns), so the work items run in a parallel launch (nsys = 1: inline).
     for (std::size_t nsys : {1, 3, 70}) {
-      const std::size_t n = 301;
+      const std::size_t n = 1501;
       INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", nsys = " << nsys);
       const auto p = bstest::random_dominant<T>(nsys, n, 900 + static_cast<std::uint32_t>(nsys));
       auto D = upload<Layout, Exec>(p);
@@ -842,6 +844,89 @@ TEMPLATE_LIST_TEST_CASE("scratch beyond the team scratch limit comes from an all
             bstest::lapack_tol<T>());
       CHECK(bstest::max_rel_diff(bstest::to_host(d2, nsys), ref, nsys, n) <=
             bstest::lapack_tol<T>());
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tiny systems (n <= 7) stored back to back run through their own kernel (tiny_thomas.hpp) in
+// work items of 256 systems; strided Views with other system strides take the gathered packs.
+// Batches across item boundaries, zero pivots at every row of some systems (the info code
+// checked against LAPACK's), the factored solve, and strided Views of both kinds.
+
+TEMPLATE_TEST_CASE("tiny row systems back to back: LAPACK's solution and info codes",
+                   "[thomas][tiny]", BSTEST_SCALARS) {
+  using T = TestType;
+  using row = bl::row;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 7000;
+    for (std::size_t n = 1; n <= 8; ++n) {
+      for (std::size_t nsys : {std::size_t(3), std::size_t(255), std::size_t(257),
+                               std::size_t(700)}) {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
+        auto p = bstest::random_dominant<T>(nsys, n, seed++);
+        // A zero pivot at row i (a_i = b_i = 0, and a_{i+1} = 0 so that LAPACK's pivoting
+        // finds it too) of systems spread over the items, one row per system.
+        std::vector<int> expected(nsys, 0);
+        for (std::size_t s = 0; s < nsys; s += 37) {
+          const std::size_t i = s % n;
+          p.a[p.idx(s, i)] = T(0);
+          p.b[p.idx(s, i)] = T(0);
+          if (i + 1 < n) p.a[p.idx(s, i + 1)] = T(0);
+          expected[s] = static_cast<int>(i + 1);
+        }
+        const auto failed = failed_mask(expected);
+        std::vector<int> lapack_info;
+        const auto ref = bstest::reference_solve(p, nullptr, &lapack_info);
+        REQUIRE(lapack_info == expected);
+
+        const auto [codes, x] = solve_on<row>(exec, p);
+        CHECK(codes == expected);
+        CHECK(bstest::max_rel_diff(x, ref, nsys, n, failed) <= bstest::lapack_tol<T>());
+        CHECK(bstest::max_residual(p, x, nullptr, failed) <= bstest::residual_tol<T>());
+
+        auto D = upload<row, Exec>(p);
+        auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c, nsys);
+        f.solve(exec, D.d);
+        exec.fence();
+        CHECK(bstest::info_to_host(f.info()) == expected);
+        CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), ref, nsys, n, failed) <=
+              bstest::lapack_tol<T>());
+
+        // Strided Views over one array: systems `pitch` apart, rows at unit stride; pitch n is
+        // back to back (the tiny kernel), n + 1 leaves a NaN gap after each system (the gathered
+        // packs), which must stay untouched.
+        for (std::size_t pitch : {n, n + 1}) {
+          INFO("strided, system stride " << pitch);
+          using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+          using Flat = Kokkos::View<T*, Mem>;
+          const std::size_t len = pitch * nsys;
+          Flat fa("fa", len), fb("fb", len), fc("fc", len), fd("fd", len);
+          for (auto* v : {&fa, &fb, &fc, &fd}) Kokkos::deep_copy(*v, nan);
+          const auto sub = [&](const Flat& f) {
+            return Sub(f.data(), Kokkos::LayoutStride(nsys, pitch, n, 1));
+          };
+          const Sub sa = sub(fa), sb = sub(fb), sc = sub(fc), sd = sub(fd);
+          bstest::fill(sa, p.a, nsys);
+          bstest::fill(sb, p.b, nsys);
+          bstest::fill(sc, p.c, nsys);
+          bstest::fill(sd, p.d, nsys);
+          auto info = bstest::make_info<Mem>(nsys);
+          bandsolve::solve(exec, thomas{}, sa, sb, sc, sd, info);
+          exec.fence();
+          CHECK(bstest::info_to_host(info) == expected);
+          CHECK(bstest::max_rel_diff(bstest::to_host(sd, nsys), ref, nsys, n, failed) <=
+                bstest::lapack_tol<T>());
+          const auto raw = bstest::raw_copy(fd);
+          std::size_t gaps_written = 0;
+          for (std::size_t k = 0; k < len; ++k)
+            gaps_written += k % pitch >= n && !std::isnan(static_cast<double>(raw[k]));
+          CHECK(gaps_written == 0);
+        }
+      }
     }
   });
 }

@@ -38,6 +38,8 @@
 #include <bandsolve/tridiag/thomas_device.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 #include <bandsolve/tridiag/thomas_register_sweep.hpp>
+#include <bandsolve/tridiag/tiny_launch.hpp>
+#include <bandsolve/tridiag/tiny_thomas.hpp>
 
 #include <tuple>
 #include <type_traits>
@@ -278,8 +280,8 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
   const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
   const std::size_t scratch = thomas_item_scratch<P, Lanes, T, D>(n);
-  for_each_pack(
-      exec, "bandsolve::solve(thomas)", nchains, scratch,
+  for_each_pack_or_inline(
+      exec, "bandsolve::solve(thomas)", nchains, scratch, runs_inline(nchains, n * nsys),
       KOKKOS_LAMBDA(const index_t chain_index, void* work) {
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
         // variable is inside an if constexpr.
@@ -345,6 +347,32 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
         }
       });
 }
+
+// The one-shot solve of tiny systems stored back to back (tiny_thomas.hpp): work items of
+// tiny_tile_systems consecutive systems, each one contiguous block per array.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void tiny_thomas_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
+                        const CView& c, const DView& d, const InfoView& info, index_t n,
+                        index_t nsys) {
+  using T = typename BView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  constexpr index_t S = tiny_tile_systems;
+  const index_t items = (nsys + S - 1) / S;
+  const T* const pa = a.data();
+  const T* const pb = b.data();
+  const T* const pc = c.data();
+  D* const pd = d.data();
+  for_each_pack_or_inline(
+      exec, "bandsolve::solve(thomas)", items, 0, runs_inline(items, n * nsys),
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        const index_t first = p * S;
+        const index_t count = nsys - first < S ? nsys - first : S;
+        int codes[S];
+        const index_t offset = first * n;
+        tiny_thomas_run(n, count, pa + offset, pb + offset, pc + offset, pd + offset, codes);
+        for (index_t s = 0; s < count; ++s) info(first + s) = codes[s];
+      });
+}
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
@@ -392,6 +420,14 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
   } else {
     static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                   "bandsolve::solve(thomas): a host backend runs only on its own execution space");
+    // Tiny systems back to back (row layout without padding, strided with unit row stride and
+    // system stride n) stream as contiguous blocks.
+    if constexpr (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) {
+      if (n <= detail::tiny_max_rows && detail::tiny_systems_back_to_back(n, a, b, c, d)) {
+        detail::tiny_thomas_launch(exec, a, b, c, d, info, n, nsys);
+        return;
+      }
+    }
     // Strided Views read lane-contiguous rows as column blocks do, or gather as the row layout.
     const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
                        detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
@@ -457,9 +493,9 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
   const index_t npacks = (nsys + L - 1) / L;
   using factor_layout = layout::interleaved<L>;
   using factor_packing = single_pack<L>;  // work item p is factor pack p
-  for_each_pack(
+  for_each_pack_or_inline(
       exec, "bandsolve::thomas_factorization::solve", npacks, scratch,
-      KOKKOS_LAMBDA(const index_t p, void* work) {
+      runs_inline(npacks, n * nsys), KOKKOS_LAMBDA(const index_t p, void* work) {
         const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
         const Scalar* rp = &r(p, 0, 0);
         const Scalar* lp = &lo(p, 0, 0);
@@ -480,6 +516,30 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
           if constexpr (!is_interleaved_v<Layout> && L > 1)
             thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp, pack_gather<L>(d, p),
                                                    static_cast<D*>(work), prefetch);
+        }
+      });
+}
+
+// thomas_factorization::solve on tiny systems whose right-hand sides lie back to back
+// (tiny_thomas.hpp): factor packs of L, several per work item so that an item holds about
+// tiny_tile_systems systems.
+template <int L, class ExecutionSpace, class DView, class FactorView>
+void tiny_factored_solve_launch(const ExecutionSpace& exec, const DView& d, const FactorView& r,
+                                const FactorView& lo, const FactorView& cp, index_t n,
+                                index_t nsys) {
+  using D = typename DView::value_type;
+  constexpr index_t per_item = tiny_tile_systems / L > 1 ? tiny_tile_systems / L : 1;
+  const index_t npacks = (nsys + L - 1) / L;
+  const index_t items = (npacks + per_item - 1) / per_item;
+  D* const pd = d.data();
+  for_each_pack_or_inline(
+      exec, "bandsolve::thomas_factorization::solve", items, 0, runs_inline(items, n * nsys),
+      KOKKOS_LAMBDA(const index_t item, void*) {
+        const index_t p_end = (item + 1) * per_item < npacks ? (item + 1) * per_item : npacks;
+        for (index_t p = item * per_item; p < p_end; ++p) {
+          const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
+          tiny_factored_solve_run<L>(n, nl, &r(p, 0, 0), &lo(p, 0, 0), &cp(p, 0, 0),
+                                     pd + p * L * n);
         }
       });
 }
@@ -538,6 +598,14 @@ class thomas_factorization {
       detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
                                      nsys_);
     if (nsys_ == 0 || n_ == 0) return;
+    if constexpr (std::is_same_v<Layout, layout::row> ||
+                  std::is_same_v<Layout, layout::strided>) {
+      if (!one_pack_per_system(static_cast<std::size_t>(nsys_)) &&
+          n_ <= detail::tiny_max_rows && detail::tiny_systems_back_to_back(n_, d)) {
+        detail::tiny_factored_solve_launch<pack_width>(exec, d, r_, l_, cp_, n_, nsys_);
+        return;
+      }
+    }
     if (one_pack_per_system(static_cast<std::size_t>(nsys_)))
       detail::thomas_factored_solve_launch<Layout, detail::one_system_packing>(
           exec, d, true, r_, l_, cp_, n_, nsys_);
