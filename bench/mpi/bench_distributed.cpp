@@ -1,0 +1,388 @@
+// Distributed tridiagonal solves (bandsolve::mpi) against transpose-solve-transpose, in one run.
+//
+//   mpiexec -n 4 build/bench/bandsolve_bench_mpi [--benchmark_filter=...]
+//
+// An N^3 field of doubles (N = 256, or BANDSOLVE_BENCH_MPI_N) is split over the P ranks along the
+// axis the lines run on: every rank holds N/P rows of each of the N^2 lines. Two axes:
+//   x  the split axis is the slowest: a rank's part is column layout (lines contiguous);
+//   z  the split axis is the fastest: a rank's part is row layout (each line's rows contiguous).
+// Cases, each timed from a barrier to the last rank's end (the maximum over ranks):
+//   partitioned/one_shot   bandsolve::mpi::solve on the parts as they lie;
+//   partitioned/factored   f.solve of bandsolve::mpi::factorize's factorization;
+//   transpose/one_shot     MPI_Alltoall of a, b, c, d so that each rank holds N^2/P whole lines,
+//                          Thomas on them, MPI_Alltoall of x back (what a user without a
+//                          distributed solver writes);
+//   transpose/factored     the same with the coefficients moved and factored once: d there, x back;
+//   local/one_shot, local/factored
+//                          each rank solves N^2/P whole lines of N rows, no communication: the
+//                          single-process solve of the same field on the same cores, the reference
+//                          for the time per unknown.
+// Counters: ns_per_unknown (the field's N^3 unknowns), vs_local (time over the local case of the
+// same kind), and, counted by wrapping MPI's collective calls (the profiling interface, PMPI):
+// words_per_line_rank, the largest number of values one rank sends to other ranks in the data
+// exchanges (Alltoall(v), Gatherv, Scatterv) per line, and check_bytes_per_line_rank, what the
+// argument checks and info agreement (Allreduce, Allgather, Bcast) add.
+// Run P ranks with OMP_NUM_THREADS = cores / P so that the ranks do not share cores.
+#include <bandsolve/bandsolve.hpp>
+#include <bandsolve/mpi.hpp>
+
+#include <benchmark/benchmark.h>
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+// ---- bytes sent, counted through the MPI profiling interface ------------------------------------
+namespace {
+struct sent_bytes {
+  double exchange = 0;  // data exchanges
+  double checks = 0;    // small collectives (argument checks, info agreement)
+};
+sent_bytes sent;
+
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  PMPI_Comm_rank(comm, &r);
+  return r;
+}
+int size_of(MPI_Comm comm) {
+  int p = 1;
+  PMPI_Comm_size(comm, &p);
+  return p;
+}
+double type_bytes(MPI_Datatype t) {
+  int s = 0;
+  PMPI_Type_size(t, &s);
+  return s;
+}
+}  // namespace
+
+extern "C" {
+int MPI_Alltoall(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt,
+                 MPI_Comm comm) {
+  sent.exchange += double(sc) * type_bytes(st) * (size_of(comm) - 1);
+  return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
+}
+int MPI_Alltoallv(const void* sb, const int sc[], const int sd[], MPI_Datatype st, void* rb,
+                  const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm) {
+  const int me = rank_of(comm), p = size_of(comm);
+  for (int q = 0; q < p; ++q)
+    if (q != me) sent.exchange += double(sc[q]) * type_bytes(st);
+  return PMPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
+}
+int MPI_Gatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int rd[],
+                MPI_Datatype rt, int root, MPI_Comm comm) {
+  if (rank_of(comm) != root) sent.exchange += double(sc) * type_bytes(st);
+  return PMPI_Gatherv(sb, sc, st, rb, rc, rd, rt, root, comm);
+}
+int MPI_Scatterv(const void* sb, const int sc[], const int sd[], MPI_Datatype st, void* rb,
+                 int rc, MPI_Datatype rt, int root, MPI_Comm comm) {
+  const int me = rank_of(comm), p = size_of(comm);
+  if (me == root)
+    for (int q = 0; q < p; ++q)
+      if (q != me) sent.exchange += double(sc[q]) * type_bytes(st);
+  return PMPI_Scatterv(sb, sc, sd, st, rb, rc, rt, root, comm);
+}
+int MPI_Allreduce(const void* sb, void* rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  sent.checks += double(count) * type_bytes(t);
+  return PMPI_Allreduce(sb, rb, count, t, op, comm);
+}
+int MPI_Allgather(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt,
+                  MPI_Comm comm) {
+  sent.checks += double(sc) * type_bytes(st);
+  return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
+}
+int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
+  if (rank_of(comm) == root) sent.checks += double(count) * type_bytes(t);
+  return PMPI_Bcast(buf, count, t, root, comm);
+}
+}
+
+namespace {
+
+using exec_space = Kokkos::DefaultHostExecutionSpace;
+using T = double;
+
+int field_n() {
+  const char* s = std::getenv("BANDSOLVE_BENCH_MPI_N");
+  return s ? std::atoi(s) : 256;
+}
+
+// A rank's part of the field's lines, in the layout its axis gives, with the inputs kept for
+// restoring d outside the timed region. Diagonally dominant: a = c = -1, b = 4, d random.
+template <class Layout>
+struct part_data {
+  using view = decltype(bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("", 0, 0));
+  view a, b, c, d, d0;
+  Kokkos::View<int*, Kokkos::HostSpace> info;
+  part_data(std::size_t lines, std::size_t rows, std::size_t first_row)
+      : a(bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("a", lines, rows)),
+        b(bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("b", lines, rows)),
+        c(bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("c", lines, rows)),
+        d(bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("d", lines, rows)),
+        d0(bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("d0", lines, rows)),
+        info("info", lines) {
+    Kokkos::deep_copy(a, -1.0);
+    Kokkos::deep_copy(b, 4.0);
+    Kokkos::deep_copy(c, -1.0);
+    const auto dd = d0;
+    const auto n_all = static_cast<std::uint64_t>(rows);
+    Kokkos::parallel_for(
+        Kokkos::RangePolicy<exec_space>(0, lines), [=](std::size_t s) {
+          for (std::size_t i = 0; i < rows; ++i) {
+            std::uint64_t k = (s * 1000003u + first_row + i) * 0x9E3779B97F4A7C15ull + n_all;
+            k ^= k >> 29;
+            dd(s, i) = static_cast<T>(k % 1000) / 500.0 - 1.0;
+          }
+        });
+    Kokkos::fence();
+  }
+  void restore() const {
+    Kokkos::deep_copy(d, d0);
+  }
+};
+
+// Moves, for every line, a rank's rows to the rank that solves the line whole (forward) or back.
+// Lines are dealt in equal contiguous shares (N^2 is a multiple of P); parts are N/P rows each.
+// Column layout: a part (lines x m rows) sends, per destination, m runs of lines/P values; the
+// received blocks, rank by rank, are already the column layout of lines/P whole lines.
+// Row layout: a destination's block is contiguous (its lines' rows); the received blocks are
+// (source rank, line, row) and are reordered into the row layout of whole lines.
+template <class Layout>
+struct transposer {
+  using view = typename part_data<Layout>::view;
+  std::size_t lines, m, P, share;
+  Kokkos::View<T*, Kokkos::HostSpace> send, recv;
+  transposer(std::size_t lines_, std::size_t m_, std::size_t P_)
+      : lines(lines_), m(m_), P(P_), share(lines_ / P_),
+        send(Kokkos::view_alloc(Kokkos::WithoutInitializing, "send"), lines_ * m_),
+        recv(Kokkos::view_alloc(Kokkos::WithoutInitializing, "recv"), lines_ * m_) {}
+
+  // part -> whole (share lines x P m rows).
+  void forward(const view& part, const view& whole) const {
+    const auto sb = send;
+    const std::size_t mm = m, sh = share, pp = P, n = m * P;
+    if constexpr (std::is_same_v<Layout, bandsolve::layout::column>) {
+      Kokkos::parallel_for(
+          Kokkos::RangePolicy<exec_space>(0, pp * mm), [=](std::size_t qi) {
+            const std::size_t q = qi / mm, i = qi % mm;
+            std::memcpy(&sb(qi * sh), &part(q * sh, i), sh * sizeof(T));
+          });
+      Kokkos::fence();
+      MPI_Alltoall(send.data(), int(sh * mm), MPI_DOUBLE, whole.data(), int(sh * mm), MPI_DOUBLE,
+                   MPI_COMM_WORLD);
+    } else {
+      MPI_Alltoall(part.data(), int(sh * mm), MPI_DOUBLE, recv.data(), int(sh * mm), MPI_DOUBLE,
+                   MPI_COMM_WORLD);
+      const auto rb = recv;
+      Kokkos::parallel_for(
+          Kokkos::RangePolicy<exec_space>(0, sh), [=](std::size_t s) {
+            for (std::size_t q = 0; q < pp; ++q)
+              std::memcpy(&whole(s, q * mm), &rb((q * sh + s) * mm), mm * sizeof(T));
+          });
+      Kokkos::fence();
+      (void)n;
+    }
+  }
+  // whole -> part.
+  void backward(const view& whole, const view& part) const {
+    const auto rb = recv;
+    const std::size_t mm = m, sh = share, pp = P;
+    if constexpr (std::is_same_v<Layout, bandsolve::layout::column>) {
+      MPI_Alltoall(whole.data(), int(sh * mm), MPI_DOUBLE, recv.data(), int(sh * mm), MPI_DOUBLE,
+                   MPI_COMM_WORLD);
+      Kokkos::parallel_for(
+          Kokkos::RangePolicy<exec_space>(0, pp * mm), [=](std::size_t qi) {
+            const std::size_t q = qi / mm, i = qi % mm;
+            std::memcpy(&part(q * sh, i), &rb(qi * sh), sh * sizeof(T));
+          });
+      Kokkos::fence();
+    } else {
+      const auto sb = send;
+      Kokkos::parallel_for(
+          Kokkos::RangePolicy<exec_space>(0, sh), [=](std::size_t s) {
+            for (std::size_t q = 0; q < pp; ++q)
+              std::memcpy(&sb((q * sh + s) * mm), &whole(s, q * mm), mm * sizeof(T));
+          });
+      Kokkos::fence();
+      MPI_Alltoall(send.data(), int(sh * mm), MPI_DOUBLE, part.data(), int(sh * mm), MPI_DOUBLE,
+                   MPI_COMM_WORLD);
+    }
+  }
+};
+
+enum class method { partitioned, transpose, local };
+enum class kind { one_shot, factored };
+
+// Seconds of the local case of each (axis, kind), for vs_local.
+double local_seconds[2][2] = {{0, 0}, {0, 0}};
+
+template <class Layout>
+void run(benchmark::State& state, method how, kind what) {
+  int me = 0, P = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  const std::size_t N = static_cast<std::size_t>(field_n());
+  const std::size_t lines = N * N, m = N / static_cast<std::size_t>(P);
+  if (N % static_cast<std::size_t>(P) != 0 || lines % static_cast<std::size_t>(P) != 0) {
+    state.SkipWithError("N must be a multiple of the number of ranks");
+    for (auto _ : state) {}
+    return;
+  }
+  const std::size_t share = lines / static_cast<std::size_t>(P);
+  const exec_space exec;
+  const bool local = how == method::local;
+  // The local case holds whole lines for a share of the lines; the others a part of every line.
+  part_data<Layout> data(local ? share : lines, local ? N : m,
+                         local ? 0 : static_cast<std::size_t>(me) * m);
+  transposer<Layout> tr(lines, m, static_cast<std::size_t>(P));
+  using view = typename part_data<Layout>::view;
+  view wa, wb, wc, wd;  // whole lines after a transpose
+  if (how == method::transpose) {
+    wa = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wa", share, N);
+    wb = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wb", share, N);
+    wc = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wc", share, N);
+    wd = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wd", share, N);
+  }
+  Kokkos::View<int*, Kokkos::HostSpace> winfo("winfo", share);
+
+  // Factored cases: factor once, outside the timed loop.
+  bandsolve::mpi::factorization<T, exec_space> dist;
+  bandsolve::thomas_factorization<T, Layout, exec_space> single;
+  if (what == kind::factored) {
+    if (how == method::partitioned) {
+      dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
+    } else if (how == method::transpose) {
+      tr.forward(data.a, wa);
+      tr.forward(data.b, wb);
+      tr.forward(data.c, wc);
+      single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, wa, wb, wc);
+    } else {
+      single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c);
+    }
+    exec.fence();
+  }
+
+  double total = 0;
+  sent_bytes before{}, after{};
+  bool counted = false;
+  for (auto _ : state) {
+    data.restore();
+    MPI_Barrier(MPI_COMM_WORLD);
+    const sent_bytes start = sent;
+    const double t0 = MPI_Wtime();
+    if (how == method::partitioned) {
+      if (what == kind::one_shot)
+        bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info);
+      else
+        dist.solve(exec, data.d);
+    } else if (how == method::transpose) {
+      if (what == kind::one_shot) {
+        tr.forward(data.a, wa);
+        tr.forward(data.b, wb);
+        tr.forward(data.c, wc);
+        tr.forward(data.d, wd);
+        bandsolve::solve(exec, bandsolve::algo::thomas{}, wa, wb, wc, wd, winfo);
+      } else {
+        tr.forward(data.d, wd);
+        single.solve(exec, wd);
+      }
+      exec.fence();
+      tr.backward(wd, data.d);
+    } else {
+      if (what == kind::one_shot)
+        bandsolve::solve(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c, data.d,
+                         data.info);
+      else
+        single.solve(exec, data.d);
+    }
+    exec.fence();
+    double s = MPI_Wtime() - t0;
+    if (!counted) {
+      before = start;
+      after = sent;
+      counted = true;
+    }
+    PMPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    state.SetIterationTime(s);
+    total += s;
+  }
+  const double per_iter = total / static_cast<double>(state.iterations());
+  const int axis = std::is_same_v<Layout, bandsolve::layout::column> ? 0 : 1;
+  if (local) local_seconds[axis][int(what)] = per_iter;
+  double words[2] = {(after.exchange - before.exchange) / sizeof(T) / double(lines),
+                     (after.checks - before.checks) / double(lines)};
+  PMPI_Allreduce(MPI_IN_PLACE, words, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  state.counters["ranks"] = P;
+  state.counters["ns_per_unknown"] = per_iter * 1e9 / double(lines * N);
+  state.counters["words_per_line_rank"] = words[0];
+  state.counters["check_bytes_per_line_rank"] = words[1];
+  if (local_seconds[axis][int(what)] > 0)
+    state.counters["vs_local"] = per_iter / local_seconds[axis][int(what)];
+}
+
+void register_all(int iterations) {
+  const char* kinds[] = {"one_shot", "factored"};
+  const char* methods[] = {"local", "partitioned", "transpose"};
+  const method order[] = {method::local, method::partitioned, method::transpose};
+  for (int axis = 0; axis < 2; ++axis)
+    for (int k = 0; k < 2; ++k)
+      for (int h = 0; h < 3; ++h) {
+        const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
+                                 methods[h] + "/" + kinds[k];
+        const method how = order[h];
+        const kind what = static_cast<kind>(k);
+        auto* b = axis == 0 ? benchmark::RegisterBenchmark(
+                                  name.c_str(),
+                                  [how, what](benchmark::State& s) {
+                                    run<bandsolve::layout::column>(s, how, what);
+                                  })
+                            : benchmark::RegisterBenchmark(
+                                  name.c_str(), [how, what](benchmark::State& s) {
+                                    run<bandsolve::layout::row>(s, how, what);
+                                  });
+        // Every rank must run the same iterations (the loop is collective): a fixed count.
+        b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
+      }
+}
+
+// Ranks other than 0 run the benchmarks silently.
+class silent_reporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  Kokkos::initialize(argc, argv);
+  {
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    const char* it = std::getenv("BANDSOLVE_BENCH_MPI_ITERATIONS");
+    register_all(it ? std::atoi(it) : 10);
+    // Only rank 0 writes --benchmark_out: the others would truncate the same file.
+    int kept = 1;
+    for (int i = 1; i < argc; ++i)
+      if (me == 0 || std::strncmp(argv[i], "--benchmark_out", 15) != 0) argv[kept++] = argv[i];
+    argc = kept;
+    benchmark::Initialize(&argc, argv);
+    if (me == 0) {
+      benchmark::RunSpecifiedBenchmarks();
+    } else {
+      silent_reporter quiet;
+      benchmark::RunSpecifiedBenchmarks(&quiet);
+    }
+    benchmark::Shutdown();
+  }
+  Kokkos::finalize();
+  MPI_Finalize();
+  return 0;
+}
