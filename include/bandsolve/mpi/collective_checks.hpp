@@ -66,7 +66,7 @@ partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t s
   }
   std::vector<long long> all(F * static_cast<std::size_t>(p.size));
   MPI_Allgather(mine, F, MPI_LONG_LONG, all.data(), F, MPI_LONG_LONG, comm);
-  const auto field = [&](int r, int k) { return all[F * static_cast<std::size_t>(r) + k]; };
+  const auto field = [&](int r, int k) { return all[static_cast<std::size_t>(F * r + k)]; };
 
   int first_bad = -1, bad_ranks = 0;
   for (int r = 0; r < p.size; ++r)

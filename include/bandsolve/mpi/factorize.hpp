@@ -120,6 +120,8 @@ auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const 
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename BView::memory_space>::accessible &&
                     std::is_same_v<typename BView::memory_space, memory_space>,
                 "bandsolve::mpi::factorize: host execution spaces and host memory only for now");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
+                "bandsolve::mpi::factorize: host execution spaces (Serial, OpenMP) only for now");
 
   const std::string fn = "bandsolve::mpi::factorize";
   typename result::state s;

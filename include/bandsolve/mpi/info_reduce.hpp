@@ -18,7 +18,8 @@ template <class LocalCodes, class InfoView>
 void reduce_info(MPI_Comm comm, std::size_t nsys, const LocalCodes& local,
                  const std::vector<int>& reduced, const InfoView& info) {
   int any = 0;
-  for (std::size_t s = 0; s < nsys; ++s) any |= (local(s) != 0) | (reduced[s] != 0);
+  for (std::size_t s = 0; s < nsys; ++s)
+    if (local(s) != 0 || reduced[s] != 0) any = 1;
   MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm);
   if (any == 0) {
     for (std::size_t s = 0; s < nsys; ++s) info(s) = 0;

@@ -52,6 +52,8 @@ void solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BVie
                     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                                typename InfoView::memory_space>::accessible,
                 "bandsolve::mpi::solve: host execution spaces and host memory only for now");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
+                "bandsolve::mpi::solve: host execution spaces (Serial, OpenMP) only for now");
 
   const std::string fn = "bandsolve::mpi::solve";
   const detail::partition p = detail::agree_on_arguments(fn, comm, sizeof(T), [&] {
