@@ -39,6 +39,12 @@ class factorization {
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
 
+  // The single-process factorization of the reduced systems (a row batch).
+  using reduced_batch = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
+  using reduced_factorization = decltype(bandsolve::factorize(
+      std::declval<const ExecutionSpace&>(), algo::thomas{}, std::declval<const reduced_batch&>(),
+      std::declval<const reduced_batch&>(), std::declval<const reduced_batch&>()));
+
   // What factorize() fills.
   struct state {
     MPI_Comm comm = MPI_COMM_NULL;
@@ -46,7 +52,7 @@ class factorization {
     detail::local_part part;
     detail::part_factors<T, memory_space> factors;
     detail::reduced_router<T, memory_space> router;
-    thomas_factorization<T, layout::row, ExecutionSpace> reduced;  // lines solved here
+    reduced_factorization reduced;  // of the lines solved here
     Kokkos::View<int*, Kokkos::HostSpace> info;
   };
 
