@@ -1,0 +1,33 @@
+# bandsolve_add_mpi_test(NAME <test> TARGET <executable> RANKS <n> [LABELS <label>...])
+# A CTest test that runs <executable> on <n> MPI ranks through FindMPI's mpiexec, labelled mpi.
+# --oversubscribe (Open MPI): more ranks than cores, as on CI's 2 vCPUs; the OMPI_ALLOW_RUN_AS_ROOT
+# pair lets Open MPI run as root in CI containers (other MPI libraries ignore both). One OpenMP
+# thread per rank without binding, so that oversubscribed ranks do not spin against each other.
+# In the sanitizer tree LeakSanitizer would report the allocations Open MPI keeps until exit (not
+# BandSolve's): leak checks are off for these tests only, any other error still aborts. A hang (a
+# rank waiting in a collective call the others skipped) fails at the timeout.
+if(NOT DEFINED _bandsolve_mpi_preflags)
+  set(_bandsolve_mpi_preflags ${MPIEXEC_PREFLAGS})
+  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _bandsolve_mpiexec_version
+                  ERROR_QUIET)
+  if(_bandsolve_mpiexec_version MATCHES "Open MPI|OpenRTE")
+    list(APPEND _bandsolve_mpi_preflags --oversubscribe)
+  endif()
+endif()
+
+function(bandsolve_add_mpi_test)
+  cmake_parse_arguments(arg "" "NAME;TARGET;RANKS" "LABELS" ${ARGN})
+  set(env "OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive;OMP_NUM_THREADS=1"
+          "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  if(BANDSOLVE_SANITIZE)
+    list(APPEND env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
+  endif()
+  add_test(NAME ${arg_NAME}
+           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${arg_RANKS}
+                   ${_bandsolve_mpi_preflags} $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS})
+  set_tests_properties(${arg_NAME} PROPERTIES
+    TIMEOUT 300
+    LABELS "mpi;${arg_LABELS}"
+    PROCESSORS ${arg_RANKS}
+    ENVIRONMENT "${env}")
+endfunction()
