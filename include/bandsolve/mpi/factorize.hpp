@@ -152,7 +152,8 @@ auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const 
   const int k = s.part.reduced_rows();
   const auto rows_view = [&](const char* label) {
     return typename detail::part_factors<T, memory_space>::rows_view(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n_sys, m);
+        Kokkos::View<T**, detail::part_scratch_layout_t<Layout>, memory_space>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n_sys, m));
   };
   auto& f = s.factors;
   f.r = rows_view("bandsolve::mpi r"), f.lo = rows_view("bandsolve::mpi l");

@@ -76,7 +76,7 @@ void solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BVie
   const index_t nsys = static_cast<index_t>(p.nsys);
   const int k = part.reduced_rows();
 
-  using scratch = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
+  using scratch = Kokkos::View<T**, detail::part_scratch_layout_t<Layout>, memory_space>;
   const index_t inner = part.m > 2 ? part.m : 0;  // a' and c' of rows 1 .. m-2 only
   const scratch ap(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi a'"), nsys, inner);
   const scratch cp(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi c'"), nsys, inner);
