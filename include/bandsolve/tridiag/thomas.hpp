@@ -32,6 +32,10 @@
 // values per system slot of its packs of L (thomas_factorization::pack_width); batches of fewer
 // systems than a pack (row, column, strided) store one system per pack: 3 n sizeof(T) bytes for
 // one long system (thomas_factorization::storage_bytes).
+// Tiny systems stored back to back (n <= 7: row layout without padding, strided with unit row
+// stride and system stride n) take tiny_thomas.hpp's kernel, which needs no scratch. Solves of
+// one work item, or of at most inline_solve_unknowns in all, run on the calling thread
+// (tiny_launch.hpp), their scratch from the buffer kept between calls (backend/scratch.hpp).
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
@@ -601,7 +605,7 @@ class thomas_factorization {
     if constexpr (std::is_same_v<Layout, layout::row> ||
                   std::is_same_v<Layout, layout::strided>) {
       if (!one_pack_per_system(static_cast<std::size_t>(nsys_)) &&
-          n_ <= detail::tiny_max_rows && detail::tiny_systems_back_to_back(n_, d)) {
+          n_ <= detail::tiny_factored_max_rows && detail::tiny_systems_back_to_back(n_, d)) {
         detail::tiny_factored_solve_launch<pack_width>(exec, d, r_, l_, cp_, n_, nsys_);
         return;
       }

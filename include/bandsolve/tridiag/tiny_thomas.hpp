@@ -17,9 +17,12 @@
 #include <type_traits>
 
 // Full unrolling of the loops over a tiny system's rows, so that GCC vectorizes the loop over
-// systems around them (host compilers only).
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
-    !defined(__SYCL_DEVICE_ONLY__)
+// systems around them (host compilers only; nvcc's and hipcc's passes do without).
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__SYCL_DEVICE_ONLY__)
+#define BANDSOLVE_TINY_UNROLL
+#elif defined(__clang__)
+#define BANDSOLVE_TINY_UNROLL _Pragma("unroll 8")
+#elif defined(__GNUC__)
 #define BANDSOLVE_TINY_UNROLL _Pragma("GCC unroll 8")
 #else
 #define BANDSOLVE_TINY_UNROLL
@@ -71,7 +74,7 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_systems(index_t count, const C* a, const
     R risk = pivot_risk(bs[0], r, R(0));
     cp[0] = r * cs[0];
     dp[0] = r * ds[0];
-BANDSOLVE_TINY_UNROLL
+    BANDSOLVE_TINY_UNROLL
     for (int i = 1; i < N; ++i) {
       const C pivot = bs[i] - as[i] * cp[i - 1];
       r = reciprocal(pivot);
@@ -81,7 +84,7 @@ BANDSOLVE_TINY_UNROLL
     }
     D x = dp[N - 1];
     ds[N - 1] = x;
-BANDSOLVE_TINY_UNROLL
+    BANDSOLVE_TINY_UNROLL
     for (int i = N - 2; i >= 0; --i) {
       x = dp[i] - cp[i] * x;
       ds[i] = x;
@@ -90,7 +93,7 @@ BANDSOLVE_TINY_UNROLL
   }
 }
 
-// The same for W systems (one SIMD register of lanes) of N = 5 .. 7 rows, for which GCC 12 does
+// The same for W systems of N = 5 .. 7 rows, for which GCC 12 does
 // not vectorize the loop above: the tile is moved into rows of W lanes (strided loads from the
 // block, gathers where the target has them), swept row by row across the lanes, and stored back.
 // In L1 on one Zen 5 core: 1.4 ns per unknown at n = 5 and 7 (double) against 2.8 and 3.6.
@@ -148,7 +151,9 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_run(index_t count, const C* a, const C* 
                                             D* d, int* info) {
   index_t done = 0;
   if constexpr (N >= 5 && !is_complex_v<C> && !is_complex_v<D>) {
-    constexpr int W = static_cast<int>(64 / sizeof(D));
+    // One register of doubles, two of floats: in L1 on one Zen 5 core, n = 7, 1.45 ns per
+    // unknown for 8 doubles against 2.1 for 16; floats 0.97 for 32 against 2.1 for 16.
+    constexpr int W = static_cast<int>(sizeof(D) >= 8 ? 64 / sizeof(D) : 128 / sizeof(D));
     for (; done + W <= count; done += W)
       tiny_thomas_tile<N, W>(a + done * N, b + done * N, c + done * N, d + done * N,
                              info + done);
@@ -174,6 +179,11 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_run(index_t n, index_t count, const C* a
   }
 }
 
+// Largest n whose factored solve takes tiny_factored_solve_run: GCC 12 vectorizes its loop over
+// systems up to n = 4; from 5 rows on the scalar loop is slower than the gathered packs (0.33-0.56
+// of STREAM against 0.69-0.94, double, shape sweep).
+inline constexpr index_t tiny_factored_max_rows = 4;
+
 // The solve with a stored factorization (thomas_factorization: r = 1/pivot, l = a/pivot and c'
 // in packs of L lanes, row i of the pack at r + i*L) of the first nl systems of one pack whose
 // right-hand sides lie back to back from d (system l, row i at d[l*N + i]), in place.
@@ -185,11 +195,11 @@ KOKKOS_INLINE_FUNCTION void tiny_factored_solve_run(int nl, const C* r, const C*
     D* ds = d + l * N;
     D dp[N];
     dp[0] = r[l] * ds[0];
-BANDSOLVE_TINY_UNROLL
+    BANDSOLVE_TINY_UNROLL
     for (int i = 1; i < N; ++i) dp[i] = r[i * L + l] * ds[i] - lo[i * L + l] * dp[i - 1];
     D x = dp[N - 1];
     ds[N - 1] = x;
-BANDSOLVE_TINY_UNROLL
+    BANDSOLVE_TINY_UNROLL
     for (int i = N - 2; i >= 0; --i) {
       x = dp[i] - cp[i * L + l] * x;
       ds[i] = x;
@@ -197,6 +207,7 @@ BANDSOLVE_TINY_UNROLL
   }
 }
 
+// tiny_factored_solve_run for a run-time n in [1, tiny_factored_max_rows].
 template <int L, class C, class D>
 KOKKOS_INLINE_FUNCTION void tiny_factored_solve_run(index_t n, int nl, const C* r, const C* lo,
                                                     const C* cp, D* d) {
@@ -204,10 +215,7 @@ KOKKOS_INLINE_FUNCTION void tiny_factored_solve_run(index_t n, int nl, const C* 
     case 1: tiny_factored_solve_run<1, L>(nl, r, lo, cp, d); break;
     case 2: tiny_factored_solve_run<2, L>(nl, r, lo, cp, d); break;
     case 3: tiny_factored_solve_run<3, L>(nl, r, lo, cp, d); break;
-    case 4: tiny_factored_solve_run<4, L>(nl, r, lo, cp, d); break;
-    case 5: tiny_factored_solve_run<5, L>(nl, r, lo, cp, d); break;
-    case 6: tiny_factored_solve_run<6, L>(nl, r, lo, cp, d); break;
-    default: tiny_factored_solve_run<7, L>(nl, r, lo, cp, d); break;
+    default: tiny_factored_solve_run<4, L>(nl, r, lo, cp, d); break;
   }
 }
 
