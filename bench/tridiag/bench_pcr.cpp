@@ -6,6 +6,12 @@
 //                        here (no library call): the second sequential peer of the hybrid;
 //   pcr_sweep/<algo>     nsys x n = 2^22 unknowns at nsys = 1, 4, 16, 64, 256, 4096 (double, row
 //                        layout): the data behind algo::automatic's rule (tridiag/automatic.hpp).
+//   long/<algo>/<layout>/<T>  few long systems in every layout: n = 2^14 .. 2^22 with
+//                        nsys = 2^24 / n (float and double; row, column, interleaved<8>,
+//                        interleaved<4>, and strided: a column-major array with a padded leading
+//                        dimension), Thomas, the hybrid (whose column, interleaved and strided
+//                        cases take the partition path) and automatic; faults_per_call counts the
+//                        minor page faults of the timed calls (getrusage), which should be 0.
 // Floor bytes: 5 words per unknown (read a, b, c, d; write x), as for Thomas.
 #include "bench_support.hpp"
 
@@ -13,6 +19,8 @@
 
 #include <string>
 #include <type_traits>
+
+#include <sys/resource.h>
 
 namespace bandsolve_bench {
 namespace {
@@ -105,6 +113,76 @@ void add(const std::string& group, long n, long nsys, int iterations) {
       ->Unit(benchmark::kMillisecond);
 }
 
+// Minor page faults of this process so far.
+long minor_faults() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
+}
+
+// A batch of nsys systems of n rows in Layout; strided: the first nsys columns of a column-major
+// array of nsys + 8 columns (unit system stride, padded row stride).
+template <class Layout, class T>
+auto make_long_batch(const char* label, std::size_t nsys, std::size_t n) {
+  using Mem = host_exec::memory_space;
+  if constexpr (std::is_same_v<Layout, bandsolve::layout::strided>) {
+    Kokkos::View<T**, Kokkos::LayoutLeft, Mem> full(std::string(label), nsys + 8, n);
+    return Kokkos::View<T**, Kokkos::LayoutStride, Mem>(
+        Kokkos::subview(full, std::make_pair(std::size_t(0), nsys), Kokkos::ALL));
+  } else {
+    return bandsolve::make_batch<Layout, T, Mem>(label, nsys, n);
+  }
+}
+
+template <class Algo, class Layout, class T>
+void long_benchmark(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0)),
+                    nsys = static_cast<std::size_t>(state.range(1));
+  const auto a = make_long_batch<Layout, T>("a", nsys, n), b = make_long_batch<Layout, T>("b", nsys, n),
+             c = make_long_batch<Layout, T>("c", nsys, n), d = make_long_batch<Layout, T>("d", nsys, n);
+  fill_rows(a, b, c, d, nsys, n);
+  Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
+  const host_exec exec;
+  bandsolve::solve(exec, Algo{}, a, b, c, d, info);  // warm-up: first-touch scratch
+  exec.fence();
+  iteration_timer t;
+  long faults = 0;
+  for (auto _ : state) {
+    const long f0 = minor_faults();
+    t.start();
+    bandsolve::solve(exec, Algo{}, a, b, c, d, info);
+    exec.fence();
+    t.stop(state);
+    faults += minor_faults() - f0;
+  }
+  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
+  state.counters["faults_per_call"] =
+      static_cast<double>(faults) / static_cast<double>(state.iterations());
+}
+
+template <class Algo, class Layout, class T>
+void add_long(const char* layout, long n, long nsys) {
+  const std::string name = std::string("long/") + Algo::name + "/" + layout + "/" +
+                           (sizeof(T) == 8 ? "double" : "float") + "/n:" + std::to_string(n) +
+                           "/nsys:" + std::to_string(nsys);
+  benchmark::RegisterBenchmark(name.c_str(), long_benchmark<Algo, Layout, T>)
+      ->Args({n, nsys})
+      ->UseManualTime()
+      ->Iterations(5)
+      ->Unit(benchmark::kMillisecond);
+}
+
+template <class Algo, class T>
+void add_long_layouts(long n, long nsys) {
+  namespace bl = bandsolve::layout;
+  add_long<Algo, bl::row, T>("row", n, nsys);
+  add_long<Algo, bl::column, T>("column", n, nsys);
+  add_long<Algo, bl::interleaved<8>, T>("interleaved8", n, nsys);
+  add_long<Algo, bl::interleaved<4>, T>("interleaved4", n, nsys);
+  add_long<Algo, bl::strided, T>("strided", n, nsys);
+}
+
 const bool registered = [] {
   namespace algo = bandsolve::algo;
   const long total = 1L << 22;
@@ -129,6 +207,15 @@ const bool registered = [] {
     add<algo::thomas_pcr>("pcr_sweep", total / nsys, nsys, 10);
     add<algo::pcr>("pcr_sweep", total / nsys, nsys, 2);
     add<algo::automatic>("pcr_sweep", total / nsys, nsys, 10);
+  }
+  for (long n = 1L << 14; n <= 1L << 22; n *= 4) {
+    const long nsys = (1L << 24) / n;
+    add_long_layouts<algo::thomas, double>(n, nsys);
+    add_long_layouts<algo::thomas_pcr, double>(n, nsys);
+    add_long_layouts<algo::automatic, double>(n, nsys);
+    add_long_layouts<algo::thomas, float>(n, nsys);
+    add_long_layouts<algo::thomas_pcr, float>(n, nsys);
+    add_long_layouts<algo::automatic, float>(n, nsys);
   }
   return true;
 }();

@@ -330,8 +330,36 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the partition path",
           p.a[k] = p.b[k] = p.c[k] = T(0);
         every_layout(p, {0, 0, static_cast<int>(row + 1), 0, 0});
       }
+    // algo::automatic on a full column batch of long systems (the threshold lowered to 40 rows):
+    // the partition path.
+    const std::size_t saved_rows = det::long_column_rows;
+    det::long_column_rows = 40;
+    {
+      const auto p = bstest::random_dominant<T>(70, 43, seed++);
+      auto D = bstest::upload<bl::column, Exec>(p);
+      auto info = bstest::make_info<Mem>(p.nsys);
+      bandsolve::solve(exec, bandsolve::algo::automatic{}, D.a, D.b, D.c, D.d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == std::vector<int>(p.nsys, 0));
+      CHECK(bstest::max_rel_diff(bstest::to_host(D.d, p.nsys), bstest::reference_solve(p),
+                                 p.nsys, p.n) <= bstest::reduction_tol<T>(p.n));
+    }
+    det::long_column_rows = saved_rows;
   });
   det::partition_chunk_rows = saved;
+  // The rule: full column and strided batches of n >= 2^17 rows go to the hybrid, interleaved
+  // ones stay with Thomas while their packs fill the threads.
+  using bandsolve::choose_tridiag;
+  using bandsolve::tridiag_choice;
+  CHECK(choose_tridiag<bl::column, T>(1024, std::size_t(1) << 16, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::column, T>(1024, std::size_t(1) << 17, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::strided, T>(1024, std::size_t(1) << 18, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::interleaved<8>, T>(1024, std::size_t(1) << 18, 2) ==
+        tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::interleaved<8>, T>(4, std::size_t(1) << 22, 2) ==
+        tridiag_choice::thomas_pcr);
 }
 
 // Row i scaled by s_i leaves x unchanged and scales pivot i by s_i. The register sweeps of

@@ -52,8 +52,12 @@ inline constexpr int partition_chains_v =
 // short streams for the hardware prefetchers when the blocks are narrow.
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
 #define BANDSOLVE_PARTITION_PREFETCH(p) __builtin_prefetch(p)
+// The loops over the K chunks in flight fully unrolled, so that their recurrences stay in
+// registers (rolled, GCC keeps them on the stack).
+#define BANDSOLVE_PARTITION_UNROLL _Pragma("GCC unroll 16")
 #else
 #define BANDSOLVE_PARTITION_PREFETCH(p)
+#define BANDSOLVE_PARTITION_UNROLL
 #endif
 inline constexpr index_t partition_prefetch_rows = 16;
 
@@ -65,55 +69,67 @@ struct lane_array {
   KOKKOS_INLINE_FUNCTION T& at(index_t row, int l) const { return p[row * rs + l]; }
 };
 
-// Pass 1 on K chunks of one lane block, chunk k starting at row r0 + k M, each of m >= 2 rows:
-// their reduced rows into ra, rc, rd (row 2k then 2k + 1, LB lanes each). top: chunk 0 starts the
-// system (its a of row 0 is ignored). Lanes l >= nl (Full false) read an identity row.
-// Returns false if a pivot may be bad.
+// One chunk of one lane block, as a chain of a sweep: its first row in each array (lane 0; lane
+// l at +l, row i at + i * rs of lane_strides), its two rows of the reduced system (row 0 at
+// ra[0 .. LB), row m-1 at ra[LB .. 2 LB), the same in rc, rd; rd holds their x after the
+// reduced solve), its lanes in use, and whether it starts the system (its a of row 0 ignored).
+template <class T>
+struct partition_chain {
+  const T *a = nullptr, *b = nullptr, *c = nullptr;
+  T* d = nullptr;
+  T *ra = nullptr, *rc = nullptr, *rd = nullptr;
+  int nl = 0;
+  bool top = false;
+};
+
+// Row strides of the four arrays.
+struct lane_strides {
+  index_t a = 0, b = 0, c = 0, d = 0;
+};
+
+// Pass 1 on K chunks of m >= 2 rows (ch[0 .. K)): their reduced rows. Lanes l >= nl (Full
+// false) read an identity row. Returns false if a pivot may be bad.
 template <int LB, int K, bool Full, class T>
-KOKKOS_INLINE_FUNCTION bool partition_reduce(index_t r0, index_t M, index_t m, int nl, bool top,
-                                             const lane_array<const T>& a,
-                                             const lane_array<const T>& b,
-                                             const lane_array<const T>& c,
-                                             const lane_array<const T>& d, T* ra, T* rc, T* rd) {
+KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const lane_strides& rs,
+                                             index_t m) {
   constexpr int V = K * LB;
-  constexpr bool Prefetch = K > 1;
-  // Row `row` of lane l (lanes l >= nl read `fill`), one contiguous run of LB per chunk.
-  const auto ld = [nl](const T* p, int l, T fill) { return (Full || l < nl) ? p[l] : fill; };
+  const auto ld = [](const T* p, int l, int nl, T fill) {
+    return (Full || l < nl) ? p[l] : fill;
+  };
   T ap[V], cp[V], dp[V], a0[V], c0[V], d0[V], sa[V], sd[V], w[V], risk[V];
+  BANDSOLVE_PARTITION_UNROLL
   for (int k = 0; k < K; ++k) {  // rows 0 and 1, divided by their diagonal
-    const index_t i0 = r0 + k * M;
-    const T *pa = a.p + i0 * a.rs, *pb = b.p + i0 * b.rs, *pc = c.p + i0 * c.rs,
-            *pd = d.p + i0 * d.rs;
-    const bool no_a = top && k == 0;
+    const T *pa = ch[k].a, *pb = ch[k].b, *pc = ch[k].c, *pd = ch[k].d;
+    const bool no_a = ch[k].top;
+    const int nl = ch[k].nl;
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l) {
       const int v = k * LB + l;
-      const T A0 = no_a ? T(0) : ld(pa, l, T(0));
-      const T B0 = ld(pb, l, T(1)), B1 = ld(pb + b.rs, l, T(1));
+      const T A0 = no_a ? T(0) : ld(pa, l, nl, T(0));
+      const T B0 = ld(pb, l, nl, T(1)), B1 = ld(pb + rs.b, l, nl, T(1));
       const T r = T(1) / B0, r1 = T(1) / B1;
       risk[v] = pivot_risk(B1, r1, pivot_risk(B0, r, T(0)));
       a0[v] = r * A0;
-      c0[v] = ld(pc, l, T(0)) * r;
-      d0[v] = r * ld(pd, l, T(0));
-      ap[v] = r1 * ld(pa + a.rs, l, T(0));
-      cp[v] = ld(pc + c.rs, l, T(0)) * r1;
-      dp[v] = r1 * ld(pd + d.rs, l, T(0));
+      c0[v] = ld(pc, l, nl, T(0)) * r;
+      d0[v] = r * ld(pd, l, nl, T(0));
+      ap[v] = r1 * ld(pa + rs.a, l, nl, T(0));
+      cp[v] = ld(pc + rs.c, l, nl, T(0)) * r1;
+      dp[v] = r1 * ld(pd + rs.d, l, nl, T(0));
       sa[v] = T(0);
       sd[v] = T(0);
       w[v] = T(1);
     }
   }
   for (index_t i = 2; i < m; ++i) {
+    BANDSOLVE_PARTITION_UNROLL
     for (int k = 0; k < K; ++k) {
-      const index_t row = r0 + k * M + i;
-      const T *pa = a.p + row * a.rs, *pb = b.p + row * b.rs, *pc = c.p + row * c.rs,
-              *pd = d.p + row * d.rs;
-      if (Prefetch) {
-        BANDSOLVE_PARTITION_PREFETCH(pa + partition_prefetch_rows * a.rs);
-        BANDSOLVE_PARTITION_PREFETCH(pb + partition_prefetch_rows * b.rs);
-        BANDSOLVE_PARTITION_PREFETCH(pc + partition_prefetch_rows * c.rs);
-        BANDSOLVE_PARTITION_PREFETCH(pd + partition_prefetch_rows * d.rs);
-      }
+      const T *pa = ch[k].a + i * rs.a, *pb = ch[k].b + i * rs.b, *pc = ch[k].c + i * rs.c,
+              *pd = ch[k].d + i * rs.d;
+      BANDSOLVE_PARTITION_PREFETCH(pa + partition_prefetch_rows * rs.a);
+      BANDSOLVE_PARTITION_PREFETCH(pb + partition_prefetch_rows * rs.b);
+      BANDSOLVE_PARTITION_PREFETCH(pc + partition_prefetch_rows * rs.c);
+      BANDSOLVE_PARTITION_PREFETCH(pd + partition_prefetch_rows * rs.d);
+      const int nl = ch[k].nl;
       BANDSOLVE_SIMD
       for (int l = 0; l < LB; ++l) {
         const int v = k * LB + l;
@@ -121,21 +137,20 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(index_t r0, index_t M, index_t m, i
         sa[v] += w[v] * ap[v];
         sd[v] += w[v] * dp[v];
         w[v] = -cp[v] * w[v];
-        const T A = ld(pa, l, T(0));
-        const T pivot = ld(pb, l, T(1)) - A * cp[v];
+        const T A = ld(pa, l, nl, T(0));
+        const T pivot = ld(pb, l, nl, T(1)) - A * cp[v];
         const T r = T(1) / pivot;
         risk[v] = pivot_risk(pivot, r, risk[v]);
-        dp[v] = r * (ld(pd, l, T(0)) - A * dp[v]);
+        dp[v] = r * (ld(pd, l, nl, T(0)) - A * dp[v]);
         ap[v] = -r * A * ap[v];
-        cp[v] = ld(pc, l, T(0)) * r;
+        cp[v] = ld(pc, l, nl, T(0)) * r;
       }
     }
   }
   T total = T(0);
+  BANDSOLVE_PARTITION_UNROLL
   for (int k = 0; k < K; ++k) {
-    T* fa = ra + 2 * k * LB;
-    T* fc = rc + 2 * k * LB;
-    T* fd = rd + 2 * k * LB;
+    T *fa = ch[k].ra, *fc = ch[k].rc, *fd = ch[k].rd;
     BANDSOLVE_SIMD_SUM(total)
     for (int l = 0; l < LB; ++l) {  // row 0 through x[0] and x[m-1]
       const int v = k * LB + l;
@@ -153,65 +168,67 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(index_t r0, index_t M, index_t m, i
   return risk_is_low(total);
 }
 
-// Pass 2 on the same K chunks, with x of their first and last rows in xr (rows 2k, 2k + 1 of
-// the reduced solution): x of every row into x (lanes < nl). tc, td: K LB (m - 1) values each.
+// Pass 2 on the same K chunks, with x of their first and last rows in rd: x of every row into d
+// (lanes < nl). tc, td: K LB (m - 1) values each.
 template <int LB, int K, bool Full, class T>
-KOKKOS_INLINE_FUNCTION void partition_recover(index_t r0, index_t M, index_t m, int nl,
-                                              const lane_array<const T>& a,
-                                              const lane_array<const T>& b,
-                                              const lane_array<const T>& c,
-                                              const lane_array<T>& x, const T* xr, T* tc, T* td) {
+KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, const lane_strides& rs,
+                                              index_t m, T* tc, T* td) {
   constexpr int V = K * LB;
-  constexpr bool Prefetch = K > 1;
-  const auto ld = [nl](const T* p, int l, T fill) { return (Full || l < nl) ? p[l] : fill; };
+  const auto ld = [](const T* p, int l, int nl, T fill) {
+    return (Full || l < nl) ? p[l] : fill;
+  };
   T cp[V], dp[V];
+  BANDSOLVE_PARTITION_UNROLL
   for (int k = 0; k < K; ++k) {
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l) {  // row 0: x[0] known
       cp[k * LB + l] = T(0);
-      dp[k * LB + l] = xr[2 * k * LB + l];
+      dp[k * LB + l] = ch[k].rd[l];
     }
   }
   for (index_t i = 1; i < m - 1; ++i) {
+    BANDSOLVE_PARTITION_UNROLL
     for (int k = 0; k < K; ++k) {
-      const index_t row = r0 + k * M + i;
-      const T *pa = a.p + row * a.rs, *pb = b.p + row * b.rs, *pc = c.p + row * c.rs;
-      const T* pd = x.p + row * x.rs;
-      if (Prefetch) {
-        BANDSOLVE_PARTITION_PREFETCH(pa + partition_prefetch_rows * a.rs);
-        BANDSOLVE_PARTITION_PREFETCH(pb + partition_prefetch_rows * b.rs);
-        BANDSOLVE_PARTITION_PREFETCH(pc + partition_prefetch_rows * c.rs);
-        BANDSOLVE_PARTITION_PREFETCH(pd + partition_prefetch_rows * x.rs);
-      }
+      const T *pa = ch[k].a + i * rs.a, *pb = ch[k].b + i * rs.b, *pc = ch[k].c + i * rs.c;
+      const T* pd = ch[k].d + i * rs.d;
+      BANDSOLVE_PARTITION_PREFETCH(pa + partition_prefetch_rows * rs.a);
+      BANDSOLVE_PARTITION_PREFETCH(pb + partition_prefetch_rows * rs.b);
+      BANDSOLVE_PARTITION_PREFETCH(pc + partition_prefetch_rows * rs.c);
+      BANDSOLVE_PARTITION_PREFETCH(pd + partition_prefetch_rows * rs.d);
       T* const tci = tc + (i * K + k) * LB;
       T* const tdi = td + (i * K + k) * LB;
+      const int nl = ch[k].nl;
       BANDSOLVE_SIMD
       for (int l = 0; l < LB; ++l) {
         const int v = k * LB + l;
-        const T A = ld(pa, l, T(0));
-        const T pivot = ld(pb, l, T(1)) - A * cp[v];
+        const T A = ld(pa, l, nl, T(0));
+        const T pivot = ld(pb, l, nl, T(1)) - A * cp[v];
         const T r = T(1) / pivot;
-        dp[v] = r * (ld(pd, l, T(0)) - A * dp[v]);
-        cp[v] = ld(pc, l, T(0)) * r;
+        dp[v] = r * (ld(pd, l, nl, T(0)) - A * dp[v]);
+        cp[v] = ld(pc, l, nl, T(0)) * r;
         tci[l] = cp[v];
         tdi[l] = dp[v];
       }
     }
   }
   T next[V];
+  BANDSOLVE_PARTITION_UNROLL
   for (int k = 0; k < K; ++k) {
-    T* const px = x.p + (r0 + k * M + m - 1) * x.rs;
+    T* const px = ch[k].d + (m - 1) * rs.d;
+    const int nl = ch[k].nl;
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l) {
-      next[k * LB + l] = xr[(2 * k + 1) * LB + l];
+      next[k * LB + l] = ch[k].rd[LB + l];
       if (Full || l < nl) px[l] = next[k * LB + l];
     }
   }
   for (index_t i = m - 2; i >= 1; --i) {
+    BANDSOLVE_PARTITION_UNROLL
     for (int k = 0; k < K; ++k) {
-      T* const px = x.p + (r0 + k * M + i) * x.rs;
+      T* const px = ch[k].d + i * rs.d;
       const T* const tci = tc + (i * K + k) * LB;
       const T* const tdi = td + (i * K + k) * LB;
+      const int nl = ch[k].nl;
       BANDSOLVE_SIMD
       for (int l = 0; l < LB; ++l) {
         const int v = k * LB + l;
@@ -220,11 +237,13 @@ KOKKOS_INLINE_FUNCTION void partition_recover(index_t r0, index_t M, index_t m, 
       }
     }
   }
+  BANDSOLVE_PARTITION_UNROLL
   for (int k = 0; k < K; ++k) {
-    T* const px = x.p + (r0 + k * M) * x.rs;
+    T* const px = ch[k].d;
+    const int nl = ch[k].nl;
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l)
-      if (Full || l < nl) px[l] = xr[2 * k * LB + l];
+      if (Full || l < nl) px[l] = ch[k].rd[l];
   }
 }
 
@@ -232,9 +251,10 @@ KOKKOS_INLINE_FUNCTION void partition_recover(index_t r0, index_t M, index_t m, 
 // sweep (phase 0), else of its first row (phase 1), as a bad_code on rows of the system.
 template <class T>
 KOKKOS_INLINE_FUNCTION bad_code partition_rescan_chunk(index_t r0, index_t m, int l,
-                                                       const lane_array<const T>& a,
-                                                       const lane_array<const T>& b,
-                                                       const lane_array<const T>& c) {
+                                                       const partition_chain<T>& ch,
+                                                       const lane_strides& rs) {
+  const lane_array<const T> a{ch.a - r0 * rs.a, rs.a}, b{ch.b - r0 * rs.b, rs.b},
+      c{ch.c - r0 * rs.c, rs.c};
   if (!pivot_is_good(b.at(r0, l))) return min_bad_row(0, 0, r0);
   if (!pivot_is_good(b.at(r0 + 1, l))) return min_bad_row(0, 0, r0 + 1);
   const T c0 = c.at(r0, l) / b.at(r0, l);
@@ -289,15 +309,15 @@ KOKKOS_INLINE_FUNCTION index_t partition_reduced_bad_row(index_t R, int l, const
   return 0;
 }
 
-// How a batch of nsys systems of n rows falls into lane blocks and work items.
+// How a batch of nsys systems of n rows falls into lane blocks and work items (one chunk of one
+// block each).
 struct partition_plan {
   index_t n = 0, nsys = 0;
-  index_t unit = 0;  // systems at consecutive addresses (an interleaved pack, or every system)
+  index_t lanes = 0;  // LB
+  index_t unit = 0;   // systems at consecutive addresses (an interleaved pack, or every system)
   index_t blocks_per_unit = 0, blocks = 0;
   index_t M = 0, P = 0, mlast = 0;  // chunk rows, chunks per system, rows of the last chunk
-  index_t groups = 0;               // K-chunk groups of M-row chunks per block
-  index_t singles = 0;              // then chunks one at a time (the rest, the last one)
-  index_t items_per_block = 0, items = 0;
+  index_t items = 0;
   index_t R = 0;  // reduced rows per system
   // Items in chunk order (the blocks of a chunk one after the other) where several blocks share
   // each row's run of memory (column and strided views), so that a row's cache lines are read
@@ -306,37 +326,37 @@ struct partition_plan {
   bool chunk_major = false;
 
   KOKKOS_INLINE_FUNCTION index_t first_system(index_t g) const {
-    return (g / blocks_per_unit) * unit + (g % blocks_per_unit) * lanes_;
+    return (g / blocks_per_unit) * unit + (g % blocks_per_unit) * lanes;
   }
   KOKKOS_INLINE_FUNCTION int lanes_in(index_t g) const {
     const index_t s0 = first_system(g);
-    const index_t in_unit = unit - (g % blocks_per_unit) * lanes_;
-    index_t nl = lanes_ < in_unit ? lanes_ : in_unit;
+    const index_t in_unit = unit - (g % blocks_per_unit) * lanes;
+    index_t nl = lanes < in_unit ? lanes : in_unit;
     if (nsys - s0 < nl) nl = nsys - s0;
     return static_cast<int>(nl);
   }
-  index_t lanes_ = 0;
+  KOKKOS_INLINE_FUNCTION index_t block_of(index_t w) const {
+    return chunk_major ? w % blocks : w / P;
+  }
+  KOKKOS_INLINE_FUNCTION index_t chunk_of(index_t w) const {
+    return chunk_major ? w / blocks : w % P;
+  }
 };
 
-template <class T, int LB>
-partition_plan make_partition_plan(index_t n, index_t nsys, index_t unit, index_t chunk_rows) {
-  constexpr int K = partition_chains_v<T, LB>;
+inline partition_plan make_partition_plan(index_t n, index_t nsys, index_t lanes, index_t unit,
+                                          index_t chunk_rows) {
   partition_plan p;
   p.n = n;
   p.nsys = nsys;
+  p.lanes = lanes;
   p.unit = unit;
-  p.lanes_ = LB;
-  p.blocks_per_unit = (unit + LB - 1) / LB;
+  p.blocks_per_unit = (unit + lanes - 1) / lanes;
   const index_t units = (nsys + unit - 1) / unit;
   p.blocks = units * p.blocks_per_unit;
   p.M = chunk_rows < 2 ? 2 : chunk_rows;
   p.P = n / p.M;
   p.mlast = n - (p.P - 1) * p.M;
-  const index_t regular = p.mlast == p.M ? p.P : p.P - 1;
-  p.groups = regular / K;
-  p.singles = p.P - p.groups * K;
-  p.items_per_block = p.groups + p.singles;
-  p.items = p.blocks * p.items_per_block;
+  p.items = p.blocks * p.P;
   p.R = 2 * p.P;
   p.chunk_major = p.blocks_per_unit > 1;
   return p;
@@ -347,7 +367,8 @@ inline bool partition_applies(index_t n, index_t chunk_rows) {
   return chunk_rows >= 2 && n >= 2 * chunk_rows;
 }
 
-// Elements of T (and bytes) of the scratch the team solve needs.
+// Bytes of scratch the team solve needs: info words per thread and system, the reduced systems,
+// a tile (c', d' of K chunks, or of one last chunk of up to 2M rows) per thread.
 template <class T, int LB>
 std::size_t partition_scratch_bytes(const partition_plan& p, int team_size) {
   constexpr int K = partition_chains_v<T, LB>;
@@ -365,6 +386,10 @@ std::size_t partition_scratch_bytes(const partition_plan& p, int team_size) {
 // The whole solve on one team (every thread calls it). arrays(g, a, b, c, x) gives the lane
 // arrays of block g (its first system's rows); info_of_system(s, own) stores system s's info
 // from its own code (0 = clean). scratch: partition_scratch_bytes, aligned to 64.
+// Each thread takes a contiguous range of items and sweeps it as K sub-ranges at once (chain k
+// walks items w0 + k S .. w0 + (k+1) S - 1 in step with the others), so that every chain is a
+// long stream through memory that the prefetchers follow; the rest of the range, and steps that
+// meet a last chunk of another length, go one chunk at a time.
 template <class T, int LB, class Member, class Arrays, class Info>
 KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const partition_plan& p,
                                                  const Arrays& arrays, const Info& info_of_system,
@@ -386,52 +411,79 @@ KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const parti
   bad_code* const own = codes + static_cast<index_t>(t) * p.nsys;
   for (index_t s = 0; s < p.nsys; ++s) own[s] = 0;
 
-  index_t w0, w1;
-  thread_share(team, 0, p.items, w0, w1);
-  // Item w: block g, chunks j0 .. j0 + count - 1 (count K, or 1 of mj rows).
-  const auto sweep = [&](bool recover, index_t w) {
-    const index_t g = p.chunk_major ? w % p.blocks : w / p.items_per_block;
-    const index_t q = p.chunk_major ? w / p.blocks : w % p.items_per_block;
-    const int nl = p.lanes_in(g);
+  lane_strides rs;
+  {
+    lane_array<const T> la, lb, lc;
+    lane_array<T> lx;
+    arrays(0, la, lb, lc, lx);
+    rs = lane_strides{la.rs, lb.rs, lc.rs, lx.rs};
+  }
+  // The chain of item w; its rows m.
+  const auto chain_of = [&](index_t w, partition_chain<T>& ch, index_t& m) {
+    const index_t g = p.block_of(w), j = p.chunk_of(w), r0 = j * p.M;
     lane_array<const T> la, lb, lc;
     lane_array<T> lx;
     arrays(g, la, lb, lc, lx);
-    const lane_array<const T> ld{lx.p, lx.rs};
-    T* const gra = ra + g * block_values;
-    T* const grc = rc + g * block_values;
-    T* const grd = rd + g * block_values;
-    const bool full = nl == LB;
-    const auto run = [&](auto chains, index_t j0, index_t m) {
-      constexpr int KK = decltype(chains)::value;
-      const index_t r0 = j0 * p.M;
-      const index_t off = 2 * j0 * LB;
-      if (!recover) {
-        const bool clean =
-            full ? partition_reduce<LB, KK, true>(r0, p.M, m, nl, j0 == 0, la, lb, lc, ld,
-                                                  gra + off, grc + off, grd + off)
-                 : partition_reduce<LB, KK, false>(r0, p.M, m, nl, j0 == 0, la, lb, lc, ld,
-                                                   gra + off, grc + off, grd + off);
-        if (!clean) {  // rare: name the rows
-          const index_t s0 = p.first_system(g);
-          for (int k = 0; k < KK; ++k)
-            for (int l = 0; l < nl; ++l)
-              own[s0 + l] = merge_bad(
-                  own[s0 + l], partition_rescan_chunk<T>(r0 + k * p.M, m, l, la, lb, lc));
-        }
-      } else if (full) {
-        partition_recover<LB, KK, true>(r0, p.M, m, nl, la, lb, lc, lx, grd + off, tc, td);
-      } else {
-        partition_recover<LB, KK, false>(r0, p.M, m, nl, la, lb, lc, lx, grd + off, tc, td);
+    ch.a = la.p + r0 * rs.a;
+    ch.b = lb.p + r0 * rs.b;
+    ch.c = lc.p + r0 * rs.c;
+    ch.d = lx.p + r0 * rs.d;
+    const index_t off = g * block_values + 2 * j * LB;
+    ch.ra = ra + off;
+    ch.rc = rc + off;
+    ch.rd = rd + off;
+    ch.nl = p.lanes_in(g);
+    ch.top = j == 0;
+    m = j == p.P - 1 ? p.mlast : p.M;
+  };
+  // KK chains of m rows, ws their items: pass 1 (and the exact rescan of a flagged group) or 2.
+  const auto run = [&](auto chains, bool recover, const partition_chain<T>* ch, const index_t* ws,
+                       index_t m) {
+    constexpr int KK = decltype(chains)::value;
+    bool full = true;
+    for (int k = 0; k < KK; ++k) full = full && ch[k].nl == LB;
+    if (recover) {
+      if (full)
+        partition_recover<LB, KK, true>(ch, rs, m, tc, td);
+      else
+        partition_recover<LB, KK, false>(ch, rs, m, tc, td);
+      return;
+    }
+    const bool clean = full ? partition_reduce<LB, KK, true>(ch, rs, m)
+                            : partition_reduce<LB, KK, false>(ch, rs, m);
+    if (!clean)  // rare: name the rows
+      for (int k = 0; k < KK; ++k) {
+        const index_t s0 = p.first_system(p.block_of(ws[k])), r0 = p.chunk_of(ws[k]) * p.M;
+        for (int l = 0; l < ch[k].nl; ++l)
+          own[s0 + l] = merge_bad(own[s0 + l], partition_rescan_chunk<T>(r0, m, l, ch[k], rs));
       }
-    };
-    if (q < p.groups) {
-      run(std::integral_constant<int, K>{}, q * K, p.M);
+  };
+  const auto single = [&](bool recover, index_t w) {
+    partition_chain<T> ch;
+    index_t m;
+    chain_of(w, ch, m);
+    run(std::integral_constant<int, 1>{}, recover, &ch, &w, m);
+  };
+  index_t w0, w1;
+  thread_share(team, 0, p.items, w0, w1);
+  const index_t S = (w1 - w0) / K;
+  const auto step = [&](bool recover, index_t s) {
+    partition_chain<T> ch[K];
+    index_t ws[K], m[K];
+    bool uniform = true;
+    for (int k = 0; k < K; ++k) {
+      ws[k] = w0 + k * S + s;
+      chain_of(ws[k], ch[k], m[k]);
+      uniform = uniform && m[k] == p.M;  // (the tile holds K chunks of M rows)
+    }
+    if (uniform) {
+      run(std::integral_constant<int, K>{}, recover, ch, ws, p.M);
     } else {
-      const index_t j = p.groups * K + (q - p.groups);
-      run(std::integral_constant<int, 1>{}, j, j == p.P - 1 ? p.mlast : p.M);
+      for (int k = 0; k < K; ++k) single(recover, ws[k]);
     }
   };
-  for (index_t w = w0; w < w1; ++w) sweep(false, w);
+  for (index_t s = 0; s < S; ++s) step(false, s);
+  for (index_t w = w0 + K * S; w < w1; ++w) single(false, w);
   team.team_barrier();
   index_t g0, g1;
   thread_share(team, 0, p.blocks, g0, g1);
@@ -452,13 +504,16 @@ KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const parti
     }
   }
   team.team_barrier();
-  for (index_t w = w1 - 1; w >= w0; --w) sweep(true, w);
+  // Pass 2 backwards, starting on the rows pass 1 left in cache.
+  for (index_t w = w1 - 1; w >= w0 + K * S; --w) single(true, w);
+  for (index_t s = S - 1; s >= 0; --s) step(true, s);
   team.team_barrier();
   index_t s0, s1;
   thread_share(team, 0, p.nsys, s0, s1);
   for (index_t s = s0; s < s1; ++s) {
     bad_code first = 0;
-    for (int u = 0; u < nt; ++u) first = merge_bad(first, codes[static_cast<index_t>(u) * p.nsys + s]);
+    for (int u = 0; u < nt; ++u)
+      first = merge_bad(first, codes[static_cast<index_t>(u) * p.nsys + s]);
     info_of_system(s, info_of(first));
   }
   team.team_barrier();  // the scratch may be reused after return
@@ -484,7 +539,7 @@ void partition_host_launch(const ExecutionSpace& exec, const char* label, const 
                            const BView& b, const CView& c, const DView& d, const InfoView& info,
                            index_t nsys, index_t n, index_t unit, index_t M) {
   using T = typename DView::non_const_value_type;
-  const partition_plan plan = make_partition_plan<T, LB>(n, nsys, unit, M);
+  const partition_plan plan = make_partition_plan(n, nsys, LB, unit, M);
   const int threads = concurrency_of(exec);
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   const auto arrays = [=](index_t g, lane_array<const T>& la, lane_array<const T>& lb,
