@@ -8,10 +8,11 @@
 //                        layout): the data behind algo::automatic's rule (tridiag/automatic.hpp).
 //   long/<algo>/<layout>/<T>  few long systems in every layout: n = 2^14 .. 2^22 with
 //                        nsys = 2^24 / n (float and double; row, column, interleaved<8>,
-//                        interleaved<4>, and strided: a column-major array with a padded leading
-//                        dimension), Thomas, the hybrid (whose column, interleaved and strided
-//                        cases take the partition path) and automatic; faults_per_call counts the
-//                        minor page faults of the timed calls (getrusage), which should be 0.
+//                        interleaved<4>, and strided: a column-major array with a leading
+//                        dimension of nsys + 1), Thomas, the hybrid (whose column, interleaved
+//                        and strided cases take the partition path) and automatic;
+//                        faults_per_call counts the minor page faults of the timed calls
+//                        (getrusage), which should be 0.
 // Floor bytes: 5 words per unknown (read a, b, c, d; write x), as for Thomas.
 #include "bench_support.hpp"
 
@@ -121,12 +122,13 @@ long minor_faults() {
 }
 
 // A batch of nsys systems of n rows in Layout; strided: the first nsys columns of a column-major
-// array of nsys + 8 columns (unit system stride, padded row stride).
+// array of nsys + 1 columns (unit system stride, a row stride that is not a multiple of the
+// lanes; padding to a multiple of 8 would read 3 lines for 1 at nsys = 4).
 template <class Layout, class T>
 auto make_long_batch(const char* label, std::size_t nsys, std::size_t n) {
   using Mem = host_exec::memory_space;
   if constexpr (std::is_same_v<Layout, bandsolve::layout::strided>) {
-    Kokkos::View<T**, Kokkos::LayoutLeft, Mem> full(std::string(label), nsys + 8, n);
+    Kokkos::View<T**, Kokkos::LayoutLeft, Mem> full(std::string(label), nsys + 1, n);
     return Kokkos::View<T**, Kokkos::LayoutStride, Mem>(
         Kokkos::subview(full, std::make_pair(std::size_t(0), nsys), Kokkos::ALL));
   } else {
@@ -138,8 +140,8 @@ template <class Algo, class Layout, class T>
 void long_benchmark(benchmark::State& state) {
   const std::size_t n = static_cast<std::size_t>(state.range(0)),
                     nsys = static_cast<std::size_t>(state.range(1));
-  const auto a = make_long_batch<Layout, T>("a", nsys, n), b = make_long_batch<Layout, T>("b", nsys, n),
-             c = make_long_batch<Layout, T>("c", nsys, n), d = make_long_batch<Layout, T>("d", nsys, n);
+  const auto make = [&](const char* label) { return make_long_batch<Layout, T>(label, nsys, n); };
+  const auto a = make("a"), b = make("b"), c = make("c"), d = make("d");
   fill_rows(a, b, c, d, nsys, n);
   Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
   const host_exec exec;
