@@ -10,6 +10,11 @@
 // Same Views as Thomas (row, column, interleaved<W>, strided; float or double; interleaved
 // padding lanes untouched); any n >= 0. Enqueued on exec, never fenced here. No pivoting.
 //
+// Systems side by side in memory (column, interleaved<W>, strided views of unit system stride;
+// rows not contiguous) with n >= 2 x 128 rows take the partition path (partition_lanes.hpp):
+// chunks along n shared by the threads, SIMD lanes across the systems, one team for the batch;
+// scratch about 3/64 of the data (the reduced systems) plus a 32 KiB tile per thread, from the
+// kept buffer of backend/scratch.hpp. Otherwise:
 // Batches too small to fill threads x SIMD lanes run one team per system: the system is cut
 // into chunks of 128 rows, SIMD lanes take 8 (double) or 16 (float) chunks at a time (on CPUs
 // through in-register transposes when rows are contiguous), threads take groups of chunks, and
