@@ -90,17 +90,20 @@ def print_tables(cells, before, markdown, out=sys.stdout):
                     [cell_text(cells, before, (kind, prec, l, n)) for l in layouts]
                     for n in ns_of(cells)]
             write_table(head, rows, markdown, out)
-    out.write("\nworst cell per layout (frac_of_stream, at n)\n\n")
-    head = ["layout"] + [f"{'one-shot' if k == 'one_shot' else 'factored'} {p}"
-                         for p in PRECISIONS for k in KINDS]
-    rows = []
-    for l in layouts:
-        row = [l]
-        for prec in PRECISIONS:
-            for kind in KINDS:
-                row.append(worst_text(cells, kind, prec, l))
-        rows.append(row)
-    write_table(head, rows, markdown, out)
+    # The two ranges: short systems (n <= 4096, many of them) and long ones.
+    for title, lo, hi in (("all n", 0, 1 << 30), ("n <= 4096", 0, 4096),
+                          ("n >= 2^14", 1 << 14, 1 << 30)):
+        out.write(f"\nworst cell per layout, {title} (frac_of_stream, at n)\n\n")
+        head = ["layout"] + [f"{'one-shot' if k == 'one_shot' else 'factored'} {p}"
+                             for p in PRECISIONS for k in KINDS]
+        rows = []
+        for l in layouts:
+            row = [l]
+            for prec in PRECISIONS:
+                for kind in KINDS:
+                    row.append(worst_text(cells, kind, prec, l, lo, hi))
+            rows.append(row)
+        write_table(head, rows, markdown, out)
     faults = [(k, c["faults"]) for k, c in sorted(cells.items()) if c["faults"] > 0.5]
     if faults:
         out.write("\npage faults per call (after the first call)\n\n")
@@ -109,9 +112,9 @@ def print_tables(cells, before, markdown, out=sys.stdout):
                     markdown, out)
 
 
-def worst_text(cells, kind, prec, layout):
+def worst_text(cells, kind, prec, layout, lo=0, hi=1 << 30):
     found = [(c["frac_of_stream"], k[3]) for k, c in cells.items()
-             if k[0] == kind and k[1] == prec and k[2] == layout]
+             if k[0] == kind and k[1] == prec and k[2] == layout and lo <= k[3] <= hi]
     if not found:
         return "-"
     frac, n = min(found)
