@@ -291,9 +291,24 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the partition path",
         auto D = bstest::upload<bl::column, Exec>(p);
         run("column", p, D.a, D.b, D.c, D.d, expected);
       }
-      {
+      {  // padding lanes of the last pack hold a NaN sentinel that must stay bit for bit
         auto D = bstest::upload<bl::interleaved<8>, Exec>(p);
+        auto m = Kokkos::create_mirror_view(D.d);
+        Kokkos::deep_copy(m, D.d);
+        const std::size_t last = D.d.extent(0) - 1;
+        for (std::size_t l = p.nsys - last * 8; l < 8; ++l)
+          for (std::size_t i = 0; i < p.n; ++i) m(last, i, l) = std::numeric_limits<T>::quiet_NaN();
+        Kokkos::deep_copy(D.d, m);
+        const auto before = bstest::raw_copy(D.d);
         run("interleaved<8>", p, D.a, D.b, D.c, D.d, expected);
+        const auto after = bstest::raw_copy(D.d);
+        std::vector<T> pad_before, pad_after;
+        for (std::size_t l = p.nsys - last * 8; l < 8; ++l)
+          for (std::size_t i = 0; i < p.n; ++i) {
+            pad_before.push_back(before[(last * p.n + i) * 8 + l]);
+            pad_after.push_back(after[(last * p.n + i) * 8 + l]);
+          }
+        CHECK(bstest::bitwise_equal(pad_before, pad_after));
       }
       {
         auto D = bstest::upload<bl::interleaved<3>, Exec>(p);

@@ -43,10 +43,12 @@ template <class T, int Width>
 inline constexpr int partition_lanes_v =
     Width > 0 && Width < partition_width_v<T> ? Width : partition_width_v<T>;
 
-// Chunks swept at once by a block of LB lanes: the rest of the 128 bytes in flight.
+// Chunks swept at once by a block of LB lanes: the rest of the 128 bytes in flight, at most 4
+// (8 chunks of 4 floats, 32 streams, measured 0.10-0.13 of STREAM against 0.30 for 2 of 16).
 template <class T, int LB>
 inline constexpr int partition_chains_v =
-    partition_width_v<T> / LB < 1 ? 1 : partition_width_v<T> / LB;
+    partition_width_v<T> / LB < 1 ? 1
+                                  : (partition_width_v<T> / LB > 4 ? 4 : partition_width_v<T> / LB);
 
 // Software prefetch of the row `ahead` rows on (host builds): K chunks x 4 arrays are too many
 // short streams for the hardware prefetchers when the blocks are narrow.
@@ -87,14 +89,42 @@ struct lane_strides {
   index_t a = 0, b = 0, c = 0, d = 0;
 };
 
+// Lane l of a row of a block with nl lanes in use (all when Full): lanes l >= nl read `fill`.
+// Padded: those lanes exist in memory (an interleaved pack's padding), so the load is plain and
+// a select picks the fill (vectorizes without masks); else they are not read at all.
+template <bool Full, bool Padded, class T>
+KOKKOS_FORCEINLINE_FUNCTION T partition_load(const T* p, int l, int nl, T fill) {
+  if constexpr (Full) {
+    return p[l];
+  } else if constexpr (Padded) {
+    const T v = p[l];
+    return l < nl ? v : fill;
+  } else {
+    return l < nl ? p[l] : fill;
+  }
+}
+
+// Stores v to lane l if l < nl; Padded: lanes l >= nl get their own value back (unchanged).
+template <bool Full, bool Padded, class T>
+KOKKOS_FORCEINLINE_FUNCTION void partition_store(T* p, int l, int nl, T v) {
+  if constexpr (Full) {
+    p[l] = v;
+  } else if constexpr (Padded) {
+    const T old = p[l];
+    p[l] = l < nl ? v : old;
+  } else {
+    if (l < nl) p[l] = v;
+  }
+}
+
 // Pass 1 on K chunks of m >= 2 rows (ch[0 .. K)): their reduced rows. Lanes l >= nl (Full
 // false) read an identity row. Returns false if a pivot may be bad.
-template <int LB, int K, bool Full, class T>
+template <int LB, int K, bool Full, bool Padded, class T>
 KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const lane_strides& rs,
                                              index_t m) {
   constexpr int V = K * LB;
   const auto ld = [](const T* p, int l, int nl, T fill) {
-    return (Full || l < nl) ? p[l] : fill;
+    return partition_load<Full, Padded>(p, l, nl, fill);
   };
   T ap[V], cp[V], dp[V], a0[V], c0[V], d0[V], sa[V], sd[V], w[V], risk[V];
   BANDSOLVE_PARTITION_UNROLL
@@ -170,12 +200,12 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
 
 // Pass 2 on the same K chunks, with x of their first and last rows in rd: x of every row into d
 // (lanes < nl). tc, td: K LB (m - 1) values each.
-template <int LB, int K, bool Full, class T>
+template <int LB, int K, bool Full, bool Padded, class T>
 KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, const lane_strides& rs,
                                               index_t m, T* tc, T* td) {
   constexpr int V = K * LB;
   const auto ld = [](const T* p, int l, int nl, T fill) {
-    return (Full || l < nl) ? p[l] : fill;
+    return partition_load<Full, Padded>(p, l, nl, fill);
   };
   T cp[V], dp[V];
   BANDSOLVE_PARTITION_UNROLL
@@ -219,7 +249,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l) {
       next[k * LB + l] = ch[k].rd[LB + l];
-      if (Full || l < nl) px[l] = next[k * LB + l];
+      partition_store<Full, Padded>(px, l, nl, next[k * LB + l]);
     }
   }
   for (index_t i = m - 2; i >= 1; --i) {
@@ -233,7 +263,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
       for (int l = 0; l < LB; ++l) {
         const int v = k * LB + l;
         next[v] = tdi[l] - tci[l] * next[v];
-        if (Full || l < nl) px[l] = next[v];
+        partition_store<Full, Padded>(px, l, nl, next[v]);
       }
     }
   }
@@ -243,7 +273,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
     const int nl = ch[k].nl;
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l)
-      if (Full || l < nl) px[l] = ch[k].rd[l];
+      partition_store<Full, Padded>(px, l, nl, ch[k].rd[l]);
   }
 }
 
@@ -390,7 +420,7 @@ std::size_t partition_scratch_bytes(const partition_plan& p, int team_size) {
 // walks items w0 + k S .. w0 + (k+1) S - 1 in step with the others), so that every chain is a
 // long stream through memory that the prefetchers follow; the rest of the range, and steps that
 // meet a last chunk of another length, go one chunk at a time.
-template <class T, int LB, class Member, class Arrays, class Info>
+template <class T, int LB, bool Padded, class Member, class Arrays, class Info>
 KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const partition_plan& p,
                                                  const Arrays& arrays, const Info& info_of_system,
                                                  void* scratch) {
@@ -444,13 +474,13 @@ KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const parti
     for (int k = 0; k < KK; ++k) full = full && ch[k].nl == LB;
     if (recover) {
       if (full)
-        partition_recover<LB, KK, true>(ch, rs, m, tc, td);
+        partition_recover<LB, KK, true, Padded>(ch, rs, m, tc, td);
       else
-        partition_recover<LB, KK, false>(ch, rs, m, tc, td);
+        partition_recover<LB, KK, false, Padded>(ch, rs, m, tc, td);
       return;
     }
-    const bool clean = full ? partition_reduce<LB, KK, true>(ch, rs, m)
-                            : partition_reduce<LB, KK, false>(ch, rs, m);
+    const bool clean = full ? partition_reduce<LB, KK, true, Padded>(ch, rs, m)
+                            : partition_reduce<LB, KK, false, Padded>(ch, rs, m);
     if (!clean)  // rare: name the rows
       for (int k = 0; k < KK; ++k) {
         const index_t s0 = p.first_system(p.block_of(ws[k])), r0 = p.chunk_of(ws[k]) * p.M;
@@ -539,6 +569,14 @@ void partition_host_launch(const ExecutionSpace& exec, const char* label, const 
                            const BView& b, const CView& c, const DView& d, const InfoView& info,
                            index_t nsys, index_t n, index_t unit, index_t M) {
   using T = typename DView::non_const_value_type;
+  using Layout = layout_of_t<DView>;
+  // Blocks whose unused lanes are an interleaved pack's own padding (blocks tile the pack).
+  constexpr bool padded = [] {
+    if constexpr (is_interleaved_layout_v<Layout>)
+      return Layout::width % LB == 0;
+    else
+      return false;
+  }();
   const partition_plan plan = make_partition_plan(n, nsys, LB, unit, M);
   const int threads = concurrency_of(exec);
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -559,7 +597,7 @@ void partition_host_launch(const ExecutionSpace& exec, const char* label, const 
   };
   launch_teams(exec, label, 1, threads, partition_scratch_bytes<T, LB>(plan, threads),
                KOKKOS_LAMBDA(const member_type& team, const index_t, void* scratch) {
-                 partition_solve_team<T, LB>(team, plan, arrays, set_info, scratch);
+                 partition_solve_team<T, LB, padded>(team, plan, arrays, set_info, scratch);
                });
 }
 
@@ -582,14 +620,17 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
   if constexpr (is_interleaved_layout_v<Layout>) {
     partition_host_launch<partition_lanes_v<T, Layout::width>>(exec, label, a, b, c, d, info,
                                                                nsys, n, Layout::width, M);
-  } else {  // the widest block the systems fill: 128, 64 or 32 bytes
+  } else {  // the widest block the systems fill: 128, 64, 32 or 16 bytes (no masked lanes
+            // but in the last block)
     constexpr int wide = partition_width_v<T>;
     if (nsys >= wide)
       partition_host_launch<wide>(exec, label, a, b, c, d, info, nsys, n, nsys, M);
     else if (nsys >= wide / 2)
       partition_host_launch<wide / 2>(exec, label, a, b, c, d, info, nsys, n, nsys, M);
-    else
+    else if (nsys >= wide / 4)
       partition_host_launch<wide / 4>(exec, label, a, b, c, d, info, nsys, n, nsys, M);
+    else
+      partition_host_launch<wide / 8>(exec, label, a, b, c, d, info, nsys, n, nsys, M);
   }
   return true;
 }
