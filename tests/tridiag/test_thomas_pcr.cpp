@@ -362,8 +362,8 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the partition path",
     det::long_column_rows = saved_rows;
   });
   det::partition_chunk_rows = saved;
-  // The rule: full column and strided batches of n >= 2^17 rows go to the hybrid, interleaved
-  // ones stay with Thomas while their packs fill the threads.
+  // The rule: full column and strided batches of n >= 2^17 rows and row batches of n >= 2^15
+  // go to the hybrid, interleaved ones stay with Thomas while their packs fill the threads.
   using bandsolve::choose_tridiag;
   using bandsolve::tridiag_choice;
   CHECK(choose_tridiag<bl::column, T>(1024, std::size_t(1) << 16, 2) == tridiag_choice::thomas);
@@ -375,6 +375,8 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the partition path",
         tridiag_choice::thomas);
   CHECK(choose_tridiag<bl::interleaved<8>, T>(4, std::size_t(1) << 22, 2) ==
         tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::row, T>(1024, std::size_t(1) << 14, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::row, T>(1024, std::size_t(1) << 15, 2) == tridiag_choice::thomas_pcr);
 }
 
 // Row i scaled by s_i leaves x unchanged and scales pivot i by s_i. The register sweeps of

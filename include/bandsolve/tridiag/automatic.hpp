@@ -15,8 +15,9 @@
 //      L_thomas is the number of systems in one Thomas work item for the layout
 //      (detail::thomas_packing: 32 doubles / 64 floats for row and strided, twice that for
 //      column blocks, up to four packs for interleaved<W>). Thomas reads every value once and
-//      does the least arithmetic: nothing beats it on a full batch, except column and strided
-//      batches of n >= detail::long_column_rows rows (below).
+//      does the least arithmetic: nothing beats it on a full batch, except batches of long
+//      systems: n >= detail::long_row_rows in row layout, n >= detail::long_column_rows in
+//      column and strided layouts (below), where Thomas's work items outgrow the caches.
 //   2. Otherwise the Thomas-PCR hybrid, when n >= 256 (at least two 128-row chunks): with fewer
 //      systems than that, Thomas leaves threads or SIMD lanes idle, while the hybrid runs SIMD
 //      across packs of 8 (16) systems, or one long system per thread with its chunks as SIMD
@@ -30,7 +31,9 @@
 // long/): column double Thomas / hybrid 0.31 / 0.22 at n = 2^14, 0.45 / 0.19 at 2^16, 0.18 /
 // 0.26 at 2^18 (Thomas's column items fault in their scratch there), 0.14 / 0.28-0.32 at 2^22;
 // strided alike (0.28 / 0.25, 0.36 / 0.19, 0.21 / 0.25, 0.08 / 0.16): hence
-// long_column_rows = 2^17. Interleaved<8> and <4>: Thomas 0.73-1.06 while its packs fill the
+// long_column_rows = 2^17. Row double 0.31 / 0.28 at 2^14, 0.26 / 0.42 at 2^16, 0.31 / 0.37
+// at 2^18 (float 0.21 / 0.23, 0.21 / 0.36, 0.18 / 0.36; medians of 2): long_row_rows = 2^15.
+// Interleaved<8> and <4>: Thomas 0.73-1.06 while its packs fill the
 // threads (up to n = 2^18) against 0.27-0.31, and 0.08-0.12 against 0.16-0.28 at n = 2^22 with
 // 4 systems (one pack), where rule 1 already hands it to the hybrid.
 // On the device backend (Kokkos::Cuda) the rule is the device's own: the hybrid's device path
@@ -57,8 +60,10 @@ inline const char* name_of(tridiag_choice choice) {
 
 namespace detail {
 // Rows from which column and strided batches go to the hybrid's partition path even when they
-// fill Thomas's work items (see the rule above). A variable so that tests can lower it.
+// fill Thomas's work items, and row batches to its one-system-per-item path (see the rule
+// above). Variables so that tests can lower them.
 inline std::size_t long_column_rows = std::size_t(1) << 17;
+inline std::size_t long_row_rows = std::size_t(1) << 15;
 }  // namespace detail
 
 // The choice algo::automatic makes for nsys systems of n rows in Layout, scalar T, on an
@@ -69,8 +74,10 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
   constexpr bool side_by_side =
       std::is_same_v<Layout, layout::column> || std::is_same_v<Layout, layout::strided>;
   const std::size_t t = threads > 0 ? static_cast<std::size_t>(threads) : 1;
-  if (nsys >= t * thomas_lanes && !(side_by_side && n >= detail::long_column_rows))
-    return tridiag_choice::thomas;
+  const bool long_systems = std::is_same_v<Layout, layout::row>
+                                ? n >= detail::long_row_rows
+                                : side_by_side && n >= detail::long_column_rows;
+  if (nsys >= t * thomas_lanes && !long_systems) return tridiag_choice::thomas;
   if (n >= 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows))
     return tridiag_choice::thomas_pcr;
   return tridiag_choice::thomas;
@@ -91,13 +98,15 @@ void solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a, cons
     hybrid = choose_tridiag<Layout, T>(info.extent(0), rows(d), detail::concurrency_of(exec)) ==
              tridiag_choice::thomas_pcr;
   // Strided views of full batches go to the hybrid only when their systems lie side by side
-  // (its partition path); others stay with Thomas.
+  // (its partition path) or their rows are contiguous (one system per item); others stay with
+  // Thomas.
   if constexpr (std::is_same_v<Layout, layout::strided>)
     if (hybrid &&
         info.extent(0) >= static_cast<std::size_t>(detail::concurrency_of(exec)) *
                               static_cast<std::size_t>(detail::thomas_packing<Layout, T>::L) &&
         !(detail::lanes_adjacent(a) && detail::lanes_adjacent(b) && detail::lanes_adjacent(c) &&
-          detail::lanes_adjacent(d)))
+          detail::lanes_adjacent(d)) &&
+        !(a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1 && d.stride(1) == 1))
       hybrid = false;
   if (hybrid) {
     solve(exec, algo::thomas_pcr{}, a, b, c, d, info);
