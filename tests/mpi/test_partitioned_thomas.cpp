@@ -344,6 +344,37 @@ TEST_CASE("mpi::solve equals the single-process Thomas solve", "[mpi]") {
   check_layout<layout::strided, float>();
 }
 
+// Full packs of systems side by side (up to 128 per work item) and parts longer than the tiles
+// of rows the local passes transpose (8 doubles, 16 floats), with a zero row in a full pack.
+template <class Layout, class T>
+void check_long_parts() {
+  const int P = world_size();
+  const std::size_t nsys = 300, N = 41 * static_cast<std::size_t>(P);
+  const std::vector<std::size_t> sizes(static_cast<std::size_t>(P), 41);
+  INFO(layout_label<Layout>() << ", " << (sizeof(T) == 4 ? "float" : "double") << ", " << P
+                              << " ranks, " << N << " rows, nsys " << nsys);
+  const outcome out = run<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, {});
+  CHECK(out.max_error <= 100 * std::numeric_limits<T>::epsilon());
+  CHECK(out.info == std::vector<int>(nsys, 0));
+  std::vector<int> expected(nsys, 0);
+  expected[70] = 6;
+  expected[131] = static_cast<int>(N);
+  const outcome singular =
+      run<Layout>(Kokkos::Serial(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes, {});
+  CHECK(singular.info == expected);
+  run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, {},
+                       std::vector<int>(nsys, 0));
+}
+
+TEST_CASE("mpi::solve and mpi::factorize: full packs of systems, parts longer than a tile", "[mpi]") {
+  check_long_parts<layout::row, double>();
+  check_long_parts<layout::row, float>();
+  check_long_parts<layout::column, double>();
+  check_long_parts<layout::column, float>();
+  check_long_parts<layout::interleaved<8>, double>();
+  check_long_parts<layout::strided, float>();
+}
+
 TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same message", "[mpi]") {
   const int P = world_size(), me = world_rank();
   const int bad = P - 1;

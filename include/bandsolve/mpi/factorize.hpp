@@ -6,7 +6,7 @@
 //   f.info();            // agreed info codes (host View), the same on every rank
 //   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
 //
-// Each rank keeps its parts' factors (5 values per row); the ranks that solve reduced systems
+// Each rank keeps its parts' factors (4 values per row); the ranks that solve reduced systems
 // keep their Thomas factorizations. A solve then sends 1 word per reduced row to the solving
 // ranks and gets 1 back: at most 4 words per line per rank (one-shot: 8). Unlike the one-shot
 // solve, one rank also takes this path (a reduced system of 2 rows per line). Arguments are
@@ -103,7 +103,7 @@ class factorization {
       s_.reduced.solve(exec, rd);
     }
     s_.router.to_owners(exec, rd, iface);
-    detail::finish_parts(exec, d, s_.factors.ap, s_.factors.cp, iface, nsys, s_.part);
+    detail::finish_factored_parts(exec, d, s_.factors, iface, nsys, s_.part);
     exec.fence();
   }
 
@@ -150,15 +150,17 @@ auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const 
 
   const auto n_sys = static_cast<std::size_t>(s.p.nsys), m = static_cast<std::size_t>(s.part.m);
   const int k = s.part.reduced_rows();
-  const auto rows_view = [&](const char* label) {
-    return typename detail::part_factors<T, memory_space>::rows_view(
-        Kokkos::View<T**, detail::part_scratch_layout_t<Layout>, memory_space>(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n_sys, m));
-  };
   auto& f = s.factors;
+  f.lanes = detail::part_lanes_v<Layout, T>;
+  f.m = s.part.m;
+  const std::size_t packed = (n_sys + static_cast<std::size_t>(f.lanes) - 1) /
+                             static_cast<std::size_t>(f.lanes) * static_cast<std::size_t>(f.lanes) * m;
+  const auto rows_view = [&](const char* label) {
+    return Kokkos::View<T*, memory_space>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), packed);
+  };
   f.r = rows_view("bandsolve::mpi r"), f.lo = rows_view("bandsolve::mpi l");
-  f.cf = rows_view("bandsolve::mpi c' forward");
-  f.ap = rows_view("bandsolve::mpi a'"), f.cp = rows_view("bandsolve::mpi c'");
+  f.cf = rows_view("bandsolve::mpi c' forward"), f.af = rows_view("bandsolve::mpi a' forward");
   f.first = decltype(f.first)(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")), n_sys);
   const Kokkos::View<T*, memory_space> coef(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced coefficients")),

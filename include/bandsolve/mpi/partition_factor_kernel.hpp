@@ -4,10 +4,11 @@
 // factors and sends one word per reduced row. Same elimination and info codes as reduce_parts
 // (partition_kernel.hpp), which describes the method.
 //
-// Stored per line s and local row i (nsys x m each, see rows_view; row 0 unused): r(s, i) = 1/pivot,
-// lo(s, i) = a_i/pivot (0 for row 1), cf(s, i) = the forward sweep's c'_i (used by the backward
-// sweep), ap(s, i), cp(s, i) = the final a'_i, c'_i (used by finish_parts). Per line:
-// first(s, 0) = 1/b_0, first(s, 1) = forward c'_0, first(s, 2) = 1/(1 - c'_0 a'_1) (1 for m = 2).
+// Stored per line s and local row i, pack by pack (see part_factors): r = 1/pivot, lo = a_i/pivot
+// (0 for row 1), cf = the forward sweep's c'_i, af = its a'_i (rows 1 .. m-1; row 0 unused). Per
+// line: first(s, 0) = 1/b_0, first(s, 1) = forward c'_0, first(s, 2) = 1/(1 - c'_0 a'_1) (1 for
+// m = 2). A factored solve reads d, r, lo, cf and writes the forward d' over d (reduce_rhs), then
+// reads d', cf, af and writes x (finish_factored_parts): 9 words per unknown.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/layout/layout_of.hpp>
@@ -19,142 +20,234 @@ namespace bandsolve::mpi::detail {
 
 template <class T, class MemorySpace>
 struct part_factors {
-  // LayoutLeft or LayoutRight (part_scratch_layout_t of the factored layout).
-  using rows_view = Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>;
-  rows_view r, lo, cf, ap, cp;
+  // Pack p (systems p*lanes ..) row i lane l at (p*m + i)*lanes + l: each pack's factors are one
+  // contiguous block, read as streams whatever the layout of d.
+  int lanes = 1;
+  index_t m = 0;
+  Kokkos::View<T*, MemorySpace> r, lo, cf, af;
   Kokkos::View<T* [3], Kokkos::LayoutRight, MemorySpace> first;
+  KOKKOS_INLINE_FUNCTION index_t base(index_t s) const {
+    return (s / lanes) * m * lanes + s % lanes;
+  }
+};
+
+// Rows of one stored factor for the lanes from system s (row i, lane l at i*lanes + l).
+template <class T>
+struct factor_rows {
+  const T* p;
+  index_t stride;
+  KOKKOS_INLINE_FUNCTION const T& operator()(int l, index_t i) const { return p[i * stride + l]; }
 };
 
 // Factors of this rank's parts; coef: the reduced rows' coefficients (line s, row j at
 // (s*k + j)*2: of the previous interface unknown, of the next); codes(s): info of this part.
-// Blocks of part_lanes_v systems, as reduce_parts.
+// One pack of f.lanes systems per work item, one system at a time (done once per factorization).
 template <class ExecutionSpace, class AView, class BView, class CView, class T, class MemorySpace,
           class Coefficients, class Codes>
 void factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
                   const part_factors<T, MemorySpace>& f, const Coefficients& coef,
                   const Codes& codes, index_t nsys, local_part part) {
-  constexpr int L = part_lanes_v<layout_of_t<BView>, T>;
-  for_each_block<L>(exec, "bandsolve::mpi::factorize(parts)", nsys, KOKKOS_LAMBDA(const index_t s0, const int nl) {
+  const index_t packs = (nsys + f.lanes - 1) / f.lanes;
+  Kokkos::parallel_for("bandsolve::mpi::factorize(parts)",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, packs), KOKKOS_LAMBDA(const index_t p) {
     using bandsolve::detail::reciprocal;
     using bandsolve::detail::update_info;
     const index_t m = part.m, off = part.offset;
     const int k = part.reduced_rows();
-    const auto a_at = [&](index_t s, index_t i) { return part.first && i == 0 ? T(0) : at(a, s, i); };
-    const auto c_at = [&](index_t s, index_t i) { return part.last && i == m - 1 ? T(0) : at(c, s, i); };
-    int info[L] = {};
-    T ap0[L] = {}, cp0[L] = {}, ap_i[L] = {}, cp_i[L] = {};
-    for (int l = 0; l < nl; ++l) {
-      const index_t s = s0 + l;
+    const index_t L = f.lanes;
+    const index_t s_end = (p + 1) * L < nsys ? (p + 1) * L : nsys;
+    for (index_t s = p * L; s < s_end; ++s) {
+      const index_t fb = f.base(s);
+      const auto a_at = [&](index_t i) { return part.first && i == 0 ? T(0) : at(a, s, i); };
+      const auto c_at = [&](index_t i) { return part.last && i == m - 1 ? T(0) : at(c, s, i); };
       const T b0 = at(b, s, 0);
-      info[l] = update_info(0, b0, off);
+      int info = update_info(0, b0, off);
       const T r0 = reciprocal(b0);
       f.first(s, 0) = r0;
-      ap0[l] = r0 * a_at(s, 0), cp0[l] = r0 * c_at(s, 0);
-    }
-    if (m == 1) {
-      for (int l = 0; l < nl; ++l) {
-        T* out = coef.data() + (s0 + l) * k * 2;
-        out[0] = ap0[l];
-        out[1] = cp0[l];
-        codes(s0 + l) = info[l];
+      T ap0 = r0 * a_at(0), cp0 = r0 * c_at(0);
+      T* out = coef.data() + s * k * 2;
+      if (m == 1) {
+        out[0] = ap0;
+        out[1] = cp0;
+        codes(s) = info;
+        continue;
       }
-      return;
-    }
-    for (int l = 0; l < nl; ++l) {
-      const index_t s = s0 + l;
       const T b1 = at(b, s, 1);
-      info[l] = update_info(info[l], b1, off + 1);
+      info = update_info(info, b1, off + 1);
       const T r1 = reciprocal(b1);
-      ap_i[l] = r1 * a_at(s, 1), cp_i[l] = r1 * c_at(s, 1);
-      f.r(s, 1) = r1, f.lo(s, 1) = T(0), f.cf(s, 1) = cp_i[l], f.ap(s, 1) = ap_i[l],
-      f.cp(s, 1) = cp_i[l];
-    }
-    for (index_t i = 2; i < m; ++i)
-      for (int l = 0; l < nl; ++l) {
-        const index_t s = s0 + l;
-        const T ai = a_at(s, i);
-        const T pivot = at(b, s, i) - ai * cp_i[l];
-        info[l] = update_info(info[l], pivot, off + i);
+      T ap_i = r1 * a_at(1), cp_i = r1 * c_at(1);
+      f.r(fb + L) = r1, f.lo(fb + L) = T(0), f.cf(fb + L) = cp_i, f.af(fb + L) = ap_i;
+      for (index_t i = 2; i < m; ++i) {
+        const T ai = a_at(i);
+        const T pivot = at(b, s, i) - ai * cp_i;
+        info = update_info(info, pivot, off + i);
         const T r = reciprocal(pivot);
-        cp_i[l] = r * c_at(s, i);
-        ap_i[l] = -r * ai * ap_i[l];
-        f.r(s, i) = r, f.lo(s, i) = ai * r, f.cf(s, i) = cp_i[l], f.ap(s, i) = ap_i[l],
-        f.cp(s, i) = cp_i[l];
+        cp_i = r * c_at(i);
+        ap_i = -r * ai * ap_i;
+        f.r(fb + i * L) = r, f.lo(fb + i * L) = ai * r, f.cf(fb + i * L) = cp_i,
+        f.af(fb + i * L) = ap_i;
       }
-    for (int l = 0; l < nl; ++l) {
-      T* out = coef.data() + (s0 + l) * k * 2;
-      out[2] = ap_i[l];  // row m-1
-      out[3] = cp_i[l];
-      f.first(s0 + l, 1) = cp0[l];
-      f.first(s0 + l, 2) = T(1);
-    }
-    if (m > 2) {
-      T ap_n[L] = {}, cp_n[L] = {};
-      for (int l = 0; l < nl; ++l) ap_n[l] = f.ap(s0 + l, m - 2), cp_n[l] = f.cp(s0 + l, m - 2);
-      for (index_t i = m - 3; i >= 1; --i)
-        for (int l = 0; l < nl; ++l) {
-          const index_t s = s0 + l;
-          const T ci = f.cf(s, i);
-          ap_n[l] = f.ap(s, i) - ci * ap_n[l];
-          cp_n[l] = -ci * cp_n[l];
-          f.ap(s, i) = ap_n[l], f.cp(s, i) = cp_n[l];
+      out[2] = ap_i;  // row m-1
+      out[3] = cp_i;
+      f.first(s, 1) = cp0;
+      f.first(s, 2) = T(1);
+      if (m > 2) {
+        T ap_n = f.af(fb + (m - 2) * L), cp_n = f.cf(fb + (m - 2) * L);
+        for (index_t i = m - 3; i >= 1; --i) {
+          const T ci = f.cf(fb + i * L);
+          ap_n = f.af(fb + i * L) - ci * ap_n;
+          cp_n = -ci * cp_n;
         }
-      for (int l = 0; l < nl; ++l) {
-        const T den = T(1) - cp0[l] * ap_n[l];
-        info[l] = update_info(info[l], den, off);
+        const T den = T(1) - cp0 * ap_n;
+        info = update_info(info, den, off);
         const T r = reciprocal(den);
-        f.first(s0 + l, 2) = r;
-        ap0[l] = r * ap0[l];
-        cp0[l] = -r * cp0[l] * cp_n[l];
+        f.first(s, 2) = r;
+        ap0 = r * ap0;
+        cp0 = -r * cp0 * cp_n;
       }
-    }
-    for (int l = 0; l < nl; ++l) {
-      T* out = coef.data() + (s0 + l) * k * 2;
-      out[0] = ap0[l];
-      out[1] = cp0[l];
-      codes(s0 + l) = info[l];
+      out[0] = ap0;
+      out[1] = cp0;
+      codes(s) = info;
     }
   });
 }
 
-// The reduced right-hand sides of d (line s, row j at rhs(s*k + j)); d's rows 1 .. m-2 receive d'.
+// Calls g(gd, pre, sd) for the NL systems from s0 of d: gd the rows of d (staged for row
+// batches into sd, scratch of m x NL values, else in place with sd the scratch), pre whether to
+// prefetch; writes sd back into d after g when staged.
+template <int NL, bool WriteBack, class DView, class T, class G>
+KOKKOS_INLINE_FUNCTION void with_rhs_rows(const DView& d, index_t s0, index_t m, T* sd, const G& g) {
+  if constexpr (part_staged_v<NL, DView, DView, DView, DView>) {
+    stage_part_rows<NL>(d, s0, m, sd);
+    g(rows_staged<T, NL>{sd}, std::integral_constant<bool, false>{});
+    if constexpr (WriteBack) unstage_part_rows<NL>(d, s0, m, sd);
+  } else {
+    g(rows_in_place<DView>{d, s0},
+      std::integral_constant<bool, (NL > 1 && part_prefetch_v<layout_of_t<DView>>)>{});
+  }
+}
+
+// The reduce pass of a factored solve for NL systems from s0 (see reduce_rhs).
+template <int NL, class DView, class T, class MemorySpace, class Rhs>
+KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T, MemorySpace>& f,
+                                            const Rhs& rhs, index_t s0, const local_part& part,
+                                            T* scratch) {
+  const index_t m = part.m;
+  if (m == 1) {
+    for (int l = 0; l < NL; ++l) rhs(s0 + l) = f.first(s0 + l, 0) * at(d, s0 + l, 0);
+    return;
+  }
+  const index_t L = f.lanes;
+  const factor_rows<T> fr{f.r.data() + f.base(s0), L}, flo{f.lo.data() + f.base(s0), L},
+      fcf{f.cf.data() + f.base(s0), L};
+  constexpr bool staged = part_staged_v<NL, DView, DView, DView, DView>;
+  with_rhs_rows<NL, true>(d, s0, m, scratch, [&](const auto& gd, auto pre) {
+    T* const sdp = scratch;  // the forward d' (over the staged d when staged)
+    T dp0[NL], dp[NL];
+    for (int l = 0; l < NL; ++l) {
+      dp0[l] = f.first(s0 + l, 0) * gd(l, 0);
+      dp[l] = fr(l, 1) * gd(l, 1);
+      sdp[NL + l] = dp[l];
+      if constexpr (!staged) {
+        if (m > 2) gd(l, 1) = dp[l];
+      }
+    }
+    for (index_t i = 2; i < m; ++i) {
+      if constexpr (decltype(pre)::value) {
+        if (i + 1 < m) prefetch_part_row<NL>(d, s0, i + 1);
+      }
+      T* const rd = sdp + i * NL;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        dp[l] = fr(l, i) * gd(l, i) - flo(l, i) * dp[l];
+        if (i < m - 1) {
+          rd[l] = dp[l];
+          if constexpr (!staged) gd(l, i) = dp[l];
+        }
+      }
+    }
+    for (int l = 0; l < NL; ++l) rhs(2 * (s0 + l) + 1) = dp[l];
+    if (m > 2) {
+      for (int l = 0; l < NL; ++l) dp[l] = sdp[(m - 2) * NL + l];  // row i+1
+      for (index_t i = m - 3; i >= 1; --i) {
+        const T* const rd = sdp + i * NL;
+        BANDSOLVE_SIMD
+        for (int l = 0; l < NL; ++l) dp[l] = rd[l] - fcf(l, i) * dp[l];
+      }
+      for (int l = 0; l < NL; ++l)
+        dp0[l] = f.first(s0 + l, 2) * (dp0[l] - f.first(s0 + l, 1) * dp[l]);
+    }
+    for (int l = 0; l < NL; ++l) rhs(2 * (s0 + l)) = dp0[l];
+  });
+}
+
+// The finish pass of a factored solve for NL systems from s0: x_i = d'_i - a'_i x_0 - c'_i x_{i+1}
+// for i = m-2 .. 1 (forward a', c', d'), written over d.
+template <int NL, class DView, class T, class MemorySpace, class Interface>
+KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_factors<T, MemorySpace>& f,
+                                                 const Interface& iface, index_t s0,
+                                                 const local_part& part, T* scratch) {
+  const index_t m = part.m;
+  const int k = part.reduced_rows();
+  T x0[NL], xm[NL];
+  for (int l = 0; l < NL; ++l) x0[l] = iface((s0 + l) * k), xm[l] = iface((s0 + l) * k + k - 1);
+  if (m <= 2) {
+    for (int l = 0; l < NL; ++l) {
+      at(d, s0 + l, 0) = x0[l];
+      if (m > 1) at(d, s0 + l, m - 1) = xm[l];
+    }
+    return;
+  }
+  const index_t L = f.lanes;
+  const factor_rows<T> fcf{f.cf.data() + f.base(s0), L}, faf{f.af.data() + f.base(s0), L};
+  with_rhs_rows<NL, true>(d, s0, m, scratch, [&](const auto& gd, auto pre) {
+    T x[NL];  // x_{i+1}
+    for (int l = 0; l < NL; ++l) x[l] = xm[l], gd(l, 0) = x0[l], gd(l, m - 1) = xm[l];
+    for (index_t i = m - 2; i >= 1; --i) {
+      if constexpr (decltype(pre)::value) prefetch_part_row<NL>(d, s0, i - 1);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        x[l] = gd(l, i) - faf(l, i) * x0[l] - fcf(l, i) * x[l];
+        gd(l, i) = x[l];
+      }
+    }
+  });
+}
+
+// The reduced right-hand sides of d (line s, row j at rhs(s*k + j)); d's rows 1 .. m-2 receive
+// the forward d'. Packs as the factors were stored when d's layout packs the same number of
+// systems, else one system at a time.
 template <class ExecutionSpace, class DView, class T, class MemorySpace, class Rhs>
 void reduce_rhs(const ExecutionSpace& exec, const DView& d, const part_factors<T, MemorySpace>& f,
                 const Rhs& rhs, index_t nsys, local_part part) {
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  for_each_block<L>(exec, "bandsolve::mpi::factorization::solve(reduce)", nsys, KOKKOS_LAMBDA(const index_t s0, const int nl) {
-    const index_t m = part.m;
-    if (m == 1) {
-      for (int l = 0; l < nl; ++l) rhs(s0 + l) = f.first(s0 + l, 0) * at(d, s0 + l, 0);
-      return;
-    }
-    T dp0[L] = {}, dp[L] = {};
-    for (int l = 0; l < nl; ++l) {
-      const index_t s = s0 + l;
-      dp0[l] = f.first(s, 0) * at(d, s, 0);
-      dp[l] = f.r(s, 1) * at(d, s, 1);
-      if (m > 2) at(d, s, 1) = dp[l];
-    }
-    for (index_t i = 2; i < m; ++i)
-      for (int l = 0; l < nl; ++l) {
-        const index_t s = s0 + l;
-        dp[l] = f.r(s, i) * at(d, s, i) - f.lo(s, i) * dp[l];
-        if (i < m - 1) at(d, s, i) = dp[l];
-      }
-    for (int l = 0; l < nl; ++l) rhs(2 * (s0 + l) + 1) = dp[l];
-    if (m > 2) {
-      for (int l = 0; l < nl; ++l) dp[l] = at(d, s0 + l, m - 2);  // row i+1
-      for (index_t i = m - 3; i >= 1; --i)
-        for (int l = 0; l < nl; ++l) {
-          const index_t s = s0 + l;
-          dp[l] = at(d, s, i) - f.cf(s, i) * dp[l];
-          at(d, s, i) = dp[l];
+  const bool packs = f.lanes == L;
+  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(reduce)", nsys, part,
+      KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
+        if (packs && nl == L) {
+          reduce_rhs_pack<L>(d, f, rhs, s0, part, scratch);
+        } else {
+          for (int l = 0; l < nl; ++l) reduce_rhs_pack<1>(d, f, rhs, s0 + l, part, scratch);
         }
-      for (int l = 0; l < nl; ++l)
-        dp0[l] = f.first(s0 + l, 2) * (dp0[l] - f.first(s0 + l, 1) * dp[l]);
-    }
-    for (int l = 0; l < nl; ++l) rhs(2 * (s0 + l)) = dp0[l];
-  });
+      });
+}
+
+// x from the interface values (line s: x_0 at iface[s*k], x_{m-1} at iface[s*k + k-1]) and
+// the forward d' that reduce_rhs left in d.
+template <class ExecutionSpace, class DView, class T, class MemorySpace, class Interface>
+void finish_factored_parts(const ExecutionSpace& exec, const DView& d,
+                           const part_factors<T, MemorySpace>& f, const Interface& iface,
+                           index_t nsys, local_part part) {
+  constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
+  const bool packs = f.lanes == L;
+  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(finish)", nsys, part,
+      KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
+        if (packs && nl == L) {
+          finish_factored_pack<L>(d, f, iface, s0, part, scratch);
+        } else {
+          for (int l = 0; l < nl; ++l) finish_factored_pack<1>(d, f, iface, s0 + l, part, scratch);
+        }
+      });
 }
 
 }  // namespace bandsolve::mpi::detail

@@ -1,6 +1,6 @@
 #pragma once
 // The local passes of the partitioned Thomas algorithm (modified Thomas, as in the partition
-// method and PaScaL_TDMA), one system per work item on the host execution spaces.
+// method and PaScaL_TDMA), packs of systems in SIMD lanes on the host execution spaces.
 //
 // A rank holds rows 0 .. m-1 of a line (global rows offset .. offset+m-1); x_{-1} and x_m belong
 // to the neighbouring ranks. reduce_parts rewrites every local row in terms of the part's two
@@ -14,12 +14,17 @@
 // Rows 0 and m-1 are then a'_0 x_{-1} + x_0 + c'_0 x_{m-1} = d'_0 and
 // a'_{m-1} x_0 + x_{m-1} + c'_{m-1} x_m = d'_{m-1}: two rows of the reduced system, which has unit
 // diagonal and 2 rows per rank (one for a rank of one row: its own row divided by b_0).
-// finish_parts then sets x_i = d'_i - a'_i x_0 - c'_i x_{m-1} for 0 < i < m-1.
+// The backward sweep runs on the forward rows kept in the pack's scratch, so reduce_parts reads
+// a, b, c, d once and writes only the reduced rows. finish_parts sweeps forward again and sets
+// x_i = d'_i - a'_i x_0 - c'_i x_{i+1} for i = m-2 .. 1 (forward a', c', d'): 9 words per unknown
+// in all (a, b, c, d read twice, x written once).
 //
 // Info codes: the global 1-based row of the first bad pivot (core/pivot.hpp) the elimination meets
 // in this order: b_0, b_1, p_2 .. p_{m-1}, then 1 - c'_0 a'_1 (counted as row 0). The pivots differ
 // from those of one Thomas sweep over the whole line, so a line that Thomas solves with a tiny
 // pivot may be flagged at another row here; a zero row is flagged at its own row by both.
+#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
@@ -27,6 +32,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace bandsolve::mpi::detail {
@@ -40,148 +46,347 @@ struct local_part {
   KOKKOS_INLINE_FUNCTION int reduced_rows() const { return m == 1 ? 1 : 2; }
 };
 
-// The local passes take the systems of lane-contiguous layouts (column, interleaved) in blocks
-// of a cache line of T and step every lane of a block through row i before row i+1, with their
-// scratch (a', c') stored the same way (LayoutLeft): each row of a block is one cache line. Row
-// and strided batches go one system per work item, their scratch row by row (LayoutRight): a
-// block there reads a stream per system and array (measured 1.4-2.3x slower). Alternated runs
-// at 2 ranks (16384 lines of 256 rows, double, a busy machine: ratios only): blocks took column
-// batches from 74 to 61 ns per unknown one-shot and from 54 to 21 factored.
-template <class Layout>
-inline constexpr bool part_blocks_v =
-    !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::strided>;
+// The local passes take packs of L systems per work item and step every lane of a pack through
+// row i before row i+1, with the pack's intermediate rows in its scratch (cache): column packs of
+// 512 bytes (64 doubles, as the single-process Thomas: each row of each array is a run in another
+// page, prefetched a row ahead since the hardware prefetchers do not follow such strides), other
+// layouts a cache line of systems (interleaved rows are consecutive; row batches are transposed
+// into the scratch tile by tile, strided ones read in place).
 template <class Layout, class T>
-inline constexpr int part_lanes_v = part_blocks_v<Layout> ? static_cast<int>(64 / sizeof(T)) : 1;
+inline constexpr int part_lanes_v =
+    static_cast<int>((std::is_same_v<Layout, layout::column> ? 512 : 64) / sizeof(T));
+// Whether the passes prefetch the next row of each array (column packs).
 template <class Layout>
-using part_scratch_layout_t =
-    std::conditional_t<part_blocks_v<Layout>, Kokkos::LayoutLeft, Kokkos::LayoutRight>;
+inline constexpr bool part_prefetch_v = std::is_same_v<Layout, layout::column>;
 
-// f(s0, nl) for blocks of L systems s0 .. s0 + nl - 1 (nl = L but for the last block).
-template <int L, class ExecutionSpace, class F>
-void for_each_block(const ExecutionSpace& exec, const char* label, index_t nsys, const F& f) {
-  const index_t blocks = (nsys + L - 1) / L;
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, blocks), KOKKOS_LAMBDA(const index_t blk) {
-        const index_t s0 = blk * L;
-        f(s0, static_cast<int>(nsys - s0 < L ? nsys - s0 : L));
-      });
+// Prefetches row i of NL lanes from s0 of v, a cache line at a time (column layout).
+template <int NL, class View>
+KOKKOS_INLINE_FUNCTION void prefetch_part_row(const View& v, index_t s0, index_t i) {
+  using T = typename View::non_const_value_type;
+  constexpr int per_line = static_cast<int>(64 / sizeof(T));
+  for (int q = 0; q < NL; q += per_line) BANDSOLVE_PREFETCH(&at(v, s0 + q, i));
 }
 
-// Reduced rows of line s: row j (0: x_0, 1: x_{m-1}) at red[(s*k + j)*3 + w], w = 0: coefficient
-// of the previous interface unknown, 1: of the next, 2: right-hand side (the diagonal is 1).
-// d's rows 1 .. m-2 are overwritten with d', ap and cp (nsys x m, part_scratch_layout_t) receive
-// a' and c' there; codes(s): the info code of this part of line s.
-template <class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class Scratch, class Reduced, class Codes>
-void reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
-                  const DView& d, const Scratch& ap, const Scratch& cp, const Reduced& red,
-                  const Codes& codes, index_t nsys, local_part part) {
-  using T = typename DView::non_const_value_type;
-  constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  for_each_block<L>(exec, "bandsolve::mpi::solve(reduce)", nsys, KOKKOS_LAMBDA(const index_t s0, const int nl) {
-    using bandsolve::detail::reciprocal;
-    using bandsolve::detail::update_info;
-    const index_t m = part.m, off = part.offset;
-    const int k = part.reduced_rows();
-    const auto a_at = [&](index_t s, index_t i) { return part.first && i == 0 ? T(0) : at(a, s, i); };
-    const auto c_at = [&](index_t s, index_t i) { return part.last && i == m - 1 ? T(0) : at(c, s, i); };
-    int info[L] = {};
-    if (m == 1) {
-      for (int l = 0; l < nl; ++l) {
-        const index_t s = s0 + l;
-        const T b0 = at(b, s, 0);
-        const T r = reciprocal(b0);
-        T* out = red.data() + s * k * 3;
-        out[0] = r * a_at(s, 0);
-        out[1] = r * c_at(s, 0);
-        out[2] = r * at(d, s, 0);
-        codes(s) = update_info(0, b0, off);
+// Rows of the NL systems s0 .. s0 + NL - 1 as the sweeps read them: in place (at), or from a
+// pack's staged copy (row i, lane l at i*NL + l) that row batches transpose into scratch.
+template <class View>
+struct rows_in_place {
+  View v;
+  index_t s0;
+  KOKKOS_INLINE_FUNCTION typename View::reference_type operator()(int l, index_t i) const {
+    return at(v, s0 + l, i);
+  }
+};
+template <class T, int NL>
+struct rows_staged {
+  T* p;
+  KOKKOS_INLINE_FUNCTION T& operator()(int l, index_t i) const { return p[i * NL + l]; }
+};
+
+// The forward sweep of NL systems s0 .. s0 + NL - 1 (m >= 2): rows 0 and 1 divided by their
+// diagonal into r0 (a'_0, c'_0, d'_0 by lane) and the registers ap, cp, dp; rows 2 .. last
+// eliminated; rows 1 .. last stored in the pack's scratch (row i, lane l at i*NL + l), so that
+// the backward work reads them from cache. last = m - 2 leaves row m - 1 to the caller. Info
+// codes (pivots b_0, b_1, p_2 .. p_last) into info when Info.
+// a, b, c, d: row accessors (rows_in_place, rows_staged); Ahead: prefetch the next rows (column
+// packs in place). With staged rows, sap, scp, sdp may be the staged a, c, d (row i is read
+// before it is written).
+template <int NL, bool Info, bool Ahead, class GA, class GB, class GC, class GD, class T>
+KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const GC& c, const GD& d,
+                                               const local_part& part, index_t last, T* sap,
+                                               T* scp, T* sdp, T (&r0)[3][NL], T (&ap)[NL],
+                                               T (&cp)[NL], T (&dp)[NL], int* info) {
+  using bandsolve::detail::reciprocal;
+  using bandsolve::detail::update_info;
+  const index_t m = part.m, off = part.offset;
+  for (int l = 0; l < NL; ++l) {
+    const T b0 = b(l, 0), b1 = b(l, 1);
+    if constexpr (Info) info[l] = update_info(update_info(0, b0, off), b1, off + 1);
+    const T rb0 = reciprocal(b0), rb1 = reciprocal(b1);
+    r0[0][l] = rb0 * (part.first ? T(0) : a(l, 0));
+    r0[1][l] = rb0 * c(l, 0);
+    r0[2][l] = rb0 * d(l, 0);
+    ap[l] = rb1 * a(l, 1);
+    cp[l] = rb1 * (part.last && m == 2 ? T(0) : c(l, 1));
+    dp[l] = rb1 * d(l, 1);
+    sap[NL + l] = ap[l], scp[NL + l] = cp[l], sdp[NL + l] = dp[l];
+  }
+  for (index_t i = 2; i <= last; ++i) {
+    if constexpr (Ahead) {
+      if (i + 1 < m) {
+        prefetch_part_row<NL>(a.v, a.s0, i + 1), prefetch_part_row<NL>(b.v, b.s0, i + 1);
+        prefetch_part_row<NL>(c.v, c.s0, i + 1), prefetch_part_row<NL>(d.v, d.s0, i + 1);
       }
-      return;
     }
-    T ap0[L] = {}, cp0[L] = {}, dp0[L] = {}, ap_i[L] = {}, cp_i[L] = {}, dp_i[L] = {};
-    for (int l = 0; l < nl; ++l) {
+    T* const ra = sap + i * NL;
+    T* const rc = scp + i * NL;
+    T* const rd = sdp + i * NL;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < NL; ++l) {
+      const T ai = a(l, i);
+      const T pivot = b(l, i) - ai * cp[l];
+      if constexpr (Info) info[l] = update_info(info[l], pivot, off + i);
+      const T r = reciprocal(pivot);
+      dp[l] = r * (d(l, i) - ai * dp[l]);
+      cp[l] = r * c(l, i);
+      ap[l] = -r * ai * ap[l];
+      ra[l] = ap[l], rc[l] = cp[l], rd[l] = dp[l];
+    }
+  }
+}
+
+// Rows 0 .. m-1 of the NL systems from s0 of a row-layout View into out (row i, lane l at
+// i*NL + l), tiles of NL rows through in-register transposes where the compiler has them.
+template <int NL, class View, class T>
+KOKKOS_INLINE_FUNCTION void stage_part_rows(const View& v, index_t s0, index_t m, T* out) {
+  index_t i0 = 0;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  for (; i0 + NL <= m; i0 += NL) {
+    bandsolve::detail::simd::vec<T, NL> r[NL];
+    bandsolve::detail::simd::load_transpose<NL, T>([&](int l) { return &at(v, s0 + l, i0); }, r);
+    for (int j = 0; j < NL; ++j) bandsolve::detail::simd::store<T, NL>(out + (i0 + j) * NL, r[j]);
+  }
+#endif
+  for (; i0 < m; ++i0)
+    for (int l = 0; l < NL; ++l) out[i0 * NL + l] = at(v, s0 + l, i0);
+}
+
+// The inverse of stage_part_rows: rows 0 .. m-1 of in back into the NL systems of v from s0.
+template <int NL, class View, class T>
+KOKKOS_INLINE_FUNCTION void unstage_part_rows(const View& v, index_t s0, index_t m, const T* in) {
+  index_t i0 = 0;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  for (; i0 + NL <= m; i0 += NL) {
+    bandsolve::detail::simd::vec<T, NL> r[NL];
+    for (int j = 0; j < NL; ++j) bandsolve::detail::simd::load<T, NL>(in + (i0 + j) * NL, r[j]);
+    bandsolve::detail::simd::transpose<NL>(r);
+    for (int l = 0; l < NL; ++l) bandsolve::detail::simd::store<T, NL>(&at(v, s0 + l, i0), r[l]);
+  }
+#endif
+  for (; i0 < m; ++i0)
+    for (int l = 0; l < NL; ++l) at(v, s0 + l, i0) = in[i0 * NL + l];
+}
+
+// Whether packs of NL systems of these Views are staged (row layout: each system's rows are
+// contiguous, so a pack is NL streams that the sweeps would read one value at a time).
+template <int NL, class AView, class BView, class CView, class DView>
+inline constexpr bool part_staged_v =
+    NL > 1 && std::is_same_v<layout_of_t<AView>, layout::row> &&
+    std::is_same_v<layout_of_t<BView>, layout::row> &&
+    std::is_same_v<layout_of_t<CView>, layout::row> && std::is_same_v<layout_of_t<DView>, layout::row>;
+
+// Calls f(ga, gb, gc, gd, sap, scp, sdp) with the row accessors of the NL systems from s0 and
+// the scratch rows of a', c', d' (scratch: 4 x m x NL values): staged copies (a', c', d' over
+// the staged a, c, d) or the Views in place.
+template <int NL, bool Ahead, class AView, class BView, class CView, class DView, class T, class F>
+KOKKOS_INLINE_FUNCTION void with_part_rows(const AView& a, const BView& b, const CView& c,
+                                           const DView& d, index_t s0, index_t m, T* scratch,
+                                           const F& f) {
+  if constexpr (part_staged_v<NL, AView, BView, CView, DView>) {
+    T* const sa = scratch;
+    T* const sb = sa + m * NL;
+    T* const sc = sb + m * NL;
+    T* const sd = sc + m * NL;
+    stage_part_rows<NL>(a, s0, m, sa);
+    stage_part_rows<NL>(b, s0, m, sb);
+    stage_part_rows<NL>(c, s0, m, sc);
+    stage_part_rows<NL>(d, s0, m, sd);
+    f(rows_staged<T, NL>{sa}, rows_staged<T, NL>{sb}, rows_staged<T, NL>{sc},
+      rows_staged<T, NL>{sd}, std::integral_constant<bool, false>{}, sa, sc, sd);
+  } else {
+    f(rows_in_place<AView>{a, s0}, rows_in_place<BView>{b, s0}, rows_in_place<CView>{c, s0},
+      rows_in_place<DView>{d, s0}, std::integral_constant<bool, Ahead>{}, scratch,
+      scratch + m * NL, scratch + 2 * m * NL);
+  }
+}
+
+// The reduce pass of NL systems from s0 (see reduce_parts).
+template <int NL, class AView, class BView, class CView, class DView, class T, class Reduced,
+          class Codes>
+KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CView& c,
+                                        const DView& d, const Reduced& red, const Codes& codes,
+                                        index_t s0, const local_part& part, T* scratch) {
+  using bandsolve::detail::reciprocal;
+  using bandsolve::detail::update_info;
+  const index_t m = part.m, off = part.offset;
+  const int k = part.reduced_rows();
+  if (m == 1) {
+    for (int l = 0; l < NL; ++l) {
       const index_t s = s0 + l;
-      const T b0 = at(b, s, 0), b1 = at(b, s, 1);
-      info[l] = update_info(update_info(0, b0, off), b1, off + 1);
-      const T r0 = reciprocal(b0), r1 = reciprocal(b1);
-      ap0[l] = r0 * a_at(s, 0), cp0[l] = r0 * c_at(s, 0), dp0[l] = r0 * at(d, s, 0);
-      ap_i[l] = r1 * a_at(s, 1), cp_i[l] = r1 * c_at(s, 1), dp_i[l] = r1 * at(d, s, 1);
-      if (m > 2) ap(s, 1) = ap_i[l], cp(s, 1) = cp_i[l], at(d, s, 1) = dp_i[l];
+      const T b0 = at(b, s, 0);
+      const T r = reciprocal(b0);
+      T* out = red.data() + s * k * 3;
+      out[0] = r * (part.first ? T(0) : at(a, s, 0));
+      out[1] = r * (part.last ? T(0) : at(c, s, 0));
+      out[2] = r * at(d, s, 0);
+      codes(s) = update_info(0, b0, off);
     }
-    for (index_t i = 2; i < m; ++i)
-      for (int l = 0; l < nl; ++l) {
-        const index_t s = s0 + l;
-        const T ai = a_at(s, i);
-        const T pivot = at(b, s, i) - ai * cp_i[l];
+    return;
+  }
+  constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
+  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp) {
+    int info[NL] = {};
+    T r0[3][NL], ap[NL], cp[NL], dp[NL];
+    sweep_part_forward<NL, true, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp, sdp,
+                                                       r0, ap, cp, dp, info);
+    if (m > 2) {
+      const index_t i = m - 1;  // row m-1: c read as 0 on the last rank
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        const T ai = ga(l, i);
+        const T pivot = gb(l, i) - ai * cp[l];
         info[l] = update_info(info[l], pivot, off + i);
         const T r = reciprocal(pivot);
-        dp_i[l] = r * (at(d, s, i) - ai * dp_i[l]);
-        cp_i[l] = r * c_at(s, i);
-        ap_i[l] = -r * ai * ap_i[l];
-        if (i < m - 1) ap(s, i) = ap_i[l], cp(s, i) = cp_i[l], at(d, s, i) = dp_i[l];
+        dp[l] = r * (gd(l, i) - ai * dp[l]);
+        cp[l] = r * (part.last ? T(0) : gc(l, i));
+        ap[l] = -r * ai * ap[l];
       }
-    for (int l = 0; l < nl; ++l) {  // row m-1
+    }
+    for (int l = 0; l < NL; ++l) {  // row m-1
       T* out = red.data() + (s0 + l) * k * 3;
-      out[3] = ap_i[l];
-      out[4] = cp_i[l];
-      out[5] = dp_i[l];
+      out[3] = ap[l];
+      out[4] = cp[l];
+      out[5] = dp[l];
     }
     if (m > 2) {
-      T ap_n[L] = {}, cp_n[L] = {}, dp_n[L] = {};  // row i+1
-      for (int l = 0; l < nl; ++l)
-        ap_n[l] = ap(s0 + l, m - 2), cp_n[l] = cp(s0 + l, m - 2), dp_n[l] = at(d, s0 + l, m - 2);
-      for (index_t i = m - 3; i >= 1; --i)
-        for (int l = 0; l < nl; ++l) {
-          const index_t s = s0 + l;
-          const T ci = cp(s, i);
-          dp_n[l] = at(d, s, i) - ci * dp_n[l];
-          ap_n[l] = ap(s, i) - ci * ap_n[l];
+      T ap_n[NL], cp_n[NL], dp_n[NL];  // row i+1
+      for (int l = 0; l < NL; ++l) {
+        ap_n[l] = sap[(m - 2) * NL + l], cp_n[l] = scp[(m - 2) * NL + l];
+        dp_n[l] = sdp[(m - 2) * NL + l];
+      }
+      for (index_t i = m - 3; i >= 1; --i) {
+        const T* const ra = sap + i * NL;
+        const T* const rc = scp + i * NL;
+        const T* const rd = sdp + i * NL;
+        BANDSOLVE_SIMD
+        for (int l = 0; l < NL; ++l) {
+          const T ci = rc[l];
+          dp_n[l] = rd[l] - ci * dp_n[l];
+          ap_n[l] = ra[l] - ci * ap_n[l];
           cp_n[l] = -ci * cp_n[l];
-          ap(s, i) = ap_n[l], cp(s, i) = cp_n[l], at(d, s, i) = dp_n[l];
         }
-      for (int l = 0; l < nl; ++l) {
+      }
+      for (int l = 0; l < NL; ++l) {
         // Row 1 is now a'_1 x_0 + x_1 + c'_1 x_{m-1} = d'_1.
-        const T den = T(1) - cp0[l] * ap_n[l];
+        const T den = T(1) - r0[1][l] * ap_n[l];
         info[l] = update_info(info[l], den, off);
         const T r = reciprocal(den);
-        ap0[l] = r * ap0[l];
-        dp0[l] = r * (dp0[l] - cp0[l] * dp_n[l]);
-        cp0[l] = -r * cp0[l] * cp_n[l];
+        r0[0][l] = r * r0[0][l];
+        r0[2][l] = r * (r0[2][l] - r0[1][l] * dp_n[l]);
+        r0[1][l] = -r * r0[1][l] * cp_n[l];
       }
     }
-    for (int l = 0; l < nl; ++l) {
+    for (int l = 0; l < NL; ++l) {
       T* out = red.data() + (s0 + l) * k * 3;
-      out[0] = ap0[l];
-      out[1] = cp0[l];
-      out[2] = dp0[l];
+      out[0] = r0[0][l];
+      out[1] = r0[1][l];
+      out[2] = r0[2][l];
       codes(s0 + l) = info[l];
     }
   });
 }
 
-// x from the interface values (line s: x_0 at iface[s*k], x_{m-1} at iface[s*k + k-1]).
-template <class ExecutionSpace, class DView, class Scratch, class Interface>
-void finish_parts(const ExecutionSpace& exec, const DView& d, const Scratch& ap,
-                  const Scratch& cp, const Interface& iface, index_t nsys, local_part part) {
+// The finish pass of NL systems from s0 (see finish_parts).
+template <int NL, class AView, class BView, class CView, class DView, class T, class Interface>
+KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CView& c,
+                                        const DView& d, const Interface& iface, index_t s0,
+                                        const local_part& part, T* scratch) {
+  const index_t m = part.m;
+  const int k = part.reduced_rows();
+  T x0[NL], xm[NL];
+  for (int l = 0; l < NL; ++l) {
+    x0[l] = iface((s0 + l) * k), xm[l] = iface((s0 + l) * k + k - 1);
+  }
+  if (m <= 2) {
+    for (int l = 0; l < NL; ++l) {
+      at(d, s0 + l, 0) = x0[l];
+      if (m > 1) at(d, s0 + l, m - 1) = xm[l];
+    }
+    return;
+  }
+  constexpr bool staged = part_staged_v<NL, AView, BView, CView, DView>;
+  constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
+  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp) {
+    T r0[3][NL], ap[NL], cp[NL], dp[NL];
+    sweep_part_forward<NL, false, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp,
+                                                        sdp, r0, ap, cp, dp,
+                                                        static_cast<int*>(nullptr));
+    T x[NL];  // x_{i+1}
+    for (int l = 0; l < NL; ++l) x[l] = xm[l];
+    for (index_t i = m - 2; i >= 1; --i) {
+      if constexpr (decltype(pre)::value) prefetch_part_row<NL>(d, s0, i - 1);
+      const T* const ra = sap + i * NL;
+      const T* const rc = scp + i * NL;
+      T* const rd = sdp + i * NL;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        x[l] = rd[l] - ra[l] * x0[l] - rc[l] * x[l];
+        if constexpr (staged)
+          rd[l] = x[l];
+        else
+          at(d, s0 + l, i) = x[l];
+      }
+    }
+    if constexpr (staged) {
+      for (int l = 0; l < NL; ++l) sdp[l] = x0[l], sdp[(m - 1) * NL + l] = xm[l];
+      unstage_part_rows<NL>(d, s0, m, sdp);
+    } else {
+      for (int l = 0; l < NL; ++l) at(d, s0 + l, 0) = x0[l], at(d, s0 + l, m - 1) = xm[l];
+    }
+  });
+}
+
+// f(s0, nl) packs of L systems (L = part_lanes_v) with kept scratch of 4 x m x L values: full
+// packs as L lanes, the last one's systems one by one.
+template <class Layout, class T, class ExecutionSpace, class F>
+void for_each_part_pack(const ExecutionSpace& exec, const char* label, index_t nsys,
+                        const local_part& part, const F& f) {
+  constexpr int L = part_lanes_v<Layout, T>;
+  const index_t packs = (nsys + L - 1) / L;
+  const std::size_t bytes = 4 * static_cast<std::size_t>(part.m) * L * sizeof(T);
+  bandsolve::detail::for_each_pack(exec, label, packs, bytes, KOKKOS_LAMBDA(index_t p, void* raw) {
+    f(p * L, static_cast<int>(nsys - p * L < L ? nsys - p * L : L), static_cast<T*>(raw));
+  });
+}
+
+// Reduced rows of line s: row j (0: x_0, 1: x_{m-1}) at red[(s*k + j)*3 + w], w = 0: coefficient
+// of the previous interface unknown, 1: of the next, 2: right-hand side (the diagonal is 1);
+// codes(s): the info code of this part of line s. Reads a, b, c, d once and writes nothing else:
+// the forward sweep's a', c', d' stay in the pack's scratch for the backward one.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class Reduced, class Codes>
+void reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
+                  const DView& d, const Reduced& red, const Codes& codes, index_t nsys,
+                  local_part part) {
   using T = typename DView::non_const_value_type;
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  for_each_block<L>(exec, "bandsolve::mpi::solve(finish)", nsys, KOKKOS_LAMBDA(const index_t s0, const int nl) {
-    const index_t m = part.m;
-    const int k = part.reduced_rows();
-    T x0[L] = {}, xm[L] = {};
-    for (int l = 0; l < nl; ++l) {
-      const index_t s = s0 + l;
-      x0[l] = iface(s * k), xm[l] = iface(s * k + k - 1);
-      at(d, s, 0) = x0[l];
-      if (m > 1) at(d, s, m - 1) = xm[l];
-    }
-    for (index_t i = 1; i < m - 1; ++i)
-      for (int l = 0; l < nl; ++l) {
-        const index_t s = s0 + l;
-        at(d, s, i) = at(d, s, i) - ap(s, i) * x0[l] - cp(s, i) * xm[l];
-      }
-  });
+  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::solve(reduce)", nsys, part,
+      KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
+        if (nl == L) {
+          reduce_pack<L>(a, b, c, d, red, codes, s0, part, scratch);
+        } else {
+          for (int l = 0; l < nl; ++l) reduce_pack<1>(a, b, c, d, red, codes, s0 + l, part, scratch);
+        }
+      });
+}
+
+// x from the interface values (line s: x_0 at iface[s*k], x_{m-1} at iface[s*k + k-1]): the
+// forward sweep again from a, b, c, d into the pack's scratch, then
+// x_i = d'_i - a'_i x_0 - c'_i x_{i+1} for i = m-2 .. 1 (forward a', c', d'), written over d.
+// Reading the inputs again costs less than storing a', c', d' and reading them back.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class Interface>
+void finish_parts(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
+                  const DView& d, const Interface& iface, index_t nsys, local_part part) {
+  using T = typename DView::non_const_value_type;
+  constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
+  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::solve(finish)", nsys, part,
+      KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
+        if (nl == L) {
+          finish_pack<L>(a, b, c, d, iface, s0, part, scratch);
+        } else {
+          for (int l = 0; l < nl; ++l) finish_pack<1>(a, b, c, d, iface, s0 + l, part, scratch);
+        }
+      });
 }
 
 }  // namespace bandsolve::mpi::detail

@@ -76,17 +76,13 @@ void solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BVie
   const index_t nsys = static_cast<index_t>(p.nsys);
   const int k = part.reduced_rows();
 
-  using scratch = Kokkos::View<T**, detail::part_scratch_layout_t<Layout>, memory_space>;
-  const index_t inner = part.m > 2 ? part.m : 0;  // a' and c' of rows 1 .. m-2 only
-  const scratch ap(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi a'"), nsys, inner);
-  const scratch cp(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi c'"), nsys, inner);
   const Kokkos::View<T*, memory_space> red(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows"), nsys * k * 3);
   const Kokkos::View<T*, memory_space> iface(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface"), nsys * k);
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", nsys);
 
-  detail::reduce_parts(exec, a, b, c, d, ap, cp, red, codes, nsys, part);
+  detail::reduce_parts(exec, a, b, c, d, red, codes, nsys, part);
   exec.fence();  // red is complete
   const detail::reduced_router<T, memory_space> router(
       comm, p, detail::chosen_scheme(opts, p.nsys, p.size));
@@ -110,7 +106,7 @@ void solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BVie
     router.record_codes(rinfo, reduced_codes);
   }
   router.to_owners(exec, rd, iface);
-  detail::finish_parts(exec, d, ap, cp, iface, nsys, part);
+  detail::finish_parts(exec, a, b, c, d, iface, nsys, part);
   exec.fence();
   detail::reduce_info(comm, p.nsys, codes, reduced_codes, info);
 }
