@@ -580,8 +580,9 @@ void partition_host_launch(const ExecutionSpace& exec, const char* label, const 
   const partition_plan plan = make_partition_plan(n, nsys, LB, unit, M);
   const int threads = concurrency_of(exec);
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  const auto arrays = [=](index_t g, lane_array<const T>& la, lane_array<const T>& lb,
-                          lane_array<const T>& lc, lane_array<T>& lx) {
+  // (KOKKOS_LAMBDA: called from the kernel below, which nvcc compiles for host and device.)
+  const auto arrays = KOKKOS_LAMBDA(index_t g, lane_array<const T>& la, lane_array<const T>& lb,
+                                    lane_array<const T>& lc, lane_array<T>& lx) {
     const index_t s0 = plan.first_system(g);
     const auto sa = system_of(a, s0);
     const auto sb = system_of(b, s0);
@@ -592,7 +593,7 @@ void partition_host_launch(const ExecutionSpace& exec, const char* label, const 
     lc = {sc.p, sc.stride};
     lx = {sd.p, sd.stride};
   };
-  const auto set_info = [=](index_t s, int own) {
+  const auto set_info = KOKKOS_LAMBDA(index_t s, int own) {
     info(s) = agreed_info(own, n, a, b, c, s);
   };
   launch_teams(exec, label, 1, threads, partition_scratch_bytes<T, LB>(plan, threads),
