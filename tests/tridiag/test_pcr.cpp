@@ -287,7 +287,10 @@ TEST_CASE("automatic picks Thomas for full batches and the hybrid for few long s
   CHECK(choose_tridiag<bl::row, double>(63, 1000, 2) == tridiag_choice::thomas_pcr);
   CHECK(choose_tridiag<bl::row, double>(1, 1 << 22, 2) == tridiag_choice::thomas_pcr);
   CHECK(choose_tridiag<bl::row, double>(1, 255, 2) == tridiag_choice::thomas);
-  CHECK(choose_tridiag<bl::row, double>(1, 256, 1) == tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::row, double>(1, 256, 1) == tridiag_choice::thomas);  // on the caller
+  CHECK(choose_tridiag<bl::row, double>(1, 4097, 1) == tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::row, double>(16, 256, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::row, double>(17, 256, 2) == tridiag_choice::thomas_pcr);
   CHECK(choose_tridiag<bl::row, double>(32, 256, 1) == tridiag_choice::thomas);
   // Column blocks hold 64 doubles, 128 floats.
   CHECK(choose_tridiag<bl::column, double>(127, 300, 2) == tridiag_choice::thomas_pcr);

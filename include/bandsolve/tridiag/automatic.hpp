@@ -18,13 +18,15 @@
 //      does the least arithmetic: nothing beats it on a full batch, except batches of long
 //      systems: n >= detail::long_row_rows in row layout, n >= detail::long_column_rows in
 //      column and strided layouts (below), where Thomas's work items outgrow the caches.
-//   2. Otherwise the Thomas-PCR hybrid, when n >= 256 (at least two 128-row chunks): with fewer
+//   2. Otherwise Thomas when the batch holds at most detail::inline_solve_unknowns (4096)
+//      unknowns: it runs them on the calling thread, faster than any parallel launch.
+//   3. Otherwise the Thomas-PCR hybrid, when n >= 256 (at least two 128-row chunks): with fewer
 //      systems than that, Thomas leaves threads or SIMD lanes idle, while the hybrid runs SIMD
 //      across packs of 8 (16) systems, or one long system per thread with its chunks as SIMD
 //      lanes, or, below threads x 8 (16) systems, a team per system, so even one system uses
 //      every thread and lane. Column, interleaved and strided views whose systems lie side by
 //      side take its partition path (partition_lanes.hpp): chunks along n, SIMD across systems.
-//   3. Otherwise Thomas (short systems: any algorithm takes microseconds; Thomas has the least
+//   4. Otherwise Thomas (short systems: any algorithm takes microseconds; Thomas has the least
 //      overhead).
 // Crossovers measured for few long systems (nsys = 2^24 / n, 2 threads of an AMD EPYC with
 // AVX-512, fraction of the same-run STREAM, medians of 3 on a busy machine; bench_pcr.cpp,
@@ -78,6 +80,11 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
                                 ? n >= detail::long_row_rows
                                 : side_by_side && n >= detail::long_column_rows;
   if (nsys >= t * thomas_lanes && !long_systems) return tridiag_choice::thomas;
+  // A few thousand unknowns: Thomas runs them on the calling thread (tiny_launch.hpp) in a few
+  // microseconds, where the hybrid's parallel launch alone costs more (one system of 256 doubles:
+  // 3.5 us against 75 us).
+  if (nsys * n <= static_cast<std::size_t>(detail::inline_solve_unknowns))
+    return tridiag_choice::thomas;
   if (n >= 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows))
     return tridiag_choice::thomas_pcr;
   return tridiag_choice::thomas;
