@@ -25,6 +25,19 @@
 #define BANDSOLVE_PREFETCH(address) ((void)(address))
 #endif
 
+// Full unrolling of a loop with a constant trip count, so that recurrences stay in registers
+// and GCC vectorizes the loop around it (host compilers only: the nvcc and hipcc front ends do not
+// know the spelling, and their device passes unroll on their own).
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__SYCL_DEVICE_ONLY__)
+#define BANDSOLVE_UNROLL(count)
+#elif defined(__clang__)
+#define BANDSOLVE_UNROLL(count) _Pragma(BANDSOLVE_STRINGIZE(unroll count))
+#elif defined(__GNUC__)
+#define BANDSOLVE_UNROLL(count) _Pragma(BANDSOLVE_STRINGIZE(GCC unroll count))
+#else
+#define BANDSOLVE_UNROLL(count)
+#endif
+
 namespace bandsolve {
 // Offsets into batches: systems times rows can exceed 2^31.
 using index_t = std::ptrdiff_t;

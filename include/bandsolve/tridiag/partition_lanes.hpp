@@ -50,17 +50,10 @@ inline constexpr int partition_chains_v =
     partition_width_v<T> / LB < 1 ? 1
                                   : (partition_width_v<T> / LB > 4 ? 4 : partition_width_v<T> / LB);
 
-// Software prefetch of the row `ahead` rows on (host builds): K chunks x 4 arrays are too many
-// short streams for the hardware prefetchers when the blocks are narrow.
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-#define BANDSOLVE_PARTITION_PREFETCH(p) __builtin_prefetch(p)
-// The loops over the K chunks in flight fully unrolled, so that their recurrences stay in
-// registers (rolled, GCC keeps them on the stack).
-#define BANDSOLVE_PARTITION_UNROLL _Pragma("GCC unroll 16")
-#else
-#define BANDSOLVE_PARTITION_PREFETCH(p)
-#define BANDSOLVE_PARTITION_UNROLL
-#endif
+// Software prefetch (BANDSOLVE_PREFETCH) this many rows ahead: K chunks x 4 arrays are too many
+// short streams for the hardware prefetchers when the blocks are narrow. The loops over the K
+// chunks in flight are fully unrolled (BANDSOLVE_UNROLL): rolled, GCC keeps their recurrences
+// on the stack.
 inline constexpr index_t partition_prefetch_rows = 16;
 
 // One array of a lane block: lane l, row i at p[i * rs + l].
@@ -127,7 +120,7 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
     return partition_load<Full, Padded>(p, l, nl, fill);
   };
   T ap[V], cp[V], dp[V], a0[V], c0[V], d0[V], sa[V], sd[V], w[V], risk[V];
-  BANDSOLVE_PARTITION_UNROLL
+  BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {  // rows 0 and 1, divided by their diagonal
     const T *pa = ch[k].a, *pb = ch[k].b, *pc = ch[k].c, *pd = ch[k].d;
     const bool no_a = ch[k].top;
@@ -151,14 +144,14 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
     }
   }
   for (index_t i = 2; i < m; ++i) {
-    BANDSOLVE_PARTITION_UNROLL
+    BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
       const T *pa = ch[k].a + i * rs.a, *pb = ch[k].b + i * rs.b, *pc = ch[k].c + i * rs.c,
               *pd = ch[k].d + i * rs.d;
-      BANDSOLVE_PARTITION_PREFETCH(pa + partition_prefetch_rows * rs.a);
-      BANDSOLVE_PARTITION_PREFETCH(pb + partition_prefetch_rows * rs.b);
-      BANDSOLVE_PARTITION_PREFETCH(pc + partition_prefetch_rows * rs.c);
-      BANDSOLVE_PARTITION_PREFETCH(pd + partition_prefetch_rows * rs.d);
+      BANDSOLVE_PREFETCH(pa + partition_prefetch_rows * rs.a);
+      BANDSOLVE_PREFETCH(pb + partition_prefetch_rows * rs.b);
+      BANDSOLVE_PREFETCH(pc + partition_prefetch_rows * rs.c);
+      BANDSOLVE_PREFETCH(pd + partition_prefetch_rows * rs.d);
       const int nl = ch[k].nl;
       BANDSOLVE_SIMD
       for (int l = 0; l < LB; ++l) {
@@ -178,7 +171,7 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
     }
   }
   T total = T(0);
-  BANDSOLVE_PARTITION_UNROLL
+  BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     T *fa = ch[k].ra, *fc = ch[k].rc, *fd = ch[k].rd;
     BANDSOLVE_SIMD_SUM(total)
@@ -208,7 +201,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
     return partition_load<Full, Padded>(p, l, nl, fill);
   };
   T cp[V], dp[V];
-  BANDSOLVE_PARTITION_UNROLL
+  BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l) {  // row 0: x[0] known
@@ -217,14 +210,14 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
     }
   }
   for (index_t i = 1; i < m - 1; ++i) {
-    BANDSOLVE_PARTITION_UNROLL
+    BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
       const T *pa = ch[k].a + i * rs.a, *pb = ch[k].b + i * rs.b, *pc = ch[k].c + i * rs.c;
       const T* pd = ch[k].d + i * rs.d;
-      BANDSOLVE_PARTITION_PREFETCH(pa + partition_prefetch_rows * rs.a);
-      BANDSOLVE_PARTITION_PREFETCH(pb + partition_prefetch_rows * rs.b);
-      BANDSOLVE_PARTITION_PREFETCH(pc + partition_prefetch_rows * rs.c);
-      BANDSOLVE_PARTITION_PREFETCH(pd + partition_prefetch_rows * rs.d);
+      BANDSOLVE_PREFETCH(pa + partition_prefetch_rows * rs.a);
+      BANDSOLVE_PREFETCH(pb + partition_prefetch_rows * rs.b);
+      BANDSOLVE_PREFETCH(pc + partition_prefetch_rows * rs.c);
+      BANDSOLVE_PREFETCH(pd + partition_prefetch_rows * rs.d);
       T* const tci = tc + (i * K + k) * LB;
       T* const tdi = td + (i * K + k) * LB;
       const int nl = ch[k].nl;
@@ -242,7 +235,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
     }
   }
   T next[V];
-  BANDSOLVE_PARTITION_UNROLL
+  BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     T* const px = ch[k].d + (m - 1) * rs.d;
     const int nl = ch[k].nl;
@@ -253,7 +246,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
     }
   }
   for (index_t i = m - 2; i >= 1; --i) {
-    BANDSOLVE_PARTITION_UNROLL
+    BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
       T* const px = ch[k].d + i * rs.d;
       const T* const tci = tc + (i * K + k) * LB;
@@ -267,7 +260,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
       }
     }
   }
-  BANDSOLVE_PARTITION_UNROLL
+  BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     T* const px = ch[k].d;
     const int nl = ch[k].nl;

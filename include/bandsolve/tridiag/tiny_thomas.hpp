@@ -16,18 +16,6 @@
 
 #include <type_traits>
 
-// Full unrolling of the loops over a tiny system's rows, so that GCC vectorizes the loop over
-// systems around them (host compilers only; nvcc's and hipcc's passes do without).
-#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__SYCL_DEVICE_ONLY__)
-#define BANDSOLVE_TINY_UNROLL
-#elif defined(__clang__)
-#define BANDSOLVE_TINY_UNROLL _Pragma("unroll 8")
-#elif defined(__GNUC__)
-#define BANDSOLVE_TINY_UNROLL _Pragma("GCC unroll 8")
-#else
-#define BANDSOLVE_TINY_UNROLL
-#endif
-
 namespace bandsolve::detail {
 
 // Largest n solved as tiny: from 8 rows on, the gathered packs read a whole cache line (8
@@ -74,7 +62,7 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_systems(index_t count, const C* a, const
     R risk = pivot_risk(bs[0], r, R(0));
     cp[0] = r * cs[0];
     dp[0] = r * ds[0];
-    BANDSOLVE_TINY_UNROLL
+    BANDSOLVE_UNROLL(8)
     for (int i = 1; i < N; ++i) {
       const C pivot = bs[i] - as[i] * cp[i - 1];
       r = reciprocal(pivot);
@@ -84,7 +72,7 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_systems(index_t count, const C* a, const
     }
     D x = dp[N - 1];
     ds[N - 1] = x;
-    BANDSOLVE_TINY_UNROLL
+    BANDSOLVE_UNROLL(8)
     for (int i = N - 2; i >= 0; --i) {
       x = dp[i] - cp[i] * x;
       ds[i] = x;
@@ -104,7 +92,7 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_tile(const C* a, const C* b, const C* c,
   C ta[N][W], tb[N][W], tc[N][W], cp[N][W];
   D td[N][W];
   R risk[W];
-  BANDSOLVE_TINY_UNROLL
+  BANDSOLVE_UNROLL(8)
   for (int i = 0; i < N; ++i) {
     BANDSOLVE_SIMD
     for (int l = 0; l < W; ++l) {
@@ -121,7 +109,7 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_tile(const C* a, const C* b, const C* c,
     cp[0][l] = r * tc[0][l];
     td[0][l] = r * td[0][l];
   }
-  BANDSOLVE_TINY_UNROLL
+  BANDSOLVE_UNROLL(8)
   for (int i = 1; i < N; ++i) {
     BANDSOLVE_SIMD
     for (int l = 0; l < W; ++l) {
@@ -132,12 +120,12 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_tile(const C* a, const C* b, const C* c,
       td[i][l] = r * (td[i][l] - ta[i][l] * td[i - 1][l]);
     }
   }
-  BANDSOLVE_TINY_UNROLL
+  BANDSOLVE_UNROLL(8)
   for (int i = N - 2; i >= 0; --i) {
     BANDSOLVE_SIMD
     for (int l = 0; l < W; ++l) td[i][l] = td[i][l] - cp[i][l] * td[i + 1][l];
   }
-  BANDSOLVE_TINY_UNROLL
+  BANDSOLVE_UNROLL(8)
   for (int i = 0; i < N; ++i)
     for (int l = 0; l < W; ++l) d[l * N + i] = td[i][l];
   for (int l = 0; l < W; ++l) info[l] = risk_is_low(risk[l]) ? 0 : -1;
@@ -195,11 +183,11 @@ KOKKOS_INLINE_FUNCTION void tiny_factored_solve_run(int nl, const C* r, const C*
     D* ds = d + l * N;
     D dp[N];
     dp[0] = r[l] * ds[0];
-    BANDSOLVE_TINY_UNROLL
+    BANDSOLVE_UNROLL(8)
     for (int i = 1; i < N; ++i) dp[i] = r[i * L + l] * ds[i] - lo[i * L + l] * dp[i - 1];
     D x = dp[N - 1];
     ds[N - 1] = x;
-    BANDSOLVE_TINY_UNROLL
+    BANDSOLVE_UNROLL(8)
     for (int i = N - 2; i >= 0; --i) {
       x = dp[i] - cp[i * L + l] * x;
       ds[i] = x;
