@@ -3,7 +3,11 @@
 // binary, cheap parallel fills, and the counters every solver benchmark reports.
 #include <benchmark/benchmark.h>
 
+#include <bandsolve/layout/layout_of.hpp>
+
 #include <Kokkos_Core.hpp>
+
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdint>
@@ -27,6 +31,33 @@ KOKKOS_INLINE_FUNCTION double hash01(std::uint64_t k) {
   k = (k ^ (k >> 27)) * 0x94D049BB133111EBull;
   k ^= k >> 31;
   return static_cast<double>(k >> 11) * (1.0 / 9007199254740992.0);
+}
+
+// Fills a tridiagonal batch whose rows sum to 1 (a, c in [-0.75, -0.25], b = 1 - a - c):
+// diagonally dominant with ||A^-1|| <= 1 and A 1 = 1, so solving again on the previous solution
+// stays in range (no drift into denormals). d in [1, 2).
+template <class View>
+void fill_rows_sum_to_one(const View& a, const View& b, const View& c, const View& d,
+                          std::size_t nsys, std::size_t n) {
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
+        using T = typename View::value_type;
+        const std::size_t s = k / n, i = k % n;
+        const double lo = -0.25 - 0.5 * hash01(3 * k), up = -0.25 - 0.5 * hash01(3 * k + 1);
+        bandsolve::at(a, s, i) = T(lo);
+        bandsolve::at(c, s, i) = T(up);
+        bandsolve::at(b, s, i) = T(1 - lo - up);
+        bandsolve::at(d, s, i) = T(1 + hash01(3 * k + 2));
+      });
+  host_exec().fence();
+}
+
+// Minor page faults of this process so far (getrusage): the difference over repeated solves
+// shows whether a call maps and first-touches fresh memory.
+inline long minor_faults() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
 }
 
 // Times every iteration of a benchmark loop (whose body fences before it ends) and keeps the

@@ -21,27 +21,9 @@
 #include <string>
 #include <type_traits>
 
-#include <sys/resource.h>
 
 namespace bandsolve_bench {
 namespace {
-
-// Rows sum to 1 (a, c in [-0.75, -0.25], b = 1 - a - c): diagonally dominant, A 1 = 1, so
-// solving again on the previous solution never drifts into denormals.
-template <class View>
-void fill_rows(const View& a, const View& b, const View& c, const View& d, std::size_t nsys,
-               std::size_t n) {
-  Kokkos::parallel_for(
-      "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
-        const std::size_t s = k / n, i = k % n;
-        const double lo = -0.25 - 0.5 * hash01(3 * k), up = -0.25 - 0.5 * hash01(3 * k + 1);
-        bandsolve::at(a, s, i) = lo;
-        bandsolve::at(c, s, i) = up;
-        bandsolve::at(b, s, i) = 1 - lo - up;
-        bandsolve::at(d, s, i) = 1 + hash01(3 * k + 2);
-      });
-  host_exec().fence();
-}
 
 template <class Algo, class Layout>
 void inside_benchmark(benchmark::State& state) {
@@ -51,7 +33,7 @@ void inside_benchmark(benchmark::State& state) {
     return bandsolve::make_batch<Layout, double, host_exec::memory_space>(label, nsys, n);
   };
   const auto a = make("a"), b = make("b"), c = make("c"), d = make("d");
-  fill_rows(a, b, c, d, nsys, n);
+  fill_rows_sum_to_one(a, b, c, d, nsys, n);
   Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
   const host_exec exec;
   bandsolve::solve(exec, Algo{}, a, b, c, d, info);  // warm-up: first-touch scratch
@@ -90,7 +72,7 @@ void sequential_thomas_benchmark(benchmark::State& state) {
   };
   const auto a = make("a"), b = make("b"), c = make("c"), d = make("d"), cp = make("c'"),
              dp = make("d'");
-  fill_rows(a, b, c, d, 1, n);
+  fill_rows_sum_to_one(a, b, c, d, 1, n);
   sequential_thomas(n, a.data(), b.data(), c.data(), d.data(), cp.data(), dp.data());  // warm-up
   iteration_timer t;
   for (auto _ : state) {
@@ -114,13 +96,6 @@ void add(const std::string& group, long n, long nsys, int iterations) {
       ->Unit(benchmark::kMillisecond);
 }
 
-// Minor page faults of this process so far.
-long minor_faults() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_minflt;
-}
-
 // A batch of nsys systems of n rows in Layout; strided: the first nsys columns of a column-major
 // array of nsys + 1 columns (unit system stride, a row stride that is not a multiple of the
 // lanes; padding to a multiple of 8 would read 3 lines for 1 at nsys = 4).
@@ -142,7 +117,7 @@ void long_benchmark(benchmark::State& state) {
                     nsys = static_cast<std::size_t>(state.range(1));
   const auto make = [&](const char* label) { return make_long_batch<Layout, T>(label, nsys, n); };
   const auto a = make("a"), b = make("b"), c = make("c"), d = make("d");
-  fill_rows(a, b, c, d, nsys, n);
+  fill_rows_sum_to_one(a, b, c, d, nsys, n);
   Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
   const host_exec exec;
   bandsolve::solve(exec, Algo{}, a, b, c, d, info);  // warm-up: first-touch scratch

@@ -12,7 +12,6 @@
 
 #include <bandsolve/bandsolve.hpp>
 
-#include <sys/resource.h>
 
 #include <string>
 #include <vector>
@@ -60,31 +59,6 @@ auto make_shape_view(const char* label, std::size_t nsys, std::size_t n) {
     return bandsolve::make_batch<Layout, T, host_exec::memory_space>(label, nsys, n);
 }
 
-// Minor page faults of this process so far.
-long minor_faults() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_minflt;
-}
-
-// Rows sum to 1 (a, c in [-0.75, -0.25], b = 1 - a - c): diagonally dominant with ||A^-1|| <= 1
-// and A 1 = 1, so solving again on the previous solution stays in range.
-template <class View>
-void fill_shape(const View& a, const View& b, const View& c, const View& d, std::size_t nsys,
-                std::size_t n) {
-  Kokkos::parallel_for(
-      "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
-        using T = typename View::value_type;
-        const std::size_t s = k / n, i = k % n;
-        const double lo = -0.25 - 0.5 * hash01(3 * k), up = -0.25 - 0.5 * hash01(3 * k + 1);
-        bandsolve::at(a, s, i) = T(lo);
-        bandsolve::at(c, s, i) = T(up);
-        bandsolve::at(b, s, i) = T(1 - lo - up);
-        bandsolve::at(d, s, i) = T(1 + hash01(3 * k + 2));
-      });
-  host_exec().fence();
-}
-
 // The timed loop shared by both solve kinds: one untimed call first (first touch of anything the
 // call allocates and keeps), then the iterations, then the counters.
 template <class T, class Call>
@@ -112,7 +86,7 @@ void shape_benchmark(benchmark::State& state) {
   const auto b = make_shape_view<Layout, T>("b", nsys, n);
   const auto c = make_shape_view<Layout, T>("c", nsys, n);
   const auto d = make_shape_view<Layout, T>("d", nsys, n);
-  fill_shape(a, b, c, d, nsys, n);
+  fill_rows_sum_to_one(a, b, c, d, nsys, n);
   const host_exec exec;
   if constexpr (!Factored) {
     Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
@@ -150,7 +124,7 @@ void single_benchmark(benchmark::State& state) {
   const auto b = bandsolve::make_batch<row, T, host_exec::memory_space>("b", 1, n);
   const auto c = bandsolve::make_batch<row, T, host_exec::memory_space>("c", 1, n);
   const auto d = bandsolve::make_batch<row, T, host_exec::memory_space>("d", 1, n);
-  fill_shape(a, b, c, d, 1, n);
+  fill_rows_sum_to_one(a, b, c, d, 1, n);
   Kokkos::View<int*, host_exec::memory_space> info("info", 1);
   std::vector<T> work(3 * n);
   const host_exec exec;

@@ -32,24 +32,6 @@ std::string layout_name() {
   else return "interleaved" + std::to_string(Layout::width);
 }
 
-// Rows sum to 1 (a, c in [-0.75, -0.25], b = 1 - a - c): diagonally dominant with ||A^-1|| <= 1
-// and A 1 = 1, so solving again on the previous solution never drifts into denormals.
-template <class View>
-void fill_system(const View& a, const View& b, const View& c, const View& d, std::size_t nsys,
-                 std::size_t n) {
-  Kokkos::parallel_for(
-      "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
-        using T = typename View::value_type;
-        const std::size_t s = k / n, i = k % n;
-        const double lo = -0.25 - 0.5 * hash01(3 * k), up = -0.25 - 0.5 * hash01(3 * k + 1);
-        bandsolve::at(a, s, i) = T(lo);
-        bandsolve::at(c, s, i) = T(up);
-        bandsolve::at(b, s, i) = T(1 - lo - up);
-        bandsolve::at(d, s, i) = T(1 + hash01(3 * k + 2));
-      });
-  host_exec().fence();
-}
-
 // The benchmark's batch: nsys = range(1) systems of n = range(0) rows, allocated (by make_batch,
 // or make_padded_batch when Padded) and filled.
 template <class Layout, class T, bool Padded = false>
@@ -61,7 +43,7 @@ struct filled_batch {
       : n(static_cast<std::size_t>(state.range(0))),
         nsys(static_cast<std::size_t>(state.range(1))),
         a(make("a")), b(make("b")), c(make("c")), d(make("d")) {
-    fill_system(a, b, c, d, nsys, n);
+    fill_rows_sum_to_one(a, b, c, d, nsys, n);
   }
   view make(const char* label) const {
     if constexpr (Padded)
