@@ -9,6 +9,7 @@
 // collective calls that the other ranks then wait in.
 #include <bandsolve/mpi.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
+#include <test_support.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <catch2/catch_session.hpp>
@@ -242,16 +243,6 @@ void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& 
   }
 }
 
-template <class F>
-void for_each_exec(F&& f) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  f(Kokkos::Serial());
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  f(Kokkos::OpenMP());
-#endif
-}
-
 template <class Layout, class T>
 void check_layout() {
   const int P = world_size();
@@ -260,7 +251,7 @@ void check_layout() {
                           split::alternate_two_one, split::all_ones};
   const bmpi::exchange schemes[] = {bmpi::exchange::automatic, bmpi::exchange::all_to_all,
                                     bmpi::exchange::gather};
-  for_each_exec([&](const auto& exec) {
+  bstest::for_each_exec([&](const auto& exec) {
     for (const split kind : splits) {
       const auto sizes = parts(kind, P);
       std::size_t N = 0;
