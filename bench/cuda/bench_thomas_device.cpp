@@ -158,13 +158,31 @@ void thomas_device(benchmark::State& state, shape sh) {
          [&] { bandsolve::solve(exec(), bandsolve::algo::thomas{}, p.a, p.b, p.c, p.d, p.info); });
 }
 
-// The same with per-system threads loading one row at a time (device::load_rows_ahead off): the
-// comparison that chose the rows-ahead loads.
+// The same with a thread per system (device::chunked_thomas off), which keeps c' and d' in
+// memory between its sweeps: the comparison that chose register chunks for short systems.
+template <class T, class Layout>
+void thomas_device_per_system(benchmark::State& state, shape sh) {
+  bandsolve::detail::device::chunked_thomas = false;
+  thomas_device<T, Layout>(state, sh);
+  bandsolve::detail::device::chunked_thomas = true;
+}
+
+// A thread per system loading one row at a time (device::load_rows_ahead off): the comparison
+// that chose the rows-ahead loads.
 template <class T, class Layout>
 void thomas_device_row_by_row(benchmark::State& state, shape sh) {
   bandsolve::detail::device::load_rows_ahead = false;
-  thomas_device<T, Layout>(state, sh);
+  thomas_device_per_system<T, Layout>(state, sh);
   bandsolve::detail::device::load_rows_ahead = true;
+}
+
+// Register chunks in teams of Threads threads instead of device::chunk_team_threads.
+template <class T, class Layout, int Threads>
+void thomas_device_team(benchmark::State& state, shape sh) {
+  const int saved = bandsolve::detail::device::chunk_team_threads;
+  bandsolve::detail::device::chunk_team_threads = Threads;
+  thomas_device<T, Layout>(state, sh);
+  bandsolve::detail::device::chunk_team_threads = saved;
 }
 
 // Row layout: system s at s * n, gtsv2StridedBatch.
@@ -270,7 +288,17 @@ void register_type() {
   };
   reg("thomas_device/row" + batch, thomas_device<T, Kokkos::LayoutRight>, batch_shape);
   reg("thomas_device/column" + batch, thomas_device<T, Kokkos::LayoutLeft>, batch_shape);
+  reg("thomas_device_per_system/row" + batch, thomas_device_per_system<T, Kokkos::LayoutRight>,
+      batch_shape);
+  reg("thomas_device_per_system/column" + batch,
+      thomas_device_per_system<T, Kokkos::LayoutLeft>, batch_shape);
   reg("thomas_device_row_by_row/column" + batch, thomas_device_row_by_row<T, Kokkos::LayoutLeft>,
+      batch_shape);
+  reg("thomas_device_team64/column" + batch, thomas_device_team<T, Kokkos::LayoutLeft, 64>,
+      batch_shape);
+  reg("thomas_device_team256/column" + batch, thomas_device_team<T, Kokkos::LayoutLeft, 256>,
+      batch_shape);
+  reg("thomas_device_team256/row" + batch, thomas_device_team<T, Kokkos::LayoutRight, 256>,
       batch_shape);
   reg("thomas_device/row" + one, thomas_device<T, Kokkos::LayoutRight>, long_shape);
   reg("cusparse_gtsv2StridedBatch/row" + batch, cusparse_strided<T>, batch_shape);

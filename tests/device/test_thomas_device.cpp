@@ -2,9 +2,10 @@
 // here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA
 // build the same file runs on the GPU with device Views; results come back through host mirrors.
 // Compared with LAPACK ?gtsv and with the host Thomas (the execution space's own backend on the
-// default host space): n = 1, 2, 3, 17, 1031; batches of 1, 31, 33 and 100 systems (not multiples
-// of the 32-system tiles); row, column, interleaved<4>, interleaved<32> and three kinds of strided
-// Views (padded rows, unit system stride, neither stride 1); float, double, complex and real
+// default host space): n = 1, 2, 3, 17, 200, 1031 (up to 512 in register chunks); batches of 1,
+// 31, 33 and 100 systems (not multiples of the 32-system tiles); row, column, interleaved<4>,
+// interleaved<32> and three kinds of strided Views (padded rows, unit system stride, neither
+// stride 1); float, double, complex and real
 // coefficients with complex right-hand sides; info codes of zero, NaN and Inf pivots at known
 // rows; a factorization solved twice; row scratch in each of its places; argument checks.
 #include "device_support.hpp"
@@ -136,7 +137,8 @@ template <class Layout, class C, class D, class Exec>
 void check_sizes(const Exec& exec, strides kind = strides::plain) {
   for (std::size_t n : {1, 2, 3, 17})
     for (std::size_t nsys : {1, 31, 33, 100}) check_batch<Layout, C, D>(exec, nsys, n, kind);
-  for (std::size_t nsys : {1, 33}) check_batch<Layout, C, D>(exec, nsys, 1031, kind);
+  for (std::size_t n : {200, 1031})
+    for (std::size_t nsys : {1, 33}) check_batch<Layout, C, D>(exec, nsys, n, kind);
 }
 
 template <class C, class D, class Exec>
@@ -167,9 +169,36 @@ TEST_CASE("device thomas: float, complex and complex right-hand sides in every l
   check_every_layout<float, cplx<float>>(exec);
 }
 
+TEST_CASE("device thomas: short systems in register chunks, teams of every size",
+          "[device][thomas]") {
+  // n up to 32 chunks of rows (512 doubles) take the chunked path; chunks that end early, one
+  // system per team and many, batches that end inside a team.
+  namespace dev = bandsolve::detail::device;
+  const int saved = dev::chunk_team_threads;
+  const Kokkos::DefaultExecutionSpace exec;
+  CHECK(dev::chunked_thomas_fits<double, double>(512));
+  CHECK(!dev::chunked_thomas_fits<double, double>(513));
+  CHECK(dev::chunked_thomas_fits<float, float>(1024));
+  CHECK(dev::chunked_thomas_fits<double, cplx<double>>(256));
+  CHECK(!dev::chunked_thomas_fits<double, cplx<double>>(257));
+  for (const int threads : {1, 96, 256}) {
+    dev::chunk_team_threads = threads;
+    INFO("chunk_team_threads = " << threads);
+    for (std::size_t n : {5, 64, 511, 512})
+      for (std::size_t nsys : {3, 70}) {
+        check_batch<bl::column, double, double>(exec, nsys, n, strides::plain);
+        check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
+      }
+    check_batch<bl::interleaved<4>, cplx<double>, cplx<double>>(exec, 33, 256, strides::plain);
+    check_batch<bl::strided, float, cplx<float>>(exec, 33, 1000, strides::neither_unit);
+  }
+  dev::chunk_team_threads = saved;
+}
+
 TEST_CASE("device thomas: row scratch in team scratch level 0, level 1 and allocated",
           "[device][thomas]") {
   namespace dev = bandsolve::detail::device;
+  dev::chunked_thomas = false;  // the one-shot solve of a thread per system takes row scratch
   const std::size_t saved_tile = dev::device_row_scratch_max, saved_pool = dev::device_level1_pool_max;
   const Kokkos::DefaultExecutionSpace exec;
   // (per-tile level 1 limit, level 1 pool limit): level 1; allocated (per tile limit, twice);
@@ -188,6 +217,7 @@ TEST_CASE("device thomas: row scratch in team scratch level 0, level 1 and alloc
   }
   dev::device_row_scratch_max = saved_tile;
   dev::device_level1_pool_max = saved_pool;
+  dev::chunked_thomas = true;
   // Where the row scratch goes: beside the tiles while small, level 1, then one allocation.
   CHECK(dev::row_scratch_place(0, 1024, 10, 4) == 0);
   CHECK(dev::row_scratch_place(0, dev::device_level0_max, 10, 4) == 1);
@@ -257,13 +287,19 @@ void check_info(const Exec& exec, strides kind) {
 
 TEST_CASE("device thomas: info codes of zero, NaN and Inf pivots at known rows",
           "[device][thomas]") {
-  for_each_device_exec([](const auto& exec) {
-    check_info<bl::row, double>(exec, strides::plain);
-    check_info<bl::column, double>(exec, strides::plain);
-    check_info<bl::interleaved<4>, double>(exec, strides::plain);
-    check_info<bl::strided, double>(exec, strides::padded_rows);
-    check_info<bl::strided, double>(exec, strides::neither_unit);
-  });
+  // Register chunks (n = 40 fits them) and, switched off, a thread per system.
+  for (const bool chunked : {true, false}) {
+    bandsolve::detail::device::chunked_thomas = chunked;
+    INFO("chunked_thomas = " << chunked);
+    for_each_device_exec([](const auto& exec) {
+      check_info<bl::row, double>(exec, strides::plain);
+      check_info<bl::column, double>(exec, strides::plain);
+      check_info<bl::interleaved<4>, double>(exec, strides::plain);
+      check_info<bl::strided, double>(exec, strides::padded_rows);
+      check_info<bl::strided, double>(exec, strides::neither_unit);
+    });
+  }
+  bandsolve::detail::device::chunked_thomas = true;
   const Kokkos::DefaultExecutionSpace exec;
   check_info<bl::row, float>(exec, strides::plain);
   check_info<bl::column, cplx<double>>(exec, strides::plain);

@@ -10,8 +10,10 @@
 // rows [i][system]: one-shot n 32 sizeof(T) bytes (per-system threads, d' is kept in d) or
 // n 32 (sizeof(T) + sizeof(D)) (row tiles); factored solve n 32 sizeof(D) (row tiles only).
 // Team scratch level 0 or 1 by size, or one allocation per call (backend/device/launch.hpp,
-// row_scratch_place). One thread per system; the one-shot solve of a few long systems takes
-// the chunk method over many teams instead (thomas_long_device.hpp, device::long_system_pays).
+// row_scratch_place). One thread per system; the one-shot solve of short systems keeps each
+// system's rows in the registers of several threads instead (thomas_chunked_device.hpp,
+// device::chunked_thomas_fits), and that of a few long systems takes the chunk method over many
+// teams (thomas_long_device.hpp, device::long_system_pays).
 // The factorization stores r = 1/pivot, l = a/pivot and c' in packs of 32 systems
 // (View<T***>(tiles, n, 32)): thread k of a tile reads entry k of a row, coalesced.
 #include <bandsolve/backend/device/launch.hpp>
@@ -20,6 +22,7 @@
 #include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>  // check_factored_rhs
+#include <bandsolve/tridiag/thomas_chunked_device.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 #include <bandsolve/tridiag/thomas_long_device.hpp>
 
@@ -365,6 +368,10 @@ void thomas_device_solve(const ExecutionSpace& exec, const AView& a, const BView
   using C = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   const index_t slots = device_slots(d, nsys);
+  if (device::chunked_thomas_fits<C, D>(n)) {  // short systems: rows in registers
+    thomas_chunked_device_solve(exec, a, b, c, d, info, n, nsys, slots);
+    return;
+  }
   const index_t ntiles = (slots + device::tile_systems - 1) / device::tile_systems;
   const char* label = "bandsolve::solve(thomas, device)";
   if (device_uses_row_tiles(a, b, c, d)) {

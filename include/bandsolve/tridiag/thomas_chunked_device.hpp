@@ -1,0 +1,298 @@
+#pragma once
+// Batched Thomas on the device backend for systems short enough to live in registers: each
+// system's rows are cut into chunks of RT rows, one thread per chunk holds its rows of a, b, c
+// and d in registers from the first load to the last store, and the chunks of a system meet
+// through three short scans in team scratch. The result is Thomas's own elimination (the same
+// pivots, reassociated), so every element is read once and x written once: 5 words per unknown
+// against 9 for a thread per system, which keeps c' and d' in memory between its two sweeps.
+//
+// For one chunk, with t the c' of the row before it (0 before row 0):
+//  1. the map t -> c' of its last row is a linear fractional map (num, den) = M (t, 1), M the
+//     product of [[0, c_i], [-a_i, b_i]] over its rows; the first thread of each system applies
+//     the chunks' maps in order and hands each chunk its t (scan 1);
+//  2. the chunk eliminates its rows with that t (pivot b_i - a_i c'_{i-1}, info as Thomas's),
+//     keeping l_i = -a_i / pivot, c'_i and d_i / pivot, and the affine map d'_in -> d'_out of its
+//     rows; scan 2 hands each chunk the d' of the row before it and resolves info;
+//  3. it forms its d' and the affine map x_next -> x of its first row; scan 3 (backwards) hands
+//     each chunk the x of the row after it, and the chunk writes its x.
+// On a device a team is `systems` systems times `chunks` chunks, one thread each (thread
+// k * systems + s: neighbouring threads hold the same rows of neighbouring systems). On host
+// execution spaces (tests of the device path) a team is one thread that runs every chunk of its
+// systems in turn, each chunk's rows kept in team scratch between the steps instead of registers.
+// Team scratch level 0 holds the maps: (4 sizeof(C) + 2 sizeof(D) + 4) bytes per chunk.
+#include <bandsolve/backend/device/launch.hpp>  // align_up, scratch_alignment
+#include <bandsolve/backend/device/systems.hpp>
+#include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace bandsolve::detail {
+
+namespace device {
+
+// Rows per chunk: 128 bytes of each of a, b, c and d (16 doubles, 32 floats, 8 complex doubles),
+// 64 to 128 registers per thread.
+template <class C, class D>
+inline constexpr int chunk_rows_v = static_cast<int>(128 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
+
+// Chunks per system at most (rows up to chunk_max * chunk_rows_v), and threads per team on a
+// device (systems per team = chunk_team_threads / chunks, at least one). Variables so that tests
+// and benchmarks can switch the path off (chunked_thomas) and try other team sizes; 256 threads
+// of up to 255 registers still fit a multiprocessor.
+inline constexpr int chunk_max = 32;
+inline int chunk_team_threads = 128;
+inline bool chunked_thomas = true;
+
+template <class C, class D>
+bool chunked_thomas_fits(index_t n) {
+  return chunked_thomas && n >= 1 && n <= index_t(chunk_max) * chunk_rows_v<C, D>;
+}
+
+}  // namespace device
+
+// Host: one thread per team, chunks kept in team scratch level 1 between the steps.
+template <class C, class D, class InfoView, int RT, bool Host>
+struct thomas_chunked_device {
+  using R = real_type_t<C>;
+  // One chunk's rows: a, b, c, d as loaded; after step 2, l in a, c' in c and d / pivot in d;
+  // after step 3, d' in d.
+  struct chunk_rows {
+    C a[RT], b[RT], c[RT];
+    D d[RT];
+  };
+
+  device::systems<const C> a, b, c;
+  device::systems<D> d;
+  InfoView info;
+  index_t n, slots, nsys;
+  int chunks, systems;  // per system, per team
+
+  int items() const { return chunks * systems; }
+  // Team scratch level 0: two D and four C per chunk, then one int (and room to align).
+  static std::size_t map_bytes(int items) {
+    return static_cast<std::size_t>(items) * (2 * sizeof(D) + 4 * sizeof(C) + sizeof(int)) +
+           device::scratch_alignment;
+  }
+  // Team scratch level 1 on the host: every chunk's rows.
+  static std::size_t keep_bytes(int items) {
+    return Host ? static_cast<std::size_t>(items) * sizeof(chunk_rows) + device::scratch_alignment
+                : 0;
+  }
+
+  // Magnitude above which (or below the reciprocal of which) a chunk's map is rescaled: far from
+  // overflow and underflow after one more row. The map is projective, so scaling is free.
+  static constexpr R map_big() { return sizeof(R) == 4 ? R(4294967296.0) : R(1.157920892373162e77); }
+
+  KOKKOS_FORCEINLINE_FUNCTION void load(chunk_rows& r, index_t s, int k) const {
+    const C *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
+    const D* ds = d.system(s);
+    const index_t i0 = index_t(k) * RT;
+    for (int j = 0; j < RT; ++j) {
+      const index_t i = i0 + j;
+      if (i < n) {
+        r.a[j] = i == 0 ? C(0) : as[i * a.row_stride];
+        r.b[j] = bs[i * b.row_stride];
+        r.c[j] = i + 1 == n ? C(0) : cs[i * c.row_stride];
+        r.d[j] = ds[i * d.row_stride];
+      } else {  // rows past the end: identity rows that leave the others alone
+        r.a[j] = C(0), r.b[j] = C(1), r.c[j] = C(0), r.d[j] = D(0);
+      }
+    }
+  }
+
+  // Step 1: the chunk's map t -> c' (num = m0 + m1 t, den = m2 + m3 t).
+  KOKKOS_FORCEINLINE_FUNCTION static void c_map(const chunk_rows& r, C* m) {
+    C m0 = C(0), m1 = C(1), m2 = C(1), m3 = C(0);
+    for (int j = 0; j < RT; ++j) {
+      const C n0 = r.c[j] * m2, n1 = r.c[j] * m3;
+      const C n2 = r.b[j] * m2 - r.a[j] * m0, n3 = r.b[j] * m3 - r.a[j] * m1;
+      m0 = n0, m1 = n1, m2 = n2, m3 = n3;
+      const R size = magnitude1(m0) + magnitude1(m1) + magnitude1(m2) + magnitude1(m3);
+      if (size > map_big() || (size < R(1) / map_big() && size > R(0))) {
+        const R scale = R(1) / size;
+        m0 *= scale, m1 *= scale, m2 *= scale, m3 *= scale;
+      }
+    }
+    m[0] = m0, m[1] = m1, m[2] = m2, m[3] = m3;
+  }
+
+  // Step 2: elimination with t = c' of the row before; returns the chunk's info (first bad row,
+  // 1-based, or 0) and its map d'_in -> d'_out = y + g d'_in.
+  KOKKOS_FORCEINLINE_FUNCTION int eliminate(chunk_rows& r, C t, index_t i0, D& y, C& g) const {
+    int code = 0;
+    y = D(0), g = C(1);
+    for (int j = 0; j < RT; ++j) {
+      const C pivot = r.b[j] - r.a[j] * t;
+      const C inv = reciprocal(pivot);
+      code = update_info(code, pivot, i0 + j);
+      const C l = -(r.a[j] * inv);
+      t = r.c[j] * inv;
+      r.a[j] = l, r.c[j] = t;
+      r.d[j] = r.d[j] * inv;
+      y = r.d[j] + l * y;
+      g = l * g;
+    }
+    return code;
+  }
+
+  // Step 3: d' from the d' of the row before; returns the map x_next -> x of the first row,
+  // x = v + h x_next.
+  KOKKOS_FORCEINLINE_FUNCTION static void forward(chunk_rows& r, D u, D& v, C& h) {
+    for (int j = 0; j < RT; ++j) {
+      u = r.d[j] + r.a[j] * u;
+      r.d[j] = u;
+    }
+    v = D(0), h = C(1);
+    for (int j = RT - 1; j >= 0; --j) {
+      v = r.d[j] - r.c[j] * v;
+      h = -(r.c[j] * h);
+    }
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION void store(const chunk_rows& r, index_t s, int k, D x) const {
+    D* ds = d.system(s);
+    const index_t i0 = index_t(k) * RT;
+    for (int j = RT - 1; j >= 0; --j) {
+      x = r.d[j] - r.c[j] * x;
+      if (i0 + j < n) ds[(i0 + j) * d.row_stride] = x;
+    }
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int nitems = items();
+    char* const base =
+        device::align_up(static_cast<char*>(team.team_scratch(0).get_shmem(map_bytes(nitems))));
+    // Per chunk (index k * systems + s): y (becomes its incoming d') and v (becomes its x_next);
+    // m0..m3 of its c' map (m0 becomes its incoming c', m1 its g, m2 its h); one int for info.
+    D* const yv = reinterpret_cast<D*>(base);
+    D* const vv = yv + nitems;
+    C* const m0 = reinterpret_cast<C*>(vv + nitems);
+    C* const m1 = m0 + nitems;
+    C* const m2 = m1 + nitems;
+    C* const m3 = m2 + nitems;
+    int* const codes = reinterpret_cast<int*>(m3 + nitems);
+    const index_t s0 = static_cast<index_t>(team.league_rank()) * systems;
+
+    // Runs f(item, rows) for every chunk of the team (host) or the calling thread's (device,
+    // whose rows stay in registers: `own` is never addressed through a pointer).
+    [[maybe_unused]] chunk_rows own;
+    chunk_rows* const keep = Host ? reinterpret_cast<chunk_rows*>(device::align_up(static_cast<char*>(
+                                        team.team_scratch(1).get_shmem(keep_bytes(nitems)))))
+                                  : nullptr;
+    const auto each = [&](const auto& f) {
+      if constexpr (Host) {
+        for (int item = 0; item < nitems; ++item)
+          if (s0 + item % systems < slots) f(item, keep[item]);
+      } else {
+        const int item = team.team_rank();
+        if (s0 + item % systems < slots) f(item, own);
+      }
+    };
+    // The first thread of each system walks its chunks (scans 1 to 3).
+    const auto each_system = [&](const auto& f) {
+      if constexpr (Host) {
+        for (int sl = 0; sl < systems; ++sl)
+          if (s0 + sl < slots) f(sl);
+      } else {
+        const int sl = team.team_rank();
+        if (sl < systems && s0 + sl < slots) f(sl);
+      }
+    };
+
+    each([&](const int item, chunk_rows& r) {
+      load(r, s0 + item % systems, item / systems);
+      C m[4];
+      c_map(r, m);
+      m0[item] = m[0], m1[item] = m[1], m2[item] = m[2], m3[item] = m[3];
+    });
+    team.team_barrier();
+    each_system([&](const int sl) {  // scan 1: incoming c' of each chunk into m0
+      C t = C(0);
+      for (int k = 0; k < chunks; ++k) {
+        const int item = k * systems + sl;
+        const C next = (m0[item] + m1[item] * t) / (m2[item] + m3[item] * t);
+        m0[item] = t;
+        t = next;
+      }
+    });
+    team.team_barrier();
+    each([&](const int item, chunk_rows& r) {
+      D y;
+      C g;
+      codes[item] = eliminate(r, m0[item], index_t(item / systems) * RT, y, g);
+      yv[item] = y, m1[item] = g;
+    });
+    team.team_barrier();
+    each_system([&](const int sl) {  // scan 2: incoming d' of each chunk into yv; info
+      D u = D(0);
+      int code = 0;
+      for (int k = 0; k < chunks; ++k) {
+        const int item = k * systems + sl;
+        const D next = yv[item] + m1[item] * u;
+        yv[item] = u;
+        u = next;
+        code = code != 0 ? code : codes[item];
+      }
+      if (s0 + sl < nsys) info(s0 + sl) = code;
+    });
+    team.team_barrier();
+    each([&](const int item, chunk_rows& r) {
+      D v;
+      C h;
+      forward(r, yv[item], v, h);
+      vv[item] = v, m2[item] = h;
+    });
+    team.team_barrier();
+    each_system([&](const int sl) {  // scan 3, backwards: x after each chunk into vv
+      D w = D(0);
+      for (int k = chunks - 1; k >= 0; --k) {
+        const int item = k * systems + sl;
+        const D next = vv[item] + m2[item] * w;
+        vv[item] = w;
+        w = next;
+      }
+    });
+    team.team_barrier();
+    each([&](const int item, chunk_rows& r) {
+      store(r, s0 + item % systems, item / systems, vv[item]);
+    });
+  }
+};
+
+// One-shot solve of nsys systems of n rows (1 <= n, device::chunked_thomas_fits), enqueued on
+// exec.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
+                                 const CView& c, const DView& d, const InfoView& info, index_t n,
+                                 index_t nsys, index_t slots) {
+  using C = typename BView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  constexpr int RT = device::chunk_rows_v<C, D>;
+  constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
+  using kernel = thomas_chunked_device<C, D, InfoView, RT, host>;
+  const int chunks = static_cast<int>((n + RT - 1) / RT);
+  const int wanted = device::chunk_team_threads / chunks;
+  const int systems = wanted > 1 ? wanted : 1;
+  const kernel k{device::systems_of<const C>(a),
+                 device::systems_of<const C>(b),
+                 device::systems_of<const C>(c),
+                 device::systems_of(d),
+                 info,
+                 n,
+                 slots,
+                 nsys,
+                 chunks,
+                 systems};
+  const index_t nteams = (slots + systems - 1) / systems;
+  const int items = chunks * systems;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
+  policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(kernel::map_bytes(items))));
+  if (host) policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(kernel::keep_bytes(items))));
+  Kokkos::parallel_for("bandsolve::solve(thomas, device, chunks)", policy, k);
+}
+
+}  // namespace bandsolve::detail
