@@ -32,22 +32,26 @@ namespace bandsolve::detail {
 
 namespace device {
 
-// Rows per chunk: 128 bytes of each of a, b, c and d (16 doubles, 32 floats, 8 complex doubles),
-// 64 to 128 registers per thread.
-template <class C, class D>
-inline constexpr int chunk_rows_v = static_cast<int>(128 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
+// Rows per chunk: chunk_bytes of each of a, b, c and d, 128 (16 doubles, 32 floats, 8 complex
+// doubles: 64 to 128 registers per thread) or 64 (half that, for more teams per multiprocessor).
+inline int chunk_bytes = 128;
 
-// Chunks per system at most (rows up to chunk_max * chunk_rows_v), and threads per team on a
+template <class C, class D, int Bytes>
+inline constexpr int chunk_rows_v =
+    static_cast<int>(Bytes / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
+
+// Chunks per system at most (rows up to chunk_max * rows per chunk), and threads per team on a
 // device (systems per team = chunk_team_threads / chunks, at least one). Variables so that tests
-// and benchmarks can switch the path off (chunked_thomas) and try other team sizes; 256 threads
-// of up to 255 registers still fit a multiprocessor.
+// and benchmarks can switch the path off (chunked_thomas) and try other shapes; 256 threads of up
+// to 255 registers still fit a multiprocessor.
 inline constexpr int chunk_max = 32;
 inline int chunk_team_threads = 128;
 inline bool chunked_thomas = true;
 
 template <class C, class D>
 bool chunked_thomas_fits(index_t n) {
-  return chunked_thomas && n >= 1 && n <= index_t(chunk_max) * chunk_rows_v<C, D>;
+  const index_t rows = chunk_bytes == 64 ? chunk_rows_v<C, D, 64> : chunk_rows_v<C, D, 128>;
+  return chunked_thomas && n >= 1 && n <= index_t(chunk_max) * rows;
 }
 
 }  // namespace device
@@ -69,21 +73,23 @@ struct thomas_chunked_device {
   index_t n, slots, nsys;
   int chunks, systems;  // per system, per team
 
-  int items() const { return chunks * systems; }
+  KOKKOS_INLINE_FUNCTION int items() const { return chunks * systems; }
   // Team scratch level 0: two D and four C per chunk, then one int (and room to align).
-  static std::size_t map_bytes(int items) {
+  KOKKOS_INLINE_FUNCTION static std::size_t map_bytes(int items) {
     return static_cast<std::size_t>(items) * (2 * sizeof(D) + 4 * sizeof(C) + sizeof(int)) +
            device::scratch_alignment;
   }
   // Team scratch level 1 on the host: every chunk's rows.
-  static std::size_t keep_bytes(int items) {
+  KOKKOS_INLINE_FUNCTION static std::size_t keep_bytes(int items) {
     return Host ? static_cast<std::size_t>(items) * sizeof(chunk_rows) + device::scratch_alignment
                 : 0;
   }
 
   // Magnitude above which (or below the reciprocal of which) a chunk's map is rescaled: far from
   // overflow and underflow after one more row. The map is projective, so scaling is free.
-  static constexpr R map_big() { return sizeof(R) == 4 ? R(4294967296.0) : R(1.157920892373162e77); }
+  KOKKOS_INLINE_FUNCTION static constexpr R map_big() {
+    return sizeof(R) == 4 ? R(4294967296.0) : R(1.157920892373162e77);  // 2^32, 2^256
+  }
 
   KOKKOS_FORCEINLINE_FUNCTION void load(chunk_rows& r, index_t s, int k) const {
     const C *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
@@ -179,9 +185,10 @@ struct thomas_chunked_device {
     // Runs f(item, rows) for every chunk of the team (host) or the calling thread's (device,
     // whose rows stay in registers: `own` is never addressed through a pointer).
     [[maybe_unused]] chunk_rows own;
-    chunk_rows* const keep = Host ? reinterpret_cast<chunk_rows*>(device::align_up(static_cast<char*>(
-                                        team.team_scratch(1).get_shmem(keep_bytes(nitems)))))
-                                  : nullptr;
+    chunk_rows* const keep =
+        Host ? reinterpret_cast<chunk_rows*>(device::align_up(
+                   static_cast<char*>(team.team_scratch(1).get_shmem(keep_bytes(nitems)))))
+             : nullptr;
     const auto each = [&](const auto& f) {
       if constexpr (Host) {
         for (int item = 0; item < nitems; ++item)
@@ -209,13 +216,19 @@ struct thomas_chunked_device {
       m0[item] = m[0], m1[item] = m[1], m2[item] = m[2], m3[item] = m[3];
     });
     team.team_barrier();
-    each_system([&](const int sl) {  // scan 1: incoming c' of each chunk into m0
-      C t = C(0);
+    each_system([&](const int sl) {  // scan 1: incoming c' = num / den of each chunk into m0
+      C num = C(0), den = C(1);  // homogeneous: no division on the chain from chunk to chunk
       for (int k = 0; k < chunks; ++k) {
         const int item = k * systems + sl;
-        const C next = (m0[item] + m1[item] * t) / (m2[item] + m3[item] * t);
-        m0[item] = t;
-        t = next;
+        const C q0 = m0[item], q1 = m1[item], q2 = m2[item], q3 = m3[item];
+        m0[item] = num / den;
+        const C next_num = q0 * den + q1 * num, next_den = q2 * den + q3 * num;
+        num = next_num, den = next_den;
+        const R size = magnitude1(num) + magnitude1(den);
+        if (size > map_big() || (size < R(1) / map_big() && size > R(0))) {
+          const R scale = R(1) / size;
+          num *= scale, den *= scale;
+        }
       }
     });
     team.team_barrier();
@@ -262,21 +275,21 @@ struct thomas_chunked_device {
   }
 };
 
-// One-shot solve of nsys systems of n rows (1 <= n, device::chunked_thomas_fits), enqueued on
-// exec.
-template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+// Launch of the chunked kernel with RT rows per chunk.
+template <int RT, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
-void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
-                                 const CView& c, const DView& d, const InfoView& info, index_t n,
-                                 index_t nsys, index_t slots) {
+void thomas_chunked_device_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
+                                  const CView& c, const DView& d, const InfoView& info, index_t n,
+                                  index_t nsys, index_t slots) {
   using C = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
-  constexpr int RT = device::chunk_rows_v<C, D>;
   constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
   using kernel = thomas_chunked_device<C, D, InfoView, RT, host>;
   const int chunks = static_cast<int>((n + RT - 1) / RT);
+  // Systems per team: chunk_team_threads threads, the maps within 40 KiB of team scratch.
   const int wanted = device::chunk_team_threads / chunks;
-  const int systems = wanted > 1 ? wanted : 1;
+  const int fit = static_cast<int>(40960 / kernel::map_bytes(chunks));
+  const int systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
   const kernel k{device::systems_of<const C>(a),
                  device::systems_of<const C>(b),
                  device::systems_of<const C>(c),
@@ -291,8 +304,27 @@ void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, con
   const int items = chunks * systems;
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
   policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(kernel::map_bytes(items))));
-  if (host) policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(kernel::keep_bytes(items))));
+  if (host)
+    policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(kernel::keep_bytes(items))));
   Kokkos::parallel_for("bandsolve::solve(thomas, device, chunks)", policy, k);
+}
+
+// One-shot solve of nsys systems of n rows (1 <= n, device::chunked_thomas_fits), enqueued on
+// exec.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
+                                 const CView& c, const DView& d, const InfoView& info, index_t n,
+                                 index_t nsys, index_t slots) {
+  using C = typename BView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  if (device::chunk_bytes == 64) {
+    thomas_chunked_device_launch<device::chunk_rows_v<C, D, 64>>(exec, a, b, c, d, info, n, nsys,
+                                                                 slots);
+  } else {
+    thomas_chunked_device_launch<device::chunk_rows_v<C, D, 128>>(exec, a, b, c, d, info, n, nsys,
+                                                                  slots);
+  }
 }
 
 }  // namespace bandsolve::detail
