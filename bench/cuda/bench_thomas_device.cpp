@@ -176,6 +176,14 @@ void thomas_device_row_by_row(benchmark::State& state, shape sh) {
   bandsolve::detail::device::load_rows_ahead = true;
 }
 
+// Register chunks reading row-layout systems in place instead of through tiles in team scratch.
+template <class T, class Layout>
+void thomas_device_chunks_in_place(benchmark::State& state, shape sh) {
+  bandsolve::detail::device::chunk_row_tiles = false;
+  thomas_device<T, Layout>(state, sh);
+  bandsolve::detail::device::chunk_row_tiles = true;
+}
+
 // Register chunks of Bytes bytes per array in teams of Threads threads instead of
 // device::chunk_bytes and device::chunk_team_threads.
 template <class T, class Layout, int Bytes, int Threads>
@@ -308,6 +316,8 @@ void register_type() {
       thomas_device_chunks<T, Kokkos::LayoutLeft, 64, 256>, batch_shape);
   reg("thomas_device_chunks64_team512/column" + batch,
       thomas_device_chunks<T, Kokkos::LayoutLeft, 64, 512>, batch_shape);
+  reg("thomas_device_chunks_in_place/row" + batch,
+      thomas_device_chunks_in_place<T, Kokkos::LayoutRight>, batch_shape);
   reg("thomas_device_chunks64_team256/row" + batch,
       thomas_device_chunks<T, Kokkos::LayoutRight, 64, 256>, batch_shape);
   reg("thomas_device/row" + one, thomas_device<T, Kokkos::LayoutRight>, long_shape);

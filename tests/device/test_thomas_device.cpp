@@ -194,7 +194,12 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
         }
       check_batch<bl::interleaved<4>, cplx<double>, cplx<double>>(exec, 33, 256, strides::plain);
       check_batch<bl::strided, float, cplx<float>>(exec, 33, 1000, strides::neither_unit);
+      check_batch<bl::strided, float, cplx<float>>(exec, 33, 1000, strides::padded_rows);
     }
+  dev::chunk_row_tiles = false;  // row-contiguous systems read in place
+  for (std::size_t n : {7, 300})
+    for (std::size_t nsys : {3, 70}) check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
+  dev::chunk_row_tiles = true;
   dev::chunk_bytes = 128;
   dev::chunk_team_threads = saved;
 }
