@@ -184,17 +184,14 @@ void thomas_device_chunks_in_place(benchmark::State& state, shape sh) {
   bandsolve::detail::device::chunk_row_tiles = true;
 }
 
-// Register chunks of Bytes bytes per array in teams of Threads threads instead of
-// device::chunk_bytes and device::chunk_team_threads.
-template <class T, class Layout, int Bytes, int Threads>
-void thomas_device_chunks(benchmark::State& state, shape sh) {
+// Register chunks in teams of Threads threads instead of device::chunk_team_threads.
+template <class T, class Layout, int Threads>
+void thomas_device_team(benchmark::State& state, shape sh) {
   namespace dev = bandsolve::detail::device;
-  const int saved_bytes = dev::chunk_bytes, saved_threads = dev::chunk_team_threads;
-  dev::chunk_bytes = Bytes;
+  const int saved = dev::chunk_team_threads;
   dev::chunk_team_threads = Threads;
   thomas_device<T, Layout>(state, sh);
-  dev::chunk_bytes = saved_bytes;
-  dev::chunk_team_threads = saved_threads;
+  dev::chunk_team_threads = saved;
 }
 
 // Row layout: system s at s * n, gtsv2StridedBatch.
@@ -306,20 +303,14 @@ void register_type() {
       thomas_device_per_system<T, Kokkos::LayoutLeft>, batch_shape);
   reg("thomas_device_row_by_row/column" + batch, thomas_device_row_by_row<T, Kokkos::LayoutLeft>,
       batch_shape);
-  reg("thomas_device_chunks128_team256/column" + batch,
-      thomas_device_chunks<T, Kokkos::LayoutLeft, 128, 256>, batch_shape);
-  reg("thomas_device_chunks128_team256/row" + batch,
-      thomas_device_chunks<T, Kokkos::LayoutRight, 128, 256>, batch_shape);
-  reg("thomas_device_chunks64_team128/column" + batch,
-      thomas_device_chunks<T, Kokkos::LayoutLeft, 64, 128>, batch_shape);
-  reg("thomas_device_chunks64_team256/column" + batch,
-      thomas_device_chunks<T, Kokkos::LayoutLeft, 64, 256>, batch_shape);
-  reg("thomas_device_chunks64_team512/column" + batch,
-      thomas_device_chunks<T, Kokkos::LayoutLeft, 64, 512>, batch_shape);
+  reg("thomas_device_team64/column" + batch, thomas_device_team<T, Kokkos::LayoutLeft, 64>,
+      batch_shape);
+  reg("thomas_device_team256/column" + batch, thomas_device_team<T, Kokkos::LayoutLeft, 256>,
+      batch_shape);
+  reg("thomas_device_team256/row" + batch, thomas_device_team<T, Kokkos::LayoutRight, 256>,
+      batch_shape);
   reg("thomas_device_chunks_in_place/row" + batch,
       thomas_device_chunks_in_place<T, Kokkos::LayoutRight>, batch_shape);
-  reg("thomas_device_chunks64_team256/row" + batch,
-      thomas_device_chunks<T, Kokkos::LayoutRight, 64, 256>, batch_shape);
   reg("thomas_device/row" + one, thomas_device<T, Kokkos::LayoutRight>, long_shape);
   reg("cusparse_gtsv2StridedBatch/row" + batch, cusparse_strided<T>, batch_shape);
   reg("cusparse_gtsvInterleavedBatch/column" + batch, cusparse_interleaved<T>, batch_shape);

@@ -171,36 +171,34 @@ TEST_CASE("device thomas: float, complex and complex right-hand sides in every l
 
 TEST_CASE("device thomas: short systems in register chunks, teams of every size",
           "[device][thomas]") {
-  // n up to 32 chunks of rows (512 doubles in chunks of 128 bytes, 256 in chunks of 64) take the
-  // chunked path; chunks that end early, one system per team and many, batches that end inside a
+  // n up to 32 chunks of 16 rows (8 for complex doubles) take the chunked path; chunks that end early, one system per team and many, batches that end inside a
   // team.
   namespace dev = bandsolve::detail::device;
   const int saved = dev::chunk_team_threads;
   const Kokkos::DefaultExecutionSpace exec;
   CHECK(dev::chunked_thomas_fits<double, double>(512));
   CHECK(!dev::chunked_thomas_fits<double, double>(513));
-  CHECK(dev::chunked_thomas_fits<float, float>(1024));
+  CHECK(dev::chunked_thomas_fits<float, float>(512));
+  CHECK(!dev::chunked_thomas_fits<float, float>(513));
   CHECK(dev::chunked_thomas_fits<double, cplx<double>>(256));
   CHECK(!dev::chunked_thomas_fits<double, cplx<double>>(257));
-  for (const int bytes : {128, 64})
-    for (const int threads : {1, 96, 256}) {
-      dev::chunk_bytes = bytes;
-      dev::chunk_team_threads = threads;
-      INFO("chunk_bytes = " << bytes << ", chunk_team_threads = " << threads);
-      for (std::size_t n : {5, 64, 255, 256, 511, 512})
-        for (std::size_t nsys : {3, 70}) {
-          check_batch<bl::column, double, double>(exec, nsys, n, strides::plain);
-          check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
-        }
-      check_batch<bl::interleaved<4>, cplx<double>, cplx<double>>(exec, 33, 256, strides::plain);
-      check_batch<bl::strided, float, cplx<float>>(exec, 33, 1000, strides::neither_unit);
-      check_batch<bl::strided, float, cplx<float>>(exec, 33, 1000, strides::padded_rows);
-    }
+  for (const int threads : {1, 96, 256}) {
+    dev::chunk_team_threads = threads;
+    INFO("chunk_team_threads = " << threads);
+    for (std::size_t n : {5, 64, 255, 256, 511, 512})
+      for (std::size_t nsys : {3, 70}) {
+        check_batch<bl::column, double, double>(exec, nsys, n, strides::plain);
+        check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
+      }
+    check_batch<bl::interleaved<4>, cplx<double>, cplx<double>>(exec, 33, 256, strides::plain);
+    check_batch<bl::strided, float, cplx<float>>(exec, 33, 500, strides::neither_unit);
+    check_batch<bl::strided, float, cplx<float>>(exec, 33, 500, strides::padded_rows);
+  }
   dev::chunk_row_tiles = false;  // row-contiguous systems read in place
   for (std::size_t n : {7, 300})
-    for (std::size_t nsys : {3, 70}) check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
+    for (std::size_t nsys : {3, 70})
+      check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
   dev::chunk_row_tiles = true;
-  dev::chunk_bytes = 128;
   dev::chunk_team_threads = saved;
 }
 

@@ -33,13 +33,9 @@ namespace bandsolve::detail {
 
 namespace device {
 
-// Rows per chunk: chunk_bytes of each of a, b, c and d, 128 (16 doubles, 32 floats, 8 complex
-// doubles: 64 to 128 registers per thread) or 64 (half that, for more teams per multiprocessor).
-inline int chunk_bytes = 128;
-
-template <class C, class D, int Bytes>
-inline constexpr int chunk_rows_v =
-    static_cast<int>(Bytes / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
+// Rows per chunk: 16 (8 complex doubles), 16 to 64 registers for each of a, b, c and d.
+template <class C, class D>
+inline constexpr int chunk_rows_v = (sizeof(C) > 8 || sizeof(D) > 8) ? 8 : 16;
 
 // Chunks per system at most (rows up to chunk_max * rows per chunk), and threads per team on a
 // device (systems per team = chunk_team_threads / chunks, at least one). Variables so that tests
@@ -53,14 +49,16 @@ inline bool chunk_row_tiles = true;
 
 template <class C, class D>
 bool chunked_thomas_fits(index_t n) {
-  const index_t rows = chunk_bytes == 64 ? chunk_rows_v<C, D, 64> : chunk_rows_v<C, D, 128>;
-  return chunked_thomas && n >= 1 && n <= index_t(chunk_max) * rows;
+  return chunked_thomas && n >= 1 && n <= index_t(chunk_max) * chunk_rows_v<C, D>;
 }
 
 }  // namespace device
 
-// Host: one thread per team, chunks kept in team scratch level 1 between the steps.
-template <class C, class D, class InfoView, int RT, bool Host>
+// Host: one thread per team, chunks kept in team scratch level 1 between the steps. Staged:
+// every system's rows are contiguous (row layout) and the team's rows of each array come through
+// a tile in team scratch, tile[s * ld + i] = row i of system s, read and written coalesced
+// (backend/device/tile_transpose.hpp); else each thread reads its chunk in place.
+template <class C, class D, class InfoView, int RT, bool Host, bool Staged>
 struct thomas_chunked_device {
   using R = real_type_t<C>;
   // One chunk's rows: a, b, c, d as loaded; after step 2, l in a, c' in c and d / pivot in d;
@@ -75,11 +73,7 @@ struct thomas_chunked_device {
   InfoView info;
   index_t n, slots, nsys;
   int chunks, systems;  // per system, per team
-  // Where every system's rows are contiguous (row layout), the team's rows of each array come
-  // through a tile in team scratch, tile[s * ld + i] = row i of system s, read and written
-  // coalesced (backend/device/tile_transpose.hpp); else each thread reads its chunk in place.
-  bool staged;
-  int ld;
+  int ld;               // of the tile
 
   KOKKOS_INLINE_FUNCTION int items() const { return chunks * systems; }
   // Team scratch level 0: two D and four C per chunk, then one int (and room to align), then
@@ -94,7 +88,7 @@ struct thomas_chunked_device {
            device::scratch_alignment;
   }
   KOKKOS_INLINE_FUNCTION std::size_t scratch_bytes() const {
-    return map_bytes(items()) + (staged ? tile_bytes(systems, ld) : 0);
+    return map_bytes(items()) + (Staged ? tile_bytes(systems, ld) : 0);
   }
   // Team scratch level 1 on the host: every chunk's rows.
   KOKKOS_INLINE_FUNCTION static std::size_t keep_bytes(int items) {
@@ -242,7 +236,7 @@ struct thomas_chunked_device {
 
     const int ns = static_cast<int>(slots - s0 < systems ? slots - s0 : systems);
     const int rows = static_cast<int>(n);
-    if (staged) {  // one array at a time through the tile
+    if constexpr (Staged) {  // one array at a time through the tile
       C* const tc = reinterpret_cast<C*>(tile);
       D* const td = reinterpret_cast<D*>(tile);
       const auto from_tile = [&](const auto* t, const int item) {
@@ -273,6 +267,7 @@ struct thomas_chunked_device {
       });
     } else {
       each([&](const int item, chunk_rows& r) { load(r, s0 + item % systems, item / systems); });
+      team.team_barrier();  // keeps every load of the chunk ahead of its first use
     }
     each([&](const int item, chunk_rows& r) {
       C m[4];
@@ -333,7 +328,7 @@ struct thomas_chunked_device {
       }
     });
     team.team_barrier();
-    if (staged) {  // x through the tile (its last readers passed the barriers above)
+    if constexpr (Staged) {  // x through the tile (its last readers passed the barriers above)
       D* const td = reinterpret_cast<D*>(tile);
       each([&](const int item, chunk_rows& r) {
         backward(r, vv[item]);
@@ -352,40 +347,6 @@ struct thomas_chunked_device {
   }
 };
 
-// Launch of the chunked kernel with RT rows per chunk.
-template <int RT, class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
-void thomas_chunked_device_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
-                                  const CView& c, const DView& d, const InfoView& info, index_t n,
-                                  index_t nsys, index_t slots) {
-  using C = typename BView::non_const_value_type;
-  using D = typename DView::non_const_value_type;
-  constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
-  using kernel = thomas_chunked_device<C, D, InfoView, RT, host>;
-  const int chunks = static_cast<int>((n + RT - 1) / RT);
-  // Systems per team: chunk_team_threads threads, the maps and the tile within 40 KiB of team
-  // scratch.
-  const auto as = device::systems_of<const C>(a), bs = device::systems_of<const C>(b),
-             cs = device::systems_of<const C>(c);
-  const auto ds = device::systems_of(d);
-  const bool staged = device::chunk_row_tiles && as.rows_contiguous() && bs.rows_contiguous() &&
-                      cs.rows_contiguous() && ds.rows_contiguous();
-  const int ld = static_cast<int>(n % 2 == 0 ? n + 1 : n);  // odd: rows of systems on other banks
-  const std::size_t per_system =
-      kernel::map_bytes(chunks) + (staged ? kernel::tile_bytes(1, ld) : 0);
-  const int wanted = device::chunk_team_threads / chunks;
-  const int fit = static_cast<int>(40960 / per_system);
-  const int systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
-  const kernel k{as, bs, cs, ds, info, n, slots, nsys, chunks, systems, staged, ld};
-  const index_t nteams = (slots + systems - 1) / systems;
-  const int items = chunks * systems;
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
-  policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(k.scratch_bytes())));
-  if (host)
-    policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(kernel::keep_bytes(items))));
-  Kokkos::parallel_for("bandsolve::solve(thomas, device, chunks)", policy, k);
-}
-
 // One-shot solve of nsys systems of n rows (1 <= n, device::chunked_thomas_fits), enqueued on
 // exec.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
@@ -395,13 +356,36 @@ void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, con
                                  index_t nsys, index_t slots) {
   using C = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
-  if (device::chunk_bytes == 64) {
-    thomas_chunked_device_launch<device::chunk_rows_v<C, D, 64>>(exec, a, b, c, d, info, n, nsys,
-                                                                 slots);
-  } else {
-    thomas_chunked_device_launch<device::chunk_rows_v<C, D, 128>>(exec, a, b, c, d, info, n, nsys,
-                                                                  slots);
-  }
+  constexpr int RT = device::chunk_rows_v<C, D>;
+  constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
+  const auto as = device::systems_of<const C>(a), bs = device::systems_of<const C>(b),
+             cs = device::systems_of<const C>(c);
+  const auto ds = device::systems_of(d);
+  const int chunks = static_cast<int>((n + RT - 1) / RT);
+  const int ld = static_cast<int>(n % 2 == 0 ? n + 1 : n);  // odd: rows of systems on other banks
+  const auto launch = [&](auto staged) {
+    using kernel = thomas_chunked_device<C, D, InfoView, RT, host, decltype(staged)::value>;
+    // Systems per team: chunk_team_threads threads, the maps and the tile within 40 KiB of team
+    // scratch.
+    const std::size_t per_system =
+        kernel::map_bytes(chunks) + (decltype(staged)::value ? kernel::tile_bytes(1, ld) : 0);
+    const int wanted = device::chunk_team_threads / chunks;
+    const int fit = static_cast<int>(40960 / per_system);
+    const int systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
+    const kernel k{as, bs, cs, ds, info, n, slots, nsys, chunks, systems, ld};
+    const index_t nteams = (slots + systems - 1) / systems;
+    const int items = chunks * systems;
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
+    policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(k.scratch_bytes())));
+    if (host)
+      policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(kernel::keep_bytes(items))));
+    Kokkos::parallel_for("bandsolve::solve(thomas, device, chunks)", policy, k);
+  };
+  if (device::chunk_row_tiles && as.rows_contiguous() && bs.rows_contiguous() &&
+      cs.rows_contiguous() && ds.rows_contiguous())
+    launch(std::true_type{});
+  else
+    launch(std::false_type{});
 }
 
 }  // namespace bandsolve::detail
