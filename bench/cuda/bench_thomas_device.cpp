@@ -176,14 +176,6 @@ void thomas_device_row_by_row(benchmark::State& state, shape sh) {
   bandsolve::detail::device::load_rows_ahead = true;
 }
 
-// Register chunks reading row-layout systems in place instead of through tiles in team scratch.
-template <class T, class Layout>
-void thomas_device_chunks_in_place(benchmark::State& state, shape sh) {
-  bandsolve::detail::device::chunk_row_tiles = false;
-  thomas_device<T, Layout>(state, sh);
-  bandsolve::detail::device::chunk_row_tiles = true;
-}
-
 // Register chunks in teams of Threads threads instead of device::chunk_team_threads.
 template <class T, class Layout, int Threads>
 void thomas_device_team(benchmark::State& state, shape sh) {
@@ -305,12 +297,10 @@ void register_type() {
       batch_shape);
   reg("thomas_device_team64/column" + batch, thomas_device_team<T, Kokkos::LayoutLeft, 64>,
       batch_shape);
-  reg("thomas_device_team256/column" + batch, thomas_device_team<T, Kokkos::LayoutLeft, 256>,
+  reg("thomas_device_team128/column" + batch, thomas_device_team<T, Kokkos::LayoutLeft, 128>,
       batch_shape);
-  reg("thomas_device_team256/row" + batch, thomas_device_team<T, Kokkos::LayoutRight, 256>,
+  reg("thomas_device_team128/row" + batch, thomas_device_team<T, Kokkos::LayoutRight, 128>,
       batch_shape);
-  reg("thomas_device_chunks_in_place/row" + batch,
-      thomas_device_chunks_in_place<T, Kokkos::LayoutRight>, batch_shape);
   reg("thomas_device/row" + one, thomas_device<T, Kokkos::LayoutRight>, long_shape);
   reg("cusparse_gtsv2StridedBatch/row" + batch, cusparse_strided<T>, batch_shape);
   reg("cusparse_gtsvInterleavedBatch/column" + batch, cusparse_interleaved<T>, batch_shape);

@@ -171,15 +171,15 @@ TEST_CASE("device thomas: float, complex and complex right-hand sides in every l
 
 TEST_CASE("device thomas: short systems in register chunks, teams of every size",
           "[device][thomas]") {
-  // n up to 32 chunks of 16 rows (8 for complex doubles) take the chunked path; chunks that end early, one system per team and many, batches that end inside a
+  // n up to 32 chunks of 128 bytes per array (512 doubles, 1024 floats) take the chunked path; chunks that end early, one system per team and many, batches that end inside a
   // team.
   namespace dev = bandsolve::detail::device;
   const int saved = dev::chunk_team_threads;
   const Kokkos::DefaultExecutionSpace exec;
   CHECK(dev::chunked_thomas_fits<double, double>(512));
   CHECK(!dev::chunked_thomas_fits<double, double>(513));
-  CHECK(dev::chunked_thomas_fits<float, float>(512));
-  CHECK(!dev::chunked_thomas_fits<float, float>(513));
+  CHECK(dev::chunked_thomas_fits<float, float>(1024));
+  CHECK(!dev::chunked_thomas_fits<float, float>(1025));
   CHECK(dev::chunked_thomas_fits<double, cplx<double>>(256));
   CHECK(!dev::chunked_thomas_fits<double, cplx<double>>(257));
   for (const int threads : {1, 96, 256}) {
@@ -191,14 +191,9 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
         check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
       }
     check_batch<bl::interleaved<4>, cplx<double>, cplx<double>>(exec, 33, 256, strides::plain);
-    check_batch<bl::strided, float, cplx<float>>(exec, 33, 500, strides::neither_unit);
-    check_batch<bl::strided, float, cplx<float>>(exec, 33, 500, strides::padded_rows);
+    check_batch<bl::strided, float, cplx<float>>(exec, 33, 1000, strides::neither_unit);
+    check_batch<bl::strided, float, float>(exec, 33, 1000, strides::padded_rows);
   }
-  dev::chunk_row_tiles = false;  // row-contiguous systems read in place
-  for (std::size_t n : {7, 300})
-    for (std::size_t nsys : {3, 70})
-      check_batch<bl::row, double, double>(exec, nsys, n, strides::plain);
-  dev::chunk_row_tiles = true;
   dev::chunk_team_threads = saved;
 }
 

@@ -22,7 +22,6 @@
 // Team scratch level 0 holds the maps: (4 sizeof(C) + 2 sizeof(D) + 4) bytes per chunk.
 #include <bandsolve/backend/device/launch.hpp>  // align_up, scratch_alignment
 #include <bandsolve/backend/device/systems.hpp>
-#include <bandsolve/backend/device/tile_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 
@@ -33,19 +32,19 @@ namespace bandsolve::detail {
 
 namespace device {
 
-// Rows per chunk: 16 (8 complex doubles), 16 to 64 registers for each of a, b, c and d.
+// Rows per chunk: 128 bytes of each of a, b, c and d (16 doubles, 32 floats, 8 complex doubles),
+// 64 to 128 registers per thread.
 template <class C, class D>
-inline constexpr int chunk_rows_v = (sizeof(C) > 8 || sizeof(D) > 8) ? 8 : 16;
+inline constexpr int chunk_rows_v = static_cast<int>(128 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
 
-// Chunks per system at most (rows up to chunk_max * rows per chunk), and threads per team on a
+// Chunks per system at most (rows up to chunk_max * chunk_rows_v), and threads per team on a
 // device (systems per team = chunk_team_threads / chunks, at least one). Variables so that tests
-// and benchmarks can switch the path off (chunked_thomas) and try other shapes; 256 threads of up
-// to 255 registers still fit a multiprocessor.
+// and benchmarks can switch the path off (chunked_thomas) and try other team sizes; 256 threads
+// of up to 255 registers still fit a multiprocessor. 256 beat 64 and 128 on an H100 (doubles:
+// 16 systems a team, so a warp's loads are two runs of 128 bytes).
 inline constexpr int chunk_max = 32;
-inline int chunk_team_threads = 128;
+inline int chunk_team_threads = 256;
 inline bool chunked_thomas = true;
-// Whether row-contiguous batches come through tiles in team scratch (else read in place).
-inline bool chunk_row_tiles = true;
 
 template <class C, class D>
 bool chunked_thomas_fits(index_t n) {
@@ -54,11 +53,8 @@ bool chunked_thomas_fits(index_t n) {
 
 }  // namespace device
 
-// Host: one thread per team, chunks kept in team scratch level 1 between the steps. Staged:
-// every system's rows are contiguous (row layout) and the team's rows of each array come through
-// a tile in team scratch, tile[s * ld + i] = row i of system s, read and written coalesced
-// (backend/device/tile_transpose.hpp); else each thread reads its chunk in place.
-template <class C, class D, class InfoView, int RT, bool Host, bool Staged>
+// Host: one thread per team, chunks kept in team scratch level 1 between the steps.
+template <class C, class D, class InfoView, int RT, bool Host>
 struct thomas_chunked_device {
   using R = real_type_t<C>;
   // One chunk's rows: a, b, c, d as loaded; after step 2, l in a, c' in c and d / pivot in d;
@@ -73,22 +69,12 @@ struct thomas_chunked_device {
   InfoView info;
   index_t n, slots, nsys;
   int chunks, systems;  // per system, per team
-  int ld;               // of the tile
 
   KOKKOS_INLINE_FUNCTION int items() const { return chunks * systems; }
-  // Team scratch level 0: two D and four C per chunk, then one int (and room to align), then
-  // the tile when staged.
+  // Team scratch level 0: two D and four C per chunk, then one int (and room to align).
   KOKKOS_INLINE_FUNCTION static std::size_t map_bytes(int items) {
     return static_cast<std::size_t>(items) * (2 * sizeof(D) + 4 * sizeof(C) + sizeof(int)) +
            device::scratch_alignment;
-  }
-  KOKKOS_INLINE_FUNCTION static std::size_t tile_bytes(int systems, int ld) {
-    return static_cast<std::size_t>(systems) * static_cast<std::size_t>(ld) *
-               (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)) +
-           device::scratch_alignment;
-  }
-  KOKKOS_INLINE_FUNCTION std::size_t scratch_bytes() const {
-    return map_bytes(items()) + (Staged ? tile_bytes(systems, ld) : 0);
   }
   // Team scratch level 1 on the host: every chunk's rows.
   KOKKOS_INLINE_FUNCTION static std::size_t keep_bytes(int items) {
@@ -98,31 +84,23 @@ struct thomas_chunked_device {
 
   // Magnitude above which (or below the reciprocal of which) a chunk's map is rescaled: far from
   // overflow and underflow after one more row. The map is projective, so scaling is free.
-  KOKKOS_INLINE_FUNCTION static constexpr R map_big() {
-    return sizeof(R) == 4 ? R(4294967296.0) : R(1.157920892373162e77);  // 2^32, 2^256
-  }
+  KOKKOS_INLINE_FUNCTION static constexpr R map_big() { return sizeof(R) == 4 ? R(4294967296.0) : R(1.157920892373162e77); }
 
-  // One array of a chunk whose first row is i0, from get(i) = row i of its system; the first
-  // row of a (`Zero == 0`) and the last of c (`Zero == 1`) read as 0, rows past the end as
-  // identity rows (pad: 1 in b, 0 elsewhere) that leave the others alone.
-  template <int Zero, class T, class Get>
-  KOKKOS_FORCEINLINE_FUNCTION void fill(T* dst, index_t i0, const T& pad, const Get& get) const {
-    for (int j = 0; j < RT; ++j) {
-      const index_t i = i0 + j;
-      const bool zero = (Zero == 0 && i == 0) || (Zero == 1 && i + 1 == n);
-      dst[j] = i < n ? (zero ? T(0) : get(i)) : pad;
-    }
-  }
-
-  // The chunk k of system s, read in place.
   KOKKOS_FORCEINLINE_FUNCTION void load(chunk_rows& r, index_t s, int k) const {
     const C *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
     const D* ds = d.system(s);
     const index_t i0 = index_t(k) * RT;
-    fill<0>(r.a, i0, C(0), [&](index_t i) { return as[i * a.row_stride]; });
-    fill<2>(r.b, i0, C(1), [&](index_t i) { return bs[i * b.row_stride]; });
-    fill<1>(r.c, i0, C(0), [&](index_t i) { return cs[i * c.row_stride]; });
-    fill<2>(r.d, i0, D(0), [&](index_t i) { return ds[i * d.row_stride]; });
+    for (int j = 0; j < RT; ++j) {
+      const index_t i = i0 + j;
+      if (i < n) {
+        r.a[j] = i == 0 ? C(0) : as[i * a.row_stride];
+        r.b[j] = bs[i * b.row_stride];
+        r.c[j] = i + 1 == n ? C(0) : cs[i * c.row_stride];
+        r.d[j] = ds[i * d.row_stride];
+      } else {  // rows past the end: identity rows that leave the others alone
+        r.a[j] = C(0), r.b[j] = C(1), r.c[j] = C(0), r.d[j] = D(0);
+      }
+    }
   }
 
   // Step 1: the chunk's map t -> c' (num = m0 + m1 t, den = m2 + m3 t).
@@ -174,28 +152,20 @@ struct thomas_chunked_device {
     }
   }
 
-  // Step 3's end: x of the chunk's rows into d of the chunk, from x of the row after it.
-  KOKKOS_FORCEINLINE_FUNCTION static void backward(chunk_rows& r, D x) {
-    for (int j = RT - 1; j >= 0; --j) {
-      x = r.d[j] - r.c[j] * x;
-      r.d[j] = x;
-    }
-  }
-
-  // x of chunk k of system s written in place.
-  KOKKOS_FORCEINLINE_FUNCTION void store(const chunk_rows& r, index_t s, int k) const {
+  KOKKOS_FORCEINLINE_FUNCTION void store(const chunk_rows& r, index_t s, int k, D x) const {
     D* ds = d.system(s);
     const index_t i0 = index_t(k) * RT;
-    for (int j = 0; j < RT; ++j)
-      if (i0 + j < n) ds[(i0 + j) * d.row_stride] = r.d[j];
+    for (int j = RT - 1; j >= 0; --j) {
+      x = r.d[j] - r.c[j] * x;
+      if (i0 + j < n) ds[(i0 + j) * d.row_stride] = x;
+    }
   }
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int nitems = items();
-    char* const shmem = static_cast<char*>(team.team_scratch(0).get_shmem(scratch_bytes()));
-    char* const base = device::align_up(shmem);
-    char* const tile = device::align_up(shmem + map_bytes(nitems));
+    char* const base =
+        device::align_up(static_cast<char*>(team.team_scratch(0).get_shmem(map_bytes(nitems))));
     // Per chunk (index k * systems + s): y (becomes its incoming d') and v (becomes its x_next);
     // m0..m3 of its c' map (m0 becomes its incoming c', m1 its g, m2 its h); one int for info.
     D* const yv = reinterpret_cast<D*>(base);
@@ -210,10 +180,9 @@ struct thomas_chunked_device {
     // Runs f(item, rows) for every chunk of the team (host) or the calling thread's (device,
     // whose rows stay in registers: `own` is never addressed through a pointer).
     [[maybe_unused]] chunk_rows own;
-    chunk_rows* const keep =
-        Host ? reinterpret_cast<chunk_rows*>(device::align_up(
-                   static_cast<char*>(team.team_scratch(1).get_shmem(keep_bytes(nitems)))))
-             : nullptr;
+    chunk_rows* const keep = Host ? reinterpret_cast<chunk_rows*>(device::align_up(static_cast<char*>(
+                                        team.team_scratch(1).get_shmem(keep_bytes(nitems)))))
+                                  : nullptr;
     const auto each = [&](const auto& f) {
       if constexpr (Host) {
         for (int item = 0; item < nitems; ++item)
@@ -234,48 +203,14 @@ struct thomas_chunked_device {
       }
     };
 
-    const int ns = static_cast<int>(slots - s0 < systems ? slots - s0 : systems);
-    const int rows = static_cast<int>(n);
-    if constexpr (Staged) {  // one array at a time through the tile
-      C* const tc = reinterpret_cast<C*>(tile);
-      D* const td = reinterpret_cast<D*>(tile);
-      const auto from_tile = [&](const auto* t, const int item) {
-        return [=](index_t i) { return t[(item % systems) * ld + i]; };
-      };
-      device::load_tile(team, a, s0, ns, 0, rows, tc, ld);
-      team.team_barrier();
-      each([&](const int item, chunk_rows& r) {
-        fill<0>(r.a, index_t(item / systems) * RT, C(0), from_tile(tc, item));
-      });
-      team.team_barrier();
-      device::load_tile(team, b, s0, ns, 0, rows, tc, ld);
-      team.team_barrier();
-      each([&](const int item, chunk_rows& r) {
-        fill<2>(r.b, index_t(item / systems) * RT, C(1), from_tile(tc, item));
-      });
-      team.team_barrier();
-      device::load_tile(team, c, s0, ns, 0, rows, tc, ld);
-      team.team_barrier();
-      each([&](const int item, chunk_rows& r) {
-        fill<1>(r.c, index_t(item / systems) * RT, C(0), from_tile(tc, item));
-      });
-      team.team_barrier();
-      device::load_tile(team, d, s0, ns, 0, rows, td, ld);
-      team.team_barrier();
-      each([&](const int item, chunk_rows& r) {
-        fill<2>(r.d, index_t(item / systems) * RT, D(0), from_tile(td, item));
-      });
-    } else {
-      each([&](const int item, chunk_rows& r) { load(r, s0 + item % systems, item / systems); });
-      team.team_barrier();  // keeps every load of the chunk ahead of its first use
-    }
     each([&](const int item, chunk_rows& r) {
+      load(r, s0 + item % systems, item / systems);
       C m[4];
       c_map(r, m);
       m0[item] = m[0], m1[item] = m[1], m2[item] = m[2], m3[item] = m[3];
     });
     team.team_barrier();
-    each_system([&](const int sl) {  // scan 1: incoming c' = num / den of each chunk into m0
+    each_system([&](const int sl) {  // scan 1: incoming c' of each chunk into m0
       C num = C(0), den = C(1);  // homogeneous: no division on the chain from chunk to chunk
       for (int k = 0; k < chunks; ++k) {
         const int item = k * systems + sl;
@@ -328,22 +263,9 @@ struct thomas_chunked_device {
       }
     });
     team.team_barrier();
-    if constexpr (Staged) {  // x through the tile (its last readers passed the barriers above)
-      D* const td = reinterpret_cast<D*>(tile);
-      each([&](const int item, chunk_rows& r) {
-        backward(r, vv[item]);
-        const index_t i0 = index_t(item / systems) * RT;
-        for (int j = 0; j < RT; ++j)
-          if (i0 + j < n) td[(item % systems) * ld + i0 + j] = r.d[j];
-      });
-      team.team_barrier();
-      device::store_tile(team, td, ld, d, s0, ns, 0, rows);
-    } else {
-      each([&](const int item, chunk_rows& r) {
-        backward(r, vv[item]);
-        store(r, s0 + item % systems, item / systems);
-      });
-    }
+    each([&](const int item, chunk_rows& r) {
+      store(r, s0 + item % systems, item / systems, vv[item]);
+    });
   }
 };
 
@@ -358,34 +280,28 @@ void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, con
   using D = typename DView::non_const_value_type;
   constexpr int RT = device::chunk_rows_v<C, D>;
   constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
-  const auto as = device::systems_of<const C>(a), bs = device::systems_of<const C>(b),
-             cs = device::systems_of<const C>(c);
-  const auto ds = device::systems_of(d);
+  using kernel = thomas_chunked_device<C, D, InfoView, RT, host>;
   const int chunks = static_cast<int>((n + RT - 1) / RT);
-  const int ld = static_cast<int>(n % 2 == 0 ? n + 1 : n);  // odd: rows of systems on other banks
-  const auto launch = [&](auto staged) {
-    using kernel = thomas_chunked_device<C, D, InfoView, RT, host, decltype(staged)::value>;
-    // Systems per team: chunk_team_threads threads, the maps and the tile within 40 KiB of team
-    // scratch.
-    const std::size_t per_system =
-        kernel::map_bytes(chunks) + (decltype(staged)::value ? kernel::tile_bytes(1, ld) : 0);
-    const int wanted = device::chunk_team_threads / chunks;
-    const int fit = static_cast<int>(40960 / per_system);
-    const int systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
-    const kernel k{as, bs, cs, ds, info, n, slots, nsys, chunks, systems, ld};
-    const index_t nteams = (slots + systems - 1) / systems;
-    const int items = chunks * systems;
-    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
-    policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(k.scratch_bytes())));
-    if (host)
-      policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(kernel::keep_bytes(items))));
-    Kokkos::parallel_for("bandsolve::solve(thomas, device, chunks)", policy, k);
-  };
-  if (device::chunk_row_tiles && as.rows_contiguous() && bs.rows_contiguous() &&
-      cs.rows_contiguous() && ds.rows_contiguous())
-    launch(std::true_type{});
-  else
-    launch(std::false_type{});
+  // Systems per team: chunk_team_threads threads, the maps within 40 KiB of team scratch.
+  const int wanted = device::chunk_team_threads / chunks;
+  const int fit = static_cast<int>(40960 / kernel::map_bytes(chunks));
+  const int systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
+  const kernel k{device::systems_of<const C>(a),
+                 device::systems_of<const C>(b),
+                 device::systems_of<const C>(c),
+                 device::systems_of(d),
+                 info,
+                 n,
+                 slots,
+                 nsys,
+                 chunks,
+                 systems};
+  const index_t nteams = (slots + systems - 1) / systems;
+  const int items = chunks * systems;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
+  policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(kernel::map_bytes(items))));
+  if (host) policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(kernel::keep_bytes(items))));
+  Kokkos::parallel_for("bandsolve::solve(thomas, device, chunks)", policy, k);
 }
 
 }  // namespace bandsolve::detail

@@ -9,26 +9,14 @@
 
 namespace bandsolve::detail::device {
 
-// Rows [i0, i0 + nr) of systems [s0, s0 + ns) into the tile. Each thread loads tile_loads_ahead
-// elements before it stores the first, so that as many loads are in flight (a thread that stored
-// each element as it came would wait for memory once per element).
-inline constexpr int tile_loads_ahead = 8;
-
+// Rows [i0, i0 + nr) of systems [s0, s0 + ns) into the tile.
 template <class Member, class T, class U>
 KOKKOS_INLINE_FUNCTION void load_tile(const Member& team, const systems<T>& src, index_t s0,
                                       int ns, index_t i0, int nr, U* tile, int ld) {
-  const int total = ns * nr, step = team.team_size();
-  for (int e0 = team.team_rank(); e0 < total; e0 += tile_loads_ahead * step) {
-    U v[tile_loads_ahead];
-    for (int u = 0; u < tile_loads_ahead; ++u) {
-      const int e = e0 + u * step;
-      if (e < total) v[u] = src.system(s0 + e / nr)[(i0 + e % nr) * src.row_stride];
-    }
-    for (int u = 0; u < tile_loads_ahead; ++u) {
-      const int e = e0 + u * step;
-      if (e < total) tile[(e / nr) * ld + e % nr] = v[u];
-    }
-  }
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, ns * nr), [&](const int e) {
+    const int k = e / nr, j = e % nr;
+    tile[k * ld + j] = src.system(s0 + k)[(i0 + j) * src.row_stride];
+  });
 }
 
 // The tile back into rows [i0, i0 + nr) of systems [s0, s0 + ns).
