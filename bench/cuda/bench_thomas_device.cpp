@@ -176,14 +176,16 @@ void thomas_device_row_by_row(benchmark::State& state, shape sh) {
   bandsolve::detail::device::load_rows_ahead = true;
 }
 
-// Register chunks in teams of Threads threads instead of device::chunk_team_threads.
+// Register chunks in teams of Threads threads instead of device::chunk_team_threads (column)
+// and device::chunk_team_threads_rows (row).
 template <class T, class Layout, int Threads>
 void thomas_device_team(benchmark::State& state, shape sh) {
   namespace dev = bandsolve::detail::device;
-  const int saved = dev::chunk_team_threads;
-  dev::chunk_team_threads = Threads;
+  const int saved = dev::chunk_team_threads, saved_rows = dev::chunk_team_threads_rows;
+  dev::chunk_team_threads = dev::chunk_team_threads_rows = Threads;
   thomas_device<T, Layout>(state, sh);
   dev::chunk_team_threads = saved;
+  dev::chunk_team_threads_rows = saved_rows;
 }
 
 // Row layout: system s at s * n, gtsv2StridedBatch.
@@ -299,7 +301,7 @@ void register_type() {
       batch_shape);
   reg("thomas_device_team128/column" + batch, thomas_device_team<T, Kokkos::LayoutLeft, 128>,
       batch_shape);
-  reg("thomas_device_team128/row" + batch, thomas_device_team<T, Kokkos::LayoutRight, 128>,
+  reg("thomas_device_team256/row" + batch, thomas_device_team<T, Kokkos::LayoutRight, 256>,
       batch_shape);
   reg("thomas_device/row" + one, thomas_device<T, Kokkos::LayoutRight>, long_shape);
   reg("cusparse_gtsv2StridedBatch/row" + batch, cusparse_strided<T>, batch_shape);

@@ -174,7 +174,7 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
   // n up to 32 chunks of 128 bytes per array (512 doubles, 1024 floats) take the chunked path; chunks that end early, one system per team and many, batches that end inside a
   // team.
   namespace dev = bandsolve::detail::device;
-  const int saved = dev::chunk_team_threads;
+  const int saved = dev::chunk_team_threads, saved_rows = dev::chunk_team_threads_rows;
   const Kokkos::DefaultExecutionSpace exec;
   CHECK(dev::chunked_thomas_fits<double, double>(512));
   CHECK(!dev::chunked_thomas_fits<double, double>(513));
@@ -183,7 +183,7 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
   CHECK(dev::chunked_thomas_fits<double, cplx<double>>(256));
   CHECK(!dev::chunked_thomas_fits<double, cplx<double>>(257));
   for (const int threads : {1, 96, 256}) {
-    dev::chunk_team_threads = threads;
+    dev::chunk_team_threads = dev::chunk_team_threads_rows = threads;
     INFO("chunk_team_threads = " << threads);
     for (std::size_t n : {5, 64, 255, 256, 511, 512})
       for (std::size_t nsys : {3, 70}) {
@@ -195,6 +195,7 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
     check_batch<bl::strided, float, float>(exec, 33, 1000, strides::padded_rows);
   }
   dev::chunk_team_threads = saved;
+  dev::chunk_team_threads_rows = saved_rows;
 }
 
 TEST_CASE("device thomas: row scratch in team scratch level 0, level 1 and allocated",

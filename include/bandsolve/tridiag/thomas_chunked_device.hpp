@@ -40,10 +40,13 @@ inline constexpr int chunk_rows_v = static_cast<int>(128 / (sizeof(C) > sizeof(D
 // Chunks per system at most (rows up to chunk_max * chunk_rows_v), and threads per team on a
 // device (systems per team = chunk_team_threads / chunks, at least one). Variables so that tests
 // and benchmarks can switch the path off (chunked_thomas) and try other team sizes; 256 threads
-// of up to 255 registers still fit a multiprocessor. 256 beat 64 and 128 on an H100 (doubles:
-// 16 systems a team, so a warp's loads are two runs of 128 bytes).
+// of up to 255 registers still fit a multiprocessor. On an H100, 256 beat 64 and 128 where
+// neighbouring systems are neighbours in memory (doubles: 16 systems a team, so a warp's loads
+// are two runs of 128 bytes), and 128 beat 256 where each system's rows are contiguous
+// (chunk_team_threads_rows).
 inline constexpr int chunk_max = 32;
 inline int chunk_team_threads = 256;
+inline int chunk_team_threads_rows = 128;
 inline bool chunked_thomas = true;
 
 template <class C, class D>
@@ -282,8 +285,13 @@ void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, con
   constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
   using kernel = thomas_chunked_device<C, D, InfoView, RT, host>;
   const int chunks = static_cast<int>((n + RT - 1) / RT);
-  // Systems per team: chunk_team_threads threads, the maps within 40 KiB of team scratch.
-  const int wanted = device::chunk_team_threads / chunks;
+  // Systems per team: chunk_team_threads(_rows) threads, the maps within 40 KiB of team scratch.
+  const bool rows = device::systems_of(a).rows_contiguous() &&
+                    device::systems_of(b).rows_contiguous() &&
+                    device::systems_of(c).rows_contiguous() &&
+                    device::systems_of(d).rows_contiguous();
+  const int wanted =
+      (rows ? device::chunk_team_threads_rows : device::chunk_team_threads) / chunks;
   const int fit = static_cast<int>(40960 / kernel::map_bytes(chunks));
   const int systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
   const kernel k{device::systems_of<const C>(a),
