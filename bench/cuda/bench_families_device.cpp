@@ -128,6 +128,15 @@ void thomas_factored(benchmark::State& state) {
             [&] { f.solve(exec(), p.d); });
 }
 
+// The same solve with a thread per system (device::chunked_thomas off), which keeps d' in memory
+// between its sweeps.
+template <class Layout>
+void thomas_factored_per_system(benchmark::State& state) {
+  bandsolve::detail::device::chunked_thomas = false;
+  thomas_factored<Layout>(state);
+  bandsolve::detail::device::chunked_thomas = true;
+}
+
 template <class Layout>
 void toeplitz(benchmark::State& state) {
   const tridiagonal_batch<Layout> p;
@@ -220,6 +229,8 @@ void register_layout() {
   reg("pivoting_device/" + l + "/batch/double", pivoting<Layout>);
   reg("periodic_device/" + l + "/batch/double", periodic<Layout>);
   reg("thomas_factored_device/" + l + "/batch/double", thomas_factored<Layout>);
+  reg("thomas_factored_device_per_system/" + l + "/batch/double",
+      thomas_factored_per_system<Layout>);
   reg("symmetric_device/" + l + "/batch/double", symmetric<Layout>);
   reg("toeplitz_device/" + l + "/batch/double", toeplitz<Layout>);
   reg("block_thomas_device/" + l + "/m:4/double", block_thomas<Layout>);

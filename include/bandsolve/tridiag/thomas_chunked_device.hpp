@@ -19,7 +19,9 @@
 // k * systems + s: neighbouring threads hold the same rows of neighbouring systems). On host
 // execution spaces (tests of the device path) a team is one thread that runs every chunk of its
 // systems in turn, each chunk's rows kept in team scratch between the steps instead of registers.
-// Team scratch level 0 holds the maps: (4 sizeof(C) + 2 sizeof(D) + 4) bytes per chunk.
+// Team scratch level 0 holds the maps: (4 sizeof(C) + 2 sizeof(D) + 4) bytes per chunk. The
+// solve with stored factors (thomas_device_factorization) reads l, 1/pivot and c' instead of
+// a, b, c and starts at scan 2: 5 words per unknown, against 7 for a thread per system.
 #include <bandsolve/backend/device/launch.hpp>  // align_up, scratch_alignment
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/core/pivot.hpp>
@@ -35,7 +37,8 @@ namespace device {
 // Rows per chunk: 128 bytes of each of a, b, c and d (16 doubles, 32 floats, 8 complex doubles),
 // 64 to 128 registers per thread.
 template <class C, class D>
-inline constexpr int chunk_rows_v = static_cast<int>(128 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
+inline constexpr int chunk_rows_v =
+    static_cast<int>(128 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
 
 // Chunks per system at most (rows up to chunk_max * chunk_rows_v), and threads per team on a
 // device (systems per team = chunk_team_threads / chunks, at least one). Variables so that tests
@@ -56,10 +59,21 @@ bool chunked_thomas_fits(index_t n) {
 
 }  // namespace device
 
-// Host: one thread per team, chunks kept in team scratch level 1 between the steps.
-template <class C, class D, class InfoView, int RT, bool Host>
+// The stored factors of thomas_device_factorization (r = 1/pivot, l = a/pivot, c' in packs of
+// 32 systems: view(s / 32, i, s % 32)), for the chunked solve with them.
+template <class FactorView>
+struct chunk_factors {
+  FactorView r, lo, cp;
+};
+struct no_factors {};
+
+// Host: one thread per team, chunks kept in team scratch level 1 between the steps. Factors:
+// no_factors (one-shot solve of a, b, c, d) or chunk_factors (solve with stored factors: steps
+// 1 and 2 are done, scan 2 onwards as in the one-shot solve).
+template <class C, class D, class InfoView, int RT, bool Host, class Factors = no_factors>
 struct thomas_chunked_device {
   using R = real_type_t<C>;
+  static constexpr bool factored = !std::is_same_v<Factors, no_factors>;
   // One chunk's rows: a, b, c, d as loaded; after step 2, l in a, c' in c and d / pivot in d;
   // after step 3, d' in d.
   struct chunk_rows {
@@ -72,6 +86,7 @@ struct thomas_chunked_device {
   InfoView info;
   index_t n, slots, nsys;
   int chunks, systems;  // per system, per team
+  Factors factors;
 
   KOKKOS_INLINE_FUNCTION int items() const { return chunks * systems; }
   // Team scratch level 0: two D and four C per chunk, then one int (and room to align).
@@ -87,7 +102,9 @@ struct thomas_chunked_device {
 
   // Magnitude above which (or below the reciprocal of which) a chunk's map is rescaled: far from
   // overflow and underflow after one more row. The map is projective, so scaling is free.
-  KOKKOS_INLINE_FUNCTION static constexpr R map_big() { return sizeof(R) == 4 ? R(4294967296.0) : R(1.157920892373162e77); }
+  KOKKOS_INLINE_FUNCTION static constexpr R map_big() {
+    return sizeof(R) == 4 ? R(4294967296.0) : R(1.157920892373162e77);  // 2^32, 2^256
+  }
 
   KOKKOS_FORCEINLINE_FUNCTION void load(chunk_rows& r, index_t s, int k) const {
     const C *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
@@ -103,6 +120,33 @@ struct thomas_chunked_device {
       } else {  // rows past the end: identity rows that leave the others alone
         r.a[j] = C(0), r.b[j] = C(1), r.c[j] = C(0), r.d[j] = D(0);
       }
+    }
+  }
+
+  // Steps 1 and 2 from stored factors: -l in a, c' in c, d / pivot in d (b, 1/pivot, is spent);
+  // returns the chunk's map d'_in -> d'_out = y + g d'_in.
+  KOKKOS_FORCEINLINE_FUNCTION void load_factored(chunk_rows& r, index_t s, int k, D& y,
+                                                 C& g) const {
+    const D* ds = d.system(s);
+    const index_t pack = s / device::tile_systems;
+    const int lane = static_cast<int>(s % device::tile_systems);
+    const index_t i0 = index_t(k) * RT;
+    for (int j = 0; j < RT; ++j) {
+      const index_t i = i0 + j;
+      if (i < n) {
+        r.a[j] = -factors.lo(pack, i, lane);
+        r.b[j] = factors.r(pack, i, lane);
+        r.c[j] = i + 1 == n ? C(0) : factors.cp(pack, i, lane);
+        r.d[j] = ds[i * d.row_stride];
+      } else {
+        r.a[j] = C(0), r.b[j] = C(1), r.c[j] = C(0), r.d[j] = D(0);
+      }
+    }
+    y = D(0), g = C(1);
+    for (int j = 0; j < RT; ++j) {
+      r.d[j] = r.b[j] * r.d[j];
+      y = r.d[j] + r.a[j] * y;
+      g = r.a[j] * g;
     }
   }
 
@@ -183,9 +227,10 @@ struct thomas_chunked_device {
     // Runs f(item, rows) for every chunk of the team (host) or the calling thread's (device,
     // whose rows stay in registers: `own` is never addressed through a pointer).
     [[maybe_unused]] chunk_rows own;
-    chunk_rows* const keep = Host ? reinterpret_cast<chunk_rows*>(device::align_up(static_cast<char*>(
-                                        team.team_scratch(1).get_shmem(keep_bytes(nitems)))))
-                                  : nullptr;
+    chunk_rows* const keep =
+        Host ? reinterpret_cast<chunk_rows*>(device::align_up(
+                   static_cast<char*>(team.team_scratch(1).get_shmem(keep_bytes(nitems)))))
+             : nullptr;
     const auto each = [&](const auto& f) {
       if constexpr (Host) {
         for (int item = 0; item < nitems; ++item)
@@ -206,47 +251,57 @@ struct thomas_chunked_device {
       }
     };
 
-    each([&](const int item, chunk_rows& r) {
-      load(r, s0 + item % systems, item / systems);
-      C m[4];
-      c_map(r, m);
-      m0[item] = m[0], m1[item] = m[1], m2[item] = m[2], m3[item] = m[3];
-    });
-    team.team_barrier();
-    each_system([&](const int sl) {  // scan 1: incoming c' of each chunk into m0
-      C num = C(0), den = C(1);  // homogeneous: no division on the chain from chunk to chunk
-      for (int k = 0; k < chunks; ++k) {
-        const int item = k * systems + sl;
-        const C q0 = m0[item], q1 = m1[item], q2 = m2[item], q3 = m3[item];
-        m0[item] = num / den;
-        const C next_num = q0 * den + q1 * num, next_den = q2 * den + q3 * num;
-        num = next_num, den = next_den;
-        const R size = magnitude1(num) + magnitude1(den);
-        if (size > map_big() || (size < R(1) / map_big() && size > R(0))) {
-          const R scale = R(1) / size;
-          num *= scale, den *= scale;
+    if constexpr (factored) {
+      each([&](const int item, chunk_rows& r) {
+        D y;
+        C g;
+        load_factored(r, s0 + item % systems, item / systems, y, g);
+        yv[item] = y, m1[item] = g;
+      });
+    } else {
+      each([&](const int item, chunk_rows& r) {
+        load(r, s0 + item % systems, item / systems);
+        C m[4];
+        c_map(r, m);
+        m0[item] = m[0], m1[item] = m[1], m2[item] = m[2], m3[item] = m[3];
+      });
+      team.team_barrier();
+      each_system([&](const int sl) {  // scan 1: incoming c' of each chunk into m0
+        C num = C(0), den = C(1);  // homogeneous: no division on the chain from chunk to chunk
+        for (int k = 0; k < chunks; ++k) {
+          const int item = k * systems + sl;
+          const C q0 = m0[item], q1 = m1[item], q2 = m2[item], q3 = m3[item];
+          m0[item] = num / den;
+          const C next_num = q0 * den + q1 * num, next_den = q2 * den + q3 * num;
+          num = next_num, den = next_den;
+          const R size = magnitude1(num) + magnitude1(den);
+          if (size > map_big() || (size < R(1) / map_big() && size > R(0))) {
+            const R scale = R(1) / size;
+            num *= scale, den *= scale;
+          }
         }
-      }
-    });
-    team.team_barrier();
-    each([&](const int item, chunk_rows& r) {
-      D y;
-      C g;
-      codes[item] = eliminate(r, m0[item], index_t(item / systems) * RT, y, g);
-      yv[item] = y, m1[item] = g;
-    });
+      });
+      team.team_barrier();
+      each([&](const int item, chunk_rows& r) {
+        D y;
+        C g;
+        codes[item] = eliminate(r, m0[item], index_t(item / systems) * RT, y, g);
+        yv[item] = y, m1[item] = g;
+      });
+    }
     team.team_barrier();
     each_system([&](const int sl) {  // scan 2: incoming d' of each chunk into yv; info
       D u = D(0);
-      int code = 0;
+      [[maybe_unused]] int code = 0;
       for (int k = 0; k < chunks; ++k) {
         const int item = k * systems + sl;
         const D next = yv[item] + m1[item] * u;
         yv[item] = u;
         u = next;
-        code = code != 0 ? code : codes[item];
+        if constexpr (!factored) code = code != 0 ? code : codes[item];
       }
-      if (s0 + sl < nsys) info(s0 + sl) = code;
+      if constexpr (!factored)
+        if (s0 + sl < nsys) info(s0 + sl) = code;
     });
     team.team_barrier();
     each([&](const int item, chunk_rows& r) {
@@ -272,6 +327,27 @@ struct thomas_chunked_device {
   }
 };
 
+// Launches a chunked kernel whose members but `systems` are set: teams of
+// chunk_team_threads(_rows) threads, their maps within 40 KiB of team scratch.
+template <class ExecutionSpace, class Kernel>
+void thomas_chunked_launch(const ExecutionSpace& exec, Kernel k, bool rows_contiguous) {
+  constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
+  const int threads =
+      rows_contiguous ? device::chunk_team_threads_rows : device::chunk_team_threads;
+  const int wanted = threads / k.chunks;
+  const int fit = static_cast<int>(40960 / Kernel::map_bytes(k.chunks));
+  k.systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
+  const index_t nteams = (k.slots + k.systems - 1) / k.systems;
+  const int items = k.items();
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
+  policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(Kernel::map_bytes(items))));
+  if (host)
+    policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(Kernel::keep_bytes(items))));
+  Kokkos::parallel_for(Kernel::factored ? "bandsolve::thomas_factorization::solve(device, chunks)"
+                                        : "bandsolve::solve(thomas, device, chunks)",
+                       policy, k);
+}
+
 // One-shot solve of nsys systems of n rows (1 <= n, device::chunked_thomas_fits), enqueued on
 // exec.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
@@ -284,32 +360,34 @@ void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, con
   constexpr int RT = device::chunk_rows_v<C, D>;
   constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
   using kernel = thomas_chunked_device<C, D, InfoView, RT, host>;
+  const auto as = device::systems_of<const C>(a), bs = device::systems_of<const C>(b),
+             cs = device::systems_of<const C>(c);
+  const auto ds = device::systems_of(d);
   const int chunks = static_cast<int>((n + RT - 1) / RT);
-  // Systems per team: chunk_team_threads(_rows) threads, the maps within 40 KiB of team scratch.
-  const bool rows = device::systems_of(a).rows_contiguous() &&
-                    device::systems_of(b).rows_contiguous() &&
-                    device::systems_of(c).rows_contiguous() &&
-                    device::systems_of(d).rows_contiguous();
-  const int wanted =
-      (rows ? device::chunk_team_threads_rows : device::chunk_team_threads) / chunks;
-  const int fit = static_cast<int>(40960 / kernel::map_bytes(chunks));
-  const int systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
-  const kernel k{device::systems_of<const C>(a),
-                 device::systems_of<const C>(b),
-                 device::systems_of<const C>(c),
-                 device::systems_of(d),
-                 info,
-                 n,
-                 slots,
-                 nsys,
-                 chunks,
-                 systems};
-  const index_t nteams = (slots + systems - 1) / systems;
-  const int items = chunks * systems;
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
-  policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(kernel::map_bytes(items))));
-  if (host) policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(kernel::keep_bytes(items))));
-  Kokkos::parallel_for("bandsolve::solve(thomas, device, chunks)", policy, k);
+  thomas_chunked_launch(exec, kernel{as, bs, cs, ds, info, n, slots, nsys, chunks, 0, {}},
+                        as.rows_contiguous() && bs.rows_contiguous() && cs.rows_contiguous() &&
+                            ds.rows_contiguous());
+}
+
+// Solve with the stored factors (packs of 32 systems) of slots systems of n rows (1 <= n,
+// device::chunked_thomas_fits), d in place, enqueued on exec.
+template <class ExecutionSpace, class FactorView, class DView>
+void thomas_chunked_device_factored_solve(const ExecutionSpace& exec, const FactorView& r,
+                                          const FactorView& lo, const FactorView& cp,
+                                          const DView& d, index_t n, index_t slots) {
+  using C = typename FactorView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  using info_type = Kokkos::View<int*, typename ExecutionSpace::memory_space>;
+  constexpr int RT = device::chunk_rows_v<C, D>;
+  constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
+  using kernel = thomas_chunked_device<C, D, info_type, RT, host, chunk_factors<FactorView>>;
+  const auto ds = device::systems_of(d);
+  const device::systems<const C> none{nullptr, 0, 0, 1};
+  const int chunks = static_cast<int>((n + RT - 1) / RT);
+  thomas_chunked_launch(exec,
+                        kernel{none, none, none, ds, info_type(), n, slots, 0, chunks, 0,
+                               chunk_factors<FactorView>{r, lo, cp}},
+                        ds.rows_contiguous());
 }
 
 }  // namespace bandsolve::detail

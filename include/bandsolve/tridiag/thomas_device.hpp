@@ -426,8 +426,10 @@ class thomas_device_factorization {
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
-  // fenced. Row-layout d (contiguous systems) takes row scratch of n 32 sizeof(D) bytes per tile
-  // of 32 systems (see thomas_device.hpp). Systems whose info is not 0 get inf/NaN.
+  // fenced. Systems of up to 32 chunks of 128 bytes per array are solved in register chunks
+  // (thomas_chunked_device.hpp); longer ones with row-layout d (contiguous systems) take row
+  // scratch of n 32 sizeof(D) bytes per tile of 32 systems (see thomas_device.hpp). Systems whose
+  // info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     static_assert(Kokkos::is_view<DView>::value && std::is_same_v<layout_of_t<DView>, Layout>,
@@ -446,6 +448,10 @@ class thomas_device_factorization {
     detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     const index_t computed = detail::device_slots(d, nsys_);
+    if (detail::device::chunked_thomas_fits<Scalar, D>(n_)) {  // short systems: in registers
+      detail::thomas_chunked_device_factored_solve(exec, r_, l_, cp_, d, n_, computed);
+      return;
+    }
     const index_t ntiles = (computed + pack_width - 1) / pack_width;
     const char* label = "bandsolve::thomas_factorization::solve(device)";
     using tiles = detail::thomas_device_factored_solve<true, Scalar, D, factor_view>;
