@@ -5,9 +5,10 @@
 // default host space): n = 1, 2, 3, 17, 200, 1031 (up to 512 in register chunks); batches of 1,
 // 31, 33 and 100 systems (not multiples of the 32-system tiles); row, column, interleaved<4>,
 // interleaved<32> and three kinds of strided Views (padded rows, unit system stride, neither
-// stride 1); float, double, complex and real
-// coefficients with complex right-hand sides; info codes of zero, NaN and Inf pivots at known
-// rows; a factorization solved twice; row scratch in each of its places; argument checks.
+// stride 1); float, double, complex and real coefficients with complex right-hand sides; info
+// codes of zero, NaN and Inf pivots at known rows, with register chunks and without; a
+// factorization solved twice; register chunks in teams of several sizes; row scratch in each of
+// its places; argument checks.
 #include "device_support.hpp"
 
 #include <bandsolve/tridiag/thomas.hpp>

@@ -10,10 +10,11 @@
 // rows [i][system]: one-shot n 32 sizeof(T) bytes (per-system threads, d' is kept in d) or
 // n 32 (sizeof(T) + sizeof(D)) (row tiles); factored solve n 32 sizeof(D) (row tiles only).
 // Team scratch level 0 or 1 by size, or one allocation per call (backend/device/launch.hpp,
-// row_scratch_place). One thread per system; the one-shot solve of short systems keeps each
-// system's rows in the registers of several threads instead (thomas_chunked_device.hpp,
-// device::chunked_thomas_fits), and that of a few long systems takes the chunk method over many
-// teams (thomas_long_device.hpp, device::long_system_pays).
+// row_scratch_place). One thread per system; the one-shot and the factored solve of short
+// systems keep each system's rows in the registers of several threads instead
+// (thomas_chunked_device.hpp, device::chunked_thomas_fits), and the one-shot solve of a few long
+// systems takes the chunk method over many teams (thomas_long_device.hpp,
+// device::long_system_pays).
 // The factorization stores r = 1/pivot, l = a/pivot and c' in packs of 32 systems
 // (View<T***>(tiles, n, 32)): thread k of a tile reads entry k of a row, coalesced.
 #include <bandsolve/backend/device/launch.hpp>
