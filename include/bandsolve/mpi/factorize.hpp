@@ -2,47 +2,58 @@
 // Distributed factorization of a batch of scalar tridiagonal systems split over the ranks of a
 // communicator (data layout as for mpi::solve, solve.hpp): factor once, solve many.
 //
-//   auto f = bandsolve::mpi::factorize(exec, comm, a, b, c[, nsys][, opts]);
+//   auto f = bandsolve::mpi::factorize(exec, comm, a, b, c[, nsys][, opts]);   // lines with ends
+//   auto f = bandsolve::mpi::factorize(exec, comm, algo::periodic{}, a, b, c[, nsys][, opts]);
 //   f.info();            // agreed info codes (host View), the same on every rank
 //   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
 //
 // Each rank keeps its parts' factors (4 values per row); the ranks that solve reduced systems
-// keep their Thomas factorizations. A solve then sends 1 word per reduced row to the solving
-// ranks and gets 1 back: at most 4 words per line per rank (one-shot: 8). Unlike the one-shot
-// solve, one rank also takes this path (a reduced system of 2 rows per line). Arguments are
-// checked collectively (collective_checks.hpp). Host execution spaces and host memory only.
+// keep their single-process factorizations (Thomas, or periodic for periodic lines). A solve then
+// sends 1 word per reduced row to the solving ranks and gets 1 back: at most 4 words per line per
+// rank (one-shot: 8). Unlike the one-shot solve, one rank also takes this path (a reduced system
+// of 2 rows per line; for periodic lines a periodic one, whose coefficients of the one other
+// unknown add). Arguments are checked collectively (collective_checks.hpp). Host execution
+// spaces and host memory only.
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/info_reduce.hpp>
+#include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>
 #include <bandsolve/mpi/partition_factor_kernel.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
+#include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace bandsolve::mpi {
 
-template <class T, class ExecutionSpace>
+// Algo: the kind of lines (line_algo.hpp), algo::thomas or algo::periodic.
+template <class T, class ExecutionSpace, class Algo = algo::thomas>
 class factorization {
+  static_assert(detail::is_line_algo_v<Algo>,
+                "bandsolve::mpi::factorization: lines are algo::thomas or algo::periodic");
+
  public:
   using scalar_type = T;
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
+  using algorithm = Algo;
 
   // The single-process factorization of the reduced systems (a row batch).
   using reduced_batch = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
   using reduced_factorization = decltype(bandsolve::factorize(
-      std::declval<const ExecutionSpace&>(), algo::thomas{}, std::declval<const reduced_batch&>(),
+      std::declval<const ExecutionSpace&>(), Algo{}, std::declval<const reduced_batch&>(),
       std::declval<const reduced_batch&>(), std::declval<const reduced_batch&>()));
 
   // What factorize() fills.
@@ -71,7 +82,7 @@ class factorization {
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     using Layout = layout_of_t<DView>;
-    bandsolve::detail::tridiag_static_checks<algo::thomas, ExecutionSpace, DView>();
+    bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView>();
     static_assert(std::is_same_v<typename DView::non_const_value_type, T> &&
                       !std::is_const_v<typename DView::value_type>,
                   "bandsolve::mpi::factorization::solve: d must be a non-const View of the "
@@ -112,15 +123,19 @@ class factorization {
   bool initialized_ = false;
 };
 
-// nsys: the systems of interleaved packs (default: every slot of b).
-template <class ExecutionSpace, class AView, class BView, class CView>
-auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
-               const CView& c, std::size_t nsys, const options& opts = {}) {
+namespace detail {
+
+// The factorization of lines of kind Algo (line_algo.hpp); nsys: the systems of interleaved
+// packs (-1: every slot of b).
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView>
+factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> partitioned_factorize(
+    const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
+    std::size_t nsys, const options& opts) {
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
-  using result = factorization<T, ExecutionSpace>;
+  using result = factorization<T, ExecutionSpace, Algo>;
   using memory_space = typename result::memory_space;
-  bandsolve::detail::tridiag_static_checks<algo::thomas, ExecutionSpace, BView, AView, CView>();
+  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "bandsolve::mpi::factorize: the scalar type must be float or double");
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename BView::memory_space>::accessible &&
@@ -129,29 +144,25 @@ auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const 
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
                 "bandsolve::mpi::factorize: host execution spaces (Serial, OpenMP) only for now");
 
-  const std::string fn = "bandsolve::mpi::factorize";
+  const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
   typename result::state s;
   s.comm = comm;
-  s.p = detail::agree_on_arguments(fn, comm, sizeof(T), [&] {
+  s.p = agree_on_arguments(fn, comm, sizeof(T), [&] {
     bandsolve::detail::check_same_shape(fn, "a", a, "b", b);
     bandsolve::detail::check_same_shape(fn, "c", c, "b", b);
     bandsolve::detail::check_rows_fit_int(fn, rows(b));
     const std::size_t n = bandsolve::detail::check_factor_nsys<Layout>(fn, b, nsys);
     return std::pair<std::size_t, std::size_t>(n, rows(b));
   }, &opts);
-  const auto me = static_cast<std::size_t>(s.p.rank);
-  s.part.m = s.p.rows[me];
-  s.part.offset = s.p.offsets[me];
-  s.part.first = s.p.rank == 0;
-  s.part.last = s.p.rank == s.p.size - 1;
+  s.part = part_of<Algo>(s.p);
   s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", s.p.nsys);
-  s.router = detail::reduced_router<T, memory_space>(comm, s.p, detail::chosen_scheme(opts, s.p.nsys, s.p.size));
+  s.router = reduced_router<T, memory_space>(comm, s.p, chosen_scheme(opts, s.p.nsys, s.p.size));
   if (s.p.nsys == 0) return result(std::move(s));
 
   const auto n_sys = static_cast<std::size_t>(s.p.nsys), m = static_cast<std::size_t>(s.part.m);
   const int k = s.part.reduced_rows();
   auto& f = s.factors;
-  f.lanes = detail::part_lanes_v<Layout, T>;
+  f.lanes = part_lanes_v<Layout, T>;
   f.m = s.part.m;
   const std::size_t packed = (n_sys + static_cast<std::size_t>(f.lanes) - 1) /
                              static_cast<std::size_t>(f.lanes) * static_cast<std::size_t>(f.lanes) * m;
@@ -166,7 +177,7 @@ auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const 
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced coefficients")),
       n_sys * static_cast<std::size_t>(k) * 2);
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", n_sys);
-  detail::factor_parts(exec, a, b, c, f, coef, codes, static_cast<index_t>(n_sys), s.part);
+  factor_parts(exec, a, b, c, f, coef, codes, static_cast<index_t>(n_sys), s.part);
   exec.fence();
 
   const auto coef_in = s.router.to_solvers(coef, 2);
@@ -180,18 +191,44 @@ auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const 
       rb(t, i) = T(1);
       rc(t, i) = w[1];
     });
-    s.reduced = bandsolve::factorize(exec, algo::thomas{}, ra, rb, rc);
+    s.reduced = bandsolve::factorize(exec, Algo{}, ra, rb, rc);
     exec.fence();
     s.router.record_codes(s.reduced.info(), reduced_codes);
   }
-  detail::reduce_info(comm, n_sys, codes, reduced_codes, s.info);
+  reduce_info(comm, n_sys, codes, reduced_codes, s.info);
   return result(std::move(s));
+}
+
+}  // namespace detail
+
+// Lines with ends. nsys: the systems of interleaved packs (default: every slot of b).
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys, const options& opts = {}) {
+  return detail::partitioned_factorize<algo::thomas>(exec, comm, a, b, c, nsys, opts);
 }
 
 template <class ExecutionSpace, class AView, class BView, class CView>
 auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
                const CView& c, const options& opts = {}) {
-  return factorize(exec, comm, a, b, c, static_cast<std::size_t>(-1), opts);
+  return detail::partitioned_factorize<algo::thomas>(exec, comm, a, b, c,
+                                                     static_cast<std::size_t>(-1), opts);
+}
+
+// Lines of the kind the tag names: algo::thomas (as above) or algo::periodic.
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView,
+          std::enable_if_t<detail::is_line_algo_v<Algo>, int> = 0>
+auto factorize(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys, const options& opts = {}) {
+  return detail::partitioned_factorize<Algo>(exec, comm, a, b, c, nsys, opts);
+}
+
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView,
+          std::enable_if_t<detail::is_line_algo_v<Algo>, int> = 0>
+auto factorize(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, const BView& b,
+               const CView& c, const options& opts = {}) {
+  return detail::partitioned_factorize<Algo>(exec, comm, a, b, c, static_cast<std::size_t>(-1),
+                                             opts);
 }
 
 }  // namespace bandsolve::mpi
