@@ -2,12 +2,14 @@
 // the result must equal the single-process Thomas solve of the whole lines to rounding, for every
 // layout, float and double, even and uneven splits (parts of 1 and 2 rows), one line and many,
 // both exchange schemes. Bad arguments on one rank make every rank throw the same message; a
-// singular line gets the same info code on every rank. Run by mpiexec with 1-4 ranks.
+// singular line gets the same info code on every rank. Periodic lines (algo::periodic) the same
+// against the single-process periodic solve. Run by mpiexec with 1-4 ranks.
 //
 // Every rank builds every row of every line from a hash of (line, global row), so it can compute
 // the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
 // collective calls that the other ranks then wait in.
 #include <bandsolve/mpi.hpp>
+#include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <test_support.hpp>
 
@@ -53,19 +55,26 @@ double hashed(std::uint64_t s, std::uint64_t g, std::uint64_t which) {
 
 // Row g of line s of N rows: diagonally dominant with margin 1 (cond_inf <= 6); zero_rows lists
 // (line, row) pairs whose a, b, c are all 0 (a singular line); the lines in twin_rows start with
-// rows (1 1) and (1 1), whose second pivot is 0 (singular too, with good diagonals).
+// rows (1 1) and (1 1), whose second pivot is 0 (singular too, with good diagonals). Periodic
+// lines have a[0] and c[N-1] too; the lines in ring_rows are x_g - x_{g+1} = d_g on the ring
+// (a = 0, b = 1, c = -1: singular, every leading block regular, the last pivot exactly 0).
 template <class T>
 struct lines {
   std::size_t nsys, N;
   std::vector<std::pair<std::size_t, std::size_t>> zero_rows;
   std::vector<std::size_t> twin_rows = {};
   std::uint64_t rhs = 3;  // which hash gives d (another value: another right-hand side)
+  bool periodic = false;
+  std::vector<std::size_t> ring_rows = {};
   T coef(std::size_t s, std::size_t g, int which) const {  // 0: a, 1: b, 2: c, 3: d
     for (const auto& z : zero_rows)
       if (z.first == s && z.second == g && which < 3) return T(0);
     for (const auto t : twin_rows)
       if (t == s && g < 2 && which < 3) return which == 0 && g == 0 ? T(0) : T(1);
-    const double a = g == 0 ? 0.0 : hashed(s, g, 0), c = g + 1 == N ? 0.0 : hashed(s, g, 2);
+    for (const auto t : ring_rows)
+      if (t == s && which < 3) return which == 0 ? T(0) : which == 1 ? T(1) : T(-1);
+    const double a = g == 0 && !periodic ? 0.0 : hashed(s, g, 0),
+                 c = g + 1 == N && !periodic ? 0.0 : hashed(s, g, 2);
     switch (which) {
       case 0: return static_cast<T>(a);
       case 2: return static_cast<T>(c);
@@ -76,7 +85,7 @@ struct lines {
       }
     }
   }
-  // The single-process Thomas solve of the whole lines (row layout, Serial): x and info.
+  // The single-process Thomas (periodic) solve of the whole lines (row layout, Serial): x and info.
   std::pair<std::vector<T>, std::vector<int>> reference() const {
     using V = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace>;
     V a("a", nsys, N), b("b", nsys, N), c("c", nsys, N), d("d", nsys, N);
@@ -85,13 +94,26 @@ struct lines {
         a(s, g) = coef(s, g, 0), b(s, g) = coef(s, g, 1), c(s, g) = coef(s, g, 2),
         d(s, g) = coef(s, g, 3);
     Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
-    bandsolve::solve(Kokkos::Serial(), bandsolve::algo::thomas{}, a, b, c, d, info);
+    if (periodic)
+      bandsolve::solve(Kokkos::Serial(), bandsolve::algo::periodic{}, a, b, c, d, info);
+    else
+      bandsolve::solve(Kokkos::Serial(), bandsolve::algo::thomas{}, a, b, c, d, info);
     Kokkos::fence();
     std::vector<T> x(d.data(), d.data() + nsys * N);
     std::vector<int> codes(info.data(), info.data() + nsys);
     return {x, codes};
   }
 };
+
+template <class T>
+lines<T> periodic_lines(std::size_t nsys, std::size_t N,
+                        std::vector<std::pair<std::size_t, std::size_t>> zero_rows = {},
+                        std::vector<std::size_t> ring_rows = {}) {
+  lines<T> L{nsys, N, std::move(zero_rows)};
+  L.periodic = true;
+  L.ring_rows = std::move(ring_rows);
+  return L;
+}
 
 // Rows held by each of P ranks.
 enum class split { even, one_two_rest, rest_two_one, alternate_two_one, all_ones };
@@ -198,18 +220,25 @@ double words_per_line_per_rank(std::size_t nsys) {
   return static_cast<double>(total) / static_cast<double>(nsys * static_cast<std::size_t>(world_size()));
 }
 
-// Solves the lines split as `sizes` with bandsolve::mpi::solve on exec; compares with the whole
-// lines' reference.
-template <class Layout, class T, class Exec>
+template <class Algo>
+constexpr bool periodic_v = std::is_same_v<Algo, bandsolve::algo::periodic>;
+
+// Solves the lines split as `sizes` with bandsolve::mpi::solve on exec (untagged for Thomas
+// lines, tagged for periodic ones); compares with the whole lines' reference.
+template <class Layout, class Algo = bandsolve::algo::thomas, class T, class Exec>
 outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>& sizes,
             const bmpi::options& opts) {
+  CHECK(L.periodic == periodic_v<Algo>);
   const auto [g0, m] = my_rows(sizes);
   auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
        c = local_view<Layout>("c", L, g0, m, 2), d = local_view<Layout>("d", L, g0, m, 3);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
-  bmpi::solve(exec, MPI_COMM_WORLD, a, b, c, d, info, opts);
+  if constexpr (periodic_v<Algo>)
+    bmpi::solve(exec, MPI_COMM_WORLD, Algo{}, a, b, c, d, info, opts);
+  else
+    bmpi::solve(exec, MPI_COMM_WORLD, a, b, c, d, info, opts);
   // 3 words per reduced row there, 1 back: 4K/P <= 8 (none with one rank).
   const double words = words_per_line_per_rank(L.nsys);
   CHECK(words == (world_size() == 1 ? 0.0 : 4 * reduced_rows(sizes) / world_size()));
@@ -221,13 +250,19 @@ outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>&
 }
 
 // Factorizes the lines split as `sizes`, then solves two right-hand sides.
-template <class Layout, class T, class Exec>
+template <class Layout, class Algo = bandsolve::algo::thomas, class T, class Exec>
 void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& sizes,
                   const bmpi::options& opts, const std::vector<int>& expected_info) {
+  CHECK(L.periodic == periodic_v<Algo>);
   const auto [g0, m] = my_rows(sizes);
   auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
        c = local_view<Layout>("c", L, g0, m, 2);
-  const auto f = bmpi::factorize(exec, MPI_COMM_WORLD, a, b, c, L.nsys, opts);
+  const auto f = [&] {
+    if constexpr (periodic_v<Algo>)
+      return bmpi::factorize(exec, MPI_COMM_WORLD, Algo{}, a, b, c, L.nsys, opts);
+    else
+      return bmpi::factorize(exec, MPI_COMM_WORLD, a, b, c, L.nsys, opts);
+  }();
   const std::vector<int> info(f.info().data(), f.info().data() + L.nsys);
   CHECK(info == expected_info);
   for (const std::uint64_t rhs : {3, 5}) {
@@ -437,6 +472,16 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     CHECK(msg == "bandsolve::mpi::factorization::solve: rank " + std::to_string(bad) + " of " +
                      std::to_string(P) + ": d has 3 rows but the factorization has 4");
   }
+  SECTION("periodic lines: b has a row more than d on the last rank") {
+    V b_bad("b", nsys, m + 1);
+    const auto [msg, same] = agreed_message(thrown_message([&] {
+      bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, bandsolve::algo::periodic{}, a,
+                  me == bad ? b_bad : b, c, d, info);
+    }));
+    CHECK(same);
+    CHECK(msg == "bandsolve::mpi::solve(periodic): rank " + std::to_string(bad) + " of " +
+                     std::to_string(P) + ": b has 5 rows but d has 4");
+  }
   // The ranks are still in step: a good solve afterwards.
   Kokkos::deep_copy(d, 4.0);
   bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
@@ -515,6 +560,81 @@ TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
     for (const auto m : sizes) N += m;
     run_factored<layout::row>(Kokkos::Serial(), lines<double>{3, N, {}, {1}}, sizes, opts,
                               {0, 2, 0});
+  }
+}
+
+// Periodic lines: every split, one line and 37, both schemes, one-shot on Serial and OpenMP and
+// factored (two right-hand sides) on FactorExec, against the single-process periodic solve.
+template <class Layout, class T, class FactorExec>
+void check_periodic() {
+  using periodic = bandsolve::algo::periodic;
+  const int P = world_size();
+  const double tol = 100 * std::numeric_limits<T>::epsilon();
+  bstest::for_each_exec([&](const auto& exec) {
+    for (const split kind : {split::even, split::one_two_rest, split::rest_two_one,
+                             split::alternate_two_one, split::all_ones}) {
+      const auto sizes = parts(kind, P);
+      std::size_t N = 0;
+      for (const auto m : sizes) N += m;
+      for (const std::size_t nsys : {std::size_t(1), std::size_t(37)})
+        for (const auto scheme : {bmpi::exchange::all_to_all, bmpi::exchange::gather}) {
+          bmpi::options opts;
+          opts.scheme = scheme;
+          INFO("periodic, " << layout_label<Layout>() << ", "
+                            << (sizeof(T) == 4 ? "float" : "double") << ", " << exec.name() << ", "
+                            << P << " ranks, split " << split_name(kind) << " (" << N
+                            << " rows), nsys " << nsys << ", scheme " << static_cast<int>(scheme));
+          const auto L = periodic_lines<T>(nsys, N);
+          const outcome out = run<Layout, periodic>(exec, L, sizes, opts);
+          CHECK(out.max_error <= tol);
+          CHECK(out.info == std::vector<int>(nsys, 0));
+          if (std::is_same_v<std::decay_t<decltype(exec)>, Kokkos::Serial>)
+            run_factored<Layout, periodic>(FactorExec(), L, sizes, opts, std::vector<int>(nsys, 0));
+        }
+    }
+  });
+}
+
+TEST_CASE("mpi::solve(periodic) and mpi::factorize(periodic) equal the single-process periodic "
+          "solve", "[mpi]") {
+  check_periodic<layout::row, double, Kokkos::DefaultHostExecutionSpace>();
+  check_periodic<layout::column, double, Kokkos::Serial>();
+  check_periodic<layout::interleaved<4>, float, Kokkos::Serial>();
+  check_periodic<layout::strided, float, Kokkos::Serial>();
+  // Full packs of 64 systems side by side (column batches) and parts longer than a tile.
+  const int P = world_size();
+  const std::size_t nsys = 300, N = 41 * static_cast<std::size_t>(P);
+  const std::vector<std::size_t> sizes(static_cast<std::size_t>(P), 41);
+  const auto L = periodic_lines<double>(nsys, N);
+  const outcome out = run<layout::column, bandsolve::algo::periodic>(
+      Kokkos::DefaultHostExecutionSpace(), L, sizes, {});
+  CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());
+  CHECK(out.info == std::vector<int>(nsys, 0));
+  run_factored<layout::column, bandsolve::algo::periodic>(Kokkos::Serial(), L, sizes, {},
+                                                          std::vector<int>(nsys, 0));
+}
+
+TEST_CASE("mpi::solve(periodic): singular lines get the same info code on every rank", "[mpi]") {
+  // Zero rows (line 2 at global row 6, line 4 at row 0: found by the local passes) and a line on
+  // the ring whose leading blocks are regular but whose last pivot, the reduced periodic
+  // system's Schur complement, is 0 (line 1: found by the reduced solve, reported at row N).
+  const int P = world_size();
+  for (const split kind : {split::even, split::one_two_rest}) {
+    const auto sizes = parts(kind, P);
+    const auto L = periodic_lines<double>(5, 13, {{2, 6}, {4, 0}}, {1});
+    const std::vector<int> expected{0, 13, 7, 0, 1};
+    CHECK(L.reference().second == expected);
+    for (const auto scheme : {bmpi::exchange::all_to_all, bmpi::exchange::gather}) {
+      bmpi::options opts;
+      opts.scheme = scheme;
+      INFO(P << " ranks, split " << split_name(kind) << ", scheme " << static_cast<int>(scheme));
+      const outcome out = run<layout::column, bandsolve::algo::periodic>(Kokkos::Serial(), L,
+                                                                          sizes, opts);
+      CHECK(out.info == expected);
+      CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());  // the other lines
+      run_factored<layout::column, bandsolve::algo::periodic>(Kokkos::Serial(), L, sizes, opts,
+                                                              expected);
+    }
   }
 }
 
