@@ -1,6 +1,7 @@
 // The Thomas-PCR hybrid in depth: every n = 1..70 in every layout, systems of many chunks (full
 // and partial SIMD groups, the last chunk longer), info codes at chunk boundaries, and the
-// device-callable per-system form inside a user's own kernel (the example of its use).
+// device-callable per-system form inside a user's own kernel (the example of its use), and the
+// factorization of the partition method (factorize(thomas_pcr)).
 #include "pcr_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -579,6 +580,121 @@ TEMPLATE_TEST_CASE("thomas_pcr's reduced system solved by the hybrid one level d
 
 // ---------------------------------------------------------------------------------------------
 // Example: the per-system form inside your own kernel.
+
+// factorize(thomas_pcr): Thomas's LU stored for the partition method, solved twice (two
+// right-hand sides) in every layout against LAPACK and the one-shot hybrid: long uneven systems
+// with 128-row chunks (nsys 1, 3, and more than a lane block), short ones cut into 5-row chunks,
+// info of zero pivots at chunk boundaries, argument errors.
+TEMPLATE_TEST_CASE("thomas_pcr factorization: the partition method with stored factors",
+                   "[thomas_pcr][factorize][lapack]", float, double) {
+  using T = TestType;
+  namespace det = bandsolve::detail;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 31000;
+    auto run = [&](const char* what, const bstest::host_batch<T>& p, auto a, auto b, auto c,
+                   auto d, const std::vector<int>& expected) {
+      INFO(what << ", " << bstest::exec_name<Exec>() << ", n = " << p.n << ", nsys = " << p.nsys
+                << ", chunk rows = " << det::partition_chunk_rows);
+      const auto f = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, c, p.nsys);
+      CHECK(f.n() == p.n);
+      CHECK(f.nsys() == p.nsys);
+      bstest::fill(d, p.d, p.nsys);
+      f.solve(exec, d);
+      exec.fence();
+      CHECK(bstest::info_to_host(f.info()) == expected);
+      const auto x = bstest::to_host(d, p.nsys);
+      bstest::fill(d, p.d, p.nsys);
+      auto info = bstest::make_info<Mem>(p.nsys);
+      bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, a, b, c, d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == expected);
+      if (expected != std::vector<int>(p.nsys, 0)) return;
+      const double tol = bstest::reduction_tol<T>(p.n);
+      CHECK(bstest::max_rel_diff(x, bstest::reference_solve(p), p.nsys, p.n) <= tol);
+      CHECK(bstest::max_rel_diff(x, bstest::to_host(d, p.nsys), p.nsys, p.n) <= tol);
+      const auto rhs = bstest::random_rhs<T>(p.nsys, p.n, seed++);  // the same factors again
+      bstest::fill(d, rhs, p.nsys);
+      f.solve(exec, d);
+      exec.fence();
+      CHECK(bstest::max_rel_diff(bstest::to_host(d, p.nsys), bstest::reference_solve(p, &rhs),
+                                 p.nsys, p.n) <= tol);
+    };
+    auto every_layout = [&](const bstest::host_batch<T>& p, const std::vector<int>& expected) {
+      {
+        auto D = bstest::upload<bl::row, Exec>(p);
+        run("row", p, D.a, D.b, D.c, D.d, expected);
+      }
+      {
+        auto D = bstest::upload<bl::column, Exec>(p);
+        run("column", p, D.a, D.b, D.c, D.d, expected);
+      }
+      {
+        auto D = bstest::upload<bl::interleaved<8>, Exec>(p);
+        run("interleaved<8>", p, D.a, D.b, D.c, D.d, expected);
+      }
+      {
+        auto D = bstest::upload<bl::interleaved<3>, Exec>(p);
+        run("interleaved<3>", p, D.a, D.b, D.c, D.d, expected);
+      }
+      // Strided: a, b, c side by side (a slice of a column-major array), d once so and once
+      // with contiguous rows (each system then reads its lane of the stored blocks).
+      using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+      auto side = [&](const char* label) {
+        Kokkos::View<T***, Kokkos::LayoutLeft, Mem> big(std::string(label), p.nsys, 2, p.n);
+        return Sub(Kokkos::subview(big, Kokkos::ALL, 0, Kokkos::ALL));
+      };
+      const Sub a = side("a"), b = side("b"), c = side("c");
+      bstest::fill(a, p.a, p.nsys);
+      bstest::fill(b, p.b, p.nsys);
+      bstest::fill(c, p.c, p.nsys);
+      run("strided", p, a, b, c, side("d"), expected);
+      Kokkos::View<T**, Kokkos::LayoutRight, Mem> rows_d("d", p.nsys, p.n + 1);
+      run("strided, d by rows", p, a, b, c,
+          Sub(Kokkos::subview(rows_d, Kokkos::ALL, std::make_pair(std::size_t(0), p.n))),
+          expected);
+    };
+    // Long systems, 128-row chunks, n not a multiple of them.
+    for (std::size_t nsys : {std::size_t(1), std::size_t(3), std::size_t(37)})
+      every_layout(bstest::random_dominant<T>(nsys, (std::size_t(1) << 14) + 77, seed++),
+                   std::vector<int>(nsys, 0));
+    const index_t saved = det::partition_chunk_rows;
+    det::partition_chunk_rows = 5;
+    for (std::size_t nsys : {std::size_t(2), std::size_t(37)})
+      for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(9),
+                            std::size_t(43)})
+        every_layout(bstest::random_dominant<T>(nsys, n, seed++), std::vector<int>(nsys, 0));
+    // A zero row (a = b = c = 0) in system 2 of 5: first, last and middle rows of chunks and the
+    // longer last chunk (rows 35..42).
+    for (std::size_t row : {0, 4, 5, 22, 42}) {
+      auto p = bstest::random_dominant<T>(5, 43, seed++);
+      const std::size_t k = p.idx(2, row);
+      p.a[k] = p.b[k] = p.c[k] = T(0);
+      every_layout(p, {0, 0, static_cast<int>(row + 1), 0, 0});
+    }
+    det::partition_chunk_rows = saved;
+  });
+  // Argument errors name the function and the values.
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  const Exec exec;
+  using V = Kokkos::View<T**, Kokkos::LayoutRight, Exec::memory_space>;
+  const V a("a", 3, 300), b("b", 3, 300), c("c", 3, 299), d("d", 3, 301);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, c),
+                    StartsWith("bandsolve::factorize(thomas_pcr): c has 299 rows"));
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, b, 4),
+                    StartsWith("bandsolve::factorize(thomas_pcr): nsys = 4"));
+  Kokkos::deep_copy(b, T(1));
+  const auto f = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, a);
+  CHECK_THROWS_WITH(f.solve(exec, d),
+                    StartsWith("bandsolve::thomas_pcr_factorization::solve: d has 301 rows"));
+  CHECK_THROWS_WITH(f.solve(exec, V("d", 2, 300)),
+                    StartsWith("bandsolve::thomas_pcr_factorization::solve: d holds 2 systems"));
+  CHECK_THROWS_WITH((bandsolve::thomas_pcr_factorization<T, bl::row, Exec>{}.solve(exec, d)),
+                    StartsWith("bandsolve::thomas_pcr_factorization::solve: this factorization "
+                               "is empty"));
+}
 
 TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one thread",
           "[thomas_pcr][example]") {

@@ -7,6 +7,9 @@
 //       row Thomas names: the 1-based first row whose LU pivot (without pivoting) is zero, tiny
 //       or not finite, rescanned for the systems whose sweeps met a bad pivot (see pcr.hpp).
 //
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, c[, nsys]);
+//   f.solve(exec, d);      // the partition method with stored factors (thomas_pcr_factor.hpp)
+//
 // Same Views as Thomas (row, column, interleaved<W>, strided; float or double; interleaved
 // padding lanes untouched); any n >= 0. Enqueued on exec, never fenced here. No pivoting.
 //
@@ -31,6 +34,7 @@
 #include <bandsolve/tridiag/partition_lanes.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 #include <bandsolve/tridiag/thomas_device.hpp>
+#include <bandsolve/tridiag/thomas_pcr_factor.hpp>
 #include <bandsolve/tridiag/thomas_pcr_kernel.hpp>
 
 namespace bandsolve {
