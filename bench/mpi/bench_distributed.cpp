@@ -9,6 +9,10 @@
 // Cases, each timed from a barrier to the last rank's end (the maximum over ranks):
 //   partitioned/one_shot   bandsolve::mpi::solve on the parts as they lie;
 //   partitioned/factored   f.solve of bandsolve::mpi::factorize's factorization;
+//   partitioned_periodic/one_shot, partitioned_periodic/factored
+//                          the same lines closed into rings (algo::periodic: a[0] of the first
+//                          rank and c[n-1] of the last couple the ends), counter vs_lines: time
+//                          over the partitioned case of the same axis and kind (lines with ends);
 //   transpose/one_shot     MPI_Alltoall of a, b, c, d so that each rank holds N^2/P whole lines,
 //                          Thomas on them, MPI_Alltoall of x back (what a user without a
 //                          distributed solver writes);
@@ -216,11 +220,12 @@ struct transposer {
   }
 };
 
-enum class method { partitioned, transpose, local };
+enum class method { partitioned, transpose, local, partitioned_periodic };
 enum class kind { one_shot, factored };
 
-// Seconds of the local case of each (axis, kind), for vs_local.
+// Seconds of the local and partitioned cases of each (axis, kind), for vs_local and vs_lines.
 double local_seconds[2][2] = {{0, 0}, {0, 0}};
+double partitioned_seconds[2][2] = {{0, 0}, {0, 0}};
 
 template <class Layout>
 void run(benchmark::State& state, method how, kind what) {
@@ -253,10 +258,14 @@ void run(benchmark::State& state, method how, kind what) {
 
   // Factored cases: factor once, outside the timed loop.
   bandsolve::mpi::factorization<T, exec_space> dist;
+  bandsolve::mpi::factorization<T, exec_space, bandsolve::algo::periodic> ring;
   bandsolve::thomas_factorization<T, Layout, exec_space> single;
   if (what == kind::factored) {
     if (how == method::partitioned) {
       dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
+    } else if (how == method::partitioned_periodic) {
+      ring = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, bandsolve::algo::periodic{}, data.a,
+                                       data.b, data.c);
     } else if (how == method::transpose) {
       tr.forward(data.a, wa);
       tr.forward(data.b, wb);
@@ -281,6 +290,12 @@ void run(benchmark::State& state, method how, kind what) {
         bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info);
       else
         dist.solve(exec, data.d);
+    } else if (how == method::partitioned_periodic) {
+      if (what == kind::one_shot)
+        bandsolve::mpi::solve(exec, MPI_COMM_WORLD, bandsolve::algo::periodic{}, data.a, data.b,
+                              data.c, data.d, data.info);
+      else
+        ring.solve(exec, data.d);
     } else if (how == method::transpose) {
       if (what == kind::one_shot) {
         tr.forward(data.a, wa);
@@ -315,6 +330,7 @@ void run(benchmark::State& state, method how, kind what) {
   const double per_iter = total / static_cast<double>(state.iterations());
   const int axis = std::is_same_v<Layout, bandsolve::layout::column> ? 0 : 1;
   if (local) local_seconds[axis][int(what)] = per_iter;
+  if (how == method::partitioned) partitioned_seconds[axis][int(what)] = per_iter;
   double words[2] = {(after.exchange - before.exchange) / sizeof(T) / double(lines),
                      (after.checks - before.checks) / double(lines)};
   PMPI_Allreduce(MPI_IN_PLACE, words, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -324,15 +340,18 @@ void run(benchmark::State& state, method how, kind what) {
   state.counters["check_bytes_per_line_rank"] = words[1];
   if (local_seconds[axis][int(what)] > 0)
     state.counters["vs_local"] = per_iter / local_seconds[axis][int(what)];
+  if (how == method::partitioned_periodic && partitioned_seconds[axis][int(what)] > 0)
+    state.counters["vs_lines"] = per_iter / partitioned_seconds[axis][int(what)];
 }
 
 void register_all(int iterations) {
   const char* kinds[] = {"one_shot", "factored"};
-  const char* methods[] = {"local", "partitioned", "transpose"};
-  const method order[] = {method::local, method::partitioned, method::transpose};
+  const char* methods[] = {"local", "partitioned", "partitioned_periodic", "transpose"};
+  const method order[] = {method::local, method::partitioned, method::partitioned_periodic,
+                          method::transpose};
   for (int axis = 0; axis < 2; ++axis)
     for (int k = 0; k < 2; ++k)
-      for (int h = 0; h < 3; ++h) {
+      for (int h = 0; h < 4; ++h) {
         const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
                                  methods[h] + "/" + kinds[k];
         const method how = order[h];
