@@ -202,6 +202,55 @@ void every_family() {
   }
 }
 
+// solve_along(thomas) on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory,
+// full and shared coefficients, rows whose solution is all ones (d = a + b + c without the
+// entries outside the matrix).
+void along_on_device() {
+  using mem = Kokkos::CudaSpace;
+  const std::size_t e[3] = {6, 40, 33};
+  for (int axis = 0; axis < 3; ++axis) {
+    Kokkos::View<double***, Kokkos::LayoutRight, mem> a("a", e[0], e[1], e[2]),
+        b("b", e[0], e[1], e[2]), c("c", e[0], e[1], e[2]), d("d", e[0], e[1], e[2]);
+    const std::size_t n = e[axis];
+    Kokkos::View<double*, mem> sa("sa", n), sb("sb", n), sc("sc", n);
+    Kokkos::View<int*, mem> info("info", e[0] * e[1] * e[2] / n);
+    auto hd = Kokkos::create_mirror_view(d);
+    for (std::size_t i = 0; i < e[0]; ++i)
+      for (std::size_t j = 0; j < e[1]; ++j)
+        for (std::size_t k = 0; k < e[2]; ++k) {
+          const std::size_t r = axis == 0 ? i : axis == 1 ? j : k;
+          hd(i, j, k) = 4.0 + (r > 0 ? 1.0 : 0.0) + (r + 1 < n ? 1.0 : 0.0);
+        }
+    Kokkos::deep_copy(a, 1.0);
+    Kokkos::deep_copy(b, 4.0);
+    Kokkos::deep_copy(c, 1.0);
+    Kokkos::deep_copy(sa, 1.0);
+    Kokkos::deep_copy(sb, 4.0);
+    Kokkos::deep_copy(sc, 1.0);
+    const auto failed = [&] {
+      return bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info));
+    };
+    const auto worst = [&] {
+      Kokkos::deep_copy(hd, d);
+      double w = 0;
+      for (std::size_t k = 0; k < hd.size(); ++k) w = std::max(w, std::abs(hd.data()[k] - 1.0));
+      return w;
+    };
+    auto rhs = Kokkos::create_mirror_view(d);
+    Kokkos::deep_copy(rhs, hd);
+    Kokkos::deep_copy(d, rhs);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis, a, b, c, d, info);
+    Kokkos::fence();
+    const std::string axis_name = "solve_along on Kokkos::Cuda, axis " + std::to_string(axis);
+    report((axis_name + ", full coefficients").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
+    Kokkos::deep_copy(d, rhs);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis, sa, sb, sc, d, info);
+    Kokkos::fence();
+    report((axis_name + ", shared coefficients").c_str(),
+           failed() + (worst() > 1e-12 ? 1 : 0));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -221,6 +270,7 @@ int main(int argc, char* argv[]) {
       "automatic, double", bandsolve::algo::automatic{}, 2, 5000);
   solve_and_check<float, bandsolve::algo::automatic, Kokkos::Cuda>(
       "automatic, float", bandsolve::algo::automatic{}, 3000, 64);
+  along_on_device();
   Kokkos::finalize();
   return failures == 0 ? 0 : 1;
 }

@@ -1,7 +1,8 @@
 // Thomas along any axis of 2-D, 3-D and 4-D Views (solve_along, solve_along_add): every axis of
 // several shapes, in LayoutRight, LayoutLeft and LayoutStride (padded subviews in both orders, and
 // strides with no unit-stride axis at all), full and shared (per-line) coefficients, float and
-// double, on Kokkos::Serial and Kokkos::OpenMP. Each line is checked against bandsolve::solve
+// double, on Kokkos::Serial and Kokkos::OpenMP, through the host backends and (solve_along) the
+// device backend's kernels. Each line is checked against bandsolve::solve
 // (thomas) on the extracted systems and against LAPACK ?gtsv; padding and inputs must stay
 // bitwise untouched; info codes land on the documented system numbers; bad arguments throw
 // messages that name the values.
@@ -234,16 +235,27 @@ double add_error(const std::vector<T>& got, const std::vector<T>& u0, const std:
 }
 
 // One solve along `axis` of an array of extents e: d (and u) in kind KD, full coefficients in
-// kind KC (ignored when Shared: then rank-1 coefficient Views of length n).
-template <class T, int R, kind KD, kind KC, bool Shared, bool Add, class Exec>
+// kind KC (ignored when Shared: then rank-1 coefficient Views of length n). Device: through the
+// device backend's kernels (backend::device{}), solve_along only.
+template <class T, int R, kind KD, kind KC, bool Shared, bool Add, class Exec, bool Device = false>
 void check_case(Exec exec, const extents& e, int axis, std::uint32_t seed) {
+  static_assert(!(Device && Add), "solve_along_add has no device path");
+  // Calls solve_along on the chosen backend.
+  const auto along = [&](const auto& a, const auto& b, const auto& c, const auto& d,
+                         const auto& info) {
+    if constexpr (Device)
+      bandsolve::solve_along(exec, thomas{}, axis, a, b, c, d, info, bandsolve::backend::device{});
+    else
+      bandsolve::solve_along(exec, thomas{}, axis, a, b, c, d, info);
+  };
   const std::size_t n = e[axis], nsys = lines_along<R>(e, axis);
   INFO("rank " << R << ", extents " << e[0] << " x " << e[1] << (R > 2 ? " x " : "")
                << (R > 2 ? std::to_string(e[2]) : "") << (R > 3 ? " x " : "")
                << (R > 3 ? std::to_string(e[3]) : "") << ", axis " << axis << ", d: "
                << kind_name(KD) << ", coefficients: "
                << (Shared ? std::string("shared rank-1") : std::string(kind_name(KC)))
-               << (Add ? ", solve_along_add" : ", solve_along") << ", " << Exec::name()
+               << (Add ? ", solve_along_add" : ", solve_along") << (Device ? " (device)" : "")
+               << ", " << Exec::name()
                << ", seed " << seed);
   host_batch<T> p = bstest::random_dominant<T>(nsys, n, seed);
   if (Shared)  // one matrix for every line
@@ -276,7 +288,7 @@ void check_case(Exec exec, const extents& e, int axis, std::uint32_t seed) {
     if constexpr (Add)
       bandsolve::solve_along_add(exec, thomas{}, axis, a, b, c, d.view, u.view, info);
     else
-      bandsolve::solve_along(exec, thomas{}, axis, a, b, c, d.view, info);
+      along(a, b, c, d.view, info);
   } else {
     nd_array<T, R, KC> a(e), b(e), c(e);
     scatter(a, p.a, axis);
@@ -291,7 +303,7 @@ void check_case(Exec exec, const extents& e, int axis, std::uint32_t seed) {
       bandsolve::solve_along_add(exec, thomas{}, axis, a.view, b.view, c.view, d.view, u.view,
                                  info);
     else
-      bandsolve::solve_along(exec, thomas{}, axis, a.view, b.view, c.view, d.view, info);
+      along(a.view, b.view, c.view, d.view, info);
     exec.fence();
     CHECK(bstest::bitwise_equal(a.raw(), a0));
     CHECK(bstest::bitwise_equal(b.raw(), b0));
@@ -303,7 +315,8 @@ void check_case(Exec exec, const extents& e, int axis, std::uint32_t seed) {
   const auto x_thomas = thomas_reference(p);
   const auto x_lapack = bstest::reference_solve(p);
   // The shared form solves with stored factors (r d - l d'), one rounding apart from the
-  // one-shot recurrence: factored_tol, as for thomas_factorization.
+  // one-shot recurrence: factored_tol, as for thomas_factorization. The device kernels'
+  // register chunks reassociate the recurrence: within the same bound.
   const double tol_thomas = bstest::factored_tol<T>(), tol_lapack = bstest::lapack_tol<T>();
   if constexpr (Add) {
     const auto got = gather(u, axis);
@@ -346,6 +359,35 @@ void check_every_axis(const extents& e, std::uint32_t& seed) {
   });
 }
 
+
+#if !defined(BSTEST_DOUBLES_ONLY)
+// Every axis of shape e through the device backend's kernels, on the host execution spaces: the
+// placements that give lines a thread each, lines in row tiles (unit-stride axis) and rank-4
+// batch axes that do not fold (padded, spread), full and shared coefficients; with register
+// chunks and without (chunked_thomas off: the per-line and row-tile kernels).
+template <class T, int R>
+void check_every_axis_device(const extents& e, std::uint32_t& seed) {
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    for (const bool chunks : {true, false}) {
+      INFO("register chunks " << (chunks ? "on" : "off"));
+      const bool saved = bandsolve::detail::device::chunked_thomas;
+      bandsolve::detail::device::chunked_thomas = chunks;
+      for (int axis = 0; axis < R; ++axis) {
+        check_case<T, R, kind::right, kind::right, false, false, Exec, true>(exec, e, axis, seed++);
+        check_case<T, R, kind::left, kind::left, false, false, Exec, true>(exec, e, axis, seed++);
+        check_case<T, R, kind::padded_right, kind::padded_left, false, false, Exec, true>(
+            exec, e, axis, seed++);
+        check_case<T, R, kind::spread, kind::spread, false, false, Exec, true>(exec, e, axis,
+                                                                                seed++);
+        check_case<T, R, kind::padded_left, kind::right, true, false, Exec, true>(exec, e, axis,
+                                                                                  seed++);
+      }
+      bandsolve::detail::device::chunked_thomas = saved;
+    }
+  });
+}
+#endif
 }  // namespace
 
 // Extents chosen so that lines along the unit-stride batch axis are not a multiple of the pack
@@ -382,6 +424,17 @@ TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 4-
   check_every_axis<TestType, 4>({3, 4, 5, 35}, seed);
   check_every_axis<TestType, 4>({34, 2, 3, 1}, seed);
 }
+
+#if !defined(BSTEST_DOUBLES_ONLY)
+TEMPLATE_TEST_CASE("solve_along on the device backend matches Thomas and LAPACK on every axis",
+                   "[axis][lapack][device]", float, double) {
+  std::uint32_t seed = 400;
+  check_every_axis_device<TestType, 2>({3, 133, 0, 0}, seed);
+  check_every_axis_device<TestType, 3>({7, 5, 67}, seed);
+  check_every_axis_device<TestType, 4>({3, 4, 5, 35}, seed);
+  check_every_axis_device<TestType, 4>({34, 2, 3, 1}, seed);
+}
+#endif
 
 // Along x of a contiguous LayoutRight cube the lines of all y form one lane row (as columns do):
 // 12 x 90 lines in packs of W (64 doubles, 128 floats) that run across y, the last one partial.
@@ -505,6 +558,27 @@ TEMPLATE_TEST_CASE("solve_along reports bad pivots on the documented system numb
     bandsolve::solve_along(exec, thomas{}, axis, sa, sb, sc, d.view, info_shared);
     exec.fence();
     CHECK(bstest::info_to_host(info_shared) == std::vector<int>(nsys, 4));
+#if !defined(BSTEST_DOUBLES_ONLY)
+    // The device backend's kernels report on the same numbers.
+    for (const bool chunks : {true, false}) {
+      INFO("device backend, register chunks " << (chunks ? "on" : "off"));
+      const bool saved = bandsolve::detail::device::chunked_thomas;
+      bandsolve::detail::device::chunked_thomas = chunks;
+      nd_array<T, 3, kind::right> dd(e);
+      scatter(dd, p.d, axis);
+      auto info_device = bstest::make_info(nsys), info_device_shared = bstest::make_info(nsys);
+      bandsolve::solve_along(exec, thomas{}, axis, a.view, b.view, c.view, dd.view, info_device,
+                             bandsolve::backend::device{});
+      exec.fence();
+      CHECK(bstest::info_to_host(info_device) == expected);
+      CHECK(bstest::max_rel_diff(gather(dd, axis), ref, nsys, n, skip) <= bstest::lapack_tol<T>());
+      bandsolve::solve_along(exec, thomas{}, axis, sa, sb, sc, dd.view, info_device_shared,
+                             bandsolve::backend::device{});
+      exec.fence();
+      CHECK(bstest::info_to_host(info_device_shared) == std::vector<int>(nsys, 4));
+      bandsolve::detail::device::chunked_thomas = saved;
+    }
+#endif
   });
 }
 

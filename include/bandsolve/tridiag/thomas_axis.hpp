@@ -25,8 +25,12 @@
 // a[0] and c[n-1] are ignored; a, b, c are never modified; the output must not overlap an input.
 // Work is enqueued on exec (one launch for all lines) and never fenced here. T is float or
 // double. No pivoting: for diagonally dominant or symmetric positive definite matrices.
+// Backends: the execution space's own; solve_along also takes a trailing backend::device{}
+// (and is the device path on Kokkos::Cuda: thomas_axis_device.hpp, the lines addressed in place,
+// one launch, or one per index of the first batch axis for rank-4 strides that do not fold).
+// solve_along_add runs on the host backends only.
 //
-// How lines are packed (layout/axis.hpp): neighbouring lines along the batch axis of smallest
+// How the host backends pack lines (layout/axis.hpp): neighbouring lines along the batch axis of smallest
 // stride share a pack, one SIMD lane each. With a unit-stride batch axis each row of a pack is
 // one contiguous run (as layout::column), and a batch axis that continues the lane axis in
 // memory in every array (y after z's lanes when solving along x of a contiguous cube) is folded
@@ -37,6 +41,7 @@
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/thomas_axis_device.hpp>
 #include <bandsolve/tridiag/thomas_axis_kernel.hpp>
 
 #include <string>
@@ -238,38 +243,16 @@ constexpr void thomas_along_static_checks() {
   (void)sizeof(backend::default_for_t<ExecutionSpace>);
 }
 
-// Both entry points. Add: u += x and d is read only; otherwise x overwrites d (u is d).
+// The host backends' solve of every line (n >= 1 rows, arguments checked): packs of lines,
+// SIMD across them. Add: u += x and d is read only; otherwise x overwrites d (u is d).
 template <bool Add, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class UView, class InfoView>
-void thomas_along(const ExecutionSpace& exec, const char* function, int axis, const AView& a,
-                  const BView& b, const CView& c, const DView& d, const UView& u,
-                  const InfoView& info) {
-  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, UView, InfoView>();
+void thomas_along_host(const ExecutionSpace& exec, const char* function, int axis,
+                       const AView& a, const BView& b, const CView& c, const DView& d,
+                       const UView& u, const InfoView& info, index_t n) {
   using T = typename DView::non_const_value_type;
-  constexpr int rank = static_cast<int>(DView::rank);
   constexpr bool shared = AView::rank == 1;
   using P = axis_packing<T, shared>;
-  const std::string fn = function;
-
-  if (axis < 0 || axis >= rank)
-    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
-                           rank - 1, ")");
-  const char* out_name = Add ? "u" : "d";
-  check_along_coefficient(fn, "a", a, d, axis, out_name, u);
-  check_along_coefficient(fn, "b", b, d, axis, out_name, u);
-  check_along_coefficient(fn, "c", c, d, axis, out_name, u);
-  if constexpr (Add) {
-    check_same_extents(fn, "u", u, "d", d);
-    check_no_overlap(fn, "u", u, "d", d);
-  }
-  check_no_overlap(fn, out_name, u, "info", info);
-  const index_t n = static_cast<index_t>(d.extent(axis));
-  const std::size_t nsys = check_along_lines(fn, axis, d, info);
-  if (nsys == 0) return;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return;
-  }
 
   const along_plan plan = plan_along<P::W, P::L>(d, axis, u, a, b, c);
   const bool lanes = plan.lanes;
@@ -417,18 +400,77 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
       });
 }
 
+// Both entry points: the checks, then the backend's solve. Add: u += x and d is read only;
+// otherwise x overwrites d (u is d). Backend: the execution space's own, or backend::device.
+template <bool Add, class Backend, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class UView, class InfoView>
+void thomas_along(const ExecutionSpace& exec, const char* function, int axis, const AView& a,
+                  const BView& b, const CView& c, const DView& d, const UView& u,
+                  const InfoView& info) {
+  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, UView, InfoView>();
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::solve_along: the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
+  static_assert(!(Add && std::is_same_v<Backend, backend::device>),
+                "bandsolve::solve_along_add(thomas): not on the device backend (Kokkos::Cuda) "
+                "yet; solve_along is, and u += x can follow it there");
+  constexpr int rank = static_cast<int>(DView::rank);
+  const std::string fn = function;
+  if (axis < 0 || axis >= rank)
+    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
+                           rank - 1, ")");
+  const char* out_name = Add ? "u" : "d";
+  check_along_coefficient(fn, "a", a, d, axis, out_name, u);
+  check_along_coefficient(fn, "b", b, d, axis, out_name, u);
+  check_along_coefficient(fn, "c", c, d, axis, out_name, u);
+  if constexpr (Add) {
+    check_same_extents(fn, "u", u, "d", d);
+    check_no_overlap(fn, "u", u, "d", d);
+  }
+  check_no_overlap(fn, out_name, u, "info", info);
+  const index_t n = static_cast<index_t>(d.extent(axis));
+  const std::size_t nsys = check_along_lines(fn, axis, d, info);
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    check_rows_fit_int(fn, d.extent(axis));
+    thomas_along_device(exec, axis, a, b, c, d, info, n, static_cast<index_t>(nsys));
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve_along(thomas): a host backend runs only on its own execution "
+                  "space");
+    thomas_along_host<Add>(exec, function, axis, a, b, c, d, u, info, n);
+  }
+}
+
 }  // namespace detail
 
-// x overwrites d. See the top of this header.
-template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void solve_along(const ExecutionSpace& exec, algo::thomas, int axis, const AView& a,
-                 const BView& b, const CView& c, const DView& d, const InfoView& info) {
+// x overwrites d. See the top of this header. Backend: the execution space's own, or
+// backend::device to run the device kernels on any execution space (host spaces included).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpace& exec,
+                                                             algo::thomas, int axis,
+                                                             const AView& a, const BView& b,
+                                                             const CView& c, const DView& d,
+                                                             const InfoView& info, Backend) {
   static_assert(Kokkos::is_view<DView>::value &&
                     std::is_same_v<typename DView::value_type,
                                    typename DView::non_const_value_type>,
                 "bandsolve::solve_along(thomas): d receives the solution and cannot be a View of "
                 "const (solve_along_add reads d and adds the solution into u)");
-  detail::thomas_along<false>(exec, "bandsolve::solve_along(thomas)", axis, a, b, c, d, d, info);
+  detail::thomas_along<false, Backend>(exec, "bandsolve::solve_along(thomas)", axis, a, b, c, d,
+                                       d, info);
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve_along(const ExecutionSpace& exec, algo::thomas, int axis, const AView& a,
+                 const BView& b, const CView& c, const DView& d, const InfoView& info) {
+  solve_along(exec, algo::thomas{}, axis, a, b, c, d, info,
+              backend::default_for_t<ExecutionSpace>{});
 }
 
 // u += x; d is only read. See the top of this header.
@@ -442,8 +484,8 @@ void solve_along_add(const ExecutionSpace& exec, algo::thomas, int axis, const A
                                    typename UView::non_const_value_type>,
                 "bandsolve::solve_along_add(thomas): u receives u + x and cannot be a View of "
                 "const");
-  detail::thomas_along<true>(exec, "bandsolve::solve_along_add(thomas)", axis, a, b, c, d, u,
-                             info);
+  detail::thomas_along<true, backend::default_for_t<ExecutionSpace>>(
+      exec, "bandsolve::solve_along_add(thomas)", axis, a, b, c, d, u, info);
 }
 
 }  // namespace bandsolve

@@ -1,8 +1,9 @@
 #pragma once
 // Where system s of a batch lives, for the device kernels: element i of system s is at
-// data[(s / width) * pack_stride + s % width + i * row_stride]. One type for every layout:
-// row, column and strided Views (width 1, pack_stride = the system stride) and interleaved<W>
-// packs (width W). Valid in device code.
+// data[(s / width) * pack_stride + (s % width) * lane_stride + i * row_stride]. One type for
+// every layout: row, column and strided Views (width 1, pack_stride = the system stride),
+// interleaved<W> packs (width W, lane_stride 1) and the lines of an N-D array along one axis
+// (axis_lines below: width = the extent of the last batch axis). Valid in device code.
 #include <bandsolve/core/config.hpp>
 
 #include <type_traits>
@@ -14,14 +15,18 @@ struct systems {
   T* data;
   index_t pack_stride, row_stride;
   int width;
+  index_t lane_stride = 1;
 
   // Row 0 of system s.
   KOKKOS_FORCEINLINE_FUNCTION T* system(index_t s) const {
-    return data + (s / width) * pack_stride + s % width;
+    return data + (s / width) * pack_stride + (s % width) * lane_stride;
   }
   // Whether each system's rows are contiguous and systems are not (row layout, strided Views of
-  // unit row stride): such batches are read in tiles through team scratch.
-  bool rows_contiguous() const { return width == 1 && row_stride == 1 && pack_stride != 1; }
+  // unit row stride, lines along an array's unit-stride axis): such batches are read in tiles
+  // through team scratch.
+  bool rows_contiguous() const {
+    return row_stride == 1 && (width == 1 ? pack_stride != 1 : lane_stride != 1);
+  }
 };
 
 // The systems of a batch View (rank 2: row, column, strided; rank 3: interleaved packs).
@@ -34,6 +39,25 @@ auto systems_of(const View& v) {
   else
     return systems<value_type>{v.data(), static_cast<index_t>(v.stride(0)),
                                static_cast<index_t>(v.stride(1)), 1};
+}
+
+// The lines of an N-D array along one axis seen as a batch of systems (the device path of
+// solve_along): line s is element (s / width) * pack_stride + (s % width) * lane_stride, rows
+// row_stride apart. It stands in for a batch View where the device solvers take one: it has
+// the typedefs they read and systems_of below.
+template <class T>
+struct axis_lines {
+  using value_type = T;
+  using non_const_value_type = std::remove_const_t<T>;
+  static constexpr int rank = 2;
+  systems<T> lines;
+};
+
+template <class T = void, class U>
+auto systems_of(const axis_lines<U>& v) {
+  using value_type = std::conditional_t<std::is_void_v<T>, U, T>;
+  return systems<value_type>{v.lines.data, v.lines.pack_stride, v.lines.row_stride,
+                             v.lines.width, v.lines.lane_stride};
 }
 
 // Element i of one system (for first_bad_pivot and other per-element readers).
