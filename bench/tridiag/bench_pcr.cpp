@@ -13,7 +13,13 @@
 //                        and strided cases take the partition path) and automatic;
 //                        faults_per_call counts the minor page faults of the timed calls
 //                        (getrusage), which should be 0.
-// Floor bytes: 5 words per unknown (read a, b, c, d; write x), as for Thomas.
+//   long_factored/<kind>/<layout>/double  few long systems (n = 2^14, 2^18, 2^22, nsys =
+//                        2^24 / n; row and column) solved with stored factors: Thomas's
+//                        factorization (thomas_factored), the partition method's
+//                        (thomas_pcr_factored), and the one-shot hybrid beside them
+//                        (thomas_pcr_one_shot); the factorization is not timed.
+// Floor bytes: 5 words per unknown (read a, b, c, d; write x), as for Thomas; for the factored
+// solves the same 5 (Thomas's factored floor: r, l, c', d in; x out).
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -138,6 +144,71 @@ void long_benchmark(benchmark::State& state) {
       static_cast<double>(faults) / static_cast<double>(state.iterations());
 }
 
+enum class factored_kind { thomas_factored, thomas_pcr_factored, thomas_pcr_one_shot };
+
+const char* name_of(factored_kind k) {
+  return k == factored_kind::thomas_factored       ? "thomas_factored"
+         : k == factored_kind::thomas_pcr_factored ? "thomas_pcr_factored"
+                                                   : "thomas_pcr_one_shot";
+}
+
+template <factored_kind Kind, class Layout>
+void long_factored_benchmark(benchmark::State& state) {
+  using T = double;
+  const std::size_t n = static_cast<std::size_t>(state.range(0)),
+                    nsys = static_cast<std::size_t>(state.range(1));
+  const auto make = [&](const char* label) { return make_long_batch<Layout, T>(label, nsys, n); };
+  const auto d = make("d");
+  const host_exec exec;
+  iteration_timer t;
+  long faults = 0;
+  const auto time = [&](const auto& call) {
+    call();  // warm-up: first-touch scratch
+    exec.fence();
+    for (auto _ : state) {
+      const long f0 = minor_faults();
+      t.start();
+      call();
+      exec.fence();
+      t.stop(state);
+      faults += minor_faults() - f0;
+    }
+  };
+  if constexpr (Kind == factored_kind::thomas_pcr_one_shot) {
+    const auto a = make("a"), b = make("b"), c = make("c");
+    fill_rows_sum_to_one(a, b, c, d, nsys, n);
+    Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
+    time([&] { bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, a, b, c, d, info); });
+    if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  } else {
+    const auto f = [&] {  // a, b, c freed once factored
+      const auto a = make("a"), b = make("b"), c = make("c");
+      fill_rows_sum_to_one(a, b, c, d, nsys, n);
+      if constexpr (Kind == factored_kind::thomas_factored)
+        return bandsolve::factorize(exec, bandsolve::algo::thomas{}, a, b, c, nsys);
+      else
+        return bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, c, nsys);
+    }();
+    exec.fence();
+    time([&] { f.solve(exec, d); });
+    if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a system failed");
+  }
+  report(state, t, 5.0 * sizeof(T) * n * nsys, double(n) * nsys);
+  state.counters["faults_per_call"] =
+      static_cast<double>(faults) / static_cast<double>(state.iterations());
+}
+
+template <factored_kind Kind, class Layout>
+void add_long_factored(const char* layout, long n, long nsys) {
+  const std::string name = std::string("long_factored/") + name_of(Kind) + "/" + layout +
+                           "/double/n:" + std::to_string(n) + "/nsys:" + std::to_string(nsys);
+  benchmark::RegisterBenchmark(name.c_str(), long_factored_benchmark<Kind, Layout>)
+      ->Args({n, nsys})
+      ->UseManualTime()
+      ->Iterations(5)
+      ->Unit(benchmark::kMillisecond);
+}
+
 template <class Algo, class Layout, class T>
 void add_long(const char* layout, long n, long nsys) {
   const std::string name = std::string("long/") + Algo::name + "/" + layout + "/" +
@@ -193,6 +264,16 @@ const bool registered = [] {
     add_long_layouts<algo::thomas, float>(n, nsys);
     add_long_layouts<algo::thomas_pcr, float>(n, nsys);
     add_long_layouts<algo::automatic, float>(n, nsys);
+  }
+  for (long n = 1L << 14; n <= 1L << 22; n *= 16) {
+    const long nsys = (1L << 24) / n;
+    namespace bl = bandsolve::layout;
+    add_long_factored<factored_kind::thomas_factored, bl::row>("row", n, nsys);
+    add_long_factored<factored_kind::thomas_factored, bl::column>("column", n, nsys);
+    add_long_factored<factored_kind::thomas_pcr_factored, bl::row>("row", n, nsys);
+    add_long_factored<factored_kind::thomas_pcr_factored, bl::column>("column", n, nsys);
+    add_long_factored<factored_kind::thomas_pcr_one_shot, bl::row>("row", n, nsys);
+    add_long_factored<factored_kind::thomas_pcr_one_shot, bl::column>("column", n, nsys);
   }
   return true;
 }();
