@@ -202,8 +202,8 @@ void every_family() {
   }
 }
 
-// solve_along(thomas) on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory,
-// full and shared coefficients, rows whose solution is all ones (d = a + b + c without the
+// solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
+// with full and shared coefficients and symmetric with full ones, rows whose solution is all ones (d = a + b + c without the
 // entries outside the matrix).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
@@ -248,6 +248,10 @@ void along_on_device() {
     Kokkos::fence();
     report((axis_name + ", shared coefficients").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
+    Kokkos::deep_copy(d, rhs);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, d, info);
+    Kokkos::fence();
+    report((axis_name + ", symmetric").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
   }
 }
 

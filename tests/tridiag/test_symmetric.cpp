@@ -518,17 +518,26 @@ ext4 along_index(const ext4& e, int axis, std::size_t s, std::size_t i) {
 }
 
 // One shape, one axis: lines of a random SPD batch (indefinite rows given by `bad`: line, row)
-// written into the arrays, solved, compared with ?ptsv.
-template <class T, int R, nd_kind K, bool Shared, class Exec>
+// written into the arrays, solved (Device: through the device backend's kernels), compared with
+// ?ptsv.
+template <class T, int R, nd_kind K, bool Shared, class Exec, bool Device = false>
 void check_along(const Exec& exec, const ext4& e, int axis,
                  const std::vector<std::pair<std::size_t, std::size_t>>& bad = {}) {
+  const auto along = [&](const auto& b, const auto& off, const auto& d, const auto& info) {
+    if constexpr (Device)
+      bandsolve::solve_along(exec, symmetric{}, axis, b, off, d, info,
+                             bandsolve::backend::device{});
+    else
+      bandsolve::solve_along(exec, symmetric{}, axis, b, off, d, info);
+  };
   const std::size_t n = e[std::size_t(axis)];
   std::size_t nsys = 1;
   for (int r = 0; r < R; ++r)
     if (r != axis) nsys *= e[std::size_t(r)];
   INFO("rank " << R << " kind " << static_cast<int>(K) << (Shared ? " shared" : " full")
                << " extents " << e[0] << " " << e[1] << " " << e[2] << " " << e[3] << " axis "
-               << axis << " sizeof(T) " << sizeof(T) << " " << exec.name());
+               << axis << " sizeof(T) " << sizeof(T) << " " << exec.name()
+               << (Device ? " device backend" : ""));
   auto p = random_spd<T>(nsys, n, static_cast<std::uint32_t>(n * 31 + nsys));
   if (Shared)  // one matrix for every line: the first line's
     for (std::size_t s = 1; s < nsys; ++s)
@@ -548,7 +557,7 @@ void check_along(const Exec& exec, const ext4& e, int axis,
   if constexpr (Shared) {
     Kokkos::View<T*, Kokkos::HostSpace> b("b", n), off("e", n);
     for (std::size_t i = 0; i < n; ++i) b(i) = p.b[i], off(i) = p.e[i];
-    bandsolve::solve_along(exec, symmetric{}, axis, b, off, d.view, info);
+    along(b, off, d.view, info);
   } else {
     nd_array<T, R, K> b(e), off(e);
     for (std::size_t s = 0; s < nsys; ++s)
@@ -556,7 +565,7 @@ void check_along(const Exec& exec, const ext4& e, int axis,
         b.at(along_index<R>(e, axis, s, i)) = p.b[s * n + i];
         off.at(along_index<R>(e, axis, s, i)) = p.e[s * n + i];  // NaN at n - 1: not read
       }
-    bandsolve::solve_along(exec, symmetric{}, axis, b.view, off.view, d.view, info);
+    along(b.view, off.view, d.view, info);
   }
   exec.fence();
   std::vector<int> got(nsys);
@@ -570,11 +579,12 @@ void check_along(const Exec& exec, const ext4& e, int axis,
   CHECK(d.nan_count() - padding == 0);
 }
 
-template <class T, int R, nd_kind K, bool Shared>
+template <class T, int R, nd_kind K, bool Shared, bool Device = false>
 void check_along_shapes(const std::vector<ext4>& shapes) {
   bstest::for_each_exec([&](auto exec) {
     for (const auto& e : shapes)
-      for (int axis = 0; axis < R; ++axis) check_along<T, R, K, Shared>(exec, e, axis);
+      for (int axis = 0; axis < R; ++axis)
+        check_along<T, R, K, Shared, decltype(exec), Device>(exec, e, axis);
   });
 }
 
@@ -600,6 +610,24 @@ TEST_CASE("solve_along(symmetric) matches ?sptsv along every axis, float", "[sym
   check_along_shapes<float, 3, nd_kind::right, false>({{5, 3, 17}, {7, 16, 11}});
   check_along_shapes<float, 3, nd_kind::strided, false>({{5, 3, 17}, {7, 16, 11}});
   check_along_shapes<float, 3, nd_kind::left, true>({{5, 3, 17}, {7, 16, 11}});
+}
+
+// The device backend's kernels on the host spaces: lines a thread each, lines in row tiles
+// (unit-stride axis), rank-4 batch axes that fold and (strided) that do not.
+TEST_CASE("solve_along(symmetric) on the device backend matches ?ptsv along every axis",
+          "[symmetric][axis][device]") {
+  check_along_shapes<double, 2, nd_kind::right, false, true>({{3, 37}, {64, 33}});
+  check_along_shapes<double, 3, nd_kind::left, false, true>({{5, 3, 17}, {7, 16, 11}});
+  check_along_shapes<double, 3, nd_kind::strided, true, true>({{5, 3, 17}});
+  check_along_shapes<double, 4, nd_kind::right, false, true>({{3, 4, 5, 6}});
+  check_along_shapes<double, 4, nd_kind::strided, false, true>({{3, 4, 5, 6}, {2, 1, 7, 3}});
+  check_along_shapes<float, 3, nd_kind::right, true, true>({{7, 16, 11}});
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    check_along<double, 3, nd_kind::right, false, Exec, true>(exec, {6, 9, 5, 0}, 1,
+                                                              {{0, 0}, {7, 4}, {29, 8}});
+    check_along<double, 3, nd_kind::left, true, Exec, true>(exec, {6, 9, 5, 0}, 2, {{0, 3}});
+  });
 }
 
 TEST_CASE("solve_along(symmetric) reports indefinite lines at their system numbers",

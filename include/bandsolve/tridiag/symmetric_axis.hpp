@@ -7,13 +7,18 @@
 //       b = diag, e = offdiag, i = 0 .. n-1, n = d.extent(axis); x overwrites d.
 //
 // The forms of solve_along(thomas) (thomas_axis.hpp), whose line packing, checks and shared-
-// coefficient sweeps this reuses: d of rank 2 to 4 in LayoutRight, LayoutLeft or LayoutStride;
+// coefficient sweeps the host backends reuse: d of rank 2 to 4 in LayoutRight, LayoutLeft or LayoutStride;
 // diag and offdiag either full arrays of d's extents (any layouts; element n-1 of each line of
 // offdiag is not read) or rank-1 Views of length n shared by every line. float or double.
 // info has one entry per line, numbered as for thomas: 0, or the 1-based row of the first pivot
 // that is not positive and finite (as solve(symmetric)); with shared coefficients every line
 // has the same code. Work is enqueued on exec (one launch) and never fenced here.
 // Traffic with full coefficients: 4 words per unknown (read b, e, d; write x) against Thomas's 5.
+// Backends: the execution space's own, or a trailing backend::device{} (the default on
+// Kokkos::Cuda): the lines addressed in place as batches of the device symmetric solve
+// (along_device.hpp).
+#include <bandsolve/tridiag/along_device.hpp>
+#include <bandsolve/tridiag/symmetric_device.hpp>
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
 #include <bandsolve/tridiag/symmetric_register_sweep.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
@@ -85,34 +90,18 @@ constexpr void symmetric_along_static_checks() {
   (void)sizeof(backend::default_for_t<ExecutionSpace>);
 }
 
-// Packs as solve_along(thomas) (axis_packing): lane-contiguous packs in chains of two in flight
+// The host backends' solve of every line (n >= 1 rows, arguments checked): packs as
+// solve_along(thomas) (axis_packing): lane-contiguous packs in chains of two in flight
 // (sym_solve_lanes_chain), gathered packs through the register sweeps where they apply, else
 // the gathered sweeps; shared coefficients factored per pack into scratch, then Thomas's
 // shared-coefficient sweeps.
 template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
-void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, const OffView& e,
-                     const DView& d, const InfoView& info) {
-  symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, DView, InfoView>();
+void symmetric_along_host(const ExecutionSpace& exec, const char* function, int axis,
+                          const DiagView& b, const OffView& e, const DView& d,
+                          const InfoView& info, index_t n) {
   using T = typename DView::non_const_value_type;
   constexpr bool shared = DiagView::rank == 1;
   using P = axis_packing<T, shared>;
-  const char* function = "bandsolve::solve_along(symmetric)";
-  const std::string fn = function;
-  constexpr int rank = static_cast<int>(DView::rank);
-  if (axis < 0 || axis >= rank)
-    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
-                           rank - 1, ")");
-  check_along_coefficient(fn, "diag", b, d, axis, "d", d);
-  check_along_coefficient(fn, "offdiag", e, d, axis, "d", d);
-  check_no_overlap(fn, "d", d, "info", info);
-  const index_t n = static_cast<index_t>(d.extent(axis));
-  const std::size_t nsys = check_along_lines(fn, axis, d, info);
-  if (nsys == 0) return;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return;
-  }
-
   const along_plan plan = plan_along<P::W, P::L>(d, axis, b, e);
   const bool lanes = plan.lanes;
   const int width = plan.width;
@@ -212,14 +201,70 @@ void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, co
       });
 }
 
+// The checks, then the backend's solve.
+template <class Backend, class ExecutionSpace, class DiagView, class OffView, class DView,
+          class InfoView>
+void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, const OffView& e,
+                     const DView& d, const InfoView& info) {
+  symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, DView, InfoView>();
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::solve_along(symmetric): the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
+  const char* function = "bandsolve::solve_along(symmetric)";
+  const std::string fn = function;
+  constexpr int rank = static_cast<int>(DView::rank);
+  if (axis < 0 || axis >= rank)
+    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
+                           rank - 1, ")");
+  check_along_coefficient(fn, "diag", b, d, axis, "d", d);
+  check_along_coefficient(fn, "offdiag", e, d, axis, "d", d);
+  check_no_overlap(fn, "d", d, "info", info);
+  const index_t n = static_cast<index_t>(d.extent(axis));
+  const std::size_t nsys = check_along_lines(fn, axis, d, info);
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    // The lines addressed in place as batches of the device solve (along_device.hpp).
+    using T = typename DView::non_const_value_type;
+    check_rows_fit_int(fn, d.extent(axis));
+    for_each_line_batch(
+        axis, d, info, static_cast<index_t>(nsys),
+        [&](const along_launch& l, const InfoView& codes, index_t lines) {
+          symmetric_device_solve(exec, l.lines<const T>(b), l.lines<const T>(e), l.lines<T>(d),
+                                 codes, n, lines);
+        },
+        b, e);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve_along(symmetric): a host backend runs only on its own "
+                  "execution space");
+    symmetric_along_host(exec, function, axis, b, e, d, info, n);
+  }
+}
+
 }  // namespace detail
 
-// x overwrites d. See the top of this header.
+// x overwrites d. See the top of this header. Backend: the execution space's own, or
+// backend::device to run the device kernels on any execution space (host spaces included).
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpace& exec,
+                                                             algo::symmetric, int axis,
+                                                             const DiagView& diag,
+                                                             const OffView& offdiag,
+                                                             const DView& d, const InfoView& info,
+                                                             Backend) {
+  detail::symmetric_along<Backend>(exec, axis, diag, offdiag, d, info);
+}
+
 template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
 void solve_along(const ExecutionSpace& exec, algo::symmetric, int axis, const DiagView& diag,
                  const OffView& offdiag, const DView& d, const InfoView& info) {
-  detail::symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, DView, InfoView>();
-  detail::symmetric_along(exec, axis, diag, offdiag, d, info);
+  solve_along(exec, algo::symmetric{}, axis, diag, offdiag, d, info,
+              backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve

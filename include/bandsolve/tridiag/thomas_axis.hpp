@@ -26,7 +26,7 @@
 // Work is enqueued on exec (one launch for all lines) and never fenced here. T is float or
 // double. No pivoting: for diagonally dominant or symmetric positive definite matrices.
 // Backends: the execution space's own; solve_along also takes a trailing backend::device{}
-// (and is the device path on Kokkos::Cuda: thomas_axis_device.hpp, the lines addressed in place,
+// (and is the device path on Kokkos::Cuda: along_device.hpp, the lines addressed in place,
 // one launch, or one per index of the first batch axis for rank-4 strides that do not fold).
 // solve_along_add runs on the host backends only.
 //
@@ -41,7 +41,7 @@
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
-#include <bandsolve/tridiag/thomas_axis_device.hpp>
+#include <bandsolve/tridiag/along_device.hpp>
 #include <bandsolve/tridiag/thomas_axis_kernel.hpp>
 
 #include <string>
@@ -437,7 +437,14 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
   }
   if constexpr (std::is_same_v<Backend, backend::device>) {
     check_rows_fit_int(fn, d.extent(axis));
-    thomas_along_device(exec, axis, a, b, c, d, info, n, static_cast<index_t>(nsys));
+    using T = typename DView::non_const_value_type;
+    for_each_line_batch(
+        axis, d, info, static_cast<index_t>(nsys),
+        [&](const along_launch& l, const InfoView& codes, index_t lines) {
+          thomas_device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
+                              l.lines<const T>(c), l.lines<T>(d), codes, n, lines);
+        },
+        a, b, c);
   } else {
     static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                   "bandsolve::solve_along(thomas): a host backend runs only on its own execution "
