@@ -203,7 +203,7 @@ void every_family() {
 }
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
-// with full and shared coefficients and symmetric with full ones, rows whose solution is all ones (d = a + b + c without the
+// with full and shared coefficients (and solve_along_add) and symmetric with full ones, rows whose solution is all ones (d = a + b + c without the
 // entries outside the matrix).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
@@ -252,6 +252,14 @@ void along_on_device() {
     bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, d, info);
     Kokkos::fence();
     report((axis_name + ", symmetric").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
+    // solve_along_add: d (the right-hand sides, read only) solved and added to u = 0, then u
+    // copied to d for the check.
+    Kokkos::View<double***, Kokkos::LayoutRight, mem> u("u", e[0], e[1], e[2]);
+    Kokkos::deep_copy(d, rhs);
+    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis, a, b, c, d, u,
+                               info);
+    Kokkos::deep_copy(d, u);
+    report((axis_name + ", solve_along_add").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
   }
 }
 

@@ -236,17 +236,24 @@ double add_error(const std::vector<T>& got, const std::vector<T>& u0, const std:
 
 // One solve along `axis` of an array of extents e: d (and u) in kind KD, full coefficients in
 // kind KC (ignored when Shared: then rank-1 coefficient Views of length n). Device: through the
-// device backend's kernels (backend::device{}), solve_along only.
+// device backend's kernels (backend::device{}).
 template <class T, int R, kind KD, kind KC, bool Shared, bool Add, class Exec, bool Device = false>
 void check_case(Exec exec, const extents& e, int axis, std::uint32_t seed) {
-  static_assert(!(Device && Add), "solve_along_add has no device path");
-  // Calls solve_along on the chosen backend.
+  // Calls solve_along or solve_along_add (u given) on the chosen backend.
   const auto along = [&](const auto& a, const auto& b, const auto& c, const auto& d,
                          const auto& info) {
     if constexpr (Device)
       bandsolve::solve_along(exec, thomas{}, axis, a, b, c, d, info, bandsolve::backend::device{});
     else
       bandsolve::solve_along(exec, thomas{}, axis, a, b, c, d, info);
+  };
+  const auto along_add = [&](const auto& a, const auto& b, const auto& c, const auto& d,
+                             const auto& u, const auto& info) {
+    if constexpr (Device)
+      bandsolve::solve_along_add(exec, thomas{}, axis, a, b, c, d, u, info,
+                                 bandsolve::backend::device{});
+    else
+      bandsolve::solve_along_add(exec, thomas{}, axis, a, b, c, d, u, info);
   };
   const std::size_t n = e[axis], nsys = lines_along<R>(e, axis);
   INFO("rank " << R << ", extents " << e[0] << " x " << e[1] << (R > 2 ? " x " : "")
@@ -286,7 +293,7 @@ void check_case(Exec exec, const extents& e, int axis, std::uint32_t seed) {
       c(n - 1) = std::numeric_limits<T>::quiet_NaN();
     }
     if constexpr (Add)
-      bandsolve::solve_along_add(exec, thomas{}, axis, a, b, c, d.view, u.view, info);
+      along_add(a, b, c, d.view, u.view, info);
     else
       along(a, b, c, d.view, info);
   } else {
@@ -300,8 +307,7 @@ void check_case(Exec exec, const extents& e, int axis, std::uint32_t seed) {
     }
     const auto a0 = a.raw(), b0 = b.raw(), c0 = c.raw();
     if constexpr (Add)
-      bandsolve::solve_along_add(exec, thomas{}, axis, a.view, b.view, c.view, d.view, u.view,
-                                 info);
+      along_add(a.view, b.view, c.view, d.view, u.view, info);
     else
       along(a.view, b.view, c.view, d.view, info);
     exec.fence();
@@ -363,8 +369,9 @@ void check_every_axis(const extents& e, std::uint32_t& seed) {
 #if !defined(BSTEST_DOUBLES_ONLY)
 // Every axis of shape e through the device backend's kernels, on the host execution spaces: the
 // placements that give lines a thread each, lines in row tiles (unit-stride axis) and rank-4
-// batch axes that do not fold (padded, spread), full and shared coefficients; with register
-// chunks and without (chunked_thomas off: the per-line and row-tile kernels).
+// batch axes that do not fold (padded, spread), full and shared coefficients, solve_along and
+// solve_along_add; with register chunks and without (chunked_thomas off: the per-line and
+// row-tile kernels).
 template <class T, int R>
 void check_every_axis_device(const extents& e, std::uint32_t& seed) {
   bstest::for_each_exec([&](auto exec) {
@@ -382,6 +389,8 @@ void check_every_axis_device(const extents& e, std::uint32_t& seed) {
                                                                                 seed++);
         check_case<T, R, kind::padded_left, kind::right, true, false, Exec, true>(exec, e, axis,
                                                                                   seed++);
+        check_case<T, R, kind::left, kind::right, false, true, Exec, true>(exec, e, axis, seed++);
+        check_case<T, R, kind::spread, kind::right, true, true, Exec, true>(exec, e, axis, seed++);
       }
       bandsolve::detail::device::chunked_thomas = saved;
     }

@@ -115,4 +115,22 @@ void for_each_line_batch(int axis, const DView& d, const InfoView& info, index_t
   }
 }
 
+// dst = src (Add false) or dst += src (Add true) on `lines` lines of n rows, one launch on exec.
+// A named function, not a lambda in the caller's lambda: nvcc's extended lambdas must be.
+template <bool Add, class ExecutionSpace, class S, class D>
+void along_copy_lines(const ExecutionSpace& exec, const char* label, const device::systems<S>& src,
+                      const device::systems<D>& dst, index_t lines, index_t n) {
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, lines * n),
+      KOKKOS_LAMBDA(const index_t k) {
+        const index_t s = k % lines, i = k / lines;  // neighbouring threads, neighbouring lines
+        const S value = src.system(s)[i * src.row_stride];
+        D& out = dst.system(s)[i * dst.row_stride];
+        if constexpr (Add)
+          out += value;
+        else
+          out = value;
+      });
+}
+
 }  // namespace bandsolve::detail

@@ -25,10 +25,11 @@
 // a[0] and c[n-1] are ignored; a, b, c are never modified; the output must not overlap an input.
 // Work is enqueued on exec (one launch for all lines) and never fenced here. T is float or
 // double. No pivoting: for diagonally dominant or symmetric positive definite matrices.
-// Backends: the execution space's own; solve_along also takes a trailing backend::device{}
-// (and is the device path on Kokkos::Cuda: along_device.hpp, the lines addressed in place,
-// one launch, or one per index of the first batch axis for rank-4 strides that do not fold).
-// solve_along_add runs on the host backends only.
+// Backends: the execution space's own, or a trailing backend::device{} (the default on
+// Kokkos::Cuda): along_device.hpp, the lines addressed in place, one launch, or one per index
+// of the first batch axis for rank-4 strides that do not fold. There solve_along_add copies d
+// into a scratch batch it allocates (n values per line), solves it and adds it to u: 11 words
+// per unknown instead of 6.
 //
 // How the host backends pack lines (layout/axis.hpp): neighbouring lines along the batch axis of smallest
 // stride share a pack, one SIMD lane each. With a unit-stride batch axis each row of a pack is
@@ -411,9 +412,6 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
   static_assert(backend::is_backend_v<Backend>,
                 "bandsolve::solve_along: the last argument must be a backend tag "
                 "(backend::device, or the execution space's own)");
-  static_assert(!(Add && std::is_same_v<Backend, backend::device>),
-                "bandsolve::solve_along_add(thomas): not on the device backend (Kokkos::Cuda) "
-                "yet; solve_along is, and u += x can follow it there");
   constexpr int rank = static_cast<int>(DView::rank);
   const std::string fn = function;
   if (axis < 0 || axis >= rank)
@@ -438,13 +436,37 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
   if constexpr (std::is_same_v<Backend, backend::device>) {
     check_rows_fit_int(fn, d.extent(axis));
     using T = typename DView::non_const_value_type;
-    for_each_line_batch(
-        axis, d, info, static_cast<index_t>(nsys),
-        [&](const along_launch& l, const InfoView& codes, index_t lines) {
-          thomas_device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
-                              l.lines<const T>(c), l.lines<T>(d), codes, n, lines);
-        },
-        a, b, c);
+    if constexpr (Add) {
+      // d is only read: its lines are copied into a column batch (line s at x[s + i nsys]) that
+      // the device Thomas solves in place, then added to u.
+      using memory_space = typename ExecutionSpace::memory_space;
+      const auto buffer = allocate_scratch<memory_space>(
+          exec, function, scratch_total(function, nsys, static_cast<std::size_t>(n) * sizeof(T), 0));
+      T* const x = reinterpret_cast<T*>(buffer.data());
+      for_each_line_batch(
+          axis, d, info, static_cast<index_t>(nsys),
+          [&](const along_launch& l, const InfoView& codes, index_t lines) {
+            const device::systems<T> xs{x + l.outer_index * lines, 1,
+                                        static_cast<index_t>(nsys), 1, 1};
+            along_copy_lines<false>(exec, function, device::systems_of(l.lines<const T>(d)), xs,
+                                    lines, n);
+            thomas_device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
+                                l.lines<const T>(c), device::axis_lines<T>{xs}, codes, n, lines);
+            along_copy_lines<true>(exec, function, device::systems<const T>{xs.data, 1,
+                                                                           xs.row_stride, 1, 1},
+                                   device::systems_of(l.lines<T>(u)), lines, n);
+          },
+          a, b, c, u);
+      exec.fence();  // the buffer is freed on return
+    } else {
+      for_each_line_batch(
+          axis, d, info, static_cast<index_t>(nsys),
+          [&](const along_launch& l, const InfoView& codes, index_t lines) {
+            thomas_device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
+                                l.lines<const T>(c), l.lines<T>(d), codes, n, lines);
+          },
+          a, b, c);
+    }
   } else {
     static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                   "bandsolve::solve_along(thomas): a host backend runs only on its own execution "
@@ -480,19 +502,28 @@ void solve_along(const ExecutionSpace& exec, algo::thomas, int axis, const AView
               backend::default_for_t<ExecutionSpace>{});
 }
 
-// u += x; d is only read. See the top of this header.
+// u += x; d is only read. See the top of this header. Backend as for solve_along.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
-          class InfoView>
-void solve_along_add(const ExecutionSpace& exec, algo::thomas, int axis, const AView& a,
-                     const BView& b, const CView& c, const DView& d, const UView& u,
-                     const InfoView& info) {
+          class InfoView, class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
+    const ExecutionSpace& exec, algo::thomas, int axis, const AView& a, const BView& b,
+    const CView& c, const DView& d, const UView& u, const InfoView& info, Backend) {
   static_assert(Kokkos::is_view<UView>::value &&
                     std::is_same_v<typename UView::value_type,
                                    typename UView::non_const_value_type>,
                 "bandsolve::solve_along_add(thomas): u receives u + x and cannot be a View of "
                 "const");
-  detail::thomas_along<true, backend::default_for_t<ExecutionSpace>>(
-      exec, "bandsolve::solve_along_add(thomas)", axis, a, b, c, d, u, info);
+  detail::thomas_along<true, Backend>(exec, "bandsolve::solve_along_add(thomas)", axis, a, b, c,
+                                      d, u, info);
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
+          class InfoView>
+void solve_along_add(const ExecutionSpace& exec, algo::thomas, int axis, const AView& a,
+                     const BView& b, const CView& c, const DView& d, const UView& u,
+                     const InfoView& info) {
+  solve_along_add(exec, algo::thomas{}, axis, a, b, c, d, u, info,
+                  backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve
