@@ -4,3 +4,4 @@
 #include <bandsolve/mpi/factorize.hpp>
 #include <bandsolve/mpi/options.hpp>
 #include <bandsolve/mpi/solve.hpp>
+#include <bandsolve/mpi/solve_along.hpp>

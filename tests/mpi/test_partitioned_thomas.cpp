@@ -3,7 +3,9 @@
 // layout, float and double, even and uneven splits (parts of 1 and 2 rows), one line and many,
 // both exchange schemes. Bad arguments on one rank make every rank throw the same message; a
 // singular line gets the same info code on every rank. Periodic lines (algo::periodic) the same
-// against the single-process periodic solve. Run by mpiexec with 1-4 ranks.
+// against the single-process periodic solve. Lines along an axis of a 2-D to 4-D array split
+// over the ranks (mpi::solve_along) against the single-process solve_along of the whole array.
+// Run by mpiexec with 1-4 ranks.
 //
 // Every rank builds every row of every line from a hash of (line, global row), so it can compute
 // the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
@@ -18,6 +20,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <mpi.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -636,6 +639,205 @@ TEST_CASE("mpi::solve(periodic): singular lines get the same info code on every 
                                                               expected);
     }
   }
+}
+
+// Lines along an axis (mpi::solve_along): the global array has extents ext (ext[axis] = N, the
+// rows of the split); element g of line s (numbered as solve_along numbers them) is row g of
+// lines<T>'s line s (shared coefficients: of line 0). Each rank holds its rows along the axis.
+using extents = std::array<std::size_t, 4>;
+
+template <class T, int R>
+struct nd_array;
+template <class T>
+struct nd_array<T, 1> { using type = T*; };
+template <class T>
+struct nd_array<T, 2> { using type = T**; };
+template <class T>
+struct nd_array<T, 3> { using type = T***; };
+template <class T>
+struct nd_array<T, 4> { using type = T****; };
+template <class T, int R, class ArrayLayout = Kokkos::LayoutRight>
+using nd_view = Kokkos::View<typename nd_array<T, R>::type, ArrayLayout, Kokkos::HostSpace>;
+
+template <class V>
+typename V::reference_type element(const V& v, const extents& i) {
+  if constexpr (V::rank == 1) return v(i[0]);
+  else if constexpr (V::rank == 2) return v(i[0], i[1]);
+  else if constexpr (V::rank == 3) return v(i[0], i[1], i[2]);
+  else return v(i[0], i[1], i[2], i[3]);
+}
+
+// f(i) for every index of an array of extents e (unused axes 1).
+template <class F>
+void for_each_index(const extents& e, const F& f) {
+  for (std::size_t i0 = 0; i0 < e[0]; ++i0)
+    for (std::size_t i1 = 0; i1 < e[1]; ++i1)
+      for (std::size_t i2 = 0; i2 < e[2]; ++i2)
+        for (std::size_t i3 = 0; i3 < e[3]; ++i3) f(extents{i0, i1, i2, i3});
+}
+
+// A View of extents e in ArrayLayout; LayoutStride: the subview of a LayoutRight array with two
+// more indices along the last axis, padding that is never read (1e30) nor written.
+template <class V>
+V allocate_nd(const std::string& label, const extents& e) {
+  constexpr int R = static_cast<int>(V::rank);
+  using T = typename V::value_type;
+  if constexpr (std::is_same_v<typename V::array_layout, Kokkos::LayoutStride>) {
+    static_assert(R == 3, "padded arrays: rank 3 only here");
+    nd_view<T, 3> base(label, e[0], e[1], e[2] + 2);
+    Kokkos::deep_copy(base, T(1e30));
+    return Kokkos::subview(base, Kokkos::ALL, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), e[2] + 1));
+  } else if constexpr (R == 1) {
+    return V(label, e[0]);
+  } else if constexpr (R == 2) {
+    return V(label, e[0], e[1]);
+  } else if constexpr (R == 3) {
+    return V(label, e[0], e[1], e[2]);
+  } else {
+    return V(label, e[0], e[1], e[2], e[3]);
+  }
+}
+
+// Line number of global index g along axis (batch indices in axis order, last fastest).
+std::size_t line_of(const extents& g, const extents& ext, int rank, int axis) {
+  std::size_t s = 0;
+  for (int k = 0; k < rank; ++k)
+    if (k != axis) s = s * ext[static_cast<std::size_t>(k)] + g[static_cast<std::size_t>(k)];
+  return s;
+}
+
+// Fills this rank's part (rows g0 .. g0 + m - 1 along axis) of a, b, c, d (global: g0 = 0).
+template <class T, class CView, class DView>
+void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0, const CView& a,
+                const CView& b, const CView& c, const DView& d) {
+  constexpr int R = static_cast<int>(DView::rank);
+  const auto ax = static_cast<std::size_t>(axis);
+  extents local = ext;
+  local[ax] = d.extent(ax);
+  for_each_index(local, [&](extents i) {
+    extents g = i;
+    g[ax] += g0;
+    const std::size_t s = line_of(g, ext, R, axis);
+    element(d, i) = L.coef(s, g[ax], 3);
+    if constexpr (CView::rank == 1) {
+      if (s == 0) a(i[ax]) = L.coef(0, g[ax], 0), b(i[ax]) = L.coef(0, g[ax], 1), c(i[ax]) = L.coef(0, g[ax], 2);
+    } else {
+      element(a, i) = L.coef(s, g[ax], 0), element(b, i) = L.coef(s, g[ax], 1),
+      element(c, i) = L.coef(s, g[ax], 2);
+    }
+  });
+}
+
+// One solve along `axis` of an R-D array (batch extents ext, the axis's from the split) held in
+// ArrayLayout, coefficients full (same type as d) or Shared; zero_lines: lines with a zero row
+// (global row 5 or the last). Checks x and info against the single-process solve_along of the
+// whole array and the words the exchange sent.
+template <class T, int R, class ArrayLayout, bool Shared = false>
+void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
+                 const std::vector<std::size_t>& zero_lines = {}) {
+  using DView = nd_view<T, R, ArrayLayout>;
+  using CView = std::conditional_t<Shared, nd_view<T, 1>, DView>;
+  using GView = nd_view<T, R>;
+  using GCView = std::conditional_t<Shared, nd_view<T, 1>, GView>;
+  const auto ax = static_cast<std::size_t>(axis);
+  std::size_t N = 0;
+  for (const auto m : sizes) N += m;
+  ext[ax] = N;
+  for (int k = R; k < 4; ++k) ext[static_cast<std::size_t>(k)] = 1;
+  std::size_t nsys = 1;
+  for (int k = 0; k < R; ++k)
+    if (k != axis) nsys *= ext[static_cast<std::size_t>(k)];
+  lines<T> L{nsys, N, {}};
+  for (const auto s : zero_lines) L.zero_rows.push_back({s, s % 2 == 0 ? std::size_t(5) : N - 1});
+  const extents cext = Shared ? extents{N, 1, 1, 1} : ext;
+
+  // The whole array, solved by one process.
+  const GView d_ref = allocate_nd<GView>("d", ext);
+  const GCView a_ref = allocate_nd<GCView>("a", cext), b_ref = allocate_nd<GCView>("b", cext),
+               c_ref = allocate_nd<GCView>("c", cext);
+  fill_along(L, ext, axis, 0, a_ref, b_ref, c_ref, d_ref);
+  Kokkos::View<int*, Kokkos::HostSpace> info_ref("info", nsys);
+  const Kokkos::DefaultHostExecutionSpace exec;
+  bandsolve::solve_along(exec, bandsolve::algo::thomas{}, axis, a_ref, b_ref, c_ref, d_ref, info_ref);
+  exec.fence();
+
+  // This rank's rows.
+  const auto [g0, m] = my_rows(sizes);
+  extents local = ext, lcext = cext;
+  local[ax] = m;
+  lcext[Shared ? 0 : ax] = m;
+  const DView d = allocate_nd<DView>("d", local);
+  const CView a = allocate_nd<CView>("a", lcext), b = allocate_nd<CView>("b", lcext),
+              c = allocate_nd<CView>("c", lcext);
+  fill_along(L, ext, axis, g0, a, b, c, d);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
+  Kokkos::deep_copy(info, -7);
+  words_sent = 0;
+  if (axis % 2 == 0)
+    bmpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
+  else
+    bmpi::solve_along(exec, MPI_COMM_WORLD, bandsolve::algo::thomas{}, axis, a, b, c, d, info);
+  const double words = words_per_line_per_rank(nsys);
+  CHECK(words == (world_size() == 1 ? 0.0 : 4 * reduced_rows(sizes) / world_size()));
+  CHECK(words <= 8);
+
+  const std::vector<int> ref_codes(info_ref.data(), info_ref.data() + nsys);
+  CHECK(std::vector<int>(info.data(), info.data() + nsys) == ref_codes);
+  for (const auto s : zero_lines) CHECK(ref_codes[s] != 0);
+  double worst = 0;
+  for_each_index(local, [&](extents i) {
+    extents g = i;
+    g[ax] += g0;
+    if (ref_codes[line_of(g, ext, R, axis)] != 0) return;
+    const double ref = static_cast<double>(element(d_ref, g));
+    const double e = std::abs(static_cast<double>(element(d, i)) - ref) / (1 + std::abs(ref));
+    if (!(e <= worst)) worst = std::isfinite(e) ? e : 1e300;
+  });
+  CHECK(worst <= 100 * std::numeric_limits<T>::epsilon());
+}
+
+TEST_CASE("mpi::solve_along equals the single-process solve_along of the whole array", "[mpi]") {
+  const int P = world_size();
+  for (const split kind : {split::even, split::one_two_rest}) {
+    const auto sizes = parts(kind, P);
+    for (int axis = 0; axis < 3; ++axis) {
+      INFO(P << " ranks, split " << split_name(kind) << ", axis " << axis);
+      const extents ext{6, 11, 5, 1};
+      check_along<double, 3, Kokkos::LayoutRight>(axis, ext, sizes, {3, 20});
+      check_along<double, 3, Kokkos::LayoutLeft>(axis, ext, sizes, {7});
+      check_along<double, 3, Kokkos::LayoutStride>(axis, ext, sizes);
+      check_along<double, 3, Kokkos::LayoutRight, true>(axis, ext, sizes);
+      check_along<float, 3, Kokkos::LayoutRight>(axis, ext, sizes);
+      if (axis < 2) check_along<double, 2, Kokkos::LayoutRight>(axis, {9, 10, 1, 1}, sizes, {4});
+    }
+    // Rank 4: along axis 2 the first two batch axes do not fold (a run per index of both).
+    for (int axis = 0; axis < 4; ++axis) {
+      INFO(P << " ranks, split " << split_name(kind) << ", rank 4, axis " << axis);
+      check_along<double, 4, Kokkos::LayoutRight>(axis, {3, 4, 5, 2}, sizes, {1});
+    }
+  }
+}
+
+TEST_CASE("mpi::solve_along: different batch extents on one rank make every rank throw the same "
+          "message", "[mpi]") {
+  const int P = world_size(), bad = P - 1;
+  using V = nd_view<double, 3>;
+  const bool me_bad = world_rank() == bad && P > 1;
+  // The same number of lines (6 x 4 and 4 x 6), so only the extents tell them apart.
+  const V a("a", me_bad ? 4 : 6, 3, me_bad ? 6 : 4), b("b", a.layout()), c("c", a.layout()),
+      d("d", a.layout());
+  Kokkos::deep_copy(b, 4.0);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", 24);
+  const auto [msg, same] = agreed_message(thrown_message([&] {
+    bmpi::solve_along(Kokkos::DefaultHostExecutionSpace(), MPI_COMM_WORLD, 1, a, b, c, d, info);
+  }));
+  CHECK(same);
+  if (P > 1)
+    CHECK(msg == "bandsolve::mpi::solve_along: the ranks hold different batch extents: "
+                 "d.extent(0) = 6 on rank 0 but 4 on rank " + std::to_string(bad) +
+                     " (only the extent along axis 1 may differ)");
+  else
+    CHECK(msg == "(nothing thrown)");
 }
 
 // MPI around Kokkos around Catch2; the exit status is the worst of every rank's.

@@ -26,6 +26,13 @@ struct partition {
   index_t total_rows = 0;
 };
 
+// Solves along an axis of an N-D array (solve_along.hpp): the axis and d's extents (that of the
+// axis itself as 0), which every rank must pass alike (the ranks split the lines only along it).
+struct along_shape {
+  long long axis = 0;
+  long long extent[4] = {0, 0, 0, 0};
+};
+
 // The communicator itself is checked locally: a null one has no ranks to agree with.
 inline void check_comm(const std::string& fn, MPI_Comm comm) {
   int initialized = 0, finalized = 0;
@@ -38,20 +45,26 @@ inline void check_comm(const std::string& fn, MPI_Comm comm) {
 
 // local_checks() returns {nsys, rows held by this rank} or throws std::invalid_argument with
 // fn's prefix. scalar_bytes: sizeof the scalar each rank sends; opts: the options, if the call
-// takes them (the ranks must agree on both: different schemes would wait in different calls).
+// takes them (the ranks must agree on both: different schemes would wait in different calls);
+// shape: the axis and extents of a solve along an axis, if it is one.
 template <class LocalChecks>
 partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
-                             const LocalChecks& local_checks, const options* opts = nullptr) {
+                             const LocalChecks& local_checks, const options* opts = nullptr,
+                             const along_shape* shape = nullptr) {
   check_comm(fn, comm);
   partition p;
   MPI_Comm_rank(comm, &p.rank);
   MPI_Comm_size(comm, &p.size);
 
   std::string message;
-  constexpr int F = 6;  // bad, nsys, rows, scalar bytes, scheme, all-to-all threshold
+  // bad, nsys, rows, scalar bytes, scheme, all-to-all threshold, axis, 4 extents
+  constexpr int F = 11;
+  const along_shape none{};
+  const along_shape& sh = shape ? *shape : none;
   long long mine[F] = {0, 0, 0, static_cast<long long>(scalar_bytes),
                        opts ? static_cast<long long>(opts->scheme) : 0,
-                       opts ? static_cast<long long>(opts->all_to_all_min_lines_per_rank) : 0};
+                       opts ? static_cast<long long>(opts->all_to_all_min_lines_per_rank) : 0,
+                       sh.axis, sh.extent[0], sh.extent[1], sh.extent[2], sh.extent[3]};
   try {
     const auto [nsys, held] = local_checks();
     mine[1] = static_cast<long long>(nsys);
@@ -86,6 +99,16 @@ partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t s
     bandsolve::detail::throw_invalid_argument(fn, "rank ", first_bad, " of ", p.size, ": ", text);
   }
   for (int r = 1; r < p.size; ++r) {
+    if (field(r, 6) != field(0, 6))
+      bandsolve::detail::throw_invalid_argument(fn, "the ranks pass different axes: axis = ",
+                                                field(0, 6), " on rank 0 but ", field(r, 6),
+                                                " on rank ", r);
+    for (int k = 0; k < 4; ++k)
+      if (field(r, 7 + k) != field(0, 7 + k))
+        bandsolve::detail::throw_invalid_argument(
+            fn, "the ranks hold different batch extents: d.extent(", k, ") = ", field(0, 7 + k),
+            " on rank 0 but ", field(r, 7 + k), " on rank ", r,
+            " (only the extent along axis ", field(0, 6), " may differ)");
     if (field(r, 1) != field(0, 1))
       bandsolve::detail::throw_invalid_argument(
           fn, "the ranks hold different numbers of systems: nsys = ", field(0, 1), " on rank 0 but ",

@@ -44,6 +44,54 @@
 namespace bandsolve::mpi {
 namespace detail {
 
+// The one-shot solve of p.nsys lines of kind Algo after the checks (p.size > 1, p.nsys > 0):
+// reduce(red, codes) writes every line's reduced rows (line s at red[s*k*3], k reduced rows of
+// this rank) and local info codes; the reduced systems (tridiagonal for algo::thomas, periodic
+// for algo::periodic) go to the ranks that solve them with the single-process solve of the same
+// kind; finish(iface) finishes every line from its interface values (line s at iface[s*k]);
+// info gets the codes every rank agrees on.
+template <class Algo, class T, class MemorySpace, class ExecutionSpace, class Reduce, class Finish,
+          class InfoView>
+void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
+                         const options& opts, const local_part& part, const Reduce& reduce,
+                         const Finish& finish, const InfoView& info) {
+  using memory_space = MemorySpace;
+  const index_t nsys = static_cast<index_t>(p.nsys);
+  const int k = part.reduced_rows();
+  const Kokkos::View<T*, memory_space> red(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows"), nsys * k * 3);
+  const Kokkos::View<T*, memory_space> iface(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface"), nsys * k);
+  const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", nsys);
+
+  reduce(red, codes);
+  exec.fence();  // red is complete
+  const reduced_router<T, memory_space> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
+  const auto rows_in = router.to_solvers(red, 3);
+  std::vector<int> reduced_codes(p.nsys, 0);
+  auto rd = router.allocate_batch("bandsolve::mpi reduced d");
+  if (router.lines_solved_here() > 0) {
+    const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),
+               rb = router.allocate_batch("bandsolve::mpi reduced b"),
+               rc = router.allocate_batch("bandsolve::mpi reduced c");
+    router.for_each_received(exec, rows_in, 3, KOKKOS_LAMBDA(int t, int i, const T* w) {
+      ra(t, i) = w[0];
+      rb(t, i) = T(1);
+      rc(t, i) = w[1];
+      rd(t, i) = w[2];
+    });
+    const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi reduced info",
+                                                 static_cast<std::size_t>(router.lines_solved_here()));
+    bandsolve::solve(exec, Algo{}, ra, rb, rc, rd, rinfo);
+    exec.fence();
+    router.record_codes(rinfo, reduced_codes);
+  }
+  router.to_owners(exec, rd, iface);
+  finish(iface);
+  exec.fence();
+  reduce_info(comm, p.nsys, codes, reduced_codes, info);
+}
+
 // The one-shot solve of lines of kind Algo (line_algo.hpp): each rank reduces its parts to their
 // interface rows, the reduced systems (tridiagonal for algo::thomas, periodic for algo::periodic)
 // are solved by the single-process solve of the same kind, and each rank finishes its parts.
@@ -80,41 +128,15 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
   }
 
   const local_part part = part_of<Algo>(p);
-  const index_t nsys = static_cast<index_t>(p.nsys);
-  const int k = part.reduced_rows();
-
-  const Kokkos::View<T*, memory_space> red(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows"), nsys * k * 3);
-  const Kokkos::View<T*, memory_space> iface(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface"), nsys * k);
-  const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", nsys);
-
-  reduce_parts(exec, a, b, c, d, red, codes, nsys, part);
-  exec.fence();  // red is complete
-  const reduced_router<T, memory_space> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
-  const auto rows_in = router.to_solvers(red, 3);
-  std::vector<int> reduced_codes(p.nsys, 0);
-  auto rd = router.allocate_batch("bandsolve::mpi reduced d");
-  if (router.lines_solved_here() > 0) {
-    const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),
-               rb = router.allocate_batch("bandsolve::mpi reduced b"),
-               rc = router.allocate_batch("bandsolve::mpi reduced c");
-    router.for_each_received(exec, rows_in, 3, KOKKOS_LAMBDA(int t, int i, const T* w) {
-      ra(t, i) = w[0];
-      rb(t, i) = T(1);
-      rc(t, i) = w[1];
-      rd(t, i) = w[2];
-    });
-    const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi reduced info",
-                                                 static_cast<std::size_t>(router.lines_solved_here()));
-    bandsolve::solve(exec, Algo{}, ra, rb, rc, rd, rinfo);
-    exec.fence();
-    router.record_codes(rinfo, reduced_codes);
-  }
-  router.to_owners(exec, rd, iface);
-  finish_parts(exec, a, b, c, d, iface, nsys, part);
-  exec.fence();
-  reduce_info(comm, p.nsys, codes, reduced_codes, info);
+  solve_reduced_lines<Algo, T, memory_space>(
+      exec, comm, p, opts, part,
+      [&](const auto& red, const auto& codes) {
+        reduce_parts(exec, a, b, c, d, red, codes, static_cast<index_t>(p.nsys), part);
+      },
+      [&](const auto& iface) {
+        finish_parts(exec, a, b, c, d, iface, static_cast<index_t>(p.nsys), part);
+      },
+      info);
 }
 
 }  // namespace detail

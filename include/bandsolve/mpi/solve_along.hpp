@@ -1,0 +1,203 @@
+#pragma once
+// Distributed solve of the lines along one axis of a 2-D to 4-D array whose solve axis is split
+// over the ranks of an MPI communicator:
+//
+//   bandsolve::mpi::solve_along(exec, comm, axis, a, b, c, d, info[, opts]);
+//   bandsolve::mpi::solve_along(exec, comm, algo::thomas{}, axis, a, b, c, d, info[, opts]);
+//
+// Every line of the global array along `axis` (all other indices fixed) is one system with ends,
+// as in the single-process bandsolve::solve_along(exec, algo::thomas{}, axis, ...). Rank r holds
+// a contiguous part of every line: global rows offsets[r] .. offsets[r] + n_r - 1 along the axis,
+// in rank order, n_r = d.extent(axis) on rank r (at least 1; the parts may differ in size); every
+// other extent of d is the same on every rank. d: rank 2 to 4, LayoutRight, LayoutLeft or
+// LayoutStride (subviews of padded arrays), float or double; a, b, c: full arrays of d's extents
+// (any layouts) or rank-1 Views of length n_r, this rank's part of one line shared by every line.
+// info: one entry per line, numbered as the single-process solve_along numbers them (batch
+// indices in axis order, last fastest); every rank gets the same codes (info_reduce.hpp). x
+// overwrites d. Collective over comm; arguments are checked on every rank and agreed before any
+// exchange, the axis and the batch extents included (collective_checks.hpp). Host execution
+// spaces (Serial, OpenMP); the call fences exec. One rank: the single-process solve_along.
+//
+// How: the lines are cut into runs of consecutive line numbers that are equally spaced in d and
+// in every full coefficient array (the batch axes fold as far as their strides allow, last axis
+// first); each run is handed to the local passes of mpi::solve (partition_kernel.hpp) as a strided
+// batch View (layout::strided; shared coefficients with system stride 0), in place: nothing is
+// copied or transposed. The reduced systems of all runs go through one exchange, as in
+// mpi::solve. See docs/distributed.md.
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/layout/axis.hpp>
+#include <bandsolve/mpi/solve.hpp>
+#include <bandsolve/tridiag/thomas_axis.hpp>
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace bandsolve::mpi {
+namespace detail {
+
+// Runs of the lines along `axis`: run q holds lines q*lines .. (q+1)*lines - 1; its lines step by
+// the stride of step_axis (none: one line per run) in each array; q numbers the indices of the
+// loop axes (loop_axis[0] slower; an unused slot is `axis` with extent 1).
+struct along_runs {
+  index_t lines = 1, runs = 1;
+  int step_axis = -1;
+  int loop_axis[2] = {0, 0};
+  index_t loop_extent[2] = {1, 1};
+
+  template <class View>
+  index_t offset(const View& v, index_t q) const {
+    return (q / loop_extent[1]) * static_cast<index_t>(v.stride(loop_axis[0])) +
+           (q % loop_extent[1]) * static_cast<index_t>(v.stride(loop_axis[1]));
+  }
+};
+
+// Whether batch axis k continues a run of `count` lines stepping along step_axis in array v
+// (shared rank-1 coefficients: always).
+template <class View>
+bool continues_run(const View& v, int k, index_t count, int step_axis) {
+  if constexpr (View::rank == 1)
+    return true;
+  else
+    return static_cast<index_t>(v.stride(k)) == count * static_cast<index_t>(v.stride(step_axis));
+}
+
+// The runs of the lines of d along `axis` (checked), folding the batch axes from the last one
+// while they continue the run in d and in every coefficient array.
+template <class DView, class... Coefficients>
+along_runs runs_of(int axis, const DView& d, const Coefficients&... coefficients) {
+  constexpr int rank = static_cast<int>(DView::rank);
+  along_runs r;
+  r.loop_axis[0] = r.loop_axis[1] = axis;
+  int k = rank - 1;
+  for (; k >= 0; --k) {
+    if (k == axis) continue;
+    const index_t e = static_cast<index_t>(d.extent(k));
+    if (e == 1) continue;
+    if (r.lines > 1 && !(continues_run(d, k, r.lines, r.step_axis) &&
+                         (continues_run(coefficients, k, r.lines, r.step_axis) && ...)))
+      break;
+    if (r.lines == 1) r.step_axis = k;
+    r.lines *= e;
+  }
+  int loops = 0;
+  for (; k >= 0; --k) {  // the axes left number the runs (at most two: the last one folds)
+    if (k == axis || d.extent(k) == 1) continue;
+    const int slot = 1 - loops++;
+    r.loop_axis[slot] = k;
+    r.loop_extent[slot] = static_cast<index_t>(d.extent(k));
+    r.runs *= r.loop_extent[slot];
+  }
+  return r;
+}
+
+// Run q of array v as a batch View (lines, n): a strided View over v's own memory.
+template <class T, class MemorySpace, class View>
+Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace> run_lines(const View& v, int axis,
+                                                              const along_runs& r, index_t q,
+                                                              index_t n) {
+  using V = Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>;
+  const auto lines = static_cast<std::size_t>(r.lines), rows = static_cast<std::size_t>(n);
+  if constexpr (View::rank == 1) {
+    return V(v.data(), Kokkos::LayoutStride(lines, 0, rows, v.stride(0)));
+  } else {
+    const std::size_t step = r.step_axis >= 0 ? v.stride(r.step_axis) : 0;
+    return V(v.data() + r.offset(v, q), Kokkos::LayoutStride(lines, step, rows, v.stride(axis)));
+  }
+}
+
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                             const BView& b, const CView& c, const DView& d, const InfoView& info,
+                             const options& opts) {
+  using T = typename DView::non_const_value_type;
+  using memory_space = typename DView::memory_space;
+  constexpr int rank = static_cast<int>(DView::rank);
+  bandsolve::detail::thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView,
+                                                InfoView>();
+  static_assert(std::is_same_v<typename DView::value_type, T>,
+                "bandsolve::mpi::solve_along: d receives the solution and cannot be a View of "
+                "const");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "bandsolve::mpi::solve_along: the scalar type must be float or double");
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                               typename InfoView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
+                "bandsolve::mpi::solve_along: host execution spaces (Serial, OpenMP) and host "
+                "memory only for now");
+
+  const std::string fn = "bandsolve::mpi::solve_along";
+  along_shape shape;
+  shape.axis = axis;
+  for (int k = 0; k < rank; ++k)
+    shape.extent[k] = k == axis ? 0 : static_cast<long long>(d.extent(k));
+  const partition p = agree_on_arguments(fn, comm, sizeof(T), [&] {
+    const std::size_t nsys = bandsolve::detail::check_along_lines(fn, axis, d, info);
+    bandsolve::detail::check_along_coefficient(fn, "a", a, d, axis, "d", d);
+    bandsolve::detail::check_along_coefficient(fn, "b", b, d, axis, "d", d);
+    bandsolve::detail::check_along_coefficient(fn, "c", c, d, axis, "d", d);
+    bandsolve::detail::check_no_overlap(fn, "d", d, "info", info);
+    return std::pair<std::size_t, std::size_t>(nsys, d.extent(axis));
+  }, &opts, &shape);
+  if (p.nsys == 0) return;
+  if (p.size == 1) {
+    bandsolve::solve_along(exec, algo::thomas{}, axis, a, b, c, d, info);
+    exec.fence();
+    return;
+  }
+
+  const local_part part = part_of<Algo>(p);
+  const int k = part.reduced_rows();
+  const along_runs r = runs_of(axis, d, a, b, c);
+  const auto each_run = [&](const auto& pass) {
+    for (index_t q = 0; q < r.runs; ++q)
+      pass(q * r.lines, run_lines<const T, memory_space>(a, axis, r, q, part.m),
+           run_lines<const T, memory_space>(b, axis, r, q, part.m),
+           run_lines<const T, memory_space>(c, axis, r, q, part.m),
+           run_lines<T, memory_space>(d, axis, r, q, part.m));
+  };
+  solve_reduced_lines<Algo, T, memory_space>(
+      exec, comm, p, opts, part,
+      [&](const auto& red, const auto& codes) {
+        each_run([&](index_t s0, const auto& ra, const auto& rb, const auto& rc, const auto& rd) {
+          reduce_parts(exec, ra, rb, rc, rd,
+                       Kokkos::View<T*, memory_space>(red.data() + s0 * k * 3, r.lines * k * 3),
+                       Kokkos::View<int*, memory_space>(codes.data() + s0, r.lines), r.lines,
+                       part);
+        });
+      },
+      [&](const auto& iface) {
+        each_run([&](index_t s0, const auto& ra, const auto& rb, const auto& rc, const auto& rd) {
+          finish_parts(exec, ra, rb, rc, rd,
+                       Kokkos::View<T*, memory_space>(iface.data() + s0 * k, r.lines * k),
+                       r.lines, part);
+        });
+      },
+      info);
+}
+
+}  // namespace detail
+
+// Lines with ends along `axis`. See the top of this header.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                 const BView& b, const CView& c, const DView& d, const InfoView& info,
+                 const options& opts = {}) {
+  detail::partitioned_solve_along<algo::thomas>(exec, comm, axis, a, b, c, d, info, opts);
+}
+
+// The same, tagged: algo::thomas (the only kind of line along an axis for now).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve_along(const ExecutionSpace& exec, MPI_Comm comm, algo::thomas, int axis,
+                 const AView& a, const BView& b, const CView& c, const DView& d,
+                 const InfoView& info, const options& opts = {}) {
+  detail::partitioned_solve_along<algo::thomas>(exec, comm, axis, a, b, c, d, info, opts);
+}
+
+}  // namespace bandsolve::mpi
