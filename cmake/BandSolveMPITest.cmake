@@ -1,8 +1,10 @@
 # bandsolve_add_mpi_test(NAME <test> TARGET <executable> RANKS <n> [LABELS <label>...])
 # A CTest test that runs <executable> on <n> MPI ranks through FindMPI's mpiexec, labelled mpi.
-# --oversubscribe (Open MPI): more ranks than cores, as on CI's 2 vCPUs; the OMPI_ALLOW_RUN_AS_ROOT
-# pair lets Open MPI run as root in CI containers (other MPI libraries ignore both). One OpenMP
-# thread per rank without binding, so that oversubscribed ranks do not spin against each other.
+# --oversubscribe: more ranks than cores, as on CI's 2 vCPUs; an Open MPI option, passed only where
+# `mpiexec --version` names Open MPI (MPICH's hydra runs any number of ranks, and as root, without
+# flags). The OMPI_ALLOW_RUN_AS_ROOT pair lets Open MPI run as root in CI containers; other MPI
+# libraries ignore it. One OpenMP thread per rank without binding, so that oversubscribed ranks do
+# not spin against each other.
 # In the sanitizer tree LeakSanitizer would report the allocations Open MPI keeps until exit (not
 # BandSolve's): leak checks are off for these tests only, any other error still aborts. A hang (a
 # rank waiting in a collective call the others skipped) fails at the timeout.
