@@ -18,12 +18,13 @@
 //   pass 1   per chunk: eloc (the forward recurrence, reads d and mu) and xloc (reads q): 3 words
 //            per unknown, no division;
 //   reduced  per system: the two scans above over its chunks (forward for E, backward for X);
-//   pass 2   per chunk: Thomas's two sweeps from E_{j-1} and X_{j+1} (reads d, mu, r, c' into an
-//            L1-resident tile, writes x): 5 words per unknown.
+//   pass 2   per chunk: Thomas's two sweeps from E_{j-1} and X_{j+1} (reads d, mu, r, c'; r e
+//            in an L1-resident tile between them; writes x): 5 words per unknown.
 // 8 words per unknown in all (Thomas's factored solve: 5, but one sequential sweep per system;
 // the one-shot hybrid: 9 and two divisions per row). Lanes: LB systems side by side (a lane
 // block of partition_lanes.hpp) run SIMD, K chunks at once; the factors are stored per block,
-// row by row, LB lanes per row ([block][row][lane]), the chunk factors [block][chunk][lane].
+// row by row, LB lanes per row, in the order the solve's items take them (factor_chunk_offset),
+// the chunk factors [block][chunk][lane].
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/partition_lanes.hpp>
 
@@ -87,11 +88,11 @@ KOKKOS_INLINE_FUNCTION void factored_reduce(const factored_chain<T>* ch, index_t
   }
 }
 
-// Pass 2 on K chunks of m rows: the forward sweep from E_{j-1} (r e and c' into the tile, K LB m
-// values each of tt and tc), then the backward one from X_{j+1}, x into d (lanes < nl).
+// Pass 2 on K chunks of m rows: the forward sweep from E_{j-1} (r e into the tile tt, K LB m
+// values), then the backward one from X_{j+1} (c' read from the factors), x into d (lanes < nl).
 template <int LB, int K, bool Full, bool Padded, class T>
 KOKKOS_INLINE_FUNCTION void factored_recover(const factored_chain<T>* ch, index_t rsd, index_t fs,
-                                             index_t m, T* tt, T* tc) {
+                                             index_t m, T* tt) {
   constexpr int V = K * LB;
   T e[V];
   BANDSOLVE_UNROLL(16)
@@ -107,16 +108,14 @@ KOKKOS_INLINE_FUNCTION void factored_recover(const factored_chain<T>* ch, index_
       BANDSOLVE_PREFETCH(pd + partition_prefetch_rows * rsd);
       BANDSOLVE_PREFETCH(pm + partition_prefetch_rows * fs);
       BANDSOLVE_PREFETCH(pr + partition_prefetch_rows * fs);
-      BANDSOLVE_PREFETCH(pc + partition_prefetch_rows * fs);
+      BANDSOLVE_PREFETCH(pc);  // for the backward sweep
       T* const tti = tt + (i * K + k) * LB;
-      T* const tci = tc + (i * K + k) * LB;
       const int nl = ch[k].nl;
       BANDSOLVE_SIMD
       for (int l = 0; l < LB; ++l) {
         const int v = k * LB + l;
         e[v] = partition_load<Full, Padded>(pd, l, nl, T(0)) - pm[l] * e[v];
         tti[l] = pr[l] * e[v];
-        tci[l] = pc[l];
       }
     }
   }
@@ -131,12 +130,12 @@ KOKKOS_INLINE_FUNCTION void factored_recover(const factored_chain<T>* ch, index_
     for (int k = 0; k < K; ++k) {
       T* const px = ch[k].d + i * rsd;
       const T* const tti = tt + (i * K + k) * LB;
-      const T* const tci = tc + (i * K + k) * LB;
+      const T* const pc = ch[k].cp + i * fs;
       const int nl = ch[k].nl;
       BANDSOLVE_SIMD
       for (int l = 0; l < LB; ++l) {
         const int v = k * LB + l;
-        x[v] = tti[l] - tci[l] * x[v];
+        x[v] = tti[l] - pc[l] * x[v];
         partition_store<Full, Padded>(px, l, nl, x[v]);
       }
     }
@@ -170,16 +169,27 @@ KOKKOS_INLINE_FUNCTION void factored_scans(index_t P, index_t cs, const T* pi, c
   }
 }
 
-// The factorization of one block of LB lanes (nl in use; the others get the identity), rows
-// [0, n) in chunks of M (the last one mlast rows). a, b, c: lane l, row i at p[i * rs + l]
-// (lane_array). Writes mu, r, c', q ([row][lane]) and Pi, sigma, Gamma ([chunk][lane]); bad[l]:
-// the 1-based row of lane l's first zero, tiny or non-finite pivot (Thomas's, computed as
-// lu_pivot_row does), 0 if none.
+// Where the factors of block g's chunk j start (lane 0 of its first row; its rows follow LB
+// values apart): chunk by chunk, the blocks of a chunk one after the other, where the solve's
+// items go chunk-major (partition_plan::chunk_major), so that its factor reads are one stream;
+// else block by block ([block][row][lane]).
+KOKKOS_INLINE_FUNCTION index_t factor_chunk_offset(const partition_plan& p, index_t g, index_t j) {
+  if (!p.chunk_major) return (g * p.n + j * p.M) * p.lanes;
+  const index_t m = j == p.P - 1 ? p.mlast : p.M;
+  return (j * p.M * p.blocks + g * m) * p.lanes;
+}
+
+// The factorization of block g of plan p (LB lanes, nl in use; the others get the identity),
+// rows [0, n) in chunks. a, b, c: lane l, row i at p[i * rs + l] (lane_array). Writes mu, r, c',
+// q (at factor_chunk_offset) and, from pi, sigma, gamma on, the block's chunk factors
+// ([chunk][lane]); bad[l]: the 1-based row of lane l's first zero, tiny or non-finite pivot
+// (Thomas's, computed as lu_pivot_row does), 0 if none.
 template <int LB, class T>
-KOKKOS_INLINE_FUNCTION void factor_block(index_t n, index_t M, index_t P, index_t mlast, int nl,
+KOKKOS_INLINE_FUNCTION void factor_block(const partition_plan& p, index_t g, int nl,
                                          const lane_array<const T>& a, const lane_array<const T>& b,
                                          const lane_array<const T>& c, T* mu, T* r, T* cp, T* q,
                                          T* pi, T* sigma, T* gamma, int* bad) {
+  const index_t n = p.n, M = p.M, P = p.P;
   T cprev[LB], rprev[LB];
   for (int l = 0; l < LB; ++l) {
     cprev[l] = T(0);
@@ -187,7 +197,8 @@ KOKKOS_INLINE_FUNCTION void factor_block(index_t n, index_t M, index_t P, index_
     bad[l] = 0;
   }
   for (index_t j = 0; j < P; ++j) {
-    const index_t s = j * M, m = j == P - 1 ? mlast : M;
+    const index_t s = j * M, m = j == P - 1 ? p.mlast : M;
+    const index_t base = factor_chunk_offset(p, g, j) - s * LB;  // row i at base + i LB
     T w[LB], pr[LB], sg[LB];
     for (int l = 0; l < LB; ++l) {
       w[l] = T(1);
@@ -205,7 +216,7 @@ KOKKOS_INLINE_FUNCTION void factor_block(index_t n, index_t M, index_t P, index_
         const T ri = T(1) / pivot;
         const T mi = A * rprev[l];
         const T ci = C / pivot;
-        const index_t k = i * LB + l;
+        const index_t k = base + i * LB + l;
         mu[k] = mi;
         r[k] = ri;
         cp[k] = ci;
@@ -223,7 +234,10 @@ KOKKOS_INLINE_FUNCTION void factor_block(index_t n, index_t M, index_t P, index_
       gamma[j * LB + l] = w[l];
     }
     for (index_t i = s + m - 2; i >= s; --i)
-      for (int l = 0; l < LB; ++l) q[i * LB + l] -= mu[(i + 1) * LB + l] * q[(i + 1) * LB + l];
+      for (int l = 0; l < LB; ++l) {
+        const index_t k = base + i * LB + l;
+        q[k] -= mu[k + LB] * q[k + LB];
+      }
   }
 }
 

@@ -71,14 +71,12 @@ void partition_factor_launch(const ExecutionSpace& exec, const partition_plan& p
         const auto sa = system_of(a, s0);
         const auto sb = system_of(b, s0);
         const auto sc = system_of(c, s0);
-        const index_t fo = g * plan.n * LB, co = g * plan.P * LB;
+        const index_t co = g * plan.P * LB;
         int bad[LB];
-        factor_block<LB, T>(plan.n, plan.M, plan.P, plan.mlast, nl,
-                            lane_array<const T>{sa.p, sa.stride},
+        factor_block<LB, T>(plan, g, nl, lane_array<const T>{sa.p, sa.stride},
                             lane_array<const T>{sb.p, sb.stride},
-                            lane_array<const T>{sc.p, sc.stride}, mu.data() + fo, r.data() + fo,
-                            cp.data() + fo, q.data() + fo, pi.data() + co, sigma.data() + co,
-                            gamma.data() + co, bad);
+                            lane_array<const T>{sc.p, sc.stride}, mu.data(), r.data(), cp.data(),
+                            q.data(), pi.data() + co, sigma.data() + co, gamma.data() + co, bad);
         for (int l = 0; l < nl; ++l) info(s0 + l) = bad[l];
       });
 }
@@ -90,7 +88,7 @@ struct partition_factors {
 };
 
 // Scratch of a solve with blocks of LB lanes: eloc and xloc per chunk and lane, a row of zeros,
-// a tile (r e and c' of K chunks, or of one last chunk of up to 2M rows) per thread.
+// a tile (r e of K chunks, or of one last chunk of up to 2M rows) per thread.
 template <class T, int LB>
 std::size_t factored_scratch_bytes(const partition_plan& p, int team_size) {
   constexpr int K = partition_chains_v<T, LB>;
@@ -100,7 +98,7 @@ std::size_t factored_scratch_bytes(const partition_plan& p, int team_size) {
   const std::size_t tile_rows = static_cast<std::size_t>(K > 2 ? K : 2) *
                                 static_cast<std::size_t>(p.M);
   return (reduced + 63) / 64 * 64 +
-         static_cast<std::size_t>(team_size) * 2 * tile_rows * LB * sizeof(T);
+         static_cast<std::size_t>(team_size) * tile_rows * LB * sizeof(T);
 }
 
 // The factored solve on one team (every thread calls it), blocks of LB lanes of the solve plan
@@ -121,25 +119,21 @@ KOKKOS_INLINE_FUNCTION void partition_factored_team(const Member& team, const pa
       sizeof(T);
   const index_t tile_values = static_cast<index_t>(K > 2 ? K : 2) * p.M * LB;
   T* const tt = reinterpret_cast<T*>(static_cast<char*>(scratch) + (reduced + 63) / 64 * 64) +
-                static_cast<index_t>(t) * 2 * tile_values;
-  T* const tc = tt + tile_values;
+                static_cast<index_t>(t) * tile_values;
   if (t == 0)
     for (int l = 0; l < LB; ++l) zeros[l] = T(0);
   const index_t fs = fp.lanes;      // factor row stride
   const index_t rsd = d_of(0).rs;   // d row stride
-  // Offsets of block g's factors at its first row (rows) and first chunk (chunks).
-  const auto factor_offsets = [&](index_t g, index_t& rows, index_t& chunks) {
-    index_t gf;
-    int lf;
+  // Block g's factor block and lane.
+  const auto factor_block_of = [&](index_t g, index_t& gf, int& lf) {
     factor_slot(fp, p.first_system(g), gf, lf);
-    rows = gf * p.n * fs + lf;
-    chunks = gf * p.P * fs + lf;
   };
   const auto chain_of = [&](bool recover, index_t w, factored_chain<T>& ch, index_t& m) {
     const index_t g = p.block_of(w), j = p.chunk_of(w), r0 = j * p.M;
-    index_t fo, co;
-    factor_offsets(g, fo, co);
-    fo += r0 * fs;
+    index_t gf;
+    int lf;
+    factor_block_of(g, gf, lf);
+    const index_t fo = factor_chunk_offset(fp, gf, j) + lf;
     ch.d = d_of(g).p + r0 * rsd;
     ch.mu = f.mu.data() + fo;
     ch.r = f.r.data() + fo;
@@ -161,9 +155,9 @@ KOKKOS_INLINE_FUNCTION void partition_factored_team(const Member& team, const pa
     for (int k = 0; k < KK; ++k) full = full && ch[k].nl == LB;
     if (recover) {
       if (full)
-        factored_recover<LB, KK, true, Padded>(ch, rsd, fs, m, tt, tc);
+        factored_recover<LB, KK, true, Padded>(ch, rsd, fs, m, tt);
       else
-        factored_recover<LB, KK, false, Padded>(ch, rsd, fs, m, tt, tc);
+        factored_recover<LB, KK, false, Padded>(ch, rsd, fs, m, tt);
     } else {
       if (full)
         factored_reduce<LB, KK, true, Padded>(ch, rsd, fs, m);
@@ -201,8 +195,10 @@ KOKKOS_INLINE_FUNCTION void partition_factored_team(const Member& team, const pa
   index_t g0, g1;
   thread_share(team, 0, p.blocks, g0, g1);
   for (index_t g = g0; g < g1; ++g) {
-    index_t fo, co;
-    factor_offsets(g, fo, co);
+    index_t gf;
+    int lf;
+    factor_block_of(g, gf, lf);
+    const index_t co = gf * p.P * fs + lf;
     factored_scans<LB>(p.P, fs, f.pi.data() + co, f.sigma.data() + co, f.gamma.data() + co,
                        el + g * p.P * LB, xl + g * p.P * LB);
   }
