@@ -118,7 +118,7 @@ void symmetric_one_shot_launch(const ExecutionSpace& exec, const DiagView& b, co
   const index_t npacks = (nsys + L - 1) / L;
   const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
-  const std::size_t scratch = thomas_item_scratch<P, Lanes, C, D>(n);
+  const std::size_t scratch = thomas_item_scratch<P, Lanes, C, D>(n, chain);
   for_each_pack(
       exec, "bandsolve::solve(symmetric)", nchains, scratch,
       KOKKOS_LAMBDA(const index_t chain_index, void* work) {

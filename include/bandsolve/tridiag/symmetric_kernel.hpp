@@ -211,8 +211,8 @@ KOKKOS_INLINE_FUNCTION void sym_solve_lanes_chain(index_t n, index_t q_begin, in
   constexpr int GW = G * W;
   for (index_t q = q_begin; q <= q_end; ++q) {
     const bool forward = q < q_end, backward = q > q_begin;
-    C* cpf = cp2 + (q % 2) * n * GW;
-    C* cpb = cp2 + ((q + 1) % 2) * n * GW;
+    C* cpf = cp2 + ((q - q_begin) % 2) * n * GW;
+    C* cpb = cp2 + ((q - q_begin + 1) % 2) * n * GW;
     const auto f = item(forward ? q : q - 1);
     const auto bk = item(backward ? q - 1 : q);
     using D = std::remove_pointer_t<decltype(f.d.row(0, 0))>;

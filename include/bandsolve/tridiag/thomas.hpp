@@ -236,11 +236,13 @@ constexpr void thomas_static_checks() {
 }  // namespace detail
 
 namespace detail {
-// Scratch bytes of one one-shot work item: c' of two items in flight (lane rows), or c' and d'
-// of one gathered pack.
+// Scratch bytes of one one-shot work item: c' of two items in flight (lane rows; of one item
+// where each chain holds a single pack: a batch of one pack of long systems then keeps its
+// scratch within the kept buffer), or c' and d' of one gathered pack.
 template <class P, bool Lanes, class T, class D>
-constexpr std::size_t thomas_item_scratch(index_t n) {
-  return static_cast<std::size_t>(n) * P::L * (Lanes ? 2 * sizeof(T) : sizeof(T) + sizeof(D));
+constexpr std::size_t thomas_item_scratch(index_t n, index_t chain) {
+  return static_cast<std::size_t>(n) * P::L *
+         (Lanes ? (chain > 1 ? 2 : 1) * sizeof(T) : sizeof(T) + sizeof(D));
 }
 
 // Calls f(P{}, std::bool_constant<Lanes>{}) with the one-shot packing P and row access Lanes
@@ -283,7 +285,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
   const index_t npacks = (nsys + L - 1) / L;
   const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
-  const std::size_t scratch = thomas_item_scratch<P, Lanes, T, D>(n);
+  const std::size_t scratch = thomas_item_scratch<P, Lanes, T, D>(n, chain);
   for_each_pack_or_inline(
       exec, "bandsolve::solve(thomas)", nchains, scratch, runs_inline(nchains, n * nsys),
       KOKKOS_LAMBDA(const index_t chain_index, void* work) {
@@ -466,7 +468,7 @@ std::size_t solve_scratch_bytes(algo::thomas, std::size_t n, std::size_t nsys, i
         bytes = detail::pack_scratch_bytes(
             (npacks + chain - 1) / chain,
             detail::thomas_item_scratch<P, decltype(lanes)::value, T, D>(
-                static_cast<index_t>(n)),
+                static_cast<index_t>(n), chain),
             concurrency);
       });
   return bytes;

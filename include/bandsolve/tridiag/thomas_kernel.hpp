@@ -371,7 +371,7 @@ KOKKOS_INLINE_FUNCTION index_t chain_length(index_t npacks, int concurrency) {
 // Measured on interleaved<8> doubles, n = 256: 0.77-0.84 of STREAM against 0.70 for one item
 // at a time. item(q) gives {a, b, c, d} rows of item q (G groups of W lanes, all present); done(q,
 // info) receives the item's G*W info codes once its forward sweep is over. cp2 is scratch of
-// 2*n*G*W values (the c' rows of the two items in flight).
+// 2*n*G*W values (the c' rows of the two items in flight; n*G*W for a chain of one item).
 template <int W, int G, class Ahead, class C, class Item, class Done>
 KOKKOS_INLINE_FUNCTION void thomas_solve_lanes_chain(index_t n, index_t q_begin, index_t q_end,
                                                      const Item& item, C* cp2,
@@ -379,8 +379,8 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes_chain(index_t n, index_t q_begin,
   constexpr int GW = G * W;
   for (index_t q = q_begin; q <= q_end; ++q) {
     const bool forward = q < q_end, backward = q > q_begin;
-    C* cpf = cp2 + (q % 2) * n * GW;        // c' of the item swept forward
-    C* cpb = cp2 + ((q + 1) % 2) * n * GW;  // c' of the item swept backward
+    C* cpf = cp2 + ((q - q_begin) % 2) * n * GW;      // c' of the item swept forward
+    C* cpb = cp2 + ((q - q_begin + 1) % 2) * n * GW;  // c' of the item swept backward
     const auto f = item(forward ? q : q - 1);
     const auto bk = item(backward ? q - 1 : q);
     using D = std::remove_pointer_t<decltype(f.d.row(0, 0))>;
