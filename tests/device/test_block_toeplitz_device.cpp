@@ -1,5 +1,5 @@
 // Batched Toeplitz on the device backend (backend::device): the kernels that run on Kokkos::Cuda,
-// here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA
+// here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when that is a device). In a CUDA
 // build the same file runs on the GPU with device Views; results come back through host mirrors.
 // Compared with LAPACK ?gtsv and with the host path (the execution space's own backend on the
 // default host space): n = 1, 2, 3, 17, 1031; batches of 1, 31, 33 and 100 systems; row, column,

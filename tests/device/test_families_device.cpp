@@ -1,6 +1,6 @@
 // The device backend (backend::device) of the partial pivoting and periodic tridiagonal families
 // and of banded LU, run on
-// Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA build
+// Kokkos::DefaultExecutionSpace (and Kokkos::Serial when that is a device). In a CUDA build
 // the same file runs on the GPU with device Views; results come back through host mirrors.
 // Compared with LAPACK (pivoting: ?gtsv and ?gttrf's interchanges, within a multiple of eps times
 // the condition number; periodic: ?gesv of the dense cyclic matrix for n <= 100, and residuals;

@@ -1,6 +1,6 @@
 // Batched Thomas on the device backend, long systems (tridiag/thomas_long_device.hpp): the chunk
 // method over many teams, forced here by lowering its thresholds, on Kokkos::DefaultExecutionSpace
-// (and Kokkos::Serial when it is another space); in a CUDA build on the GPU. Compared with LAPACK
+// (and Kokkos::Serial when that is a device); in a CUDA build on the GPU. Compared with LAPACK
 // ?gtsv and the host Thomas: n = 1, 2, 3, 63, 64, 65 (a one-row last chunk), 127, 1000, 4097 with
 // 1 to 5 systems, and n = 100000 (several levels of reduced systems); chunks of 16, 40 and 4 rows;
 // row, column, interleaved<4> and three kinds of strided Views; float, double, complex and real

@@ -1,6 +1,6 @@
 // algo::symmetric (LDL^H of symmetric / Hermitian positive definite tridiagonal matrices) on the
 // device backend: the kernels that run on Kokkos::Cuda, here on Kokkos::DefaultExecutionSpace
-// (and Kokkos::Serial when it is another space). In a CUDA build the same file runs on the GPU.
+// (and Kokkos::Serial when that is a device). In a CUDA build the same file runs on the GPU.
 // Compared with LAPACK ?ptsv and with the host symmetric solve (row layout, host space): n = 1,
 // 2, 3, 17, 300; batches of 1, 31, 33 and 100 systems (not multiples of the 32-system tiles); row,
 // column, interleaved<4> and three kinds of strided Views (padded rows, unit system stride,

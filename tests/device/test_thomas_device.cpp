@@ -1,5 +1,5 @@
 // Batched Thomas on the device backend (backend::device): the kernels that run on Kokkos::Cuda,
-// here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when it is another space). In a CUDA
+// here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when that is a device). In a CUDA
 // build the same file runs on the GPU with device Views; results come back through host mirrors.
 // Compared with LAPACK ?gtsv and with the host Thomas (the execution space's own backend on the
 // default host space): n = 1, 2, 3, 17, 200, 1031 (up to 512 in register chunks); batches of 1,

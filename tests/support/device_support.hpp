@@ -24,12 +24,17 @@ using host_exec = Kokkos::DefaultHostExecutionSpace;
 template <class R>
 using cplx = Kokkos::complex<R>;
 
-// Execution spaces the device backend runs on in this test.
+// Execution spaces the device backend runs on in this test: the default space, and Kokkos::Serial
+// where the default is a device (a CUDA build then also runs the kernels on the host). A host
+// build runs them once, on its default host space: a second host space compiled the same kernels
+// again for no new path (test_families_device: 134 against 103 CPU s at -O2).
 template <class F>
 void for_each_device_exec(F&& f) {
   f(Kokkos::DefaultExecutionSpace());
 #if defined(KOKKOS_ENABLE_SERIAL)
-  if constexpr (!std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Serial>) f(Kokkos::Serial());
+  if constexpr (!std::is_same_v<Kokkos::DefaultExecutionSpace,
+                                Kokkos::DefaultHostExecutionSpace>)
+    f(Kokkos::Serial());
 #endif
 }
 
