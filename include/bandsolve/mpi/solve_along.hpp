@@ -16,7 +16,8 @@
 // indices in axis order, last fastest); every rank gets the same codes (info_reduce.hpp). x
 // overwrites d. Collective over comm; arguments are checked on every rank and agreed before any
 // exchange, the axis and the batch extents included (collective_checks.hpp). Host execution
-// spaces (Serial, OpenMP); the call fences exec. One rank: the single-process solve_along.
+// spaces (Serial, OpenMP); the call fences exec. One rank: the single-process Thomas solve of
+// every line (run by run, below: the same pivots and info codes as solve_along).
 //
 // How: the lines are cut into runs of consecutive line numbers that are equally spaced in d and
 // in every full coefficient array (the batch axes fold as far as their strides allow, last axis
@@ -25,8 +26,8 @@
 // copied or transposed. The reduced systems of all runs go through one exchange, as in
 // mpi::solve. See docs/distributed.md.
 #include <bandsolve/core/algo.hpp>
-#include <bandsolve/layout/axis.hpp>
 #include <bandsolve/mpi/solve.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 
 #include <mpi.h>
@@ -36,6 +37,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace bandsolve::mpi {
 namespace detail {
@@ -95,19 +97,65 @@ along_runs runs_of(int axis, const DView& d, const Coefficients&... coefficients
   return r;
 }
 
-// Run q of array v as a batch View (lines, n): a strided View over v's own memory.
+// Run q of array v as a batch View (lines, n): a strided View over v's own memory. The type is
+// that of strided batches of mpi::solve and never const (a, b, c are only read), so that every
+// array type shares one instantiation of the local passes.
 template <class T, class MemorySpace, class View>
 Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace> run_lines(const View& v, int axis,
                                                               const along_runs& r, index_t q,
                                                               index_t n) {
   using V = Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>;
   const auto lines = static_cast<std::size_t>(r.lines), rows = static_cast<std::size_t>(n);
+  T* const data = const_cast<T*>(v.data());
   if constexpr (View::rank == 1) {
-    return V(v.data(), Kokkos::LayoutStride(lines, 0, rows, v.stride(0)));
+    return V(data, Kokkos::LayoutStride(lines, 0, rows, v.stride(0)));
   } else {
     const std::size_t step = r.step_axis >= 0 ? v.stride(r.step_axis) : 0;
-    return V(v.data() + r.offset(v, q), Kokkos::LayoutStride(lines, step, rows, v.stride(axis)));
+    return V(data + r.offset(v, q), Kokkos::LayoutStride(lines, step, rows, v.stride(axis)));
   }
+}
+
+// One run: its first line and its lines of a, b, c, d.
+template <class T, class MemorySpace>
+struct along_run {
+  using view = Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>;
+  index_t first;
+  view a, b, c, d;
+};
+
+// The solve of the runs (`lines` lines each) after the checks: one rank, the single-process
+// Thomas solve of each run; more, the local passes run by run around one exchange.
+template <class Algo, class T, class MemorySpace, class ExecutionSpace, class InfoView>
+void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
+                const options& opts, const std::vector<along_run<T, MemorySpace>>& runs,
+                index_t lines, const InfoView& info) {
+  if (p.size == 1) {
+    const Kokkos::View<int*, Kokkos::HostSpace> codes("bandsolve::mpi::solve_along info", p.nsys);
+    for (const auto& r : runs)
+      bandsolve::solve(exec, Algo{}, r.a, r.b, r.c, r.d,
+                       Kokkos::View<int*, Kokkos::HostSpace>(codes.data() + r.first,
+                                                             static_cast<std::size_t>(lines)));
+    exec.fence();
+    for (std::size_t s = 0; s < p.nsys; ++s) info(s) = codes(s);
+    return;
+  }
+  const local_part part = part_of<Algo>(p);
+  const int k = part.reduced_rows();
+  solve_reduced_lines<Algo, T, MemorySpace>(
+      exec, comm, p, opts, part,
+      [&](const auto& red, const auto& codes) {
+        for (const auto& r : runs)
+          reduce_parts(exec, r.a, r.b, r.c, r.d,
+                       Kokkos::View<T*, MemorySpace>(red.data() + r.first * k * 3, lines * k * 3),
+                       Kokkos::View<int*, MemorySpace>(codes.data() + r.first, lines), lines, part);
+      },
+      [&](const auto& iface) {
+        for (const auto& r : runs)
+          finish_parts(exec, r.a, r.b, r.c, r.d,
+                       Kokkos::View<T*, MemorySpace>(iface.data() + r.first * k, lines * k), lines,
+                       part);
+      },
+      info);
 }
 
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
@@ -146,40 +194,17 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
     return std::pair<std::size_t, std::size_t>(nsys, d.extent(axis));
   }, &opts, &shape);
   if (p.nsys == 0) return;
-  if (p.size == 1) {
-    bandsolve::solve_along(exec, algo::thomas{}, axis, a, b, c, d, info);
-    exec.fence();
-    return;
-  }
 
-  const local_part part = part_of<Algo>(p);
-  const int k = part.reduced_rows();
   const along_runs r = runs_of(axis, d, a, b, c);
-  const auto each_run = [&](const auto& pass) {
-    for (index_t q = 0; q < r.runs; ++q)
-      pass(q * r.lines, run_lines<const T, memory_space>(a, axis, r, q, part.m),
-           run_lines<const T, memory_space>(b, axis, r, q, part.m),
-           run_lines<const T, memory_space>(c, axis, r, q, part.m),
-           run_lines<T, memory_space>(d, axis, r, q, part.m));
-  };
-  solve_reduced_lines<Algo, T, memory_space>(
-      exec, comm, p, opts, part,
-      [&](const auto& red, const auto& codes) {
-        each_run([&](index_t s0, const auto& ra, const auto& rb, const auto& rc, const auto& rd) {
-          reduce_parts(exec, ra, rb, rc, rd,
-                       Kokkos::View<T*, memory_space>(red.data() + s0 * k * 3, r.lines * k * 3),
-                       Kokkos::View<int*, memory_space>(codes.data() + s0, r.lines), r.lines,
-                       part);
-        });
-      },
-      [&](const auto& iface) {
-        each_run([&](index_t s0, const auto& ra, const auto& rb, const auto& rc, const auto& rd) {
-          finish_parts(exec, ra, rb, rc, rd,
-                       Kokkos::View<T*, memory_space>(iface.data() + s0 * k, r.lines * k),
-                       r.lines, part);
-        });
-      },
-      info);
+  const index_t n = static_cast<index_t>(d.extent(axis));
+  std::vector<along_run<T, memory_space>> runs;
+  runs.reserve(static_cast<std::size_t>(r.runs));
+  for (index_t q = 0; q < r.runs; ++q)
+    runs.push_back({q * r.lines, run_lines<T, memory_space>(a, axis, r, q, n),
+                    run_lines<T, memory_space>(b, axis, r, q, n),
+                    run_lines<T, memory_space>(c, axis, r, q, n),
+                    run_lines<T, memory_space>(d, axis, r, q, n)});
+  solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
 }
 
 }  // namespace detail
