@@ -191,6 +191,29 @@ TEST_CASE("solve(thomas) overlap check: partial overlap throws, adjacent arrays 
   CHECK(bstest::raw_copy(d) == std::vector<double>(6 * n, 1.0));
 }
 
+TEST_CASE("solve(thomas) overlap check: a strided slice ends at its last element, not at span()",
+          "[errors][thomas]") {
+  // d: column 1 of a column-major (systems x 2) array of one row, i.e. values 7..13 of buf with
+  // system stride 1 and row stride 14; Kokkos's span() of such a View reaches value 21. a starts
+  // right after d's last value: no shared element, so the solve must run.
+  Kokkos::Serial exec;
+  constexpr std::size_t nsys = 7;
+  using S = Kokkos::View<double**, Kokkos::LayoutStride, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Kokkos::View<double*, Mem> buf("buf", 4 * nsys);
+  Kokkos::deep_copy(buf, 4.0);
+  const S d(buf.data() + nsys, Kokkos::LayoutStride(nsys, 1, 1, 2 * nsys));
+  const S a(buf.data() + 2 * nsys, Kokkos::LayoutStride(nsys, 1, 1, nsys));
+  REQUIRE(d.span() > nsys);  // the bound this check must not rely on
+  Kokkos::View<double*, Mem> coefficients("bc", 2 * nsys);
+  Kokkos::deep_copy(coefficients, 2.0);
+  const S b(coefficients.data(), Kokkos::LayoutStride(nsys, 1, 1, nsys));
+  const S c(coefficients.data() + nsys, Kokkos::LayoutStride(nsys, 1, 1, nsys));
+  auto info = bstest::make_info(nsys);
+  CHECK_NOTHROW(bandsolve::solve(exec, thomas{}, a, b, c, d, info));
+  exec.fence();
+  CHECK(buf(nsys) == 2.0);  // x = d / b
+}
+
 TEST_CASE("solve and factorize reject more rows than int info codes can name",
           "[errors][thomas]") {
   // Unmanaged Views over addresses that are never dereferenced: the check must throw before any

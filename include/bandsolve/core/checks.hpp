@@ -64,6 +64,18 @@ bool shifted_lattices_meet(const Out& out, const In& in, std::ptrdiff_t delta) {
   return false;
 }
 
+// Values from a View's first element to its last, inclusive (nonzero extents): the exact end of
+// its addresses. Kokkos's span() of a LayoutStride View is a bound that can run past the end of
+// the allocation (a slice of a column-major array starting at its second column spans one
+// column too many), which would make neighbouring allocations look like an overlap.
+template <class View>
+std::size_t elements_spanned(const View& v) {
+  std::size_t last = 0;
+  for (int r = 0; r < static_cast<int>(View::rank); ++r)
+    last += (v.extent(r) - 1) * v.stride(r);
+  return last + 1;
+}
+
 // The output may not share memory with an input: the solve reads them after writing it.
 // Views whose address ranges are disjoint pass; so do strided Views that interleave without
 // sharing an element (the fields of one array of structures: same extents and strides, shifted
@@ -77,9 +89,9 @@ void check_no_overlap(const std::string& fn, const char* out_name, const Out& ou
   using OT = typename Out::value_type;
   using IT = typename In::value_type;
   const auto o0 = reinterpret_cast<std::uintptr_t>(out.data());
-  const auto o1 = reinterpret_cast<std::uintptr_t>(out.data() + out.span());
+  const auto o1 = reinterpret_cast<std::uintptr_t>(out.data() + elements_spanned(out));
   const auto i0 = reinterpret_cast<std::uintptr_t>(in.data());
-  const auto i1 = reinterpret_cast<std::uintptr_t>(in.data() + in.span());
+  const auto i1 = reinterpret_cast<std::uintptr_t>(in.data() + elements_spanned(in));
   if (!(o0 < i1 && i0 < o1)) return;
   if (!out.span_is_contiguous() || !in.span_is_contiguous()) {
     if (static_cast<const void*>(out.data()) == static_cast<const void*>(in.data()))
@@ -99,9 +111,10 @@ void check_no_overlap(const std::string& fn, const char* out_name, const Out& ou
     }
   }
   throw_invalid_argument(fn, out_name, " overlaps ", in_name, " in memory (", out_name, " at ",
-                         static_cast<const void*>(out.data()), " spanning ", out.span(), " values, ",
-                         in_name, " at ", static_cast<const void*>(in.data()), " spanning ",
-                         in.span(), " values); pass separate arrays");
+                         static_cast<const void*>(out.data()), " spanning ",
+                         elements_spanned(out), " values, ", in_name, " at ",
+                         static_cast<const void*>(in.data()), " spanning ", elements_spanned(in),
+                         " values); pass separate arrays");
 }
 
 // Row indices and info codes are int, as in LAPACK.
