@@ -13,9 +13,11 @@
 
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/toeplitz/batched.hpp>
+#include <bandsolve/toeplitz/shared_offdiag.hpp>
 
 #include <catch2/catch_all.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -319,4 +321,207 @@ TEST_CASE("device block_thomas: info codes and argument checks as on the host",
   const auto b9 = bandsolve::make_block_batch<bl::row, double, Mem>("b9", 2, 3, 9);
   CHECK_THROWS_AS(bandsolve::factorize(exec, block_thomas{}, b9, b9, b9, device_tag{}),
                   std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared off-diagonals: against LAPACK ?gtsv (on the real and imaginary parts of complex data)
+// and the host path, the diagonal from a functor and from a View, both singular_last_row options.
+
+using bandsolve::algo::shared_offdiag;
+
+namespace {
+
+constexpr double so_lower = 0.7, so_upper = -1.2, so_first_upper = 0.5, so_last_lower = -0.9;
+
+struct so_diagonal {  // |b| >= |a| + |c| + 1, sign alternating with the system
+  KOKKOS_INLINE_FUNCTION double operator()(index_t s, index_t i) const {
+    const double m = 1 + static_cast<double>((s * 7919 + i) * 2654435761u % 1000u) / 1000.0;
+    return (s % 2 ? -1.0 : 1.0) * (2.0 + m);
+  }
+};
+
+template <class Real>
+auto so_matrix() {
+  return bandsolve::make_shared_offdiag(Real(so_lower), Real(so_upper), Real(so_first_upper),
+                                        Real(so_last_lower), so_diagonal{});
+}
+
+template <class D>
+tridiag_batch<double, D> so_describe(std::size_t nsys, std::size_t n) {
+  tridiag_batch<double, D> p{nsys, n, {}, {}, {}, {}};
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i) {
+      p.a.push_back(i + 1 == n ? so_last_lower : so_lower);
+      p.b.push_back(so_diagonal{}(index_t(s), index_t(i)));
+      p.c.push_back(i == 0 ? so_first_upper : so_upper);
+    }
+  return p;
+}
+
+// LAPACK in double on the right-hand sides widened to double, rounded back to D.
+template <class D>
+std::vector<D> so_lapack(const std::vector<D>& rhs, std::size_t nsys, std::size_t n) {
+  using Dd = std::conditional_t<bandsolve::is_complex_v<D>, cplx<double>, double>;
+  const std::vector<Dd> wide(rhs.begin(), rhs.end());
+  const auto x = lapack_thomas(so_describe<Dd>(nsys, n), wide);
+  std::vector<D> out;
+  for (const auto& v : x) out.push_back(D(v));
+  return out;
+}
+
+// The host path: row layout on the host space, the execution space's own backend.
+template <class Real, class D, class Diagonal>
+std::vector<D> so_host(const bandsolve::shared_offdiag_matrix<Real, Diagonal>& m,
+                       const std::vector<D>& rhs, std::size_t nsys, std::size_t n,
+                       std::vector<int>& info, bandsolve::shared_offdiag_options options = {}) {
+  using mem = Kokkos::HostSpace;
+  auto d = bstest::to_device<bl::row, D, mem>("d", rhs, nsys, n);
+  auto inf = bstest::make_info<mem>(nsys);
+  bandsolve::solve(host_exec(), shared_offdiag{}, m, d, inf, options);
+  host_exec().fence();
+  info = bstest::info_to_host(inf);
+  return bstest::to_host(d, nsys);
+}
+
+template <class Layout, class D, class Real, class Exec>
+void check_so_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind,
+                    bool from_view) {
+  using mem = typename Exec::memory_space;
+  INFO(Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                    << static_cast<int>(kind) << ", " << nsys << " systems of n = " << n
+                    << ", sizeof(D) = " << sizeof(D) << ", sizeof(Real) = " << sizeof(Real)
+                    << ", diagonal from a View " << from_view);
+  const auto rhs = random_rhs<D>(nsys, n, static_cast<std::uint32_t>(nsys * 131 + n));
+  auto d = store<Layout, D, mem>(rhs, nsys, n, kind);
+  auto info = bstest::make_info<mem>(nsys);
+  Kokkos::deep_copy(info, -1);
+  const auto m = so_matrix<Real>();
+  if (from_view) {
+    const auto p = so_describe<D>(nsys, n);
+    const auto b = store<Layout, Real, mem>(std::vector<Real>(p.b.begin(), p.b.end()), nsys, n,
+                                            kind);
+    const auto mv = bandsolve::make_shared_offdiag(m.lower, m.upper, m.first_upper, m.last_lower,
+                                                   bandsolve::diagonal_from(b.view));
+    bandsolve::solve(exec, shared_offdiag{}, mv, d.view, info, device_tag{});
+  } else {
+    bandsolve::solve(exec, shared_offdiag{}, m, d.view, info, device_tag{});
+  }
+  exec.fence();
+  bool gaps_intact = false;
+  const auto x = fetch(d, nsys, n, &gaps_intact);
+  CHECK(gaps_intact);
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+  std::vector<int> host_info;
+  // The same recurrences: the host path's result to a few ulps (contractions).
+  CHECK(max_rel_diff(x, so_host(m, rhs, nsys, n, host_info), nsys, n) <= 4 * eps_of<D>());
+  // The diagonal is at least 1 above the off-diagonals: cond_inf <= 5.
+  CHECK(max_rel_diff(x, so_lapack(rhs, nsys, n), nsys, n) <=
+        bstest::lapack_tol<bandsolve::real_type_t<D>>());
+}
+
+template <class Layout, class D, class Real = bandsolve::real_type_t<D>, class Exec>
+void check_so_sizes(const Exec& exec, strides kind = strides::plain, bool from_view = false) {
+  for (std::size_t n : {1, 2, 3, 17})
+    for (std::size_t nsys : {1, 31, 33}) check_so_batch<Layout, D, Real>(exec, nsys, n, kind, from_view);
+  check_so_batch<Layout, D, Real>(exec, 33, 1001, kind, from_view);
+}
+
+// The Neumann systems of a Poisson solver along z: rows (-1, 1), (1, cc, 1), (1, -1) with
+// cc = -2.5, -2 (the zero mode: singular, constant null vector), -2.1 by system.
+struct so_neumann {
+  index_t n;
+  KOKKOS_INLINE_FUNCTION double operator()(index_t s, index_t i) const {
+    const double cc = s % 3 == 0 ? -2.5 : (s % 3 == 1 ? -2.0 : -2.1);
+    return i == 0 || i + 1 == n ? -1.0 - (cc + 2.0) / 2 : cc;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("device shared_offdiag: every layout and scalar against LAPACK and the host path",
+          "[device][shared_offdiag]") {
+  const Kokkos::DefaultExecutionSpace exec;
+  check_so_sizes<bl::row, double>(exec);
+  check_so_sizes<bl::row, double>(exec, strides::plain, true);
+  check_so_sizes<bl::column, double>(exec);
+  check_so_sizes<bl::column, double>(exec, strides::plain, true);
+  check_so_sizes<bl::interleaved<4>, double>(exec);
+  check_so_sizes<bl::strided, double>(exec, strides::padded_rows);
+  check_so_sizes<bl::strided, double>(exec, strides::unit_system_stride);
+  check_so_sizes<bl::strided, double>(exec, strides::neither_unit);
+  check_so_sizes<bl::row, float>(exec);
+  check_so_sizes<bl::interleaved<4>, float, double>(exec);  // the pivot chain in double
+  check_so_sizes<bl::row, cplx<double>>(exec);
+  check_so_sizes<bl::column, cplx<float>, double>(exec);
+}
+
+TEST_CASE("device shared_offdiag: the singular zero mode reported or pinned, argument checks",
+          "[device][shared_offdiag]") {
+  using exec_type = Kokkos::DefaultExecutionSpace;
+  using mem = exec_type::memory_space;
+  const exec_type exec;
+  const std::size_t n = 40;
+  for (std::size_t nsys : {3, 35}) {
+    // A consistent right-hand side for the singular systems: entries summing to zero.
+    std::vector<double> rhs(nsys * n);
+    for (std::size_t s = 0; s < nsys; ++s) {
+      double sum = 0;
+      for (std::size_t i = 0; i < n; ++i) sum += rhs[s * n + i] = std::cos(0.37 * double(i + s));
+      if (s % 3 == 1)
+        for (std::size_t i = 0; i < n; ++i) rhs[s * n + i] -= sum / double(n);
+    }
+    const auto m = bandsolve::make_shared_offdiag(1.0, 1.0, 1.0, 1.0, so_neumann{index_t(n)});
+    for (bool pin : {false, true}) {
+      const bandsolve::shared_offdiag_options options{
+          pin ? bandsolve::singular_last_row::pin : bandsolve::singular_last_row::report, 0.25};
+      INFO(nsys << " systems, pin " << pin);
+      std::vector<int> host_info;
+      const auto y = so_host(m, rhs, nsys, n, host_info, options);
+      for (std::size_t s = 0; s < nsys; ++s)
+        REQUIRE(host_info[s] == (s % 3 == 1 && !pin ? int(n) : 0));
+      for (bool rows : {true, false}) {  // row tiles and per-system threads
+        auto d = store<bl::row, double, mem>(rhs, nsys, n, strides::plain);
+        auto dc = store<bl::column, double, mem>(rhs, nsys, n, strides::plain);
+        auto info = bstest::make_info<mem>(nsys);
+        if (rows) bandsolve::solve(exec, shared_offdiag{}, m, d.view, info, options, device_tag{});
+        else bandsolve::solve(exec, shared_offdiag{}, m, dc.view, info, options, device_tag{});
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == host_info);
+        const auto x = rows ? fetch(d, nsys, n) : fetch(dc, nsys, n);
+        if (pin) {
+          for (std::size_t s = 1; s < nsys; s += 3) CHECK(x[s * n + n - 1] == 0.25);
+          // Pinned and untouched systems alike: the host path's result to a few ulps.
+          CHECK(max_rel_diff(x, y, nsys, n) <= 4 * eps_of<double>());
+        } else {
+          std::vector<double> xr, yr;  // the regular systems
+          for (std::size_t s = 0; s < nsys; ++s)
+            if (s % 3 != 1)
+              for (std::size_t i = 0; i < n; ++i) xr.push_back(x[s * n + i]), yr.push_back(y[s * n + i]);
+          CHECK(max_rel_diff(xr, yr, xr.size() / n, n) <= 4 * eps_of<double>());
+        }
+      }
+    }
+  }
+
+  using Catch::Matchers::StartsWith;
+  auto d = store<bl::row, double, mem>(std::vector<double>(3 * 8, 1.0), 3, 8, strides::plain);
+  const auto m = so_matrix<double>();
+  CHECK_THROWS_WITH(
+      bandsolve::solve(exec, shared_offdiag{}, m, d.view, bstest::make_info<mem>(2), device_tag{}),
+      "bandsolve::solve(shared_offdiag): info.extent(0) = 2 but d holds 3 systems");
+  const Kokkos::View<int*, mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>> aliased(
+      reinterpret_cast<int*>(d.view.data()), 3);
+  CHECK_THROWS_WITH(bandsolve::solve(exec, shared_offdiag{}, m, d.view, aliased,
+                                     bandsolve::shared_offdiag_options{}, device_tag{}),
+                    StartsWith("bandsolve::solve(shared_offdiag)"));
+
+  // Without a backend: the execution space's own (the device one on Kokkos::Cuda).
+  const std::size_t nsys = 33, n2 = 65;
+  const auto rhs = random_rhs<double>(nsys, n2, 9);
+  auto d1 = store<bl::strided, double, mem>(rhs, nsys, n2, strides::padded_rows);
+  auto d2 = store<bl::strided, double, mem>(rhs, nsys, n2, strides::padded_rows);
+  auto info = bstest::make_info<mem>(nsys);
+  bandsolve::solve(exec, shared_offdiag{}, m, d1.view, info);
+  bandsolve::solve(exec, shared_offdiag{}, m, d2.view, info, device_tag{});
+  CHECK(max_rel_diff(fetch(d1, nsys, n2), fetch(d2, nsys, n2), nsys, n2) <= 4 * eps_of<double>());
 }

@@ -19,12 +19,17 @@
 // the zero Fourier mode of a Neumann problem) gives info(s) = its 1-based row; with
 // singular_last_row::pin such a pivot on the last row instead pins x[n-1] = pin_value (the
 // solution of a singular Neumann system is defined up to a constant) and info(s) stays 0.
-// No pivoting. Work is enqueued on exec and never fenced; no allocation.
+// No pivoting. Work is enqueued on exec and never fenced; no allocation (the device backend
+// allocates one buffer per call only for c' rows too long for team scratch).
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument (after the options, or instead of
+// them), which runs a thread per system on any execution space (shared_offdiag_device.hpp).
 #include <bandsolve/backend/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/toeplitz/lane_access.hpp>
+#include <bandsolve/toeplitz/shared_offdiag_device.hpp>
 
 #include <cfloat>
 #include <string>
@@ -94,17 +99,86 @@ inline constexpr bool is_supported_data_v =
     std::is_same_v<T, float> || std::is_same_v<T, double> ||
     std::is_same_v<T, Kokkos::complex<float>> || std::is_same_v<T, Kokkos::complex<double>>;
 
-template <class T>
-KOKKOS_INLINE_FUNCTION T magnitude(T v) {
-  return v < T(0) ? -v : v;
+// The host backends' sweep (called by solve after its argument checks): SIMD across the lanes
+// of each work item, c' in per-item scratch.
+template <class ExecutionSpace, class Real, class Diagonal, class DView, class InfoView>
+void shared_offdiag_host_solve(const ExecutionSpace& exec,
+                               const shared_offdiag_matrix<Real, Diagonal>& m, const DView& d,
+                               const InfoView& info, const shared_offdiag_options& options,
+                               index_t nsys, index_t n) {
+  using Layout = layout_of_t<DView>;
+  using Scalar = typename DView::value_type;
+  using Work = typename work_type<Scalar, Real>::type;
+  constexpr int lanes = static_cast<int>(128 / sizeof(Scalar));
+  constexpr int L = item_lanes<Layout, lanes>();
+  const index_t slots = static_cast<index_t>(capacity(d));
+  const bool pin = options.singular == singular_last_row::pin;
+  const Work pin_value = Work(static_cast<Real>(options.pin_value));
+  const Real lower = m.lower, upper = m.upper, first_upper = m.first_upper,
+             last_lower = m.last_lower;
+  const Diagonal diagonal = m.diagonal;
+  constexpr Real cancel = Real(16) * (sizeof(Real) == 4 ? Real(FLT_EPSILON) : Real(DBL_EPSILON));
+  for_each_pack(
+      exec, "bandsolve::solve(shared_offdiag)", work_items<Layout, lanes>(slots),
+      static_cast<std::size_t>(n + 1) * L * sizeof(Real), KOKKOS_LAMBDA(const index_t p, void* work) {
+        const int nl = static_cast<int>(slots - p * L < L ? slots - p * L : L);
+        // c'_i of lane l at cp[(i + 1)*L + l]; row 0 holds zeros (c'_{-1}: no row above row 0).
+        Real* cp = static_cast<Real*>(work);
+        for (int l = 0; l < L; ++l) cp[l] = Real(0);
+        // By value: the lane loops then see local pointers and constants (no reloads through a
+        // captured reference, which kept them from vectorizing).
+        with_lane_block(lanes_of<Layout, L>(d, p), [=](const auto& x) {
+          Work y[L];
+          int code[L];
+          for (int l = 0; l < L; ++l) {
+            y[l] = Work(0);
+            code[l] = 0;
+          }
+          for (index_t i = 0; i < n; ++i) {
+            const Real a = i == 0 ? Real(0) : (i + 1 == n ? last_lower : lower);
+            const Real c = i + 1 == n ? Real(0) : (i == 0 ? first_upper : upper);
+            const bool pin_here = pin && i + 1 == n;
+            const int row = static_cast<int>(i + 1);
+            BANDSOLVE_SIMD
+            for (int l = 0; l < nl; ++l) {
+              const index_t s = p * L + l < nsys ? p * L + l : nsys - 1;  // padding lanes: a copy
+              const Real b = static_cast<Real>(diagonal(s, i));
+              const Real ac = a * cp[i * L + l];
+              const Real pivot = b - ac;
+              const Real r = Real(1) / pivot;
+              cp[(i + 1) * L + l] = c * r;
+              // Bitwise & and | (no short-circuit branches) keep the lane loop vectorizable.
+              const bool bad = !pivot_is_good(pivot) |
+                               (magnitude(pivot) <=
+                                cancel * (magnitude(b) + magnitude(ac)));
+              const Work solved = (Work(x(l, i)) - a * y[l]) * r;
+              y[l] = (bad & pin_here) ? pin_value : solved;
+              code[l] = ((code[l] == 0) & bad & !pin_here) ? row : code[l];
+              x(l, i) = Scalar(y[l]);
+            }
+          }
+          for (index_t i = n - 2; i >= 0; --i) {
+            BANDSOLVE_SIMD
+            for (int l = 0; l < nl; ++l) {
+              y[l] = Work(x(l, i)) - cp[(i + 1) * L + l] * y[l];
+              x(l, i) = Scalar(y[l]);
+            }
+          }
+          for (int l = 0; l < nl && p * L + l < nsys; ++l) info(p * L + l) = code[l];
+        });
+      });
 }
 
 }  // namespace detail
 
-template <class ExecutionSpace, class Real, class Diagonal, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::shared_offdiag,
-           const shared_offdiag_matrix<Real, Diagonal>& m, const DView& d, const InfoView& info,
-           const shared_offdiag_options& options = {}) {
+// Backend: the execution space's own (backend::default_for_t), or backend::device to run the
+// device kernels (shared_offdiag_device.hpp) on any execution space, host spaces included.
+template <class ExecutionSpace, class Real, class Diagonal, class DView, class InfoView,
+          class Backend = backend::default_for_t<ExecutionSpace>>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(
+    const ExecutionSpace& exec, algo::shared_offdiag, const shared_offdiag_matrix<Real, Diagonal>& m,
+    const DView& d, const InfoView& info, const shared_offdiag_options& options = {},
+    Backend = {}) {
   using Layout = layout_of_t<DView>;
   using Scalar = typename DView::value_type;
   using Work = typename detail::work_type<Scalar, Real>::type;
@@ -138,64 +212,28 @@ void solve(const ExecutionSpace& exec, algo::shared_offdiag,
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  constexpr int lanes = static_cast<int>(128 / sizeof(Scalar));
-  constexpr int L = detail::item_lanes<Layout, lanes>();
-  const index_t slots = static_cast<index_t>(capacity(d));
-  const bool pin = options.singular == singular_last_row::pin;
-  const Work pin_value = Work(static_cast<Real>(options.pin_value));
-  const Real lower = m.lower, upper = m.upper, first_upper = m.first_upper,
-             last_lower = m.last_lower;
-  const Diagonal diagonal = m.diagonal;
-  constexpr Real cancel = Real(16) * (sizeof(Real) == 4 ? Real(FLT_EPSILON) : Real(DBL_EPSILON));
-  detail::for_each_pack(
-      exec, "bandsolve::solve(shared_offdiag)", detail::work_items<Layout, lanes>(slots),
-      static_cast<std::size_t>(n + 1) * L * sizeof(Real), KOKKOS_LAMBDA(const index_t p, void* work) {
-        const int nl = static_cast<int>(slots - p * L < L ? slots - p * L : L);
-        // c'_i of lane l at cp[(i + 1)*L + l]; row 0 holds zeros (c'_{-1}: no row above row 0).
-        Real* cp = static_cast<Real*>(work);
-        for (int l = 0; l < L; ++l) cp[l] = Real(0);
-        // By value: the lane loops then see local pointers and constants (no reloads through a
-        // captured reference, which kept them from vectorizing).
-        detail::with_lane_block(detail::lanes_of<Layout, L>(d, p), [=](const auto& x) {
-          Work y[L];
-          int code[L];
-          for (int l = 0; l < L; ++l) {
-            y[l] = Work(0);
-            code[l] = 0;
-          }
-          for (index_t i = 0; i < n; ++i) {
-            const Real a = i == 0 ? Real(0) : (i + 1 == n ? last_lower : lower);
-            const Real c = i + 1 == n ? Real(0) : (i == 0 ? first_upper : upper);
-            const bool pin_here = pin && i + 1 == n;
-            const int row = static_cast<int>(i + 1);
-            BANDSOLVE_SIMD
-            for (int l = 0; l < nl; ++l) {
-              const index_t s = p * L + l < nsys ? p * L + l : nsys - 1;  // padding lanes: a copy
-              const Real b = static_cast<Real>(diagonal(s, i));
-              const Real ac = a * cp[i * L + l];
-              const Real pivot = b - ac;
-              const Real r = Real(1) / pivot;
-              cp[(i + 1) * L + l] = c * r;
-              // Bitwise & and | (no short-circuit branches) keep the lane loop vectorizable.
-              const bool bad = !detail::pivot_is_good(pivot) |
-                               (detail::magnitude(pivot) <=
-                                cancel * (detail::magnitude(b) + detail::magnitude(ac)));
-              const Work solved = (Work(x(l, i)) - a * y[l]) * r;
-              y[l] = (bad & pin_here) ? pin_value : solved;
-              code[l] = ((code[l] == 0) & bad & !pin_here) ? row : code[l];
-              x(l, i) = Scalar(y[l]);
-            }
-          }
-          for (index_t i = n - 2; i >= 0; --i) {
-            BANDSOLVE_SIMD
-            for (int l = 0; l < nl; ++l) {
-              y[l] = Work(x(l, i)) - cp[(i + 1) * L + l] * y[l];
-              x(l, i) = Scalar(y[l]);
-            }
-          }
-          for (int l = 0; l < nl && p * L + l < nsys; ++l) info(p * L + l) = code[l];
-        });
-      });
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    const detail::shared_offdiag_rows<Real, Work, Diagonal> coefficients{
+        m.lower, m.upper, m.first_upper, m.last_lower, m.diagonal,
+        Work(static_cast<Real>(options.pin_value)), n, nsys,
+        options.singular == singular_last_row::pin};
+    detail::shared_offdiag_device_solve(exec, coefficients, d, info,
+                                        static_cast<index_t>(capacity(d)));
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve(shared_offdiag): a host backend runs only on its own "
+                  "execution space");
+    detail::shared_offdiag_host_solve(exec, m, d, info, options, nsys, n);
+  }
+}
+
+// The same with the default options and a backend tag.
+template <class ExecutionSpace, class Real, class Diagonal, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(
+    const ExecutionSpace& exec, algo::shared_offdiag, const shared_offdiag_matrix<Real, Diagonal>& m,
+    const DView& d, const InfoView& info, Backend) {
+  solve(exec, algo::shared_offdiag{}, m, d, info, shared_offdiag_options{}, Backend{});
 }
 
 }  // namespace bandsolve
