@@ -13,11 +13,13 @@
 
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/toeplitz/batched.hpp>
+#include <bandsolve/toeplitz/divide_and_conquer.hpp>
 #include <bandsolve/toeplitz/shared_offdiag.hpp>
 
 #include <catch2/catch_all.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -524,4 +526,125 @@ TEST_CASE("device shared_offdiag: the singular zero mode reported or pinned, arg
   bandsolve::solve(exec, shared_offdiag{}, m, d1.view, info);
   bandsolve::solve(exec, shared_offdiag{}, m, d2.view, info, device_tag{});
   CHECK(max_rel_diff(fetch(d1, nsys, n2), fetch(d2, nsys, n2), nsys, n2) <= 4 * eps_of<double>());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Toeplitz divide and conquer: device plans against the host plan (the same block length),
+// LAPACK ?gtsv and the known solution; a plan solved twice; the Thomas path; argument checks.
+
+using bandsolve::algo::toeplitz_dc;
+
+namespace {
+
+// Solves f through plan on exec (a View in exec's memory space), times times in a row with the
+// right-hand sides fs.
+template <class Plan, class Exec, class T>
+std::vector<std::vector<T>> dc_apply(const Exec& exec, const Plan& plan,
+                                     const std::vector<std::vector<T>>& fs) {
+  std::vector<std::vector<T>> out;
+  for (const auto& f : fs) {
+    Kokkos::View<T*, typename Exec::memory_space> x("x", f.size());
+    auto h = Kokkos::create_mirror_view(x);
+    for (std::size_t i = 0; i < f.size(); ++i) h(i) = f[i];
+    Kokkos::deep_copy(x, h);
+    plan.solve(exec, x);
+    exec.fence();
+    Kokkos::deep_copy(h, x);
+    out.emplace_back(h.data(), h.data() + f.size());
+  }
+  return out;
+}
+
+template <class T, class Exec>
+void check_dc(const Exec& exec, double t1d, double t2d, double t3d, std::size_t n,
+              std::size_t block_rows, bool thomas = false) {
+  const T t1 = T(t1d), t2 = T(t2d), t3 = T(t3d);
+  const auto p = bstest::make_toeplitz_problem<T>(t1, t2, t3, n, static_cast<std::uint32_t>(n));
+  const auto q = bstest::make_toeplitz_problem<T>(t1, t2, t3, n, static_cast<std::uint32_t>(n + 1));
+  const auto plan = bandsolve::factorize(exec, toeplitz_dc{}, t1, t2, t3, n, block_rows, device_tag{});
+  static_assert(std::is_same_v<typename decltype(plan)::backend_type, device_tag>);
+  const auto host_plan = bandsolve::factorize(host_exec(), toeplitz_dc{}, t1, t2, t3, n,
+                                              block_rows == 0 ? plan.block_rows() : block_rows);
+  INFO(Exec::name() << " T = (" << t1d << ", " << t2d << ", " << t3d << "), n = " << n
+                    << ", block_rows " << block_rows << " -> " << plan.block_rows() << ", "
+                    << plan.blocks() << " blocks, sizeof(T) = " << sizeof(T));
+  CHECK(plan.uses_thomas() == thomas);
+  CHECK(host_plan.uses_thomas() == thomas);
+  CHECK(plan.info() == 0);
+  if (!thomas && n > 0) CHECK(plan.block_rows() == host_plan.block_rows());
+  // A plan solved twice: the second right-hand side sees no state of the first.
+  const auto x = dc_apply(exec, plan, std::vector<std::vector<T>>{p.f, q.f});
+  const auto y = dc_apply(host_exec(), host_plan, std::vector<std::vector<T>>{p.f, q.f});
+  // The same blocks and recurrences: the host plan's result to a few ulps (contractions).
+  CHECK(bstest::max_rel_error(x[0], y[0]) <= 16 * eps_of<T>());
+  CHECK(bstest::max_rel_error(x[1], y[1]) <= 16 * eps_of<T>());
+  const double thomas_err = bstest::max_rel_error(bstest::sequential_thomas(t1, t2, t3, p.f), p.x);
+  const auto lapack = bstest::lapack_toeplitz(t1, t2, t3, p.f);
+  const double lapack_err = bstest::max_rel_error(lapack, p.x);
+  const double tol = 10 * std::max({thomas_err, lapack_err, eps_of<T>()});
+  CHECK(bstest::max_rel_error(x[0], p.x) <= tol);
+  CHECK(bstest::max_rel_error(x[0], lapack) <= tol + lapack_err);
+  CHECK(bstest::max_rel_error(x[1], q.x) <= tol);
+}
+
+template <class T>
+void check_dc_sizes() {
+  const Kokkos::DefaultExecutionSpace exec;
+  const double sets[][3] = {{-1.0, 4.0, -1.0}, {0.3, 1.0, -0.6}, {-0.45, 1.0, -0.5}};
+  for (const auto& t : sets) {
+    for (std::size_t n : {1, 2, 3, 17, 4800, 5003}) check_dc<T>(exec, t[0], t[1], t[2], n, 0);
+    // Blocks not a multiple of the tile rows, more than a tile of them, a short last block.
+    check_dc<T>(exec, t[0], t[1], t[2], 5003, 100);
+    check_dc<T>(exec, t[0], t[1], t[2], 2000, 7);
+  }
+  // Near the edge of diagonal dominance: the carries do not decay within the system, Thomas.
+  check_dc<T>(exec, -1.0, 2.0 + 1e-6, -1.0, 10000, 0, true);
+}
+
+}  // namespace
+
+TEST_CASE("device toeplitz_dc: against the host plan, LAPACK and the known solution",
+          "[device][toeplitz_dc]") {
+  check_dc_sizes<double>();
+  check_dc_sizes<float>();
+}
+
+TEST_CASE("device toeplitz_dc: the one-shot solve, argument checks and the default backend",
+          "[device][toeplitz_dc]") {
+  using exec_type = Kokkos::DefaultExecutionSpace;
+  using mem = exec_type::memory_space;
+  const exec_type exec;
+  const std::size_t n = 3001;
+  const auto p = bstest::make_toeplitz_problem<double>(-1, 3, 0.5, n, 9);
+  const auto plan = bandsolve::factorize(exec, toeplitz_dc{}, -1.0, 3.0, 0.5, n, device_tag{});
+  const auto x = dc_apply(exec, plan, std::vector<std::vector<double>>{p.f})[0];
+  Kokkos::View<double*, mem> y("y", n);
+  auto h = Kokkos::create_mirror_view(y);
+  for (std::size_t i = 0; i < n; ++i) h(i) = p.f[i];
+  Kokkos::deep_copy(y, h);
+  bandsolve::solve(exec, toeplitz_dc{}, -1.0, 3.0, 0.5, y, device_tag{});
+  Kokkos::deep_copy(h, y);
+  CHECK(bstest::max_rel_error(std::vector<double>(h.data(), h.data() + n), x) == 0);
+  // Without a backend: the execution space's own (the device one on Kokkos::Cuda).
+  for (std::size_t i = 0; i < n; ++i) h(i) = p.f[i];
+  Kokkos::deep_copy(y, h);
+  bandsolve::solve(exec, toeplitz_dc{}, -1.0, 3.0, 0.5, y);
+  Kokkos::deep_copy(h, y);
+  CHECK(bstest::max_rel_error(std::vector<double>(h.data(), h.data() + n), p.x) <=
+        100 * eps_of<double>());
+
+  using Catch::Matchers::ContainsSubstring;
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, toeplitz_dc{}, -1.0, 2.0, -1.0, 100, device_tag{}),
+                    ContainsSubstring("bandsolve::factorize(toeplitz_dc): T = tridiag(-1, 2, -1) "
+                                      "cannot be split into contractive bidiagonal recurrences"));
+  CHECK_THROWS_AS(bandsolve::factorize(exec, toeplitz_dc{}, 1.0f, 1.0f, 1.0f, 10, device_tag{}),
+                  std::invalid_argument);
+  Kokkos::View<double*, mem> wrong("wrong", n - 1);
+  CHECK_THROWS_WITH(plan.solve(exec, wrong),
+                    "bandsolve::toeplitz_dc_plan::solve: x.extent(0) = 3000 but the plan has n = 3001");
+  Kokkos::View<double**, Kokkos::LayoutRight, mem> m("m", n, 2);
+  CHECK_THROWS_WITH(plan.solve(exec, Kokkos::subview(m, Kokkos::ALL, 0)),
+                    ContainsSubstring("x.stride(0) = 2; the divide and conquer needs unit stride"));
+  const decltype(plan) empty;
+  CHECK_THROWS_WITH(empty.solve(exec, y), ContainsSubstring("this plan is empty"));
 }

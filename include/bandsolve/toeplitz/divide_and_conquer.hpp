@@ -30,10 +30,16 @@
 // Memory is O(n) either way: no block is longer than the system.
 // Work is enqueued on exec and never fenced here. factorize() allocates the workspace once; the
 // plan's solve allocates nothing. x must have unit stride. T is float or double.
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument to factorize and to the one-shot solve
+// (the plan's third template argument), which runs the device kernels on any execution space
+// (divide_and_conquer_device.hpp): blocks of about four truncation lengths, a thread each, and
+// the Thomas path through the device sweep of toeplitz/batched_device.hpp.
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/errors.hpp>
 #include <bandsolve/toeplitz/batched.hpp>
+#include <bandsolve/toeplitz/divide_and_conquer_device.hpp>
 #include <bandsolve/toeplitz/divide_and_conquer_kernel.hpp>
 #include <bandsolve/toeplitz/splitting.hpp>
 
@@ -43,11 +49,18 @@
 
 namespace bandsolve {
 
-template <class Scalar, class ExecutionSpace>
+template <class Scalar, class ExecutionSpace, class Backend = backend::default_for_t<ExecutionSpace>>
 class toeplitz_dc_plan {
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::toeplitz_dc_plan: the third template argument must be a backend tag");
+  static_assert(std::is_same_v<Backend, backend::device> ||
+                    std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                "bandsolve::toeplitz_dc_plan: a host backend runs only on its own execution space");
+
  public:
   using scalar_type = Scalar;
   using execution_space = ExecutionSpace;
+  using backend_type = Backend;
   using memory_space = typename ExecutionSpace::memory_space;
   // Blocks per work item (SIMD lanes) and the default block length: a work item spans
   // lanes * block_rows values (128 KiB), so the backward sweep finds them in L2.
@@ -91,16 +104,19 @@ class toeplitz_dc_plan {
       const Kokkos::View<Scalar**, Kokkos::LayoutRight, memory_space,
                          Kokkos::MemoryTraits<Kokkos::Unmanaged>>
           rows(x.data(), 1, static_cast<std::size_t>(n_));
-      thomas_.solve(exec, rows);
+      thomas_.solve(exec, rows, Backend{});
       return;
     }
-    detail::toeplitz_dc_run<Scalar, lanes>(exec, c_, x.data(), carry_l_, carry_r_, u_, scale_);
+    if constexpr (std::is_same_v<Backend, backend::device>)
+      detail::toeplitz_dc_device_run(exec, c_, x.data(), carry_l_, carry_r_, u_, scale_);
+    else
+      detail::toeplitz_dc_run<Scalar, lanes>(exec, c_, x.data(), carry_l_, carry_r_, u_, scale_);
   }
 
  private:
-  template <class S, class E>
-  friend toeplitz_dc_plan<S, E> detail_make_toeplitz_dc_plan(const E&, S, S, S, std::size_t,
-                                                             std::size_t);
+  template <class S, class E, class B>
+  friend toeplitz_dc_plan<S, E, B> detail_make_toeplitz_dc_plan(const E&, S, S, S, std::size_t,
+                                                                std::size_t, B);
   using view = Kokkos::View<Scalar*, memory_space>;
 
   // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
@@ -121,12 +137,11 @@ class toeplitz_dc_plan {
 };
 
 // Not part of the API: builds a plan (factorize() below is the entry point).
-template <class Scalar, class ExecutionSpace>
-toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const ExecutionSpace& exec,
-                                                                     Scalar t1, Scalar t2,
-                                                                     Scalar t3, std::size_t n,
-                                                                     std::size_t block_rows) {
-  using plan_type = toeplitz_dc_plan<Scalar, ExecutionSpace>;
+template <class Scalar, class ExecutionSpace, class Backend>
+toeplitz_dc_plan<Scalar, ExecutionSpace, Backend> detail_make_toeplitz_dc_plan(
+    const ExecutionSpace& exec, Scalar t1, Scalar t2, Scalar t3, std::size_t n,
+    std::size_t block_rows, Backend) {
+  using plan_type = toeplitz_dc_plan<Scalar, ExecutionSpace, Backend>;
   const std::string fn = "bandsolve::factorize(toeplitz_dc)";
   detail::check_rows_fit_int(fn, n);
   const toeplitz_splitting sp = split_toeplitz(fn, t1, t2, t3);
@@ -151,14 +166,17 @@ toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const Exec
   }
   // Blocks at least four truncation lengths long keep the (A1) reads a small fraction of f.
   index_t s = block_rows != 0 ? static_cast<index_t>(block_rows) : plan_type::default_block_rows;
-  // Automatic lengths are multiples of the lane count (the register-transpose path).
-  if (block_rows == 0 && s < 4 * sp.truncation) {
-    const index_t v = plan_type::lanes;
-    s = static_cast<index_t>(4 * sp.truncation < (1L << 30) ? 4 * sp.truncation : (1L << 30));
-    s = (s + v - 1) / v * v;
-  }
-  // No block longer than the system (rounded up to the lanes): the workspace stays O(n).
-  {
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    // A thread per block: short blocks (divide_and_conquer_device.hpp).
+    if (block_rows == 0) s = detail::toeplitz_dc_device_block_rows<Scalar>(sp.truncation, nn);
+  } else {
+    // Automatic lengths are multiples of the lane count (the register-transpose path).
+    if (block_rows == 0 && s < 4 * sp.truncation) {
+      const index_t v = plan_type::lanes;
+      s = static_cast<index_t>(4 * sp.truncation < (1L << 30) ? 4 * sp.truncation : (1L << 30));
+      s = (s + v - 1) / v * v;
+    }
+    // No block longer than the system (rounded up to the lanes): the workspace stays O(n).
     const index_t v = plan_type::lanes, whole = (nn + v - 1) / v * v;
     if (s > whole && whole > 0) s = whole;
   }
@@ -197,25 +215,49 @@ toeplitz_dc_plan<Scalar, ExecutionSpace> detail_make_toeplitz_dc_plan(const Exec
 // Prepares the solve of T x = f for T = tridiag(t1, t2, t3) of n rows: chooses the root, the
 // block length (block_rows = 0: automatic) and allocates the workspace. Throws
 // std::invalid_argument for T the method cannot solve (see splitting.hpp). Fences exec (the
-// correction vector u is copied from the host).
-template <class ExecutionSpace, class Scalar>
-toeplitz_dc_plan<Scalar, ExecutionSpace> factorize(const ExecutionSpace& exec, algo::toeplitz_dc,
-                                                   Scalar t1, Scalar t2, Scalar t3, std::size_t n,
-                                                   std::size_t block_rows = 0) {
+// correction vector u is copied from the host). Backend: the execution space's own, or
+// backend::device (the plan's kernels and its automatic block length).
+template <class ExecutionSpace, class Scalar, class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>, toeplitz_dc_plan<Scalar, ExecutionSpace, Backend>>
+factorize(const ExecutionSpace& exec, algo::toeplitz_dc, Scalar t1, Scalar t2, Scalar t3,
+          std::size_t n, std::size_t block_rows, Backend) {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve::factorize(toeplitz_dc): the first argument must be a Kokkos "
                 "execution space instance");
   static_assert(std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>,
                 "bandsolve::factorize(toeplitz_dc): the scalar type must be float or double");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
-  return detail_make_toeplitz_dc_plan(exec, t1, t2, t3, n, block_rows);
+  static_assert(std::is_same_v<Backend, backend::device> ||
+                    std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                "bandsolve::factorize(toeplitz_dc): a host backend runs only on its own execution "
+                "space");
+  return detail_make_toeplitz_dc_plan(exec, t1, t2, t3, n, block_rows, Backend{});
 }
 
-// One-shot solve (builds a plan: allocates and fences once; prefer factorize() for repeated solves).
-template <class ExecutionSpace, class XView>
-void solve(const ExecutionSpace& exec, algo::toeplitz_dc, typename XView::value_type t1,
-           typename XView::value_type t2, typename XView::value_type t3, const XView& x) {
-  factorize(exec, algo::toeplitz_dc{}, t1, t2, t3, x.extent(0)).solve(exec, x);
+template <class ExecutionSpace, class Scalar>
+toeplitz_dc_plan<Scalar, ExecutionSpace> factorize(const ExecutionSpace& exec, algo::toeplitz_dc,
+                                                   Scalar t1, Scalar t2, Scalar t3, std::size_t n,
+                                                   std::size_t block_rows = 0) {
+  return factorize(exec, algo::toeplitz_dc{}, t1, t2, t3, n, block_rows,
+                   backend::default_for_t<ExecutionSpace>{});
+}
+
+template <class ExecutionSpace, class Scalar, class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>, toeplitz_dc_plan<Scalar, ExecutionSpace, Backend>>
+factorize(const ExecutionSpace& exec, algo::toeplitz_dc, Scalar t1, Scalar t2, Scalar t3,
+          std::size_t n, Backend) {
+  return factorize(exec, algo::toeplitz_dc{}, t1, t2, t3, n, 0, Backend{});
+}
+
+// One-shot solve (builds a plan: allocates and fences once; prefer factorize() for repeated
+// solves). Backend as for factorize.
+template <class ExecutionSpace, class XView, class Backend = backend::default_for_t<ExecutionSpace>>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec,
+                                                       algo::toeplitz_dc,
+                                                       typename XView::value_type t1,
+                                                       typename XView::value_type t2,
+                                                       typename XView::value_type t3,
+                                                       const XView& x, Backend = {}) {
+  factorize(exec, algo::toeplitz_dc{}, t1, t2, t3, x.extent(0), 0, Backend{}).solve(exec, x);
 }
 
 }  // namespace bandsolve

@@ -112,12 +112,12 @@ KOKKOS_INLINE_FUNCTION void toeplitz_dc_tiles_solve(const toeplitz_dc_constants<
 #endif
 }
 
-// The whole solve, enqueued on exec (not fenced). carry_l, carry_r: nblocks values; u: u_rows
-// values; scale: 1 value.
-template <class T, int V, class ExecutionSpace, class WorkView, class UView>
-void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c, T* x,
-                     const WorkView& carry_l, const WorkView& carry_r, const UView& u,
-                     const WorkView& scale) {
+// (A1, A2, B1, B2): every block's carries, enqueued on exec (not fenced). Device code (a thread
+// per block, one thread for the carries in block order): the host and the device backend share
+// it. carry_l, carry_r: nblocks values.
+template <class T, class ExecutionSpace, class WorkView>
+void toeplitz_dc_carries(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c, T* x,
+                         const WorkView& carry_l, const WorkView& carry_r) {
   using range = Kokkos::RangePolicy<ExecutionSpace>;
   const index_t nb = c.nblocks;
   // (A1) forward: value at the end of every block but the last with zero carry-in, from its last
@@ -163,6 +163,30 @@ void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>&
         for (index_t b = nb - 2; b >= 0; --b)
           carry_r(b) += c.g_s * carry_r(b + 1);  // block b + 1 < nb - 1 is full when it matters
       });
+}
+
+// Sherman-Morrison: x -= gamma x_0 / (1 + gamma u_0) * u on the rows where u is not negligible.
+// Device code, shared by the host and the device backend; u: u_rows values, scale: 1 value.
+template <class T, class ExecutionSpace, class WorkView, class UView>
+void toeplitz_dc_correct(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c, T* x,
+                         const UView& u, const WorkView& scale) {
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc correction scale", range(exec, 0, 1),
+      KOKKOS_LAMBDA(const index_t) { scale(0) = c.sm_factor * x[0]; });
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc correction", range(exec, 0, c.u_rows),
+      KOKKOS_LAMBDA(const index_t i) { x[i] -= scale(0) * u(i); });
+}
+
+// The whole solve on the host backends, enqueued on exec (not fenced). carry_l, carry_r: nblocks
+// values; u: u_rows values; scale: 1 value.
+template <class T, int V, class ExecutionSpace, class WorkView, class UView>
+void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c, T* x,
+                     const WorkView& carry_l, const WorkView& carry_r, const UView& u,
+                     const WorkView& scale) {
+  toeplitz_dc_carries(exec, c, x, carry_l, carry_r);
+  const index_t nb = c.nblocks;
   // (A3, B3) every block from its carries: V full blocks per work item in SIMD lanes; the item
   // holding the last block (which may be short) and any partial group go lane by lane.
   const index_t items = (nb + V - 1) / V;
@@ -182,13 +206,7 @@ void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>&
             toeplitz_dc_block(c, x + b * c.s, block_rows_of(c, b), carry_l(b), carry_r(b));
         }
       });
-  // Sherman-Morrison: x -= gamma x_0 / (1 + gamma u_0) * u on the rows where u is not negligible.
-  Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc correction scale", range(exec, 0, 1),
-      KOKKOS_LAMBDA(const index_t) { scale(0) = c.sm_factor * x[0]; });
-  Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc correction", range(exec, 0, c.u_rows),
-      KOKKOS_LAMBDA(const index_t i) { x[i] -= scale(0) * u(i); });
+  toeplitz_dc_correct(exec, c, x, u, scale);
 }
 
 }  // namespace bandsolve::detail
