@@ -1,5 +1,5 @@
 #pragma once
-// Batched parallel cyclic reduction (PCR) and cyclic reduction (CR): host API.
+// Batched parallel cyclic reduction (PCR) and cyclic reduction (CR): the API and the host path.
 //
 //   bandsolve::solve(exec, bandsolve::algo::pcr{}, a, b, c, d, info);
 //   bandsolve::solve(exec, bandsolve::algo::cr{},  a, b, c, d, info);
@@ -27,40 +27,24 @@
 // larger ones, where per-item scratch is allocated per call; below 1 MiB per item it is
 // Kokkos's per-thread team scratch, threads x (item + 64). One long system: k n sizeof(T) plus
 // a few hundred bytes, never more (an allocation failure throws bandsolve::allocation_error
-// naming the function and the size before any kernel runs).
+// naming the function and the size before any kernel runs). That bound is the host backends';
+// the device backend's scratch is in pcr_device.hpp's top comment.
+//
+// Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or a trailing backend::device{} argument to solve, which runs the device kernels
+// (pcr_device.hpp: a team per system) on any execution space; the tests run them on the host
+// spaces that way. Both take the same arguments, checks and info codes.
+#include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
+#include <bandsolve/tridiag/pcr_device.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
+
+#include <string>
+#include <type_traits>
 
 namespace bandsolve {
 
 namespace detail {
-
-template <class Algo>
-inline constexpr bool is_reduction_algo_v =
-    std::is_same_v<Algo, algo::pcr> || std::is_same_v<Algo, algo::cr>;
-
-// Arrays of scratch (n x lanes values each) per work item.
-template <class Algo>
-constexpr index_t reduction_arrays() {
-  if constexpr (std::is_same_v<Algo, algo::pcr>) return 6;  // a, c, d twice (ping-pong)
-  else if constexpr (std::is_same_v<Algo, algo::cr>) return 4;  // a, b, c, d (in place)
-  else static_assert(is_reduction_algo_v<Algo>, "bandsolve: reduction_arrays takes pcr or cr");
-}
-
-// Normalises, reduces and leaves x in the returned array (all team threads call it).
-template <class Algo, int L, class Member, class T>
-KOKKOS_INLINE_FUNCTION T* reduce_tile(const Member& team, index_t n, T* ta, T* tb, T* tc, T* td,
-                                      T* spare, bad_code* bad) {
-  normalise_rows<L>(team, n, ta, tb, tc, td, bad);
-  team.team_barrier();
-  if constexpr (std::is_same_v<Algo, algo::pcr>) {
-    // tb is free after normalising: it and the spare arrays are the ping-pong partners.
-    return pcr_steps<L>(team, n, ta, tc, td, tb, spare, spare + n * L, bad, 1);
-  } else {
-    cr_steps<L>(team, n, ta, tc, td, bad, 1);
-    return td;
-  }
-}
 
 // Scratch bytes per launch item of solve_by_reduction: a team per system (inside) holds the
 // threads' first bad rows and `arrays` arrays of n values; a pack holds them for L systems.
@@ -74,21 +58,14 @@ std::size_t reduction_item_bytes(index_t n, bool inside, int threads) {
   return inside ? codes + values : values * L;
 }
 
+// The host launch of solve_by_reduction: nsys > 0 systems of n > 0 rows (arguments checked).
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
-void solve_by_reduction(const ExecutionSpace& exec, const AView& a, const BView& b,
-                        const CView& c, const DView& d, const InfoView& info) {
-  team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+void reduction_host_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
+                           const CView& c, const DView& d, const InfoView& info, index_t nsys,
+                           index_t n) {
   using T = typename DView::non_const_value_type;
   constexpr int L = vector_lanes_v<T>;
-  const std::string fn = std::string("bandsolve::solve(") + Algo::name + ")";
-  const index_t nsys = check_team_solve(fn, a, b, c, d, info);
-  const index_t n = static_cast<index_t>(rows(d));
-  if (nsys == 0) return;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return;
-  }
   const char* label = std::is_same_v<Algo, algo::pcr> ? "bandsolve::solve(pcr)"
                                                       : "bandsolve::solve(cr)";
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -149,8 +126,33 @@ void solve_by_reduction(const ExecutionSpace& exec, const AView& a, const BView&
   }
 }
 
-// Scratch bytes that solve(exec, Algo{}, ...) with Algo = pcr or cr holds for nsys systems of
-// n rows of T on `concurrency` threads (the bound in this header's top comment).
+// solve(exec, Algo{}, a, b, c, d, info, Backend{}): the argument checks, then the device
+// kernels (pcr_device.hpp) or the host launch above.
+template <class Algo, class Backend, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class InfoView>
+void solve_by_reduction(const ExecutionSpace& exec, const AView& a, const BView& b,
+                        const CView& c, const DView& d, const InfoView& info) {
+  team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  const std::string fn = std::string("bandsolve::solve(") + Algo::name + ")";
+  const index_t nsys = check_team_solve(fn, a, b, c, d, info);
+  const index_t n = static_cast<index_t>(rows(d));
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    reduction_device_launch<Algo>(exec, a, b, c, d, info, nsys, n);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve(pcr, cr): a host backend runs only on its own execution "
+                  "space");
+    reduction_host_launch<Algo>(exec, a, b, c, d, info, nsys, n);
+  }
+}
+
+// Scratch bytes that solve(exec, Algo{}, ...) with Algo = pcr or cr holds on a host backend for
+// nsys systems of n rows of T on `concurrency` threads (the bound in this header's top comment).
 template <class Algo, class T>
 std::size_t reduction_scratch_bytes(std::size_t n, std::size_t nsys, int concurrency) {
   constexpr int L = vector_lanes_v<T>;
@@ -178,16 +180,37 @@ std::size_t solve_scratch_bytes(algo::cr, std::size_t n, std::size_t nsys, int c
   return detail::reduction_scratch_bytes<algo::cr, T>(n, nsys, concurrency);
 }
 
+// Backend: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
+// Kokkos::Cuda), or backend::device to run the device kernels (pcr_device.hpp) on any execution
+// space, host spaces included.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec, algo::pcr,
+                                                       const AView& a, const BView& b,
+                                                       const CView& c, const DView& d,
+                                                       const InfoView& info, Backend) {
+  detail::solve_by_reduction<algo::pcr, Backend>(exec, a, b, c, d, info);
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
+          class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec, algo::cr,
+                                                       const AView& a, const BView& b,
+                                                       const CView& c, const DView& d,
+                                                       const InfoView& info, Backend) {
+  detail::solve_by_reduction<algo::cr, Backend>(exec, a, b, c, d, info);
+}
+
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 void solve(const ExecutionSpace& exec, algo::pcr, const AView& a, const BView& b, const CView& c,
            const DView& d, const InfoView& info) {
-  detail::solve_by_reduction<algo::pcr>(exec, a, b, c, d, info);
+  solve(exec, algo::pcr{}, a, b, c, d, info, backend::default_for_t<ExecutionSpace>{});
 }
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 void solve(const ExecutionSpace& exec, algo::cr, const AView& a, const BView& b, const CView& c,
            const DView& d, const InfoView& info) {
-  detail::solve_by_reduction<algo::cr>(exec, a, b, c, d, info);
+  solve(exec, algo::cr{}, a, b, c, d, info, backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve
