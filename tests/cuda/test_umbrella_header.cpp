@@ -263,6 +263,73 @@ void along_on_device() {
   }
 }
 
+// Shared off-diagonals and the Toeplitz divide and conquer on Kokkos::Cuda with CudaSpace Views:
+// their device paths, the default there. Row-layout d (row tiles), column-layout complex<float>
+// d (a thread per system in place), a divide-and-conquer plan solved twice, the one-shot solve
+// in float and a plan on the Thomas path; info must be 0 and every value finite.
+struct offdiag_diagonal {  // 4 or 5: dominant over off-diagonals of 1
+  KOKKOS_INLINE_FUNCTION double operator()(bandsolve::index_t s, bandsolve::index_t i) const {
+    return 4.0 + static_cast<double>((s + i) % 2);
+  }
+};
+
+template <class T>
+double finite_probe(const T& v) {
+  return double(v);
+}
+template <class R>
+double finite_probe(const Kokkos::complex<R>& v) {
+  return double(v.real()) + double(v.imag());
+}
+
+template <class View>
+int non_finite(const View& v) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  int k = 0;
+  for (std::size_t e = 0; e < h.span(); ++e) k += !std::isfinite(finite_probe(h.data()[e]));
+  return k;
+}
+
+void toeplitz_on_device() {
+  namespace bl = bandsolve::layout;
+  namespace algo = bandsolve::algo;
+  using dev_mem = Kokkos::CudaSpace;
+  const Kokkos::Cuda cuda;
+  const std::size_t nsys = 40, n = 100;
+  Kokkos::View<int*, dev_mem> info("info", nsys);
+  const auto failed = [&] {
+    return bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info));
+  };
+  const auto m = bandsolve::make_shared_offdiag(1.0, 1.0, 1.0, 1.0, offdiag_diagonal{});
+  auto d = bandsolve::make_batch<bl::row, double, dev_mem>("d", nsys, n);
+  Kokkos::deep_copy(d, 1.0);
+  bandsolve::solve(cuda, algo::shared_offdiag{}, m, d, info);
+  report("shared_offdiag on Kokkos::Cuda, row, double", failed() + non_finite(d));
+  auto dc = bandsolve::make_batch<bl::column, Kokkos::complex<float>, dev_mem>("dc", nsys, n);
+  Kokkos::deep_copy(dc, Kokkos::complex<float>(1, -1));
+  bandsolve::solve(cuda, algo::shared_offdiag{}, m, dc, info,
+                   bandsolve::shared_offdiag_options{bandsolve::singular_last_row::pin, 0.0});
+  report("shared_offdiag on Kokkos::Cuda, column, complex<float>", failed() + non_finite(dc));
+
+  Kokkos::View<double*, dev_mem> x("x", 100000);
+  const auto plan = bandsolve::factorize(cuda, algo::toeplitz_dc{}, 1.0, 4.0, 1.0, x.extent(0));
+  for (int round = 0; round < 2; ++round) {
+    Kokkos::deep_copy(x, 1.0);
+    plan.solve(cuda, x);
+  }
+  report("toeplitz_dc plan on Kokkos::Cuda, double", plan.info() + non_finite(x));
+  Kokkos::View<float*, dev_mem> xf("xf", 5003);
+  Kokkos::deep_copy(xf, 1.0f);
+  bandsolve::solve(cuda, algo::toeplitz_dc{}, 1.0f, -4.0f, 0.5f, xf);
+  report("toeplitz_dc one-shot on Kokkos::Cuda, float", non_finite(xf));
+  Kokkos::View<double*, dev_mem> xt("xt", 10000);
+  Kokkos::deep_copy(xt, 1.0);
+  const auto thomas = bandsolve::factorize(cuda, algo::toeplitz_dc{}, -1.0, 2.0 + 1e-6, -1.0, 10000);
+  thomas.solve(cuda, xt);
+  report("toeplitz_dc on Kokkos::Cuda, Thomas path",
+         (thomas.uses_thomas() ? 0 : 1) + thomas.info() + non_finite(xt));
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -283,6 +350,7 @@ int main(int argc, char* argv[]) {
   solve_and_check<float, bandsolve::algo::automatic, Kokkos::Cuda>(
       "automatic, float", bandsolve::algo::automatic{}, 3000, 64);
   along_on_device();
+  toeplitz_on_device();
   Kokkos::finalize();
   return failures == 0 ? 0 : 1;
 }
