@@ -263,6 +263,15 @@ void along_on_device() {
   }
 }
 
+// PCR and CR on Kokkos::Cuda with CudaSpace Views: the device path (a team per system), its
+// rows in team scratch level 1 at n = 1001 (double PCR) and level 0 at n = 64; info must be 0.
+void reductions_on_device() {
+  solve_and_check<double, bandsolve::algo::pcr, Kokkos::Cuda>("pcr, double",
+                                                              bandsolve::algo::pcr{}, 33, 1001);
+  solve_and_check<float, bandsolve::algo::cr, Kokkos::Cuda>("cr, float", bandsolve::algo::cr{},
+                                                            40, 64);
+}
+
 // Shared off-diagonals and the Toeplitz divide and conquer on Kokkos::Cuda with CudaSpace Views:
 // their device paths, the default there. Row-layout d (row tiles), column-layout complex<float>
 // d (a thread per system in place), a divide-and-conquer plan solved twice, the one-shot solve
@@ -351,6 +360,7 @@ int main(int argc, char* argv[]) {
       "automatic, float", bandsolve::algo::automatic{}, 3000, 64);
   along_on_device();
   toeplitz_on_device();
+  reductions_on_device();
   Kokkos::finalize();
   return failures == 0 ? 0 : 1;
 }
