@@ -3,7 +3,8 @@
 #   build/test      Release at -O2: unit tests, warnings test, package tests, examples;
 #   build/sanitize  -O0 -g1 with ASan + UBSan (skipped with BANDSOLVE_SKIP_SANITIZE=1): the
 #                   sanitizers instrument every access at any level, and -O0 compiles in a third
-#                   of the time -O1 takes (docs/development.md, "Build and CI times");
+#                   of the time -O1 takes; the solver tests run on one host space here (OpenMP),
+#                   on both in build/test (docs/development.md, "Build and CI times");
 #   build/cuda      nvcc (Kokkos' nvcc_wrapper) against Kokkos 3.4 built with CUDA by
 #                   setup-kokkos-cuda.sh: COMPILES the tests labelled cuda (tests/cuda, tests/device)
 #                   and the CUDA benchmark, and runs nothing, as CI has no GPU. Host code at -O0
