@@ -1,5 +1,5 @@
-// The device backend (backend::device) of the partial pivoting and periodic tridiagonal families
-// and of banded LU, run on
+// The device backend (backend::device) of the partial pivoting, periodic, PCR and CR tridiagonal
+// families and of banded LU, run on
 // Kokkos::DefaultExecutionSpace (and Kokkos::Serial when that is a device). In a CUDA build
 // the same file runs on the GPU with device Views; results come back through host mirrors.
 // Compared with LAPACK (pivoting: ?gtsv and ?gttrf's interchanges, within a multiple of eps times
@@ -9,16 +9,21 @@
 // batches of 1, 31 and 33 systems (not multiples of the 32-system tiles); row, column,
 // interleaved<4>, interleaved<32> and three kinds of strided Views; float, double, complex and
 // real coefficients with complex right-hand sides; info codes of singular and NaN systems; a
-// factorization solved twice; argument checks.
+// factorization solved twice; argument checks. PCR and CR (diagonally dominant batches, float
+// and double, n up to 1001 so that rows go to each scratch place) against ?gtsv and their host
+// path, whose info codes and messages they must give; the backend a call without one takes.
 #include "device_support.hpp"
+#include "pcr_support.hpp"
 #include "pivoting_support.hpp"
 
 #include <bandsolve/banded/banded_lu.hpp>
+#include <bandsolve/tridiag/pcr.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>
 
 #include <catch2/catch_all.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -766,4 +771,249 @@ TEST_CASE("device banded LU: info codes and argument checks", "[device][banded]"
                     StartsWith("bandsolve::factorize(banded_lu)"));
   const auto f = bandsolve::factorize(exec, bandsolve::algo::banded_lu{1, 1}, ab, device_tag{});
   CHECK_THROWS_WITH(f.solve(exec, b7), StartsWith("bandsolve::banded_lu_factorization::solve"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// PCR and CR: diagonally dominant batches against ?gtsv and the host path (within
+// bstest::reduction_tol); info codes and argument checks as on the host.
+
+namespace {
+
+template <class Algo, class T>
+std::vector<T> host_reduction(const bstest::host_batch<T>& p, std::vector<int>& info) {
+  using mem = Kokkos::HostSpace;
+  auto a = bstest::to_device<bl::row, T, mem>("a", p.a, p.nsys, p.n);
+  auto b = bstest::to_device<bl::row, T, mem>("b", p.b, p.nsys, p.n);
+  auto c = bstest::to_device<bl::row, T, mem>("c", p.c, p.nsys, p.n);
+  auto d = bstest::to_device<bl::row, T, mem>("d", p.d, p.nsys, p.n);
+  auto inf = bstest::make_info<mem>(p.nsys);
+  bandsolve::solve(host_exec(), Algo{}, a, b, c, d, inf);
+  host_exec().fence();
+  info = bstest::info_to_host(inf);
+  return bstest::to_host(d, p.nsys);
+}
+
+// The device solve of p in Layout; returns x, info into `info`, whether the gaps of strided
+// Views are intact into `gaps`.
+template <class Algo, class Layout, class T, class Exec>
+std::vector<T> device_reduction(const Exec& exec, const bstest::host_batch<T>& p, strides kind,
+                                std::vector<int>& info, bool& gaps) {
+  using mem = typename Exec::memory_space;
+  auto a = store<Layout, T, mem>(p.a, p.nsys, p.n, kind);
+  auto b = store<Layout, T, mem>(p.b, p.nsys, p.n, kind);
+  auto c = store<Layout, T, mem>(p.c, p.nsys, p.n, kind);
+  auto d = store<Layout, T, mem>(p.d, p.nsys, p.n, kind);
+  auto inf = bstest::make_info<mem>(p.nsys);
+  bandsolve::solve(exec, Algo{}, a.view, b.view, c.view, d.view, inf, device_tag{});
+  exec.fence();
+  info = bstest::info_to_host(inf);
+  return fetch(d, p.nsys, p.n, &gaps);
+}
+
+template <class Algo, class Layout, class T, class Exec>
+void check_reduction_sizes(const Exec& exec, strides kind = strides::plain) {
+  for (std::size_t n : {1, 2, 3, 17, 64, 1001})
+    for (std::size_t nsys : {1, 31, 33}) {
+      if (n == 1001 && nsys == 31) continue;
+      const auto p = bstest::random_dominant<T>(nsys, n, static_cast<std::uint32_t>(nsys * 31 + n));
+      INFO(Algo::name << " " << Exec::name() << " " << bstest::layout_name<Layout>()
+                      << " strides kind " << static_cast<int>(kind) << ", " << nsys
+                      << " systems of n = " << n << ", sizeof(T) = " << sizeof(T));
+      std::vector<int> info, host_info;
+      bool gaps = false;
+      const auto x = device_reduction<Algo, Layout>(exec, p, kind, info, gaps);
+      CHECK(gaps);
+      CHECK(info == std::vector<int>(nsys, 0));
+      const auto y = host_reduction<Algo>(p, host_info);
+      CHECK(bstest::max_rel_diff(x, y, nsys, n) <= bstest::reduction_tol<T>(n));
+      CHECK(bstest::max_rel_diff(x, bstest::reference_solve(p), nsys, n) <=
+            bstest::reduction_tol<T>(n));
+    }
+}
+
+template <class Algo, class T, class Exec>
+void check_reduction_layouts(const Exec& exec) {
+  check_reduction_sizes<Algo, bl::row, T>(exec);
+  check_reduction_sizes<Algo, bl::strided, T>(exec, strides::padded_rows);
+  check_reduction_sizes<Algo, bl::strided, T>(exec, strides::neither_unit);
+  if constexpr (std::is_same_v<T, double>) {
+    check_reduction_sizes<Algo, bl::column, T>(exec);
+    check_reduction_sizes<Algo, bl::interleaved<4>, T>(exec);
+    check_reduction_sizes<Algo, bl::strided, T>(exec, strides::unit_system_stride);
+  }
+}
+
+// Singular systems (a zero column, a zero row), NaN in b and in a: the host path's codes.
+template <class Algo, class Layout, class T, class Exec>
+void check_reduction_info(const Exec& exec, strides kind) {
+  const std::size_t nsys = 40, n = 30;
+  auto p = bstest::random_dominant<T>(nsys, n, 11);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  auto zero_column = [&](std::size_t s, std::size_t j) {
+    p.b[s * n + j] = T(0);
+    if (j + 1 < n) p.a[s * n + j + 1] = T(0);
+    if (j > 0) p.c[s * n + j - 1] = T(0);
+  };
+  zero_column(0, 0);
+  zero_column(3, 12);
+  zero_column(31, n - 1);
+  p.a[32 * n + 5] = p.b[32 * n + 5] = p.c[32 * n + 5] = T(0);  // a zero row
+  p.b[33 * n + 9] = nan;
+  p.a[39 * n + 20] = nan;
+  INFO(Algo::name << " " << Exec::name() << " " << bstest::layout_name<Layout>()
+                  << " strides kind " << static_cast<int>(kind) << ", sizeof(T) = " << sizeof(T));
+  std::vector<int> host_info, info;
+  const auto y = host_reduction<Algo>(p, host_info);
+  std::vector<int> expected(nsys, 0);
+  expected[0] = 1, expected[3] = 13, expected[31] = int(n), expected[32] = 6, expected[33] = 10,
+  expected[39] = 21;
+  CHECK(host_info == expected);
+  bool gaps = false;
+  const auto x = device_reduction<Algo, Layout>(exec, p, kind, info, gaps);
+  CHECK(info == host_info);
+  CHECK(gaps);
+  for (std::size_t s = 0; s < nsys; ++s)
+    if (host_info[s] == 0) CHECK(bstest::rel_diff(x, y, n, s) <= bstest::reduction_tol<T>(n));
+}
+
+// Labels of the parallel_for kernels launched while a recorder is alive.
+std::vector<std::string> recorded_kernels;
+struct kernel_recorder {
+  kernel_recorder() {
+    recorded_kernels.clear();
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(
+        [](const char* name, std::uint32_t, std::uint64_t*) { recorded_kernels.push_back(name); });
+  }
+  ~kernel_recorder() { Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr); }
+  static bool saw(const std::string& label) {
+    return std::find(recorded_kernels.begin(), recorded_kernels.end(), label) !=
+           recorded_kernels.end();
+  }
+};
+
+// Whatever the backend, the same messages: those of the host path.
+template <class Algo>
+void check_reduction_arguments() {
+  using mem = Kokkos::DefaultExecutionSpace::memory_space;
+  const Kokkos::DefaultExecutionSpace exec;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, mem>;
+  using HV = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const V a("a", 5, 8), b("b", 5, 8), c("c", 5, 8), d("d", 5, 8), d7("d7", 5, 7);
+  const HV ha("a", 5, 8), hb("b", 5, 8), hc("c", 5, 8), hd("d", 5, 8), hd7("d7", 5, 7);
+  const auto info = bstest::make_info<mem>(5), info4 = bstest::make_info<mem>(4);
+  const auto hinfo = bstest::make_info<Kokkos::HostSpace>(5);
+  const auto hinfo4 = bstest::make_info<Kokkos::HostSpace>(4);
+  const auto message = [](const auto& call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  const std::string fn = std::string("bandsolve::solve(") + Algo::name + ")";
+  using Catch::Matchers::StartsWith;
+  const auto shape =
+      message([&] { bandsolve::solve(exec, Algo{}, a, b, c, d7, info, device_tag{}); });
+  CHECK_THAT(shape, StartsWith(fn));
+  CHECK(shape == message([&] { bandsolve::solve(host_exec(), Algo{}, ha, hb, hc, hd7, hinfo); }));
+  const auto count =
+      message([&] { bandsolve::solve(exec, Algo{}, a, b, c, d, info4, device_tag{}); });
+  CHECK_THAT(count, StartsWith(fn));
+  CHECK(count == message([&] { bandsolve::solve(host_exec(), Algo{}, ha, hb, hc, hd, hinfo4); }));
+  const auto overlap =
+      message([&] { bandsolve::solve(exec, Algo{}, a, b, c, a, info, device_tag{}); });
+  // (The addresses in the overlap message differ: compare what comes before them.)
+  const auto head = [](const std::string& m) { return m.substr(0, m.find(" (")); };
+  CHECK(head(overlap) == fn + ": d overlaps a in memory");
+  CHECK(head(overlap) ==
+        head(message([&] { bandsolve::solve(host_exec(), Algo{}, ha, hb, hc, ha, hinfo); })));
+  // n = 0 writes info (every system solved).
+  const V z("z", 5, 0);
+  bandsolve::solve(exec, Algo{}, z, z, z, V("dz", 5, 0), info, device_tag{});
+  CHECK(bstest::info_to_host(info) == std::vector<int>(5, 0));
+}
+
+}  // namespace
+
+TEST_CASE("device PCR and CR: every layout against LAPACK and the host path",
+          "[device][pcr]") {
+  for_each_device_exec([](const auto& exec) {
+    check_reduction_layouts<bandsolve::algo::pcr, double>(exec);
+    check_reduction_layouts<bandsolve::algo::cr, double>(exec);
+  });
+  const Kokkos::DefaultExecutionSpace exec;
+  check_reduction_layouts<bandsolve::algo::pcr, float>(exec);
+  check_reduction_layouts<bandsolve::algo::cr, float>(exec);
+}
+
+TEST_CASE("device PCR and CR: rows in a buffer per call when over the level 1 limit",
+          "[device][pcr]") {
+  namespace dv = bandsolve::detail::device;
+  const std::size_t kept = dv::device_row_scratch_max;
+  dv::device_row_scratch_max = 4096;  // 4 KiB: n = 1001 then takes a slice of one buffer
+  const Kokkos::DefaultExecutionSpace exec;
+  const std::size_t nsys = 33, n = 1001;
+  const auto p = bstest::random_dominant<double>(nsys, n, 3);
+  const auto reference = bstest::reference_solve(p);
+  std::vector<int> info;
+  bool gaps = false;
+  using bandsolve::algo::cr;
+  using bandsolve::algo::pcr;
+  const auto x = device_reduction<pcr, bl::row>(exec, p, strides::plain, info, gaps);
+  CHECK(info == std::vector<int>(nsys, 0));
+  const auto y = device_reduction<cr, bl::row>(exec, p, strides::plain, info, gaps);
+  dv::device_row_scratch_max = kept;
+  CHECK(info == std::vector<int>(nsys, 0));
+  CHECK(bstest::max_rel_diff(x, reference, nsys, n) <= bstest::reduction_tol<double>(n));
+  CHECK(bstest::max_rel_diff(y, reference, nsys, n) <= bstest::reduction_tol<double>(n));
+}
+
+TEST_CASE("device PCR and CR: info codes of singular and NaN systems as on the host",
+          "[device][pcr]") {
+  using bandsolve::algo::cr;
+  using bandsolve::algo::pcr;
+  for_each_device_exec([](const auto& exec) {
+    check_reduction_info<pcr, bl::row, double>(exec, strides::plain);
+    check_reduction_info<cr, bl::row, double>(exec, strides::plain);
+    check_reduction_info<pcr, bl::interleaved<4>, double>(exec, strides::plain);
+    check_reduction_info<cr, bl::strided, double>(exec, strides::neither_unit);
+  });
+  const Kokkos::DefaultExecutionSpace exec;
+  check_reduction_info<pcr, bl::row, float>(exec, strides::plain);
+  check_reduction_info<cr, bl::strided, float>(exec, strides::padded_rows);
+}
+
+TEST_CASE("device PCR and CR: argument checks throw as on the host", "[device][pcr]") {
+  check_reduction_arguments<bandsolve::algo::pcr>();
+  check_reduction_arguments<bandsolve::algo::cr>();
+}
+
+TEST_CASE("device PCR and CR: calls without a backend take the execution space's own",
+          "[device][pcr]") {
+  constexpr bool device_default =
+      std::is_same_v<bandsolve::backend::default_for_t<Kokkos::DefaultExecutionSpace>, device_tag>;
+  const auto p = bstest::random_dominant<double>(3, 40, 8);
+  std::vector<int> info;
+  {
+    const kernel_recorder recorder;
+    host_reduction<bandsolve::algo::pcr>(p, info);
+    CHECK(kernel_recorder::saw("bandsolve::solve(pcr)"));
+    CHECK_FALSE(kernel_recorder::saw("bandsolve::solve(pcr, device)"));
+  }
+  using mem = Kokkos::DefaultExecutionSpace::memory_space;
+  auto a = store<bl::row, double, mem>(p.a, p.nsys, p.n, strides::plain);
+  auto b = store<bl::row, double, mem>(p.b, p.nsys, p.n, strides::plain);
+  auto c = store<bl::row, double, mem>(p.c, p.nsys, p.n, strides::plain);
+  auto d = store<bl::row, double, mem>(p.d, p.nsys, p.n, strides::plain);
+  auto inf = bstest::make_info<mem>(p.nsys);
+  const kernel_recorder recorder;
+  bandsolve::solve(Kokkos::DefaultExecutionSpace(), bandsolve::algo::cr{}, a.view, b.view,
+                   c.view, d.view, inf);
+  Kokkos::fence();
+  CHECK(kernel_recorder::saw("bandsolve::solve(cr, device)") == device_default);
+  CHECK(kernel_recorder::saw("bandsolve::solve(cr)") == !device_default);
+  CHECK(bstest::info_to_host(inf) == std::vector<int>(p.nsys, 0));
+  CHECK(bstest::max_rel_diff(fetch(d, p.nsys, p.n), bstest::reference_solve(p), p.nsys, p.n) <=
+        bstest::reduction_tol<double>(p.n));
 }
