@@ -5,7 +5,8 @@
 // singular line gets the same info code on every rank. Periodic lines (algo::periodic) the same
 // against the single-process periodic solve. Lines along an axis of a 2-D to 4-D array split
 // over the ranks (mpi::solve_along) against the single-process solve_along of the whole array.
-// Run by mpiexec with 1-4 ranks.
+// The same calls through host copies of the Views (the path of device execution spaces). Run by
+// mpiexec with 1-4 ranks.
 //
 // Every rank builds every row of every line from a hash of (line, global row), so it can compute
 // the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
@@ -230,7 +231,10 @@ constexpr bool periodic_v = std::is_same_v<Algo, bandsolve::algo::periodic>;
 
 // Solves the lines split as `sizes` with bandsolve::mpi::solve on exec (untagged for Thomas
 // lines, tagged for periodic ones); compares with the whole lines' reference.
-template <class Layout, class Algo = bandsolve::algo::thomas, class T, class Exec>
+// Staged: through host copies of the Views, as calls on a device execution space go
+// (mpi/host_staging.hpp), forced here on the host.
+template <class Layout, class Algo = bandsolve::algo::thomas, bool Staged = false, class T,
+          class Exec>
 outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>& sizes,
             const bmpi::options& opts) {
   CHECK(L.periodic == periodic_v<Algo>);
@@ -240,7 +244,9 @@ outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>&
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
-  if constexpr (periodic_v<Algo>)
+  if constexpr (Staged)
+    bmpi::detail::staged_solve<Algo>(exec, MPI_COMM_WORLD, a, b, c, d, info, opts);
+  else if constexpr (periodic_v<Algo>)
     bmpi::solve(exec, MPI_COMM_WORLD, Algo{}, a, b, c, d, info, opts);
   else
     bmpi::solve(exec, MPI_COMM_WORLD, a, b, c, d, info, opts);
@@ -734,7 +740,7 @@ void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0,
 // ArrayLayout, coefficients full (same type as d) or Shared; zero_lines: lines with a zero row
 // (global row 5 or the last). Checks x and info against the single-process Thomas solve of the
 // whole lines (what solve_along computes, line by line) and the words the exchange sent.
-template <class T, int R, class ArrayLayout, bool Shared = false>
+template <class T, int R, class ArrayLayout, bool Shared = false, bool Staged = false>
 void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
                  const std::vector<std::size_t>& zero_lines = {}) {
   using DView = nd_view<T, R, ArrayLayout>;
@@ -768,7 +774,10 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
-  if (axis % 2 == 0)
+  if constexpr (Staged)
+    bmpi::detail::staged_solve_along<bandsolve::algo::thomas>(exec, MPI_COMM_WORLD, axis, a, b, c,
+                                                              d, info, bmpi::options{});
+  else if (axis % 2 == 0)
     bmpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
   else
     bmpi::solve_along(exec, MPI_COMM_WORLD, bandsolve::algo::thomas{}, axis, a, b, c, d, info);
@@ -831,6 +840,41 @@ TEST_CASE("mpi::solve_along equals the single-process solve of the whole lines",
       check_along<double, 4, Kokkos::LayoutRight>(axis, {3, 4, 5, 2}, sizes, {1});
     }
   }
+}
+
+// Host staging (the path of Kokkos::Cuda), forced on the host: Views copied as one block (row,
+// interleaved) and gathered first (strided subviews; LayoutStride arrays), a singular line's info,
+// and bad input rejected on every rank before anything is copied.
+TEST_CASE("mpi::solve and mpi::solve_along through host copies equal the in-place solves", "[mpi]") {
+  const int P = world_size();
+  const auto sizes = parts(split::one_two_rest, P);
+  std::size_t N = 0;
+  for (const auto m : sizes) N += m;
+  INFO(P << " ranks");
+  const lines<double> L{37, N, {{5, 2}}};
+  std::vector<int> expected(37, 0);
+  expected[5] = 3;
+  for (const outcome& out : {run<layout::row, bandsolve::algo::thomas, true>(Kokkos::Serial(), L, sizes, {}),
+                             run<layout::strided, bandsolve::algo::thomas, true>(Kokkos::Serial(), L, sizes, {}),
+                             run<layout::interleaved<4>, bandsolve::algo::thomas, true>(Kokkos::Serial(), L, sizes, {})}) {
+    CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());
+    CHECK(out.info == expected);
+  }
+  for (int axis = 0; axis < 3; ++axis) {
+    check_along<double, 3, Kokkos::LayoutStride, false, true>(axis, {6, 11, 5, 1}, sizes, {4});
+    check_along<double, 3, Kokkos::LayoutRight, true, true>(axis, {6, 11, 5, 1}, sizes);
+  }
+  const auto [g0, m] = my_rows(sizes);
+  auto a = local_view<layout::row>("a", L, g0, m, 0), b = local_view<layout::row>("b", L, g0, m, 1),
+       c = local_view<layout::row>("c", L, g0, m, 2), d = local_view<layout::row>("d", L, g0, m, 3);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys), short_info("info", L.nsys - 1);
+  const auto msg = agreed_message(thrown_message([&] {
+    bmpi::detail::staged_solve<bandsolve::algo::thomas>(
+        Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, world_rank() == P - 1 ? short_info : info,
+        bmpi::options{});
+  }));
+  CHECK(msg.second);
+  CHECK(msg.first.rfind("bandsolve::mpi::solve", 0) == 0);
 }
 
 TEST_CASE("mpi::solve_along: different batch extents on one rank make every rank throw the same "

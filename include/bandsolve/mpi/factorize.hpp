@@ -13,10 +13,12 @@
 // rank (one-shot: 8). Unlike the one-shot solve, one rank also takes this path (a reduced system
 // of 2 rows per line; for periodic lines a periodic one, whose coefficients of the one other
 // unknown add). Arguments are checked collectively (collective_checks.hpp). Host execution
-// spaces and host memory only.
+// spaces factor and solve in place; others (Kokkos::Cuda) keep the factors in host memory and go
+// through host copies of a, b, c and of each d (host_staging.hpp).
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
+#include <bandsolve/mpi/host_staging.hpp>
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>
@@ -38,7 +40,32 @@
 
 namespace bandsolve::mpi {
 
-// Algo: the kind of lines (line_algo.hpp), algo::thomas or algo::periodic.
+namespace detail {
+
+// What factorize() keeps: the factors of this rank's parts and, on the ranks that solve reduced
+// systems, their single-process factorization (a row batch), all in HostExecutionSpace's memory.
+template <class T, class HostExecutionSpace, class Algo>
+struct factorization_state {
+  using memory_space = typename HostExecutionSpace::memory_space;
+  using reduced_batch = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
+  using reduced_factorization = decltype(bandsolve::factorize(
+      std::declval<const HostExecutionSpace&>(), Algo{}, std::declval<const reduced_batch&>(),
+      std::declval<const reduced_batch&>(), std::declval<const reduced_batch&>()));
+
+  MPI_Comm comm = MPI_COMM_NULL;
+  partition p;
+  local_part part;
+  part_factors<T, memory_space> factors;
+  reduced_router<T, memory_space> router;
+  reduced_factorization reduced;  // of the lines solved here
+  Kokkos::View<int*, Kokkos::HostSpace> info;
+};
+
+}  // namespace detail
+
+// Algo: the kind of lines (line_algo.hpp), algo::thomas or algo::periodic. On an execution space
+// that does not run on host memory (Kokkos::Cuda) the factors live in host memory and each solve
+// goes through a host copy of d (host_staging.hpp).
 template <class T, class ExecutionSpace, class Algo = algo::thomas>
 class factorization {
   static_assert(detail::is_line_algo_v<Algo>,
@@ -47,25 +74,13 @@ class factorization {
  public:
   using scalar_type = T;
   using execution_space = ExecutionSpace;
-  using memory_space = typename ExecutionSpace::memory_space;
+  // Where the factors live and the solves' local passes run.
+  using host_execution_space = detail::host_execution_t<ExecutionSpace>;
+  using memory_space = typename host_execution_space::memory_space;
   using algorithm = Algo;
-
-  // The single-process factorization of the reduced systems (a row batch).
-  using reduced_batch = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
-  using reduced_factorization = decltype(bandsolve::factorize(
-      std::declval<const ExecutionSpace&>(), Algo{}, std::declval<const reduced_batch&>(),
-      std::declval<const reduced_batch&>(), std::declval<const reduced_batch&>()));
-
-  // What factorize() fills.
-  struct state {
-    MPI_Comm comm = MPI_COMM_NULL;
-    detail::partition p;
-    detail::local_part part;
-    detail::part_factors<T, memory_space> factors;
-    detail::reduced_router<T, memory_space> router;
-    reduced_factorization reduced;  // of the lines solved here
-    Kokkos::View<int*, Kokkos::HostSpace> info;
-  };
+  using state = detail::factorization_state<T, host_execution_space, Algo>;
+  using reduced_batch = typename state::reduced_batch;
+  using reduced_factorization = typename state::reduced_factorization;
 
   factorization() = default;
   explicit factorization(state s) : s_(std::move(s)), initialized_(true) {}
@@ -81,21 +96,42 @@ class factorization {
   // slots as factored, any batch layout. Fences exec.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    using Layout = layout_of_t<DView>;
     bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView>();
     static_assert(std::is_same_v<typename DView::non_const_value_type, T> &&
                       !std::is_const_v<typename DView::value_type>,
                   "bandsolve::mpi::factorization::solve: d must be a non-const View of the "
                   "factored scalar type");
+    agree_on_rhs(d);
+    if (s_.p.nsys == 0) return;
+    if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
+      solve_here(exec, d);
+    } else {  // d as given was checked above, before it is copied
+      const auto hd = detail::stage_on_host(exec, d, "d");
+      solve_here(host_execution_space(), hd.host);
+      hd.copy_back(exec);
+    }
+  }
+
+ private:
+  // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is bad).
+  template <class DView>
+  void agree_on_rhs(const DView& d) const {
     const std::string fn = "bandsolve::mpi::factorization::solve";
     if (!initialized_)
       bandsolve::detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
     detail::agree_on_arguments(fn, s_.comm, sizeof(T), [&] {
-      bandsolve::detail::check_factored_rhs<Layout>(fn, d, s_.part.m,
-                                                    static_cast<index_t>(s_.p.nsys));
+      bandsolve::detail::check_factored_rhs<layout_of_t<DView>>(fn, d, s_.part.m,
+                                                                static_cast<index_t>(s_.p.nsys));
       return std::pair<std::size_t, std::size_t>(s_.p.nsys, bandsolve::rows(d));
     });
-    if (s_.p.nsys == 0) return;
+  }
+
+
+ public:
+  // The solve of a checked d in host memory: solve's last step, public because nvcc does not
+  // accept device lambdas in private member functions.
+  template <class DView>
+  void solve_here(const host_execution_space& exec, const DView& d) const {
     const index_t nsys = static_cast<index_t>(s_.p.nsys);
     const int k = s_.part.reduced_rows();
     const Kokkos::View<T*, memory_space> rhs(
@@ -125,35 +161,45 @@ class factorization {
 
 namespace detail {
 
-// The factorization of lines of kind Algo (line_algo.hpp); nsys: the systems of interleaved
-// packs (-1: every slot of b).
-template <class Algo, class ExecutionSpace, class AView, class BView, class CView>
-factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> partitioned_factorize(
+// This rank's checks of factorize's arguments: (systems, rows of this rank).
+template <class Layout, class AView, class BView, class CView>
+std::pair<std::size_t, std::size_t> factor_arguments(const std::string& fn, const AView& a,
+                                                     const BView& b, const CView& c,
+                                                     std::size_t nsys) {
+  bandsolve::detail::check_same_shape(fn, "a", a, "b", b);
+  bandsolve::detail::check_same_shape(fn, "c", c, "b", b);
+  bandsolve::detail::check_rows_fit_int(fn, rows(b));
+  const std::size_t n = bandsolve::detail::check_factor_nsys<Layout>(fn, b, nsys);
+  return {n, rows(b)};
+}
+
+// The factorization of lines of kind Algo (line_algo.hpp) on a host execution space; nsys: the
+// systems of interleaved packs (-1: every slot of b). ResultSpace: the execution space the
+// factorization is for (its host_execution_space is ExecutionSpace).
+template <class Algo, class ResultSpace, class ExecutionSpace, class AView, class BView,
+          class CView>
+factorization<typename BView::non_const_value_type, ResultSpace, Algo> partitioned_factorize(
     const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
     std::size_t nsys, const options& opts) {
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
-  using result = factorization<T, ExecutionSpace, Algo>;
+  using result = factorization<T, ResultSpace, Algo>;
+  static_assert(std::is_same_v<typename result::host_execution_space, ExecutionSpace>);
   using memory_space = typename result::memory_space;
   bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "bandsolve::mpi::factorize: the scalar type must be float or double");
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename BView::memory_space>::accessible &&
                     std::is_same_v<typename BView::memory_space, memory_space>,
-                "bandsolve::mpi::factorize: host execution spaces and host memory only for now");
+                "bandsolve::mpi::factorize: the local passes run on host execution spaces and host memory");
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
-                "bandsolve::mpi::factorize: host execution spaces (Serial, OpenMP) only for now");
+                "bandsolve::mpi::factorize: the local passes run on host execution spaces (Serial, OpenMP)");
 
   const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
   typename result::state s;
   s.comm = comm;
-  s.p = agree_on_arguments(fn, comm, sizeof(T), [&] {
-    bandsolve::detail::check_same_shape(fn, "a", a, "b", b);
-    bandsolve::detail::check_same_shape(fn, "c", c, "b", b);
-    bandsolve::detail::check_rows_fit_int(fn, rows(b));
-    const std::size_t n = bandsolve::detail::check_factor_nsys<Layout>(fn, b, nsys);
-    return std::pair<std::size_t, std::size_t>(n, rows(b));
-  }, &opts);
+  s.p = agree_on_arguments(
+      fn, comm, sizeof(T), [&] { return factor_arguments<Layout>(fn, a, b, c, nsys); }, &opts);
   s.part = part_of<Algo>(s.p);
   s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", s.p.nsys);
   s.router = reduced_router<T, memory_space>(comm, s.p, chosen_scheme(opts, s.p.nsys, s.p.size));
@@ -199,19 +245,42 @@ factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> partit
   return result(std::move(s));
 }
 
+// The factorization for exec, on exec's own memory or through host copies of a, b and c (checked
+// and agreed as given before anything is copied; host_staging.hpp).
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView>
+factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> factorize_lines(
+    const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
+    std::size_t nsys, const options& opts) {
+  if constexpr (runs_on_host_v<ExecutionSpace>) {
+    return partitioned_factorize<Algo, ExecutionSpace>(exec, comm, a, b, c, nsys, opts);
+  } else {
+    using T = typename BView::non_const_value_type;
+    bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
+    const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
+    agree_on_arguments(
+        fn, comm, sizeof(T),
+        [&] { return factor_arguments<layout_of_t<BView>>(fn, a, b, c, nsys); }, &opts);
+    const auto ha = stage_on_host(exec, a, "a");
+    const auto hb = stage_on_host(exec, b, "b");
+    const auto hc = stage_on_host(exec, c, "c");
+    return partitioned_factorize<Algo, ExecutionSpace>(host_execution_t<ExecutionSpace>(), comm,
+                                                       ha.host, hb.host, hc.host, nsys, opts);
+  }
+}
+
 }  // namespace detail
 
 // Lines with ends. nsys: the systems of interleaved packs (default: every slot of b).
 template <class ExecutionSpace, class AView, class BView, class CView>
 auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
                const CView& c, std::size_t nsys, const options& opts = {}) {
-  return detail::partitioned_factorize<algo::thomas>(exec, comm, a, b, c, nsys, opts);
+  return detail::factorize_lines<algo::thomas>(exec, comm, a, b, c, nsys, opts);
 }
 
 template <class ExecutionSpace, class AView, class BView, class CView>
 auto factorize(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
                const CView& c, const options& opts = {}) {
-  return detail::partitioned_factorize<algo::thomas>(exec, comm, a, b, c,
+  return detail::factorize_lines<algo::thomas>(exec, comm, a, b, c,
                                                      static_cast<std::size_t>(-1), opts);
 }
 
@@ -220,14 +289,14 @@ template <class ExecutionSpace, class Algo, class AView, class BView, class CVie
           std::enable_if_t<detail::is_line_algo_v<Algo>, int> = 0>
 auto factorize(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, const BView& b,
                const CView& c, std::size_t nsys, const options& opts = {}) {
-  return detail::partitioned_factorize<Algo>(exec, comm, a, b, c, nsys, opts);
+  return detail::factorize_lines<Algo>(exec, comm, a, b, c, nsys, opts);
 }
 
 template <class ExecutionSpace, class Algo, class AView, class BView, class CView,
           std::enable_if_t<detail::is_line_algo_v<Algo>, int> = 0>
 auto factorize(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, const BView& b,
                const CView& c, const options& opts = {}) {
-  return detail::partitioned_factorize<Algo>(exec, comm, a, b, c, static_cast<std::size_t>(-1),
+  return detail::factorize_lines<Algo>(exec, comm, a, b, c, static_cast<std::size_t>(-1),
                                              opts);
 }
 

@@ -17,12 +17,14 @@
 // (each rank its own rows); every rank gets the same info codes (info_reduce.hpp).
 // Collective over comm: every rank calls it with the same options. The arguments are checked on
 // every rank and agreed before any exchange (collective_checks.hpp): bad arguments on any rank
-// make every rank throw the same std::invalid_argument. Host execution spaces (Serial, OpenMP);
-// the call fences exec. One rank: the single-process solve. See docs/distributed.md.
+// make every rank throw the same std::invalid_argument. Host execution spaces (Serial, OpenMP)
+// solve in place; others (Kokkos::Cuda) through host copies of the Views (host_staging.hpp). The
+// call fences exec. One rank: the single-process solve. See docs/distributed.md.
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/datatype.hpp>
+#include <bandsolve/mpi/host_staging.hpp>
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>
@@ -43,6 +45,19 @@
 
 namespace bandsolve::mpi {
 namespace detail {
+
+// The reduced rows received (a, c and d of each; the diagonal is 1) into the reduced batch. A
+// function of its own: nvcc takes no device lambda in a function templated on local lambdas.
+template <class T, class ExecutionSpace, class Router, class Buffer, class Batch>
+void unpack_reduced_rows(const ExecutionSpace& exec, const Router& router, const Buffer& rows_in,
+                         const Batch& ra, const Batch& rb, const Batch& rc, const Batch& rd) {
+  router.for_each_received(exec, rows_in, 3, KOKKOS_LAMBDA(int t, int i, const T* w) {
+    ra(t, i) = w[0];
+    rb(t, i) = T(1);
+    rc(t, i) = w[1];
+    rd(t, i) = w[2];
+  });
+}
 
 // The one-shot solve of p.nsys lines of kind Algo after the checks (p.size > 1, p.nsys > 0):
 // reduce(red, codes) writes every line's reduced rows (line s at red[s*k*3], k reduced rows of
@@ -74,12 +89,7 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
     const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),
                rb = router.allocate_batch("bandsolve::mpi reduced b"),
                rc = router.allocate_batch("bandsolve::mpi reduced c");
-    router.for_each_received(exec, rows_in, 3, KOKKOS_LAMBDA(int t, int i, const T* w) {
-      ra(t, i) = w[0];
-      rb(t, i) = T(1);
-      rc(t, i) = w[1];
-      rd(t, i) = w[2];
-    });
+    unpack_reduced_rows<T>(exec, router, rows_in, ra, rb, rc, rd);
     const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi reduced info",
                                                  static_cast<std::size_t>(router.lines_solved_here()));
     bandsolve::solve(exec, Algo{}, ra, rb, rc, rd, rinfo);
@@ -90,6 +100,15 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
   finish(iface);
   exec.fence();
   reduce_info(comm, p.nsys, codes, reduced_codes, info);
+}
+
+// This rank's checks of a one-shot solve's arguments: (systems, rows of this rank).
+template <class Layout, class AView, class BView, class CView, class DView, class InfoView>
+std::pair<std::size_t, std::size_t> one_shot_arguments(const std::string& fn, const AView& a,
+                                                       const BView& b, const CView& c,
+                                                       const DView& d, const InfoView& info) {
+  const std::size_t nsys = bandsolve::detail::check_one_shot<Layout>(fn, a, b, c, d, info);
+  return {nsys, rows(d)};
 }
 
 // The one-shot solve of lines of kind Algo (line_algo.hpp): each rank reduces its parts to their
@@ -111,15 +130,14 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible &&
                     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                                typename InfoView::memory_space>::accessible,
-                "bandsolve::mpi::solve: host execution spaces and host memory only for now");
+                "bandsolve::mpi::solve: the local passes run on host execution spaces and host memory");
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
-                "bandsolve::mpi::solve: host execution spaces (Serial, OpenMP) only for now");
+                "bandsolve::mpi::solve: the local passes run on host execution spaces (Serial, OpenMP)");
 
   const std::string fn = line_fn<Algo>("bandsolve::mpi::solve");
-  const partition p = agree_on_arguments(fn, comm, sizeof(T), [&] {
-    const std::size_t nsys = bandsolve::detail::check_one_shot<Layout>(fn, a, b, c, d, info);
-    return std::pair<std::size_t, std::size_t>(nsys, rows(d));
-  }, &opts);
+  const partition p = agree_on_arguments(
+      fn, comm, sizeof(T),
+      [&] { return one_shot_arguments<Layout>(fn, a, b, c, d, info); }, &opts);
   if (p.nsys == 0) return;
   if (p.size == 1) {
     bandsolve::solve(exec, Algo{}, a, b, c, d, info);
@@ -139,13 +157,49 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
       info);
 }
 
+// The one-shot solve through host memory (host_staging.hpp): the arguments as given are checked
+// and agreed before anything is copied, then the host copies are solved and d and info copied back.
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void staged_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+                  const CView& c, const DView& d, const InfoView& info, const options& opts) {
+  using T = typename DView::non_const_value_type;
+  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView, AView, BView, CView>();
+  bandsolve::detail::info_static_checks<ExecutionSpace, InfoView>();
+  const std::string fn = line_fn<Algo>("bandsolve::mpi::solve");
+  const partition p = agree_on_arguments(
+      fn, comm, sizeof(T),
+      [&] { return one_shot_arguments<layout_of_t<DView>>(fn, a, b, c, d, info); }, &opts);
+  if (p.nsys == 0) return;
+  const auto ha = stage_on_host(exec, a, "a");
+  const auto hb = stage_on_host(exec, b, "b");
+  const auto hc = stage_on_host(exec, c, "c");
+  const auto hd = stage_on_host(exec, d, "d");
+  const auto hinfo = stage_on_host(exec, info, "info");
+  partitioned_solve<Algo>(host_execution_t<ExecutionSpace>(), comm, ha.host, hb.host, hc.host,
+                          hd.host, hinfo.host, opts);
+  hd.copy_back(exec);
+  hinfo.copy_back(exec);
+}
+
+// The one-shot solve on exec's own memory, or through host memory.
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void solve_lines(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+                 const CView& c, const DView& d, const InfoView& info, const options& opts) {
+  if constexpr (runs_on_host_v<ExecutionSpace>)
+    partitioned_solve<Algo>(exec, comm, a, b, c, d, info, opts);
+  else
+    staged_solve<Algo>(exec, comm, a, b, c, d, info, opts);
+}
+
 }  // namespace detail
 
 // Lines with ends (the scalar Thomas lines).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 void solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
            const CView& c, const DView& d, const InfoView& info, const options& opts = {}) {
-  detail::partitioned_solve<algo::thomas>(exec, comm, a, b, c, d, info, opts);
+  detail::solve_lines<algo::thomas>(exec, comm, a, b, c, d, info, opts);
 }
 
 // Lines of the kind the tag names: algo::thomas (as above) or algo::periodic.
@@ -153,7 +207,7 @@ template <class ExecutionSpace, class Algo, class AView, class BView, class CVie
           class InfoView, std::enable_if_t<detail::is_line_algo_v<Algo>, int> = 0>
 void solve(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, const BView& b,
            const CView& c, const DView& d, const InfoView& info, const options& opts = {}) {
-  detail::partitioned_solve<Algo>(exec, comm, a, b, c, d, info, opts);
+  detail::solve_lines<Algo>(exec, comm, a, b, c, d, info, opts);
 }
 
 }  // namespace bandsolve::mpi

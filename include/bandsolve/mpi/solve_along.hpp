@@ -16,7 +16,8 @@
 // indices in axis order, last fastest); every rank gets the same codes (info_reduce.hpp). x
 // overwrites d. Collective over comm; arguments are checked on every rank and agreed before any
 // exchange, the axis and the batch extents included (collective_checks.hpp). Host execution
-// spaces (Serial, OpenMP); the call fences exec. One rank: the single-process Thomas solve of
+// spaces (Serial, OpenMP) solve in place, others (Kokkos::Cuda) through host copies of the arrays
+// (host_staging.hpp); the call fences exec. One rank: the single-process Thomas solve of
 // every line (run by run, below: the same pivots and info codes as solve_along).
 //
 // How: the lines are cut into runs of consecutive line numbers that are equally spaced in d and
@@ -26,6 +27,7 @@
 // copied or transposed. The reduced systems of all runs go through one exchange, as in
 // mpi::solve. See docs/distributed.md.
 #include <bandsolve/core/algo.hpp>
+#include <bandsolve/mpi/host_staging.hpp>
 #include <bandsolve/mpi/solve.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
@@ -158,6 +160,26 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
       info);
 }
 
+// The arguments of solve_along checked on every rank and agreed, the batch extents included.
+template <class AView, class BView, class CView, class DView, class InfoView>
+partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axis, const AView& a,
+                                   const BView& b, const CView& c, const DView& d,
+                                   const InfoView& info, const options& opts) {
+  constexpr int rank = static_cast<int>(DView::rank);
+  along_shape shape;
+  shape.axis = axis;
+  for (int k = 0; k < rank; ++k)
+    shape.extent[k] = k == axis ? 0 : static_cast<long long>(d.extent(k));
+  return agree_on_arguments(fn, comm, sizeof(typename DView::value_type), [&] {
+    const std::size_t nsys = bandsolve::detail::check_along_lines(fn, axis, d, info);
+    bandsolve::detail::check_along_coefficient(fn, "a", a, d, axis, "d", d);
+    bandsolve::detail::check_along_coefficient(fn, "b", b, d, axis, "d", d);
+    bandsolve::detail::check_along_coefficient(fn, "c", c, d, axis, "d", d);
+    bandsolve::detail::check_no_overlap(fn, "d", d, "info", info);
+    return std::pair<std::size_t, std::size_t>(nsys, d.extent(axis));
+  }, &opts, &shape);
+}
+
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
@@ -165,7 +187,6 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
                              const options& opts) {
   using T = typename DView::non_const_value_type;
   using memory_space = typename DView::memory_space;
-  constexpr int rank = static_cast<int>(DView::rank);
   bandsolve::detail::thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView,
                                                 InfoView>();
   static_assert(std::is_same_v<typename DView::value_type, T>,
@@ -177,22 +198,11 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
                     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                                typename InfoView::memory_space>::accessible &&
                     Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
-                "bandsolve::mpi::solve_along: host execution spaces (Serial, OpenMP) and host "
-                "memory only for now");
+                "bandsolve::mpi::solve_along: the local passes run on host execution spaces "
+                "(Serial, OpenMP) and host memory");
 
   const std::string fn = "bandsolve::mpi::solve_along";
-  along_shape shape;
-  shape.axis = axis;
-  for (int k = 0; k < rank; ++k)
-    shape.extent[k] = k == axis ? 0 : static_cast<long long>(d.extent(k));
-  const partition p = agree_on_arguments(fn, comm, sizeof(T), [&] {
-    const std::size_t nsys = bandsolve::detail::check_along_lines(fn, axis, d, info);
-    bandsolve::detail::check_along_coefficient(fn, "a", a, d, axis, "d", d);
-    bandsolve::detail::check_along_coefficient(fn, "b", b, d, axis, "d", d);
-    bandsolve::detail::check_along_coefficient(fn, "c", c, d, axis, "d", d);
-    bandsolve::detail::check_no_overlap(fn, "d", d, "info", info);
-    return std::pair<std::size_t, std::size_t>(nsys, d.extent(axis));
-  }, &opts, &shape);
+  const partition p = agree_on_along_arguments(fn, comm, axis, a, b, c, d, info, opts);
   if (p.nsys == 0) return;
 
   const along_runs r = runs_of(axis, d, a, b, c);
@@ -207,6 +217,40 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
   solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
 }
 
+// solve_along through host memory (host_staging.hpp): the arguments as given are checked and
+// agreed before anything is copied; d and info are copied back.
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void staged_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                        const BView& b, const CView& c, const DView& d, const InfoView& info,
+                        const options& opts) {
+  bandsolve::detail::thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView,
+                                                InfoView>();
+  const partition p = agree_on_along_arguments("bandsolve::mpi::solve_along", comm, axis, a, b, c,
+                                               d, info, opts);
+  if (p.nsys == 0) return;
+  const auto ha = stage_on_host(exec, a, "a");
+  const auto hb = stage_on_host(exec, b, "b");
+  const auto hc = stage_on_host(exec, c, "c");
+  const auto hd = stage_on_host(exec, d, "d");
+  const auto hinfo = stage_on_host(exec, info, "info");
+  partitioned_solve_along<Algo>(host_execution_t<ExecutionSpace>(), comm, axis, ha.host, hb.host,
+                                hc.host, hd.host, hinfo.host, opts);
+  hd.copy_back(exec);
+  hinfo.copy_back(exec);
+}
+
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void solve_lines_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                       const BView& b, const CView& c, const DView& d, const InfoView& info,
+                       const options& opts) {
+  if constexpr (runs_on_host_v<ExecutionSpace>)
+    partitioned_solve_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
+  else
+    staged_solve_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
+}
+
 }  // namespace detail
 
 // Lines with ends along `axis`. See the top of this header.
@@ -214,7 +258,7 @@ template <class ExecutionSpace, class AView, class BView, class CView, class DVi
 void solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
                  const BView& b, const CView& c, const DView& d, const InfoView& info,
                  const options& opts = {}) {
-  detail::partitioned_solve_along<algo::thomas>(exec, comm, axis, a, b, c, d, info, opts);
+  detail::solve_lines_along<algo::thomas>(exec, comm, axis, a, b, c, d, info, opts);
 }
 
 // The same, tagged: algo::thomas (the only kind of line along an axis for now).
@@ -222,7 +266,7 @@ template <class ExecutionSpace, class AView, class BView, class CView, class DVi
 void solve_along(const ExecutionSpace& exec, MPI_Comm comm, algo::thomas, int axis,
                  const AView& a, const BView& b, const CView& c, const DView& d,
                  const InfoView& info, const options& opts = {}) {
-  detail::partitioned_solve_along<algo::thomas>(exec, comm, axis, a, b, c, d, info, opts);
+  detail::solve_lines_along<algo::thomas>(exec, comm, axis, a, b, c, d, info, opts);
 }
 
 }  // namespace bandsolve::mpi

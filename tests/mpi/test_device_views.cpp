@@ -1,0 +1,145 @@
+// CUDA builds only: the distributed solves called on Kokkos::Cuda with Views in device memory
+// (they go through host copies, mpi/host_staging.hpp) must give what the same calls give on the
+// host: mpi::solve on a row batch and on a strided subview, mpi::factorize and two solves, and
+// mpi::solve_along on a 3-D array. Each rank holds 3 + rank rows of every line. A plain main()
+// run by mpiexec on a GPU machine; returns 1 on a mismatch.
+#include <bandsolve/mpi.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+namespace {
+
+namespace bmpi = bandsolve::mpi;
+using host_rows = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+using device_rows = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+
+int failures = 0;
+
+void report(const char* what, double diff, bool same_info) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const bool ok = diff <= 1e-12 && same_info;
+  if (!ok) ++failures;
+  if (rank == 0 || !ok)
+    std::printf("rank %d: %-40s max difference %.3g, info %s: %s\n", rank, what, diff,
+                same_info ? "same" : "different", ok ? "ok" : "FAILED");
+}
+
+// Diagonally dominant rows from a hash of (line, local row, rank, which).
+double coefficient(std::size_t s, std::size_t i, int rank, int which) {
+  const double h = std::sin(1.0 + 0.37 * static_cast<double>(s) + 0.91 * static_cast<double>(i) +
+                            1.7 * rank + 2.3 * which);
+  return which == 1 ? 3.0 + h : h;
+}
+
+template <class View>
+double max_difference(const View& device, const host_rows& host) {
+  const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
+  double worst = 0;
+  for (std::size_t s = 0; s < host.extent(0); ++s)
+    for (std::size_t i = 0; i < host.extent(1); ++i)
+      worst = std::fmax(worst, std::fabs(back(s, i) - host(s, i)));
+  return worst;
+}
+
+void batches(int rank) {
+  const std::size_t nsys = 45, m = 3 + static_cast<std::size_t>(rank);
+  host_rows a("a", nsys, m), b("b", nsys, m), c("c", nsys, m), d("d", nsys, m);
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < m; ++i)
+      a(s, i) = coefficient(s, i, rank, 0), b(s, i) = coefficient(s, i, rank, 1),
+      c(s, i) = coefficient(s, i, rank, 2), d(s, i) = coefficient(s, i, rank, 3);
+  const auto da = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), a);
+  const auto db = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), b);
+  const auto dc = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), c);
+  const auto rhs = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
+  Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", nsys);
+  const Kokkos::DefaultHostExecutionSpace host;
+  const Kokkos::Cuda gpu;
+
+  host_rows x("x", nsys, m);
+  Kokkos::deep_copy(x, d);
+  bmpi::solve(host, MPI_COMM_WORLD, a, b, c, x, info);
+  device_rows dx("dx", nsys, m);
+  Kokkos::deep_copy(dx, rhs);
+  bmpi::solve(gpu, MPI_COMM_WORLD, da, db, dc, dx, dinfo);
+  const auto dinfo_back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dinfo);
+  bool same = true;
+  for (std::size_t s = 0; s < nsys; ++s) same = same && dinfo_back(s) == info(s);
+  report("solve, row batch", max_difference(dx, x), same);
+
+  // Every other system of device arrays: strided batches, gathered before the copies.
+  using device_strided = Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::CudaSpace>;
+  const auto every_other = [&](const device_rows& v, const char* label) {
+    const device_rows wide(std::string(label), 2 * nsys, m);
+    const device_strided s(wide.data(), Kokkos::LayoutStride(nsys, 2 * m, m, 1));
+    Kokkos::deep_copy(gpu, s, v);
+    return std::make_pair(wide, s);  // wide keeps the memory
+  };
+  const auto sa = every_other(da, "sa"), sb = every_other(db, "sb"), sc = every_other(dc, "sc"),
+             sd = every_other(rhs, "sd");
+  bmpi::solve(gpu, MPI_COMM_WORLD, sa.second, sb.second, sc.second, sd.second, dinfo);
+  Kokkos::deep_copy(gpu, dx, sd.second);
+  report("solve, strided batch", max_difference(dx, x), true);
+
+  const auto f = bmpi::factorize(gpu, MPI_COMM_WORLD, da, db, dc);
+  for (int k = 0; k < 2; ++k) {
+    Kokkos::deep_copy(dx, rhs);
+    f.solve(gpu, dx);
+    report("factorize, then solve", max_difference(dx, x), f.info()(0) == info(0));
+  }
+}
+
+void along(int rank) {
+  const std::size_t e0 = 4, m = 3 + static_cast<std::size_t>(rank), e2 = 7;
+  using host3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  host3 a("a", e0, m, e2), b("b", e0, m, e2), c("c", e0, m, e2), d("d", e0, m, e2);
+  for (std::size_t p = 0; p < e0; ++p)
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t q = 0; q < e2; ++q) {
+        a(p, i, q) = coefficient(p * e2 + q, i, rank, 0);
+        b(p, i, q) = coefficient(p * e2 + q, i, rank, 1);
+        c(p, i, q) = coefficient(p * e2 + q, i, rank, 2);
+        d(p, i, q) = coefficient(p * e2 + q, i, rank, 3);
+      }
+  const auto da = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), a);
+  const auto db = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), b);
+  const auto dc = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), c);
+  const auto dd = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", e0 * e2);
+  Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", e0 * e2);
+  bmpi::solve_along(Kokkos::DefaultHostExecutionSpace(), MPI_COMM_WORLD, 1, a, b, c, d, info);
+  bmpi::solve_along(Kokkos::Cuda(), MPI_COMM_WORLD, 1, da, db, dc, dd, dinfo);
+  const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dd);
+  double worst = 0;
+  for (std::size_t p = 0; p < e0; ++p)
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t q = 0; q < e2; ++q)
+        worst = std::fmax(worst, std::fabs(back(p, i, q) - d(p, i, q)));
+  report("solve_along, axis 1 of a 3-D array", worst, true);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Kokkos::initialize(argc, argv);
+  {
+    batches(rank);
+    along(rank);
+  }
+  Kokkos::finalize();
+  int any = failures;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any == 0 ? 0 : 1;
+}
