@@ -6,7 +6,11 @@
 // interleaved<4>, interleaved<32> and three kinds of strided Views; float and double; info codes;
 // a factorization solved twice; argument checks. Block Thomas: m = 2, 3, 8 with and without
 // pivoting, one and two right-hand sides, row, column and interleaved<4> Views (rank 3 to 5 d), against LAPACK
-// ?gbsv and the host block Thomas, one-shot and factored; info codes; argument checks.
+// ?gbsv and the host block Thomas, one-shot and factored; info codes; argument checks. Shared
+// off-diagonals: n = 1, 2, 3, 17, 1001, batches of 1, 31, 33, every layout, float, double and
+// complex d, a functor and a View diagonal, both singular_last_row options, against ?gtsv and the
+// host path. Toeplitz divide and conquer: device plans against the host plan of the same block
+// length, ?gtsv and the known solution, n = 1 to 10000, the Thomas path, argument checks.
 #include "block_support.hpp"
 #include "device_support.hpp"
 #include "toeplitz_support.hpp"
