@@ -4,8 +4,8 @@
 // both exchange schemes. Bad arguments on one rank make every rank throw the same message; a
 // singular line gets the same info code on every rank. Periodic lines (algo::periodic) the same
 // against the single-process periodic solve. Lines along an axis of a 2-D to 4-D array split
-// over the ranks (mpi::solve_along) against the single-process solve_along of the whole array.
-// The same calls through host copies of the Views (the path of device execution spaces). Run by
+// over the ranks (mpi::solve_along, lines with ends and periodic lines) against the single-process
+// solves of the whole lines. The same calls through host copies of the Views (the path of device execution spaces). Run by
 // mpiexec with 1-4 ranks.
 //
 // Every rank builds every row of every line from a hash of (line, global row), so it can compute
@@ -740,7 +740,8 @@ void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0,
 // ArrayLayout, coefficients full (same type as d) or Shared; zero_lines: lines with a zero row
 // (global row 5 or the last). Checks x and info against the single-process Thomas solve of the
 // whole lines (what solve_along computes, line by line) and the words the exchange sent.
-template <class T, int R, class ArrayLayout, bool Shared = false, bool Staged = false>
+template <class T, int R, class ArrayLayout, bool Shared = false, bool Staged = false,
+          class Algo = bandsolve::algo::thomas>
 void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
                  const std::vector<std::size_t>& zero_lines = {}) {
   using DView = nd_view<T, R, ArrayLayout>;
@@ -758,6 +759,7 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   const extents cext = Shared ? extents{N, 1, 1, 1} : ext;
 
   L.shared = Shared;
+  L.periodic = periodic_v<Algo>;
   // The whole lines, solved by one process (as a row batch: line s is system s).
   const auto [x_ref, ref_codes] = L.reference();
   const Kokkos::DefaultHostExecutionSpace exec;
@@ -775,8 +777,10 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
   if constexpr (Staged)
-    bmpi::detail::staged_solve_along<bandsolve::algo::thomas>(exec, MPI_COMM_WORLD, axis, a, b, c,
-                                                              d, info, bmpi::options{});
+    bmpi::detail::staged_solve_along<Algo>(exec, MPI_COMM_WORLD, axis, a, b, c, d, info,
+                                           bmpi::options{});
+  else if constexpr (periodic_v<Algo>)
+    bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info);
   else if (axis % 2 == 0)
     bmpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
   else
@@ -801,7 +805,7 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   // Once (one type: each costs compile time): the reference is the single-process solve_along
   // of the whole array, info numbering included.
   if constexpr (R == 3 && std::is_same_v<ArrayLayout, Kokkos::LayoutRight> && !Shared &&
-                std::is_same_v<T, double>) {
+                std::is_same_v<T, double> && !periodic_v<Algo>) {
     const DView ga = allocate_nd<DView>("a", ext), gb = allocate_nd<DView>("b", ext),
                 gc = allocate_nd<DView>("c", ext), gd = allocate_nd<DView>("d", ext);
     fill_along(L, ext, axis, 0, ga, gb, gc, gd);
@@ -875,6 +879,24 @@ TEST_CASE("mpi::solve and mpi::solve_along through host copies equal the in-plac
   }));
   CHECK(msg.second);
   CHECK(msg.first.rfind("bandsolve::mpi::solve", 0) == 0);
+}
+
+// Periodic lines along an axis: rings split over the ranks, against the single-process periodic
+// solve of the whole lines; a singular ring (a zero row) gets its row on every rank.
+TEST_CASE("mpi::solve_along(periodic) equals the single-process periodic solve", "[mpi]") {
+  const int P = world_size();
+  for (const split kind : {split::even, split::rest_two_one}) {
+    const auto sizes = parts(kind, P);
+    for (int axis = 0; axis < 3; ++axis) {
+      INFO(P << " ranks, split " << split_name(kind) << ", axis " << axis);
+      check_along<double, 3, Kokkos::LayoutRight, false, false, bandsolve::algo::periodic>(
+          axis, {6, 11, 5, 1}, sizes, {2});
+      check_along<double, 3, Kokkos::LayoutLeft, true, false, bandsolve::algo::periodic>(
+          axis, {6, 11, 5, 1}, sizes);
+    }
+    check_along<float, 4, Kokkos::LayoutRight, false, false, bandsolve::algo::periodic>(
+        2, {3, 4, 5, 2}, sizes);
+  }
 }
 
 TEST_CASE("mpi::solve_along: different batch extents on one rank make every rank throw the same "

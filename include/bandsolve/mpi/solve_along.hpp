@@ -4,9 +4,11 @@
 //
 //   bandsolve::mpi::solve_along(exec, comm, axis, a, b, c, d, info[, opts]);
 //   bandsolve::mpi::solve_along(exec, comm, algo::thomas{}, axis, a, b, c, d, info[, opts]);
+//   bandsolve::mpi::solve_along(exec, comm, algo::periodic{}, axis, a, b, c, d, info[, opts]);
 //
 // Every line of the global array along `axis` (all other indices fixed) is one system with ends,
-// as in the single-process bandsolve::solve_along(exec, algo::thomas{}, axis, ...). Rank r holds
+// as in the single-process bandsolve::solve_along(exec, algo::thomas{}, axis, ...), or with
+// algo::periodic one ring, as in the periodic lines of mpi::solve (solve.hpp). Rank r holds
 // a contiguous part of every line: global rows offsets[r] .. offsets[r] + n_r - 1 along the axis,
 // in rank order, n_r = d.extent(axis) on rank r (at least 1; the parts may differ in size); every
 // other extent of d is the same on every rank. d: rank 2 to 4, LayoutRight, LayoutLeft or
@@ -17,8 +19,8 @@
 // overwrites d. Collective over comm; arguments are checked on every rank and agreed before any
 // exchange, the axis and the batch extents included (collective_checks.hpp). Host execution
 // spaces (Serial, OpenMP) solve in place, others (Kokkos::Cuda) through host copies of the arrays
-// (host_staging.hpp); the call fences exec. One rank: the single-process Thomas solve of
-// every line (run by run, below: the same pivots and info codes as solve_along).
+// (host_staging.hpp); the call fences exec. One rank: the single-process Thomas (or periodic)
+// solve of every line (run by run, below: the same pivots and info codes as solve_along).
 //
 // How: the lines are cut into runs of consecutive line numbers that are equally spaced in d and
 // in every full coefficient array (the batch axes fold as far as their strides allow, last axis
@@ -126,7 +128,7 @@ struct along_run {
 };
 
 // The solve of the runs (`lines` lines each) after the checks: one rank, the single-process
-// Thomas solve of each run; more, the local passes run by run around one exchange.
+// solve of each run (Thomas or periodic); more, the local passes run by run around one exchange.
 template <class Algo, class T, class MemorySpace, class ExecutionSpace, class InfoView>
 void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
                 const options& opts, const std::vector<along_run<T, MemorySpace>>& runs,
@@ -201,7 +203,7 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
                 "bandsolve::mpi::solve_along: the local passes run on host execution spaces "
                 "(Serial, OpenMP) and host memory");
 
-  const std::string fn = "bandsolve::mpi::solve_along";
+  const std::string fn = line_fn<Algo>("bandsolve::mpi::solve_along");
   const partition p = agree_on_along_arguments(fn, comm, axis, a, b, c, d, info, opts);
   if (p.nsys == 0) return;
 
@@ -226,8 +228,8 @@ void staged_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, con
                         const options& opts) {
   bandsolve::detail::thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView,
                                                 InfoView>();
-  const partition p = agree_on_along_arguments("bandsolve::mpi::solve_along", comm, axis, a, b, c,
-                                               d, info, opts);
+  const partition p = agree_on_along_arguments(line_fn<Algo>("bandsolve::mpi::solve_along"), comm,
+                                               axis, a, b, c, d, info, opts);
   if (p.nsys == 0) return;
   const auto ha = stage_on_host(exec, a, "a");
   const auto hb = stage_on_host(exec, b, "b");
@@ -261,12 +263,13 @@ void solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AVie
   detail::solve_lines_along<algo::thomas>(exec, comm, axis, a, b, c, d, info, opts);
 }
 
-// The same, tagged: algo::thomas (the only kind of line along an axis for now).
-template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void solve_along(const ExecutionSpace& exec, MPI_Comm comm, algo::thomas, int axis,
-                 const AView& a, const BView& b, const CView& c, const DView& d,
-                 const InfoView& info, const options& opts = {}) {
-  detail::solve_lines_along<algo::thomas>(exec, comm, axis, a, b, c, d, info, opts);
+// Lines of the kind the tag names: algo::thomas (as above) or algo::periodic (rings).
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView, class DView,
+          class InfoView, std::enable_if_t<detail::is_line_algo_v<Algo>, int> = 0>
+void solve_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, const AView& a,
+                 const BView& b, const CView& c, const DView& d, const InfoView& info,
+                 const options& opts = {}) {
+  detail::solve_lines_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
 }
 
 }  // namespace bandsolve::mpi
