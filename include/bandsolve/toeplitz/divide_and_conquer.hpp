@@ -108,7 +108,7 @@ class toeplitz_dc_plan {
       return;
     }
     if constexpr (std::is_same_v<Backend, backend::device>)
-      detail::toeplitz_dc_device_run(exec, c_, x.data(), carry_l_, carry_r_, u_, scale_);
+      detail::toeplitz_dc_device_run(exec, c_, x.data(), carry_l_, carry_r_, ends_, u_, scale_);
     else
       detail::toeplitz_dc_run<Scalar, lanes>(exec, c_, x.data(), carry_l_, carry_r_, u_, scale_);
   }
@@ -122,15 +122,15 @@ class toeplitz_dc_plan {
   // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
   toeplitz_dc_plan(const toeplitz_splitting& split,
                    const detail::toeplitz_dc_constants<Scalar>& constants, const view& carry_l,
-                   const view& carry_r, const view& u, const view& scale, index_t n,
-                   const toeplitz_batch_factorization<Scalar, ExecutionSpace>& thomas,
+                   const view& carry_r, const view& ends, const view& u, const view& scale,
+                   index_t n, const toeplitz_batch_factorization<Scalar, ExecutionSpace>& thomas,
                    bool uses_thomas)
-      : split_(split), c_(constants), carry_l_(carry_l), carry_r_(carry_r), u_(u),
+      : split_(split), c_(constants), carry_l_(carry_l), carry_r_(carry_r), ends_(ends), u_(u),
         scale_(scale), thomas_(thomas), n_(n), uses_thomas_(uses_thomas), initialized_(true) {}
 
   toeplitz_splitting split_;
   detail::toeplitz_dc_constants<Scalar> c_;
-  view carry_l_, carry_r_, u_, scale_;
+  view carry_l_, carry_r_, ends_, u_, scale_;  // ends_: the device backend's block ends
   toeplitz_batch_factorization<Scalar, ExecutionSpace> thomas_;  // the fallback's LU factors
   index_t n_ = 0;
   bool uses_thomas_ = false, initialized_ = false;
@@ -161,8 +161,8 @@ toeplitz_dc_plan<Scalar, ExecutionSpace, Backend> detail_make_toeplitz_dc_plan(
     c.s = nn;
     c.nblocks = nn > 0 ? 1 : 0;
     c.last_rows = nn;
-    return plan_type(sp, c, unused("carry_l"), unused("carry_r"), unused("u"), unused("scale"),
-                     nn, factorize(exec, algo::toeplitz{}, t1, t2, t3, n), true);
+    return plan_type(sp, c, unused("carry_l"), unused("carry_r"), unused("ends"), unused("u"),
+                     unused("scale"), nn, factorize(exec, algo::toeplitz{}, t1, t2, t3, n), true);
   }
   // Blocks at least four truncation lengths long keep the (A1) reads a small fraction of f.
   index_t s = block_rows != 0 ? static_cast<index_t>(block_rows) : plan_type::default_block_rows;
@@ -208,7 +208,12 @@ toeplitz_dc_plan<Scalar, ExecutionSpace, Backend> detail_make_toeplitz_dc_plan(
                                     (1 - q));
   Kokkos::deep_copy(exec, u, u_host);
   exec.fence();  // u_host is a temporary: the copy must finish before it goes away
-  return plan_type(sp, c, carry_l, carry_r, u, scale, nn,
+  // The device backend's (A2, B2) read the block ends from a view of their own.
+  const view ends =
+      std::is_same_v<Backend, backend::device>
+          ? view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc ends")), c.nblocks)
+          : unused("ends");
+  return plan_type(sp, c, carry_l, carry_r, ends, u, scale, nn,
                    factorize(exec, algo::toeplitz{}, t1, t2, t3, 0), false);
 }
 

@@ -1,14 +1,15 @@
 #pragma once
-// The Toeplitz divide and conquer on the device backend (backend/device/): (A1, A2, B1, B2) and
-// the Sherman-Morrison correction are the shared kernels of divide_and_conquer_kernel.hpp (a
-// thread per block; the carries in block order by one thread); (A3, B3) runs a team per tile of
+// The Toeplitz divide and conquer on the device backend (backend/device/): (A1, B1) and the
+// Sherman-Morrison correction are the shared kernels of divide_and_conquer_kernel.hpp (a thread
+// per block), (A2, B2) a thread per block summing the block ends that can still change its carry
+// (no carry passed from block to block by one thread); (A3, B3) runs a team per tile of
 // 32 blocks, one thread per block, the blocks' rows passing through padded team scratch in
 // blocks of tile_rows_v rows (tile_transpose.hpp: a block's rows are contiguous, so the loads and
 // stores are coalesced), the forward sweep written back tile by tile and read again by the
 // backward one. A short last block is swept in place by one thread of a team of its own. Runs on
 // Kokkos::Cuda and, for tests, on host execution spaces (factorize(..., backend::device{})).
 // Scratch: team scratch level 0 only (32 (tile_rows_v + 2) sizeof(T) bytes per team); no
-// allocation.
+// allocation (the plan holds nblocks values of workspace for the block ends).
 #include <bandsolve/backend/device/launch.hpp>
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/tile_transpose.hpp>
@@ -101,13 +102,42 @@ struct toeplitz_dc_device_blocks {
   }
 };
 
+// (A1, A2, B1, B2) on the device backend: (A2) and (B2) a thread per block too, each carry the
+// sum of the block ends that can still change it, carry_l(b) = sum_j w_s^j ends(b - j) and
+// carry_r(b) = sum_j g_s^j starts(b + j) over j < ceil(k / s) + 1 (beyond, w_s^j and g_s^j are
+// below eps/4), instead of the host's recurrences one block after another (the same sums,
+// truncated as (A1) truncates the blocks). ends: nblocks values of workspace.
+template <class T, class ExecutionSpace, class WorkView>
+void toeplitz_dc_device_carries(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c,
+                                const T* x, const WorkView& carry_l, const WorkView& carry_r,
+                                const WorkView& ends) {
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  const index_t nb = c.nblocks, terms = (c.k + c.s - 1) / c.s + 1;
+  toeplitz_dc_forward_ends(exec, c, x, ends);
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc forward carries(device)", range(exec, 0, nb),
+      KOKKOS_LAMBDA(const index_t b) {
+        T sum = 0, wj = 1;
+        for (index_t j = 0; j < terms && j < b; ++j, wj *= c.w_s) sum += wj * ends(b - j);
+        carry_l(b) = sum;
+      });
+  toeplitz_dc_backward_starts(exec, c, x, carry_l, ends);
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc backward carries(device)", range(exec, 0, nb),
+      KOKKOS_LAMBDA(const index_t b) {
+        T sum = 0, gj = 1;
+        for (index_t j = 0; j < terms && b + j < nb - 1; ++j, gj *= c.g_s) sum += gj * ends(b + j);
+        carry_r(b) = sum;
+      });
+}
+
 // The whole solve on the device backend, enqueued on exec (not fenced); the arguments as for
-// toeplitz_dc_run (divide_and_conquer_kernel.hpp).
+// toeplitz_dc_run (divide_and_conquer_kernel.hpp), and ends: nblocks values of workspace.
 template <class T, class ExecutionSpace, class WorkView, class UView>
 void toeplitz_dc_device_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c, T* x,
-                            const WorkView& carry_l, const WorkView& carry_r, const UView& u,
-                            const WorkView& scale) {
-  toeplitz_dc_carries(exec, c, x, carry_l, carry_r);
+                            const WorkView& carry_l, const WorkView& carry_r, const WorkView& ends,
+                            const UView& u, const WorkView& scale) {
+  toeplitz_dc_device_carries(exec, c, x, carry_l, carry_r, ends);
   using kernel = toeplitz_dc_device_blocks<T, WorkView>;
   const index_t full = c.last_rows == c.s ? c.nblocks : c.nblocks - 1;
   const index_t ntiles =

@@ -112,38 +112,41 @@ KOKKOS_INLINE_FUNCTION void toeplitz_dc_tiles_solve(const toeplitz_dc_constants<
 #endif
 }
 
-// (A1, A2, B1, B2): every block's carries, enqueued on exec (not fenced). Device code (a thread
-// per block, one thread for the carries in block order): the host and the device backend share
-// it. carry_l, carry_r: nblocks values.
+// The phases before (A3), each a kernel enqueued on exec (not fenced), device code shared by the
+// host and the device backend. (A1) ends(b + 1) = the forward value at the end of every block
+// b but the last with zero carry-in, from its last k rows (earlier rows change it by less than
+// eps/4 of its size); ends(0) = 0.
 template <class T, class ExecutionSpace, class WorkView>
-void toeplitz_dc_carries(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c, T* x,
-                         const WorkView& carry_l, const WorkView& carry_r) {
-  using range = Kokkos::RangePolicy<ExecutionSpace>;
+void toeplitz_dc_forward_ends(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c,
+                              const T* x, const WorkView& ends) {
   const index_t nb = c.nblocks;
-  // (A1) forward: value at the end of every block but the last with zero carry-in, from its last
-  // k rows (earlier rows change it by less than eps/4 of its size).
   Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc forward ends", range(exec, 0, nb), KOKKOS_LAMBDA(const index_t b) {
+      "bandsolve::toeplitz_dc forward ends", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nb),
+      KOKKOS_LAMBDA(const index_t b) {
         if (b + 1 == nb) {
-          carry_l(0) = T(0);
+          ends(0) = T(0);
           return;
         }
         const index_t first = c.s > c.k ? c.s - c.k : 0;
         const T* xb = x + b * c.s;
         T z = 0;
         for (index_t k = first; k < c.s; ++k) z = xb[k] * c.inv_delta - c.a * z;
-        carry_l(b + 1) = z;
+        ends(b + 1) = z;
       });
-  // (A2) forward carries in block order, then (B1) backward: value at the start of every block
-  // but the first with zero carry-in: x_start = sum_k g^k z_k over its first k rows.
+}
+
+// (B1) starts(b - 1) = the backward value at the start of every block b but the first with zero
+// carry-in, x_start = sum_k g^k z_k over its first k rows, z from the forward carry carry_l(b);
+// starts(nb - 1) = 0 (the short last block passes on no carry).
+template <class T, class ExecutionSpace, class WorkView>
+void toeplitz_dc_backward_starts(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c,
+                                 const T* x, const WorkView& carry_l, const WorkView& starts) {
+  const index_t nb = c.nblocks;
   Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc forward carries", range(exec, 0, 1), KOKKOS_LAMBDA(const index_t) {
-        for (index_t b = 1; b < nb; ++b) carry_l(b) += c.w_s * carry_l(b - 1);
-      });
-  Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc backward starts", range(exec, 0, nb), KOKKOS_LAMBDA(const index_t b) {
+      "bandsolve::toeplitz_dc backward starts", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nb),
+      KOKKOS_LAMBDA(const index_t b) {
         if (b == 0) {
-          carry_r(nb - 1) = T(0);
+          starts(nb - 1) = T(0);
           return;
         }
         const index_t len = block_rows_of(c, b), rows = len < c.k ? len : c.k;
@@ -154,10 +157,23 @@ void toeplitz_dc_carries(const ExecutionSpace& exec, const toeplitz_dc_constants
           sum += gk * z;
           gk *= c.g;
         }
-        carry_r(b - 1) = sum;
+        starts(b - 1) = sum;
       });
-  // (B2) backward carries in reverse block order (carry_r(nb - 1) = 0: the short last block
-  // passes on no carry).
+}
+
+// (A1, A2, B1, B2) on the host backends, in place: the carries one after another in block order
+// (A2) and in reverse block order (B2), one thread each. carry_l, carry_r: nblocks values.
+template <class T, class ExecutionSpace, class WorkView>
+void toeplitz_dc_carries(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c, T* x,
+                         const WorkView& carry_l, const WorkView& carry_r) {
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  const index_t nb = c.nblocks;
+  toeplitz_dc_forward_ends(exec, c, x, carry_l);
+  Kokkos::parallel_for(
+      "bandsolve::toeplitz_dc forward carries", range(exec, 0, 1), KOKKOS_LAMBDA(const index_t) {
+        for (index_t b = 1; b < nb; ++b) carry_l(b) += c.w_s * carry_l(b - 1);
+      });
+  toeplitz_dc_backward_starts(exec, c, x, carry_l, carry_r);
   Kokkos::parallel_for(
       "bandsolve::toeplitz_dc backward carries", range(exec, 0, 1), KOKKOS_LAMBDA(const index_t) {
         for (index_t b = nb - 2; b >= 0; --b)
