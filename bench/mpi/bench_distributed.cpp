@@ -17,6 +17,9 @@
 //                          Thomas on them, MPI_Alltoall of x back (what a user without a
 //                          distributed solver writes);
 //   transpose/factored     the same with the coefficients moved and factored once: d there, x back;
+//   scheme/gather/L, scheme/all_to_all/L
+//                          the two exchanges of the reduced systems on L lines of 64 rows per rank
+//                          (row layout, one-shot), for the automatic scheme's threshold;
 //   local/one_shot, local/factored
 //                          each rank solves N^2/P whole lines of N rows, no communication: the
 //                          single-process solve of the same field on the same cores, the reference
@@ -344,7 +347,45 @@ void run(benchmark::State& state, method how, kind what) {
     state.counters["vs_lines"] = per_iter / partitioned_seconds[axis][int(what)];
 }
 
+// The exchange schemes against each other: `lines` lines of 64 rows per rank (row layout), the
+// one-shot solve with the scheme forced; the crossover sets options::all_to_all_min_lines_per_rank.
+void scheme_sweep(benchmark::State& state, bandsolve::mpi::exchange scheme) {
+  int P = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  const auto lines = static_cast<std::size_t>(state.range(0));
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  part_data<bandsolve::layout::row> data(lines, 64, static_cast<std::size_t>(me) * 64);
+  bandsolve::mpi::options opts;
+  opts.scheme = scheme;
+  const exec_space exec;
+  double total = 0;
+  for (auto _ : state) {
+    data.restore();
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info, opts);
+    double t = MPI_Wtime() - t0;
+    PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    state.SetIterationTime(t);
+    total += t;
+  }
+  state.counters["ranks"] = P;
+  state.counters["us_per_line"] = total * 1e6 / double(state.iterations()) / double(lines);
+}
+
 void register_all(int iterations) {
+  for (const auto scheme : {bandsolve::mpi::exchange::gather, bandsolve::mpi::exchange::all_to_all}) {
+    const std::string name = std::string("mpi/scheme/") +
+                             (scheme == bandsolve::mpi::exchange::gather ? "gather" : "all_to_all");
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [scheme](benchmark::State& s) { scheme_sweep(s, scheme); })
+        ->RangeMultiplier(4)
+        ->Range(1, 16384)
+        ->UseManualTime()
+        ->Iterations(20 * iterations)
+        ->Unit(benchmark::kMicrosecond);
+  }
   const char* kinds[] = {"one_shot", "factored"};
   const char* methods[] = {"local", "partitioned", "partitioned_periodic", "transpose"};
   const method order[] = {method::local, method::partitioned, method::partitioned_periodic,

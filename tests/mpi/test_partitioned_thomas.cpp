@@ -469,7 +469,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     CHECK(same);
     if (P > 1)
       CHECK(msg == "bandsolve::mpi::solve: the ranks pass different options: scheme 0, "
-                   "all_to_all_min_lines_per_rank 8 on rank 0 but 2, 8 on rank " +
+                   "all_to_all_min_lines_per_rank 16 on rank 0 but 2, 16 on rank " +
                        std::to_string(bad));
     else
       CHECK(msg == "(nothing thrown)");

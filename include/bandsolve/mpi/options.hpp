@@ -14,8 +14,10 @@ enum class exchange { automatic, all_to_all, gather };
 struct options {
   exchange scheme = exchange::automatic;
   // Below this many lines per rank each all-to-all message carries only a few lines' reduced
-  // rows, and one rank solving them all is as fast (not yet measured: a starting point).
-  std::size_t all_to_all_min_lines_per_rank = 8;
+  // rows, and one rank solving them all is as fast or faster (measured crossover: about 16 lines
+  // per rank at 4 ranks, none below 32 at 2; bench_distributed.cpp, mpi/scheme, and
+  // docs/distributed.md).
+  std::size_t all_to_all_min_lines_per_rank = 16;
 };
 
 namespace detail {
