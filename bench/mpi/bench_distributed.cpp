@@ -17,6 +17,8 @@
 //                          Thomas on them, MPI_Alltoall of x back (what a user without a
 //                          distributed solver writes);
 //   transpose/factored     the same with the coefficients moved and factored once: d there, x back;
+//   along/<axis>/one_shot  bandsolve::mpi::solve_along on the field as one LayoutRight array split
+//                          along x (axis 0), y (1) or z (2), full coefficient arrays;
 //   scheme/gather/L, scheme/all_to_all/L
 //                          the two exchanges of the reduced systems on L lines of 64 rows per rank
 //                          (row layout, one-shot), for the automatic scheme's threshold;
@@ -347,6 +349,58 @@ void run(benchmark::State& state, method how, kind what) {
     state.counters["vs_lines"] = per_iter / partitioned_seconds[axis][int(what)];
 }
 
+// mpi::solve_along on the N^3 field as one LayoutRight array split along `axis` (N/P planes per
+// rank), one-shot, full coefficient arrays: the lines are solved in place, run by run. Counters:
+// ns_per_unknown and vs_local (time over the local one-shot case of the column layout, the
+// single-process reference of the x_column cases; run those first).
+void along(benchmark::State& state, int axis) {
+  int me = 0, P = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  const std::size_t N = static_cast<std::size_t>(field_n());
+  if (N % static_cast<std::size_t>(P) != 0) {
+    state.SkipWithError("N must be a multiple of the number of ranks");
+    for (auto _ : state) {}
+    return;
+  }
+  std::size_t e[3] = {N, N, N};
+  e[axis] = N / static_cast<std::size_t>(P);
+  using field = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const field a("a", e[0], e[1], e[2]), b("b", e[0], e[1], e[2]), c("c", e[0], e[1], e[2]),
+      d("d", e[0], e[1], e[2]), d0("d0", e[0], e[1], e[2]);
+  Kokkos::deep_copy(a, -1.0);
+  Kokkos::deep_copy(b, 4.0);
+  Kokkos::deep_copy(c, -1.0);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<exec_space>(0, e[0]), [=](std::size_t i) {
+        for (std::size_t j = 0; j < e[1]; ++j)
+          for (std::size_t k = 0; k < e[2]; ++k) {
+            std::uint64_t h = ((i * 1000003u + j) * 1000003u + k + static_cast<std::uint64_t>(me)) *
+                              0x9E3779B97F4A7C15ull;
+            h ^= h >> 29;
+            d0(i, j, k) = static_cast<T>(h % 1000) / 500.0 - 1.0;
+          }
+      });
+  Kokkos::fence();
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", N * N);
+  const exec_space exec;
+  double total = 0;
+  for (auto _ : state) {
+    Kokkos::deep_copy(d, d0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    bandsolve::mpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
+    double t = MPI_Wtime() - t0;
+    PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    state.SetIterationTime(t);
+    total += t;
+  }
+  const double per_iter = total / static_cast<double>(state.iterations());
+  state.counters["ranks"] = P;
+  state.counters["ns_per_unknown"] = per_iter * 1e9 / double(N * N * N);
+  if (local_seconds[0][0] > 0) state.counters["vs_local"] = per_iter / local_seconds[0][0];
+}
+
 // The exchange schemes against each other: `lines` lines of 64 rows per rank (row layout), the
 // one-shot solve with the scheme forced; the crossover sets options::all_to_all_min_lines_per_rank.
 void scheme_sweep(benchmark::State& state, bandsolve::mpi::exchange scheme) {
@@ -411,6 +465,17 @@ void register_all(int iterations) {
       }
 }
 
+// After register_all's cases, so that vs_local finds the local case of the same run.
+void register_along(int iterations) {
+  const char* names[] = {"mpi/along/x_axis0/one_shot", "mpi/along/y_axis1/one_shot",
+                         "mpi/along/z_axis2/one_shot"};
+  for (int axis = 0; axis < 3; ++axis)
+    benchmark::RegisterBenchmark(names[axis], [axis](benchmark::State& s) { along(s, axis); })
+        ->UseManualTime()
+        ->Iterations(iterations)
+        ->Unit(benchmark::kMillisecond);
+}
+
 // Ranks other than 0 run the benchmarks silently.
 class silent_reporter : public benchmark::BenchmarkReporter {
  public:
@@ -428,6 +493,7 @@ int main(int argc, char** argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     const char* it = std::getenv("BANDSOLVE_BENCH_MPI_ITERATIONS");
     register_all(it ? std::atoi(it) : 10);
+    register_along(it ? std::atoi(it) : 10);
     // Only rank 0 writes --benchmark_out: the others would truncate the same file.
     int kept = 1;
     for (int i = 1; i < argc; ++i)

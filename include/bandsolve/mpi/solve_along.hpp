@@ -24,10 +24,12 @@
 //
 // How: the lines are cut into runs of consecutive line numbers that are equally spaced in d and
 // in every full coefficient array (the batch axes fold as far as their strides allow, last axis
-// first); each run is handed to the local passes of mpi::solve (partition_kernel.hpp) as a strided
-// batch View (layout::strided; shared coefficients with system stride 0), in place: nothing is
-// copied or transposed. The reduced systems of all runs go through one exchange, as in
-// mpi::solve. See docs/distributed.md.
+// first); each run is handed to the local passes of mpi::solve (partition_kernel.hpp) in place,
+// as a column batch View where every array's run is exactly one (neighbouring lines side by side,
+// rows `lines` apart: the slowest axis of a LayoutRight array), else as a strided batch View
+// (layout::strided; shared coefficients with system stride 0): nothing is copied or transposed.
+// The reduced systems of all runs go through one exchange, as in mpi::solve. See
+// docs/distributed.md.
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/mpi/host_staging.hpp>
 #include <bandsolve/mpi/solve.hpp>
@@ -119,20 +121,42 @@ Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace> run_lines(const View& v, in
   }
 }
 
-// One run: its first line and its lines of a, b, c, d.
-template <class T, class MemorySpace>
+// Whether run q of every array is exactly a column batch: neighbouring lines neighbours in
+// memory and the rows `lines` apart (e.g. the slowest axis of a LayoutRight array). Such runs take
+// the column layout's local passes (blocks of 64 lines, the next row prefetched) instead of the
+// strided ones (a cache line of lines, rows far apart read without prefetch).
+template <class View>
+bool run_is_column(const View& v, int axis, const along_runs& r) {
+  if constexpr (View::rank == 1) {
+    return false;
+  } else {
+    const bool side_by_side = r.step_axis >= 0 ? v.stride(r.step_axis) == 1 : r.lines == 1;
+    return side_by_side && static_cast<index_t>(v.stride(axis)) == r.lines;
+  }
+}
+
+// Run q of array v as a column batch View (lines, n) over v's own memory (run_is_column holds).
+template <class T, class MemorySpace, class View>
+Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace> run_columns(const View& v, const along_runs& r,
+                                                               index_t q, index_t n) {
+  return Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>(
+      const_cast<T*>(v.data()) + r.offset(v, q), static_cast<std::size_t>(r.lines),
+      static_cast<std::size_t>(n));
+}
+
+// One run: its first line and its lines of a, b, c, d as batch Views of one type.
+template <class View>
 struct along_run {
-  using view = Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>;
   index_t first;
-  view a, b, c, d;
+  View a, b, c, d;
 };
 
 // The solve of the runs (`lines` lines each) after the checks: one rank, the single-process
 // solve of each run (Thomas or periodic); more, the local passes run by run around one exchange.
-template <class Algo, class T, class MemorySpace, class ExecutionSpace, class InfoView>
+template <class Algo, class T, class MemorySpace, class ExecutionSpace, class View, class InfoView>
 void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
-                const options& opts, const std::vector<along_run<T, MemorySpace>>& runs,
-                index_t lines, const InfoView& info) {
+                const options& opts, const std::vector<along_run<View>>& runs, index_t lines,
+                const InfoView& info) {
   if (p.size == 1) {
     const Kokkos::View<int*, Kokkos::HostSpace> codes("bandsolve::mpi::solve_along info", p.nsys);
     for (const auto& r : runs)
@@ -209,7 +233,21 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
 
   const along_runs r = runs_of(axis, d, a, b, c);
   const index_t n = static_cast<index_t>(d.extent(axis));
-  std::vector<along_run<T, memory_space>> runs;
+  if (run_is_column(a, axis, r) && run_is_column(b, axis, r) && run_is_column(c, axis, r) &&
+      run_is_column(d, axis, r)) {
+    using column_view = Kokkos::View<T**, Kokkos::LayoutLeft, memory_space>;
+    std::vector<along_run<column_view>> runs;
+    runs.reserve(static_cast<std::size_t>(r.runs));
+    for (index_t q = 0; q < r.runs; ++q)
+      runs.push_back({q * r.lines, run_columns<T, memory_space>(a, r, q, n),
+                      run_columns<T, memory_space>(b, r, q, n),
+                      run_columns<T, memory_space>(c, r, q, n),
+                      run_columns<T, memory_space>(d, r, q, n)});
+    solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
+    return;
+  }
+  using strided_view = Kokkos::View<T**, Kokkos::LayoutStride, memory_space>;
+  std::vector<along_run<strided_view>> runs;
   runs.reserve(static_cast<std::size_t>(r.runs));
   for (index_t q = 0; q < r.runs; ++q)
     runs.push_back({q * r.lines, run_lines<T, memory_space>(a, axis, r, q, n),
