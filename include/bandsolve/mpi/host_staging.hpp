@@ -92,4 +92,20 @@ host_stage<View> stage_on_host(const ExecutionSpace& exec, const View& v, const 
   return host_stage<View>(exec, v, std::string("bandsolve::mpi staged ") + name);
 }
 
+// Runs solve(host execution space, a, b, c, d, info) on host copies of the five Views, then copies
+// d and info back: the one-shot calls' path for execution spaces that cannot read host memory.
+template <class ExecutionSpace, class Solve, class AView, class BView, class CView, class DView,
+          class InfoView>
+void solve_on_host_copies(const ExecutionSpace& exec, const Solve& solve, const AView& a,
+                          const BView& b, const CView& c, const DView& d, const InfoView& info) {
+  const auto ha = stage_on_host(exec, a, "a");
+  const auto hb = stage_on_host(exec, b, "b");
+  const auto hc = stage_on_host(exec, c, "c");
+  const auto hd = stage_on_host(exec, d, "d");
+  const auto hinfo = stage_on_host(exec, info, "info");
+  solve(host_execution_t<ExecutionSpace>(), ha.host, hb.host, hc.host, hd.host, hinfo.host);
+  hd.copy_back(exec);
+  hinfo.copy_back(exec);
+}
+
 }  // namespace bandsolve::mpi::detail

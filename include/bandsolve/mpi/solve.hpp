@@ -171,15 +171,12 @@ void staged_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, con
       fn, comm, sizeof(T),
       [&] { return one_shot_arguments<layout_of_t<DView>>(fn, a, b, c, d, info); }, &opts);
   if (p.nsys == 0) return;
-  const auto ha = stage_on_host(exec, a, "a");
-  const auto hb = stage_on_host(exec, b, "b");
-  const auto hc = stage_on_host(exec, c, "c");
-  const auto hd = stage_on_host(exec, d, "d");
-  const auto hinfo = stage_on_host(exec, info, "info");
-  partitioned_solve<Algo>(host_execution_t<ExecutionSpace>(), comm, ha.host, hb.host, hc.host,
-                          hd.host, hinfo.host, opts);
-  hd.copy_back(exec);
-  hinfo.copy_back(exec);
+  solve_on_host_copies(
+      exec,
+      [&](const auto& host, const auto&... views) {
+        partitioned_solve<Algo>(host, comm, views..., opts);
+      },
+      a, b, c, d, info);
 }
 
 // The one-shot solve on exec's own memory, or through host memory.

@@ -269,15 +269,12 @@ void staged_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, con
   const partition p = agree_on_along_arguments(line_fn<Algo>("bandsolve::mpi::solve_along"), comm,
                                                axis, a, b, c, d, info, opts);
   if (p.nsys == 0) return;
-  const auto ha = stage_on_host(exec, a, "a");
-  const auto hb = stage_on_host(exec, b, "b");
-  const auto hc = stage_on_host(exec, c, "c");
-  const auto hd = stage_on_host(exec, d, "d");
-  const auto hinfo = stage_on_host(exec, info, "info");
-  partitioned_solve_along<Algo>(host_execution_t<ExecutionSpace>(), comm, axis, ha.host, hb.host,
-                                hc.host, hd.host, hinfo.host, opts);
-  hd.copy_back(exec);
-  hinfo.copy_back(exec);
+  solve_on_host_copies(
+      exec,
+      [&](const auto& host, const auto&... views) {
+        partitioned_solve_along<Algo>(host, comm, axis, views..., opts);
+      },
+      a, b, c, d, info);
 }
 
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
