@@ -26,7 +26,7 @@
 // threads) gives it exactly): ((n + kl)(2kl + ku + 1) + n) sizeof(T) bytes per system of a work
 // item, whose L systems are an interleaved pack or 64 bytes of systems; batches of fewer systems
 // than that (row, column, strided) run one system per item. At most min(items, threads) items
-// hold scratch at once (Kokkos's per-thread team scratch below 1 MiB per item, backend/launch.hpp);
+// hold scratch at once (Kokkos's per-thread team scratch below 1 MiB per item, backend/host_simd/launch.hpp);
 // one long system: ((n + kl)(2kl + ku + 1) + n) sizeof(T) + 128 bytes. An allocation failure
 // throws bandsolve::allocation_error. The factored solve uses no scratch.
 //
@@ -35,7 +35,7 @@
 // device kernels (banded_lu_device.hpp: a thread per system, the run-time bandwidth kernel,
 // work rows as device row scratch) on any execution space. The factorization keeps the same
 // storage (lu(), pivots()) and its solve runs on the backend that factored it.
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/banded/band_layout.hpp>
 #include <bandsolve/banded/banded_lu_device.hpp>
 #include <bandsolve/banded/banded_lu_kernel.hpp>

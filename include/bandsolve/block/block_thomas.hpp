@@ -22,13 +22,13 @@
 // Scratch of the one-shot solve (solve_scratch_bytes<T, W>(algo::block_thomas{}, n, m, nsys,
 // threads) gives it exactly): n m^2 sizeof(T) bytes per system of a work item (an interleaved
 // pack, or 64 bytes of systems; batches of fewer systems than that in rank-4 Views run one system
-// per item), for at most min(items, threads) items at once (backend/launch.hpp); one long
+// per item), for at most min(items, threads) items at once (backend/host_simd/launch.hpp); one long
 // system: n m^2 sizeof(T) + 128 bytes. An allocation failure throws bandsolve::allocation_error.
 // Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
 // Kokkos::Cuda), or a trailing backend::device{} argument to solve and factorize, which runs the
 // device kernels (block_thomas_device.hpp, with its scratch and factor storage) on any execution
 // space; factorize then returns a block_thomas_device_factorization.
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_layout.hpp>
 #include <bandsolve/block/block_thomas_device.hpp>

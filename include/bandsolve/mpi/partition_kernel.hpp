@@ -23,8 +23,8 @@
 // in this order: b_0, b_1, p_2 .. p_{m-1}, then 1 - c'_0 a'_1 (counted as row 0). The pivots differ
 // from those of one Thomas sweep over the whole line, so a line that Thomas solves with a tiny
 // pivot may be flagged at another row here; a zero row is flagged at its own row by both.
-#include <bandsolve/backend/launch.hpp>
-#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>

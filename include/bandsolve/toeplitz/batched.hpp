@@ -14,18 +14,18 @@
 // factors are copied from the host): prefer the factorization for repeated solves.
 // Scratch of a solve: row-layout batches of at least one work item's L systems (n a multiple of
 // L) sweep a transposed copy, n L sizeof(Scalar) bytes per item, min(items, threads) items at once
-// (backend/launch.hpp); other batches, one long system included, none.
+// (backend/host_simd/launch.hpp); other batches, one long system included, none.
 // Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
 // Kokkos::Cuda), or a trailing backend::device{} argument to solve (the factorization's and the
 // one-shot), which sweeps with a thread per system on any execution space (batched_device.hpp;
 // no scratch). The factors are the same for every backend.
-#include <bandsolve/backend/launch.hpp>
-#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/lane_access.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/toeplitz/batched_device.hpp>
-#include <bandsolve/toeplitz/lane_access.hpp>
 
 #include <string>
 #include <type_traits>

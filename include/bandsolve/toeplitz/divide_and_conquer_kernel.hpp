@@ -3,8 +3,8 @@
 // Notation: blocks b = 0..nblocks-1 of s rows (the last one has last_rows), z = y / delta,
 //   forward  z_k = f_k / delta - a z_{k-1}    carry_l[b] = z just before block b
 //   backward x_k = z_k + g x_{k+1}            carry_r[b] = x just after block b
-#include <bandsolve/backend/launch.hpp>
-#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/config.hpp>
 

@@ -24,11 +24,11 @@
 // Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
 // Kokkos::Cuda), or a trailing backend::device{} argument (after the options, or instead of
 // them), which runs a thread per system on any execution space (shared_offdiag_device.hpp).
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/lane_access.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
-#include <bandsolve/toeplitz/lane_access.hpp>
 #include <bandsolve/toeplitz/shared_offdiag_device.hpp>
 
 #include <cfloat>

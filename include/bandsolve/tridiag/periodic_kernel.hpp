@@ -22,7 +22,7 @@
 // Coefficients and factors (c', z, 1/pivot) are of type T, right-hand sides and solutions (y, x)
 // of type D: the same type, or D = Kokkos::complex<T> over real T (the pivots and info are those
 // of the real matrix).
-#include <bandsolve/tridiag/lane_block.hpp>
+#include <bandsolve/backend/host_simd/lane_block.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 

@@ -27,7 +27,7 @@
 // The one-shot solve uses 3*n coefficient values and n right-hand side values of scratch per
 // system of a work item (cache-resident for moderate n; items of 128 bytes of lanes, and
 // batches smaller than that, outside interleaved packs, run one system per item), for at most
-// min(items, threads) items at once (backend/launch.hpp, pack_scratch_bytes); one long system:
+// min(items, threads) items at once (backend/host_simd/launch.hpp, pack_scratch_bytes); one long system:
 // n (3 sizeof(T) + sizeof(D)) bytes. Large scratch is allocated per call and a failure throws
 // bandsolve::allocation_error naming the function and the size.
 //
@@ -35,10 +35,10 @@
 // Kokkos::Cuda), or a trailing backend::device{} argument to solve and factorize, which runs the
 // device kernels (pivoting_device.hpp, with its scratch and factor storage) on any execution
 // space; factorize then returns a pivoting_device_factorization.
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/block_launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
-#include <bandsolve/tridiag/pack_launch.hpp>
 #include <bandsolve/tridiag/pivoting_device.hpp>
 #include <bandsolve/tridiag/pivoting_kernel.hpp>
 
@@ -49,7 +49,7 @@
 namespace bandsolve {
 
 namespace detail {
-// The block kernel of the one-shot launch (tridiag/pack_launch.hpp).
+// The block kernel of the one-shot launch (backend/host_simd/block_launch.hpp).
 struct pivoting_block_kernel {
   template <class AB, class BB, class CB, class DB>
   KOKKOS_INLINE_FUNCTION void operator()(index_t n, const AB& a, const BB& b, const CB& c,

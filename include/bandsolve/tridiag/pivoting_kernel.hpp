@@ -17,7 +17,7 @@
 // type, or D = Kokkos::complex<C> over real C. Pivots depend on the coefficients alone, so a
 // complex right-hand side over real coefficients takes the interchanges and info of the real
 // solve, and its real and imaginary parts are the two real solutions.
-#include <bandsolve/tridiag/lane_block.hpp>
+#include <bandsolve/backend/host_simd/lane_block.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 

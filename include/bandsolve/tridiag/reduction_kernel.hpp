@@ -8,7 +8,7 @@
 // rows; with L > 1 they run SIMD across lanes. Either way a sweep is one flat loop over k, which
 // team threads split into contiguous ranges (on a GPU: a team per system, threads across rows).
 // No allocation, no exceptions: every routine here is valid device code.
-#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 

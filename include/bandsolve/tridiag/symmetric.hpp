@@ -34,7 +34,7 @@
 // (lane-contiguous rows), c' and d' of one gathered pack (row layout), or 2 n values per system
 // for batches smaller than a pack. The factorization stores 2 n values per system slot of its
 // packs (symmetric_factorization::storage_bytes).
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>

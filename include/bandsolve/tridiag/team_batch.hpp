@@ -9,7 +9,8 @@
 //   inside a system one team per system, its threads split the rows, SIMD across rows; for
 //                   batches too small to fill threads x lanes. (On a GPU this is the natural
 //                   team-per-system mapping.)
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
@@ -21,10 +22,6 @@
 #include <type_traits>
 
 namespace bandsolve::detail {
-
-// SIMD lanes of one pack: 64 bytes (8 doubles, 16 floats).
-template <class T>
-inline constexpr int vector_lanes_v = static_cast<int>(64 / sizeof(T));
 
 template <class Layout>
 inline constexpr bool is_interleaved_layout_v =

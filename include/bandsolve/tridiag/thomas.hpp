@@ -36,13 +36,13 @@
 // stride and system stride n) take tiny_thomas.hpp's kernel, which needs no scratch. Solves of
 // one work item, or of at most inline_solve_unknowns in all, run on the calling thread
 // (tiny_launch.hpp), their scratch from the buffer kept between calls (backend/scratch.hpp).
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/tiny_launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/thomas_device.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 #include <bandsolve/tridiag/thomas_register_sweep.hpp>
-#include <bandsolve/tridiag/tiny_launch.hpp>
 #include <bandsolve/tridiag/tiny_thomas.hpp>
 
 #include <tuple>

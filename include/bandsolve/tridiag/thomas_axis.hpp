@@ -37,12 +37,12 @@
 // memory in every array (y after z's lanes when solving along x of a contiguous cube) is folded
 // into it; along the unit-stride axis the lines are contiguous rows, read through in-register
 // transposes (as layout::row).
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/layout/axis.hpp>
-#include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/along_device.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis_kernel.hpp>
 
 #include <string>

@@ -16,8 +16,8 @@
 //
 // Coefficients (a, b, c and the factors) are of type C, right-hand sides and solutions of type D:
 // the same type, or D = Kokkos::complex<C> over real C. Pivot screening runs in real_type_t<C>.
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
-#include <bandsolve/backend/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The hybrid's chunk sweeps for a full group of L chunks of contiguous rows (unit stride), on
-// CPUs with the in-register transposes of backend/simd_transpose.hpp: L x L blocks of the input
+// CPUs with the in-register transposes of backend/host_simd/simd_transpose.hpp: L x L blocks of the input
 // are transposed straight into SIMD registers (one chunk per lane) and the forward elimination
 // runs on them, its recurrence held in registers; the back substitution transposes its result
 // straight into the solution. Only pass 2's eliminated rows (c', d') go through the L1-resident
@@ -8,7 +8,7 @@
 // The generic sweeps of thomas_pcr_kernel.hpp do the same work through loads into the tile; they
 // serve every other case (strides, partial groups, a last chunk longer than the others, device
 // code, the exact pivot screen) and name the bad rows when this screen flags one.
-#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE

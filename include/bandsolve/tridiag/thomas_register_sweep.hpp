@@ -18,7 +18,7 @@
 // requested a few at a time, one line of each array per row, over the whole forward sweep;
 // issued as a burst per block, or during the (short) back substitution, the solve takes
 // 0.93-1.27 ns per unknown. The current pack's lines four blocks ahead are requested as well.
-#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 

@@ -5,7 +5,7 @@
 // spaces (tests of the device path) a team is one thread and the same code runs the tile's
 // systems one after the other. Enqueued on exec, never fenced.
 #include <bandsolve/backend/device/work_shape.hpp>
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 
 #include <cstdint>
 #include <type_traits>

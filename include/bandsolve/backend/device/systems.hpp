@@ -69,7 +69,7 @@ struct system_elements {
 };
 
 // One system seen as a batch View of one system (data, stride, rank), for the per-lane kernels
-// that read rows through tridiag/lane_block.hpp: lane_block<T, 1, 1>(system_view<T>{...}, 0, 1)
+// that read rows through backend/host_simd/lane_block.hpp: lane_block<T, 1, 1>(system_view<T>{...}, 0, 1)
 // reads row i at row0[i * row_stride].
 template <class T>
 struct system_view {

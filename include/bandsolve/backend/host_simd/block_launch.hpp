@@ -3,9 +3,9 @@
 // systems per work item (partial pivoting, periodic): packing P (lane_packing, or
 // one_lane_packing for batches smaller than a pack), scratch per item, the info of the block's
 // real systems written back. The family passes its block kernel as a function object.
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/lane_block.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/config.hpp>
-#include <bandsolve/tridiag/lane_block.hpp>
 
 #include <cstddef>
 

@@ -3,7 +3,7 @@
 // is read): work item p holds `lanes` systems, element (l, i) of its lane l at p[i*si + l*sl].
 // Interleaved packs are one work item each; row, column and strided batches are cut into items
 // of `Lanes` systems.
-#include <bandsolve/backend/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/layout/layout_of.hpp>
 

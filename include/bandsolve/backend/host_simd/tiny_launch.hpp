@@ -6,7 +6,7 @@
 // thread's own for small scratch, else the kept buffer of backend/scratch.hpp). Host backends
 // only: their parallel_for finishes before it returns, so running the items inline keeps the
 // order of work on the instance.
-#include <bandsolve/backend/launch.hpp>
+#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/core/config.hpp>
 
@@ -31,7 +31,7 @@ inline bool runs_inline(index_t npacks, index_t unknowns) {
   return npacks == 1 || unknowns <= inline_solve_unknowns;
 }
 
-// for_each_pack (backend/launch.hpp), or, where `inline_items` holds, body(p, scratch) for p in
+// for_each_pack (backend/host_simd/launch.hpp), or, where `inline_items` holds, body(p, scratch) for p in
 // [0, npacks) in turn on the calling thread, each item reusing one slice of scratch_bytes
 // (aligned to 64).
 template <class ExecutionSpace, class Body>

@@ -17,17 +17,16 @@ namespace bandsolve::detail {
 // Systems per work item: about 128 bytes of each row (16 doubles, 8 complex doubles) so that a few
 // independent recurrences run side by side; interleaved<W> items hold whole packs.
 template <class T>
-inline constexpr int tridiag_lanes_v = 128 / static_cast<int>(sizeof(T)) < 1
-                                         ? 1
-                                         : 128 / static_cast<int>(sizeof(T));
+inline constexpr int lane_block_width_v =
+    128 / static_cast<int>(sizeof(T)) < 1 ? 1 : 128 / static_cast<int>(sizeof(T));
 
 template <class Layout, class T>
 struct lane_packing {  // row, column, strided: one run of L lanes when contiguous
-  static constexpr int L = tridiag_lanes_v<T>, WG = L;
+  static constexpr int L = lane_block_width_v<T>, WG = L;
 };
 template <int W, class T>
 struct lane_packing<layout::interleaved<W>, T> {  // G whole packs of W lanes
-  static constexpr int G = tridiag_lanes_v<T> / W < 1 ? 1 : tridiag_lanes_v<T> / W;
+  static constexpr int G = lane_block_width_v<T> / W < 1 ? 1 : lane_block_width_v<T> / W;
   static constexpr int WG = W, L = G * W;
 };
 
