@@ -13,7 +13,7 @@
 // The rule (CPU backends, serial and openmp_simd; `threads` = exec.concurrency()):
 //   1. Thomas, when its work items fill every thread: nsys >= threads * L_thomas, where
 //      L_thomas is the number of systems in one Thomas work item for the layout
-//      (detail::thomas_packing: 32 doubles / 64 floats for row and strided, twice that for
+//      (detail::sweep_packing: 32 doubles / 64 floats for row and strided, twice that for
 //      column blocks, up to four packs for interleaved<W>). Thomas reads every value once and
 //      does the least arithmetic: nothing beats it on a full batch, except batches of long
 //      systems: n >= detail::long_row_rows in row layout, n >= detail::long_column_rows in
@@ -72,7 +72,7 @@ inline std::size_t long_row_rows = std::size_t(1) << 15;
 // execution space with `threads` threads.
 template <class Layout, class T>
 tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
-  constexpr std::size_t thomas_lanes = detail::thomas_packing<Layout, T>::L;
+  constexpr std::size_t thomas_lanes = detail::sweep_packing<Layout, T>::L;
   constexpr bool side_by_side =
       std::is_same_v<Layout, layout::column> || std::is_same_v<Layout, layout::strided>;
   const std::size_t t = threads > 0 ? static_cast<std::size_t>(threads) : 1;
@@ -110,7 +110,7 @@ void solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a, cons
   if constexpr (std::is_same_v<Layout, layout::strided>)
     if (hybrid &&
         info.extent(0) >= static_cast<std::size_t>(detail::concurrency_of(exec)) *
-                              static_cast<std::size_t>(detail::thomas_packing<Layout, T>::L) &&
+                              static_cast<std::size_t>(detail::sweep_packing<Layout, T>::L) &&
         !(detail::lanes_adjacent(a) && detail::lanes_adjacent(b) && detail::lanes_adjacent(c) &&
           detail::lanes_adjacent(d)) &&
         !(a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1 && d.stride(1) == 1))

@@ -93,13 +93,13 @@ constexpr void symmetric_static_checks() {
 // line). Against packs of 32 through the gathered sweeps, the factored solve went from 1.08-1.14x
 // to 1.28-1.38x Thomas's (n = 256, 65536 systems, 2 threads); packs of 16 measured 1.16-1.18x.
 template <class Layout, class C>
-struct symmetric_factor_packing : thomas_packing<Layout, C> {};
+struct symmetric_factor_packing : sweep_packing<Layout, C> {};
 template <class C>
-struct symmetric_factor_packing<layout::row, C> : thomas_packing<layout::row, C> {
+struct symmetric_factor_packing<layout::row, C> : sweep_packing<layout::row, C> {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
-  static constexpr int W = std::is_same_v<C, double> ? 8 : thomas_packing<layout::row, C>::W;
+  static constexpr int W = std::is_same_v<C, double> ? 8 : sweep_packing<layout::row, C>::W;
 #else
-  static constexpr int W = thomas_packing<layout::row, C>::W;
+  static constexpr int W = sweep_packing<layout::row, C>::W;
 #endif
   static constexpr int L = W;
 };

@@ -62,11 +62,11 @@ namespace detail {
 // 0.97-1.03 allocated d, a, b, c (where the arrays sit moves both by 10-20% on the test machine).
 template <class T, bool Shared>
 struct axis_packing {
-  static constexpr int W = thomas_packing<layout::column, T>::W;
-  using ahead = typename thomas_packing<layout::column, T>::ahead;  // lines far apart, as columns
-  static constexpr int L = Shared ? thomas_packing<layout::row, T>::L
-                                  : thomas_one_shot_packing<layout::row, T>::L;
-  static constexpr int TR = thomas_packing<layout::row, T>::TR;
+  static constexpr int W = sweep_packing<layout::column, T>::W;
+  using ahead = typename sweep_packing<layout::column, T>::ahead;  // lines far apart, as columns
+  static constexpr int L = Shared ? sweep_packing<layout::row, T>::L
+                                  : one_shot_sweep_packing<layout::row, T>::L;
+  static constexpr int TR = sweep_packing<layout::row, T>::TR;
 };
 
 template <class View, class RefView>

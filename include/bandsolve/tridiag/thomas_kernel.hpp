@@ -16,7 +16,8 @@
 //
 // Coefficients (a, b, c and the factors) are of type C, right-hand sides and solutions of type D:
 // the same type, or D = Kokkos::complex<C> over real C. Pivot screening runs in real_type_t<C>.
-#include <bandsolve/backend/host_simd/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/lanes.hpp>
+#include <bandsolve/backend/host_simd/prefetch.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
@@ -130,72 +131,9 @@ KOKKOS_FORCEINLINE_FUNCTION void copy_row(int nl, const T* from, U* to) {
   for (int l = 0; l < lanes; ++l) to[l] = from[l];
 }
 
-// Prefetches the next pack's input during a backward sweep (see BANDSOLVE_PREFETCH): `arrays`
-// contiguous blocks of `bytes` each (the next pack of an interleaved or row-layout batch is one
-// block per array), spread over the n rows of the sweep.
-template <int MaxArrays>
-struct next_pack_prefetch {
-  const char* base[MaxArrays] = {};
-  int arrays = 0;
-  index_t bytes = 0;
-  index_t n = 1;
-
-  KOKKOS_FORCEINLINE_FUNCTION void add(const void* p) {
-    base[arrays++] = static_cast<const char*>(p);
-  }
-  // Called once per backward row k = 0 .. n-1.
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t k) const {
-    const index_t lines = (bytes + 63) / 64;
-    const index_t first = lines * k / n, last = lines * (k + 1) / n;
-    for (int a = 0; a < arrays; ++a)
-      for (index_t line = first; line < last; ++line) BANDSOLVE_PREFETCH(base[a] + line * 64);
-  }
-};
-
-// Software prefetch of the rows ahead of a forward sweep over lane-contiguous rows: at every
-// `Every`-th row i, the run of each group's row i + Ahead is requested. Column blocks read one
-// short run per row from pages far apart, which the hardware prefetchers do not follow (fetching
-// row i+1 during row i measured 0.55 -> 0.77 of STREAM at n = 256, double); interleaved packs
-// stream, and a hint every 8 rows, 16 rows ahead, measured 0.75 -> 0.81 in the same harness.
-template <int Ahead, int Every>
-struct rows_ahead {
-  static_assert(Ahead >= 0 && Every >= 1, "bandsolve rows_ahead: Ahead >= 0, Every >= 1");
-  static constexpr int ahead = Ahead, every = Every;
-};
-using no_rows_ahead = rows_ahead<0, 1>;
-
-KOKKOS_FORCEINLINE_FUNCTION void prefetch_run(const void* p, index_t bytes) {
-  const char* first = static_cast<const char*>(p);
-  for (index_t k = 0; k < bytes; k += 64) BANDSOLVE_PREFETCH(first + k);
-}
-
-template <class First, class Second>
-struct prefetch_both {
-  First first;
-  Second second;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t k) const {
-    first(k);
-    second(k);
-  }
-};
-
 // ---------------------------------------------------------------------------------------------
-// Lane-contiguous packs: interleaved<W> packs and blocks of column-layout systems.
-//
-// A work item holds G groups of W lanes: group g, row i, lane l at base + g*group_stride +
-// i*stride + l. One group per row step would leave the forward recurrence (FMA, division,
-// multiply per row) latency-bound; G independent groups in the same row step keep the FPUs busy.
-// Scratch rows (c') hold the G*W lanes contiguously.
-
-template <class T>
-struct lane_rows {
-  T* base;
-  index_t stride;
-  index_t group_stride = 0;
-  KOKKOS_FORCEINLINE_FUNCTION T* row(index_t i, int g = 0) const {
-    return base + g * group_stride + i * stride;
-  }
-};
+// Lane-contiguous packs (backend/host_simd/lanes.hpp): G groups of W lanes per work item; scratch
+// rows (c') hold the G*W lanes contiguously.
 
 // The exact info code of one lane whose risk was not low: the 1-based row of its first bad pivot,
 // recomputed from a, b and the stored c' (element i of the lane's a and b: a_at(i), b_at(i);
@@ -209,13 +147,6 @@ KOKKOS_INLINE_FUNCTION int first_bad_pivot(index_t n, const AAt& a_at, const BAt
       return static_cast<int>(i + 1);
   return 0;
 }
-
-template <class T>
-struct lane_element {  // element i of lane l of group g
-  lane_rows<const T> rows;
-  int g, l;
-  KOKKOS_FORCEINLINE_FUNCTION T operator()(index_t i) const { return rows.row(i, g)[l]; }
-};
 
 // info of the lanes of ng groups from their risk; c' rows of G*W lanes.
 template <int W, int G, bool Full, class T>
@@ -302,21 +233,6 @@ struct forward_carry {
   }
 };
 
-// Row i + Ahead::ahead of every group, when i is a multiple of Ahead::every (see rows_ahead).
-template <class Ahead, int G, class T>
-KOKKOS_FORCEINLINE_FUNCTION void prefetch_rows_ahead(index_t i, index_t n, int ng, int lanes,
-                                                     const lane_rows<T>& rows) {
-  if constexpr (Ahead::ahead > 0) {
-    if (i % Ahead::every != 0 || i + Ahead::ahead >= n) return;
-    for (int g = 0; g < G; ++g) {
-      if (g >= ng) break;
-      prefetch_run(rows.row(i + Ahead::ahead, g), lanes * static_cast<index_t>(sizeof(T)));
-    }
-  } else {
-    (void)i, (void)n, (void)ng, (void)lanes, (void)rows;
-  }
-}
-
 // One-shot solve of ng <= G groups. d is overwritten with d' then x; cp is scratch of n*G*W.
 template <int W, int G, bool Full, class Ahead = no_rows_ahead, class C, class D, class Prefetch>
 KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, int ng, lane_rows<const C> a,
@@ -347,21 +263,6 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, int ng, lane_r
   }
   resolve_info_lanes<W, G, Full>(n, nl, ng, a, b, cp, risk, info);
   thomas_backward<W, G, Full>(nl, ng, n, cp, d, prefetch);
-}
-
-// The rows of one work item for thomas_solve_lanes_chain.
-template <class C, class D>
-struct lane_item {
-  lane_rows<const C> a, b, c;
-  lane_rows<D> d;
-};
-
-// Packs per chain of thomas_solve_lanes_chain: about 8 chains per thread, so that each chain's
-// fill and drain (one lone sweep each) stay a small part of it and the threads still balance.
-KOKKOS_INLINE_FUNCTION index_t chain_length(index_t npacks, int concurrency) {
-  const index_t chains = 8 * static_cast<index_t>(concurrency > 0 ? concurrency : 1);
-  const index_t length = (npacks + chains - 1) / chains;
-  return length > 0 ? length : 1;
 }
 
 // One-shot solve of the full work items q_begin .. q_end-1 in turn, two at a time: the forward
@@ -472,84 +373,8 @@ KOKKOS_INLINE_FUNCTION void thomas_factored_solve_lanes(index_t n, int nl, int n
 }
 
 // ---------------------------------------------------------------------------------------------
-// Gathered packs: lane l of row i at base + l*system_stride + i*row_stride (row layout, general
-// strides). Tiles of TR rows (one cache line of each system) by L lanes are transposed into
-// lane-contiguous rows, L = G*TR lanes per work item for the same reason as G above. Lanes past
-// nl re-read the last real system (finite values, never stored), so every tile is full width.
-
-template <class T>
-struct gathered_lanes {
-  T* base;
-  index_t system_stride, row_stride;
-};
-
-template <int L>
-struct lane_offsets {
-  index_t v[L];
-  KOKKOS_FORCEINLINE_FUNCTION lane_offsets(int nl, index_t system_stride) {
-    for (int l = 0; l < L; ++l) v[l] = (l < nl ? l : nl - 1) * system_stride;
-  }
-};
-
-template <int TR, int L, class T>
-struct gather_tile {
-  T v[TR][L];  // v[row in tile][lane]
-
-  // Rows i0 .. i0+rows-1 of the pack, transposed. Full tiles of unit-stride rows (row layout)
-  // go through SIMD registers where the compiler allows it.
-  template <class U>
-  KOKKOS_FORCEINLINE_FUNCTION void load(gathered_lanes<U> src, const lane_offsets<L>& off,
-                                        index_t i0, int rows) {
-    const index_t si = src.row_stride;
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
-    if constexpr (std::is_floating_point_v<T>) {
-      if (rows == TR && si == 1) {
-        for (int g = 0; g < L / TR; ++g)
-          simd::load_transposed<TR>(&v[0][g * TR], L, src.base + i0, off.v + g * TR);
-        return;
-      }
-    }
-#endif
-    for (int l = 0; l < L; ++l) {
-      const U* p = src.base + off.v[l] + i0 * si;
-      for (int j = 0; j < rows; ++j) v[j][l] = p[j * si];
-    }
-  }
-};
-
-// Writes lane-contiguous rows (row i of the pack at rows_in + i*L) back to the nl real systems.
-template <int TR, int L, class T>
-KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_lanes<T> dst,
-                                         const lane_offsets<L>& off, int nl) {
-  const index_t si = dst.row_stride;
-  for (int g = 0; g < L / TR; ++g) {
-    const int first = g * TR;
-    if (first >= nl) break;
-    index_t done = 0;
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
-    if constexpr (std::is_floating_point_v<T>) {
-      if (si == 1 && first + TR <= nl)
-        for (; done + TR <= n; done += TR)
-          simd::store_transposed<TR>(rows_in + done * L + first, L, dst.base + done,
-                                     off.v + first);
-    }
-#endif
-    const int last = first + TR < nl ? first + TR : nl;
-    for (int l = first; l < last; ++l) {
-      T* p = dst.base + off.v[l];
-      for (index_t i = done; i < n; ++i) p[i * si] = rows_in[i * L + l];
-    }
-  }
-}
-
-template <class T>
-struct gathered_element {  // element i of lane l
-  gathered_lanes<const T> v;
-  int l;
-  KOKKOS_FORCEINLINE_FUNCTION T operator()(index_t i) const {
-    return v.base[l * v.system_stride + i * v.row_stride];
-  }
-};
+// Gathered packs (backend/host_simd/lanes.hpp): tiles of TR rows by L = G*TR lanes transposed
+// into lane-contiguous rows.
 
 // info of the nl real lanes of a gathered pack from their risk; c' rows of L lanes.
 template <int L, class T>
@@ -560,10 +385,6 @@ KOKKOS_INLINE_FUNCTION void resolve_info_gather(index_t n, int nl, gathered_lane
     info[l] = risk_is_low(risk[l]) ? 0
                                    : first_bad_pivot(n, gathered_element<T>{a, l},
                                                      gathered_element<T>{b, l}, cp + l, L);
-}
-
-KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int TR) {
-  return static_cast<int>(n - i0 < TR ? n - i0 : TR);
 }
 
 // Four rows per step, for work items of one SIMD register of double lanes. Row by row, the

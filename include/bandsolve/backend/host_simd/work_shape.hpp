@@ -2,7 +2,12 @@
 // How the host SIMD backend (Serial, OpenMP) cuts a batch into work items: how many systems run
 // side by side as SIMD lanes of one item. The families ask these traits and never name a vector
 // width themselves; the device backend answers the same questions in backend/device/work_shape.hpp.
+#include <bandsolve/backend/host_simd/lanes.hpp>
+#include <bandsolve/backend/host_simd/prefetch.hpp>
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/layout/layout_of.hpp>
+
+#include <type_traits>
 
 namespace bandsolve::detail {
 
@@ -15,5 +20,154 @@ inline constexpr int cache_line_lanes_v = sizeof(T) >= 64 ? 1 : static_cast<int>
 // The lanes of one pack of the reduction families (PCR, CR, the Thomas-PCR hybrid): one cache line.
 template <class T>
 inline constexpr int vector_lanes_v = cache_line_lanes_v<T>;
+
+// ---------------------------------------------------------------------------------------------
+// Sweeps over packs of systems (Thomas and the families built on its sweeps).
+
+// How a layout's systems are grouped into work items (one per thread task, lanes across SIMD):
+// G groups of W lane-contiguous systems, L = G*W systems in all. Around 32 doubles (64 floats)
+// per item keeps several independent recurrences in flight per row; gathered layouts transpose
+// tiles of TR rows (one cache line per system).
+template <class T>
+inline constexpr int tile_rows_v = static_cast<int>(64 / sizeof(T));
+template <class T>
+inline constexpr int work_lanes_v = 4 * tile_rows_v<T>;
+
+template <class Layout, class T>
+struct sweep_packing {  // row and strided: one group of L systems
+  static constexpr int W = work_lanes_v<T>, G = 1, L = W, TR = tile_rows_v<T>;
+  using ahead = no_rows_ahead;  // gathered tiles prefetch in simd_transpose.hpp
+};
+// Column blocks read a run of L values on every row of every array, each run in another page,
+// which the hardware prefetchers do not follow: row i+1 is prefetched during row i (rows_ahead).
+// 512-byte runs (64 doubles) measured as fast as 1 KiB and faster than 256 bytes at n = 256.
+template <class T>
+struct sweep_packing<layout::column, T> {
+  static constexpr int W = 2 * work_lanes_v<T>, G = 1, L = W, TR = tile_rows_v<T>;
+  using ahead = rows_ahead<1, 1>;
+};
+template <int Width, class T>
+struct sweep_packing<layout::interleaved<Width>, T> {  // G interleaved packs side by side
+  static constexpr int W = Width;
+  static constexpr int G = work_lanes_v<T> / W < 1 ? 1 : (work_lanes_v<T> / W > 4 ? 4 : work_lanes_v<T> / W);
+  static constexpr int L = G * W, TR = tile_rows_v<T>;
+  using ahead = no_rows_ahead;  // the hardware prefetchers follow G streams per array
+};
+
+// The one-shot solve of lane-contiguous packs sweeps two work items at once
+// (thomas_solve_lanes_chain), so its interleaved items hold at most 2 packs (4 in flight). At
+// n = 256 that measured 0.77-0.84 of STREAM in double against 0.70 for 4 packs one item at a time,
+// and about the same as before in float (0.62-0.76 against 0.64-0.73); 4 packs per item in pairs
+// measured 0.71 in double and 0.58 in float (8 streams per array collide in the L1 sets).
+template <class Layout, class T>
+struct one_shot_sweep_packing : sweep_packing<Layout, T> {};
+template <int Width, class T>
+struct one_shot_sweep_packing<layout::interleaved<Width>, T>
+    : sweep_packing<layout::interleaved<Width>, T> {
+  static constexpr int G = sweep_packing<layout::interleaved<Width>, T>::G < 2
+                               ? sweep_packing<layout::interleaved<Width>, T>::G
+                               : 2;
+  static constexpr int L = G * Width;
+};
+
+// The one-shot solve of row-layout doubles takes one tile of 8 systems per item: with the
+// previous rows carried in registers (carry_rows_v), one register of lanes per row is no longer
+// latency-bound, and 8 systems read faster than 32 (each system is a stream of its own). At
+// n = 256: 0.85-0.88 ns per unknown against 0.97 for 32 systems (medians of 3 alternated runs,
+// 2 threads). Floats measured the other way (64 systems 0.49 ns, 32 systems 0.69, 16 systems
+// 0.78) and keep 4 tiles, as does the factorization (its solve: 0.94 ns with 8 systems, 0.65 with
+// 32). Built for AVX2 alone (a tile of doubles is two registers) the sweeps are bound by
+// instructions rather than memory, and 32 double systems are faster: 1.50-2.07 against
+// 1.66-2.24 ns per unknown in a driver, and faster in 5 of 6 alternated suite runs
+// (-march=x86-64-v3); the x86-64 baseline keeps 8 (4.4 against 4.6-4.8 ns).
+template <class T>
+inline constexpr int row_one_shot_lanes_v =
+    std::is_same_v<T, double> && host_vector_bytes == 32
+        ? work_lanes_v<T>
+        : (sizeof(T) >= 8 ? tile_rows_v<T> : work_lanes_v<T>);
+template <class T>
+struct one_shot_sweep_packing<layout::row, T> : sweep_packing<layout::row, T> {
+  static constexpr int W = row_one_shot_lanes_v<T>, L = W;
+};
+
+// One system per work item, its rows as a single lane: batches of fewer systems than a pack
+// holds take this path, so their scratch is that of the systems solved (2n values each), not of
+// a whole pack.
+struct one_system_packing {
+  static constexpr int W = 1, G = 1, L = 1, TR = 1;
+  using ahead = no_rows_ahead;
+};
+
+// One pack per work item (the stored factors: already packed by work item).
+template <int Lanes>
+struct single_pack {
+  static constexpr int W = Lanes, G = 1, L = Lanes;
+};
+
+template <class Layout>
+inline constexpr bool is_interleaved_v =
+    !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
+    !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
+
+// Lane-contiguous rows of work item p: G interleaved packs, or L systems of a column block or a
+// unit-system-stride strided View. T = const value type for inputs.
+template <class Layout, class Packing, class View, class T = typename View::value_type>
+KOKKOS_INLINE_FUNCTION lane_rows<T> pack_rows(const View& v, index_t p) {
+  const index_t ss = static_cast<index_t>(v.stride(0)), si = static_cast<index_t>(v.stride(1));
+  if constexpr (is_interleaved_v<Layout>)
+    return lane_rows<T>{v.data() + p * Packing::G * ss, si, ss};
+  else
+    return lane_rows<T>{v.data() + p * Packing::L * ss, si, 0};
+}
+
+template <int L, class View, class T = typename View::value_type>
+KOKKOS_INLINE_FUNCTION gathered_lanes<T> pack_gather(const View& v, index_t p) {
+  return gathered_lanes<T>{v.data() + p * L * static_cast<index_t>(v.stride(0)),
+                           static_cast<index_t>(v.stride(0)), static_cast<index_t>(v.stride(1))};
+}
+
+// Interleaved packs present in work item p (the last item may have fewer than G).
+template <class Layout, class Packing, class View>
+KOKKOS_INLINE_FUNCTION int groups_in(const View& v, index_t p) {
+  if constexpr (is_interleaved_v<Layout>) {
+    const index_t left = static_cast<index_t>(v.extent(0)) - p * Packing::G;
+    return static_cast<int>(left < Packing::G ? left : Packing::G);
+  } else {
+    return 1;
+  }
+}
+
+// Prefetch of work item p+1 while item p finishes (nothing after the last one). Interleaved
+// packs and row-layout systems with contiguous rows are one block per array. Column blocks are
+// left to the hardware prefetchers: fetching a run on every row measured slower.
+template <class Layout, class Packing, class View>
+KOKKOS_INLINE_FUNCTION void add_next_pack(next_pack_prefetch<4>& pf, const View& v, index_t p,
+                                          index_t npacks, index_t n) {
+  if (p + 1 >= npacks) return;
+  const index_t ss = static_cast<index_t>(v.stride(0)), si = static_cast<index_t>(v.stride(1));
+  index_t first = 0, count = 0;  // elements
+  if constexpr (is_interleaved_v<Layout>) {
+    first = (p + 1) * Packing::G * ss;
+    count = Packing::G * ss;
+  } else if (si == 1 && ss != 1) {
+    first = (p + 1) * Packing::L * ss;
+    count = Packing::L * ss;
+  }
+
+  const index_t span = static_cast<index_t>(v.span());
+  if (first >= span || count == 0) return;
+  if (first + count > span) count = span - first;
+  pf.n = n;
+  pf.bytes = count * static_cast<index_t>(sizeof(typename View::value_type));
+  pf.add(v.data() + first);
+}
+
+// Whether a pack of this layout reads lane-contiguous rows (decided per call for strided views).
+template <class Layout, class View>
+bool uses_lane_rows(const View& v) {
+  if constexpr (std::is_same_v<Layout, layout::row>) return false;
+  else if constexpr (std::is_same_v<Layout, layout::strided>) return v.stride(0) == 1;
+  else return true;
+}
 
 }  // namespace bandsolve::detail

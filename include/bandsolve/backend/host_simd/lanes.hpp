@@ -1,0 +1,130 @@
+#pragma once
+// How the host SIMD backend reaches the rows of a work item of L systems (one SIMD lane each),
+// whatever the layout:
+//  - lane-contiguous packs (interleaved<W> packs, blocks of column-layout systems): a work item
+//    holds G groups of W lanes, group g, row i, lane l at base + g*group_stride + i*stride + l.
+//    One group per row step would leave a forward recurrence latency-bound; G independent groups
+//    in the same row step keep the FPUs busy;
+//  - gathered packs (row layout, general strides): lane l of row i at base + l*system_stride +
+//    i*row_stride. Tiles of TR rows (one cache line of each system) by L lanes are transposed
+//    into lane-contiguous rows. Lanes past nl re-read the last real system (finite values, never
+//    stored), so every tile is full width.
+// The families' per-lane arithmetic runs on the lane-contiguous rows either way.
+#include <bandsolve/backend/host_simd/simd_transpose.hpp>
+#include <bandsolve/core/config.hpp>
+
+#include <type_traits>
+
+namespace bandsolve::detail {
+
+template <class T>
+struct lane_rows {
+  T* base;
+  index_t stride;
+  index_t group_stride = 0;
+  KOKKOS_FORCEINLINE_FUNCTION T* row(index_t i, int g = 0) const {
+    return base + g * group_stride + i * stride;
+  }
+};
+
+template <class T>
+struct lane_element {  // element i of lane l of group g
+  lane_rows<const T> rows;
+  int g, l;
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(index_t i) const { return rows.row(i, g)[l]; }
+};
+
+// The rows of one work item for thomas_solve_lanes_chain.
+template <class C, class D>
+struct lane_item {
+  lane_rows<const C> a, b, c;
+  lane_rows<D> d;
+};
+
+// Packs per chain of thomas_solve_lanes_chain: about 8 chains per thread, so that each chain's
+// fill and drain (one lone sweep each) stay a small part of it and the threads still balance.
+KOKKOS_INLINE_FUNCTION index_t chain_length(index_t npacks, int concurrency) {
+  const index_t chains = 8 * static_cast<index_t>(concurrency > 0 ? concurrency : 1);
+  const index_t length = (npacks + chains - 1) / chains;
+  return length > 0 ? length : 1;
+}
+
+template <class T>
+struct gathered_lanes {
+  T* base;
+  index_t system_stride, row_stride;
+};
+
+template <int L>
+struct lane_offsets {
+  index_t v[L];
+  KOKKOS_FORCEINLINE_FUNCTION lane_offsets(int nl, index_t system_stride) {
+    for (int l = 0; l < L; ++l) v[l] = (l < nl ? l : nl - 1) * system_stride;
+  }
+};
+
+template <int TR, int L, class T>
+struct gather_tile {
+  T v[TR][L];  // v[row in tile][lane]
+
+  // Rows i0 .. i0+rows-1 of the pack, transposed. Full tiles of unit-stride rows (row layout)
+  // go through SIMD registers where the compiler allows it.
+  template <class U>
+  KOKKOS_FORCEINLINE_FUNCTION void load(gathered_lanes<U> src, const lane_offsets<L>& off,
+                                        index_t i0, int rows) {
+    const index_t si = src.row_stride;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if constexpr (std::is_floating_point_v<T>) {
+      if (rows == TR && si == 1) {
+        for (int g = 0; g < L / TR; ++g)
+          simd::load_transposed<TR>(&v[0][g * TR], L, src.base + i0, off.v + g * TR);
+        return;
+      }
+    }
+#endif
+    for (int l = 0; l < L; ++l) {
+      const U* p = src.base + off.v[l] + i0 * si;
+      for (int j = 0; j < rows; ++j) v[j][l] = p[j * si];
+    }
+  }
+};
+
+// Writes lane-contiguous rows (row i of the pack at rows_in + i*L) back to the nl real systems.
+template <int TR, int L, class T>
+KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_lanes<T> dst,
+                                         const lane_offsets<L>& off, int nl) {
+  const index_t si = dst.row_stride;
+  for (int g = 0; g < L / TR; ++g) {
+    const int first = g * TR;
+    if (first >= nl) break;
+    index_t done = 0;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if constexpr (std::is_floating_point_v<T>) {
+      if (si == 1 && first + TR <= nl)
+        for (; done + TR <= n; done += TR)
+          simd::store_transposed<TR>(rows_in + done * L + first, L, dst.base + done,
+                                     off.v + first);
+    }
+#endif
+    const int last = first + TR < nl ? first + TR : nl;
+    for (int l = first; l < last; ++l) {
+      T* p = dst.base + off.v[l];
+      for (index_t i = done; i < n; ++i) p[i * si] = rows_in[i * L + l];
+    }
+  }
+}
+
+template <class T>
+struct gathered_element {  // element i of lane l
+  gathered_lanes<const T> v;
+  int l;
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(index_t i) const {
+    return v.base[l * v.system_stride + i * v.row_stride];
+  }
+};
+
+KOKKOS_FORCEINLINE_FUNCTION int tile_rows(index_t n, index_t i0, int TR) {
+  return static_cast<int>(n - i0 < TR ? n - i0 : TR);
+}
+
+}  // namespace bandsolve::detail
