@@ -35,6 +35,7 @@
 // for batches smaller than a pack. The factorization stores 2 n values per system slot of its
 // packs (symmetric_factorization::storage_bytes).
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
@@ -88,21 +89,12 @@ constexpr void symmetric_static_checks() {
   (void)sizeof(backend::default_for_t<ExecutionSpace>);
 }
 
-// The factorization's packs: Thomas's, but 8 systems for row-layout doubles where the register
-// sweeps run (sym_factored_pack_in_registers: one register of lanes, factor rows of one cache
-// line). Against packs of 32 through the gathered sweeps, the factored solve went from 1.08-1.14x
-// to 1.28-1.38x Thomas's (n = 256, 65536 systems, 2 threads); packs of 16 measured 1.16-1.18x.
+// The factorization's packs: the host backend's register_factor_packing (8 systems for
+// row-layout doubles where the register sweeps run: sym_factored_pack_in_registers). Against packs
+// of 32 through the gathered sweeps, the factored solve went from 1.08-1.14x to 1.28-1.38x
+// Thomas's (n = 256, 65536 systems, 2 threads); packs of 16 measured 1.16-1.18x.
 template <class Layout, class C>
-struct symmetric_factor_packing : sweep_packing<Layout, C> {};
-template <class C>
-struct symmetric_factor_packing<layout::row, C> : sweep_packing<layout::row, C> {
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
-  static constexpr int W = std::is_same_v<C, double> ? 8 : sweep_packing<layout::row, C>::W;
-#else
-  static constexpr int W = sweep_packing<layout::row, C>::W;
-#endif
-  static constexpr int L = W;
-};
+using symmetric_factor_packing = register_factor_packing<Layout, C>;
 
 // The one-shot launch with Thomas's packing P (thomas_one_shot_dispatch on the off-diagonal
 // type): lane-contiguous rows in chains of two items in flight, or gathered packs one at a time

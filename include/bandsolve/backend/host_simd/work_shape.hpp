@@ -4,6 +4,7 @@
 // width themselves; the device backend answers the same questions in backend/device/work_shape.hpp.
 #include <bandsolve/backend/host_simd/lanes.hpp>
 #include <bandsolve/backend/host_simd/prefetch.hpp>
+#include <bandsolve/backend/host_simd/register_sweep.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/layout/layout_of.hpp>
 
@@ -108,6 +109,17 @@ template <class Layout>
 inline constexpr bool is_interleaved_v =
     !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
     !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
+
+// Packs of stored factors whose factored solve runs through the register sweeps where this build
+// has them (register_factored_pack: one register of 8 double lanes, factor rows of one cache
+// line): 8 systems for row-layout doubles there, sweep_packing otherwise.
+template <class Layout, class C>
+struct register_factor_packing : sweep_packing<Layout, C> {};
+template <class C>
+struct register_factor_packing<layout::row, C> : sweep_packing<layout::row, C> {
+  static constexpr int W = register_sweeps_for_v<8, C> ? 8 : sweep_packing<layout::row, C>::W;
+  static constexpr int L = W;
+};
 
 // Lane-contiguous rows of work item p: G interleaved packs, or L systems of a column block or a
 // unit-system-stride strided View. T = const value type for inputs.
