@@ -23,8 +23,8 @@
 // in this order: b_0, b_1, p_2 .. p_{m-1}, then 1 - c'_0 a'_1 (counted as row 0). The pivots differ
 // from those of one Thomas sweep over the whole line, so a line that Thomas solves with a tiny
 // pivot may be flagged at another row here; a zero row is flagged at its own row by both.
+#include <bandsolve/backend/host_simd/lanes.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
-#include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
@@ -140,13 +140,10 @@ KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const G
 template <int NL, class View, class T>
 KOKKOS_INLINE_FUNCTION void stage_part_rows(const View& v, index_t s0, index_t m, T* out) {
   index_t i0 = 0;
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  for (; i0 + NL <= m; i0 += NL) {
-    bandsolve::detail::simd::vec<T, NL> r[NL];
-    bandsolve::detail::simd::load_transpose<NL, T>([&](int l) { return &at(v, s0 + l, i0); }, r);
-    for (int j = 0; j < NL; ++j) bandsolve::detail::simd::store<T, NL>(out + (i0 + j) * NL, r[j]);
-  }
-#endif
+  if constexpr (bandsolve::detail::register_transposes_v)
+    for (; i0 + NL <= m; i0 += NL)
+      bandsolve::detail::gather_block<NL, T>([&](int l) { return &at(v, s0 + l, i0); },
+                                             out + i0 * NL);
   for (; i0 < m; ++i0)
     for (int l = 0; l < NL; ++l) out[i0 * NL + l] = at(v, s0 + l, i0);
 }
@@ -155,14 +152,10 @@ KOKKOS_INLINE_FUNCTION void stage_part_rows(const View& v, index_t s0, index_t m
 template <int NL, class View, class T>
 KOKKOS_INLINE_FUNCTION void unstage_part_rows(const View& v, index_t s0, index_t m, const T* in) {
   index_t i0 = 0;
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  for (; i0 + NL <= m; i0 += NL) {
-    bandsolve::detail::simd::vec<T, NL> r[NL];
-    for (int j = 0; j < NL; ++j) bandsolve::detail::simd::load<T, NL>(in + (i0 + j) * NL, r[j]);
-    bandsolve::detail::simd::transpose<NL>(r);
-    for (int l = 0; l < NL; ++l) bandsolve::detail::simd::store<T, NL>(&at(v, s0 + l, i0), r[l]);
-  }
-#endif
+  if constexpr (bandsolve::detail::register_transposes_v)
+    for (; i0 + NL <= m; i0 += NL)
+      bandsolve::detail::scatter_block<NL, T>(in + i0 * NL,
+                                              [&](int l) { return &at(v, s0 + l, i0); });
   for (; i0 < m; ++i0)
     for (int l = 0; l < NL; ++l) at(v, s0 + l, i0) = in[i0 * NL + l];
 }

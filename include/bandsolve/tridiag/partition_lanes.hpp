@@ -20,6 +20,7 @@
 // system is rescanned exactly (phase 0: chunk sweeps, 1: chunks' first rows, 2: reduced system,
 // as the hybrid names them), and a system with a bad pivot reports the row Thomas would
 // (agreed_info).
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
@@ -31,10 +32,10 @@ namespace bandsolve::detail {
 // rows per system.
 inline index_t partition_chunk_rows = 128;
 
-// Values of T in flight per sweep: 128 bytes (two AVX-512 registers, four AVX2 ones), so that
-// the division on each recurrence's critical path overlaps with the others'.
+// Values of T in flight per sweep: two cache lines' worth, so that the division on each
+// recurrence's critical path overlaps with the others' (two_line_lanes_v).
 template <class T>
-inline constexpr int partition_width_v = static_cast<int>(128 / sizeof(T));
+inline constexpr int partition_width_v = two_line_lanes_v<T>;
 
 // Lanes of one block: the systems side by side, up to partition_width_v (Width: the systems of
 // one interleaved pack, or 0 for column and strided views, where the caller picks among the

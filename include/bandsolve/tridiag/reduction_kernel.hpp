@@ -8,7 +8,7 @@
 // rows; with L > 1 they run SIMD across lanes. Either way a sweep is one flat loop over k, which
 // team threads split into contiguous ranges (on a GPU: a team per system, threads across rows).
 // No allocation, no exceptions: every routine here is valid device code.
-#include <bandsolve/backend/host_simd/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/lanes.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 
@@ -104,23 +104,21 @@ KOKKOS_INLINE_FUNCTION void load_lane_tile(const Member& team, index_t m, int nl
   index_t first, i1;
   thread_share(team, 0, m, first, i1);
   index_t i0 = first;  // rows [first, i0) go through the transposes, [i0, i1) one by one
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
   // Contiguous rows of L full lanes: L x L blocks through in-register transposes.
-  if (L > 1 && nl == L && tile_unit_strides<L>(a) && tile_unit_strides<L>(b) && tile_unit_strides<L>(c) &&
-      tile_unit_strides<L>(d)) {
+  if (register_transposes_v && L > 1 && nl == L && tile_unit_strides<L>(a) &&
+      tile_unit_strides<L>(b) && tile_unit_strides<L>(c) && tile_unit_strides<L>(d)) {
     index_t oa[L], ob[L], oc[L], od[L];
     tile_lane_offsets<L>(a, oa);
     tile_lane_offsets<L>(b, ob);
     tile_lane_offsets<L>(c, oc);
     tile_lane_offsets<L>(d, od);
     for (; i0 + L <= i1; i0 += L) {
-      simd::load_transposed<L>(ta + i0 * L, L, a[0].p + i0, oa);
-      simd::load_transposed<L>(tb + i0 * L, L, b[0].p + i0, ob);
-      simd::load_transposed<L>(tc + i0 * L, L, c[0].p + i0, oc);
-      simd::load_transposed<L>(td + i0 * L, L, d[0].p + i0, od);
+      load_rows_transposed<L>(ta + i0 * L, L, a[0].p + i0, oa);
+      load_rows_transposed<L>(tb + i0 * L, L, b[0].p + i0, ob);
+      load_rows_transposed<L>(tc + i0 * L, L, c[0].p + i0, oc);
+      load_rows_transposed<L>(td + i0 * L, L, d[0].p + i0, od);
     }
   }
-#endif
   for (int l = 0; l < nl; ++l) {
     const system_rows<const T> al = a[l], bl = b[l], cl = c[l], dl = d[l];
     BANDSOLVE_SIMD
@@ -150,13 +148,11 @@ KOKKOS_INLINE_FUNCTION void store_lane_tile(const Member& team, index_t m, int n
                                          const system_rows<T>* x) {
   index_t i0, i1;
   thread_share(team, 0, m, i0, i1);
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  if (L > 1 && nl == L && tile_unit_strides<L>(x)) {
+  if (register_transposes_v && L > 1 && nl == L && tile_unit_strides<L>(x)) {
     index_t ox[L];
     tile_lane_offsets<L>(x, ox);
-    for (; i0 + L <= i1; i0 += L) simd::store_transposed<L>(tx + i0 * L, L, x[0].p + i0, ox);
+    for (; i0 + L <= i1; i0 += L) store_rows_transposed<L>(tx + i0 * L, L, x[0].p + i0, ox);
   }
-#endif
   for (int l = 0; l < nl; ++l) {
     const system_rows<T> xl = x[l];
     BANDSOLVE_SIMD

@@ -18,6 +18,7 @@
 // the same type, or D = Kokkos::complex<C> over real C. Pivot screening runs in real_type_t<C>.
 #include <bandsolve/backend/host_simd/lanes.hpp>
 #include <bandsolve/backend/host_simd/prefetch.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
@@ -114,16 +115,8 @@ KOKKOS_FORCEINLINE_FUNCTION void factored_row(int nl, const C* r, const C* lo, c
   for (int l = 0; l < lanes; ++l) dp[l] = r[l] * d[l] - lo[l] * dp_prev[l];
 }
 
-// Carried rows. Each recurrence needs the previous row: c'_{i-1} and d'_{i-1} forward, x_{i+1}
-// backward. Read back from where the previous row was just stored, it puts a store-to-load
-// forwarding on the critical path of every row; for work items of up to 256 bytes per row
-// (32 doubles, 4 AVX-512 registers) the kernels keep the previous row in a local array instead,
-// which the compiler holds in registers, and store each row as well. In cache, register-carried
-// rows measured 23-24 against 44-46 cycles per row (forward and backward) for 8 double lanes,
-// 45-49 against 61-64 for 32; 64 lanes spill the carried rows and measured slower (146 against
-// 126).
-template <int Lanes, class T>
-inline constexpr bool carry_rows_v = Lanes * sizeof(T) <= 256;
+// Carried rows: the previous row kept in registers where carry_rows_v allows
+// (backend/host_simd/work_shape.hpp).
 
 template <int L, bool Full, class T, class U>
 KOKKOS_FORCEINLINE_FUNCTION void copy_row(int nl, const T* from, U* to) {
@@ -460,7 +453,7 @@ KOKKOS_INLINE_FUNCTION int thomas_forward_lane(index_t n, const AAt& a_at, const
 // the divider busy (one division per register per row); floats would overflow the q_k sooner.
 template <int TR, int L, class C, class D>
 inline constexpr bool four_rows_v = std::is_same_v<C, double> && std::is_same_v<D, double> &&
-                                    L * sizeof(C) <= 64 && TR % 4 == 0;
+                                    L <= cache_line_lanes_v<C> && TR % 4 == 0;
 
 // Forward sweep with d only read: c' into cp and d' into dp (rows of L lanes), info resolved.
 template <int TR, int L, class C, class D>

@@ -23,6 +23,7 @@
 // (chunk sweeps, then the chunks' first rows, then the reduced system: each PCR step, or the
 // two-way Thomas sweep, or the hybrid one level down, whose own first bad row names the
 // reduced row).
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 #include <bandsolve/tridiag/thomas_pcr_simd.hpp>
 
@@ -32,7 +33,7 @@ namespace bandsolve {
 // chunks keep a group's tile (4 arrays) at 32 KiB, in L1, and the reduced system at 2n/128 rows.
 template <class T>
 struct thomas_pcr_shape {
-  static constexpr int lanes = static_cast<int>(64 / sizeof(T));
+  static constexpr int lanes = detail::cache_line_lanes_v<T>;
   static constexpr int chunk_rows = 128;
 };
 

@@ -10,6 +10,7 @@
 // shuffles); for n = 5 .. 7 it does not, and tiles of one register of systems are moved into
 // rows of lanes first (docs/performance.md, "Tiny systems"). Info codes are exact (the first bad
 // row per system, 1-based), as the other Thomas kernels report them. Valid device code.
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
@@ -139,9 +140,7 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_run(index_t count, const C* a, const C* 
                                             D* d, int* info) {
   index_t done = 0;
   if constexpr (N >= 5 && !is_complex_v<C> && !is_complex_v<D>) {
-    // One register of doubles, two of floats: in L1 on one Zen 5 core, n = 7, 1.45 ns per
-    // unknown for 8 doubles against 2.1 for 16; floats 0.97 for 32 against 2.1 for 16.
-    constexpr int W = static_cast<int>(sizeof(D) >= 8 ? 64 / sizeof(D) : 128 / sizeof(D));
+    constexpr int W = tiny_tile_lanes_v<D>;  // the host backend's tile of tiny systems
     for (; done + W <= count; done += W)
       tiny_thomas_tile<N, W>(a + done * N, b + done * N, c + done * N, d + done * N,
                              info + done);

@@ -53,6 +53,33 @@ inline constexpr bool is_pack_layout_v =
     !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
     !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
 
+// Whether work items of Layout may sweep a transposed copy (transposed_sweep): where the compiler
+// has register transposes (not in device passes), for batches outside interleaved packs.
+template <class Layout>
+inline constexpr bool transposable_lanes_v =
+    BANDSOLVE_HAS_SIMD_TRANSPOSE && !is_pack_layout_v<Layout>;
+
+// Calls body on the L lanes of x: on a lane-contiguous copy in `work` (n L values), filled and
+// emptied by register transposes (transposed_sweep), where Transposable and `whole` (rows
+// contiguous, x.si == 1, n a multiple of L, all L lanes real systems); else on x itself
+// (with_lane_block).
+template <int L, bool Transposable, class T, class Body>
+KOKKOS_FORCEINLINE_FUNCTION void sweep_lanes(const strided_lanes<T>& x, index_t n, bool whole,
+                                             T* work, const Body& body) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  if constexpr (Transposable) {
+    if (whole) {
+      transposed_sweep<L>(x, n, work, body);
+      return;
+    }
+  }
+#endif
+  (void)n;
+  (void)whole;
+  (void)work;
+  with_lane_block(x, body);
+}
+
 // Systems per work item: the pack width for interleaved batches, Lanes otherwise.
 template <class Layout, int Lanes>
 constexpr int item_lanes() {

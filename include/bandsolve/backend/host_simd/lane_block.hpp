@@ -7,6 +7,7 @@
 // with unit system stride), rows are copied as runs of WG values that vectorize; otherwise (row
 // layout, general strides) each lane is gathered on its own. Lanes past the last allocated system
 // of the batch re-read that system (finite values, results never stored).
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/layout/layout_of.hpp>
 
@@ -17,8 +18,7 @@ namespace bandsolve::detail {
 // Systems per work item: about 128 bytes of each row (16 doubles, 8 complex doubles) so that a few
 // independent recurrences run side by side; interleaved<W> items hold whole packs.
 template <class T>
-inline constexpr int lane_block_width_v =
-    128 / static_cast<int>(sizeof(T)) < 1 ? 1 : 128 / static_cast<int>(sizeof(T));
+inline constexpr int lane_block_width_v = two_line_lanes_v<T>;
 
 template <class Layout, class T>
 struct lane_packing {  // row, column, strided: one run of L lanes when contiguous

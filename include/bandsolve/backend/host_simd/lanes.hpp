@@ -49,6 +49,73 @@ KOKKOS_INLINE_FUNCTION index_t chain_length(index_t npacks, int concurrency) {
   return length > 0 ? length : 1;
 }
 
+// Whether this build transposes tiles in SIMD registers (host GCC and Clang; never in a device
+// compiler's passes). The verbs below serve every build; without register transposes they copy
+// element by element.
+inline constexpr bool register_transposes_v = BANDSOLVE_HAS_SIMD_TRANSPOSE != 0;
+
+// tile[j*tile_stride + l] = base[lane_offset[l] + j] for j, l < L: L contiguous rows of L systems
+// into L lane-contiguous rows (simd::load_transposed, which also prefetches the lanes' next tiles).
+template <int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void load_rows_transposed(T* tile, index_t tile_stride, const T* base,
+                                                      const index_t* lane_offset) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  if constexpr (std::is_floating_point_v<T>) {
+    simd::load_transposed<L>(tile, tile_stride, base, lane_offset);
+    return;
+  }
+#endif
+  for (int j = 0; j < L; ++j)
+    for (int l = 0; l < L; ++l) tile[j * tile_stride + l] = base[lane_offset[l] + j];
+}
+
+// base[lane_offset[l] + j] = rows[j*rows_stride + l] for j, l < L: the inverse of
+// load_rows_transposed.
+template <int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_rows_transposed(const T* rows, index_t rows_stride, T* base,
+                                                       const index_t* lane_offset) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  if constexpr (std::is_floating_point_v<T>) {
+    simd::store_transposed<L>(rows, rows_stride, base, lane_offset);
+    return;
+  }
+#endif
+  for (int j = 0; j < L; ++j)
+    for (int l = 0; l < L; ++l) base[lane_offset[l] + j] = rows[j * rows_stride + l];
+}
+
+// out[j*L + l] = lane(l)[j] for j, l < L (lane(l): the first of L contiguous values of lane l),
+// transposed in registers, no prefetch: for tiles staged once, outside a sweep.
+template <int L, class T, class Lane>
+KOKKOS_FORCEINLINE_FUNCTION void gather_block(const Lane& lane, T* out) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  if constexpr (std::is_floating_point_v<T>) {
+    simd::vec<T, L> r[L];
+    simd::load_transpose<L, T>(lane, r);
+    for (int j = 0; j < L; ++j) simd::store<T, L>(out + j * L, r[j]);
+    return;
+  }
+#endif
+  for (int j = 0; j < L; ++j)
+    for (int l = 0; l < L; ++l) out[j * L + l] = lane(l)[j];
+}
+
+// lane(l)[j] = in[j*L + l] for j, l < L: the inverse of gather_block.
+template <int L, class T, class Lane>
+KOKKOS_FORCEINLINE_FUNCTION void scatter_block(const T* in, const Lane& lane) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  if constexpr (std::is_floating_point_v<T>) {
+    simd::vec<T, L> r[L];
+    for (int j = 0; j < L; ++j) simd::load<T, L>(in + j * L, r[j]);
+    simd::transpose<L>(r);
+    for (int l = 0; l < L; ++l) simd::store<T, L>(lane(l), r[l]);
+    return;
+  }
+#endif
+  for (int j = 0; j < L; ++j)
+    for (int l = 0; l < L; ++l) lane(l)[j] = in[j * L + l];
+}
+
 template <class T>
 struct gathered_lanes {
   T* base;

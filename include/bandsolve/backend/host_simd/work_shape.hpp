@@ -18,6 +18,30 @@ namespace bandsolve::detail {
 template <class T>
 inline constexpr int cache_line_lanes_v = sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T));
 
+// Values of T in two cache lines (16 doubles, 32 floats): two AVX-512 registers, four AVX2 ones,
+// so that the division on each recurrence's critical path overlaps with the others'.
+template <class T>
+inline constexpr int two_line_lanes_v =
+    128 / static_cast<int>(sizeof(T)) < 1 ? 1 : 128 / static_cast<int>(sizeof(T));
+
+// Tiles of tiny systems (n <= 7) solved side by side: one register of doubles, two of floats. In
+// L1 on one Zen 5 core, n = 7, 1.45 ns per unknown for 8 doubles against 2.1 for 16; floats 0.97
+// for 32 against 2.1 for 16.
+template <class D>
+inline constexpr int tiny_tile_lanes_v =
+    static_cast<int>(sizeof(D) >= 8 ? 64 / sizeof(D) : 128 / sizeof(D));
+
+// Carried rows. Each recurrence needs the previous row: c'_{i-1} and d'_{i-1} forward, x_{i+1}
+// backward. Read back from where the previous row was just stored, it puts a store-to-load
+// forwarding on the critical path of every row; for work items of up to 256 bytes per row
+// (32 doubles, 4 AVX-512 registers) the kernels keep the previous row in a local array instead,
+// which the compiler holds in registers, and store each row as well. In cache, register-carried
+// rows measured 23-24 against 44-46 cycles per row (forward and backward) for 8 double lanes,
+// 45-49 against 61-64 for 32; 64 lanes spill the carried rows and measured slower (146 against
+// 126).
+template <int Lanes, class T>
+inline constexpr bool carry_rows_v = Lanes * sizeof(T) <= 256;
+
 // The lanes of one pack of the reduction families (PCR, CR, the Thomas-PCR hybrid): one cache line.
 template <class T>
 inline constexpr int vector_lanes_v = cache_line_lanes_v<T>;
