@@ -236,8 +236,8 @@ TEMPLATE_TEST_CASE("thomas_pcr reports a zero row at chunk boundaries with its o
       CHECK(bstest::info_to_host(info) == std::vector<int>{static_cast<int>(row + 1)});
     }
     // n = 2177: 17 chunks, so full SIMD groups of 8 (double) or 16 (float) chunks, which take the
-    // register-blocked sweeps on CPUs (thomas_pcr_simd.hpp): a zero row and a NaN at the first,
-    // inner and last rows of chunks inside them, then in the last chunk.
+    // register-blocked sweeps on CPUs (backend/host_simd/chunk_lanes.hpp): a zero row and a NaN
+    // at the first, inner and last rows of chunks inside them, then in the last chunk.
     for (std::size_t row : {0, 1, 2, 127, 130, 1023, 1024, 1151, 1152, 2047, 2048, 2176})
       for (bool nan : {false, true}) {
         INFO(bstest::exec_name<Exec>() << ", 128-row chunks, n = 2177, row " << row

@@ -391,8 +391,9 @@ KOKKOS_INLINE_FUNCTION void resolve_info_gather(index_t n, int nl, gathered_lane
 // risk then flags the lane (an infinite q_k makes a pivot infinite, a q_k of 0 an infinite
 // reciprocal), and the caller recomputes it row by row (thomas_forward_lane). A q_k that lands
 // just below the normal range, where 1/q_k is still finite (|q_k| in [1/DBL_MAX, DBL_MIN)), is
-// not flagged and loses at most 2 bits there; the hybrid's sweeps (thomas_pcr_simd.hpp) also
-// screen the q_k themselves and fall back in that case too.
+// not flagged and loses at most 2 bits there; the hybrid's register sweeps
+// (backend/host_simd/chunk_lanes.hpp) also screen the q_k themselves and fall back in that case
+// too.
 template <int L, class C, class D, class R>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_four_rows(const C* const* a, const C* const* b,
                                                   const C* const* c, const D* const* d,

@@ -23,9 +23,9 @@
 // (chunk sweeps, then the chunks' first rows, then the reduced system: each PCR step, or the
 // two-way Thomas sweep, or the hybrid one level down, whose own first bad row names the
 // reduced row).
+#include <bandsolve/backend/host_simd/chunk_lanes.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
-#include <bandsolve/tridiag/thomas_pcr_simd.hpp>
 
 namespace bandsolve {
 
@@ -269,22 +269,6 @@ KOKKOS_INLINE_FUNCTION void hybrid_whole_systems(index_t m, T* ta, const T* tb, 
   chunk_back_substitute<L>(m, ta, tc, td, x0, xl);
 }
 
-// Whether a group of nl chunks of m rows may take the register-blocked sweeps of
-// thomas_pcr_simd.hpp: CPU builds, a full group of lanes, m a multiple of LL, rows contiguous.
-template <int LL, class T>
-KOKKOS_INLINE_FUNCTION bool group_in_registers(int nl, index_t m, const system_rows<const T>& a,
-                                               const system_rows<const T>& b,
-                                               const system_rows<const T>& c,
-                                               const system_rows<T>& d) {
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  return LL > 1 && nl == LL && m % LL == 0 && m >= 2 * LL && a.stride == 1 && b.stride == 1 &&
-         c.stride == 1 && d.stride == 1;
-#else
-  (void)nl, (void)m, (void)a, (void)b, (void)c, (void)d;
-  return false;
-#endif
-}
-
 // Chunks j0 .. j0+nl-1 of one system as the lanes of a tile (the chunk kernels run on LL lanes:
 // L for groups of full chunks, 1 for the last chunk). Pass 1 writes their reduced rows, pass 2
 // recovers x from the reduced solution xr. ahead: the first chunk of the group this thread
@@ -299,7 +283,8 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
   constexpr index_t M = Layout::M;
   const index_t P = Layout::chunks(n);
   T *ta = tile, *tb = ta + Layout::tile, *tc = tb + Layout::tile, *td = tc + Layout::tile;
-  const bool in_registers = group_in_registers<LL>(nl, m, a, b, c, d);
+  const bool in_registers =
+      chunk_group_in_registers<LL>(nl, m, a.stride, b.stride, c.stride, d.stride);
   system_rows<const T> la[LL], lb[LL], lc[LL], ld[LL];
   system_rows<T> lx[LL];
   for (int l = 0; l < nl; ++l) {
@@ -315,21 +300,17 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
     load_lane_tile<LL>(me, m, nl, la, lb, lc, ld, ta, tb, tc, td, j0 == 0 ? 1 : 0,
                        j0 + nl == P ? nl - 1 : LL);
   };
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
   auto group = [&](index_t first_chunk) {
-    return simd::chunk_group<T>{a.p + first_chunk * M, b.p + first_chunk * M,
-                                c.p + first_chunk * M, d.p + first_chunk * M, M};
+    return chunk_group<T>{a.p + first_chunk * M, b.p + first_chunk * M, c.p + first_chunk * M,
+                          d.p + first_chunk * M, M};
   };
-  const simd::chunk_group<T> here = group(j0), next = group(ahead < 0 ? j0 : ahead);
-  const simd::chunk_group<T>* hint = ahead < 0 ? nullptr : &next;
-#endif
+  const chunk_group<T> here = group(j0), next = group(ahead < 0 ? j0 : ahead);
+  const chunk_group<T>* hint = ahead < 0 ? nullptr : &next;
   if (!recover) {
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
     // A flagged group falls through to the generic sweeps below, which name the bad rows.
-    if (in_registers && simd::group_reduced_rows<LL>(m, here, j0 == 0, hint, ra + 2 * j0,
-                                                     rc + 2 * j0, rd + 2 * j0))
+    if (in_registers && chunk_reduced_rows_in_registers<LL>(m, here, j0 == 0, hint, ra + 2 * j0,
+                                                            rc + 2 * j0, rd + 2 * j0))
       return;
-#endif
     load();
     fast_screen<LL, T> screen;
     chunk_forward<LL>(m, ta, tb, tc, td, screen);
@@ -359,11 +340,9 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
       x0[l] = xr[2 * j];
       xl[l] = xr[2 * j + 1];
     }
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
     if (in_registers &&
-        simd::group_solve_interior<LL>(m, here, hint, x0, xl, tc, td, d.p + j0 * M))
+        chunk_interior_in_registers<LL>(m, here, hint, x0, xl, tc, td, d.p + j0 * M))
       return;
-#endif
     load();
     fast_screen<LL, T> unused;
     chunk_forward<LL>(m, ta, tb, tc, td, unused);

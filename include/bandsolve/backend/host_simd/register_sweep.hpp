@@ -45,7 +45,7 @@ struct spread_prefetch {
   int arrays = 0;
   index_t bytes = 0, step = 0, offset = 0;
 
-  KOKKOS_FORCEINLINE_FUNCTION spread_prefetch() = default;
+  spread_prefetch() = default;
   // The blocks of `next` spread over the n rows of one forward sweep.
   KOKKOS_FORCEINLINE_FUNCTION spread_prefetch(const next_pack_prefetch<MaxArrays>& next, index_t n)
       : arrays(next.arrays), bytes(next.bytes), step((next.bytes + n - 1) / n) {

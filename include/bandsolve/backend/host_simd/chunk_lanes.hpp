@@ -1,18 +1,20 @@
 #pragma once
-// The hybrid's chunk sweeps for a full group of L chunks of contiguous rows (unit stride), on
-// CPUs with the in-register transposes of backend/host_simd/simd_transpose.hpp: L x L blocks of the input
-// are transposed straight into SIMD registers (one chunk per lane) and the forward elimination
-// runs on them, its recurrence held in registers; the back substitution transposes its result
-// straight into the solution. Only pass 2's eliminated rows (c', d') go through the L1-resident
-// tile.
+// The host backend's register-blocked chunk sweeps of the Thomas-PCR hybrid, for a full group of
+// L chunks of contiguous rows (unit stride), on CPUs with the in-register transposes of
+// simd_transpose.hpp: L x L blocks of the input are transposed straight into SIMD registers (one
+// chunk per lane) and the forward elimination runs on them, its recurrence held in registers; the
+// back substitution transposes its result straight into the solution. Only pass 2's eliminated
+// rows (c', d') go through the L1-resident tile. The arithmetic is the hybrid's (chunk_forward,
+// chunk_first_row and chunk_back_substitute of tridiag/thomas_pcr_kernel.hpp) on SIMD vectors,
+// which only this backend has.
 // The generic sweeps of thomas_pcr_kernel.hpp do the same work through loads into the tile; they
 // serve every other case (strides, partial groups, a last chunk longer than the others, device
 // code, the exact pivot screen) and name the bad rows when this screen flags one.
+#include <bandsolve/backend/host_simd/lanes.hpp>
 #include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/pivot.hpp>
 
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
-namespace bandsolve::detail::simd {
+namespace bandsolve::detail {
 
 // The L chunks of a group read with this lane stride (elements from one chunk to the next).
 template <class T>
@@ -20,6 +22,11 @@ struct chunk_group {
   const T *a, *b, *c, *d;
   index_t lane_stride;
 };
+
+}  // namespace bandsolve::detail
+
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+namespace bandsolve::detail::simd {
 
 template <int L, class T>
 inline void load_block(const T* p, index_t lane_stride, vec<T, L>* r) {
@@ -239,3 +246,47 @@ inline bool group_solve_interior(index_t m, const chunk_group<T>& g, const chunk
 
 }  // namespace bandsolve::detail::simd
 #endif
+
+namespace bandsolve::detail {
+
+// Whether a group of nl chunks of m rows may take the register-blocked sweeps: builds with
+// register transposes, a full group of L lanes, m a multiple of L and at least 2L, rows
+// contiguous (all four strides 1).
+template <int L>
+KOKKOS_INLINE_FUNCTION bool chunk_group_in_registers(int nl, index_t m, index_t stride_a,
+                                                     index_t stride_b, index_t stride_c,
+                                                     index_t stride_d) {
+  return register_transposes_v && L > 1 && nl == L && m % L == 0 && m >= 2 * L &&
+         stride_a == 1 && stride_b == 1 && stride_c == 1 && stride_d == 1;
+}
+
+// Pass 1 of the L chunks of g in registers (simd::group_reduced_rows); false when the build has
+// no register transposes or a pivot may be bad (then the generic sweeps redo the group).
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION bool chunk_reduced_rows_in_registers(index_t m, const chunk_group<T>& g,
+                                                            bool zero_top_a,
+                                                            const chunk_group<T>* ahead, T* ra,
+                                                            T* rc, T* rd) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  return simd::group_reduced_rows<L>(m, g, zero_top_a, ahead, ra, rc, rd);
+#else
+  (void)m, (void)g, (void)zero_top_a, (void)ahead, (void)ra, (void)rc, (void)rd;
+  return false;
+#endif
+}
+
+// Pass 2 of the L chunks of g in registers (simd::group_solve_interior); false, x untouched, when
+// the build has no register transposes or a pivot may be bad.
+template <int L, class T>
+KOKKOS_INLINE_FUNCTION bool chunk_interior_in_registers(index_t m, const chunk_group<T>& g,
+                                                        const chunk_group<T>* ahead, const T* x0,
+                                                        const T* xl, T* tc, T* td, T* x) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  return simd::group_solve_interior<L>(m, g, ahead, x0, xl, tc, td, x);
+#else
+  (void)m, (void)g, (void)ahead, (void)x0, (void)xl, (void)tc, (void)td, (void)x;
+  return false;
+#endif
+}
+
+}  // namespace bandsolve::detail
