@@ -24,6 +24,7 @@
 // from those of one Thomas sweep over the whole line, so a line that Thomas solves with a tiny
 // pivot may be flagged at another row here; a zero row is flagged at its own row by both.
 #include <bandsolve/backend/host_simd/lanes.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
@@ -63,7 +64,7 @@ inline constexpr bool part_prefetch_v = std::is_same_v<Layout, layout::column>;
 template <int NL, class View>
 KOKKOS_INLINE_FUNCTION void prefetch_part_row(const View& v, index_t s0, index_t i) {
   using T = typename View::non_const_value_type;
-  constexpr int per_line = static_cast<int>(64 / sizeof(T));
+  constexpr int per_line = bandsolve::detail::cache_line_lanes_v<T>;
   for (int q = 0; q < NL; q += per_line) BANDSOLVE_PREFETCH(&at(v, s0 + q, i));
 }
 

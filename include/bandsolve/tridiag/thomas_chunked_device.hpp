@@ -24,6 +24,7 @@
 // a, b, c and starts at scan 2: 5 words per unknown, against 7 for a thread per system.
 #include <bandsolve/backend/device/launch.hpp>  // align_up, scratch_alignment
 #include <bandsolve/backend/device/systems.hpp>
+#include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 
@@ -34,11 +35,9 @@ namespace bandsolve::detail {
 
 namespace device {
 
-// Rows per chunk: 128 bytes of each of a, b, c and d (16 doubles, 32 floats, 8 complex doubles),
-// 64 to 128 registers per thread.
+// Rows per chunk: the device backend's register_rows_v (128 bytes of each of a, b, c and d).
 template <class C, class D>
-inline constexpr int chunk_rows_v =
-    static_cast<int>(128 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
+inline constexpr int chunk_rows_v = register_rows_v<C, D>;
 
 // Chunks per system at most (rows up to chunk_max * chunk_rows_v), and threads per team on a
 // device (systems per team = chunk_team_threads / chunks, at least one). Variables so that tests

@@ -267,7 +267,7 @@ struct long_fast_screen {
 
 // Elements each thread loads before storing any (load_chunk_rows).
 template <class C, class D>
-inline constexpr int long_loads_v = sizeof(C) + sizeof(D) <= 16 ? 8 : 4;
+inline constexpr int long_loads_v = device::loads_in_flight_v<C, D>;
 
 struct long_exact_screen {
   bad_code bad = 0;

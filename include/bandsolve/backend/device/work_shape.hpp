@@ -26,6 +26,17 @@ template <class C, class D = C>
 inline constexpr int tile_rows_v =
     static_cast<int>(64 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
 
+// Rows a thread holds in registers while it sweeps a chunk of its own: 128 bytes of each of a, b,
+// c and d (16 doubles, 32 floats, 8 complex doubles), 64 to 128 registers per thread.
+template <class C, class D = C>
+inline constexpr int register_rows_v =
+    static_cast<int>(128 / (sizeof(C) > sizeof(D) ? sizeof(C) : sizeof(D)));
+
+// Elements each thread loads before it stores any, when it copies rows between memory and
+// scratch: more loads in flight for narrow scalars.
+template <class C, class D = C>
+inline constexpr int loads_in_flight_v = sizeof(C) + sizeof(D) <= 16 ? 8 : 4;
+
 // Leading dimension of a tile in scratch: one element of padding per system, so that the threads
 // of a sweep (one system each, the same row) touch different banks.
 template <class C, class D = C>

@@ -12,6 +12,19 @@
 
 namespace bandsolve::detail {
 
+// Bytes of the widest vector register the host compiler targets (its -march), for kernels whose
+// best work-item size depends on it. 16 at the x86-64 baseline and on other targets. Defining
+// BANDSOLVE_HOST_VECTOR_BYTES picks another target's sizes (the tests do, to run them all).
+#if defined(BANDSOLVE_HOST_VECTOR_BYTES)
+inline constexpr int host_vector_bytes = BANDSOLVE_HOST_VECTOR_BYTES;
+#elif defined(__AVX512F__)
+inline constexpr int host_vector_bytes = 64;
+#elif defined(__AVX__)
+inline constexpr int host_vector_bytes = 32;
+#else
+inline constexpr int host_vector_bytes = 16;
+#endif
+
 // Values of T in one 64-byte cache line (8 doubles, 16 floats, 4 complex doubles), at least 1:
 // the lanes of a pack whose rows are read a cache line per system, and the rows of the tiles
 // that gathered layouts transpose.
