@@ -1,0 +1,226 @@
+#pragma once
+// The local passes of the partitioned block Thomas algorithm: the scalar partition method
+// (partition_kernel.hpp) with m x m blocks, one system per work item on the host execution spaces.
+//
+// A rank holds block rows 0 .. n-1 of a line (global rows offset .. offset+n-1); x_{-1} and x_n
+// belong to the neighbouring ranks. Row i reads A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i.
+//   forward   rows 0 and 1 multiplied by the inverse of their diagonal block; for i >= 2, with
+//             P_i = B_i - A_i C'_{i-1}: C'_i = P_i^-1 C_i, d'_i = P_i^-1 (d_i - A_i d'_{i-1}),
+//             A'_i = -P_i^-1 A_i A'_{i-1} (A'_i: the coefficient of x_0 in row i; for row 0
+//             that of x_{-1});
+//   backward  for i = n-3 .. 1: d'_i -= C'_i d'_{i+1}, A'_i -= C'_i A'_{i+1}, C'_i = -C'_i C'_{i+1}
+//             (C'_i: now the coefficient of x_{n-1}; on temporaries, the forward rows are kept);
+//   row 0     (n >= 3) x_1 eliminated with row 1, multiplied by E^-1, E = I - C'_0 A'_1.
+// Rows 0 and n-1 are then A'_0 x_{-1} + x_0 + C'_0 x_{n-1} = d'_0 and
+// A'_{n-1} x_0 + x_{n-1} + C'_{n-1} x_n = d'_{n-1}: two block rows of the reduced system, which
+// has identity diagonal blocks and 2 block rows per rank (one for a rank of one row). No inverse
+// is formed: each block is LU-factored (block_thomas_kernel.hpp's block_lu, with partial pivoting
+// inside the block when asked) and the right-hand blocks are solved column by column.
+// The forward rows (A'_i, C'_i, d'_i: 2m^2 + m words per block row) stay in a work array between
+// the passes; finish sets x_i = d'_i - A'_i x_0 - C'_i x_{i+1} for i = n-2 .. 1.
+//
+// Info codes: the global 1-based block row of the first bad pivot (core/pivot.hpp) the LU
+// factorizations meet in this order: B_0, B_1, P_2 .. P_{n-1}, then E (counted as row 0).
+//
+// Blocks in the work arrays are column-major (entry (r, c) at c*M + r), so each column of a
+// right-hand block is one vector for block_lu_solve.
+#include <bandsolve/block/block_thomas_kernel.hpp>
+#include <bandsolve/core/config.hpp>
+#include <bandsolve/core/pivot.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace bandsolve::mpi::detail {
+
+// This rank's part of the block lines: n block rows from global block row offset; the first rank
+// ignores A_0 and the last C_{n-1} (read as 0), as the single-process solve does.
+struct block_part {
+  index_t n = 0, offset = 0;
+  bool first = false, last = false;
+  bool pivoting = false;
+  // Reduced block rows of this rank per line (1 or 2).
+  KOKKOS_INLINE_FUNCTION int reduced_rows() const { return n == 1 ? 1 : 2; }
+};
+
+// Words of one reduced block row (A, C column-major, then d) and of one forward row in the work
+// array (A'_i, C'_i, d'_i in the same order).
+KOKKOS_INLINE_FUNCTION constexpr int block_row_words(int m) { return 2 * m * m + m; }
+
+// Block (s, i) of a rank-4 View into out (column-major), or zero when !use.
+template <int M, class View, class T>
+KOKKOS_INLINE_FUNCTION void load_block(const View& v, index_t s, index_t i, bool use, T* out) {
+  for (int c = 0; c < M; ++c)
+    for (int r = 0; r < M; ++r) out[c * M + r] = use ? T(v(s, i, r, c)) : T(0);
+}
+
+// x -= A y (all M x M, column-major).
+template <int M, class T>
+KOKKOS_INLINE_FUNCTION void block_sub_mul(T* x, const T* a, const T* y) {
+  for (int c = 0; c < M; ++c)
+    for (int t = 0; t < M; ++t) {
+      const T ytc = y[c * M + t];
+      for (int r = 0; r < M; ++r) x[c * M + r] -= a[t * M + r] * ytc;
+    }
+}
+
+// v -= A w (A column-major).
+template <int M, class T>
+KOKKOS_INLINE_FUNCTION void block_sub_mv(T* v, const T* a, const T* w) {
+  for (int t = 0; t < M; ++t)
+    for (int r = 0; r < M; ++r) v[r] -= a[t * M + r] * w[t];
+}
+
+// X <- S^-1 X for an M x M column-major X, with the factors of block_lu.
+template <int M, class T>
+KOKKOS_INLINE_FUNCTION void block_solve_columns(const T* lu, const T* piv, bool pivoting, T* x) {
+  for (int c = 0; c < M; ++c) bandsolve::detail::block_lu_solve<M, 1>(lu, piv, pivoting, x + c * M);
+}
+
+// S (column-major) in, its LU factors out in place in block_lu's row-major storage (what
+// block_lu_solve reads); info gets the code of its pivots at `row`.
+template <int M, class T>
+KOKKOS_INLINE_FUNCTION void block_factor(T* s, T* piv, bool pivoting, index_t row, int& info) {
+  T rm[M * M];
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < M; ++c) rm[r * M + c] = s[c * M + r];
+  bandsolve::detail::block_lu<M, 1>(rm, piv, pivoting, row, &info);
+  for (int k = 0; k < M * M; ++k) s[k] = rm[k];
+}
+
+// Reduce pass of system s (see the header comment): the forward rows into work (row i at
+// work + i*(2M^2 + M)), the reduced rows into red (line s, row j at (s*k + j)*(2M^2 + M)), the info
+// code into codes(s).
+template <int M, class AView, class BView, class CView, class DView, class Work, class Reduced,
+          class Codes>
+KOKKOS_INLINE_FUNCTION void block_reduce_system(const AView& a, const BView& b, const CView& c,
+                                                const DView& d, const Work& work,
+                                                const Reduced& red, const Codes& codes, index_t s,
+                                                const block_part& part) {
+  using T = typename DView::non_const_value_type;
+  constexpr int MM = M * M, RW = 2 * MM + M;
+  const index_t n = part.n, off = part.offset;
+  const int k = part.reduced_rows();
+  T* const ws = &work(s, 0);
+  int info = 0;
+  T lu[MM], piv[M], am[MM];
+  // Forward rows 0 .. n-1.
+  for (index_t i = 0; i < n; ++i) {
+    T* const ra = ws + i * RW;
+    T* const rc = ra + MM;
+    T* const rd = rc + MM;
+    load_block<M>(b, s, i, true, lu);
+    load_block<M>(a, s, i, !(i == 0 && part.first), am);
+    load_block<M>(c, s, i, !(i == n - 1 && part.last), rc);
+    for (int r = 0; r < M; ++r) rd[r] = d(s, i, r);
+    if (i >= 2) {
+      const T* const pa = ra - RW;  // A'_{i-1}, C'_{i-1}, d'_{i-1}
+      block_sub_mul<M>(lu, am, pa + MM);
+      block_sub_mv<M>(rd, am, pa + 2 * MM);
+      for (int q = 0; q < MM; ++q) ra[q] = T(0);
+      block_sub_mul<M>(ra, am, pa);  // -A_i A'_{i-1}
+    } else {
+      for (int q = 0; q < MM; ++q) ra[q] = am[q];
+    }
+    block_factor<M>(lu, piv, part.pivoting, off + i, info);
+    block_solve_columns<M>(lu, piv, part.pivoting, ra);
+    block_solve_columns<M>(lu, piv, part.pivoting, rc);
+    bandsolve::detail::block_lu_solve<M, 1>(lu, piv, part.pivoting, rd);
+  }
+  T* const out = red.data() + s * k * RW;
+  if (n >= 2)  // row n-1 as it is
+    for (int q = 0; q < RW; ++q) out[RW + q] = ws[(n - 1) * RW + q];
+  if (n <= 2) {  // row 0 as it is
+    for (int q = 0; q < RW; ++q) out[q] = ws[q];
+    codes(s) = info;
+    return;
+  }
+  // Backward: row 1 in terms of x_0 and x_{n-1}, starting from row n-2.
+  T ah[MM], ch[MM], dh[M], tmp[MM];
+  for (int q = 0; q < MM; ++q) ah[q] = ws[(n - 2) * RW + q], ch[q] = ws[(n - 2) * RW + MM + q];
+  for (int q = 0; q < M; ++q) dh[q] = ws[(n - 2) * RW + 2 * MM + q];
+  for (index_t i = n - 3; i >= 1; --i) {
+    const T* const ra = ws + i * RW;
+    const T* const rc = ra + MM;
+    const T* const rd = rc + MM;
+    for (int q = 0; q < MM; ++q) tmp[q] = ra[q];
+    block_sub_mul<M>(tmp, rc, ah);
+    for (int q = 0; q < MM; ++q) ah[q] = tmp[q], tmp[q] = T(0);
+    block_sub_mul<M>(tmp, rc, ch);
+    for (int q = 0; q < MM; ++q) ch[q] = tmp[q];
+    T v[M];
+    for (int q = 0; q < M; ++q) v[q] = rd[q];
+    block_sub_mv<M>(v, rc, dh);
+    for (int q = 0; q < M; ++q) dh[q] = v[q];
+  }
+  // Row 0: A'_0 x_{-1} + x_0 + C'_0 x_1 = d'_0 with x_1 = dh - ah x_0 - ch x_{n-1}.
+  const T* const a0 = ws;
+  const T* const c0 = ws + MM;
+  const T* const d0 = ws + 2 * MM;
+  for (int q = 0; q < MM; ++q) lu[q] = T(0);
+  for (int q = 0; q < M; ++q) lu[q * M + q] = T(1);
+  block_sub_mul<M>(lu, c0, ah);  // E = I - C'_0 ah
+  block_factor<M>(lu, piv, part.pivoting, off, info);
+  T* const oa = out;
+  T* const oc = out + MM;
+  T* const od = out + 2 * MM;
+  for (int q = 0; q < MM; ++q) oa[q] = a0[q], oc[q] = T(0);
+  block_sub_mul<M>(oc, c0, ch);  // -C'_0 ch
+  for (int q = 0; q < M; ++q) od[q] = d0[q];
+  block_sub_mv<M>(od, c0, dh);
+  block_solve_columns<M>(lu, piv, part.pivoting, oa);
+  block_solve_columns<M>(lu, piv, part.pivoting, oc);
+  bandsolve::detail::block_lu_solve<M, 1>(lu, piv, part.pivoting, od);
+  codes(s) = info;
+}
+
+// Finish pass of system s: x_0 and x_{n-1} from iface (line s, reduced row j, entry r at
+// (s*k + j)*M + r), the interior rows from the forward rows in work; x written over d.
+template <int M, class DView, class Work, class Interface>
+KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const Work& work,
+                                                const Interface& iface, index_t s,
+                                                const block_part& part) {
+  using T = typename DView::non_const_value_type;
+  constexpr int MM = M * M, RW = 2 * MM + M;
+  const index_t n = part.n;
+  const int k = part.reduced_rows();
+  const T* const x0 = iface.data() + s * k * M;
+  const T* const xl = x0 + (k - 1) * M;
+  const T* const ws = &work(s, 0);
+  T x[M];  // x_{i+1}
+  for (int r = 0; r < M; ++r) x[r] = xl[r], d(s, n - 1, r) = xl[r];
+  for (index_t i = n - 2; i >= 1; --i) {
+    const T* const ra = ws + i * RW;
+    T v[M];
+    for (int r = 0; r < M; ++r) v[r] = ra[2 * MM + r];
+    block_sub_mv<M>(v, ra, x0);
+    block_sub_mv<M>(v, ra + MM, x);
+    for (int r = 0; r < M; ++r) x[r] = v[r], d(s, i, r) = v[r];
+  }
+  for (int r = 0; r < M; ++r) d(s, 0, r) = x0[r];
+}
+
+// The reduce pass of every system (one per work item).
+template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class Work, class Reduced, class Codes>
+void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
+                        const CView& c, const DView& d, const Work& work, const Reduced& red,
+                        const Codes& codes, index_t nsys, block_part part) {
+  Kokkos::parallel_for(
+      "bandsolve::mpi::solve(block_thomas, reduce)",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, nsys),
+      KOKKOS_LAMBDA(const index_t s) {
+        block_reduce_system<M>(a, b, c, d, work, red, codes, s, part);
+      });
+}
+
+// The finish pass of every system (one per work item).
+template <int M, class ExecutionSpace, class DView, class Work, class Interface>
+void block_finish_parts(const ExecutionSpace& exec, const DView& d, const Work& work,
+                        const Interface& iface, index_t nsys, block_part part) {
+  Kokkos::parallel_for(
+      "bandsolve::mpi::solve(block_thomas, finish)",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, nsys),
+      KOKKOS_LAMBDA(const index_t s) { block_finish_system<M>(d, work, iface, s, part); });
+}
+
+}  // namespace bandsolve::mpi::detail

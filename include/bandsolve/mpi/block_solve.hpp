@@ -1,0 +1,304 @@
+#pragma once
+// Distributed one-shot solve of a batch of block-tridiagonal systems (m x m blocks, m = 2..8)
+// whose block rows are split over the ranks of an MPI communicator:
+//
+//   bandsolve::mpi::solve(exec, comm, algo::block_thomas{}, a, b, c, d, info[, opts]);
+//
+// Rank r holds block rows offsets[r] .. offsets[r] + n_r - 1 of every system, in rank order,
+// where n_r = b.extent(1) on rank r (at least 1; the parts may differ in size). a, b, c are
+// View<T****>(nsys, n_r, m, m) and d View<T***>(nsys, n_r, m) in the layouts of the single-process
+// block solve for rank-4 Views (LayoutRight, LayoutLeft, LayoutStride; float or double), info has
+// one entry per system; nsys and m are the same on every rank. A_0 of the first rank and
+// C_{n_r - 1} of the last are ignored. x overwrites d (each rank its own rows); every rank gets the
+// same info codes: for each system the global 1-based block row of the first bad pivot met by any
+// rank's local pass (block_partition_kernel.hpp gives the order; the smallest such row over the
+// ranks), else the global block row of the interface row at which the reduced solve found one,
+// else 0. algo::block_thomas{block_thomas::pivoting::partial} pivots by rows inside every block
+// that is factored (locally and in the reduced solve), as the single-process solve does.
+// Collective over comm; the arguments (m included) are checked on every rank and agreed before
+// any exchange (collective_checks.hpp), so bad arguments on any rank make every rank throw the
+// same std::invalid_argument. Host execution spaces solve in place, others through host copies
+// (host_staging.hpp). The call fences exec. One rank: the single-process solve. See
+// docs/distributed.md, "Block-tridiagonal lines".
+// block_thomas_device.hpp (through block_thomas.hpp) calls the device tile helpers without
+// including them; included here so this header stands alone.
+#include <bandsolve/backend/device/tile_transpose.hpp>
+#include <bandsolve/block/block_checks.hpp>
+#include <bandsolve/block/block_thomas.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/mpi/block_partition_kernel.hpp>
+#include <bandsolve/mpi/collective_checks.hpp>
+#include <bandsolve/mpi/datatype.hpp>
+#include <bandsolve/mpi/host_staging.hpp>
+#include <bandsolve/mpi/info_reduce.hpp>
+#include <bandsolve/mpi/options.hpp>
+#include <bandsolve/mpi/reduced_exchange.hpp>
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <climits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace bandsolve::mpi {
+namespace detail {
+
+inline const char* block_fn() { return "bandsolve::mpi::solve(block_thomas)"; }
+
+// Compile-time checks of the block lines' Views: rank-4 coefficients, rank-3 d, rank-1 int info.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+constexpr void block_lines_static_checks() {
+  static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
+                    Kokkos::is_view<CView>::value && Kokkos::is_view<DView>::value,
+                "bandsolve::mpi::solve(block_thomas): a, b, c and d must be Kokkos::Views");
+  static_assert(AView::rank == 4 && BView::rank == 4 && CView::rank == 4 && DView::rank == 3,
+                "bandsolve::mpi::solve(block_thomas): a, b, c must be View<T****>(nsys, n, m, m) "
+                "and d View<T***>(nsys, n, m) (row, column or strided; interleaved packs and "
+                "several right-hand sides are not supported across ranks)");
+  bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
+  bandsolve::detail::block_rhs_static_checks<ExecutionSpace, 0,
+                                             typename BView::non_const_value_type, DView>();
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::mpi::solve(block_thomas): info must be a rank-1 Kokkos::View<int*>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename InfoView::memory_space>::accessible,
+      "bandsolve::mpi::solve(block_thomas): info must be accessible from the execution space");
+}
+
+// This rank's checks: returns (systems, block rows of this rank) and sets m.
+template <class AView, class BView, class CView, class DView, class InfoView>
+std::pair<std::size_t, std::size_t> block_arguments(const std::string& fn, const AView& a,
+                                                    const BView& b, const CView& c,
+                                                    const DView& d, const InfoView& info,
+                                                    std::size_t& m) {
+  m = bandsolve::detail::block_check_coefficients(fn, a, b, c);
+  bandsolve::detail::block_check_rhs(fn, b, d);
+  bandsolve::detail::check_no_overlap(fn, "d", d, "a", a);
+  bandsolve::detail::check_no_overlap(fn, "d", d, "b", b);
+  bandsolve::detail::check_no_overlap(fn, "d", d, "c", c);
+  bandsolve::detail::check_no_overlap(fn, "d", d, "info", info);
+  const std::size_t nsys =
+      bandsolve::detail::block_systems(fn, "info.extent(0)", info.extent(0), b);
+  return {nsys, b.extent(1)};
+}
+
+// The collective checks of agree_on_arguments, then the block size agreed (one MPI_Allgather):
+// ranks that pass different m all throw the same message; so do lines too large for the int
+// counts of the exchanges.
+template <class AView, class BView, class CView, class DView, class InfoView>
+std::pair<partition, int> agree_on_block_arguments(MPI_Comm comm, std::size_t scalar_bytes,
+                                                   const AView& a, const BView& b, const CView& c,
+                                                   const DView& d, const InfoView& info,
+                                                   const options& opts) {
+  const std::string fn = block_fn();
+  std::size_t m = 0;
+  const partition p = agree_on_arguments(
+      fn, comm, scalar_bytes, [&] { return block_arguments(fn, a, b, c, d, info, m); }, &opts);
+  std::vector<int> all(static_cast<std::size_t>(p.size));
+  int mine = static_cast<int>(m);
+  MPI_Allgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm);
+  for (int r = 1; r < p.size; ++r)
+    if (all[static_cast<std::size_t>(r)] != all[0])
+      bandsolve::detail::throw_invalid_argument(
+          fn, "the ranks pass different block sizes: m = ", all[0], " on rank 0 but ",
+          all[static_cast<std::size_t>(r)], " on rank ", r);
+  const long long words = static_cast<long long>(p.nsys) * 2 * p.size *
+                          block_row_words(all[0]);
+  if (words > static_cast<long long>(INT_MAX))
+    bandsolve::detail::throw_invalid_argument(fn, "nsys = ", p.nsys, " over ", p.size,
+                                              " ranks with blocks of ", all[0], " x ", all[0],
+                                              " exceeds MPI's int message counts");
+  return {p, all[0]};
+}
+
+// The reduced block rows received (A, C column-major and d of each; the diagonal block is I)
+// into the reduced batch. A function of its own: nvcc takes no device lambda in a function
+// templated on local lambdas.
+template <int M, class T, class ExecutionSpace, class Router, class Buffer, class Coef, class Rhs>
+void unpack_reduced_blocks(const ExecutionSpace& exec, const Router& router, const Buffer& rows_in,
+                           const Coef& ra, const Coef& rb, const Coef& rc, const Rhs& rd) {
+  router.for_each_received(exec, rows_in, block_row_words(M), KOKKOS_LAMBDA(int t, int i, const T* w) {
+    for (int col = 0; col < M; ++col)
+      for (int r = 0; r < M; ++r) {
+        ra(t, i, r, col) = w[col * M + r];
+        rb(t, i, r, col) = r == col ? T(1) : T(0);
+        rc(t, i, r, col) = w[M * M + col * M + r];
+      }
+    for (int r = 0; r < M; ++r) rd(t, i, r) = w[2 * M * M + r];
+  });
+}
+
+// The interface values of the lines solved here (x(t, i, r): line t, reduced row i) back to the
+// ranks that own them, M words per reduced row: iface receives line s, row j, entry r at
+// (s*k + j)*M + r. The counterpart of reduced_router::to_owners (one word per row) with the same
+// shares of lines (gather: rank 0 solves every line; all_to_all: rank q lines
+// [nsys q/P, nsys (q+1)/P)).
+template <int M, class T, class ExecutionSpace, class Router, class X, class Buffer>
+void block_interface_to_owners(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
+                               const Router& router, const X& x, const Buffer& iface) {
+  const std::size_t P = static_cast<std::size_t>(p.size), me = static_cast<std::size_t>(p.rank);
+  const long long nsys = static_cast<long long>(p.nsys);
+  const bool gather = router.scheme() == exchange::gather;
+  const auto begin = [&](std::size_t q) {
+    return gather ? (q == 0 ? 0 : nsys) : nsys * static_cast<long long>(q) / p.size;
+  };
+  std::vector<int> k(P), first(P), send(P), sdisp(P), recv(P), rdisp(P);
+  int rows = 0;
+  for (std::size_t q = 0; q < P; ++q) {
+    k[q] = p.rows[q] == 1 ? 1 : 2;
+    first[q] = rows;
+    rows += k[q];
+  }
+  const int mine = router.lines_solved_here();
+  int total = 0;
+  for (std::size_t q = 0; q < P; ++q) {
+    send[q] = M * mine * k[q];
+    sdisp[q] = total;
+    total += send[q];
+    recv[q] = M * static_cast<int>(begin(q + 1) - begin(q)) * k[me];
+    rdisp[q] = M * static_cast<int>(begin(q)) * k[me];
+  }
+  // Rank q's rows of every line solved here, line by line (host memory: the driver runs on host
+  // execution spaces).
+  std::vector<T> back(static_cast<std::size_t>(total));
+  exec.fence();
+  for (std::size_t q = 0; q < P; ++q)
+    for (int t = 0; t < mine; ++t)
+      for (int j = 0; j < k[q]; ++j)
+        for (int r = 0; r < M; ++r)
+          back[static_cast<std::size_t>(sdisp[q] + (t * k[q] + j) * M + r)] = x(t, first[q] + j, r);
+  const MPI_Datatype dt = datatype<T>();
+  if (gather)
+    MPI_Scatterv(back.data(), send.data(), sdisp.data(), dt, iface.data(), recv[0], dt, 0, comm);
+  else
+    MPI_Alltoallv(back.data(), send.data(), sdisp.data(), dt, iface.data(), recv.data(),
+                  rdisp.data(), dt, comm);
+}
+
+// The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0) on a host execution space.
+template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
+                         const partition& p, const options& opts, const AView& a, const BView& b,
+                         const CView& c, const DView& d, const InfoView& info) {
+  using T = typename DView::non_const_value_type;
+  using memory_space = typename ExecutionSpace::memory_space;
+  constexpr int RW = block_row_words(M);
+  const auto me = static_cast<std::size_t>(p.rank);
+  block_part part;
+  part.n = p.rows[me];
+  part.offset = p.offsets[me];
+  part.first = p.rank == 0;
+  part.last = p.rank == p.size - 1;
+  part.pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
+  const index_t nsys = static_cast<index_t>(p.nsys);
+  const int k = part.reduced_rows();
+
+  const Kokkos::View<T**, Kokkos::LayoutRight, memory_space> work(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi block forward rows"),
+      p.nsys, static_cast<std::size_t>(part.n * RW));
+  const Kokkos::View<T*, memory_space> red(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi block reduced rows"),
+      static_cast<std::size_t>(nsys * k * RW));
+  const Kokkos::View<T*, memory_space> iface(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi block interface"),
+      static_cast<std::size_t>(nsys * k * M));
+  const Kokkos::View<int*, memory_space> codes("bandsolve::mpi block local info", p.nsys);
+
+  block_reduce_parts<M>(exec, a, b, c, d, work, red, codes, nsys, part);
+  exec.fence();  // red is complete
+  const reduced_router<T, memory_space> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
+  const auto rows_in = router.to_solvers(red, RW);
+  std::vector<int> reduced_codes(p.nsys, 0);
+  const auto mine = static_cast<std::size_t>(router.lines_solved_here());
+  const auto K = static_cast<std::size_t>(router.reduced_rows());
+  using coef_view = Kokkos::View<T****, Kokkos::LayoutRight, memory_space>;
+  const Kokkos::View<T***, Kokkos::LayoutRight, memory_space> rd(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi block reduced d"), mine, K,
+      M);
+  if (mine > 0) {
+    const auto alloc = [&](const char* label) {
+      return coef_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), mine,
+                       K, M, M);
+    };
+    const coef_view ra = alloc("bandsolve::mpi block reduced a"),
+                    rb = alloc("bandsolve::mpi block reduced b"),
+                    rc = alloc("bandsolve::mpi block reduced c");
+    unpack_reduced_blocks<M, T>(exec, router, rows_in, ra, rb, rc, rd);
+    const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi block reduced info", mine);
+    bandsolve::solve(exec, algorithm, ra, rb, rc, rd, rinfo);
+    exec.fence();
+    router.record_codes(rinfo, reduced_codes);
+  }
+  block_interface_to_owners<M, T>(exec, comm, p, router, rd, iface);
+  block_finish_parts<M>(exec, d, work, iface, nsys, part);
+  exec.fence();
+  reduce_info(comm, p.nsys, codes, reduced_codes, info);
+}
+
+// The one-shot solve on a host execution space (arguments checked here, collectively).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
+                             algo::block_thomas algorithm, const AView& a, const BView& b,
+                             const CView& c, const DView& d, const InfoView& info,
+                             const options& opts) {
+  using T = typename DView::non_const_value_type;
+  block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename DView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                               typename InfoView::memory_space>::accessible,
+                "bandsolve::mpi::solve(block_thomas): the local passes run on host execution "
+                "spaces and host memory");
+  // Named members, not a structured binding: C++17 lambdas cannot capture those.
+  const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts);
+  const partition& p = agreed.first;
+  const int m = agreed.second;
+  if (p.nsys == 0) return;
+  if (p.size == 1) {
+    bandsolve::solve(exec, algorithm, a, b, c, d, info);
+    exec.fence();
+    return;
+  }
+  bandsolve::detail::block_size_dispatch(block_fn(), static_cast<std::size_t>(m), [&](auto bs) {
+    block_solve_reduced<decltype(bs)::value>(exec, comm, algorithm, p, opts, a, b, c, d, info);
+  });
+}
+
+// The one-shot solve through host memory (host_staging.hpp): the arguments as given are checked
+// and agreed before anything is copied.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void block_staged_solve(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
+                        const AView& a, const BView& b, const CView& c, const DView& d,
+                        const InfoView& info, const options& opts) {
+  using T = typename DView::non_const_value_type;
+  block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts);
+  if (agreed.first.nsys == 0) return;
+  solve_on_host_copies(
+      exec,
+      [&](const auto& host, const auto&... views) {
+        block_partitioned_solve(host, comm, algorithm, views..., opts);
+      },
+      a, b, c, d, info);
+}
+
+}  // namespace detail
+
+// Block-tridiagonal lines (see the top of this header).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
+           const AView& a, const BView& b, const CView& c, const DView& d, const InfoView& info,
+           const options& opts = {}) {
+  if constexpr (detail::runs_on_host_v<ExecutionSpace>)
+    detail::block_partitioned_solve(exec, comm, algorithm, a, b, c, d, info, opts);
+  else
+    detail::block_staged_solve(exec, comm, algorithm, a, b, c, d, info, opts);
+}
+
+}  // namespace bandsolve::mpi

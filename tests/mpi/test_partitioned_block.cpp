@@ -1,0 +1,487 @@
+// Distributed block Thomas (bandsolve::mpi::solve with algo::block_thomas): every rank holds a
+// contiguous part of the block rows of every system, and the result must equal the single-process
+// block Thomas solve of the whole lines to rounding and leave a small residual, for blocks of 2, 3,
+// 5 and 8, float and double, row, column and strided Views, even and uneven splits (parts of 1 and
+// 2 block rows), one system and batches that are not a multiple of a pack, both exchange schemes,
+// with and without pivoting inside the blocks, and through host copies (the path of device
+// execution spaces). A singular block row gets the single-process info code on every rank; bad
+// arguments on one rank, or different block sizes, make every rank throw. Run by mpiexec with 1-4
+// ranks.
+//
+// Every rank builds every block of every line from a hash of (line, global row, entry), so it can
+// compute the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
+// collective calls that the other ranks then wait in.
+#include <bandsolve/mpi.hpp>  // the single-process block solve too
+
+#include <Kokkos_Core.hpp>
+#include <catch2/catch_session.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace bmpi = bandsolve::mpi;
+using bandsolve::algo::block_thomas;
+using exec_space = Kokkos::DefaultHostExecutionSpace;
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int p = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  return p;
+}
+
+// A value in [-1, 1) from (line, global row, which operand, entry).
+double hashed(std::uint64_t s, std::uint64_t g, std::uint64_t which, std::uint64_t e) {
+  std::uint64_t z = ((s * 1000003u + g) * 8u + which) * 97u + e + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+// nsys block-tridiagonal lines of N block rows of m x m blocks, block diagonally dominant (each
+// row of B_g has a diagonal entry larger than the sum of the row's other magnitudes in A_g, B_g,
+// C_g by at least 1); the (line, row) pairs in zero_rows have A, B, C all 0 (singular).
+struct lines {
+  std::size_t nsys, N, m;
+  std::vector<std::pair<std::size_t, std::size_t>> zero_rows = {};
+  // The first two equations of every block row swapped (A, B, C rows alike): B_g's leading
+  // entry is then small, which the solve without pivoting inside the blocks handles badly.
+  bool pivot_needed = false;
+  // which: 0 A, 1 B, 2 C; entry (r, c); 3: d, entry r.
+  double coef(std::size_t s, std::size_t g, int which, std::size_t r, std::size_t c) const {
+    for (const auto& z : zero_rows)
+      if (z.first == s && z.second == g && which < 3) return 0.0;
+    if (which == 3) return hashed(s, g, 3, r);
+    const auto raw = [&](int w, std::size_t rr, std::size_t cc) {
+      if ((w == 0 && g == 0) || (w == 2 && g + 1 == N)) return 0.0;
+      return hashed(s, g, static_cast<std::uint64_t>(w), rr * m + cc) / static_cast<double>(m);
+    };
+    if (pivot_needed && r < 2) r = 1 - r;
+    if (which != 1 || r != c) return raw(which, r, c);
+    double sum = 1.0 + 0.5 * (hashed(s, g, 5, r) + 1.0);
+    for (std::size_t k = 0; k < m; ++k) {
+      sum += std::abs(raw(0, r, k)) + std::abs(raw(2, r, k));
+      if (k != r) sum += std::abs(raw(1, r, k));
+    }
+    return hashed(s, g, 6, r) < 0 ? -sum : sum;
+  }
+};
+
+// The single-process block Thomas solve of the whole lines: x (s, g, r at (s*N + g)*m + r), info.
+template <class T>
+std::pair<std::vector<T>, std::vector<int>> reference(const lines& L, block_thomas algorithm) {
+  using V4 = Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  V4 a("a", L.nsys, L.N, L.m, L.m), b("b", L.nsys, L.N, L.m, L.m), c("c", L.nsys, L.N, L.m, L.m);
+  Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace> d("d", L.nsys, L.N, L.m);
+  for (std::size_t s = 0; s < L.nsys; ++s)
+    for (std::size_t g = 0; g < L.N; ++g)
+      for (std::size_t r = 0; r < L.m; ++r) {
+        d(s, g, r) = static_cast<T>(L.coef(s, g, 3, r, 0));
+        for (std::size_t q = 0; q < L.m; ++q) {
+          a(s, g, r, q) = static_cast<T>(L.coef(s, g, 0, r, q));
+          b(s, g, r, q) = static_cast<T>(L.coef(s, g, 1, r, q));
+          c(s, g, r, q) = static_cast<T>(L.coef(s, g, 2, r, q));
+        }
+      }
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
+  bandsolve::solve(Kokkos::Serial(), algorithm, a, b, c, d, info);
+  Kokkos::fence();
+  return {std::vector<T>(d.data(), d.data() + d.size()),
+          std::vector<int>(info.data(), info.data() + L.nsys)};
+}
+
+// Block rows held by each of P ranks out of N = 13 (or N = P for all_ones).
+enum class split { even, one_two_rest, rest_two_one, alternate_two_one };
+const char* split_name(split k) {
+  const char* names[] = {"even", "1,2,7,rest", "rest,7,2,1", "2,1,2,1"};
+  return names[static_cast<int>(k)];
+}
+std::vector<std::size_t> parts(split kind, int P) {
+  std::vector<std::size_t> n(static_cast<std::size_t>(P));
+  const std::size_t pattern[3] = {1, 2, 7};
+  std::size_t used = 0;
+  for (int r = 0; r < P; ++r) {
+    std::size_t& k = n[static_cast<std::size_t>(r)];
+    switch (kind) {
+      case split::even: k = 13 / P + (r < 13 % P ? 1 : 0); break;
+      case split::one_two_rest: k = r + 1 < P ? pattern[r] : 13 - used; break;
+      case split::rest_two_one: k = r > 0 ? pattern[P - 1 - r] : 0; break;
+      case split::alternate_two_one: k = r % 2 == 0 ? 2 : 1; break;
+    }
+    used += k;
+  }
+  if (kind == split::rest_two_one) n[0] = 13 - used;
+  return n;
+}
+
+// View kinds of this rank's part: row (LayoutRight), column (LayoutLeft), strided (block rows
+// 1 .. n of a LayoutRight array with two extra block rows per system).
+enum class kind { row, column, strided };
+const char* kind_name(kind k) {
+  const char* names[] = {"row", "column", "strided"};
+  return names[static_cast<int>(k)];
+}
+
+// This rank's block rows [g0, g0 + n) of operand `which` as a View of kind K.
+template <kind K, class T>
+auto local_coef(const lines& L, std::size_t g0, std::size_t n, int which) {
+  const auto fill = [&](const auto& v) {
+    for (std::size_t s = 0; s < L.nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < L.m; ++r)
+          for (std::size_t q = 0; q < L.m; ++q)
+            v(s, i, r, q) = static_cast<T>(L.coef(s, g0 + i, which, r, q));
+    return v;
+  };
+  if constexpr (K == kind::strided) {
+    Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace> base("base", L.nsys, n + 2, L.m,
+                                                                      L.m);
+    Kokkos::deep_copy(base, T(1e30));  // never read
+    Kokkos::View<T****, Kokkos::LayoutStride, Kokkos::HostSpace> v = Kokkos::subview(
+        base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), n + 1), Kokkos::ALL, Kokkos::ALL);
+    return fill(v);
+  } else {
+    using Layout = std::conditional_t<K == kind::row, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
+    return fill(Kokkos::View<T****, Layout, Kokkos::HostSpace>("coef", L.nsys, n, L.m, L.m));
+  }
+}
+
+template <kind K, class T>
+auto local_rhs(const lines& L, std::size_t g0, std::size_t n) {
+  const auto fill = [&](const auto& v) {
+    for (std::size_t s = 0; s < L.nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < L.m; ++r)
+          v(s, i, r) = static_cast<T>(L.coef(s, g0 + i, 3, r, 0));
+    return v;
+  };
+  if constexpr (K == kind::strided) {
+    Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace> base("dbase", L.nsys, n + 2, L.m);
+    Kokkos::deep_copy(base, T(1e30));
+    Kokkos::View<T***, Kokkos::LayoutStride, Kokkos::HostSpace> v = Kokkos::subview(
+        base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), n + 1), Kokkos::ALL);
+    return fill(v);
+  } else {
+    using Layout = std::conditional_t<K == kind::row, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
+    return fill(Kokkos::View<T***, Layout, Kokkos::HostSpace>("d", L.nsys, n, L.m));
+  }
+}
+
+// This rank's first global block row and block rows under `sizes`.
+std::pair<std::size_t, std::size_t> my_rows(const std::vector<std::size_t>& sizes) {
+  const std::size_t me = static_cast<std::size_t>(world_rank());
+  std::size_t g0 = 0;
+  for (std::size_t r = 0; r < me; ++r) g0 += sizes[r];
+  return {g0, sizes[me]};
+}
+
+struct outcome {
+  double max_error = 0;     // |x - x_ref| / (1 + |x_ref|) over this rank's rows, regular lines
+  double max_residual = 0;  // |A x_{g-1} + B x_g + C x_{g+1} - d| / (1 + sum of magnitudes)
+  std::vector<int> info;
+};
+
+// Solves this rank's part under `sizes` with Views of kind K (staged: through host copies, as on
+// a device execution space) and measures it against the reference and by the residual of the
+// whole lines (x gathered on every rank).
+template <kind K, class T>
+outcome run(const lines& L, const std::vector<std::size_t>& sizes, bmpi::options opts,
+            block_thomas algorithm = {}, bool staged = false) {
+  const auto [g0, n] = my_rows(sizes);
+  const auto a = local_coef<K, T>(L, g0, n, 0);
+  const auto b = local_coef<K, T>(L, g0, n, 1);
+  const auto c = local_coef<K, T>(L, g0, n, 2);
+  const auto d = local_rhs<K, T>(L, g0, n);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
+  Kokkos::deep_copy(info, -7);
+  if (staged)
+    bmpi::detail::block_staged_solve(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, d, info,
+                                     opts);
+  else
+    bmpi::solve(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, d, info, opts);
+  const auto [xref, iref] = reference<T>(L, algorithm);
+  outcome out;
+  out.info.assign(info.data(), info.data() + L.nsys);
+  const std::size_t m = L.m, N = L.N;
+  // The whole solution on every rank (each rank adds its rows to zeros).
+  std::vector<double> x(L.nsys * N * m, 0.0);
+  for (std::size_t s = 0; s < L.nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < m; ++r) x[(s * N + g0 + i) * m + r] = static_cast<double>(d(s, i, r));
+  MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM,
+                MPI_COMM_WORLD);
+  for (std::size_t s = 0; s < L.nsys; ++s) {
+    if (iref[s] != 0) continue;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < m; ++r) {
+        const double xr = static_cast<double>(xref[(s * N + g0 + i) * m + r]);
+        const double e = std::abs(static_cast<double>(d(s, i, r)) - xr) / (1.0 + std::abs(xr));
+        if (!(e <= out.max_error)) out.max_error = std::isnan(e) ? 1e300 : e;
+      }
+    for (std::size_t g = 0; g < N; ++g)
+      for (std::size_t r = 0; r < m; ++r) {
+        double res = -L.coef(s, g, 3, r, 0), mag = 1.0 + std::abs(res);
+        for (std::size_t q = 0; q < m; ++q) {
+          const double terms[3] = {
+              g > 0 ? L.coef(s, g, 0, r, q) * x[(s * N + g - 1) * m + q] : 0.0,
+              L.coef(s, g, 1, r, q) * x[(s * N + g) * m + q],
+              g + 1 < N ? L.coef(s, g, 2, r, q) * x[(s * N + g + 1) * m + q] : 0.0};
+          for (const double t : terms) res += t, mag += std::abs(t);
+        }
+        const double rel = std::abs(res) / mag;
+        if (!(rel <= out.max_residual)) out.max_residual = std::isnan(rel) ? 1e300 : rel;
+      }
+  }
+  // info: the reference's codes on every rank.
+  for (std::size_t s = 0; s < L.nsys; ++s) CHECK(out.info[s] == iref[s]);
+  return out;
+}
+
+template <class T>
+double tolerance() {
+  return std::is_same_v<T, float> ? 1e-4 : 1e-12;
+}
+
+template <kind K, class T>
+void check_layout() {
+  const int P = world_size();
+  const bmpi::exchange schemes[2] = {bmpi::exchange::gather, bmpi::exchange::all_to_all};
+  const split splits[3] = {split::even, split::one_two_rest, split::rest_two_one};
+  for (const std::size_t m : {2, 3, 5, 8})
+    for (const std::size_t nsys : {1, 11})
+      for (const split sp : splits)
+        for (const auto scheme : schemes) {
+          bmpi::options opts;
+          opts.scheme = scheme;
+          const lines L{nsys, 13, m};
+          const outcome o = run<K, T>(L, parts(sp, P), opts);
+          INFO(kind_name(K) << (std::is_same_v<T, float> ? " float" : " double") << " m = " << m
+                            << " nsys = " << nsys << " split " << split_name(sp) << " scheme "
+                            << static_cast<int>(scheme) << " ranks " << P);
+          CHECK(o.max_error <= tolerance<T>());
+          CHECK(o.max_residual <= tolerance<T>());
+        }
+}
+
+TEST_CASE("mpi::solve(block_thomas) equals the single-process block solve", "[mpi][block]") {
+  check_layout<kind::row, double>();
+  check_layout<kind::column, double>();
+  check_layout<kind::strided, double>();
+  check_layout<kind::row, float>();
+  check_layout<kind::column, float>();
+  check_layout<kind::strided, float>();
+}
+
+TEST_CASE("mpi::solve(block_thomas): 2,1,2,1 splits and one block row per rank",
+          "[mpi][block]") {
+  const int P = world_size();
+  for (const std::size_t m : {3, 8}) {
+    const lines L{5, static_cast<std::size_t>(P), m};
+    const outcome ones = run<kind::row, double>(L, std::vector<std::size_t>(P, 1), {});
+    CHECK(ones.max_error <= 1e-12);
+    CHECK(ones.max_residual <= 1e-12);
+    const auto sizes = parts(split::alternate_two_one, P);
+    std::size_t N = 0;
+    for (const auto k : sizes) N += k;
+    const lines L2{5, N, m};
+    const outcome alt = run<kind::column, double>(L2, sizes, {});
+    CHECK(alt.max_error <= 1e-12);
+    CHECK(alt.max_residual <= 1e-12);
+  }
+}
+
+TEST_CASE("mpi::solve(block_thomas) with pivoting inside the blocks", "[mpi][block]") {
+  const int P = world_size();
+  lines L{9, 13, 3};
+  L.pivot_needed = true;
+  const block_thomas partial{block_thomas::pivoting::partial};
+  for (const split sp : {split::even, split::one_two_rest}) {
+    const outcome o = run<kind::row, double>(L, parts(sp, P), {}, partial);
+    INFO("split " << split_name(sp));
+    CHECK(o.max_error <= 1e-12);
+    CHECK(o.max_residual <= 1e-12);
+  }
+}
+
+TEST_CASE("mpi::solve(block_thomas) through host copies of the Views", "[mpi][block]") {
+  const int P = world_size();
+  for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+    bmpi::options opts;
+    opts.scheme = scheme;
+    const lines L{7, 13, 5};
+    const outcome s = run<kind::strided, double>(L, parts(split::one_two_rest, P), opts, {}, true);
+    CHECK(s.max_error <= 1e-12);
+    CHECK(s.max_residual <= 1e-12);
+    const outcome f = run<kind::column, float>(L, parts(split::even, P), opts, {}, true);
+    CHECK(f.max_error <= 1e-4);
+    CHECK(f.max_residual <= 1e-4);
+  }
+}
+
+TEST_CASE("mpi::solve(block_thomas): a singular block row gets the same info on every rank",
+          "[mpi][block]") {
+  const int P = world_size();
+  for (const split sp : {split::even, split::one_two_rest, split::rest_two_one})
+    for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+      bmpi::options opts;
+      opts.scheme = scheme;
+      // Zero block rows at the first, an interior, a part's edge and the last row; line 5 twice.
+      lines L{9, 13, 3};
+      L.zero_rows = {{1, 0}, {3, 6}, {5, 1}, {5, 9}, {6, 2}, {7, 12}};
+      const outcome o = run<kind::row, double>(L, parts(sp, P), opts);
+      INFO("split " << split_name(sp) << " scheme " << static_cast<int>(scheme));
+      CHECK(o.info[1] == 1);
+      CHECK(o.info[3] == 7);
+      CHECK(o.info[5] == 2);
+      CHECK(o.info[7] == 13);
+      CHECK(o.info[0] == 0);
+      CHECK(o.max_error <= 1e-12);  // the regular lines
+      // Every rank holds the same codes.
+      std::vector<int> lo(o.info), hi(o.info);
+      MPI_Allreduce(MPI_IN_PLACE, lo.data(), static_cast<int>(lo.size()), MPI_INT, MPI_MIN,
+                    MPI_COMM_WORLD);
+      MPI_Allreduce(MPI_IN_PLACE, hi.data(), static_cast<int>(hi.size()), MPI_INT, MPI_MAX,
+                    MPI_COMM_WORLD);
+      CHECK(lo == hi);
+    }
+}
+
+// Calls f() on every rank and returns the message of the std::invalid_argument it threw ("" if
+// none, "other" for any other exception).
+template <class F>
+std::string thrown(const F& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  } catch (...) {
+    return "other";
+  }
+  return "";
+}
+
+TEST_CASE("mpi::solve(block_thomas): bad arguments on one rank make every rank throw",
+          "[mpi][block]") {
+  const int P = world_size(), me = world_rank();
+  const std::size_t m = 3, nsys = 4;
+  const lines L{nsys, static_cast<std::size_t>(2 * P), m};
+  using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
+  const std::string fn = "bandsolve::mpi::solve(block_thomas): ";
+  const bool bad = me == P - 1;
+
+  // d with a wrong block size on the last rank.
+  {
+    V4 a("a", nsys, 2, m, m), b("b", nsys, 2, m, m), c("c", nsys, 2, m, m);
+    V3 d("d", nsys, 2, bad ? m + 1 : m);
+    const std::string msg = thrown([&] {
+      bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, d, info);
+    });
+    CHECK(msg.rfind(fn, 0) == 0);
+    CHECK(msg.find("rank " + std::to_string(P - 1) + " of " + std::to_string(P)) !=
+          std::string::npos);
+    CHECK(msg.find("d.extent(2) = 4") != std::string::npos);
+  }
+  // An unsupported block size (m = 9) on the last rank.
+  {
+    const std::size_t mb = bad ? 9 : m;
+    V4 a("a", nsys, 2, mb, mb), b("b", nsys, 2, mb, mb), c("c", nsys, 2, mb, mb);
+    V3 d("d", nsys, 2, mb);
+    const std::string msg = thrown([&] {
+      bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, d, info);
+    });
+    CHECK(msg.rfind(fn, 0) == 0);
+    CHECK(msg.find("m = 9") != std::string::npos);
+  }
+  // No block rows on the last rank.
+  {
+    const std::size_t n = bad ? 0 : 2;
+    V4 a("a", nsys, n, m, m), b("b", nsys, n, m, m), c("c", nsys, n, m, m);
+    V3 d("d", nsys, n, m);
+    const std::string msg = thrown([&] {
+      bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, d, info);
+    });
+    CHECK(msg.rfind(fn, 0) == 0);
+    CHECK(msg.find("holds 0 rows") != std::string::npos);
+  }
+  // Different numbers of systems.
+  {
+    const std::size_t ns = bad && P > 1 ? nsys - 1 : nsys;
+    V4 a("a", ns, 2, m, m), b("b", ns, 2, m, m), c("c", ns, 2, m, m);
+    V3 d("d", ns, 2, m);
+    Kokkos::View<int*, Kokkos::HostSpace> inf("info", ns);
+    const std::string msg = thrown([&] {
+      bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, d, inf);
+    });
+    if (P > 1) {
+      CHECK(msg.rfind(fn, 0) == 0);
+      CHECK(msg.find("different numbers of systems") != std::string::npos);
+    } else {
+      CHECK(msg.empty());
+    }
+  }
+  // Different (valid) block sizes.
+  {
+    const std::size_t mb = bad && P > 1 ? 2 : m;
+    const auto a = local_coef<kind::row, double>(lines{nsys, 2 * std::size_t(P), mb}, 0, 2, 0);
+    const auto b = local_coef<kind::row, double>(lines{nsys, 2 * std::size_t(P), mb}, 0, 2, 1);
+    const auto c = local_coef<kind::row, double>(lines{nsys, 2 * std::size_t(P), mb}, 0, 2, 2);
+    const auto d = local_rhs<kind::row, double>(lines{nsys, 2 * std::size_t(P), mb}, 0, 2);
+    const std::string msg = thrown([&] {
+      bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, d, info);
+    });
+    if (P > 1) {
+      CHECK(msg.rfind(fn, 0) == 0);
+      CHECK(msg.find("different block sizes: m = 3 on rank 0 but 2 on rank " +
+                     std::to_string(P - 1)) != std::string::npos);
+    } else {
+      CHECK(msg.empty());
+    }
+  }
+  // Different exchange schemes.
+  if (P > 1) {
+    const auto [g0, n] = my_rows(std::vector<std::size_t>(P, 2));
+    const auto a = local_coef<kind::row, double>(L, g0, n, 0);
+    const auto b = local_coef<kind::row, double>(L, g0, n, 1);
+    const auto c = local_coef<kind::row, double>(L, g0, n, 2);
+    const auto d = local_rhs<kind::row, double>(L, g0, n);
+    bmpi::options opts;
+    opts.scheme = bad ? bmpi::exchange::gather : bmpi::exchange::all_to_all;
+    const std::string msg = thrown([&] {
+      bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, d, info, opts);
+    });
+    CHECK(msg.rfind(fn, 0) == 0);
+    CHECK(msg.find("different options") != std::string::npos);
+  }
+  // After all that, a good call still works on every rank.
+  const outcome o = run<kind::row, double>(L, std::vector<std::size_t>(P, 2), {});
+  CHECK(o.max_error <= 1e-12);
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  Kokkos::initialize(argc, argv);
+  int result = 0;
+  { result = Catch::Session().run(argc, argv); }
+  Kokkos::finalize();
+  MPI_Allreduce(MPI_IN_PLACE, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return result;
+}
