@@ -4,9 +4,9 @@
 // 5 and 8, float and double, row, column and strided Views, even and uneven splits (parts of 1 and
 // 2 block rows), one system and batches that are not a multiple of a pack, both exchange schemes,
 // with and without pivoting inside the blocks, and through host copies (the path of device
-// execution spaces). A singular block row gets the single-process info code on every rank; bad
-// arguments on one rank, or different block sizes, make every rank throw. Run by mpiexec with 1-4
-// ranks.
+// execution spaces); the words the exchanges send are counted. A singular block row gets the
+// single-process info code on every rank; bad arguments on one rank, or different block sizes,
+// make every rank throw. Run by mpiexec with 1-4 ranks.
 //
 // Every rank builds every block of every line from a hash of (line, global row, entry), so it can
 // compute the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
@@ -189,6 +189,17 @@ std::pair<std::size_t, std::size_t> my_rows(const std::vector<std::size_t>& size
   return {g0, sizes[me]};
 }
 
+// Words the reduced systems' exchanges sent from this rank (MPI's profiling interface: the
+// definitions at the end take the place of the library's and call it through PMPI_).
+long long words_sent = 0;
+
+// Reduced block rows per line under `sizes`: 1 per part of one block row, else 2.
+std::size_t reduced_rows(const std::vector<std::size_t>& sizes) {
+  std::size_t K = 0;
+  for (const auto n : sizes) K += n == 1 ? 1 : 2;
+  return K;
+}
+
 struct outcome {
   double max_error = 0;     // |x - x_ref| / (1 + |x_ref|) over this rank's rows, regular lines
   double max_residual = 0;  // |A x_{g-1} + B x_g + C x_{g+1} - d| / (1 + sum of magnitudes)
@@ -208,11 +219,21 @@ outcome run(const lines& L, const std::vector<std::size_t>& sizes, bmpi::options
   const auto d = local_rhs<K, T>(L, g0, n);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
   Kokkos::deep_copy(info, -7);
+  words_sent = 0;
   if (staged)
     bmpi::detail::block_staged_solve(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, d, info,
                                      opts);
   else
     bmpi::solve(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, d, info, opts);
+  // Words per line per rank: K reduced rows of 2m^2 + m words there and m back (none on one
+  // rank, which solves on its own).
+  long long total = words_sent;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  const int P = world_size();
+  const double words = static_cast<double>(total) / static_cast<double>(L.nsys * std::size_t(P));
+  const std::size_t per_row = 2 * L.m * L.m + 2 * L.m;
+  CHECK(words == (P > 1 ? static_cast<double>(reduced_rows(sizes) * per_row) / P : 0.0));
+  CHECK(words <= static_cast<double>(2 * per_row));
   const auto [xref, iref] = reference<T>(L, algorithm);
   outcome out;
   out.info.assign(info.data(), info.data() + L.nsys);
@@ -474,6 +495,36 @@ TEST_CASE("mpi::solve(block_thomas): bad arguments on one rank make every rank t
 }
 
 }  // namespace
+
+extern "C" {
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  int P = 0;
+  PMPI_Comm_size(comm, &P);
+  for (int q = 0; q < P; ++q) words_sent += sendcounts[q];
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm);
+}
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  words_sent += sendcount;
+  return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm);
+}
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  int r = 0, P = 0;
+  PMPI_Comm_rank(comm, &r);
+  PMPI_Comm_size(comm, &P);
+  if (r == root)
+    for (int q = 0; q < P; ++q) words_sent += sendcounts[q];
+  return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm);
+}
+}
 
 int main(int argc, char* argv[]) {
   MPI_Init(&argc, &argv);
