@@ -36,6 +36,7 @@
 // work rows as device row scratch) on any execution space. The factorization keeps the same
 // storage (lu(), pivots()) and its solve runs on the backend that factored it.
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/banded/band_layout.hpp>
 #include <bandsolve/banded/banded_lu_device.hpp>
 #include <bandsolve/banded/banded_lu_kernel.hpp>
@@ -54,12 +55,12 @@ inline constexpr bool is_interleaved_band_v =
     !std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
     !std::is_same_v<Layout, layout::strided> && !std::is_same_v<Layout, unsupported_layout>;
 
-// Systems per work item: an interleaved pack, or 64 bytes of systems side by side (one cache line
-// per band entry for column blocks).
+// Systems per work item: an interleaved pack, or the host backend's cache-line lanes, systems side
+// by side (one cache line per band entry for column blocks).
 template <class Layout, class T>
 constexpr int banded_pack_width() {
   if constexpr (is_interleaved_band_v<Layout>) return Layout::width;
-  else return sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T));
+  else return cache_line_lanes_v<T>;
 }
 
 template <class Layout, class View>

@@ -2,6 +2,7 @@
 // Block Thomas's compile-time and run-time argument checks and the small helpers every backend
 // shares: pack width and lanes of a View, the operand of a work item, the number of right-hand
 // sides, and the dispatch of the run-time block size m = 2..8 to compiled kernels.
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_layout.hpp>
 #include <bandsolve/block/block_thomas_kernel.hpp>
@@ -18,10 +19,10 @@ namespace detail {
 template <class View>
 inline constexpr int block_pack_width_v = static_pack_width<View, 5>();
 
-// Systems per work item: an interleaved pack, or 64 bytes of lanes for rank-4 Views (one cache
-// line per block entry when the systems are contiguous, as in a LayoutLeft View).
+// Systems per work item: an interleaved pack, or the host backend's cache-line lanes for rank-4
+// Views (one cache line per block entry when the systems are contiguous, as in a LayoutLeft View).
 template <class T, int W>
-inline constexpr int block_lanes_v = W > 0 ? W : static_cast<int>(64 / sizeof(T));
+inline constexpr int block_lanes_v = W > 0 ? W : cache_line_lanes_v<T>;
 
 template <class T>
 inline constexpr bool is_block_scalar_v = std::is_same_v<T, float> || std::is_same_v<T, double>;

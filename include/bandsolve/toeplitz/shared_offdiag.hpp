@@ -26,6 +26,7 @@
 // them), which runs a thread per system on any execution space (shared_offdiag_device.hpp).
 #include <bandsolve/backend/host_simd/lane_access.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
@@ -109,7 +110,7 @@ void shared_offdiag_host_solve(const ExecutionSpace& exec,
   using Layout = layout_of_t<DView>;
   using Scalar = typename DView::value_type;
   using Work = typename work_type<Scalar, Real>::type;
-  constexpr int lanes = static_cast<int>(128 / sizeof(Scalar));
+  constexpr int lanes = two_line_lanes_v<Scalar>;
   constexpr int L = item_lanes<Layout, lanes>();
   const index_t slots = static_cast<index_t>(capacity(d));
   const bool pin = options.singular == singular_last_row::pin;

@@ -1,15 +1,8 @@
 #pragma once
-// Pack widths and pack footprints of the host SIMD backend that the block, banded and Toeplitz
-// families ask for, beside the cache-line lanes of work_shape.hpp: the families name no vector
-// width and compute no width from the size of a value themselves.
-#include <bandsolve/backend/host_simd/work_shape.hpp>
+// Pack footprints of the host SIMD backend that the banded family asks for, beside the pack
+// widths of work_shape.hpp: the families compute nothing from the size of a value themselves.
 
 namespace bandsolve::detail {
-
-// Lanes of a pack whose coefficients every system shares (only the right-hand sides stream
-// through memory): two cache lines of values per row (16 doubles, 32 floats, 8 complex doubles).
-template <class T>
-inline constexpr int shared_coefficient_lanes_v = 2 * cache_line_lanes_v<T>;
 
 // 64-byte cache lines spanned by one row of a pack of L values of T (what a prefetch of that row
 // touches).
