@@ -18,17 +18,10 @@
 // multipliers to 0, so the lane goes on exactly as ?gbtf2 does (it skips that elimination).
 // Without pivoting, U keeps ku superdiagonals and info flags zero, tiny or non-finite pivots like
 // the core's Thomas.
+#include <bandsolve/backend/host_simd/pack_vectors.hpp>
+#include <bandsolve/backend/host_simd/pack_widths.hpp>
 #include <bandsolve/banded/scalar.hpp>
 #include <bandsolve/core/config.hpp>
-
-// GNU vector types for whole packs (see eliminate_column_pivoting_packed): host GCC only; other
-// compilers and device passes use the lane-wise loops.
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
-    !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__SYCL_DEVICE_ONLY__)
-#define BANDSOLVE_BANDED_GNU_VECTORS 1
-#else
-#define BANDSOLVE_BANDED_GNU_VECTORS 0
-#endif
 
 namespace bandsolve::detail {
 
@@ -142,7 +135,7 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch_band_column(const Dims& dims, index_t 
   if (jj >= n) return;
   const int kl = dims.kl(), last = 2 * dims.kl() + dims.ku();
   if constexpr (BandUnit) {
-    constexpr int lines = (L * static_cast<int>(sizeof(T)) + 63) / 64;
+    constexpr int lines = pack_lines_v<T, L>;
     for (int r = kl; r <= last; ++r)
       for (int c = 0; c < lines; ++c)
         BANDSOLVE_PREFETCH(reinterpret_cast<const char*>(ab.entry(jj, r)) + 64 * c);
@@ -160,7 +153,7 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch_rhs_row(index_t n, int nl, int nrhs, i
   if (i >= n) return;
   for (int k = 0; k < nrhs; ++k) {
     if constexpr (RhsUnit) {
-      constexpr int lines = (L * static_cast<int>(sizeof(T)) + 63) / 64;
+      constexpr int lines = pack_lines_v<T, L>;
       for (int c = 0; c < lines; ++c)
         BANDSOLVE_PREFETCH(reinterpret_cast<const char*>(b.row(i, k)) + 64 * c);
     } else {
@@ -283,84 +276,29 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
   }
 }
 
-#if BANDSOLVE_BANDED_GNU_VECTORS
-// Step j with partial pivoting on whole packs held in GNU vector types (all L lanes of a work
-// entry in one value). The lane-wise loops above leave the pivot search and the selects on
-// q == r to the auto-vectorizer, and GCC's jump threading turns the repeated selects into
-// branches it then vectorizes with masked stores; vector selects have no branches to thread.
-// The same arithmetic, selects and strict comparisons as the lane-wise step, so the same pivots.
-// Padding lanes of a partial pack hold zeros (load_work_row) and are never written out.
-// Loads and stores go through pointers to this type: it may alias T and needs only T's
-// alignment. (No function takes or returns it by value: that would change the ABI with the ISA.)
-template <class T, int L>
-struct gnu_pack {
-  typedef T type __attribute__((vector_size(sizeof(T) * L), aligned(alignof(T)), may_alias));
-};
-template <class T, int L>
-KOKKOS_FORCEINLINE_FUNCTION typename gnu_pack<T, L>::type& pack_at(T* a) {
-  return *reinterpret_cast<typename gnu_pack<T, L>::type*>(a);
-}
-template <class T, int L>
-KOKKOS_FORCEINLINE_FUNCTION const typename gnu_pack<T, L>::type& pack_at(const T* a) {
-  return *reinterpret_cast<const typename gnu_pack<T, L>::type*>(a);
-}
-
+// Step j with partial pivoting on whole packs (pack_vectors.hpp, where pack_vectors_v holds):
+// rows j .. j+kl of column j down the work rows, columns j+1 .. j+kv to their right. The same
+// arithmetic, selects and strict comparisons as the lane-wise step, so the same pivots. Padding
+// lanes of a partial pack hold zeros (load_work_row) and are never written out. One function per
+// scalar, width and bandwidths, shared by the solve and the factorization.
 template <int L, class T, class Dims>
 inline void eliminate_column_pivoting_packed(const band_work<T, L, Dims>& w, index_t j,
                                              pivot_offset_t<T>* p, int* info) {
-  using V = typename gnu_pack<T, L>::type;
-  const auto at = [](T* a) -> V& { return pack_at<T, L>(a); };
   const int kl = w.dims.kl(), width = w.dims.kl() + w.dims.ku();
   const index_t down = static_cast<index_t>(w.ldw()) * L - L;  // row j+r -> j+r+1, same column
-  T* const top = w.at(j, kl);                                   // row j, column j
-  // Pivot offset q per lane: the first row of largest magnitude (strict comparison).
-  const V first = at(top);
-  V best = first < V{} ? -first : first, q = V{};
-  for (int r = 1; r <= kl; ++r) {
-    const V x = at(top + r * down);
-    const V v = x < V{} ? -x : x;
-    const auto larger = v > best;
-    q = larger ? V{} + T(r) : q;
-    best = larger ? v : best;
-  }
-  // Column j: pivot to row j, the old row j to row j+q, multipliers.
-  V pivot = first;
-  for (int r = 1; r <= kl; ++r) pivot = q == T(r) ? at(top + r * down) : pivot;
-  const auto zero = pivot == V{};
-  const V inv = zero ? V{} : T(1) / pivot;
-  at(w.inv + j * L) = inv;
-  at(top) = pivot;
-  for (int r = 1; r <= kl; ++r) {
-    V& m = at(top + r * down);
-    m = (q == T(r) ? first : m) * inv;
-  }
-  // Columns j+1 .. j+kv: the interchange, then the update.
-  for (int c = 1; c <= width; ++c) {
-    T* const col = top + c * L;
-    const V t = at(col);
-    V u = t;
-    for (int r = 1; r <= kl; ++r) u = q == T(r) ? at(col + r * down) : u;
-    at(col) = u;
-    for (int r = 1; r <= kl; ++r) {
-      V& o = at(col + r * down);
-      o = (q == T(r) ? t : o) - at(top + r * down) * u;
-    }
-  }
-  at(p) = q;
-  for (int l = 0; l < L; ++l) info[l] = first_info(info[l], pivot_is_good(T(pivot[l])), j);
+  T pivot[L];
+  pivoting_elimination_packed<L>(w.at(j, kl), down, kl, width, w.inv + j * L, p, pivot);
+  for (int l = 0; l < L; ++l) info[l] = first_info(info[l], pivot_is_good(pivot[l]), j);
 }
-#endif
 
-// Step j of the elimination: whole-pack vectors where the compiler has them (partial pivoting of
-// real values, packs of several systems), the lane-wise loops otherwise.
+// Step j of the elimination: whole-pack vectors where the host backend has them (partial
+// pivoting; pack_vectors_v: real values, packs of several systems), the lane-wise loops otherwise.
 template <int L, bool Full, bool Pivot, class T, class Dims>
 KOKKOS_FORCEINLINE_FUNCTION void eliminate_column(const band_work<T, L, Dims>& w, int nl,
                                                   index_t j, pivot_offset_t<T>* p, int* info) {
-#if BANDSOLVE_BANDED_GNU_VECTORS
-  if constexpr (Pivot && !scalar_traits<T>::is_complex && L > 1 && (L & (L - 1)) == 0)
+  if constexpr (Pivot && pack_vectors_v<T, L>)
     eliminate_column_pivoting_packed<L>(w, j, p, info);
   else
-#endif
     eliminate_column_lanewise<L, Full, Pivot>(w, nl, j, p, info);
 }
 
@@ -396,27 +334,12 @@ KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows_lanewise(const rhs_lanes<T, Un
   }
 }
 
-#if BANDSOLVE_BANDED_GNU_VECTORS
 // The same on whole packs of contiguous lanes (see eliminate_column_pivoting_packed).
 template <int L, class T, class Mult>
 inline void forward_rhs_rows_packed(const rhs_lanes<T, true>& b, int nrhs, index_t j, int rows,
                                     const pivot_offset_t<T>* p, const Mult& mult) {
-  using V = typename gnu_pack<T, L>::type;
-  const V q = pack_at<T, L>(p);
-  const index_t down = b.row_stride;
-  for (int k = 0; k < nrhs; ++k) {
-    T* const y0 = b.row(j, k);
-    const V y = pack_at<T, L>(y0);
-    V u = y;
-    for (int r = 1; r <= rows; ++r) u = q == T(r) ? pack_at<T, L>(y0 + r * down) : u;
-    pack_at<T, L>(y0) = u;
-    for (int r = 1; r <= rows; ++r) {
-      V& o = pack_at<T, L>(y0 + r * down);
-      o = (q == T(r) ? y : o) - pack_at<T, L>(mult(r)) * u;
-    }
-  }
+  pivoted_update_packed<L>([&](int k) { return b.row(j, k); }, nrhs, b.row_stride, rows, p, mult);
 }
-#endif
 
 // Whole packs where the lanes of the right-hand sides and multipliers are contiguous and the
 // pack is full, lane by lane otherwise.
@@ -424,15 +347,12 @@ template <int L, bool Full, bool Pivot, class T, bool UnitLanes, class Mult>
 KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows(const rhs_lanes<T, UnitLanes>& b, int nl,
                                                   int nrhs, index_t j, int rows,
                                                   const pivot_offset_t<T>* p, const Mult& mult) {
-#if BANDSOLVE_BANDED_GNU_VECTORS
-  if constexpr (Pivot && UnitLanes && Mult::unit_lanes && !scalar_traits<T>::is_complex &&
-                L > 1 && (L & (L - 1)) == 0) {
+  if constexpr (Pivot && UnitLanes && Mult::unit_lanes && pack_vectors_v<T, L>) {
     if (Full || nl == L) {
       forward_rhs_rows_packed<L>(b, nrhs, j, rows, p, mult);
       return;
     }
   }
-#endif
   forward_rhs_rows_lanewise<L, Full, Pivot>(b, nl, nrhs, j, rows, p, mult);
 }
 
