@@ -21,7 +21,7 @@
 // no scratch). The factors are the same for every backend.
 #include <bandsolve/backend/host_simd/lane_access.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
-#include <bandsolve/backend/host_simd/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
@@ -38,7 +38,7 @@ class toeplitz_batch_factorization {
   using scalar_type = Scalar;
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
-  static constexpr int lanes = static_cast<int>(128 / sizeof(Scalar));
+  static constexpr int lanes = detail::two_line_lanes_v<Scalar>;
 
   toeplitz_batch_factorization() = default;
 
@@ -92,7 +92,7 @@ class toeplitz_batch_factorization {
     const Scalar t1 = t1_;
     // Row-layout items (systems n apart, rows contiguous) go through a lane-contiguous copy in
     // scratch, filled and emptied by L x L register transposes: no gathers in the recurrences.
-    constexpr bool can_transpose = BANDSOLVE_HAS_SIMD_TRANSPOSE && !detail::is_pack_layout_v<Layout>;
+    constexpr bool can_transpose = detail::transposable_lanes_v<Layout>;
     // Only whole items transpose: a batch of fewer systems than an item takes no scratch.
     const bool transpose =
         can_transpose && d.stride(1) == 1 && d.stride(0) != 1 && n % L == 0 && nsys >= L;
@@ -116,18 +116,8 @@ class toeplitz_batch_factorization {
               for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = xb(l, i) - ci * y[l];
             }
           };
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE  // (nvcc: transposed_sweep is not declared, and an extended
-                                  // lambda may not first capture `transpose` in an if constexpr)
-          if constexpr (can_transpose) {
-            if (transpose && nl == L) {
-              detail::transposed_sweep<L>(x, n, static_cast<Scalar*>(work), sweep);
-              return;
-            }
-          }
-#else
-          (void)work;
-#endif
-          detail::with_lane_block(x, sweep);
+          detail::sweep_lanes<L, can_transpose>(x, n, transpose && nl == L,
+                                                static_cast<Scalar*>(work), sweep);
         });
   }
 

@@ -4,15 +4,16 @@
 //   forward  z_k = f_k / delta - a z_{k-1}    carry_l[b] = z just before block b
 //   backward x_k = z_k + g x_{k+1}            carry_r[b] = x just after block b
 #include <bandsolve/backend/host_simd/launch.hpp>
-#include <bandsolve/backend/host_simd/simd_transpose.hpp>
+#include <bandsolve/backend/host_simd/transposed_blocks.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/config.hpp>
 
 namespace bandsolve::detail {
 
-// Blocks solved side by side in SIMD lanes by one work item.
+// Blocks solved side by side in SIMD lanes by one work item: the host backend's cache-line lanes.
 template <class T>
-inline constexpr int toeplitz_dc_lanes = static_cast<int>(64 / sizeof(T));
+inline constexpr int toeplitz_dc_lanes = cache_line_lanes_v<T>;
 
 template <class T>
 struct toeplitz_dc_constants {
@@ -71,45 +72,29 @@ KOKKOS_INLINE_FUNCTION void toeplitz_dc_lanes_solve(const toeplitz_dc_constants<
   }
 }
 
-// The same with V x V register transposes (s a multiple of V): the forward sweep reads V rows of
-// each block (one cache line per block), transposes them into V lane rows and keeps them in
-// `work` (s V values, cache-resident); the backward sweep transposes them back into x. No strided
+// The same with V x V register transposes (s a multiple of V; transposed_blocks_sweep): the
+// forward sweep reads V rows of each block (one cache line per block) as V lane rows kept in
+// `work` (s V values, cache-resident); the backward sweep writes them back into x. No strided
 // loads or scatters: one contiguous load and one store per cache line of x.
 template <int V, class T>
 KOKKOS_INLINE_FUNCTION void toeplitz_dc_tiles_solve(const toeplitz_dc_constants<T>& c, T* base,
                                                     const T* carry_l, const T* carry_r, T* work) {
-#if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  const index_t s = c.s;
   const T a = c.a, g = c.g, inv = c.inv_delta;
-  index_t offset[V];
   T z[V], xr[V];
   for (int l = 0; l < V; ++l) {
-    offset[l] = l * s;
     z[l] = carry_l[l];
     xr[l] = carry_r[l];
   }
-  for (index_t k0 = 0; k0 < s; k0 += V) {
-    T* tile = work + k0 * V;
-    simd::load_transposed<V>(tile, V, base + k0, offset);
-    for (int j = 0; j < V; ++j) {
-      T* row = tile + j * V;
-      BANDSOLVE_SIMD
-      for (int l = 0; l < V; ++l) row[l] = z[l] = row[l] * inv - a * z[l];
-    }
-  }
-  for (index_t k0 = s - V; k0 >= 0; k0 -= V) {
-    T* tile = work + k0 * V;
-    for (int j = V - 1; j >= 0; --j) {
-      T* row = tile + j * V;
-      BANDSOLVE_SIMD
-      for (int l = 0; l < V; ++l) row[l] = xr[l] = row[l] + g * xr[l];
-    }
-    simd::store_transposed<V>(tile, V, base + k0, offset);
-  }
-#else
-  (void)work;
-  toeplitz_dc_lanes_solve<V>(c, base, carry_l, carry_r);
-#endif
+  transposed_blocks_sweep<V>(
+      base, c.s, work,
+      [&](T* row) {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < V; ++l) row[l] = z[l] = row[l] * inv - a * z[l];
+      },
+      [&](T* row) {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < V; ++l) row[l] = xr[l] = row[l] + g * xr[l];
+      });
 }
 
 // The phases before (A3), each a kernel enqueued on exec (not fenced), device code shared by the
@@ -206,7 +191,7 @@ void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>&
   // (A3, B3) every block from its carries: V full blocks per work item in SIMD lanes; the item
   // holding the last block (which may be short) and any partial group go lane by lane.
   const index_t items = (nb + V - 1) / V;
-  const bool tiles = BANDSOLVE_HAS_SIMD_TRANSPOSE && c.s % V == 0;
+  const bool tiles = transposed_blocks_fit<V>(c.s);
   const std::size_t scratch = tiles ? static_cast<std::size_t>(c.s) * V * sizeof(T) : 0;
   for_each_pack(
       exec, "bandsolve::toeplitz_dc blocks", items, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
