@@ -1,11 +1,11 @@
 // Distributed block Thomas (bandsolve::mpi::solve with algo::block_thomas): every rank holds a
 // contiguous part of the block rows of every system, and the result must equal the single-process
 // block Thomas solve of the whole lines to rounding and leave a small residual, for blocks of 2, 3,
-// 5 and 8, float and double, row, column and strided Views, even and uneven splits (parts of 1 and
-// 2 block rows), one system and batches that are not a multiple of a pack, both exchange schemes,
-// with and without pivoting inside the blocks, and through host copies (the path of device
-// execution spaces); the words the exchanges send are counted. A singular block row gets the
-// single-process info code on every rank; bad arguments on one rank, or different block sizes,
+// 5 and 8, float and double, row, column, strided and interleaved Views, even and uneven splits
+// (parts of 1 and 2 block rows), one system and batches that are not a multiple of a pack, both
+// exchange schemes, with and without pivoting inside the blocks, and through host copies (the path
+// of device execution spaces); the words the exchanges send are counted. A singular block row gets
+// the single-process info code on every rank; bad arguments on one rank, or different block sizes,
 // make every rank throw. Run by mpiexec with 1-4 ranks.
 //
 // Every rank builds every block of every line from a hash of (line, global row, entry), so it can
@@ -29,6 +29,7 @@
 namespace {
 
 namespace bmpi = bandsolve::mpi;
+using bandsolve::index_t;
 using bandsolve::algo::block_thomas;
 using exec_space = Kokkos::DefaultHostExecutionSpace;
 
@@ -129,12 +130,13 @@ std::vector<std::size_t> parts(split kind, int P) {
 }
 
 // View kinds of this rank's part: row (LayoutRight), column (LayoutLeft), strided (block rows
-// 1 .. n of a LayoutRight array with two extra block rows per system).
-enum class kind { row, column, strided };
+// 1 .. n of a LayoutRight array with two extra block rows per system), interleaved packs of 4.
+enum class kind { row, column, strided, interleaved };
 const char* kind_name(kind k) {
-  const char* names[] = {"row", "column", "strided"};
+  const char* names[] = {"row", "column", "strided", "interleaved<4>"};
   return names[static_cast<int>(k)];
 }
+constexpr std::size_t pack_width = 4;
 
 // This rank's block rows [g0, g0 + n) of operand `which` as a View of kind K.
 template <kind K, class T>
@@ -144,7 +146,8 @@ auto local_coef(const lines& L, std::size_t g0, std::size_t n, int which) {
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t r = 0; r < L.m; ++r)
           for (std::size_t q = 0; q < L.m; ++q)
-            v(s, i, r, q) = static_cast<T>(L.coef(s, g0 + i, which, r, q));
+            bandsolve::block_at(v, index_t(s), index_t(i), index_t(r), index_t(q)) =
+                static_cast<T>(L.coef(s, g0 + i, which, r, q));
     return v;
   };
   if constexpr (K == kind::strided) {
@@ -154,6 +157,9 @@ auto local_coef(const lines& L, std::size_t g0, std::size_t n, int which) {
     Kokkos::View<T****, Kokkos::LayoutStride, Kokkos::HostSpace> v = Kokkos::subview(
         base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), n + 1), Kokkos::ALL, Kokkos::ALL);
     return fill(v);
+  } else if constexpr (K == kind::interleaved) {
+    return fill(Kokkos::View<T****[pack_width], Kokkos::LayoutRight, Kokkos::HostSpace>(
+        "coef", (L.nsys + pack_width - 1) / pack_width, n, L.m, L.m));
   } else {
     using Layout = std::conditional_t<K == kind::row, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
     return fill(Kokkos::View<T****, Layout, Kokkos::HostSpace>("coef", L.nsys, n, L.m, L.m));
@@ -166,7 +172,8 @@ auto local_rhs(const lines& L, std::size_t g0, std::size_t n) {
     for (std::size_t s = 0; s < L.nsys; ++s)
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t r = 0; r < L.m; ++r)
-          v(s, i, r) = static_cast<T>(L.coef(s, g0 + i, 3, r, 0));
+          bandsolve::block_at(v, index_t(s), index_t(i), index_t(r)) =
+              static_cast<T>(L.coef(s, g0 + i, 3, r, 0));
     return v;
   };
   if constexpr (K == kind::strided) {
@@ -175,6 +182,9 @@ auto local_rhs(const lines& L, std::size_t g0, std::size_t n) {
     Kokkos::View<T***, Kokkos::LayoutStride, Kokkos::HostSpace> v = Kokkos::subview(
         base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), n + 1), Kokkos::ALL);
     return fill(v);
+  } else if constexpr (K == kind::interleaved) {
+    return fill(Kokkos::View<T***[pack_width], Kokkos::LayoutRight, Kokkos::HostSpace>(
+        "d", (L.nsys + pack_width - 1) / pack_width, n, L.m));
   } else {
     using Layout = std::conditional_t<K == kind::row, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
     return fill(Kokkos::View<T***, Layout, Kokkos::HostSpace>("d", L.nsys, n, L.m));
@@ -242,7 +252,18 @@ outcome run(const lines& L, const std::vector<std::size_t>& sizes, bmpi::options
   std::vector<double> x(L.nsys * N * m, 0.0);
   for (std::size_t s = 0; s < L.nsys; ++s)
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t r = 0; r < m; ++r) x[(s * N + g0 + i) * m + r] = static_cast<double>(d(s, i, r));
+      for (std::size_t r = 0; r < m; ++r)
+        x[(s * N + g0 + i) * m + r] =
+            static_cast<double>(bandsolve::block_at(d, index_t(s), index_t(i), index_t(r)));
+  if constexpr (K == kind::interleaved) {  // padding lanes (zero) neither read nor written
+    bool untouched = true;
+    for (std::size_t s = L.nsys; s < d.extent(0) * pack_width; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < m; ++r)
+          untouched = untouched &&
+                      bandsolve::block_at(d, index_t(s), index_t(i), index_t(r)) == T(0);
+    CHECK(untouched);
+  }
   MPI_Allreduce(MPI_IN_PLACE, x.data(), static_cast<int>(x.size()), MPI_DOUBLE, MPI_SUM,
                 MPI_COMM_WORLD);
   for (std::size_t s = 0; s < L.nsys; ++s) {
@@ -250,7 +271,7 @@ outcome run(const lines& L, const std::vector<std::size_t>& sizes, bmpi::options
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t r = 0; r < m; ++r) {
         const double xr = static_cast<double>(xref[(s * N + g0 + i) * m + r]);
-        const double e = std::abs(static_cast<double>(d(s, i, r)) - xr) / (1.0 + std::abs(xr));
+        const double e = std::abs(x[(s * N + g0 + i) * m + r] - xr) / (1.0 + std::abs(xr));
         if (!(e <= out.max_error)) out.max_error = std::isnan(e) ? 1e300 : e;
       }
     for (std::size_t g = 0; g < N; ++g)
@@ -302,9 +323,11 @@ TEST_CASE("mpi::solve(block_thomas) equals the single-process block solve", "[mp
   check_layout<kind::row, double>();
   check_layout<kind::column, double>();
   check_layout<kind::strided, double>();
+  check_layout<kind::interleaved, double>();
   check_layout<kind::row, float>();
   check_layout<kind::column, float>();
   check_layout<kind::strided, float>();
+  check_layout<kind::interleaved, float>();
 }
 
 TEST_CASE("mpi::solve(block_thomas): 2,1,2,1 splits and one block row per rank",

@@ -1,6 +1,7 @@
 #pragma once
 // The local passes of the partitioned block Thomas algorithm: the scalar partition method
-// (partition_kernel.hpp) with m x m blocks, one system per work item on the host execution spaces.
+// (partition_kernel.hpp) with m x m blocks, one system per work item on the host execution spaces
+// (Views read and written through block_at: rank-4 Views or interleaved packs).
 //
 // A rank holds block rows 0 .. n-1 of a line (global rows offset .. offset+n-1); x_{-1} and x_n
 // belong to the neighbouring ranks. Row i reads A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i.
@@ -24,6 +25,7 @@
 //
 // Blocks in the work arrays are column-major (entry (r, c) at c*M + r), so each column of a
 // right-hand block is one vector for block_lu_solve.
+#include <bandsolve/block/block_layout.hpp>
 #include <bandsolve/block/block_thomas_kernel.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
@@ -46,11 +48,12 @@ struct block_part {
 // array (A'_i, C'_i, d'_i in the same order).
 KOKKOS_INLINE_FUNCTION constexpr int block_row_words(int m) { return 2 * m * m + m; }
 
-// Block (s, i) of a rank-4 View into out (column-major), or zero when !use.
+// Block (s, i) of a coefficient View (rank 4, or interleaved packs) into out (column-major), or
+// zero when !use.
 template <int M, class View, class T>
 KOKKOS_INLINE_FUNCTION void load_block(const View& v, index_t s, index_t i, bool use, T* out) {
   for (int c = 0; c < M; ++c)
-    for (int r = 0; r < M; ++r) out[c * M + r] = use ? T(v(s, i, r, c)) : T(0);
+    for (int r = 0; r < M; ++r) out[c * M + r] = use ? T(bandsolve::block_at(v, s, i, r, c)) : T(0);
 }
 
 // x -= A y (all M x M, column-major).
@@ -111,7 +114,7 @@ KOKKOS_INLINE_FUNCTION void block_reduce_system(const AView& a, const BView& b, 
     load_block<M>(b, s, i, true, lu);
     load_block<M>(a, s, i, !(i == 0 && part.first), am);
     load_block<M>(c, s, i, !(i == n - 1 && part.last), rc);
-    for (int r = 0; r < M; ++r) rd[r] = d(s, i, r);
+    for (int r = 0; r < M; ++r) rd[r] = bandsolve::block_at(d, s, i, r);
     if (i >= 2) {
       const T* const pa = ra - RW;  // A'_{i-1}, C'_{i-1}, d'_{i-1}
       block_sub_mul<M>(lu, am, pa + MM);
@@ -187,16 +190,16 @@ KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const Work& work
   const T* const xl = x0 + (k - 1) * M;
   const T* const ws = &work(s, 0);
   T x[M];  // x_{i+1}
-  for (int r = 0; r < M; ++r) x[r] = xl[r], d(s, n - 1, r) = xl[r];
+  for (int r = 0; r < M; ++r) x[r] = xl[r], bandsolve::block_at(d, s, n - 1, r) = xl[r];
   for (index_t i = n - 2; i >= 1; --i) {
     const T* const ra = ws + i * RW;
     T v[M];
     for (int r = 0; r < M; ++r) v[r] = ra[2 * MM + r];
     block_sub_mv<M>(v, ra, x0);
     block_sub_mv<M>(v, ra + MM, x);
-    for (int r = 0; r < M; ++r) x[r] = v[r], d(s, i, r) = v[r];
+    for (int r = 0; r < M; ++r) x[r] = v[r], bandsolve::block_at(d, s, i, r) = v[r];
   }
-  for (int r = 0; r < M; ++r) d(s, 0, r) = x0[r];
+  for (int r = 0; r < M; ++r) bandsolve::block_at(d, s, 0, r) = x0[r];
 }
 
 // The reduce pass of every system (one per work item).

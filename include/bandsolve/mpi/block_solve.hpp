@@ -6,9 +6,12 @@
 //
 // Rank r holds block rows offsets[r] .. offsets[r] + n_r - 1 of every system, in rank order,
 // where n_r = b.extent(1) on rank r (at least 1; the parts may differ in size). a, b, c are
-// View<T****>(nsys, n_r, m, m) and d View<T***>(nsys, n_r, m) in the layouts of the single-process
-// block solve for rank-4 Views (LayoutRight, LayoutLeft, LayoutStride; float or double), info has
-// one entry per system; nsys and m are the same on every rank. A_0 of the first rank and
+// View<T****>(nsys, n_r, m, m) and d View<T***>(nsys, n_r, m) (LayoutRight, LayoutLeft,
+// LayoutStride), or interleaved packs View<T****[W], LayoutRight>(ceil(nsys/W), n_r, m, m) and
+// View<T***[W], LayoutRight>(ceil(nsys/W), n_r, m), as the single-process block solve takes them
+// (float or double; one right-hand side per system); info has one entry per system (nsys =
+// info.extent(0); padding lanes are neither read nor written); nsys and m are the same on every
+// rank, the layouts may differ. A_0 of the first rank and
 // C_{n_r - 1} of the last are ignored. x overwrites d (each rank its own rows); every rank gets the
 // same info codes: for each system the global 1-based block row of the first bad pivot met by any
 // rank's local pass (block_partition_kernel.hpp gives the order; the smallest such row over the
@@ -56,12 +59,16 @@ constexpr void block_lines_static_checks() {
   static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
                     Kokkos::is_view<CView>::value && Kokkos::is_view<DView>::value,
                 "bandsolve::mpi::solve(block_thomas): a, b, c and d must be Kokkos::Views");
-  static_assert(AView::rank == 4 && BView::rank == 4 && CView::rank == 4 && DView::rank == 3,
+  constexpr int W = bandsolve::detail::block_pack_width_v<BView>;
+  static_assert((W == 0 && BView::rank == 4 && DView::rank == 3) ||
+                    (W > 0 && bandsolve::detail::static_pack_width<DView, 4>() == W),
                 "bandsolve::mpi::solve(block_thomas): a, b, c must be View<T****>(nsys, n, m, m) "
-                "and d View<T***>(nsys, n, m) (row, column or strided; interleaved packs and "
-                "several right-hand sides are not supported across ranks)");
+                "(row, column or strided) with d View<T***>(nsys, n, m), or "
+                "View<T****[W], LayoutRight>(packs, n, m, m) with d View<T***[W], LayoutRight>"
+                "(packs, n, m) (interleaved<W>): one right-hand side per system (several are not "
+                "supported across ranks)");
   bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
-  bandsolve::detail::block_rhs_static_checks<ExecutionSpace, 0,
+  bandsolve::detail::block_rhs_static_checks<ExecutionSpace, W,
                                              typename BView::non_const_value_type, DView>();
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
@@ -123,15 +130,16 @@ std::pair<partition, int> agree_on_block_arguments(MPI_Comm comm, std::size_t sc
 template <int M, class T, class ExecutionSpace, class Router, class Buffer, class Coef, class Rhs>
 void unpack_reduced_blocks(const ExecutionSpace& exec, const Router& router, const Buffer& rows_in,
                            const Coef& ra, const Coef& rb, const Coef& rc, const Rhs& rd) {
-  router.for_each_received(exec, rows_in, block_row_words(M), KOKKOS_LAMBDA(int t, int i, const T* w) {
-    for (int col = 0; col < M; ++col)
-      for (int r = 0; r < M; ++r) {
-        ra(t, i, r, col) = w[col * M + r];
-        rb(t, i, r, col) = r == col ? T(1) : T(0);
-        rc(t, i, r, col) = w[M * M + col * M + r];
-      }
-    for (int r = 0; r < M; ++r) rd(t, i, r) = w[2 * M * M + r];
-  });
+  router.for_each_received(
+      exec, rows_in, block_row_words(M), KOKKOS_LAMBDA(int t, int i, const T* w) {
+        for (int col = 0; col < M; ++col)
+          for (int r = 0; r < M; ++r) {
+            ra(t, i, r, col) = w[col * M + r];
+            rb(t, i, r, col) = r == col ? T(1) : T(0);
+            rc(t, i, r, col) = w[M * M + col * M + r];
+          }
+        for (int r = 0; r < M; ++r) rd(t, i, r) = w[2 * M * M + r];
+      });
 }
 
 // The interface values of the lines solved here (x(t, i, r): line t, reduced row i) back to the
@@ -250,7 +258,8 @@ void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
                              const options& opts) {
   using T = typename DView::non_const_value_type;
   block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename DView::memory_space>::accessible &&
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename DView::memory_space>::accessible &&
                     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                                typename InfoView::memory_space>::accessible,
                 "bandsolve::mpi::solve(block_thomas): the local passes run on host execution "
