@@ -62,10 +62,16 @@ struct lines {
   // The first two equations of every block row swapped (A, B, C rows alike): B_g's leading
   // entry is then small, which the solve without pivoting inside the blocks handles badly.
   bool pivot_needed = false;
+  // Lines whose first two block rows are I x_0 + I x_1 and I x_0 + I x_1 + C_1 x_2: every diagonal
+  // block is regular but the second pivot block B_1 - A_1 B_0^-1 C_0 is exactly 0 (singular).
+  std::vector<std::size_t> twin_rows = {};
   // which: 0 A, 1 B, 2 C; entry (r, c); 3: d, entry r.
   double coef(std::size_t s, std::size_t g, int which, std::size_t r, std::size_t c) const {
     for (const auto& z : zero_rows)
       if (z.first == s && z.second == g && which < 3) return 0.0;
+    for (const auto t : twin_rows)
+      if (t == s && g < 2 && (which == 1 || (which == 2 && g == 0) || (which == 0 && g == 1)))
+        return r == c ? 1.0 : 0.0;
     if (which == 3) return hashed(s, g, 3, r);
     const auto raw = [&](int w, std::size_t rr, std::size_t cc) {
       if ((w == 0 && g == 0) || (w == 2 && g + 1 == N)) return 0.0;
@@ -402,6 +408,39 @@ TEST_CASE("mpi::solve(block_thomas): a singular block row gets the same info on 
                     MPI_COMM_WORLD);
       CHECK(lo == hi);
     }
+}
+
+TEST_CASE("mpi::solve(block_thomas): a line whose reduced system is singular gets a code on "
+          "every rank", "[mpi][block]") {
+  const int P = world_size();
+  // Parts of 1 and 2 block rows: the local passes divide by regular diagonal blocks only, and the
+  // reduced block solve meets the zero pivot block at the interface row of global block row 2.
+  for (const split sp : {split::alternate_two_one})
+    for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+      bmpi::options opts;
+      opts.scheme = scheme;
+      const auto sizes = parts(sp, P);
+      std::size_t N = 0;
+      for (const auto k : sizes) N += k;
+      for (const std::size_t m : {2, 5}) {
+        lines L{6, N, m};
+        L.twin_rows = {0, 4};
+        const outcome o = run<kind::row, double>(L, sizes, opts);
+        INFO("split " << split_name(sp) << " scheme " << static_cast<int>(scheme) << " m = " << m);
+        CHECK(o.info[0] == 2);  // the single-process code too (run checks it on every rank)
+        CHECK(o.info[4] == 2);
+        CHECK(o.info[1] == 0);
+        CHECK(o.max_error <= 1e-12);
+      }
+    }
+  // One block row per rank.
+  if (P >= 2) {
+    lines L{3, static_cast<std::size_t>(P), 3};
+    L.twin_rows = {1};
+    const outcome o = run<kind::column, double>(L, std::vector<std::size_t>(P, 1), {});
+    CHECK(o.info[1] == 2);
+    CHECK(o.info[0] == 0);
+  }
 }
 
 // Calls f() on every rank and returns the message of the std::invalid_argument it threw ("" if
