@@ -13,6 +13,7 @@
 // system by system (block_thomas_device_factorization), which a tile's threads do not read
 // coalesced.
 #include <bandsolve/backend/device/launch.hpp>
+#include <bandsolve/backend/device/tile_transpose.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_layout.hpp>

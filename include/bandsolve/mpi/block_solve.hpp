@@ -23,9 +23,6 @@
 // same std::invalid_argument. Host execution spaces solve in place, others through host copies
 // (host_staging.hpp). The call fences exec. One rank: the single-process solve. See
 // docs/distributed.md, "Block-tridiagonal lines".
-// block_thomas_device.hpp (through block_thomas.hpp) calls the device tile helpers without
-// including them; included here so this header stands alone.
-#include <bandsolve/backend/device/tile_transpose.hpp>
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/core/algo.hpp>
