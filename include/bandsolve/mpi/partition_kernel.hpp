@@ -24,8 +24,8 @@
 // from those of one Thomas sweep over the whole line, so a line that Thomas solves with a tiny
 // pivot may be flagged at another row here; a zero row is flagged at its own row by both.
 #include <bandsolve/backend/host_simd/lanes.hpp>
-#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
@@ -54,8 +54,9 @@ struct local_part {
 // layouts a cache line of systems (interleaved rows are consecutive; row batches are transposed
 // into the scratch tile by tile, strided ones read in place).
 template <class Layout, class T>
-inline constexpr int part_lanes_v =
-    static_cast<int>((std::is_same_v<Layout, layout::column> ? 512 : 64) / sizeof(T));
+inline constexpr int part_lanes_v = std::is_same_v<Layout, layout::column>
+                                        ? bandsolve::detail::sweep_packing<layout::column, T>::W
+                                        : bandsolve::detail::cache_line_lanes_v<T>;
 // Whether the passes prefetch the next row of each array (column packs).
 template <class Layout>
 inline constexpr bool part_prefetch_v = std::is_same_v<Layout, layout::column>;
