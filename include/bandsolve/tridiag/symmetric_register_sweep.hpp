@@ -23,19 +23,22 @@ struct symmetric_register_rows {
   V risk = zero, cp_carry = zero, dp_carry = zero, e_carry = zero;
 
   template <int L, class Emit>
-  inline void forward(index_t q, V (&in)[3][L], const Emit& emit) {
+  KOKKOS_FORCEINLINE_FUNCTION void forward(index_t q, V (&in)[3][L], const Emit& emit) {
+    // The carried vectors in locals while the block's rows are stored (see register_sweep.hpp).
+    const V zero_ = zero, one_ = one, tiny_ = tiny, huge_ = huge;
+    V risk_ = risk, cp = cp_carry, dp = dp_carry;
     const V *B = in[0], *E = in[1], *D = in[2];
     const auto screen = [&](const V& pivot, const V& r) {
-      const V magnitude = r < zero ? -r : r;
-      risk = (magnitude - r) * huge + (magnitude * tiny + (pivot * zero + risk));
+      const V magnitude = r < zero_ ? -r : r;
+      risk_ = (magnitude - r) * huge_ + (magnitude * tiny_ + (pivot * zero_ + risk_));
     };
     for (int j = 0; j < L; j += 4) {
       const V a0 = j == 0 ? e_carry : E[j - 1];  // a_i = e_{i-1}; e_{-1} = 0
-      const V q0 = B[j] - a0 * cp_carry;
+      const V q0 = B[j] - a0 * cp;
       const V q1 = B[j + 1] * q0 - E[j] * E[j];
       const V q2 = B[j + 2] * q1 - (E[j + 1] * E[j + 1]) * q0;
       const V q3 = B[j + 3] * q2 - (E[j + 2] * E[j + 2]) * q1;
-      const V i0 = one / q0, i1 = one / q1, i2 = one / q2, i3 = one / q3;
+      const V i0 = one_ / q0, i1 = one_ / q1, i2 = one_ / q2, i3 = one_ / q3;
       const V r[4] = {i0, q0 * i1, q1 * i2, q2 * i3};  // 1/p_{i+k}
       screen(q0, i0);
       screen(q1 * i0, r[1]);
@@ -44,12 +47,13 @@ struct symmetric_register_rows {
       const V cps[4] = {i0 * E[j], r[1] * E[j + 1], r[2] * E[j + 2], (E[j + 3] * q2) * i3};
       const V as[4] = {a0, E[j], E[j + 1], E[j + 2]};
       for (int k = 0; k < 4; ++k) {
-        dp_carry = r[k] * D[j + k] - (r[k] * as[k]) * dp_carry;
-        emit(q * L + j + k, cps[k], dp_carry);
+        dp = r[k] * D[j + k] - (r[k] * as[k]) * dp;
+        emit(q * L + j + k, cps[k], dp);
       }
-      cp_carry = cps[3];
+      cp = cps[3];
     }
     e_carry = E[L - 1];
+    risk = risk_, cp_carry = cp, dp_carry = dp;
   }
   inline bool clean() const {
     bool low = true;
@@ -70,20 +74,23 @@ struct symmetric_factored_register_rows {
   V y = V{};
 
   template <int L, class Emit, class Load>
-  inline void forward(int g, index_t q, V (&in)[1][L], const Emit& emit, const Load& load) {
+  KOKKOS_FORCEINLINE_FUNCTION void forward(int g, index_t q, V (&in)[1][L], const Emit& emit,
+                                           const Load& load) {
+    V y_ = y;  // in a local while z is stored (see register_sweep.hpp)
     for (int j = 0; j < L; ++j) {
       const index_t i = q * L + j;
       V ri;
       load(r + i * lanes + g * L, ri);
       if (i == 0) {
-        y = in[0][0];
+        y_ = in[0][0];
       } else {
         V c_prev;
         load(cp + (i - 1) * lanes + g * L, c_prev);
-        y = in[0][j] - c_prev * y;
+        y_ = in[0][j] - c_prev * y_;
       }
-      emit(i, ri * y);
+      emit(i, ri * y_);
     }
+    y = y_;
   }
 };
 

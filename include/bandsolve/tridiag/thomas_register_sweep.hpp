@@ -22,21 +22,24 @@ struct thomas_register_rows {
   V risk = zero, cp_carry = zero, dp_carry = zero;
 
   template <int L, class Emit>
-  inline void forward(index_t q, V (&in)[4][L], const Emit& emit) {
+  KOKKOS_FORCEINLINE_FUNCTION void forward(index_t q, V (&in)[4][L], const Emit& emit) {
+    // The carried vectors in locals while the block's rows are stored (see register_sweep.hpp).
+    const V zero_ = zero, one_ = one, tiny_ = tiny;
+    V risk_ = risk, cp = cp_carry, dp = dp_carry;
     V* A = in[0];
     const V *B = in[1], *C = in[2], *D = in[3];
-    if (q == 0) A[0] = zero;  // a of row 0 is not part of the system (maybe not even finite)
+    if (q == 0) A[0] = zero_;  // a of row 0 is not part of the system (maybe not even finite)
     const auto screen = [&](const V& pivot, const V& r) {
-      const V magnitude = r < zero ? -r : r;
-      risk = magnitude * tiny + (pivot * zero + risk);
+      const V magnitude = r < zero_ ? -r : r;
+      risk_ = magnitude * tiny_ + (pivot * zero_ + risk_);
     };
     for (int j = 0; j < L; j += 4) {
       // The arithmetic of thomas_four_rows (thomas_kernel.hpp), on vectors.
-      const V q0 = B[j] - A[j] * cp_carry;
+      const V q0 = B[j] - A[j] * cp;
       const V q1 = B[j + 1] * q0 - A[j + 1] * C[j];
       const V q2 = B[j + 2] * q1 - (A[j + 2] * C[j + 1]) * q0;
       const V q3 = B[j + 3] * q2 - (A[j + 3] * C[j + 2]) * q1;
-      const V i0 = one / q0, i1 = one / q1, i2 = one / q2, i3 = one / q3;
+      const V i0 = one_ / q0, i1 = one_ / q1, i2 = one_ / q2, i3 = one_ / q3;
       const V r[4] = {i0, q0 * i1, q1 * i2, q2 * i3};  // 1/p_{i+k}
       screen(q0, i0);
       screen(q1 * i0, r[1]);
@@ -44,11 +47,12 @@ struct thomas_register_rows {
       screen(q3 * i2, r[3]);
       const V cps[4] = {i0 * C[j], r[1] * C[j + 1], r[2] * C[j + 2], (C[j + 3] * q2) * i3};
       for (int k = 0; k < 4; ++k) {
-        dp_carry = r[k] * D[j + k] - (r[k] * A[j + k]) * dp_carry;
-        emit(q * L + j + k, cps[k], dp_carry);
+        dp = r[k] * D[j + k] - (r[k] * A[j + k]) * dp;
+        emit(q * L + j + k, cps[k], dp);
       }
-      cp_carry = cps[3];
+      cp = cps[3];
     }
+    risk = risk_, cp_carry = cp, dp_carry = dp;
   }
   inline bool clean() const {
     bool low = true;

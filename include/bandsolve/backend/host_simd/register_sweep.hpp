@@ -79,7 +79,7 @@ inline constexpr int register_sweep_prefetch_blocks = 4;
 // in[k][0 .. L-1] (row q*L + j of every lane in in[k][j]), then block(q, in). The pack's lines
 // register_sweep_prefetch_blocks blocks ahead are requested first.
 template <int L, int K, class T, class Block>
-inline void register_blocks(index_t n, const register_pack<T, K>& p, Block&& block) {
+__attribute__((always_inline)) inline void register_blocks(index_t n, const register_pack<T, K>& p, Block&& block) {
   using V = vec<T, L>;
   constexpr int ahead = register_sweep_prefetch_blocks;
   const index_t blocks = n / L;
@@ -102,7 +102,7 @@ inline void register_blocks(index_t n, const register_pack<T, K>& p, Block&& blo
 // cp_stride and z_i at z + i * z_stride (lane-contiguous rows), each block of L rows transposed
 // straight into x (system l at x + l * x_stride).
 template <int L, class T>
-inline void register_back_substitution(index_t n, const T* cp, index_t cp_stride, const T* z,
+__attribute__((always_inline)) inline void register_back_substitution(index_t n, const T* cp, index_t cp_stride, const T* z,
                                        index_t z_stride, const vec<T, L>& x_last, T* x,
                                        index_t x_stride) {
   using V = vec<T, L>;
@@ -124,6 +124,10 @@ inline void register_back_substitution(index_t n, const T* cp, index_t cp_stride
   }
 }
 
+// (The drivers are forced inline, and the families' forward functions keep their carried vectors
+// in locals: a vector member of an object that is not inlined away may alias the scratch rows
+// stored through T*, and would be reloaded after every store.)
+
 // Loads a lane-contiguous row of L values into a vector: what the families' forward functions
 // are handed to read rows they keep in scratch or in stored factors. (Vectors are passed by
 // reference, never returned: a wider vector than the build's ABI passes in registers warns.)
@@ -139,7 +143,7 @@ struct lane_row_loader {
 // rows.last() = d'_{n-1}. Returns false, having written nothing but scratch, when a pivot was
 // flagged. Requires n a multiple of L, n >= L.
 template <int L, int K, class T, class Rows, class Next>
-inline bool register_sweep(index_t n, const register_pack<T, K>& p, T* x, index_t x_stride, T* cp,
+__attribute__((always_inline)) inline bool register_sweep(index_t n, const register_pack<T, K>& p, T* x, index_t x_stride, T* cp,
                            T* dp, Next& next, Rows& rows) {
   static_assert(std::is_same_v<T, double> && L % 4 == 0,
                 "bandsolve: register sweeps take double packs of a multiple of 4 lanes");
@@ -161,7 +165,7 @@ inline bool register_sweep(index_t n, const register_pack<T, K>& p, T* x, index_
 // values), then the back substitution x_i = z_i - c'_i x_{i+1}, c'_i of group g at
 // cp + i * GL + g * L. Requires n a multiple of L, n >= L.
 template <int L, int GL, class T, class Rows>
-inline void register_factored_sweep(index_t n, const T* cp, T* d, index_t system_stride, T* z,
+__attribute__((always_inline)) inline void register_factored_sweep(index_t n, const T* cp, T* d, index_t system_stride, T* z,
                                     Rows& rows) {
   static_assert(std::is_same_v<T, double> && L % 4 == 0 && GL % L == 0,
                 "bandsolve: register sweeps take double packs of a multiple of 4 lanes");
