@@ -97,7 +97,7 @@ struct symmetric_factored_register_rows {
 // As solve_pack_in_registers (thomas_register_sweep.hpp), for the symmetric solve: true when the
 // pack was solved in registers (info all 0), false when the caller must run the gathered sweeps.
 template <int L, class R, class C, class D, int MaxArrays>
-KOKKOS_INLINE_FUNCTION bool sym_solve_pack_in_registers(
+KOKKOS_FORCEINLINE_FUNCTION bool sym_solve_pack_in_registers(
     index_t n, int nl, gathered_lanes<const R> b, gathered_lanes<const C> e,
     gathered_lanes<const D> d, gathered_lanes<D> x_out, C* scratch,
     const next_pack_prefetch<MaxArrays>& next) {

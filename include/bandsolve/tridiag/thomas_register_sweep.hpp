@@ -69,7 +69,7 @@ struct thomas_register_rows {
 // (nothing written then but scratch), returns false and the caller runs the gathered sweeps.
 // scratch holds 2 * n * L values; next is the next pack's prefetch (see next_pack_prefetch).
 template <int L, class C, class D, int MaxArrays>
-KOKKOS_INLINE_FUNCTION bool solve_pack_in_registers(
+KOKKOS_FORCEINLINE_FUNCTION bool solve_pack_in_registers(
     index_t n, int nl, gathered_lanes<const C> a, gathered_lanes<const C> b,
     gathered_lanes<const C> c, gathered_lanes<const D> d, gathered_lanes<D> x_out, C* scratch,
     const next_pack_prefetch<MaxArrays>& next) {

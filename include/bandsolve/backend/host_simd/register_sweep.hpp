@@ -204,7 +204,7 @@ inline constexpr bool register_sweeps_for_v =
 // arrays; Rows<T, V>: the family's forward elimination on vectors V of lanes (see
 // simd::register_sweep); scratch holds 2 * n * L values; next is the next pack's prefetch.
 template <int L, template <class, class> class Rows, int K, class T, int MaxArrays>
-KOKKOS_INLINE_FUNCTION bool register_sweep_pack(index_t n, int nl,
+KOKKOS_FORCEINLINE_FUNCTION bool register_sweep_pack(index_t n, int nl,
                                                 const gathered_lanes<const T> (&in)[K],
                                                 gathered_lanes<T> x_out, T* scratch,
                                                 const next_pack_prefetch<MaxArrays>& next) {
@@ -234,7 +234,7 @@ KOKKOS_INLINE_FUNCTION bool register_sweep_pack(index_t n, int nl,
 // and cp, rows of GL lanes; Rows<T, V>{r, cp, GL} is the family's forward substitution on vectors
 // V of lanes (see simd::register_factored_sweep). scratch holds n * 8 values.
 template <int GL, template <class, class> class Rows, class T>
-KOKKOS_INLINE_FUNCTION bool register_factored_pack(index_t n, int nl, const T* r, const T* cp,
+KOKKOS_FORCEINLINE_FUNCTION bool register_factored_pack(index_t n, int nl, const T* r, const T* cp,
                                                    gathered_lanes<T> d, T* scratch) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
   if constexpr (register_sweeps_for_v<8, T> && GL % 8 == 0) {
