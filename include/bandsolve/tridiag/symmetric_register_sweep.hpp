@@ -55,12 +55,7 @@ struct symmetric_register_rows {
     e_carry = E[L - 1];
     risk = risk_, cp_carry = cp, dp_carry = dp;
   }
-  inline bool clean() const {
-    bool low = true;
-    for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(T)); ++l)
-      low = low && risk_is_low(risk[l]);
-    return low;
-  }
+  inline bool clean() const { return risk_is_low_in_every_lane<T>(risk); }
   inline const V& last() const { return dp_carry; }
 };
 

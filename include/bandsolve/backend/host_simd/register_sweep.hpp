@@ -22,6 +22,7 @@
 #include <bandsolve/backend/host_simd/prefetch.hpp>
 #include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/pivot.hpp>
 
 #include <type_traits>
 
@@ -59,6 +60,16 @@ struct spread_prefetch {
     offset += step;
   }
 };
+
+// Whether every lane of a vector V of T holds a low pivot risk (core/pivot.hpp): the screen the
+// families' forward functions answer rows.clean() with.
+template <class T, class V>
+inline bool risk_is_low_in_every_lane(const V& risk) {
+  bool low = true;
+  for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(T)); ++l)
+    low = low && risk_is_low(risk[l]);
+  return low;
+}
 
 }  // namespace bandsolve::detail
 
