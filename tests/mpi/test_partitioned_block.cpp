@@ -14,7 +14,6 @@
 #include <bandsolve/mpi.hpp>  // the single-process block solve too
 
 #include <Kokkos_Core.hpp>
-#include <catch2/catch_session.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <mpi.h>
 
@@ -25,6 +24,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "mpi_test_main.hpp"
 
 namespace {
 
@@ -205,9 +206,8 @@ std::pair<std::size_t, std::size_t> my_rows(const std::vector<std::size_t>& size
   return {g0, sizes[me]};
 }
 
-// Words the reduced systems' exchanges sent from this rank (MPI's profiling interface: the
-// definitions at the end take the place of the library's and call it through PMPI_).
-long long words_sent = 0;
+// Words the reduced systems' exchanges sent from this rank (mpi_test_main.hpp).
+using bstest_mpi::words_sent;
 
 // Reduced block rows per line under `sizes`: 1 per part of one block row, else 2.
 std::size_t reduced_rows(const std::vector<std::size_t>& sizes) {
@@ -557,44 +557,3 @@ TEST_CASE("mpi::solve(block_thomas): bad arguments on one rank make every rank t
 }
 
 }  // namespace
-
-extern "C" {
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm comm) {
-  int P = 0;
-  PMPI_Comm_size(comm, &P);
-  for (int q = 0; q < P; ++q) words_sent += sendcounts[q];
-  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype, comm);
-}
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm) {
-  words_sent += sendcount;
-  return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                      comm);
-}
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm) {
-  int r = 0, P = 0;
-  PMPI_Comm_rank(comm, &r);
-  PMPI_Comm_size(comm, &P);
-  if (r == root)
-    for (int q = 0; q < P; ++q) words_sent += sendcounts[q];
-  return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                       comm);
-}
-}
-
-int main(int argc, char* argv[]) {
-  MPI_Init(&argc, &argv);
-  Kokkos::initialize(argc, argv);
-  int result = 0;
-  { result = Catch::Session().run(argc, argv); }
-  Kokkos::finalize();
-  MPI_Allreduce(MPI_IN_PLACE, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return result;
-}

@@ -17,7 +17,6 @@
 #include <test_support.hpp>
 
 #include <Kokkos_Core.hpp>
-#include <catch2/catch_session.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <mpi.h>
 
@@ -30,6 +29,8 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "mpi_test_main.hpp"
 
 namespace {
 
@@ -182,9 +183,8 @@ struct outcome {
   std::vector<int> info;
 };
 
-// Words the reduced systems' exchanges sent from this rank (MPI's profiling interface: these
-// definitions take the place of the library's and call it through PMPI_).
-long long words_sent = 0;
+// Words the reduced systems' exchanges sent from this rank (mpi_test_main.hpp).
+using bstest_mpi::words_sent;
 
 // This rank's first global row and rows under the split `sizes`.
 std::pair<std::size_t, std::size_t> my_rows(const std::vector<std::size_t>& sizes) {
@@ -339,36 +339,6 @@ std::string thrown_message(F&& f) {
 }
 
 }  // namespace
-
-extern "C" {
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm comm) {
-  int P = 0;
-  PMPI_Comm_size(comm, &P);
-  for (int q = 0; q < P; ++q) words_sent += sendcounts[q];
-  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype, comm);
-}
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm) {
-  words_sent += sendcount;
-  return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                      comm);
-}
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm) {
-  int r = 0, P = 0;
-  PMPI_Comm_rank(comm, &r);
-  PMPI_Comm_size(comm, &P);
-  if (r == root)
-    for (int q = 0; q < P; ++q) words_sent += sendcounts[q];
-  return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                       comm);
-}
-}
 
 TEST_CASE("mpi::solve equals the single-process Thomas solve", "[mpi]") {
   check_layout<layout::row, double>();
@@ -922,13 +892,3 @@ TEST_CASE("mpi::solve_along: different batch extents on one rank make every rank
 }
 
 // MPI around Kokkos around Catch2; the exit status is the worst of every rank's.
-int main(int argc, char* argv[]) {
-  MPI_Init(&argc, &argv);
-  Kokkos::initialize(argc, argv);
-  int result = 0;
-  { result = Catch::Session().run(argc, argv); }
-  Kokkos::finalize();
-  MPI_Allreduce(MPI_IN_PLACE, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return result;
-}

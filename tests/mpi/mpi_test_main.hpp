@@ -1,0 +1,53 @@
+#pragma once
+// What the MPI test executables share: main() (MPI around Kokkos around Catch2, the result agreed
+// over the ranks) and bstest_mpi::words_sent, the words the reduced systems' exchanges sent from
+// this rank (MPI's profiling interface: the definitions below take the place of the library's
+// and call it through PMPI_). Include it in exactly one translation unit of an executable.
+#include <Kokkos_Core.hpp>
+#include <catch2/catch_session.hpp>
+#include <mpi.h>
+
+namespace bstest_mpi {
+inline long long words_sent = 0;
+}  // namespace bstest_mpi
+
+extern "C" {
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  int P = 0;
+  PMPI_Comm_size(comm, &P);
+  for (int q = 0; q < P; ++q) bstest_mpi::words_sent += sendcounts[q];
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm);
+}
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  bstest_mpi::words_sent += sendcount;
+  return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm);
+}
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  int r = 0, P = 0;
+  PMPI_Comm_rank(comm, &r);
+  PMPI_Comm_size(comm, &P);
+  if (r == root)
+    for (int q = 0; q < P; ++q) bstest_mpi::words_sent += sendcounts[q];
+  return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm);
+}
+}
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  Kokkos::initialize(argc, argv);
+  int result = 0;
+  { result = Catch::Session().run(argc, argv); }
+  Kokkos::finalize();
+  MPI_Allreduce(MPI_IN_PLACE, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return result;
+}
