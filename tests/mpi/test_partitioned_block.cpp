@@ -6,7 +6,9 @@
 // exchange schemes, with and without pivoting inside the blocks, and through host copies (the path
 // of device execution spaces); the words the exchanges send are counted. A singular block row gets
 // the single-process info code on every rank; bad arguments on one rank, or different block sizes,
-// make every rank throw. Run by mpiexec with 1-4 ranks.
+// make every rank throw. The factored form (mpi::factorize with algo::block_thomas) against the
+// one-shot solve on the same cases, two right-hand sides per factorization. Run by mpiexec with
+// 1-4 ranks.
 //
 // Every rank builds every block of every line from a hash of (line, global row, entry), so it can
 // compute the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
@@ -17,6 +19,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -66,6 +69,8 @@ struct lines {
   // Lines whose first two block rows are I x_0 + I x_1 and I x_0 + I x_1 + C_1 x_2: every diagonal
   // block is regular but the second pivot block B_1 - A_1 B_0^-1 C_0 is exactly 0 (singular).
   std::vector<std::size_t> twin_rows = {};
+  // The hash stream of d (another value gives another right-hand side for the same matrices).
+  std::uint64_t rhs = 3;
   // which: 0 A, 1 B, 2 C; entry (r, c); 3: d, entry r.
   double coef(std::size_t s, std::size_t g, int which, std::size_t r, std::size_t c) const {
     for (const auto& z : zero_rows)
@@ -73,7 +78,7 @@ struct lines {
     for (const auto t : twin_rows)
       if (t == s && g < 2 && (which == 1 || (which == 2 && g == 0) || (which == 0 && g == 1)))
         return r == c ? 1.0 : 0.0;
-    if (which == 3) return hashed(s, g, 3, r);
+    if (which == 3) return hashed(s, g, rhs, r);
     const auto raw = [&](int w, std::size_t rr, std::size_t cc) {
       if ((w == 0 && g == 0) || (w == 2 && g + 1 == N)) return 0.0;
       return hashed(s, g, static_cast<std::uint64_t>(w), rr * m + cc) / static_cast<double>(m);
@@ -554,6 +559,173 @@ TEST_CASE("mpi::solve(block_thomas): bad arguments on one rank make every rank t
   // After all that, a good call still works on every rank.
   const outcome o = run<kind::row, double>(L, std::vector<std::size_t>(P, 2), {});
   CHECK(o.max_error <= 1e-12);
+}
+
+// Factors this rank's part under `sizes` with Views of kind K, then solves two right-hand sides
+// and compares each with the one-shot solve of the same d (info codes included, the same on
+// every rank) and counts the words sent: K reduced rows of 2m^2 words when factoring, m there and
+// m back per reduced row per solve. Returns the factorization's info codes.
+template <kind K, class T>
+std::vector<int> check_factored(const lines& L0, const std::vector<std::size_t>& sizes,
+                                bmpi::options opts, block_thomas algorithm = {}) {
+  const int P = world_size();
+  const auto [g0, n] = my_rows(sizes);
+  const auto a = local_coef<K, T>(L0, g0, n, 0);
+  const auto b = local_coef<K, T>(L0, g0, n, 1);
+  const auto c = local_coef<K, T>(L0, g0, n, 2);
+  const auto per_line = [&](std::size_t words_per_row) {
+    long long total = words_sent;
+    MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(static_cast<double>(total) / static_cast<double>(L0.nsys * std::size_t(P)) ==
+          (P > 1 ? static_cast<double>(reduced_rows(sizes) * words_per_row) / P : 0.0));
+    return static_cast<double>(total) / static_cast<double>(L0.nsys * std::size_t(P));
+  };
+  words_sent = 0;
+  const auto f = bmpi::factorize(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, L0.nsys, opts);
+  per_line(2 * L0.m * L0.m);
+  std::vector<int> codes(f.info().data(), f.info().data() + L0.nsys);
+  for (const std::uint64_t seed : {3, 7}) {
+    lines L = L0;
+    L.rhs = seed;
+    const auto d = local_rhs<K, T>(L, g0, n);
+    const auto e = local_rhs<K, T>(L, g0, n);
+    Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
+    bmpi::solve(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, e, info, opts);
+    words_sent = 0;
+    f.solve(exec_space(), d);
+    CHECK(per_line(2 * L.m) <= static_cast<double>(4 * L.m));
+    double err = 0;
+    for (std::size_t s = 0; s < d.extent(0) * (K == kind::interleaved ? pack_width : 1); ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < L.m; ++r) {
+          const auto at = [&](const auto& v) {
+            return static_cast<double>(bandsolve::block_at(v, index_t(s), index_t(i), index_t(r)));
+          };
+          if (s >= L.nsys) {  // padding lanes untouched
+            CHECK(at(d) == 0.0);
+          } else if (info(s) == 0) {
+            const double rel = std::abs(at(d) - at(e)) / (1.0 + std::abs(at(e)));
+            if (!(rel <= err)) err = std::isnan(rel) ? 1e300 : rel;
+          }
+        }
+    INFO(kind_name(K) << (std::is_same_v<T, float> ? " float" : " double") << " m = " << L.m
+                      << " nsys = " << L.nsys << " scheme " << static_cast<int>(opts.scheme)
+                      << " ranks " << P << " rhs " << seed);
+    CHECK(err <= tolerance<T>());
+    for (std::size_t s = 0; s < L.nsys; ++s) CHECK(codes[s] == info(s));
+  }
+  std::vector<int> lo(codes), hi(codes);
+  MPI_Allreduce(MPI_IN_PLACE, lo.data(), static_cast<int>(lo.size()), MPI_INT, MPI_MIN,
+                MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, hi.data(), static_cast<int>(hi.size()), MPI_INT, MPI_MAX,
+                MPI_COMM_WORLD);
+  CHECK(lo == hi);
+  return codes;
+}
+
+TEST_CASE("mpi::factorize(block_thomas): solves equal the one-shot solve", "[mpi][block]") {
+  const int P = world_size();
+  for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+    bmpi::options opts;
+    opts.scheme = scheme;
+    for (const split sp : {split::even, split::one_two_rest, split::rest_two_one}) {
+      const auto sizes = parts(sp, P);
+      check_factored<kind::row, double>(lines{11, 13, 3}, sizes, opts);
+      check_factored<kind::column, double>(lines{11, 13, 8}, sizes, opts);
+      check_factored<kind::strided, double>(lines{11, 13, 2}, sizes, opts);
+      check_factored<kind::interleaved, double>(lines{11, 13, 3}, sizes, opts);
+      check_factored<kind::row, float>(lines{1, 13, 2}, sizes, opts);
+      check_factored<kind::column, float>(lines{11, 13, 3}, sizes, opts);
+      check_factored<kind::strided, float>(lines{11, 13, 8}, sizes, opts);
+      check_factored<kind::interleaved, float>(lines{11, 13, 8}, sizes, opts);
+    }
+    // One block row per rank, and 2,1,2,1.
+    check_factored<kind::row, double>(lines{5, std::size_t(P), 3}, std::vector<std::size_t>(P, 1),
+                                      opts);
+    const auto alt = parts(split::alternate_two_one, P);
+    std::size_t N = 0;
+    for (const auto k : alt) N += k;
+    check_factored<kind::column, double>(lines{5, N, 8}, alt, opts);
+  }
+  // Pivoting inside the blocks.
+  lines L{9, 13, 3};
+  L.pivot_needed = true;
+  for (const split sp : {split::even, split::one_two_rest})
+    check_factored<kind::row, double>(L, parts(sp, P), {},
+                                      block_thomas{block_thomas::pivoting::partial});
+}
+
+TEST_CASE("mpi::factorize(block_thomas): singular lines get the one-shot codes on every rank",
+          "[mpi][block]") {
+  const int P = world_size();
+  for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+    bmpi::options opts;
+    opts.scheme = scheme;
+    lines L{9, 13, 3};
+    L.zero_rows = {{1, 0}, {3, 6}, {5, 1}, {5, 9}, {6, 2}, {7, 12}};
+    for (const split sp : {split::even, split::one_two_rest}) {
+      const auto codes = check_factored<kind::row, double>(L, parts(sp, P), opts);
+      CHECK(codes[1] == 1);
+      CHECK(codes[3] == 7);
+      CHECK(codes[5] == 2);
+      CHECK(codes[7] == 13);
+      CHECK(codes[0] == 0);
+    }
+    // The reduced system alone singular (parts of 1 and 2 block rows).
+    const auto alt = parts(split::alternate_two_one, P);
+    std::size_t N = 0;
+    for (const auto k : alt) N += k;
+    lines T{6, N, 2};
+    T.twin_rows = {0, 4};
+    const auto codes = check_factored<kind::row, double>(T, alt, opts);
+    CHECK(codes[0] == 2);
+    CHECK(codes[4] == 2);
+    CHECK(codes[1] == 0);
+  }
+}
+
+TEST_CASE("mpi::factorize(block_thomas): bad arguments on one rank make every rank throw",
+          "[mpi][block]") {
+  const int P = world_size(), me = world_rank();
+  const std::size_t m = 3, nsys = 4;
+  const bool bad = me == P - 1;
+  const std::string rank = "rank " + std::to_string(P - 1) + " of " + std::to_string(P);
+  const lines L{nsys, 2 * std::size_t(P), m};
+  const auto [g0, n] = my_rows(std::vector<std::size_t>(P, 2));
+  // An unsupported block size (m = 9) on the last rank.
+  {
+    const std::size_t mb = bad ? 9 : m;
+    Kokkos::View<double****, Kokkos::HostSpace> a("a", nsys, 2, mb, mb), b("b", nsys, 2, mb, mb),
+        c("c", nsys, 2, mb, mb);
+    const std::string msg = thrown([&] {
+      bmpi::factorize(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c);
+    });
+    CHECK(msg.rfind("bandsolve::mpi::factorize(block_thomas): " + rank, 0) == 0);
+    CHECK(msg.find("m = 9") != std::string::npos);
+  }
+  const auto a = local_coef<kind::row, double>(L, g0, n, 0);
+  const auto b = local_coef<kind::row, double>(L, g0, n, 1);
+  const auto c = local_coef<kind::row, double>(L, g0, n, 2);
+  const auto f = bmpi::factorize(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c);
+  // A d with a wrong block size on the last rank.
+  {
+    Kokkos::View<double***, Kokkos::HostSpace> d("d", nsys, 2, bad ? m + 1 : m);
+    const std::string msg = thrown([&] { f.solve(exec_space(), d); });
+    CHECK(msg.rfind("bandsolve::mpi::block_factorization::solve: " + rank, 0) == 0);
+    CHECK(msg.find("d.extent(2) = 4 but the factorization has 3 rows per block") !=
+          std::string::npos);
+  }
+  // After that, a good solve still works on every rank.
+  const auto d = local_rhs<kind::row, double>(L, g0, n);
+  f.solve(exec_space(), d);
+  const auto [xref, iref] = reference<double>(L, block_thomas{});
+  double err = 0;
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < m; ++r)
+        err = std::max(err, std::abs(d(s, i, r) - xref[(s * L.N + g0 + i) * m + r]));
+  CHECK(err <= 1e-12);
+  CHECK(iref[0] == 0);
 }
 
 }  // namespace

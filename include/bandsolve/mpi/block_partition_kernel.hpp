@@ -17,8 +17,12 @@
 // has identity diagonal blocks and 2 block rows per rank (one for a rank of one row). No inverse
 // is formed: each block is LU-factored (block_thomas_kernel.hpp's block_lu, with partial pivoting
 // inside the block when asked) and the right-hand blocks are solved column by column.
-// The forward rows (A'_i, C'_i, d'_i: 2m^2 + m words per block row) stay in a work array between
-// the passes; finish sets x_i = d'_i - A'_i x_0 - C'_i x_{i+1} for i = n-2 .. 1.
+// The pass is split in two: the matrices' part (block_factor_system) keeps per block row the
+// forward A'_i, C'_i, the LU factors of P_i and A_i, and E's LU factors (4m^2 + m words per block
+// row); the right-hand side's part (block_rhs_system) then needs only those and d, and leaves the
+// forward d'_i in d. The one-shot solve runs both in one work item, a factorization
+// (block_factorize.hpp) the first once and the second per solve. Finish sets
+// x_i = d'_i - A'_i x_0 - C'_i x_{i+1} for i = n-2 .. 1.
 //
 // Info codes: the global 1-based block row of the first bad pivot (core/pivot.hpp) the LU
 // factorizations meet in this order: B_0, B_1, P_2 .. P_{n-1}, then E (counted as row 0).
@@ -90,140 +94,191 @@ KOKKOS_INLINE_FUNCTION void block_factor(T* s, T* piv, bool pivoting, index_t ro
   for (int k = 0; k < M * M; ++k) s[k] = rm[k];
 }
 
-// Reduce pass of system s (see the header comment): the forward rows into work (row i at
-// work + i*(2M^2 + M)), the reduced rows into red (line s, row j at (s*k + j)*(2M^2 + M)), the info
-// code into codes(s).
-template <int M, class AView, class BView, class CView, class DView, class Work, class Reduced,
-          class Codes>
-KOKKOS_INLINE_FUNCTION void block_reduce_system(const AView& a, const BView& b, const CView& c,
-                                                const DView& d, const Work& work,
-                                                const Reduced& red, const Codes& codes, index_t s,
-                                                const block_part& part) {
-  using T = typename DView::non_const_value_type;
-  constexpr int MM = M * M, RW = 2 * MM + M;
+// Words a part keeps per system (factor_words): per block row, A'_i, C'_i (forward, column-major),
+// the LU factors of P_i (block_lu's row-major storage), its pivots, and A_i as given (the
+// right-hand side's forward step); then E's LU factors and pivots (parts of 3 rows or more).
+KOKKOS_INLINE_FUNCTION constexpr int block_factor_row_words(int m) { return 4 * m * m + m; }
+KOKKOS_INLINE_FUNCTION constexpr index_t block_factor_words(int m, index_t n) {
+  return n * block_factor_row_words(m) + m * m + m;
+}
+
+// The matrices' part of the reduce pass of system s: the factors into f (block_factor_words), the
+// reduced rows' A' and C' (2M^2 words) into red (reduced row j at red + j*stride). Returns the
+// info code.
+template <int M, class AView, class BView, class CView, class T>
+KOKKOS_INLINE_FUNCTION int block_factor_system(const AView& a, const BView& b, const CView& c,
+                                               index_t s, const block_part& part, T* f, T* red,
+                                               int stride) {
+  constexpr int MM = M * M, FW = block_factor_row_words(M);
   const index_t n = part.n, off = part.offset;
-  const int k = part.reduced_rows();
-  T* const ws = &work(s, 0);
   int info = 0;
-  T lu[MM], piv[M], am[MM];
   // Forward rows 0 .. n-1.
   for (index_t i = 0; i < n; ++i) {
-    T* const ra = ws + i * RW;
+    T* const ra = f + i * FW;
     T* const rc = ra + MM;
-    T* const rd = rc + MM;
+    T* const lu = rc + MM;
+    T* const piv = lu + MM;
+    T* const am = piv + M;
     load_block<M>(b, s, i, true, lu);
     load_block<M>(a, s, i, !(i == 0 && part.first), am);
     load_block<M>(c, s, i, !(i == n - 1 && part.last), rc);
-    for (int r = 0; r < M; ++r) rd[r] = bandsolve::block_at(d, s, i, r);
+    for (int q = 0; q < MM; ++q) ra[q] = i >= 2 ? T(0) : am[q];
     if (i >= 2) {
-      const T* const pa = ra - RW;  // A'_{i-1}, C'_{i-1}, d'_{i-1}
-      block_sub_mul<M>(lu, am, pa + MM);
-      block_sub_mv<M>(rd, am, pa + 2 * MM);
-      for (int q = 0; q < MM; ++q) ra[q] = T(0);
-      block_sub_mul<M>(ra, am, pa);  // -A_i A'_{i-1}
-    } else {
-      for (int q = 0; q < MM; ++q) ra[q] = am[q];
+      block_sub_mul<M>(lu, am, ra - FW + MM);  // B_i - A_i C'_{i-1}
+      block_sub_mul<M>(ra, am, ra - FW);       // -A_i A'_{i-1}
     }
     block_factor<M>(lu, piv, part.pivoting, off + i, info);
     block_solve_columns<M>(lu, piv, part.pivoting, ra);
     block_solve_columns<M>(lu, piv, part.pivoting, rc);
-    bandsolve::detail::block_lu_solve<M, 1>(lu, piv, part.pivoting, rd);
   }
-  T* const out = red.data() + s * k * RW;
   if (n >= 2)  // row n-1 as it is
-    for (int q = 0; q < RW; ++q) out[RW + q] = ws[(n - 1) * RW + q];
+    for (int q = 0; q < 2 * MM; ++q) red[stride + q] = f[(n - 1) * FW + q];
   if (n <= 2) {  // row 0 as it is
-    for (int q = 0; q < RW; ++q) out[q] = ws[q];
-    codes(s) = info;
-    return;
+    for (int q = 0; q < 2 * MM; ++q) red[q] = f[q];
+    return info;
   }
   // Backward: row 1 in terms of x_0 and x_{n-1}, starting from row n-2.
-  T ah[MM], ch[MM], dh[M], tmp[MM];
-  for (int q = 0; q < MM; ++q) ah[q] = ws[(n - 2) * RW + q], ch[q] = ws[(n - 2) * RW + MM + q];
-  for (int q = 0; q < M; ++q) dh[q] = ws[(n - 2) * RW + 2 * MM + q];
+  T ah[MM], ch[MM], tmp[MM];
+  for (int q = 0; q < MM; ++q) ah[q] = f[(n - 2) * FW + q], ch[q] = f[(n - 2) * FW + MM + q];
   for (index_t i = n - 3; i >= 1; --i) {
-    const T* const ra = ws + i * RW;
+    const T* const ra = f + i * FW;
     const T* const rc = ra + MM;
-    const T* const rd = rc + MM;
     for (int q = 0; q < MM; ++q) tmp[q] = ra[q];
     block_sub_mul<M>(tmp, rc, ah);
     for (int q = 0; q < MM; ++q) ah[q] = tmp[q], tmp[q] = T(0);
     block_sub_mul<M>(tmp, rc, ch);
     for (int q = 0; q < MM; ++q) ch[q] = tmp[q];
-    T v[M];
-    for (int q = 0; q < M; ++q) v[q] = rd[q];
-    block_sub_mv<M>(v, rc, dh);
-    for (int q = 0; q < M; ++q) dh[q] = v[q];
   }
   // Row 0: A'_0 x_{-1} + x_0 + C'_0 x_1 = d'_0 with x_1 = dh - ah x_0 - ch x_{n-1}.
-  const T* const a0 = ws;
-  const T* const c0 = ws + MM;
-  const T* const d0 = ws + 2 * MM;
+  const T* const c0 = f + MM;
+  T* const lu = f + n * FW;
+  T* const piv = lu + MM;
   for (int q = 0; q < MM; ++q) lu[q] = T(0);
   for (int q = 0; q < M; ++q) lu[q * M + q] = T(1);
   block_sub_mul<M>(lu, c0, ah);  // E = I - C'_0 ah
   block_factor<M>(lu, piv, part.pivoting, off, info);
-  T* const oa = out;
-  T* const oc = out + MM;
-  T* const od = out + 2 * MM;
-  for (int q = 0; q < MM; ++q) oa[q] = a0[q], oc[q] = T(0);
-  block_sub_mul<M>(oc, c0, ch);  // -C'_0 ch
-  for (int q = 0; q < M; ++q) od[q] = d0[q];
-  block_sub_mv<M>(od, c0, dh);
-  block_solve_columns<M>(lu, piv, part.pivoting, oa);
-  block_solve_columns<M>(lu, piv, part.pivoting, oc);
-  bandsolve::detail::block_lu_solve<M, 1>(lu, piv, part.pivoting, od);
-  codes(s) = info;
+  for (int q = 0; q < MM; ++q) red[q] = f[q], red[MM + q] = T(0);
+  block_sub_mul<M>(red + MM, c0, ch);  // -C'_0 ch
+  block_solve_columns<M>(lu, piv, part.pivoting, red);
+  block_solve_columns<M>(lu, piv, part.pivoting, red + MM);
+  return info;
+}
+
+// The right-hand side's part of the reduce pass of system s with the factors f: the forward d'_i
+// over d (what finish reads), the reduced rows' right-hand sides (M words) into red (reduced row
+// j at red + j*stride).
+template <int M, class DView, class T>
+KOKKOS_INLINE_FUNCTION void block_rhs_system(const DView& d, index_t s, const block_part& part,
+                                             const T* f, T* red, int stride) {
+  constexpr int MM = M * M, FW = block_factor_row_words(M);
+  const index_t n = part.n;
+  const auto load = [&](index_t i, T* v) {
+    for (int r = 0; r < M; ++r) v[r] = bandsolve::block_at(d, s, i, r);
+  };
+  T v[M], prev[M];  // d'_i, d'_{i-1}
+  for (index_t i = 0; i < n; ++i) {
+    const T* const lu = f + i * FW + 2 * MM;
+    load(i, v);
+    if (i >= 2) block_sub_mv<M>(v, lu + MM + M, prev);  // d_i - A_i d'_{i-1}
+    bandsolve::detail::block_lu_solve<M, 1>(lu, lu + MM, part.pivoting, v);
+    for (int r = 0; r < M; ++r) prev[r] = v[r], bandsolve::block_at(d, s, i, r) = v[r];
+  }
+  if (n >= 2)
+    for (int r = 0; r < M; ++r) red[stride + r] = prev[r];
+  load(0, red);
+  if (n <= 2) return;
+  T dh[M];  // row 1's right-hand side in terms of x_0 and x_{n-1}
+  load(n - 2, dh);
+  for (index_t i = n - 3; i >= 1; --i) {
+    load(i, v);
+    block_sub_mv<M>(v, f + i * FW + MM, dh);
+    for (int r = 0; r < M; ++r) dh[r] = v[r];
+  }
+  block_sub_mv<M>(red, f + MM, dh);  // E^-1 (d'_0 - C'_0 dh)
+  bandsolve::detail::block_lu_solve<M, 1>(f + n * FW, f + n * FW + MM, part.pivoting, red);
 }
 
 // Finish pass of system s: x_0 and x_{n-1} from iface (line s, reduced row j, entry r at
-// (s*k + j)*M + r), the interior rows from the forward rows in work; x written over d.
-template <int M, class DView, class Work, class Interface>
-KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const Work& work,
-                                                const Interface& iface, index_t s,
-                                                const block_part& part) {
-  using T = typename DView::non_const_value_type;
-  constexpr int MM = M * M, RW = 2 * MM + M;
+// (s*k + j)*M + r), the interior rows from the forward rows of f and the d' in d; x over d.
+template <int M, class DView, class Interface, class T>
+KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const T* f, const Interface& iface,
+                                                index_t s, const block_part& part) {
+  constexpr int FW = block_factor_row_words(M);
   const index_t n = part.n;
   const int k = part.reduced_rows();
   const T* const x0 = iface.data() + s * k * M;
   const T* const xl = x0 + (k - 1) * M;
-  const T* const ws = &work(s, 0);
   T x[M];  // x_{i+1}
   for (int r = 0; r < M; ++r) x[r] = xl[r], bandsolve::block_at(d, s, n - 1, r) = xl[r];
   for (index_t i = n - 2; i >= 1; --i) {
-    const T* const ra = ws + i * RW;
+    const T* const ra = f + i * FW;
     T v[M];
-    for (int r = 0; r < M; ++r) v[r] = ra[2 * MM + r];
+    for (int r = 0; r < M; ++r) v[r] = bandsolve::block_at(d, s, i, r);
     block_sub_mv<M>(v, ra, x0);
-    block_sub_mv<M>(v, ra + MM, x);
+    block_sub_mv<M>(v, ra + M * M, x);
     for (int r = 0; r < M; ++r) x[r] = v[r], bandsolve::block_at(d, s, i, r) = v[r];
   }
   for (int r = 0; r < M; ++r) bandsolve::block_at(d, s, 0, r) = x0[r];
 }
 
-// The reduce pass of every system (one per work item).
+// f(s) for every system s < nsys, one per work item on exec.
+template <class ExecutionSpace, class F>
+void for_each_block_system(const ExecutionSpace& exec, const char* label, index_t nsys,
+                           const F& f) {
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, nsys), f);
+}
+
+// The reduce pass of every system: factors into work (system s at &work(s, 0)), the reduced rows
+// (A', C', d': block_row_words(M) each) into red, codes(s). The right-hand side runs in the same
+// work item, on the factors just written (in cache).
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class Work, class Reduced, class Codes>
 void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
                         const CView& c, const DView& d, const Work& work, const Reduced& red,
                         const Codes& codes, index_t nsys, block_part part) {
-  Kokkos::parallel_for(
-      "bandsolve::mpi::solve(block_thomas, reduce)",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, nsys),
-      KOKKOS_LAMBDA(const index_t s) {
-        block_reduce_system<M>(a, b, c, d, work, red, codes, s, part);
+  constexpr int RW = block_row_words(M);
+  for_each_block_system(
+      exec, "bandsolve::mpi::solve(block_thomas, reduce)", nsys, KOKKOS_LAMBDA(const index_t s) {
+        auto* const out = red.data() + s * part.reduced_rows() * RW;
+        codes(s) = block_factor_system<M>(a, b, c, s, part, &work(s, 0), out, RW);
+        block_rhs_system<M>(d, s, part, &work(s, 0), out + 2 * M * M, RW);
       });
 }
 
-// The finish pass of every system (one per work item).
+// The matrices' part alone (factorize): reduced rows of 2M^2 words (A', C').
+template <int M, class ExecutionSpace, class AView, class BView, class CView, class Work,
+          class Reduced, class Codes>
+void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
+                        const CView& c, const Work& work, const Reduced& red, const Codes& codes,
+                        index_t nsys, block_part part) {
+  constexpr int CW = 2 * M * M;
+  for_each_block_system(
+      exec, "bandsolve::mpi::factorize(block_thomas)", nsys, KOKKOS_LAMBDA(const index_t s) {
+        codes(s) = block_factor_system<M>(a, b, c, s, part, &work(s, 0),
+                                          red.data() + s * part.reduced_rows() * CW, CW);
+      });
+}
+
+// The right-hand side's part alone (a factored solve): reduced rows of M words (d').
+template <int M, class ExecutionSpace, class DView, class Work, class Reduced>
+void block_rhs_parts(const ExecutionSpace& exec, const DView& d, const Work& work,
+                     const Reduced& red, index_t nsys, block_part part) {
+  for_each_block_system(exec, "bandsolve::mpi::block_factorization::solve(reduce)", nsys,
+                        KOKKOS_LAMBDA(const index_t s) {
+                          block_rhs_system<M>(d, s, part, &work(s, 0),
+                                              red.data() + s * part.reduced_rows() * M, M);
+                        });
+}
+
+// The finish pass of every system.
 template <int M, class ExecutionSpace, class DView, class Work, class Interface>
 void block_finish_parts(const ExecutionSpace& exec, const DView& d, const Work& work,
                         const Interface& iface, index_t nsys, block_part part) {
-  Kokkos::parallel_for(
-      "bandsolve::mpi::solve(block_thomas, finish)",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, nsys),
-      KOKKOS_LAMBDA(const index_t s) { block_finish_system<M>(d, work, iface, s, part); });
+  for_each_block_system(exec, "bandsolve::mpi::solve(block_thomas, finish)", nsys,
+                        KOKKOS_LAMBDA(const index_t s) {
+                          block_finish_system<M>(d, &work(s, 0), iface, s, part);
+                        });
 }
 
 }  // namespace bandsolve::mpi::detail

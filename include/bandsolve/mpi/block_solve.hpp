@@ -39,6 +39,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <climits>
 #include <string>
 #include <type_traits>
@@ -92,18 +93,15 @@ std::pair<std::size_t, std::size_t> block_arguments(const std::string& fn, const
   return {nsys, b.extent(1)};
 }
 
-// The collective checks of agree_on_arguments, then the block size agreed (one MPI_Allgather):
-// ranks that pass different m all throw the same message; so do lines too large for the int
-// counts of the exchanges.
-template <class AView, class BView, class CView, class DView, class InfoView>
-std::pair<partition, int> agree_on_block_arguments(MPI_Comm comm, std::size_t scalar_bytes,
-                                                   const AView& a, const BView& b, const CView& c,
-                                                   const DView& d, const InfoView& info,
-                                                   const options& opts) {
-  const std::string fn = block_fn();
-  std::size_t m = 0;
-  const partition p = agree_on_arguments(
-      fn, comm, scalar_bytes, [&] { return block_arguments(fn, a, b, c, d, info, m); }, &opts);
+// The collective checks of agree_on_arguments (local_checks returns (systems, block rows of this
+// rank) and sets m), then the block size agreed (one MPI_Allgather): ranks that pass different m
+// all throw the same message; so do lines too large for the int counts of the exchanges.
+template <class LocalChecks>
+std::pair<partition, int> agree_on_block_lines(const std::string& fn, MPI_Comm comm,
+                                               std::size_t scalar_bytes, const options& opts,
+                                               const std::size_t& m,
+                                               const LocalChecks& local_checks) {
+  const partition p = agree_on_arguments(fn, comm, scalar_bytes, local_checks, &opts);
   std::vector<int> all(static_cast<std::size_t>(p.size));
   int mine = static_cast<int>(m);
   MPI_Allgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm);
@@ -121,22 +119,49 @@ std::pair<partition, int> agree_on_block_arguments(MPI_Comm comm, std::size_t sc
   return {p, all[0]};
 }
 
-// The reduced block rows received (A, C column-major and d of each; the diagonal block is I)
-// into the reduced batch. A function of its own: nvcc takes no device lambda in a function
+// The one-shot solve's collective checks.
+template <class AView, class BView, class CView, class DView, class InfoView>
+std::pair<partition, int> agree_on_block_arguments(MPI_Comm comm, std::size_t scalar_bytes,
+                                                   const AView& a, const BView& b, const CView& c,
+                                                   const DView& d, const InfoView& info,
+                                                   const options& opts) {
+  const std::string fn = block_fn();
+  std::size_t m = 0;
+  return agree_on_block_lines(fn, comm, scalar_bytes, opts, m,
+                              [&] { return block_arguments(fn, a, b, c, d, info, m); });
+}
+
+// The reduced block systems of the lines solved here, a row batch: ra, rb (identity), rc of
+// (lines, K, M, M) and rd of (lines, K, M).
+template <class T, class MemorySpace>
+using reduced_blocks = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace>;
+template <class T, class MemorySpace>
+using reduced_block_rhs = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
+
+// The reduced block rows received (w words each: A, C column-major first; the diagonal block is
+// I) into the reduced batch. Functions of their own: nvcc takes no device lambda in a function
 // templated on local lambdas.
-template <int M, class T, class ExecutionSpace, class Router, class Buffer, class Coef, class Rhs>
-void unpack_reduced_blocks(const ExecutionSpace& exec, const Router& router, const Buffer& rows_in,
-                           const Coef& ra, const Coef& rb, const Coef& rc, const Rhs& rd) {
-  router.for_each_received(
-      exec, rows_in, block_row_words(M), KOKKOS_LAMBDA(int t, int i, const T* w) {
-        for (int col = 0; col < M; ++col)
-          for (int r = 0; r < M; ++r) {
-            ra(t, i, r, col) = w[col * M + r];
-            rb(t, i, r, col) = r == col ? T(1) : T(0);
-            rc(t, i, r, col) = w[M * M + col * M + r];
-          }
-        for (int r = 0; r < M; ++r) rd(t, i, r) = w[2 * M * M + r];
-      });
+template <int M, class T, class ExecutionSpace, class Router, class Buffer, class Coef>
+void unpack_reduced_coefficients(const ExecutionSpace& exec, const Router& router,
+                                 const Buffer& rows_in, int w, const Coef& ra, const Coef& rb,
+                                 const Coef& rc) {
+  router.for_each_received(exec, rows_in, w, KOKKOS_LAMBDA(int t, int i, const T* v) {
+    for (int col = 0; col < M; ++col)
+      for (int r = 0; r < M; ++r) {
+        ra(t, i, r, col) = v[col * M + r];
+        rb(t, i, r, col) = r == col ? T(1) : T(0);
+        rc(t, i, r, col) = v[M * M + col * M + r];
+      }
+  });
+}
+
+// Their right-hand sides (M words from word `at` of each w-word row) into rd.
+template <int M, class T, class ExecutionSpace, class Router, class Buffer, class Rhs>
+void unpack_reduced_rhs(const ExecutionSpace& exec, const Router& router, const Buffer& rows_in,
+                        int w, int at, const Rhs& rd) {
+  router.for_each_received(exec, rows_in, w, KOKKOS_LAMBDA(int t, int i, const T* v) {
+    for (int r = 0; r < M; ++r) rd(t, i, r) = v[at + r];
+  });
 }
 
 // The interface values of the lines solved here (x(t, i, r): line t, reduced row i) back to the
@@ -186,6 +211,76 @@ void block_interface_to_owners(const ExecutionSpace& exec, MPI_Comm comm, const 
                   rdisp.data(), dt, comm);
 }
 
+// This rank's part of the lines of partition p.
+inline block_part block_part_of(const partition& p, algo::block_thomas algorithm) {
+  const auto me = static_cast<std::size_t>(p.rank);
+  block_part part;
+  part.n = p.rows[me];
+  part.offset = p.offsets[me];
+  part.first = p.rank == 0;
+  part.last = p.rank == p.size - 1;
+  part.pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
+  return part;
+}
+
+template <class T, class MemorySpace>
+Kokkos::View<T*, MemorySpace> block_buffer(const char* label, std::size_t size) {
+  return Kokkos::View<T*, MemorySpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
+}
+
+// The factors of this rank's parts (block_partition_kernel.hpp), system s at &f(s, 0).
+template <int M, class T, class MemorySpace>
+Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace> allocate_block_factors(
+    const partition& p, const block_part& part) {
+  return Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi block factors")),
+      p.nsys, static_cast<std::size_t>(block_factor_words(M, part.n)));
+}
+
+// The reduced systems' right-hand sides of the lines solved here.
+template <int M, class T, class Router>
+auto allocate_reduced_rhs(const Router& router) {
+  using memory_space = typename Router::buffer::memory_space;
+  return reduced_block_rhs<T, memory_space>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi block reduced d")),
+      static_cast<std::size_t>(router.lines_solved_here()),
+      static_cast<std::size_t>(router.reduced_rows()), M);
+}
+
+// The reduced systems' matrices of the lines solved here (w words per received row, A' and C'
+// first): ra, rb, rc.
+template <int M, class T, class ExecutionSpace, class Router>
+auto receive_reduced_matrices(const ExecutionSpace& exec, const Router& router,
+                              const typename Router::buffer& rows_in, int w) {
+  using memory_space = typename Router::buffer::memory_space;
+  const auto alloc = [&](const char* label) {
+    return reduced_blocks<T, memory_space>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+        static_cast<std::size_t>(router.lines_solved_here()),
+        static_cast<std::size_t>(router.reduced_rows()), M, M);
+  };
+  std::array<reduced_blocks<T, memory_space>, 3> abc = {alloc("bandsolve::mpi block reduced a"),
+                                                        alloc("bandsolve::mpi block reduced b"),
+                                                        alloc("bandsolve::mpi block reduced c")};
+  unpack_reduced_coefficients<M, T>(exec, router, rows_in, w, abc[0], abc[1], abc[2]);
+  return abc;
+}
+
+// The interface values (rd: the reduced solutions of the lines solved here) back to their ranks,
+// then the finish pass of every system: x over d. Fences exec.
+template <int M, class ExecutionSpace, class Router, class Rhs, class DView, class Work>
+void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
+                             const Router& router, const Rhs& rd, const DView& d,
+                             const Work& work, const block_part& part) {
+  using T = typename Rhs::non_const_value_type;
+  const auto iface = block_buffer<T, typename Router::buffer::memory_space>(
+      "bandsolve::mpi block interface", p.nsys * static_cast<std::size_t>(part.reduced_rows() * M));
+  block_interface_to_owners<M, T>(exec, comm, p, router, rd, iface);
+  block_finish_parts<M>(exec, d, work, iface, static_cast<index_t>(p.nsys), part);
+  exec.fence();
+}
+
 // The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0) on a host execution space.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
@@ -195,25 +290,11 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
   using T = typename DView::non_const_value_type;
   using memory_space = typename ExecutionSpace::memory_space;
   constexpr int RW = block_row_words(M);
-  const auto me = static_cast<std::size_t>(p.rank);
-  block_part part;
-  part.n = p.rows[me];
-  part.offset = p.offsets[me];
-  part.first = p.rank == 0;
-  part.last = p.rank == p.size - 1;
-  part.pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
+  const block_part part = block_part_of(p, algorithm);
   const index_t nsys = static_cast<index_t>(p.nsys);
-  const int k = part.reduced_rows();
-
-  const Kokkos::View<T**, Kokkos::LayoutRight, memory_space> work(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi block forward rows"),
-      p.nsys, static_cast<std::size_t>(part.n * RW));
-  const Kokkos::View<T*, memory_space> red(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi block reduced rows"),
-      static_cast<std::size_t>(nsys * k * RW));
-  const Kokkos::View<T*, memory_space> iface(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi block interface"),
-      static_cast<std::size_t>(nsys * k * M));
+  const auto work = allocate_block_factors<M, T, memory_space>(p, part);
+  const auto red = block_buffer<T, memory_space>(
+      "bandsolve::mpi block reduced rows", p.nsys * static_cast<std::size_t>(part.reduced_rows() * RW));
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi block local info", p.nsys);
 
   block_reduce_parts<M>(exec, a, b, c, d, work, red, codes, nsys, part);
@@ -221,29 +302,17 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
   const reduced_router<T, memory_space> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
   const auto rows_in = router.to_solvers(red, RW);
   std::vector<int> reduced_codes(p.nsys, 0);
-  const auto mine = static_cast<std::size_t>(router.lines_solved_here());
-  const auto K = static_cast<std::size_t>(router.reduced_rows());
-  using coef_view = Kokkos::View<T****, Kokkos::LayoutRight, memory_space>;
-  const Kokkos::View<T***, Kokkos::LayoutRight, memory_space> rd(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi block reduced d"), mine, K,
-      M);
-  if (mine > 0) {
-    const auto alloc = [&](const char* label) {
-      return coef_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), mine,
-                       K, M, M);
-    };
-    const coef_view ra = alloc("bandsolve::mpi block reduced a"),
-                    rb = alloc("bandsolve::mpi block reduced b"),
-                    rc = alloc("bandsolve::mpi block reduced c");
-    unpack_reduced_blocks<M, T>(exec, router, rows_in, ra, rb, rc, rd);
-    const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi block reduced info", mine);
-    bandsolve::solve(exec, algorithm, ra, rb, rc, rd, rinfo);
+  const auto rd = allocate_reduced_rhs<M, T>(router);
+  if (router.lines_solved_here() > 0) {
+    const auto abc = receive_reduced_matrices<M, T>(exec, router, rows_in, RW);
+    unpack_reduced_rhs<M, T>(exec, router, rows_in, RW, 2 * M * M, rd);
+    const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi block reduced info",
+                                                 rd.extent(0));
+    bandsolve::solve(exec, algorithm, abc[0], abc[1], abc[2], rd, rinfo);
     exec.fence();
     router.record_codes(rinfo, reduced_codes);
   }
-  block_interface_to_owners<M, T>(exec, comm, p, router, rd, iface);
-  block_finish_parts<M>(exec, d, work, iface, nsys, part);
-  exec.fence();
+  block_return_and_finish<M>(exec, comm, p, router, rd, d, work, part);
   reduce_info(comm, p.nsys, codes, reduced_codes, info);
 }
 

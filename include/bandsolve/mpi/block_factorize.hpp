@@ -1,0 +1,306 @@
+#pragma once
+// Distributed factorization of a batch of block-tridiagonal systems (m x m blocks, m = 2..8)
+// whose block rows are split over the ranks of a communicator (Views and data layout as for the
+// one-shot mpi::solve(exec, comm, algo::block_thomas{}, ...), block_solve.hpp): factor once,
+// solve many.
+//
+//   auto f = bandsolve::mpi::factorize(exec, comm, algo::block_thomas{...}, a, b, c[, nsys][, opts]);
+//   f.info();            // agreed info codes (host View), the same on every rank
+//   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
+//
+// Each rank keeps the matrices' part of its local passes (block_partition_kernel.hpp: per block
+// row the LU factors of P_i with their pivots, A_i, and the forward A'_i, C'_i; E's LU factors
+// per line), and the ranks that solve reduced systems keep their single-process block
+// factorizations. A solve then runs the local passes on d alone, sends the m words of d' of each
+// of its (at most 2) reduced block rows to the solving ranks and gets m words back per reduced
+// row: at most 4m words per line per rank, 2m of them there (one-shot: 4m^2 + 4m). The info codes
+// are the one-shot solve's. One rank: the single-process block factorization (block_thomas.hpp),
+// after the same collective checks. Arguments are checked on every rank and agreed
+// (collective_checks.hpp), those of each solve too. Host execution spaces factor and solve in
+// place; others (Kokkos::Cuda) keep the factors in host memory and go through host copies of a,
+// b, c and of each d (host_staging.hpp). See docs/distributed.md, "Block-tridiagonal lines".
+#include <bandsolve/block/block_checks.hpp>
+#include <bandsolve/block/block_thomas.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/checks.hpp>
+#include <bandsolve/mpi/block_partition_kernel.hpp>
+#include <bandsolve/mpi/block_solve.hpp>
+#include <bandsolve/mpi/collective_checks.hpp>
+#include <bandsolve/mpi/host_staging.hpp>
+#include <bandsolve/mpi/info_reduce.hpp>
+#include <bandsolve/mpi/options.hpp>
+#include <bandsolve/mpi/reduced_exchange.hpp>
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace bandsolve::mpi {
+
+namespace detail {
+
+// What factorize(block_thomas) keeps, in HostExecutionSpace's memory: with several ranks the
+// factors of this rank's parts and, on the ranks that solve reduced systems, their single-process
+// factorization (a row batch); with one rank the single-process factorization of the lines.
+template <class T, int W, class HostExecutionSpace>
+struct block_factorization_state {
+  using memory_space = typename HostExecutionSpace::memory_space;
+  MPI_Comm comm = MPI_COMM_NULL;
+  partition p;
+  block_part part;
+  int m = 0;
+  Kokkos::View<T**, Kokkos::LayoutRight, memory_space> factors;
+  reduced_router<T, memory_space> router;
+  block_thomas_factorization<T, 0, HostExecutionSpace> reduced;  // of the lines solved here
+  block_thomas_factorization<T, W, HostExecutionSpace> whole;    // one rank
+  Kokkos::View<int*, Kokkos::HostSpace> info;
+};
+
+// A factored solve of d (checked, host memory) with several ranks.
+template <int M, class ExecutionSpace, class State, class DView>
+void block_factored_solve(const ExecutionSpace& exec, const State& s, const DView& d) {
+  using T = typename DView::non_const_value_type;
+  using memory_space = typename State::memory_space;
+  const auto rhs = block_buffer<T, memory_space>(
+      "bandsolve::mpi block reduced rhs", s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * M));
+  block_rhs_parts<M>(exec, d, s.factors, rhs, static_cast<index_t>(s.p.nsys), s.part);
+  exec.fence();  // rhs is complete
+  const auto rhs_in = s.router.to_solvers(rhs, M);
+  const auto rd = allocate_reduced_rhs<M, T>(s.router);
+  if (s.router.lines_solved_here() > 0) {
+    unpack_reduced_rhs<M, T>(exec, s.router, rhs_in, M, 0, rd);
+    s.reduced.solve(exec, rd);
+  }
+  block_return_and_finish<M>(exec, s.comm, s.p, s.router, rd, d, s.factors, s.part);
+}
+
+}  // namespace detail
+
+// The factors of block lines split over the ranks. T: float or double; W: the pack width of
+// interleaved<W> Views (0: rank-4 Views), which solve's d must share. On an execution space that
+// does not run on host memory (Kokkos::Cuda) the factors live in host memory and each solve goes
+// through a host copy of d (host_staging.hpp).
+template <class T, int W, class ExecutionSpace>
+class block_factorization {
+ public:
+  using scalar_type = T;
+  using execution_space = ExecutionSpace;
+  static constexpr int pack_width = W;
+  // Where the factors live and the solves' local passes run.
+  using host_execution_space = detail::host_execution_t<ExecutionSpace>;
+  using memory_space = typename host_execution_space::memory_space;
+  using state = detail::block_factorization_state<T, W, host_execution_space>;
+
+  block_factorization() = default;
+  explicit block_factorization(state s) : s_(std::move(s)), initialized_(true) {}
+
+  std::size_t nsys() const { return s_.p.nsys; }
+  // Block rows this rank holds of every system.
+  std::size_t rows() const { return static_cast<std::size_t>(s_.part.n); }
+  std::size_t m() const { return static_cast<std::size_t>(s_.m); }
+  exchange scheme() const { return s_.router.scheme(); }
+  // Per-system info codes, the same on every rank (see block_solve.hpp).
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_.info; }
+
+  // Collective over the factorization's communicator. d: this rank's block rows of every system
+  // (one right-hand side each), same systems, block rows and block size as factored, any layout
+  // of the factored kind (rank 3, or View<T***[W]> for interleaved<W>). Fences exec.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    bandsolve::detail::block_rhs_static_checks<ExecutionSpace, W, T, DView>();
+    static_assert((W == 0 && DView::rank == 3) ||
+                      (W > 0 && bandsolve::detail::static_pack_width<DView, 4>() == W),
+                  "bandsolve::mpi::block_factorization::solve: d must be View<T***>(nsys, n, m) "
+                  "or View<T***[W], LayoutRight>(packs, n, m): one right-hand side per system");
+    agree_on_rhs(d);
+    if (s_.p.nsys == 0) return;
+    if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
+      solve_here(exec, d);
+    } else {  // d as given was checked above, before it is copied
+      const auto hd = detail::stage_on_host(exec, d, "d");
+      solve_here(host_execution_space(), hd.host);
+      hd.copy_back(exec);
+    }
+  }
+
+  // The solve of a checked d in host memory: solve's last step, public because nvcc does not
+  // accept device lambdas in private member functions.
+  template <class DView>
+  void solve_here(const host_execution_space& exec, const DView& d) const {
+    if (s_.p.size == 1) {
+      s_.whole.solve(exec, d);
+      exec.fence();
+      return;
+    }
+    bandsolve::detail::block_size_dispatch(fn(), static_cast<std::size_t>(s_.m), [&](auto bs) {
+      detail::block_factored_solve<decltype(bs)::value>(exec, s_, d);
+    });
+  }
+
+ private:
+  static std::string fn() { return "bandsolve::mpi::block_factorization::solve"; }
+
+  // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is bad).
+  template <class DView>
+  void agree_on_rhs(const DView& d) const {
+    if (!initialized_)
+      bandsolve::detail::throw_invalid_argument(fn(), "this factorization is empty (default-constructed)");
+    detail::agree_on_arguments(fn(), s_.comm, sizeof(T), [&] {
+      const std::size_t slots = W > 0 ? (s_.p.nsys + W - 1) / W : s_.p.nsys;
+      const std::size_t expected[3] = {slots, rows(), m()};
+      const char* what[3] = {W > 0 ? " packs" : " systems", " block rows", " rows per block"};
+      for (int k = 0; k < 3; ++k)
+        if (d.extent(k) != expected[k])
+          bandsolve::detail::throw_invalid_argument(fn(), "d.extent(", k, ") = ", d.extent(k),
+                                                    " but the factorization has ", expected[k],
+                                                    what[k]);
+      return std::pair<std::size_t, std::size_t>(s_.p.nsys, d.extent(1));
+    });
+  }
+
+  state s_;
+  bool initialized_ = false;
+};
+
+namespace detail {
+
+inline const char* block_factorize_fn() { return "bandsolve::mpi::factorize(block_thomas)"; }
+
+// This rank's checks of factorize's arguments: (systems, block rows of this rank); sets m.
+template <class AView, class BView, class CView>
+std::pair<std::size_t, std::size_t> block_factor_arguments(const std::string& fn, const AView& a,
+                                                           const BView& b, const CView& c,
+                                                           std::size_t nsys, std::size_t& m) {
+  constexpr int W = bandsolve::detail::block_pack_width_v<BView>;
+  m = bandsolve::detail::block_check_coefficients(fn, a, b, c);
+  if (nsys == static_cast<std::size_t>(-1)) nsys = W > 0 ? b.extent(0) * W : b.extent(0);
+  bandsolve::detail::block_systems(fn, "nsys", nsys, b);
+  return {nsys, b.extent(1)};
+}
+
+// The collective checks of factorize's arguments: (partition, m).
+template <class AView, class BView, class CView>
+std::pair<partition, int> agree_on_block_factor_arguments(MPI_Comm comm, std::size_t scalar_bytes,
+                                                          const AView& a, const BView& b,
+                                                          const CView& c, std::size_t nsys,
+                                                          const options& opts) {
+  const std::string fn = block_factorize_fn();
+  std::size_t m = 0;
+  return agree_on_block_lines(fn, comm, scalar_bytes, opts, m, [&] {
+    return block_factor_arguments(fn, a, b, c, nsys, m);
+  });
+}
+
+// The matrices' local passes, their reduced rows to the solving ranks and the factorization of
+// the reduced systems there (several ranks, s.p.nsys > 0).
+template <int M, class ExecutionSpace, class State, class AView, class BView, class CView>
+void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorithm,
+                          const AView& a, const BView& b, const CView& c, State& s) {
+  using T = typename BView::non_const_value_type;
+  using memory_space = typename State::memory_space;
+  constexpr int CW = 2 * M * M;  // words of a reduced row's matrices: A', C'
+  s.factors = allocate_block_factors<M, T, memory_space>(s.p, s.part);
+  const auto coef = block_buffer<T, memory_space>(
+      "bandsolve::mpi block reduced coefficients",
+      s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * CW));
+  const Kokkos::View<int*, memory_space> codes("bandsolve::mpi block local info", s.p.nsys);
+  block_factor_parts<M>(exec, a, b, c, s.factors, coef, codes, static_cast<index_t>(s.p.nsys),
+                        s.part);
+  exec.fence();  // coef is complete
+  const auto coef_in = s.router.to_solvers(coef, CW);
+  std::vector<int> reduced_codes(s.p.nsys, 0);
+  if (s.router.lines_solved_here() > 0) {
+    const auto abc = receive_reduced_matrices<M, T>(exec, s.router, coef_in, CW);
+    s.reduced = bandsolve::factorize(exec, algorithm, abc[0], abc[1], abc[2]);
+    exec.fence();
+    s.router.record_codes(s.reduced.info(), reduced_codes);
+  }
+  reduce_info(s.comm, s.p.nsys, codes, reduced_codes, s.info);
+}
+
+// The factorization on a host execution space; nsys: the systems of interleaved packs (-1: every
+// slot of b). ResultSpace: the execution space the factorization is for (its
+// host_execution_space is ExecutionSpace).
+template <class ResultSpace, class ExecutionSpace, class AView, class BView, class CView>
+block_factorization<typename BView::non_const_value_type,
+                    bandsolve::detail::block_pack_width_v<BView>, ResultSpace>
+partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
+                            algo::block_thomas algorithm, const AView& a, const BView& b,
+                            const CView& c, std::size_t nsys, const options& opts) {
+  using T = typename BView::non_const_value_type;
+  using result = block_factorization<T, bandsolve::detail::block_pack_width_v<BView>, ResultSpace>;
+  static_assert(std::is_same_v<typename result::host_execution_space, ExecutionSpace>);
+  bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename BView::memory_space>::accessible,
+                "bandsolve::mpi::factorize(block_thomas): the local passes run on host execution "
+                "spaces and host memory");
+  typename result::state s;
+  s.comm = comm;
+  const auto agreed = agree_on_block_factor_arguments(comm, sizeof(T), a, b, c, nsys, opts);
+  s.p = agreed.first;
+  s.m = agreed.second;
+  s.part = block_part_of(s.p, algorithm);
+  s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::block_factorization info",
+                                                 s.p.nsys);
+  s.router = reduced_router<T, typename result::memory_space>(
+      comm, s.p, chosen_scheme(opts, s.p.nsys, s.p.size));
+  if (s.p.nsys == 0) return result(std::move(s));
+  if (s.p.size == 1) {
+    s.whole = bandsolve::factorize(exec, algorithm, a, b, c, s.p.nsys);
+    exec.fence();
+    Kokkos::deep_copy(s.info, s.whole.info());
+    return result(std::move(s));
+  }
+  bandsolve::detail::block_size_dispatch(
+      block_factorize_fn(), static_cast<std::size_t>(s.m), [&](auto bs) {
+        block_factor_reduced<decltype(bs)::value>(exec, algorithm, a, b, c, s);
+      });
+  return result(std::move(s));
+}
+
+// The factorization for exec, on exec's own memory or through host copies of a, b and c (checked
+// and agreed as given before anything is copied; host_staging.hpp).
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize_block_lines(const ExecutionSpace& exec, MPI_Comm comm,
+                           algo::block_thomas algorithm, const AView& a, const BView& b,
+                           const CView& c, std::size_t nsys, const options& opts) {
+  if constexpr (runs_on_host_v<ExecutionSpace>) {
+    return partitioned_block_factorize<ExecutionSpace>(exec, comm, algorithm, a, b, c, nsys,
+                                                       opts);
+  } else {
+    using T = typename BView::non_const_value_type;
+    bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
+    agree_on_block_factor_arguments(comm, sizeof(T), a, b, c, nsys, opts);
+    const auto ha = stage_on_host(exec, a, "a");
+    const auto hb = stage_on_host(exec, b, "b");
+    const auto hc = stage_on_host(exec, c, "c");
+    return partitioned_block_factorize<ExecutionSpace>(host_execution_t<ExecutionSpace>(), comm,
+                                                       algorithm, ha.host, hb.host, hc.host,
+                                                       nsys, opts);
+  }
+}
+
+}  // namespace detail
+
+// Block-tridiagonal lines. nsys: the systems of interleaved packs (default: every slot of b).
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
+               const AView& a, const BView& b, const CView& c, std::size_t nsys,
+               const options& opts = {}) {
+  return detail::factorize_block_lines(exec, comm, algorithm, a, b, c, nsys, opts);
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
+               const AView& a, const BView& b, const CView& c, const options& opts = {}) {
+  return detail::factorize_block_lines(exec, comm, algorithm, a, b, c,
+                                       static_cast<std::size_t>(-1), opts);
+}
+
+}  // namespace bandsolve::mpi
