@@ -76,7 +76,7 @@ void block_factored_solve(const ExecutionSpace& exec, const State& s, const DVie
     unpack_reduced_rhs<M, T>(exec, s.router, rhs_in, M, 0, rd);
     s.reduced.solve(exec, rd);
   }
-  block_return_and_finish<M>(exec, s.comm, s.p, s.router, rd, d, s.factors, s.part);
+  block_return_and_finish<M, true>(exec, s.comm, s.p, s.router, rd, d, s.factors, s.part);
 }
 
 }  // namespace detail
@@ -204,7 +204,7 @@ void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorit
   using T = typename BView::non_const_value_type;
   using memory_space = typename State::memory_space;
   constexpr int CW = 2 * M * M;  // words of a reduced row's matrices: A', C'
-  s.factors = allocate_block_factors<M, T, memory_space>(s.p, s.part);
+  s.factors = allocate_block_factors<M, true, T, memory_space>(s.p, s.part);
   const auto coef = block_buffer<T, memory_space>(
       "bandsolve::mpi block reduced coefficients",
       s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * CW));

@@ -18,10 +18,11 @@
 // is formed: each block is LU-factored (block_thomas_kernel.hpp's block_lu, with partial pivoting
 // inside the block when asked) and the right-hand blocks are solved column by column.
 // The pass is split in two: the matrices' part (block_factor_system) keeps per block row the
-// forward A'_i, C'_i, the LU factors of P_i and A_i, and E's LU factors (4m^2 + m words per block
-// row); the right-hand side's part (block_rhs_system) then needs only those and d, and leaves the
-// forward d'_i in d. The one-shot solve runs both in one work item, a factorization
-// (block_factorize.hpp) the first once and the second per solve. Finish sets
+// forward A'_i, C'_i (and E's LU factors per line); the right-hand side's part (forward steps
+// block_rhs_forward_row, then block_rhs_backward) leaves the forward d'_i in d. The one-shot
+// solve runs the forward steps inside the matrices' pass, row by row, while each P_i's factors
+// are in registers; a factorization (block_factorize.hpp) keeps P_i's LU factors and A_i too
+// (4m^2 + m words per block row) and runs the right-hand side's part alone per solve. Finish sets
 // x_i = d'_i - A'_i x_0 - C'_i x_{i+1} for i = n-2 .. 1.
 //
 // Info codes: the global 1-based block row of the first bad pivot (core/pivot.hpp) the LU
@@ -94,42 +95,85 @@ KOKKOS_INLINE_FUNCTION void block_factor(T* s, T* piv, bool pivoting, index_t ro
   for (int k = 0; k < M * M; ++k) s[k] = rm[k];
 }
 
-// Words a part keeps per system (factor_words): per block row, A'_i, C'_i (forward, column-major),
-// the LU factors of P_i (block_lu's row-major storage), its pivots, and A_i as given (the
-// right-hand side's forward step); then E's LU factors and pivots (parts of 3 rows or more).
-KOKKOS_INLINE_FUNCTION constexpr int block_factor_row_words(int m) { return 4 * m * m + m; }
-KOKKOS_INLINE_FUNCTION constexpr index_t block_factor_words(int m, index_t n) {
-  return n * block_factor_row_words(m) + m * m + m;
+// Words kept per block row: the forward A'_i, C'_i (column-major) for finish, and for a
+// factorization also the LU factors of P_i (block_lu's row-major storage), its pivots and A_i as
+// given (what the right-hand side's forward step needs). Per system: n rows, then E's LU factors
+// and pivots (parts of 3 rows or more).
+template <int M, bool Factored>
+inline constexpr int block_kept_row_words = Factored ? 4 * M * M + M : 2 * M * M;
+KOKKOS_INLINE_FUNCTION constexpr index_t block_kept_words(int m, int row_words, index_t n) {
+  return n * row_words + m * m + m;
 }
 
-// The matrices' part of the reduce pass of system s: the factors into f (block_factor_words), the
-// reduced rows' A' and C' (2M^2 words) into red (reduced row j at red + j*stride). Returns the
-// info code.
-template <int M, class AView, class BView, class CView, class T>
+// The right-hand side's forward step of block row i over d: d'_i = P_i^-1 (d_i - A_i d'_{i-1})
+// (rows 0 and 1: P_i^-1 d_i), with P_i's factors lu, piv and A_i (am).
+template <int M, class DView, class T>
+KOKKOS_INLINE_FUNCTION void block_rhs_forward_row(const DView& d, index_t s, index_t i,
+                                                  const T* lu, const T* piv, const T* am,
+                                                  bool pivoting) {
+  T v[M], prev[M];
+  for (int r = 0; r < M; ++r) v[r] = bandsolve::block_at(d, s, i, r);
+  if (i >= 2) {
+    for (int r = 0; r < M; ++r) prev[r] = bandsolve::block_at(d, s, i - 1, r);
+    block_sub_mv<M>(v, am, prev);
+  }
+  bandsolve::detail::block_lu_solve<M, 1>(lu, piv, pivoting, v);
+  for (int r = 0; r < M; ++r) bandsolve::block_at(d, s, i, r) = v[r];
+}
+
+// What block_factor_system does with each factored row besides keeping it: nothing
+// (factorize), or the right-hand side's forward step at once (the one-shot solve), while P_i's
+// factors are in registers.
+struct block_no_rhs {
+  template <int M, class T>
+  KOKKOS_INLINE_FUNCTION void row(index_t, const T*, const T*, const T*) const {}
+};
+template <class DView>
+struct block_rhs_alongside {
+  const DView& d;
+  index_t s;
+  bool pivoting;
+  template <int M, class T>
+  KOKKOS_INLINE_FUNCTION void row(index_t i, const T* lu, const T* piv, const T* am) const {
+    block_rhs_forward_row<M>(d, s, i, lu, piv, am, pivoting);
+  }
+};
+
+// The matrices' part of the reduce pass of system s: the kept words into f
+// (block_kept_row_words<M, Factored> per row, then E), the reduced rows' A' and C' (2M^2 words)
+// into red (reduced row j at red + j*stride); rhs.row() after each row's factorization. Returns
+// the info code.
+template <int M, bool Factored, class AView, class BView, class CView, class T, class Rhs>
 KOKKOS_INLINE_FUNCTION int block_factor_system(const AView& a, const BView& b, const CView& c,
                                                index_t s, const block_part& part, T* f, T* red,
-                                               int stride) {
-  constexpr int MM = M * M, FW = block_factor_row_words(M);
+                                               int stride, const Rhs& rhs) {
+  constexpr int MM = M * M, FW = block_kept_row_words<M, Factored>;
   const index_t n = part.n, off = part.offset;
   int info = 0;
-  // Forward rows 0 .. n-1.
+  // Forward rows 0 .. n-1, each computed in local arrays (which nothing else aliases, so they stay
+  // in registers) and stored once.
+  T ra[MM], rc[MM], lu[MM], piv[M] = {}, am[MM];
   for (index_t i = 0; i < n; ++i) {
-    T* const ra = f + i * FW;
-    T* const rc = ra + MM;
-    T* const lu = rc + MM;
-    T* const piv = lu + MM;
-    T* const am = piv + M;
+    T* const row = f + i * FW;
     load_block<M>(b, s, i, true, lu);
     load_block<M>(a, s, i, !(i == 0 && part.first), am);
     load_block<M>(c, s, i, !(i == n - 1 && part.last), rc);
-    for (int q = 0; q < MM; ++q) ra[q] = i >= 2 ? T(0) : am[q];
     if (i >= 2) {
-      block_sub_mul<M>(lu, am, ra - FW + MM);  // B_i - A_i C'_{i-1}
-      block_sub_mul<M>(ra, am, ra - FW);       // -A_i A'_{i-1}
+      block_sub_mul<M>(lu, am, row - FW + MM);  // B_i - A_i C'_{i-1}
+      for (int q = 0; q < MM; ++q) ra[q] = T(0);
+      block_sub_mul<M>(ra, am, row - FW);  // -A_i A'_{i-1}
+    } else {
+      for (int q = 0; q < MM; ++q) ra[q] = am[q];
     }
     block_factor<M>(lu, piv, part.pivoting, off + i, info);
     block_solve_columns<M>(lu, piv, part.pivoting, ra);
     block_solve_columns<M>(lu, piv, part.pivoting, rc);
+    rhs.template row<M>(i, lu, piv, am);
+    for (int q = 0; q < MM; ++q) row[q] = ra[q], row[MM + q] = rc[q];
+    if constexpr (Factored) {
+      for (int q = 0; q < MM; ++q) row[2 * MM + q] = lu[q], row[3 * MM + M + q] = am[q];
+      for (int q = 0; q < M; ++q) row[3 * MM + q] = piv[q];
+    }
   }
   if (n >= 2)  // row n-1 as it is
     for (int q = 0; q < 2 * MM; ++q) red[stride + q] = f[(n - 1) * FW + q];
@@ -141,69 +185,57 @@ KOKKOS_INLINE_FUNCTION int block_factor_system(const AView& a, const BView& b, c
   T ah[MM], ch[MM], tmp[MM];
   for (int q = 0; q < MM; ++q) ah[q] = f[(n - 2) * FW + q], ch[q] = f[(n - 2) * FW + MM + q];
   for (index_t i = n - 3; i >= 1; --i) {
-    const T* const ra = f + i * FW;
-    const T* const rc = ra + MM;
-    for (int q = 0; q < MM; ++q) tmp[q] = ra[q];
-    block_sub_mul<M>(tmp, rc, ah);
+    const T* const fa = f + i * FW;  // A'_i, then C'_i
+    for (int q = 0; q < MM; ++q) tmp[q] = fa[q];
+    block_sub_mul<M>(tmp, fa + MM, ah);
     for (int q = 0; q < MM; ++q) ah[q] = tmp[q], tmp[q] = T(0);
-    block_sub_mul<M>(tmp, rc, ch);
+    block_sub_mul<M>(tmp, fa + MM, ch);
     for (int q = 0; q < MM; ++q) ch[q] = tmp[q];
   }
   // Row 0: A'_0 x_{-1} + x_0 + C'_0 x_1 = d'_0 with x_1 = dh - ah x_0 - ch x_{n-1}.
   const T* const c0 = f + MM;
-  T* const lu = f + n * FW;
-  T* const piv = lu + MM;
-  for (int q = 0; q < MM; ++q) lu[q] = T(0);
+  for (int q = 0; q < MM; ++q) lu[q] = T(0), ra[q] = f[q], rc[q] = T(0);
   for (int q = 0; q < M; ++q) lu[q * M + q] = T(1);
   block_sub_mul<M>(lu, c0, ah);  // E = I - C'_0 ah
   block_factor<M>(lu, piv, part.pivoting, off, info);
-  for (int q = 0; q < MM; ++q) red[q] = f[q], red[MM + q] = T(0);
-  block_sub_mul<M>(red + MM, c0, ch);  // -C'_0 ch
-  block_solve_columns<M>(lu, piv, part.pivoting, red);
-  block_solve_columns<M>(lu, piv, part.pivoting, red + MM);
+  block_sub_mul<M>(rc, c0, ch);  // -C'_0 ch
+  block_solve_columns<M>(lu, piv, part.pivoting, ra);
+  block_solve_columns<M>(lu, piv, part.pivoting, rc);
+  for (int q = 0; q < MM; ++q) red[q] = ra[q], red[MM + q] = rc[q], f[n * FW + q] = lu[q];
+  for (int q = 0; q < M; ++q) f[n * FW + MM + q] = piv[q];
   return info;
 }
 
-// The right-hand side's part of the reduce pass of system s with the factors f: the forward d'_i
-// over d (what finish reads), the reduced rows' right-hand sides (M words) into red (reduced row
-// j at red + j*stride).
-template <int M, class DView, class T>
-KOKKOS_INLINE_FUNCTION void block_rhs_system(const DView& d, index_t s, const block_part& part,
-                                             const T* f, T* red, int stride) {
-  constexpr int MM = M * M, FW = block_factor_row_words(M);
+// The rest of the right-hand side's part of the reduce pass of system s, after the forward steps
+// (d'_i in d): the reduced rows' right-hand sides (M words) into red (reduced row j at
+// red + j*stride), from the forward C'_i and E kept in f (FW words per row).
+template <int M, int FW, class DView, class T>
+KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, index_t s, const block_part& part,
+                                               const T* f, T* red, int stride) {
   const index_t n = part.n;
   const auto load = [&](index_t i, T* v) {
     for (int r = 0; r < M; ++r) v[r] = bandsolve::block_at(d, s, i, r);
   };
-  T v[M], prev[M];  // d'_i, d'_{i-1}
-  for (index_t i = 0; i < n; ++i) {
-    const T* const lu = f + i * FW + 2 * MM;
-    load(i, v);
-    if (i >= 2) block_sub_mv<M>(v, lu + MM + M, prev);  // d_i - A_i d'_{i-1}
-    bandsolve::detail::block_lu_solve<M, 1>(lu, lu + MM, part.pivoting, v);
-    for (int r = 0; r < M; ++r) prev[r] = v[r], bandsolve::block_at(d, s, i, r) = v[r];
-  }
-  if (n >= 2)
-    for (int r = 0; r < M; ++r) red[stride + r] = prev[r];
+  if (n >= 2) load(n - 1, red + stride);
   load(0, red);
   if (n <= 2) return;
-  T dh[M];  // row 1's right-hand side in terms of x_0 and x_{n-1}
+  T v[M], dh[M];  // dh: row 1's right-hand side in terms of x_0 and x_{n-1}
   load(n - 2, dh);
   for (index_t i = n - 3; i >= 1; --i) {
     load(i, v);
-    block_sub_mv<M>(v, f + i * FW + MM, dh);
+    block_sub_mv<M>(v, f + i * FW + M * M, dh);
     for (int r = 0; r < M; ++r) dh[r] = v[r];
   }
-  block_sub_mv<M>(red, f + MM, dh);  // E^-1 (d'_0 - C'_0 dh)
-  bandsolve::detail::block_lu_solve<M, 1>(f + n * FW, f + n * FW + MM, part.pivoting, red);
+  block_sub_mv<M>(red, f + M * M, dh);  // E^-1 (d'_0 - C'_0 dh)
+  bandsolve::detail::block_lu_solve<M, 1>(f + n * FW, f + n * FW + M * M, part.pivoting, red);
 }
 
 // Finish pass of system s: x_0 and x_{n-1} from iface (line s, reduced row j, entry r at
-// (s*k + j)*M + r), the interior rows from the forward rows of f and the d' in d; x over d.
-template <int M, class DView, class Interface, class T>
+// (s*k + j)*M + r), the interior rows from the forward A'_i, C'_i in f (FW words per row) and the
+// d'_i in d; x over d.
+template <int M, int FW, class DView, class Interface, class T>
 KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const T* f, const Interface& iface,
                                                 index_t s, const block_part& part) {
-  constexpr int FW = block_factor_row_words(M);
   const index_t n = part.n;
   const int k = part.reduced_rows();
   const T* const x0 = iface.data() + s * k * M;
@@ -229,9 +261,9 @@ void for_each_block_system(const ExecutionSpace& exec, const char* label, index_
       label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, nsys), f);
 }
 
-// The reduce pass of every system: factors into work (system s at &work(s, 0)), the reduced rows
-// (A', C', d': block_row_words(M) each) into red, codes(s). The right-hand side runs in the same
-// work item, on the factors just written (in cache).
+// The reduce pass of every system: A'_i, C'_i and E into work (system s at &work(s, 0),
+// block_kept_words with the one-shot's rows), the reduced rows (A', C', d': block_row_words(M)
+// each) into red, codes(s); d' over d.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class Work, class Reduced, class Codes>
 void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
@@ -241,12 +273,15 @@ void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView&
   for_each_block_system(
       exec, "bandsolve::mpi::solve(block_thomas, reduce)", nsys, KOKKOS_LAMBDA(const index_t s) {
         auto* const out = red.data() + s * part.reduced_rows() * RW;
-        codes(s) = block_factor_system<M>(a, b, c, s, part, &work(s, 0), out, RW);
-        block_rhs_system<M>(d, s, part, &work(s, 0), out + 2 * M * M, RW);
+        const block_rhs_alongside<DView> rhs{d, s, part.pivoting};
+        codes(s) = block_factor_system<M, false>(a, b, c, s, part, &work(s, 0), out, RW, rhs);
+        block_rhs_backward<M, block_kept_row_words<M, false>>(d, s, part, &work(s, 0),
+                                                              out + 2 * M * M, RW);
       });
 }
 
-// The matrices' part alone (factorize): reduced rows of 2M^2 words (A', C').
+// The matrices' part alone (factorize): the factors into work, reduced rows of 2M^2 words (A',
+// C').
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class Work,
           class Reduced, class Codes>
 void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
@@ -255,29 +290,37 @@ void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView&
   constexpr int CW = 2 * M * M;
   for_each_block_system(
       exec, "bandsolve::mpi::factorize(block_thomas)", nsys, KOKKOS_LAMBDA(const index_t s) {
-        codes(s) = block_factor_system<M>(a, b, c, s, part, &work(s, 0),
-                                          red.data() + s * part.reduced_rows() * CW, CW);
+        codes(s) = block_factor_system<M, true>(a, b, c, s, part, &work(s, 0),
+                                                red.data() + s * part.reduced_rows() * CW, CW,
+                                                block_no_rhs{});
       });
 }
 
-// The right-hand side's part alone (a factored solve): reduced rows of M words (d').
+// The right-hand side's part alone (a factored solve) with the factors in work: d' over d,
+// reduced rows of M words (d').
 template <int M, class ExecutionSpace, class DView, class Work, class Reduced>
 void block_rhs_parts(const ExecutionSpace& exec, const DView& d, const Work& work,
                      const Reduced& red, index_t nsys, block_part part) {
-  for_each_block_system(exec, "bandsolve::mpi::block_factorization::solve(reduce)", nsys,
-                        KOKKOS_LAMBDA(const index_t s) {
-                          block_rhs_system<M>(d, s, part, &work(s, 0),
-                                              red.data() + s * part.reduced_rows() * M, M);
-                        });
+  constexpr int MM = M * M, FW = block_kept_row_words<M, true>;
+  for_each_block_system(
+      exec, "bandsolve::mpi::block_factorization::solve(reduce)", nsys,
+      KOKKOS_LAMBDA(const index_t s) {
+        const auto* const f = &work(s, 0);
+        for (index_t i = 0; i < part.n; ++i)
+          block_rhs_forward_row<M>(d, s, i, f + i * FW + 2 * MM, f + i * FW + 3 * MM,
+                                   f + i * FW + 3 * MM + M, part.pivoting);
+        block_rhs_backward<M, FW>(d, s, part, f, red.data() + s * part.reduced_rows() * M, M);
+      });
 }
 
-// The finish pass of every system.
-template <int M, class ExecutionSpace, class DView, class Work, class Interface>
+// The finish pass of every system (Factored: work holds a factorization's rows).
+template <int M, bool Factored, class ExecutionSpace, class DView, class Work, class Interface>
 void block_finish_parts(const ExecutionSpace& exec, const DView& d, const Work& work,
                         const Interface& iface, index_t nsys, block_part part) {
   for_each_block_system(exec, "bandsolve::mpi::solve(block_thomas, finish)", nsys,
                         KOKKOS_LAMBDA(const index_t s) {
-                          block_finish_system<M>(d, &work(s, 0), iface, s, part);
+                          block_finish_system<M, block_kept_row_words<M, Factored>>(
+                              d, &work(s, 0), iface, s, part);
                         });
 }
 

@@ -229,13 +229,15 @@ Kokkos::View<T*, MemorySpace> block_buffer(const char* label, std::size_t size) 
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
 }
 
-// The factors of this rank's parts (block_partition_kernel.hpp), system s at &f(s, 0).
-template <int M, class T, class MemorySpace>
+// What this rank keeps of its parts (block_partition_kernel.hpp; Factored: a factorization's
+// rows), system s at &f(s, 0).
+template <int M, bool Factored, class T, class MemorySpace>
 Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace> allocate_block_factors(
     const partition& p, const block_part& part) {
   return Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi block factors")),
-      p.nsys, static_cast<std::size_t>(block_factor_words(M, part.n)));
+      p.nsys,
+      static_cast<std::size_t>(block_kept_words(M, block_kept_row_words<M, Factored>, part.n)));
 }
 
 // The reduced systems' right-hand sides of the lines solved here.
@@ -269,7 +271,8 @@ auto receive_reduced_matrices(const ExecutionSpace& exec, const Router& router,
 
 // The interface values (rd: the reduced solutions of the lines solved here) back to their ranks,
 // then the finish pass of every system: x over d. Fences exec.
-template <int M, class ExecutionSpace, class Router, class Rhs, class DView, class Work>
+template <int M, bool Factored, class ExecutionSpace, class Router, class Rhs, class DView,
+          class Work>
 void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
                              const Router& router, const Rhs& rd, const DView& d,
                              const Work& work, const block_part& part) {
@@ -277,7 +280,7 @@ void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const pa
   const auto iface = block_buffer<T, typename Router::buffer::memory_space>(
       "bandsolve::mpi block interface", p.nsys * static_cast<std::size_t>(part.reduced_rows() * M));
   block_interface_to_owners<M, T>(exec, comm, p, router, rd, iface);
-  block_finish_parts<M>(exec, d, work, iface, static_cast<index_t>(p.nsys), part);
+  block_finish_parts<M, Factored>(exec, d, work, iface, static_cast<index_t>(p.nsys), part);
   exec.fence();
 }
 
@@ -292,7 +295,7 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
   constexpr int RW = block_row_words(M);
   const block_part part = block_part_of(p, algorithm);
   const index_t nsys = static_cast<index_t>(p.nsys);
-  const auto work = allocate_block_factors<M, T, memory_space>(p, part);
+  const auto work = allocate_block_factors<M, false, T, memory_space>(p, part);
   const auto red = block_buffer<T, memory_space>(
       "bandsolve::mpi block reduced rows", p.nsys * static_cast<std::size_t>(part.reduced_rows() * RW));
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi block local info", p.nsys);
@@ -312,7 +315,7 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
     exec.fence();
     router.record_codes(rinfo, reduced_codes);
   }
-  block_return_and_finish<M>(exec, comm, p, router, rd, d, work, part);
+  block_return_and_finish<M, false>(exec, comm, p, router, rd, d, work, part);
   reduce_info(comm, p.nsys, codes, reduced_codes, info);
 }
 
