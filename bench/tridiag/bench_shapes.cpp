@@ -1,8 +1,11 @@
 // Shape sweep: a fixed 2^24 unknowns split into nsys = 2^24 / n systems, for n from 2 to 2^22,
 // in every layout (row, column, interleaved<W> at the SIMD width, strided), float and double,
-// solved one-shot through algo::automatic and with a stored Thomas factorization. Floor bytes:
-// 5 words per unknown for both (one-shot: a, b, c, d in, x out; factored: 1/pivot, a/pivot,
-// c/pivot, d in, x out), divided by the same-binary STREAM-like bandwidth (bench_support.hpp).
+// solved one-shot through algo::automatic and factored through it (factorize(automatic): Thomas's
+// factors, or the partition method's for fewer systems than one Thomas work item; the label
+// names the pick). Floor bytes: 5 words per unknown for both (one-shot: a, b, c, d in, x out;
+// factored: Thomas's 1/pivot, a/pivot, c/pivot and d in, x out: the partition method reads d
+// twice and 4 factor arrays, 8 words, but the floor is the problem's, not the method's), divided
+// by the same-binary STREAM-like bandwidth (bench_support.hpp).
 // Also counts the page faults per call (after one untimed call): scratch that a solve allocates
 // and first-touches on every call shows up there.
 //   shapes/<one_shot|factored>/<layout>/<precision>/n:<n>/nsys:<nsys>
@@ -96,8 +99,9 @@ void shape_benchmark(benchmark::State& state) {
     });
     if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   } else {
-    const auto f = bandsolve::factorize(exec, bandsolve::algo::thomas{}, a, b, c, nsys);
+    const auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{}, a, b, c, nsys);
     exec.fence();
+    state.SetLabel(bandsolve::name_of(f.choice()));
     timed_calls<T>(state, n, nsys, [&] {
       f.solve(exec, d);
       exec.fence();

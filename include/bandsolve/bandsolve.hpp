@@ -12,6 +12,7 @@
 #include <bandsolve/toeplitz/divide_and_conquer.hpp>
 #include <bandsolve/toeplitz/shared_offdiag.hpp>
 #include <bandsolve/tridiag/automatic.hpp>
+#include <bandsolve/tridiag/automatic_factor.hpp>
 #include <bandsolve/tridiag/pcr.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>

@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace {
 
@@ -124,6 +126,19 @@ void every_family() {
   const std::size_t nsys = 20, n = 50;
   Kokkos::View<int*, mem> info("info", nsys);
   solve_and_factor<bl::interleaved<8>>("thomas", algo::thomas{}, nsys, n, info);
+  solve_and_factor<bl::row>("automatic", algo::automatic{}, nsys, n, info);
+  {
+    // On the device backend factorize(automatic) is Thomas's device factorization.
+    using dev_view = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+    using automatic_type = decltype(bandsolve::factorize(
+        std::declval<const Kokkos::Cuda&>(), algo::automatic{}, std::declval<const dev_view&>(),
+        std::declval<const dev_view&>(), std::declval<const dev_view&>()));
+    using thomas_type = decltype(bandsolve::factorize(
+        std::declval<const Kokkos::Cuda&>(), algo::thomas{}, std::declval<const dev_view&>(),
+        std::declval<const dev_view&>(), std::declval<const dev_view&>()));
+    static_assert(std::is_same_v<automatic_type, thomas_type>,
+                  "factorize(automatic) on Kokkos::Cuda is Thomas's device factorization");
+  }
   {
     tri_batch<bl::column, float> p(nsys, n);
     bandsolve::solve(exec(), algo::thomas{}, p.a, p.b, p.c, p.d, info);

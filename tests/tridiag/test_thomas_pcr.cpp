@@ -1,7 +1,8 @@
 // The Thomas-PCR hybrid in depth: every n = 1..70 in every layout, systems of many chunks (full
 // and partial SIMD groups, the last chunk longer), info codes at chunk boundaries, and the
 // device-callable per-system form inside a user's own kernel (the example of its use), and the
-// factorization of the partition method (factorize(thomas_pcr)).
+// factorization of the partition method (factorize(thomas_pcr)) and the factored automatic
+// choice between it and Thomas's (factorize(automatic)).
 #include "pcr_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -693,6 +694,114 @@ TEMPLATE_TEST_CASE("thomas_pcr factorization: the partition method with stored f
                     StartsWith("bandsolve::thomas_pcr_factorization::solve: d holds 2 systems"));
   CHECK_THROWS_WITH((bandsolve::thomas_pcr_factorization<T, bl::row, Exec>{}.solve(exec, d)),
                     StartsWith("bandsolve::thomas_pcr_factorization::solve: this factorization "
+                               "is empty"));
+}
+
+TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the partition "
+                   "method's for few long systems",
+                   "[thomas_pcr][factorize][automatic]", float, double) {
+  using T = TestType;
+  using bandsolve::tridiag_choice;
+  constexpr std::size_t row_pack = bandsolve::detail::sweep_packing<bl::row, T>::L;
+  constexpr std::size_t column_pack = bandsolve::detail::sweep_packing<bl::column, T>::L;
+  // The rule: the partition method below one Thomas work item of systems, for systems of two
+  // chunks or more and batches too large for the calling thread.
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(1, 1 << 14, 2) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(row_pack - 1, 1 << 12, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(row_pack, 1 << 12, 2) ==
+        tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(row_pack, 1 << 12, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(column_pack, 1 << 12, 2) ==
+        tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(31, 255, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(4, 1024, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(5, 1024, 2) == tridiag_choice::thomas_pcr);
+
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 32000;
+    // Factors with automatic{symmetric}, checks the pick against the rule, solves twice (the
+    // second right-hand side new) and compares with LAPACK; info codes against `expected`.
+    auto run = [&](const char* what, const bstest::host_batch<T>& p, auto D, bool symmetric,
+                   const std::vector<int>& expected) {
+      using Layout = bandsolve::layout_of_t<decltype(D.b)>;
+      INFO(what << ", " << bstest::exec_name<Exec>() << ", n = " << p.n << ", nsys = " << p.nsys
+                << (symmetric ? ", symmetric" : ""));
+      const auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{symmetric}, D.a, D.b,
+                                          D.c, p.nsys);
+      const tridiag_choice rule = bandsolve::choose_factored_tridiag<Layout, T>(
+          p.nsys, p.n, static_cast<int>(exec.concurrency()));
+      CHECK(f.choice() == rule);
+      CHECK(f.symmetric() == (symmetric && rule == tridiag_choice::thomas));
+      CHECK(f.n() == p.n);
+      CHECK(f.nsys() == p.nsys);
+      CHECK(f.storage_bytes() > 0);
+      f.solve(exec, D.d);
+      exec.fence();
+      CHECK(bstest::info_to_host(f.info()) == expected);
+      if (expected != std::vector<int>(p.nsys, 0)) return;
+      const double tol = bstest::reduction_tol<T>(p.n);
+      CHECK(bstest::max_rel_diff(bstest::to_host(D.d, p.nsys), bstest::reference_solve(p),
+                                 p.nsys, p.n) <= tol);
+      const auto rhs = bstest::random_rhs<T>(p.nsys, p.n, seed++);
+      bstest::fill(D.d, rhs, p.nsys);
+      f.solve(exec, D.d);
+      exec.fence();
+      CHECK(bstest::max_rel_diff(bstest::to_host(D.d, p.nsys), bstest::reference_solve(p, &rhs),
+                                 p.nsys, p.n) <= tol);
+    };
+    auto every_layout = [&](const bstest::host_batch<T>& p, bool symmetric,
+                            const std::vector<int>& expected) {
+      run("row", p, bstest::upload<bl::row, Exec>(p), symmetric, expected);
+      run("column", p, bstest::upload<bl::column, Exec>(p), symmetric, expected);
+      run("interleaved<8>", p, bstest::upload<bl::interleaved<8>, Exec>(p), symmetric, expected);
+    };
+    // Few long systems (the partition method), a pack short of one work item in column layout
+    // only, and systems too short for chunks (Thomas).
+    const std::size_t long_n = (std::size_t(1) << 13) + 77;
+    const std::pair<std::size_t, std::size_t> shapes[] = {{3, long_n}, {row_pack + 3, 300},
+                                                           {37, 200}};
+    for (const auto& [nsys, n] : shapes) {
+      auto p = bstest::random_dominant<T>(nsys, n, seed++);
+      every_layout(p, false, std::vector<int>(nsys, 0));
+      // Symmetric positive definite: a_i = c_{i-1}, b_i > 0 and dominant.
+      for (std::size_t s = 0; s < nsys; ++s)
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t k = p.idx(s, i);
+          p.a[k] = i == 0 ? T(0) : p.c[k - 1];
+          p.b[k] = std::abs(p.a[k]) + std::abs(p.c[k]) + T(1);
+        }
+      every_layout(p, true, std::vector<int>(nsys, 0));
+    }
+    // A zero row in system 1 of 3 long systems: the partition method's own code (its row).
+    auto p = bstest::random_dominant<T>(3, long_n, seed++);
+    const std::size_t k = p.idx(1, 700);
+    p.a[k] = p.b[k] = p.c[k] = T(0);
+    every_layout(p, false, {0, 701, 0});
+  });
+  // Complex scalars have one factored solve, Thomas's; errors are the stored algorithm's.
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  const Exec exec;
+  using Z = Kokkos::View<Kokkos::complex<T>**, Kokkos::LayoutRight, Exec::memory_space>;
+  const Z z("z", 2, 4);
+  static_assert(std::is_same_v<decltype(bandsolve::factorize(exec, bandsolve::algo::automatic{},
+                                                             z, z, z)),
+                               decltype(bandsolve::factorize(exec, bandsolve::algo::thomas{}, z,
+                                                             z, z))>);
+  using V = Kokkos::View<T**, Kokkos::LayoutRight, Exec::memory_space>;
+  const V a("a", 3, 3000), b("b", 3, 3000), d("d", 3, 3001);
+  using Catch::Matchers::StartsWith;
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, bandsolve::algo::automatic{}, a, b, V("c", 3, 2999)),
+                    StartsWith("bandsolve::factorize(thomas_pcr): c has 2999 rows"));
+  Kokkos::deep_copy(b, T(1));
+  const auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{}, a, b, a);
+  CHECK(f.choice() == tridiag_choice::thomas_pcr);
+  CHECK_THROWS_WITH(f.solve(exec, d),
+                    StartsWith("bandsolve::thomas_pcr_factorization::solve: d has 3001 rows"));
+  CHECK_THROWS_WITH((bandsolve::automatic_factorization<T, bl::row, Exec>{}.solve(exec, a)),
+                    StartsWith("bandsolve::automatic_factorization::solve: this factorization "
                                "is empty"));
 }
 

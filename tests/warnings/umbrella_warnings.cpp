@@ -29,6 +29,8 @@ void instantiate_all() {
   bandsolve::solve(exec, algo::thomas{}, ai, bi, ci, di, info_i);
   auto ft = bandsolve::factorize(exec, algo::thomas{}, a, b, c);
   ft.solve(exec, d);
+  auto fa = bandsolve::factorize(exec, algo::automatic{}, a, b, c);
+  fa.solve(exec, d);
   bandsolve::solve(exec, algo::partial_pivoting{}, a, b, c, d, info);
   auto fp = bandsolve::factorize(exec, algo::partial_pivoting{}, a, b, c, nsys);
   fp.solve(exec, d);

@@ -1,0 +1,156 @@
+#pragma once
+// algo::automatic's factored form: factor once with the algorithm the batch's shape calls for.
+//
+//   auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{}, a, b, c[, nsys]);
+//   f.solve(exec, d);   // any number of times; f.info() holds the factorization's codes
+//   f.choice();         // what was picked (tridiag_choice::thomas or thomas_pcr)
+//   bandsolve::choose_factored_tridiag<Layout, T>(nsys, n, threads)   // what it would pick
+//
+// Host backends (serial, openmp_simd), float and double: an automatic_factorization that holds
+// Thomas's factorization or the Thomas-PCR hybrid's (thomas_pcr_factor.hpp), by the rule below.
+// automatic{true} (symmetric positive definite matrices, a[i] = c[i-1]) stores algo::symmetric's
+// factors (b and c only; a is not read) where the rule picks Thomas, with that algorithm's info
+// contract. The device backend and complex scalars have one factored solve, Thomas's:
+// factorize(exec, algo::automatic{}, ...) returns factorize(exec, algo::thomas{}, ...) there.
+//
+// The rule (choose_factored_tridiag): Thomas's factored solve streams 3 factors and d per unknown
+// (5 words with x), the partition method's 8 (d twice, its 4 factor arrays once), so Thomas wins
+// wherever a batch fills one of its work items (detail::sweep_packing's L systems: 32 doubles or
+// 64 floats in row and strided layouts, 64 / 128 in column, 32 / 64 in interleaved packs). With
+// fewer systems Thomas stores one system per pack (row, column, strided: scalar sweeps, each
+// system on one thread) or leaves lanes of its only pack empty (interleaved), and the partition
+// method, which splits every system into chunks for the threads and lanes, takes over (at least
+// two chunks of rows, more than detail::inline_solve_unknowns unknowns). Measured at
+// nsys = 2^24 / n on 2 threads of an AMD EPYC (AVX-512), fraction of an in-program stream,
+// Thomas / partition: row doubles 0.60 / 0.46 at 32 systems, 0.27 / 0.37 at 16; row floats
+// 0.53 / 0.27 at 64, 0.14 / 0.28 at 32; column doubles 1.10 / 0.50 at 64, 0.19 / 0.63 at 32;
+// column floats 1.18 / 0.49 at 128, 0.07 / 0.48 at 64; strided doubles 0.56 / 0.37 at 32,
+// 0.22 / 0.46 at 16; interleaved<16> floats 0.56 / 0.41 at 64, 0.34 / 0.44 at 16;
+// interleaved<8> doubles 0.40 / 0.34 at 16 (the one cell the rule gives away), 0.16 / 0.19 at 4
+// (docs/performance.md, "Factored solve of few long systems").
+#include <bandsolve/tridiag/automatic.hpp>
+#include <bandsolve/tridiag/symmetric.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/thomas_pcr_factor.hpp>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+namespace bandsolve {
+
+// The factored solve factorize(exec, algo::automatic{}, ...) picks for nsys systems of n rows in
+// Layout, scalar T, on an execution space with `threads` threads (host backends).
+template <class Layout, class T>
+tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int threads) {
+  constexpr std::size_t thomas_lanes = detail::sweep_packing<Layout, T>::L;
+  (void)threads;  // the crossover is a property of the pack, measured on 2 threads (see above)
+  // The partition method needs two chunks per system to split anything.
+  if (n < 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows))
+    return tridiag_choice::thomas;
+  // Small batches run on the calling thread (tiny_launch.hpp): no launch beats that.
+  if (nsys * n <= static_cast<std::size_t>(detail::inline_solve_unknowns))
+    return tridiag_choice::thomas;
+  return nsys < thomas_lanes ? tridiag_choice::thomas_pcr : tridiag_choice::thomas;
+}
+
+// A factorization of either kind, with the interface of both (thomas_factorization and
+// thomas_pcr_factorization): nsys(), n(), info(), storage_bytes(), solve(exec, d).
+template <class Scalar, class Layout, class ExecutionSpace>
+class automatic_factorization {
+ public:
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using thomas_type = thomas_factorization<Scalar, Layout, ExecutionSpace>;
+  using symmetric_type = symmetric_factorization<Scalar, Layout, ExecutionSpace>;
+  using hybrid_type = thomas_pcr_factorization<Scalar, Layout, ExecutionSpace>;
+
+  automatic_factorization() = default;
+  explicit automatic_factorization(const thomas_type& f)
+      : thomas_(f), kind_(kind::thomas), initialized_(true) {}
+  explicit automatic_factorization(const symmetric_type& f)
+      : symmetric_(f), kind_(kind::symmetric), initialized_(true) {}
+  explicit automatic_factorization(const hybrid_type& f)
+      : hybrid_(f), kind_(kind::hybrid), initialized_(true) {}
+
+  // Thomas (also for the symmetric form) or the Thomas-PCR hybrid.
+  tridiag_choice choice() const {
+    return kind_ == kind::hybrid ? tridiag_choice::thomas_pcr : tridiag_choice::thomas;
+  }
+  // Whether algo::symmetric's factors are stored (automatic{true} where Thomas was picked).
+  bool symmetric() const { return kind_ == kind::symmetric; }
+  std::size_t nsys() const { return visit([](const auto& f) { return f.nsys(); }); }
+  std::size_t n() const { return visit([](const auto& f) { return f.n(); }); }
+  // Per-system info codes of the factorization (0 = ok, i > 0 = the stored algorithm's code).
+  Kokkos::View<const int*, memory_space> info() const {
+    return visit([](const auto& f) { return f.info(); });
+  }
+  std::size_t storage_bytes() const { return visit([](const auto& f) { return f.storage_bytes(); }); }
+
+  // Solves for the right-hand sides in d (same layout and shape as the factored matrices, of the
+  // factored scalar type), in place. Enqueued on exec, not fenced.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    static_assert(Kokkos::is_view<DView>::value,
+                  "bandsolve::automatic_factorization::solve: d must be a Kokkos::View");
+    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+                  "bandsolve::automatic_factorization::solve: d must be a non-const View of the "
+                  "factored scalar type (complex right-hand sides: factorize with algo::thomas)");
+    if (!initialized_)
+      detail::throw_invalid_argument("bandsolve::automatic_factorization::solve",
+                                     "this factorization is empty (default-constructed)");
+    visit([&](const auto& f) { f.solve(exec, d); });
+  }
+
+ private:
+  enum class kind { thomas, symmetric, hybrid };
+
+  template <class F>
+  decltype(auto) visit(const F& f) const {
+    if (kind_ == kind::hybrid) return f(hybrid_);
+    if (kind_ == kind::symmetric) return f(symmetric_);
+    return f(thomas_);
+  }
+
+  thomas_type thomas_;
+  symmetric_type symmetric_;
+  hybrid_type hybrid_;
+  kind kind_ = kind::thomas;
+  bool initialized_ = false;
+};
+
+// Factorizes (a, b, c) of nsys systems with the algorithm choose_factored_tridiag picks; nsys
+// defaults to every slot of the Views (for interleaved packs, give the real number of systems).
+// Same Views and checks as factorize(exec, algo::thomas{}, ...); enqueued on exec, not fenced.
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize(const ExecutionSpace& exec, algo::automatic alg, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
+  using T = typename BView::non_const_value_type;
+  using Layout = layout_of_t<BView>;
+  if constexpr (std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device> ||
+                !detail::is_float_or_double_v<T>) {
+    return factorize(exec, algo::thomas{}, a, b, c, nsys);
+  } else {
+    using result_type = automatic_factorization<T, Layout, ExecutionSpace>;
+    detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
+    // The checks of the algorithm picked run in its factorize; the rule needs only the counts.
+    const std::size_t systems = nsys == static_cast<std::size_t>(-1) ? capacity(b) : nsys;
+    bool hybrid = choose_factored_tridiag<Layout, T>(systems, rows(b),
+                                                     detail::concurrency_of(exec)) ==
+                  tridiag_choice::thomas_pcr;
+    // As in the one-shot rule: strided Views go to the hybrid only when their systems lie side by
+    // side or their rows are contiguous.
+    if constexpr (std::is_same_v<Layout, layout::strided>)
+      if (hybrid && !(detail::lanes_adjacent(a) && detail::lanes_adjacent(b) &&
+                      detail::lanes_adjacent(c)) &&
+          !(a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1))
+        hybrid = false;
+    if (hybrid) return result_type(factorize(exec, algo::thomas_pcr{}, a, b, c, nsys));
+    if (alg.symmetric) return result_type(factorize(exec, algo::symmetric{}, b, c, nsys));
+    return result_type(factorize(exec, algo::thomas{}, a, b, c, nsys));
+  }
+}
+
+}  // namespace bandsolve
