@@ -4,7 +4,8 @@
 // one-shot mpi::solve(exec, comm, algo::block_thomas{}, ...), block_solve.hpp): factor once,
 // solve many.
 //
-//   auto f = bandsolve::mpi::factorize(exec, comm, algo::block_thomas{...}, a, b, c[, nsys][, opts]);
+//   auto f = bandsolve::mpi::factorize(exec, comm, algo::block_thomas{...}, a, b, c
+//                                      [, nsys][, opts]);
 //   f.info();            // agreed info codes (host View), the same on every rank
 //   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
 //
@@ -12,13 +13,14 @@
 // row the LU factors of P_i with their pivots, A_i, and the forward A'_i, C'_i; E's LU factors
 // per line), and the ranks that solve reduced systems keep their single-process block
 // factorizations. A solve then runs the local passes on d alone, sends the m words of d' of each
-// of its (at most 2) reduced block rows to the solving ranks and gets m words back per reduced
-// row: at most 4m words per line per rank, 2m of them there (one-shot: 4m^2 + 4m). The info codes
-// are the one-shot solve's. One rank: the single-process block factorization (block_thomas.hpp),
-// after the same collective checks. Arguments are checked on every rank and agreed
-// (collective_checks.hpp), those of each solve too. Host execution spaces factor and solve in
-// place; others (Kokkos::Cuda) keep the factors in host memory and go through host copies of a,
-// b, c and of each d (host_staging.hpp). See docs/distributed.md, "Block-tridiagonal lines".
+// of its (at most 2) reduced block rows to the solving ranks (at most 2m words per line) and gets
+// m words back per reduced row: at most 4m words per line per rank on average (one-shot:
+// 4m^2 + 4m). The info codes are the one-shot solve's. One rank: the single-process block
+// factorization (block_thomas.hpp), after the same collective checks. Arguments are checked on
+// every rank and agreed (collective_checks.hpp), those of each solve too. Host execution spaces
+// factor and solve in place; others (Kokkos::Cuda) keep the factors in host memory and go through
+// host copies of a, b, c and of each d (host_staging.hpp). See docs/distributed.md,
+// "Block-tridiagonal lines".
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -67,7 +69,8 @@ void block_factored_solve(const ExecutionSpace& exec, const State& s, const DVie
   using T = typename DView::non_const_value_type;
   using memory_space = typename State::memory_space;
   const auto rhs = block_buffer<T, memory_space>(
-      "bandsolve::mpi block reduced rhs", s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * M));
+      "bandsolve::mpi block reduced rhs",
+      s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * M));
   block_rhs_parts<M>(exec, d, s.factors, rhs, static_cast<index_t>(s.p.nsys), s.part);
   exec.fence();  // rhs is complete
   const auto rhs_in = s.router.to_solvers(rhs, M);
@@ -145,11 +148,13 @@ class block_factorization {
  private:
   static std::string fn() { return "bandsolve::mpi::block_factorization::solve"; }
 
-  // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is bad).
+  // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is
+  // bad).
   template <class DView>
   void agree_on_rhs(const DView& d) const {
     if (!initialized_)
-      bandsolve::detail::throw_invalid_argument(fn(), "this factorization is empty (default-constructed)");
+      bandsolve::detail::throw_invalid_argument(
+          fn(), "this factorization is empty (default-constructed)");
     detail::agree_on_arguments(fn(), s_.comm, sizeof(T), [&] {
       const std::size_t slots = W > 0 ? (s_.p.nsys + W - 1) / W : s_.p.nsys;
       const std::size_t expected[3] = {slots, rows(), m()};

@@ -245,7 +245,8 @@ template <int M, class T, class Router>
 auto allocate_reduced_rhs(const Router& router) {
   using memory_space = typename Router::buffer::memory_space;
   return reduced_block_rhs<T, memory_space>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi block reduced d")),
+      Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                         std::string("bandsolve::mpi block reduced d")),
       static_cast<std::size_t>(router.lines_solved_here()),
       static_cast<std::size_t>(router.reduced_rows()), M);
 }
@@ -297,7 +298,8 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
   const index_t nsys = static_cast<index_t>(p.nsys);
   const auto work = allocate_block_factors<M, false, T, memory_space>(p, part);
   const auto red = block_buffer<T, memory_space>(
-      "bandsolve::mpi block reduced rows", p.nsys * static_cast<std::size_t>(part.reduced_rows() * RW));
+      "bandsolve::mpi block reduced rows",
+      p.nsys * static_cast<std::size_t>(part.reduced_rows() * RW));
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi block local info", p.nsys);
 
   block_reduce_parts<M>(exec, a, b, c, d, work, red, codes, nsys, part);
