@@ -103,13 +103,9 @@ class factorization {
                   "factored scalar type");
     agree_on_rhs(d);
     if (s_.p.nsys == 0) return;
-    if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
-      solve_here(exec, d);
-    } else {  // d as given was checked above, before it is copied
-      const auto hd = detail::stage_on_host(exec, d, "d");
-      solve_here(host_execution_space(), hd.host);
-      hd.copy_back(exec);
-    }
+    // d as given was checked above, before it is copied.
+    detail::solve_on_host_rhs(
+        exec, [&](const host_execution_space& e, const auto& v) { solve_here(e, v); }, d);
   }
 
  private:

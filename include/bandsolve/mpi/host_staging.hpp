@@ -108,4 +108,17 @@ void solve_on_host_copies(const ExecutionSpace& exec, const Solve& solve, const 
   hinfo.copy_back(exec);
 }
 
+// Runs solve(host execution space, d) on d itself where exec runs on host memory, else on a host
+// copy of d, copied back after: the factored solves' path (their factors live in host memory).
+template <class ExecutionSpace, class Solve, class DView>
+void solve_on_host_rhs(const ExecutionSpace& exec, const Solve& solve, const DView& d) {
+  if constexpr (runs_on_host_v<ExecutionSpace>) {
+    solve(exec, d);
+  } else {
+    const auto hd = stage_on_host(exec, d, "d");
+    solve(host_execution_t<ExecutionSpace>(), hd.host);
+    hd.copy_back(exec);
+  }
+}
+
 }  // namespace bandsolve::mpi::detail
