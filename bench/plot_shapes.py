@@ -5,9 +5,10 @@ STREAM against n at a fixed 2^24 unknowns.
     python3 bench/plot_shapes.py SHAPES.json [--out PNG] [--markdown] [--no-plot]
     python3 bench/plot_shapes.py AFTER.json --before BEFORE.json --markdown   # both, per cell
 
-Prints, per precision and solve kind (one-shot through algo::automatic, factored Thomas), the
-frac_of_stream of every layout and n, then the worst cell per layout, the page faults per call
-that are not 0, and the single-system timings against one LAPACK ?gtsv call. Writes the plot
+Prints, per precision and solve kind (one-shot through algo::automatic, factored through
+factorize(automatic)), the frac_of_stream of every layout and n, then the worst cell per layout,
+the page faults per call that are not 0, and the single-system timings against one LAPACK ?gtsv
+call. Writes the plot
 (default: shapes_frac_of_stream.png next to the JSON): one panel per solve kind and precision,
 one line per layout. Needs matplotlib only for the plot.
 """
@@ -83,7 +84,7 @@ def print_tables(cells, before, markdown, out=sys.stdout):
         for kind in KINDS:
             if not any(k[0] == kind and k[1] == prec for k in cells):
                 continue
-            out.write(f"\n{'one-shot (automatic)' if kind == 'one_shot' else 'factored (Thomas)'},"
+            out.write(f"\n{'one-shot (automatic)' if kind == 'one_shot' else 'factored (automatic)'},"
                       f" {prec}: frac_of_stream\n\n")
             head = ["n", "nsys"] + layouts
             rows = [[n_label(n), str((1 << 24) // n)] +
@@ -168,7 +169,7 @@ def plot(cells, context, path):
             ax.set_xscale("log", base=2)
             ax.axhline(0.60, color="grey", linewidth=0.8, linestyle=":")
             ax.axhline(0.45, color="grey", linewidth=0.8, linestyle="--")
-            ax.set_title(f"{'one-shot (automatic)' if kind == 'one_shot' else 'factored (Thomas)'}"
+            ax.set_title(f"{'one-shot (automatic)' if kind == 'one_shot' else 'factored (automatic)'}"
                          f", {prec}")
             ax.set_ylim(0, 1.6)
             ax.grid(True, alpha=0.3)
