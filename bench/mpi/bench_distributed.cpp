@@ -26,6 +26,12 @@
 //                          each rank solves N^2/P whole lines of N rows, no communication: the
 //                          single-process solve of the same field on the same cores, the reference
 //                          for the time per unknown.
+//   block/m<m>/local/<kind>, block/m<m>/partitioned/<kind>
+//                          block-tridiagonal lines (m x m blocks, m = 3; L lines, L = 4096 or
+//                          BANDSOLVE_BENCH_MPI_BLOCK_LINES, of 128 block rows per rank, row
+//                          layout View<T****>(lines, rows, m, m)): each rank solving L/P whole
+//                          lines with the single-process block Thomas, against mpi::solve and
+//                          mpi::factorize's f.solve on the parts; vs_local as above.
 // Counters: ns_per_unknown (the field's N^3 unknowns), vs_local (time over the local case of the
 // same kind), and, counted by wrapping MPI's collective calls (the profiling interface, PMPI):
 // words_per_line_rank, the largest number of values one rank sends to other ranks in the data
@@ -428,6 +434,96 @@ void scheme_sweep(benchmark::State& state, bandsolve::mpi::exchange scheme) {
   state.counters["us_per_line"] = total * 1e6 / double(state.iterations()) / double(lines);
 }
 
+// Block-tridiagonal lines of m x m blocks (see the header): the local and partitioned cases of
+// one kind, one-shot or factored (factored outside the timed loop).
+double block_local_seconds[2] = {0, 0};
+
+std::size_t block_lines_count() {
+  const char* s = std::getenv("BANDSOLVE_BENCH_MPI_BLOCK_LINES");
+  return s ? static_cast<std::size_t>(std::atol(s)) : 4096;
+}
+
+void block_lines(benchmark::State& state, int m, bool partitioned, kind what) {
+  int me = 0, P = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  const std::size_t L = block_lines_count(), R = 128, M = static_cast<std::size_t>(m);
+  if (L % static_cast<std::size_t>(P) != 0) {
+    state.SkipWithError("the block lines must be a multiple of the number of ranks");
+    for (auto _ : state) {}
+    return;
+  }
+  // Local: L/P whole lines of P R block rows; partitioned: R block rows of each of the L lines.
+  const std::size_t lines = partitioned ? L : L / static_cast<std::size_t>(P);
+  const std::size_t rows = partitioned ? R : R * static_cast<std::size_t>(P);
+  using coeffs = Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using rhs = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const coeffs a("a", lines, rows, M, M), b("b", lines, rows, M, M), c("c", lines, rows, M, M);
+  const rhs d("d", lines, rows, M), d0("d0", lines, rows, M);
+  const Kokkos::View<int*, Kokkos::HostSpace> info("info", lines);
+  // Block diagonally dominant: B = 6 I + 0.2 off the diagonal, A = C = -I + 0.1 off it.
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<exec_space>(0, lines), [=](std::size_t s) {
+        for (std::size_t i = 0; i < rows; ++i)
+          for (std::size_t r = 0; r < M; ++r) {
+            for (std::size_t q = 0; q < M; ++q) {
+              a(s, i, r, q) = c(s, i, r, q) = r == q ? -1.0 : 0.1;
+              b(s, i, r, q) = r == q ? 6.0 : 0.2;
+            }
+            std::uint64_t k = ((s * 1000003u + i) * 8 + r) * 0x9E3779B97F4A7C15ull;
+            k ^= k >> 29;
+            d0(s, i, r) = static_cast<T>(k % 1000) / 500.0 - 1.0;
+          }
+      });
+  Kokkos::fence();
+  const exec_space exec;
+  const bandsolve::algo::block_thomas algo{};
+  double total = 0;
+  sent_bytes before{}, after{};
+  bool counted = false;
+  const auto timed = [&](const auto& call) {
+    for (auto _ : state) {
+      Kokkos::deep_copy(d, d0);
+      MPI_Barrier(MPI_COMM_WORLD);
+      const sent_bytes start = sent;
+      const double t0 = MPI_Wtime();
+      call();
+      exec.fence();
+      double t = MPI_Wtime() - t0;
+      if (!counted) {
+        before = start;
+        after = sent;
+        counted = true;
+      }
+      PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      state.SetIterationTime(t);
+      total += t;
+    }
+  };
+  if (what == kind::one_shot) {
+    if (partitioned)
+      timed([&] { bandsolve::mpi::solve(exec, MPI_COMM_WORLD, algo, a, b, c, d, info); });
+    else
+      timed([&] { bandsolve::solve(exec, algo, a, b, c, d, info); });
+  } else if (partitioned) {
+    const auto f = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, algo, a, b, c);
+    timed([&] { f.solve(exec, d); });
+  } else {
+    const auto f = bandsolve::factorize(exec, algo, a, b, c);
+    exec.fence();
+    timed([&] { f.solve(exec, d); });
+  }
+  const double per_iter = total / static_cast<double>(state.iterations());
+  if (!partitioned) block_local_seconds[int(what)] = per_iter;
+  double words = (after.exchange - before.exchange) / sizeof(T) / double(L);
+  PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  state.counters["ranks"] = P;
+  state.counters["ns_per_unknown"] = per_iter * 1e9 / double(L * R * M) / double(P);
+  state.counters["words_per_line_rank"] = words;
+  if (block_local_seconds[int(what)] > 0)
+    state.counters["vs_local"] = per_iter / block_local_seconds[int(what)];
+}
+
 void register_all(int iterations) {
   for (const auto scheme : {bandsolve::mpi::exchange::gather, bandsolve::mpi::exchange::all_to_all}) {
     const std::string name = std::string("mpi/scheme/") +
@@ -476,6 +572,24 @@ void register_along(int iterations) {
         ->Unit(benchmark::kMillisecond);
 }
 
+// After the local block case of each kind, the partitioned one (vs_local).
+void register_block(int iterations) {
+  const char* kinds[] = {"one_shot", "factored"};
+  for (int k = 0; k < 2; ++k)
+    for (const bool partitioned : {false, true}) {
+      const std::string name = std::string("mpi/block/m3/") +
+                               (partitioned ? "partitioned/" : "local/") + kinds[k];
+      const kind what = static_cast<kind>(k);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [partitioned, what](benchmark::State& s) {
+                                     block_lines(s, 3, partitioned, what);
+                                   })
+          ->UseManualTime()
+          ->Iterations(iterations)
+          ->Unit(benchmark::kMillisecond);
+    }
+}
+
 // Ranks other than 0 run the benchmarks silently.
 class silent_reporter : public benchmark::BenchmarkReporter {
  public:
@@ -494,6 +608,7 @@ int main(int argc, char** argv) {
     const char* it = std::getenv("BANDSOLVE_BENCH_MPI_ITERATIONS");
     register_all(it ? std::atoi(it) : 10);
     register_along(it ? std::atoi(it) : 10);
+    register_block(it ? std::atoi(it) : 10);
     // Only rank 0 writes --benchmark_out: the others would truncate the same file.
     int kept = 1;
     for (int i = 1; i < argc; ++i)
