@@ -234,6 +234,37 @@ struct transposer {
 enum class method { partitioned, transpose, local, partitioned_periodic };
 enum class kind { one_shot, factored };
 
+// The timed loop of every case, collective: restore() outside the clock, a barrier, call() on
+// every rank, the slowest rank's time as the iteration's. Returns the seconds per call and the
+// bytes this rank sent in the first call (MPI's profiling interface).
+struct timed_calls {
+  double seconds = 0;
+  sent_bytes first_call;
+};
+template <class Restore, class Call>
+timed_calls time_collective(benchmark::State& state, const Restore& restore, const Call& call) {
+  double total = 0;
+  timed_calls out;
+  bool counted = false;
+  for (auto _ : state) {
+    restore();
+    MPI_Barrier(MPI_COMM_WORLD);
+    const sent_bytes start = sent;
+    const double t0 = MPI_Wtime();
+    call();
+    double t = MPI_Wtime() - t0;
+    if (!counted) {
+      out.first_call = {sent.exchange - start.exchange, sent.checks - start.checks};
+      counted = true;
+    }
+    PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    state.SetIterationTime(t);
+    total += t;
+  }
+  out.seconds = total / static_cast<double>(state.iterations());
+  return out;
+}
+
 // Seconds of the local and partitioned cases of each (axis, kind), for vs_local and vs_lines.
 double local_seconds[2][2] = {{0, 0}, {0, 0}};
 double partitioned_seconds[2][2] = {{0, 0}, {0, 0}};
@@ -288,14 +319,7 @@ void run(benchmark::State& state, method how, kind what) {
     exec.fence();
   }
 
-  double total = 0;
-  sent_bytes before{}, after{};
-  bool counted = false;
-  for (auto _ : state) {
-    data.restore();
-    MPI_Barrier(MPI_COMM_WORLD);
-    const sent_bytes start = sent;
-    const double t0 = MPI_Wtime();
+  const timed_calls timed = time_collective(state, [&] { data.restore(); }, [&] {
     if (how == method::partitioned) {
       if (what == kind::one_shot)
         bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info);
@@ -328,22 +352,13 @@ void run(benchmark::State& state, method how, kind what) {
         single.solve(exec, data.d);
     }
     exec.fence();
-    double s = MPI_Wtime() - t0;
-    if (!counted) {
-      before = start;
-      after = sent;
-      counted = true;
-    }
-    PMPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    state.SetIterationTime(s);
-    total += s;
-  }
-  const double per_iter = total / static_cast<double>(state.iterations());
+  });
+  const double per_iter = timed.seconds;
   const int axis = std::is_same_v<Layout, bandsolve::layout::column> ? 0 : 1;
   if (local) local_seconds[axis][int(what)] = per_iter;
   if (how == method::partitioned) partitioned_seconds[axis][int(what)] = per_iter;
-  double words[2] = {(after.exchange - before.exchange) / sizeof(T) / double(lines),
-                     (after.checks - before.checks) / double(lines)};
+  double words[2] = {timed.first_call.exchange / sizeof(T) / double(lines),
+                     timed.first_call.checks / double(lines)};
   PMPI_Allreduce(MPI_IN_PLACE, words, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   state.counters["ranks"] = P;
   state.counters["ns_per_unknown"] = per_iter * 1e9 / double(lines * N);
@@ -390,18 +405,10 @@ void along(benchmark::State& state, int axis) {
   Kokkos::fence();
   Kokkos::View<int*, Kokkos::HostSpace> info("info", N * N);
   const exec_space exec;
-  double total = 0;
-  for (auto _ : state) {
-    Kokkos::deep_copy(d, d0);
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
-    bandsolve::mpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
-    double t = MPI_Wtime() - t0;
-    PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    state.SetIterationTime(t);
-    total += t;
-  }
-  const double per_iter = total / static_cast<double>(state.iterations());
+  const double per_iter =
+      time_collective(state, [&] { Kokkos::deep_copy(d, d0); }, [&] {
+        bandsolve::mpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
+      }).seconds;
   state.counters["ranks"] = P;
   state.counters["ns_per_unknown"] = per_iter * 1e9 / double(N * N * N);
   if (local_seconds[0][0] > 0) state.counters["vs_local"] = per_iter / local_seconds[0][0];
@@ -419,19 +426,12 @@ void scheme_sweep(benchmark::State& state, bandsolve::mpi::exchange scheme) {
   bandsolve::mpi::options opts;
   opts.scheme = scheme;
   const exec_space exec;
-  double total = 0;
-  for (auto _ : state) {
-    data.restore();
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
-    bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info, opts);
-    double t = MPI_Wtime() - t0;
-    PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    state.SetIterationTime(t);
-    total += t;
-  }
+  const double per_call = time_collective(state, [&] { data.restore(); }, [&] {
+                            bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c,
+                                                  data.d, data.info, opts);
+                          }).seconds;
   state.counters["ranks"] = P;
-  state.counters["us_per_line"] = total * 1e6 / double(state.iterations()) / double(lines);
+  state.counters["us_per_line"] = per_call * 1e6 / double(lines);
 }
 
 // Block-tridiagonal lines of m x m blocks (see the header): the local and partitioned cases of
@@ -478,27 +478,12 @@ void block_lines(benchmark::State& state, int m, bool partitioned, kind what) {
   Kokkos::fence();
   const exec_space exec;
   const bandsolve::algo::block_thomas algo{};
-  double total = 0;
-  sent_bytes before{}, after{};
-  bool counted = false;
+  timed_calls timing;
   const auto timed = [&](const auto& call) {
-    for (auto _ : state) {
-      Kokkos::deep_copy(d, d0);
-      MPI_Barrier(MPI_COMM_WORLD);
-      const sent_bytes start = sent;
-      const double t0 = MPI_Wtime();
+    timing = time_collective(state, [&] { Kokkos::deep_copy(d, d0); }, [&] {
       call();
       exec.fence();
-      double t = MPI_Wtime() - t0;
-      if (!counted) {
-        before = start;
-        after = sent;
-        counted = true;
-      }
-      PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-      state.SetIterationTime(t);
-      total += t;
-    }
+    });
   };
   if (what == kind::one_shot) {
     if (partitioned)
@@ -513,9 +498,9 @@ void block_lines(benchmark::State& state, int m, bool partitioned, kind what) {
     exec.fence();
     timed([&] { f.solve(exec, d); });
   }
-  const double per_iter = total / static_cast<double>(state.iterations());
+  const double per_iter = timing.seconds;
   if (!partitioned) block_local_seconds[int(what)] = per_iter;
-  double words = (after.exchange - before.exchange) / sizeof(T) / double(L);
+  double words = timing.first_call.exchange / sizeof(T) / double(L);
   PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   state.counters["ranks"] = P;
   state.counters["ns_per_unknown"] = per_iter * 1e9 / double(L * R * M) / double(P);
