@@ -724,15 +724,19 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
     std::uint32_t seed = 32000;
     // Factors with automatic{symmetric}, checks the pick against the rule, solves twice (the
     // second right-hand side new) and compares with LAPACK; info codes against `expected`.
+    // hybrid_allowed false: strided Views whose systems neither lie side by side nor have
+    // contiguous rows, which stay with Thomas whatever the rule says.
     auto run = [&](const char* what, const bstest::host_batch<T>& p, auto D, bool symmetric,
-                   const std::vector<int>& expected) {
+                   const std::vector<int>& expected, bool hybrid_allowed = true) {
       using Layout = bandsolve::layout_of_t<decltype(D.b)>;
       INFO(what << ", " << bstest::exec_name<Exec>() << ", n = " << p.n << ", nsys = " << p.nsys
                 << (symmetric ? ", symmetric" : ""));
       const auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{symmetric}, D.a, D.b,
                                           D.c, p.nsys);
-      const tridiag_choice rule = bandsolve::choose_factored_tridiag<Layout, T>(
-          p.nsys, p.n, static_cast<int>(exec.concurrency()));
+      const tridiag_choice rule =
+          hybrid_allowed ? bandsolve::choose_factored_tridiag<Layout, T>(
+                               p.nsys, p.n, static_cast<int>(exec.concurrency()))
+                         : tridiag_choice::thomas;
       CHECK(f.choice() == rule);
       CHECK(f.symmetric() == (symmetric && rule == tridiag_choice::thomas));
       CHECK(f.n() == p.n);
@@ -757,6 +761,36 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
       run("row", p, bstest::upload<bl::row, Exec>(p), symmetric, expected);
       run("column", p, bstest::upload<bl::column, Exec>(p), symmetric, expected);
       run("interleaved<8>", p, bstest::upload<bl::interleaved<8>, Exec>(p), symmetric, expected);
+      // Strided: systems side by side (a slice of a column-major array), rows contiguous (padded
+      // rows), and neither (every other value of a row-major array).
+      using Mem = typename Exec::memory_space;
+      using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+      struct strided_batch {
+        Sub a, b, c, d;
+      };
+      const auto strided = [&](auto make) {
+        strided_batch D{make("a"), make("b"), make("c"), make("d")};
+        bstest::fill(D.a, p.a, p.nsys);
+        bstest::fill(D.b, p.b, p.nsys);
+        bstest::fill(D.c, p.c, p.nsys);
+        bstest::fill(D.d, p.d, p.nsys);
+        return D;
+      };
+      run("strided, side by side", p, strided([&](const char* label) {
+            Kokkos::View<T***, Kokkos::LayoutLeft, Mem> big(std::string(label), p.nsys, 2, p.n);
+            return Sub(Kokkos::subview(big, Kokkos::ALL, 0, Kokkos::ALL));
+          }),
+          symmetric, expected);
+      run("strided, padded rows", p, strided([&](const char* label) {
+            Kokkos::View<T**, Kokkos::LayoutRight, Mem> big(std::string(label), p.nsys, p.n + 3);
+            return Sub(Kokkos::subview(big, Kokkos::ALL, std::make_pair(std::size_t(0), p.n)));
+          }),
+          symmetric, expected);
+      run("strided, every other value", p, strided([&](const char* label) {
+            Kokkos::View<T***, Kokkos::LayoutRight, Mem> big(std::string(label), p.nsys, p.n, 2);
+            return Sub(Kokkos::subview(big, Kokkos::ALL, Kokkos::ALL, 0));
+          }),
+          symmetric, expected, false);
     };
     // Few long systems (the partition method), a pack short of one work item in column layout
     // only, and systems too short for chunks (Thomas).
