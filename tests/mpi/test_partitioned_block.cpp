@@ -7,8 +7,9 @@
 // of device execution spaces); the words the exchanges send are counted. A singular block row gets
 // the single-process info code on every rank; bad arguments on one rank, or different block sizes,
 // make every rank throw. The factored form (mpi::factorize with algo::block_thomas) against the
-// one-shot solve on the same cases, two right-hand sides per factorization. Run by mpiexec with
-// 1-4 ranks.
+// one-shot solve on the same cases, two right-hand sides per factorization; several right-hand
+// sides per system in one View (one-shot and factored, every layout). Run by mpiexec with 1-4
+// ranks.
 //
 // Every rank builds every block of every line from a hash of (line, global row, entry), so it can
 // compute the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
@@ -653,6 +654,159 @@ TEST_CASE("mpi::factorize(block_thomas): solves equal the one-shot solve", "[mpi
   for (const split sp : {split::even, split::one_two_rest})
     check_factored<kind::row, double>(L, parts(sp, P), {},
                                       block_thomas{block_thomas::pivoting::partial});
+}
+
+// This rank's block rows [g0, g0 + n) of nrhs right-hand sides (right-hand side k: the hash
+// stream 11 + k) as a View of kind K with several right-hand sides per system: (nsys, n, m, nrhs),
+// or packs (packs, n, m, nrhs, W).
+template <kind K, class T>
+auto local_rhs_several(const lines& L, std::size_t g0, std::size_t n, std::size_t nrhs) {
+  const auto fill = [&](const auto& v) {
+    for (std::size_t k = 0; k < nrhs; ++k) {
+      lines Lk = L;
+      Lk.rhs = 11 + k;
+      for (std::size_t s = 0; s < L.nsys; ++s)
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t r = 0; r < L.m; ++r)
+            bandsolve::block_at(v, index_t(s), index_t(i), index_t(r), index_t(k)) =
+                static_cast<T>(Lk.coef(s, g0 + i, 3, r, 0));
+    }
+    return v;
+  };
+  if constexpr (K == kind::strided) {
+    Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace> base("dbase", L.nsys, n + 2, L.m,
+                                                                      nrhs);
+    Kokkos::deep_copy(base, T(1e30));
+    Kokkos::View<T****, Kokkos::LayoutStride, Kokkos::HostSpace> v = Kokkos::subview(
+        base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), n + 1), Kokkos::ALL, Kokkos::ALL);
+    return fill(v);
+  } else if constexpr (K == kind::interleaved) {
+    return fill(Kokkos::View<T****[pack_width], Kokkos::LayoutRight, Kokkos::HostSpace>(
+        "d", (L.nsys + pack_width - 1) / pack_width, n, L.m, nrhs));
+  } else {
+    using Layout = std::conditional_t<K == kind::row, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
+    return fill(Kokkos::View<T****, Layout, Kokkos::HostSpace>("d", L.nsys, n, L.m, nrhs));
+  }
+}
+
+// nrhs right-hand sides per system solved at once, one-shot and by a factorization, against the
+// single-process solve of each (x and info codes), with the words sent counted: K reduced rows of
+// 2m^2 + m nrhs words there and m nrhs back one-shot, m nrhs there and back factored.
+template <kind K, class T>
+void check_several(const lines& L, const std::vector<std::size_t>& sizes, std::size_t nrhs,
+                   bmpi::options opts) {
+  const int P = world_size();
+  const auto [g0, n] = my_rows(sizes);
+  const auto a = local_coef<K, T>(L, g0, n, 0);
+  const auto b = local_coef<K, T>(L, g0, n, 1);
+  const auto c = local_coef<K, T>(L, g0, n, 2);
+  const auto words_per_line = [&]() {
+    long long total = words_sent;
+    MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return static_cast<double>(total) / static_cast<double>(L.nsys * std::size_t(P));
+  };
+  const auto expected = [&](std::size_t words_per_row) {
+    return P > 1 ? static_cast<double>(reduced_rows(sizes) * words_per_row) / P : 0.0;
+  };
+  const std::size_t m = L.m;
+  const auto x = local_rhs_several<K, T>(L, g0, n, nrhs);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
+  words_sent = 0;
+  bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, x, info, opts);
+  CHECK(words_per_line() == expected(2 * m * m + 2 * m * nrhs));
+  const auto f = bmpi::factorize(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, L.nsys,
+                                 opts);
+  const auto y = local_rhs_several<K, T>(L, g0, n, nrhs);
+  words_sent = 0;
+  f.solve(exec_space(), y);
+  CHECK(words_per_line() == expected(2 * m * nrhs));
+  INFO(kind_name(K) << (std::is_same_v<T, float> ? " float" : " double") << " m = " << m
+                    << " nsys = " << L.nsys << " nrhs = " << nrhs << " scheme "
+                    << static_cast<int>(opts.scheme) << " ranks " << P);
+  double err_one_shot = 0, err_factored = 0;
+  const auto worse = [](double& worst, double got, double want) {
+    const double e = std::abs(got - want) / (1.0 + std::abs(want));
+    if (!(e <= worst)) worst = std::isnan(e) ? 1e300 : e;
+  };
+  const auto at = [&](const auto& v, std::size_t s, std::size_t i, std::size_t r, std::size_t k) {
+    return static_cast<double>(
+        bandsolve::block_at(v, index_t(s), index_t(i), index_t(r), index_t(k)));
+  };
+  for (std::size_t k = 0; k < nrhs; ++k) {
+    lines Lk = L;
+    Lk.rhs = 11 + k;
+    const auto [xref, iref] = reference<T>(Lk, block_thomas{});
+    for (std::size_t s = 0; s < L.nsys; ++s) {
+      CHECK(info(s) == iref[s]);
+      CHECK(f.info()(s) == iref[s]);
+      if (iref[s] != 0) continue;
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < m; ++r) {
+          const double want = static_cast<double>(xref[(s * L.N + g0 + i) * m + r]);
+          worse(err_one_shot, at(x, s, i, r, k), want);
+          worse(err_factored, at(y, s, i, r, k), want);
+        }
+    }
+    if constexpr (K == kind::interleaved)  // padding lanes (zero) neither read nor written
+      for (std::size_t s = L.nsys; s < x.extent(0) * pack_width; ++s)
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t r = 0; r < m; ++r) {
+            CHECK(at(x, s, i, r, k) == 0.0);
+            CHECK(at(y, s, i, r, k) == 0.0);
+          }
+  }
+  CHECK(err_one_shot <= tolerance<T>());
+  CHECK(err_factored <= tolerance<T>());
+}
+
+TEST_CASE("mpi::solve and factorize(block_thomas) with several right-hand sides per system",
+          "[mpi][block]") {
+  const int P = world_size();
+  for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+    bmpi::options opts;
+    opts.scheme = scheme;
+    for (const split sp : {split::even, split::one_two_rest, split::rest_two_one}) {
+      const auto sizes = parts(sp, P);
+      check_several<kind::row, double>(lines{11, 13, 3}, sizes, 3, opts);
+      check_several<kind::column, float>(lines{9, 13, 2}, sizes, 2, opts);
+      check_several<kind::strided, double>(lines{5, 13, 8}, sizes, 2, opts);
+      check_several<kind::interleaved, double>(lines{11, 13, 5}, sizes, 3, opts);
+    }
+    // One right-hand side in a View of several, none at all, and one block row per rank.
+    check_several<kind::row, double>(lines{4, 13, 2}, parts(split::even, P), 1, opts);
+    check_several<kind::row, double>(lines{4, 13, 2}, parts(split::even, P), 0, opts);
+    check_several<kind::row, double>(lines{6, std::size_t(P), 3}, std::vector<std::size_t>(P, 1),
+                                     2, opts);
+  }
+  // A singular block row: the same codes as the single-process solve of every right-hand side.
+  lines L{9, 13, 3};
+  L.zero_rows = {{1, 0}, {5, 6}};
+  check_several<kind::row, double>(L, parts(split::one_two_rest, P), 2, {});
+}
+
+TEST_CASE("mpi::solve and factorize(block_thomas): ranks with different numbers of right-hand "
+          "sides all throw", "[mpi][block]") {
+  const int P = world_size();
+  if (P == 1) return;
+  const bool bad = world_rank() == P - 1;
+  const lines L{4, 2 * std::size_t(P), 3};
+  const auto [g0, n] = my_rows(std::vector<std::size_t>(P, 2));
+  const auto a = local_coef<kind::row, double>(L, g0, n, 0);
+  const auto b = local_coef<kind::row, double>(L, g0, n, 1);
+  const auto c = local_coef<kind::row, double>(L, g0, n, 2);
+  const auto d = local_rhs_several<kind::row, double>(L, g0, n, bad ? 3 : 2);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
+  const std::string expected = "different numbers of right-hand sides: nrhs = 2 on rank 0 but 3 "
+                               "on rank " + std::to_string(P - 1);
+  const std::string one_shot = thrown([&] {
+    bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, d, info);
+  });
+  CHECK(one_shot.rfind("bandsolve::mpi::solve(block_thomas): ", 0) == 0);
+  CHECK(one_shot.find(expected) != std::string::npos);
+  const auto f = bmpi::factorize(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c);
+  const std::string factored = thrown([&] { f.solve(exec_space(), d); });
+  CHECK(factored.rfind("bandsolve::mpi::block_factorization::solve: ", 0) == 0);
+  CHECK(factored.find(expected) != std::string::npos);
 }
 
 TEST_CASE("mpi::factorize(block_thomas): singular lines get the one-shot codes on every rank",

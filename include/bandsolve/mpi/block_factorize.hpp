@@ -15,7 +15,7 @@
 // factorizations. A solve then runs the local passes on d alone, sends the m words of d' of each
 // of its (at most 2) reduced block rows to the solving ranks (at most 2m words per line) and gets
 // m words back per reduced row: at most 4m words per line per rank on average (one-shot:
-// 4m^2 + 4m). The info codes are the one-shot solve's. One rank: the single-process block
+// 4m^2 + 4m), per right-hand side (d may hold several per system, nrhs the same on every rank). The info codes are the one-shot solve's. One rank: the single-process block
 // factorization (block_thomas.hpp), after the same collective checks. Arguments are checked on
 // every rank and agreed (collective_checks.hpp), those of each solve too. Host execution spaces
 // factor and solve in place; others (Kokkos::Cuda) keep the factors in host memory and go through
@@ -63,20 +63,22 @@ struct block_factorization_state {
   Kokkos::View<int*, Kokkos::HostSpace> info;
 };
 
-// A factored solve of d (checked, host memory) with several ranks.
+// A factored solve of d (checked, host memory; nrhs right-hand sides per system) with several
+// ranks.
 template <int M, class ExecutionSpace, class State, class DView>
-void block_factored_solve(const ExecutionSpace& exec, const State& s, const DView& d) {
+void block_factored_solve(const ExecutionSpace& exec, const State& s, const DView& d, int nrhs) {
   using T = typename DView::non_const_value_type;
   using memory_space = typename State::memory_space;
+  const int RW = M * nrhs;  // words of a reduced row: d' of each right-hand side
   const auto rhs = block_buffer<T, memory_space>(
       "bandsolve::mpi block reduced rhs",
-      s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * M));
-  block_rhs_parts<M>(exec, d, s.factors, rhs, static_cast<index_t>(s.p.nsys), s.part);
+      s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * RW));
+  block_rhs_parts<M>(exec, d, nrhs, s.factors, rhs, static_cast<index_t>(s.p.nsys), s.part);
   exec.fence();  // rhs is complete
-  const auto rhs_in = s.router.to_solvers(rhs, M);
-  const auto rd = allocate_reduced_rhs<M, T>(s.router);
+  const auto rhs_in = s.router.to_solvers(rhs, RW);
+  const auto rd = allocate_reduced_rhs<M, T>(s.router, nrhs);
   if (s.router.lines_solved_here() > 0) {
-    unpack_reduced_rhs<M, T>(exec, s.router, rhs_in, M, 0, rd);
+    unpack_reduced_rhs<M, T>(exec, s.router, rhs_in, RW, 0, rd);
     s.reduced.solve(exec, rd);
   }
   block_return_and_finish<M, true>(exec, s.comm, s.p, s.router, rd, d, s.factors, s.part);
@@ -110,16 +112,14 @@ class block_factorization {
   // Per-system info codes, the same on every rank (see block_solve.hpp).
   Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_.info; }
 
-  // Collective over the factorization's communicator. d: this rank's block rows of every system
-  // (one right-hand side each), same systems, block rows and block size as factored, any layout
-  // of the factored kind (rank 3, or View<T***[W]> for interleaved<W>). Fences exec.
+  // Collective over the factorization's communicator. d: this rank's block rows of every system,
+  // same systems, block rows and block size as factored, any layout of the factored kind: one
+  // right-hand side per system (rank 3, or View<T***[W]> for interleaved<W>) or nrhs of them, the
+  // same number on every rank (View<T****>(nsys, n, m, nrhs), or View<T****[W]>). Fences exec.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     bandsolve::detail::block_rhs_static_checks<ExecutionSpace, W, T, DView>();
-    static_assert((W == 0 && DView::rank == 3) ||
-                      (W > 0 && bandsolve::detail::static_pack_width<DView, 4>() == W),
-                  "bandsolve::mpi::block_factorization::solve: d must be View<T***>(nsys, n, m) "
-                  "or View<T***[W], LayoutRight>(packs, n, m): one right-hand side per system");
+    detail::block_lines_rhs_static_checks<W, DView>();
     agree_on_rhs(d);
     if (s_.p.nsys == 0) return;
     // d as given was checked above, before it is copied.
@@ -136,8 +136,9 @@ class block_factorization {
       exec.fence();
       return;
     }
+    const int nrhs = static_cast<int>(detail::block_lines_nrhs<W>(d));
     bandsolve::detail::block_size_dispatch(fn(), static_cast<std::size_t>(s_.m), [&](auto bs) {
-      detail::block_factored_solve<decltype(bs)::value>(exec, s_, d);
+      detail::block_factored_solve<decltype(bs)::value>(exec, s_, d, nrhs);
     });
   }
 
@@ -145,13 +146,13 @@ class block_factorization {
   static std::string fn() { return "bandsolve::mpi::block_factorization::solve"; }
 
   // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is
-  // bad).
+  // bad, or if the ranks pass different numbers of right-hand sides).
   template <class DView>
   void agree_on_rhs(const DView& d) const {
     if (!initialized_)
       bandsolve::detail::throw_invalid_argument(
           fn(), "this factorization is empty (default-constructed)");
-    detail::agree_on_arguments(fn(), s_.comm, sizeof(T), [&] {
+    const detail::partition p = detail::agree_on_arguments(fn(), s_.comm, sizeof(T), [&] {
       const std::size_t slots = W > 0 ? (s_.p.nsys + W - 1) / W : s_.p.nsys;
       const std::size_t expected[3] = {slots, rows(), m()};
       const char* what[3] = {W > 0 ? " packs" : " systems", " block rows", " rows per block"};
@@ -162,6 +163,8 @@ class block_factorization {
                                                     what[k]);
       return std::pair<std::size_t, std::size_t>(s_.p.nsys, d.extent(1));
     });
+    detail::agree_on_block_counts(fn(), s_.comm, p, m(), detail::block_lines_nrhs<W>(d),
+                                  [](long long bm, long long k) { return bm * k; });
   }
 
   state s_;
@@ -184,15 +187,14 @@ std::pair<std::size_t, std::size_t> block_factor_arguments(const std::string& fn
   return {nsys, b.extent(1)};
 }
 
-// The collective checks of factorize's arguments: (partition, m).
+// The collective checks of factorize's arguments (partition and m; nrhs is left at 1).
 template <class AView, class BView, class CView>
-std::pair<partition, int> agree_on_block_factor_arguments(MPI_Comm comm, std::size_t scalar_bytes,
-                                                          const AView& a, const BView& b,
-                                                          const CView& c, std::size_t nsys,
-                                                          const options& opts) {
+block_agreement agree_on_block_factor_arguments(MPI_Comm comm, std::size_t scalar_bytes,
+                                                const AView& a, const BView& b, const CView& c,
+                                                std::size_t nsys, const options& opts) {
   const std::string fn = block_factorize_fn();
   std::size_t m = 0;
-  return agree_on_block_lines(fn, comm, scalar_bytes, opts, m, [&] {
+  return agree_on_block_lines(fn, comm, scalar_bytes, opts, m, 1, [&] {
     return block_factor_arguments(fn, a, b, c, nsys, m);
   });
 }
@@ -244,8 +246,8 @@ partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
   typename result::state s;
   s.comm = comm;
   const auto agreed = agree_on_block_factor_arguments(comm, sizeof(T), a, b, c, nsys, opts);
-  s.p = agreed.first;
-  s.m = agreed.second;
+  s.p = agreed.p;
+  s.m = agreed.m;
   s.part = block_part_of(s.p, algorithm);
   s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::block_factorization info",
                                                  s.p.nsys);

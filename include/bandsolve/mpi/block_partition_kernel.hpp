@@ -49,9 +49,30 @@ struct block_part {
   KOKKOS_INLINE_FUNCTION int reduced_rows() const { return n == 1 ? 1 : 2; }
 };
 
-// Words of one reduced block row (A, C column-major, then d) and of one forward row in the work
-// array (A'_i, C'_i, d'_i in the same order).
-KOKKOS_INLINE_FUNCTION constexpr int block_row_words(int m) { return 2 * m * m + m; }
+// Words of one reduced block row of the one-shot solve: A, C column-major, then d (nrhs
+// right-hand sides of m words each).
+KOKKOS_INLINE_FUNCTION constexpr int block_row_words(int m, int nrhs = 1) {
+  return 2 * m * m + m * nrhs;
+}
+
+// Component r of block row i of system s, right-hand side k, of d: one right-hand side per
+// system (rank 3, or View<T***[W]> packs; k = 0) or several (rank 4, or View<T****[W]> packs).
+// The MPI block solves' checks (block_solve.hpp) admit no rank-4 View with a static last extent
+// but packs, so the rank and that extent tell the kinds apart.
+template <class DView>
+KOKKOS_INLINE_FUNCTION typename DView::reference_type rhs_at(const DView& d, index_t s, index_t i,
+                                                             int r, int k) {
+  constexpr int W4 = bandsolve::detail::static_pack_width<DView, 4>();
+  constexpr int W5 = bandsolve::detail::static_pack_width<DView, 5>();
+  if constexpr (W5 > 0)
+    return d(s / W5, i, r, k, s % W5);
+  else if constexpr (W4 > 0)
+    return d(s / W4, i, r, s % W4);
+  else if constexpr (DView::rank == 4)
+    return d(s, i, r, k);
+  else
+    return d(s, i, r);
+}
 
 // Block (s, i) of a coefficient View (rank 4, or interleaved packs) into out (column-major), or
 // zero when !use.
@@ -105,20 +126,21 @@ KOKKOS_INLINE_FUNCTION constexpr index_t block_kept_words(int m, int row_words, 
   return n * row_words + m * m + m;
 }
 
-// The right-hand side's forward step of block row i over d: d'_i = P_i^-1 (d_i - A_i d'_{i-1})
-// (rows 0 and 1: P_i^-1 d_i), with P_i's factors lu, piv and A_i (am).
+// The right-hand side's forward step of block row i over right-hand side k of d:
+// d'_i = P_i^-1 (d_i - A_i d'_{i-1}) (rows 0 and 1: P_i^-1 d_i), with P_i's factors lu, piv and
+// A_i (am).
 template <int M, class DView, class T>
-KOKKOS_INLINE_FUNCTION void block_rhs_forward_row(const DView& d, index_t s, index_t i,
+KOKKOS_INLINE_FUNCTION void block_rhs_forward_row(const DView& d, index_t s, index_t i, int k,
                                                   const T* lu, const T* piv, const T* am,
                                                   bool pivoting) {
   T v[M], prev[M];
-  for (int r = 0; r < M; ++r) v[r] = bandsolve::block_at(d, s, i, r);
+  for (int r = 0; r < M; ++r) v[r] = rhs_at(d, s, i, r, k);
   if (i >= 2) {
-    for (int r = 0; r < M; ++r) prev[r] = bandsolve::block_at(d, s, i - 1, r);
+    for (int r = 0; r < M; ++r) prev[r] = rhs_at(d, s, i - 1, r, k);
     block_sub_mv<M>(v, am, prev);
   }
   bandsolve::detail::block_lu_solve<M, 1>(lu, piv, pivoting, v);
-  for (int r = 0; r < M; ++r) bandsolve::block_at(d, s, i, r) = v[r];
+  for (int r = 0; r < M; ++r) rhs_at(d, s, i, r, k) = v[r];
 }
 
 // What block_factor_system does with each factored row besides keeping it: nothing
@@ -132,10 +154,11 @@ template <class DView>
 struct block_rhs_alongside {
   const DView& d;
   index_t s;
+  int nrhs;
   bool pivoting;
   template <int M, class T>
   KOKKOS_INLINE_FUNCTION void row(index_t i, const T* lu, const T* piv, const T* am) const {
-    block_rhs_forward_row<M>(d, s, i, lu, piv, am, pivoting);
+    for (int k = 0; k < nrhs; ++k) block_rhs_forward_row<M>(d, s, i, k, lu, piv, am, pivoting);
   }
 };
 
@@ -206,15 +229,16 @@ KOKKOS_INLINE_FUNCTION int block_factor_system(const AView& a, const BView& b, c
   return info;
 }
 
-// The rest of the right-hand side's part of the reduce pass of system s, after the forward steps
-// (d'_i in d): the reduced rows' right-hand sides (M words) into red (reduced row j at
-// red + j*stride), from the forward C'_i and E kept in f (FW words per row).
+// The rest of the right-hand side's part of the reduce pass of system s for right-hand side k,
+// after the forward steps (d'_i in d): the reduced rows' right-hand sides (M words) into red
+// (reduced row j at red + j*stride), from the forward C'_i and E kept in f (FW words per row).
 template <int M, int FW, class DView, class T>
-KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, index_t s, const block_part& part,
-                                               const T* f, T* red, int stride) {
+KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, index_t s, int k,
+                                               const block_part& part, const T* f, T* red,
+                                               int stride) {
   const index_t n = part.n;
   const auto load = [&](index_t i, T* v) {
-    for (int r = 0; r < M; ++r) v[r] = bandsolve::block_at(d, s, i, r);
+    for (int r = 0; r < M; ++r) v[r] = rhs_at(d, s, i, r, k);
   };
   if (n >= 2) load(n - 1, red + stride);
   load(0, red);
@@ -230,27 +254,29 @@ KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, index_t s, const 
   bandsolve::detail::block_lu_solve<M, 1>(f + n * FW, f + n * FW + M * M, part.pivoting, red);
 }
 
-// Finish pass of system s: x_0 and x_{n-1} from iface (line s, reduced row j, entry r at
-// (s*k + j)*M + r), the interior rows from the forward A'_i, C'_i in f (FW words per row) and the
-// d'_i in d; x over d.
+// Finish pass of system s, each of its nrhs right-hand sides: x_0 and x_{n-1} from iface (line
+// s, reduced row j, right-hand side q, entry r at ((s*k + j)*nrhs + q)*M + r), the interior rows
+// from the forward A'_i, C'_i in f (FW words per row) and the d'_i in d; x over d.
 template <int M, int FW, class DView, class Interface, class T>
 KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const T* f, const Interface& iface,
-                                                index_t s, const block_part& part) {
+                                                index_t s, int nrhs, const block_part& part) {
   const index_t n = part.n;
   const int k = part.reduced_rows();
-  const T* const x0 = iface.data() + s * k * M;
-  const T* const xl = x0 + (k - 1) * M;
-  T x[M];  // x_{i+1}
-  for (int r = 0; r < M; ++r) x[r] = xl[r], bandsolve::block_at(d, s, n - 1, r) = xl[r];
-  for (index_t i = n - 2; i >= 1; --i) {
-    const T* const ra = f + i * FW;
-    T v[M];
-    for (int r = 0; r < M; ++r) v[r] = bandsolve::block_at(d, s, i, r);
-    block_sub_mv<M>(v, ra, x0);
-    block_sub_mv<M>(v, ra + M * M, x);
-    for (int r = 0; r < M; ++r) x[r] = v[r], bandsolve::block_at(d, s, i, r) = v[r];
+  for (int q = 0; q < nrhs; ++q) {
+    const T* const x0 = iface.data() + (s * k * nrhs + q) * M;
+    const T* const xl = x0 + (k - 1) * nrhs * M;
+    T x[M];  // x_{i+1}
+    for (int r = 0; r < M; ++r) x[r] = xl[r], rhs_at(d, s, n - 1, r, q) = xl[r];
+    for (index_t i = n - 2; i >= 1; --i) {
+      const T* const ra = f + i * FW;
+      T v[M];
+      for (int r = 0; r < M; ++r) v[r] = rhs_at(d, s, i, r, q);
+      block_sub_mv<M>(v, ra, x0);
+      block_sub_mv<M>(v, ra + M * M, x);
+      for (int r = 0; r < M; ++r) x[r] = v[r], rhs_at(d, s, i, r, q) = v[r];
+    }
+    for (int r = 0; r < M; ++r) rhs_at(d, s, 0, r, q) = x0[r];
   }
-  for (int r = 0; r < M; ++r) bandsolve::block_at(d, s, 0, r) = x0[r];
 }
 
 // f(s) for every system s < nsys, one per work item on exec.
@@ -262,21 +288,22 @@ void for_each_block_system(const ExecutionSpace& exec, const char* label, index_
 }
 
 // The reduce pass of every system: A'_i, C'_i and E into work (system s at &work(s, 0),
-// block_kept_words with the one-shot's rows), the reduced rows (A', C', d': block_row_words(M)
-// each) into red, codes(s); d' over d.
+// block_kept_words with the one-shot's rows), the reduced rows (A', C', then the d' of each of
+// the nrhs right-hand sides: block_row_words(M, nrhs) words each) into red, codes(s); d' over d.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class Work, class Reduced, class Codes>
 void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
-                        const CView& c, const DView& d, const Work& work, const Reduced& red,
-                        const Codes& codes, index_t nsys, block_part part) {
-  constexpr int RW = block_row_words(M);
+                        const CView& c, const DView& d, int nrhs, const Work& work,
+                        const Reduced& red, const Codes& codes, index_t nsys, block_part part) {
+  const int RW = block_row_words(M, nrhs);
   for_each_block_system(
       exec, "bandsolve::mpi::solve(block_thomas, reduce)", nsys, KOKKOS_LAMBDA(const index_t s) {
         auto* const out = red.data() + s * part.reduced_rows() * RW;
-        const block_rhs_alongside<DView> rhs{d, s, part.pivoting};
+        const block_rhs_alongside<DView> rhs{d, s, nrhs, part.pivoting};
         codes(s) = block_factor_system<M, false>(a, b, c, s, part, &work(s, 0), out, RW, rhs);
-        block_rhs_backward<M, block_kept_row_words<M, false>>(d, s, part, &work(s, 0),
-                                                              out + 2 * M * M, RW);
+        for (int k = 0; k < nrhs; ++k)
+          block_rhs_backward<M, block_kept_row_words<M, false>>(d, s, k, part, &work(s, 0),
+                                                                out + 2 * M * M + k * M, RW);
       });
 }
 
@@ -297,30 +324,33 @@ void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView&
 }
 
 // The right-hand side's part alone (a factored solve) with the factors in work: d' over d,
-// reduced rows of M words (d').
+// reduced rows of M words (d') per right-hand side, the nrhs of a row side by side.
 template <int M, class ExecutionSpace, class DView, class Work, class Reduced>
-void block_rhs_parts(const ExecutionSpace& exec, const DView& d, const Work& work,
+void block_rhs_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const Work& work,
                      const Reduced& red, index_t nsys, block_part part) {
   constexpr int MM = M * M, FW = block_kept_row_words<M, true>;
   for_each_block_system(
       exec, "bandsolve::mpi::block_factorization::solve(reduce)", nsys,
       KOKKOS_LAMBDA(const index_t s) {
         const auto* const f = &work(s, 0);
-        for (index_t i = 0; i < part.n; ++i)
-          block_rhs_forward_row<M>(d, s, i, f + i * FW + 2 * MM, f + i * FW + 3 * MM,
-                                   f + i * FW + 3 * MM + M, part.pivoting);
-        block_rhs_backward<M, FW>(d, s, part, f, red.data() + s * part.reduced_rows() * M, M);
+        auto* const out = red.data() + s * part.reduced_rows() * nrhs * M;
+        for (int k = 0; k < nrhs; ++k) {
+          for (index_t i = 0; i < part.n; ++i)
+            block_rhs_forward_row<M>(d, s, i, k, f + i * FW + 2 * MM, f + i * FW + 3 * MM,
+                                     f + i * FW + 3 * MM + M, part.pivoting);
+          block_rhs_backward<M, FW>(d, s, k, part, f, out + k * M, nrhs * M);
+        }
       });
 }
 
 // The finish pass of every system (Factored: work holds a factorization's rows).
 template <int M, bool Factored, class ExecutionSpace, class DView, class Work, class Interface>
-void block_finish_parts(const ExecutionSpace& exec, const DView& d, const Work& work,
+void block_finish_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const Work& work,
                         const Interface& iface, index_t nsys, block_part part) {
   for_each_block_system(exec, "bandsolve::mpi::solve(block_thomas, finish)", nsys,
                         KOKKOS_LAMBDA(const index_t s) {
                           block_finish_system<M, block_kept_row_words<M, Factored>>(
-                              d, &work(s, 0), iface, s, part);
+                              d, &work(s, 0), iface, s, nrhs, part);
                         });
 }
 

@@ -6,12 +6,13 @@
 //
 // Rank r holds block rows offsets[r] .. offsets[r] + n_r - 1 of every system, in rank order,
 // where n_r = b.extent(1) on rank r (at least 1; the parts may differ in size). a, b, c are
-// View<T****>(nsys, n_r, m, m) and d View<T***>(nsys, n_r, m) (LayoutRight, LayoutLeft,
-// LayoutStride), or interleaved packs View<T****[W], LayoutRight>(ceil(nsys/W), n_r, m, m) and
-// View<T***[W], LayoutRight>(ceil(nsys/W), n_r, m), as the single-process block solve takes them
-// (float or double; one right-hand side per system); info has one entry per system (nsys =
-// info.extent(0); padding lanes are neither read nor written); nsys and m are the same on every
-// rank, the layouts may differ. A_0 of the first rank and
+// View<T****>(nsys, n_r, m, m) and d View<T***>(nsys, n_r, m) or View<T****>(nsys, n_r, m, nrhs)
+// (LayoutRight, LayoutLeft, LayoutStride), or interleaved packs
+// View<T****[W], LayoutRight>(ceil(nsys/W), n_r, m, m) and View<T***[W], LayoutRight>(ceil(nsys/W),
+// n_r, m) or View<T****[W], LayoutRight>(ceil(nsys/W), n_r, m, nrhs), as the single-process block
+// solve takes them (float or double); info has one entry per system (nsys = info.extent(0);
+// padding lanes are neither read nor written); nsys, m and nrhs are the same on every rank, the
+// layouts may differ. A_0 of the first rank and
 // C_{n_r - 1} of the last are ignored. x overwrites d (each rank its own rows); every rank gets the
 // same info codes: for each system the global 1-based block row of the first bad pivot met by any
 // rank's local pass (block_partition_kernel.hpp gives the order; the smallest such row over the
@@ -51,23 +52,40 @@ namespace detail {
 
 inline const char* block_fn() { return "bandsolve::mpi::solve(block_thomas)"; }
 
-// Compile-time checks of the block lines' Views: rank-4 coefficients, rank-3 d, rank-1 int info.
+// d of the block lines for coefficients of pack width W: one right-hand side per system or
+// several. A rank-4 d of rank-4 coefficients has no static last extent (rhs_at in
+// block_partition_kernel.hpp reads such an extent as a pack width).
+template <int W, class DView>
+constexpr void block_lines_rhs_static_checks() {
+  static_assert(
+      (W == 0 && (DView::rank == 3 ||
+                  (DView::rank == 4 && bandsolve::detail::static_pack_width<DView, 4>() == 0))) ||
+          (W > 0 && (bandsolve::detail::static_pack_width<DView, 4>() == W ||
+                     bandsolve::detail::static_pack_width<DView, 5>() == W)),
+      "bandsolve::mpi block_thomas: with a, b, c of View<T****>(nsys, n, m, m) (row, column or "
+      "strided) d must be View<T***>(nsys, n, m) or View<T****>(nsys, n, m, nrhs) (no static "
+      "extent); with View<T****[W], LayoutRight>(packs, n, m, m) (interleaved<W>) d must be "
+      "View<T***[W], LayoutRight>(packs, n, m) or View<T****[W], LayoutRight>(packs, n, m, nrhs)");
+}
+
+// Right-hand sides per system of d (coefficients of pack width W).
+template <int W, class DView>
+std::size_t block_lines_nrhs(const DView& d) {
+  return static_cast<std::size_t>(bandsolve::detail::block_nrhs<(W > 0)>(d));
+}
+
+// Compile-time checks of the block lines' Views: rank-4 coefficients (or packs), d with one or
+// several right-hand sides, rank-1 int info.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 constexpr void block_lines_static_checks() {
   static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
                     Kokkos::is_view<CView>::value && Kokkos::is_view<DView>::value,
                 "bandsolve::mpi::solve(block_thomas): a, b, c and d must be Kokkos::Views");
   constexpr int W = bandsolve::detail::block_pack_width_v<BView>;
-  static_assert((W == 0 && BView::rank == 4 && DView::rank == 3) ||
-                    (W > 0 && bandsolve::detail::static_pack_width<DView, 4>() == W),
-                "bandsolve::mpi::solve(block_thomas): a, b, c must be View<T****>(nsys, n, m, m) "
-                "(row, column or strided) with d View<T***>(nsys, n, m), or "
-                "View<T****[W], LayoutRight>(packs, n, m, m) with d View<T***[W], LayoutRight>"
-                "(packs, n, m) (interleaved<W>): one right-hand side per system (several are not "
-                "supported across ranks)");
   bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
   bandsolve::detail::block_rhs_static_checks<ExecutionSpace, W,
                                              typename BView::non_const_value_type, DView>();
+  block_lines_rhs_static_checks<W, DView>();
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::mpi::solve(block_thomas): info must be a rank-1 Kokkos::View<int*>");
@@ -93,50 +111,77 @@ std::pair<std::size_t, std::size_t> block_arguments(const std::string& fn, const
   return {nsys, b.extent(1)};
 }
 
-// The collective checks of agree_on_arguments (local_checks returns (systems, block rows of this
-// rank) and sets m), then the block size agreed (one MPI_Allgather): ranks that pass different m
-// all throw the same message; so do lines too large for the int counts of the exchanges.
-template <class LocalChecks>
-std::pair<partition, int> agree_on_block_lines(const std::string& fn, MPI_Comm comm,
-                                               std::size_t scalar_bytes, const options& opts,
-                                               const std::size_t& m,
-                                               const LocalChecks& local_checks) {
-  const partition p = agree_on_arguments(fn, comm, scalar_bytes, local_checks, &opts);
-  std::vector<int> all(static_cast<std::size_t>(p.size));
-  int mine = static_cast<int>(m);
-  MPI_Allgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm);
+// What the ranks agreed on for block lines: who holds which rows, the block size and the
+// right-hand sides per system.
+struct block_agreement {
+  partition p;
+  int m = 0, nrhs = 1;
+};
+
+// The block size m and the right-hand sides per system nrhs, the same on every rank (one
+// MPI_Allgather): ranks that pass different ones all throw the same message; so do lines too
+// large for the int counts of the exchanges (2 reduced rows of words_per_row(m, nrhs) words per
+// line and rank, all at one rank in the gather scheme).
+template <class WordsPerRow>
+std::pair<int, int> agree_on_block_counts(const std::string& fn, MPI_Comm comm, const partition& p,
+                                          std::size_t m, std::size_t nrhs,
+                                          const WordsPerRow& words_per_row) {
+  std::vector<long long> all(2 * static_cast<std::size_t>(p.size));
+  long long mine[2] = {static_cast<long long>(m), static_cast<long long>(nrhs)};
+  MPI_Allgather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, comm);
+  const char* what[2] = {"block sizes: m = ", "numbers of right-hand sides: nrhs = "};
   for (int r = 1; r < p.size; ++r)
-    if (all[static_cast<std::size_t>(r)] != all[0])
-      bandsolve::detail::throw_invalid_argument(
-          fn, "the ranks pass different block sizes: m = ", all[0], " on rank 0 but ",
-          all[static_cast<std::size_t>(r)], " on rank ", r);
+    for (int k = 0; k < 2; ++k)
+      if (all[2 * static_cast<std::size_t>(r) + k] != all[k])
+        bandsolve::detail::throw_invalid_argument(fn, "the ranks pass different ", what[k], all[k],
+                                                  " on rank 0 but ",
+                                                  all[2 * static_cast<std::size_t>(r) + k],
+                                                  " on rank ", r);
   const long long words = static_cast<long long>(p.nsys) * 2 * p.size *
-                          block_row_words(all[0]);
+                          words_per_row(static_cast<long long>(all[0]), all[1]);
   if (words > static_cast<long long>(INT_MAX))
-    bandsolve::detail::throw_invalid_argument(fn, "nsys = ", p.nsys, " over ", p.size,
-                                              " ranks with blocks of ", all[0], " x ", all[0],
-                                              " exceeds MPI's int message counts");
-  return {p, all[0]};
+    bandsolve::detail::throw_invalid_argument(
+        fn, "nsys = ", p.nsys, " over ", p.size, " ranks with blocks of ", all[0], " x ", all[0],
+        " and ", all[1], " right-hand sides exceeds MPI's int message counts");
+  return {static_cast<int>(all[0]), static_cast<int>(all[1])};
+}
+
+// The collective checks of agree_on_arguments (local_checks returns (systems, block rows of this
+// rank) and sets m and nrhs), then m and nrhs agreed (agree_on_block_counts) with the one-shot
+// solve's reduced rows (block_row_words).
+template <class LocalChecks>
+block_agreement agree_on_block_lines(const std::string& fn, MPI_Comm comm,
+                                     std::size_t scalar_bytes, const options& opts,
+                                     const std::size_t& m, const std::size_t& nrhs,
+                                     const LocalChecks& local_checks) {
+  block_agreement agreed;
+  agreed.p = agree_on_arguments(fn, comm, scalar_bytes, local_checks, &opts);
+  const auto counts = agree_on_block_counts(
+      fn, comm, agreed.p, m, nrhs,
+      [](long long bm, long long k) { return 2 * bm * bm + bm * k; });
+  agreed.m = counts.first;
+  agreed.nrhs = counts.second;
+  return agreed;
 }
 
 // The one-shot solve's collective checks.
 template <class AView, class BView, class CView, class DView, class InfoView>
-std::pair<partition, int> agree_on_block_arguments(MPI_Comm comm, std::size_t scalar_bytes,
-                                                   const AView& a, const BView& b, const CView& c,
-                                                   const DView& d, const InfoView& info,
-                                                   const options& opts) {
+block_agreement agree_on_block_arguments(MPI_Comm comm, std::size_t scalar_bytes, const AView& a,
+                                         const BView& b, const CView& c, const DView& d,
+                                         const InfoView& info, const options& opts) {
   const std::string fn = block_fn();
   std::size_t m = 0;
-  return agree_on_block_lines(fn, comm, scalar_bytes, opts, m,
+  const std::size_t nrhs = block_lines_nrhs<bandsolve::detail::block_pack_width_v<BView>>(d);
+  return agree_on_block_lines(fn, comm, scalar_bytes, opts, m, nrhs,
                               [&] { return block_arguments(fn, a, b, c, d, info, m); });
 }
 
 // The reduced block systems of the lines solved here, a row batch: ra, rb (identity), rc of
-// (lines, K, M, M) and rd of (lines, K, M).
+// (lines, K, M, M) and rd of (lines, K, M, nrhs).
 template <class T, class MemorySpace>
 using reduced_blocks = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace>;
 template <class T, class MemorySpace>
-using reduced_block_rhs = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
+using reduced_block_rhs = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace>;
 
 // The reduced block rows received (w words each: A, C column-major first; the diagonal block is
 // I) into the reduced batch. Functions of their own: nvcc takes no device lambda in a function
@@ -155,18 +200,22 @@ void unpack_reduced_coefficients(const ExecutionSpace& exec, const Router& route
   });
 }
 
-// Their right-hand sides (M words from word `at` of each w-word row) into rd.
+// Their right-hand sides (M words per right-hand side, the rd.extent(3) of a row side by side,
+// from word `at` of each w-word row) into rd.
 template <int M, class T, class ExecutionSpace, class Router, class Buffer, class Rhs>
 void unpack_reduced_rhs(const ExecutionSpace& exec, const Router& router, const Buffer& rows_in,
                         int w, int at, const Rhs& rd) {
+  const int nrhs = static_cast<int>(rd.extent(3));
   router.for_each_received(exec, rows_in, w, KOKKOS_LAMBDA(int t, int i, const T* v) {
-    for (int r = 0; r < M; ++r) rd(t, i, r) = v[at + r];
+    for (int k = 0; k < nrhs; ++k)
+      for (int r = 0; r < M; ++r) rd(t, i, r, k) = v[at + k * M + r];
   });
 }
 
-// The interface values of the lines solved here (x(t, i, r): line t, reduced row i) back to the
-// ranks that own them, M words per reduced row: iface receives line s, row j, entry r at
-// (s*k + j)*M + r. The counterpart of reduced_router::to_owners (one word per row) with the same
+// The interface values of the lines solved here (x(t, i, r, q): line t, reduced row i,
+// right-hand side q) back to the ranks that own them, M words per reduced row and right-hand side:
+// iface receives line s, row j, right-hand side q, entry r at ((s*k + j)*nrhs + q)*M + r. The
+// counterpart of reduced_router::to_owners (one word per row) with the same
 // shares of lines (gather: rank 0 solves every line; all_to_all: rank q lines
 // [nsys q/P, nsys (q+1)/P)).
 template <int M, class T, class ExecutionSpace, class Router, class X, class Buffer>
@@ -178,6 +227,7 @@ void block_interface_to_owners(const ExecutionSpace& exec, MPI_Comm comm, const 
   const auto begin = [&](std::size_t q) {
     return gather ? (q == 0 ? 0 : nsys) : nsys * static_cast<long long>(q) / p.size;
   };
+  const int nrhs = static_cast<int>(x.extent(3)), RM = nrhs * M;
   std::vector<int> k(P), first(P), send(P), sdisp(P), recv(P), rdisp(P);
   int rows = 0;
   for (std::size_t q = 0; q < P; ++q) {
@@ -188,11 +238,11 @@ void block_interface_to_owners(const ExecutionSpace& exec, MPI_Comm comm, const 
   const int mine = router.lines_solved_here();
   int total = 0;
   for (std::size_t q = 0; q < P; ++q) {
-    send[q] = M * mine * k[q];
+    send[q] = RM * mine * k[q];
     sdisp[q] = total;
     total += send[q];
-    recv[q] = M * static_cast<int>(begin(q + 1) - begin(q)) * k[me];
-    rdisp[q] = M * static_cast<int>(begin(q)) * k[me];
+    recv[q] = RM * static_cast<int>(begin(q + 1) - begin(q)) * k[me];
+    rdisp[q] = RM * static_cast<int>(begin(q)) * k[me];
   }
   // Rank q's rows of every line solved here, line by line (host memory: the driver runs on host
   // execution spaces).
@@ -201,8 +251,10 @@ void block_interface_to_owners(const ExecutionSpace& exec, MPI_Comm comm, const 
   for (std::size_t q = 0; q < P; ++q)
     for (int t = 0; t < mine; ++t)
       for (int j = 0; j < k[q]; ++j)
-        for (int r = 0; r < M; ++r)
-          back[static_cast<std::size_t>(sdisp[q] + (t * k[q] + j) * M + r)] = x(t, first[q] + j, r);
+        for (int c = 0; c < nrhs; ++c)
+          for (int r = 0; r < M; ++r)
+            back[static_cast<std::size_t>(sdisp[q] + ((t * k[q] + j) * nrhs + c) * M + r)] =
+                x(t, first[q] + j, r, c);
   const MPI_Datatype dt = datatype<T>();
   if (gather)
     MPI_Scatterv(back.data(), send.data(), sdisp.data(), dt, iface.data(), recv[0], dt, 0, comm);
@@ -240,15 +292,15 @@ Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace> allocate_block_factors(
       static_cast<std::size_t>(block_kept_words(M, block_kept_row_words<M, Factored>, part.n)));
 }
 
-// The reduced systems' right-hand sides of the lines solved here.
+// The reduced systems' right-hand sides of the lines solved here, nrhs per system.
 template <int M, class T, class Router>
-auto allocate_reduced_rhs(const Router& router) {
+auto allocate_reduced_rhs(const Router& router, int nrhs) {
   using memory_space = typename Router::buffer::memory_space;
   return reduced_block_rhs<T, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing,
                          std::string("bandsolve::mpi block reduced d")),
       static_cast<std::size_t>(router.lines_solved_here()),
-      static_cast<std::size_t>(router.reduced_rows()), M);
+      static_cast<std::size_t>(router.reduced_rows()), M, static_cast<std::size_t>(nrhs));
 }
 
 // The reduced systems' matrices of the lines solved here (w words per received row, A' and C'
@@ -270,7 +322,8 @@ auto receive_reduced_matrices(const ExecutionSpace& exec, const Router& router,
   return abc;
 }
 
-// The interface values (rd: the reduced solutions of the lines solved here) back to their ranks,
+// The interface values (rd: the reduced solutions of the lines solved here, rd.extent(3)
+// right-hand sides each) back to their ranks,
 // then the finish pass of every system: x over d. Fences exec.
 template <int M, bool Factored, class ExecutionSpace, class Router, class Rhs, class DView,
           class Work>
@@ -278,10 +331,12 @@ void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const pa
                              const Router& router, const Rhs& rd, const DView& d,
                              const Work& work, const block_part& part) {
   using T = typename Rhs::non_const_value_type;
+  const int nrhs = static_cast<int>(rd.extent(3));
   const auto iface = block_buffer<T, typename Router::buffer::memory_space>(
-      "bandsolve::mpi block interface", p.nsys * static_cast<std::size_t>(part.reduced_rows() * M));
+      "bandsolve::mpi block interface",
+      p.nsys * static_cast<std::size_t>(part.reduced_rows() * M * nrhs));
   block_interface_to_owners<M, T>(exec, comm, p, router, rd, iface);
-  block_finish_parts<M, Factored>(exec, d, work, iface, static_cast<index_t>(p.nsys), part);
+  block_finish_parts<M, Factored>(exec, d, nrhs, work, iface, static_cast<index_t>(p.nsys), part);
   exec.fence();
 }
 
@@ -289,11 +344,11 @@ void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const pa
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
-                         const partition& p, const options& opts, const AView& a, const BView& b,
-                         const CView& c, const DView& d, const InfoView& info) {
+                         const partition& p, int nrhs, const options& opts, const AView& a,
+                         const BView& b, const CView& c, const DView& d, const InfoView& info) {
   using T = typename DView::non_const_value_type;
   using memory_space = typename ExecutionSpace::memory_space;
-  constexpr int RW = block_row_words(M);
+  const int RW = block_row_words(M, nrhs);
   const block_part part = block_part_of(p, algorithm);
   const index_t nsys = static_cast<index_t>(p.nsys);
   const auto work = allocate_block_factors<M, false, T, memory_space>(p, part);
@@ -302,12 +357,12 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
       p.nsys * static_cast<std::size_t>(part.reduced_rows() * RW));
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi block local info", p.nsys);
 
-  block_reduce_parts<M>(exec, a, b, c, d, work, red, codes, nsys, part);
+  block_reduce_parts<M>(exec, a, b, c, d, nrhs, work, red, codes, nsys, part);
   exec.fence();  // red is complete
   const reduced_router<T, memory_space> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
   const auto rows_in = router.to_solvers(red, RW);
   std::vector<int> reduced_codes(p.nsys, 0);
-  const auto rd = allocate_reduced_rhs<M, T>(router);
+  const auto rd = allocate_reduced_rhs<M, T>(router, nrhs);
   if (router.lines_solved_here() > 0) {
     const auto abc = receive_reduced_matrices<M, T>(exec, router, rows_in, RW);
     unpack_reduced_rhs<M, T>(exec, router, rows_in, RW, 2 * M * M, rd);
@@ -337,17 +392,19 @@ void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
                 "spaces and host memory");
   // Named members, not a structured binding: C++17 lambdas cannot capture those.
   const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts);
-  const partition& p = agreed.first;
-  const int m = agreed.second;
+  const partition& p = agreed.p;
   if (p.nsys == 0) return;
   if (p.size == 1) {
     bandsolve::solve(exec, algorithm, a, b, c, d, info);
     exec.fence();
     return;
   }
-  bandsolve::detail::block_size_dispatch(block_fn(), static_cast<std::size_t>(m), [&](auto bs) {
-    block_solve_reduced<decltype(bs)::value>(exec, comm, algorithm, p, opts, a, b, c, d, info);
-  });
+  bandsolve::detail::block_size_dispatch(block_fn(), static_cast<std::size_t>(agreed.m),
+                                         [&](auto bs) {
+                                           block_solve_reduced<decltype(bs)::value>(
+                                               exec, comm, algorithm, p, agreed.nrhs, opts, a, b,
+                                               c, d, info);
+                                         });
 }
 
 // The one-shot solve through host memory (host_staging.hpp): the arguments as given are checked
@@ -359,7 +416,7 @@ void block_staged_solve(const ExecutionSpace& exec, MPI_Comm comm, algo::block_t
   using T = typename DView::non_const_value_type;
   block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts);
-  if (agreed.first.nsys == 0) return;
+  if (agreed.p.nsys == 0) return;
   solve_on_host_copies(
       exec,
       [&](const auto& host, const auto&... views) {
