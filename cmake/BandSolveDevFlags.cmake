@@ -8,7 +8,8 @@
 
 # UBSan without its null and pointer-overflow checks: AddressSanitizer already stops an access
 # through a null pointer or outside an allocation, and those two checks, put on every reference
-# binding and pointer step of unoptimized template code, took 23 % of a sanitized unit's compile.
+# binding and pointer step of unoptimized template code, took about a tenth of the sanitizer
+# build's compile time (docs/development.md, "Build and CI times").
 set(BANDSOLVE_SANITIZE_FLAGS
     -fsanitize=address,undefined -fno-sanitize=null,pointer-overflow
     -fno-sanitize-recover=undefined -fno-omit-frame-pointer)

@@ -26,12 +26,14 @@
 //                          each rank solves N^2/P whole lines of N rows, no communication: the
 //                          single-process solve of the same field on the same cores, the reference
 //                          for the time per unknown.
-//   block/m<m>/local/<kind>, block/m<m>/partitioned/<kind>
+//   block/m<m>/local/<kind>, block/m<m>/partitioned/<kind>[/nrhs<k>]
 //                          block-tridiagonal lines (m x m blocks, m = 3; L lines, L = 4096 or
 //                          BANDSOLVE_BENCH_MPI_BLOCK_LINES, of 128 block rows per rank, row
 //                          layout View<T****>(lines, rows, m, m)): each rank solving L/P whole
 //                          lines with the single-process block Thomas, against mpi::solve and
-//                          mpi::factorize's f.solve on the parts; vs_local as above.
+//                          mpi::factorize's f.solve on the parts; vs_local as above. nrhs<k>: k
+//                          right-hand sides per system in one View<T****>(lines, rows, m, k),
+//                          ns_per_unknown then per unknown and right-hand side.
 // Counters: ns_per_unknown (the field's N^3 unknowns), vs_local (time over the local case of the
 // same kind), and, counted by wrapping MPI's collective calls (the profiling interface, PMPI):
 // words_per_line_rank, the largest number of values one rank sends to other ranks in the data
@@ -49,7 +51,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 // ---- bytes sent, counted through the MPI profiling interface ------------------------------------
@@ -435,15 +439,16 @@ void scheme_sweep(benchmark::State& state, bandsolve::mpi::exchange scheme) {
 }
 
 // Block-tridiagonal lines of m x m blocks (see the header): the local and partitioned cases of
-// one kind, one-shot or factored (factored outside the timed loop).
-double block_local_seconds[2] = {0, 0};
+// one kind, one-shot or factored (factored outside the timed loop), nrhs right-hand sides per
+// system (1: d of rank 3). block_local_seconds: the local case of each kind and nrhs.
+std::map<std::pair<int, int>, double> block_local_seconds;
 
 std::size_t block_lines_count() {
   const char* s = std::getenv("BANDSOLVE_BENCH_MPI_BLOCK_LINES");
   return s ? static_cast<std::size_t>(std::atol(s)) : 4096;
 }
 
-void block_lines(benchmark::State& state, int m, bool partitioned, kind what) {
+void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kind what) {
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -457,9 +462,12 @@ void block_lines(benchmark::State& state, int m, bool partitioned, kind what) {
   const std::size_t lines = partitioned ? L : L / static_cast<std::size_t>(P);
   const std::size_t rows = partitioned ? R : R * static_cast<std::size_t>(P);
   using coeffs = Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  using rhs = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const std::size_t K = static_cast<std::size_t>(nrhs);
   const coeffs a("a", lines, rows, M, M), b("b", lines, rows, M, M), c("c", lines, rows, M, M);
-  const rhs d("d", lines, rows, M), d0("d0", lines, rows, M);
+  // Several right-hand sides: k of them per system side by side; d0 holds them all.
+  const Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace> d4("d", lines, rows, M, K),
+      d0("d0", lines, rows, M, K);
+  const Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace> d3(d4.data(), lines, rows, M);
   const Kokkos::View<int*, Kokkos::HostSpace> info("info", lines);
   // Block diagonally dominant: B = 6 I + 0.2 off the diagonal, A = C = -I + 0.1 off it.
   Kokkos::parallel_for(
@@ -470,9 +478,11 @@ void block_lines(benchmark::State& state, int m, bool partitioned, kind what) {
               a(s, i, r, q) = c(s, i, r, q) = r == q ? -1.0 : 0.1;
               b(s, i, r, q) = r == q ? 6.0 : 0.2;
             }
-            std::uint64_t k = ((s * 1000003u + i) * 8 + r) * 0x9E3779B97F4A7C15ull;
-            k ^= k >> 29;
-            d0(s, i, r) = static_cast<T>(k % 1000) / 500.0 - 1.0;
+            for (std::size_t q = 0; q < K; ++q) {
+              std::uint64_t k = (((s * 1000003u + i) * 8 + r) * 16 + q) * 0x9E3779B97F4A7C15ull;
+              k ^= k >> 29;
+              d0(s, i, r, q) = static_cast<T>(k % 1000) / 500.0 - 1.0;
+            }
           }
       });
   Kokkos::fence();
@@ -480,33 +490,41 @@ void block_lines(benchmark::State& state, int m, bool partitioned, kind what) {
   const bandsolve::algo::block_thomas algo{};
   timed_calls timing;
   const auto timed = [&](const auto& call) {
-    timing = time_collective(state, [&] { Kokkos::deep_copy(d, d0); }, [&] {
+    timing = time_collective(state, [&] { Kokkos::deep_copy(d4, d0); }, [&] {
       call();
       exec.fence();
     });
   };
-  if (what == kind::one_shot) {
-    if (partitioned)
-      timed([&] { bandsolve::mpi::solve(exec, MPI_COMM_WORLD, algo, a, b, c, d, info); });
-    else
-      timed([&] { bandsolve::solve(exec, algo, a, b, c, d, info); });
-  } else if (partitioned) {
-    const auto f = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, algo, a, b, c);
-    timed([&] { f.solve(exec, d); });
-  } else {
-    const auto f = bandsolve::factorize(exec, algo, a, b, c);
-    exec.fence();
-    timed([&] { f.solve(exec, d); });
-  }
+  const auto solves = [&](const auto& d) {
+    if (what == kind::one_shot) {
+      if (partitioned)
+        timed([&] { bandsolve::mpi::solve(exec, MPI_COMM_WORLD, algo, a, b, c, d, info); });
+      else
+        timed([&] { bandsolve::solve(exec, algo, a, b, c, d, info); });
+    } else if (partitioned) {
+      const auto f = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, algo, a, b, c);
+      timed([&] { f.solve(exec, d); });
+    } else {
+      const auto f = bandsolve::factorize(exec, algo, a, b, c);
+      exec.fence();
+      timed([&] { f.solve(exec, d); });
+    }
+  };
+  if (nrhs == 1)
+    solves(d3);
+  else
+    solves(d4);
   const double per_iter = timing.seconds;
-  if (!partitioned) block_local_seconds[int(what)] = per_iter;
+  const auto key = std::make_pair(int(what), nrhs);
+  if (!partitioned) block_local_seconds[key] = per_iter;
   double words = timing.first_call.exchange / sizeof(T) / double(L);
   PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   state.counters["ranks"] = P;
-  state.counters["ns_per_unknown"] = per_iter * 1e9 / double(L * R * M) / double(P);
+  state.counters["nrhs"] = nrhs;
+  state.counters["ns_per_unknown"] = per_iter * 1e9 / double(L * R * M * K) / double(P);
   state.counters["words_per_line_rank"] = words;
-  if (block_local_seconds[int(what)] > 0)
-    state.counters["vs_local"] = per_iter / block_local_seconds[int(what)];
+  if (block_local_seconds.count(key) > 0)
+    state.counters["vs_local"] = per_iter / block_local_seconds[key];
 }
 
 void register_all(int iterations) {
@@ -557,22 +575,25 @@ void register_along(int iterations) {
         ->Unit(benchmark::kMillisecond);
 }
 
-// After the local block case of each kind, the partitioned one (vs_local).
+// After the local block case of each kind, the partitioned one (vs_local); one right-hand side
+// per system, then 4.
 void register_block(int iterations) {
   const char* kinds[] = {"one_shot", "factored"};
-  for (int k = 0; k < 2; ++k)
-    for (const bool partitioned : {false, true}) {
-      const std::string name = std::string("mpi/block/m3/") +
-                               (partitioned ? "partitioned/" : "local/") + kinds[k];
-      const kind what = static_cast<kind>(k);
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [partitioned, what](benchmark::State& s) {
-                                     block_lines(s, 3, partitioned, what);
-                                   })
-          ->UseManualTime()
-          ->Iterations(iterations)
-          ->Unit(benchmark::kMillisecond);
-    }
+  for (const int nrhs : {1, 4})
+    for (int k = 0; k < 2; ++k)
+      for (const bool partitioned : {false, true}) {
+        const std::string name = std::string("mpi/block/m3/") +
+                                 (partitioned ? "partitioned/" : "local/") + kinds[k] +
+                                 (nrhs == 1 ? "" : "/nrhs" + std::to_string(nrhs));
+        const kind what = static_cast<kind>(k);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [nrhs, partitioned, what](benchmark::State& s) {
+                                       block_lines(s, 3, nrhs, partitioned, what);
+                                     })
+            ->UseManualTime()
+            ->Iterations(iterations)
+            ->Unit(benchmark::kMillisecond);
+      }
 }
 
 // Ranks other than 0 run the benchmarks silently.
