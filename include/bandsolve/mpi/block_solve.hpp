@@ -19,9 +19,9 @@
 // ranks), else the global block row of the interface row at which the reduced solve found one,
 // else 0. algo::block_thomas{block_thomas::pivoting::partial} pivots by rows inside every block
 // that is factored (locally and in the reduced solve), as the single-process solve does.
-// Collective over comm; the arguments (m included) are checked on every rank and agreed before
-// any exchange (collective_checks.hpp), so bad arguments on any rank make every rank throw the
-// same std::invalid_argument. Host execution spaces solve in place, others through host copies
+// Collective over comm; the arguments (m and nrhs included) are checked on every rank and agreed
+// before any exchange (collective_checks.hpp), so bad arguments on any rank make every rank throw
+// the same std::invalid_argument. Host execution spaces solve in place, others through host copies
 // (host_staging.hpp). The call fences exec. One rank: the single-process solve. See
 // docs/distributed.md, "Block-tridiagonal lines".
 #include <bandsolve/block/block_checks.hpp>
