@@ -15,7 +15,8 @@
 // factorizations. A solve then runs the local passes on d alone, sends the m words of d' of each
 // of its (at most 2) reduced block rows to the solving ranks (at most 2m words per line) and gets
 // m words back per reduced row: at most 4m words per line per rank on average (one-shot:
-// 4m^2 + 4m), per right-hand side (d may hold several per system, nrhs the same on every rank). The info codes are the one-shot solve's. One rank: the single-process block
+// 4m^2 + 4m), per right-hand side (d may hold several per system, nrhs the same on every
+// rank). The info codes are the one-shot solve's. One rank: the single-process block
 // factorization (block_thomas.hpp), after the same collective checks. Arguments are checked on
 // every rank and agreed (collective_checks.hpp), those of each solve too. Host execution spaces
 // factor and solve in place; others (Kokkos::Cuda) keep the factors in host memory and go through
