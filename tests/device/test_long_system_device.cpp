@@ -2,10 +2,12 @@
 // method over many teams, forced here by lowering its thresholds, on Kokkos::DefaultExecutionSpace
 // (and Kokkos::Serial when that is a device); in a CUDA build on the GPU. Compared with LAPACK
 // ?gtsv and the host Thomas: n = 1, 2, 3, 63, 64, 65 (a one-row last chunk), 127, 1000, 4097 with
-// 1 to 5 systems, and n = 100000 (several levels of reduced systems); chunks of 16, 40 and 4 rows;
+// 1 to 5 systems, n = 100000 (several levels of reduced systems), and 32 or 70 systems of 65 and
+// 1000 rows (teams across systems where they lie side by side); chunks of 16, 40 and 4 rows;
 // row, column, interleaved<4> and three kinds of strided Views; float, double, complex and real
 // coefficients with complex right-hand sides; info codes of bad pivots in chunk interiors, at chunk
-// ends and in the last row; the threshold itself.
+// ends and in the last row; the threshold itself. The factorization of such batches (which keeps
+// the coefficients and solves by the same method) in the same cases.
 #include "device_support.hpp"
 
 #include <bandsolve/tridiag/thomas.hpp>
@@ -90,6 +92,19 @@ void check_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind
   if constexpr (std::is_same_v<C, D>)
     if constexpr (!bandsolve::is_complex_v<C>)
       CHECK(max_rel_diff(x, lapack_thomas(p, p.d), nsys, n) <= 32 * eps_of<C>());
+  // The factorization keeps the coefficients and solves by the same chunk method: the same
+  // solution, twice, and the gaps of d still untouched.
+  const auto f = bandsolve::factorize(exec, thomas{}, a.view, b.view, c.view, nsys, device_tag{});
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+  CHECK(f.storage_bytes() >= 3 * nsys * n * sizeof(C));
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    auto d2 = store<Layout, D, mem>(p.d, nsys, n, kind);
+    f.solve(exec, d2.view);
+    exec.fence();
+    bool intact = false;
+    CHECK(max_rel_diff(fetch(d2, nsys, n, &intact), y, nsys, n) <= 32 * eps_of<C>());
+    CHECK(intact);
+  }
 }
 
 template <class Layout, class C, class D, class Exec>
@@ -98,6 +113,9 @@ void check_sizes(const Exec& exec, strides kind, int nsys_step) {
     for (std::size_t nsys = 1; nsys <= 5; nsys += std::size_t(nsys_step))
       check_batch<Layout, C, D>(exec, nsys, n, kind);
   check_batch<Layout, C, D>(exec, nsys_step == 1 ? 4 : 3, 100000, kind);
+  // 32 systems or more: teams on one chunk of 32 systems where they lie side by side.
+  for (std::size_t nsys : {32, 70})
+    for (std::size_t n : {65, 1000}) check_batch<Layout, C, D>(exec, nsys, n, kind);
 }
 
 template <class C, class D, class Exec>
@@ -116,6 +134,18 @@ TEST_CASE("device long systems: double in every layout against LAPACK and the ho
           "[device][thomas][long]") {
   const force_long_path forced;
   for_each_device_exec([](const auto& exec) { check_every_layout<double, double>(exec, 1); });
+}
+
+TEST_CASE("device long systems: teams across systems however few lie side by side",
+          "[device][thomas][long]") {
+  const force_long_path forced;
+  const index_t saved = dev::long_across_min_systems;
+  dev::long_across_min_systems = 1;
+  const Kokkos::DefaultExecutionSpace exec;
+  check_sizes<bl::column, double, double>(exec, strides::plain, 1);
+  check_sizes<bl::interleaved<4>, double, double>(exec, strides::plain, 2);
+  check_sizes<bl::strided, double, double>(exec, strides::unit_system_stride, 2);
+  dev::long_across_min_systems = saved;
 }
 
 TEST_CASE("device long systems: chunks of 40 and 4 rows (not multiples of the row blocks)",
@@ -146,9 +176,9 @@ TEST_CASE("device long systems: float, complex and complex right-hand sides",
 namespace {
 
 template <class Layout, class T, class Exec>
-void check_info(const Exec& exec, strides kind) {
+void check_info(const Exec& exec, strides kind, std::size_t nsys = 6) {
   using mem = typename Exec::memory_space;
-  const std::size_t nsys = 6, n = 5000;  // chunks of 16 rows, three levels of reduced systems
+  const std::size_t n = 5000;  // chunks of 16 rows, three levels of reduced systems
   auto p = random_batch<T, T>(nsys, n, 11);
   using R = bandsolve::real_type_t<T>;
   const R nan = std::numeric_limits<R>::quiet_NaN();
@@ -180,6 +210,14 @@ void check_info(const Exec& exec, strides kind) {
   const std::vector<T> x4(x.begin() + long(4 * n), x.begin() + long(5 * n));
   const std::vector<T> y4(y.begin() + long(4 * n), y.begin() + long(5 * n));
   CHECK(max_rel_diff(x4, y4, 1, n) <= 32 * eps_of<T>());
+  // The factorization of the same systems reports the same codes and solves system 4.
+  const auto f = bandsolve::factorize(exec, thomas{}, a.view, b.view, c.view, nsys, device_tag{});
+  CHECK(bstest::info_to_host(f.info()) == expected);
+  auto d2 = store<Layout, T, mem>(p.d, nsys, n, kind);
+  f.solve(exec, d2.view);
+  const auto x2 = fetch(d2, nsys, n);
+  const std::vector<T> x24(x2.begin() + long(4 * n), x2.begin() + long(5 * n));
+  CHECK(max_rel_diff(x24, y4, 1, n) <= 32 * eps_of<T>());
 }
 
 }  // namespace
@@ -191,6 +229,7 @@ TEST_CASE("device long systems: info codes of zero and NaN pivots at known rows"
     check_info<bl::row, double>(exec, strides::plain);
     check_info<bl::column, double>(exec, strides::plain);
     check_info<bl::strided, double>(exec, strides::neither_unit);
+    check_info<bl::column, double>(exec, strides::plain, 40);  // teams across systems
   });
   check_info<bl::interleaved<4>, float>(Kokkos::DefaultExecutionSpace(), strides::plain);
 }

@@ -405,6 +405,12 @@ struct thomas_device_factorization_access;
 // algo::thomas{}, a, b, c, backend::device{}), or any factorize on Kokkos::Cuda): r = 1/pivot,
 // l = a/pivot and c' in packs of 32 systems, whatever the input layout, so that a solve reads
 // them coalesced (one thread per system, neighbouring threads on neighbouring entries).
+// For few long systems (device::long_system_pays, as the one-shot solve decides) it keeps a copy
+// of a, b and c instead (systems side by side when the input's are, else each system's rows
+// contiguous), and every solve runs the one-shot chunk method (thomas_long_device.hpp) on them:
+// a thread per system would sweep millions of rows alone, and factors would not save the chunk
+// method's bytes (it reads the coefficients twice, as it would read factors twice). Info then
+// comes from one chunk solve at factorization.
 template <class Scalar, class Layout, class ExecutionSpace>
 class thomas_device_factorization {
  public:
@@ -415,6 +421,9 @@ class thomas_device_factorization {
   static constexpr int pack_width = detail::device::tile_systems;
   // (packs, n, pack_width).
   using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
+  // A coefficient kept for few long systems: (slots, n), each system's rows contiguous or the
+  // systems side by side. Three allocations: arrays exactly a power of two apart measured slower.
+  using copy_view = Kokkos::View<Scalar**, Kokkos::LayoutStride, memory_space>;
 
   thomas_device_factorization() = default;
 
@@ -422,8 +431,11 @@ class thomas_device_factorization {
   std::size_t n() const { return static_cast<std::size_t>(n_); }
   // Per-system info codes of the factorization (0 = ok, i > 0 = bad pivot at row i).
   Kokkos::View<const int*, memory_space> info() const { return info_; }
-  // Bytes of the stored factors (r, l and c'): 3 n 32 sizeof(Scalar) per pack of 32 systems.
-  std::size_t storage_bytes() const { return 3 * r_.span() * sizeof(Scalar); }
+  // Bytes of the stored factors (r, l and c'): 3 n 32 sizeof(Scalar) per pack of 32 systems;
+  // for few long systems, the copies of a, b and c: 3 n sizeof(Scalar) per system slot.
+  std::size_t storage_bytes() const {
+    return (3 * r_.span() + 3 * long_b_.span()) * sizeof(Scalar);
+  }
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
@@ -448,6 +460,10 @@ class thomas_device_factorization {
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
     detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
+    if (long_b_.span() > 0) {  // few long systems: the chunk method
+      detail::thomas_long_device_solve(exec, long_a_, long_b_, long_c_, d, info_, n_, nsys_);
+      return;
+    }
     const index_t computed = detail::device_slots(d, nsys_);
     if (detail::device::chunked_thomas_fits<Scalar, D>(n_)) {  // short systems: in registers
       detail::thomas_chunked_device_factored_solve(exec, r_, l_, cp_, d, n_, computed);
@@ -470,8 +486,14 @@ class thomas_device_factorization {
                               const Kokkos::View<int*, memory_space>& info, index_t nsys,
                               index_t n)
       : r_(r), l_(l), cp_(cp), info_(info), nsys_(nsys), n_(n), initialized_(true) {}
+  thomas_device_factorization(const copy_view& a, const copy_view& b, const copy_view& c,
+                              const Kokkos::View<int*, memory_space>& info, index_t nsys,
+                              index_t n)
+      : long_a_(a), long_b_(b), long_c_(c), info_(info), nsys_(nsys), n_(n), initialized_(true) {}
 
   factor_view r_, l_, cp_;
+  // Few long systems: copies of a, b and c (else empty).
+  copy_view long_a_, long_b_, long_c_;
   Kokkos::View<int*, memory_space> info_;
   index_t nsys_ = 0, n_ = 0;
   bool initialized_ = false;
@@ -483,7 +505,58 @@ struct thomas_device_factorization_access {
   static F make(FactorView r, FactorView l, FactorView cp, InfoView info, index_t nsys, index_t n) {
     return F(r, l, cp, info, nsys, n);
   }
+  template <class F, class CopyView, class InfoView>
+  static F make_long(CopyView a, CopyView b, CopyView c, InfoView info, index_t nsys, index_t n) {
+    return F(a, b, c, info, nsys, n);
+  }
 };
+
+// Copies a, b and c of `slots` systems of n rows into ca, cb, cc; Across: the systems lie side by
+// side, and neighbouring threads take neighbouring systems (else neighbouring rows).
+template <bool Across, class ExecutionSpace, class T, class CopyView>
+void copy_coefficients(const ExecutionSpace& exec, device::systems<const T> a,
+                       device::systems<const T> b, device::systems<const T> c, const CopyView& ca,
+                       const CopyView& cb, const CopyView& cc, index_t slots, index_t n) {
+  Kokkos::parallel_for(
+      "bandsolve::factorize(thomas, device, long systems): copy",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, slots * n),
+      KOKKOS_LAMBDA(const index_t k) {
+        const index_t s = Across ? k % slots : k / n, i = Across ? k / slots : k % n;
+        ca(s, i) = a.system(s)[i * a.row_stride];
+        cb(s, i) = b.system(s)[i * b.row_stride];
+        cc(s, i) = c.system(s)[i * c.row_stride];
+      });
+}
+
+// The factorization of few long systems: copies of a, b, c (systems side by side when the
+// input's are: the chunk method's teams then read rows across systems) and the info codes of
+// one chunk solve of zeros (they depend on the pivots alone).
+template <class Result, class ExecutionSpace, class AView, class BView, class CView>
+Result thomas_device_factorize_long(const ExecutionSpace& exec, const AView& a, const BView& b,
+                                    const CView& c, index_t nsys, index_t n, index_t slots) {
+  using T = typename BView::non_const_value_type;
+  using memory_space = typename Result::memory_space;
+  using copy_view = typename Result::copy_view;
+  const auto sa = device::systems_of<const T>(a), sb = device::systems_of<const T>(b),
+             sc = device::systems_of<const T>(c);
+  const bool across = sa.side_by_side() && sb.side_by_side() && sc.side_by_side();
+  const std::size_t ns = static_cast<std::size_t>(slots), nr = static_cast<std::size_t>(n);
+  const Kokkos::LayoutStride shape = across ? Kokkos::LayoutStride(ns, 1, nr, ns)
+                                            : Kokkos::LayoutStride(ns, nr, nr, 1);
+  const auto make = [&](const char* label) {
+    return copy_view(Kokkos::view_alloc(exec, std::string(label)), shape);
+  };
+  const copy_view ca = make("bandsolve::thomas a"), cb = make("bandsolve::thomas b"),
+                  cc = make("bandsolve::thomas c");
+  if (across) copy_coefficients<true, ExecutionSpace>(exec, sa, sb, sc, ca, cb, cc, slots, n);
+  else copy_coefficients<false, ExecutionSpace>(exec, sa, sb, sc, ca, cb, cc, slots, n);
+  const Kokkos::View<int*, memory_space> info(
+      Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")),
+      static_cast<std::size_t>(nsys));
+  const copy_view zeros = make("bandsolve::thomas zeros");
+  thomas_long_device_solve(exec, ca, cb, cc, zeros, info, n, nsys);
+  return thomas_device_factorization_access::make_long<Result>(ca, cb, cc, info, nsys, n);
+}
 
 // factorize on the device backend: nsys systems of n rows (arguments checked). Allocates the
 // factors and info; enqueued on exec, not fenced.
@@ -499,6 +572,9 @@ thomas_device_factorize(const ExecutionSpace& exec, const AView& a, const BView&
   constexpr int TW = device::tile_systems;
   const index_t n = static_cast<index_t>(rows(b));
   const index_t slots = device_slots(b, nsys);
+  if (n > 0 && nsys > 0 && device::long_system_pays(exec, n, nsys)) {
+    return thomas_device_factorize_long<result_type>(exec, a, b, c, nsys, n, slots);
+  }
   const index_t ntiles = (slots + TW - 1) / TW;
   const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), ntiles, n, TW);
   const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), ntiles, n,

@@ -27,6 +27,11 @@ struct systems {
   bool rows_contiguous() const {
     return row_stride == 1 && (width == 1 ? pack_stride != 1 : lane_stride != 1);
   }
+  // Whether neighbouring systems are neighbouring entries of each row (column layout, interleaved
+  // packs, strided Views of unit system stride): a warp then reads one row of 32 systems at once.
+  bool side_by_side() const {
+    return row_stride != 1 && (width == 1 ? pack_stride == 1 : lane_stride == 1);
+  }
 };
 
 // The systems of a batch View (rank 2: row, column, strided; rank 3: interleaved packs).
