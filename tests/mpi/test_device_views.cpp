@@ -1,8 +1,9 @@
 // CUDA builds only: the distributed solves called on Kokkos::Cuda with Views in device memory
 // (they go through host copies, mpi/host_staging.hpp) must give what the same calls give on the
-// host: mpi::solve on a row batch and on a strided subview, mpi::factorize and two solves, and
-// mpi::solve_along on a 3-D array. Each rank holds 3 + rank rows of every line. A plain main()
-// run by mpiexec on a GPU machine; returns 1 on a mismatch.
+// host: mpi::solve on a row batch and on a strided subview, mpi::factorize and two solves,
+// mpi::solve_along on a 3-D array, and block-tridiagonal lines (m = 3) with one and with two
+// right-hand sides per system, one-shot and factored. Each rank holds 3 + rank rows (block rows)
+// of every line. A plain main() run by mpiexec on a GPU machine; returns 1 on a mismatch.
 #include <bandsolve/mpi.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -126,6 +127,66 @@ void along(int rank) {
   report("solve_along, axis 1 of a 3-D array", worst, true);
 }
 
+// Block lines: nsys lines of 3 + rank block rows of m x m blocks, d with nrhs right-hand sides
+// per system (a rank-3 d for one, rank 4 for several), on device Views against the host calls.
+template <class HostD>
+void blocks_with(int rank, HostD d, const char* one_shot, const char* factored) {
+  using host4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const std::size_t nsys = d.extent(0), n = d.extent(1), m = d.extent(2);
+  const std::size_t nrhs = HostD::rank == 4 ? d.extent(3) : 1;
+  host4 a("a", nsys, n, m, m), b("b", nsys, n, m, m), c("c", nsys, n, m, m);
+  double* const rhs = d.data();
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t g = 0; g < n; ++g)
+      for (std::size_t r = 0; r < m; ++r) {
+        for (std::size_t q = 0; q < m; ++q) {
+          const std::size_t rq = r * m + q;
+          a(s, g, r, q) = 0.3 * coefficient(s, g, rank, 10 + int(rq));
+          c(s, g, r, q) = 0.3 * coefficient(s, g, rank, 30 + int(rq));
+          b(s, g, r, q) = r == q ? 2.0 * m + coefficient(s, g, rank, 1)
+                                 : 0.3 * coefficient(s, g, rank, 50 + int(rq));
+        }
+        for (std::size_t k = 0; k < nrhs; ++k)
+          rhs[((s * n + g) * m + r) * nrhs + k] = coefficient(s, g, rank, 70 + int(r * nrhs + k));
+      }
+  const auto da = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), a);
+  const auto db = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), b);
+  const auto dc = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), c);
+  const auto dd0 = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
+  const auto dd = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
+  Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", nsys);
+  const bandsolve::algo::block_thomas algorithm{};
+  bmpi::solve(Kokkos::DefaultHostExecutionSpace(), MPI_COMM_WORLD, algorithm, a, b, c, d, info);
+  bmpi::solve(Kokkos::Cuda(), MPI_COMM_WORLD, algorithm, da, db, dc, dd, dinfo);
+  const auto worst = [&](const auto& device) {
+    const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
+    double w = 0;
+    for (std::size_t k = 0; k < d.size(); ++k) w = std::fmax(w, std::fabs(back.data()[k] - rhs[k]));
+    return w;
+  };
+  const auto dinfo_back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dinfo);
+  bool same = true;
+  for (std::size_t s = 0; s < nsys; ++s) same = same && dinfo_back(s) == info(s);
+  report(one_shot, worst(dd), same);
+  const auto f = bmpi::factorize(Kokkos::Cuda(), MPI_COMM_WORLD, algorithm, da, db, dc);
+  for (int k = 0; k < 2; ++k) {
+    Kokkos::deep_copy(dd, dd0);
+    f.solve(Kokkos::Cuda(), dd);
+    report(factored, worst(dd), f.info()(0) == info(0));
+  }
+}
+
+void blocks(int rank) {
+  const std::size_t nsys = 5, n = 3 + static_cast<std::size_t>(rank), m = 3;
+  using host3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using host4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  blocks_with(rank, host3("d", nsys, n, m), "block lines, one right-hand side",
+              "block factorize, one right-hand side");
+  blocks_with(rank, host4("d", nsys, n, m, 2), "block lines, two right-hand sides",
+              "block factorize, two right-hand sides");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -136,6 +197,7 @@ int main(int argc, char** argv) {
   {
     batches(rank);
     along(rank);
+    blocks(rank);
   }
   Kokkos::finalize();
   int any = failures;
