@@ -4,8 +4,15 @@
 //          gtsv2StridedBatch; column layout (LayoutLeft) against gtsvInterleavedBatch (algo 0,
 //          Thomas) and gpsvInterleavedBatch (pentadiagonal with zero outer diagonals);
 //   long   one system of n = 2^22 against gtsv2_nopivot;
+//   sweep  n = 2 to 2^22 at 2^24 unknowns (nsys = 2^24 / n), row and column layouts, through
+//          algo::automatic one-shot and factorize(algo::automatic) (the factored solve timed),
+//          against gtsv2StridedBatch (row) and gtsvInterleavedBatch (column) from n = 3, and
+//          for n >= 4096 in column layout the chunk method with teams on one system's chunks,
+//          and from 2^20 with teams across systems from 4 systems on;
 // each in double and float. Names: thomas_device/<layout>/<shape>/<T>,
-// cusparse_<routine>/<layout>/<shape>/<T>, copy/<shape>/<T>.
+// cusparse_<routine>/<layout>/<shape>/<T>, copy/<shape>/<T>, and for the sweep
+// sweep/<case>/<layout>/n:<n>/<T>, case automatic, automatic_factored, automatic_by_chunk,
+// automatic_across4 or cusparse_<routine>.
 //
 // Timing: cudaEvents recorded on the stream of Kokkos::Cuda() around each call (the copy, the
 // cuSPARSE handle and the solve all run on it), then a synchronization on the stop event, so
@@ -51,6 +58,9 @@ struct shape {
 };
 constexpr shape batch_shape{65536, 256, "batch"};
 constexpr shape long_shape{1, 1 << 22, "long"};
+// The shape sweep: rows per system at a fixed 2^24 unknowns.
+constexpr int sweep_unknowns = 1 << 24;
+constexpr int sweep_rows[] = {2, 3, 8, 64, 256, 4096, 16384, 65536, 262144, 1 << 20, 1 << 22};
 
 // Floor bytes of one one-shot Thomas solve: a, b, c, d read, x written over d.
 template <class T>
@@ -156,6 +166,43 @@ void thomas_device(benchmark::State& state, shape sh) {
   const problem<T, Layout> p(sh);
   run<T>(state, p, [&] { p.restore_d(); },
          [&] { bandsolve::solve(exec(), bandsolve::algo::thomas{}, p.a, p.b, p.c, p.d, p.info); });
+}
+
+// The sweep's one-shot solve: the path algo::automatic picks for the shape.
+template <class T, class Layout>
+void automatic_device(benchmark::State& state, shape sh) {
+  const problem<T, Layout> p(sh);
+  run<T>(state, p, [&] { p.restore_d(); }, [&] {
+    bandsolve::solve(exec(), bandsolve::algo::automatic{}, p.a, p.b, p.c, p.d, p.info);
+  });
+}
+
+// The same with the chunk method's teams on 32 chunks of one system, whatever the layout
+// (device::long_across_systems off): the comparison for systems that lie side by side.
+template <class T, class Layout>
+void automatic_device_by_chunk(benchmark::State& state, shape sh) {
+  bandsolve::detail::device::long_across_systems = false;
+  automatic_device<T, Layout>(state, sh);
+  bandsolve::detail::device::long_across_systems = true;
+}
+
+// The same with teams across systems from 4 systems on (device::long_across_min_systems 4).
+template <class T, class Layout>
+void automatic_device_across4(benchmark::State& state, shape sh) {
+  const bandsolve::index_t saved = bandsolve::detail::device::long_across_min_systems;
+  bandsolve::detail::device::long_across_min_systems = 4;
+  automatic_device<T, Layout>(state, sh);
+  bandsolve::detail::device::long_across_min_systems = saved;
+}
+
+// The sweep's factored solve: factorize(algo::automatic) once, the solve of d timed (the same
+// 5 floor words: the factors read in place of a, b, c).
+template <class T, class Layout>
+void automatic_factored_device(benchmark::State& state, shape sh) {
+  const problem<T, Layout> p(sh);
+  const auto f = bandsolve::factorize(exec(), bandsolve::algo::automatic{}, p.a, p.b, p.c);
+  Kokkos::fence();
+  run<T>(state, p, [&] { p.restore_d(); }, [&] { f.solve(exec(), p.d); });
 }
 
 // The same with a thread per system (device::chunked_thomas off), which keeps c' and d' in
@@ -281,14 +328,18 @@ const char* type_name() {
   return sizeof(T) == 8 ? "double" : "float";
 }
 
+// One case, timed by cudaEvents (manual time), in microseconds.
+void reg(const std::string& name, void (*fn)(benchmark::State&, shape), shape sh) {
+  benchmark::RegisterBenchmark(name.c_str(), fn, sh)
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
 template <class T>
 void register_type() {
   const std::string t = type_name<T>();
   const std::string batch = std::string("/") + batch_shape.name + "/" + t;
   const std::string one = std::string("/") + long_shape.name + "/" + t;
-  auto reg = [](const std::string& name, void (*fn)(benchmark::State&, shape), shape sh) {
-    benchmark::RegisterBenchmark(name.c_str(), fn, sh)->UseManualTime()->Unit(benchmark::kMicrosecond);
-  };
   reg("thomas_device/row" + batch, thomas_device<T, Kokkos::LayoutRight>, batch_shape);
   reg("thomas_device/column" + batch, thomas_device<T, Kokkos::LayoutLeft>, batch_shape);
   reg("thomas_device_per_system/row" + batch, thomas_device_per_system<T, Kokkos::LayoutRight>,
@@ -312,6 +363,36 @@ void register_type() {
   reg("copy" + one, copy<T>, long_shape);
 }
 
+// The sweep, ours first and cuSPARSE after (run them with separate filters: a cuSPARSE error
+// ends the process); cuSPARSE's tridiagonal solvers take n >= 3.
+template <class T>
+void register_sweep() {
+  const std::string t = type_name<T>();
+  for (const int n : sweep_rows) {
+    const shape sh{sweep_unknowns / n, n, "sweep"};
+    const std::string tail = "/n:" + std::to_string(n) + "/" + t;
+    reg("sweep/automatic/row" + tail, automatic_device<T, Kokkos::LayoutRight>, sh);
+    reg("sweep/automatic/column" + tail, automatic_device<T, Kokkos::LayoutLeft>, sh);
+    reg("sweep/automatic_factored/row" + tail, automatic_factored_device<T, Kokkos::LayoutRight>,
+        sh);
+    reg("sweep/automatic_factored/column" + tail,
+        automatic_factored_device<T, Kokkos::LayoutLeft>, sh);
+    if (n >= 4096)
+      reg("sweep/automatic_by_chunk/column" + tail,
+          automatic_device_by_chunk<T, Kokkos::LayoutLeft>, sh);
+    if (n >= (1 << 20))
+      reg("sweep/automatic_across4/column" + tail,
+          automatic_device_across4<T, Kokkos::LayoutLeft>, sh);
+  }
+  for (const int n : sweep_rows) {
+    if (n < 3) continue;
+    const shape sh{sweep_unknowns / n, n, "sweep"};
+    const std::string tail = "/n:" + std::to_string(n) + "/" + t;
+    reg("sweep/cusparse_gtsv2StridedBatch/row" + tail, cusparse_strided<T>, sh);
+    reg("sweep/cusparse_gtsvInterleavedBatch/column" + tail, cusparse_interleaved<T>, sh);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -325,6 +406,8 @@ int main(int argc, char** argv) {
     register_type<double>();
     register_type<float>();
     register_family_benchmarks();
+    register_sweep<double>();
+    register_sweep<float>();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     check_cusparse(cusparseDestroy(handle()), "cusparseDestroy");
