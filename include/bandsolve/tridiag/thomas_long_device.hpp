@@ -74,7 +74,7 @@ inline index_t long_chunk_rows = 16;
 // team chunk j of up to 32 neighbouring systems, so that a warp's loads of one row are
 // coalesced, instead of 32 chunks of one system (each thread then reads its own sector), when
 // they have at least long_across_min_systems systems. Measured on an H200 (column layout, 2^24
-// unknowns): 2.2-5.9x faster from 64 systems on, 4.4x with 16 systems of 2^20 rows, 0.87x with
+// unknowns): 2.2-5.7x faster from 64 systems on, 4.2x with 16 systems of 2^20 rows, 0.68x with
 // 4 systems of 2^22 (4 threads of a team busy). Variables so that benchmarks can compare.
 inline bool long_across_systems = true;
 inline index_t long_across_min_systems = 16;
