@@ -183,6 +183,12 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
   CHECK(!dev::chunked_thomas_fits<float, float>(1025));
   CHECK(dev::chunked_thomas_fits<double, cplx<double>>(256));
   CHECK(!dev::chunked_thomas_fits<double, cplx<double>>(257));
+  // The one-shot solve leaves tiny systems, and floats side by side, to a thread per system.
+  CHECK(!dev::chunked_one_shot_pays<double, double>(3, false));
+  CHECK(dev::chunked_one_shot_pays<double, double>(4, true));
+  CHECK(!dev::chunked_one_shot_pays<float, float>(256, true));
+  CHECK(dev::chunked_one_shot_pays<float, float>(256, false));
+  CHECK(dev::chunked_one_shot_pays<cplx<float>, cplx<float>>(256, true));
   for (const int threads : {1, 96, 256}) {
     dev::chunk_team_threads = dev::chunk_team_threads_rows = threads;
     INFO("chunk_team_threads = " << threads);

@@ -56,6 +56,19 @@ bool chunked_thomas_fits(index_t n) {
   return chunked_thomas && n >= 1 && n <= index_t(chunk_max) * chunk_rows_v<C, D>;
 }
 
+// Whether the one-shot solve takes register chunks where they fit, given whether the systems lie
+// side by side. Measured on an H200 (bench/cuda's sweep, 2^24 unknowns): a thread per system was
+// 1.2-4.8x faster at n = 2 and 3 in row and column layouts, and 1.25-3.4x for floats in column
+// layout at every n measured up to 256; chunks were 1.05-1.33x faster from n = 8 otherwise
+// (n = 4-7 not measured). A variable so that benchmarks can compare.
+inline index_t chunk_min_rows = 4;
+
+template <class C, class D>
+bool chunked_one_shot_pays(index_t n, bool side_by_side) {
+  if (n < chunk_min_rows) return false;
+  return !(sizeof(C) <= 4 && sizeof(D) <= 4 && side_by_side);
+}
+
 }  // namespace device
 
 // The stored factors of thomas_device_factorization (r = 1/pivot, l = a/pivot, c' in packs of

@@ -369,7 +369,8 @@ void thomas_device_solve(const ExecutionSpace& exec, const AView& a, const BView
   using C = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   const index_t slots = device_slots(d, nsys);
-  if (device::chunked_thomas_fits<C, D>(n)) {  // short systems: rows in registers
+  if (device::chunked_thomas_fits<C, D>(n) &&  // short systems: rows in registers
+      device::chunked_one_shot_pays<C, D>(n, device::systems_of(d).side_by_side())) {
     thomas_chunked_device_solve(exec, a, b, c, d, info, n, nsys, slots);
     return;
   }
