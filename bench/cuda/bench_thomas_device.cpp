@@ -8,11 +8,12 @@
 //          algo::automatic one-shot and factorize(algo::automatic) (the factored solve timed),
 //          against gtsv2StridedBatch (row) and gtsvInterleavedBatch (column) from n = 3, and
 //          for n >= 4096 in column layout the chunk method with teams on one system's chunks,
-//          and from 2^20 with teams across systems from 4 systems on;
+//          and from 2^20 with teams across systems from 4 systems on; up to n = 256 a thread per
+//          system instead of register chunks, both layouts;
 // each in double and float. Names: thomas_device/<layout>/<shape>/<T>,
 // cusparse_<routine>/<layout>/<shape>/<T>, copy/<shape>/<T>, and for the sweep
 // sweep/<case>/<layout>/n:<n>/<T>, case automatic, automatic_factored, automatic_by_chunk,
-// automatic_across4 or cusparse_<routine>.
+// automatic_across4, automatic_per_system or cusparse_<routine>.
 //
 // Timing: cudaEvents recorded on the stream of Kokkos::Cuda() around each call (the copy, the
 // cuSPARSE handle and the solve all run on it), then a synchronization on the stop event, so
@@ -202,22 +203,36 @@ void automatic_device(benchmark::State& state, shape sh) {
   });
 }
 
+// Runs `run` with a tuning variable of the device backend set to `value`, then restores it.
+template <class Setting, class Run>
+void with_setting(Setting& setting, Setting value, Run run) {
+  const Setting saved = setting;
+  setting = value;
+  run();
+  setting = saved;
+}
+
 // The same with the chunk method's teams on 32 chunks of one system, whatever the layout
 // (device::long_across_systems off): the comparison for systems that lie side by side.
 template <class T, class Layout>
 void automatic_device_by_chunk(benchmark::State& state, shape sh) {
-  bandsolve::detail::device::long_across_systems = false;
-  automatic_device<T, Layout>(state, sh);
-  bandsolve::detail::device::long_across_systems = true;
+  with_setting(bandsolve::detail::device::long_across_systems, false,
+               [&] { automatic_device<T, Layout>(state, sh); });
 }
 
 // The same with teams across systems from 4 systems on (device::long_across_min_systems 4).
 template <class T, class Layout>
 void automatic_device_across4(benchmark::State& state, shape sh) {
-  const bandsolve::index_t saved = bandsolve::detail::device::long_across_min_systems;
-  bandsolve::detail::device::long_across_min_systems = 4;
-  automatic_device<T, Layout>(state, sh);
-  bandsolve::detail::device::long_across_min_systems = saved;
+  with_setting(bandsolve::detail::device::long_across_min_systems, bandsolve::index_t(4),
+               [&] { automatic_device<T, Layout>(state, sh); });
+}
+
+// The same with a thread per system for short systems too (device::chunked_thomas off): the
+// comparison for tiny systems.
+template <class T, class Layout>
+void automatic_device_per_system(benchmark::State& state, shape sh) {
+  with_setting(bandsolve::detail::device::chunked_thomas, false,
+               [&] { automatic_device<T, Layout>(state, sh); });
 }
 
 // The sweep's factored solve: factorize(algo::automatic) once, the solve of d timed (the same
@@ -234,18 +249,16 @@ void automatic_factored_device(benchmark::State& state, shape sh) {
 // memory between its sweeps: the comparison that chose register chunks for short systems.
 template <class T, class Layout>
 void thomas_device_per_system(benchmark::State& state, shape sh) {
-  bandsolve::detail::device::chunked_thomas = false;
-  thomas_device<T, Layout>(state, sh);
-  bandsolve::detail::device::chunked_thomas = true;
+  with_setting(bandsolve::detail::device::chunked_thomas, false,
+               [&] { thomas_device<T, Layout>(state, sh); });
 }
 
 // A thread per system loading one row at a time (device::load_rows_ahead off): the comparison
 // that chose the rows-ahead loads.
 template <class T, class Layout>
 void thomas_device_row_by_row(benchmark::State& state, shape sh) {
-  bandsolve::detail::device::load_rows_ahead = false;
-  thomas_device_per_system<T, Layout>(state, sh);
-  bandsolve::detail::device::load_rows_ahead = true;
+  with_setting(bandsolve::detail::device::load_rows_ahead, false,
+               [&] { thomas_device_per_system<T, Layout>(state, sh); });
 }
 
 // Register chunks in teams of Threads threads instead of device::chunk_team_threads (column)
@@ -402,6 +415,12 @@ void register_sweep() {
         sh);
     reg("sweep/automatic_factored/column" + tail,
         automatic_factored_device<T, Kokkos::LayoutLeft>, sh);
+    if (n <= 256) {
+      reg("sweep/automatic_per_system/row" + tail,
+          automatic_device_per_system<T, Kokkos::LayoutRight>, sh);
+      reg("sweep/automatic_per_system/column" + tail,
+          automatic_device_per_system<T, Kokkos::LayoutLeft>, sh);
+    }
     if (n >= 4096)
       reg("sweep/automatic_by_chunk/column" + tail,
           automatic_device_by_chunk<T, Kokkos::LayoutLeft>, sh);
