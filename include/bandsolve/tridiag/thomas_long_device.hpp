@@ -400,8 +400,9 @@ struct thomas_long_reduce {
 
 // Kernel 2 of a level (Leaf: the last level, each system one chunk, plain Thomas): each chunk's
 // rows from its end unknowns (reduced solution xr, rows 2j and 2j+1 of system s at
-// lv.reduced_at), x over d. The thread of chunk 0 settles the system's info word: its own level's, merged with the
-// level below's (mapped to this level's rows), into bad[s] and, at the top level, into info.
+// lv.reduced_at), x over d. The thread of chunk 0 settles the system's info word: its own
+// level's, merged with the level below's (mapped to this level's rows), into bad[s] and, at the
+// top level, into info.
 template <class ExecutionSpace, class C, class D, class InfoView>
 struct thomas_long_recover {
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
