@@ -60,7 +60,7 @@ bool chunked_thomas_fits(index_t n) {
 // side by side. Measured on an H200 (bench/cuda's sweep, 2^24 unknowns): a thread per system was
 // 1.2-4.8x faster at n = 2 and 3 in row and column layouts, and 1.25-3.4x for floats in column
 // layout at every n measured up to 256; chunks were 1.05-1.33x faster from n = 8 otherwise
-// (n = 4-7 not measured). A variable so that benchmarks can compare.
+// (n = 4-7 not measured). A variable, as the other thresholds here, for retuning.
 inline index_t chunk_min_rows = 4;
 
 template <class C, class D>
