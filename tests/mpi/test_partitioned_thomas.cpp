@@ -5,8 +5,8 @@
 // singular line gets the same info code on every rank. Periodic lines (algo::periodic) the same
 // against the single-process periodic solve. Lines along an axis of a 2-D to 4-D array split
 // over the ranks (mpi::solve_along, lines with ends and periodic lines) against the single-process
-// solves of the whole lines. The same calls through host copies of the Views (the path of device execution spaces). Run by
-// mpiexec with 1-4 ranks.
+// solves of the whole lines. The same calls with the device backend's local passes, run on the
+// host. Run by mpiexec with 1-4 ranks.
 //
 // Every rank builds every row of every line from a hash of (line, global row), so it can compute
 // the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
@@ -229,11 +229,13 @@ double words_per_line_per_rank(std::size_t nsys) {
 template <class Algo>
 constexpr bool periodic_v = std::is_same_v<Algo, bandsolve::algo::periodic>;
 
+// Where the local passes run: the host backend's, or the device backend's (the path of
+// Kokkos::Cuda, mpi/partition_device.hpp) on the host space exec.
+enum class passes { host, device };
+
 // Solves the lines split as `sizes` with bandsolve::mpi::solve on exec (untagged for Thomas
 // lines, tagged for periodic ones); compares with the whole lines' reference.
-// Staged: through host copies of the Views, as calls on a device execution space go
-// (mpi/host_staging.hpp), forced here on the host.
-template <class Layout, class Algo = bandsolve::algo::thomas, bool Staged = false, class T,
+template <class Layout, class Algo = bandsolve::algo::thomas, passes Path = passes::host, class T,
           class Exec>
 outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>& sizes,
             const bmpi::options& opts) {
@@ -244,8 +246,8 @@ outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>&
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
-  if constexpr (Staged)
-    bmpi::detail::staged_solve<Algo>(exec, MPI_COMM_WORLD, a, b, c, d, info, opts);
+  if constexpr (Path == passes::device)
+    bmpi::solve(exec, MPI_COMM_WORLD, Algo{}, a, b, c, d, info, opts, bandsolve::backend::device{});
   else if constexpr (periodic_v<Algo>)
     bmpi::solve(exec, MPI_COMM_WORLD, Algo{}, a, b, c, d, info, opts);
   else
@@ -261,7 +263,8 @@ outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>&
 }
 
 // Factorizes the lines split as `sizes`, then solves two right-hand sides.
-template <class Layout, class Algo = bandsolve::algo::thomas, class T, class Exec>
+template <class Layout, class Algo = bandsolve::algo::thomas, passes Path = passes::host, class T,
+          class Exec>
 void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& sizes,
                   const bmpi::options& opts, const std::vector<int>& expected_info) {
   CHECK(L.periodic == periodic_v<Algo>);
@@ -269,13 +272,17 @@ void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& 
   auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
        c = local_view<Layout>("c", L, g0, m, 2);
   const auto f = [&] {
-    if constexpr (periodic_v<Algo>)
+    if constexpr (Path == passes::device)
+      return bmpi::factorize(exec, MPI_COMM_WORLD, Algo{}, a, b, c, L.nsys, opts,
+                             bandsolve::backend::device{});
+    else if constexpr (periodic_v<Algo>)
       return bmpi::factorize(exec, MPI_COMM_WORLD, Algo{}, a, b, c, L.nsys, opts);
     else
       return bmpi::factorize(exec, MPI_COMM_WORLD, a, b, c, L.nsys, opts);
   }();
   const std::vector<int> info(f.info().data(), f.info().data() + L.nsys);
   CHECK(info == expected_info);
+  CHECK(f.on_device_backend() == (Path == passes::device));
   for (const std::uint64_t rhs : {3, 5}) {
     L.rhs = rhs;
     auto d = local_view<Layout>("d", L, g0, m, 3);
@@ -544,6 +551,24 @@ TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
   }
 }
 
+// Calls f(kind, sizes, N, nsys, opts) for every split of the rows over the ranks (N rows in
+// all), one line and 37, and both exchange schemes.
+template <class F>
+void for_each_split_case(const F& f) {
+  for (const split kind : {split::even, split::one_two_rest, split::rest_two_one,
+                           split::alternate_two_one, split::all_ones}) {
+    const auto sizes = parts(kind, world_size());
+    std::size_t N = 0;
+    for (const auto m : sizes) N += m;
+    for (const std::size_t nsys : {std::size_t(1), std::size_t(37)})
+      for (const auto scheme : {bmpi::exchange::all_to_all, bmpi::exchange::gather}) {
+        bmpi::options opts;
+        opts.scheme = scheme;
+        f(kind, sizes, N, nsys, opts);
+      }
+  }
+}
+
 // Periodic lines: every split, one line and 37, both schemes, one-shot on Serial and OpenMP and
 // factored (two right-hand sides) on FactorExec, against the single-process periodic solve.
 template <class Layout, class T, class FactorExec>
@@ -552,27 +577,19 @@ void check_periodic() {
   const int P = world_size();
   const double tol = 100 * std::numeric_limits<T>::epsilon();
   bstest::for_each_exec([&](const auto& exec) {
-    for (const split kind : {split::even, split::one_two_rest, split::rest_two_one,
-                             split::alternate_two_one, split::all_ones}) {
-      const auto sizes = parts(kind, P);
-      std::size_t N = 0;
-      for (const auto m : sizes) N += m;
-      for (const std::size_t nsys : {std::size_t(1), std::size_t(37)})
-        for (const auto scheme : {bmpi::exchange::all_to_all, bmpi::exchange::gather}) {
-          bmpi::options opts;
-          opts.scheme = scheme;
-          INFO("periodic, " << layout_label<Layout>() << ", "
-                            << (sizeof(T) == 4 ? "float" : "double") << ", " << exec.name() << ", "
-                            << P << " ranks, split " << split_name(kind) << " (" << N
-                            << " rows), nsys " << nsys << ", scheme " << static_cast<int>(scheme));
-          const auto L = periodic_lines<T>(nsys, N);
-          const outcome out = run<Layout, periodic>(exec, L, sizes, opts);
-          CHECK(out.max_error <= tol);
-          CHECK(out.info == std::vector<int>(nsys, 0));
-          if (std::is_same_v<std::decay_t<decltype(exec)>, Kokkos::Serial>)
-            run_factored<Layout, periodic>(FactorExec(), L, sizes, opts, std::vector<int>(nsys, 0));
-        }
-    }
+    for_each_split_case([&](split kind, const auto& sizes, std::size_t N, std::size_t nsys,
+                            const bmpi::options& opts) {
+      INFO("periodic, " << layout_label<Layout>() << ", " << (sizeof(T) == 4 ? "float" : "double")
+                        << ", " << exec.name() << ", " << P << " ranks, split " << split_name(kind)
+                        << " (" << N << " rows), nsys " << nsys << ", scheme "
+                        << static_cast<int>(opts.scheme));
+      const auto L = periodic_lines<T>(nsys, N);
+      const outcome out = run<Layout, periodic>(exec, L, sizes, opts);
+      CHECK(out.max_error <= tol);
+      CHECK(out.info == std::vector<int>(nsys, 0));
+      if (std::is_same_v<std::decay_t<decltype(exec)>, Kokkos::Serial>)
+        run_factored<Layout, periodic>(FactorExec(), L, sizes, opts, std::vector<int>(nsys, 0));
+    });
   });
 }
 
@@ -710,7 +727,7 @@ void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0,
 // ArrayLayout, coefficients full (same type as d) or Shared; zero_lines: lines with a zero row
 // (global row 5 or the last). Checks x and info against the single-process Thomas solve of the
 // whole lines (what solve_along computes, line by line) and the words the exchange sent.
-template <class T, int R, class ArrayLayout, bool Shared = false, bool Staged = false,
+template <class T, int R, class ArrayLayout, bool Shared = false, passes Path = passes::host,
           class Algo = bandsolve::algo::thomas>
 void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
                  const std::vector<std::size_t>& zero_lines = {}) {
@@ -746,9 +763,9 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
-  if constexpr (Staged)
-    bmpi::detail::staged_solve_along<Algo>(exec, MPI_COMM_WORLD, axis, a, b, c, d, info,
-                                           bmpi::options{});
+  if constexpr (Path == passes::device)
+    bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info, bmpi::options{},
+                      bandsolve::backend::device{});
   else if constexpr (periodic_v<Algo>)
     bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info);
   else if (axis % 2 == 0)
@@ -816,10 +833,11 @@ TEST_CASE("mpi::solve_along equals the single-process solve of the whole lines",
   }
 }
 
-// Host staging (the path of Kokkos::Cuda), forced on the host: Views copied as one block (row,
-// interleaved) and gathered first (strided subviews; LayoutStride arrays), a singular line's info,
-// and bad input rejected on every rank before anything is copied.
-TEST_CASE("mpi::solve and mpi::solve_along through host copies equal the in-place solves", "[mpi]") {
+// The device backend's passes (the path of Kokkos::Cuda), run on the host: row, strided and
+// interleaved batches with a singular line, strided arrays and shared coefficients along every
+// axis, and bad input rejected on every rank before any exchange.
+TEST_CASE("mpi::solve and mpi::solve_along with the device passes: singular lines, strided "
+          "arrays, bad input", "[mpi]") {
   const int P = world_size();
   const auto sizes = parts(split::one_two_rest, P);
   std::size_t N = 0;
@@ -828,27 +846,105 @@ TEST_CASE("mpi::solve and mpi::solve_along through host copies equal the in-plac
   const lines<double> L{37, N, {{5, 2}}};
   std::vector<int> expected(37, 0);
   expected[5] = 3;
-  for (const outcome& out : {run<layout::row, bandsolve::algo::thomas, true>(Kokkos::Serial(), L, sizes, {}),
-                             run<layout::strided, bandsolve::algo::thomas, true>(Kokkos::Serial(), L, sizes, {}),
-                             run<layout::interleaved<4>, bandsolve::algo::thomas, true>(Kokkos::Serial(), L, sizes, {})}) {
+  using thomas = bandsolve::algo::thomas;
+  const Kokkos::Serial serial;
+  for (const outcome& out : {run<layout::row, thomas, passes::device>(serial, L, sizes, {}),
+                             run<layout::strided, thomas, passes::device>(serial, L, sizes, {}),
+                             run<layout::interleaved<4>, thomas, passes::device>(serial, L, sizes,
+                                                                                 {})}) {
     CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());
     CHECK(out.info == expected);
   }
   for (int axis = 0; axis < 3; ++axis) {
-    check_along<double, 3, Kokkos::LayoutStride, false, true>(axis, {6, 11, 5, 1}, sizes, {4});
-    check_along<double, 3, Kokkos::LayoutRight, true, true>(axis, {6, 11, 5, 1}, sizes);
+    check_along<double, 3, Kokkos::LayoutStride, false, passes::device>(axis, {6, 11, 5, 1}, sizes,
+                                                                       {4});
+    check_along<double, 3, Kokkos::LayoutRight, true, passes::device>(axis, {6, 11, 5, 1}, sizes);
   }
   const auto [g0, m] = my_rows(sizes);
   auto a = local_view<layout::row>("a", L, g0, m, 0), b = local_view<layout::row>("b", L, g0, m, 1),
        c = local_view<layout::row>("c", L, g0, m, 2), d = local_view<layout::row>("d", L, g0, m, 3);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys), short_info("info", L.nsys - 1);
   const auto msg = agreed_message(thrown_message([&] {
-    bmpi::detail::staged_solve<bandsolve::algo::thomas>(
-        Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, world_rank() == P - 1 ? short_info : info,
-        bmpi::options{});
+    bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d,
+                world_rank() == P - 1 ? short_info : info, bmpi::options{},
+                bandsolve::backend::device{});
   }));
   CHECK(msg.second);
   CHECK(msg.first.rfind("bandsolve::mpi::solve", 0) == 0);
+}
+
+// The device backend's local passes (one thread per system, forward rows kept in memory) on the
+// host: every layout once and both scalar types, every split, one line and many, both schemes,
+// lines with ends and periodic lines, and singular lines (zero rows found by the local passes, a
+// reduced system found singular by the reduced solve) with the host passes' info codes.
+template <class Layout, class Algo, class T>
+void check_device_passes() {
+  const int P = world_size();
+  const double tol = 100 * std::numeric_limits<T>::epsilon();
+  const Kokkos::DefaultHostExecutionSpace exec;
+  for_each_split_case([&](split kind, const auto& sizes, std::size_t N, std::size_t nsys,
+                          const bmpi::options& opts) {
+    INFO("device passes, " << (periodic_v<Algo> ? "periodic, " : "") << layout_label<Layout>()
+                           << ", " << (sizeof(T) == 4 ? "float" : "double") << ", " << P
+                           << " ranks, split " << split_name(kind) << " (" << N << " rows), nsys "
+                           << nsys << ", scheme " << static_cast<int>(opts.scheme));
+    const auto L = periodic_v<Algo> ? periodic_lines<T>(nsys, N) : lines<T>{nsys, N, {}};
+    const outcome out = run<Layout, Algo, passes::device>(exec, L, sizes, opts);
+    CHECK(out.max_error <= tol);
+    CHECK(out.info == std::vector<int>(nsys, 0));
+    run_factored<Layout, Algo, passes::device>(exec, L, sizes, opts, std::vector<int>(nsys, 0));
+  });
+}
+
+TEST_CASE("mpi::solve with the device backend's local passes equals the single-process solve",
+          "[mpi]") {
+  using thomas = bandsolve::algo::thomas;
+  using periodic = bandsolve::algo::periodic;
+  check_device_passes<layout::row, thomas, double>();
+  check_device_passes<layout::column, thomas, float>();
+  check_device_passes<layout::interleaved<4>, thomas, double>();
+  check_device_passes<layout::strided, thomas, float>();
+  check_device_passes<layout::column, periodic, double>();
+  check_device_passes<layout::row, periodic, float>();
+  // Singular lines: the info codes of the host passes on every rank.
+  const int P = world_size();
+  const Kokkos::DefaultHostExecutionSpace exec;
+  for (const split kind : {split::even, split::one_two_rest}) {
+    const auto sizes = parts(kind, P);
+    INFO(P << " ranks, split " << split_name(kind));
+    const lines<double> L{5, 13, {{2, 6}, {4, 0}}};
+    const outcome out = run<layout::column, thomas, passes::device>(exec, L, sizes, {});
+    CHECK(out.info == std::vector<int>{0, 0, 7, 0, 1});
+    CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());
+    run_factored<layout::column, thomas, passes::device>(exec, L, sizes, {}, {0, 0, 7, 0, 1});
+    const auto R = periodic_lines<double>(5, 13, {{2, 6}, {4, 0}}, {1});
+    const outcome ring = run<layout::column, periodic, passes::device>(exec, R, sizes, {});
+    CHECK(ring.info == std::vector<int>{0, 13, 7, 0, 1});
+    CHECK(ring.max_error <= 100 * std::numeric_limits<double>::epsilon());
+    run_factored<layout::column, periodic, passes::device>(exec, R, sizes, {}, {0, 13, 7, 0, 1});
+  }
+  const auto alternate = parts(split::alternate_two_one, P);
+  std::size_t N = 0;
+  for (const auto m : alternate) N += m;
+  const lines<double> twin{3, N, {}, {1}};
+  const outcome reduced = run<layout::row, thomas, passes::device>(exec, twin, alternate, {});
+  CHECK(reduced.info == twin.reference().second);
+  CHECK(reduced.max_error <= 100 * std::numeric_limits<double>::epsilon());
+  // Lines along every axis of a 3-D array (one run, a run per index, contiguous lines), shared
+  // coefficients (system stride 0), periodic rings, a rank-4 array (two loop axes).
+  for (const split kind : {split::even, split::one_two_rest}) {
+    const auto sizes = parts(kind, P);
+    for (int axis = 0; axis < 3; ++axis) {
+      INFO("device passes along axis " << axis << ", " << P << " ranks, split "
+                                       << split_name(kind));
+      check_along<double, 3, Kokkos::LayoutRight, false, passes::device>(axis, {6, 11, 5, 1},
+                                                                         sizes, {3, 20});
+      check_along<float, 3, Kokkos::LayoutLeft, true, passes::device>(axis, {6, 11, 5, 1}, sizes);
+      check_along<double, 3, Kokkos::LayoutStride, false, passes::device, periodic>(
+          axis, {6, 11, 5, 1}, sizes, {7});
+    }
+    check_along<double, 4, Kokkos::LayoutRight, false, passes::device>(2, {3, 4, 5, 2}, sizes, {1});
+  }
 }
 
 // Periodic lines along an axis: rings split over the ranks, against the single-process periodic
@@ -859,12 +955,12 @@ TEST_CASE("mpi::solve_along(periodic) equals the single-process periodic solve",
     const auto sizes = parts(kind, P);
     for (int axis = 0; axis < 3; ++axis) {
       INFO(P << " ranks, split " << split_name(kind) << ", axis " << axis);
-      check_along<double, 3, Kokkos::LayoutRight, false, false, bandsolve::algo::periodic>(
+      check_along<double, 3, Kokkos::LayoutRight, false, passes::host, bandsolve::algo::periodic>(
           axis, {6, 11, 5, 1}, sizes, {2});
-      check_along<double, 3, Kokkos::LayoutLeft, true, false, bandsolve::algo::periodic>(
+      check_along<double, 3, Kokkos::LayoutLeft, true, passes::host, bandsolve::algo::periodic>(
           axis, {6, 11, 5, 1}, sizes);
     }
-    check_along<float, 4, Kokkos::LayoutRight, false, false, bandsolve::algo::periodic>(
+    check_along<float, 4, Kokkos::LayoutRight, false, passes::host, bandsolve::algo::periodic>(
         2, {3, 4, 5, 2}, sizes);
   }
 }

@@ -13,8 +13,11 @@
 // rank (one-shot: 8). Unlike the one-shot solve, one rank also takes this path (a reduced system
 // of 2 rows per line; for periodic lines a periodic one, whose coefficients of the one other
 // unknown add). Arguments are checked collectively (collective_checks.hpp). Host execution
-// spaces factor and solve in place; others (Kokkos::Cuda) keep the factors in host memory and go
-// through host copies of a, b, c and of each d (host_staging.hpp).
+// spaces factor and solve in place with the host passes; Kokkos::Cuda (or any space with a
+// trailing backend::device{} after the options) with the device passes (partition_device.hpp):
+// the factors stay in exec's memory, and only the reduced rows' words cross to host memory,
+// where the reduced systems are factored, exchanged and solved.
+#include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
@@ -22,6 +25,7 @@
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>
+#include <bandsolve/mpi/partition_device.hpp>
 #include <bandsolve/mpi/partition_factor_kernel.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
@@ -42,9 +46,10 @@ namespace bandsolve::mpi {
 
 namespace detail {
 
-// What factorize() keeps: the factors of this rank's parts and, on the ranks that solve reduced
-// systems, their single-process factorization (a row batch), all in HostExecutionSpace's memory.
-template <class T, class HostExecutionSpace, class Algo>
+// What factorize() keeps: the factors of this rank's parts (in FactorMemorySpace) and, on the
+// ranks that solve reduced systems, their single-process factorization (a row batch, in
+// HostExecutionSpace's memory).
+template <class T, class HostExecutionSpace, class Algo, class FactorMemorySpace>
 struct factorization_state {
   using memory_space = typename HostExecutionSpace::memory_space;
   using reduced_batch = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
@@ -55,7 +60,8 @@ struct factorization_state {
   MPI_Comm comm = MPI_COMM_NULL;
   partition p;
   local_part part;
-  part_factors<T, memory_space> factors;
+  part_factors<T, FactorMemorySpace> factors;
+  bool device_passes = false;  // factors stored for the device passes (lanes = nsys)
   reduced_router<T, memory_space> router;
   reduced_factorization reduced;  // of the lines solved here
   Kokkos::View<int*, Kokkos::HostSpace> info;
@@ -63,9 +69,8 @@ struct factorization_state {
 
 }  // namespace detail
 
-// Algo: the kind of lines (line_algo.hpp), algo::thomas or algo::periodic. On an execution space
-// that does not run on host memory (Kokkos::Cuda) the factors live in host memory and each solve
-// goes through a host copy of d (host_staging.hpp).
+// Algo: the kind of lines (line_algo.hpp), algo::thomas or algo::periodic. The factors live in
+// ExecutionSpace's memory; the reduced systems' factorization in host memory.
 template <class T, class ExecutionSpace, class Algo = algo::thomas>
 class factorization {
   static_assert(detail::is_line_algo_v<Algo>,
@@ -74,11 +79,13 @@ class factorization {
  public:
   using scalar_type = T;
   using execution_space = ExecutionSpace;
-  // Where the factors live and the solves' local passes run.
+  // Where the reduced systems are exchanged and solved (host memory).
   using host_execution_space = detail::host_execution_t<ExecutionSpace>;
   using memory_space = typename host_execution_space::memory_space;
+  // Where the factors of this rank's parts live and the local passes run.
+  using factor_memory_space = typename ExecutionSpace::memory_space;
   using algorithm = Algo;
-  using state = detail::factorization_state<T, host_execution_space, Algo>;
+  using state = detail::factorization_state<T, host_execution_space, Algo, factor_memory_space>;
   using reduced_batch = typename state::reduced_batch;
   using reduced_factorization = typename state::reduced_factorization;
 
@@ -89,6 +96,8 @@ class factorization {
   // Rows this rank holds of every system.
   std::size_t rows() const { return static_cast<std::size_t>(s_.part.m); }
   exchange scheme() const { return s_.router.scheme(); }
+  // Whether the local passes are the device backend's (Kokkos::Cuda, or backend::device{}).
+  bool on_device_backend() const { return s_.device_passes; }
   // Per-system info codes, the same on every rank (see solve.hpp).
   Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_.info; }
 
@@ -103,9 +112,13 @@ class factorization {
                   "factored scalar type");
     agree_on_rhs(d);
     if (s_.p.nsys == 0) return;
-    // d as given was checked above, before it is copied.
-    detail::solve_on_host_rhs(
-        exec, [&](const host_execution_space& e, const auto& v) { solve_here(e, v); }, d);
+    if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
+      if (!s_.device_passes) {
+        solve_here(exec, d);
+        return;
+      }
+    }
+    solve_with_device_passes(exec, d);
   }
 
  private:
@@ -124,8 +137,8 @@ class factorization {
 
 
  public:
-  // The solve of a checked d in host memory: solve's last step, public because nvcc does not
-  // accept device lambdas in private member functions.
+  // The solve of a checked d in host memory with the host passes: solve's last step, public (as
+  // the two below) because nvcc does not accept device lambdas in private member functions.
   template <class DView>
   void solve_here(const host_execution_space& exec, const DView& d) const {
     const index_t nsys = static_cast<index_t>(s_.p.nsys);
@@ -138,6 +151,45 @@ class factorization {
         static_cast<std::size_t>(nsys * k));
     detail::reduce_rhs(exec, d, s_.factors, rhs, nsys, s_.part);
     exec.fence();
+    solve_reduced(exec, rhs, iface);
+    detail::finish_factored_parts(exec, d, s_.factors, iface, nsys, s_.part);
+    exec.fence();
+  }
+
+  // The solve of a checked d with the device passes on exec: the reduced right-hand sides cross
+  // to host memory and the interface values back.
+  template <class DView>
+  void solve_with_device_passes(const ExecutionSpace& exec, const DView& d) const {
+    using device_buffer = Kokkos::View<T*, factor_memory_space>;
+    using host_buffer = Kokkos::View<T*, memory_space>;
+    const index_t nsys = static_cast<index_t>(s_.p.nsys);
+    const auto words = static_cast<std::size_t>(nsys * s_.part.reduced_rows());
+    const device_buffer rhs(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced d")),
+        words);
+    const device_buffer iface(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface")),
+        words);
+    const host_buffer host_rhs(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                  std::string("bandsolve::mpi reduced d (host)")),
+                               words);
+    const host_buffer host_iface(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                           std::string("bandsolve::mpi interface (host)")),
+        words);
+    detail::reduce_rhs_device(exec, d, s_.factors, rhs, nsys, s_.part);
+    Kokkos::deep_copy(exec, host_rhs, rhs);
+    exec.fence();
+    solve_reduced(host_execution_space(), host_rhs, host_iface);
+    Kokkos::deep_copy(exec, iface, host_iface);
+    detail::finish_factored_device(exec, d, s_.factors, iface, nsys, s_.part);
+    exec.fence();
+  }
+
+  // The reduced right-hand sides rhs (host memory, line s, row j at s*k + j) to the solving
+  // ranks, solved there with the kept factorization; the interface values back into iface.
+  void solve_reduced(const host_execution_space& exec, const Kokkos::View<T*, memory_space>& rhs,
+                     const Kokkos::View<T*, memory_space>& iface) const {
     const auto rhs_in = s_.router.to_solvers(rhs, 1);
     const auto rd = s_.router.allocate_batch("bandsolve::mpi reduced d");
     if (s_.router.lines_solved_here() > 0) {
@@ -146,8 +198,6 @@ class factorization {
       s_.reduced.solve(exec, rd);
     }
     s_.router.to_owners(exec, rd, iface);
-    detail::finish_factored_parts(exec, d, s_.factors, iface, nsys, s_.part);
-    exec.fence();
   }
 
  private:
@@ -169,27 +219,28 @@ std::pair<std::size_t, std::size_t> factor_arguments(const std::string& fn, cons
   return {n, rows(b)};
 }
 
-// The factorization of lines of kind Algo (line_algo.hpp) on a host execution space; nsys: the
-// systems of interleaved packs (-1: every slot of b). ResultSpace: the execution space the
-// factorization is for (its host_execution_space is ExecutionSpace).
-template <class Algo, class ResultSpace, class ExecutionSpace, class AView, class BView,
-          class CView>
+// The factorization of lines of kind Algo (line_algo.hpp); nsys: the systems of interleaved packs
+// (-1: every slot of b). ResultSpace: the execution space the factorization is for. The local
+// passes run on exec: the host passes (DevicePasses false; exec is ResultSpace's host execution
+// space) or the device passes (exec of ResultSpace itself, a, b, c in its memory).
+template <class Algo, class ResultSpace, bool DevicePasses, class ExecutionSpace, class AView,
+          class BView, class CView>
 factorization<typename BView::non_const_value_type, ResultSpace, Algo> partitioned_factorize(
     const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
     std::size_t nsys, const options& opts) {
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
   using result = factorization<T, ResultSpace, Algo>;
-  static_assert(std::is_same_v<typename result::host_execution_space, ExecutionSpace>);
+  using host_space = typename result::host_execution_space;
   using memory_space = typename result::memory_space;
+  using factor_memory_space = typename result::factor_memory_space;
   bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "bandsolve::mpi::factorize: the scalar type must be float or double");
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename BView::memory_space>::accessible &&
-                    std::is_same_v<typename BView::memory_space, memory_space>,
-                "bandsolve::mpi::factorize: the local passes run on host execution spaces and host memory");
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
-                "bandsolve::mpi::factorize: the local passes run on host execution spaces (Serial, OpenMP)");
+  static_assert(std::is_same_v<ExecutionSpace, std::conditional_t<DevicePasses, ResultSpace,
+                                                                   host_space>>,
+                "bandsolve::mpi::factorize: the local passes run on the factorization's execution "
+                "space");
 
   const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
   typename result::state s;
@@ -197,6 +248,7 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
   s.p = agree_on_arguments(
       fn, comm, sizeof(T), [&] { return factor_arguments<Layout>(fn, a, b, c, nsys); }, &opts);
   s.part = part_of<Algo>(s.p);
+  s.device_passes = DevicePasses;
   s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", s.p.nsys);
   s.router = reduced_router<T, memory_space>(comm, s.p, chosen_scheme(opts, s.p.nsys, s.p.size));
   if (s.p.nsys == 0) return result(std::move(s));
@@ -204,63 +256,76 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
   const auto n_sys = static_cast<std::size_t>(s.p.nsys), m = static_cast<std::size_t>(s.part.m);
   const int k = s.part.reduced_rows();
   auto& f = s.factors;
-  f.lanes = part_lanes_v<Layout, T>;
+  f.lanes = DevicePasses ? static_cast<index_t>(n_sys) : part_lanes_v<Layout, T>;
   f.m = s.part.m;
-  const std::size_t packed = (n_sys + static_cast<std::size_t>(f.lanes) - 1) /
-                             static_cast<std::size_t>(f.lanes) * static_cast<std::size_t>(f.lanes) * m;
+  const auto lanes = static_cast<std::size_t>(f.lanes);
+  const std::size_t packed = (n_sys + lanes - 1) / lanes * lanes * m;
   const auto rows_view = [&](const char* label) {
-    return Kokkos::View<T*, memory_space>(
+    return Kokkos::View<T*, factor_memory_space>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), packed);
   };
   f.r = rows_view("bandsolve::mpi r"), f.lo = rows_view("bandsolve::mpi l");
   f.cf = rows_view("bandsolve::mpi c' forward"), f.af = rows_view("bandsolve::mpi a' forward");
-  f.first = decltype(f.first)(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")), n_sys);
-  const Kokkos::View<T*, memory_space> coef(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced coefficients")),
+  f.first = decltype(f.first)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")),
+      n_sys);
+  const Kokkos::View<T*, factor_memory_space> coef(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                         std::string("bandsolve::mpi reduced coefficients")),
       n_sys * static_cast<std::size_t>(k) * 2);
-  const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", n_sys);
-  factor_parts(exec, a, b, c, f, coef, codes, static_cast<index_t>(n_sys), s.part);
+  const Kokkos::View<int*, factor_memory_space> codes("bandsolve::mpi local info", n_sys);
+  if constexpr (DevicePasses)
+    factor_parts_device(exec, a, b, c, f, coef, codes, static_cast<index_t>(n_sys), s.part);
+  else
+    factor_parts(exec, a, b, c, f, coef, codes, static_cast<index_t>(n_sys), s.part);
   exec.fence();
+  // The reduced rows' coefficients and the codes in host memory (the same Views on the host).
+  const auto host_coef = Kokkos::create_mirror_view_and_copy(memory_space(), coef);
+  const auto host_codes = Kokkos::create_mirror_view_and_copy(memory_space(), codes);
 
-  const auto coef_in = s.router.to_solvers(coef, 2);
+  const host_space host = [&] {
+    if constexpr (DevicePasses) return host_space(); else return exec;
+  }();
+  const auto coef_in = s.router.to_solvers(host_coef, 2);
   std::vector<int> reduced_codes(n_sys, 0);
   if (s.router.lines_solved_here() > 0) {
     const auto ra = s.router.allocate_batch("bandsolve::mpi reduced a"),
                rb = s.router.allocate_batch("bandsolve::mpi reduced b"),
                rc = s.router.allocate_batch("bandsolve::mpi reduced c");
-    s.router.for_each_received(exec, coef_in, 2, KOKKOS_LAMBDA(int t, int i, const T* w) {
+    s.router.for_each_received(host, coef_in, 2, KOKKOS_LAMBDA(int t, int i, const T* w) {
       ra(t, i) = w[0];
       rb(t, i) = T(1);
       rc(t, i) = w[1];
     });
-    s.reduced = bandsolve::factorize(exec, Algo{}, ra, rb, rc);
-    exec.fence();
+    s.reduced = bandsolve::factorize(host, Algo{}, ra, rb, rc);
+    host.fence();
     s.router.record_codes(s.reduced.info(), reduced_codes);
   }
-  reduce_info(comm, n_sys, codes, reduced_codes, s.info);
+  reduce_info(comm, n_sys, host_codes, reduced_codes, s.info);
   return result(std::move(s));
 }
 
-// The factorization for exec, on exec's own memory or through host copies of a, b and c (checked
-// and agreed as given before anything is copied; host_staging.hpp).
+// The factorization for exec with its own backend's passes: the host passes on host spaces, the
+// device passes on others (Kokkos::Cuda), a, b, c read where they are.
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView>
 factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> factorize_lines(
     const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
     std::size_t nsys, const options& opts) {
-  if constexpr (runs_on_host_v<ExecutionSpace>) {
-    return partitioned_factorize<Algo, ExecutionSpace>(exec, comm, a, b, c, nsys, opts);
+  return partitioned_factorize<Algo, ExecutionSpace, !runs_on_host_v<ExecutionSpace>>(
+      exec, comm, a, b, c, nsys, opts);
+}
+
+// The factorization with the passes of the backend the tag names (backend::device on any space).
+template <class Algo, class Backend, class ExecutionSpace, class AView, class BView, class CView>
+factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> factorize_lines_on(
+    const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
+    std::size_t nsys, const options& opts) {
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    return partitioned_factorize<Algo, ExecutionSpace, true>(exec, comm, a, b, c, nsys, opts);
   } else {
-    using T = typename BView::non_const_value_type;
-    bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
-    const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
-    agree_on_arguments(
-        fn, comm, sizeof(T),
-        [&] { return factor_arguments<layout_of_t<BView>>(fn, a, b, c, nsys); }, &opts);
-    const auto ha = stage_on_host(exec, a, "a");
-    const auto hb = stage_on_host(exec, b, "b");
-    const auto hc = stage_on_host(exec, c, "c");
-    return partitioned_factorize<Algo, ExecutionSpace>(host_execution_t<ExecutionSpace>(), comm,
-                                                       ha.host, hb.host, hc.host, nsys, opts);
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::mpi::factorize: a host backend runs only on its own execution space");
+    return factorize_lines<Algo>(exec, comm, a, b, c, nsys, opts);
   }
 }
 
@@ -294,6 +359,15 @@ auto factorize(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, 
                const CView& c, const options& opts = {}) {
   return detail::factorize_lines<Algo>(exec, comm, a, b, c, static_cast<std::size_t>(-1),
                                              opts);
+}
+
+// Either kind with the local passes of the backend the trailing tag names (backend::device on
+// any execution space, e.g. to test the device passes on the host; the default on Kokkos::Cuda).
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView, class Backend,
+          std::enable_if_t<detail::is_line_algo_v<Algo> && backend::is_backend_v<Backend>, int> = 0>
+auto factorize(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, const BView& b,
+               const CView& c, std::size_t nsys, const options& opts, Backend) {
+  return detail::factorize_lines_on<Algo, Backend>(exec, comm, a, b, c, nsys, opts);
 }
 
 }  // namespace bandsolve::mpi

@@ -1,11 +1,12 @@
 #pragma once
-// Distributed solves with Views that host code cannot read (Kokkos::Cuda and CudaSpace): the local
-// passes and the exchanges run on the host, so such a call copies its Views to host memory, solves
-// there on Kokkos::DefaultHostExecutionSpace and copies x (and info) back, fencing exec. The arrays
-// cross the bus once each way (a, b, c, d in; d and info out); host copies are allocated per call.
-// A View that is contiguous in LayoutRight or LayoutLeft is copied as one block; others (LayoutStride
-// subviews) are first gathered into a LayoutRight View of the same extents in their own memory
-// space, so the host solve sees the same batch (row layout for strided batches).
+// Distributed calls on Kokkos::Cuda whose local passes run on the host (the block-tridiagonal
+// lines, one-shot and factored; scalar lines have device passes, partition_device.hpp): such a
+// call copies its Views to host memory, solves there on
+// Kokkos::DefaultHostExecutionSpace and copies x (and info) back, fencing exec. The arrays cross
+// the bus once each way (a, b, c, d in; d and info out); host copies are allocated per call. A
+// View that is contiguous in LayoutRight or LayoutLeft is copied as one block; others
+// (LayoutStride subviews) are first gathered into a LayoutRight View of the same extents in their
+// own memory space, so the host solve sees the same batch (row layout for strided batches).
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
@@ -19,6 +20,11 @@ namespace bandsolve::mpi::detail {
 template <class ExecutionSpace>
 inline constexpr bool runs_on_host_v =
     Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
+
+// Whether ExecutionSpace can read every View's memory (then a solve needs no staging).
+template <class ExecutionSpace, class... Views>
+inline constexpr bool exec_reads_views_v =
+    (Kokkos::SpaceAccessibility<ExecutionSpace, typename Views::memory_space>::accessible && ...);
 
 // Where the distributed solves of ExecutionSpace run: itself on the host, else the default host
 // space.

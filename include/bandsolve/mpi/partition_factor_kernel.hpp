@@ -22,7 +22,7 @@ template <class T, class MemorySpace>
 struct part_factors {
   // Pack p (systems p*lanes ..) row i lane l at (p*m + i)*lanes + l: each pack's factors are one
   // contiguous block, read as streams whatever the layout of d.
-  int lanes = 1;
+  index_t lanes = 1;
   index_t m = 0;
   Kokkos::View<T*, MemorySpace> r, lo, cf, af;
   Kokkos::View<T* [3], Kokkos::LayoutRight, MemorySpace> first;
@@ -39,6 +39,72 @@ struct factor_rows {
   KOKKOS_INLINE_FUNCTION const T& operator()(int l, index_t i) const { return p[i * stride + l]; }
 };
 
+// Factors of line s of this rank's parts (see factor_parts) into f; its reduced rows'
+// coefficients into coef, its local info code into codes(s). One system, valid device code.
+template <class AView, class BView, class CView, class T, class MemorySpace, class Coefficients,
+          class Codes>
+KOKKOS_INLINE_FUNCTION void factor_system(const AView& a, const BView& b, const CView& c,
+                                          const part_factors<T, MemorySpace>& f,
+                                          const Coefficients& coef, const Codes& codes, index_t s,
+                                          const local_part& part) {
+  using bandsolve::detail::reciprocal;
+  using bandsolve::detail::update_info;
+  const index_t m = part.m, off = part.offset;
+  const int k = part.reduced_rows();
+  const index_t L = f.lanes;
+  const index_t fb = f.base(s);
+  const auto a_at = [&](index_t i) { return part.first && i == 0 ? T(0) : at(a, s, i); };
+  const auto c_at = [&](index_t i) { return part.last && i == m - 1 ? T(0) : at(c, s, i); };
+  const T b0 = at(b, s, 0);
+  int info = update_info(0, b0, off);
+  const T r0 = reciprocal(b0);
+  f.first(s, 0) = r0;
+  T ap0 = r0 * a_at(0), cp0 = r0 * c_at(0);
+  T* out = coef.data() + s * k * 2;
+  if (m == 1) {
+    out[0] = ap0;
+    out[1] = cp0;
+    codes(s) = info;
+    return;
+  }
+  const T b1 = at(b, s, 1);
+  info = update_info(info, b1, off + 1);
+  const T r1 = reciprocal(b1);
+  T ap_i = r1 * a_at(1), cp_i = r1 * c_at(1);
+  f.r(fb + L) = r1, f.lo(fb + L) = T(0), f.cf(fb + L) = cp_i, f.af(fb + L) = ap_i;
+  for (index_t i = 2; i < m; ++i) {
+    const T ai = a_at(i);
+    const T pivot = at(b, s, i) - ai * cp_i;
+    info = update_info(info, pivot, off + i);
+    const T r = reciprocal(pivot);
+    cp_i = r * c_at(i);
+    ap_i = -r * ai * ap_i;
+    f.r(fb + i * L) = r, f.lo(fb + i * L) = ai * r, f.cf(fb + i * L) = cp_i,
+    f.af(fb + i * L) = ap_i;
+  }
+  out[2] = ap_i;  // row m-1
+  out[3] = cp_i;
+  f.first(s, 1) = cp0;
+  f.first(s, 2) = T(1);
+  if (m > 2) {
+    T ap_n = f.af(fb + (m - 2) * L), cp_n = f.cf(fb + (m - 2) * L);
+    for (index_t i = m - 3; i >= 1; --i) {
+      const T ci = f.cf(fb + i * L);
+      ap_n = f.af(fb + i * L) - ci * ap_n;
+      cp_n = -ci * cp_n;
+    }
+    const T den = T(1) - cp0 * ap_n;
+    info = update_info(info, den, off);
+    const T r = reciprocal(den);
+    f.first(s, 2) = r;
+    ap0 = r * ap0;
+    cp0 = -r * cp0 * cp_n;
+  }
+  out[0] = ap0;
+  out[1] = cp0;
+  codes(s) = info;
+}
+
 // Factors of this rank's parts; coef: the reduced rows' coefficients (line s, row j at
 // (s*k + j)*2: of the previous interface unknown, of the next); codes(s): info of this part.
 // One pack of f.lanes systems per work item, one system at a time (done once per factorization).
@@ -50,65 +116,9 @@ void factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b, co
   const index_t packs = (nsys + f.lanes - 1) / f.lanes;
   Kokkos::parallel_for("bandsolve::mpi::factorize(parts)",
       Kokkos::RangePolicy<ExecutionSpace>(exec, 0, packs), KOKKOS_LAMBDA(const index_t p) {
-    using bandsolve::detail::reciprocal;
-    using bandsolve::detail::update_info;
-    const index_t m = part.m, off = part.offset;
-    const int k = part.reduced_rows();
     const index_t L = f.lanes;
     const index_t s_end = (p + 1) * L < nsys ? (p + 1) * L : nsys;
-    for (index_t s = p * L; s < s_end; ++s) {
-      const index_t fb = f.base(s);
-      const auto a_at = [&](index_t i) { return part.first && i == 0 ? T(0) : at(a, s, i); };
-      const auto c_at = [&](index_t i) { return part.last && i == m - 1 ? T(0) : at(c, s, i); };
-      const T b0 = at(b, s, 0);
-      int info = update_info(0, b0, off);
-      const T r0 = reciprocal(b0);
-      f.first(s, 0) = r0;
-      T ap0 = r0 * a_at(0), cp0 = r0 * c_at(0);
-      T* out = coef.data() + s * k * 2;
-      if (m == 1) {
-        out[0] = ap0;
-        out[1] = cp0;
-        codes(s) = info;
-        continue;
-      }
-      const T b1 = at(b, s, 1);
-      info = update_info(info, b1, off + 1);
-      const T r1 = reciprocal(b1);
-      T ap_i = r1 * a_at(1), cp_i = r1 * c_at(1);
-      f.r(fb + L) = r1, f.lo(fb + L) = T(0), f.cf(fb + L) = cp_i, f.af(fb + L) = ap_i;
-      for (index_t i = 2; i < m; ++i) {
-        const T ai = a_at(i);
-        const T pivot = at(b, s, i) - ai * cp_i;
-        info = update_info(info, pivot, off + i);
-        const T r = reciprocal(pivot);
-        cp_i = r * c_at(i);
-        ap_i = -r * ai * ap_i;
-        f.r(fb + i * L) = r, f.lo(fb + i * L) = ai * r, f.cf(fb + i * L) = cp_i,
-        f.af(fb + i * L) = ap_i;
-      }
-      out[2] = ap_i;  // row m-1
-      out[3] = cp_i;
-      f.first(s, 1) = cp0;
-      f.first(s, 2) = T(1);
-      if (m > 2) {
-        T ap_n = f.af(fb + (m - 2) * L), cp_n = f.cf(fb + (m - 2) * L);
-        for (index_t i = m - 3; i >= 1; --i) {
-          const T ci = f.cf(fb + i * L);
-          ap_n = f.af(fb + i * L) - ci * ap_n;
-          cp_n = -ci * cp_n;
-        }
-        const T den = T(1) - cp0 * ap_n;
-        info = update_info(info, den, off);
-        const T r = reciprocal(den);
-        f.first(s, 2) = r;
-        ap0 = r * ap0;
-        cp0 = -r * cp0 * cp_n;
-      }
-      out[0] = ap0;
-      out[1] = cp0;
-      codes(s) = info;
-    }
+    for (index_t s = p * L; s < s_end; ++s) factor_system(a, b, c, f, coef, codes, s, part);
   });
 }
 

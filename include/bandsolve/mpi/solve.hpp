@@ -18,8 +18,12 @@
 // Collective over comm: every rank calls it with the same options. The arguments are checked on
 // every rank and agreed before any exchange (collective_checks.hpp): bad arguments on any rank
 // make every rank throw the same std::invalid_argument. Host execution spaces (Serial, OpenMP)
-// solve in place; others (Kokkos::Cuda) through host copies of the Views (host_staging.hpp). The
-// call fences exec. One rank: the single-process solve. See docs/distributed.md.
+// run the local passes in SIMD packs (partition_kernel.hpp); Kokkos::Cuda runs them on the device,
+// a thread per system (partition_device.hpp), and only the reduced rows and interface values
+// cross to host memory for the exchange; a trailing backend::device{} runs the device passes on
+// any space (host spaces included, to test them without a GPU). The call fences exec. One rank:
+// the single-process solve. See docs/distributed.md.
+#include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
@@ -28,6 +32,7 @@
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>
+#include <bandsolve/mpi/partition_device.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
@@ -38,6 +43,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -102,6 +108,61 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
   reduce_info(comm, p.nsys, codes, reduced_codes, info);
 }
 
+// The one-shot solve of p.nsys lines (p.size > 1) with the device backend's local passes
+// (partition_device.hpp) on exec: for_each_batch(f) calls f(first, lines, a, b, c, d) for batches
+// of consecutive lines [first, first + lines) that together hold every line once (their Views
+// readable from exec). The reduced rows and local codes cross to host memory, where
+// solve_reduced_lines exchanges and solves them; the interface values cross back for the finish.
+template <class Algo, class T, class MemorySpace, class ExecutionSpace, class ForEachBatch,
+          class InfoView>
+void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
+                                const options& opts, const ForEachBatch& for_each_batch,
+                                const InfoView& info) {
+  using memory_space = MemorySpace;
+  using buffer = Kokkos::View<T*, memory_space>;
+  using codes_view = Kokkos::View<int*, memory_space>;
+  const local_part part = part_of<Algo>(p);
+  const index_t nsys = static_cast<index_t>(p.nsys);
+  const int k = part.reduced_rows();
+  Kokkos::View<char*, memory_space> kept;
+  std::unique_lock<std::mutex> lock;
+  const auto ws = device_forward_rows<T, memory_space>(exec, nsys, part.m, kept, lock);
+  const buffer red(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows (device)"),
+      nsys * k * 3);
+  const buffer iface(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface (device)"),
+      nsys * k);
+  const codes_view codes(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi local info (device)"), nsys);
+  const auto host_info = Kokkos::create_mirror_view(info);
+  solve_reduced_lines<Algo, T, Kokkos::HostSpace>(
+      Kokkos::DefaultHostExecutionSpace(), comm, p, opts, part,
+      [&](const auto& host_red, const auto& host_codes) {
+        for_each_batch([&](index_t first, index_t lines, const auto& a, const auto& b,
+                           const auto& c, const auto& d) {
+          reduce_parts_device(exec, a, b, c, d, buffer(red.data() + first * k * 3, lines * k * 3),
+                              codes_view(codes.data() + first, lines), lines, part,
+                              ws.batch(first, part.m, lines));
+        });
+        Kokkos::deep_copy(exec, host_red, red);
+        Kokkos::deep_copy(exec, host_codes, codes);
+        exec.fence();
+      },
+      [&](const auto& host_iface) {
+        Kokkos::deep_copy(exec, iface, host_iface);
+        for_each_batch([&](index_t first, index_t lines, const auto&, const auto&, const auto&,
+                           const auto& d) {
+          finish_parts_device(exec, d, buffer(iface.data() + first * k, lines * k), lines, part,
+                              ws.batch(first, part.m, lines));
+        });
+        exec.fence();
+      },
+      host_info);
+  Kokkos::deep_copy(exec, info, host_info);
+  exec.fence();
+}
+
 // This rank's checks of a one-shot solve's arguments: (systems, rows of this rank).
 template <class Layout, class AView, class BView, class CView, class DView, class InfoView>
 std::pair<std::size_t, std::size_t> one_shot_arguments(const std::string& fn, const AView& a,
@@ -109,6 +170,20 @@ std::pair<std::size_t, std::size_t> one_shot_arguments(const std::string& fn, co
                                                        const DView& d, const InfoView& info) {
   const std::size_t nsys = bandsolve::detail::check_one_shot<Layout>(fn, a, b, c, d, info);
   return {nsys, rows(d)};
+}
+
+// The compile-time checks of a one-shot solve's arguments (either backend's passes).
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+constexpr void one_shot_static_checks() {
+  using T = typename DView::non_const_value_type;
+  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView, AView, BView, CView>();
+  bandsolve::detail::info_static_checks<ExecutionSpace, InfoView>();
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "bandsolve::mpi::solve: the scalar type must be float or double (a, b, c, d "
+                "alike)");
+  static_assert(std::is_same_v<typename AView::non_const_value_type, T>,
+                "bandsolve::mpi::solve: a, b, c and d must have the same scalar type");
 }
 
 // The one-shot solve of lines of kind Algo (line_algo.hpp): each rank reduces its parts to their
@@ -121,12 +196,7 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
   using Layout = layout_of_t<DView>;
   using T = typename DView::non_const_value_type;
   using memory_space = typename DView::memory_space;
-  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView, AView, BView, CView>();
-  bandsolve::detail::info_static_checks<ExecutionSpace, InfoView>();
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::mpi::solve: the scalar type must be float or double (a, b, c, d alike)");
-  static_assert(std::is_same_v<typename AView::non_const_value_type, T>,
-                "bandsolve::mpi::solve: a, b, c and d must have the same scalar type");
+  one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView, InfoView>();
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible &&
                     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                                typename InfoView::memory_space>::accessible,
@@ -157,29 +227,39 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
       info);
 }
 
-// The one-shot solve through host memory (host_staging.hpp): the arguments as given are checked
-// and agreed before anything is copied, then the host copies are solved and d and info copied back.
+// The one-shot solve with the device backend's local passes on exec's own memory (one rank: the
+// single-process solve on the device backend).
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
-void staged_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
-                  const CView& c, const DView& d, const InfoView& info, const options& opts) {
+void device_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a,
+                              const BView& b, const CView& c, const DView& d, const InfoView& info,
+                              const options& opts) {
+  using Layout = layout_of_t<DView>;
   using T = typename DView::non_const_value_type;
-  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView, AView, BView, CView>();
-  bandsolve::detail::info_static_checks<ExecutionSpace, InfoView>();
+  using memory_space = typename DView::memory_space;
+  one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, memory_space>::accessible,
+                "bandsolve::mpi::solve(backend::device): the Views must be accessible from the "
+                "execution space");
+
   const std::string fn = line_fn<Algo>("bandsolve::mpi::solve");
   const partition p = agree_on_arguments(
       fn, comm, sizeof(T),
-      [&] { return one_shot_arguments<layout_of_t<DView>>(fn, a, b, c, d, info); }, &opts);
+      [&] { return one_shot_arguments<Layout>(fn, a, b, c, d, info); }, &opts);
   if (p.nsys == 0) return;
-  solve_on_host_copies(
-      exec,
-      [&](const auto& host, const auto&... views) {
-        partitioned_solve<Algo>(host, comm, views..., opts);
-      },
-      a, b, c, d, info);
+  if (p.size == 1) {
+    bandsolve::solve(exec, Algo{}, a, b, c, d, info, backend::device{});
+    exec.fence();
+    return;
+  }
+
+  solve_reduced_lines_device<Algo, T, memory_space>(
+      exec, comm, p, opts,
+      [&](const auto& f) { f(index_t(0), static_cast<index_t>(p.nsys), a, b, c, d); }, info);
 }
 
-// The one-shot solve on exec's own memory, or through host memory.
+// The one-shot solve on exec's own memory: the host passes on host spaces, the device passes on
+// others.
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void solve_lines(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
@@ -187,7 +267,22 @@ void solve_lines(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, cons
   if constexpr (runs_on_host_v<ExecutionSpace>)
     partitioned_solve<Algo>(exec, comm, a, b, c, d, info, opts);
   else
-    staged_solve<Algo>(exec, comm, a, b, c, d, info, opts);
+    device_partitioned_solve<Algo>(exec, comm, a, b, c, d, info, opts);
+}
+
+// The one-shot solve with the backend the tag names: backend::device runs the device passes on
+// any execution space; a host backend only on its own space.
+template <class Algo, class Backend, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class InfoView>
+void solve_lines_on(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+                    const CView& c, const DView& d, const InfoView& info, const options& opts) {
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    device_partitioned_solve<Algo>(exec, comm, a, b, c, d, info, opts);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::mpi::solve: a host backend runs only on its own execution space");
+    solve_lines<Algo>(exec, comm, a, b, c, d, info, opts);
+  }
 }
 
 }  // namespace detail
@@ -205,6 +300,22 @@ template <class ExecutionSpace, class Algo, class AView, class BView, class CVie
 void solve(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, const BView& b,
            const CView& c, const DView& d, const InfoView& info, const options& opts = {}) {
   detail::solve_lines<Algo>(exec, comm, a, b, c, d, info, opts);
+}
+
+// Either of the above with the local passes of the backend the trailing tag names
+// (backend::device on any execution space, e.g. to test the device passes on the host).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
+          class Backend, std::enable_if_t<backend::is_backend_v<Backend>, int> = 0>
+void solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info, const options& opts, Backend) {
+  detail::solve_lines_on<algo::thomas, Backend>(exec, comm, a, b, c, d, info, opts);
+}
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView, class DView,
+          class InfoView, class Backend,
+          std::enable_if_t<detail::is_line_algo_v<Algo> && backend::is_backend_v<Backend>, int> = 0>
+void solve(const ExecutionSpace& exec, MPI_Comm comm, Algo, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info, const options& opts, Backend) {
+  detail::solve_lines_on<Algo, Backend>(exec, comm, a, b, c, d, info, opts);
 }
 
 }  // namespace bandsolve::mpi

@@ -18,9 +18,10 @@
 // indices in axis order, last fastest); every rank gets the same codes (info_reduce.hpp). x
 // overwrites d. Collective over comm; arguments are checked on every rank and agreed before any
 // exchange, the axis and the batch extents included (collective_checks.hpp). Host execution
-// spaces (Serial, OpenMP) solve in place, others (Kokkos::Cuda) through host copies of the arrays
-// (host_staging.hpp); the call fences exec. One rank: the single-process Thomas (or periodic)
-// solve of every line (run by run, below: the same pivots and info codes as solve_along).
+// spaces (Serial, OpenMP) run the host passes in place, Kokkos::Cuda the device backend's
+// (partition_device.hpp; any space with a trailing backend::device{}); the call fences exec. One
+// rank: the single-process Thomas (or periodic) solve of every line (run by run, below: the same
+// pivots and info codes as solve_along).
 //
 // How: the lines are cut into runs of consecutive line numbers that are equally spaced in d and
 // in every full coefficient array (the batch axes fold as far as their strides allow, last axis
@@ -30,6 +31,7 @@
 // (layout::strided; shared coefficients with system stride 0): nothing is copied or transposed.
 // The reduced systems of all runs go through one exchange, as in mpi::solve. See
 // docs/distributed.md.
+#include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/mpi/host_staging.hpp>
 #include <bandsolve/mpi/solve.hpp>
@@ -151,6 +153,21 @@ struct along_run {
   View a, b, c, d;
 };
 
+// Every run of a, b, c, d as strided batch Views (run_lines).
+template <class T, class MemorySpace, class AView, class BView, class CView, class DView>
+std::vector<along_run<Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>>> strided_runs(
+    int axis, const along_runs& r, index_t n, const AView& a, const BView& b, const CView& c,
+    const DView& d) {
+  std::vector<along_run<Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>>> runs;
+  runs.reserve(static_cast<std::size_t>(r.runs));
+  for (index_t q = 0; q < r.runs; ++q)
+    runs.push_back({q * r.lines, run_lines<T, MemorySpace>(a, axis, r, q, n),
+                    run_lines<T, MemorySpace>(b, axis, r, q, n),
+                    run_lines<T, MemorySpace>(c, axis, r, q, n),
+                    run_lines<T, MemorySpace>(d, axis, r, q, n)});
+  return runs;
+}
+
 // The solve of the runs (`lines` lines each) after the checks: one rank, the single-process
 // solve of each run (Thomas or periodic); more, the local passes run by run around one exchange.
 template <class Algo, class T, class MemorySpace, class ExecutionSpace, class View, class InfoView>
@@ -206,13 +223,10 @@ partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axi
   }, &opts, &shape);
 }
 
-template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
-void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
-                             const BView& b, const CView& c, const DView& d, const InfoView& info,
-                             const options& opts) {
+// The compile-time checks of solve_along's arguments (either backend's passes).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+constexpr void along_static_checks() {
   using T = typename DView::non_const_value_type;
-  using memory_space = typename DView::memory_space;
   bandsolve::detail::thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView,
                                                 InfoView>();
   static_assert(std::is_same_v<typename DView::value_type, T>,
@@ -220,6 +234,16 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
                 "const");
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "bandsolve::mpi::solve_along: the scalar type must be float or double");
+}
+
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                             const BView& b, const CView& c, const DView& d, const InfoView& info,
+                             const options& opts) {
+  using T = typename DView::non_const_value_type;
+  using memory_space = typename DView::memory_space;
+  along_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible &&
                     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                                typename InfoView::memory_space>::accessible &&
@@ -246,35 +270,49 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
     solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
     return;
   }
-  using strided_view = Kokkos::View<T**, Kokkos::LayoutStride, memory_space>;
-  std::vector<along_run<strided_view>> runs;
-  runs.reserve(static_cast<std::size_t>(r.runs));
-  for (index_t q = 0; q < r.runs; ++q)
-    runs.push_back({q * r.lines, run_lines<T, memory_space>(a, axis, r, q, n),
-                    run_lines<T, memory_space>(b, axis, r, q, n),
-                    run_lines<T, memory_space>(c, axis, r, q, n),
-                    run_lines<T, memory_space>(d, axis, r, q, n)});
+  const auto runs = strided_runs<T, memory_space>(axis, r, n, a, b, c, d);
   solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
 }
 
-// solve_along through host memory (host_staging.hpp): the arguments as given are checked and
-// agreed before anything is copied; d and info are copied back.
+// solve_along with the device backend's local passes (partition_device.hpp) on exec's own
+// memory: every run as a strided batch View (one kernel per run and pass), around one exchange.
+// One rank: the single-process solve of each run on the device backend.
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
-void staged_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
-                        const BView& b, const CView& c, const DView& d, const InfoView& info,
-                        const options& opts) {
-  bandsolve::detail::thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView,
-                                                InfoView>();
-  const partition p = agree_on_along_arguments(line_fn<Algo>("bandsolve::mpi::solve_along"), comm,
-                                               axis, a, b, c, d, info, opts);
+void device_partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
+                                    const AView& a, const BView& b, const CView& c,
+                                    const DView& d, const InfoView& info, const options& opts) {
+  using T = typename DView::non_const_value_type;
+  using memory_space = typename DView::memory_space;
+  along_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  static_assert(exec_reads_views_v<ExecutionSpace, AView, BView, CView, DView, InfoView>,
+                "bandsolve::mpi::solve_along(backend::device): the Views must be accessible "
+                "from the execution space");
+
+  const std::string fn = line_fn<Algo>("bandsolve::mpi::solve_along");
+  const partition p = agree_on_along_arguments(fn, comm, axis, a, b, c, d, info, opts);
   if (p.nsys == 0) return;
-  solve_on_host_copies(
-      exec,
-      [&](const auto& host, const auto&... views) {
-        partitioned_solve_along<Algo>(host, comm, axis, views..., opts);
+
+  const along_runs r = runs_of(axis, d, a, b, c);
+  const index_t n = static_cast<index_t>(d.extent(axis));
+  const auto runs = strided_runs<T, memory_space>(axis, r, n, a, b, c, d);
+  if (p.size == 1) {
+    const Kokkos::View<int*, memory_space> codes("bandsolve::mpi::solve_along info", p.nsys);
+    for (const auto& run : runs)
+      bandsolve::solve(exec, Algo{}, run.a, run.b, run.c, run.d,
+                       Kokkos::View<int*, memory_space>(codes.data() + run.first,
+                                                        static_cast<std::size_t>(r.lines)),
+                       backend::device{});
+    Kokkos::deep_copy(exec, info, codes);
+    exec.fence();
+    return;
+  }
+  solve_reduced_lines_device<Algo, T, memory_space>(
+      exec, comm, p, opts,
+      [&](const auto& f) {
+        for (const auto& run : runs) f(run.first, r.lines, run.a, run.b, run.c, run.d);
       },
-      a, b, c, d, info);
+      info);
 }
 
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
@@ -285,7 +323,23 @@ void solve_lines_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, cons
   if constexpr (runs_on_host_v<ExecutionSpace>)
     partitioned_solve_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
   else
-    staged_solve_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
+    device_partitioned_solve_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
+}
+
+// solve_along with the local passes of the backend the tag names (backend::device on any space).
+template <class Algo, class Backend, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class InfoView>
+void solve_lines_along_on(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                          const BView& b, const CView& c, const DView& d, const InfoView& info,
+                          const options& opts) {
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    device_partitioned_solve_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::mpi::solve_along: a host backend runs only on its own execution "
+                  "space");
+    solve_lines_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
+  }
 }
 
 }  // namespace detail
@@ -305,6 +359,17 @@ void solve_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, cons
                  const BView& b, const CView& c, const DView& d, const InfoView& info,
                  const options& opts = {}) {
   detail::solve_lines_along<Algo>(exec, comm, axis, a, b, c, d, info, opts);
+}
+
+// Either of the above with the local passes of the backend the trailing tag names
+// (backend::device on any execution space, e.g. to test the device passes on the host).
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView, class DView,
+          class InfoView, class Backend,
+          std::enable_if_t<detail::is_line_algo_v<Algo> && backend::is_backend_v<Backend>, int> = 0>
+void solve_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, const AView& a,
+                 const BView& b, const CView& c, const DView& d, const InfoView& info,
+                 const options& opts, Backend) {
+  detail::solve_lines_along_on<Algo, Backend>(exec, comm, axis, a, b, c, d, info, opts);
 }
 
 }  // namespace bandsolve::mpi
