@@ -43,6 +43,8 @@
 #include <bandsolve/bandsolve.hpp>
 #include <bandsolve/mpi.hpp>
 
+#include "mpi_bench_support.hpp"
+
 #include <benchmark/benchmark.h>
 #include <mpi.h>
 
@@ -56,74 +58,11 @@
 #include <utility>
 #include <vector>
 
-// ---- bytes sent, counted through the MPI profiling interface ------------------------------------
-namespace {
-struct sent_bytes {
-  double exchange = 0;  // data exchanges
-  double checks = 0;    // small collectives (argument checks, info agreement)
-};
-sent_bytes sent;
-
-int rank_of(MPI_Comm comm) {
-  int r = 0;
-  PMPI_Comm_rank(comm, &r);
-  return r;
-}
-int size_of(MPI_Comm comm) {
-  int p = 1;
-  PMPI_Comm_size(comm, &p);
-  return p;
-}
-double type_bytes(MPI_Datatype t) {
-  int s = 0;
-  PMPI_Type_size(t, &s);
-  return s;
-}
-}  // namespace
-
-extern "C" {
-int MPI_Alltoall(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt,
-                 MPI_Comm comm) {
-  sent.exchange += double(sc) * type_bytes(st) * (size_of(comm) - 1);
-  return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
-}
-int MPI_Alltoallv(const void* sb, const int sc[], const int sd[], MPI_Datatype st, void* rb,
-                  const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm) {
-  const int me = rank_of(comm), p = size_of(comm);
-  for (int q = 0; q < p; ++q)
-    if (q != me) sent.exchange += double(sc[q]) * type_bytes(st);
-  return PMPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
-}
-int MPI_Gatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int rd[],
-                MPI_Datatype rt, int root, MPI_Comm comm) {
-  if (rank_of(comm) != root) sent.exchange += double(sc) * type_bytes(st);
-  return PMPI_Gatherv(sb, sc, st, rb, rc, rd, rt, root, comm);
-}
-int MPI_Scatterv(const void* sb, const int sc[], const int sd[], MPI_Datatype st, void* rb,
-                 int rc, MPI_Datatype rt, int root, MPI_Comm comm) {
-  const int me = rank_of(comm), p = size_of(comm);
-  if (me == root)
-    for (int q = 0; q < p; ++q)
-      if (q != me) sent.exchange += double(sc[q]) * type_bytes(st);
-  return PMPI_Scatterv(sb, sc, sd, st, rb, rc, rt, root, comm);
-}
-int MPI_Allreduce(const void* sb, void* rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  sent.checks += double(count) * type_bytes(t);
-  return PMPI_Allreduce(sb, rb, count, t, op, comm);
-}
-int MPI_Allgather(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt,
-                  MPI_Comm comm) {
-  sent.checks += double(sc) * type_bytes(st);
-  return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
-}
-int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
-  if (rank_of(comm) == root) sent.checks += double(count) * type_bytes(t);
-  return PMPI_Bcast(buf, count, t, root, comm);
-}
-}
-
 namespace {
 
+using bandsolve_bench_mpi::sent_bytes;
+using bandsolve_bench_mpi::time_collective;
+using bandsolve_bench_mpi::timed_calls;
 using exec_space = Kokkos::DefaultHostExecutionSpace;
 using T = double;
 
@@ -237,37 +176,6 @@ struct transposer {
 
 enum class method { partitioned, transpose, local, partitioned_periodic };
 enum class kind { one_shot, factored };
-
-// The timed loop of every case, collective: restore() outside the clock, a barrier, call() on
-// every rank, the slowest rank's time as the iteration's. Returns the seconds per call and the
-// bytes this rank sent in the first call (MPI's profiling interface).
-struct timed_calls {
-  double seconds = 0;
-  sent_bytes first_call;
-};
-template <class Restore, class Call>
-timed_calls time_collective(benchmark::State& state, const Restore& restore, const Call& call) {
-  double total = 0;
-  timed_calls out;
-  bool counted = false;
-  for (auto _ : state) {
-    restore();
-    MPI_Barrier(MPI_COMM_WORLD);
-    const sent_bytes start = sent;
-    const double t0 = MPI_Wtime();
-    call();
-    double t = MPI_Wtime() - t0;
-    if (!counted) {
-      out.first_call = {sent.exchange - start.exchange, sent.checks - start.checks};
-      counted = true;
-    }
-    PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    state.SetIterationTime(t);
-    total += t;
-  }
-  out.seconds = total / static_cast<double>(state.iterations());
-  return out;
-}
 
 // Seconds of the local and partitioned cases of each (axis, kind), for vs_local and vs_lines.
 double local_seconds[2][2] = {{0, 0}, {0, 0}};
@@ -596,40 +504,13 @@ void register_block(int iterations) {
       }
 }
 
-// Ranks other than 0 run the benchmarks silently.
-class silent_reporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  Kokkos::initialize(argc, argv);
-  {
-    int me = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  return bandsolve_bench_mpi::run_main(argc, argv, [] {
     const char* it = std::getenv("BANDSOLVE_BENCH_MPI_ITERATIONS");
     register_all(it ? std::atoi(it) : 10);
     register_along(it ? std::atoi(it) : 10);
     register_block(it ? std::atoi(it) : 10);
-    // Only rank 0 writes --benchmark_out: the others would truncate the same file.
-    int kept = 1;
-    for (int i = 1; i < argc; ++i)
-      if (me == 0 || std::strncmp(argv[i], "--benchmark_out", 15) != 0) argv[kept++] = argv[i];
-    argc = kept;
-    benchmark::Initialize(&argc, argv);
-    if (me == 0) {
-      benchmark::RunSpecifiedBenchmarks();
-    } else {
-      silent_reporter quiet;
-      benchmark::RunSpecifiedBenchmarks(&quiet);
-    }
-    benchmark::Shutdown();
-  }
-  Kokkos::finalize();
-  MPI_Finalize();
-  return 0;
+  });
 }

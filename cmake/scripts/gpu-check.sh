@@ -2,15 +2,16 @@
 # The GPU checks of a CUDA build, for builds made on one machine and run on another:
 #
 #   bash cmake/scripts/gpu-check.sh pack BUILD_DIR OUT_DIR
-#       copies the executables of the tests labelled cuda, mpi_test_device_views (when built) and
-#       bandsolve_bench_cuda from BUILD_DIR (see docs/development.md, "Compiling for CUDA without
+#       copies the executables of the tests labelled cuda, mpi_test_device_views and
+#       bandsolve_bench_mpi_device (when built) and bandsolve_bench_cuda from BUILD_DIR (see docs/development.md, "Compiling for CUDA without
 #       a GPU") into OUT_DIR/bin, stripped and gzipped, the shared libraries they need that are
 #       not the C/C++ runtime, the CUDA driver or cuSPARSE into OUT_DIR/lib, and this script.
 #   bash OUT_DIR/gpu-check.sh run OUT_DIR RESULTS_DIR
 #       on the GPU machine: every test program and compute-sanitizer memcheck on each, side by
-#       side (tests.log, memcheck.log), mpi_test_device_views at 2 ranks when it is there and
-#       mpiexec is found, then the benchmark's families (device.json) and shape sweep
-#       (sweep.json, sweep_cusparse.json), one after the other. About 4 minutes on an H200.
+#       side (tests.log, memcheck.log), mpi_test_device_views at 2 ranks (and under memcheck)
+#       when it is there and mpiexec is found, then the benchmark's families (device.json) and
+#       shape sweep (sweep.json, sweep_cusparse.json), one after the other, and the MPI device
+#       benchmark at 2 ranks (mpi_device.json). About 5 minutes on an H200.
 #
 # Environment: GPU_CHECK_TIMEOUT (seconds per test program, default 150).
 set -u
@@ -23,7 +24,8 @@ pack() {
   mkdir -p "$out/bin" "$out/lib"
   local exe=() f
   for f in "$build"/tests/device_test_* "$build"/tests/cuda_test_* \
-           "$build"/tests/mpi/mpi_test_device_views "$build"/bench/bandsolve_bench_cuda; do
+           "$build"/tests/mpi/mpi_test_device_views "$build"/bench/bandsolve_bench_cuda \
+           "$build"/bench/bandsolve_bench_mpi_device; do
     [ -x "$f" ] && [ -f "$f" ] && exe+=("$f")
   done
   [ ${#exe[@]} -gt 0 ] || die "no CUDA test or benchmark executables in $build"
@@ -79,6 +81,11 @@ run() {
   if [ -x mpi_test_device_views ] && command -v mpiexec >/dev/null; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
       one test_mpi_device_views mpiexec --oversubscribe -n 2 ./mpi_test_device_views &
+    if command -v compute-sanitizer >/dev/null; then
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        one memcheck_mpi_device_views mpiexec --oversubscribe -n 2 \
+        compute-sanitizer --tool memcheck --print-limit 20 ./mpi_test_device_views &
+    fi
   fi
   wait
   cat "$work"/test_*.log > "$results/tests.log"
@@ -92,6 +99,12 @@ run() {
       --benchmark_out="$results/sweep.json" --benchmark_out_format=json >> "$results/bench.log" 2>&1
     timeout 300 "$bench" --benchmark_filter='^sweep/cusparse' --benchmark_min_time=0.05 \
       --benchmark_out="$results/sweep_cusparse.json" --benchmark_out_format=json \
+      >> "$results/bench.log" 2>&1
+  fi
+  if [ -x bandsolve_bench_mpi_device ] && command -v mpiexec >/dev/null; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 \
+      mpiexec --oversubscribe -n 2 ./bandsolve_bench_mpi_device \
+      --benchmark_out="$results/mpi_device.json" --benchmark_out_format=json \
       >> "$results/bench.log" 2>&1
   fi
   date >> "$results/env.log"
