@@ -1,6 +1,6 @@
 // CUDA builds only: the distributed solves called on Kokkos::Cuda with Views in device memory
-// (scalar lines, one-shot, factored and along an axis, with the device passes,
-// mpi/partition_device.hpp; block lines through host copies, mpi/host_staging.hpp) must give what
+// (their local passes on the device: mpi/partition_device.hpp for scalar lines,
+// mpi/block_partition_kernel.hpp for block lines) must give what
 // the same calls give on the host: mpi::solve on a row batch and on a strided subview,
 // mpi::factorize and two solves, mpi::solve_along on a 3-D array, and block-tridiagonal lines
 // (m = 3) with one and with two right-hand sides per system, one-shot and factored. Each rank

@@ -3,8 +3,8 @@
 // block Thomas solve of the whole lines to rounding and leave a small residual, for blocks of 2, 3,
 // 5 and 8, float and double, row, column, strided and interleaved Views, even and uneven splits
 // (parts of 1 and 2 block rows), one system and batches that are not a multiple of a pack, both
-// exchange schemes, with and without pivoting inside the blocks, and through host copies (the path
-// of device execution spaces); the words the exchanges send are counted. A singular block row gets
+// exchange schemes, with and without pivoting inside the blocks; the words the exchanges send are
+// counted. A singular block row gets
 // the single-process info code on every rank; bad arguments on one rank, or different block sizes,
 // make every rank throw. The factored form (mpi::factorize with algo::block_thomas) against the
 // one-shot solve on the same cases, two right-hand sides per factorization; several right-hand
@@ -228,12 +228,11 @@ struct outcome {
   std::vector<int> info;
 };
 
-// Solves this rank's part under `sizes` with Views of kind K (staged: through host copies, as on
-// a device execution space) and measures it against the reference and by the residual of the
-// whole lines (x gathered on every rank).
+// Solves this rank's part under `sizes` with Views of kind K and measures it against the
+// reference and by the residual of the whole lines (x gathered on every rank).
 template <kind K, class T>
 outcome run(const lines& L, const std::vector<std::size_t>& sizes, bmpi::options opts,
-            block_thomas algorithm = {}, bool staged = false) {
+            block_thomas algorithm = {}) {
   const auto [g0, n] = my_rows(sizes);
   const auto a = local_coef<K, T>(L, g0, n, 0);
   const auto b = local_coef<K, T>(L, g0, n, 1);
@@ -242,11 +241,7 @@ outcome run(const lines& L, const std::vector<std::size_t>& sizes, bmpi::options
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
-  if (staged)
-    bmpi::detail::block_staged_solve(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, d, info,
-                                     opts);
-  else
-    bmpi::solve(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, d, info, opts);
+  bmpi::solve(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, d, info, opts);
   // Words per line per rank: K reduced rows of 2m^2 + m words there and m back (none on one
   // rank, which solves on its own).
   long long total = words_sent;
@@ -370,21 +365,6 @@ TEST_CASE("mpi::solve(block_thomas) with pivoting inside the blocks", "[mpi][blo
     INFO("split " << split_name(sp));
     CHECK(o.max_error <= 1e-12);
     CHECK(o.max_residual <= 1e-12);
-  }
-}
-
-TEST_CASE("mpi::solve(block_thomas) through host copies of the Views", "[mpi][block]") {
-  const int P = world_size();
-  for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
-    bmpi::options opts;
-    opts.scheme = scheme;
-    const lines L{7, 13, 5};
-    const outcome s = run<kind::strided, double>(L, parts(split::one_two_rest, P), opts, {}, true);
-    CHECK(s.max_error <= 1e-12);
-    CHECK(s.max_residual <= 1e-12);
-    const outcome f = run<kind::column, float>(L, parts(split::even, P), opts, {}, true);
-    CHECK(f.max_error <= 1e-4);
-    CHECK(f.max_residual <= 1e-4);
   }
 }
 

@@ -18,10 +18,11 @@
 // 4m^2 + 4m), per right-hand side (d may hold several per system, nrhs the same on every
 // rank). The info codes are the one-shot solve's. One rank: the single-process block
 // factorization (block_thomas.hpp), after the same collective checks. Arguments are checked on
-// every rank and agreed (collective_checks.hpp), those of each solve too. Host execution spaces
-// factor and solve in place; others (Kokkos::Cuda) keep the factors in host memory and go through
-// host copies of a, b, c and of each d (host_staging.hpp). See docs/distributed.md,
-// "Block-tridiagonal lines".
+// every rank and agreed (collective_checks.hpp), those of each solve too. The local passes run on
+// exec, a thread per system, the factors in exec's memory (on Kokkos::Cuda on the device: only
+// the reduced rows, codes and interface values cross to host memory, where the reduced systems
+// are exchanged, factored and solved). See docs/distributed.md, "Block-tridiagonal lines".
+#include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -29,7 +30,7 @@
 #include <bandsolve/mpi/block_partition_kernel.hpp>
 #include <bandsolve/mpi/block_solve.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
-#include <bandsolve/mpi/host_staging.hpp>
+#include <bandsolve/mpi/host_execution.hpp>
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/options.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
@@ -47,40 +48,49 @@ namespace bandsolve::mpi {
 
 namespace detail {
 
-// What factorize(block_thomas) keeps, in HostExecutionSpace's memory: with several ranks the
-// factors of this rank's parts and, on the ranks that solve reduced systems, their single-process
-// factorization (a row batch); with one rank the single-process factorization of the lines.
-template <class T, int W, class HostExecutionSpace>
+// What factorize(block_thomas) keeps: with several ranks the factors of this rank's parts (in
+// ExecutionSpace's memory) and, on the ranks that solve reduced systems, their single-process
+// factorization (a row batch in host memory); with one rank the single-process factorization of
+// the lines on ExecutionSpace.
+template <class T, int W, class ExecutionSpace>
 struct block_factorization_state {
-  using memory_space = typename HostExecutionSpace::memory_space;
+  using host_execution_space = host_execution_t<ExecutionSpace>;
+  using memory_space = typename host_execution_space::memory_space;
+  using factor_memory_space = typename ExecutionSpace::memory_space;
+  using whole_factorization =
+      std::conditional_t<std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device>,
+                         block_thomas_device_factorization<T, W, ExecutionSpace>,
+                         block_thomas_factorization<T, W, ExecutionSpace>>;
   MPI_Comm comm = MPI_COMM_NULL;
   partition p;
   block_part part;
   int m = 0;
-  Kokkos::View<T**, Kokkos::LayoutRight, memory_space> factors;
+  Kokkos::View<T**, Kokkos::LayoutRight, factor_memory_space> factors;
   reduced_router<T, memory_space> router;
-  block_thomas_factorization<T, 0, HostExecutionSpace> reduced;  // of the lines solved here
-  block_thomas_factorization<T, W, HostExecutionSpace> whole;    // one rank
+  block_thomas_factorization<T, 0, host_execution_space> reduced;  // of the lines solved here
+  whole_factorization whole;                                       // one rank
   Kokkos::View<int*, Kokkos::HostSpace> info;
 };
 
-// A factored solve of d (checked, host memory; nrhs right-hand sides per system) with several
-// ranks.
+// A factored solve of d (checked, in exec's memory; nrhs right-hand sides per system) with
+// several ranks: the local passes on exec, the reduced right-hand sides solved on the host.
 template <int M, class ExecutionSpace, class State, class DView>
 void block_factored_solve(const ExecutionSpace& exec, const State& s, const DView& d, int nrhs) {
   using T = typename DView::non_const_value_type;
-  using memory_space = typename State::memory_space;
+  const auto host = host_execution_of(exec);
   const int RW = M * nrhs;  // words of a reduced row: d' of each right-hand side
-  const auto rhs = block_buffer<T, memory_space>(
+  const auto rhs = block_buffer<T, typename State::factor_memory_space>(
       "bandsolve::mpi block reduced rhs",
       s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * RW));
   block_rhs_parts<M>(exec, d, nrhs, s.factors, rhs, static_cast<index_t>(s.p.nsys), s.part);
   exec.fence();  // rhs is complete
-  const auto rhs_in = s.router.to_solvers(rhs, RW);
+  const auto host_rhs =
+      Kokkos::create_mirror_view_and_copy(typename State::memory_space(), rhs);
+  const auto rhs_in = s.router.to_solvers(host_rhs, RW);
   const auto rd = allocate_reduced_rhs<M, T>(s.router, nrhs);
   if (s.router.lines_solved_here() > 0) {
-    unpack_reduced_rhs<M, T>(exec, s.router, rhs_in, RW, 0, rd);
-    s.reduced.solve(exec, rd);
+    unpack_reduced_rhs<M, T>(host, s.router, rhs_in, RW, 0, rd);
+    s.reduced.solve(host, rd);
   }
   block_return_and_finish<M, true>(exec, s.comm, s.p, s.router, rd, d, s.factors, s.part);
 }
@@ -88,19 +98,18 @@ void block_factored_solve(const ExecutionSpace& exec, const State& s, const DVie
 }  // namespace detail
 
 // The factors of block lines split over the ranks. T: float or double; W: the pack width of
-// interleaved<W> Views (0: rank-4 Views), which solve's d must share. On an execution space that
-// does not run on host memory (Kokkos::Cuda) the factors live in host memory and each solve goes
-// through a host copy of d (host_staging.hpp).
+// interleaved<W> Views (0: rank-4 Views), which solve's d must share. The factors live in
+// ExecutionSpace's memory, the reduced systems' factorization in host memory.
 template <class T, int W, class ExecutionSpace>
 class block_factorization {
  public:
   using scalar_type = T;
   using execution_space = ExecutionSpace;
   static constexpr int pack_width = W;
-  // Where the factors live and the solves' local passes run.
+  // Where the reduced systems are exchanged and solved (host memory).
   using host_execution_space = detail::host_execution_t<ExecutionSpace>;
   using memory_space = typename host_execution_space::memory_space;
-  using state = detail::block_factorization_state<T, W, host_execution_space>;
+  using state = detail::block_factorization_state<T, W, ExecutionSpace>;
 
   block_factorization() = default;
   explicit block_factorization(state s) : s_(std::move(s)), initialized_(true) {}
@@ -123,15 +132,13 @@ class block_factorization {
     detail::block_lines_rhs_static_checks<W, DView>();
     agree_on_rhs(d);
     if (s_.p.nsys == 0) return;
-    // d as given was checked above, before it is copied.
-    detail::solve_on_host_rhs(
-        exec, [&](const host_execution_space& e, const auto& v) { solve_here(e, v); }, d);
+    solve_here(exec, d);
   }
 
-  // The solve of a checked d in host memory: solve's last step, public because nvcc does not
-  // accept device lambdas in private member functions.
+  // The solve of a checked d: solve's last step, public because nvcc does not accept device
+  // lambdas in private member functions.
   template <class DView>
-  void solve_here(const host_execution_space& exec, const DView& d) const {
+  void solve_here(const ExecutionSpace& exec, const DView& d) const {
     if (s_.p.size == 1) {
       s_.whole.solve(exec, d);
       exec.fence();
@@ -207,43 +214,42 @@ void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorit
                           const AView& a, const BView& b, const CView& c, State& s) {
   using T = typename BView::non_const_value_type;
   using memory_space = typename State::memory_space;
+  using factor_memory_space = typename State::factor_memory_space;
   constexpr int CW = 2 * M * M;  // words of a reduced row's matrices: A', C'
-  s.factors = allocate_block_factors<M, true, T, memory_space>(s.p, s.part);
-  const auto coef = block_buffer<T, memory_space>(
+  const auto host = host_execution_of(exec);
+  s.factors = allocate_block_factors<M, true, T, factor_memory_space>(s.p, s.part);
+  const auto coef = block_buffer<T, factor_memory_space>(
       "bandsolve::mpi block reduced coefficients",
       s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * CW));
-  const Kokkos::View<int*, memory_space> codes("bandsolve::mpi block local info", s.p.nsys);
+  const Kokkos::View<int*, factor_memory_space> codes("bandsolve::mpi block local info",
+                                                      s.p.nsys);
   block_factor_parts<M>(exec, a, b, c, s.factors, coef, codes, static_cast<index_t>(s.p.nsys),
                         s.part);
   exec.fence();  // coef is complete
-  const auto coef_in = s.router.to_solvers(coef, CW);
+  const auto host_coef = Kokkos::create_mirror_view_and_copy(memory_space(), coef);
+  const auto host_codes = Kokkos::create_mirror_view_and_copy(memory_space(), codes);
+  const auto coef_in = s.router.to_solvers(host_coef, CW);
   std::vector<int> reduced_codes(s.p.nsys, 0);
   if (s.router.lines_solved_here() > 0) {
-    const auto abc = receive_reduced_matrices<M, T>(exec, s.router, coef_in, CW);
-    s.reduced = bandsolve::factorize(exec, algorithm, abc[0], abc[1], abc[2]);
-    exec.fence();
+    const auto abc = receive_reduced_matrices<M, T>(host, s.router, coef_in, CW);
+    s.reduced = bandsolve::factorize(host, algorithm, abc[0], abc[1], abc[2]);
+    host.fence();
     s.router.record_codes(s.reduced.info(), reduced_codes);
   }
-  reduce_info(s.comm, s.p.nsys, codes, reduced_codes, s.info);
+  reduce_info(s.comm, s.p.nsys, host_codes, reduced_codes, s.info);
 }
 
-// The factorization on a host execution space; nsys: the systems of interleaved packs (-1: every
-// slot of b). ResultSpace: the execution space the factorization is for (its
-// host_execution_space is ExecutionSpace).
-template <class ResultSpace, class ExecutionSpace, class AView, class BView, class CView>
+// The factorization on exec; nsys: the systems of interleaved packs (-1: every slot of b).
+template <class ExecutionSpace, class AView, class BView, class CView>
 block_factorization<typename BView::non_const_value_type,
-                    bandsolve::detail::block_pack_width_v<BView>, ResultSpace>
+                    bandsolve::detail::block_pack_width_v<BView>, ExecutionSpace>
 partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
                             algo::block_thomas algorithm, const AView& a, const BView& b,
                             const CView& c, std::size_t nsys, const options& opts) {
   using T = typename BView::non_const_value_type;
-  using result = block_factorization<T, bandsolve::detail::block_pack_width_v<BView>, ResultSpace>;
-  static_assert(std::is_same_v<typename result::host_execution_space, ExecutionSpace>);
+  using result =
+      block_factorization<T, bandsolve::detail::block_pack_width_v<BView>, ExecutionSpace>;
   bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                           typename BView::memory_space>::accessible,
-                "bandsolve::mpi::factorize(block_thomas): the local passes run on host execution "
-                "spaces and host memory");
   typename result::state s;
   s.comm = comm;
   const auto agreed = agree_on_block_factor_arguments(comm, sizeof(T), a, b, c, nsys, opts);
@@ -268,28 +274,6 @@ partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
   return result(std::move(s));
 }
 
-// The factorization for exec, on exec's own memory or through host copies of a, b and c (checked
-// and agreed as given before anything is copied; host_staging.hpp).
-template <class ExecutionSpace, class AView, class BView, class CView>
-auto factorize_block_lines(const ExecutionSpace& exec, MPI_Comm comm,
-                           algo::block_thomas algorithm, const AView& a, const BView& b,
-                           const CView& c, std::size_t nsys, const options& opts) {
-  if constexpr (runs_on_host_v<ExecutionSpace>) {
-    return partitioned_block_factorize<ExecutionSpace>(exec, comm, algorithm, a, b, c, nsys,
-                                                       opts);
-  } else {
-    using T = typename BView::non_const_value_type;
-    bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
-    agree_on_block_factor_arguments(comm, sizeof(T), a, b, c, nsys, opts);
-    const auto ha = stage_on_host(exec, a, "a");
-    const auto hb = stage_on_host(exec, b, "b");
-    const auto hc = stage_on_host(exec, c, "c");
-    return partitioned_block_factorize<ExecutionSpace>(host_execution_t<ExecutionSpace>(), comm,
-                                                       algorithm, ha.host, hb.host, hc.host,
-                                                       nsys, opts);
-  }
-}
-
 }  // namespace detail
 
 // Block-tridiagonal lines. nsys: the systems of interleaved packs (default: every slot of b).
@@ -297,14 +281,14 @@ template <class ExecutionSpace, class AView, class BView, class CView>
 auto factorize(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
                const AView& a, const BView& b, const CView& c, std::size_t nsys,
                const options& opts = {}) {
-  return detail::factorize_block_lines(exec, comm, algorithm, a, b, c, nsys, opts);
+  return detail::partitioned_block_factorize(exec, comm, algorithm, a, b, c, nsys, opts);
 }
 
 template <class ExecutionSpace, class AView, class BView, class CView>
 auto factorize(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
                const AView& a, const BView& b, const CView& c, const options& opts = {}) {
-  return detail::factorize_block_lines(exec, comm, algorithm, a, b, c,
-                                       static_cast<std::size_t>(-1), opts);
+  return detail::partitioned_block_factorize(exec, comm, algorithm, a, b, c,
+                                             static_cast<std::size_t>(-1), opts);
 }
 
 }  // namespace bandsolve::mpi

@@ -21,9 +21,10 @@
 // that is factored (locally and in the reduced solve), as the single-process solve does.
 // Collective over comm; the arguments (m and nrhs included) are checked on every rank and agreed
 // before any exchange (collective_checks.hpp), so bad arguments on any rank make every rank throw
-// the same std::invalid_argument. Host execution spaces solve in place, others through host copies
-// (host_staging.hpp). The call fences exec. One rank: the single-process solve. See
-// docs/distributed.md, "Block-tridiagonal lines".
+// the same std::invalid_argument. The local passes run on exec, a thread per system (on
+// Kokkos::Cuda on the device: only the reduced rows, codes and interface values cross to host
+// memory, where the exchange and the reduced solve run). The call fences exec. One rank: the
+// single-process solve. See docs/distributed.md, "Block-tridiagonal lines".
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -31,7 +32,7 @@
 #include <bandsolve/mpi/block_partition_kernel.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/datatype.hpp>
-#include <bandsolve/mpi/host_staging.hpp>
+#include <bandsolve/mpi/host_execution.hpp>
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/options.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
@@ -323,8 +324,9 @@ auto receive_reduced_matrices(const ExecutionSpace& exec, const Router& router,
 }
 
 // The interface values (rd: the reduced solutions of the lines solved here, rd.extent(3)
-// right-hand sides each) back to their ranks,
-// then the finish pass of every system: x over d. Fences exec.
+// right-hand sides each, in host memory) back to their ranks, then the finish pass of every
+// system on exec (the values copied to exec's memory first where that is not host memory): x
+// over d. Fences exec.
 template <int M, bool Factored, class ExecutionSpace, class Router, class Rhs, class DView,
           class Work>
 void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
@@ -335,12 +337,16 @@ void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const pa
   const auto iface = block_buffer<T, typename Router::buffer::memory_space>(
       "bandsolve::mpi block interface",
       p.nsys * static_cast<std::size_t>(part.reduced_rows() * M * nrhs));
-  block_interface_to_owners<M, T>(exec, comm, p, router, rd, iface);
-  block_finish_parts<M, Factored>(exec, d, nrhs, work, iface, static_cast<index_t>(p.nsys), part);
+  block_interface_to_owners<M, T>(host_execution_of(exec), comm, p, router, rd, iface);
+  const auto here =
+      Kokkos::create_mirror_view_and_copy(typename ExecutionSpace::memory_space(), iface);
+  block_finish_parts<M, Factored>(exec, d, nrhs, work, here, static_cast<index_t>(p.nsys), part);
   exec.fence();
 }
 
-// The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0) on a host execution space.
+// The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0): the local passes on exec
+// (a thread per system, valid device code), the reduced rows and codes in host memory for the
+// exchange and the reduced solve (on the host), the interface values back for the finish.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
@@ -348,6 +354,8 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
                          const BView& b, const CView& c, const DView& d, const InfoView& info) {
   using T = typename DView::non_const_value_type;
   using memory_space = typename ExecutionSpace::memory_space;
+  using host_memory = typename host_execution_t<ExecutionSpace>::memory_space;
+  const auto host = host_execution_of(exec);
   const int RW = block_row_words(M, nrhs);
   const block_part part = block_part_of(p, algorithm);
   const index_t nsys = static_cast<index_t>(p.nsys);
@@ -359,24 +367,28 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
 
   block_reduce_parts<M>(exec, a, b, c, d, nrhs, work, red, codes, nsys, part);
   exec.fence();  // red is complete
-  const reduced_router<T, memory_space> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
-  const auto rows_in = router.to_solvers(red, RW);
+  const auto host_red = Kokkos::create_mirror_view_and_copy(host_memory(), red);
+  const auto host_codes = Kokkos::create_mirror_view_and_copy(host_memory(), codes);
+  const reduced_router<T, host_memory> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
+  const auto rows_in = router.to_solvers(host_red, RW);
   std::vector<int> reduced_codes(p.nsys, 0);
   const auto rd = allocate_reduced_rhs<M, T>(router, nrhs);
   if (router.lines_solved_here() > 0) {
-    const auto abc = receive_reduced_matrices<M, T>(exec, router, rows_in, RW);
-    unpack_reduced_rhs<M, T>(exec, router, rows_in, RW, 2 * M * M, rd);
-    const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi block reduced info",
-                                                 rd.extent(0));
-    bandsolve::solve(exec, algorithm, abc[0], abc[1], abc[2], rd, rinfo);
-    exec.fence();
+    const auto abc = receive_reduced_matrices<M, T>(host, router, rows_in, RW);
+    unpack_reduced_rhs<M, T>(host, router, rows_in, RW, 2 * M * M, rd);
+    const Kokkos::View<int*, host_memory> rinfo("bandsolve::mpi block reduced info",
+                                                rd.extent(0));
+    bandsolve::solve(host, algorithm, abc[0], abc[1], abc[2], rd, rinfo);
+    host.fence();
     router.record_codes(rinfo, reduced_codes);
   }
   block_return_and_finish<M, false>(exec, comm, p, router, rd, d, work, part);
-  reduce_info(comm, p.nsys, codes, reduced_codes, info);
+  const auto host_info = Kokkos::create_mirror_view(info);
+  reduce_info(comm, p.nsys, host_codes, reduced_codes, host_info);
+  Kokkos::deep_copy(info, host_info);
 }
 
-// The one-shot solve on a host execution space (arguments checked here, collectively).
+// The one-shot solve on exec's memory (arguments checked here, collectively).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
                              algo::block_thomas algorithm, const AView& a, const BView& b,
@@ -384,12 +396,6 @@ void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
                              const options& opts) {
   using T = typename DView::non_const_value_type;
   block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                           typename DView::memory_space>::accessible &&
-                    Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                               typename InfoView::memory_space>::accessible,
-                "bandsolve::mpi::solve(block_thomas): the local passes run on host execution "
-                "spaces and host memory");
   // Named members, not a structured binding: C++17 lambdas cannot capture those.
   const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts);
   const partition& p = agreed.p;
@@ -407,24 +413,6 @@ void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
                                          });
 }
 
-// The one-shot solve through host memory (host_staging.hpp): the arguments as given are checked
-// and agreed before anything is copied.
-template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void block_staged_solve(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
-                        const AView& a, const BView& b, const CView& c, const DView& d,
-                        const InfoView& info, const options& opts) {
-  using T = typename DView::non_const_value_type;
-  block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
-  const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts);
-  if (agreed.p.nsys == 0) return;
-  solve_on_host_copies(
-      exec,
-      [&](const auto& host, const auto&... views) {
-        block_partitioned_solve(host, comm, algorithm, views..., opts);
-      },
-      a, b, c, d, info);
-}
-
 }  // namespace detail
 
 // Block-tridiagonal lines (see the top of this header).
@@ -432,10 +420,7 @@ template <class ExecutionSpace, class AView, class BView, class CView, class DVi
 void solve(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
            const AView& a, const BView& b, const CView& c, const DView& d, const InfoView& info,
            const options& opts = {}) {
-  if constexpr (detail::runs_on_host_v<ExecutionSpace>)
-    detail::block_partitioned_solve(exec, comm, algorithm, a, b, c, d, info, opts);
-  else
-    detail::block_staged_solve(exec, comm, algorithm, a, b, c, d, info, opts);
+  detail::block_partitioned_solve(exec, comm, algorithm, a, b, c, d, info, opts);
 }
 
 }  // namespace bandsolve::mpi

@@ -21,7 +21,7 @@
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
-#include <bandsolve/mpi/host_staging.hpp>
+#include <bandsolve/mpi/host_execution.hpp>
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>
@@ -283,9 +283,7 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
   const auto host_coef = Kokkos::create_mirror_view_and_copy(memory_space(), coef);
   const auto host_codes = Kokkos::create_mirror_view_and_copy(memory_space(), codes);
 
-  const host_space host = [&] {
-    if constexpr (DevicePasses) return host_space(); else return exec;
-  }();
+  const host_space host = host_execution_of(exec);
   const auto coef_in = s.router.to_solvers(host_coef, 2);
   std::vector<int> reduced_codes(n_sys, 0);
   if (s.router.lines_solved_here() > 0) {

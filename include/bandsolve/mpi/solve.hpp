@@ -28,7 +28,7 @@
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/datatype.hpp>
-#include <bandsolve/mpi/host_staging.hpp>
+#include <bandsolve/mpi/host_execution.hpp>
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>

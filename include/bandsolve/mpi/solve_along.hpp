@@ -33,7 +33,7 @@
 // docs/distributed.md.
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
-#include <bandsolve/mpi/host_staging.hpp>
+#include <bandsolve/mpi/host_execution.hpp>
 #include <bandsolve/mpi/solve.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
