@@ -19,6 +19,8 @@
 //   transpose/factored     the same with the coefficients moved and factored once: d there, x back;
 //   along/<axis>/one_shot  bandsolve::mpi::solve_along on the field as one LayoutRight array split
 //                          along x (axis 0), y (1) or z (2), full coefficient arrays;
+//   along/<axis>/factored  f.solve of bandsolve::mpi::factorize_along on the same array (vs_local:
+//                          over the local factored solve of the x column case);
 //   scheme/gather/L, scheme/all_to_all/L
 //                          the two exchanges of the reduced systems on L lines of 64 rows per rank
 //                          (row layout, one-shot), for the automatic scheme's threshold;
@@ -286,7 +288,7 @@ void run(benchmark::State& state, method how, kind what) {
 // rank), one-shot, full coefficient arrays: the lines are solved in place, run by run. Counters:
 // ns_per_unknown and vs_local (time over the local one-shot case of the column layout, the
 // single-process reference of the x_column cases; run those first).
-void along(benchmark::State& state, int axis) {
+void along(benchmark::State& state, int axis, kind what) {
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -317,13 +319,20 @@ void along(benchmark::State& state, int axis) {
   Kokkos::fence();
   Kokkos::View<int*, Kokkos::HostSpace> info("info", N * N);
   const exec_space exec;
+  bandsolve::mpi::along_factorization<T, exec_space> f;
+  if (what == kind::factored)
+    f = bandsolve::mpi::factorize_along(exec, MPI_COMM_WORLD, axis, a, b, c);
   const double per_iter =
       time_collective(state, [&] { Kokkos::deep_copy(d, d0); }, [&] {
-        bandsolve::mpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
+        if (what == kind::factored)
+          f.solve(exec, d);
+        else
+          bandsolve::mpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
       }).seconds;
   state.counters["ranks"] = P;
   state.counters["ns_per_unknown"] = per_iter * 1e9 / double(N * N * N);
-  if (local_seconds[0][0] > 0) state.counters["vs_local"] = per_iter / local_seconds[0][0];
+  const double local = local_seconds[0][int(what)];
+  if (local > 0) state.counters["vs_local"] = per_iter / local;
 }
 
 // The exchange schemes against each other: `lines` lines of 64 rows per rank (row layout), the
@@ -474,13 +483,17 @@ void register_all(int iterations) {
 
 // After register_all's cases, so that vs_local finds the local case of the same run.
 void register_along(int iterations) {
-  const char* names[] = {"mpi/along/x_axis0/one_shot", "mpi/along/y_axis1/one_shot",
-                         "mpi/along/z_axis2/one_shot"};
-  for (int axis = 0; axis < 3; ++axis)
-    benchmark::RegisterBenchmark(names[axis], [axis](benchmark::State& s) { along(s, axis); })
-        ->UseManualTime()
-        ->Iterations(iterations)
-        ->Unit(benchmark::kMillisecond);
+  const char* axes[] = {"x_axis0", "y_axis1", "z_axis2"};
+  for (const kind what : {kind::one_shot, kind::factored})
+    for (int axis = 0; axis < 3; ++axis) {
+      const std::string name = std::string("mpi/along/") + axes[axis] +
+                               (what == kind::one_shot ? "/one_shot" : "/factored");
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [axis, what](benchmark::State& s) { along(s, axis, what); })
+          ->UseManualTime()
+          ->Iterations(iterations)
+          ->Unit(benchmark::kMillisecond);
+    }
 }
 
 // After the local block case of each kind, the partitioned one (vs_local); one right-hand side

@@ -4,6 +4,7 @@
 #include <bandsolve/mpi/block_factorize.hpp>
 #include <bandsolve/mpi/block_solve.hpp>
 #include <bandsolve/mpi/factorize.hpp>
+#include <bandsolve/mpi/factorize_along.hpp>
 #include <bandsolve/mpi/options.hpp>
 #include <bandsolve/mpi/solve.hpp>
 #include <bandsolve/mpi/solve_along.hpp>

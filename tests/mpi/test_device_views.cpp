@@ -1,10 +1,10 @@
 // CUDA builds only: the distributed solves called on Kokkos::Cuda with Views in device memory
 // (their local passes on the device: mpi/partition_device.hpp for scalar lines,
-// mpi/block_partition_kernel.hpp for block lines) must give what
-// the same calls give on the host: mpi::solve on a row batch and on a strided subview,
-// mpi::factorize and two solves, mpi::solve_along on a 3-D array, and block-tridiagonal lines
-// (m = 3) with one and with two right-hand sides per system, one-shot and factored. Each rank
-// holds 3 + rank rows (block rows) of every line. A plain main() run by mpiexec on a GPU machine;
+// mpi/block_partition_kernel.hpp for block lines) must give what the same calls give on the host:
+// mpi::solve on a row batch and on a strided subview, mpi::factorize and two solves,
+// mpi::solve_along and mpi::factorize_along on a 3-D array, and block-tridiagonal lines (m = 3)
+// with one and with two right-hand sides per system, one-shot and factored. Each rank holds
+// 3 + rank rows (block rows) of every line. A plain main() run by mpiexec on a GPU machine;
 // returns 1 on a mismatch.
 #include <bandsolve/mpi.hpp>
 
@@ -116,17 +116,24 @@ void along(int rank) {
   const auto db = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), b);
   const auto dc = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), c);
   const auto dd = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
+  const auto dd2 = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", e0 * e2);
   Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", e0 * e2);
   bmpi::solve_along(Kokkos::DefaultHostExecutionSpace(), MPI_COMM_WORLD, 1, a, b, c, d, info);
   bmpi::solve_along(Kokkos::Cuda(), MPI_COMM_WORLD, 1, da, db, dc, dd, dinfo);
-  const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dd);
-  double worst = 0;
-  for (std::size_t p = 0; p < e0; ++p)
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t q = 0; q < e2; ++q)
-        worst = std::fmax(worst, std::fabs(back(p, i, q) - d(p, i, q)));
-  report("solve_along, axis 1 of a 3-D array", worst, true);
+  const auto f = bmpi::factorize_along(Kokkos::Cuda(), MPI_COMM_WORLD, 1, da, db, dc);
+  f.solve(Kokkos::Cuda(), dd2);
+  const auto worst_of = [&](const auto& dev) {
+    const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev);
+    double worst = 0;
+    for (std::size_t p = 0; p < e0; ++p)
+      for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t q = 0; q < e2; ++q)
+          worst = std::fmax(worst, std::fabs(back(p, i, q) - d(p, i, q)));
+    return worst;
+  };
+  report("solve_along, axis 1 of a 3-D array", worst_of(dd), true);
+  report("factorize_along, then solve, axis 1", worst_of(dd2), f.info()(0) == info(0));
 }
 
 // Block lines: nsys lines of 3 + rank block rows of m x m blocks, d with nrhs right-hand sides

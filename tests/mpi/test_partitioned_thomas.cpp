@@ -727,10 +727,12 @@ void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0,
 // ArrayLayout, coefficients full (same type as d) or Shared; zero_lines: lines with a zero row
 // (global row 5 or the last). Checks x and info against the single-process Thomas solve of the
 // whole lines (what solve_along computes, line by line) and the words the exchange sent.
+// Factored: factorize_along, then one solve (full coefficient arrays only).
 template <class T, int R, class ArrayLayout, bool Shared = false, passes Path = passes::host,
-          class Algo = bandsolve::algo::thomas>
+          class Algo = bandsolve::algo::thomas, bool Factored = false>
 void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
                  const std::vector<std::size_t>& zero_lines = {}) {
+  static_assert(!(Factored && Shared), "factorize_along takes full coefficient arrays");
   using DView = nd_view<T, R, ArrayLayout>;
   using CView = std::conditional_t<Shared, nd_view<T, 1>, DView>;
   const auto ax = static_cast<std::size_t>(axis);
@@ -763,7 +765,19 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
-  if constexpr (Path == passes::device)
+  if constexpr (Factored) {
+    const auto f = [&] {
+      if constexpr (Path == passes::device)
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, bmpi::options{},
+                                     bandsolve::backend::device{});
+      else
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c);
+    }();
+    CHECK(f.on_device_backend() == (Path == passes::device));
+    for (std::size_t s = 0; s < nsys; ++s) info(s) = f.info()(s);
+    words_sent = 0;
+    f.solve(exec, d);
+  } else if constexpr (Path == passes::device)
     bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info, bmpi::options{},
                       bandsolve::backend::device{});
   else if constexpr (periodic_v<Algo>)
@@ -773,8 +787,13 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   else
     bmpi::solve_along(exec, MPI_COMM_WORLD, bandsolve::algo::thomas{}, axis, a, b, c, d, info);
   const double words = words_per_line_per_rank(nsys);
-  CHECK(words == (world_size() == 1 ? 0.0 : 4 * reduced_rows(sizes) / world_size()));
-  CHECK(words <= 8);
+  if constexpr (Factored) {  // 1 word per reduced row there, 1 back (one rank too)
+    CHECK(words == 2 * reduced_rows(sizes) / world_size());
+    CHECK(words <= 4);
+  } else {
+    CHECK(words == (world_size() == 1 ? 0.0 : 4 * reduced_rows(sizes) / world_size()));
+    CHECK(words <= 8);
+  }
 
   CHECK(std::vector<int>(info.data(), info.data() + nsys) == ref_codes);
   for (const auto s : zero_lines) CHECK(ref_codes[s] != 0);
@@ -836,6 +855,50 @@ TEST_CASE("mpi::solve_along equals the single-process solve of the whole lines",
 // The device backend's passes (the path of Kokkos::Cuda), run on the host: row, strided and
 // interleaved batches with a singular line, strided arrays and shared coefficients along every
 // axis, and bad input rejected on every rank before any exchange.
+// factorize_along, then a solve: every axis of rank-3 arrays in each layout, float, periodic
+// rings, a rank-4 array (two loop axes), singular lines, and the device passes.
+TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lines", "[mpi]") {
+  using thomas = bandsolve::algo::thomas;
+  using periodic = bandsolve::algo::periodic;
+  const int P = world_size();
+  for (const split kind : {split::even, split::one_two_rest}) {
+    const auto sizes = parts(kind, P);
+    for (int axis = 0; axis < 3; ++axis) {
+      INFO("factorize_along, " << P << " ranks, split " << split_name(kind) << ", axis " << axis);
+      const extents ext{6, 11, 5, 1};
+      check_along<double, 3, Kokkos::LayoutRight, false, passes::host, thomas, true>(
+          axis, ext, sizes, {3, 20});
+      check_along<double, 3, Kokkos::LayoutLeft, false, passes::host, thomas, true>(axis, ext,
+                                                                                    sizes);
+      check_along<float, 3, Kokkos::LayoutStride, false, passes::host, thomas, true>(axis, ext,
+                                                                                     sizes);
+      check_along<double, 3, Kokkos::LayoutRight, false, passes::host, periodic, true>(
+          axis, ext, sizes, {7});
+      check_along<double, 3, Kokkos::LayoutRight, false, passes::device, thomas, true>(
+          axis, ext, sizes, {3, 20});
+      check_along<double, 3, Kokkos::LayoutStride, false, passes::device, periodic, true>(
+          axis, ext, sizes);
+    }
+    check_along<double, 4, Kokkos::LayoutRight, false, passes::host, thomas, true>(
+        2, {3, 4, 5, 2}, sizes, {1});
+  }
+  // A d of other extents on one rank: every rank throws the same message before any exchange.
+  const std::size_t m = my_rows(parts(split::even, P)).second;
+  using field = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const field a("a", 4, m, 3), b("b", 4, m, 3), c("c", 4, m, 3), d("d", 4, m, 3),
+      wide("d", 4, m, 4);
+  Kokkos::deep_copy(b, 4.0);
+  const auto f = bmpi::factorize_along(Kokkos::Serial(), MPI_COMM_WORLD, 1, a, b, c);
+  const auto msg = agreed_message(thrown_message([&] {
+    if (world_rank() == P - 1)
+      f.solve(Kokkos::Serial(), wide);
+    else
+      f.solve(Kokkos::Serial(), d);
+  }));
+  CHECK(msg.second);
+  CHECK(msg.first.rfind("bandsolve::mpi::along_factorization::solve", 0) == 0);
+}
+
 TEST_CASE("mpi::solve and mpi::solve_along with the device passes: singular lines, strided "
           "arrays, bad input", "[mpi]") {
   const int P = world_size();

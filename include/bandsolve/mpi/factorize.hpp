@@ -112,22 +112,20 @@ class factorization {
                   "factored scalar type");
     agree_on_rhs(d);
     if (s_.p.nsys == 0) return;
-    if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
-      if (!s_.device_passes) {
-        solve_here(exec, d);
-        return;
-      }
-    }
-    solve_with_device_passes(exec, d);
+    solve_batches(exec, [&](const auto& g) { g(index_t(0), static_cast<index_t>(s_.p.nsys), d); });
   }
 
+  MPI_Comm comm() const { return s_.comm; }
+
  private:
-  // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is bad).
+  // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is
+  // bad).
   template <class DView>
   void agree_on_rhs(const DView& d) const {
     const std::string fn = "bandsolve::mpi::factorization::solve";
     if (!initialized_)
-      bandsolve::detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+      bandsolve::detail::throw_invalid_argument(
+          fn, "this factorization is empty (default-constructed)");
     detail::agree_on_arguments(fn, s_.comm, sizeof(T), [&] {
       bandsolve::detail::check_factored_rhs<layout_of_t<DView>>(fn, d, s_.part.m,
                                                                 static_cast<index_t>(s_.p.nsys));
@@ -135,35 +133,58 @@ class factorization {
     });
   }
 
-
  public:
-  // The solve of a checked d in host memory with the host passes: solve's last step, public (as
-  // the two below) because nvcc does not accept device lambdas in private member functions.
-  template <class DView>
-  void solve_here(const host_execution_space& exec, const DView& d) const {
-    const index_t nsys = static_cast<index_t>(s_.p.nsys);
+  // The solve of right-hand sides already checked and agreed (p.nsys > 0), given as batches of
+  // consecutive lines: for_each_batch(g) calls g(first, lines, d) for batches that together hold
+  // every line once (d: the batch's rows, a batch View). Public (as the functions below) because
+  // nvcc does not accept device lambdas in private member functions.
+  template <class ForEachBatch>
+  void solve_batches(const ExecutionSpace& exec, const ForEachBatch& for_each_batch) const {
+    if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
+      if (!s_.device_passes) {
+        solve_with_host_passes(exec, for_each_batch);
+        return;
+      }
+    }
+    solve_with_device_passes(exec, for_each_batch);
+  }
+
+  // The host passes, in host memory: each batch's reduced right-hand sides (line s of the batch
+  // from first at rhs[(first + s) k ..]), the exchange, then each batch's finish.
+  template <class ForEachBatch>
+  void solve_with_host_passes(const host_execution_space& exec,
+                              const ForEachBatch& for_each_batch) const {
+    using buffer = Kokkos::View<T*, memory_space>;
     const int k = s_.part.reduced_rows();
-    const Kokkos::View<T*, memory_space> rhs(
+    const auto words = static_cast<std::size_t>(s_.p.nsys) * static_cast<std::size_t>(k);
+    const buffer rhs(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced d")),
-        static_cast<std::size_t>(nsys * k));
-    const Kokkos::View<T*, memory_space> iface(
+        words);
+    const buffer iface(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface")),
-        static_cast<std::size_t>(nsys * k));
-    detail::reduce_rhs(exec, d, s_.factors, rhs, nsys, s_.part);
+        words);
+    for_each_batch([&](index_t first, index_t lines, const auto& d) {
+      detail::reduce_rhs(exec, d, s_.factors.from(first), buffer(rhs.data() + first * k, lines * k),
+                         lines, s_.part);
+    });
     exec.fence();
     solve_reduced(exec, rhs, iface);
-    detail::finish_factored_parts(exec, d, s_.factors, iface, nsys, s_.part);
+    for_each_batch([&](index_t first, index_t lines, const auto& d) {
+      detail::finish_factored_parts(exec, d, s_.factors.from(first),
+                                    buffer(iface.data() + first * k, lines * k), lines, s_.part);
+    });
     exec.fence();
   }
 
-  // The solve of a checked d with the device passes on exec: the reduced right-hand sides cross
-  // to host memory and the interface values back.
-  template <class DView>
-  void solve_with_device_passes(const ExecutionSpace& exec, const DView& d) const {
+  // The device passes on exec: the reduced right-hand sides cross to host memory and the
+  // interface values back.
+  template <class ForEachBatch>
+  void solve_with_device_passes(const ExecutionSpace& exec,
+                                const ForEachBatch& for_each_batch) const {
     using device_buffer = Kokkos::View<T*, factor_memory_space>;
     using host_buffer = Kokkos::View<T*, memory_space>;
-    const index_t nsys = static_cast<index_t>(s_.p.nsys);
-    const auto words = static_cast<std::size_t>(nsys * s_.part.reduced_rows());
+    const int k = s_.part.reduced_rows();
+    const auto words = static_cast<std::size_t>(s_.p.nsys) * static_cast<std::size_t>(k);
     const device_buffer rhs(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced d")),
         words);
@@ -177,12 +198,19 @@ class factorization {
         Kokkos::view_alloc(Kokkos::WithoutInitializing,
                            std::string("bandsolve::mpi interface (host)")),
         words);
-    detail::reduce_rhs_device(exec, d, s_.factors, rhs, nsys, s_.part);
+    for_each_batch([&](index_t first, index_t lines, const auto& d) {
+      detail::reduce_rhs_device(exec, d, s_.factors.from(first),
+                                device_buffer(rhs.data() + first * k, lines * k), lines, s_.part);
+    });
     Kokkos::deep_copy(exec, host_rhs, rhs);
     exec.fence();
     solve_reduced(host_execution_space(), host_rhs, host_iface);
     Kokkos::deep_copy(exec, iface, host_iface);
-    detail::finish_factored_device(exec, d, s_.factors, iface, nsys, s_.part);
+    for_each_batch([&](index_t first, index_t lines, const auto& d) {
+      detail::finish_factored_device(exec, d, s_.factors.from(first),
+                                     device_buffer(iface.data() + first * k, lines * k), lines,
+                                     s_.part);
+    });
     exec.fence();
   }
 
@@ -207,6 +235,20 @@ class factorization {
 
 namespace detail {
 
+// The reduced rows' coefficients received (2 words each: of the previous and of the next interface
+// unknown; the diagonal is 1) into the reduced batch. A function of its own: nvcc takes no device
+// lambda in a function templated on local lambdas.
+template <class T, class ExecutionSpace, class Router, class Buffer, class Batch>
+void unpack_reduced_matrix_rows(const ExecutionSpace& exec, const Router& router,
+                                const Buffer& rows_in, const Batch& ra, const Batch& rb,
+                                const Batch& rc) {
+  router.for_each_received(exec, rows_in, 2, KOKKOS_LAMBDA(int t, int i, const T* w) {
+    ra(t, i) = w[0];
+    rb(t, i) = T(1);
+    rc(t, i) = w[1];
+  });
+}
+
 // This rank's checks of factorize's arguments: (systems, rows of this rank).
 template <class Layout, class AView, class BView, class CView>
 std::pair<std::size_t, std::size_t> factor_arguments(const std::string& fn, const AView& a,
@@ -219,34 +261,28 @@ std::pair<std::size_t, std::size_t> factor_arguments(const std::string& fn, cons
   return {n, rows(b)};
 }
 
-// The factorization of lines of kind Algo (line_algo.hpp); nsys: the systems of interleaved packs
-// (-1: every slot of b). ResultSpace: the execution space the factorization is for. The local
+// The factorization of the p.nsys lines of kind Algo (line_algo.hpp) that the ranks agreed as p,
+// given as batches of consecutive lines: for_each_batch(g) calls g(first, lines, a, b, c) for
+// batches that together hold every line once (batch Views of one Layout, which sets the host
+// passes' pack width). ResultSpace: the execution space the factorization is for. The local
 // passes run on exec: the host passes (DevicePasses false; exec is ResultSpace's host execution
 // space) or the device passes (exec of ResultSpace itself, a, b, c in its memory).
-template <class Algo, class ResultSpace, bool DevicePasses, class ExecutionSpace, class AView,
-          class BView, class CView>
-factorization<typename BView::non_const_value_type, ResultSpace, Algo> partitioned_factorize(
-    const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
-    std::size_t nsys, const options& opts) {
-  using Layout = layout_of_t<BView>;
-  using T = typename BView::non_const_value_type;
+template <class Algo, class ResultSpace, bool DevicePasses, class Layout, class T,
+          class ExecutionSpace, class ForEachBatch>
+factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec, MPI_Comm comm,
+                                                      const partition& p, const options& opts,
+                                                      const ForEachBatch& for_each_batch) {
   using result = factorization<T, ResultSpace, Algo>;
   using host_space = typename result::host_execution_space;
   using memory_space = typename result::memory_space;
   using factor_memory_space = typename result::factor_memory_space;
-  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::mpi::factorize: the scalar type must be float or double");
   static_assert(std::is_same_v<ExecutionSpace, std::conditional_t<DevicePasses, ResultSpace,
                                                                    host_space>>,
                 "bandsolve::mpi::factorize: the local passes run on the factorization's execution "
                 "space");
-
-  const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
   typename result::state s;
   s.comm = comm;
-  s.p = agree_on_arguments(
-      fn, comm, sizeof(T), [&] { return factor_arguments<Layout>(fn, a, b, c, nsys); }, &opts);
+  s.p = p;
   s.part = part_of<Algo>(s.p);
   s.device_passes = DevicePasses;
   s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", s.p.nsys);
@@ -269,15 +305,20 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
   f.first = decltype(f.first)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")),
       n_sys);
-  const Kokkos::View<T*, factor_memory_space> coef(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                         std::string("bandsolve::mpi reduced coefficients")),
-      n_sys * static_cast<std::size_t>(k) * 2);
-  const Kokkos::View<int*, factor_memory_space> codes("bandsolve::mpi local info", n_sys);
-  if constexpr (DevicePasses)
-    factor_parts_device(exec, a, b, c, f, coef, codes, static_cast<index_t>(n_sys), s.part);
-  else
-    factor_parts(exec, a, b, c, f, coef, codes, static_cast<index_t>(n_sys), s.part);
+  using coefficients = Kokkos::View<T*, factor_memory_space>;
+  using codes_view = Kokkos::View<int*, factor_memory_space>;
+  const coefficients coef(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                             std::string("bandsolve::mpi reduced coefficients")),
+                          n_sys * static_cast<std::size_t>(k) * 2);
+  const codes_view codes("bandsolve::mpi local info", n_sys);
+  for_each_batch([&](index_t first, index_t lines, const auto& a, const auto& b, const auto& c) {
+    const coefficients batch_coef(coef.data() + first * k * 2, lines * k * 2);
+    const codes_view batch_codes(codes.data() + first, lines);
+    if constexpr (DevicePasses)
+      factor_parts_device(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part);
+    else
+      factor_parts(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part);
+  });
   exec.fence();
   // The reduced rows' coefficients and the codes in host memory (the same Views on the host).
   const auto host_coef = Kokkos::create_mirror_view_and_copy(memory_space(), coef);
@@ -290,17 +331,33 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
     const auto ra = s.router.allocate_batch("bandsolve::mpi reduced a"),
                rb = s.router.allocate_batch("bandsolve::mpi reduced b"),
                rc = s.router.allocate_batch("bandsolve::mpi reduced c");
-    s.router.for_each_received(host, coef_in, 2, KOKKOS_LAMBDA(int t, int i, const T* w) {
-      ra(t, i) = w[0];
-      rb(t, i) = T(1);
-      rc(t, i) = w[1];
-    });
+    unpack_reduced_matrix_rows<T>(host, s.router, coef_in, ra, rb, rc);
     s.reduced = bandsolve::factorize(host, Algo{}, ra, rb, rc);
     host.fence();
     s.router.record_codes(s.reduced.info(), reduced_codes);
   }
   reduce_info(comm, n_sys, host_codes, reduced_codes, s.info);
   return result(std::move(s));
+}
+
+// The factorization of a batch of lines of kind Algo; nsys: the systems of interleaved packs (-1:
+// every slot of b). The passes as for factorize_batches.
+template <class Algo, class ResultSpace, bool DevicePasses, class ExecutionSpace, class AView,
+          class BView, class CView>
+factorization<typename BView::non_const_value_type, ResultSpace, Algo> partitioned_factorize(
+    const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
+    std::size_t nsys, const options& opts) {
+  using Layout = layout_of_t<BView>;
+  using T = typename BView::non_const_value_type;
+  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "bandsolve::mpi::factorize: the scalar type must be float or double");
+  const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
+  const partition p = agree_on_arguments(
+      fn, comm, sizeof(T), [&] { return factor_arguments<Layout>(fn, a, b, c, nsys); }, &opts);
+  return factorize_batches<Algo, ResultSpace, DevicePasses, Layout, T>(
+      exec, comm, p, opts,
+      [&](const auto& g) { g(index_t(0), static_cast<index_t>(p.nsys), a, b, c); });
 }
 
 // The factorization for exec with its own backend's passes: the host passes on host spaces, the

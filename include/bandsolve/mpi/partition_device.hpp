@@ -181,7 +181,7 @@ void reduce_rhs_device(const ExecutionSpace& exec, const DView& d,
       Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys), KOKKOS_LAMBDA(const index_t s) {
         const index_t m = part.m, rd = sd.row_stride, L = f.lanes, fb = f.base(s);
         T* const pd = sd.system(s);
-        T dp0 = f.first(s, 0) * pd[0];
+        T dp0 = f.first_row(s, 0) * pd[0];
         if (m == 1) {
           rhs(s) = dp0;
           return;
@@ -196,7 +196,7 @@ void reduce_rhs_device(const ExecutionSpace& exec, const DView& d,
         if (m > 2) {
           T dn = pd[(m - 2) * rd];
           for (index_t i = m - 3; i >= 1; --i) dn = pd[i * rd] - f.cf(fb + i * L) * dn;
-          dp0 = f.first(s, 2) * (dp0 - f.first(s, 1) * dn);
+          dp0 = f.first_row(s, 2) * (dp0 - f.first_row(s, 1) * dn);
         }
         rhs(2 * s) = dp0;
       });

@@ -24,11 +24,23 @@ struct part_factors {
   // contiguous block, read as streams whatever the layout of d.
   index_t lanes = 1;
   index_t m = 0;
+  // The system that local system 0 is (batches of consecutive lines: from()).
+  index_t offset = 0;
   Kokkos::View<T*, MemorySpace> r, lo, cf, af;
   Kokkos::View<T* [3], Kokkos::LayoutRight, MemorySpace> first;
   KOKKOS_INLINE_FUNCTION index_t base(index_t s) const {
-    return (s / lanes) * m * lanes + s % lanes;
+    const index_t g = offset + s;
+    return (g / lanes) * m * lanes + g % lanes;
   }
+  KOKKOS_INLINE_FUNCTION T& first_row(index_t s, int j) const { return first(offset + s, j); }
+  // The factors of the systems from `system` on, numbered from 0.
+  part_factors from(index_t system) const {
+    part_factors f = *this;
+    f.offset += system;
+    return f;
+  }
+  // Whether packs of L systems from local system 0 are packs of the storage.
+  bool packs_of(index_t L) const { return lanes == L && offset % L == 0; }
 };
 
 // Rows of one stored factor for the lanes from system s (row i, lane l at i*lanes + l).
@@ -58,7 +70,7 @@ KOKKOS_INLINE_FUNCTION void factor_system(const AView& a, const BView& b, const 
   const T b0 = at(b, s, 0);
   int info = update_info(0, b0, off);
   const T r0 = reciprocal(b0);
-  f.first(s, 0) = r0;
+  f.first_row(s, 0) = r0;
   T ap0 = r0 * a_at(0), cp0 = r0 * c_at(0);
   T* out = coef.data() + s * k * 2;
   if (m == 1) {
@@ -84,8 +96,8 @@ KOKKOS_INLINE_FUNCTION void factor_system(const AView& a, const BView& b, const 
   }
   out[2] = ap_i;  // row m-1
   out[3] = cp_i;
-  f.first(s, 1) = cp0;
-  f.first(s, 2) = T(1);
+  f.first_row(s, 1) = cp0;
+  f.first_row(s, 2) = T(1);
   if (m > 2) {
     T ap_n = f.af(fb + (m - 2) * L), cp_n = f.cf(fb + (m - 2) * L);
     for (index_t i = m - 3; i >= 1; --i) {
@@ -96,7 +108,7 @@ KOKKOS_INLINE_FUNCTION void factor_system(const AView& a, const BView& b, const 
     const T den = T(1) - cp0 * ap_n;
     info = update_info(info, den, off);
     const T r = reciprocal(den);
-    f.first(s, 2) = r;
+    f.first_row(s, 2) = r;
     ap0 = r * ap0;
     cp0 = -r * cp0 * cp_n;
   }
@@ -144,7 +156,7 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
                                             T* scratch) {
   const index_t m = part.m;
   if (m == 1) {
-    for (int l = 0; l < NL; ++l) rhs(s0 + l) = f.first(s0 + l, 0) * at(d, s0 + l, 0);
+    for (int l = 0; l < NL; ++l) rhs(s0 + l) = f.first_row(s0 + l, 0) * at(d, s0 + l, 0);
     return;
   }
   const index_t L = f.lanes;
@@ -155,7 +167,7 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
     T* const sdp = scratch;  // the forward d' (over the staged d when staged)
     T dp0[NL], dp[NL];
     for (int l = 0; l < NL; ++l) {
-      dp0[l] = f.first(s0 + l, 0) * gd(l, 0);
+      dp0[l] = f.first_row(s0 + l, 0) * gd(l, 0);
       dp[l] = fr(l, 1) * gd(l, 1);
       sdp[NL + l] = dp[l];
       if constexpr (!staged) {
@@ -185,7 +197,7 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
         for (int l = 0; l < NL; ++l) dp[l] = rd[l] - fcf(l, i) * dp[l];
       }
       for (int l = 0; l < NL; ++l)
-        dp0[l] = f.first(s0 + l, 2) * (dp0[l] - f.first(s0 + l, 1) * dp[l]);
+        dp0[l] = f.first_row(s0 + l, 2) * (dp0[l] - f.first_row(s0 + l, 1) * dp[l]);
     }
     for (int l = 0; l < NL; ++l) rhs(2 * (s0 + l)) = dp0[l];
   });
@@ -231,7 +243,7 @@ template <class ExecutionSpace, class DView, class T, class MemorySpace, class R
 void reduce_rhs(const ExecutionSpace& exec, const DView& d, const part_factors<T, MemorySpace>& f,
                 const Rhs& rhs, index_t nsys, local_part part) {
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  const bool packs = f.lanes == L;
+  const bool packs = f.packs_of(L);
   for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(reduce)", nsys, part,
       KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
         if (packs && nl == L) {
@@ -249,7 +261,7 @@ void finish_factored_parts(const ExecutionSpace& exec, const DView& d,
                            const part_factors<T, MemorySpace>& f, const Interface& iface,
                            index_t nsys, local_part part) {
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  const bool packs = f.lanes == L;
+  const bool packs = f.packs_of(L);
   for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(finish)", nsys, part,
       KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
         if (packs && nl == L) {

@@ -1,0 +1,223 @@
+#pragma once
+// Distributed factorization of the lines along one axis of a 2-D to 4-D array split along that
+// axis (the factored form of solve_along.hpp): factor once, solve many.
+//
+//   auto f = bandsolve::mpi::factorize_along(exec, comm, axis, a, b, c[, opts]);  // with ends
+//   auto f = bandsolve::mpi::factorize_along(exec, comm, algo::periodic{}, axis, a, b, c[, opts]);
+//   f.info();            // agreed info codes (host View), numbered as solve_along numbers lines
+//   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
+//
+// a, b, c: this rank's part of full coefficient arrays (rank 2 to 4, LayoutRight, LayoutLeft or
+// LayoutStride, float or double, the same extents), rank r holding rows offset_r .. of every line
+// along `axis` as for solve_along; every other extent the same on every rank (agreed before any
+// exchange). d of a solve: an array of the factored extents in any of those layouts (it may
+// differ from the coefficients'). The lines are cut into runs as solve_along cuts them
+// (solve_along.hpp); the factors of every line are stored by line number, so a solve cuts d into
+// its own runs. Words sent and info codes: those of mpi::factorize on the same lines (a solve at
+// most 4 words per line per rank). On Kokkos::Cuda, or with a trailing backend::device{} after
+// the options, the device passes (partition_device.hpp).
+#include <bandsolve/backend/tags.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/mpi/collective_checks.hpp>
+#include <bandsolve/mpi/factorize.hpp>
+#include <bandsolve/mpi/host_execution.hpp>
+#include <bandsolve/mpi/line_algo.hpp>
+#include <bandsolve/mpi/options.hpp>
+#include <bandsolve/mpi/solve_along.hpp>
+#include <bandsolve/tridiag/thomas_axis.hpp>
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace bandsolve::mpi {
+
+// The factors of the lines along one axis. Collective over the communicator it was made on.
+template <class T, class ExecutionSpace, class Algo = algo::thomas>
+class along_factorization {
+ public:
+  using scalar_type = T;
+  using execution_space = ExecutionSpace;
+  using lines_factorization = factorization<T, ExecutionSpace, Algo>;
+
+  along_factorization() = default;
+  along_factorization(lines_factorization f, int axis, int rank,
+                      std::array<std::size_t, 4> extents)
+      : f_(std::move(f)), axis_(axis), rank_(rank), extents_(extents), initialized_(true) {}
+
+  std::size_t nsys() const { return f_.nsys(); }
+  // Rows this rank holds of every line (d.extent(axis)).
+  std::size_t rows() const { return f_.rows(); }
+  int axis() const { return axis_; }
+  exchange scheme() const { return f_.scheme(); }
+  bool on_device_backend() const { return f_.on_device_backend(); }
+  // Per-line info codes, the same on every rank, lines numbered as solve_along numbers them.
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return f_.info(); }
+
+  // d: this rank's part of the array, the factored extents, any of the layouts factorize_along
+  // takes. Fences exec.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    static_assert(Kokkos::is_view<DView>::value && DView::rank >= 2 && DView::rank <= 4,
+                  "bandsolve::mpi::along_factorization::solve: d must be a View of rank 2, 3 "
+                  "or 4");
+    static_assert(std::is_same_v<typename DView::value_type, T>,
+                  "bandsolve::mpi::along_factorization::solve: d must be a non-const View of the "
+                  "factored scalar type");
+    static_assert(
+        Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
+        "bandsolve::mpi::along_factorization::solve: d must be accessible from the execution "
+        "space");
+    agree_on_rhs(d);
+    if (f_.nsys() == 0) return;
+    using memory_space = typename DView::memory_space;
+    const detail::along_runs r = detail::runs_of(axis_, d);
+    const index_t n = static_cast<index_t>(d.extent(axis_));
+    std::vector<Kokkos::View<T**, Kokkos::LayoutStride, memory_space>> runs;
+    runs.reserve(static_cast<std::size_t>(r.runs));
+    for (index_t q = 0; q < r.runs; ++q)
+      runs.push_back(detail::run_lines<T, memory_space>(d, axis_, r, q, n));
+    f_.solve_batches(exec, [&](const auto& g) {
+      for (index_t q = 0; q < r.runs; ++q)
+        g(q * r.lines, r.lines, runs[static_cast<std::size_t>(q)]);
+    });
+  }
+
+ private:
+  static std::string fn() { return "bandsolve::mpi::along_factorization::solve"; }
+
+  // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is
+  // bad).
+  template <class DView>
+  void agree_on_rhs(const DView& d) const {
+    if (!initialized_)
+      bandsolve::detail::throw_invalid_argument(
+          fn(), "this factorization is empty (default-constructed)");
+    detail::agree_on_arguments(fn(), f_.comm(), sizeof(T), [&] {
+      if (static_cast<int>(DView::rank) != rank_)
+        bandsolve::detail::throw_invalid_argument(fn(), "d has rank ", DView::rank,
+                                                  " but the factored arrays have rank ", rank_);
+      for (int k = 0; k < rank_; ++k)
+        if (d.extent(k) != extents_[static_cast<std::size_t>(k)])
+          bandsolve::detail::throw_invalid_argument(fn(), "d.extent(", k, ") = ", d.extent(k),
+                                                    " but the factored arrays have ",
+                                                    extents_[static_cast<std::size_t>(k)]);
+      return std::pair<std::size_t, std::size_t>(f_.nsys(), d.extent(axis_));
+    });
+  }
+
+  lines_factorization f_;
+  int axis_ = 0, rank_ = 0;
+  std::array<std::size_t, 4> extents_ = {0, 0, 0, 0};
+  bool initialized_ = false;
+};
+
+namespace detail {
+
+// The factorization of the lines of kind Algo along `axis` with the passes DevicePasses selects
+// (factorize.hpp's factorize_batches), the arguments checked on every rank and agreed first.
+template <class Algo, bool DevicePasses, class ExecutionSpace, class AView, class BView,
+          class CView>
+along_factorization<typename BView::non_const_value_type, ExecutionSpace, Algo>
+partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                            const BView& b, const CView& c, const options& opts) {
+  using T = typename BView::non_const_value_type;
+  using memory_space = typename BView::memory_space;
+  constexpr int rank = static_cast<int>(BView::rank);
+  static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
+                    Kokkos::is_view<CView>::value,
+                "bandsolve::mpi::factorize_along: a, b and c must be Kokkos::Views");
+  static_assert(rank >= 2 && rank <= 4 && AView::rank == BView::rank &&
+                    CView::rank == BView::rank,
+                "bandsolve::mpi::factorize_along: a, b and c must be full arrays of rank 2, 3 "
+                "or 4 (one matrix per line), of the same rank");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "bandsolve::mpi::factorize_along: the scalar type must be float or double");
+  static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
+                    std::is_same_v<typename CView::non_const_value_type, T>,
+                "bandsolve::mpi::factorize_along: a, b and c must have the same scalar type");
+  static_assert(exec_reads_views_v<ExecutionSpace, AView, BView, CView>,
+                "bandsolve::mpi::factorize_along: a, b and c must be accessible from the "
+                "execution space");
+  static_assert(DevicePasses || runs_on_host_v<ExecutionSpace>,
+                "bandsolve::mpi::factorize_along: the host passes run on host execution spaces");
+
+  const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize_along");
+  along_shape shape;
+  shape.axis = axis;
+  std::array<std::size_t, 4> extents = {0, 0, 0, 0};
+  for (int k = 0; k < rank; ++k) {
+    extents[static_cast<std::size_t>(k)] = b.extent(k);
+    shape.extent[k] = k == axis ? 0 : static_cast<long long>(b.extent(k));
+  }
+  const partition p = agree_on_arguments(fn, comm, sizeof(T), [&] {
+    if (axis < 0 || axis >= rank)
+      bandsolve::detail::throw_invalid_argument(fn, "axis = ", axis, " but b has rank ", rank,
+                                                " (axes 0 to ", rank - 1, ")");
+    bandsolve::detail::check_same_extents(fn, "a", a, "b", b);
+    bandsolve::detail::check_same_extents(fn, "c", c, "b", b);
+    bandsolve::detail::check_rows_fit_int(fn, b.extent(axis));
+    std::size_t nsys = 1;
+    for (int k = 0; k < rank; ++k)
+      if (k != axis) nsys *= b.extent(k);
+    return std::pair<std::size_t, std::size_t>(nsys, b.extent(axis));
+  }, &opts, &shape);
+
+  using strided = Kokkos::View<T**, Kokkos::LayoutStride, memory_space>;
+  const along_runs r = p.nsys == 0 ? along_runs{} : runs_of(axis, b, a, c);
+  const index_t n = static_cast<index_t>(b.extent(axis));
+  std::vector<std::array<strided, 3>> runs;
+  if (p.nsys > 0)
+    for (index_t q = 0; q < r.runs; ++q)
+      runs.push_back({run_lines<T, memory_space>(a, axis, r, q, n),
+                      run_lines<T, memory_space>(b, axis, r, q, n),
+                      run_lines<T, memory_space>(c, axis, r, q, n)});
+  auto f = factorize_batches<Algo, ExecutionSpace, DevicePasses, layout::strided, T>(
+      exec, comm, p, opts, [&](const auto& g) {
+        for (std::size_t q = 0; q < runs.size(); ++q)
+          g(static_cast<index_t>(q) * r.lines, r.lines, runs[q][0], runs[q][1], runs[q][2]);
+      });
+  return along_factorization<T, ExecutionSpace, Algo>(std::move(f), axis, rank, extents);
+}
+
+}  // namespace detail
+
+// Lines with ends along `axis`.
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                     const BView& b, const CView& c, const options& opts = {}) {
+  constexpr bool device = !detail::runs_on_host_v<ExecutionSpace>;
+  return detail::partitioned_factorize_along<algo::thomas, device>(exec, comm, axis, a, b, c,
+                                                                   opts);
+}
+
+// Lines of the kind the tag names: algo::thomas (as above) or algo::periodic (rings).
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView,
+          std::enable_if_t<detail::is_line_algo_v<Algo>, int> = 0>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, const AView& a,
+                     const BView& b, const CView& c, const options& opts = {}) {
+  constexpr bool device = !detail::runs_on_host_v<ExecutionSpace>;
+  return detail::partitioned_factorize_along<Algo, device>(exec, comm, axis, a, b, c, opts);
+}
+
+// Either kind with the local passes of the backend the trailing tag names (backend::device on
+// any execution space; a host backend only on its own space).
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView, class Backend,
+          std::enable_if_t<detail::is_line_algo_v<Algo> && backend::is_backend_v<Backend>, int> = 0>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, const AView& a,
+                     const BView& b, const CView& c, const options& opts, Backend) {
+  static_assert(std::is_same_v<Backend, backend::device> ||
+                    std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                "bandsolve::mpi::factorize_along: a host backend runs only on its own execution "
+                "space");
+  return detail::partitioned_factorize_along<Algo, std::is_same_v<Backend, backend::device>>(
+      exec, comm, axis, a, b, c, opts);
+}
+
+}  // namespace bandsolve::mpi
