@@ -727,12 +727,11 @@ void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0,
 // ArrayLayout, coefficients full (same type as d) or Shared; zero_lines: lines with a zero row
 // (global row 5 or the last). Checks x and info against the single-process Thomas solve of the
 // whole lines (what solve_along computes, line by line) and the words the exchange sent.
-// Factored: factorize_along, then one solve (full coefficient arrays only).
+// Factored: factorize_along, then one solve.
 template <class T, int R, class ArrayLayout, bool Shared = false, passes Path = passes::host,
           class Algo = bandsolve::algo::thomas, bool Factored = false>
 void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
                  const std::vector<std::size_t>& zero_lines = {}) {
-  static_assert(!(Factored && Shared), "factorize_along takes full coefficient arrays");
   using DView = nd_view<T, R, ArrayLayout>;
   using CView = std::conditional_t<Shared, nd_view<T, 1>, DView>;
   const auto ax = static_cast<std::size_t>(axis);
@@ -767,8 +766,14 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   words_sent = 0;
   if constexpr (Factored) {
     const auto f = [&] {
-      if constexpr (Path == passes::device)
-        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, bmpi::options{},
+      const bmpi::options opts;
+      if constexpr (Shared && Path == passes::device)
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, opts,
+                                     bandsolve::backend::device{});
+      else if constexpr (Shared)
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d);
+      else if constexpr (Path == passes::device)
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, opts,
                                      bandsolve::backend::device{});
       else
         return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c);
@@ -856,7 +861,8 @@ TEST_CASE("mpi::solve_along equals the single-process solve of the whole lines",
 // interleaved batches with a singular line, strided arrays and shared coefficients along every
 // axis, and bad input rejected on every rank before any exchange.
 // factorize_along, then a solve: every axis of rank-3 arrays in each layout, float, periodic
-// rings, a rank-4 array (two loop axes), singular lines, and the device passes.
+// rings, a rank-4 array (two loop axes), singular lines, shared coefficients, and the device
+// passes.
 TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lines", "[mpi]") {
   using thomas = bandsolve::algo::thomas;
   using periodic = bandsolve::algo::periodic;
@@ -878,6 +884,11 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
           axis, ext, sizes, {3, 20});
       check_along<double, 3, Kokkos::LayoutStride, false, passes::device, periodic, true>(
           axis, ext, sizes);
+      // Coefficients shared by every line (rank-1 a, b, c, then d for the extents).
+      check_along<double, 3, Kokkos::LayoutLeft, true, passes::host, thomas, true>(axis, ext,
+                                                                                   sizes);
+      check_along<float, 3, Kokkos::LayoutRight, true, passes::device, periodic, true>(axis, ext,
+                                                                                       sizes);
     }
     check_along<double, 4, Kokkos::LayoutRight, false, passes::host, thomas, true>(
         2, {3, 4, 5, 2}, sizes, {1});

@@ -4,18 +4,22 @@
 //
 //   auto f = bandsolve::mpi::factorize_along(exec, comm, axis, a, b, c[, opts]);  // with ends
 //   auto f = bandsolve::mpi::factorize_along(exec, comm, algo::periodic{}, axis, a, b, c[, opts]);
+//   auto f = bandsolve::mpi::factorize_along(exec, comm[, algo], axis, a, b, c, d[, opts]);
 //   f.info();            // agreed info codes (host View), numbered as solve_along numbers lines
 //   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
 //
 // a, b, c: this rank's part of full coefficient arrays (rank 2 to 4, LayoutRight, LayoutLeft or
 // LayoutStride, float or double, the same extents), rank r holding rows offset_r .. of every line
 // along `axis` as for solve_along; every other extent the same on every rank (agreed before any
-// exchange). d of a solve: an array of the factored extents in any of those layouts (it may
-// differ from the coefficients'). The lines are cut into runs as solve_along cuts them
-// (solve_along.hpp); the factors of every line are stored by line number, so a solve cuts d into
-// its own runs. Words sent and info codes: those of mpi::factorize on the same lines (a solve at
-// most 4 words per line per rank). On Kokkos::Cuda, or with a trailing backend::device{} after
-// the options, the device passes (partition_device.hpp).
+// exchange). Or rank-1 Views of this rank's rows shared by every line, followed by d, a View of
+// the array's extents (the d of the solves to come; its values are not read): every line then
+// has the same factors, stored per line as for full arrays. d of a solve: an array of the
+// factored extents in any of those layouts (it may differ from the coefficients'). The lines are
+// cut into runs as solve_along cuts them (solve_along.hpp); the factors of every line are stored
+// by line number, so a solve cuts d into its own runs. Words sent and info codes: those of
+// mpi::factorize on the same lines (a solve at most 4 words per line per rank). On Kokkos::Cuda,
+// or with a trailing backend::device{} after the options, the device passes
+// (partition_device.hpp).
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
@@ -122,21 +126,30 @@ namespace detail {
 
 // The factorization of the lines of kind Algo along `axis` with the passes DevicePasses selects
 // (factorize.hpp's factorize_batches), the arguments checked on every rank and agreed first.
+// shape: the array whose extents the solves take (b itself for full coefficient arrays; its
+// values are not read).
 template <class Algo, bool DevicePasses, class ExecutionSpace, class AView, class BView,
-          class CView>
+          class CView, class ShapeView>
 along_factorization<typename BView::non_const_value_type, ExecutionSpace, Algo>
 partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
-                            const BView& b, const CView& c, const options& opts) {
+                            const BView& b, const CView& c, const ShapeView& like,
+                            const options& opts) {
   using T = typename BView::non_const_value_type;
   using memory_space = typename BView::memory_space;
-  constexpr int rank = static_cast<int>(BView::rank);
+  constexpr int rank = static_cast<int>(ShapeView::rank);
+  constexpr bool shared = BView::rank == 1;
   static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
-                    Kokkos::is_view<CView>::value,
-                "bandsolve::mpi::factorize_along: a, b and c must be Kokkos::Views");
-  static_assert(rank >= 2 && rank <= 4 && AView::rank == BView::rank &&
-                    CView::rank == BView::rank,
-                "bandsolve::mpi::factorize_along: a, b and c must be full arrays of rank 2, 3 "
-                "or 4 (one matrix per line), of the same rank");
+                    Kokkos::is_view<CView>::value && Kokkos::is_view<ShapeView>::value,
+                "bandsolve::mpi::factorize_along: a, b and c (and d) must be Kokkos::Views");
+  static_assert(rank >= 2 && rank <= 4,
+                "bandsolve::mpi::factorize_along: the array must have rank 2, 3 or 4");
+  static_assert((AView::rank == 1 && BView::rank == 1 && CView::rank == 1) ||
+                    (static_cast<int>(AView::rank) == rank &&
+                     static_cast<int>(BView::rank) == rank &&
+                     static_cast<int>(CView::rank) == rank),
+                "bandsolve::mpi::factorize_along: a, b and c must all be full arrays of rank 2, 3 "
+                "or 4 (one matrix per line) or all rank-1 Views (coefficients shared by every "
+                "line, with the array's d after them)");
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "bandsolve::mpi::factorize_along: the scalar type must be float or double");
   static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
@@ -153,25 +166,31 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
   shape.axis = axis;
   std::array<std::size_t, 4> extents = {0, 0, 0, 0};
   for (int k = 0; k < rank; ++k) {
-    extents[static_cast<std::size_t>(k)] = b.extent(k);
-    shape.extent[k] = k == axis ? 0 : static_cast<long long>(b.extent(k));
+    extents[static_cast<std::size_t>(k)] = like.extent(k);
+    shape.extent[k] = k == axis ? 0 : static_cast<long long>(like.extent(k));
   }
   const partition p = agree_on_arguments(fn, comm, sizeof(T), [&] {
     if (axis < 0 || axis >= rank)
-      bandsolve::detail::throw_invalid_argument(fn, "axis = ", axis, " but b has rank ", rank,
-                                                " (axes 0 to ", rank - 1, ")");
-    bandsolve::detail::check_same_extents(fn, "a", a, "b", b);
-    bandsolve::detail::check_same_extents(fn, "c", c, "b", b);
-    bandsolve::detail::check_rows_fit_int(fn, b.extent(axis));
+      bandsolve::detail::throw_invalid_argument(fn, "axis = ", axis, " but the array has rank ",
+                                                rank, " (axes 0 to ", rank - 1, ")");
+    if constexpr (shared) {
+      bandsolve::detail::check_line_coefficients(fn, "a", a, like, axis);
+      bandsolve::detail::check_line_coefficients(fn, "b", b, like, axis);
+      bandsolve::detail::check_line_coefficients(fn, "c", c, like, axis);
+    } else {
+      bandsolve::detail::check_same_extents(fn, "a", a, "b", b);
+      bandsolve::detail::check_same_extents(fn, "c", c, "b", b);
+    }
+    bandsolve::detail::check_rows_fit_int(fn, like.extent(axis));
     std::size_t nsys = 1;
     for (int k = 0; k < rank; ++k)
-      if (k != axis) nsys *= b.extent(k);
-    return std::pair<std::size_t, std::size_t>(nsys, b.extent(axis));
+      if (k != axis) nsys *= like.extent(k);
+    return std::pair<std::size_t, std::size_t>(nsys, like.extent(axis));
   }, &opts, &shape);
 
   using strided = Kokkos::View<T**, Kokkos::LayoutStride, memory_space>;
-  const along_runs r = p.nsys == 0 ? along_runs{} : runs_of(axis, b, a, c);
-  const index_t n = static_cast<index_t>(b.extent(axis));
+  const along_runs r = p.nsys == 0 ? along_runs{} : runs_of(axis, like, a, b, c);
+  const index_t n = static_cast<index_t>(like.extent(axis));
   std::vector<std::array<strided, 3>> runs;
   if (p.nsys > 0)
     for (index_t q = 0; q < r.runs; ++q)
@@ -188,36 +207,63 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
 
 }  // namespace detail
 
-// Lines with ends along `axis`.
-template <class ExecutionSpace, class AView, class BView, class CView>
-auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
-                     const BView& b, const CView& c, const options& opts = {}) {
-  constexpr bool device = !detail::runs_on_host_v<ExecutionSpace>;
-  return detail::partitioned_factorize_along<algo::thomas, device>(exec, comm, axis, a, b, c,
-                                                                   opts);
-}
+namespace detail {
 
-// Lines of the kind the tag names: algo::thomas (as above) or algo::periodic (rings).
-template <class ExecutionSpace, class Algo, class AView, class BView, class CView,
-          std::enable_if_t<detail::is_line_algo_v<Algo>, int> = 0>
-auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, const AView& a,
-                     const BView& b, const CView& c, const options& opts = {}) {
-  constexpr bool device = !detail::runs_on_host_v<ExecutionSpace>;
-  return detail::partitioned_factorize_along<Algo, device>(exec, comm, axis, a, b, c, opts);
-}
-
-// Either kind with the local passes of the backend the trailing tag names (backend::device on
-// any execution space; a host backend only on its own space).
-template <class ExecutionSpace, class Algo, class AView, class BView, class CView, class Backend,
-          std::enable_if_t<detail::is_line_algo_v<Algo> && backend::is_backend_v<Backend>, int> = 0>
-auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, const AView& a,
-                     const BView& b, const CView& c, const options& opts, Backend) {
+// The passes a factorization along an axis takes: the device backend's when named or when
+// ExecutionSpace does not run on host memory, else the host backend's (which only runs on its
+// own space).
+template <class ExecutionSpace, class Backend>
+constexpr bool along_device_passes() {
   static_assert(std::is_same_v<Backend, backend::device> ||
                     std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                 "bandsolve::mpi::factorize_along: a host backend runs only on its own execution "
                 "space");
-  return detail::partitioned_factorize_along<Algo, std::is_same_v<Backend, backend::device>>(
-      exec, comm, axis, a, b, c, opts);
+  return std::is_same_v<Backend, backend::device>;
+}
+
+}  // namespace detail
+
+// Full coefficient arrays: lines with ends along `axis`, or of the kind the tag names
+// (algo::thomas or algo::periodic); a trailing backend tag after the options picks the passes
+// (backend::device on any execution space).
+template <class ExecutionSpace, class AView, class BView, class CView,
+          std::enable_if_t<(BView::rank > 1), int> = 0>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                     const BView& b, const CView& c, const options& opts = {}) {
+  return factorize_along(exec, comm, algo::thomas{}, axis, a, b, c, opts,
+                         backend::default_for_t<ExecutionSpace>{});
+}
+
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView,
+          class Backend = backend::default_for_t<ExecutionSpace>,
+          std::enable_if_t<detail::is_line_algo_v<Algo> && backend::is_backend_v<Backend> &&
+                               (BView::rank > 1),
+                           int> = 0>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, const AView& a,
+                     const BView& b, const CView& c, const options& opts = {}, Backend = {}) {
+  constexpr bool device = detail::along_device_passes<ExecutionSpace, Backend>();
+  return detail::partitioned_factorize_along<Algo, device>(exec, comm, axis, a, b, c, b, opts);
+}
+
+// Coefficients shared by every line (rank-1 a, b, c of this rank's rows along `axis`): d is any
+// View of the array's extents, the d of the solves to come (its values are not read).
+template <class ExecutionSpace, class Algo, class AView, class BView, class CView, class DView,
+          class Backend = backend::default_for_t<ExecutionSpace>,
+          std::enable_if_t<detail::is_line_algo_v<Algo> && backend::is_backend_v<Backend> &&
+                               BView::rank == 1 && Kokkos::is_view<DView>::value,
+                           int> = 0>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, Algo, int axis, const AView& a,
+                     const BView& b, const CView& c, const DView& d, const options& opts = {},
+                     Backend = {}) {
+  constexpr bool device = detail::along_device_passes<ExecutionSpace, Backend>();
+  return detail::partitioned_factorize_along<Algo, device>(exec, comm, axis, a, b, c, d, opts);
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          std::enable_if_t<BView::rank == 1 && Kokkos::is_view<DView>::value, int> = 0>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
+                     const BView& b, const CView& c, const DView& d, const options& opts = {}) {
+  return factorize_along(exec, comm, algo::thomas{}, axis, a, b, c, d, opts);
 }
 
 }  // namespace bandsolve::mpi
