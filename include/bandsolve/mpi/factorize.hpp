@@ -136,25 +136,16 @@ class factorization {
  public:
   // The solve of right-hand sides already checked and agreed (p.nsys > 0), given as batches of
   // consecutive lines: for_each_batch(g) calls g(first, lines, d) for batches that together hold
-  // every line once (d: the batch's rows, a batch View). Public (as the functions below) because
-  // nvcc does not accept device lambdas in private member functions.
+  // every line once (d: the batch's rows, a batch View). Each batch's reduced right-hand sides
+  // (line s of the batch at rhs[(first + s) k ..]) are made by the host or the device passes on
+  // exec, cross to host memory for the exchange and the reduced solve (no copy where exec runs on
+  // host memory), and the interface values come back for each batch's finish. Public (as the
+  // function below) because nvcc does not accept device lambdas in private member functions.
   template <class ForEachBatch>
   void solve_batches(const ExecutionSpace& exec, const ForEachBatch& for_each_batch) const {
-    if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
-      if (!s_.device_passes) {
-        solve_with_host_passes(exec, for_each_batch);
-        return;
-      }
-    }
-    solve_with_device_passes(exec, for_each_batch);
-  }
-
-  // The host passes, in host memory: each batch's reduced right-hand sides (line s of the batch
-  // from first at rhs[(first + s) k ..]), the exchange, then each batch's finish.
-  template <class ForEachBatch>
-  void solve_with_host_passes(const host_execution_space& exec,
-                              const ForEachBatch& for_each_batch) const {
-    using buffer = Kokkos::View<T*, memory_space>;
+    using buffer = Kokkos::View<T*, factor_memory_space>;
+    constexpr bool host_space = detail::runs_on_host_v<ExecutionSpace>;
+    const bool host_passes = host_space && !s_.device_passes;
     const int k = s_.part.reduced_rows();
     const auto words = static_cast<std::size_t>(s_.p.nsys) * static_cast<std::size_t>(k);
     const buffer rhs(
@@ -164,51 +155,30 @@ class factorization {
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface")),
         words);
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
-      detail::reduce_rhs(exec, d, s_.factors.from(first), buffer(rhs.data() + first * k, lines * k),
-                         lines, s_.part);
+      const buffer batch_rhs(rhs.data() + first * k, lines * k);
+      if constexpr (host_space) {
+        if (host_passes) {
+          detail::reduce_rhs(exec, d, s_.factors.from(first), batch_rhs, lines, s_.part);
+          return;
+        }
+      }
+      detail::reduce_rhs_device(exec, d, s_.factors.from(first), batch_rhs, lines, s_.part);
     });
     exec.fence();
-    solve_reduced(exec, rhs, iface);
+    const auto host_rhs = Kokkos::create_mirror_view_and_copy(memory_space(), rhs);
+    const auto host_iface = Kokkos::create_mirror_view(memory_space(), iface);
+    solve_reduced(detail::host_execution_of(exec), host_rhs, host_iface);
+    Kokkos::deep_copy(iface, host_iface);
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
-      detail::finish_factored_parts(exec, d, s_.factors.from(first),
-                                    buffer(iface.data() + first * k, lines * k), lines, s_.part);
-    });
-    exec.fence();
-  }
-
-  // The device passes on exec: the reduced right-hand sides cross to host memory and the
-  // interface values back.
-  template <class ForEachBatch>
-  void solve_with_device_passes(const ExecutionSpace& exec,
-                                const ForEachBatch& for_each_batch) const {
-    using device_buffer = Kokkos::View<T*, factor_memory_space>;
-    using host_buffer = Kokkos::View<T*, memory_space>;
-    const int k = s_.part.reduced_rows();
-    const auto words = static_cast<std::size_t>(s_.p.nsys) * static_cast<std::size_t>(k);
-    const device_buffer rhs(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced d")),
-        words);
-    const device_buffer iface(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface")),
-        words);
-    const host_buffer host_rhs(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                  std::string("bandsolve::mpi reduced d (host)")),
-                               words);
-    const host_buffer host_iface(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                           std::string("bandsolve::mpi interface (host)")),
-        words);
-    for_each_batch([&](index_t first, index_t lines, const auto& d) {
-      detail::reduce_rhs_device(exec, d, s_.factors.from(first),
-                                device_buffer(rhs.data() + first * k, lines * k), lines, s_.part);
-    });
-    Kokkos::deep_copy(exec, host_rhs, rhs);
-    exec.fence();
-    solve_reduced(host_execution_space(), host_rhs, host_iface);
-    Kokkos::deep_copy(exec, iface, host_iface);
-    for_each_batch([&](index_t first, index_t lines, const auto& d) {
-      detail::finish_factored_device(exec, d, s_.factors.from(first),
-                                     device_buffer(iface.data() + first * k, lines * k), lines,
+      const buffer batch_iface(iface.data() + first * k, lines * k);
+      if constexpr (host_space) {
+        if (host_passes) {
+          detail::finish_factored_parts(exec, d, s_.factors.from(first), batch_iface, lines,
+                                        s_.part);
+          return;
+        }
+      }
+      detail::finish_factored_device(exec, d, s_.factors.from(first), batch_iface, lines,
                                      s_.part);
     });
     exec.fence();
