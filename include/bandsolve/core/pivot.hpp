@@ -15,12 +15,15 @@ template <>
 struct pivot_limits<float> {
   static constexpr float tiny = FLT_MIN;  // smallest normal: 1/tiny is finite
   static constexpr float huge = FLT_MAX;
+  // The screen's scale and limit (pivot_risk): powers of two with risk_scale / risk_limit = tiny.
+  static constexpr float risk_scale = 0x1p-26f, risk_limit = 0x1p100f;
 };
 
 template <>
 struct pivot_limits<double> {
   static constexpr double tiny = DBL_MIN;
   static constexpr double huge = DBL_MAX;
+  static constexpr double risk_scale = 0x1p-22, risk_limit = 0x1p1000;
 };
 
 // Also false for NaN, since every comparison with NaN is false. Bitwise & keeps it branch-free
@@ -33,23 +36,27 @@ KOKKOS_FORCEINLINE_FUNCTION bool pivot_is_good(const T& pivot) {
                            (magnitude <= pivot_limits<R>::huge));
 }
 
-// Cheap per-row screening for the hot loops: the running sum of |1/pivot| * tiny + pivot * 0.
-// It stays far below 1 while every pivot is good; one zero or tiny pivot makes it >= 1 or inf,
-// and an infinite or NaN pivot makes it NaN (inf * 0). A sum can also reach 1 without a bad pivot;
-// the exact rescan of that system then finds none. Two multiply-adds per row instead of compares
-// and selects on integer info codes.
-// The risk is real for complex pivots too.
+// Cheap per-row screening for the hot loops: the running sum of |1/pivot| * risk_scale +
+// pivot * 0. It stays far below risk_limit while every pivot is good; one zero or tiny pivot
+// (|1/pivot| > 1/tiny) makes it >= risk_limit or inf, and an infinite or NaN pivot makes it NaN
+// (inf * 0). A sum can also reach the limit without a bad pivot; the exact rescan of that system
+// then finds none. Two multiply-adds per row instead of compares and selects on integer info
+// codes. The scale keeps the products normal numbers for every pivot below 2^1000 (2^100 for
+// float): |1/pivot| * tiny itself is subnormal for any pivot above 1, and without fused
+// multiply-adds each subnormal product costs x86 a microcode assist (one-shot Thomas ran 5-6x
+// slower in builds for plain x86-64).
 template <class T, class R = real_type_t<T>>
 KOKKOS_FORCEINLINE_FUNCTION R pivot_risk(const T& pivot, const T& reciprocal, R risk) {
   if constexpr (is_complex_v<T>)
-    return magnitude1(reciprocal) * pivot_limits<R>::tiny + (magnitude1(pivot) * R(0) + risk);
+    return magnitude1(reciprocal) * pivot_limits<R>::risk_scale +
+           (magnitude1(pivot) * R(0) + risk);
   else
-    return abs_real(reciprocal) * pivot_limits<R>::tiny + (pivot * R(0) + risk);
+    return abs_real(reciprocal) * pivot_limits<R>::risk_scale + (pivot * R(0) + risk);
 }
 
 template <class R>
 KOKKOS_FORCEINLINE_FUNCTION bool risk_is_low(R risk) {
-  return risk < R(1);  // false for NaN
+  return risk < pivot_limits<R>::risk_limit;  // false for NaN
 }
 
 // LAPACK convention: info stays at the first bad row (1-based), 0 while all pivots are good.

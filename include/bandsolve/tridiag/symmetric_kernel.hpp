@@ -48,12 +48,13 @@ KOKKOS_FORCEINLINE_FUNCTION bool spd_pivot_is_good(R pivot) {
   return static_cast<bool>((pivot >= pivot_limits<R>::tiny) & (pivot <= pivot_limits<R>::huge));
 }
 
-// pivot_risk for positive pivots: (|r| - r) huge is 0 for r >= 0 and >= 1 for any finite r < 0
-// (|r| >= 1/huge once the pivot is finite).
+// pivot_risk for positive pivots: (|r| - r) huge huge is 0 for r >= 0 and inf for any finite
+// r < 0 (|r| >= 1/huge once the pivot is finite), above risk_limit.
 template <class R>
 KOKKOS_FORCEINLINE_FUNCTION R spd_risk(R pivot, R r, R risk) {
   const R m = abs_real(r);
-  return (m - r) * pivot_limits<R>::huge + (m * pivot_limits<R>::tiny + (pivot * R(0) + risk));
+  return (m - r) * pivot_limits<R>::huge * pivot_limits<R>::huge +
+         (m * pivot_limits<R>::risk_scale + (pivot * R(0) + risk));
 }
 
 // The exact info code of one lane: pivots recomputed from b (b_at(i)), e (e_at(i)) and the

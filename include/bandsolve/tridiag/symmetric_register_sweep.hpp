@@ -18,19 +18,19 @@ namespace bandsolve::detail {
 // rows of block q are in[0..2][j] (b, e, d of row q*L + j).
 template <class T, class V>
 struct symmetric_register_rows {
-  V zero = V{}, one = zero + T(1), tiny = zero + pivot_limits<T>::tiny,
+  V zero = V{}, one = zero + T(1), scale = zero + pivot_limits<T>::risk_scale,
     huge = zero + pivot_limits<T>::huge;
   V risk = zero, cp_carry = zero, dp_carry = zero, e_carry = zero;
 
   template <int L, class Emit>
   KOKKOS_FORCEINLINE_FUNCTION void forward(index_t q, V (&in)[3][L], const Emit& emit) {
     // The carried vectors in locals while the block's rows are stored (see register_sweep.hpp).
-    const V zero_ = zero, one_ = one, tiny_ = tiny, huge_ = huge;
+    const V zero_ = zero, one_ = one, scale_ = scale, huge_ = huge;
     V risk_ = risk, cp = cp_carry, dp = dp_carry;
     const V *B = in[0], *E = in[1], *D = in[2];
     const auto screen = [&](const V& pivot, const V& r) {
       const V magnitude = r < zero_ ? -r : r;
-      risk_ = (magnitude - r) * huge_ + (magnitude * tiny_ + (pivot * zero_ + risk_));
+      risk_ = (magnitude - r) * huge_ * huge_ + (magnitude * scale_ + (pivot * zero_ + risk_));
     };
     for (int j = 0; j < L; j += 4) {
       const V a0 = j == 0 ? e_carry : E[j - 1];  // a_i = e_{i-1}; e_{-1} = 0

@@ -18,20 +18,20 @@ namespace bandsolve::detail {
 // simd::register_sweep: the rows of block q are in[0..3][j] (a, b, c, d of row q*L + j).
 template <class T, class V>
 struct thomas_register_rows {
-  V zero = V{}, one = zero + T(1), tiny = zero + pivot_limits<T>::tiny;
+  V zero = V{}, one = zero + T(1), scale = zero + pivot_limits<T>::risk_scale;
   V risk = zero, cp_carry = zero, dp_carry = zero;
 
   template <int L, class Emit>
   KOKKOS_FORCEINLINE_FUNCTION void forward(index_t q, V (&in)[4][L], const Emit& emit) {
     // The carried vectors in locals while the block's rows are stored (see register_sweep.hpp).
-    const V zero_ = zero, one_ = one, tiny_ = tiny;
+    const V zero_ = zero, one_ = one, scale_ = scale;
     V risk_ = risk, cp = cp_carry, dp = dp_carry;
     V* A = in[0];
     const V *B = in[1], *C = in[2], *D = in[3];
     if (q == 0) A[0] = zero_;  // a of row 0 is not part of the system (maybe not even finite)
     const auto screen = [&](const V& pivot, const V& r) {
       const V magnitude = r < zero_ ? -r : r;
-      risk_ = magnitude * tiny_ + (pivot * zero_ + risk_);
+      risk_ = magnitude * scale_ + (pivot * zero_ + risk_);
     };
     for (int j = 0; j < L; j += 4) {
       // The arithmetic of thomas_four_rows (thomas_kernel.hpp), on vectors.

@@ -57,10 +57,10 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
   using V = vec<T, L>;
   // Doubles only: the products of four float pivots leave the float range too soon.
   constexpr bool four_rows = sizeof(T) == 8 && L % 4 == 0;
-  V one, zero, tiny;
+  V one, zero, scale;
   set_all<L>(one, T(1));
   set_all<L>(zero, T(0));
-  set_all<L>(tiny, pivot_limits<T>::tiny);
+  set_all<L>(scale, pivot_limits<T>::risk_scale);
   V ap = zero, cp = zero, dp = zero;
   // Prefetch: the next group's L*m contiguous elements of each array, spread over the blocks.
   // (The non-temporal hint measured 2.17 against 2.32 ns per unknown at n = 2^22 in minutes when
@@ -91,7 +91,7 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
       }
     const auto screen = [&](const V& pivot, const V& r) {
       const V mag = r < zero ? -r : r;
-      risk = mag * tiny + (pivot * zero + risk);
+      risk = mag * scale + (pivot * zero + risk);
     };
     // Row by row: every row without four_rows, else the modified form's first four (its rows 0
     // and 1 start the recurrence their own way).
@@ -165,10 +165,10 @@ template <int L, class T>
 inline bool group_reduced_rows(index_t m, const chunk_group<T>& g, bool zero_top_a,
                                const chunk_group<T>* ahead, T* ra, T* rc, T* rd) {
   using V = vec<T, L>;
-  V zero, one, tiny;
+  V zero, one, scale;
   set_all<L>(zero, T(0));
   set_all<L>(one, T(1));
-  set_all<L>(tiny, pivot_limits<T>::tiny);
+  set_all<L>(scale, pivot_limits<T>::risk_scale);
   V risk = zero, a0 = zero, c0 = zero, d0 = zero, al = zero, cl = zero, dl = zero;
   V sum_a = zero, sum_d = zero, weight = one;
   group_forward<false, L>(m, g, zero_top_a, ahead, static_cast<const T*>(nullptr), risk,
@@ -190,7 +190,7 @@ inline bool group_reduced_rows(index_t m, const chunk_group<T>& g, bool zero_top
   // Row 1 through x[0] and x[m-1]: sum_a x[0] + x[1] + c1 x[m-1] = sum_d, c1 = -weight.
   const V pivot = one - c0 * sum_a, r = one / pivot;
   const V mag = r < zero ? -r : r;
-  risk = mag * tiny + (pivot * zero + risk);
+  risk = mag * scale + (pivot * zero + risk);
   const V first_d = r * (d0 - c0 * sum_d), first_a = r * a0, first_c = r * c0 * weight;
   for (int l = 0; l < L; ++l) {
     ra[2 * l] = first_a[l];
