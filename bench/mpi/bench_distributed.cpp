@@ -8,6 +8,9 @@
 //   z  the split axis is the fastest: a rank's part is row layout (each line's rows contiguous).
 // Cases, each timed from a barrier to the last rank's end (the maximum over ranks):
 //   partitioned/one_shot   bandsolve::mpi::solve on the parts as they lie;
+//   partitioned_one_batch/one_shot
+//                          the same with every line in one batch (options::batch_bytes_per_thread
+//                          = 0), counter vs_batched: time over partitioned/one_shot;
 //   partitioned/factored   f.solve of bandsolve::mpi::factorize's factorization;
 //   partitioned_periodic/one_shot, partitioned_periodic/factored
 //                          the same lines closed into rings (algo::periodic: a[0] of the first
@@ -176,7 +179,7 @@ struct transposer {
   }
 };
 
-enum class method { partitioned, transpose, local, partitioned_periodic };
+enum class method { partitioned, transpose, local, partitioned_periodic, partitioned_one_batch };
 enum class kind { one_shot, factored };
 
 // Seconds of the local and partitioned cases of each (axis, kind), for vs_local and vs_lines.
@@ -239,6 +242,11 @@ void run(benchmark::State& state, method how, kind what) {
         bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info);
       else
         dist.solve(exec, data.d);
+    } else if (how == method::partitioned_one_batch) {
+      bandsolve::mpi::options one_batch;
+      one_batch.batch_bytes_per_thread = 0;
+      bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info,
+                            one_batch);
     } else if (how == method::partitioned_periodic) {
       if (what == kind::one_shot)
         bandsolve::mpi::solve(exec, MPI_COMM_WORLD, bandsolve::algo::periodic{}, data.a, data.b,
@@ -282,6 +290,8 @@ void run(benchmark::State& state, method how, kind what) {
     state.counters["vs_local"] = per_iter / local_seconds[axis][int(what)];
   if (how == method::partitioned_periodic && partitioned_seconds[axis][int(what)] > 0)
     state.counters["vs_lines"] = per_iter / partitioned_seconds[axis][int(what)];
+  if (how == method::partitioned_one_batch && partitioned_seconds[axis][int(what)] > 0)
+    state.counters["vs_batched"] = per_iter / partitioned_seconds[axis][int(what)];
 }
 
 // mpi::solve_along on the N^3 field as one LayoutRight array split along `axis` (N/P planes per
@@ -457,12 +467,14 @@ void register_all(int iterations) {
         ->Unit(benchmark::kMicrosecond);
   }
   const char* kinds[] = {"one_shot", "factored"};
-  const char* methods[] = {"local", "partitioned", "partitioned_periodic", "transpose"};
-  const method order[] = {method::local, method::partitioned, method::partitioned_periodic,
-                          method::transpose};
+  const char* methods[] = {"local", "partitioned", "partitioned_one_batch", "partitioned_periodic",
+                           "transpose"};
+  const method order[] = {method::local, method::partitioned, method::partitioned_one_batch,
+                          method::partitioned_periodic, method::transpose};
   for (int axis = 0; axis < 2; ++axis)
     for (int k = 0; k < 2; ++k)
-      for (int h = 0; h < 4; ++h) {
+      for (int h = 0; h < 5; ++h) {
+        if (order[h] == method::partitioned_one_batch && k != int(kind::one_shot)) continue;
         const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
                                  methods[h] + "/" + kinds[k];
         const method how = order[h];

@@ -376,6 +376,20 @@ void check_long_parts() {
   const outcome singular =
       run<Layout>(Kokkos::Serial(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes, {});
   CHECK(singular.info == expected);
+  // Batches of 64 lines per thread (the fewest batch_bytes_per_thread allows), the last one
+  // shorter: the singular lines lie in different batches.
+  bmpi::options batches;
+  batches.batch_bytes_per_thread = 1;
+  const outcome batched =
+      run<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, batches);
+  CHECK(batched.max_error <= 100 * std::numeric_limits<T>::epsilon());
+  CHECK(run<Layout>(Kokkos::Serial(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes, batches)
+            .info == expected);
+  // Every line in one batch: the finish sweeps forward again instead of keeping the rows.
+  bmpi::options one_batch;
+  one_batch.batch_bytes_per_thread = 0;
+  CHECK(run<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, one_batch)
+            .max_error <= 100 * std::numeric_limits<T>::epsilon());
   run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, {},
                        std::vector<int>(nsys, 0));
 }
@@ -446,8 +460,8 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     CHECK(same);
     if (P > 1)
       CHECK(msg == "bandsolve::mpi::solve: the ranks pass different options: scheme 0, "
-                   "all_to_all_min_lines_per_rank 16 on rank 0 but 2, 16 on rank " +
-                       std::to_string(bad));
+                   "all_to_all_min_lines_per_rank 16, batch_bytes_per_thread 524288 on rank 0 "
+                   "but 2, 16, 524288 on rank " + std::to_string(bad));
     else
       CHECK(msg == "(nothing thrown)");
   }
@@ -731,7 +745,8 @@ void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0,
 template <class T, int R, class ArrayLayout, bool Shared = false, passes Path = passes::host,
           class Algo = bandsolve::algo::thomas, bool Factored = false>
 void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
-                 const std::vector<std::size_t>& zero_lines = {}) {
+                 const std::vector<std::size_t>& zero_lines = {},
+                 const bmpi::options& one_shot_opts = {}) {
   using DView = nd_view<T, R, ArrayLayout>;
   using CView = std::conditional_t<Shared, nd_view<T, 1>, DView>;
   const auto ax = static_cast<std::size_t>(axis);
@@ -786,11 +801,12 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
     bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info, bmpi::options{},
                       bandsolve::backend::device{});
   else if constexpr (periodic_v<Algo>)
-    bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info);
+    bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info, one_shot_opts);
   else if (axis % 2 == 0)
-    bmpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info);
+    bmpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info, one_shot_opts);
   else
-    bmpi::solve_along(exec, MPI_COMM_WORLD, bandsolve::algo::thomas{}, axis, a, b, c, d, info);
+    bmpi::solve_along(exec, MPI_COMM_WORLD, bandsolve::algo::thomas{}, axis, a, b, c, d, info,
+                      one_shot_opts);
   const double words = words_per_line_per_rank(nsys);
   if constexpr (Factored) {  // 1 word per reduced row there, 1 back (one rank too)
     CHECK(words == 2 * reduced_rows(sizes) / world_size());
@@ -854,6 +870,15 @@ TEST_CASE("mpi::solve_along equals the single-process solve of the whole lines",
       INFO(P << " ranks, split " << split_name(kind) << ", rank 4, axis " << axis);
       check_along<double, 4, Kokkos::LayoutRight>(axis, {3, 4, 5, 2}, sizes, {1});
     }
+    // Batches of 64 lines: across runs of 7 lines (axis 1 of a 20 x N x 7 array: 140 lines),
+    // through one run of 140 (axis 2), singular lines in both batches, periodic lines.
+    bmpi::options batches;
+    batches.batch_bytes_per_thread = 1;
+    INFO(P << " ranks, split " << split_name(kind) << ", batches of 64 lines");
+    check_along<double, 3, Kokkos::LayoutRight>(1, {20, 0, 7, 1}, sizes, {3, 64, 100}, batches);
+    check_along<double, 3, Kokkos::LayoutRight>(2, {20, 7, 0, 1}, sizes, {63, 64}, batches);
+    check_along<double, 3, Kokkos::LayoutRight, false, passes::host, bandsolve::algo::periodic>(
+        1, {20, 0, 7, 1}, sizes, {5, 70}, batches);
   }
 }
 

@@ -24,7 +24,15 @@ struct partition {
   std::size_t nsys = 0;
   std::vector<index_t> rows, offsets;
   index_t total_rows = 0;
+  int max_threads = 1;  // the most threads a rank's execution space runs (batch sizes)
 };
+
+// The most rows any rank holds.
+inline std::size_t max_rows(const partition& p) {
+  index_t most = 0;
+  for (const index_t r : p.rows) most = r > most ? r : most;
+  return static_cast<std::size_t>(most);
+}
 
 // Solves along an axis of an N-D array (solve_along.hpp): the axis and d's extents (that of the
 // axis itself as 0), which every rank must pass alike (the ranks split the lines only along it).
@@ -46,25 +54,28 @@ inline void check_comm(const std::string& fn, MPI_Comm comm) {
 // local_checks() returns {nsys, rows held by this rank} or throws std::invalid_argument with
 // fn's prefix. scalar_bytes: sizeof the scalar each rank sends; opts: the options, if the call
 // takes them (the ranks must agree on both: different schemes would wait in different calls);
-// shape: the axis and extents of a solve along an axis, if it is one.
+// shape: the axis and extents of a solve along an axis, if it is one; threads: those of this
+// rank's execution space (the ranks may differ; the partition keeps the most).
 template <class LocalChecks>
 partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
                              const LocalChecks& local_checks, const options* opts = nullptr,
-                             const along_shape* shape = nullptr) {
+                             const along_shape* shape = nullptr, int threads = 1) {
   check_comm(fn, comm);
   partition p;
   MPI_Comm_rank(comm, &p.rank);
   MPI_Comm_size(comm, &p.size);
 
   std::string message;
-  // bad, nsys, rows, scalar bytes, scheme, all-to-all threshold, axis, 4 extents
-  constexpr int F = 11;
+  // bad, nsys, rows, scalar bytes, scheme, all-to-all threshold, axis, 4 extents, batch bytes,
+  // threads
+  constexpr int F = 13;
   const along_shape none{};
   const along_shape& sh = shape ? *shape : none;
   long long mine[F] = {0, 0, 0, static_cast<long long>(scalar_bytes),
                        opts ? static_cast<long long>(opts->scheme) : 0,
                        opts ? static_cast<long long>(opts->all_to_all_min_lines_per_rank) : 0,
-                       sh.axis, sh.extent[0], sh.extent[1], sh.extent[2], sh.extent[3]};
+                       sh.axis, sh.extent[0], sh.extent[1], sh.extent[2], sh.extent[3],
+                       opts ? static_cast<long long>(opts->batch_bytes_per_thread) : 0, threads};
   try {
     const auto [nsys, held] = local_checks();
     mine[1] = static_cast<long long>(nsys);
@@ -117,13 +128,16 @@ partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t s
       bandsolve::detail::throw_invalid_argument(
           fn, "the ranks pass different scalar types: ", field(0, 3), " bytes on rank 0 but ",
           field(r, 3), " on rank ", r);
-    if (field(r, 4) != field(0, 4) || field(r, 5) != field(0, 5))
+    if (field(r, 4) != field(0, 4) || field(r, 5) != field(0, 5) || field(r, 11) != field(0, 11))
       bandsolve::detail::throw_invalid_argument(
           fn, "the ranks pass different options: scheme ", field(0, 4),
-          ", all_to_all_min_lines_per_rank ", field(0, 5), " on rank 0 but ", field(r, 4), ", ",
-          field(r, 5), " on rank ", r);
+          ", all_to_all_min_lines_per_rank ", field(0, 5), ", batch_bytes_per_thread ",
+          field(0, 11),
+          " on rank 0 but ", field(r, 4), ", ", field(r, 5), ", ", field(r, 11), " on rank ", r);
   }
   p.nsys = static_cast<std::size_t>(field(0, 1));
+  for (int r = 0; r < p.size; ++r)
+    p.max_threads = field(r, 12) > p.max_threads ? static_cast<int>(field(r, 12)) : p.max_threads;
   p.rows.resize(static_cast<std::size_t>(p.size));
   p.offsets.resize(static_cast<std::size_t>(p.size));
   long long total = 0;

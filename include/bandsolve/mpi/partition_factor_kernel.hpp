@@ -244,7 +244,8 @@ void reduce_rhs(const ExecutionSpace& exec, const DView& d, const part_factors<T
                 const Rhs& rhs, index_t nsys, local_part part) {
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
   const bool packs = f.packs_of(L);
-  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(reduce)", nsys, part,
+  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(reduce)",
+                                            index_t(0), nsys, part, static_cast<T*>(nullptr),
       KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
         if (packs && nl == L) {
           reduce_rhs_pack<L>(d, f, rhs, s0, part, scratch);
@@ -262,7 +263,8 @@ void finish_factored_parts(const ExecutionSpace& exec, const DView& d,
                            index_t nsys, local_part part) {
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
   const bool packs = f.packs_of(L);
-  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(finish)", nsys, part,
+  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(finish)",
+                                            index_t(0), nsys, part, static_cast<T*>(nullptr),
       KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
         if (packs && nl == L) {
           finish_factored_pack<L>(d, f, iface, s0, part, scratch);

@@ -281,24 +281,63 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
   });
 }
 
-// The finish pass of NL systems from s0 (see finish_parts).
+// x_i = d'_i - a'_i x_0 - c'_i x_{i+1} for i = m-2 .. 1 from the forward rows (sap, scp, sdp:
+// row i, lane l at i*NL + l) of NL systems from s0 (m >= 3), written with x_0 and x_{m-1} into
+// d: in place, or over the staged d' and then back into d's rows (Staged). Ahead: prefetch d's
+// previous row (column packs in place).
+template <int NL, bool Staged, bool Ahead, class DView, class T>
+KOKKOS_INLINE_FUNCTION void substitute_part_backward(const DView& d, index_t s0, index_t m,
+                                                     const T (&x0)[NL], const T (&xm)[NL],
+                                                     const T* sap, const T* scp, T* sdp) {
+  T x[NL];  // x_{i+1}
+  for (int l = 0; l < NL; ++l) x[l] = xm[l];
+  for (index_t i = m - 2; i >= 1; --i) {
+    if constexpr (Ahead) prefetch_part_row<NL>(d, s0, i - 1);
+    const T* const ra = sap + i * NL;
+    const T* const rc = scp + i * NL;
+    T* const rd = sdp + i * NL;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < NL; ++l) {
+      x[l] = rd[l] - ra[l] * x0[l] - rc[l] * x[l];
+      if constexpr (Staged)
+        rd[l] = x[l];
+      else
+        at(d, s0 + l, i) = x[l];
+    }
+  }
+  if constexpr (Staged) {
+    for (int l = 0; l < NL; ++l) sdp[l] = x0[l], sdp[(m - 1) * NL + l] = xm[l];
+    unstage_part_rows<NL>(d, s0, m, sdp);
+  } else {
+    for (int l = 0; l < NL; ++l) at(d, s0 + l, 0) = x0[l], at(d, s0 + l, m - 1) = xm[l];
+  }
+}
+
+// The interface values of NL systems from s0 into x0, xm; parts of at most 2 rows are then done
+// (written into d): returns whether rows remain to be substituted.
+template <int NL, class DView, class T, class Interface>
+KOKKOS_INLINE_FUNCTION bool part_interface(const DView& d, const Interface& iface, index_t s0,
+                                           const local_part& part, T (&x0)[NL], T (&xm)[NL]) {
+  const index_t m = part.m;
+  const int k = part.reduced_rows();
+  for (int l = 0; l < NL; ++l) x0[l] = iface((s0 + l) * k), xm[l] = iface((s0 + l) * k + k - 1);
+  if (m > 2) return true;
+  for (int l = 0; l < NL; ++l) {
+    at(d, s0 + l, 0) = x0[l];
+    if (m > 1) at(d, s0 + l, m - 1) = xm[l];
+  }
+  return false;
+}
+
+// The finish pass of NL systems from s0 (see finish_parts): the forward sweep again from a, b,
+// c, d into the pack's scratch, then the backward substitution.
 template <int NL, class AView, class BView, class CView, class DView, class T, class Interface>
 KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CView& c,
                                         const DView& d, const Interface& iface, index_t s0,
                                         const local_part& part, T* scratch) {
-  const index_t m = part.m;
-  const int k = part.reduced_rows();
   T x0[NL], xm[NL];
-  for (int l = 0; l < NL; ++l) {
-    x0[l] = iface((s0 + l) * k), xm[l] = iface((s0 + l) * k + k - 1);
-  }
-  if (m <= 2) {
-    for (int l = 0; l < NL; ++l) {
-      at(d, s0 + l, 0) = x0[l];
-      if (m > 1) at(d, s0 + l, m - 1) = xm[l];
-    }
-    return;
-  }
+  if (!part_interface<NL>(d, iface, s0, part, x0, xm)) return;
+  const index_t m = part.m;
   constexpr bool staged = part_staged_v<NL, AView, BView, CView, DView>;
   constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
   with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp) {
@@ -306,61 +345,81 @@ KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CV
     sweep_part_forward<NL, false, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp,
                                                         sdp, r0, ap, cp, dp,
                                                         static_cast<int*>(nullptr));
-    T x[NL];  // x_{i+1}
-    for (int l = 0; l < NL; ++l) x[l] = xm[l];
-    for (index_t i = m - 2; i >= 1; --i) {
-      if constexpr (decltype(pre)::value) prefetch_part_row<NL>(d, s0, i - 1);
-      const T* const ra = sap + i * NL;
-      const T* const rc = scp + i * NL;
-      T* const rd = sdp + i * NL;
-      BANDSOLVE_SIMD
-      for (int l = 0; l < NL; ++l) {
-        x[l] = rd[l] - ra[l] * x0[l] - rc[l] * x[l];
-        if constexpr (staged)
-          rd[l] = x[l];
-        else
-          at(d, s0 + l, i) = x[l];
-      }
-    }
-    if constexpr (staged) {
-      for (int l = 0; l < NL; ++l) sdp[l] = x0[l], sdp[(m - 1) * NL + l] = xm[l];
-      unstage_part_rows<NL>(d, s0, m, sdp);
-    } else {
-      for (int l = 0; l < NL; ++l) at(d, s0 + l, 0) = x0[l], at(d, s0 + l, m - 1) = xm[l];
-    }
+    substitute_part_backward<NL, staged, decltype(pre)::value>(d, s0, m, x0, xm, sap, scp, sdp);
   });
 }
 
-// f(s0, nl) packs of L systems (L = part_lanes_v) with kept scratch of 4 x m x L values: full
-// packs as L lanes, the last one's systems one by one.
+// The finish pass of NL systems from s0 whose reduce pass left its forward rows in `kept` (the
+// pack's scratch, kept for it): the backward substitution alone, a, b, c not read.
+template <int NL, bool Staged, class DView, class T, class Interface>
+KOKKOS_INLINE_FUNCTION void finish_kept_pack(const DView& d, const Interface& iface, index_t s0,
+                                             const local_part& part, T* kept) {
+  T x0[NL], xm[NL];
+  if (!part_interface<NL>(d, iface, s0, part, x0, xm)) return;
+  const index_t m = part.m;
+  // Where with_part_rows put a', c', d'.
+  T* const sap = kept;
+  T* const scp = kept + (Staged ? 2 : 1) * m * NL;
+  T* const sdp = kept + (Staged ? 3 : 2) * m * NL;
+  constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
+  substitute_part_backward<NL, Staged, ahead>(d, s0, m, x0, xm, sap, scp, sdp);
+}
+
+// f(s0, nl, scratch) for packs of L systems (L = part_lanes_v) of lines first .. first + count
+// - 1, with scratch of 4 x m x L values: full packs as L lanes, the last one's systems one by
+// one. The scratch is the threads' kept pack scratch, or, with `kept`, pack p's own slice of it
+// (kept + p 4 m L), so that a later pass finds what this one left there.
 template <class Layout, class T, class ExecutionSpace, class F>
-void for_each_part_pack(const ExecutionSpace& exec, const char* label, index_t nsys,
-                        const local_part& part, const F& f) {
+void for_each_part_pack(const ExecutionSpace& exec, const char* label, index_t first,
+                        index_t count, const local_part& part, T* kept, const F& f) {
   constexpr int L = part_lanes_v<Layout, T>;
-  const index_t packs = (nsys + L - 1) / L;
-  const std::size_t bytes = 4 * static_cast<std::size_t>(part.m) * L * sizeof(T);
+  const index_t packs = (count + L - 1) / L;
+  const index_t slice = 4 * part.m * L;
+  const auto pack = KOKKOS_LAMBDA(index_t p, T* scratch) {
+    const index_t left = count - p * L;
+    f(first + p * L, static_cast<int>(left < L ? left : L), scratch);
+  };
+  if (kept) {
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, packs),
+                         KOKKOS_LAMBDA(index_t p) { pack(p, kept + p * slice); });
+    return;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(slice) * sizeof(T);
   bandsolve::detail::for_each_pack(exec, label, packs, bytes, KOKKOS_LAMBDA(index_t p, void* raw) {
-    f(p * L, static_cast<int>(nsys - p * L < L ? nsys - p * L : L), static_cast<T*>(raw));
+    pack(p, static_cast<T*>(raw));
   });
+}
+
+// Values of the kept forward rows of `count` lines (kept_rows_of reduce_parts and finish_parts):
+// a slice of 4 x m x L per pack.
+template <class Layout, class T>
+std::size_t kept_values(index_t count, const local_part& part) {
+  constexpr int L = part_lanes_v<Layout, T>;
+  return static_cast<std::size_t>((count + L - 1) / L) * 4 * static_cast<std::size_t>(part.m) * L;
 }
 
 // Reduced rows of line s: row j (0: x_0, 1: x_{m-1}) at red[(s*k + j)*3 + w], w = 0: coefficient
 // of the previous interface unknown, 1: of the next, 2: right-hand side (the diagonal is 1);
-// codes(s): the info code of this part of line s. Reads a, b, c, d once and writes nothing else:
-// the forward sweep's a', c', d' stay in the pack's scratch for the backward one.
+// codes(s): the info code of this part of line s; lines first .. first + count - 1. Reads a, b,
+// c, d once and writes nothing else: the forward sweep's a', c', d' stay in the pack's scratch for
+// the backward one.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
           class Reduced, class Codes>
 void reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
-                  const DView& d, const Reduced& red, const Codes& codes, index_t nsys,
-                  local_part part) {
+                  const DView& d, const Reduced& red, const Codes& codes, index_t first,
+                  index_t count, local_part part,
+                  typename DView::non_const_value_type* kept = nullptr) {
   using T = typename DView::non_const_value_type;
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::solve(reduce)", nsys, part,
+  const index_t single = kept ? 4 * part.m : 0;  // each system of a partial pack its own slice
+  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::solve(reduce)", first, count,
+                                            part, kept,
       KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
         if (nl == L) {
           reduce_pack<L>(a, b, c, d, red, codes, s0, part, scratch);
         } else {
-          for (int l = 0; l < nl; ++l) reduce_pack<1>(a, b, c, d, red, codes, s0 + l, part, scratch);
+          for (int l = 0; l < nl; ++l)
+            reduce_pack<1>(a, b, c, d, red, codes, s0 + l, part, scratch + l * single);
         }
       });
 }
@@ -368,13 +427,33 @@ void reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b, co
 // x from the interface values (line s: x_0 at iface[s*k], x_{m-1} at iface[s*k + k-1]): the
 // forward sweep again from a, b, c, d into the pack's scratch, then
 // x_i = d'_i - a'_i x_0 - c'_i x_{i+1} for i = m-2 .. 1 (forward a', c', d'), written over d.
-// Reading the inputs again costs less than storing a', c', d' and reading them back.
+// Reading the inputs again costs less than storing a', c', d' and reading them back from memory.
+// With `kept` (the buffer reduce_parts filled for the same lines, kept_values of them): the
+// backward substitution alone from the forward rows kept there, for batches of lines small enough
+// that the buffer is still in cache. Lines first .. first + count - 1.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class Interface>
 void finish_parts(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
-                  const DView& d, const Interface& iface, index_t nsys, local_part part) {
+                  const DView& d, const Interface& iface, index_t first, index_t count,
+                  local_part part, typename DView::non_const_value_type* kept = nullptr) {
   using T = typename DView::non_const_value_type;
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::solve(finish)", nsys, part,
+  constexpr bool staged = part_staged_v<L, AView, BView, CView, DView>;
+  const index_t single = 4 * part.m;
+  if (kept) {
+    for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::solve(finish)", first,
+                                              count, part, kept,
+        KOKKOS_LAMBDA(const index_t s0, const int nl, T* slice) {
+          if (nl == L) {
+            finish_kept_pack<L, staged>(d, iface, s0, part, slice);
+          } else {
+            for (int l = 0; l < nl; ++l)
+              finish_kept_pack<1, false>(d, iface, s0 + l, part, slice + l * single);
+          }
+        });
+    return;
+  }
+  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::solve(finish)", first, count,
+                                            part, static_cast<T*>(nullptr),
       KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
         if (nl == L) {
           finish_pack<L>(a, b, c, d, iface, s0, part, scratch);

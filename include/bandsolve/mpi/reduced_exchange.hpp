@@ -151,13 +151,14 @@ class reduced_router {
   }
 
   // Reduced info codes of the lines solved here (rinfo(t): reduced row, 1-based, or 0) into
-  // codes[s] as global rows.
+  // codes[offset + s] as global rows (offset: the first line of a batch).
   template <class InfoView>
-  void record_codes(const InfoView& rinfo, std::vector<int>& codes) const {
+  void record_codes(const InfoView& rinfo, std::vector<int>& codes, std::size_t offset = 0) const {
     if (mine_ == 0) return;
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rinfo);
     for (int t = 0; t < mine_; ++t)
-      if (h(t) != 0) codes[static_cast<std::size_t>(first_line_here() + t)] = global_row(h(t) - 1);
+      if (h(t) != 0)
+        codes[offset + static_cast<std::size_t>(first_line_here() + t)] = global_row(h(t) - 1);
   }
 
   batch allocate_batch(const char* label) const {

@@ -23,6 +23,7 @@
 // cross to host memory for the exchange; a trailing backend::device{} runs the device passes on
 // any space (host spaces included, to test them without a GPU). The call fences exec. One rank:
 // the single-process solve. See docs/distributed.md.
+#include <bandsolve/backend/host_simd/team_launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
@@ -65,45 +66,54 @@ void unpack_reduced_rows(const ExecutionSpace& exec, const Router& router, const
   });
 }
 
-// The one-shot solve of p.nsys lines of kind Algo after the checks (p.size > 1, p.nsys > 0):
-// reduce(red, codes) writes every line's reduced rows (line s at red[s*k*3], k reduced rows of
-// this rank) and local info codes; the reduced systems (tridiagonal for algo::thomas, periodic
-// for algo::periodic) go to the ranks that solve them with the single-process solve of the same
-// kind; finish(iface) finishes every line from its interface values (line s at iface[s*k]);
-// info gets the codes every rank agrees on.
+// The one-shot solve of p.nsys lines of kind Algo after the checks (p.size > 1, p.nsys > 0), in
+// batches of batch_lines consecutive lines (the last one shorter), each reduced, exchanged and
+// finished before the next: reduce(first, count, red, codes) writes the reduced rows of lines
+// first .. first + count - 1 (line s at red[s*k*3], k reduced rows of this rank) and their local
+// info codes; the reduced systems (tridiagonal for algo::thomas, periodic for algo::periodic) go
+// to the ranks that solve them with the single-process solve of the same kind;
+// finish(first, count, iface) finishes those lines from their interface values (line s at
+// iface[s*k]). A batch that stays in cache from its reduce to its finish is read from memory
+// once. info gets the codes every rank agrees on.
 template <class Algo, class T, class MemorySpace, class ExecutionSpace, class Reduce, class Finish,
           class InfoView>
 void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
-                         const options& opts, const local_part& part, const Reduce& reduce,
-                         const Finish& finish, const InfoView& info) {
+                         const options& opts, const local_part& part, index_t batch_lines,
+                         const Reduce& reduce, const Finish& finish, const InfoView& info) {
   using memory_space = MemorySpace;
+  using buffer = Kokkos::View<T*, memory_space>;
   const index_t nsys = static_cast<index_t>(p.nsys);
   const int k = part.reduced_rows();
-  const Kokkos::View<T*, memory_space> red(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows"), nsys * k * 3);
-  const Kokkos::View<T*, memory_space> iface(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface"), nsys * k);
+  const buffer red(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows"),
+                   nsys * k * 3);
+  const buffer iface(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface"),
+                     nsys * k);
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", nsys);
-
-  reduce(red, codes);
-  exec.fence();  // red is complete
-  const reduced_router<T, memory_space> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
-  const auto rows_in = router.to_solvers(red, 3);
+  const exchange scheme = chosen_scheme(opts, p.nsys, p.size);
   std::vector<int> reduced_codes(p.nsys, 0);
-  auto rd = router.allocate_batch("bandsolve::mpi reduced d");
-  if (router.lines_solved_here() > 0) {
-    const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),
-               rb = router.allocate_batch("bandsolve::mpi reduced b"),
-               rc = router.allocate_batch("bandsolve::mpi reduced c");
-    unpack_reduced_rows<T>(exec, router, rows_in, ra, rb, rc, rd);
-    const Kokkos::View<int*, memory_space> rinfo("bandsolve::mpi reduced info",
-                                                 static_cast<std::size_t>(router.lines_solved_here()));
-    bandsolve::solve(exec, Algo{}, ra, rb, rc, rd, rinfo);
-    exec.fence();
-    router.record_codes(rinfo, reduced_codes);
+  partition batch = p;
+  for (index_t first = 0; first < nsys; first += batch_lines) {
+    const index_t count = nsys - first < batch_lines ? nsys - first : batch_lines;
+    batch.nsys = static_cast<std::size_t>(count);
+    reduce(first, count, red, codes);
+    exec.fence();  // red is complete
+    const reduced_router<T, memory_space> router(comm, batch, scheme);
+    const auto rows_in = router.to_solvers(buffer(red.data() + first * k * 3, count * k * 3), 3);
+    auto rd = router.allocate_batch("bandsolve::mpi reduced d");
+    if (router.lines_solved_here() > 0) {
+      const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),
+                 rb = router.allocate_batch("bandsolve::mpi reduced b"),
+                 rc = router.allocate_batch("bandsolve::mpi reduced c");
+      unpack_reduced_rows<T>(exec, router, rows_in, ra, rb, rc, rd);
+      const Kokkos::View<int*, memory_space> rinfo(
+          "bandsolve::mpi reduced info", static_cast<std::size_t>(router.lines_solved_here()));
+      bandsolve::solve(exec, Algo{}, ra, rb, rc, rd, rinfo);
+      exec.fence();
+      router.record_codes(rinfo, reduced_codes, static_cast<std::size_t>(first));
+    }
+    router.to_owners(exec, rd, buffer(iface.data() + first * k, count * k));
+    finish(first, count, iface);
   }
-  router.to_owners(exec, rd, iface);
-  finish(iface);
   exec.fence();
   reduce_info(comm, p.nsys, codes, reduced_codes, info);
 }
@@ -137,8 +147,8 @@ void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi local info (device)"), nsys);
   const auto host_info = Kokkos::create_mirror_view(info);
   solve_reduced_lines<Algo, T, Kokkos::HostSpace>(
-      Kokkos::DefaultHostExecutionSpace(), comm, p, opts, part,
-      [&](const auto& host_red, const auto& host_codes) {
+      Kokkos::DefaultHostExecutionSpace(), comm, p, opts, part, nsys,
+      [&](index_t, index_t, const auto& host_red, const auto& host_codes) {
         for_each_batch([&](index_t first, index_t lines, const auto& a, const auto& b,
                            const auto& c, const auto& d) {
           reduce_parts_device(exec, a, b, c, d, buffer(red.data() + first * k * 3, lines * k * 3),
@@ -149,7 +159,7 @@ void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const
         Kokkos::deep_copy(exec, host_codes, codes);
         exec.fence();
       },
-      [&](const auto& host_iface) {
+      [&](index_t, index_t, const auto& host_iface) {
         Kokkos::deep_copy(exec, iface, host_iface);
         for_each_batch([&](index_t first, index_t lines, const auto&, const auto&, const auto&,
                            const auto& d) {
@@ -207,7 +217,8 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
   const std::string fn = line_fn<Algo>("bandsolve::mpi::solve");
   const partition p = agree_on_arguments(
       fn, comm, sizeof(T),
-      [&] { return one_shot_arguments<Layout>(fn, a, b, c, d, info); }, &opts);
+      [&] { return one_shot_arguments<Layout>(fn, a, b, c, d, info); }, &opts, nullptr,
+      bandsolve::detail::concurrency_of(exec));
   if (p.nsys == 0) return;
   if (p.size == 1) {
     bandsolve::solve(exec, Algo{}, a, b, c, d, info);
@@ -216,13 +227,22 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
   }
 
   const local_part part = part_of<Algo>(p);
+  const index_t nsys = static_cast<index_t>(p.nsys);
+  const index_t batch =
+      static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T), p.max_threads));
+  // In batches, the reduce pass leaves the forward rows of each pack in a buffer of the batch,
+  // where the finish finds them in cache; one batch of every line re-sweeps instead.
+  const Kokkos::View<T*, memory_space> kept(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi kept rows"),
+      opts.batch_bytes_per_thread ? kept_values<Layout, T>(batch < nsys ? batch : nsys, part) : 0);
+  T* const rows = kept.extent(0) ? kept.data() : nullptr;
   solve_reduced_lines<Algo, T, memory_space>(
-      exec, comm, p, opts, part,
-      [&](const auto& red, const auto& codes) {
-        reduce_parts(exec, a, b, c, d, red, codes, static_cast<index_t>(p.nsys), part);
+      exec, comm, p, opts, part, batch,
+      [&](index_t first, index_t count, const auto& red, const auto& codes) {
+        reduce_parts(exec, a, b, c, d, red, codes, first, count, part, rows);
       },
-      [&](const auto& iface) {
-        finish_parts(exec, a, b, c, d, iface, static_cast<index_t>(p.nsys), part);
+      [&](index_t first, index_t count, const auto& iface) {
+        finish_parts(exec, a, b, c, d, iface, first, count, part, rows);
       },
       info);
 }

@@ -31,6 +31,7 @@
 // (layout::strided; shared coefficients with system stride 0): nothing is copied or transposed.
 // The reduced systems of all runs go through one exchange, as in mpi::solve. See
 // docs/distributed.md.
+#include <bandsolve/backend/host_simd/team_launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/mpi/host_execution.hpp>
@@ -186,19 +187,46 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
   }
   const local_part part = part_of<Algo>(p);
   const int k = part.reduced_rows();
+  const index_t batch =
+      static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T), p.max_threads));
+  // f(run, first, count, rows): the lines first .. first + count - 1 of the run (numbered within
+  // it) that lie in the batch of lines [begin, begin + lines_in_batch), and where their kept
+  // forward rows lie (each piece after the previous one's, the same in both passes), or null when
+  // every line is in one batch (the finish re-sweeps).
+  Kokkos::View<T*, MemorySpace> kept;
+  const auto for_each_run_in = [&](index_t begin, index_t lines_in_batch, const auto& f) {
+    const bool keep = opts.batch_bytes_per_thread != 0;
+    for (int pass = keep ? 0 : 1; pass < 2; ++pass) {  // pass 0 sizes the buffer
+      std::size_t at = 0;
+      for (const auto& r : runs) {
+        const index_t lo = begin > r.first ? begin : r.first;
+        const index_t end = begin + lines_in_batch, run_end = r.first + lines;
+        const index_t hi = end < run_end ? end : run_end;
+        if (lo >= hi) continue;
+        if (pass == 1) f(r, lo - r.first, hi - lo, keep ? kept.data() + at : nullptr);
+        at += kept_values<layout_of_t<View>, T>(hi - lo, part);
+      }
+      if (pass == 0 && kept.extent(0) < at)
+        kept = Kokkos::View<T*, MemorySpace>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi kept rows"), at);
+    }
+  };
   solve_reduced_lines<Algo, T, MemorySpace>(
-      exec, comm, p, opts, part,
-      [&](const auto& red, const auto& codes) {
-        for (const auto& r : runs)
+      exec, comm, p, opts, part, batch,
+      [&](index_t begin, index_t count, const auto& red, const auto& codes) {
+        for_each_run_in(begin, count, [&](const auto& r, index_t first, index_t n_lines, T* rows) {
           reduce_parts(exec, r.a, r.b, r.c, r.d,
                        Kokkos::View<T*, MemorySpace>(red.data() + r.first * k * 3, lines * k * 3),
-                       Kokkos::View<int*, MemorySpace>(codes.data() + r.first, lines), lines, part);
+                       Kokkos::View<int*, MemorySpace>(codes.data() + r.first, lines), first,
+                       n_lines, part, rows);
+        });
       },
-      [&](const auto& iface) {
-        for (const auto& r : runs)
+      [&](index_t begin, index_t count, const auto& iface) {
+        for_each_run_in(begin, count, [&](const auto& r, index_t first, index_t n_lines, T* rows) {
           finish_parts(exec, r.a, r.b, r.c, r.d,
-                       Kokkos::View<T*, MemorySpace>(iface.data() + r.first * k, lines * k), lines,
-                       part);
+                       Kokkos::View<T*, MemorySpace>(iface.data() + r.first * k, lines * k), first,
+                       n_lines, part, rows);
+        });
       },
       info);
 }
@@ -207,7 +235,7 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
 template <class AView, class BView, class CView, class DView, class InfoView>
 partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axis, const AView& a,
                                    const BView& b, const CView& c, const DView& d,
-                                   const InfoView& info, const options& opts) {
+                                   const InfoView& info, const options& opts, int threads = 1) {
   constexpr int rank = static_cast<int>(DView::rank);
   along_shape shape;
   shape.axis = axis;
@@ -220,7 +248,7 @@ partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axi
     bandsolve::detail::check_along_coefficient(fn, "c", c, d, axis, "d", d);
     bandsolve::detail::check_no_overlap(fn, "d", d, "info", info);
     return std::pair<std::size_t, std::size_t>(nsys, d.extent(axis));
-  }, &opts, &shape);
+  }, &opts, &shape, threads);
 }
 
 // The compile-time checks of solve_along's arguments (either backend's passes).
@@ -252,7 +280,8 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
                 "(Serial, OpenMP) and host memory");
 
   const std::string fn = line_fn<Algo>("bandsolve::mpi::solve_along");
-  const partition p = agree_on_along_arguments(fn, comm, axis, a, b, c, d, info, opts);
+  const partition p = agree_on_along_arguments(fn, comm, axis, a, b, c, d, info, opts,
+                                               bandsolve::detail::concurrency_of(exec));
   if (p.nsys == 0) return;
 
   const along_runs r = runs_of(axis, d, a, b, c);
