@@ -16,8 +16,12 @@
 
 #include <type_traits>
 
+// Not in x86 builds without AVX (baseline x86-64, SSE2): there a pack of 8 doubles spans four
+// registers and the lane loops ran 2.2-3.4x faster (banded LU with pivoting, one-shot; factored
+// solve 1.35-1.5x; docs/performance.md, "Builds for baseline x86-64").
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
-    !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__SYCL_DEVICE_ONLY__)
+    !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__SYCL_DEVICE_ONLY__) && \
+    (defined(__AVX__) || !(defined(__x86_64__) || defined(__i386__)))
 #define BANDSOLVE_HOST_PACK_VECTORS 1
 #else
 #define BANDSOLVE_HOST_PACK_VECTORS 0
