@@ -196,13 +196,15 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
   Kokkos::View<T*, MemorySpace> kept;
   const auto for_each_run_in = [&](index_t begin, index_t lines_in_batch, const auto& f) {
     const bool keep = opts.batch_bytes_per_thread != 0;
+    const index_t end = begin + lines_in_batch;
     for (int pass = keep ? 0 : 1; pass < 2; ++pass) {  // pass 0 sizes the buffer
       std::size_t at = 0;
-      for (const auto& r : runs) {
+      // Run q holds lines q*lines .. (q+1)*lines - 1: only the runs the batch meets.
+      for (index_t q = begin / lines; q <= (end - 1) / lines; ++q) {
+        const auto& r = runs[static_cast<std::size_t>(q)];
         const index_t lo = begin > r.first ? begin : r.first;
-        const index_t end = begin + lines_in_batch, run_end = r.first + lines;
+        const index_t run_end = r.first + lines;
         const index_t hi = end < run_end ? end : run_end;
-        if (lo >= hi) continue;
         if (pass == 1) f(r, lo - r.first, hi - lo, keep ? kept.data() + at : nullptr);
         at += kept_values<layout_of_t<View>, T>(hi - lo, part);
       }
