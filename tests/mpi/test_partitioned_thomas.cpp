@@ -262,11 +262,13 @@ outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>&
   return out;
 }
 
-// Factorizes the lines split as `sizes`, then solves two right-hand sides.
+// Factorizes the lines split as `sizes`, then solves two right-hand sides; batches: the batches of
+// lines the factorization should keep (0: not checked).
 template <class Layout, class Algo = bandsolve::algo::thomas, passes Path = passes::host, class T,
           class Exec>
 void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& sizes,
-                  const bmpi::options& opts, const std::vector<int>& expected_info) {
+                  const bmpi::options& opts, const std::vector<int>& expected_info,
+                  std::size_t batches = 0) {
   CHECK(L.periodic == periodic_v<Algo>);
   const auto [g0, m] = my_rows(sizes);
   auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
@@ -283,6 +285,7 @@ void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& 
   const std::vector<int> info(f.info().data(), f.info().data() + L.nsys);
   CHECK(info == expected_info);
   CHECK(f.on_device_backend() == (Path == passes::device));
+  if (batches > 0) CHECK(f.batches() == batches);
   for (const std::uint64_t rhs : {3, 5}) {
     L.rhs = rhs;
     auto d = local_view<Layout>("d", L, g0, m, 3);
@@ -392,6 +395,16 @@ void check_long_parts() {
             .max_error <= 100 * std::numeric_limits<T>::epsilon());
   run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, {},
                        std::vector<int>(nsys, 0));
+  // The factorization of row batches keeps its reduced systems in the same batches (64 lines
+  // each on Serial: 5 batches, the last one shorter), other layouts in one; the singular lines
+  // lie in different batches.
+  const std::size_t kept = std::is_same_v<Layout, layout::row> ? 5 : 1;
+  run_factored<Layout>(Kokkos::Serial(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes,
+                       batches, expected, kept);
+  run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, batches,
+                       std::vector<int>(nsys, 0));
+  run_factored<Layout, bandsolve::algo::periodic>(Kokkos::Serial(), periodic_lines<T>(nsys, N),
+                                                  sizes, batches, std::vector<int>(nsys, 0), kept);
 }
 
 TEST_CASE("mpi::solve and mpi::factorize: full packs of systems, parts longer than a tile", "[mpi]") {
@@ -562,6 +575,14 @@ TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
     for (const auto m : sizes) N += m;
     run_factored<layout::row>(Kokkos::Serial(), lines<double>{3, N, {}, {1}}, sizes, opts,
                               {0, 2, 0});
+    // In batches of 64 lines (3 for 150 lines): the reduced solve of the third batch finds line
+    // 140's zero pivot, mapped back to line 140.
+    bmpi::options batches = opts;
+    batches.batch_bytes_per_thread = 1;
+    std::vector<int> codes(150, 0);
+    codes[1] = codes[140] = 2;
+    run_factored<layout::row>(Kokkos::Serial(), lines<double>{150, N, {}, {1, 140}}, sizes,
+                              batches, codes, 3);
   }
 }
 

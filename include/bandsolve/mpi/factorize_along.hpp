@@ -198,7 +198,7 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
                       run_lines<T, memory_space>(b, axis, r, q, n),
                       run_lines<T, memory_space>(c, axis, r, q, n)});
   auto f = factorize_batches<Algo, ExecutionSpace, DevicePasses, layout::strided, T>(
-      exec, comm, p, opts, [&](const auto& g) {
+      exec, comm, p, opts, static_cast<index_t>(p.nsys), [&](const auto& g) {
         for (std::size_t q = 0; q < runs.size(); ++q)
           g(static_cast<index_t>(q) * r.lines, r.lines, runs[q][0], runs[q][1], runs[q][2]);
       });

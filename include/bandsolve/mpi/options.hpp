@@ -23,7 +23,9 @@ struct options {
   // this many bytes per thread (on the rank with the most rows, for the rank with the most
   // threads); the reduce pass keeps the batch's forward rows (as many bytes again) for the
   // finish, which finds them in cache. 0: every line in one batch, the finish sweeping forward
-  // again from a, b, c, d. The time depends on it, the result not (256^3 doubles over 2 ranks of
+  // again from a, b, c, d. A factorization (factorize) of row batches on the host keeps its
+  // reduced systems in batches of as many lines, so that each solve's d stays in cache between
+  // its two passes. The time depends on it, the result not (256^3 doubles over 2 ranks of
   // one thread, 2 MiB of L2 per core: 256 KiB to 1 MiB within 10% of each other, 2-4 MiB 10-20%
   // slower, one batch 1.6x slower).
   std::size_t batch_bytes_per_thread = std::size_t(512) << 10;

@@ -134,19 +134,39 @@ void factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b, co
   });
 }
 
-// Calls g(gd, pre, sd) for the NL systems from s0 of d: gd the rows of d (staged for row
+// Calls g(gd, pre, next) for the NL systems from s0 of d: gd the rows of d (staged for row
 // batches into sd, scratch of m x NL values, else in place with sd the scratch), pre whether to
-// prefetch; writes sd back into d after g when staged.
+// prefetch rows ahead, next: `next` with, when staged, the next pack's rows of d added
+// (next_part_pack); writes sd back into d after g when staged.
 template <int NL, bool WriteBack, class DView, class T, class G>
-KOKKOS_INLINE_FUNCTION void with_rhs_rows(const DView& d, index_t s0, index_t m, T* sd, const G& g) {
+KOKKOS_INLINE_FUNCTION void with_rhs_rows(const DView& d, index_t s0, index_t m, T* sd,
+                                          const next_pack_rows& next, const G& g) {
   if constexpr (part_staged_v<NL, DView, DView, DView, DView>) {
     stage_part_rows<NL>(d, s0, m, sd);
-    g(rows_staged<T, NL>{sd}, std::integral_constant<bool, false>{});
+    g(rows_staged<T, NL>{sd}, std::integral_constant<bool, false>{},
+      next_part_pack<NL>(next, s0, m, d));
     if constexpr (WriteBack) unstage_part_rows<NL>(d, s0, m, sd);
   } else {
     g(rows_in_place<DView>{d, s0},
-      std::integral_constant<bool, (NL > 1 && part_prefetch_v<layout_of_t<DView>>)>{});
+      std::integral_constant<bool, (NL > 1 && part_prefetch_v<layout_of_t<DView>>)>{}, next);
   }
+}
+
+// For staged packs (row batches of d), the next pack's blocks of the stored factors named (r, lo,
+// cf, af) over `steps` calls: each pack's factors are a block of m x lanes values, read as short
+// streams (backward for cf, af) that the hardware prefetchers pick up late between the staging
+// transposes. None for the last pack or for d read in place (column packs prefetch d's rows and
+// measured slower with these requests added).
+template <int NL, class DView, class T, class MemorySpace, class... Factors>
+KOKKOS_INLINE_FUNCTION next_pack_rows next_factor_pack(const part_factors<T, MemorySpace>& f,
+                                                       index_t s0, index_t steps,
+                                                       const Factors&... factor) {
+  next_pack_rows next(steps);
+  const index_t block = f.m * f.lanes, at = f.base(s0) + block;
+  if (part_staged_v<NL, DView, DView, DView, DView> &&
+      at + block <= static_cast<index_t>(f.r.extent(0)))
+    (next.add(factor.data() + at, block * static_cast<index_t>(sizeof(T))), ...);
+  return next;
 }
 
 // The reduce pass of a factored solve for NL systems from s0 (see reduce_rhs).
@@ -163,7 +183,8 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
   const factor_rows<T> fr{f.r.data() + f.base(s0), L}, flo{f.lo.data() + f.base(s0), L},
       fcf{f.cf.data() + f.base(s0), L};
   constexpr bool staged = part_staged_v<NL, DView, DView, DView, DView>;
-  with_rhs_rows<NL, true>(d, s0, m, scratch, [&](const auto& gd, auto pre) {
+  with_rhs_rows<NL, true>(d, s0, m, scratch, next_factor_pack<NL, DView>(f, s0, m - 2, f.r, f.lo, f.cf),
+                          [&](const auto& gd, auto pre, const auto& next) {
     T* const sdp = scratch;  // the forward d' (over the staged d when staged)
     T dp0[NL], dp[NL];
     for (int l = 0; l < NL; ++l) {
@@ -175,6 +196,7 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
       }
     }
     for (index_t i = 2; i < m; ++i) {
+      next(i - 2);
       if constexpr (decltype(pre)::value) {
         if (i + 1 < m) prefetch_part_row<NL>(d, s0, i + 1);
       }
@@ -222,10 +244,12 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
   }
   const index_t L = f.lanes;
   const factor_rows<T> fcf{f.cf.data() + f.base(s0), L}, faf{f.af.data() + f.base(s0), L};
-  with_rhs_rows<NL, true>(d, s0, m, scratch, [&](const auto& gd, auto pre) {
+  with_rhs_rows<NL, true>(d, s0, m, scratch, next_factor_pack<NL, DView>(f, s0, m - 2, f.cf, f.af),
+                          [&](const auto& gd, auto pre, const auto& next) {
     T x[NL];  // x_{i+1}
     for (int l = 0; l < NL; ++l) x[l] = xm[l], gd(l, 0) = x0[l], gd(l, m - 1) = xm[l];
     for (index_t i = m - 2; i >= 1; --i) {
+      next(m - 2 - i);
       if constexpr (decltype(pre)::value) prefetch_part_row<NL>(d, s0, i - 1);
       BANDSOLVE_SIMD
       for (int l = 0; l < NL; ++l) {
@@ -236,16 +260,16 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
   });
 }
 
-// The reduced right-hand sides of d (line s, row j at rhs(s*k + j)); d's rows 1 .. m-2 receive
-// the forward d'. Packs as the factors were stored when d's layout packs the same number of
-// systems, else one system at a time.
+// The reduced right-hand sides of lines first .. first + count - 1 of d (line s, row j at
+// rhs(s*k + j)); d's rows 1 .. m-2 receive the forward d'. Packs as the factors were stored when
+// d's layout packs the same number of systems, else one system at a time.
 template <class ExecutionSpace, class DView, class T, class MemorySpace, class Rhs>
 void reduce_rhs(const ExecutionSpace& exec, const DView& d, const part_factors<T, MemorySpace>& f,
-                const Rhs& rhs, index_t nsys, local_part part) {
+                const Rhs& rhs, index_t first, index_t count, local_part part) {
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  const bool packs = f.packs_of(L);
+  const bool packs = f.from(first).packs_of(L);
   for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(reduce)",
-                                            index_t(0), nsys, part, static_cast<T*>(nullptr),
+                                            first, count, part, static_cast<T*>(nullptr),
       KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
         if (packs && nl == L) {
           reduce_rhs_pack<L>(d, f, rhs, s0, part, scratch);
@@ -255,16 +279,16 @@ void reduce_rhs(const ExecutionSpace& exec, const DView& d, const part_factors<T
       });
 }
 
-// x from the interface values (line s: x_0 at iface[s*k], x_{m-1} at iface[s*k + k-1]) and
-// the forward d' that reduce_rhs left in d.
+// x of lines first .. first + count - 1 from the interface values (line s: x_0 at iface[s*k],
+// x_{m-1} at iface[s*k + k-1]) and the forward d' that reduce_rhs left in d.
 template <class ExecutionSpace, class DView, class T, class MemorySpace, class Interface>
 void finish_factored_parts(const ExecutionSpace& exec, const DView& d,
                            const part_factors<T, MemorySpace>& f, const Interface& iface,
-                           index_t nsys, local_part part) {
+                           index_t first, index_t count, local_part part) {
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
-  const bool packs = f.packs_of(L);
+  const bool packs = f.from(first).packs_of(L);
   for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(finish)",
-                                            index_t(0), nsys, part, static_cast<T*>(nullptr),
+                                            first, count, part, static_cast<T*>(nullptr),
       KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
         if (packs && nl == L) {
           finish_factored_pack<L>(d, f, iface, s0, part, scratch);

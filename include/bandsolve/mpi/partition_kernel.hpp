@@ -92,12 +92,15 @@ struct rows_staged {
 // codes (pivots b_0, b_1, p_2 .. p_last) into info when Info.
 // a, b, c, d: row accessors (rows_in_place, rows_staged); Ahead: prefetch the next rows (column
 // packs in place). With staged rows, sap, scp, sdp may be the staged a, c, d (row i is read
-// before it is written).
-template <int NL, bool Info, bool Ahead, class GA, class GB, class GC, class GD, class T>
+// before it is written). next(k) at each eliminated row k = 0 .. last - 2 (the next pack's
+// prefetch, next_part_pack).
+template <int NL, bool Info, bool Ahead, class GA, class GB, class GC, class GD, class T,
+          class Next>
 KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const GC& c, const GD& d,
                                                const local_part& part, index_t last, T* sap,
                                                T* scp, T* sdp, T (&r0)[3][NL], T (&ap)[NL],
-                                               T (&cp)[NL], T (&dp)[NL], int* info) {
+                                               T (&cp)[NL], T (&dp)[NL], int* info,
+                                               const Next& next) {
   using bandsolve::detail::reciprocal;
   using bandsolve::detail::update_info;
   const index_t m = part.m, off = part.offset;
@@ -114,6 +117,7 @@ KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const G
     sap[NL + l] = ap[l], scp[NL + l] = cp[l], sdp[NL + l] = dp[l];
   }
   for (index_t i = 2; i <= last; ++i) {
+    next(i - 2);
     if constexpr (Ahead) {
       if (i + 1 < m) {
         prefetch_part_row<NL>(a.v, a.s0, i + 1), prefetch_part_row<NL>(b.v, b.s0, i + 1);
@@ -162,6 +166,55 @@ KOKKOS_INLINE_FUNCTION void unstage_part_rows(const View& v, index_t s0, index_t
     for (int l = 0; l < NL; ++l) at(v, s0 + l, i0) = in[i0 * NL + l];
 }
 
+// No prefetch of the next pack (packs read in place, and the last pack).
+struct no_next_pack {
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {}
+};
+
+// The next pack's rows, one contiguous block per array, requested a few cache lines per call over
+// `steps` calls (one per row of a sweep): the lines are dealt out by an error accumulator, no
+// division per call. Stateful: each call requests the lines after the previous call's.
+struct next_pack_rows {
+  static constexpr int max_arrays = 4;
+  const char* base[max_arrays] = {};
+  int arrays = 0;
+  index_t lines = 0, steps = 1;
+  mutable index_t owed = 0, line = 0;
+
+  explicit KOKKOS_INLINE_FUNCTION next_pack_rows(index_t sweep_steps)
+      : steps(sweep_steps > 0 ? sweep_steps : 1) {}
+  // A block of `bytes` from first (the blocks of one pack are alike in size).
+  KOKKOS_INLINE_FUNCTION void add(const void* first, index_t bytes) {
+    if (arrays == max_arrays) return;
+    base[arrays++] = static_cast<const char*>(first);
+    const index_t n = (bytes + 63) / 64;
+    lines = n > lines ? n : lines;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {
+    owed += lines;
+    for (; owed >= steps; owed -= steps, ++line)
+      for (int k = 0; k < max_arrays; ++k)
+        if (k < arrays) BANDSOLVE_PREFETCH(base[k] + line * 64);
+  }
+};
+
+// The rows of the next pack of row-layout Views (systems s0 + NL .. s0 + 2 NL - 1, one
+// contiguous block per View) into next: staging reads a pack a tile at a time, NL short streams
+// per array that the hardware prefetchers do not follow in time, so the next pack's rows are
+// fetched while this one is swept in cache. No blocks past the last system.
+template <int NL, class... Views>
+KOKKOS_INLINE_FUNCTION next_pack_rows next_part_pack(next_pack_rows next, index_t s0, index_t m,
+                                                     const Views&... v) {
+  const auto add = [&](const auto& view) {
+    if (s0 + 2 * NL > static_cast<index_t>(view.extent(0))) return;
+    const char* first = reinterpret_cast<const char*>(&at(view, s0 + NL, 0));
+    const char* end = reinterpret_cast<const char*>(&at(view, s0 + 2 * NL - 1, m - 1) + 1);
+    next.add(first, end - first);
+  };
+  (add(v), ...);
+  return next;
+}
+
 // Whether packs of NL systems of these Views are staged (row layout: each system's rows are
 // contiguous, so a pack is NL streams that the sweeps would read one value at a time).
 template <int NL, class AView, class BView, class CView, class DView>
@@ -170,9 +223,10 @@ inline constexpr bool part_staged_v =
     std::is_same_v<layout_of_t<BView>, layout::row> &&
     std::is_same_v<layout_of_t<CView>, layout::row> && std::is_same_v<layout_of_t<DView>, layout::row>;
 
-// Calls f(ga, gb, gc, gd, sap, scp, sdp) with the row accessors of the NL systems from s0 and
-// the scratch rows of a', c', d' (scratch: 4 x m x NL values): staged copies (a', c', d' over
-// the staged a, c, d) or the Views in place.
+// Calls f(ga, gb, gc, gd, pre, sap, scp, sdp, next) with the row accessors of the NL systems from
+// s0, whether to prefetch rows ahead (pre), the scratch rows of a', c', d' (scratch: 4 x m x NL
+// values) and the next pack's prefetch for a sweep of m - 3 rows (next): staged copies (a', c',
+// d' over the staged a, c, d; next_part_pack) or the Views in place (no_next_pack).
 template <int NL, bool Ahead, class AView, class BView, class CView, class DView, class T, class F>
 KOKKOS_INLINE_FUNCTION void with_part_rows(const AView& a, const BView& b, const CView& c,
                                            const DView& d, index_t s0, index_t m, T* scratch,
@@ -187,11 +241,12 @@ KOKKOS_INLINE_FUNCTION void with_part_rows(const AView& a, const BView& b, const
     stage_part_rows<NL>(c, s0, m, sc);
     stage_part_rows<NL>(d, s0, m, sd);
     f(rows_staged<T, NL>{sa}, rows_staged<T, NL>{sb}, rows_staged<T, NL>{sc},
-      rows_staged<T, NL>{sd}, std::integral_constant<bool, false>{}, sa, sc, sd);
+      rows_staged<T, NL>{sd}, std::integral_constant<bool, false>{}, sa, sc, sd,
+      next_part_pack<NL>(next_pack_rows(m - 3), s0, m, a, b, c, d));
   } else {
     f(rows_in_place<AView>{a, s0}, rows_in_place<BView>{b, s0}, rows_in_place<CView>{c, s0},
       rows_in_place<DView>{d, s0}, std::integral_constant<bool, Ahead>{}, scratch,
-      scratch + m * NL, scratch + 2 * m * NL);
+      scratch + m * NL, scratch + 2 * m * NL, no_next_pack{});
   }
 }
 
@@ -219,11 +274,11 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
     return;
   }
   constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
-  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp) {
+  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp, const auto& next) {
     int info[NL] = {};
     T r0[3][NL], ap[NL], cp[NL], dp[NL];
     sweep_part_forward<NL, true, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp, sdp,
-                                                       r0, ap, cp, dp, info);
+                                                       r0, ap, cp, dp, info, next);
     if (m > 2) {
       const index_t i = m - 1;  // row m-1: c read as 0 on the last rank
       BANDSOLVE_SIMD
@@ -340,11 +395,11 @@ KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CV
   const index_t m = part.m;
   constexpr bool staged = part_staged_v<NL, AView, BView, CView, DView>;
   constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
-  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp) {
+  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp, const auto& next) {
     T r0[3][NL], ap[NL], cp[NL], dp[NL];
     sweep_part_forward<NL, false, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp,
                                                         sdp, r0, ap, cp, dp,
-                                                        static_cast<int*>(nullptr));
+                                                        static_cast<int*>(nullptr), next);
     substitute_part_backward<NL, staged, decltype(pre)::value>(d, s0, m, x0, xm, sap, scp, sdp);
   });
 }

@@ -57,6 +57,8 @@ class reduced_router {
   }
 
   int lines_solved_here() const { return mine_; }
+  // Lines whose reduced systems this router exchanges (the batch's).
+  std::size_t lines() const { return p_.nsys; }
   int reduced_rows() const { return rows_; }
   long long first_line_here() const { return begin_[static_cast<std::size_t>(p_.rank)]; }
   exchange scheme() const { return scheme_; }
