@@ -24,6 +24,9 @@
 //                          along x (axis 0), y (1) or z (2), full coefficient arrays;
 //   along/<axis>/factored  f.solve of bandsolve::mpi::factorize_along on the same array (vs_local:
 //                          over the local factored solve of the x column case);
+//   along/<axis>/factored_shared
+//                          the same with the coefficients given once for every line (rank-1 a,
+//                          b, c of this rank's rows): one line's factors, read by every line;
 //   scheme/gather/L, scheme/all_to_all/L
 //                          the two exchanges of the reduced systems on L lines of 64 rows per rank
 //                          (row layout, one-shot), for the automatic scheme's threshold;
@@ -298,7 +301,7 @@ void run(benchmark::State& state, method how, kind what) {
 // rank), one-shot, full coefficient arrays: the lines are solved in place, run by run. Counters:
 // ns_per_unknown and vs_local (time over the local one-shot case of the column layout, the
 // single-process reference of the x_column cases; run those first).
-void along(benchmark::State& state, int axis, kind what) {
+void along(benchmark::State& state, int axis, kind what, bool shared = false) {
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -330,8 +333,16 @@ void along(benchmark::State& state, int axis, kind what) {
   Kokkos::View<int*, Kokkos::HostSpace> info("info", N * N);
   const exec_space exec;
   bandsolve::mpi::along_factorization<T, exec_space> f;
-  if (what == kind::factored)
+  if (what == kind::factored && shared) {
+    using line = Kokkos::View<T*, Kokkos::HostSpace>;
+    const line la("a", e[axis]), lb("b", e[axis]), lc("c", e[axis]);
+    Kokkos::deep_copy(la, -1.0);
+    Kokkos::deep_copy(lb, 4.0);
+    Kokkos::deep_copy(lc, -1.0);
+    f = bandsolve::mpi::factorize_along(exec, MPI_COMM_WORLD, axis, la, lb, lc, d);
+  } else if (what == kind::factored) {
     f = bandsolve::mpi::factorize_along(exec, MPI_COMM_WORLD, axis, a, b, c);
+  }
   const double per_iter =
       time_collective(state, [&] { Kokkos::deep_copy(d, d0); }, [&] {
         if (what == kind::factored)
@@ -497,15 +508,21 @@ void register_all(int iterations) {
 void register_along(int iterations) {
   const char* axes[] = {"x_axis0", "y_axis1", "z_axis2"};
   for (const kind what : {kind::one_shot, kind::factored})
-    for (int axis = 0; axis < 3; ++axis) {
-      const std::string name = std::string("mpi/along/") + axes[axis] +
-                               (what == kind::one_shot ? "/one_shot" : "/factored");
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [axis, what](benchmark::State& s) { along(s, axis, what); })
-          ->UseManualTime()
-          ->Iterations(iterations)
-          ->Unit(benchmark::kMillisecond);
-    }
+    for (int axis = 0; axis < 3; ++axis)
+      for (const bool shared : {false, true}) {
+        if (shared && what == kind::one_shot) continue;
+        const std::string name = std::string("mpi/along/") + axes[axis] +
+                                 (what == kind::one_shot ? "/one_shot"
+                                  : shared               ? "/factored_shared"
+                                                         : "/factored");
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [axis, what, shared](benchmark::State& s) {
+                                       along(s, axis, what, shared);
+                                     })
+            ->UseManualTime()
+            ->Iterations(iterations)
+            ->Unit(benchmark::kMillisecond);
+      }
 }
 
 // After the local block case of each kind, the partitioned one (vs_local); one right-hand side

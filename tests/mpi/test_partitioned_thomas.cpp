@@ -815,6 +815,11 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
         return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c);
     }();
     CHECK(f.on_device_backend() == (Path == passes::device));
+    // Shared coefficients: one line's factors (a pack of 16 lanes at most), else every line's.
+    if constexpr (Shared)
+      CHECK(f.storage_bytes() <= (4 * m * 16 + 3) * sizeof(T));
+    else
+      CHECK(f.storage_bytes() >= 4 * m * nsys * sizeof(T));
     for (std::size_t s = 0; s < nsys; ++s) info(s) = f.info()(s);
     words_sent = 0;
     f.solve(exec, d);
@@ -933,6 +938,9 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
       // Coefficients shared by every line (rank-1 a, b, c, then d for the extents).
       check_along<double, 3, Kokkos::LayoutLeft, true, passes::host, thomas, true>(axis, ext,
                                                                                    sizes);
+      // A zero row in the shared coefficients: every line singular, the same code.
+      check_along<double, 3, Kokkos::LayoutRight, true, passes::host, thomas, true>(axis, ext,
+                                                                                    sizes, {0});
       check_along<float, 3, Kokkos::LayoutRight, true, passes::device, periodic, true>(axis, ext,
                                                                                        sizes);
     }

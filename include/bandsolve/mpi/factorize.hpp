@@ -105,6 +105,13 @@ class factorization {
   exchange scheme() const { return s_.scheme; }
   // Batches of lines the reduced systems were factored in (see factorization_state).
   std::size_t batches() const { return s_.routers.size(); }
+  // Bytes of the factors this rank keeps of its parts (4 values per row and line, or per row
+  // only when every line has the same coefficients: factorize_along with rank-1 a, b, c).
+  std::size_t storage_bytes() const {
+    const auto& f = s_.factors;
+    return sizeof(T) * (f.r.extent(0) + f.lo.extent(0) + f.cf.extent(0) + f.af.extent(0) +
+                        3 * f.first.extent(0));
+  }
   // Whether the local passes are the device backend's (Kokkos::Cuda, or backend::device{}).
   bool on_device_backend() const { return s_.device_passes; }
   // Per-system info codes, the same on every rank (see solve.hpp).
@@ -287,12 +294,14 @@ std::pair<std::size_t, std::size_t> factor_arguments(const std::string& fn, cons
 // passes run on exec: the host passes (DevicePasses false; exec is ResultSpace's host execution
 // space) or the device passes (exec of ResultSpace itself, a, b, c in its memory). The reduced
 // systems are factored in batches of reduced_batch_lines lines (a multiple of the host passes'
-// pack width, or p.nsys), which the solves keep.
+// pack width, or p.nsys), which the solves keep. shared_lines: every line has the same a, b, c
+// (the first line of the first batch is factored, and its factors stored once for all).
 template <class Algo, class ResultSpace, bool DevicePasses, class Layout, class T,
           class ExecutionSpace, class ForEachBatch>
 factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec, MPI_Comm comm,
                                                       const partition& p, const options& opts,
                                                       index_t reduced_batch_lines,
+                                                      bool shared_lines,
                                                       const ForEachBatch& for_each_batch) {
   using result = factorization<T, ResultSpace, Algo>;
   using host_space = typename result::host_execution_space;
@@ -317,10 +326,12 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
   const auto n_sys = static_cast<std::size_t>(s.p.nsys), m = static_cast<std::size_t>(s.part.m);
   const int k = s.part.reduced_rows();
   auto& f = s.factors;
-  f.lanes = DevicePasses ? static_cast<index_t>(n_sys) : part_lanes_v<Layout, T>;
+  f.shared = shared_lines;
+  f.lanes = DevicePasses ? (shared_lines ? 1 : static_cast<index_t>(n_sys))
+                         : part_lanes_v<Layout, T>;
   f.m = s.part.m;
   const auto lanes = static_cast<std::size_t>(f.lanes);
-  const std::size_t packed = (n_sys + lanes - 1) / lanes * lanes * m;
+  const std::size_t packed = (shared_lines ? 1 : (n_sys + lanes - 1) / lanes) * lanes * m;
   const auto rows_view = [&](const char* label) {
     return Kokkos::View<T*, factor_memory_space>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), packed);
@@ -329,7 +340,7 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
   f.cf = rows_view("bandsolve::mpi c' forward"), f.af = rows_view("bandsolve::mpi a' forward");
   f.first = decltype(f.first)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")),
-      n_sys);
+      shared_lines ? 1 : n_sys);
   using coefficients = Kokkos::View<T*, factor_memory_space>;
   using codes_view = Kokkos::View<int*, factor_memory_space>;
   const coefficients coef(Kokkos::view_alloc(Kokkos::WithoutInitializing,
@@ -337,6 +348,10 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
                           n_sys * static_cast<std::size_t>(k) * 2);
   const codes_view codes("bandsolve::mpi local info", n_sys);
   for_each_batch([&](index_t first, index_t lines, const auto& a, const auto& b, const auto& c) {
+    if (shared_lines) {
+      if (first > 0) return;
+      lines = 1;  // line 0 stands for every line
+    }
     const coefficients batch_coef(coef.data() + first * k * 2, lines * k * 2);
     const codes_view batch_codes(codes.data() + first, lines);
     if constexpr (DevicePasses)
@@ -344,6 +359,7 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
     else
       factor_parts(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part);
   });
+  if (shared_lines) share_first_system(exec, f, coef, codes, static_cast<index_t>(n_sys), k);
   exec.fence();
   // The reduced rows' coefficients and the codes in host memory (the same Views on the host).
   const auto host_coef = Kokkos::create_mirror_view_and_copy(memory_space(), coef);
@@ -401,7 +417,7 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
                                                  p.max_threads))
               : static_cast<index_t>(p.nsys);
   return factorize_batches<Algo, ResultSpace, DevicePasses, Layout, T>(
-      exec, comm, p, opts, batch,
+      exec, comm, p, opts, batch, false,
       [&](const auto& g) { g(index_t(0), static_cast<index_t>(p.nsys), a, b, c); });
 }
 

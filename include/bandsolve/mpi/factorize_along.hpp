@@ -13,7 +13,8 @@
 // along `axis` as for solve_along; every other extent the same on every rank (agreed before any
 // exchange). Or rank-1 Views of this rank's rows shared by every line, followed by d, a View of
 // the array's extents (the d of the solves to come; its values are not read): every line then
-// has the same factors, stored per line as for full arrays. d of a solve: an array of the
+// has the same factors, computed and stored once (4 values per row; full arrays: per row and
+// line), so that a solve reads d and the one line's factors. d of a solve: an array of the
 // factored extents in any of those layouts (it may differ from the coefficients'). The lines are
 // cut into runs as solve_along cuts them (solve_along.hpp); the factors of every line are stored
 // by line number, so a solve cuts d into its own runs. Words sent and info codes: those of
@@ -61,6 +62,8 @@ class along_factorization {
   int axis() const { return axis_; }
   exchange scheme() const { return f_.scheme(); }
   bool on_device_backend() const { return f_.on_device_backend(); }
+  // Bytes of the factors this rank keeps (one line's for coefficients shared by every line).
+  std::size_t storage_bytes() const { return f_.storage_bytes(); }
   // Per-line info codes, the same on every rank, lines numbered as solve_along numbers them.
   Kokkos::View<const int*, Kokkos::HostSpace> info() const { return f_.info(); }
 
@@ -198,7 +201,7 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
                       run_lines<T, memory_space>(b, axis, r, q, n),
                       run_lines<T, memory_space>(c, axis, r, q, n)});
   auto f = factorize_batches<Algo, ExecutionSpace, DevicePasses, layout::strided, T>(
-      exec, comm, p, opts, static_cast<index_t>(p.nsys), [&](const auto& g) {
+      exec, comm, p, opts, static_cast<index_t>(p.nsys), shared, [&](const auto& g) {
         for (std::size_t q = 0; q < runs.size(); ++q)
           g(static_cast<index_t>(q) * r.lines, r.lines, runs[q][0], runs[q][1], runs[q][2]);
       });

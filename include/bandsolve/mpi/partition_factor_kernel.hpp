@@ -26,13 +26,18 @@ struct part_factors {
   index_t m = 0;
   // The system that local system 0 is (batches of consecutive lines: from()).
   index_t offset = 0;
+  // Every line has the same factors (coefficients shared by every line): one pack is stored,
+  // every lane alike, and every system reads it (base 0, first row 0).
+  bool shared = false;
   Kokkos::View<T*, MemorySpace> r, lo, cf, af;
   Kokkos::View<T* [3], Kokkos::LayoutRight, MemorySpace> first;
   KOKKOS_INLINE_FUNCTION index_t base(index_t s) const {
     const index_t g = offset + s;
-    return (g / lanes) * m * lanes + g % lanes;
+    return shared ? 0 : (g / lanes) * m * lanes + g % lanes;
   }
-  KOKKOS_INLINE_FUNCTION T& first_row(index_t s, int j) const { return first(offset + s, j); }
+  KOKKOS_INLINE_FUNCTION T& first_row(index_t s, int j) const {
+    return first(shared ? 0 : offset + s, j);
+  }
   // The factors of the systems from `system` on, numbered from 0.
   part_factors from(index_t system) const {
     part_factors f = *this;
@@ -40,7 +45,7 @@ struct part_factors {
     return f;
   }
   // Whether packs of L systems from local system 0 are packs of the storage.
-  bool packs_of(index_t L) const { return lanes == L && offset % L == 0; }
+  bool packs_of(index_t L) const { return lanes == L && (shared || offset % L == 0); }
 };
 
 // Rows of one stored factor for the lanes from system s (row i, lane l at i*lanes + l).
@@ -134,6 +139,30 @@ void factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b, co
   });
 }
 
+// Shared factors (f.shared) after factor_parts or factor_parts_device of system 0 alone: its
+// factors copied into the other lanes of the stored pack, its reduced rows' coefficients (k
+// reduced rows of 2 words) and info code into every system's of nsys.
+template <class ExecutionSpace, class T, class MemorySpace, class Coefficients, class Codes>
+void share_first_system(const ExecutionSpace& exec, const part_factors<T, MemorySpace>& f,
+                        const Coefficients& coef, const Codes& codes, index_t nsys, int k) {
+  const index_t L = f.lanes;
+  if (L > 1 && f.m > 1)
+    Kokkos::parallel_for("bandsolve::mpi::factorize(shared lanes)",
+        Kokkos::RangePolicy<ExecutionSpace>(exec, 1, f.m), KOKKOS_LAMBDA(const index_t i) {
+          for (index_t l = 1; l < L; ++l) {
+            f.r(i * L + l) = f.r(i * L), f.lo(i * L + l) = f.lo(i * L);
+            f.cf(i * L + l) = f.cf(i * L), f.af(i * L + l) = f.af(i * L);
+          }
+        });
+  const index_t w = 2 * k;
+  Kokkos::parallel_for("bandsolve::mpi::factorize(shared lines)",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 1, nsys > 1 ? nsys : 1),
+      KOKKOS_LAMBDA(const index_t s) {
+        for (index_t j = 0; j < w; ++j) coef(s * w + j) = coef(j);
+        codes(s) = codes(0);
+      });
+}
+
 // Calls g(gd, pre, next) for the NL systems from s0 of d: gd the rows of d (staged for row
 // batches into sd, scratch of m x NL values, else in place with sd the scratch), pre whether to
 // prefetch rows ahead, next: `next` with, when staged, the next pack's rows of d added
@@ -183,7 +212,8 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
   const factor_rows<T> fr{f.r.data() + f.base(s0), L}, flo{f.lo.data() + f.base(s0), L},
       fcf{f.cf.data() + f.base(s0), L};
   constexpr bool staged = part_staged_v<NL, DView, DView, DView, DView>;
-  with_rhs_rows<NL, true>(d, s0, m, scratch, next_factor_pack<NL, DView>(f, s0, m - 2, f.r, f.lo, f.cf),
+  const auto next_factors = next_factor_pack<NL, DView>(f, s0, m - 2, f.r, f.lo, f.cf);
+  with_rhs_rows<NL, true>(d, s0, m, scratch, next_factors,
                           [&](const auto& gd, auto pre, const auto& next) {
     T* const sdp = scratch;  // the forward d' (over the staged d when staged)
     T dp0[NL], dp[NL];
@@ -244,7 +274,8 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
   }
   const index_t L = f.lanes;
   const factor_rows<T> fcf{f.cf.data() + f.base(s0), L}, faf{f.af.data() + f.base(s0), L};
-  with_rhs_rows<NL, true>(d, s0, m, scratch, next_factor_pack<NL, DView>(f, s0, m - 2, f.cf, f.af),
+  const auto next_factors = next_factor_pack<NL, DView>(f, s0, m - 2, f.cf, f.af);
+  with_rhs_rows<NL, true>(d, s0, m, scratch, next_factors,
                           [&](const auto& gd, auto pre, const auto& next) {
     T x[NL];  // x_{i+1}
     for (int l = 0; l < NL; ++l) x[l] = xm[l], gd(l, 0) = x0[l], gd(l, m - 1) = xm[l];

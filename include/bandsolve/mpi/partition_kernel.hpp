@@ -274,7 +274,9 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
     return;
   }
   constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
-  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp, const auto& next) {
+  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch,
+                            [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd,
+                                auto pre, T* sap, T* scp, T* sdp, const auto& next) {
     int info[NL] = {};
     T r0[3][NL], ap[NL], cp[NL], dp[NL];
     sweep_part_forward<NL, true, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp, sdp,
@@ -395,7 +397,9 @@ KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CV
   const index_t m = part.m;
   constexpr bool staged = part_staged_v<NL, AView, BView, CView, DView>;
   constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
-  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch, [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd, auto pre, T* sap, T* scp, T* sdp, const auto& next) {
+  with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch,
+                            [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd,
+                                auto pre, T* sap, T* scp, T* sdp, const auto& next) {
     T r0[3][NL], ap[NL], cp[NL], dp[NL];
     sweep_part_forward<NL, false, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp,
                                                         sdp, r0, ap, cp, dp,
