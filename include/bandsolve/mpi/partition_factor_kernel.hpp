@@ -190,11 +190,13 @@ template <int NL, class DView, class T, class MemorySpace, class... Factors>
 KOKKOS_INLINE_FUNCTION next_pack_rows next_factor_pack(const part_factors<T, MemorySpace>& f,
                                                        index_t s0, index_t steps,
                                                        const Factors&... factor) {
-  next_pack_rows next(steps);
+  next_pack_rows next = sweep_prefetch(steps);
   const index_t block = f.m * f.lanes, at = f.base(s0) + block;
   if (part_staged_v<NL, DView, DView, DView, DView> &&
-      at + block <= static_cast<index_t>(f.r.extent(0)))
-    (next.add(factor.data() + at, block * static_cast<index_t>(sizeof(T))), ...);
+      at + block <= static_cast<index_t>(f.r.extent(0))) {
+    (next.blocks.add(factor.data() + at), ...);
+    next.blocks.bytes = block * static_cast<index_t>(sizeof(T));
+  }
   return next;
 }
 

@@ -25,6 +25,7 @@
 // pivot may be flagged at another row here; a zero row is flagged at its own row by both.
 #include <bandsolve/backend/host_simd/lanes.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/prefetch.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
@@ -171,32 +172,15 @@ struct no_next_pack {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {}
 };
 
-// The next pack's rows, one contiguous block per array, requested a few cache lines per call over
-// `steps` calls (one per row of a sweep): the lines are dealt out by an error accumulator, no
-// division per call. Stateful: each call requests the lines after the previous call's.
-struct next_pack_rows {
-  static constexpr int max_arrays = 4;
-  const char* base[max_arrays] = {};
-  int arrays = 0;
-  index_t lines = 0, steps = 1;
-  mutable index_t owed = 0, line = 0;
+// The next pack's blocks, requested over the calls of one sweep (one call per row).
+using next_pack_rows = bandsolve::detail::dealt_prefetch<4>;
 
-  explicit KOKKOS_INLINE_FUNCTION next_pack_rows(index_t sweep_steps)
-      : steps(sweep_steps > 0 ? sweep_steps : 1) {}
-  // A block of `bytes` from first (the blocks of one pack are alike in size).
-  KOKKOS_INLINE_FUNCTION void add(const void* first, index_t bytes) {
-    if (arrays == max_arrays) return;
-    base[arrays++] = static_cast<const char*>(first);
-    const index_t n = (bytes + 63) / 64;
-    lines = n > lines ? n : lines;
-  }
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {
-    owed += lines;
-    for (; owed >= steps; owed -= steps, ++line)
-      for (int k = 0; k < max_arrays; ++k)
-        if (k < arrays) BANDSOLVE_PREFETCH(base[k] + line * 64);
-  }
-};
+// No blocks yet, dealt over `steps` calls.
+KOKKOS_INLINE_FUNCTION next_pack_rows sweep_prefetch(index_t steps) {
+  next_pack_rows next;
+  next.blocks.n = steps > 0 ? steps : 1;
+  return next;
+}
 
 // The rows of the next pack of row-layout Views (systems s0 + NL .. s0 + 2 NL - 1, one
 // contiguous block per View) into next: staging reads a pack a tile at a time, NL short streams
@@ -209,7 +193,8 @@ KOKKOS_INLINE_FUNCTION next_pack_rows next_part_pack(next_pack_rows next, index_
     if (s0 + 2 * NL > static_cast<index_t>(view.extent(0))) return;
     const char* first = reinterpret_cast<const char*>(&at(view, s0 + NL, 0));
     const char* end = reinterpret_cast<const char*>(&at(view, s0 + 2 * NL - 1, m - 1) + 1);
-    next.add(first, end - first);
+    next.blocks.add(first);
+    next.blocks.bytes = end - first;  // the same for every View of a pack
   };
   (add(v), ...);
   return next;
@@ -242,7 +227,7 @@ KOKKOS_INLINE_FUNCTION void with_part_rows(const AView& a, const BView& b, const
     stage_part_rows<NL>(d, s0, m, sd);
     f(rows_staged<T, NL>{sa}, rows_staged<T, NL>{sb}, rows_staged<T, NL>{sc},
       rows_staged<T, NL>{sd}, std::integral_constant<bool, false>{}, sa, sc, sd,
-      next_part_pack<NL>(next_pack_rows(m - 3), s0, m, a, b, c, d));
+      next_part_pack<NL>(sweep_prefetch(m - 3), s0, m, a, b, c, d));
   } else {
     f(rows_in_place<AView>{a, s0}, rows_in_place<BView>{b, s0}, rows_in_place<CView>{c, s0},
       rows_in_place<DView>{d, s0}, std::integral_constant<bool, Ahead>{}, scratch,

@@ -28,6 +28,23 @@ struct next_pack_prefetch {
   }
 };
 
+// A next_pack_prefetch's blocks requested in order over its n calls, a few lines per call, dealt
+// out by an error accumulator: no integer division per call as operator()(k) has, which showed
+// in sweeps whose rows are few and cheap (the distributed passes' staged packs). Stateful: each
+// call requests the lines after the previous call's.
+template <int MaxArrays>
+struct dealt_prefetch {
+  next_pack_prefetch<MaxArrays> blocks;
+  mutable index_t owed = 0, line = 0;
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {
+    owed += (blocks.bytes + 63) / 64;
+    for (; owed >= blocks.n; owed -= blocks.n, ++line)
+      for (int a = 0; a < MaxArrays; ++a)
+        if (a < blocks.arrays) BANDSOLVE_PREFETCH(blocks.base[a] + line * 64);
+  }
+};
+
 // Software prefetch of the rows ahead of a forward sweep over lane-contiguous rows: at every
 // `Every`-th row i, the run of each group's row i + Ahead is requested. Column blocks read one
 // short run per row from pages far apart, which the hardware prefetchers do not follow (fetching
