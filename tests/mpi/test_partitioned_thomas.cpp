@@ -1075,6 +1075,49 @@ TEST_CASE("mpi::solve with the device backend's local passes equals the single-p
   }
 }
 
+// The device passes' per-call buffers (mpi/staging.hpp): aligned pieces of one buffer, reused
+// after a mark, refused beyond its end; and kept between calls, so that a second solve finds its
+// device rows and host staging where the first left them (no allocation, no fresh pages).
+TEST_CASE("mpi::solve with the device passes carves its buffers from buffers kept between calls",
+          "[mpi]") {
+  namespace detail = bandsolve::mpi::detail;
+  std::vector<double> storage(64);
+  detail::carved_buffer<Kokkos::HostSpace> carve(reinterpret_cast<char*>(storage.data()), 512);
+  const auto x = carve.take<double>(3);
+  const auto y = carve.take<int>(5);
+  CHECK(x.extent(0) == 3);
+  CHECK(y.extent(0) == 5);
+  CHECK(reinterpret_cast<char*>(y.data()) - reinterpret_cast<char*>(x.data()) == 64);
+  const std::size_t mark = carve.mark();
+  const auto z = carve.take<double>(40);
+  carve.rewind(mark);
+  CHECK(carve.take<double>(1).data() == z.data());
+  CHECK_THROWS_AS(carve.take<double>(64), std::logic_error);
+
+  const int P = world_size();
+  if (P == 1) return;  // one rank: the single-process solve, no exchange
+  const auto sizes = parts(split::even, P);
+  std::size_t N = 0;
+  for (const auto m : sizes) N += m;
+  const lines<double> L{300, N, {{7, 1}}};
+  const Kokkos::DefaultHostExecutionSpace exec;
+  using thomas = bandsolve::algo::thomas;
+  using bandsolve::detail::scratch_cache;
+  const auto& staging = scratch_cache<Kokkos::HostSpace, detail::staging_tag>::instance();
+  const auto& rows = scratch_cache<Kokkos::HostSpace, detail::device_rows_tag>::instance();
+  const outcome first = run<layout::column, thomas, passes::device>(exec, L, sizes, {});
+  REQUIRE(staging.buffer.has_value());
+  REQUIRE(rows.buffer.has_value());
+  const char* staging_at = staging.buffer->data();
+  const char* rows_at = rows.buffer->data();
+  const outcome second = run<layout::column, thomas, passes::device>(exec, L, sizes, {});
+  CHECK(staging.buffer->data() == staging_at);
+  CHECK(rows.buffer->data() == rows_at);
+  CHECK(first.info == second.info);
+  CHECK(second.info == L.reference().second);
+  CHECK(second.max_error <= 100 * std::numeric_limits<double>::epsilon());
+}
+
 // Periodic lines along an axis: rings split over the ranks, against the single-process periodic
 // solve of the whole lines; a singular ring (a zero row) gets its row on every rank.
 TEST_CASE("mpi::solve_along(periodic) equals the single-process periodic solve", "[mpi]") {

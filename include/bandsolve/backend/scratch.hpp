@@ -61,7 +61,9 @@ Kokkos::View<char*, MemorySpace> allocate_scratch(const ExecutionSpace& exec, co
   }
 }
 
-template <class MemorySpace>
+// Tag: a kept buffer of its own, with its own lock, for callers that hold one buffer while the
+// solves they call take the untagged one (the distributed solves' staging, mpi/staging.hpp).
+template <class MemorySpace, class Tag = void>
 struct scratch_cache {
   std::mutex mutex;
   // No View until the first use (an empty std::optional, not a default-constructed View).
@@ -82,19 +84,20 @@ struct scratch_cache {
 // when too small) while bytes <= scratch_cache_limit, with `lock` holding it for the call until
 // the lock goes; else one allocated for this call alone. An allocation failure throws
 // allocation_error naming `label` (allocate_scratch).
-template <class MemorySpace, class ExecutionSpace>
+template <class MemorySpace, class Tag = void, class ExecutionSpace>
 Kokkos::View<char*, MemorySpace> scratch_buffer(const ExecutionSpace& exec, const char* label,
                                                 std::size_t bytes,
                                                 std::unique_lock<std::mutex>& lock) {
   if (bytes > scratch_cache_limit) return allocate_scratch<MemorySpace>(exec, label, bytes);
-  auto& cache = scratch_cache<MemorySpace>::instance();
+  auto& cache = scratch_cache<MemorySpace, Tag>::instance();
   lock = std::unique_lock<std::mutex>(cache.mutex);
   if (!cache.buffer || cache.buffer->extent(0) < bytes) {
     cache.buffer.reset();  // the old buffer goes before the larger one comes
     cache.buffer.emplace(allocate_scratch<MemorySpace>(exec, label, bytes));
     if (!cache.release_at_finalize) {
       cache.release_at_finalize = true;
-      Kokkos::push_finalize_hook([] { scratch_cache<MemorySpace>::instance().buffer.reset(); });
+      Kokkos::push_finalize_hook(
+          [] { scratch_cache<MemorySpace, Tag>::instance().buffer.reset(); });
     }
   }
   return *cache.buffer;

@@ -30,6 +30,7 @@
 #include <bandsolve/mpi/partition_factor_kernel.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
+#include <bandsolve/mpi/staging.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
@@ -38,6 +39,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -166,16 +169,35 @@ class factorization {
   template <class ForEachBatch>
   void solve_batches(const ExecutionSpace& exec, const ForEachBatch& for_each_batch) const {
     using buffer = Kokkos::View<T*, factor_memory_space>;
+    using host_buffer = Kokkos::View<T*, memory_space>;
+    using carve = detail::carved_buffer<memory_space>;
     constexpr bool host_space = detail::runs_on_host_v<ExecutionSpace>;
+    constexpr bool host_memory = std::is_same_v<factor_memory_space, memory_space>;
     const bool host_passes = host_space && !s_.device_passes;
     const int k = s_.part.reduced_rows();
     const auto words = static_cast<std::size_t>(s_.p.nsys) * static_cast<std::size_t>(k);
-    const buffer rhs(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced d")),
-        words);
-    const buffer iface(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface")),
-        words);
+    // Every buffer of the call from kept ones (staging.hpp): no allocation, no fresh page.
+    std::size_t routed = 0;
+    for (const auto& router : s_.routers) routed = std::max(routed, router.staging_bytes(1, 1));
+    detail::host_staging<factor_memory_space> staging(
+        "bandsolve::mpi::factorization::solve staging",
+        2 * carve::template bytes_for<T>(words) + routed);
+    auto& host = staging.carved();
+    const host_buffer host_rhs = host.template take<T>(words);
+    const host_buffer host_iface = host.template take<T>(words);
+    Kokkos::View<char*, factor_memory_space> kept;
+    std::unique_lock<std::mutex> lock;
+    buffer rhs, iface;
+    if constexpr (host_memory) {
+      rhs = host_rhs;
+      iface = host_iface;
+    } else {
+      auto device = detail::kept_buffer<factor_memory_space, detail::device_rows_tag>(
+          exec, "bandsolve::mpi::factorization::solve",
+          2 * detail::carved_buffer<factor_memory_space>::template bytes_for<T>(words), kept, lock);
+      rhs = device.template take<T>(words);
+      iface = device.template take<T>(words);
+    }
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
       const buffer batch_rhs(rhs.data() + first * k, lines * k);
       if constexpr (host_space) {
@@ -187,12 +209,11 @@ class factorization {
       }
       detail::reduce_rhs_device(exec, d, s_.factors.from(first), batch_rhs, lines, s_.part);
     });
+    if constexpr (!host_memory) Kokkos::deep_copy(exec, host_rhs, rhs);
     exec.fence();
-    const auto host_rhs = Kokkos::create_mirror_view_and_copy(memory_space(), rhs);
-    const auto host_iface = Kokkos::create_mirror_view(memory_space(), iface);
     for (std::size_t b = 0; b < s_.routers.size(); ++b)
-      solve_reduced(detail::host_execution_of(exec), b, host_rhs, host_iface);
-    Kokkos::deep_copy(iface, host_iface);
+      solve_reduced(detail::host_execution_of(exec), b, host_rhs, host_iface, &host);
+    if constexpr (!host_memory) Kokkos::deep_copy(exec, iface, host_iface);
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
       const buffer batch_iface(iface.data() + first * k, lines * k);
       if constexpr (host_space) {
@@ -235,23 +256,27 @@ class factorization {
 
   // Batch b's reduced right-hand sides (host memory, line s, row j at rhs[s*k + j] for the
   // batch's lines s) to the solving ranks, solved there with the kept factorization; the
-  // interface values back into iface (line s, row j at s*k + j).
+  // interface values back into iface (line s, row j at s*k + j). The exchange buffers are carved
+  // from `staging` when given (and given back at the end).
   void solve_reduced(const host_execution_space& exec, std::size_t b,
                      const Kokkos::View<T*, memory_space>& rhs,
-                     const Kokkos::View<T*, memory_space>& iface) const {
+                     const Kokkos::View<T*, memory_space>& iface,
+                     detail::carved_buffer<memory_space>* staging = nullptr) const {
     using buffer = Kokkos::View<T*, memory_space>;
     const auto& router = s_.routers[b];
     const index_t first = static_cast<index_t>(b) * s_.batch_lines;
     const index_t words = static_cast<index_t>(router.lines()) * s_.part.reduced_rows();
     const index_t at = first * s_.part.reduced_rows();
-    const auto rhs_in = router.to_solvers(buffer(rhs.data() + at, words), 1);
-    const auto rd = router.allocate_batch("bandsolve::mpi reduced d");
+    const std::size_t mark = staging ? staging->mark() : 0;
+    const auto rhs_in = router.to_solvers(buffer(rhs.data() + at, words), 1, staging);
+    const auto rd = router.allocate_batch("bandsolve::mpi reduced d", staging);
     if (router.lines_solved_here() > 0) {
       router.for_each_received(exec, rhs_in, 1,
                                KOKKOS_LAMBDA(int t, int i, const T* w) { rd(t, i) = w[0]; });
       s_.reduced[b].solve(exec, rd);
     }
-    router.to_owners(exec, rd, buffer(iface.data() + at, words));
+    router.to_owners(exec, rd, buffer(iface.data() + at, words), staging);
+    if (staging) staging->rewind(mark);
   }
 
  private:

@@ -18,11 +18,11 @@
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/mpi/partition_factor_kernel.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
+#include <bandsolve/mpi/staging.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <mutex>
 
 namespace bandsolve::mpi::detail {
 
@@ -40,18 +40,23 @@ struct forward_rows_device {
   }
 };
 
-// Scratch for forward_rows_device of nsys systems of m rows in MemorySpace: the buffer kept
-// between calls (backend/scratch.hpp), held through `lock` until the call ends.
-template <class T, class MemorySpace, class ExecutionSpace>
-forward_rows_device<T> device_forward_rows(const ExecutionSpace& exec, index_t nsys, index_t m,
-                                           Kokkos::View<char*, MemorySpace>& keep,
-                                           std::unique_lock<std::mutex>& lock) {
+// Bytes of forward_rows_device of nsys systems of m rows (device_forward_rows), or throws
+// allocation_error when they do not fit in size_t.
+template <class T, class MemorySpace>
+std::size_t device_forward_rows_bytes(index_t nsys, index_t m) {
   const std::size_t rows = static_cast<std::size_t>(nsys) * static_cast<std::size_t>(m);
-  const std::size_t bytes =
-      bandsolve::detail::scratch_total("bandsolve::mpi::solve", 2 * rows, sizeof(T), 0);
-  keep = bandsolve::detail::scratch_buffer<MemorySpace>(exec, "bandsolve::mpi::solve", bytes, lock);
-  T* const base = reinterpret_cast<T*>(keep.data());
-  return {base, base + rows, nsys};
+  bandsolve::detail::scratch_total("bandsolve::mpi::solve", 2 * rows, sizeof(T), 0);
+  return 2 * carved_buffer<MemorySpace>::template bytes_for<T>(rows);
+}
+
+// forward_rows_device of nsys systems of m rows, carved from `from`.
+template <class T, class MemorySpace>
+forward_rows_device<T> device_forward_rows(carved_buffer<MemorySpace>& from, index_t nsys,
+                                           index_t m) {
+  const std::size_t rows = static_cast<std::size_t>(nsys) * static_cast<std::size_t>(m);
+  T* const a = from.template take<T>(rows).data();
+  T* const c = from.template take<T>(rows).data();
+  return {a, c, nsys};
 }
 
 // The reduce pass (as reduce_parts) of nsys systems: red gets line s's reduced rows at

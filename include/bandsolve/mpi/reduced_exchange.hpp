@@ -12,6 +12,7 @@
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/datatype.hpp>
 #include <bandsolve/mpi/options.hpp>
+#include <bandsolve/mpi/staging.hpp>
 
 #include <mpi.h>
 
@@ -66,7 +67,9 @@ class reduced_router {
   // This rank's reduced rows (line s, row j, word v at (s*k + j)*w + v) to the ranks that solve
   // them; returns the rows of the lines solved here (from rank r, local line t, row j, word v at
   // w*(disp_r + t*k_r + j) + v, disp_r = mine * sum of k over the ranks before r).
-  buffer to_solvers(const buffer& rows, int w) const {
+  // The received rows are carved from `staging` when given, else allocated.
+  buffer to_solvers(const buffer& rows, int w,
+                    carved_buffer<MemorySpace>* staging = nullptr) const {
     const std::size_t P = k_.size(), me = static_cast<std::size_t>(p_.rank);
     std::vector<int> send(P), sdisp(P), recv(P), rdisp(P);
     int total = 0;
@@ -77,8 +80,7 @@ class reduced_router {
       rdisp[q] = total;
       total += recv[q];
     }
-    buffer out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced rows")),
-               static_cast<std::size_t>(total));
+    const buffer out = take_or_allocate(total, staging, "bandsolve::mpi reduced rows");
     const MPI_Datatype dt = datatype<T>();
     if (scheme_ == exchange::gather)
       MPI_Gatherv(rows.data(), send[0], dt, out.data(), recv.data(), rdisp.data(), dt, 0, comm_);
@@ -91,7 +93,8 @@ class reduced_router {
   // The interface values of the lines solved here (local line t, reduced row i at x(t, i)) back
   // to the ranks that own them: iface receives line s, row j at s*k + j.
   template <class ExecutionSpace>
-  void to_owners(const ExecutionSpace& exec, const batch& x, const buffer& iface) const {
+  void to_owners(const ExecutionSpace& exec, const batch& x, const buffer& iface,
+                 carved_buffer<MemorySpace>* staging = nullptr) const {
     const std::size_t P = k_.size(), me = static_cast<std::size_t>(p_.rank);
     std::vector<int> send(P), sdisp(P), recv(P), rdisp(P);
     int total = 0;
@@ -102,8 +105,7 @@ class reduced_router {
       recv[q] = static_cast<int>(begin_[q + 1] - begin_[q]) * k_[me];
       rdisp[q] = static_cast<int>(begin_[q]) * k_[me];
     }
-    buffer back(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface values")),
-                static_cast<std::size_t>(total));
+    const buffer back = take_or_allocate(total, staging, "bandsolve::mpi interface values");
     if (mine_ > 0) {
       const auto src = sources_;
       const int ranks = p_.size;
@@ -163,12 +165,34 @@ class reduced_router {
         codes[offset + static_cast<std::size_t>(first_line_here() + t)] = global_row(h(t) - 1);
   }
 
-  batch allocate_batch(const char* label) const {
-    return batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                 static_cast<std::size_t>(mine_), static_cast<std::size_t>(rows_));
+  // A reduced batch of the lines solved here, carved from `staging` when given.
+  batch allocate_batch(const char* label, carved_buffer<MemorySpace>* staging = nullptr) const {
+    const auto lines = static_cast<std::size_t>(mine_), rows = static_cast<std::size_t>(rows_);
+    if (staging) return batch(staging->template take<T>(lines * rows).data(), lines, rows);
+    return batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), lines, rows);
+  }
+
+  // Bytes of staging that one round trip takes at most with `batches` reduced batches and `w`
+  // words per reduced row on the way there (to_solvers, allocate_batch, to_owners, and the
+  // reduced codes as ints).
+  std::size_t staging_bytes(int w, int batches) const {
+    using carve = carved_buffer<MemorySpace>;
+    const auto values = static_cast<std::size_t>(mine_) * static_cast<std::size_t>(rows_);
+    return carve::template bytes_for<T>(values * static_cast<std::size_t>(w)) +
+           static_cast<std::size_t>(batches) * carve::template bytes_for<T>(values) +
+           carve::template bytes_for<T>(values) +
+           carve::template bytes_for<int>(static_cast<std::size_t>(mine_));
   }
 
  private:
+  // `values` values carved from `staging` when given, else allocated.
+  static buffer take_or_allocate(int values, carved_buffer<MemorySpace>* staging,
+                                 const char* label) {
+    const auto n = static_cast<std::size_t>(values);
+    if (staging) return staging->template take<T>(n);
+    return buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+  }
+
   MPI_Comm comm_ = MPI_COMM_NULL;
   partition p_;
   exchange scheme_ = exchange::gather;

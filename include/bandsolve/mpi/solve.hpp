@@ -36,6 +36,7 @@
 #include <bandsolve/mpi/partition_device.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
+#include <bandsolve/mpi/staging.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
@@ -74,21 +75,29 @@ void unpack_reduced_rows(const ExecutionSpace& exec, const Router& router, const
 // to the ranks that solve them with the single-process solve of the same kind;
 // finish(first, count, iface) finishes those lines from their interface values (line s at
 // iface[s*k]). A batch that stays in cache from its reduce to its finish is read from memory
-// once. info gets the codes every rank agrees on.
+// once. info gets the codes every rank agrees on. With `staging` (one batch of every line:
+// reduced_lines_staging_bytes of it), red, iface, the codes (which reduce must then write for
+// every line) and the exchange buffers are carved from it instead of allocated.
 template <class Algo, class T, class MemorySpace, class ExecutionSpace, class Reduce, class Finish,
           class InfoView>
 void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
                          const options& opts, const local_part& part, index_t batch_lines,
-                         const Reduce& reduce, const Finish& finish, const InfoView& info) {
+                         const Reduce& reduce, const Finish& finish, const InfoView& info,
+                         carved_buffer<MemorySpace>* staging = nullptr) {
   using memory_space = MemorySpace;
   using buffer = Kokkos::View<T*, memory_space>;
+  using codes_view = Kokkos::View<int*, memory_space>;
   const index_t nsys = static_cast<index_t>(p.nsys);
   const int k = part.reduced_rows();
-  const buffer red(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows"),
-                   nsys * k * 3);
-  const buffer iface(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface"),
-                     nsys * k);
-  const Kokkos::View<int*, memory_space> codes("bandsolve::mpi local info", nsys);
+  const auto uninitialized = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  };
+  const buffer red = staging ? staging->template take<T>(nsys * k * 3)
+                             : buffer(uninitialized("bandsolve::mpi reduced rows"), nsys * k * 3);
+  const buffer iface = staging ? staging->template take<T>(nsys * k)
+                               : buffer(uninitialized("bandsolve::mpi interface"), nsys * k);
+  const codes_view codes =
+      staging ? staging->template take<int>(nsys) : codes_view("bandsolve::mpi local info", nsys);
   const exchange scheme = chosen_scheme(opts, p.nsys, p.size);
   std::vector<int> reduced_codes(p.nsys, 0);
   partition batch = p;
@@ -97,25 +106,40 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
     batch.nsys = static_cast<std::size_t>(count);
     reduce(first, count, red, codes);
     exec.fence();  // red is complete
+    const std::size_t mark = staging ? staging->mark() : 0;
     const reduced_router<T, memory_space> router(comm, batch, scheme);
-    const auto rows_in = router.to_solvers(buffer(red.data() + first * k * 3, count * k * 3), 3);
-    auto rd = router.allocate_batch("bandsolve::mpi reduced d");
+    const auto rows_in =
+        router.to_solvers(buffer(red.data() + first * k * 3, count * k * 3), 3, staging);
+    auto rd = router.allocate_batch("bandsolve::mpi reduced d", staging);
     if (router.lines_solved_here() > 0) {
-      const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),
-                 rb = router.allocate_batch("bandsolve::mpi reduced b"),
-                 rc = router.allocate_batch("bandsolve::mpi reduced c");
+      const auto ra = router.allocate_batch("bandsolve::mpi reduced a", staging),
+                 rb = router.allocate_batch("bandsolve::mpi reduced b", staging),
+                 rc = router.allocate_batch("bandsolve::mpi reduced c", staging);
       unpack_reduced_rows<T>(exec, router, rows_in, ra, rb, rc, rd);
-      const Kokkos::View<int*, memory_space> rinfo(
-          "bandsolve::mpi reduced info", static_cast<std::size_t>(router.lines_solved_here()));
+      const auto solved = static_cast<std::size_t>(router.lines_solved_here());
+      const codes_view rinfo = staging ? staging->template take<int>(solved)
+                                       : codes_view("bandsolve::mpi reduced info", solved);
       bandsolve::solve(exec, Algo{}, ra, rb, rc, rd, rinfo);
       exec.fence();
       router.record_codes(rinfo, reduced_codes, static_cast<std::size_t>(first));
     }
-    router.to_owners(exec, rd, buffer(iface.data() + first * k, count * k));
+    router.to_owners(exec, rd, buffer(iface.data() + first * k, count * k), staging);
     finish(first, count, iface);
+    if (staging) staging->rewind(mark);
   }
   exec.fence();
   reduce_info(comm, p.nsys, codes, reduced_codes, info);
+}
+
+// Bytes of staging that solve_reduced_lines takes for p.nsys lines in one batch.
+template <class T, class MemorySpace>
+std::size_t reduced_lines_staging_bytes(MPI_Comm comm, const partition& p, const options& opts,
+                                        const local_part& part) {
+  using carve = carved_buffer<MemorySpace>;
+  const auto words = p.nsys * static_cast<std::size_t>(part.reduced_rows());
+  const reduced_router<T, MemorySpace> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
+  return carve::template bytes_for<T>(3 * words) + carve::template bytes_for<T>(words) +
+         carve::template bytes_for<int>(p.nsys) + router.staging_bytes(3, 4);
 }
 
 // The one-shot solve of p.nsys lines (p.size > 1) with the device backend's local passes
@@ -131,20 +155,27 @@ void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const
   using memory_space = MemorySpace;
   using buffer = Kokkos::View<T*, memory_space>;
   using codes_view = Kokkos::View<int*, memory_space>;
+  using carve = carved_buffer<memory_space>;
   const local_part part = part_of<Algo>(p);
   const index_t nsys = static_cast<index_t>(p.nsys);
   const int k = part.reduced_rows();
+  const auto words = static_cast<std::size_t>(nsys) * static_cast<std::size_t>(k);
+  // Every buffer of the call from the two kept ones: no allocation, no fresh page.
   Kokkos::View<char*, memory_space> kept;
   std::unique_lock<std::mutex> lock;
-  const auto ws = device_forward_rows<T, memory_space>(exec, nsys, part.m, kept, lock);
-  const buffer red(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi reduced rows (device)"),
-      nsys * k * 3);
-  const buffer iface(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi interface (device)"),
-      nsys * k);
-  const codes_view codes(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi local info (device)"), nsys);
+  auto device = kept_buffer<memory_space, device_rows_tag>(
+      exec, "bandsolve::mpi::solve",
+      device_forward_rows_bytes<T, memory_space>(nsys, part.m) +
+          carve::template bytes_for<T>(3 * words) + carve::template bytes_for<T>(words) +
+          carve::template bytes_for<int>(p.nsys),
+      kept, lock);
+  const auto ws = device_forward_rows<T>(device, nsys, part.m);
+  const buffer red = device.template take<T>(3 * words);
+  const buffer iface = device.template take<T>(words);
+  const codes_view codes = device.template take<int>(p.nsys);
+  host_staging<memory_space> staging(
+      "bandsolve::mpi::solve staging",
+      reduced_lines_staging_bytes<T, Kokkos::HostSpace>(comm, p, opts, part));
   const auto host_info = Kokkos::create_mirror_view(info);
   solve_reduced_lines<Algo, T, Kokkos::HostSpace>(
       Kokkos::DefaultHostExecutionSpace(), comm, p, opts, part, nsys,
@@ -168,7 +199,7 @@ void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const
         });
         exec.fence();
       },
-      host_info);
+      host_info, &staging.carved());
   Kokkos::deep_copy(exec, info, host_info);
   exec.fence();
 }

@@ -1,0 +1,101 @@
+#pragma once
+// Per-call buffers of the distributed solves' device passes, carved from buffers kept between
+// calls (backend/scratch.hpp): on the device the forward rows, reduced rows, interface values and
+// codes; on the host the staging of the reduced rows and interface values, the exchange buffers
+// and the reduced systems (pinned host memory for a CUDA device, so that the copies between the
+// two run at the bus's speed). Allocated afresh on every call, these buffers cost a cudaMalloc
+// each, pageable copies and a page fault for every 4 KiB page on first touch: on an H200 with 2
+// ranks that was most of a 256^3 solve's time.
+#include <bandsolve/backend/scratch.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <mutex>
+#include <stdexcept>
+
+namespace bandsolve::mpi::detail {
+
+// Host memory for staging the device passes' rows: pinned where the device is CUDA's.
+template <class DeviceMemorySpace>
+struct staging_space {
+  using type = Kokkos::HostSpace;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct staging_space<Kokkos::CudaSpace> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+template <class DeviceMemorySpace>
+using staging_space_t = typename staging_space<DeviceMemorySpace>::type;
+
+// The kept buffers of the device passes' rows and of the host staging, apart from each other
+// (on host spaces both are host memory) and from the one the solves inside the call take.
+struct device_rows_tag {};
+struct staging_tag {};
+
+// Consecutive pieces of one buffer, each aligned to 64 bytes; mark() and rewind() reuse the
+// pieces taken after a mark (one batch's buffers, then the next batch's).
+template <class MemorySpace>
+class carved_buffer {
+ public:
+  static constexpr std::size_t alignment = 64;
+
+  carved_buffer() = default;
+  carved_buffer(char* base, std::size_t bytes) : base_(base), bytes_(bytes) {}
+
+  // Bytes that take<T>(n) uses at most.
+  template <class T>
+  static constexpr std::size_t bytes_for(std::size_t n) {
+    return (n * sizeof(T) + alignment - 1) / alignment * alignment;
+  }
+
+  // n values of T (unmanaged: the buffer owns them).
+  template <class T>
+  Kokkos::View<T*, MemorySpace> take(std::size_t n) {
+    const std::size_t bytes = bytes_for<T>(n);
+    if (bytes > bytes_ - used_)
+      throw std::logic_error("bandsolve::mpi: a call's buffers outgrew the size computed for them");
+    T* const at = reinterpret_cast<T*>(base_ + used_);
+    used_ += bytes;
+    return Kokkos::View<T*, MemorySpace>(at, n);
+  }
+
+  std::size_t mark() const { return used_; }
+  void rewind(std::size_t mark) { used_ = mark; }
+
+ private:
+  char* base_ = nullptr;
+  std::size_t bytes_ = 0, used_ = 0;
+};
+
+// A carved_buffer of `bytes` over the buffer kept for Tag in MemorySpace, held through `keep` and
+// `lock` until the call ends.
+template <class MemorySpace, class Tag = void, class ExecutionSpace>
+carved_buffer<MemorySpace> kept_buffer(const ExecutionSpace& exec, const char* label,
+                                       std::size_t bytes, Kokkos::View<char*, MemorySpace>& keep,
+                                       std::unique_lock<std::mutex>& lock) {
+  keep = bandsolve::detail::scratch_buffer<MemorySpace, Tag>(exec, label, bytes, lock);
+  return carved_buffer<MemorySpace>(keep.data(), keep.extent(0));
+}
+
+// The host staging of a call whose device passes run in DeviceMemorySpace: `bytes` of the kept
+// staging buffer (staging_space_t), carved as host memory.
+template <class DeviceMemorySpace>
+class host_staging {
+ public:
+  host_staging(const char* label, std::size_t bytes) {
+    keep_ = bandsolve::detail::scratch_buffer<staging_space_t<DeviceMemorySpace>, staging_tag>(
+        Kokkos::DefaultHostExecutionSpace(), label, bytes, lock_);
+    carved_ = carved_buffer<Kokkos::HostSpace>(keep_.data(), keep_.extent(0));
+  }
+  carved_buffer<Kokkos::HostSpace>& carved() { return carved_; }
+
+ private:
+  Kokkos::View<char*, staging_space_t<DeviceMemorySpace>> keep_;
+  std::unique_lock<std::mutex> lock_;
+  carved_buffer<Kokkos::HostSpace> carved_;
+};
+
+}  // namespace bandsolve::mpi::detail
