@@ -176,7 +176,19 @@ class factorization {
     const bool host_passes = host_space && !s_.device_passes;
     const int k = s_.part.reduced_rows();
     const auto words = static_cast<std::size_t>(s_.p.nsys) * static_cast<std::size_t>(k);
-    // Every buffer of the call from kept ones (staging.hpp): no allocation, no fresh page.
+    // Every buffer of the call from kept ones (staging.hpp): no allocation, no fresh page. The
+    // device buffer is taken before the host staging, in the one-shot solve's order, so that two
+    // threads taking both cannot wait on each other.
+    Kokkos::View<char*, factor_memory_space> kept;
+    std::unique_lock<std::mutex> lock;
+    buffer rhs, iface;
+    if constexpr (!host_memory) {
+      auto device = detail::kept_buffer<factor_memory_space, detail::device_rows_tag>(
+          exec, "bandsolve::mpi::factorization::solve",
+          2 * detail::carved_buffer<factor_memory_space>::template bytes_for<T>(words), kept, lock);
+      rhs = device.template take<T>(words);
+      iface = device.template take<T>(words);
+    }
     std::size_t routed = 0;
     for (const auto& router : s_.routers) routed = std::max(routed, router.staging_bytes(1, 1));
     detail::host_staging<factor_memory_space> staging(
@@ -185,18 +197,9 @@ class factorization {
     auto& host = staging.carved();
     const host_buffer host_rhs = host.template take<T>(words);
     const host_buffer host_iface = host.template take<T>(words);
-    Kokkos::View<char*, factor_memory_space> kept;
-    std::unique_lock<std::mutex> lock;
-    buffer rhs, iface;
     if constexpr (host_memory) {
       rhs = host_rhs;
       iface = host_iface;
-    } else {
-      auto device = detail::kept_buffer<factor_memory_space, detail::device_rows_tag>(
-          exec, "bandsolve::mpi::factorization::solve",
-          2 * detail::carved_buffer<factor_memory_space>::template bytes_for<T>(words), kept, lock);
-      rhs = device.template take<T>(words);
-      iface = device.template take<T>(words);
     }
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
       const buffer batch_rhs(rhs.data() + first * k, lines * k);
