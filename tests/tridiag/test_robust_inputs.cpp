@@ -171,12 +171,12 @@ TEST_CASE("scratch grows with the systems solved: one long system", "[robust][sc
   const std::size_t n = std::size_t(1) << 24;
   // Thomas: n doubles for one system, whatever the pack width or layout (c' of one system: each
   // work item is a chain of one, with no second item in flight).
-  // Fewer systems than threads: one allocated slice per system; otherwise Kokkos's per-thread
-  // team scratch, one item each (launch.hpp, pack_scratch_bytes).
+  // Above 1 MiB an item's scratch is an allocated slice, one per item running at once
+  // (launch.hpp, pack_scratch_bytes).
   for (std::size_t nsys : {1, 2, 3}) {
     const std::size_t per = n * sizeof(double);
     const std::size_t t = static_cast<std::size_t>(threads);
-    const std::size_t expected = nsys < t ? nsys * per + 64 : t * (per + 64);
+    const std::size_t expected = (nsys < t ? nsys : t) * per + 64;
     CAPTURE(nsys, threads);
     CHECK(bandsolve::solve_scratch_bytes<bandsolve::layout::row, double>(
               bandsolve::algo::thomas{}, n, nsys, threads) == expected);

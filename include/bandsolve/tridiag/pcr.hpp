@@ -24,8 +24,9 @@
 // Scratch bound (solve_scratch_bytes<T>(algo::pcr{}, n, nsys, threads) gives it exactly): with
 // k = 6 (PCR) or 4 (CR), at most min(nsys, threads) x (k n sizeof(T) + 64 threads + 128) bytes
 // for batches below threads x L systems, and min(packs, threads) x (k n L sizeof(T) + 128) for
-// larger ones, where per-item scratch is allocated per call; below 1 MiB per item it is
-// Kokkos's per-thread team scratch, threads x (item + 64). One long system: k n sizeof(T) plus
+// larger ones, where per-item scratch is allocated per call; below 1 MiB per item and with more
+// items than threads it is Kokkos's per-thread team scratch, threads x (item + 64) (twice that in
+// Kokkos 3's OpenMP backend). One long system: k n sizeof(T) plus
 // a few hundred bytes, never more (an allocation failure throws bandsolve::allocation_error
 // naming the function and the size before any kernel runs). That bound is the host backends';
 // the device backend's scratch is in pcr_device.hpp's top comment.

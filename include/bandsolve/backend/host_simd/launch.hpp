@@ -16,29 +16,29 @@ namespace bandsolve::detail {
 // variable so that tests can lower it to exercise that path.
 inline std::size_t max_team_scratch_bytes = std::size_t(1) << 30;
 
-// Per-item scratch above this, for fewer work items than threads, is allocated by the call (one
-// slice per item) rather than taken from Kokkos's per-thread team scratch, which holds one buffer
-// of that size for every thread whether it runs an item or not.
+// Per-item scratch above this comes from a buffer of the call's (one slice per item running at
+// once) rather than from Kokkos's per-thread team scratch, which holds one buffer of that size
+// for every thread whether it runs an item or not, and which Kokkos 3's OpenMP backend reserves
+// twice over (its parallel_for over a TeamPolicy adds the level-1 size to a total holding it).
 inline constexpr std::size_t small_team_scratch_bytes = std::size_t(1) << 20;
 
 // Whether for_each_pack allocates its scratch (see below) instead of using team scratch.
-inline bool pack_scratch_is_allocated(index_t npacks, std::size_t scratch_bytes,
-                                      int concurrency) {
+inline bool pack_scratch_is_allocated(std::size_t scratch_bytes) {
   const std::size_t bytes = scratch_bytes + 64;
-  return bytes > max_team_scratch_bytes ||
-         (npacks < static_cast<index_t>(concurrency) && bytes > small_team_scratch_bytes);
+  return bytes > max_team_scratch_bytes || bytes > small_team_scratch_bytes;
 }
 
 // Scratch bytes for_each_pack holds for `npacks` work items of `scratch_bytes` each on
 // `concurrency` threads: min(npacks, concurrency) slices (rounded up to 64 bytes, plus 64) when
-// it allocates, else Kokkos's team scratch, concurrency x (scratch_bytes + 64), which is below
-// npacks x (scratch_bytes + 64) or below concurrency x 1 MiB. Either way it grows with the work
-// items actually run, and one item never costs more than its own scratch.
+// it allocates, else Kokkos's team scratch, concurrency x (scratch_bytes + 64), at most
+// concurrency x 1 MiB (twice that in Kokkos 3's OpenMP backend, see small_team_scratch_bytes).
+// Either way it grows with the work items actually run, and one item never costs more than its
+// own scratch.
 inline std::size_t pack_scratch_bytes(index_t npacks, std::size_t scratch_bytes, int concurrency) {
   constexpr std::size_t alignment = 64;
   if (npacks <= 0) return 0;
   const std::size_t threads = static_cast<std::size_t>(concurrency > 0 ? concurrency : 1);
-  if (!pack_scratch_is_allocated(npacks, scratch_bytes, concurrency))
+  if (!pack_scratch_is_allocated(scratch_bytes))
     return scratch_total("bandsolve::pack_scratch_bytes", threads, scratch_bytes + alignment, 0);
   const std::size_t items = static_cast<std::size_t>(npacks) < threads
                                 ? static_cast<std::size_t>(npacks)
@@ -63,7 +63,7 @@ void for_each_pack(const ExecutionSpace& exec, const char* label, index_t npacks
   using member_type = typename policy_type::member_type;
   constexpr std::size_t alignment = 64;
   const std::size_t bytes = scratch_total(label, 1, scratch_bytes, alignment);
-  if (pack_scratch_is_allocated(npacks, scratch_bytes, static_cast<int>(exec.concurrency()))) {
+  if (pack_scratch_is_allocated(scratch_bytes)) {
     const Kokkos::Experimental::UniqueToken<ExecutionSpace> token(exec);
     const bool own_slice = npacks <= static_cast<index_t>(token.size());
     const std::size_t slices =

@@ -34,16 +34,27 @@ inline index_t concurrent_teams(index_t league, int team_size, int concurrency) 
   return league < g ? league : g;
 }
 
+// Whether launch_teams allocates its scratch (see below) instead of using team scratch: where
+// the league is no larger than the threads (Kokkos's team scratch would hold a buffer for every
+// thread, twice over in Kokkos 3's OpenMP backend: launch.hpp, small_team_scratch_bytes), or
+// where Kokkos cannot hold it. A larger league runs in rounds when it allocates, so it takes
+// team scratch.
+inline bool team_scratch_is_allocated(index_t league, std::size_t scratch_bytes,
+                                      int concurrency) {
+  return scratch_bytes + 64 > max_team_scratch_bytes ||
+         (scratch_bytes > 0 && league <= static_cast<index_t>(concurrency));
+}
+
 // Scratch bytes launch_teams holds for `league` teams of `team_size` threads with scratch_bytes
 // each: concurrent_teams slices of scratch_bytes (rounded up to 64, plus 64) when it allocates
-// (pack_scratch_is_allocated with the league in place of the work items), else Kokkos's team
-// scratch, one buffer per thread. A single system never costs more than its own scratch.
+// (team_scratch_is_allocated), else Kokkos's team scratch, one buffer per thread (twice that in
+// Kokkos 3's OpenMP backend). A single system never costs more than its own scratch.
 inline std::size_t team_scratch_bytes(index_t league, int team_size, std::size_t scratch_bytes,
                                       int concurrency) {
   constexpr std::size_t alignment = 64;
   if (league <= 0) return 0;
   const std::size_t threads = static_cast<std::size_t>(concurrency > 0 ? concurrency : 1);
-  if (!pack_scratch_is_allocated(league, scratch_bytes, concurrency))
+  if (!team_scratch_is_allocated(league, scratch_bytes, concurrency))
     return scratch_total("bandsolve::team_scratch_bytes", threads, scratch_bytes + alignment, 0);
   const std::size_t slice = (scratch_bytes + alignment - 1) / alignment * alignment;
   return scratch_total("bandsolve::team_scratch_bytes",
@@ -69,7 +80,7 @@ void launch_teams(const ExecutionSpace& exec, const char* label, index_t league,
   constexpr std::size_t alignment = 64;
   const std::size_t bytes = scratch_total(label, 1, scratch_bytes, alignment);
   const int concurrency = concurrency_of(exec);
-  if (pack_scratch_is_allocated(league, scratch_bytes, concurrency)) {
+  if (team_scratch_is_allocated(league, scratch_bytes, concurrency)) {
     const std::size_t slice = (scratch_bytes + alignment - 1) / alignment * alignment;
     const auto probe = KOKKOS_LAMBDA(const member_type&){};
     const int most =
