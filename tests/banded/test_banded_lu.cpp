@@ -2,7 +2,7 @@
 // ?gbsv / ?gbtrf: solutions, pivots and factors, info codes of singular and zero-pivot matrices,
 // several right-hand sides, n smaller than the bandwidth, compiled and run-time bandwidths,
 // batches that are not multiples of the pack width (banded_lu_cases.hpp), and argument errors.
-// Every check runs on Kokkos::Serial and Kokkos::OpenMP.
+// Every check runs on the tests' host space (bstest::for_each_exec).
 #include <bandsolve/bandsolve.hpp>
 
 #include <tuple>

@@ -1,6 +1,6 @@
 // Block Thomas one-shot solve against LAPACK ?gbsv (the same systems as band matrices,
-// kl = ku = 2m - 1) for every block size m = 2..8, layout and precision, on Kokkos::Serial and
-// Kokkos::OpenMP: n = 1, 2, 3 and larger, batches that are not multiples of the group width,
+// kl = ku = 2m - 1) for every block size m = 2..8, layout and precision, on the tests' host
+// space: n = 1, 2, 3 and larger, batches that are not multiples of the group width,
 // one and several right-hand sides, untouched coefficients and padding lanes.
 #include "block_support.hpp"
 

@@ -43,10 +43,11 @@ template <class T>
 using rhs_ptr = const typename nondeduced<std::vector<T>>::type*;
 
 // ---------------------------------------------------------------------------------------------
-// Execution spaces: every solver test runs on each host space Kokkos has. The sanitizer build
-// (BANDSOLVE_TESTS_ONE_HOST_SPACE) runs them on one, OpenMP where there is one: the two host
-// backends run the same kernels, so a second space would compile and check them for memory errors
-// twice, while the threaded launches and per-thread scratch are OpenMP's.
+// Execution spaces: the solver tests run on one host space (BANDSOLVE_TESTS_ONE_HOST_SPACE, set
+// by tests/CMakeLists.txt), OpenMP where there is one: the two host backends run the same
+// kernels, so a second space would compile them twice, while the threaded launches and the
+// per-thread scratch are OpenMP's. CTest runs each test again on one OpenMP thread, which takes
+// the work shapes of Kokkos::Serial. BANDSOLVE_TEST_EVERY_HOST_SPACE=ON runs both spaces.
 
 template <class F>
 void for_each_exec(F&& f) {

@@ -1,7 +1,7 @@
 // Thomas along any axis of 2-D, 3-D and 4-D Views (solve_along, solve_along_add): every axis of
 // several shapes, in LayoutRight, LayoutLeft and LayoutStride (padded subviews in both orders, and
 // strides with no unit-stride axis at all), full and shared (per-line) coefficients, float and
-// double, on Kokkos::Serial and Kokkos::OpenMP, through the host backends and (solve_along) the
+// double, on the tests' host space, through the host backends and (solve_along) the
 // device backend's kernels. Each line is checked against bandsolve::solve
 // (thomas) on the extracted systems and against LAPACK ?gtsv; padding and inputs must stay
 // bitwise untouched; info codes land on the documented system numbers; bad arguments throw

@@ -1,6 +1,7 @@
 // Batched Thomas: one-shot solve and factorize/solve against LAPACK ?gtsv, residuals, a closed
 // form, strided subviews, bad pivots, interleaved padding, ignored a[0]/c[n-1], untouched inputs.
-// Every check runs for each layout x scalar type on Kokkos::Serial and Kokkos::OpenMP.
+// Every check runs for each layout x scalar type on the tests' host space
+// (bstest::for_each_exec).
 #include "test_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>

@@ -1,7 +1,8 @@
 // Batched Thomas on complex scalars: Kokkos::complex<float/double> systems against LAPACK
 // cgtsv/zgtsv, real coefficients with complex right-hand sides against two real dgtsv/sgtsv
 // solves, factored against one-shot, info codes of complex pivots, strided and row (gathered)
-// access. Every check runs for each layout on Kokkos::Serial and Kokkos::OpenMP.
+// access. Every check runs for each layout on the tests' host
+// space (bstest::for_each_exec).
 #include "test_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
