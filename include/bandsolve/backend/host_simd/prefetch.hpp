@@ -6,9 +6,17 @@
 
 namespace bandsolve::detail {
 
+// Bytes per array that a next_pack_prefetch requests at most: the first 256 KiB of each block.
+// More than the caches keep until the next pack starts only evicts lines the current pack still
+// needs, and the next pack is read twice: the factored solve of row-layout packs of 32 double
+// systems of 2^14 rows (4 MiB per array) ran at 0.42 of STREAM with whole blocks requested and
+// 0.64 with this cap (2-vCPU Intel Xeon, docs/performance.md, "Prefetch of the next pack").
+inline constexpr index_t next_pack_prefetch_max_bytes = index_t(1) << 18;
+
 // Prefetches the next pack's input during a backward sweep (see BANDSOLVE_PREFETCH): `arrays`
 // contiguous blocks of `bytes` each (the next pack of an interleaved or row-layout batch is one
-// block per array), spread over the n rows of the sweep.
+// block per array), spread over the n rows of the sweep; of each block, at most
+// next_pack_prefetch_max_bytes.
 template <int MaxArrays>
 struct next_pack_prefetch {
   const char* base[MaxArrays] = {};
@@ -19,9 +27,14 @@ struct next_pack_prefetch {
   KOKKOS_FORCEINLINE_FUNCTION void add(const void* p) {
     base[arrays++] = static_cast<const char*>(p);
   }
+  // Cache lines requested per array.
+  KOKKOS_FORCEINLINE_FUNCTION index_t lines() const {
+    return ((bytes < next_pack_prefetch_max_bytes ? bytes : next_pack_prefetch_max_bytes) + 63) /
+           64;
+  }
   // Called once per backward row k = 0 .. n-1.
   KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t k) const {
-    const index_t lines = (bytes + 63) / 64;
+    const index_t lines = this->lines();
     const index_t first = lines * k / n, last = lines * (k + 1) / n;
     for (int a = 0; a < arrays; ++a)
       for (index_t line = first; line < last; ++line) BANDSOLVE_PREFETCH(base[a] + line * 64);
@@ -38,7 +51,7 @@ struct dealt_prefetch {
   mutable index_t owed = 0, line = 0;
 
   KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {
-    owed += (blocks.bytes + 63) / 64;
+    owed += blocks.lines();
     for (; owed >= blocks.n; owed -= blocks.n, ++line)
       for (int a = 0; a < MaxArrays; ++a)
         if (a < blocks.arrays) BANDSOLVE_PREFETCH(blocks.base[a] + line * 64);
