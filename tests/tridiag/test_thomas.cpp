@@ -416,6 +416,83 @@ TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
   });
 }
 
+// The factored solve of gathered packs (row layout, strided Views without unit system stride)
+// takes systems whose d' rows outgrow its scratch limit in blocks (thomas.hpp,
+// factored_gather_whole_bytes): with the limit at 0, systems of one block, of several with a
+// partial last block, and a partial last pack, solved into row and strided Views whose
+// surroundings must stay untouched, real and complex right-hand sides.
+TEMPLATE_TEST_CASE("the factored solve of long gathered packs goes block by block",
+                   "[thomas][factorize][strided]", BSTEST_SCALARS) {
+  using T = TestType;
+  struct restore_limit {
+    std::size_t saved = bandsolve::detail::factored_gather_whole_bytes;
+    ~restore_limit() { bandsolve::detail::factored_gather_whole_bytes = saved; }
+  } guard;
+  bandsolve::detail::factored_gather_whole_bytes = 0;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+    std::uint32_t seed = 2600;
+    // Blocks hold 256 rows of a pack of 32 doubles or 64 floats.
+    for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{
+             {200, 70}, {256, 33}, {257, 40}, {600, 65}, {1501, 70}}) {
+      const std::size_t n = shape.first, nsys = shape.second;
+      {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys << ": row layout");
+        const auto p = bstest::random_dominant<T>(nsys, n, seed++);
+        auto D = upload<bl::row, Exec>(p);
+        auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c);
+        f.solve(exec, D.d);
+        exec.fence();
+        CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+        CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), bstest::reference_solve(p), nsys,
+                                   n) <= bstest::lapack_tol<T>());
+        // Complex right-hand sides over the real factors: the real and imaginary parts solve
+        // as two real right-hand sides.
+        using Z = Kokkos::complex<T>;
+        const auto im = bstest::random_rhs<T>(nsys, n, seed++);
+        std::vector<Z> z(nsys * n);
+        for (std::size_t k = 0; k < z.size(); ++k) z[k] = Z(p.d[k], im[k]);
+        auto dz = bstest::to_device<bl::row, Z, Mem>("dz", z, nsys, n);
+        f.solve(exec, dz);
+        exec.fence();
+        const auto xz = bstest::to_host(dz, nsys);
+        const auto x_re = bstest::reference_solve(p), x_im = bstest::reference_solve(p, &im);
+        std::vector<T> got_re(z.size()), got_im(z.size());
+        for (std::size_t k = 0; k < z.size(); ++k) {
+          got_re[k] = xz[k].real();
+          got_im[k] = xz[k].imag();
+        }
+        CHECK(bstest::max_rel_diff(got_re, x_re, nsys, n) <= bstest::lapack_tol<T>());
+        CHECK(bstest::max_rel_diff(got_im, x_im, nsys, n) <= bstest::lapack_tol<T>());
+      }
+      {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
+                               << ": every other system of a row array, rows padded");
+        using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+        auto make = [&](const Big& big) -> Sub {
+          return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+        };
+        check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, Big("A", nsys, 2, n + 2),
+                                         Big("B", nsys, 2, n + 2), Big("C", nsys, 2, n + 2),
+                                         Big("D", nsys, 2, n + 2));
+      }
+      {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
+                               << ": rows at stride 2, systems 2n + 3 apart");
+        using Big = Kokkos::View<T*, Mem>;
+        auto make = [&](const Big& big) -> Sub {
+          return Sub(big.data(), Kokkos::LayoutStride(nsys, 2 * n + 3, n, 2));
+        };
+        const std::size_t len = (2 * n + 3) * nsys;
+        check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, Big("A", len),
+                                         Big("B", len), Big("C", len), Big("D", len));
+      }
+    }
+  });
+}
+
 // Unit-system-stride subviews starting 0 .. 2L-1 systems into a column array (L: the column
 // block width): the blocks' runs at every offset from a block-sized boundary in memory, each
 // solved, factored and checked for writes outside the View; info codes land on their systems.

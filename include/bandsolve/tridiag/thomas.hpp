@@ -340,6 +340,15 @@ struct thomas_factorization_access {
     return F(r, l, cp, info, nsys, n);
   }
 };
+
+// Scratch bytes up to which the factored solve of a gathered pack (row layout, strided Views
+// without unit system stride) keeps the d' rows of its whole systems, about a work item's share
+// of a large last-level cache; longer systems go in blocks (thomas_factored_solve_gather).
+// Row-layout doubles of 2^18 rows, 32 systems per work item, ran at 0.35 of STREAM whole and
+// 0.55 in blocks; from 2^10 to 2^16 rows, where the whole fits that cache, blocks ran up to
+// 0.07 slower (2-vCPU Intel Xeon, docs/performance.md). A variable so that tests can lower it.
+inline std::size_t factored_gather_whole_bytes = std::size_t(16) << 20;
+
 // thomas_factorization::solve's kernel with packing P (that of the stored factors: factor pack
 // p is one block of n L values, as one interleaved pack of L is); lanes: d's rows of a pack are
 // lane-contiguous. A free function: nvcc allows no extended lambda in a private member.
@@ -350,7 +359,12 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
   using D = typename DView::value_type;
   using Scalar = typename FactorView::value_type;
   constexpr int L = P::L, W = P::W, G = P::G;
-  const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * L * sizeof(D);
+  index_t block = n;  // rows of d' in a gathered pack's scratch at once
+  if constexpr (!is_interleaved_v<Layout> && L > 1)
+    if (static_cast<std::size_t>(n) * L * sizeof(D) > factored_gather_whole_bytes &&
+        n > factored_gather_block_rows<P::TR, L, D>)
+      block = factored_gather_block_rows<P::TR, L, D>;
+  const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(block) * L * sizeof(D);
   const index_t npacks = (nsys + L - 1) / L;
   using factor_layout = layout::interleaved<L>;
   using factor_packing = single_pack<L>;  // work item p is factor pack p
@@ -376,7 +390,7 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
         } else {
           if constexpr (!is_interleaved_v<Layout> && L > 1)
             thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp, pack_gather<L>(d, p),
-                                                   static_cast<D*>(work), prefetch);
+                                                   static_cast<D*>(work), block, prefetch);
         }
       });
 }

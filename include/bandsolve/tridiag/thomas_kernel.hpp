@@ -566,29 +566,82 @@ KOKKOS_INLINE_FUNCTION void thomas_factor_gather(index_t n, int nl, gathered_lan
   }
 }
 
-// Solve with a stored factorization; dp is scratch of n*L values.
+// Rows per block of the factored solve of a gathered pack whose d' rows go block by block
+// (thomas_factored_solve_gather): 64 KiB of lanes, a whole number of tiles.
+template <int TR, int L, class D>
+inline constexpr index_t factored_gather_block_rows =
+    (65536 / (L * static_cast<index_t>(sizeof(D))) / TR < 1
+         ? 1
+         : 65536 / (L * static_cast<index_t>(sizeof(D))) / TR) *
+    TR;
+
+// Solve with a stored factorization; dp is scratch of block*L values. Where block >= n, the d'
+// rows of the whole system stay in dp and x is written once. Else the system goes block by
+// block: the forward sweep writes each block's d' back to d while d's lines are still in cache,
+// and the backward sweep reads them back block by block (the last block is still in dp) and
+// writes x. That moves 7 words per unknown, where d' rows of the whole system in scratch, swept
+// back and then copied to d, move 11 once they outgrow the caches (the factor rows and d read,
+// d' written and read twice, d written); blocks cost two more transposes per row.
 template <int TR, int L, class C, class D, class Prefetch>
 KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, const C* r,
                                                          const C* lo, const C* cp,
                                                          gathered_lanes<D> d, D* dp,
+                                                         index_t block,
                                                          const Prefetch& prefetch) {
   const lane_offsets<L> od(nl, d.system_stride);
+  const auto rows_from = [&](index_t k0) {
+    return gathered_lanes<D>{d.base + k0 * d.row_stride, d.system_stride, d.row_stride};
+  };
   gather_tile<TR, L, D> td;
-  for (index_t i0 = 0; i0 < n; i0 += TR) {
-    const int rows = tile_rows(n, i0, TR);
-    td.load(d, od, i0, rows);
-    for (int j = 0; j < rows; ++j) {
-      const index_t i = i0 + j;
-      if (i == 0) {
-        BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-        for (int l = 0; l < L; ++l) dp[l] = r[l] * td.v[0][l];
-      } else {
-        factored_row<L, true>(L, r + i * L, lo + i * L, td.v[j], dp + (i - 1) * L, dp + i * L);
+  // Forward: d' of block [k0, k0 + rows_k) into dp; row 0 of a block follows the previous
+  // block's last row, still in dp at (block - 1) * L.
+  index_t k0 = 0, rows_k = 0;
+  for (;; k0 += block) {
+    rows_k = n - k0 < block ? n - k0 : block;
+    for (index_t t0 = 0; t0 < rows_k; t0 += TR) {
+      const int rows = tile_rows(rows_k, t0, TR);
+      td.load(d, od, k0 + t0, rows);
+      for (int j = 0; j < rows; ++j) {
+        const index_t i = k0 + t0 + j, row = t0 + j;
+        if (i == 0) {
+          BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+          for (int l = 0; l < L; ++l) dp[l] = r[l] * td.v[0][l];
+        } else {
+          const D* prev = row == 0 ? dp + (block - 1) * L : dp + (row - 1) * L;
+          factored_row<L, true>(L, r + i * L, lo + i * L, td.v[j], prev, dp + row * L);
+        }
       }
     }
+    if (k0 + rows_k >= n) break;
+    scatter_rows<TR, L>(dp, rows_k, rows_from(k0), od, nl);
   }
-  thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<D>{dp, L}, prefetch);
-  scatter_rows<TR, L>(dp, n, d, od, nl);
+  if (k0 == 0) {  // the whole system in one block
+    thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<D>{dp, L}, prefetch);
+    scatter_rows<TR, L>(dp, n, d, od, nl);
+    return;
+  }
+  // Backward, from the last block (in dp) down; x_next is x of the row after the block.
+  D x_next[L] = {};
+  for (;; k0 -= block) {
+    if (k0 + rows_k < n) {  // not the last block: its d' rows come back from d
+      for (index_t t0 = 0; t0 < rows_k; t0 += TR) {
+        td.load(d, od, k0 + t0, TR);
+        for (int j = 0; j < TR; ++j)
+          for (int l = 0; l < L; ++l) dp[(t0 + j) * L + l] = td.v[j][l];
+      }
+    }
+    for (index_t row = rows_k - 1; row >= 0; --row) {
+      const index_t i = k0 + row;
+      prefetch(n - 1 - i);
+      if (i == n - 1) continue;
+      D* x_after = row + 1 < rows_k ? dp + (row + 1) * L : x_next;
+      backward_row<L, true, false>(L, cp + i * L, dp + row * L, x_after);
+    }
+    scatter_rows<TR, L>(dp, rows_k, rows_from(k0), od, nl);
+    if (k0 == 0) break;
+    for (int l = 0; l < L; ++l) x_next[l] = dp[l];
+    rows_k = block;
+  }
 }
 
 }  // namespace bandsolve::detail
