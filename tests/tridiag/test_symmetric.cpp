@@ -196,7 +196,7 @@ void check_against_lapack(const Exec& exec, const sym_batch<C, D>& p, const std:
 template <class Layout, class C, class D = C>
 void check_shapes(std::uint32_t seed) {
   bstest::for_each_exec([&](auto exec) {
-    for (std::size_t n : {1, 2, 3, 7, 64, 100})
+    for (std::size_t n : {1, 2, 3, 7, 64, 100, 300})
       for (std::size_t nsys : {1, 5, 37, 70})
         check_against_lapack<Layout>(exec, random_spd<C, D>(nsys, n, seed++), "random SPD");
   });

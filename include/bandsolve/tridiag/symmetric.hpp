@@ -220,7 +220,7 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
     const bool lanes = detail::uses_lane_rows<Layout>(d) &&
                        detail::uses_lane_rows<Layout>(diag) &&
                        detail::uses_lane_rows<Layout>(offdiag);
-    detail::thomas_one_shot_dispatch<Layout, C>(nsys, lanes, [&](auto packing, auto lane_rows) {
+    detail::thomas_one_shot_dispatch<Layout, C>(nsys, n, lanes, [&](auto packing, auto lane_rows) {
       detail::symmetric_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
           exec, diag, offdiag, d, info, n, nsys);
     });

@@ -101,11 +101,12 @@ constexpr std::size_t thomas_item_scratch(index_t n, index_t chain) {
 }
 
 // Calls f(P{}, std::bool_constant<Lanes>{}) with the one-shot packing P and row access Lanes
-// that solve(exec, algo::thomas{}, ...) uses for nsys systems (lanes: whether the Views' rows are
-// lane-contiguous, see uses_lane_rows). Non-interleaved batches of fewer systems than a pack
-// run one system per item.
+// that solve(exec, algo::thomas{}, ...) uses for nsys systems of n rows (lanes: whether the
+// Views' rows are lane-contiguous, see uses_lane_rows). Non-interleaved batches of fewer systems
+// than a pack run one system per item; gathered floats of more than row_wide_pack_max_rows rows
+// take packs of one tile.
 template <class Layout, class T, class F>
-void thomas_one_shot_dispatch(index_t nsys, bool lanes, const F& f) {
+void thomas_one_shot_dispatch(index_t nsys, index_t n, bool lanes, const F& f) {
   const auto run = [&](auto packing, auto lane_rows) {
     if constexpr (!is_interleaved_v<Layout>) {
       if (nsys < decltype(packing)::L) {
@@ -115,14 +116,24 @@ void thomas_one_shot_dispatch(index_t nsys, bool lanes, const F& f) {
     }
     f(packing, lane_rows);
   };
+  const auto run_gathered = [&] {
+    if constexpr (has_long_row_packing_v<T>) {
+      if (n > row_wide_pack_max_rows) {
+        run(long_row_one_shot_packing<T>{}, std::false_type{});
+        return;
+      }
+    }
+    run(one_shot_sweep_packing<layout::row, T>{}, std::false_type{});
+  };
   if constexpr (std::is_same_v<Layout, layout::strided>) {
     if (lanes)
       run(sweep_packing<layout::column, T>{}, std::true_type{});
     else
-      run(one_shot_sweep_packing<layout::row, T>{}, std::false_type{});
+      run_gathered();
+  } else if constexpr (std::is_same_v<Layout, layout::row>) {
+    run_gathered();
   } else {
-    run(one_shot_sweep_packing<Layout, T>{},
-        std::bool_constant<!std::is_same_v<Layout, layout::row>>{});
+    run(one_shot_sweep_packing<Layout, T>{}, std::true_type{});
   }
 }
 
@@ -292,7 +303,7 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
     // Strided Views read lane-contiguous rows as column blocks do, or gather as the row layout.
     const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
                        detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
-    detail::thomas_one_shot_dispatch<Layout, T>(nsys, lanes, [&](auto packing, auto lane_rows) {
+    detail::thomas_one_shot_dispatch<Layout, T>(nsys, n, lanes, [&](auto packing, auto lane_rows) {
       detail::thomas_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
           exec, a, b, c, d, info, n, nsys);
     });
@@ -315,7 +326,8 @@ std::size_t solve_scratch_bytes(algo::thomas, std::size_t n, std::size_t nsys, i
   std::size_t bytes = 0;
   if (n == 0 || nsys == 0) return 0;
   detail::thomas_one_shot_dispatch<Layout, T>(
-      static_cast<index_t>(nsys), lane_rows, [&](auto packing, auto lanes) {
+      static_cast<index_t>(nsys), static_cast<index_t>(n), lane_rows,
+      [&](auto packing, auto lanes) {
         using P = decltype(packing);
         const index_t npacks = (static_cast<index_t>(nsys) + P::L - 1) / P::L;
         const index_t chain =

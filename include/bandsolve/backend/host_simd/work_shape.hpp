@@ -128,6 +128,22 @@ struct one_shot_sweep_packing<layout::row, T> : sweep_packing<layout::row, T> {
   static constexpr int W = row_one_shot_lanes_v<T>, L = W;
 };
 
+// Row-layout floats of more than row_wide_pack_max_rows rows per system take one tile of
+// systems per work item in the one-shot solve (long_row_one_shot_packing), as doubles do. Each
+// system of a gathered pack is a stream of its own: 64 systems are 256 streams over the four
+// arrays, which the hardware prefetchers do not follow once a system outgrows the next-pack
+// prefetch. 16 systems against 64, fraction of STREAM at 2^24 unknowns (2-vCPU Intel Xeon):
+// n = 1024 0.52-0.57 against 0.34-0.37, n = 4096 0.48-0.49 against 0.27-0.33, strided n = 2^16
+// 0.41-0.43 against 0.17; at n = 256 both 0.57-0.60, and 64 measured faster there on an AMD EPYC.
+inline constexpr index_t row_wide_pack_max_rows = 256;
+template <class T>
+inline constexpr bool has_long_row_packing_v =
+    sizeof(T) < 8 && one_shot_sweep_packing<layout::row, T>::L != tile_rows_v<T>;
+template <class T>
+struct long_row_one_shot_packing : sweep_packing<layout::row, T> {
+  static constexpr int W = tile_rows_v<T>, L = W;
+};
+
 // One system per work item, its rows as a single lane: batches of fewer systems than a pack
 // holds take this path, so their scratch is that of the systems solved (2n values each), not of
 // a whole pack.
