@@ -10,7 +10,7 @@ namespace bandsolve::detail {
 // More than the caches keep until the next pack starts only evicts lines the current pack still
 // needs, and the next pack is read twice: the factored solve of row-layout packs of 32 double
 // systems of 2^14 rows (4 MiB per array) ran at 0.42 of STREAM with whole blocks requested and
-// 0.64 with this cap (2-vCPU Intel Xeon, docs/performance.md, "Prefetch of the next pack").
+// 0.64 with this cap (2-vCPU Intel Xeon, docs/performance.md, "Long systems").
 inline constexpr index_t next_pack_prefetch_max_bytes = index_t(1) << 18;
 
 // Prefetches the next pack's input during a backward sweep (see BANDSOLVE_PREFETCH): `arrays`
