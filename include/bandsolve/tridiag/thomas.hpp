@@ -383,6 +383,7 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
   for_each_pack_or_inline(
       exec, "bandsolve::thomas_factorization::solve", npacks, scratch,
       runs_inline(npacks, n * nsys), KOKKOS_LAMBDA(const index_t p, void* work) {
+        (void)block;  // named here first: nvcc rejects a first capture inside an if constexpr
         const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
         const Scalar* rp = &r(p, 0, 0);
         const Scalar* lp = &lo(p, 0, 0);
