@@ -349,6 +349,21 @@ void check_strided(const Exec& exec, std::size_t nsys, std::size_t n, std::uint3
   CHECK(bstest::bitwise_equal(bstest::to_host(drs, nsys), xf));
 }
 
+// check_strided on every other system of a row-major array whose rows are padded on both sides:
+// big(s, k, j), slot k = 1 of pair s holds system s in rows j = 1..n.
+template <class T, class Exec>
+void check_padded_rows(const Exec& exec, std::size_t nsys, std::size_t n, std::uint32_t seed) {
+  using Mem = typename Exec::memory_space;
+  using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+  using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  auto make = [&](const Big& big) -> Sub {
+    return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
+  };
+  check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed, make, Big("A", nsys, 2, n + 2),
+                                   Big("B", nsys, 2, n + 2), Big("C", nsys, 2, n + 2),
+                                   Big("D", nsys, 2, n + 2));
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
@@ -366,14 +381,7 @@ TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
       {
         INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
                                << ": every other system of a row array, rows padded on both sides");
-        // big(s, k, j): slot k = 1 of pair s holds system s in rows j = 1..n.
-        using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
-        auto make = [&](const Big& big) -> Sub {
-          return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
-        };
-        check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, Big("A", nsys, 2, n + 2),
-                                         Big("B", nsys, 2, n + 2), Big("C", nsys, 2, n + 2),
-                                         Big("D", nsys, 2, n + 2));
+        check_padded_rows<T>(exec, nsys, n, seed++);
       }
       {
         INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
@@ -470,13 +478,7 @@ TEMPLATE_TEST_CASE("the factored solve of long gathered packs goes block by bloc
       {
         INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
                                << ": every other system of a row array, rows padded");
-        using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
-        auto make = [&](const Big& big) -> Sub {
-          return Kokkos::subview(big, Kokkos::ALL, 1, std::make_pair(std::size_t(1), n + 1));
-        };
-        check_strided<T, Exec, Big, Sub>(exec, nsys, n, seed++, make, Big("A", nsys, 2, n + 2),
-                                         Big("B", nsys, 2, n + 2), Big("C", nsys, 2, n + 2),
-                                         Big("D", nsys, 2, n + 2));
+        check_padded_rows<T>(exec, nsys, n, seed++);
       }
       {
         INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
