@@ -349,6 +349,17 @@ void check_strided(const Exec& exec, std::size_t nsys, std::size_t n, std::uint3
   CHECK(bstest::bitwise_equal(bstest::to_host(drs, nsys), xf));
 }
 
+// Sets a library tuning variable for one test and restores it on the way out, failures included.
+template <class T>
+struct set_for_scope {
+  T& target;
+  T saved;
+  set_for_scope(T& variable, T value) : target(variable), saved(variable) { variable = value; }
+  ~set_for_scope() { target = saved; }
+  set_for_scope(const set_for_scope&) = delete;
+  set_for_scope& operator=(const set_for_scope&) = delete;
+};
+
 // check_strided on every other system of a row-major array whose rows are padded on both sides:
 // big(s, k, j), slot k = 1 of pair s holds system s in rows j = 1..n.
 template <class T, class Exec>
@@ -432,11 +443,7 @@ TEMPLATE_TEST_CASE("thomas on strided subviews reads and writes only the view",
 TEMPLATE_TEST_CASE("the factored solve of long gathered packs goes block by block",
                    "[thomas][factorize][strided]", BSTEST_SCALARS) {
   using T = TestType;
-  struct restore_limit {
-    std::size_t saved = bandsolve::detail::factored_gather_whole_bytes;
-    ~restore_limit() { bandsolve::detail::factored_gather_whole_bytes = saved; }
-  } guard;
-  bandsolve::detail::factored_gather_whole_bytes = 0;
+  const set_for_scope<std::size_t> limit(bandsolve::detail::factored_gather_whole_bytes, 0);
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     using Mem = typename Exec::memory_space;
@@ -898,11 +905,7 @@ TEMPLATE_LIST_TEST_CASE("scratch beyond the team scratch limit comes from an all
                         "[thomas][scratch]", layout_scalar_list) {
   using Layout = std::tuple_element_t<0, TestType>;
   using T = std::tuple_element_t<1, TestType>;
-  struct restore_limit {
-    std::size_t saved = bandsolve::detail::max_team_scratch_bytes;
-    ~restore_limit() { bandsolve::detail::max_team_scratch_bytes = saved; }
-  } guard;
-  bandsolve::detail::max_team_scratch_bytes = 256;
+  const set_for_scope<std::size_t> limit(bandsolve::detail::max_team_scratch_bytes, 256);
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     // 3 x 1501 and 70 x 1501 unknowns: above the size solved on the calling thread
