@@ -379,6 +379,27 @@ TEST_CASE("symmetric: one long system, its storage and scratch", "[symmetric][sc
   });
 }
 
+// Gathered floats of more than 256 rows factor in packs of one tile of 16 systems (as Thomas's
+// factorization, thomas_factor_pack_width): fewer systems than a tile one per pack, partial
+// last packs; below 257 rows the wide pack of 64.
+TEST_CASE("symmetric: gathered floats of long rows factor in packs of one tile",
+          "[symmetric][scratch]") {
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    for (const std::size_t n : {256, 300})
+      for (const std::size_t nsys : {15, 20, 40, 65}) {
+        INFO("n = " << n << " nsys = " << nsys);
+        const auto p = random_spd<float>(nsys, n, static_cast<std::uint32_t>(31 * nsys + n));
+        check_against_lapack<bl::row>(exec, p, "long rows");
+        const auto b = device_of<bl::row, Exec>(p.b, nsys, n);
+        const auto e = device_of<bl::row, Exec>(p.e, nsys, n);
+        const auto f = bandsolve::factorize(exec, symmetric{}, b, e);
+        const std::size_t width = n > 256 ? (nsys < 16 ? 1 : 16) : (nsys < 64 ? 1 : 64);
+        CHECK(f.storage_bytes() == 2 * ((nsys + width - 1) / width) * width * n * sizeof(float));
+      }
+  });
+}
+
 TEST_CASE("symmetric argument checks", "[symmetric][checks]") {
   const Kokkos::Serial exec;
   using V = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;

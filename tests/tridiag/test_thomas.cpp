@@ -502,6 +502,39 @@ TEMPLATE_TEST_CASE("the factored solve of long gathered packs goes block by bloc
   });
 }
 
+// Gathered floats of more than 256 rows factor in packs of one tile of 16 systems, as the
+// one-shot solve takes them (thomas_factorization::factor_pack_width): fewer systems than a
+// tile one per pack, a tile, partial last packs, and batches between a tile and a wide pack,
+// which store one system per pack below 256 rows; solved in row layout and in strided Views
+// (check_strided solves the same factors into lane-contiguous and row-major Views too).
+TEMPLATE_TEST_CASE("factored gathered floats of long rows take packs of one tile",
+                   "[thomas][factorize][strided]", float, double) {
+  using T = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using F = bandsolve::thomas_factorization<T, bl::row, Exec>;
+    std::uint32_t seed = 2700;
+    for (const std::size_t n : {256, 300}) {
+      for (const std::size_t nsys : {15, 16, 20, 33, 64, 65}) {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
+        const bool tile = sizeof(T) == 4 && n > 256;
+        const std::size_t width = tile ? (nsys < 16 ? 1 : 16)
+                                       : (nsys < std::size_t(F::pack_width) ? 1 : F::pack_width);
+        const auto p = bstest::random_dominant<T>(nsys, n, seed++);
+        auto D = upload<bl::row, Exec>(p);
+        auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c);
+        CHECK(f.storage_bytes() == 3 * ((nsys + width - 1) / width) * width * n * sizeof(T));
+        f.solve(exec, D.d);
+        exec.fence();
+        CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+        CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), bstest::reference_solve(p), nsys,
+                                   n) <= bstest::lapack_tol<T>());
+        check_padded_rows<T>(exec, nsys, n, seed++);
+      }
+    }
+  });
+}
+
 // Unit-system-stride subviews starting 0 .. 2L-1 systems into a column array (L: the column
 // block width): the blocks' runs at every offset from a block-sized boundary in memory, each
 // solved, factored and checked for writes outside the View; info codes land on their systems.

@@ -707,10 +707,18 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
   // The rule: the partition method below one Thomas work item of systems, for systems of two
   // chunks or more and batches too large for the calling thread.
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(1, 1 << 14, 2) == tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(row_pack - 1, 1 << 12, 2) ==
+  // Gathered floats of more than 256 rows: Thomas's work items hold one tile of 16 systems.
+  const std::size_t long_row_pack = sizeof(T) == 4 ? 16 : row_pack;
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(long_row_pack - 1, 1 << 12, 2) ==
         tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(row_pack, 1 << 12, 2) ==
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(long_row_pack, 1 << 12, 2) ==
         tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::strided, T>(long_row_pack, 1 << 12, 2, false) ==
+        tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::strided, T>(row_pack - 1, 1 << 12, 2, true) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(row_pack - 1, 256, 2) ==
+        tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(row_pack, 1 << 12, 2) ==
         tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(column_pack, 1 << 12, 2) ==
@@ -733,9 +741,12 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
                 << (symmetric ? ", symmetric" : ""));
       const auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{symmetric}, D.a, D.b,
                                           D.c, p.nsys);
+      const bool lanes = bandsolve::detail::uses_lane_rows<Layout>(D.a) &&
+                         bandsolve::detail::uses_lane_rows<Layout>(D.b) &&
+                         bandsolve::detail::uses_lane_rows<Layout>(D.c);
       const tridiag_choice rule =
           hybrid_allowed ? bandsolve::choose_factored_tridiag<Layout, T>(
-                               p.nsys, p.n, static_cast<int>(exec.concurrency()))
+                               p.nsys, p.n, static_cast<int>(exec.concurrency()), lanes)
                          : tridiag_choice::thomas;
       CHECK(f.choice() == rule);
       CHECK(f.symmetric() == (symmetric && rule == tridiag_choice::thomas));
@@ -795,8 +806,10 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
     // Few long systems (the partition method), a pack short of one work item in column layout
     // only, and systems too short for chunks (Thomas).
     const std::size_t long_n = (std::size_t(1) << 13) + 77;
-    const std::pair<std::size_t, std::size_t> shapes[] = {{3, long_n}, {row_pack + 3, 300},
-                                                           {37, 200}};
+    // 20 systems of 600 rows: Thomas's tiles of 16 for row and gathered floats, the partition
+    // method for doubles and lane-contiguous floats.
+    const std::pair<std::size_t, std::size_t> shapes[] = {
+        {3, long_n}, {row_pack + 3, 300}, {37, 200}, {20, 600}};
     for (const auto& [nsys, n] : shapes) {
       auto p = bstest::random_dominant<T>(nsys, n, seed++);
       every_layout(p, false, std::vector<int>(nsys, 0));

@@ -15,8 +15,9 @@
 //
 // The rule (choose_factored_tridiag): Thomas's factored solve streams 3 factors and d per unknown
 // (5 words with x), the partition method's 8 (d twice, its 4 factor arrays once), so Thomas wins
-// wherever a batch fills one of its work items (detail::sweep_packing's L systems: 32 doubles or
-// 64 floats in row and strided layouts, 64 / 128 in column, 32 / 64 in interleaved packs). With
+// wherever a batch fills one of its work items (its factor pack, thomas_factor_pack_width: 32
+// doubles or 64 floats in row and strided layouts, 16 gathered floats of more than 256 rows,
+// 64 / 128 in column, 32 / 64 in interleaved packs). With
 // fewer systems Thomas stores one system per pack (row, column, strided: scalar sweeps, each
 // system on one thread) or leaves lanes of its only pack empty (interleaved), and the partition
 // method, which splits every system into chunks for the threads and lanes, takes over (at least
@@ -27,7 +28,9 @@
 // column floats 1.18 / 0.49 at 128, 0.07 / 0.48 at 64; strided doubles 0.56 / 0.37 at 32,
 // 0.22 / 0.46 at 16; interleaved<16> floats 0.56 / 0.41 at 64, 0.34 / 0.44 at 16;
 // interleaved<8> doubles 0.40 / 0.34 at 16 (the one cell the rule gives away), 0.16 / 0.19 at 4
-// (docs/performance.md, "Factored solve of few long systems").
+// (docs/performance.md, "Factored solve of few long systems"). Gathered floats in packs of 16
+// (2-vCPU Intel Xeon): row 0.24-0.25 / 0.19-0.21 at 16 systems of 2^20 rows, 0.10 / 0.19-0.22
+// at 4 systems; strided alike.
 #include <bandsolve/tridiag/automatic.hpp>
 #include <bandsolve/tridiag/symmetric.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
@@ -40,10 +43,15 @@
 namespace bandsolve {
 
 // The factored solve factorize(exec, algo::automatic{}, ...) picks for nsys systems of n rows in
-// Layout, scalar T, on an execution space with `threads` threads (host backends).
+// Layout, scalar T, on an execution space with `threads` threads (host backends); lane_rows:
+// the rows of a, b and c are lane-contiguous (column, interleaved, strided with unit system
+// stride), which decides Thomas's factor packs (detail::thomas_factor_pack_width).
 template <class Layout, class T>
-tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int threads) {
-  constexpr std::size_t thomas_lanes = detail::sweep_packing<Layout, T>::L;
+tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int threads,
+                                       bool lane_rows = !std::is_same_v<Layout, layout::row>) {
+  // Systems of Thomas's work item: its factor pack for a batch that fills one.
+  const std::size_t thomas_lanes = static_cast<std::size_t>(detail::thomas_factor_pack_width<
+      Layout, T>(static_cast<std::size_t>(-1), static_cast<index_t>(n), lane_rows));
   (void)threads;  // the crossover is a property of the pack, measured on 2 threads (see above)
   // The partition method needs two chunks per system to split anything.
   if (n < 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows))
@@ -137,8 +145,10 @@ auto factorize(const ExecutionSpace& exec, algo::automatic alg, const AView& a, 
     detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
     // The checks of the algorithm picked run in its factorize; the rule needs only the counts.
     const std::size_t systems = nsys == static_cast<std::size_t>(-1) ? capacity(b) : nsys;
+    const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
+                       detail::uses_lane_rows<Layout>(c);
     bool hybrid = choose_factored_tridiag<Layout, T>(systems, rows(b),
-                                                     detail::concurrency_of(exec)) ==
+                                                     detail::concurrency_of(exec), lanes) ==
                   tridiag_choice::thomas_pcr;
     // As in the one-shot rule: strided Views go to the hybrid only when their systems lie side by
     // side or their rows are contiguous.

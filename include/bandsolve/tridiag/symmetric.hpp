@@ -342,8 +342,14 @@ class symmetric_factorization {
   using r_view = Kokkos::View<real_type***, Kokkos::LayoutRight, memory_space>;
   using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
 
-  static constexpr bool one_pack_per_system(std::size_t nsys) {
-    return !detail::is_interleaved_v<Layout> && nsys < static_cast<std::size_t>(pack_width);
+  // Gathered floats of long rows may be stored in packs of long_pack_width (one tile).
+  static constexpr bool has_long_packs = detail::has_long_factor_packs_v<Layout, Scalar>;
+  static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
+  // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
+  // the diagonal and off-diagonal are lane-contiguous), as Thomas's factorization chooses them
+  // (detail::thomas_factor_pack_width) with this factorization's own pack.
+  static constexpr index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+    return detail::thomas_factor_pack_width<Layout, Scalar, pack_width>(nsys, n, lanes);
   }
 
   symmetric_factorization() = default;
@@ -375,7 +381,16 @@ class symmetric_factorization {
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
     detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
-    if (one_pack_per_system(static_cast<std::size_t>(nsys_)))
+    const index_t width = static_cast<index_t>(r_.extent(2));  // factor_pack_width's
+    if constexpr (has_long_packs) {
+      if (width == long_pack_width) {  // gathered, whatever d's strides
+        detail::symmetric_factored_solve_launch<Layout,
+                                                detail::long_row_one_shot_packing<Scalar>>(
+            exec, d, false, r_, cp_, n_, nsys_);
+        return;
+      }
+    }
+    if (width == 1)
       detail::symmetric_factored_solve_launch<Layout, detail::one_system_packing>(
           exec, d, true, r_, cp_, n_, nsys_);
     else
@@ -448,7 +463,6 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
   using C = typename OffView::non_const_value_type;
   using result_type = symmetric_factorization<C, Layout, ExecutionSpace>;
   using P = detail::symmetric_factor_packing<Layout, C>;
-  constexpr int L = P::L;
   constexpr int user_width = detail::is_interleaved_v<Layout> ? P::W : 1;
   const std::string fn = "bandsolve::factorize(symmetric)";
   detail::check_same_shape(fn, "offdiag", offdiag, "diag", diag);
@@ -467,8 +481,9 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
                   "bandsolve::factorize(symmetric): a host backend runs only on its own "
                   "execution space");
     const index_t n = static_cast<index_t>(rows(diag)), ns = static_cast<index_t>(nsys);
-    const bool one_each = result_type::one_pack_per_system(nsys);
-    const index_t width = one_each ? 1 : L;
+    const bool lanes =
+        detail::uses_lane_rows<Layout>(diag) && detail::uses_lane_rows<Layout>(offdiag);
+    const index_t width = result_type::factor_pack_width(nsys, n, lanes);
     const index_t npacks = (ns + width - 1) / width;
     const typename result_type::r_view r(
         Kokkos::view_alloc(exec, std::string("bandsolve::symmetric r")), npacks, n, width);
@@ -478,13 +493,18 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
         Kokkos::view_alloc(exec, std::string("bandsolve::symmetric info")), nsys);
     auto f = detail::symmetric_factorization_access::make<result_type>(r, cp, info, ns, n);
     if (ns == 0 || n == 0) return f;
-    if (one_each) {
+    if (width == 1) {
       detail::symmetric_factor_kernel<Layout, detail::one_system_packing>(
           exec, diag, offdiag, n, ns, npacks, true, r, cp, info);
       return f;
     }
-    const bool lanes =
-        detail::uses_lane_rows<Layout>(diag) && detail::uses_lane_rows<Layout>(offdiag);
+    if constexpr (result_type::has_long_packs) {
+      if (width == result_type::long_pack_width) {
+        detail::symmetric_factor_kernel<Layout, detail::long_row_one_shot_packing<C>>(
+            exec, diag, offdiag, n, ns, npacks, false, r, cp, info);
+        return f;
+      }
+    }
     detail::symmetric_factor_kernel<Layout, P>(exec, diag, offdiag, n, ns, npacks, lanes, r, cp,
                                                info);
     return f;

@@ -29,9 +29,10 @@
 // at most min(items, threads) items hold scratch at once (Kokkos's per-thread team scratch below
 // 1 MiB per item). One long system: 2 n sizeof(T) + 128 bytes. An allocation failure throws
 // bandsolve::allocation_error naming the function and the size. The factorization stores 3 n
-// values per system slot of its packs of L (thomas_factorization::pack_width); batches of fewer
-// systems than a pack (row, column, strided) store one system per pack: 3 n sizeof(T) bytes for
-// one long system (thomas_factorization::storage_bytes).
+// values per system slot of its packs (thomas_factorization::factor_pack_width: L, one tile of
+// 16 for gathered floats of more than 256 rows); batches of fewer systems than a pack (row,
+// column, strided) store one system per pack: 3 n sizeof(T) bytes for one long system
+// (thomas_factorization::storage_bytes).
 // Tiny systems stored back to back (n <= 7: row layout without padding, strided with unit row
 // stride and system stride n) take tiny_thomas.hpp's kernel, which needs no scratch. Solves of
 // one work item, or of at most inline_solve_unknowns in all, run on the calling thread
@@ -361,6 +362,30 @@ struct thomas_factorization_access {
 // 0.07 slower (2-vCPU Intel Xeon, docs/performance.md). A variable so that tests can lower it.
 inline std::size_t factored_gather_whole_bytes = std::size_t(16) << 20;
 
+// Whether gathered systems of long rows may take factor packs of one tile, as the one-shot solve
+// takes them (long_row_one_shot_packing): floats in row and strided layouts.
+template <class Layout, class T>
+inline constexpr bool has_long_factor_packs_v =
+    (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) &&
+    has_long_row_packing_v<T>;
+
+// Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
+// a, b and c are lane-contiguous): one tile for gathered floats of more than
+// row_wide_pack_max_rows rows (a pack of 64 is 256 streams, more than the hardware prefetchers
+// follow, and 64 systems would be one work item: 0.22 of STREAM at 2^18 rows against 0.51-0.55
+// in tiles of 16, 2-vCPU Intel Xeon), 1 for fewer systems than a pack outside interleaved
+// storage (a work item each), else the pack of sweep_packing (Wide: the symmetric factorization
+// passes its own).
+template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L>
+constexpr index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+  constexpr index_t wide = Wide;
+  if constexpr (has_long_factor_packs_v<Layout, T>) {
+    constexpr index_t tile = long_row_one_shot_packing<T>::L;
+    if (!lanes && n > row_wide_pack_max_rows) return nsys < std::size_t(tile) ? 1 : tile;
+  }
+  return !is_interleaved_v<Layout> && nsys < std::size_t(wide) ? 1 : wide;
+}
+
 // thomas_factorization::solve's kernel with packing P (that of the stored factors: factor pack
 // p is one block of n L values, as one interleaved pack of L is); lanes: d's rows of a pack are
 // lane-contiguous. A free function: nvcc allows no extended lambda in a private member.
@@ -443,13 +468,16 @@ class thomas_factorization {
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
   static constexpr int pack_width = detail::sweep_packing<Layout, Scalar>::L;
-  // (packs, n, slots per pack): pack_width slots, or 1 for batches of fewer systems than a pack
-  // outside interleaved storage (one_pack_per_system).
+  // (packs, n, slots per pack): the slots of factor_pack_width.
   using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
 
-  // Whether factorize stores nsys systems one per pack (fewer than a pack, not interleaved).
-  static constexpr bool one_pack_per_system(std::size_t nsys) {
-    return !detail::is_interleaved_v<Layout> && nsys < static_cast<std::size_t>(pack_width);
+  // Gathered floats of long rows may be stored in packs of long_pack_width (one tile).
+  static constexpr bool has_long_packs = detail::has_long_factor_packs_v<Layout, Scalar>;
+  static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
+  // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
+  // a, b and c are lane-contiguous); see detail::thomas_factor_pack_width.
+  static constexpr index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+    return detail::thomas_factor_pack_width<Layout, Scalar>(nsys, n, lanes);
   }
 
   thomas_factorization() = default;
@@ -486,15 +514,24 @@ class thomas_factorization {
       detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
                                      nsys_);
     if (nsys_ == 0 || n_ == 0) return;
+    const index_t width = static_cast<index_t>(r_.extent(2));  // factor_pack_width's
     if constexpr (std::is_same_v<Layout, layout::row> ||
                   std::is_same_v<Layout, layout::strided>) {
-      if (!one_pack_per_system(static_cast<std::size_t>(nsys_)) &&
-          n_ <= detail::tiny_factored_max_rows && detail::tiny_systems_back_to_back(n_, d)) {
+      if (width == pack_width && n_ <= detail::tiny_factored_max_rows &&
+          detail::tiny_systems_back_to_back(n_, d)) {
         detail::tiny_factored_solve_launch<pack_width>(exec, d, r_, l_, cp_, n_, nsys_);
         return;
       }
     }
-    if (one_pack_per_system(static_cast<std::size_t>(nsys_)))
+    if constexpr (has_long_packs) {
+      if (width == long_pack_width) {  // gathered, whatever d's strides
+        detail::thomas_factored_solve_launch<Layout,
+                                             detail::long_row_one_shot_packing<Scalar>>(
+            exec, d, false, r_, l_, cp_, n_, nsys_);
+        return;
+      }
+    }
+    if (width == 1)
       detail::thomas_factored_solve_launch<Layout, detail::one_system_packing>(
           exec, d, true, r_, l_, cp_, n_, nsys_);
     else
@@ -571,7 +608,6 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
   using T = typename BView::non_const_value_type;
   using result_type = thomas_factorization<T, Layout, ExecutionSpace>;
   using P = detail::sweep_packing<Layout, T>;
-  constexpr int L = P::L;
   constexpr int user_width = detail::is_interleaved_v<Layout> ? P::W : 1;
   const std::string fn = "bandsolve::factorize(thomas)";
   detail::check_same_shape(fn, "a", a, "b", b);
@@ -591,8 +627,9 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
                   "bandsolve::factorize(thomas): a host backend runs only on its own execution "
                   "space");
     const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
-    const bool one_each = result_type::one_pack_per_system(nsys);
-    const index_t width = one_each ? 1 : L;
+    const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
+                       detail::uses_lane_rows<Layout>(c);
+    const index_t width = result_type::factor_pack_width(nsys, n, lanes);
     const index_t npacks = (ns + width - 1) / width;
     using factor_view = typename result_type::factor_view;
     const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n,
@@ -606,14 +643,19 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
     auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);
     if (ns == 0 || n == 0) return f;
 
-    if (one_each) {
+    if (width == 1) {
       detail::thomas_factor_kernel<Layout, detail::one_system_packing, T>(exec, a, b, c, n, ns,
                                                                           npacks, true, r, lo, cp,
                                                                           info);
       return f;
     }
-    const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
-                       detail::uses_lane_rows<Layout>(c);
+    if constexpr (result_type::has_long_packs) {
+      if (width == result_type::long_pack_width) {
+        detail::thomas_factor_kernel<Layout, detail::long_row_one_shot_packing<T>, T>(
+            exec, a, b, c, n, ns, npacks, false, r, lo, cp, info);
+        return f;
+      }
+    }
     detail::thomas_factor_kernel<Layout, P, T>(exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
     return f;
   }
