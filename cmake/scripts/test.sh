@@ -6,10 +6,11 @@
 #                   of the time -O1 takes; the solver tests run on one host space here (OpenMP),
 #                   on both in build/test (docs/development.md, "Build and CI times");
 #   build/cuda      nvcc (Kokkos' nvcc_wrapper) against Kokkos 3.4 built with CUDA by
-#                   setup-kokkos-cuda.sh: COMPILES the tests labelled cuda (tests/cuda, tests/device)
-#                   and the CUDA benchmark, and runs nothing, as CI has no GPU. Host code at -O0
-#                   (device code is optimized by cicc and ptxas as always); on a GPU machine build
-#                   at -O2 to run them (docs/development.md). Skipped with BANDSOLVE_SKIP_CUDA=1 or
+#                   setup-kokkos-cuda.sh: CHECKS the tests labelled cuda (tests/cuda, tests/device)
+#                   and the CUDA benchmarks with nvcc (target bandsolve_cuda_compile_check: front
+#                   end, device code through cicc and ptxas, no host code generation, no link) and
+#                   runs nothing, as CI has no GPU; on a GPU machine build bandsolve_cuda_tests at
+#                   -O2 to run them (docs/development.md). Skipped with BANDSOLVE_SKIP_CUDA=1 or
 #                   where there is no nvcc (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin).
 # Works from any directory. Extra arguments go to ctest (e.g. -R tridiag/ or -L unit).
 # Environment: Kokkos_ROOT (use your own Kokkos), BANDSOLVE_JOBS (parallel jobs, default nproc).
@@ -61,18 +62,19 @@ compile_cuda() {
   [ -n "$cuda_kokkos" ] || { log "setup-kokkos-cuda.sh printed no Kokkos prefix"; exit 1; }
   local t1=$SECONDS
   log "configuring $dir"
-  # Nothing runs here, so the host compiler does not optimize: -O0 cuts its share (the larger part
-  # of an nvcc unit) by about 40 %, while cicc and ptxas still optimize the device code they check.
+  # Nothing runs here, so the host compiler does not optimize (-O0) and generates no code
+  # (bandsolve_cuda_compile_check: -fsyntax-only, no link), while cicc and ptxas still compile
+  # and optimize the device code they check.
   PATH="$cuda_home/bin:$PATH" cmake -S . -B "$dir" -DKokkos_ROOT="$cuda_kokkos" \
     -DCMAKE_CXX_COMPILER="$cuda_kokkos/bin/nvcc_wrapper" -DCMAKE_CXX_EXTENSIONS=OFF \
     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG" -DBANDSOLVE_BUILD_TESTS=ON \
     -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF -DBANDSOLVE_BUILD_EXAMPLES=OFF -DBANDSOLVE_BUILD_BENCHMARKS=ON
-  log "building $dir: compile only, the tests labelled cuda and the CUDA benchmark"
+  log "building $dir: nvcc checks the tests labelled cuda and the CUDA benchmarks"
   PATH="$cuda_home/bin:$PATH" cmake --build "$dir" -j "$jobs" \
-    --target bandsolve_cuda_tests bandsolve_bench_cuda
-  log "$dir: Kokkos with CUDA ready in $((t1 - t0)) s, built in $((SECONDS - t1)) s;" \
-    "not run (no GPU; on a GPU machine build at -O2 and run ctest -L cuda, with" \
-    "BANDSOLVE_CUDA_ARCH=90 on an H100 or H200: docs/development.md)"
+    --target bandsolve_cuda_compile_check
+  log "$dir: Kokkos with CUDA ready in $((t1 - t0)) s, checked in $((SECONDS - t1)) s;" \
+    "not linked or run (no GPU; on a GPU machine build bandsolve_cuda_tests at -O2 and run" \
+    "ctest -L cuda, with BANDSOLVE_CUDA_ARCH=90 on an H100 or H200: docs/development.md)"
 }
 cuda_home=${CUDA_HOME:-}
 if [ -z "$cuda_home" ] && command -v nvcc >/dev/null; then
