@@ -517,9 +517,11 @@ TEMPLATE_TEST_CASE("factored gathered floats of long rows take packs of one tile
     for (const std::size_t n : {256, 300}) {
       for (const std::size_t nsys : {15, 16, 20, 33, 64, 65}) {
         INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
-        const bool tile = sizeof(T) == 4 && n > 256;
-        const std::size_t width = tile ? (nsys < 16 ? 1 : 16)
-                                       : (nsys < std::size_t(F::pack_width) ? 1 : F::pack_width);
+        // Floats take tiles (of 16 on x86); the pack widths are the build's.
+        const bool tile = F::has_long_packs && n > 256;
+        const std::size_t tile_width = F::long_pack_width, wide = F::pack_width;
+        const std::size_t width = tile ? (nsys < tile_width ? 1 : tile_width)
+                                       : (nsys < wide ? 1 : wide);
         const auto p = bstest::random_dominant<T>(nsys, n, seed++);
         auto D = upload<bl::row, Exec>(p);
         auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c);

@@ -707,8 +707,10 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
   // The rule: the partition method below one Thomas work item of systems, for systems of two
   // chunks or more and batches too large for the calling thread.
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(1, 1 << 14, 2) == tridiag_choice::thomas_pcr);
-  // Gathered floats of more than 256 rows: Thomas's work items hold one tile of 16 systems.
-  const std::size_t long_row_pack = sizeof(T) == 4 ? 16 : row_pack;
+  // Gathered floats of more than 256 rows: Thomas's work items hold one tile (of 16 on x86).
+  constexpr std::size_t long_row_pack = bandsolve::detail::has_long_row_packing_v<T>
+                                            ? bandsolve::detail::long_row_one_shot_packing<T>::L
+                                            : row_pack;
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(long_row_pack - 1, 1 << 12, 2) ==
         tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(long_row_pack, 1 << 12, 2) ==
