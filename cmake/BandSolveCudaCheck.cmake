@@ -3,7 +3,9 @@
 # on host and device code, cicc and ptxas on the device code) but stops before the host compiler
 # generates code (-fsyntax-only) and links nothing: what CI checks where there is no GPU, for
 # about two thirds of the compile time. The target itself still builds and runs on a GPU machine.
-# Call it after the target's sources, flags and libraries are set.
+# Meant for nvcc (nvcc_wrapper), which hands -fsyntax-only to the host compiler only: with Clang
+# as the CUDA compiler it would skip the device code too. Call it after the target's sources,
+# flags and libraries are set.
 function(bandsolve_cuda_compile_check target)
   if(NOT TARGET bandsolve_cuda_compile_check)
     add_custom_target(bandsolve_cuda_compile_check)

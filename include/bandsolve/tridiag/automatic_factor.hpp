@@ -29,7 +29,7 @@
 // 0.22 / 0.46 at 16; interleaved<16> floats 0.56 / 0.41 at 64, 0.34 / 0.44 at 16;
 // interleaved<8> doubles 0.40 / 0.34 at 16 (the one cell the rule gives away), 0.16 / 0.19 at 4
 // (docs/performance.md, "Factored solve of few long systems"). Gathered floats in packs of 16
-// (2-vCPU Intel Xeon): row 0.24-0.25 / 0.19-0.21 at 16 systems of 2^20 rows, 0.10 / 0.19-0.22
+// (2-vCPU Intel Xeon): row 0.24-0.26 / 0.19-0.22 at 16 systems of 2^20 rows, 0.10 / 0.19-0.22
 // at 4 systems; strided alike.
 #include <bandsolve/tridiag/automatic.hpp>
 #include <bandsolve/tridiag/symmetric.hpp>

@@ -372,7 +372,7 @@ inline constexpr bool has_long_factor_packs_v =
 // Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
 // a, b and c are lane-contiguous): one tile for gathered floats of more than
 // row_wide_pack_max_rows rows (a pack of 64 is 256 streams, more than the hardware prefetchers
-// follow, and 64 systems would be one work item: 0.22 of STREAM at 2^18 rows against 0.51-0.55
+// follow, and 64 systems would be one work item: 0.22-0.23 of STREAM at 2^18 rows against 0.48-0.55
 // in tiles of 16, 2-vCPU Intel Xeon), 1 for fewer systems than a pack outside interleaved
 // storage (a work item each), else the pack of sweep_packing (Wide: the symmetric factorization
 // passes its own).
