@@ -19,7 +19,8 @@
 // rank). The info codes are the one-shot solve's. One rank: the single-process block
 // factorization (block_thomas.hpp), after the same collective checks. Arguments are checked on
 // every rank and agreed (collective_checks.hpp), those of each solve too. The local passes run on
-// exec, a thread per system, the factors in exec's memory (on Kokkos::Cuda on the device: only
+// exec, a group of systems in SIMD lanes per work item on the host backends (a thread per system
+// on the device backend), the factors in exec's memory (on Kokkos::Cuda on the device: only
 // the reduced rows, codes and interface values cross to host memory, where the reduced systems
 // are exchanged, factored and solved). See docs/distributed.md, "Block-tridiagonal lines".
 #include <bandsolve/backend/tags.hpp>
@@ -217,7 +218,7 @@ void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorit
   using factor_memory_space = typename State::factor_memory_space;
   constexpr int CW = 2 * M * M;  // words of a reduced row's matrices: A', C'
   const auto host = host_execution_of(exec);
-  s.factors = allocate_block_factors<M, true, T, factor_memory_space>(s.p, s.part);
+  s.factors = allocate_block_factors<M, T, ExecutionSpace>(s.p, s.part);
   const auto coef = block_buffer<T, factor_memory_space>(
       "bandsolve::mpi block reduced coefficients",
       s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * CW));

@@ -1,7 +1,8 @@
 #pragma once
 // The local passes of the partitioned block Thomas algorithm: the scalar partition method
-// (partition_kernel.hpp) with m x m blocks, one system per work item on the host execution spaces
-// (Views read and written through block_at: rank-4 Views or interleaved packs).
+// (partition_kernel.hpp) with m x m blocks, a group of systems per work item, one SIMD lane each
+// (a cache line of T on the host backends, one system per thread on the device backend; Views
+// read and written through block_at: rank-4 Views or interleaved packs).
 //
 // A rank holds block rows 0 .. n-1 of a line (global rows offset .. offset+n-1); x_{-1} and x_n
 // belong to the neighbouring ranks. Row i reads A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i.
@@ -30,12 +31,16 @@
 //
 // Blocks in the work arrays are column-major (entry (r, c) at c*M + r), so each column of a
 // right-hand block is one vector for block_lu_solve.
+#include <bandsolve/backend/host_simd/work_shape.hpp>
+#include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_layout.hpp>
 #include <bandsolve/block/block_thomas_kernel.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 
 #include <Kokkos_Core.hpp>
+
+#include <type_traits>
 
 namespace bandsolve::mpi::detail {
 
@@ -74,236 +79,359 @@ KOKKOS_INLINE_FUNCTION typename DView::reference_type rhs_at(const DView& d, ind
     return d(s, i, r);
 }
 
-// Block (s, i) of a coefficient View (rank 4, or interleaved packs) into out (column-major), or
-// zero when !use.
-template <int M, class View, class T>
-KOKKOS_INLINE_FUNCTION void load_block(const View& v, index_t s, index_t i, bool use, T* out) {
-  for (int c = 0; c < M; ++c)
-    for (int r = 0; r < M; ++r) out[c * M + r] = use ? T(bandsolve::block_at(v, s, i, r, c)) : T(0);
+// A group of up to L systems solved side by side, one SIMD lane each: systems s0 .. s0 + nl - 1.
+// Lanes past nl compute on system s0's values (finite numbers) and are never stored.
+struct block_lane_group {
+  index_t s0 = 0;
+  int nl = 0;
+  KOKKOS_INLINE_FUNCTION index_t system(int l) const { return s0 + (l < nl ? l : 0); }
+};
+
+// Lanes of the local passes on ExecutionSpace: a cache line of T on the host backends (the
+// lane loops below vectorize), one system per thread on the device backend.
+template <class ExecutionSpace, class T>
+inline constexpr int block_part_lanes_v =
+    std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device>
+        ? 1
+        : bandsolve::detail::cache_line_lanes_v<T>;
+
+// Work arrays hold lane l of word w at w * L + l: an M x M block is column-major (entry (r, c)
+// at (c * M + r) * L + l, so each column of a right-hand block is one vector for
+// block_lu_solve), a vector of M entries at r * L + l.
+
+// Block i of a coefficient View (rank 4, or interleaved packs) for every lane of g into out, or
+// zero when !use. Entry (r, c) of a block is at r * stride(2) + c * stride(3) from its (0, 0) in
+// either kind, so each lane's block is read from one pointer.
+template <int M, int L, class View, class T>
+KOKKOS_FORCEINLINE_FUNCTION void load_block(const View& v, const block_lane_group& g, index_t i,
+                                            bool use, T* out) {
+  if (!use) {
+    for (int q = 0; q < M * M * L; ++q) out[q] = T(0);
+    return;
+  }
+  const index_t rs = static_cast<index_t>(v.stride(2)), cs = static_cast<index_t>(v.stride(3));
+  for (int l = 0; l < L; ++l) {
+    const auto* const p = &bandsolve::block_at(v, g.system(l), i, 0, 0);
+    for (int c = 0; c < M; ++c)
+      for (int r = 0; r < M; ++r) out[(c * M + r) * L + l] = T(p[r * rs + c * cs]);
+  }
 }
 
 // x -= A y (all M x M, column-major).
-template <int M, class T>
-KOKKOS_INLINE_FUNCTION void block_sub_mul(T* x, const T* a, const T* y) {
+template <int M, int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void block_sub_mul(T* x, const T* a, const T* y) {
   for (int c = 0; c < M; ++c)
     for (int t = 0; t < M; ++t) {
-      const T ytc = y[c * M + t];
-      for (int r = 0; r < M; ++r) x[c * M + r] -= a[t * M + r] * ytc;
+      const T* const yv = y + (c * M + t) * L;
+      for (int r = 0; r < M; ++r) {
+        T* const xv = x + (c * M + r) * L;
+        const T* const av = a + (t * M + r) * L;
+        BANDSOLVE_SIMD
+        for (int l = 0; l < L; ++l) xv[l] -= av[l] * yv[l];
+      }
     }
 }
 
 // v -= A w (A column-major).
-template <int M, class T>
-KOKKOS_INLINE_FUNCTION void block_sub_mv(T* v, const T* a, const T* w) {
+template <int M, int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void block_sub_mv(T* v, const T* a, const T* w) {
   for (int t = 0; t < M; ++t)
-    for (int r = 0; r < M; ++r) v[r] -= a[t * M + r] * w[t];
+    for (int r = 0; r < M; ++r) {
+      const T* const av = a + (t * M + r) * L;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < L; ++l) v[r * L + l] -= av[l] * w[t * L + l];
+    }
 }
 
 // X <- S^-1 X for an M x M column-major X, with the factors of block_lu.
-template <int M, class T>
-KOKKOS_INLINE_FUNCTION void block_solve_columns(const T* lu, const T* piv, bool pivoting, T* x) {
-  for (int c = 0; c < M; ++c) bandsolve::detail::block_lu_solve<M, 1>(lu, piv, pivoting, x + c * M);
+template <int M, int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void block_solve_columns(const T* lu, const T* piv, bool pivoting, T* x) {
+  for (int c = 0; c < M; ++c)
+    bandsolve::detail::block_lu_solve<M, L>(lu, piv, pivoting, x + c * M * L);
 }
 
 // S (column-major) in, its LU factors out in place in block_lu's row-major storage (what
-// block_lu_solve reads); info gets the code of its pivots at `row`.
-template <int M, class T>
-KOKKOS_INLINE_FUNCTION void block_factor(T* s, T* piv, bool pivoting, index_t row, int& info) {
-  T rm[M * M];
+// block_lu_solve reads); info[l] gets the code of lane l's pivots at `row`.
+template <int M, int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void block_factor(T* s, T* piv, bool pivoting, index_t row, int* info) {
+  T rm[M * M * L];
   for (int r = 0; r < M; ++r)
-    for (int c = 0; c < M; ++c) rm[r * M + c] = s[c * M + r];
-  bandsolve::detail::block_lu<M, 1>(rm, piv, pivoting, row, &info);
-  for (int k = 0; k < M * M; ++k) s[k] = rm[k];
+    for (int c = 0; c < M; ++c) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < L; ++l) rm[(r * M + c) * L + l] = s[(c * M + r) * L + l];
+    }
+  bandsolve::detail::block_lu<M, L>(rm, piv, pivoting, row, info);
+  for (int q = 0; q < M * M * L; ++q) s[q] = rm[q];
 }
 
 // Words kept per block row: the forward A'_i, C'_i (column-major) for finish, and for a
 // factorization also the LU factors of P_i (block_lu's row-major storage), its pivots and A_i as
 // given (what the right-hand side's forward step needs). Per system: n rows, then E's LU factors
-// and pivots (parts of 3 rows or more).
+// and pivots (parts of 3 rows or more). A group of L systems keeps L times that, lane-innermost.
 template <int M, bool Factored>
 inline constexpr int block_kept_row_words = Factored ? 4 * M * M + M : 2 * M * M;
 KOKKOS_INLINE_FUNCTION constexpr index_t block_kept_words(int m, int row_words, index_t n) {
   return n * row_words + m * m + m;
 }
 
+// Where the reduce pass writes the reduced rows of each system: system s's reduced row j, word q
+// at base[s * per_system + j * per_row + q].
+template <class T>
+struct block_reduced_out {
+  T* base;
+  index_t per_system;
+  int per_row;
+  KOKKOS_INLINE_FUNCTION T& at(index_t s, int j, int q) const {
+    return base[s * per_system + j * per_row + q];
+  }
+};
+
+// Words [0, count) of lanes l < g.nl of the lane-innermost v into reduced row j of each system.
+template <int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_reduced(const block_reduced_out<T>& out,
+                                          const block_lane_group& g, int j, int count,
+                                          const T* v) {
+  for (int l = 0; l < g.nl; ++l)
+    for (int q = 0; q < count; ++q) out.at(g.s0 + l, j, q) = v[q * L + l];
+}
+
+// Right-hand side k of block row i of every lane of g into v (M values per lane), and back.
+// Component r is at r * stride(2) from component 0 in every kind of d.
+template <int M, int L, class DView, class T>
+KOKKOS_FORCEINLINE_FUNCTION void load_rhs(const DView& d, const block_lane_group& g, index_t i,
+                                          int k, T* v) {
+  const index_t rs = static_cast<index_t>(d.stride(2));
+  for (int l = 0; l < L; ++l) {
+    const auto* const p = &rhs_at(d, g.system(l), i, 0, k);
+    for (int r = 0; r < M; ++r) v[r * L + l] = p[r * rs];
+  }
+}
+template <int M, int L, class DView, class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_rhs(const DView& d, const block_lane_group& g, index_t i,
+                                           int k, const T* v) {
+  const index_t rs = static_cast<index_t>(d.stride(2));
+  for (int l = 0; l < g.nl; ++l) {
+    auto* const p = &rhs_at(d, g.s0 + l, i, 0, k);
+    for (int r = 0; r < M; ++r) p[r * rs] = v[r * L + l];
+  }
+}
+
 // The right-hand side's forward step of block row i over right-hand side k of d:
 // d'_i = P_i^-1 (d_i - A_i d'_{i-1}) (rows 0 and 1: P_i^-1 d_i), with P_i's factors lu, piv and
 // A_i (am).
-template <int M, class DView, class T>
-KOKKOS_INLINE_FUNCTION void block_rhs_forward_row(const DView& d, index_t s, index_t i, int k,
-                                                  const T* lu, const T* piv, const T* am,
-                                                  bool pivoting) {
-  T v[M], prev[M];
-  for (int r = 0; r < M; ++r) v[r] = rhs_at(d, s, i, r, k);
+template <int M, int L, class DView, class T>
+KOKKOS_FORCEINLINE_FUNCTION void block_rhs_forward_row(const DView& d, const block_lane_group& g,
+                                                  index_t i, int k, const T* lu, const T* piv,
+                                                  const T* am, bool pivoting) {
+  T v[M * L], prev[M * L];
+  load_rhs<M, L>(d, g, i, k, v);
   if (i >= 2) {
-    for (int r = 0; r < M; ++r) prev[r] = rhs_at(d, s, i - 1, r, k);
-    block_sub_mv<M>(v, am, prev);
+    load_rhs<M, L>(d, g, i - 1, k, prev);
+    block_sub_mv<M, L>(v, am, prev);
   }
-  bandsolve::detail::block_lu_solve<M, 1>(lu, piv, pivoting, v);
-  for (int r = 0; r < M; ++r) rhs_at(d, s, i, r, k) = v[r];
+  bandsolve::detail::block_lu_solve<M, L>(lu, piv, pivoting, v);
+  store_rhs<M, L>(d, g, i, k, v);
 }
 
 // What block_factor_system does with each factored row besides keeping it: nothing
 // (factorize), or the right-hand side's forward step at once (the one-shot solve), while P_i's
-// factors are in registers.
+// factors are at hand.
 struct block_no_rhs {
-  template <int M, class T>
+  template <int M, int L, class T>
   KOKKOS_INLINE_FUNCTION void row(index_t, const T*, const T*, const T*) const {}
 };
 template <class DView>
 struct block_rhs_alongside {
   const DView& d;
-  index_t s;
+  block_lane_group g;
   int nrhs;
   bool pivoting;
-  template <int M, class T>
+  template <int M, int L, class T>
   KOKKOS_INLINE_FUNCTION void row(index_t i, const T* lu, const T* piv, const T* am) const {
-    for (int k = 0; k < nrhs; ++k) block_rhs_forward_row<M>(d, s, i, k, lu, piv, am, pivoting);
+    for (int k = 0; k < nrhs; ++k)
+      block_rhs_forward_row<M, L>(d, g, i, k, lu, piv, am, pivoting);
   }
 };
 
-// The matrices' part of the reduce pass of system s: the kept words into f
-// (block_kept_row_words<M, Factored> per row, then E), the reduced rows' A' and C' (2M^2 words)
-// into red (reduced row j at red + j*stride); rhs.row() after each row's factorization. Returns
-// the info code.
-template <int M, bool Factored, class AView, class BView, class CView, class T, class Rhs>
-KOKKOS_INLINE_FUNCTION int block_factor_system(const AView& a, const BView& b, const CView& c,
-                                               index_t s, const block_part& part, T* f, T* red,
-                                               int stride, const Rhs& rhs) {
+// The matrices' part of the reduce pass of the systems of g: the kept words into f
+// (block_kept_row_words<M, Factored> per row, then E; L lanes each), the reduced rows' A' and C'
+// (2M^2 words) into out; rhs.row() after each row's factorization; info[l]: lane l's code.
+template <int M, int L, bool Factored, class AView, class BView, class CView, class T,
+          class Rhs>
+KOKKOS_INLINE_FUNCTION void block_factor_system(const AView& a, const BView& b, const CView& c,
+                                                const block_lane_group& g,
+                                                const block_part& part, T* f,
+                                                const block_reduced_out<T>& out, const Rhs& rhs,
+                                                int* info) {
   constexpr int MM = M * M, FW = block_kept_row_words<M, Factored>;
   const index_t n = part.n, off = part.offset;
-  int info = 0;
-  // Forward rows 0 .. n-1, each computed in local arrays (which nothing else aliases, so they stay
-  // in registers) and stored once.
-  T ra[MM], rc[MM], lu[MM], piv[M] = {}, am[MM];
+  for (int l = 0; l < L; ++l) info[l] = 0;
+  // Forward rows 0 .. n-1, each computed in local arrays and stored once.
+  T ra[MM * L], rc[MM * L], lu[MM * L], piv[M * L] = {}, am[MM * L];
   for (index_t i = 0; i < n; ++i) {
-    T* const row = f + i * FW;
-    load_block<M>(b, s, i, true, lu);
-    load_block<M>(a, s, i, !(i == 0 && part.first), am);
-    load_block<M>(c, s, i, !(i == n - 1 && part.last), rc);
+    T* const row = f + i * FW * L;
+    load_block<M, L>(b, g, i, true, lu);
+    load_block<M, L>(a, g, i, !(i == 0 && part.first), am);
+    load_block<M, L>(c, g, i, !(i == n - 1 && part.last), rc);
     if (i >= 2) {
-      block_sub_mul<M>(lu, am, row - FW + MM);  // B_i - A_i C'_{i-1}
-      for (int q = 0; q < MM; ++q) ra[q] = T(0);
-      block_sub_mul<M>(ra, am, row - FW);  // -A_i A'_{i-1}
+      block_sub_mul<M, L>(lu, am, row - FW * L + MM * L);  // B_i - A_i C'_{i-1}
+      for (int q = 0; q < MM * L; ++q) ra[q] = T(0);
+      block_sub_mul<M, L>(ra, am, row - FW * L);  // -A_i A'_{i-1}
     } else {
-      for (int q = 0; q < MM; ++q) ra[q] = am[q];
+      for (int q = 0; q < MM * L; ++q) ra[q] = am[q];
     }
-    block_factor<M>(lu, piv, part.pivoting, off + i, info);
-    block_solve_columns<M>(lu, piv, part.pivoting, ra);
-    block_solve_columns<M>(lu, piv, part.pivoting, rc);
-    rhs.template row<M>(i, lu, piv, am);
-    for (int q = 0; q < MM; ++q) row[q] = ra[q], row[MM + q] = rc[q];
+    block_factor<M, L>(lu, piv, part.pivoting, off + i, info);
+    block_solve_columns<M, L>(lu, piv, part.pivoting, ra);
+    block_solve_columns<M, L>(lu, piv, part.pivoting, rc);
+    rhs.template row<M, L>(i, lu, piv, am);
+    for (int q = 0; q < MM * L; ++q) row[q] = ra[q], row[MM * L + q] = rc[q];
     if constexpr (Factored) {
-      for (int q = 0; q < MM; ++q) row[2 * MM + q] = lu[q], row[3 * MM + M + q] = am[q];
-      for (int q = 0; q < M; ++q) row[3 * MM + q] = piv[q];
+      for (int q = 0; q < MM * L; ++q) row[2 * MM * L + q] = lu[q], row[(3 * MM + M) * L + q] = am[q];
+      for (int q = 0; q < M * L; ++q) row[3 * MM * L + q] = piv[q];
     }
   }
-  if (n >= 2)  // row n-1 as it is
-    for (int q = 0; q < 2 * MM; ++q) red[stride + q] = f[(n - 1) * FW + q];
+  if (n >= 2) store_reduced<L>(out, g, 1, 2 * MM, f + (n - 1) * FW * L);  // row n-1 as it is
   if (n <= 2) {  // row 0 as it is
-    for (int q = 0; q < 2 * MM; ++q) red[q] = f[q];
-    return info;
+    store_reduced<L>(out, g, 0, 2 * MM, f);
+    return;
   }
   // Backward: row 1 in terms of x_0 and x_{n-1}, starting from row n-2.
-  T ah[MM], ch[MM], tmp[MM];
-  for (int q = 0; q < MM; ++q) ah[q] = f[(n - 2) * FW + q], ch[q] = f[(n - 2) * FW + MM + q];
+  T ah[MM * L], ch[MM * L], tmp[MM * L];
+  for (int q = 0; q < MM * L; ++q)
+    ah[q] = f[(n - 2) * FW * L + q], ch[q] = f[((n - 2) * FW + MM) * L + q];
   for (index_t i = n - 3; i >= 1; --i) {
-    const T* const fa = f + i * FW;  // A'_i, then C'_i
-    for (int q = 0; q < MM; ++q) tmp[q] = fa[q];
-    block_sub_mul<M>(tmp, fa + MM, ah);
-    for (int q = 0; q < MM; ++q) ah[q] = tmp[q], tmp[q] = T(0);
-    block_sub_mul<M>(tmp, fa + MM, ch);
-    for (int q = 0; q < MM; ++q) ch[q] = tmp[q];
+    const T* const fa = f + i * FW * L;  // A'_i, then C'_i
+    for (int q = 0; q < MM * L; ++q) tmp[q] = fa[q];
+    block_sub_mul<M, L>(tmp, fa + MM * L, ah);
+    for (int q = 0; q < MM * L; ++q) ah[q] = tmp[q], tmp[q] = T(0);
+    block_sub_mul<M, L>(tmp, fa + MM * L, ch);
+    for (int q = 0; q < MM * L; ++q) ch[q] = tmp[q];
   }
   // Row 0: A'_0 x_{-1} + x_0 + C'_0 x_1 = d'_0 with x_1 = dh - ah x_0 - ch x_{n-1}.
-  const T* const c0 = f + MM;
-  for (int q = 0; q < MM; ++q) lu[q] = T(0), ra[q] = f[q], rc[q] = T(0);
-  for (int q = 0; q < M; ++q) lu[q * M + q] = T(1);
-  block_sub_mul<M>(lu, c0, ah);  // E = I - C'_0 ah
-  block_factor<M>(lu, piv, part.pivoting, off, info);
-  block_sub_mul<M>(rc, c0, ch);  // -C'_0 ch
-  block_solve_columns<M>(lu, piv, part.pivoting, ra);
-  block_solve_columns<M>(lu, piv, part.pivoting, rc);
-  for (int q = 0; q < MM; ++q) red[q] = ra[q], red[MM + q] = rc[q], f[n * FW + q] = lu[q];
-  for (int q = 0; q < M; ++q) f[n * FW + MM + q] = piv[q];
-  return info;
+  const T* const c0 = f + MM * L;
+  for (int q = 0; q < MM * L; ++q) lu[q] = T(0), ra[q] = f[q], rc[q] = T(0);
+  for (int q = 0; q < M; ++q)
+    for (int l = 0; l < L; ++l) lu[(q * M + q) * L + l] = T(1);
+  block_sub_mul<M, L>(lu, c0, ah);  // E = I - C'_0 ah
+  block_factor<M, L>(lu, piv, part.pivoting, off, info);
+  block_sub_mul<M, L>(rc, c0, ch);  // -C'_0 ch
+  block_solve_columns<M, L>(lu, piv, part.pivoting, ra);
+  block_solve_columns<M, L>(lu, piv, part.pivoting, rc);
+  for (int q = 0; q < MM * L; ++q) f[n * FW * L + q] = lu[q];
+  for (int q = 0; q < M * L; ++q) f[(n * FW + MM) * L + q] = piv[q];
+  for (int l = 0; l < g.nl; ++l)
+    for (int q = 0; q < MM; ++q)
+      out.at(g.s0 + l, 0, q) = ra[q * L + l], out.at(g.s0 + l, 0, MM + q) = rc[q * L + l];
 }
 
-// The rest of the right-hand side's part of the reduce pass of system s for right-hand side k,
-// after the forward steps (d'_i in d): the reduced rows' right-hand sides (M words) into red
-// (reduced row j at red + j*stride), from the forward C'_i and E kept in f (FW words per row).
-template <int M, int FW, class DView, class T>
-KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, index_t s, int k,
-                                               const block_part& part, const T* f, T* red,
-                                               int stride) {
+// The rest of the right-hand side's part of the reduce pass of the systems of g for right-hand
+// side k, after the forward steps (d'_i in d): the reduced rows' right-hand sides (M words) into
+// out, from the forward C'_i and E kept in f (FW words per row, L lanes each).
+template <int M, int L, int FW, class DView, class T>
+KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, const block_lane_group& g, int k,
+                                               const block_part& part, const T* f,
+                                               const block_reduced_out<T>& out) {
   const index_t n = part.n;
-  const auto load = [&](index_t i, T* v) {
-    for (int r = 0; r < M; ++r) v[r] = rhs_at(d, s, i, r, k);
-  };
-  if (n >= 2) load(n - 1, red + stride);
-  load(0, red);
-  if (n <= 2) return;
-  T v[M], dh[M];  // dh: row 1's right-hand side in terms of x_0 and x_{n-1}
-  load(n - 2, dh);
-  for (index_t i = n - 3; i >= 1; --i) {
-    load(i, v);
-    block_sub_mv<M>(v, f + i * FW + M * M, dh);
-    for (int r = 0; r < M; ++r) dh[r] = v[r];
+  T r0[M * L];
+  if (n >= 2) {
+    load_rhs<M, L>(d, g, n - 1, k, r0);
+    store_reduced<L>(out, g, 1, M, r0);
   }
-  block_sub_mv<M>(red, f + M * M, dh);  // E^-1 (d'_0 - C'_0 dh)
-  bandsolve::detail::block_lu_solve<M, 1>(f + n * FW, f + n * FW + M * M, part.pivoting, red);
+  load_rhs<M, L>(d, g, 0, k, r0);
+  if (n <= 2) {
+    store_reduced<L>(out, g, 0, M, r0);
+    return;
+  }
+  T v[M * L], dh[M * L];  // dh: row 1's right-hand side in terms of x_0 and x_{n-1}
+  load_rhs<M, L>(d, g, n - 2, k, dh);
+  for (index_t i = n - 3; i >= 1; --i) {
+    load_rhs<M, L>(d, g, i, k, v);
+    block_sub_mv<M, L>(v, f + (i * FW + M * M) * L, dh);
+    for (int q = 0; q < M * L; ++q) dh[q] = v[q];
+  }
+  block_sub_mv<M, L>(r0, f + M * M * L, dh);  // E^-1 (d'_0 - C'_0 dh)
+  bandsolve::detail::block_lu_solve<M, L>(f + n * FW * L, f + (n * FW + M * M) * L,
+                                          part.pivoting, r0);
+  store_reduced<L>(out, g, 0, M, r0);
 }
 
-// Finish pass of system s, each of its nrhs right-hand sides: x_0 and x_{n-1} from iface (line
-// s, reduced row j, right-hand side q, entry r at ((s*k + j)*nrhs + q)*M + r), the interior rows
-// from the forward A'_i, C'_i in f (FW words per row) and the d'_i in d; x over d.
-template <int M, int FW, class DView, class Interface, class T>
+// Finish pass of the systems of g, each of their nrhs right-hand sides: x_0 and x_{n-1} from
+// iface (line s, reduced row j, right-hand side q, entry r at ((s*k + j)*nrhs + q)*M + r), the
+// interior rows from the forward A'_i, C'_i in f (FW words per row, L lanes each) and the d'_i
+// in d; x over d.
+template <int M, int L, int FW, class DView, class Interface, class T>
 KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const T* f, const Interface& iface,
-                                                index_t s, int nrhs, const block_part& part) {
+                                                const block_lane_group& g, int nrhs,
+                                                const block_part& part) {
   const index_t n = part.n;
   const int k = part.reduced_rows();
+  const auto* const xs = iface.data();
   for (int q = 0; q < nrhs; ++q) {
-    const T* const x0 = iface.data() + (s * k * nrhs + q) * M;
-    const T* const xl = x0 + (k - 1) * nrhs * M;
-    T x[M];  // x_{i+1}
-    for (int r = 0; r < M; ++r) x[r] = xl[r], rhs_at(d, s, n - 1, r, q) = xl[r];
+    T x0[M * L], x[M * L];  // x_0, x_{i+1}
+    for (int r = 0; r < M; ++r)
+      for (int l = 0; l < L; ++l) {
+        const index_t s = g.system(l);
+        x0[r * L + l] = xs[(s * k * nrhs + q) * M + r];
+        x[r * L + l] = xs[((s * k + k - 1) * nrhs + q) * M + r];
+      }
+    store_rhs<M, L>(d, g, n - 1, q, x);
     for (index_t i = n - 2; i >= 1; --i) {
-      const T* const ra = f + i * FW;
-      T v[M];
-      for (int r = 0; r < M; ++r) v[r] = rhs_at(d, s, i, r, q);
-      block_sub_mv<M>(v, ra, x0);
-      block_sub_mv<M>(v, ra + M * M, x);
-      for (int r = 0; r < M; ++r) x[r] = v[r], rhs_at(d, s, i, r, q) = v[r];
+      const T* const ra = f + i * FW * L;
+      T v[M * L];
+      load_rhs<M, L>(d, g, i, q, v);
+      block_sub_mv<M, L>(v, ra, x0);
+      block_sub_mv<M, L>(v, ra + M * M * L, x);
+      for (int e = 0; e < M * L; ++e) x[e] = v[e];
+      store_rhs<M, L>(d, g, i, q, v);
     }
-    for (int r = 0; r < M; ++r) rhs_at(d, s, 0, r, q) = x0[r];
+    store_rhs<M, L>(d, g, 0, q, x0);
   }
 }
 
-// f(s) for every system s < nsys, one per work item on exec.
-template <class ExecutionSpace, class F>
-void for_each_block_system(const ExecutionSpace& exec, const char* label, index_t nsys,
-                           const F& f) {
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, nsys), f);
+// Groups of L systems of a batch of nsys.
+template <int L>
+KOKKOS_INLINE_FUNCTION constexpr index_t block_groups(index_t nsys) {
+  return (nsys + L - 1) / L;
 }
 
-// The reduce pass of every system: A'_i, C'_i and E into work (system s at &work(s, 0),
-// block_kept_words with the one-shot's rows), the reduced rows (A', C', then the d' of each of
-// the nrhs right-hand sides: block_row_words(M, nrhs) words each) into red, codes(s); d' over d.
+// f(group) for every group of L of the nsys systems, one per work item on exec.
+template <int L, class ExecutionSpace, class F>
+void for_each_block_group(const ExecutionSpace& exec, const char* label, index_t nsys,
+                          const F& f) {
+  Kokkos::parallel_for(
+      label,
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0,
+                                                                      block_groups<L>(nsys)),
+      KOKKOS_LAMBDA(const index_t w) {
+        const index_t s0 = w * L;
+        f(w, block_lane_group{s0, static_cast<int>(nsys - s0 < L ? nsys - s0 : L)});
+      });
+}
+
+// The reduce pass of every system: A'_i, C'_i and E into work (group w of L systems at
+// &work(w, 0), block_kept_words with the one-shot's rows, lane-innermost), the reduced rows (A',
+// C', then the d' of each of the nrhs right-hand sides: block_row_words(M, nrhs) words each) into
+// red, codes(s); d' over d.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class Work, class Reduced, class Codes>
 void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
                         const CView& c, const DView& d, int nrhs, const Work& work,
                         const Reduced& red, const Codes& codes, index_t nsys, block_part part) {
+  using T = typename Reduced::non_const_value_type;
+  constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
   const int RW = block_row_words(M, nrhs);
-  for_each_block_system(
-      exec, "bandsolve::mpi::solve(block_thomas, reduce)", nsys, KOKKOS_LAMBDA(const index_t s) {
-        auto* const out = red.data() + s * part.reduced_rows() * RW;
-        const block_rhs_alongside<DView> rhs{d, s, nrhs, part.pivoting};
-        codes(s) = block_factor_system<M, false>(a, b, c, s, part, &work(s, 0), out, RW, rhs);
+  for_each_block_group<L>(
+      exec, "bandsolve::mpi::solve(block_thomas, reduce)", nsys,
+      KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
+        const block_reduced_out<T> out{red.data(), part.reduced_rows() * RW, RW};
+        const block_rhs_alongside<DView> rhs{d, g, nrhs, part.pivoting};
+        int info[L];
+        block_factor_system<M, L, false>(a, b, c, g, part, &work(w, 0), out, rhs, info);
+        for (int l = 0; l < g.nl; ++l) codes(g.s0 + l) = info[l];
         for (int k = 0; k < nrhs; ++k)
-          block_rhs_backward<M, block_kept_row_words<M, false>>(d, s, k, part, &work(s, 0),
-                                                                out + 2 * M * M + k * M, RW);
+          block_rhs_backward<M, L, block_kept_row_words<M, false>>(
+              d, g, k, part, &work(w, 0),
+              block_reduced_out<T>{out.base + 2 * M * M + k * M, out.per_system, RW});
       });
 }
 
@@ -314,12 +442,17 @@ template <int M, class ExecutionSpace, class AView, class BView, class CView, cl
 void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
                         const CView& c, const Work& work, const Reduced& red, const Codes& codes,
                         index_t nsys, block_part part) {
+  using T = typename Reduced::non_const_value_type;
+  constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
   constexpr int CW = 2 * M * M;
-  for_each_block_system(
-      exec, "bandsolve::mpi::factorize(block_thomas)", nsys, KOKKOS_LAMBDA(const index_t s) {
-        codes(s) = block_factor_system<M, true>(a, b, c, s, part, &work(s, 0),
-                                                red.data() + s * part.reduced_rows() * CW, CW,
-                                                block_no_rhs{});
+  for_each_block_group<L>(
+      exec, "bandsolve::mpi::factorize(block_thomas)", nsys,
+      KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
+        int info[L];
+        block_factor_system<M, L, true>(
+            a, b, c, g, part, &work(w, 0),
+            block_reduced_out<T>{red.data(), part.reduced_rows() * CW, CW}, block_no_rhs{}, info);
+        for (int l = 0; l < g.nl; ++l) codes(g.s0 + l) = info[l];
       });
 }
 
@@ -328,17 +461,22 @@ void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView&
 template <int M, class ExecutionSpace, class DView, class Work, class Reduced>
 void block_rhs_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const Work& work,
                      const Reduced& red, index_t nsys, block_part part) {
+  using T = typename Reduced::non_const_value_type;
+  constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
   constexpr int MM = M * M, FW = block_kept_row_words<M, true>;
-  for_each_block_system(
+  for_each_block_group<L>(
       exec, "bandsolve::mpi::block_factorization::solve(reduce)", nsys,
-      KOKKOS_LAMBDA(const index_t s) {
-        const auto* const f = &work(s, 0);
-        auto* const out = red.data() + s * part.reduced_rows() * nrhs * M;
+      KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
+        const auto* const f = &work(w, 0);
+        const index_t per_system = part.reduced_rows() * nrhs * M;
         for (int k = 0; k < nrhs; ++k) {
-          for (index_t i = 0; i < part.n; ++i)
-            block_rhs_forward_row<M>(d, s, i, k, f + i * FW + 2 * MM, f + i * FW + 3 * MM,
-                                     f + i * FW + 3 * MM + M, part.pivoting);
-          block_rhs_backward<M, FW>(d, s, k, part, f, out + k * M, nrhs * M);
+          for (index_t i = 0; i < part.n; ++i) {
+            const auto* const row = f + i * FW * L;
+            block_rhs_forward_row<M, L>(d, g, i, k, row + 2 * MM * L, row + 3 * MM * L,
+                                        row + (3 * MM + M) * L, part.pivoting);
+          }
+          block_rhs_backward<M, L, FW>(
+              d, g, k, part, f, block_reduced_out<T>{red.data() + k * M, per_system, nrhs * M});
         }
       });
 }
@@ -347,11 +485,13 @@ void block_rhs_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const
 template <int M, bool Factored, class ExecutionSpace, class DView, class Work, class Interface>
 void block_finish_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const Work& work,
                         const Interface& iface, index_t nsys, block_part part) {
-  for_each_block_system(exec, "bandsolve::mpi::solve(block_thomas, finish)", nsys,
-                        KOKKOS_LAMBDA(const index_t s) {
-                          block_finish_system<M, block_kept_row_words<M, Factored>>(
-                              d, &work(s, 0), iface, s, nrhs, part);
-                        });
+  using T = typename Work::non_const_value_type;
+  constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
+  for_each_block_group<L>(exec, "bandsolve::mpi::solve(block_thomas, finish)", nsys,
+                          KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
+                            block_finish_system<M, L, block_kept_row_words<M, Factored>>(
+                                d, &work(w, 0), iface, g, nrhs, part);
+                          });
 }
 
 }  // namespace bandsolve::mpi::detail

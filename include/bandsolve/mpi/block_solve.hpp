@@ -21,10 +21,12 @@
 // that is factored (locally and in the reduced solve), as the single-process solve does.
 // Collective over comm; the arguments (m and nrhs included) are checked on every rank and agreed
 // before any exchange (collective_checks.hpp), so bad arguments on any rank make every rank throw
-// the same std::invalid_argument. The local passes run on exec, a thread per system (on
+// the same std::invalid_argument. The local passes run on exec, a group of systems in SIMD
+// lanes per work item on the host backends, a thread per system on the device backend (on
 // Kokkos::Cuda on the device: only the reduced rows, codes and interface values cross to host
 // memory, where the exchange and the reduced solve run). The call fences exec. One rank: the
 // single-process solve. See docs/distributed.md, "Block-tridiagonal lines".
+#include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -36,6 +38,7 @@
 #include <bandsolve/mpi/info_reduce.hpp>
 #include <bandsolve/mpi/options.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
+#include <bandsolve/mpi/staging.hpp>
 
 #include <mpi.h>
 
@@ -43,6 +46,7 @@
 
 #include <array>
 #include <climits>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -282,15 +286,25 @@ Kokkos::View<T*, MemorySpace> block_buffer(const char* label, std::size_t size) 
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
 }
 
-// What this rank keeps of its parts (block_partition_kernel.hpp; Factored: a factorization's
-// rows), system s at &f(s, 0).
-template <int M, bool Factored, class T, class MemorySpace>
-Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace> allocate_block_factors(
-    const partition& p, const block_part& part) {
-  return Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>(
+// The extents of what this rank keeps of its parts for the local passes on ExecutionSpace
+// (block_partition_kernel.hpp; Factored: a factorization's rows): a row per group of L systems,
+// lane-innermost.
+template <int M, bool Factored, class T, class ExecutionSpace>
+std::array<std::size_t, 2> block_rows_extents(const partition& p, const block_part& part) {
+  constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
+  return {static_cast<std::size_t>(block_groups<L>(static_cast<index_t>(p.nsys))),
+          static_cast<std::size_t>(block_kept_words(M, block_kept_row_words<M, Factored>, part.n)) *
+              static_cast<std::size_t>(L)};
+}
+
+// A factorization's kept rows (block_rows_extents), the group w at &f(w, 0).
+template <int M, class T, class ExecutionSpace>
+Kokkos::View<T**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
+allocate_block_factors(const partition& p, const block_part& part) {
+  const auto e = block_rows_extents<M, true, T, ExecutionSpace>(p, part);
+  return Kokkos::View<T**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi block factors")),
-      p.nsys,
-      static_cast<std::size_t>(block_kept_words(M, block_kept_row_words<M, Factored>, part.n)));
+      e[0], e[1]);
 }
 
 // The reduced systems' right-hand sides of the lines solved here, nrhs per system.
@@ -345,7 +359,7 @@ void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const pa
 }
 
 // The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0): the local passes on exec
-// (a thread per system, valid device code), the reduced rows and codes in host memory for the
+// (groups of systems in SIMD lanes, valid device code), the reduced rows and codes in host memory for the
 // exchange and the reduced solve (on the host), the interface values back for the finish.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
@@ -359,7 +373,15 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
   const int RW = block_row_words(M, nrhs);
   const block_part part = block_part_of(p, algorithm);
   const index_t nsys = static_cast<index_t>(p.nsys);
-  const auto work = allocate_block_factors<M, false, T, memory_space>(p, part);
+  // The kept rows (2m^2 words per block row and line) over the buffer kept between calls, held
+  // until the call ends: a buffer allocated per call would be mapped and first-touched afresh.
+  const auto rows = block_rows_extents<M, false, T, ExecutionSpace>(p, part);
+  std::unique_lock<std::mutex> lock;
+  const auto keep = bandsolve::detail::scratch_buffer<memory_space, block_rows_tag>(
+      exec, "bandsolve::mpi::solve(block_thomas)", rows[0] * rows[1] * sizeof(T), lock);
+  const Kokkos::View<T**, Kokkos::LayoutRight, memory_space,
+                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+      work(reinterpret_cast<T*>(keep.data()), rows[0], rows[1]);
   const auto red = block_buffer<T, memory_space>(
       "bandsolve::mpi block reduced rows",
       p.nsys * static_cast<std::size_t>(part.reduced_rows() * RW));

@@ -35,6 +35,8 @@ using staging_space_t = typename staging_space<DeviceMemorySpace>::type;
 // (on host spaces both are host memory) and from the one the solves inside the call take.
 struct device_rows_tag {};
 struct staging_tag {};
+// The one-shot block solve's kept rows (block_solve.hpp), on any execution space.
+struct block_rows_tag {};
 
 // Consecutive pieces of one buffer, each aligned to 64 bytes; mark() and rewind() reuse the
 // pieces taken after a mark (one batch's buffers, then the next batch's).
