@@ -2,14 +2,14 @@
 // contiguous part of the block rows of every system, and the result must equal the single-process
 // block Thomas solve of the whole lines to rounding and leave a small residual, for blocks of 2, 3,
 // 5 and 8, float and double, row, column, strided and interleaved Views, even and uneven splits
-// (parts of 1 and 2 block rows), one system and batches that are not a multiple of a pack, both
-// exchange schemes, with and without pivoting inside the blocks; the words the exchanges send are
-// counted. A singular block row gets
-// the single-process info code on every rank; bad arguments on one rank, or different block sizes,
-// make every rank throw. The factored form (mpi::factorize with algo::block_thomas) against the
-// one-shot solve on the same cases, two right-hand sides per factorization; several right-hand
-// sides per system in one View (one-shot and factored, every layout). Run by mpiexec with 1-4
-// ranks.
+// (parts of 1 and 2 block rows), one system and batches that are not a multiple of a pack (nor of
+// the local passes' SIMD lanes), both exchange schemes, with and without pivoting inside the
+// blocks; the words the exchanges send are counted. A singular block row gets the single-process
+// info code on every rank; bad arguments on one rank, or different block sizes, make every rank
+// throw. The factored form (mpi::factorize with algo::block_thomas) against the one-shot solve on
+// the same cases, two right-hand sides per factorization; several right-hand sides per system in
+// one View (one-shot and factored, every layout). The one-shot's rows stay in a buffer kept
+// between calls. Run by mpiexec with 1-4 ranks.
 //
 // Every rank builds every block of every line from a hash of (line, global row, entry), so it can
 // compute the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
@@ -311,7 +311,7 @@ void check_layout() {
   const bmpi::exchange schemes[2] = {bmpi::exchange::gather, bmpi::exchange::all_to_all};
   const split splits[3] = {split::even, split::one_two_rest, split::rest_two_one};
   for (const std::size_t m : {2, 3, 5, 8})
-    for (const std::size_t nsys : {1, 11})
+    for (const std::size_t nsys : {1, 11, 19})  // groups of 8 (16) lanes, the last one partial
       for (const split sp : splits)
         for (const auto scheme : schemes) {
           bmpi::options opts;
@@ -335,6 +335,26 @@ TEST_CASE("mpi::solve(block_thomas) equals the single-process block solve", "[mp
   check_layout<kind::column, float>();
   check_layout<kind::strided, float>();
   check_layout<kind::interleaved, float>();
+}
+
+// The one-shot keeps its rows (2m^2 words per block row and line) in a buffer kept between calls
+// (mpi/staging.hpp, block_rows_tag): a second solve finds it where the first left it, so it maps
+// no fresh pages.
+TEST_CASE("mpi::solve(block_thomas) keeps its rows in a buffer kept between calls",
+          "[mpi][block]") {
+  const int P = world_size();
+  if (P == 1) return;  // one rank: the single-process solve
+  const auto& rows =
+      bandsolve::detail::scratch_cache<Kokkos::HostSpace, bmpi::detail::block_rows_tag>::instance();
+  const lines L{19, 13, 3};
+  const outcome first = run<kind::row, double>(L, parts(split::even, P), {});
+  CHECK(rows.buffer.has_value());
+  const char* const at = rows.buffer ? rows.buffer->data() : nullptr;
+  const outcome second = run<kind::row, double>(L, parts(split::even, P), {});
+  CHECK((rows.buffer && rows.buffer->data() == at));
+  CHECK(first.info == second.info);
+  CHECK(second.max_error <= tolerance<double>());
+  CHECK(second.max_residual <= tolerance<double>());
 }
 
 TEST_CASE("mpi::solve(block_thomas): 2,1,2,1 splits and one block row per rank",
@@ -611,12 +631,13 @@ TEST_CASE("mpi::factorize(block_thomas): solves equal the one-shot solve", "[mpi
     opts.scheme = scheme;
     for (const split sp : {split::even, split::one_two_rest, split::rest_two_one}) {
       const auto sizes = parts(sp, P);
-      check_factored<kind::row, double>(lines{11, 13, 3}, sizes, opts);
+      // 19 systems: groups of 8 (16) lanes in the local passes, the last one partial.
+      check_factored<kind::row, double>(lines{19, 13, 3}, sizes, opts);
       check_factored<kind::column, double>(lines{11, 13, 8}, sizes, opts);
       check_factored<kind::strided, double>(lines{11, 13, 2}, sizes, opts);
       check_factored<kind::interleaved, double>(lines{11, 13, 3}, sizes, opts);
       check_factored<kind::row, float>(lines{1, 13, 2}, sizes, opts);
-      check_factored<kind::column, float>(lines{11, 13, 3}, sizes, opts);
+      check_factored<kind::column, float>(lines{19, 13, 3}, sizes, opts);
       check_factored<kind::strided, float>(lines{11, 13, 8}, sizes, opts);
       check_factored<kind::interleaved, float>(lines{11, 13, 8}, sizes, opts);
     }
