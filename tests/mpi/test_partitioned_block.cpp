@@ -357,6 +357,32 @@ TEST_CASE("mpi::solve(block_thomas) keeps its rows in a buffer kept between call
   CHECK(second.max_residual <= tolerance<double>());
 }
 
+// The one-shot solve in batches of lines, each reduced, exchanged and finished before the next
+// (options::batch_bytes_per_thread = 1 takes the smallest batch, 16 lines per thread): 35 lines
+// in batches of 16, the last partial; lines with a zero block row in the second and the last
+// batch get the single-process codes on every rank.
+TEST_CASE("mpi::solve(block_thomas) in batches of lines equals the single-process block solve",
+          "[mpi][block]") {
+  const int P = world_size();
+  for (const split sp : {split::even, split::rest_two_one})
+    for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+      bmpi::options opts;
+      opts.scheme = scheme;
+      opts.batch_bytes_per_thread = 1;
+      INFO("split " << split_name(sp) << " scheme " << static_cast<int>(scheme));
+      lines L{35, 13, 3};
+      L.zero_rows = {{20, 4}, {33, 12}};
+      const outcome o = run<kind::row, double>(L, parts(sp, P), opts);
+      CHECK(o.info[20] == 5);
+      CHECK(o.info[33] == 13);
+      CHECK(o.max_error <= 1e-12);
+      CHECK(o.max_residual <= 1e-12);
+      const outcome f = run<kind::column, float>(lines{35, 13, 2}, parts(sp, P), opts);
+      CHECK(f.max_error <= tolerance<float>());
+      CHECK(f.max_residual <= tolerance<float>());
+    }
+}
+
 TEST_CASE("mpi::solve(block_thomas): 2,1,2,1 splits and one block row per rank",
           "[mpi][block]") {
   const int P = world_size();

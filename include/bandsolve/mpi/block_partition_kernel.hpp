@@ -79,11 +79,14 @@ KOKKOS_INLINE_FUNCTION typename DView::reference_type rhs_at(const DView& d, ind
     return d(s, i, r);
 }
 
-// A group of up to L systems solved side by side, one SIMD lane each: systems s0 .. s0 + nl - 1.
-// Lanes past nl compute on system s0's values (finite numbers) and are never stored.
+// A group of up to L systems solved side by side, one SIMD lane each: systems s0 .. s0 + nl - 1
+// of a batch that starts at system `first` (the reduced rows and interface values of a batch
+// are numbered from its first system). Lanes past nl compute on system s0's values (finite
+// numbers) and are never stored.
 struct block_lane_group {
   index_t s0 = 0;
   int nl = 0;
+  index_t first = 0;
   KOKKOS_INLINE_FUNCTION index_t system(int l) const { return s0 + (l < nl ? l : 0); }
 };
 
@@ -174,8 +177,8 @@ KOKKOS_INLINE_FUNCTION constexpr index_t block_kept_words(int m, int row_words, 
   return n * row_words + m * m + m;
 }
 
-// Where the reduce pass writes the reduced rows of each system: system s's reduced row j, word q
-// at base[s * per_system + j * per_row + q].
+// Where the reduce pass writes the reduced rows of each system of a batch: the batch's system s
+// (counted from its first), reduced row j, word q at base[s * per_system + j * per_row + q].
 template <class T>
 struct block_reduced_out {
   T* base;
@@ -192,7 +195,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_reduced(const block_reduced_out<T>& out,
                                           const block_lane_group& g, int j, int count,
                                           const T* v) {
   for (int l = 0; l < g.nl; ++l)
-    for (int q = 0; q < count; ++q) out.at(g.s0 + l, j, q) = v[q * L + l];
+    for (int q = 0; q < count; ++q) out.at(g.s0 - g.first + l, j, q) = v[q * L + l];
 }
 
 // Right-hand side k of block row i of every lane of g into v (M values per lane), and back.
@@ -321,7 +324,8 @@ KOKKOS_INLINE_FUNCTION void block_factor_system(const AView& a, const BView& b, 
   for (int q = 0; q < M * L; ++q) f[(n * FW + MM) * L + q] = piv[q];
   for (int l = 0; l < g.nl; ++l)
     for (int q = 0; q < MM; ++q)
-      out.at(g.s0 + l, 0, q) = ra[q * L + l], out.at(g.s0 + l, 0, MM + q) = rc[q * L + l];
+      out.at(g.s0 - g.first + l, 0, q) = ra[q * L + l],
+                 out.at(g.s0 - g.first + l, 0, MM + q) = rc[q * L + l];
 }
 
 // The rest of the right-hand side's part of the reduce pass of the systems of g for right-hand
@@ -356,7 +360,8 @@ KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, const block_lane_
 }
 
 // Finish pass of the systems of g, each of their nrhs right-hand sides: x_0 and x_{n-1} from
-// iface (line s, reduced row j, right-hand side q, entry r at ((s*k + j)*nrhs + q)*M + r), the
+// iface (the batch's line s counted from its first, reduced row j, right-hand side q, entry r at
+// ((s*k + j)*nrhs + q)*M + r), the
 // interior rows from the forward A'_i, C'_i in f (FW words per row, L lanes each) and the d'_i
 // in d; x over d.
 template <int M, int L, int FW, class DView, class Interface, class T>
@@ -370,7 +375,7 @@ KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const T* f, cons
     T x0[M * L], x[M * L];  // x_0, x_{i+1}
     for (int r = 0; r < M; ++r)
       for (int l = 0; l < L; ++l) {
-        const index_t s = g.system(l);
+        const index_t s = g.system(l) - g.first;
         x0[r * L + l] = xs[(s * k * nrhs + q) * M + r];
         x[r * L + l] = xs[((s * k + k - 1) * nrhs + q) * M + r];
       }
@@ -394,34 +399,36 @@ KOKKOS_INLINE_FUNCTION constexpr index_t block_groups(index_t nsys) {
   return (nsys + L - 1) / L;
 }
 
-// f(group) for every group of L of the nsys systems, one per work item on exec.
+// f(w, group w) for every group of L of the systems first .. first + count - 1, one per work
+// item on exec.
 template <int L, class ExecutionSpace, class F>
-void for_each_block_group(const ExecutionSpace& exec, const char* label, index_t nsys,
-                          const F& f) {
+void for_each_block_group(const ExecutionSpace& exec, const char* label, index_t first,
+                          index_t count, const F& f) {
   Kokkos::parallel_for(
       label,
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0,
-                                                                      block_groups<L>(nsys)),
+                                                                      block_groups<L>(count)),
       KOKKOS_LAMBDA(const index_t w) {
-        const index_t s0 = w * L;
-        f(w, block_lane_group{s0, static_cast<int>(nsys - s0 < L ? nsys - s0 : L)});
+        const index_t s0 = first + w * L, left = first + count - s0;
+        f(w, block_lane_group{s0, static_cast<int>(left < L ? left : L), first});
       });
 }
 
-// The reduce pass of every system: A'_i, C'_i and E into work (group w of L systems at
-// &work(w, 0), block_kept_words with the one-shot's rows, lane-innermost), the reduced rows (A',
-// C', then the d' of each of the nrhs right-hand sides: block_row_words(M, nrhs) words each) into
-// red, codes(s); d' over d.
+// The reduce pass of the batch of systems first .. first + count - 1: A'_i, C'_i and E into
+// work (the batch's group w of L systems at &work(w, 0), block_kept_words with the one-shot's
+// rows, lane-innermost), the batch's reduced rows (A', C', then the d' of each of the nrhs
+// right-hand sides: block_row_words(M, nrhs) words each) into red, codes(s); d' over d.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class Work, class Reduced, class Codes>
 void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView& b,
                         const CView& c, const DView& d, int nrhs, const Work& work,
-                        const Reduced& red, const Codes& codes, index_t nsys, block_part part) {
+                        const Reduced& red, const Codes& codes, index_t first, index_t count,
+                        block_part part) {
   using T = typename Reduced::non_const_value_type;
   constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
   const int RW = block_row_words(M, nrhs);
   for_each_block_group<L>(
-      exec, "bandsolve::mpi::solve(block_thomas, reduce)", nsys,
+      exec, "bandsolve::mpi::solve(block_thomas, reduce)", first, count,
       KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
         const block_reduced_out<T> out{red.data(), part.reduced_rows() * RW, RW};
         const block_rhs_alongside<DView> rhs{d, g, nrhs, part.pivoting};
@@ -446,7 +453,7 @@ void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView&
   constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
   constexpr int CW = 2 * M * M;
   for_each_block_group<L>(
-      exec, "bandsolve::mpi::factorize(block_thomas)", nsys,
+      exec, "bandsolve::mpi::factorize(block_thomas)", 0, nsys,
       KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
         int info[L];
         block_factor_system<M, L, true>(
@@ -465,7 +472,7 @@ void block_rhs_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const
   constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
   constexpr int MM = M * M, FW = block_kept_row_words<M, true>;
   for_each_block_group<L>(
-      exec, "bandsolve::mpi::block_factorization::solve(reduce)", nsys,
+      exec, "bandsolve::mpi::block_factorization::solve(reduce)", 0, nsys,
       KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
         const auto* const f = &work(w, 0);
         const index_t per_system = part.reduced_rows() * nrhs * M;
@@ -481,13 +488,14 @@ void block_rhs_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const
       });
 }
 
-// The finish pass of every system (Factored: work holds a factorization's rows).
+// The finish pass of the batch of systems first .. first + count - 1, their interface values in
+// iface (Factored: work holds a factorization's rows, the batch is every system).
 template <int M, bool Factored, class ExecutionSpace, class DView, class Work, class Interface>
 void block_finish_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const Work& work,
-                        const Interface& iface, index_t nsys, block_part part) {
+                        const Interface& iface, index_t first, index_t count, block_part part) {
   using T = typename Work::non_const_value_type;
   constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
-  for_each_block_group<L>(exec, "bandsolve::mpi::solve(block_thomas, finish)", nsys,
+  for_each_block_group<L>(exec, "bandsolve::mpi::solve(block_thomas, finish)", first, count,
                           KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
                             block_finish_system<M, L, block_kept_row_words<M, Factored>>(
                                 d, &work(w, 0), iface, g, nrhs, part);

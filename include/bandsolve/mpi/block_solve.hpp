@@ -26,7 +26,9 @@
 // Kokkos::Cuda on the device: only the reduced rows, codes and interface values cross to host
 // memory, where the exchange and the reduced solve run). The call fences exec. One rank: the
 // single-process solve. See docs/distributed.md, "Block-tridiagonal lines".
+#include <bandsolve/backend/host_simd/team_launch.hpp>
 #include <bandsolve/backend/scratch.hpp>
+#include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -153,14 +155,15 @@ std::pair<int, int> agree_on_block_counts(const std::string& fn, MPI_Comm comm, 
 
 // The collective checks of agree_on_arguments (local_checks returns (systems, block rows of this
 // rank) and sets m and nrhs), then m and nrhs agreed (agree_on_block_counts) with the one-shot
-// solve's reduced rows (block_row_words).
+// solve's reduced rows (block_row_words). threads: those of this rank's execution space (the
+// batches of the one-shot solve take the most of any rank).
 template <class LocalChecks>
 block_agreement agree_on_block_lines(const std::string& fn, MPI_Comm comm,
                                      std::size_t scalar_bytes, const options& opts,
                                      const std::size_t& m, const std::size_t& nrhs,
-                                     const LocalChecks& local_checks) {
+                                     const LocalChecks& local_checks, int threads = 1) {
   block_agreement agreed;
-  agreed.p = agree_on_arguments(fn, comm, scalar_bytes, local_checks, &opts);
+  agreed.p = agree_on_arguments(fn, comm, scalar_bytes, local_checks, &opts, nullptr, threads);
   const auto counts = agree_on_block_counts(
       fn, comm, agreed.p, m, nrhs,
       [](long long bm, long long k) { return 2 * bm * bm + bm * k; });
@@ -173,12 +176,14 @@ block_agreement agree_on_block_lines(const std::string& fn, MPI_Comm comm,
 template <class AView, class BView, class CView, class DView, class InfoView>
 block_agreement agree_on_block_arguments(MPI_Comm comm, std::size_t scalar_bytes, const AView& a,
                                          const BView& b, const CView& c, const DView& d,
-                                         const InfoView& info, const options& opts) {
+                                         const InfoView& info, const options& opts,
+                                         int threads) {
   const std::string fn = block_fn();
   std::size_t m = 0;
   const std::size_t nrhs = block_lines_nrhs<bandsolve::detail::block_pack_width_v<BView>>(d);
-  return agree_on_block_lines(fn, comm, scalar_bytes, opts, m, nrhs,
-                              [&] { return block_arguments(fn, a, b, c, d, info, m); });
+  return agree_on_block_lines(
+      fn, comm, scalar_bytes, opts, m, nrhs,
+      [&] { return block_arguments(fn, a, b, c, d, info, m); }, threads);
 }
 
 // The reduced block systems of the lines solved here, a row batch: ra, rb (identity), rc of
@@ -297,6 +302,24 @@ std::array<std::size_t, 2> block_rows_extents(const partition& p, const block_pa
               static_cast<std::size_t>(L)};
 }
 
+// Lines per batch of the one-shot solve's host passes (options::batch_bytes_per_thread, 0: one
+// batch): the kept rows and the right-hand sides of a batch's lines (2m^2 + m nrhs words per block
+// row of the longest part) within that many bytes per thread, whole groups of 16 lines (the
+// lanes of any scalar type), at least one group per thread. The same on every rank: it reads
+// only agreed values.
+template <int M>
+index_t block_batch_lines(const options& opts, const partition& p, int nrhs,
+                          std::size_t scalar_bytes) {
+  constexpr std::size_t group = 16;
+  const std::size_t per_line =
+      max_rows(p) * static_cast<std::size_t>(2 * M * M + M * nrhs) * scalar_bytes;
+  const std::size_t threads = p.max_threads > 1 ? static_cast<std::size_t>(p.max_threads) : 1;
+  if (opts.batch_bytes_per_thread == 0 || per_line == 0) return static_cast<index_t>(p.nsys);
+  const std::size_t lines = opts.batch_bytes_per_thread / per_line / group * group;
+  const std::size_t batch = (lines < group ? group : lines) * threads;
+  return static_cast<index_t>(batch < p.nsys ? batch : p.nsys);
+}
+
 // A factorization's kept rows (block_rows_extents), the group w at &f(w, 0).
 template <int M, class T, class ExecutionSpace>
 Kokkos::View<T**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
@@ -338,14 +361,14 @@ auto receive_reduced_matrices(const ExecutionSpace& exec, const Router& router,
 }
 
 // The interface values (rd: the reduced solutions of the lines solved here, rd.extent(3)
-// right-hand sides each, in host memory) back to their ranks, then the finish pass of every
-// system on exec (the values copied to exec's memory first where that is not host memory): x
-// over d. Fences exec.
+// right-hand sides each, in host memory) back to their ranks, then the finish pass on exec of the
+// p.nsys systems from `first` (the values copied to exec's memory first where that is not host
+// memory): x over d. Fences exec.
 template <int M, bool Factored, class ExecutionSpace, class Router, class Rhs, class DView,
           class Work>
 void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
                              const Router& router, const Rhs& rd, const DView& d,
-                             const Work& work, const block_part& part) {
+                             const Work& work, const block_part& part, index_t first = 0) {
   using T = typename Rhs::non_const_value_type;
   const int nrhs = static_cast<int>(rd.extent(3));
   const auto iface = block_buffer<T, typename Router::buffer::memory_space>(
@@ -354,7 +377,8 @@ void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const pa
   block_interface_to_owners<M, T>(host_execution_of(exec), comm, p, router, rd, iface);
   const auto here =
       Kokkos::create_mirror_view_and_copy(typename ExecutionSpace::memory_space(), iface);
-  block_finish_parts<M, Factored>(exec, d, nrhs, work, here, static_cast<index_t>(p.nsys), part);
+  block_finish_parts<M, Factored>(exec, d, nrhs, work, here, first,
+                                  static_cast<index_t>(p.nsys), part);
   exec.fence();
 }
 
@@ -373,9 +397,17 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
   const int RW = block_row_words(M, nrhs);
   const block_part part = block_part_of(p, algorithm);
   const index_t nsys = static_cast<index_t>(p.nsys);
-  // The kept rows (2m^2 words per block row and line) over the buffer kept between calls, held
-  // until the call ends: a buffer allocated per call would be mapped and first-touched afresh.
-  const auto rows = block_rows_extents<M, false, T, ExecutionSpace>(p, part);
+  const int k = part.reduced_rows();
+  // Batches on the host backends; the device backend takes every line at once.
+  constexpr bool on_host =
+      !std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device>;
+  const index_t batch = on_host ? block_batch_lines<M>(opts, p, nrhs, sizeof(T)) : nsys;
+  partition bp = p;  // one batch's lines
+  bp.nsys = static_cast<std::size_t>(batch);
+  // The kept rows of a batch (2m^2 words per block row and line) over the buffer kept between
+  // calls, held until the call ends: a buffer allocated per call would be mapped and
+  // first-touched afresh.
+  const auto rows = block_rows_extents<M, false, T, ExecutionSpace>(bp, part);
   std::unique_lock<std::mutex> lock;
   const auto keep = bandsolve::detail::scratch_buffer<memory_space, block_rows_tag>(
       exec, "bandsolve::mpi::solve(block_thomas)", rows[0] * rows[1] * sizeof(T), lock);
@@ -383,28 +415,35 @@ void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_
                      Kokkos::MemoryTraits<Kokkos::Unmanaged>>
       work(reinterpret_cast<T*>(keep.data()), rows[0], rows[1]);
   const auto red = block_buffer<T, memory_space>(
-      "bandsolve::mpi block reduced rows",
-      p.nsys * static_cast<std::size_t>(part.reduced_rows() * RW));
+      "bandsolve::mpi block reduced rows", bp.nsys * static_cast<std::size_t>(k * RW));
   const Kokkos::View<int*, memory_space> codes("bandsolve::mpi block local info", p.nsys);
-
-  block_reduce_parts<M>(exec, a, b, c, d, nrhs, work, red, codes, nsys, part);
-  exec.fence();  // red is complete
-  const auto host_red = Kokkos::create_mirror_view_and_copy(host_memory(), red);
-  const auto host_codes = Kokkos::create_mirror_view_and_copy(host_memory(), codes);
-  const reduced_router<T, host_memory> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
-  const auto rows_in = router.to_solvers(host_red, RW);
+  const exchange scheme = chosen_scheme(opts, p.nsys, p.size);
   std::vector<int> reduced_codes(p.nsys, 0);
-  const auto rd = allocate_reduced_rhs<M, T>(router, nrhs);
-  if (router.lines_solved_here() > 0) {
-    const auto abc = receive_reduced_matrices<M, T>(host, router, rows_in, RW);
-    unpack_reduced_rhs<M, T>(host, router, rows_in, RW, 2 * M * M, rd);
-    const Kokkos::View<int*, host_memory> rinfo("bandsolve::mpi block reduced info",
-                                                rd.extent(0));
-    bandsolve::solve(host, algorithm, abc[0], abc[1], abc[2], rd, rinfo);
-    host.fence();
-    router.record_codes(rinfo, reduced_codes);
+
+  // Batch by batch: reduced, exchanged, solved and finished while its kept rows are in cache.
+  for (index_t first = 0; first < nsys; first += batch) {
+    const index_t count = nsys - first < batch ? nsys - first : batch;
+    bp.nsys = static_cast<std::size_t>(count);
+    block_reduce_parts<M>(exec, a, b, c, d, nrhs, work, red, codes, first, count, part);
+    exec.fence();  // red is complete
+    const auto host_red = Kokkos::create_mirror_view_and_copy(host_memory(), red);
+    const reduced_router<T, host_memory> router(comm, bp, scheme);
+    const auto rows_in = router.to_solvers(
+        Kokkos::View<T*, host_memory>(host_red.data(), static_cast<std::size_t>(count * k * RW)),
+        RW);
+    const auto rd = allocate_reduced_rhs<M, T>(router, nrhs);
+    if (router.lines_solved_here() > 0) {
+      const auto abc = receive_reduced_matrices<M, T>(host, router, rows_in, RW);
+      unpack_reduced_rhs<M, T>(host, router, rows_in, RW, 2 * M * M, rd);
+      const Kokkos::View<int*, host_memory> rinfo("bandsolve::mpi block reduced info",
+                                                  rd.extent(0));
+      bandsolve::solve(host, algorithm, abc[0], abc[1], abc[2], rd, rinfo);
+      host.fence();
+      router.record_codes(rinfo, reduced_codes, static_cast<std::size_t>(first));
+    }
+    block_return_and_finish<M, false>(exec, comm, bp, router, rd, d, work, part, first);
   }
-  block_return_and_finish<M, false>(exec, comm, p, router, rd, d, work, part);
+  const auto host_codes = Kokkos::create_mirror_view_and_copy(host_memory(), codes);
   const auto host_info = Kokkos::create_mirror_view(info);
   reduce_info(comm, p.nsys, host_codes, reduced_codes, host_info);
   Kokkos::deep_copy(info, host_info);
@@ -419,7 +458,8 @@ void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
   using T = typename DView::non_const_value_type;
   block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   // Named members, not a structured binding: C++17 lambdas cannot capture those.
-  const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts);
+  const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts,
+                                               bandsolve::detail::concurrency_of(exec));
   const partition& p = agreed.p;
   if (p.nsys == 0) return;
   if (p.size == 1) {

@@ -25,12 +25,15 @@ struct options {
   // finish, which finds them in cache. 0: every line in one batch, the finish sweeping forward
   // again from a, b, c, d. A factorization (factorize) of row batches on the host keeps its
   // reduced systems in batches of as many lines, so that each solve's d stays in cache between
-  // its two passes. Each batch costs two collective exchanges: with more ranks than cores and an
-  // MPI that waits without giving up the core (MPICH; Open MPI with mpi_yield_when_idle 0), each
-  // one waits for a scheduler time slice (4 ranks on 2 cores: 250 ns per unknown against 3.7),
-  // and 0 is the setting to take there. The time depends on it, the result not (256^3 doubles over 2 ranks of
-  // one thread, 2 MiB of L2 per core: 256 KiB to 1 MiB within 10% of each other, 2-4 MiB 10-20%
-  // slower, one batch 1.6x slower).
+  // its two passes. One-shot solves of block lines (solve with algo::block_thomas) on host
+  // spaces batch their lines too, the batch's kept rows and right-hand sides (2m^2 + m nrhs
+  // words per block row) within this many bytes per thread. Each batch costs two collective
+  // exchanges: with more ranks than cores and an MPI that waits without giving up the core
+  // (MPICH; Open MPI with mpi_yield_when_idle 0), each one waits for a scheduler time slice (4
+  // ranks on 2 cores: 250 ns per unknown against 3.7), and 0 is the setting to take there. The
+  // time depends on it, the result not (256^3 doubles over 2 ranks of one thread, 2 MiB of L2 per
+  // core: 256 KiB to 1 MiB within 10% of each other, 2-4 MiB 10-20% slower, one batch 1.6x
+  // slower).
   std::size_t batch_bytes_per_thread = std::size_t(512) << 10;
 };
 
