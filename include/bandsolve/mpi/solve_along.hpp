@@ -27,8 +27,10 @@
 // in every full coefficient array (the batch axes fold as far as their strides allow, last axis
 // first); each run is handed to the local passes of mpi::solve (partition_kernel.hpp) in place,
 // as a column batch View where every array's run is exactly one (neighbouring lines side by side,
-// rows `lines` apart: the slowest axis of a LayoutRight array), else as a strided batch View
-// (layout::strided; shared coefficients with system stride 0): nothing is copied or transposed.
+// rows `lines` apart: the slowest axis of a LayoutRight array), as a row batch View where every
+// array's run is exactly one (each line's rows contiguous, lines n rows apart: the fastest axis of
+// a LayoutRight array; its packs are staged as mpi::solve stages row batches), else as a strided
+// batch View (layout::strided; shared coefficients with system stride 0): no array is copied.
 // The reduced systems of all runs go through one exchange, as in mpi::solve. See
 // docs/distributed.md.
 #include <bandsolve/backend/host_simd/team_launch.hpp>
@@ -143,6 +145,31 @@ template <class T, class MemorySpace, class View>
 Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace> run_columns(const View& v, const along_runs& r,
                                                                index_t q, index_t n) {
   return Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>(
+      const_cast<T*>(v.data()) + r.offset(v, q), static_cast<std::size_t>(r.lines),
+      static_cast<std::size_t>(n));
+}
+
+// Whether run q of every array is exactly a row batch: each line's rows contiguous and the
+// neighbouring lines n rows apart (e.g. the fastest axis of a LayoutRight array). Such runs take
+// the row layout's local passes (packs of lines staged tile by tile, the next pack's rows
+// prefetched) instead of the strided ones.
+template <class View>
+bool run_is_row(const View& v, int axis, const along_runs& r, index_t n) {
+  if constexpr (View::rank == 1) {
+    return false;
+  } else {
+    const bool lines_apart = r.step_axis >= 0
+                                 ? static_cast<index_t>(v.stride(r.step_axis)) == n
+                                 : r.lines == 1;
+    return lines_apart && v.stride(axis) == 1;
+  }
+}
+
+// Run q of array v as a row batch View (lines, n) over v's own memory (run_is_row holds).
+template <class T, class MemorySpace, class View>
+Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace> run_rows(const View& v, const along_runs& r,
+                                                             index_t q, index_t n) {
+  return Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>(
       const_cast<T*>(v.data()) + r.offset(v, q), static_cast<std::size_t>(r.lines),
       static_cast<std::size_t>(n));
 }
@@ -298,6 +325,18 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
                       run_columns<T, memory_space>(b, r, q, n),
                       run_columns<T, memory_space>(c, r, q, n),
                       run_columns<T, memory_space>(d, r, q, n)});
+    solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
+    return;
+  }
+  if (run_is_row(a, axis, r, n) && run_is_row(b, axis, r, n) && run_is_row(c, axis, r, n) &&
+      run_is_row(d, axis, r, n)) {
+    using row_view = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
+    std::vector<along_run<row_view>> runs;
+    runs.reserve(static_cast<std::size_t>(r.runs));
+    for (index_t q = 0; q < r.runs; ++q)
+      runs.push_back({q * r.lines, run_rows<T, memory_space>(a, r, q, n),
+                      run_rows<T, memory_space>(b, r, q, n), run_rows<T, memory_space>(c, r, q, n),
+                      run_rows<T, memory_space>(d, r, q, n)});
     solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
     return;
   }
