@@ -148,7 +148,8 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_mv(T* v, const T* a, const T* w) {
 
 // X <- S^-1 X for an M x M column-major X, with the factors of block_lu.
 template <int M, int L, class T>
-KOKKOS_FORCEINLINE_FUNCTION void block_solve_columns(const T* lu, const T* piv, bool pivoting, T* x) {
+KOKKOS_FORCEINLINE_FUNCTION void block_solve_columns(const T* lu, const T* piv, bool pivoting,
+                                                     T* x) {
   for (int c = 0; c < M; ++c)
     bandsolve::detail::block_lu_solve<M, L>(lu, piv, pivoting, x + c * M * L);
 }
@@ -289,7 +290,8 @@ KOKKOS_INLINE_FUNCTION void block_factor_system(const AView& a, const BView& b, 
     rhs.template row<M, L>(i, lu, piv, am);
     for (int q = 0; q < MM * L; ++q) row[q] = ra[q], row[MM * L + q] = rc[q];
     if constexpr (Factored) {
-      for (int q = 0; q < MM * L; ++q) row[2 * MM * L + q] = lu[q], row[(3 * MM + M) * L + q] = am[q];
+      for (int q = 0; q < MM * L; ++q)
+        row[2 * MM * L + q] = lu[q], row[(3 * MM + M) * L + q] = am[q];
       for (int q = 0; q < M * L; ++q) row[3 * MM * L + q] = piv[q];
     }
   }

@@ -382,9 +382,10 @@ void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const pa
   exec.fence();
 }
 
-// The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0): the local passes on exec
-// (groups of systems in SIMD lanes, valid device code), the reduced rows and codes in host memory for the
-// exchange and the reduced solve (on the host), the interface values back for the finish.
+// The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0), batch by batch on the
+// host backends: the local passes on exec (groups of systems in SIMD lanes, valid device code),
+// the reduced rows and codes in host memory for the exchange and the reduced solve (on the host),
+// the interface values back for the finish.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
