@@ -140,13 +140,14 @@ bool run_is_column(const View& v, int axis, const along_runs& r) {
   }
 }
 
-// Run q of array v as a column batch View (lines, n) over v's own memory (run_is_column holds).
-template <class T, class MemorySpace, class View>
-Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace> run_columns(const View& v, const along_runs& r,
-                                                               index_t q, index_t n) {
-  return Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>(
-      const_cast<T*>(v.data()) + r.offset(v, q), static_cast<std::size_t>(r.lines),
-      static_cast<std::size_t>(n));
+// Run q of array v as a batch View (lines, n) in Layout over v's own memory: LayoutLeft where
+// run_is_column holds, LayoutRight where run_is_row holds.
+template <class Layout, class T, class MemorySpace, class View>
+Kokkos::View<T**, Layout, MemorySpace> run_batch(const View& v, const along_runs& r, index_t q,
+                                                 index_t n) {
+  return Kokkos::View<T**, Layout, MemorySpace>(const_cast<T*>(v.data()) + r.offset(v, q),
+                                                static_cast<std::size_t>(r.lines),
+                                                static_cast<std::size_t>(n));
 }
 
 // Whether run q of every array is exactly a row batch: each line's rows contiguous and the
@@ -163,15 +164,6 @@ bool run_is_row(const View& v, int axis, const along_runs& r, index_t n) {
                                  : r.lines == 1;
     return lines_apart && v.stride(axis) == 1;
   }
-}
-
-// Run q of array v as a row batch View (lines, n) over v's own memory (run_is_row holds).
-template <class T, class MemorySpace, class View>
-Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace> run_rows(const View& v, const along_runs& r,
-                                                             index_t q, index_t n) {
-  return Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>(
-      const_cast<T*>(v.data()) + r.offset(v, q), static_cast<std::size_t>(r.lines),
-      static_cast<std::size_t>(n));
 }
 
 // One run: its first line and its lines of a, b, c, d as batch Views of one type.
@@ -193,6 +185,22 @@ std::vector<along_run<Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>>> str
                     run_lines<T, MemorySpace>(b, axis, r, q, n),
                     run_lines<T, MemorySpace>(c, axis, r, q, n),
                     run_lines<T, MemorySpace>(d, axis, r, q, n)});
+  return runs;
+}
+
+// Every run of a, b, c, d as batch Views in Layout (run_batch).
+template <class Layout, class T, class MemorySpace, class AView, class BView, class CView,
+          class DView>
+std::vector<along_run<Kokkos::View<T**, Layout, MemorySpace>>> batch_runs(
+    const along_runs& r, index_t n, const AView& a, const BView& b, const CView& c,
+    const DView& d) {
+  std::vector<along_run<Kokkos::View<T**, Layout, MemorySpace>>> runs;
+  runs.reserve(static_cast<std::size_t>(r.runs));
+  for (index_t q = 0; q < r.runs; ++q)
+    runs.push_back({q * r.lines, run_batch<Layout, T, MemorySpace>(a, r, q, n),
+                    run_batch<Layout, T, MemorySpace>(b, r, q, n),
+                    run_batch<Layout, T, MemorySpace>(c, r, q, n),
+                    run_batch<Layout, T, MemorySpace>(d, r, q, n)});
   return runs;
 }
 
@@ -317,27 +325,16 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
   const index_t n = static_cast<index_t>(d.extent(axis));
   if (run_is_column(a, axis, r) && run_is_column(b, axis, r) && run_is_column(c, axis, r) &&
       run_is_column(d, axis, r)) {
-    using column_view = Kokkos::View<T**, Kokkos::LayoutLeft, memory_space>;
-    std::vector<along_run<column_view>> runs;
-    runs.reserve(static_cast<std::size_t>(r.runs));
-    for (index_t q = 0; q < r.runs; ++q)
-      runs.push_back({q * r.lines, run_columns<T, memory_space>(a, r, q, n),
-                      run_columns<T, memory_space>(b, r, q, n),
-                      run_columns<T, memory_space>(c, r, q, n),
-                      run_columns<T, memory_space>(d, r, q, n)});
-    solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
+    solve_runs<Algo, T, memory_space>(
+        exec, comm, p, opts, batch_runs<Kokkos::LayoutLeft, T, memory_space>(r, n, a, b, c, d),
+        r.lines, info);
     return;
   }
   if (run_is_row(a, axis, r, n) && run_is_row(b, axis, r, n) && run_is_row(c, axis, r, n) &&
       run_is_row(d, axis, r, n)) {
-    using row_view = Kokkos::View<T**, Kokkos::LayoutRight, memory_space>;
-    std::vector<along_run<row_view>> runs;
-    runs.reserve(static_cast<std::size_t>(r.runs));
-    for (index_t q = 0; q < r.runs; ++q)
-      runs.push_back({q * r.lines, run_rows<T, memory_space>(a, r, q, n),
-                      run_rows<T, memory_space>(b, r, q, n), run_rows<T, memory_space>(c, r, q, n),
-                      run_rows<T, memory_space>(d, r, q, n)});
-    solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
+    solve_runs<Algo, T, memory_space>(
+        exec, comm, p, opts, batch_runs<Kokkos::LayoutRight, T, memory_space>(r, n, a, b, c, d),
+        r.lines, info);
     return;
   }
   const auto runs = strided_runs<T, memory_space>(axis, r, n, a, b, c, d);
