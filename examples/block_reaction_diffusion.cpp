@@ -11,6 +11,10 @@
 // each step multiplies w_s by (I + dt K + dt lambda_k D)^-1 with lambda_k = 4/h^2
 // sin^2(k pi h / 2) (the discrete Laplacian's eigenvalue). The example solves those m x m
 // systems on the host and compares.
+//
+// The block size is known when compiling, so the program compiles the block solver for it alone
+// (without the macro, every m from 2 to 8 is compiled and chosen at run time).
+#define BANDSOLVE_BLOCK_SIZES 4
 #include <bandsolve/bandsolve.hpp>
 
 #include <Kokkos_Core.hpp>

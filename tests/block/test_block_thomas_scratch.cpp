@@ -1,7 +1,8 @@
 // Scratch of the block Thomas one-shot solve for batches smaller than a work item's group: one
 // long system, and 3 systems of a layout whose groups hold 8, take the scratch of the systems
 // solved (solve_scratch_bytes), and solve as LAPACK ?gbsv does and as the same systems in a full
-// batch.
+// batch. Only the block sizes solved here (3 and 4) are compiled.
+#define BANDSOLVE_BLOCK_SIZES 3, 4
 #include "block_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>

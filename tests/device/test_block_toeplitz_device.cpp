@@ -11,6 +11,10 @@
 // complex d, a functor and a View diagonal, both singular_last_row options, against ?gtsv and the
 // host path. Toeplitz divide and conquer: device plans against the host plan of the same block
 // length, ?gtsv and the known solution, n = 1 to 10000, the Thomas path, argument checks.
+//
+// Only the block sizes the tests solve are compiled (in the host trees and by nvcc); a size left
+// out must be a clear error.
+#define BANDSOLVE_BLOCK_SIZES 2, 3, 8
 #include "block_support.hpp"
 #include "device_support.hpp"
 #include "toeplitz_support.hpp"
@@ -327,6 +331,16 @@ TEST_CASE("device block_thomas: info codes and argument checks as on the host",
   const auto b9 = bandsolve::make_block_batch<bl::row, double, Mem>("b9", 2, 3, 9);
   CHECK_THROWS_AS(bandsolve::factorize(exec, block_thomas{}, b9, b9, b9, device_tag{}),
                   std::invalid_argument);
+  const auto b4 = bandsolve::make_block_batch<bl::row, double, Mem>("b4", 2, 3, 4);
+  const auto d4 = bandsolve::make_block_rhs<bl::row, double, Mem>("d4", 2, 3, 4);
+  using Catch::Matchers::ContainsSubstring;
+  const char* const left_out =
+      "block size m = 4 is not compiled in this program: BANDSOLVE_BLOCK_SIZES = 2, 3, 8";
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, block_thomas{}, b4, b4, b4, device_tag{}),
+                    ContainsSubstring(left_out));
+  CHECK_THROWS_WITH(bandsolve::solve(exec, block_thomas{}, b4, b4, b4, d4,
+                                     bstest::make_info<Mem>(2), device_tag{}),
+                    ContainsSubstring(left_out));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,10 @@
 // Every rank builds every block of every line from a hash of (line, global row, entry), so it can
 // compute the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
 // collective calls that the other ranks then wait in.
+//
+// Only the block sizes the tests solve are compiled; a size left out (m = 4) is bad input that
+// every rank reports.
+#define BANDSOLVE_BLOCK_SIZES 2, 3, 5, 8
 #include <bandsolve/mpi.hpp>  // the single-process block solve too
 
 #include <Kokkos_Core.hpp>
@@ -522,6 +526,18 @@ TEST_CASE("mpi::solve(block_thomas): bad arguments on one rank make every rank t
     });
     CHECK(msg.rfind(fn, 0) == 0);
     CHECK(msg.find("m = 9") != std::string::npos);
+  }
+  // A block size this program does not compile (m = 4) on the last rank.
+  {
+    const std::size_t mb = bad ? 4 : m;
+    V4 a("a", nsys, 2, mb, mb), b("b", nsys, 2, mb, mb), c("c", nsys, 2, mb, mb);
+    V3 d("d", nsys, 2, mb);
+    const std::string msg = thrown([&] {
+      bmpi::solve(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c, d, info);
+    });
+    CHECK(msg.rfind(fn, 0) == 0);
+    CHECK(msg.find("m = 4 is not compiled in this program: BANDSOLVE_BLOCK_SIZES = 2, 3, 5, 8") !=
+          std::string::npos);
   }
   // No block rows on the last rank.
   {

@@ -106,21 +106,62 @@ index_t block_nrhs(const DView& d) {
     return 1;
 }
 
-// Calls f(std::integral_constant<int, m>()) for m = 2..8; any other m is an error.
+// The block sizes whose kernels are compiled: all of 2..8 unless the program defines
+// BANDSOLVE_BLOCK_SIZES (a comma-separated list, e.g. -DBANDSOLVE_BLOCK_SIZES=2,3) before
+// including BandSolve (the same in every translation unit of a program), which compiles only
+// those and cuts the block solvers' compile time in proportion. A size left out is an error at
+// run time that names the macro.
+#ifdef BANDSOLVE_BLOCK_SIZES
+inline constexpr int compiled_block_sizes[] = {BANDSOLVE_BLOCK_SIZES};
+#define BANDSOLVE_DETAIL_STRING(...) #__VA_ARGS__
+#define BANDSOLVE_DETAIL_EXPANDED_STRING(...) BANDSOLVE_DETAIL_STRING(__VA_ARGS__)
+inline constexpr const char* compiled_block_sizes_text =
+    BANDSOLVE_DETAIL_EXPANDED_STRING(BANDSOLVE_BLOCK_SIZES);
+#else
+inline constexpr int compiled_block_sizes[] = {2, 3, 4, 5, 6, 7, 8};
+inline constexpr const char* compiled_block_sizes_text = nullptr;
+#endif
+
+constexpr bool block_size_compiled(int m) {
+  for (const int k : compiled_block_sizes)
+    if (k == m) return true;
+  return false;
+}
+
+constexpr bool compiled_block_sizes_valid() {
+  for (const int k : compiled_block_sizes)
+    if (k < 2 || k > 8) return false;
+  return true;
+}
+
+// f(std::integral_constant<int, M>()) for M = m, where M is one of the compiled block sizes.
+template <int M, class F>
+bool block_size_call(std::size_t m, const F& f) {
+  if constexpr (block_size_compiled(M)) {
+    if (m == static_cast<std::size_t>(M)) {
+      f(std::integral_constant<int, M>());
+      return true;
+    }
+  }
+  return false;
+}
+
+// Calls f(std::integral_constant<int, m>()) for m = 2..8; any other m, or one left out of
+// BANDSOLVE_BLOCK_SIZES, is an error.
 template <class F>
 void block_size_dispatch(const std::string& fn, std::size_t m, const F& f) {
-  switch (m) {
-    case 2: f(std::integral_constant<int, 2>()); return;
-    case 3: f(std::integral_constant<int, 3>()); return;
-    case 4: f(std::integral_constant<int, 4>()); return;
-    case 5: f(std::integral_constant<int, 5>()); return;
-    case 6: f(std::integral_constant<int, 6>()); return;
-    case 7: f(std::integral_constant<int, 7>()); return;
-    case 8: f(std::integral_constant<int, 8>()); return;
-    default:
-      throw_invalid_argument(fn, "block size m = ", m,
-                             " is not supported: m must be 2 to 8 (for m = 1 use algo::thomas)");
-  }
+  static_assert(compiled_block_sizes_valid(),
+                "BANDSOLVE_BLOCK_SIZES must list block sizes from 2 to 8");
+  if (block_size_call<2>(m, f) || block_size_call<3>(m, f) || block_size_call<4>(m, f) ||
+      block_size_call<5>(m, f) || block_size_call<6>(m, f) || block_size_call<7>(m, f) ||
+      block_size_call<8>(m, f))
+    return;
+  if (m >= 2 && m <= 8 && compiled_block_sizes_text)
+    throw_invalid_argument(fn, "block size m = ", m,
+                           " is not compiled in this program: BANDSOLVE_BLOCK_SIZES = ",
+                           compiled_block_sizes_text);
+  throw_invalid_argument(fn, "block size m = ", m,
+                         " is not supported: m must be 2 to 8 (for m = 1 use algo::thomas)");
 }
 
 // a, b and c: same extents, square blocks of a supported size; returns m.
