@@ -51,21 +51,24 @@ inline void check_comm(const std::string& fn, MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) bandsolve::detail::throw_invalid_argument(fn, "comm is MPI_COMM_NULL");
 }
 
-// local_checks() returns {nsys, rows held by this rank} or throws std::invalid_argument with
-// fn's prefix. scalar_bytes: sizeof the scalar each rank sends; opts: the options, if the call
-// takes them (the ranks must agree on both: different schemes would wait in different calls);
-// shape: the axis and extents of a solve along an axis, if it is one; threads: those of this
-// rank's execution space (the ranks may differ; the partition keeps the most).
-template <class LocalChecks>
-partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
-                             const LocalChecks& local_checks, const options* opts = nullptr,
-                             const along_shape* shape = nullptr, int threads = 1) {
-  check_comm(fn, comm);
+// What one rank's own checks found: its systems and rows, or the message of the
+// std::invalid_argument they threw (without fn's prefix).
+struct local_outcome {
+  bool bad = false;
+  std::size_t nsys = 0, held = 0;
+  std::string message;
+};
+
+// The collective part of agree_on_arguments, the same code for every View type: a function of
+// its own, so that each solve's instantiation calls it instead of compiling it again.
+inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
+                                   const local_outcome& local, const options* opts,
+                                   const along_shape* shape, int threads) {
   partition p;
   MPI_Comm_rank(comm, &p.rank);
   MPI_Comm_size(comm, &p.size);
 
-  std::string message;
+  std::string message = local.message;
   // bad, nsys, rows, scalar bytes, scheme, all-to-all threshold, axis, 4 extents, batch bytes,
   // threads
   constexpr int F = 13;
@@ -76,17 +79,14 @@ partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t s
                        opts ? static_cast<long long>(opts->all_to_all_min_lines_per_rank) : 0,
                        sh.axis, sh.extent[0], sh.extent[1], sh.extent[2], sh.extent[3],
                        opts ? static_cast<long long>(opts->batch_bytes_per_thread) : 0, threads};
-  try {
-    const auto [nsys, held] = local_checks();
-    mine[1] = static_cast<long long>(nsys);
-    mine[2] = static_cast<long long>(held);
-    if (held < 1)
-      bandsolve::detail::throw_invalid_argument(
-          fn, "this rank holds ", held, " rows; every rank must hold at least one row of each system");
-  } catch (const std::invalid_argument& e) {
+  if (local.bad) {
     mine[0] = 1;
-    message = e.what();
-    if (message.compare(0, fn.size() + 2, fn + ": ") == 0) message.erase(0, fn.size() + 2);
+  } else if (local.held < 1) {
+    mine[0] = 1;
+    message = "this rank holds 0 rows; every rank must hold at least one row of each system";
+  } else {
+    mine[1] = static_cast<long long>(local.nsys);
+    mine[2] = static_cast<long long>(local.held);
   }
   std::vector<long long> all(F * static_cast<std::size_t>(p.size));
   MPI_Allgather(mine, F, MPI_LONG_LONG, all.data(), F, MPI_LONG_LONG, comm);
@@ -156,6 +156,30 @@ partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t s
     bandsolve::detail::throw_invalid_argument(fn, "nsys = ", p.nsys, " over ", p.size,
                                               " ranks exceeds MPI's int message counts");
   return p;
+}
+
+// local_checks() returns {nsys, rows held by this rank} or throws std::invalid_argument with
+// fn's prefix. scalar_bytes: sizeof the scalar each rank sends; opts: the options, if the call
+// takes them (the ranks must agree on both: different schemes would wait in different calls);
+// shape: the axis and extents of a solve along an axis, if it is one; threads: those of this
+// rank's execution space (the ranks may differ; the partition keeps the most).
+template <class LocalChecks>
+partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
+                             const LocalChecks& local_checks, const options* opts = nullptr,
+                             const along_shape* shape = nullptr, int threads = 1) {
+  check_comm(fn, comm);
+  local_outcome local;
+  try {
+    const auto [nsys, held] = local_checks();
+    local.nsys = static_cast<std::size_t>(nsys);
+    local.held = static_cast<std::size_t>(held);
+  } catch (const std::invalid_argument& e) {
+    local.bad = true;
+    local.message = e.what();
+    if (local.message.compare(0, fn.size() + 2, fn + ": ") == 0)
+      local.message.erase(0, fn.size() + 2);
+  }
+  return agree_on_outcomes(fn, comm, scalar_bytes, local, opts, shape, threads);
 }
 
 }  // namespace bandsolve::mpi::detail
