@@ -110,7 +110,7 @@ inline constexpr int block_part_lanes_v =
 // either kind, so each lane's block is read from one pointer.
 template <int M, int L, class View, class T>
 KOKKOS_INLINE_FUNCTION void load_block(const View& v, const block_lane_group& g, index_t i,
-                                            bool use, T* out) {
+                                       bool use, T* out) {
   if (!use) {
     for (int q = 0; q < M * M * L; ++q) out[q] = T(0);
     return;
@@ -205,7 +205,7 @@ KOKKOS_INLINE_FUNCTION void store_reduced(const block_reduced_out<T>& out,
 // Component r is at r * stride(2) from component 0 in every kind of d.
 template <int M, int L, class DView, class T>
 KOKKOS_INLINE_FUNCTION void load_rhs(const DView& d, const block_lane_group& g, index_t i,
-                                          int k, T* v) {
+                                     int k, T* v) {
   const index_t rs = static_cast<index_t>(d.stride(2));
   for (int l = 0; l < L; ++l) {
     const auto* const p = &rhs_at(d, g.system(l), i, 0, k);
@@ -214,7 +214,7 @@ KOKKOS_INLINE_FUNCTION void load_rhs(const DView& d, const block_lane_group& g, 
 }
 template <int M, int L, class DView, class T>
 KOKKOS_INLINE_FUNCTION void store_rhs(const DView& d, const block_lane_group& g, index_t i,
-                                           int k, const T* v) {
+                                      int k, const T* v) {
   const index_t rs = static_cast<index_t>(d.stride(2));
   for (int l = 0; l < g.nl; ++l) {
     auto* const p = &rhs_at(d, g.s0 + l, i, 0, k);
