@@ -815,9 +815,11 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
         return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c);
     }();
     CHECK(f.on_device_backend() == (Path == passes::device));
-    // Shared coefficients: one line's factors (a pack of 16 lanes at most), else every line's.
+    // Shared coefficients: one line's factors in one pack of lanes (the column passes' pack at
+    // most), else every line's.
     if constexpr (Shared)
-      CHECK(f.storage_bytes() <= (4 * m * 16 + 3) * sizeof(T));
+      CHECK(f.storage_bytes() <=
+            (4 * m * bmpi::detail::part_lanes_v<layout::column, T> + 3) * sizeof(T));
     else
       CHECK(f.storage_bytes() >= 4 * m * nsys * sizeof(T));
     for (std::size_t s = 0; s < nsys; ++s) info(s) = f.info()(s);
@@ -946,6 +948,9 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
     }
     check_along<double, 4, Kokkos::LayoutRight, false, passes::host, thomas, true>(
         2, {3, 4, 5, 2}, sizes, {1});
+    // Shared coefficients of 300 lines in column runs: the factors of one pack, not of each line.
+    check_along<double, 3, Kokkos::LayoutRight, true, passes::host, thomas, true>(
+        0, {0, 20, 15, 1}, sizes);
   }
   // A d of other extents on one rank: every rank throws the same message before any exchange.
   const std::size_t m = my_rows(parts(split::even, P)).second;
@@ -962,6 +967,105 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
   }));
   CHECK(msg.second);
   CHECK(msg.first.rfind("bandsolve::mpi::along_factorization::solve", 0) == 0);
+}
+
+// Element g (global indices) of coefficient `which` (0: a, 1: b, 2: c, 3: d) of the arrays that
+// check_factored_route solves: diagonally dominant, different on every line.
+double route_value(int which, const extents& g) {
+  const double h = std::sin(0.7 * double(g[0]) + 1.3 * double(g[1]) + 0.37 * double(g[2]) + which);
+  return which == 1 ? 4 + h : which == 3 ? h : -1 + 0.3 * h;
+}
+
+// This rank's part v (its rows from global row g0 along axis) of coefficient `which`.
+template <class V>
+void fill_route_part(const V& v, int axis, std::size_t g0, int which) {
+  for_each_index({v.extent(0), v.extent(1), v.extent(2), 1}, [&](extents i) {
+    extents g = i;
+    g[static_cast<std::size_t>(axis)] += g0;
+    element(v, i) = route_value(which, g);
+  });
+}
+
+// factorize_along of a, b, c made by make_c (label, this rank's extents), then one solve of a d
+// made by make_d, against the single-process solve_along of the whole LayoutRight array.
+template <class MakeC, class MakeD>
+void check_factored_route(int axis, extents ext, const std::vector<std::size_t>& sizes,
+                          const MakeC& make_c, const MakeD& make_d,
+                          const bmpi::options& opts = {}) {
+  using right = nd_view<double, 3, Kokkos::LayoutRight>;
+  const auto ax = static_cast<std::size_t>(axis);
+  ext[ax] = 0;
+  for (const auto rows : sizes) ext[ax] += rows;
+  ext[3] = 1;
+  const auto [g0, m] = my_rows(sizes);
+  extents local = ext;
+  local[ax] = m;
+  const auto a = make_c("a", local), b = make_c("b", local), c = make_c("c", local);
+  const auto d = make_d("d", local);
+  fill_route_part(a, axis, g0, 0), fill_route_part(b, axis, g0, 1);
+  fill_route_part(c, axis, g0, 2), fill_route_part(d, axis, g0, 3);
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const auto f = bmpi::factorize_along(exec, MPI_COMM_WORLD, bandsolve::algo::thomas{}, axis, a,
+                                       b, c, opts);
+  f.solve(exec, d);
+
+  const right ga("a", ext[0], ext[1], ext[2]), gb("b", ext[0], ext[1], ext[2]),
+      gc("c", ext[0], ext[1], ext[2]), gd("d", ext[0], ext[1], ext[2]);
+  fill_route_part(ga, axis, 0, 0), fill_route_part(gb, axis, 0, 1);
+  fill_route_part(gc, axis, 0, 2), fill_route_part(gd, axis, 0, 3);
+  const Kokkos::View<int*, Kokkos::HostSpace> info("info", f.nsys());
+  bandsolve::solve_along(exec, bandsolve::algo::thomas{}, axis, ga, gb, gc, gd, info);
+  exec.fence();
+  int bad_codes = 0;
+  for (std::size_t s = 0; s < f.nsys(); ++s) bad_codes += (info(s) != 0) + (f.info()(s) != 0);
+  CHECK(bad_codes == 0);
+  double worst = 0;
+  for_each_index(local, [&](extents i) {
+    extents g = i;
+    g[ax] += g0;
+    const double ref = element(gd, g);
+    const double e = std::abs(element(d, i) - ref) / (1 + std::abs(ref));
+    if (!(e <= worst)) worst = std::isfinite(e) ? e : 1e300;
+  });
+  CHECK(worst <= 1e-13);
+}
+
+// The host routes of factorize_along's solve: column runs longer than a pack of 64 lines (one
+// run of 135; three of 70, the later ones not starting on a pack), row runs apart from each
+// other (a slice of the middle axis: a run per index of the first), one row run factored in
+// batches of 64 lines, and a d laid out unlike the coefficients (factors stored for the column
+// passes read by the row passes; stored for the row passes, d in column runs).
+TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other layouts of d",
+          "[mpi]") {
+  using right = nd_view<double, 3, Kokkos::LayoutRight>;
+  using left = nd_view<double, 3, Kokkos::LayoutLeft>;
+  const auto make_right = [](const std::string& label, const extents& e) {
+    return right(label, e[0], e[1], e[2]);
+  };
+  const auto make_left = [](const std::string& label, const extents& e) {
+    return left(label, e[0], e[1], e[2]);
+  };
+  // Indices 2 .. e[1] + 1 of the middle axis of a LayoutRight array: runs along axis 2 apart.
+  const auto make_slice = [](const std::string& label, const extents& e) {
+    const right base(label, e[0], e[1] + 4, e[2]);
+    Kokkos::deep_copy(base, 1e30);  // never read nor written
+    return nd_view<double, 3, Kokkos::LayoutStride>(Kokkos::subview(
+        base, Kokkos::ALL, Kokkos::make_pair(std::size_t(2), e[1] + 2), Kokkos::ALL));
+  };
+  bmpi::options batches;
+  batches.batch_bytes_per_thread = 1;
+  const int P = world_size();
+  for (const split kind : {split::even, split::one_two_rest}) {
+    const auto sizes = parts(kind, P);
+    INFO(P << " ranks, split " << split_name(kind));
+    check_factored_route(0, {0, 9, 15, 1}, sizes, make_right, make_right);
+    check_factored_route(1, {3, 0, 70, 1}, sizes, make_right, make_right);
+    check_factored_route(2, {9, 15, 0, 1}, sizes, make_left, make_right);
+    check_factored_route(2, {9, 15, 0, 1}, sizes, make_right, make_left);
+    check_factored_route(2, {3, 16, 0, 1}, sizes, make_slice, make_slice);
+    check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_right, batches);
+    check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_left, batches);
+  }
 }
 
 TEST_CASE("mpi::solve and mpi::solve_along with the device passes: singular lines, strided "

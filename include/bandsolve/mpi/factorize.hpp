@@ -117,6 +117,9 @@ class factorization {
   }
   // Whether the local passes are the device backend's (Kokkos::Cuda, or backend::device{}).
   bool on_device_backend() const { return s_.device_passes; }
+  // Lines per pack of the stored factors: a host pass of packs of L lines reads them as packs
+  // when L divides this (otherwise one line at a time).
+  std::size_t factor_pack_lines() const { return static_cast<std::size_t>(s_.factors.lanes); }
   // Per-system info codes, the same on every rank (see solve.hpp).
   Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_.info; }
 
@@ -317,17 +320,20 @@ std::pair<std::size_t, std::size_t> factor_arguments(const std::string& fn, cons
 
 // The factorization of the p.nsys lines of kind Algo (line_algo.hpp) that the ranks agreed as p,
 // given as batches of consecutive lines: for_each_batch(g) calls g(first, lines, a, b, c) for
-// batches that together hold every line once (batch Views of one Layout, which sets the host
-// passes' pack width). ResultSpace: the execution space the factorization is for. The local
+// batches that together hold every line once (batch Views of one type). host_lanes: the pack
+// width the host passes store the factors in (part_lanes_v of the layout the solves will read
+// most: a pass of another width reads them in packs when its width divides this one, else one
+// line at a time). ResultSpace: the execution space the factorization is for. The local
 // passes run on exec: the host passes (DevicePasses false; exec is ResultSpace's host execution
 // space) or the device passes (exec of ResultSpace itself, a, b, c in its memory). The reduced
 // systems are factored in batches of reduced_batch_lines lines (a multiple of the host passes'
 // pack width, or p.nsys), which the solves keep. shared_lines: every line has the same a, b, c
 // (the first line of the first batch is factored, and its factors stored once for all).
-template <class Algo, class ResultSpace, bool DevicePasses, class Layout, class T,
-          class ExecutionSpace, class ForEachBatch>
+template <class Algo, class ResultSpace, bool DevicePasses, class T, class ExecutionSpace,
+          class ForEachBatch>
 factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec, MPI_Comm comm,
                                                       const partition& p, const options& opts,
+                                                      index_t host_lanes,
                                                       index_t reduced_batch_lines,
                                                       bool shared_lines,
                                                       const ForEachBatch& for_each_batch) {
@@ -356,7 +362,7 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
   auto& f = s.factors;
   f.shared = shared_lines;
   f.lanes = DevicePasses ? (shared_lines ? 1 : static_cast<index_t>(n_sys))
-                         : part_lanes_v<Layout, T>;
+                         : host_lanes;
   f.m = s.part.m;
   const auto lanes = static_cast<std::size_t>(f.lanes);
   const std::size_t packed = (shared_lines ? 1 : (n_sys + lanes - 1) / lanes) * lanes * m;
@@ -444,8 +450,8 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
       batched ? static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T),
                                                  p.max_threads))
               : static_cast<index_t>(p.nsys);
-  return factorize_batches<Algo, ResultSpace, DevicePasses, Layout, T>(
-      exec, comm, p, opts, batch, false,
+  return factorize_batches<Algo, ResultSpace, DevicePasses, T>(
+      exec, comm, p, opts, part_lanes_v<Layout, T>, batch, false,
       [&](const auto& g) { g(index_t(0), static_cast<index_t>(p.nsys), a, b, c); });
 }
 

@@ -23,11 +23,14 @@
 // (partition_device.hpp).
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
+#include <bandsolve/layout/column.hpp>
+#include <bandsolve/layout/row.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/factorize.hpp>
 #include <bandsolve/mpi/host_execution.hpp>
 #include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>
+#include <bandsolve/mpi/partition_kernel.hpp>
 #include <bandsolve/mpi/solve_along.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 
@@ -86,13 +89,24 @@ class along_factorization {
     const detail::along_runs r = detail::runs_of(axis_, d);
     const index_t n = static_cast<index_t>(d.extent(axis_));
     // On the host passes, runs that are exactly row batches take the row layout's passes (staged
-    // row packs, as in solve_along: 20% faster along z of a 256^3 LayoutRight array). Column runs
-    // stay on the strided passes: the factors are stored in the strided packs' order, which the
-    // column passes read 2-4x slower than the strided ones (docs/distributed.md). Other runs, and
-    // the device passes, take the strided ones.
+    // row packs, as in solve_along), batch by batch when there is one run and the factorization
+    // kept batches; column runs take the column passes when the factors are stored in their
+    // packs (the coefficients' runs were columns too: the column passes read the strided packs'
+    // storage one line at a time). Other runs, and the device passes, take the strided ones.
     if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
-      if (!f_.on_device_backend() && detail::run_is_row(d, axis_, r, n))
-        return solve_runs<Kokkos::LayoutRight>(exec, d, r, n);
+      if (!f_.on_device_backend()) {
+        if (detail::run_is_row(d, axis_, r, n)) {
+          if (r.runs == 1 && f_.batches() > 1)
+            return f_.solve_host_batches(
+                exec, detail::run_batch<Kokkos::LayoutRight, T, typename DView::memory_space>(
+                          d, r, 0, n));
+          return solve_runs<Kokkos::LayoutRight>(exec, d, r, n);
+        }
+        constexpr auto column_lanes = static_cast<std::size_t>(
+            detail::part_lanes_v<layout::column, T>);
+        if (detail::run_is_column(d, axis_, r) && f_.factor_pack_lines() % column_lanes == 0)
+          return solve_runs<Kokkos::LayoutLeft>(exec, d, r, n);
+      }
     }
     solve_runs<Kokkos::LayoutStride>(exec, d, r, n);
   }
@@ -221,8 +235,26 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
       runs.push_back({run_lines<T, memory_space>(a, axis, r, q, n),
                       run_lines<T, memory_space>(b, axis, r, q, n),
                       run_lines<T, memory_space>(c, axis, r, q, n)});
-  auto f = factorize_batches<Algo, ExecutionSpace, DevicePasses, layout::strided, T>(
-      exec, comm, p, opts, static_cast<index_t>(p.nsys), shared, [&](const auto& g) {
+  // The host passes' storage follows the runs the solves are expected to take (those of the
+  // coefficients' array): column runs (and shared factors, which any pack width reads) in the
+  // column passes' packs of 64 lines, others in the strided and row passes' cache line of lines.
+  // A single row run on every rank (along z of a LayoutRight array) is factored in batches of
+  // lines, so that a solve finishes each batch while its d is in cache; whether every rank has
+  // one is agreed here, since the batches are collective.
+  const auto every = [&](auto is) { return shared ? is(like) : is(a) && is(b) && is(c); };
+  const bool host = !DevicePasses && p.nsys > 0;
+  const bool columns =
+      host && (shared || every([&](const auto& v) { return run_is_column(v, axis, r); }));
+  int one_row_run =
+      host && r.runs == 1 && every([&](const auto& v) { return run_is_row(v, axis, r, n); });
+  if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &one_row_run, 1, MPI_INT, MPI_LAND, comm);
+  const index_t batch =
+      one_row_run ? static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T),
+                                                     p.max_threads))
+                  : static_cast<index_t>(p.nsys);
+  const index_t lanes = columns ? part_lanes_v<layout::column, T> : part_lanes_v<layout::row, T>;
+  auto f = factorize_batches<Algo, ExecutionSpace, DevicePasses, T>(
+      exec, comm, p, opts, lanes, batch, shared, [&](const auto& g) {
         for (std::size_t q = 0; q < runs.size(); ++q)
           g(static_cast<index_t>(q) * r.lines, r.lines, runs[q][0], runs[q][1], runs[q][2]);
       });

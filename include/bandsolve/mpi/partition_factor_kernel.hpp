@@ -44,8 +44,10 @@ struct part_factors {
     f.offset += system;
     return f;
   }
-  // Whether packs of L systems from local system 0 are packs of the storage.
-  bool packs_of(index_t L) const { return lanes == L && (shared || offset % L == 0); }
+  // Whether packs of L systems from local system 0 lie each within one pack of the storage, so
+  // that a pass reads their factors as rows of L lanes (stride `lanes`): L divides the stored
+  // width (column storage, 64 doubles, read by the strided or row passes' 8 lanes, or the same).
+  bool packs_of(index_t L) const { return lanes % L == 0 && (shared || offset % L == 0); }
 };
 
 // Rows of one stored factor for the lanes from system s (row i, lane l at i*lanes + l).
@@ -184,15 +186,16 @@ KOKKOS_INLINE_FUNCTION void with_rhs_rows(const DView& d, index_t s0, index_t m,
 // For staged packs (row batches of d), the next pack's blocks of the stored factors named (r, lo,
 // cf, af) over `steps` calls: each pack's factors are a block of m x lanes values, read as short
 // streams (backward for cf, af) that the hardware prefetchers pick up late between the staging
-// transposes. None for the last pack or for d read in place (column packs prefetch d's rows and
-// measured slower with these requests added).
+// transposes. None for the last pack, for factors stored wider than the pack (the next block is
+// not the next pack's), or for d read in place (column packs prefetch d's rows and measured
+// slower with these requests added).
 template <int NL, class DView, class T, class MemorySpace, class... Factors>
 KOKKOS_INLINE_FUNCTION next_pack_rows next_factor_pack(const part_factors<T, MemorySpace>& f,
                                                        index_t s0, index_t steps,
                                                        const Factors&... factor) {
   next_pack_rows next = sweep_prefetch(steps);
   const index_t block = f.m * f.lanes, at = f.base(s0) + block;
-  if (part_staged_v<NL, DView, DView, DView, DView> &&
+  if (part_staged_v<NL, DView, DView, DView, DView> && f.lanes == NL &&
       at + block <= static_cast<index_t>(f.r.extent(0))) {
     (next.blocks.add(factor.data() + at), ...);
     next.blocks.bytes = block * static_cast<index_t>(sizeof(T));
