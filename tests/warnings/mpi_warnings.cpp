@@ -1,0 +1,54 @@
+// Compile-only check: the MPI component's header, included as a project header, instantiates the
+// distributed solves (scalar and periodic lines, factored, along an axis, block lines) for float
+// and double without a warning under -Wall -Wextra -Wconversion -Wshadow -Werror. Nothing here is
+// run.
+#include <bandsolve/mpi.hpp>
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+namespace {
+
+template <class T>
+void instantiate_mpi() {
+  namespace algo = bandsolve::algo;
+  namespace bmpi = bandsolve::mpi;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const std::size_t nsys = 3, n = 5, m = 3;
+  using host = Kokkos::HostSpace;
+  Kokkos::View<T**, Kokkos::LayoutRight, host> a("a", nsys, n), b("b", nsys, n), c("c", nsys, n),
+      d("d", nsys, n);
+  Kokkos::View<T**, Kokkos::LayoutLeft, host> al("al", nsys, n), bl("bl", nsys, n),
+      cl("cl", nsys, n), dl("dl", nsys, n);
+  Kokkos::View<int*, host> info("info", nsys);
+  bmpi::solve(exec, comm, a, b, c, d, info);
+  bmpi::solve(exec, comm, algo::periodic{}, al, bl, cl, dl, info);
+  auto f = bmpi::factorize(exec, comm, a, b, c);
+  f.solve(exec, d);
+
+  Kokkos::View<T***, Kokkos::LayoutRight, host> u("u", 2, 3, 4), v("v", 2, 3, 4),
+      w("w", 2, 3, 4), x("x", 2, 3, 4);
+  Kokkos::View<int*, host> info_axis("info_axis", 8);
+  bmpi::solve_along(exec, comm, 1, u, v, w, x, info_axis);
+  auto fa = bmpi::factorize_along(exec, comm, 1, u, v, w);
+  fa.solve(exec, x);
+
+  Kokkos::View<T****, Kokkos::LayoutRight, host> ba("ba", nsys, n, m, m), bb("bb", nsys, n, m, m),
+      bc("bc", nsys, n, m, m);
+  Kokkos::View<T***, Kokkos::LayoutRight, host> bd("bd", nsys, n, m);
+  bmpi::solve(exec, comm, algo::block_thomas{}, ba, bb, bc, bd, info);
+  auto fb = bmpi::factorize(exec, comm, algo::block_thomas{}, ba, bb, bc);
+  fb.solve(exec, bd);
+}
+
+}  // namespace
+
+// Referenced so that the instantiations are compiled; never called.
+void bandsolve_mpi_warnings() {
+  instantiate_mpi<float>();
+  instantiate_mpi<double>();
+}
