@@ -135,11 +135,14 @@ struct gather_tile {
   T v[TR][L];  // v[row in tile][lane]
 
   // Rows i0 .. i0+rows-1 of the pack, transposed. Full tiles of unit-stride rows (row layout)
-  // go through SIMD registers where the compiler allows it.
+  // go through SIMD registers where the compiler allows it; so does the first half of a last
+  // tile of at least TR/2 rows (floats of 8 to 15 rows, where lane by lane the one-shot solve
+  // of 8-row systems read a quarter of STREAM), the rows after it lane by lane.
   template <class U>
   KOKKOS_FORCEINLINE_FUNCTION void load(gathered_lanes<U> src, const lane_offsets<L>& off,
                                         index_t i0, int rows) {
     const index_t si = src.row_stride;
+    int first_row = 0;
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
     if constexpr (std::is_floating_point_v<T>) {
       if (rows == TR && si == 1) {
@@ -147,11 +150,19 @@ struct gather_tile {
           simd::load_transposed<TR>(&v[0][g * TR], L, src.base + i0, off.v + g * TR);
         return;
       }
+      constexpr int H = TR / 2;
+      if constexpr (H >= 4) {
+        if (rows >= H && si == 1) {
+          for (int g = 0; g < L / H; ++g)
+            simd::load_transposed<H>(&v[0][g * H], L, src.base + i0, off.v + g * H);
+          first_row = H;
+        }
+      }
     }
 #endif
     for (int l = 0; l < L; ++l) {
       const U* p = src.base + off.v[l] + i0 * si;
-      for (int j = 0; j < rows; ++j) v[j][l] = p[j * si];
+      for (int j = first_row; j < rows; ++j) v[j][l] = p[j * si];
     }
   }
 };
@@ -167,10 +178,19 @@ KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_l
     index_t done = 0;
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
     if constexpr (std::is_floating_point_v<T>) {
-      if (si == 1 && first + TR <= nl)
+      if (si == 1 && first + TR <= nl) {
         for (; done + TR <= n; done += TR)
           simd::store_transposed<TR>(rows_in + done * L + first, L, dst.base + done,
                                      off.v + first);
+        constexpr int H = TR / 2;  // the first half of a last tile of at least TR/2 rows
+        if constexpr (H >= 4) {
+          if (done + H <= n) {
+            for (int h = first; h < first + TR; h += H)
+              simd::store_transposed<H>(rows_in + done * L + h, L, dst.base + done, off.v + h);
+            done += H;
+          }
+        }
+      }
     }
 #endif
     const int last = first + TR < nl ? first + TR : nl;
