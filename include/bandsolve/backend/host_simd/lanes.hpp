@@ -135,9 +135,9 @@ struct gather_tile {
   T v[TR][L];  // v[row in tile][lane]
 
   // Rows i0 .. i0+rows-1 of the pack, transposed. Full tiles of unit-stride rows (row layout)
-  // go through SIMD registers where the compiler allows it; so does the first half of a last
-  // tile of at least TR/2 rows (floats of 8 to 15 rows, where lane by lane the one-shot solve
-  // of 8-row systems read a quarter of STREAM), the rows after it lane by lane.
+  // go through SIMD registers where the compiler allows it; so does a shorter last tile, in
+  // blocks of TR/2 and TR/4 rows (at least 4: floats of 4 to 15 rows, doubles of 4 to 7), the
+  // rows after them lane by lane (which left floats of 8 rows at a quarter of STREAM).
   template <class U>
   KOKKOS_FORCEINLINE_FUNCTION void load(gathered_lanes<U> src, const lane_offsets<L>& off,
                                         index_t i0, int rows) {
@@ -145,18 +145,13 @@ struct gather_tile {
     int first_row = 0;
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
     if constexpr (std::is_floating_point_v<T>) {
-      if (rows == TR && si == 1) {
-        for (int g = 0; g < L / TR; ++g)
-          simd::load_transposed<TR>(&v[0][g * TR], L, src.base + i0, off.v + g * TR);
-        return;
-      }
-      constexpr int H = TR / 2;
-      if constexpr (H >= 4) {
-        if (rows >= H && si == 1) {
-          for (int g = 0; g < L / H; ++g)
-            simd::load_transposed<H>(&v[0][g * H], L, src.base + i0, off.v + g * H);
-          first_row = H;
+      if (si == 1) {
+        if (rows == TR) {
+          for (int g = 0; g < L / TR; ++g)
+            simd::load_transposed<TR>(&v[0][g * TR], L, src.base + i0, off.v + g * TR);
+          return;
         }
+        load_blocks<TR / 2>(src.base + i0, off, rows, first_row);
       }
     }
 #endif
@@ -165,7 +160,43 @@ struct gather_tile {
       for (int j = first_row; j < rows; ++j) v[j][l] = p[j * si];
     }
   }
+
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  // Rows first_row .. of a last tile of `rows` unit-stride rows from base, H at a time while H
+  // of them are left, for H = H, H/2, .. down to 4; first_row moves past them.
+  template <int H, class U>
+  KOKKOS_FORCEINLINE_FUNCTION void load_blocks(const U* base, const lane_offsets<L>& off,
+                                               int rows, int& first_row) {
+    if constexpr (H >= 4) {
+      if (rows - first_row >= H) {
+        for (int g = 0; g < L / H; ++g)
+          simd::load_transposed<H>(&v[first_row][g * H], L, base + first_row, off.v + g * H);
+        first_row += H;
+      }
+      load_blocks<H / 2>(base, off, rows, first_row);
+    }
+  }
+#endif
 };
+
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+// Rows done .. of a last tile (n rows in all) of lanes [first, last) back to their systems, H
+// rows at a time while H are left, for H = H, H/2, .. down to 4 (as gather_tile::load_blocks);
+// done moves past them.
+template <int H, int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_blocks(const T* rows_in, index_t n, T* base,
+                                              const index_t* lane_offset, int first, int last,
+                                              index_t& done) {
+  if constexpr (H >= 4) {
+    if (done + H <= n) {
+      for (int h = first; h < last; h += H)
+        simd::store_transposed<H>(rows_in + done * L + h, L, base + done, lane_offset + h);
+      done += H;
+    }
+    store_blocks<H / 2, L>(rows_in, n, base, lane_offset, first, last, done);
+  }
+}
+#endif
 
 // Writes lane-contiguous rows (row i of the pack at rows_in + i*L) back to the nl real systems.
 template <int TR, int L, class T>
@@ -182,14 +213,7 @@ KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_l
         for (; done + TR <= n; done += TR)
           simd::store_transposed<TR>(rows_in + done * L + first, L, dst.base + done,
                                      off.v + first);
-        constexpr int H = TR / 2;  // the first half of a last tile of at least TR/2 rows
-        if constexpr (H >= 4) {
-          if (done + H <= n) {
-            for (int h = first; h < first + TR; h += H)
-              simd::store_transposed<H>(rows_in + done * L + h, L, dst.base + done, off.v + h);
-            done += H;
-          }
-        }
+        store_blocks<TR / 2, L>(rows_in, n, dst.base, off.v, first, first + TR, done);
       }
     }
 #endif
