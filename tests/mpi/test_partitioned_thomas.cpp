@@ -987,11 +987,12 @@ void fill_route_part(const V& v, int axis, std::size_t g0, int which) {
 }
 
 // factorize_along of a, b, c made by make_c (label, this rank's extents), then one solve of a d
-// made by make_d, against the single-process solve_along of the whole LayoutRight array.
+// made by make_d, against the single-process solve_along of the whole LayoutRight array. The
+// factors must be stored in packs of pack_lines lines, in more than one batch when `batched`.
 template <class MakeC, class MakeD>
 void check_factored_route(int axis, extents ext, const std::vector<std::size_t>& sizes,
-                          const MakeC& make_c, const MakeD& make_d,
-                          const bmpi::options& opts = {}) {
+                          const MakeC& make_c, const MakeD& make_d, std::size_t pack_lines,
+                          bool batched = false, const bmpi::options& opts = {}) {
   using right = nd_view<double, 3, Kokkos::LayoutRight>;
   const auto ax = static_cast<std::size_t>(axis);
   ext[ax] = 0;
@@ -1007,6 +1008,8 @@ void check_factored_route(int axis, extents ext, const std::vector<std::size_t>&
   const Kokkos::DefaultHostExecutionSpace exec;
   const auto f = bmpi::factorize_along(exec, MPI_COMM_WORLD, bandsolve::algo::thomas{}, axis, a,
                                        b, c, opts);
+  CHECK(f.factor_pack_lines() == pack_lines);
+  CHECK((f.batches() > 1) == batched);
   f.solve(exec, d);
 
   const right ga("a", ext[0], ext[1], ext[2]), gb("b", ext[0], ext[1], ext[2]),
@@ -1034,7 +1037,8 @@ void check_factored_route(int axis, extents ext, const std::vector<std::size_t>&
 // run of 135; three of 70, the later ones not starting on a pack), row runs apart from each
 // other (a slice of the middle axis: a run per index of the first), one row run factored in
 // batches of 64 lines, and a d laid out unlike the coefficients (factors stored for the column
-// passes read by the row passes; stored for the row passes, d in column runs).
+// passes read by the row passes; stored for the row passes, d in column runs; a LayoutLeft d
+// of batches factored for the row passes). The storage and the batches are checked too.
 TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other layouts of d",
           "[mpi]") {
   using right = nd_view<double, 3, Kokkos::LayoutRight>;
@@ -1045,6 +1049,12 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
   const auto make_left = [](const std::string& label, const extents& e) {
     return left(label, e[0], e[1], e[2]);
   };
+  // Axis 1 fastest, then axis 0, then axis 2: along axis 2 one column run of e[0] e[1] lines
+  // (a LayoutLeft array is not one: its lines follow memory in another order than their numbers).
+  const auto make_columns = [](const std::string& label, const extents& e) {
+    return nd_view<double, 3, Kokkos::LayoutStride>(
+        label, Kokkos::LayoutStride(e[0], e[1], e[1], 1, e[2], e[0] * e[1]));
+  };
   // Indices 2 .. e[1] + 1 of the middle axis of a LayoutRight array: runs along axis 2 apart.
   const auto make_slice = [](const std::string& label, const extents& e) {
     const right base(label, e[0], e[1] + 4, e[2]);
@@ -1054,17 +1064,24 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
   };
   bmpi::options batches;
   batches.batch_bytes_per_thread = 1;
+  // Packs of the column passes and of the row and strided passes.
+  const std::size_t column = bmpi::detail::part_lanes_v<layout::column, double>,
+                    row = bmpi::detail::part_lanes_v<layout::row, double>;
   const int P = world_size();
   for (const split kind : {split::even, split::one_two_rest}) {
     const auto sizes = parts(kind, P);
     INFO(P << " ranks, split " << split_name(kind));
-    check_factored_route(0, {0, 9, 15, 1}, sizes, make_right, make_right);
-    check_factored_route(1, {3, 0, 70, 1}, sizes, make_right, make_right);
-    check_factored_route(2, {9, 15, 0, 1}, sizes, make_left, make_right);
-    check_factored_route(2, {9, 15, 0, 1}, sizes, make_right, make_left);
-    check_factored_route(2, {3, 16, 0, 1}, sizes, make_slice, make_slice);
-    check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_right, batches);
-    check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_left, batches);
+    check_factored_route(0, {0, 9, 15, 1}, sizes, make_right, make_right, column);
+    check_factored_route(1, {3, 0, 70, 1}, sizes, make_right, make_right, column);
+    check_factored_route(2, {9, 15, 0, 1}, sizes, make_columns, make_columns, column);
+    check_factored_route(2, {9, 15, 0, 1}, sizes, make_columns, make_right, column);
+    check_factored_route(2, {9, 15, 0, 1}, sizes, make_right, make_columns, row);
+    check_factored_route(2, {9, 15, 0, 1}, sizes, make_left, make_left, row);
+    check_factored_route(2, {3, 16, 0, 1}, sizes, make_slice, make_slice, row);
+    check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_right, row, true, batches);
+    check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_left, row, true, batches);
+    // Many row runs: no batches (they are taken for a single row run only).
+    check_factored_route(2, {3, 16, 0, 1}, sizes, make_slice, make_slice, row, false, batches);
   }
 }
 

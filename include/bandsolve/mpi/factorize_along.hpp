@@ -65,6 +65,11 @@ class along_factorization {
   int axis() const { return axis_; }
   exchange scheme() const { return f_.scheme(); }
   bool on_device_backend() const { return f_.on_device_backend(); }
+  // Lines per pack of the stored factors (64 doubles or 128 floats where the coefficients' runs
+  // were columns or shared, so that column runs of d take the column passes) and batches of
+  // lines the reduced systems were factored in (more than one: one row run on every rank).
+  std::size_t factor_pack_lines() const { return f_.factor_pack_lines(); }
+  std::size_t batches() const { return f_.batches(); }
   // Bytes of the factors this rank keeps (one line's for coefficients shared by every line).
   std::size_t storage_bytes() const { return f_.storage_bytes(); }
   // Per-line info codes, the same on every rank, lines numbered as solve_along numbers them.
@@ -96,7 +101,7 @@ class along_factorization {
     if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
       if (!f_.on_device_backend()) {
         if (detail::run_is_row(d, axis_, r, n)) {
-          if (r.runs == 1 && f_.batches() > 1)
+          if (r.runs == 1 && batches() > 1)
             return f_.solve_host_batches(
                 exec, detail::run_batch<Kokkos::LayoutRight, T, typename DView::memory_space>(
                           d, r, 0, n));
@@ -104,7 +109,7 @@ class along_factorization {
         }
         constexpr auto column_lanes = static_cast<std::size_t>(
             detail::part_lanes_v<layout::column, T>);
-        if (detail::run_is_column(d, axis_, r) && f_.factor_pack_lines() % column_lanes == 0)
+        if (detail::run_is_column(d, axis_, r) && factor_pack_lines() % column_lanes == 0)
           return solve_runs<Kokkos::LayoutLeft>(exec, d, r, n);
       }
     }
@@ -241,12 +246,14 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
   // A single row run on every rank (along z of a LayoutRight array) is factored in batches of
   // lines, so that a solve finishes each batch while its d is in cache; whether every rank has
   // one is agreed here, since the batches are collective.
+  // A part of one row can be both a row and a column run; it counts as a row run, as in a solve.
   const auto every = [&](auto is) { return shared ? is(like) : is(a) && is(b) && is(c); };
   const bool host = !DevicePasses && p.nsys > 0;
+  const bool rows = host && every([&](const auto& v) { return run_is_row(v, axis, r, n); });
   const bool columns =
-      host && (shared || every([&](const auto& v) { return run_is_column(v, axis, r); }));
-  int one_row_run =
-      host && r.runs == 1 && every([&](const auto& v) { return run_is_row(v, axis, r, n); });
+      host && (shared ||
+               (!rows && every([&](const auto& v) { return run_is_column(v, axis, r); })));
+  int one_row_run = rows && r.runs == 1;
   if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &one_row_run, 1, MPI_INT, MPI_LAND, comm);
   const index_t batch =
       one_row_run ? static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T),

@@ -127,16 +127,18 @@ Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace> run_lines(const View& v, in
 }
 
 // Whether run q of every array is exactly a column batch: neighbouring lines neighbours in
-// memory and the rows `lines` apart (e.g. the slowest axis of a LayoutRight array). Such runs take
-// the column layout's local passes (blocks of 64 lines, the next row prefetched) instead of the
-// strided ones (a cache line of lines, rows far apart read without prefetch).
+// memory and the rows `lines` apart (e.g. the slowest axis of a LayoutRight array; any stride
+// along the axis for a part of one row). Such runs take the column layout's local passes (blocks
+// of 64 lines, the next row prefetched) instead of the strided ones (a cache line of lines, rows
+// far apart read without prefetch).
 template <class View>
 bool run_is_column(const View& v, int axis, const along_runs& r) {
   if constexpr (View::rank == 1) {
     return false;
   } else {
     const bool side_by_side = r.step_axis >= 0 ? v.stride(r.step_axis) == 1 : r.lines == 1;
-    return side_by_side && static_cast<index_t>(v.stride(axis)) == r.lines;
+    return side_by_side &&
+           (v.extent(axis) <= 1 || static_cast<index_t>(v.stride(axis)) == r.lines);
   }
 }
 
