@@ -27,6 +27,8 @@
 //   along/<axis>/factored_shared
 //                          the same with the coefficients given once for every line (rank-1 a,
 //                          b, c of this rank's rows): one line's factors, read by every line;
+//   along/<axis>/<kind>/left
+//                          the same cases on the field as one LayoutLeft array (x fastest);
 //   scheme/gather/L, scheme/all_to_all/L
 //                          the two exchanges of the reduced systems on L lines of 64 rows per rank
 //                          (row layout, one-shot), for the automatic scheme's threshold;
@@ -297,10 +299,11 @@ void run(benchmark::State& state, method how, kind what) {
     state.counters["vs_batched"] = per_iter / partitioned_seconds[axis][int(what)];
 }
 
-// mpi::solve_along on the N^3 field as one LayoutRight array split along `axis` (N/P planes per
-// rank), one-shot, full coefficient arrays: the lines are solved in place, run by run. Counters:
-// ns_per_unknown and vs_local (time over the local one-shot case of the column layout, the
-// single-process reference of the x_column cases; run those first).
+// mpi::solve_along on the N^3 field as one array in ArrayLayout (LayoutRight or LayoutLeft) split
+// along `axis` (N/P planes per rank), one-shot, full coefficient arrays: the lines are solved in
+// place, run by run. Counters: ns_per_unknown and vs_local (time over the local one-shot case of
+// the column layout, the single-process reference of the x_column cases; run those first).
+template <class ArrayLayout>
 void along(benchmark::State& state, int axis, kind what, bool shared = false) {
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -313,7 +316,7 @@ void along(benchmark::State& state, int axis, kind what, bool shared = false) {
   }
   std::size_t e[3] = {N, N, N};
   e[axis] = N / static_cast<std::size_t>(P);
-  using field = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using field = Kokkos::View<T***, ArrayLayout, Kokkos::HostSpace>;
   const field a("a", e[0], e[1], e[2]), b("b", e[0], e[1], e[2]), c("c", e[0], e[1], e[2]),
       d("d", e[0], e[1], e[2]), d0("d0", e[0], e[1], e[2]);
   Kokkos::deep_copy(a, -1.0);
@@ -504,25 +507,31 @@ void register_all(int iterations) {
       }
 }
 
-// After register_all's cases, so that vs_local finds the local case of the same run.
+// After register_all's cases, so that vs_local finds the local case of the same run. The field
+// as a LayoutRight array, then (suffix /left) as a LayoutLeft one.
 void register_along(int iterations) {
   const char* axes[] = {"x_axis0", "y_axis1", "z_axis2"};
-  for (const kind what : {kind::one_shot, kind::factored})
-    for (int axis = 0; axis < 3; ++axis)
-      for (const bool shared : {false, true}) {
-        if (shared && what == kind::one_shot) continue;
-        const std::string name = std::string("mpi/along/") + axes[axis] +
-                                 (what == kind::one_shot ? "/one_shot"
-                                  : shared               ? "/factored_shared"
-                                                         : "/factored");
-        benchmark::RegisterBenchmark(name.c_str(),
-                                     [axis, what, shared](benchmark::State& s) {
-                                       along(s, axis, what, shared);
-                                     })
-            ->UseManualTime()
-            ->Iterations(iterations)
-            ->Unit(benchmark::kMillisecond);
-      }
+  for (const bool left : {false, true})
+    for (const kind what : {kind::one_shot, kind::factored})
+      for (int axis = 0; axis < 3; ++axis)
+        for (const bool shared : {false, true}) {
+          if (shared && what == kind::one_shot) continue;
+          const std::string name = std::string("mpi/along/") + axes[axis] +
+                                   (what == kind::one_shot ? "/one_shot"
+                                    : shared               ? "/factored_shared"
+                                                           : "/factored") +
+                                   (left ? "/left" : "");
+          benchmark::RegisterBenchmark(name.c_str(),
+                                       [axis, what, shared, left](benchmark::State& s) {
+                                         if (left)
+                                           along<Kokkos::LayoutLeft>(s, axis, what, shared);
+                                         else
+                                           along<Kokkos::LayoutRight>(s, axis, what, shared);
+                                       })
+              ->UseManualTime()
+              ->Iterations(iterations)
+              ->Unit(benchmark::kMillisecond);
+        }
 }
 
 // After the local block case of each kind, the partitioned one (vs_local); one right-hand side

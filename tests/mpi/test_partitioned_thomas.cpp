@@ -686,8 +686,17 @@ template <class T>
 struct nd_array<T, 3> { using type = T***; };
 template <class T>
 struct nd_array<T, 4> { using type = T****; };
+// A layout for check_along: rank-3 LayoutStride arrays laid out as LayoutLeft on rank 0 and as
+// LayoutRight on the others (each rank proposes another line order: the ranks must agree on one).
+struct mixed_layouts {};
+
+template <class ArrayLayout>
+using kokkos_layout_t = std::conditional_t<std::is_same_v<ArrayLayout, mixed_layouts>,
+                                           Kokkos::LayoutStride, ArrayLayout>;
+
 template <class T, int R, class ArrayLayout = Kokkos::LayoutRight>
-using nd_view = Kokkos::View<typename nd_array<T, R>::type, ArrayLayout, Kokkos::HostSpace>;
+using nd_view =
+    Kokkos::View<typename nd_array<T, R>::type, kokkos_layout_t<ArrayLayout>, Kokkos::HostSpace>;
 
 template <class V>
 typename V::reference_type element(const V& v, const extents& i) {
@@ -707,12 +716,18 @@ void for_each_index(const extents& e, const F& f) {
 }
 
 // A View of extents e in ArrayLayout; LayoutStride: the subview of a LayoutRight array with two
-// more indices along the last axis, padding that is never read (1e30) nor written.
-template <class V>
+// more indices along the last axis, padding that is never read (1e30) nor written; mixed_layouts:
+// LayoutLeft strides on rank 0, LayoutRight strides on the others.
+template <class V, class ArrayLayout = typename V::array_layout>
 V allocate_nd(const std::string& label, const extents& e) {
   constexpr int R = static_cast<int>(V::rank);
   using T = typename V::value_type;
-  if constexpr (std::is_same_v<typename V::array_layout, Kokkos::LayoutStride>) {
+  if constexpr (std::is_same_v<ArrayLayout, mixed_layouts>) {
+    static_assert(R == 3, "mixed layouts: rank 3 only here");
+    return world_rank() == 0
+               ? V(label, Kokkos::LayoutStride(e[0], 1, e[1], e[0], e[2], e[0] * e[1]))
+               : V(label, Kokkos::LayoutStride(e[0], e[1] * e[2], e[1], e[2], e[2], 1));
+  } else if constexpr (std::is_same_v<typename V::array_layout, Kokkos::LayoutStride>) {
     static_assert(R == 3, "padded arrays: rank 3 only here");
     nd_view<T, 3> base(label, e[0], e[1], e[2] + 2);
     Kokkos::deep_copy(base, T(1e30));
@@ -793,9 +808,11 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   extents local = ext, lcext = cext;
   local[ax] = m;
   lcext[Shared ? 0 : ax] = m;
-  const DView d = allocate_nd<DView>("d", local);
-  const CView a = allocate_nd<CView>("a", lcext), b = allocate_nd<CView>("b", lcext),
-              c = allocate_nd<CView>("c", lcext);
+  using CLayout = std::conditional_t<Shared, Kokkos::LayoutRight, ArrayLayout>;
+  const DView d = allocate_nd<DView, ArrayLayout>("d", local);
+  const CView a = allocate_nd<CView, CLayout>("a", lcext),
+              b = allocate_nd<CView, CLayout>("b", lcext),
+              c = allocate_nd<CView, CLayout>("c", lcext);
   fill_along(L, ext, axis, g0, a, b, c, d);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
   Kokkos::deep_copy(info, -7);
@@ -888,6 +905,7 @@ TEST_CASE("mpi::solve_along equals the single-process solve of the whole lines",
       const extents ext{6, 11, 5, 1};
       check_along<double, 3, Kokkos::LayoutRight>(axis, ext, sizes, {3, 20});
       check_along<double, 3, Kokkos::LayoutLeft>(axis, ext, sizes, {7});
+      check_along<double, 3, mixed_layouts>(axis, ext, sizes, {2, 7});
       check_along<double, 3, Kokkos::LayoutStride>(axis, ext, sizes);
       check_along<double, 3, Kokkos::LayoutRight, true>(axis, ext, sizes);
       check_along<float, 3, Kokkos::LayoutRight>(axis, ext, sizes);
@@ -928,7 +946,9 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
       check_along<double, 3, Kokkos::LayoutRight, false, passes::host, thomas, true>(
           axis, ext, sizes, {3, 20});
       check_along<double, 3, Kokkos::LayoutLeft, false, passes::host, thomas, true>(axis, ext,
-                                                                                    sizes);
+                                                                                    sizes, {7});
+      check_along<double, 3, mixed_layouts, false, passes::host, thomas, true>(axis, ext, sizes,
+                                                                             {2, 7});
       check_along<float, 3, Kokkos::LayoutStride, false, passes::host, thomas, true>(axis, ext,
                                                                                      sizes);
       check_along<double, 3, Kokkos::LayoutRight, false, passes::host, periodic, true>(
@@ -1050,7 +1070,7 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
     return left(label, e[0], e[1], e[2]);
   };
   // Axis 1 fastest, then axis 0, then axis 2: along axis 2 one column run of e[0] e[1] lines
-  // (a LayoutLeft array is not one: its lines follow memory in another order than their numbers).
+  // (a LayoutLeft array is one too, its lines numbered in memory order: line_order.hpp).
   const auto make_columns = [](const std::string& label, const extents& e) {
     return nd_view<double, 3, Kokkos::LayoutStride>(
         label, Kokkos::LayoutStride(e[0], e[1], e[1], 1, e[2], e[0] * e[1]));
@@ -1076,7 +1096,7 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
     check_factored_route(2, {9, 15, 0, 1}, sizes, make_columns, make_columns, column);
     check_factored_route(2, {9, 15, 0, 1}, sizes, make_columns, make_right, column);
     check_factored_route(2, {9, 15, 0, 1}, sizes, make_right, make_columns, row);
-    check_factored_route(2, {9, 15, 0, 1}, sizes, make_left, make_left, row);
+    check_factored_route(2, {9, 15, 0, 1}, sizes, make_left, make_left, column);
     check_factored_route(2, {3, 16, 0, 1}, sizes, make_slice, make_slice, row);
     check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_right, row, true, batches);
     check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_left, row, true, batches);
@@ -1108,6 +1128,8 @@ TEST_CASE("mpi::solve and mpi::solve_along with the device passes: singular line
     check_along<double, 3, Kokkos::LayoutStride, false, passes::device>(axis, {6, 11, 5, 1}, sizes,
                                                                        {4});
     check_along<double, 3, Kokkos::LayoutRight, true, passes::device>(axis, {6, 11, 5, 1}, sizes);
+    check_along<double, 3, Kokkos::LayoutLeft, false, passes::device>(axis, {6, 11, 5, 1}, sizes,
+                                                                      {4});
   }
   const auto [g0, m] = my_rows(sizes);
   auto a = local_view<layout::row>("a", L, g0, m, 0), b = local_view<layout::row>("b", L, g0, m, 1),

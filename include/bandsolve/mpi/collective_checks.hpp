@@ -25,6 +25,9 @@ struct partition {
   std::vector<index_t> rows, offsets;
   index_t total_rows = 0;
   int max_threads = 1;  // the most threads a rank's execution space runs (batch sizes)
+  // Solves along an axis: the order every rank numbers the lines in (line_order.hpp's code; 0:
+  // solve_along's numbering), the one the ranks proposed when all proposed the same.
+  long long line_order = 0;
 };
 
 // The most rows any rank holds.
@@ -39,6 +42,7 @@ inline std::size_t max_rows(const partition& p) {
 struct along_shape {
   long long axis = 0;
   long long extent[4] = {0, 0, 0, 0};
+  long long line_order = 0;  // the order this rank proposes to number the lines in
 };
 
 // The communicator itself is checked locally: a null one has no ranks to agree with.
@@ -70,15 +74,16 @@ inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, std::si
 
   std::string message = local.message;
   // bad, nsys, rows, scalar bytes, scheme, all-to-all threshold, axis, 4 extents, batch bytes,
-  // threads
-  constexpr int F = 13;
+  // threads, line order
+  constexpr int F = 14;
   const along_shape none{};
   const along_shape& sh = shape ? *shape : none;
   long long mine[F] = {0, 0, 0, static_cast<long long>(scalar_bytes),
                        opts ? static_cast<long long>(opts->scheme) : 0,
                        opts ? static_cast<long long>(opts->all_to_all_min_lines_per_rank) : 0,
                        sh.axis, sh.extent[0], sh.extent[1], sh.extent[2], sh.extent[3],
-                       opts ? static_cast<long long>(opts->batch_bytes_per_thread) : 0, threads};
+                       opts ? static_cast<long long>(opts->batch_bytes_per_thread) : 0, threads,
+                       sh.line_order};
   if (local.bad) {
     mine[0] = 1;
   } else if (local.held < 1) {
@@ -136,6 +141,9 @@ inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, std::si
           " on rank 0 but ", field(r, 4), ", ", field(r, 5), ", ", field(r, 11), " on rank ", r);
   }
   p.nsys = static_cast<std::size_t>(field(0, 1));
+  p.line_order = field(0, 13);
+  for (int r = 1; r < p.size; ++r)
+    if (field(r, 13) != field(0, 13)) p.line_order = 0;
   for (int r = 0; r < p.size; ++r)
     p.max_threads = field(r, 12) > p.max_threads ? static_cast<int>(field(r, 12)) : p.max_threads;
   p.rows.resize(static_cast<std::size_t>(p.size));

@@ -16,8 +16,10 @@
 // has the same factors, computed and stored once (4 values per row; full arrays: per row and
 // line), so that a solve reads d and the one line's factors. d of a solve: an array of the
 // factored extents in any of those layouts (it may differ from the coefficients'). The lines are
-// cut into runs as solve_along cuts them (solve_along.hpp); the factors of every line are stored
-// by line number, so a solve cuts d into its own runs. Words sent and info codes: those of
+// numbered in the order of the coefficients' memory (line_order.hpp; of d's for shared
+// coefficients) and cut into runs as solve_along cuts them (solve_along.hpp); the factors of every
+// line are stored by that number, so a solve takes d's batch axes in the same order and cuts it
+// into its own runs. Words sent and info codes: those of
 // mpi::factorize on the same lines (a solve at most 4 words per line per rank). On Kokkos::Cuda,
 // or with a trailing backend::device{} after the options, the device passes
 // (partition_device.hpp).
@@ -28,6 +30,7 @@
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/factorize.hpp>
 #include <bandsolve/mpi/host_execution.hpp>
+#include <bandsolve/mpi/line_order.hpp>
 #include <bandsolve/mpi/line_algo.hpp>
 #include <bandsolve/mpi/options.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
@@ -55,9 +58,17 @@ class along_factorization {
   using lines_factorization = factorization<T, ExecutionSpace, Algo>;
 
   along_factorization() = default;
+  // f: the lines numbered in `order` (line_order.hpp); info: f's codes in solve_along's numbering.
   along_factorization(lines_factorization f, int axis, int rank,
-                      std::array<std::size_t, 4> extents)
-      : f_(std::move(f)), axis_(axis), rank_(rank), extents_(extents), initialized_(true) {}
+                      std::array<std::size_t, 4> extents, detail::line_order order,
+                      Kokkos::View<const int*, Kokkos::HostSpace> info)
+      : f_(std::move(f)),
+        info_(std::move(info)),
+        axis_(axis),
+        rank_(rank),
+        extents_(extents),
+        order_(order),
+        initialized_(true) {}
 
   std::size_t nsys() const { return f_.nsys(); }
   // Rows this rank holds of every line (d.extent(axis)).
@@ -73,12 +84,12 @@ class along_factorization {
   // Bytes of the factors this rank keeps (one line's for coefficients shared by every line).
   std::size_t storage_bytes() const { return f_.storage_bytes(); }
   // Per-line info codes, the same on every rank, lines numbered as solve_along numbers them.
-  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return f_.info(); }
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return info_; }
 
   // d: this rank's part of the array, the factored extents, any of the layouts factorize_along
   // takes. Fences exec.
   template <class DView>
-  void solve(const ExecutionSpace& exec, const DView& d) const {
+  void solve(const ExecutionSpace& exec, const DView& user_d) const {
     static_assert(Kokkos::is_view<DView>::value && DView::rank >= 2 && DView::rank <= 4,
                   "bandsolve::mpi::along_factorization::solve: d must be a View of rank 2, 3 "
                   "or 4");
@@ -89,8 +100,10 @@ class along_factorization {
         Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
         "bandsolve::mpi::along_factorization::solve: d must be accessible from the execution "
         "space");
-    agree_on_rhs(d);
+    agree_on_rhs(user_d);
     if (f_.nsys() == 0) return;
+    // d with its batch axes in the order the lines were factored in (line_order.hpp).
+    const auto d = detail::permuted(user_d, order_);
     const detail::along_runs r = detail::runs_of(axis_, d);
     const index_t n = static_cast<index_t>(d.extent(axis_));
     // On the host passes, runs that are exactly row batches take the row layout's passes (staged
@@ -160,8 +173,10 @@ class along_factorization {
   }
 
   lines_factorization f_;
+  Kokkos::View<const int*, Kokkos::HostSpace> info_;
   int axis_ = 0, rank_ = 0;
   std::array<std::size_t, 4> extents_ = {0, 0, 0, 0};
+  detail::line_order order_;
   bool initialized_ = false;
 };
 
@@ -174,9 +189,9 @@ namespace detail {
 template <class Algo, bool DevicePasses, class ExecutionSpace, class AView, class BView,
           class CView, class ShapeView>
 along_factorization<typename BView::non_const_value_type, ExecutionSpace, Algo>
-partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& a,
-                            const BView& b, const CView& c, const ShapeView& like,
-                            const options& opts) {
+partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
+                            const AView& user_a, const BView& user_b, const CView& user_c,
+                            const ShapeView& user_like, const options& opts) {
   using T = typename BView::non_const_value_type;
   using memory_space = typename BView::memory_space;
   constexpr int rank = static_cast<int>(ShapeView::rank);
@@ -209,28 +224,33 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
   shape.axis = axis;
   std::array<std::size_t, 4> extents = {0, 0, 0, 0};
   for (int k = 0; k < rank; ++k) {
-    extents[static_cast<std::size_t>(k)] = like.extent(k);
-    shape.extent[k] = k == axis ? 0 : static_cast<long long>(like.extent(k));
+    extents[static_cast<std::size_t>(k)] = user_like.extent(k);
+    shape.extent[k] = k == axis ? 0 : static_cast<long long>(user_like.extent(k));
   }
+  shape.line_order = memory_order(axis, user_like).code();
   const partition p = agree_on_arguments(fn, comm, sizeof(T), [&] {
     if (axis < 0 || axis >= rank)
       bandsolve::detail::throw_invalid_argument(fn, "axis = ", axis, " but the array has rank ",
                                                 rank, " (axes 0 to ", rank - 1, ")");
     if constexpr (shared) {
-      bandsolve::detail::check_line_coefficients(fn, "a", a, like, axis);
-      bandsolve::detail::check_line_coefficients(fn, "b", b, like, axis);
-      bandsolve::detail::check_line_coefficients(fn, "c", c, like, axis);
+      bandsolve::detail::check_line_coefficients(fn, "a", user_a, user_like, axis);
+      bandsolve::detail::check_line_coefficients(fn, "b", user_b, user_like, axis);
+      bandsolve::detail::check_line_coefficients(fn, "c", user_c, user_like, axis);
     } else {
-      bandsolve::detail::check_same_extents(fn, "a", a, "b", b);
-      bandsolve::detail::check_same_extents(fn, "c", c, "b", b);
+      bandsolve::detail::check_same_extents(fn, "a", user_a, "b", user_b);
+      bandsolve::detail::check_same_extents(fn, "c", user_c, "b", user_b);
     }
-    bandsolve::detail::check_rows_fit_int(fn, like.extent(axis));
+    bandsolve::detail::check_rows_fit_int(fn, user_like.extent(axis));
     std::size_t nsys = 1;
     for (int k = 0; k < rank; ++k)
-      if (k != axis) nsys *= like.extent(k);
-    return std::pair<std::size_t, std::size_t>(nsys, like.extent(axis));
+      if (k != axis) nsys *= user_like.extent(k);
+    return std::pair<std::size_t, std::size_t>(nsys, user_like.extent(axis));
   }, &opts, &shape);
 
+  // The arrays with their batch axes in the agreed line order (line_order.hpp).
+  const line_order order = line_order::from_code(p.line_order);
+  const auto a = permuted(user_a, order), b = permuted(user_b, order),
+             c = permuted(user_c, order), like = permuted(user_like, order);
   using strided = Kokkos::View<T**, Kokkos::LayoutStride, memory_space>;
   const along_runs r = p.nsys == 0 ? along_runs{} : runs_of(axis, like, a, b, c);
   const index_t n = static_cast<index_t>(like.extent(axis));
@@ -265,7 +285,18 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
         for (std::size_t q = 0; q < runs.size(); ++q)
           g(static_cast<index_t>(q) * r.lines, r.lines, runs[q][0], runs[q][1], runs[q][2]);
       });
-  return along_factorization<T, ExecutionSpace, Algo>(std::move(f), axis, rank, extents);
+  // The info codes in solve_along's numbering.
+  Kokkos::View<const int*, Kokkos::HostSpace> info = f.info();
+  if (!order.natural()) {
+    const Kokkos::View<int*, Kokkos::HostSpace> renumbered(
+        "bandsolve::mpi::factorize_along info", p.nsys);
+    const line_renumbering renumber(axis, user_like, order);
+    for (std::size_t j = 0; j < p.nsys; ++j)
+      renumbered(static_cast<std::size_t>(renumber(static_cast<index_t>(j)))) = info(j);
+    info = renumbered;
+  }
+  return along_factorization<T, ExecutionSpace, Algo>(std::move(f), axis, rank, extents, order,
+                                                      std::move(info));
 }
 
 }  // namespace detail

@@ -23,7 +23,9 @@
 // rank: the single-process Thomas (or periodic) solve of every line (run by run, below: the same
 // pivots and info codes as solve_along).
 //
-// How: the lines are cut into runs of consecutive line numbers that are equally spaced in d and
+// How: the lines are numbered among the ranks in the order of d's memory (line_order.hpp: the
+// batch axes by stride, largest first, when every rank proposes the same order; solve_along's
+// numbering otherwise), then cut into runs of consecutive numbers that are equally spaced in d and
 // in every full coefficient array (the batch axes fold as far as their strides allow, last axis
 // first); each run is handed to the local passes of mpi::solve (partition_kernel.hpp) in place,
 // as a column batch View where every array's run is exactly one (neighbouring lines side by side,
@@ -31,12 +33,13 @@
 // array's run is exactly one (each line's rows contiguous, lines n rows apart: the fastest axis of
 // a LayoutRight array; its packs are staged as mpi::solve stages row batches), else as a strided
 // batch View (layout::strided; shared coefficients with system stride 0): no array is copied.
-// The reduced systems of all runs go through one exchange, as in mpi::solve. See
-// docs/distributed.md.
+// The reduced systems of all runs go through one exchange, as in mpi::solve; the info codes are
+// put back into solve_along's numbering. See docs/distributed.md.
 #include <bandsolve/backend/host_simd/team_launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/mpi/host_execution.hpp>
+#include <bandsolve/mpi/line_order.hpp>
 #include <bandsolve/mpi/solve.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
@@ -270,6 +273,31 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
       info);
 }
 
+// The host passes on a, b, c, d with their batch axes in the agreed line order (line_order.hpp):
+// runs that are column or row batches in every array take those layouts' passes, others the
+// strided ones; codes numbered in that order.
+template <class Algo, class T, class MemorySpace, class ExecutionSpace, class AView, class BView,
+          class CView, class DView, class InfoView>
+void solve_permuted_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
+                         const options& opts, int axis, const AView& a, const BView& b,
+                         const CView& c, const DView& d, const InfoView& codes) {
+  const along_runs r = runs_of(axis, d, a, b, c);
+  const index_t n = static_cast<index_t>(d.extent(axis));
+  if (run_is_column(a, axis, r) && run_is_column(b, axis, r) && run_is_column(c, axis, r) &&
+      run_is_column(d, axis, r))
+    return solve_runs<Algo, T, MemorySpace>(
+        exec, comm, p, opts, batch_runs<Kokkos::LayoutLeft, T, MemorySpace>(r, n, a, b, c, d),
+        r.lines, codes);
+  if (run_is_row(a, axis, r, n) && run_is_row(b, axis, r, n) && run_is_row(c, axis, r, n) &&
+      run_is_row(d, axis, r, n))
+    return solve_runs<Algo, T, MemorySpace>(
+        exec, comm, p, opts, batch_runs<Kokkos::LayoutRight, T, MemorySpace>(r, n, a, b, c, d),
+        r.lines, codes);
+  solve_runs<Algo, T, MemorySpace>(exec, comm, p, opts,
+                                   strided_runs<T, MemorySpace>(axis, r, n, a, b, c, d), r.lines,
+                                   codes);
+}
+
 // The arguments of solve_along checked on every rank and agreed, the batch extents included.
 template <class AView, class BView, class CView, class DView, class InfoView>
 partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axis, const AView& a,
@@ -280,6 +308,7 @@ partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axi
   shape.axis = axis;
   for (int k = 0; k < rank; ++k)
     shape.extent[k] = k == axis ? 0 : static_cast<long long>(d.extent(k));
+  shape.line_order = memory_order(axis, d).code();
   return agree_on_arguments(fn, comm, sizeof(typename DView::value_type), [&] {
     const std::size_t nsys = bandsolve::detail::check_along_lines(fn, axis, d, info);
     bandsolve::detail::check_along_coefficient(fn, "a", a, d, axis, "d", d);
@@ -322,25 +351,12 @@ void partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, int axis
   const partition p = agree_on_along_arguments(fn, comm, axis, a, b, c, d, info, opts,
                                                bandsolve::detail::concurrency_of(exec));
   if (p.nsys == 0) return;
-
-  const along_runs r = runs_of(axis, d, a, b, c);
-  const index_t n = static_cast<index_t>(d.extent(axis));
-  if (run_is_column(a, axis, r) && run_is_column(b, axis, r) && run_is_column(c, axis, r) &&
-      run_is_column(d, axis, r)) {
-    solve_runs<Algo, T, memory_space>(
-        exec, comm, p, opts, batch_runs<Kokkos::LayoutLeft, T, memory_space>(r, n, a, b, c, d),
-        r.lines, info);
-    return;
-  }
-  if (run_is_row(a, axis, r, n) && run_is_row(b, axis, r, n) && run_is_row(c, axis, r, n) &&
-      run_is_row(d, axis, r, n)) {
-    solve_runs<Algo, T, memory_space>(
-        exec, comm, p, opts, batch_runs<Kokkos::LayoutRight, T, memory_space>(r, n, a, b, c, d),
-        r.lines, info);
-    return;
-  }
-  const auto runs = strided_runs<T, memory_space>(axis, r, n, a, b, c, d);
-  solve_runs<Algo, T, memory_space>(exec, comm, p, opts, runs, r.lines, info);
+  const line_order order = line_order::from_code(p.line_order);
+  solve_in_line_order(exec, axis, d, order, info, [&](const auto& codes) {
+    solve_permuted_runs<Algo, T, memory_space>(exec, comm, p, opts, axis, permuted(a, order),
+                                               permuted(b, order), permuted(c, order),
+                                               permuted(d, order), codes);
+  });
 }
 
 // solve_along with the device backend's local passes (partition_device.hpp) on exec's own
@@ -361,27 +377,30 @@ void device_partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, i
   const std::string fn = line_fn<Algo>("bandsolve::mpi::solve_along");
   const partition p = agree_on_along_arguments(fn, comm, axis, a, b, c, d, info, opts);
   if (p.nsys == 0) return;
-
-  const along_runs r = runs_of(axis, d, a, b, c);
+  const line_order order = line_order::from_code(p.line_order);
+  const auto pa = permuted(a, order), pb = permuted(b, order), pc = permuted(c, order),
+             pd = permuted(d, order);
+  const along_runs r = runs_of(axis, pd, pa, pb, pc);
   const index_t n = static_cast<index_t>(d.extent(axis));
-  const auto runs = strided_runs<T, memory_space>(axis, r, n, a, b, c, d);
-  if (p.size == 1) {
-    const Kokkos::View<int*, memory_space> codes("bandsolve::mpi::solve_along info", p.nsys);
-    for (const auto& run : runs)
-      bandsolve::solve(exec, Algo{}, run.a, run.b, run.c, run.d,
-                       Kokkos::View<int*, memory_space>(codes.data() + run.first,
-                                                        static_cast<std::size_t>(r.lines)),
-                       backend::device{});
-    Kokkos::deep_copy(exec, info, codes);
-    exec.fence();
-    return;
-  }
-  solve_reduced_lines_device<Algo, T, memory_space>(
-      exec, comm, p, opts,
-      [&](const auto& f) {
-        for (const auto& run : runs) f(run.first, r.lines, run.a, run.b, run.c, run.d);
-      },
-      info);
+  const auto runs = strided_runs<T, memory_space>(axis, r, n, pa, pb, pc, pd);
+  solve_in_line_order(exec, axis, d, order, info, [&](const auto& codes) {
+    if (p.size == 1) {
+      const Kokkos::View<int*, memory_space> lines("bandsolve::mpi::solve_along info", p.nsys);
+      for (const auto& run : runs)
+        bandsolve::solve(exec, Algo{}, run.a, run.b, run.c, run.d,
+                         Kokkos::View<int*, memory_space>(lines.data() + run.first,
+                                                          static_cast<std::size_t>(r.lines)),
+                         backend::device{});
+      Kokkos::deep_copy(exec, codes, lines);
+      return;
+    }
+    solve_reduced_lines_device<Algo, T, memory_space>(
+        exec, comm, p, opts,
+        [&](const auto& f) {
+          for (const auto& run : runs) f(run.first, r.lines, run.a, run.b, run.c, run.d);
+        },
+        codes);
+  });
 }
 
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
