@@ -27,8 +27,9 @@
 //   along/<axis>/factored_shared
 //                          the same with the coefficients given once for every line (rank-1 a,
 //                          b, c of this rank's rows): one line's factors, read by every line;
-//   along/<axis>/<kind>/left
-//                          the same cases on the field as one LayoutLeft array (x fastest);
+//   along/<axis>/<kind>/left, along/<axis>/<kind>/padded
+//                          the same cases on the field as one LayoutLeft array (x fastest) and
+//                          as make_padded_array's padded LayoutRight array;
 //   scheme/gather/L, scheme/all_to_all/L
 //                          the two exchanges of the reduced systems on L lines of 64 rows per rank
 //                          (row layout, one-shot), for the automatic scheme's threshold;
@@ -65,6 +66,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -299,8 +301,9 @@ void run(benchmark::State& state, method how, kind what) {
     state.counters["vs_batched"] = per_iter / partitioned_seconds[axis][int(what)];
 }
 
-// mpi::solve_along on the N^3 field as one array in ArrayLayout (LayoutRight or LayoutLeft) split
-// along `axis` (N/P planes per rank), one-shot, full coefficient arrays: the lines are solved in
+// mpi::solve_along on the N^3 field as one array in ArrayLayout (LayoutRight, LayoutLeft, or
+// LayoutStride: the padded LayoutRight array of make_padded_array) split along `axis` (N/P planes
+// per rank), one-shot, full coefficient arrays: the lines are solved in
 // place, run by run. Counters: ns_per_unknown and vs_local (time over the local one-shot case of
 // the column layout, the single-process reference of the x_column cases; run those first).
 template <class ArrayLayout>
@@ -317,8 +320,13 @@ void along(benchmark::State& state, int axis, kind what, bool shared = false) {
   std::size_t e[3] = {N, N, N};
   e[axis] = N / static_cast<std::size_t>(P);
   using field = Kokkos::View<T***, ArrayLayout, Kokkos::HostSpace>;
-  const field a("a", e[0], e[1], e[2]), b("b", e[0], e[1], e[2]), c("c", e[0], e[1], e[2]),
-      d("d", e[0], e[1], e[2]), d0("d0", e[0], e[1], e[2]);
+  const auto make = [&](const char* label) {
+    if constexpr (std::is_same_v<ArrayLayout, Kokkos::LayoutStride>)
+      return bandsolve::make_padded_array<T***, Kokkos::HostSpace>(label, e[0], e[1], e[2]);
+    else
+      return field(std::string(label), e[0], e[1], e[2]);
+  };
+  const field a = make("a"), b = make("b"), c = make("c"), d = make("d"), d0 = make("d0");
   Kokkos::deep_copy(a, -1.0);
   Kokkos::deep_copy(b, 4.0);
   Kokkos::deep_copy(c, -1.0);
@@ -508,10 +516,11 @@ void register_all(int iterations) {
 }
 
 // After register_all's cases, so that vs_local finds the local case of the same run. The field
-// as a LayoutRight array, then (suffix /left) as a LayoutLeft one.
+// as a LayoutRight array, then (suffix /left) as a LayoutLeft one, then (suffix /padded) as the
+// padded array of make_padded_array.
 void register_along(int iterations) {
   const char* axes[] = {"x_axis0", "y_axis1", "z_axis2"};
-  for (const bool left : {false, true})
+  for (const char* suffix : {"", "/left", "/padded"})
     for (const kind what : {kind::one_shot, kind::factored})
       for (int axis = 0; axis < 3; ++axis)
         for (const bool shared : {false, true}) {
@@ -520,11 +529,14 @@ void register_along(int iterations) {
                                    (what == kind::one_shot ? "/one_shot"
                                     : shared               ? "/factored_shared"
                                                            : "/factored") +
-                                   (left ? "/left" : "");
+                                   suffix;
+          const char k = suffix[0] == '\0' ? 'r' : suffix[1];  // 'r', 'l' or 'p'
           benchmark::RegisterBenchmark(name.c_str(),
-                                       [axis, what, shared, left](benchmark::State& s) {
-                                         if (left)
+                                       [axis, what, shared, k](benchmark::State& s) {
+                                         if (k == 'l')
                                            along<Kokkos::LayoutLeft>(s, axis, what, shared);
+                                         else if (k == 'p')
+                                           along<Kokkos::LayoutStride>(s, axis, what, shared);
                                          else
                                            along<Kokkos::LayoutRight>(s, axis, what, shared);
                                        })

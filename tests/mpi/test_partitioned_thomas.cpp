@@ -1054,7 +1054,8 @@ void check_factored_route(int axis, extents ext, const std::vector<std::size_t>&
 }
 
 // The host routes of factorize_along's solve: column runs longer than a pack of 64 lines (one
-// run of 135; three of 70, the later ones not starting on a pack), row runs apart from each
+// run of 135; three of 70, the later ones not starting on a pack; five of 70 whose rows lie one
+// padded pitch apart, more than 70 lines), row runs apart from each
 // other (a slice of the middle axis: a run per index of the first), one row run factored in
 // batches of 64 lines, and a d laid out unlike the coefficients (factors stored for the column
 // passes read by the row passes; stored for the row passes, d in column runs; a LayoutLeft d
@@ -1082,6 +1083,14 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
     return nd_view<double, 3, Kokkos::LayoutStride>(Kokkos::subview(
         base, Kokkos::ALL, Kokkos::make_pair(std::size_t(2), e[1] + 2), Kokkos::ALL));
   };
+  // Indices 0 .. e[2] - 1 of the last axis of a LayoutRight array padded by 3: along axis 0 a
+  // column run of e[2] lines per index of axis 1, the rows one padded pitch apart.
+  const auto make_padded = [](const std::string& label, const extents& e) {
+    const right base(label, e[0], e[1], e[2] + 3);
+    Kokkos::deep_copy(base, 1e30);  // never read nor written
+    return nd_view<double, 3, Kokkos::LayoutStride>(Kokkos::subview(
+        base, Kokkos::ALL, Kokkos::ALL, Kokkos::make_pair(std::size_t(0), e[2])));
+  };
   bmpi::options batches;
   batches.batch_bytes_per_thread = 1;
   // Packs of the column passes and of the row and strided passes.
@@ -1093,6 +1102,7 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
     INFO(P << " ranks, split " << split_name(kind));
     check_factored_route(0, {0, 9, 15, 1}, sizes, make_right, make_right, column);
     check_factored_route(1, {3, 0, 70, 1}, sizes, make_right, make_right, column);
+    check_factored_route(0, {0, 5, 70, 1}, sizes, make_padded, make_padded, column);
     check_factored_route(2, {9, 15, 0, 1}, sizes, make_columns, make_columns, column);
     check_factored_route(2, {9, 15, 0, 1}, sizes, make_columns, make_right, column);
     check_factored_route(2, {9, 15, 0, 1}, sizes, make_right, make_columns, row);

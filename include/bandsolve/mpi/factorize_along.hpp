@@ -117,7 +117,7 @@ class along_factorization {
           if (r.runs == 1 && batches() > 1)
             return f_.solve_host_batches(
                 exec, detail::run_batch<Kokkos::LayoutRight, T, typename DView::memory_space>(
-                          d, r, 0, n));
+                          d, axis_, r, 0, n));
           return solve_runs<Kokkos::LayoutRight>(exec, d, r, n);
         }
         constexpr auto column_lanes = static_cast<std::size_t>(
@@ -142,7 +142,7 @@ class along_factorization {
       if constexpr (std::is_same_v<Layout, Kokkos::LayoutStride>)
         runs.push_back(detail::run_lines<T, memory_space>(d, axis_, r, q, n));
       else
-        runs.push_back(detail::run_batch<Layout, T, memory_space>(d, r, q, n));
+        runs.push_back(detail::run_batch<Layout, T, memory_space>(d, axis_, r, q, n));
     }
     f_.solve_batches(exec, [&](const auto& g) {
       for (index_t q = 0; q < r.runs; ++q)

@@ -28,13 +28,13 @@
 // numbering otherwise), then cut into runs of consecutive numbers that are equally spaced in d and
 // in every full coefficient array (the batch axes fold as far as their strides allow, last axis
 // first); each run is handed to the local passes of mpi::solve (partition_kernel.hpp) in place,
-// as a column batch View where every array's run is exactly one (neighbouring lines side by side,
-// rows `lines` apart: the slowest axis of a LayoutRight array), as a row batch View where every
-// array's run is exactly one (each line's rows contiguous, lines n rows apart: the fastest axis of
-// a LayoutRight array; its packs are staged as mpi::solve stages row batches), else as a strided
-// batch View (layout::strided; shared coefficients with system stride 0): no array is copied.
-// The reduced systems of all runs go through one exchange, as in mpi::solve; the info codes are
-// put back into solve_along's numbering. See docs/distributed.md.
+// as a column batch View where every array's run is one (neighbouring lines side by side, rows
+// `lines` or a padded pitch apart: the slowest axis of a LayoutRight array), as a row batch View
+// where every array's run is exactly one (each line's rows contiguous, lines n rows apart: the
+// fastest axis of a LayoutRight array; its packs are staged as mpi::solve stages row batches),
+// else as a strided batch View (layout::strided; shared coefficients with system stride 0): no
+// array is copied. The reduced systems of all runs go through one exchange, as in mpi::solve; the
+// info codes are put back into solve_along's numbering. See docs/distributed.md.
 #include <bandsolve/backend/host_simd/team_launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -129,11 +129,11 @@ Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace> run_lines(const View& v, in
   }
 }
 
-// Whether run q of every array is exactly a column batch: neighbouring lines neighbours in
-// memory and the rows `lines` apart (e.g. the slowest axis of a LayoutRight array; any stride
-// along the axis for a part of one row). Such runs take the column layout's local passes (blocks
-// of 64 lines, the next row prefetched) instead of the strided ones (a cache line of lines, rows
-// far apart read without prefetch).
+// Whether run q of every array is a column batch: neighbouring lines neighbours in memory and
+// the rows at least `lines` apart (e.g. the slowest axis of a LayoutRight array, or of a padded
+// one: the rows one pitch apart; any stride along the axis for a part of one row). Such runs take
+// the column layout's local passes (blocks of 64 lines, the next row prefetched) instead of the
+// strided ones (a cache line of lines, rows far apart read without prefetch).
 template <class View>
 bool run_is_column(const View& v, int axis, const along_runs& r) {
   if constexpr (View::rank == 1) {
@@ -141,18 +141,25 @@ bool run_is_column(const View& v, int axis, const along_runs& r) {
   } else {
     const bool side_by_side = r.step_axis >= 0 ? v.stride(r.step_axis) == 1 : r.lines == 1;
     return side_by_side &&
-           (v.extent(axis) <= 1 || static_cast<index_t>(v.stride(axis)) == r.lines);
+           (v.extent(axis) <= 1 || static_cast<index_t>(v.stride(axis)) >= r.lines);
   }
 }
 
 // Run q of array v as a batch View (lines, n) in Layout over v's own memory: LayoutLeft where
-// run_is_column holds, LayoutRight where run_is_row holds.
+// run_is_column holds (its stride(1) the axis's stride: the rows' pitch), LayoutRight where
+// run_is_row holds.
 template <class Layout, class T, class MemorySpace, class View>
-Kokkos::View<T**, Layout, MemorySpace> run_batch(const View& v, const along_runs& r, index_t q,
-                                                 index_t n) {
-  return Kokkos::View<T**, Layout, MemorySpace>(const_cast<T*>(v.data()) + r.offset(v, q),
-                                                static_cast<std::size_t>(r.lines),
-                                                static_cast<std::size_t>(n));
+Kokkos::View<T**, Layout, MemorySpace> run_batch(const View& v, int axis, const along_runs& r,
+                                                 index_t q, index_t n) {
+  T* const first = const_cast<T*>(v.data()) + r.offset(v, q);
+  const auto lines = static_cast<std::size_t>(r.lines), rows = static_cast<std::size_t>(n);
+  if constexpr (std::is_same_v<Layout, Kokkos::LayoutLeft>) {
+    const std::size_t pitch = n > 1 ? static_cast<std::size_t>(v.stride(axis)) : lines;
+    const Kokkos::View<T**, Layout, MemorySpace> whole(first, pitch, rows);
+    return Kokkos::subview(whole, Kokkos::make_pair(std::size_t(0), lines), Kokkos::ALL);
+  } else {
+    return Kokkos::View<T**, Layout, MemorySpace>(first, lines, rows);
+  }
 }
 
 // Whether run q of every array is exactly a row batch: each line's rows contiguous and the
@@ -197,15 +204,15 @@ std::vector<along_run<Kokkos::View<T**, Kokkos::LayoutStride, MemorySpace>>> str
 template <class Layout, class T, class MemorySpace, class AView, class BView, class CView,
           class DView>
 std::vector<along_run<Kokkos::View<T**, Layout, MemorySpace>>> batch_runs(
-    const along_runs& r, index_t n, const AView& a, const BView& b, const CView& c,
+    int axis, const along_runs& r, index_t n, const AView& a, const BView& b, const CView& c,
     const DView& d) {
   std::vector<along_run<Kokkos::View<T**, Layout, MemorySpace>>> runs;
   runs.reserve(static_cast<std::size_t>(r.runs));
   for (index_t q = 0; q < r.runs; ++q)
-    runs.push_back({q * r.lines, run_batch<Layout, T, MemorySpace>(a, r, q, n),
-                    run_batch<Layout, T, MemorySpace>(b, r, q, n),
-                    run_batch<Layout, T, MemorySpace>(c, r, q, n),
-                    run_batch<Layout, T, MemorySpace>(d, r, q, n)});
+    runs.push_back({q * r.lines, run_batch<Layout, T, MemorySpace>(a, axis, r, q, n),
+                    run_batch<Layout, T, MemorySpace>(b, axis, r, q, n),
+                    run_batch<Layout, T, MemorySpace>(c, axis, r, q, n),
+                    run_batch<Layout, T, MemorySpace>(d, axis, r, q, n)});
   return runs;
 }
 
@@ -286,13 +293,13 @@ void solve_permuted_runs(const ExecutionSpace& exec, MPI_Comm comm, const partit
   if (run_is_column(a, axis, r) && run_is_column(b, axis, r) && run_is_column(c, axis, r) &&
       run_is_column(d, axis, r))
     return solve_runs<Algo, T, MemorySpace>(
-        exec, comm, p, opts, batch_runs<Kokkos::LayoutLeft, T, MemorySpace>(r, n, a, b, c, d),
-        r.lines, codes);
+        exec, comm, p, opts,
+        batch_runs<Kokkos::LayoutLeft, T, MemorySpace>(axis, r, n, a, b, c, d), r.lines, codes);
   if (run_is_row(a, axis, r, n) && run_is_row(b, axis, r, n) && run_is_row(c, axis, r, n) &&
       run_is_row(d, axis, r, n))
     return solve_runs<Algo, T, MemorySpace>(
-        exec, comm, p, opts, batch_runs<Kokkos::LayoutRight, T, MemorySpace>(r, n, a, b, c, d),
-        r.lines, codes);
+        exec, comm, p, opts,
+        batch_runs<Kokkos::LayoutRight, T, MemorySpace>(axis, r, n, a, b, c, d), r.lines, codes);
   solve_runs<Algo, T, MemorySpace>(exec, comm, p, opts,
                                    strided_runs<T, MemorySpace>(axis, r, n, a, b, c, d), r.lines,
                                    codes);
