@@ -4,7 +4,7 @@
 // lines with neighbouring numbers lie side by side in memory wherever the array allows. In a
 // LayoutRight array that is solve_along's own numbering (last batch axis fastest); in a
 // LayoutLeft array it is the reverse, and numbered as solve_along numbers them its lines would
-// be read far apart (the strided packs, 3-8x slower than the row and column passes, measured).
+// be read far apart (the strided packs: 2-9x slower than the row and column passes, measured).
 // The passes and the exchange work on Views whose batch axes are permuted into this order (no
 // data moves); the info codes are put back into solve_along's numbering at the end. Every rank
 // must number alike: each proposes its order in the collective check and the ranks take it when
