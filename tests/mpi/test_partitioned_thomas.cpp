@@ -1056,8 +1056,9 @@ void check_factored_route(int axis, extents ext, const std::vector<std::size_t>&
 // The host routes of factorize_along's solve: column runs longer than a pack of 64 lines (one
 // run of 135; three of 70, the later ones not starting on a pack; five of 70 whose rows lie one
 // padded pitch apart, more than 70 lines), row runs apart from each
-// other (a slice of the middle axis: a run per index of the first), one row run factored in
-// batches of 64 lines, and a d laid out unlike the coefficients (factors stored for the column
+// other (a slice of the middle axis: a run per index of the first), row runs factored in
+// batches of 64 lines (one run or many, lines n rows apart or a padded pitch), and a d laid out
+// unlike the coefficients (factors stored for the column
 // passes read by the row passes; stored for the row passes, d in column runs; a LayoutLeft d
 // of batches factored for the row passes). The storage and the batches are checked too.
 TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other layouts of d",
@@ -1084,7 +1085,8 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
         base, Kokkos::ALL, Kokkos::make_pair(std::size_t(2), e[1] + 2), Kokkos::ALL));
   };
   // Indices 0 .. e[2] - 1 of the last axis of a LayoutRight array padded by 3: along axis 0 a
-  // column run of e[2] lines per index of axis 1, the rows one padded pitch apart.
+  // column run of e[2] lines per index of axis 1, the rows one padded pitch apart; along axis 2
+  // a row run of e[1] lines per index of axis 0, the lines one padded pitch apart.
   const auto make_padded = [](const std::string& label, const extents& e) {
     const right base(label, e[0], e[1], e[2] + 3);
     Kokkos::deep_copy(base, 1e30);  // never read nor written
@@ -1110,8 +1112,10 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
     check_factored_route(2, {3, 16, 0, 1}, sizes, make_slice, make_slice, row);
     check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_right, row, true, batches);
     check_factored_route(2, {10, 13, 0, 1}, sizes, make_right, make_left, row, true, batches);
-    // Many row runs: no batches (they are taken for a single row run only).
-    check_factored_route(2, {3, 16, 0, 1}, sizes, make_slice, make_slice, row, false, batches);
+    // Many row runs in batches, a batch ending inside a run: runs apart, lines a padded pitch
+    // apart.
+    check_factored_route(2, {7, 13, 0, 1}, sizes, make_slice, make_slice, row, true, batches);
+    check_factored_route(2, {3, 50, 0, 1}, sizes, make_padded, make_padded, row, true, batches);
   }
 }
 

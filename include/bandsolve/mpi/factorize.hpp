@@ -136,7 +136,9 @@ class factorization {
     if (s_.p.nsys == 0) return;
     if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
       if (!s_.device_passes && s_.routers.size() > 1) {
-        solve_host_batches(exec, d);
+        solve_host_batches(exec, [&](index_t first, index_t count, const auto& g) {
+          g(index_t(0), d, first, count);
+        });
         return;
       }
     }
@@ -237,9 +239,12 @@ class factorization {
 
   // The solve on the host passes, batch by batch: the reduce pass of a batch's lines (d' left in
   // d), the exchange and reduced solve of that batch, its finish, then the next batch. A batch's d
-  // and factors are still in cache for its finish: d is read from memory once.
-  template <class DView>
-  void solve_host_batches(const ExecutionSpace& exec, const DView& d) const {
+  // and factors are still in cache for its finish: d is read from memory once. d comes in runs of
+  // consecutive lines: for_each_run_in(first, count, g) calls g(run_first, run, lo, lines) for
+  // each run that holds some of the lines first .. first + count - 1: lines lo .. lo + lines - 1
+  // of the batch View run, whose line 0 is line run_first.
+  template <class ForEachRunIn>
+  void solve_host_batches(const ExecutionSpace& exec, const ForEachRunIn& for_each_run_in) const {
     using buffer = Kokkos::View<T*, memory_space>;
     const index_t nsys = static_cast<index_t>(s_.p.nsys);
     const int k = s_.part.reduced_rows();
@@ -252,10 +257,20 @@ class factorization {
     for (std::size_t b = 0; b < s_.routers.size(); ++b) {
       const index_t first = static_cast<index_t>(b) * s_.batch_lines;
       const index_t count = nsys - first < s_.batch_lines ? nsys - first : s_.batch_lines;
-      detail::reduce_rhs(exec, d, s_.factors, rhs, first, count, s_.part);
+      // A run's reduced rows in rhs or iface: from its line 0 (line run_first) on.
+      const auto from_line = [&](const buffer& rows, index_t run_first) {
+        return buffer(rows.data() + run_first * k, (nsys - run_first) * k);
+      };
+      for_each_run_in(first, count, [&](index_t run_first, const auto& d, index_t lo, index_t n) {
+        detail::reduce_rhs(exec, d, s_.factors.from(run_first), from_line(rhs, run_first), lo, n,
+                           s_.part);
+      });
       exec.fence();
       solve_reduced(detail::host_execution_of(exec), b, rhs, iface);
-      detail::finish_factored_parts(exec, d, s_.factors, iface, first, count, s_.part);
+      for_each_run_in(first, count, [&](index_t run_first, const auto& d, index_t lo, index_t n) {
+        detail::finish_factored_parts(exec, d, s_.factors.from(run_first),
+                                      from_line(iface, run_first), lo, n, s_.part);
+      });
     }
     exec.fence();
   }

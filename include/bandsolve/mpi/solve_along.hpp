@@ -30,8 +30,9 @@
 // first); each run is handed to the local passes of mpi::solve (partition_kernel.hpp) in place,
 // as a column batch View where every array's run is one (neighbouring lines side by side, rows
 // `lines` or a padded pitch apart: the slowest axis of a LayoutRight array), as a row batch View
-// where every array's run is exactly one (each line's rows contiguous, lines n rows apart: the
-// fastest axis of a LayoutRight array; its packs are staged as mpi::solve stages row batches),
+// where every array's run is one (each line's rows contiguous, lines n rows or a padded pitch
+// apart: the fastest axis of a LayoutRight array, padded or not; its packs are staged as
+// mpi::solve stages row batches),
 // else as a strided batch View (layout::strided; shared coefficients with system stride 0): no
 // array is copied. The reduced systems of all runs go through one exchange, as in mpi::solve; the
 // info codes are put back into solve_along's numbering. See docs/distributed.md.
@@ -147,7 +148,7 @@ bool run_is_column(const View& v, int axis, const along_runs& r) {
 
 // Run q of array v as a batch View (lines, n) in Layout over v's own memory: LayoutLeft where
 // run_is_column holds (its stride(1) the axis's stride: the rows' pitch), LayoutRight where
-// run_is_row holds.
+// run_is_row holds (its stride(0) the lines' pitch).
 template <class Layout, class T, class MemorySpace, class View>
 Kokkos::View<T**, Layout, MemorySpace> run_batch(const View& v, int axis, const along_runs& r,
                                                  index_t q, index_t n) {
@@ -158,22 +159,35 @@ Kokkos::View<T**, Layout, MemorySpace> run_batch(const View& v, int axis, const 
     const Kokkos::View<T**, Layout, MemorySpace> whole(first, pitch, rows);
     return Kokkos::subview(whole, Kokkos::make_pair(std::size_t(0), lines), Kokkos::ALL);
   } else {
-    return Kokkos::View<T**, Layout, MemorySpace>(first, lines, rows);
+    const std::size_t pitch =
+        r.step_axis >= 0 ? static_cast<std::size_t>(v.stride(r.step_axis)) : rows;
+    const Kokkos::View<T**, Layout, MemorySpace> whole(first, lines, pitch);
+    return Kokkos::subview(whole, Kokkos::ALL, Kokkos::make_pair(std::size_t(0), rows));
   }
 }
 
-// Whether run q of every array is exactly a row batch: each line's rows contiguous and the
-// neighbouring lines n rows apart (e.g. the fastest axis of a LayoutRight array). Such runs take
-// the row layout's local passes (packs of lines staged tile by tile, the next pack's rows
-// prefetched) instead of the strided ones.
+// Whether a row batch's lines `pitch` values apart, n rows each, are near enough to stage as
+// rows: n, or padded by at most an eighth of n and a cache line (what make_padded_array adds to
+// its fastest axis). The staged passes prefetch a pack's lines as one block, padding included.
+template <class T>
+bool row_pitch_is_near(index_t pitch, index_t n) {
+  return pitch >= n && pitch - n <= n / 8 + bandsolve::detail::cache_line_lanes_v<T>;
+}
+
+// Whether run q of every array is a row batch: each line's rows contiguous and the neighbouring
+// lines n rows or a padded pitch apart (row_pitch_is_near; e.g. the fastest axis of a LayoutRight
+// array, padded or not). Such runs take the row layout's local passes (packs of lines staged
+// tile by tile, the next pack's rows prefetched) instead of the strided ones.
 template <class View>
 bool run_is_row(const View& v, int axis, const along_runs& r, index_t n) {
   if constexpr (View::rank == 1) {
     return false;
   } else {
-    const bool lines_apart = r.step_axis >= 0
-                                 ? static_cast<index_t>(v.stride(r.step_axis)) == n
-                                 : r.lines == 1;
+    using T = typename View::non_const_value_type;
+    const bool lines_apart =
+        r.step_axis >= 0
+            ? row_pitch_is_near<T>(static_cast<index_t>(v.stride(r.step_axis)), n)
+            : r.lines == 1;
     return lines_apart && v.stride(axis) == 1;
   }
 }
