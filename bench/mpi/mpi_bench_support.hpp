@@ -6,6 +6,7 @@
 // every case, and a main() that runs the registered benchmarks on every rank (rank 0 reports).
 #include <benchmark/benchmark.h>
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <Kokkos_Core.hpp>
 
@@ -94,18 +95,32 @@ struct timed_calls {
   double seconds = 0;
   sent_bytes first_call;
 };
+
+// Minor page faults of this process so far: over repeated calls, whether a call maps and
+// first-touches fresh memory.
+inline long minor_faults() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
+}
+
+// Also sets the counter page_faults_per_call: the minor page faults of the calls after the first,
+// per call, on the rank that took the most.
 template <class Restore, class Call>
 timed_calls time_collective(benchmark::State& state, const Restore& restore, const Call& call) {
   double total = 0;
   timed_calls out;
   bool counted = false;
+  double faults = 0;
   for (auto _ : state) {
     restore();
     MPI_Barrier(MPI_COMM_WORLD);
     const sent_bytes start = sent;
+    const long faults_before = minor_faults();
     const double t0 = MPI_Wtime();
     call();
     double t = MPI_Wtime() - t0;
+    if (counted) faults += static_cast<double>(minor_faults() - faults_before);
     if (!counted) {
       out.first_call = {sent.exchange - start.exchange, sent.checks - start.checks};
       counted = true;
@@ -115,6 +130,10 @@ timed_calls time_collective(benchmark::State& state, const Restore& restore, con
     total += t;
   }
   out.seconds = total / static_cast<double>(state.iterations());
+  const auto later_calls = static_cast<double>(state.iterations() > 1 ? state.iterations() - 1 : 1);
+  faults /= later_calls;
+  PMPI_Allreduce(MPI_IN_PLACE, &faults, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  state.counters["page_faults_per_call"] = faults;
   return out;
 }
 
