@@ -395,10 +395,9 @@ void check_long_parts() {
             .max_error <= 100 * std::numeric_limits<T>::epsilon());
   run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, {},
                        std::vector<int>(nsys, 0));
-  // The factorization of row batches keeps its reduced systems in the same batches (64 lines
-  // each on Serial: 5 batches, the last one shorter), other layouts in one; the singular lines
-  // lie in different batches.
-  const std::size_t kept = std::is_same_v<Layout, layout::row> ? 5 : 1;
+  // The factorization keeps its reduced systems in the same batches (64 lines each on Serial:
+  // 5 batches, the last one shorter); the singular lines lie in different batches.
+  const std::size_t kept = 5;
   run_factored<Layout>(Kokkos::Serial(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes,
                        batches, expected, kept);
   run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, batches,
@@ -583,6 +582,14 @@ TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
     codes[1] = codes[140] = 2;
     run_factored<layout::row>(Kokkos::Serial(), lines<double>{150, N, {}, {1, 140}}, sizes,
                               batches, codes, 3);
+    // Every host layout in batches: the 150 lines of 64 SIMD packs (column), of 4 lanes
+    // (interleaved) and of a cache line (strided) across batch ends.
+    run_factored<layout::column>(Kokkos::Serial(), lines<float>{150, N, {}, {1, 140}}, sizes,
+                                 batches, codes, 3);
+    run_factored<layout::interleaved<4>>(Kokkos::Serial(), lines<double>{150, N, {}, {1, 140}},
+                                         sizes, batches, codes, 3);
+    run_factored<layout::strided>(Kokkos::Serial(), lines<double>{150, N, {}, {1, 140}}, sizes,
+                                  batches, codes, 3);
   }
 }
 
@@ -1056,9 +1063,9 @@ void check_factored_route(int axis, extents ext, const std::vector<std::size_t>&
 // The host routes of factorize_along's solve: column runs longer than a pack of 64 lines (one
 // run of 135; three of 70, the later ones not starting on a pack; five of 70 whose rows lie one
 // padded pitch apart, more than 70 lines), row runs apart from each
-// other (a slice of the middle axis: a run per index of the first), row runs factored in
-// batches of 64 lines (one run or many, lines n rows apart or a padded pitch), and a d laid out
-// unlike the coefficients (factors stored for the column
+// other (a slice of the middle axis: a run per index of the first), runs factored in batches of
+// 64 lines (row runs, one or many, lines n rows apart or a padded pitch; column runs; d in
+// strided runs), and a d laid out unlike the coefficients (factors stored for the column
 // passes read by the row passes; stored for the row passes, d in column runs; a LayoutLeft d
 // of batches factored for the row passes). The storage and the batches are checked too.
 TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other layouts of d",
@@ -1116,6 +1123,12 @@ TEST_CASE("mpi::factorize_along: column packs, row runs apart, batches, other la
     // apart.
     check_factored_route(2, {7, 13, 0, 1}, sizes, make_slice, make_slice, row, true, batches);
     check_factored_route(2, {3, 50, 0, 1}, sizes, make_padded, make_padded, row, true, batches);
+    // Column runs in batches (one run of 135 lines; five of 70 one padded pitch apart), and the
+    // strided passes in batches (column runs of d, factors stored for the row passes).
+    check_factored_route(0, {0, 9, 15, 1}, sizes, make_right, make_right, column, true, batches);
+    check_factored_route(0, {0, 5, 70, 1}, sizes, make_padded, make_padded, column, true,
+                         batches);
+    check_factored_route(2, {9, 15, 0, 1}, sizes, make_right, make_columns, row, true, batches);
   }
 }
 

@@ -107,15 +107,14 @@ class along_factorization {
     const detail::along_runs r = detail::runs_of(axis_, d);
     const index_t n = static_cast<index_t>(d.extent(axis_));
     // On the host passes, runs that are row batches take the row layout's passes (staged row
-    // packs, as in solve_along), batch by batch when the factorization kept batches; column runs take the column passes when the factors are stored in their
-    // packs (the coefficients' runs were columns too: the column passes read the strided packs'
-    // storage one line at a time). Other runs, and the device passes, take the strided ones.
+    // packs, as in solve_along); column runs take the column passes when the factors are stored
+    // in their packs (the coefficients' runs were columns too: the column passes read the
+    // strided packs' storage one line at a time). Other runs, and the device passes, take the
+    // strided ones.
     if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
       if (!f_.on_device_backend()) {
-        if (detail::run_is_row(d, axis_, r, n)) {
-          if (batches() > 1) return solve_row_batches(exec, d, r, n);
+        if (detail::run_is_row(d, axis_, r, n))
           return solve_runs<Kokkos::LayoutRight>(exec, d, r, n);
-        }
         constexpr auto column_lanes = static_cast<std::size_t>(
             detail::part_lanes_v<layout::column, T>);
         if (detail::run_is_column(d, axis_, r) && factor_pack_lines() % column_lanes == 0)
@@ -127,7 +126,9 @@ class along_factorization {
 
  private:
   // The factored solve of d's runs as batch Views in Layout (run_batch), or strided ones
-  // (run_lines) for LayoutStride.
+  // (run_lines) for LayoutStride: on the host passes of a factorization in batches, batch by
+  // batch (lines_factorization::solve_host_batches: each batch's lines in the runs that hold
+  // them), else every run reduced, one exchange, every run finished.
   template <class Layout, class DView>
   void solve_runs(const ExecutionSpace& exec, const DView& d, const detail::along_runs& r,
                   index_t n) const {
@@ -140,30 +141,23 @@ class along_factorization {
       else
         runs.push_back(detail::run_batch<Layout, T, memory_space>(d, axis_, r, q, n));
     }
+    if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
+      if (!f_.on_device_backend() && batches() > 1) {
+        f_.solve_host_batches(exec, [&](index_t first, index_t count, const auto& g) {
+          const index_t end = first + count;
+          for (index_t q = first / r.lines; q <= (end - 1) / r.lines; ++q) {
+            const index_t run_first = q * r.lines;
+            const index_t lo = first > run_first ? first : run_first;
+            const index_t hi = end < run_first + r.lines ? end : run_first + r.lines;
+            g(run_first, runs[static_cast<std::size_t>(q)], lo - run_first, hi - lo);
+          }
+        });
+        return;
+      }
+    }
     f_.solve_batches(exec, [&](const auto& g) {
       for (index_t q = 0; q < r.runs; ++q)
         g(q * r.lines, r.lines, runs[static_cast<std::size_t>(q)]);
-    });
-  }
-
-  // The factored solve of d's row runs batch by batch (lines_factorization::solve_host_batches):
-  // each batch's lines in the runs that hold them.
-  template <class DView>
-  void solve_row_batches(const ExecutionSpace& exec, const DView& d, const detail::along_runs& r,
-                         index_t n) const {
-    using memory_space = typename DView::memory_space;
-    std::vector<Kokkos::View<T**, Kokkos::LayoutRight, memory_space>> runs;
-    runs.reserve(static_cast<std::size_t>(r.runs));
-    for (index_t q = 0; q < r.runs; ++q)
-      runs.push_back(detail::run_batch<Kokkos::LayoutRight, T, memory_space>(d, axis_, r, q, n));
-    f_.solve_host_batches(exec, [&](index_t first, index_t count, const auto& g) {
-      const index_t end = first + count;
-      for (index_t q = first / r.lines; q <= (end - 1) / r.lines; ++q) {
-        const index_t run_first = q * r.lines;
-        const index_t lo = first > run_first ? first : run_first;
-        const index_t hi = end < run_first + r.lines ? end : run_first + r.lines;
-        g(run_first, runs[static_cast<std::size_t>(q)], lo - run_first, hi - lo);
-      }
     });
   }
 
@@ -280,9 +274,9 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
   // The host passes' storage follows the runs the solves are expected to take (those of the
   // coefficients' array): column runs (and shared factors, which any pack width reads) in the
   // column passes' packs of 64 lines, others in the strided and row passes' cache line of lines.
-  // Row runs on every rank (along z of a LayoutRight array, padded or not) are factored in
-  // batches of lines, so that a solve finishes each batch while its d is in cache; whether every
-  // rank has them is agreed here, since the batches are collective.
+  // On the host passes the lines are factored in batches of lines (options), so that a solve
+  // finishes each batch while its d is in cache, as mpi::factorize does; whether every rank
+  // runs the host passes is agreed here, since the batches are collective.
   // A part of one row can be both a row and a column run; it counts as a row run, as in a solve.
   const auto every = [&](auto is) { return shared ? is(like) : is(a) && is(b) && is(c); };
   const bool host = !DevicePasses && p.nsys > 0;
@@ -290,12 +284,12 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
   const bool columns =
       host && (shared ||
                (!rows && every([&](const auto& v) { return run_is_column(v, axis, r); })));
-  int row_runs = rows;
-  if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &row_runs, 1, MPI_INT, MPI_LAND, comm);
+  int in_batches = host;
+  if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &in_batches, 1, MPI_INT, MPI_LAND, comm);
   const index_t batch =
-      row_runs ? static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T),
-                                                     p.max_threads))
-                  : static_cast<index_t>(p.nsys);
+      in_batches ? static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T),
+                                                    p.max_threads))
+                 : static_cast<index_t>(p.nsys);
   const index_t lanes = columns ? part_lanes_v<layout::column, T> : part_lanes_v<layout::row, T>;
   auto f = factorize_batches<Algo, ExecutionSpace, DevicePasses, T>(
       exec, comm, p, opts, lanes, batch, shared, [&](const auto& g) {
