@@ -784,12 +784,12 @@ void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0,
 // ArrayLayout, coefficients full (same type as d) or Shared; zero_lines: lines with a zero row
 // (global row 5 or the last). Checks x and info against the single-process Thomas solve of the
 // whole lines (what solve_along computes, line by line) and the words the exchange sent.
-// Factored: factorize_along, then one solve.
+// Factored: factorize_along, then one solve. opts: of the one-shot solve or the factorization.
 template <class T, int R, class ArrayLayout, bool Shared = false, passes Path = passes::host,
           class Algo = bandsolve::algo::thomas, bool Factored = false>
 void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
                  const std::vector<std::size_t>& zero_lines = {},
-                 const bmpi::options& one_shot_opts = {}) {
+                 const bmpi::options& opts = {}) {
   using DView = nd_view<T, R, ArrayLayout>;
   using CView = std::conditional_t<Shared, nd_view<T, 1>, DView>;
   const auto ax = static_cast<std::size_t>(axis);
@@ -826,17 +826,16 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   words_sent = 0;
   if constexpr (Factored) {
     const auto f = [&] {
-      const bmpi::options opts;
       if constexpr (Shared && Path == passes::device)
         return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, opts,
                                      bandsolve::backend::device{});
       else if constexpr (Shared)
-        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d);
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, opts);
       else if constexpr (Path == passes::device)
         return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, opts,
                                      bandsolve::backend::device{});
       else
-        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c);
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, opts);
     }();
     CHECK(f.on_device_backend() == (Path == passes::device));
     // Shared coefficients: one line's factors in one pack of lanes (the column passes' pack at
@@ -853,12 +852,12 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
     bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info, bmpi::options{},
                       bandsolve::backend::device{});
   else if constexpr (periodic_v<Algo>)
-    bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info, one_shot_opts);
+    bmpi::solve_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, info, opts);
   else if (axis % 2 == 0)
-    bmpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info, one_shot_opts);
+    bmpi::solve_along(exec, MPI_COMM_WORLD, axis, a, b, c, d, info, opts);
   else
     bmpi::solve_along(exec, MPI_COMM_WORLD, bandsolve::algo::thomas{}, axis, a, b, c, d, info,
-                      one_shot_opts);
+                      opts);
   const double words = words_per_line_per_rank(nsys);
   if constexpr (Factored) {  // 1 word per reduced row there, 1 back (one rank too)
     CHECK(words == 2 * reduced_rows(sizes) / world_size());
@@ -975,9 +974,18 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
     }
     check_along<double, 4, Kokkos::LayoutRight, false, passes::host, thomas, true>(
         2, {3, 4, 5, 2}, sizes, {1});
-    // Shared coefficients of 300 lines in column runs: the factors of one pack, not of each line.
+    // Shared coefficients of 300 lines in column runs: the factors of one pack, not of each line;
+    // in batches of 64 lines, singular (a zero row in the shared coefficients) or not.
     check_along<double, 3, Kokkos::LayoutRight, true, passes::host, thomas, true>(
         0, {0, 20, 15, 1}, sizes);
+    bmpi::options batches;
+    batches.batch_bytes_per_thread = 1;
+    check_along<double, 3, Kokkos::LayoutRight, true, passes::host, thomas, true>(
+        0, {0, 20, 15, 1}, sizes, {}, batches);
+    check_along<double, 3, Kokkos::LayoutRight, true, passes::host, thomas, true>(
+        2, {20, 15, 0, 1}, sizes, {0}, batches);
+    check_along<double, 3, Kokkos::LayoutLeft, false, passes::host, periodic, true>(
+        1, {20, 0, 15, 1}, sizes, {7, 200}, batches);
   }
   // A d of other extents on one rank: every rank throws the same message before any exchange.
   const std::size_t m = my_rows(parts(split::even, P)).second;
