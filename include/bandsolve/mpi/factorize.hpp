@@ -459,8 +459,8 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
   // the finish, as the one-shot solve's (the same bytes per line): the finish reads d' and c'
   // from cache (6 words per unknown from memory against 9 in one batch). 256^3 over 2 ranks:
   // row batches 1.47-1.54x the single-process time against 1.60-1.61x in one (2-vCPU Xeon);
-  // column batches 2.10-2.44 ns per unknown against 2.48-2.71 in one (2-vCPU EPYC, Zen 4),
-  // where the Xeon read 1.22-1.24x against 1.17-1.18x.
+  // column batches 2.16-2.35 ns per unknown against 2.53-2.94 in one (2-vCPU EPYC, Zen 4;
+  // docs/distributed.md), where the Xeon read 1.22-1.24x against 1.17-1.18x.
   const bool batched = !DevicePasses;
   const index_t batch =
       batched ? static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T),

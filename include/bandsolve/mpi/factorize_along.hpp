@@ -144,13 +144,10 @@ class along_factorization {
     if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
       if (!f_.on_device_backend() && batches() > 1) {
         f_.solve_host_batches(exec, [&](index_t first, index_t count, const auto& g) {
-          const index_t end = first + count;
-          for (index_t q = first / r.lines; q <= (end - 1) / r.lines; ++q) {
-            const index_t run_first = q * r.lines;
-            const index_t lo = first > run_first ? first : run_first;
-            const index_t hi = end < run_first + r.lines ? end : run_first + r.lines;
-            g(run_first, runs[static_cast<std::size_t>(q)], lo - run_first, hi - lo);
-          }
+          detail::for_each_run_piece(first, count, r.lines,
+                                     [&](index_t q, index_t lo, index_t lines) {
+            g(q * r.lines, runs[static_cast<std::size_t>(q)], lo, lines);
+          });
         });
         return;
       }

@@ -192,6 +192,20 @@ bool run_is_row(const View& v, int axis, const along_runs& r, index_t n) {
   }
 }
 
+// f(q, lo, count) for every run q of `lines` lines (run q holds lines q*lines .. (q+1)*lines - 1)
+// that holds some of the lines begin .. begin + batch - 1: its lines lo .. lo + count - 1 (lo
+// numbered within the run), in run order.
+template <class F>
+void for_each_run_piece(index_t begin, index_t batch, index_t lines, const F& f) {
+  const index_t end = begin + batch;
+  for (index_t q = begin / lines; q <= (end - 1) / lines; ++q) {
+    const index_t run_first = q * lines, run_end = run_first + lines;
+    const index_t lo = begin > run_first ? begin : run_first;
+    const index_t hi = end < run_end ? end : run_end;
+    f(q, lo - run_first, hi - lo);
+  }
+}
+
 // One run: its first line and its lines of a, b, c, d as batch Views of one type.
 template <class View>
 struct along_run {
@@ -257,18 +271,13 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
   Kokkos::View<T*, MemorySpace> kept;
   const auto for_each_run_in = [&](index_t begin, index_t lines_in_batch, const auto& f) {
     const bool keep = opts.batch_bytes_per_thread != 0;
-    const index_t end = begin + lines_in_batch;
     for (int pass = keep ? 0 : 1; pass < 2; ++pass) {  // pass 0 sizes the buffer
       std::size_t at = 0;
-      // Run q holds lines q*lines .. (q+1)*lines - 1: only the runs the batch meets.
-      for (index_t q = begin / lines; q <= (end - 1) / lines; ++q) {
-        const auto& r = runs[static_cast<std::size_t>(q)];
-        const index_t lo = begin > r.first ? begin : r.first;
-        const index_t run_end = r.first + lines;
-        const index_t hi = end < run_end ? end : run_end;
-        if (pass == 1) f(r, lo - r.first, hi - lo, keep ? kept.data() + at : nullptr);
-        at += kept_values<layout_of_t<View>, T>(hi - lo, part);
-      }
+      for_each_run_piece(begin, lines_in_batch, lines, [&](index_t q, index_t lo, index_t n) {
+        if (pass == 1)
+          f(runs[static_cast<std::size_t>(q)], lo, n, keep ? kept.data() + at : nullptr);
+        at += kept_values<layout_of_t<View>, T>(n, part);
+      });
       if (pass == 0 && kept.extent(0) < at)
         kept = Kokkos::View<T*, MemorySpace>(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi kept rows"), at);
