@@ -36,7 +36,10 @@
 //   local/one_shot, local/factored
 //                          each rank solves N^2/P whole lines of N rows, no communication: the
 //                          single-process solve of the same field on the same cores, the reference
-//                          for the time per unknown.
+//                          for the time per unknown;
+//   local/factored_complex_rhs, partitioned/factored_complex_rhs
+//                          the factored cases with complex right-hand sides over the same real
+//                          lines (Kokkos::complex<double> d; vs_local against the local case).
 //   block/m<m>/local/<kind>, block/m<m>/partitioned/<kind>[/nrhs<k>]
 //                          block-tridiagonal lines (m x m blocks, m = 3; L lines, L = 4096 or
 //                          BANDSOLVE_BENCH_MPI_BLOCK_LINES, of 128 block rows per rank, row
@@ -301,6 +304,64 @@ void run(benchmark::State& state, method how, kind what) {
     state.counters["vs_batched"] = per_iter / partitioned_seconds[axis][int(what)];
 }
 
+// The factored solve of complex right-hand sides over the real lines of run() (the Fourier modes
+// of a real operator): d of Kokkos::complex<T>, both parts in one pass with the real factors.
+// Partitioned: f.solve of mpi::factorize on the parts; local: each rank's share of whole lines with
+// the single-process factorization (run first, for vs_local). ns_per_unknown counts complex
+// unknowns; words_per_line_rank counts complex values.
+template <class Layout>
+void complex_rhs(benchmark::State& state, bool partitioned) {
+  using Z = Kokkos::complex<T>;
+  int me = 0, P = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  const std::size_t N = static_cast<std::size_t>(field_n());
+  const std::size_t lines = N * N, m = N / static_cast<std::size_t>(P);
+  if (N % static_cast<std::size_t>(P) != 0) {
+    state.SkipWithError("N must be a multiple of the number of ranks");
+    for (auto _ : state) {}
+    return;
+  }
+  const exec_space exec;
+  const std::size_t held = partitioned ? lines : lines / static_cast<std::size_t>(P);
+  const std::size_t rows = partitioned ? m : N;
+  const part_data<Layout> data(held, rows, partitioned ? static_cast<std::size_t>(me) * m : 0);
+  const auto d = bandsolve::make_batch<Layout, Z, Kokkos::HostSpace>("zd", held, rows);
+  const auto d0 = bandsolve::make_batch<Layout, Z, Kokkos::HostSpace>("zd0", held, rows);
+  const auto re = data.d0;
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<exec_space>(0, held), [=](std::size_t s) {
+        for (std::size_t i = 0; i < rows; ++i)
+          d0(s, i) = Z(re(s, i), re(s, rows - 1 - i));
+      });
+  Kokkos::fence();
+  bandsolve::mpi::factorization<T, exec_space> dist;
+  bandsolve::thomas_factorization<T, Layout, exec_space> single;
+  if (partitioned)
+    dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
+  else
+    single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c);
+  exec.fence();
+  const timed_calls timed = time_collective(state, [&] { Kokkos::deep_copy(d, d0); }, [&] {
+    if (partitioned)
+      dist.solve(exec, d);
+    else
+      single.solve(exec, d);
+    exec.fence();
+  });
+  const double per_iter = timed.seconds;
+  const int axis = std::is_same_v<Layout, bandsolve::layout::column> ? 0 : 1;
+  static double local_complex_seconds[2] = {0, 0};
+  if (!partitioned) local_complex_seconds[axis] = per_iter;
+  double words = timed.first_call.exchange / sizeof(Z) / double(lines);
+  PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  state.counters["ranks"] = P;
+  state.counters["ns_per_unknown"] = per_iter * 1e9 / double(lines * N);
+  state.counters["words_per_line_rank"] = words;
+  if (local_complex_seconds[axis] > 0)
+    state.counters["vs_local"] = per_iter / local_complex_seconds[axis];
+}
+
 // mpi::solve_along on the N^3 field as one array in ArrayLayout (LayoutRight, LayoutLeft, or
 // LayoutStride: the padded LayoutRight array of make_padded_array) split along `axis` (N/P planes
 // per rank), one-shot, full coefficient arrays: the lines are solved in
@@ -513,6 +574,22 @@ void register_all(int iterations) {
         // Every rank must run the same iterations (the loop is collective): a fixed count.
         b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
       }
+  for (int axis = 0; axis < 2; ++axis)
+    for (const bool partitioned : {false, true}) {
+      const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
+                               (partitioned ? "partitioned" : "local") + "/factored_complex_rhs";
+      auto* b = axis == 0 ? benchmark::RegisterBenchmark(name.c_str(),
+                                                         [partitioned](benchmark::State& s) {
+                                                           complex_rhs<bandsolve::layout::column>(
+                                                               s, partitioned);
+                                                         })
+                          : benchmark::RegisterBenchmark(name.c_str(),
+                                                         [partitioned](benchmark::State& s) {
+                                                           complex_rhs<bandsolve::layout::row>(
+                                                               s, partitioned);
+                                                         });
+      b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
+    }
 }
 
 // After register_all's cases, so that vs_local finds the local case of the same run. The field

@@ -3,9 +3,9 @@
 // mpi/block_partition_kernel.hpp for block lines) must give what the same calls give on the host:
 // mpi::solve on a row batch and on a strided subview, mpi::factorize and two solves,
 // mpi::solve_along and mpi::factorize_along on a 3-D array, and block-tridiagonal lines (m = 3)
-// with one and with two right-hand sides per system, one-shot and factored. Each rank holds
-// 3 + rank rows (block rows) of every line. A plain main() run by mpiexec on a GPU machine;
-// returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc in CI as well).
+// with one and with two right-hand sides per system, one-shot and factored; complex lines, and
+// complex right-hand sides over real lines. Each rank holds 3 + rank rows (block rows) of every
+// line. A plain main() run by mpiexec on a GPU machine; returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc in CI as well).
 #define BANDSOLVE_BLOCK_SIZES 3
 #include <bandsolve/mpi.hpp>
 
@@ -137,6 +137,55 @@ void along(int rank) {
   report("factorize_along, then solve, axis 1", worst_of(dd2), f.info()(0) == info(0));
 }
 
+// Complex lines on device Views against the host calls: complex coefficients and right-hand
+// sides one-shot, and complex right-hand sides over real lines factored (two solves).
+void complex_lines(int rank) {
+  using Z = Kokkos::complex<double>;
+  using host_z = Kokkos::View<Z**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const std::size_t nsys = 33, m = 3 + static_cast<std::size_t>(rank);
+  host_rows a("a", nsys, m), b("b", nsys, m), c("c", nsys, m);
+  host_z za("za", nsys, m), zb("zb", nsys, m), zc("zc", nsys, m), zd("zd", nsys, m);
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < m; ++i) {
+      a(s, i) = coefficient(s, i, rank, 0), b(s, i) = coefficient(s, i, rank, 1);
+      c(s, i) = coefficient(s, i, rank, 2);
+      za(s, i) = Z(a(s, i), 0.5 * coefficient(s, i, rank, 4));
+      zb(s, i) = Z(b(s, i), 0.5 * coefficient(s, i, rank, 5));
+      zc(s, i) = Z(c(s, i), 0.5 * coefficient(s, i, rank, 6));
+      zd(s, i) = Z(coefficient(s, i, rank, 3), coefficient(s, i, rank, 7));
+    }
+  const auto on_gpu = [](const auto& v) {
+    return Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), v);
+  };
+  const auto difference = [&](const auto& device, const host_z& host) {
+    const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
+    double worst = 0;
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 0; i < m; ++i)
+        worst = std::fmax(worst, Kokkos::abs(back(s, i) - host(s, i)));
+    return worst;
+  };
+  const Kokkos::DefaultHostExecutionSpace host;
+  const Kokkos::Cuda gpu;
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
+  Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", nsys);
+  host_z x("x", nsys, m);
+  Kokkos::deep_copy(x, zd);
+  bmpi::solve(host, MPI_COMM_WORLD, za, zb, zc, x, info);
+  const auto dx = on_gpu(zd);
+  bmpi::solve(gpu, MPI_COMM_WORLD, on_gpu(za), on_gpu(zb), on_gpu(zc), dx, dinfo);
+  report("solve, complex lines", difference(dx, x), true);
+
+  Kokkos::deep_copy(x, zd);
+  bmpi::factorize(host, MPI_COMM_WORLD, a, b, c).solve(host, x);
+  const auto f = bmpi::factorize(gpu, MPI_COMM_WORLD, on_gpu(a), on_gpu(b), on_gpu(c));
+  for (int k = 0; k < 2; ++k) {
+    const auto dz = on_gpu(zd);
+    f.solve(gpu, dz);
+    report("factorize real, solve complex", difference(dz, x), true);
+  }
+}
+
 // Block lines: nsys lines of 3 + rank block rows of m x m blocks, d with nrhs right-hand sides
 // per system (a rank-3 d for one, rank 4 for several), on device Views against the host calls.
 template <class HostD>
@@ -207,6 +256,7 @@ int main(int argc, char** argv) {
   {
     batches(rank);
     along(rank);
+    complex_lines(rank);
     blocks(rank);
   }
   Kokkos::finalize();

@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "hashed_value.hpp"
 #include "mpi_test_main.hpp"
 
 namespace {
@@ -55,11 +56,7 @@ int world_size() {
 
 // A value in [-1, 1) from (line, global row, which operand, entry).
 double hashed(std::uint64_t s, std::uint64_t g, std::uint64_t which, std::uint64_t e) {
-  std::uint64_t z = ((s * 1000003u + g) * 8u + which) * 97u + e + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
+  return bstest_mpi::hashed_value(((s * 1000003u + g) * 8u + which) * 97u + e);
 }
 
 // nsys block-tridiagonal lines of N block rows of m x m blocks, block diagonally dominant (each

@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hashed_value.hpp"
 #include "mpi_test_main.hpp"
 
 namespace {
@@ -51,11 +52,7 @@ int world_size() {
 
 // A value in [-1, 1) from (line, global row, which coefficient).
 double hashed(std::uint64_t s, std::uint64_t g, std::uint64_t which) {
-  std::uint64_t z = (s * 1000003u + g) * 8u + which + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
+  return bstest_mpi::hashed_value((s * 1000003u + g) * 8u + which);
 }
 
 // Row g of line s of N rows: diagonally dominant with margin 1 (cond_inf <= 6); zero_rows lists

@@ -161,7 +161,8 @@ class block_factorization {
     if (!initialized_)
       bandsolve::detail::throw_invalid_argument(
           fn(), "this factorization is empty (default-constructed)");
-    const detail::partition p = detail::agree_on_arguments(fn(), s_.comm, sizeof(T), [&] {
+    const auto scalar = detail::scalar_code<T>();
+    const detail::partition p = detail::agree_on_arguments(fn(), s_.comm, scalar, [&] {
       const std::size_t slots = W > 0 ? (s_.p.nsys + W - 1) / W : s_.p.nsys;
       const std::size_t expected[3] = {slots, rows(), m()};
       const char* what[3] = {W > 0 ? " packs" : " systems", " block rows", " rows per block"};
@@ -198,12 +199,12 @@ std::pair<std::size_t, std::size_t> block_factor_arguments(const std::string& fn
 
 // The collective checks of factorize's arguments (partition and m; nrhs is left at 1).
 template <class AView, class BView, class CView>
-block_agreement agree_on_block_factor_arguments(MPI_Comm comm, std::size_t scalar_bytes,
+block_agreement agree_on_block_factor_arguments(MPI_Comm comm, long long scalar,
                                                 const AView& a, const BView& b, const CView& c,
                                                 std::size_t nsys, const options& opts) {
   const std::string fn = block_factorize_fn();
   std::size_t m = 0;
-  return agree_on_block_lines(fn, comm, scalar_bytes, opts, m, 1, [&] {
+  return agree_on_block_lines(fn, comm, scalar, opts, m, 1, [&] {
     return block_factor_arguments(fn, a, b, c, nsys, m);
   });
 }
@@ -253,7 +254,7 @@ partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
   bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
   typename result::state s;
   s.comm = comm;
-  const auto agreed = agree_on_block_factor_arguments(comm, sizeof(T), a, b, c, nsys, opts);
+  const auto agreed = agree_on_block_factor_arguments(comm, scalar_code<T>(), a, b, c, nsys, opts);
   s.p = agreed.p;
   s.m = agreed.m;
   s.part = block_part_of(s.p, algorithm);

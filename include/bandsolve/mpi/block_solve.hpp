@@ -159,11 +159,11 @@ std::pair<int, int> agree_on_block_counts(const std::string& fn, MPI_Comm comm, 
 // batches of the one-shot solve take the most of any rank).
 template <class LocalChecks>
 block_agreement agree_on_block_lines(const std::string& fn, MPI_Comm comm,
-                                     std::size_t scalar_bytes, const options& opts,
+                                     long long scalar, const options& opts,
                                      const std::size_t& m, const std::size_t& nrhs,
                                      const LocalChecks& local_checks, int threads = 1) {
   block_agreement agreed;
-  agreed.p = agree_on_arguments(fn, comm, scalar_bytes, local_checks, &opts, nullptr, threads);
+  agreed.p = agree_on_arguments(fn, comm, scalar, local_checks, &opts, nullptr, threads);
   const auto counts = agree_on_block_counts(
       fn, comm, agreed.p, m, nrhs,
       [](long long bm, long long k) { return 2 * bm * bm + bm * k; });
@@ -174,7 +174,7 @@ block_agreement agree_on_block_lines(const std::string& fn, MPI_Comm comm,
 
 // The one-shot solve's collective checks.
 template <class AView, class BView, class CView, class DView, class InfoView>
-block_agreement agree_on_block_arguments(MPI_Comm comm, std::size_t scalar_bytes, const AView& a,
+block_agreement agree_on_block_arguments(MPI_Comm comm, long long scalar, const AView& a,
                                          const BView& b, const CView& c, const DView& d,
                                          const InfoView& info, const options& opts,
                                          int threads) {
@@ -182,7 +182,7 @@ block_agreement agree_on_block_arguments(MPI_Comm comm, std::size_t scalar_bytes
   std::size_t m = 0;
   const std::size_t nrhs = block_lines_nrhs<bandsolve::detail::block_pack_width_v<BView>>(d);
   return agree_on_block_lines(
-      fn, comm, scalar_bytes, opts, m, nrhs,
+      fn, comm, scalar, opts, m, nrhs,
       [&] { return block_arguments(fn, a, b, c, d, info, m); }, threads);
 }
 
@@ -459,7 +459,7 @@ void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
   using T = typename DView::non_const_value_type;
   block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   // Named members, not a structured binding: C++17 lambdas cannot capture those.
-  const auto agreed = agree_on_block_arguments(comm, sizeof(T), a, b, c, d, info, opts,
+  const auto agreed = agree_on_block_arguments(comm, scalar_code<T>(), a, b, c, d, info, opts,
                                                bandsolve::detail::concurrency_of(exec));
   const partition& p = agreed.p;
   if (p.nsys == 0) return;

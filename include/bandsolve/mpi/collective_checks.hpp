@@ -6,6 +6,7 @@
 // left waiting in an exchange the others never enter.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/errors.hpp>
+#include <bandsolve/mpi/datatype.hpp>
 #include <bandsolve/mpi/options.hpp>
 
 #include <mpi.h>
@@ -65,7 +66,7 @@ struct local_outcome {
 
 // The collective part of agree_on_arguments, the same code for every View type: a function of
 // its own, so that each solve's instantiation calls it instead of compiling it again.
-inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
+inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, long long scalar,
                                    const local_outcome& local, const options* opts,
                                    const along_shape* shape, int threads) {
   partition p;
@@ -73,12 +74,12 @@ inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, std::si
   MPI_Comm_size(comm, &p.size);
 
   std::string message = local.message;
-  // bad, nsys, rows, scalar bytes, scheme, all-to-all threshold, axis, 4 extents, batch bytes,
+  // bad, nsys, rows, scalar type, scheme, all-to-all threshold, axis, 4 extents, batch bytes,
   // threads, line order
   constexpr int F = 14;
   const along_shape none{};
   const along_shape& sh = shape ? *shape : none;
-  long long mine[F] = {0, 0, 0, static_cast<long long>(scalar_bytes),
+  long long mine[F] = {0, 0, 0, scalar,
                        opts ? static_cast<long long>(opts->scheme) : 0,
                        opts ? static_cast<long long>(opts->all_to_all_min_lines_per_rank) : 0,
                        sh.axis, sh.extent[0], sh.extent[1], sh.extent[2], sh.extent[3],
@@ -131,8 +132,8 @@ inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, std::si
           field(r, 1), " on rank ", r, " (every rank holds a part of every system)");
     if (field(r, 3) != field(0, 3))
       bandsolve::detail::throw_invalid_argument(
-          fn, "the ranks pass different scalar types: ", field(0, 3), " bytes on rank 0 but ",
-          field(r, 3), " on rank ", r);
+          fn, "the ranks pass different scalar types: ", scalar_name(field(0, 3)),
+          " on rank 0 but ", scalar_name(field(r, 3)), " on rank ", r);
     if (field(r, 4) != field(0, 4) || field(r, 5) != field(0, 5) || field(r, 11) != field(0, 11))
       bandsolve::detail::throw_invalid_argument(
           fn, "the ranks pass different options: scheme ", field(0, 4),
@@ -167,12 +168,13 @@ inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, std::si
 }
 
 // local_checks() returns {nsys, rows held by this rank} or throws std::invalid_argument with
-// fn's prefix. scalar_bytes: sizeof the scalar each rank sends; opts: the options, if the call
-// takes them (the ranks must agree on both: different schemes would wait in different calls);
-// shape: the axis and extents of a solve along an axis, if it is one; threads: those of this
-// rank's execution space (the ranks may differ; the partition keeps the most).
+// fn's prefix. scalar: scalar_code of the scalar each rank sends (datatype.hpp); opts: the
+// options, if the call takes them (the ranks must agree on both: different schemes would wait in
+// different calls); shape: the axis and extents of a solve along an axis, if it is one;
+// threads: those of this rank's execution space (the ranks may differ; the partition keeps the
+// most).
 template <class LocalChecks>
-partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t scalar_bytes,
+partition agree_on_arguments(const std::string& fn, MPI_Comm comm, long long scalar,
                              const LocalChecks& local_checks, const options* opts = nullptr,
                              const along_shape* shape = nullptr, int threads = 1) {
   check_comm(fn, comm);
@@ -187,7 +189,7 @@ partition agree_on_arguments(const std::string& fn, MPI_Comm comm, std::size_t s
     if (local.message.compare(0, fn.size() + 2, fn + ": ") == 0)
       local.message.erase(0, fn.size() + 2);
   }
-  return agree_on_outcomes(fn, comm, scalar_bytes, local, opts, shape, threads);
+  return agree_on_outcomes(fn, comm, scalar, local, opts, shape, threads);
 }
 
 }  // namespace bandsolve::mpi::detail

@@ -1,5 +1,8 @@
 #pragma once
-// The MPI datatype of a scalar that the distributed solves send.
+// The MPI datatype of a scalar that the distributed solves send, and the code by which the ranks
+// agree that they pass the same scalar type.
+#include <bandsolve/core/scalar_traits.hpp>
+
 #include <mpi.h>
 
 #include <type_traits>
@@ -8,12 +11,35 @@ namespace bandsolve::mpi::detail {
 
 template <class T>
 MPI_Datatype datatype() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::mpi: the scalar type must be float or double");
+  static_assert(is_supported_scalar_v<T>,
+                "bandsolve::mpi: the scalar type must be float, double or Kokkos::complex of one");
   if constexpr (std::is_same_v<T, float>)
     return MPI_FLOAT;
-  else
+  else if constexpr (std::is_same_v<T, double>)
     return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, Kokkos::complex<float>>)
+    return MPI_C_FLOAT_COMPLEX;  // Kokkos::complex: the real part, then the imaginary one
+  else
+    return MPI_C_DOUBLE_COMPLEX;
+}
+
+// 1 float, 2 double, 3 Kokkos::complex<float>, 4 Kokkos::complex<double> (collective_checks.hpp
+// names them in its messages).
+template <class T>
+constexpr long long scalar_code() {
+  static_assert(is_supported_scalar_v<T>,
+                "bandsolve::mpi: the scalar type must be float, double or Kokkos::complex of one");
+  return (std::is_same_v<real_type_t<T>, double> ? 2 : 1) + (is_complex_v<T> ? 2 : 0);
+}
+
+inline const char* scalar_name(long long code) {
+  switch (code) {
+    case 1: return "float";
+    case 2: return "double";
+    case 3: return "Kokkos::complex<float>";
+    case 4: return "Kokkos::complex<double>";
+    default: return "an unknown scalar type";
+  }
 }
 
 }  // namespace bandsolve::mpi::detail

@@ -124,25 +124,27 @@ class factorization {
   Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_.info; }
 
   // Collective over the factorization's communicator. d: this rank's rows, same rows and system
-  // slots as factored, any batch layout. Fences exec.
+  // slots as factored, any batch layout, of the factored scalar type or, for real lines,
+  // Kokkos::complex of it (both parts in one pass; the words sent are complex). Fences exec.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
+    using D = typename DView::non_const_value_type;
     bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView>();
-    static_assert(std::is_same_v<typename DView::non_const_value_type, T> &&
-                      !std::is_const_v<typename DView::value_type>,
+    static_assert(is_rhs_of_v<T, D> && !std::is_const_v<typename DView::value_type>,
                   "bandsolve::mpi::factorization::solve: d must be a non-const View of the "
-                  "factored scalar type");
+                  "factored scalar type, or of Kokkos::complex of it for real lines");
     agree_on_rhs(d);
     if (s_.p.nsys == 0) return;
     if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
       if (!s_.device_passes && s_.routers.size() > 1) {
-        solve_host_batches(exec, [&](index_t first, index_t count, const auto& g) {
+        solve_host_batches<D>(exec, [&](index_t first, index_t count, const auto& g) {
           g(index_t(0), d, first, count);
         });
         return;
       }
     }
-    solve_batches(exec, [&](const auto& g) { g(index_t(0), static_cast<index_t>(s_.p.nsys), d); });
+    solve_batches<D>(exec,
+                     [&](const auto& g) { g(index_t(0), static_cast<index_t>(s_.p.nsys), d); });
   }
 
   MPI_Comm comm() const { return s_.comm; }
@@ -156,7 +158,8 @@ class factorization {
     if (!initialized_)
       bandsolve::detail::throw_invalid_argument(
           fn, "this factorization is empty (default-constructed)");
-    detail::agree_on_arguments(fn, s_.comm, sizeof(T), [&] {
+    using D = typename DView::non_const_value_type;
+    detail::agree_on_arguments(fn, s_.comm, detail::scalar_code<D>(), [&] {
       bandsolve::detail::check_factored_rhs<layout_of_t<DView>>(fn, d, s_.part.m,
                                                                 static_cast<index_t>(s_.p.nsys));
       return std::pair<std::size_t, std::size_t>(s_.p.nsys, bandsolve::rows(d));
@@ -166,15 +169,16 @@ class factorization {
  public:
   // The solve of right-hand sides already checked and agreed (p.nsys > 0), given as batches of
   // consecutive lines: for_each_batch(g) calls g(first, lines, d) for batches that together hold
-  // every line once (d: the batch's rows, a batch View). Each batch's reduced right-hand sides
-  // (line s of the batch at rhs[(first + s) k ..]) are made by the host or the device passes on
-  // exec, cross to host memory for the exchange and the reduced solve (no copy where exec runs on
-  // host memory), and the interface values come back for each batch's finish. Public (as the
-  // function below) because nvcc does not accept device lambdas in private member functions.
-  template <class ForEachBatch>
+  // every line once (d: the batch's rows, a batch View of D values: T, or complex over real T).
+  // Each batch's reduced right-hand sides (line s of the batch at rhs[(first + s) k ..]) are made
+  // by the host or the device passes on exec, cross to host memory for the exchange and the
+  // reduced solve (no copy where exec runs on host memory), and the interface values come back
+  // for each batch's finish. Public (as the function below) because nvcc does not accept device
+  // lambdas in private member functions.
+  template <class D, class ForEachBatch>
   void solve_batches(const ExecutionSpace& exec, const ForEachBatch& for_each_batch) const {
-    using buffer = Kokkos::View<T*, factor_memory_space>;
-    using host_buffer = Kokkos::View<T*, memory_space>;
+    using buffer = Kokkos::View<D*, factor_memory_space>;
+    using host_buffer = Kokkos::View<D*, memory_space>;
     using carve = detail::carved_buffer<memory_space>;
     constexpr bool host_space = detail::runs_on_host_v<ExecutionSpace>;
     constexpr bool host_memory = std::is_same_v<factor_memory_space, memory_space>;
@@ -190,18 +194,19 @@ class factorization {
     if constexpr (!host_memory) {
       auto device = detail::kept_buffer<factor_memory_space, detail::device_rows_tag>(
           exec, "bandsolve::mpi::factorization::solve",
-          2 * detail::carved_buffer<factor_memory_space>::template bytes_for<T>(words), kept, lock);
-      rhs = device.template take<T>(words);
-      iface = device.template take<T>(words);
+          2 * detail::carved_buffer<factor_memory_space>::template bytes_for<D>(words), kept, lock);
+      rhs = device.template take<D>(words);
+      iface = device.template take<D>(words);
     }
     std::size_t routed = 0;
-    for (const auto& router : s_.routers) routed = std::max(routed, router.staging_bytes(1, 1));
+    for (const auto& router : s_.routers)
+      routed = std::max(routed, router.template staging_bytes<D>(1, 1));
     detail::host_staging<factor_memory_space> staging(
         "bandsolve::mpi::factorization::solve staging",
-        2 * carve::template bytes_for<T>(words) + routed);
+        2 * carve::template bytes_for<D>(words) + routed);
     auto& host = staging.carved();
-    const host_buffer host_rhs = host.template take<T>(words);
-    const host_buffer host_iface = host.template take<T>(words);
+    const host_buffer host_rhs = host.template take<D>(words);
+    const host_buffer host_iface = host.template take<D>(words);
     if constexpr (host_memory) {
       rhs = host_rhs;
       iface = host_iface;
@@ -243,9 +248,9 @@ class factorization {
   // consecutive lines: for_each_run_in(first, count, g) calls g(run_first, run, lo, lines) for
   // each run that holds some of the lines first .. first + count - 1: lines lo .. lo + lines - 1
   // of the batch View run, whose line 0 is line run_first.
-  template <class ForEachRunIn>
+  template <class D, class ForEachRunIn>
   void solve_host_batches(const ExecutionSpace& exec, const ForEachRunIn& for_each_run_in) const {
-    using buffer = Kokkos::View<T*, memory_space>;
+    using buffer = Kokkos::View<D*, memory_space>;
     const index_t nsys = static_cast<index_t>(s_.p.nsys);
     const int k = s_.part.reduced_rows();
     const buffer rhs(
@@ -279,21 +284,22 @@ class factorization {
   // batch's lines s) to the solving ranks, solved there with the kept factorization; the
   // interface values back into iface (line s, row j at s*k + j). The exchange buffers are carved
   // from `staging` when given (and given back at the end).
+  template <class D>
   void solve_reduced(const host_execution_space& exec, std::size_t b,
-                     const Kokkos::View<T*, memory_space>& rhs,
-                     const Kokkos::View<T*, memory_space>& iface,
+                     const Kokkos::View<D*, memory_space>& rhs,
+                     const Kokkos::View<D*, memory_space>& iface,
                      detail::carved_buffer<memory_space>* staging = nullptr) const {
-    using buffer = Kokkos::View<T*, memory_space>;
+    using buffer = Kokkos::View<D*, memory_space>;
     const auto& router = s_.routers[b];
     const index_t first = static_cast<index_t>(b) * s_.batch_lines;
     const index_t words = static_cast<index_t>(router.lines()) * s_.part.reduced_rows();
     const index_t at = first * s_.part.reduced_rows();
     const std::size_t mark = staging ? staging->mark() : 0;
     const auto rhs_in = router.to_solvers(buffer(rhs.data() + at, words), 1, staging);
-    const auto rd = router.allocate_batch("bandsolve::mpi reduced d", staging);
+    const auto rd = router.template allocate_batch<D>("bandsolve::mpi reduced d", staging);
     if (router.lines_solved_here() > 0) {
       router.for_each_received(exec, rhs_in, 1,
-                               KOKKOS_LAMBDA(int t, int i, const T* w) { rd(t, i) = w[0]; });
+                               KOKKOS_LAMBDA(int t, int i, const D* w) { rd(t, i) = w[0]; });
       s_.reduced[b].solve(exec, rd);
     }
     router.to_owners(exec, rd, buffer(iface.data() + at, words), staging);
@@ -449,12 +455,10 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
   bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::mpi::factorize: the scalar type must be float or double");
   const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
   const partition p = agree_on_arguments(
-      fn, comm, sizeof(T), [&] { return factor_arguments<Layout>(fn, a, b, c, nsys); }, &opts,
-      nullptr, bandsolve::detail::concurrency_of(exec));
+      fn, comm, scalar_code<T>(), [&] { return factor_arguments<Layout>(fn, a, b, c, nsys); },
+      &opts, nullptr, bandsolve::detail::concurrency_of(exec));
   // The host passes solve in batches whose d and factors stay in cache between the reduce and
   // the finish, as the one-shot solve's (the same bytes per line): the finish reads d' and c'
   // from cache (6 words per unknown from memory against 9 in one batch). 256^3 over 2 ranks:

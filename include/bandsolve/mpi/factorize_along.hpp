@@ -87,15 +87,16 @@ class along_factorization {
   Kokkos::View<const int*, Kokkos::HostSpace> info() const { return info_; }
 
   // d: this rank's part of the array, the factored extents, any of the layouts factorize_along
-  // takes. Fences exec.
+  // takes, of the factored scalar type or, for real lines, Kokkos::complex of it. Fences exec.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& user_d) const {
+    using D = typename DView::value_type;
     static_assert(Kokkos::is_view<DView>::value && DView::rank >= 2 && DView::rank <= 4,
                   "bandsolve::mpi::along_factorization::solve: d must be a View of rank 2, 3 "
                   "or 4");
-    static_assert(std::is_same_v<typename DView::value_type, T>,
+    static_assert(is_rhs_of_v<T, D>,
                   "bandsolve::mpi::along_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type");
+                  "factored scalar type, or of Kokkos::complex of it for real lines");
     static_assert(
         Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
         "bandsolve::mpi::along_factorization::solve: d must be accessible from the execution "
@@ -116,7 +117,7 @@ class along_factorization {
         if (detail::run_is_row(d, axis_, r, n))
           return solve_runs<Kokkos::LayoutRight>(exec, d, r, n);
         constexpr auto column_lanes = static_cast<std::size_t>(
-            detail::part_lanes_v<layout::column, T>);
+            detail::part_lanes_v<layout::column, D>);
         if (detail::run_is_column(d, axis_, r) && factor_pack_lines() % column_lanes == 0)
           return solve_runs<Kokkos::LayoutLeft>(exec, d, r, n);
       }
@@ -133,17 +134,18 @@ class along_factorization {
   void solve_runs(const ExecutionSpace& exec, const DView& d, const detail::along_runs& r,
                   index_t n) const {
     using memory_space = typename DView::memory_space;
-    std::vector<Kokkos::View<T**, Layout, memory_space>> runs;
+    using D = typename DView::value_type;
+    std::vector<Kokkos::View<D**, Layout, memory_space>> runs;
     runs.reserve(static_cast<std::size_t>(r.runs));
     for (index_t q = 0; q < r.runs; ++q) {
       if constexpr (std::is_same_v<Layout, Kokkos::LayoutStride>)
-        runs.push_back(detail::run_lines<T, memory_space>(d, axis_, r, q, n));
+        runs.push_back(detail::run_lines<D, memory_space>(d, axis_, r, q, n));
       else
-        runs.push_back(detail::run_batch<Layout, T, memory_space>(d, axis_, r, q, n));
+        runs.push_back(detail::run_batch<Layout, D, memory_space>(d, axis_, r, q, n));
     }
     if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
       if (!f_.on_device_backend() && batches() > 1) {
-        f_.solve_host_batches(exec, [&](index_t first, index_t count, const auto& g) {
+        f_.template solve_host_batches<D>(exec, [&](index_t first, index_t count, const auto& g) {
           detail::for_each_run_piece(first, count, r.lines,
                                      [&](index_t q, index_t lo, index_t lines) {
             g(q * r.lines, runs[static_cast<std::size_t>(q)], lo, lines);
@@ -152,7 +154,7 @@ class along_factorization {
         return;
       }
     }
-    f_.solve_batches(exec, [&](const auto& g) {
+    f_.template solve_batches<D>(exec, [&](const auto& g) {
       for (index_t q = 0; q < r.runs; ++q)
         g(q * r.lines, r.lines, runs[static_cast<std::size_t>(q)]);
     });
@@ -167,7 +169,8 @@ class along_factorization {
     if (!initialized_)
       bandsolve::detail::throw_invalid_argument(
           fn(), "this factorization is empty (default-constructed)");
-    detail::agree_on_arguments(fn(), f_.comm(), sizeof(T), [&] {
+    detail::agree_on_arguments(fn(), f_.comm(), detail::scalar_code<typename DView::value_type>(),
+                               [&] {
       if (static_cast<int>(DView::rank) != rank_)
         bandsolve::detail::throw_invalid_argument(fn(), "d has rank ", DView::rank,
                                                   " but the factored arrays have rank ", rank_);
@@ -216,8 +219,9 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
                 "bandsolve::mpi::factorize_along: a, b and c must all be full arrays of rank 2, 3 "
                 "or 4 (one matrix per line) or all rank-1 Views (coefficients shared by every "
                 "line, with the array's d after them)");
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::mpi::factorize_along: the scalar type must be float or double");
+  static_assert(is_supported_scalar_v<T>,
+                "bandsolve::mpi::factorize_along: the scalar type must be float, double, "
+                "Kokkos::complex<float> or Kokkos::complex<double>");
   static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
                     std::is_same_v<typename CView::non_const_value_type, T>,
                 "bandsolve::mpi::factorize_along: a, b and c must have the same scalar type");
@@ -236,7 +240,7 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
     shape.extent[k] = k == axis ? 0 : static_cast<long long>(user_like.extent(k));
   }
   shape.line_order = memory_order(axis, user_like).code();
-  const partition p = agree_on_arguments(fn, comm, sizeof(T), [&] {
+  const partition p = agree_on_arguments(fn, comm, scalar_code<T>(), [&] {
     if (axis < 0 || axis >= rank)
       bandsolve::detail::throw_invalid_argument(fn, "axis = ", axis, " but the array has rank ",
                                                 rank, " (axes 0 to ", rank - 1, ")");

@@ -180,18 +180,19 @@ template <class ExecutionSpace, class DView, class T, class MemorySpace, class R
 void reduce_rhs_device(const ExecutionSpace& exec, const DView& d,
                        const part_factors<T, MemorySpace>& f, const Rhs& rhs, index_t nsys,
                        local_part part) {
+  using D = typename DView::non_const_value_type;  // T, or complex over real factors
   const auto sd = bandsolve::detail::device::systems_of(d);
   Kokkos::parallel_for(
       "bandsolve::mpi::factorization::solve(reduce, device)",
       Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys), KOKKOS_LAMBDA(const index_t s) {
         const index_t m = part.m, rd = sd.row_stride, L = f.lanes, fb = f.base(s);
-        T* const pd = sd.system(s);
-        T dp0 = f.first_row(s, 0) * pd[0];
+        D* const pd = sd.system(s);
+        D dp0 = f.first_row(s, 0) * pd[0];
         if (m == 1) {
           rhs(s) = dp0;
           return;
         }
-        T dp = f.r(fb + L) * pd[rd];
+        D dp = f.r(fb + L) * pd[rd];
         if (m > 2) pd[rd] = dp;
         for (index_t i = 2; i < m; ++i) {
           dp = f.r(fb + i * L) * pd[i * rd] - f.lo(fb + i * L) * dp;
@@ -199,7 +200,7 @@ void reduce_rhs_device(const ExecutionSpace& exec, const DView& d,
         }
         rhs(2 * s + 1) = dp;
         if (m > 2) {
-          T dn = pd[(m - 2) * rd];
+          D dn = pd[(m - 2) * rd];
           for (index_t i = m - 3; i >= 1; --i) dn = pd[i * rd] - f.cf(fb + i * L) * dn;
           dp0 = f.first_row(s, 2) * (dp0 - f.first_row(s, 1) * dn);
         }
@@ -213,15 +214,16 @@ template <class ExecutionSpace, class DView, class T, class MemorySpace, class I
 void finish_factored_device(const ExecutionSpace& exec, const DView& d,
                             const part_factors<T, MemorySpace>& f, const Interface& iface,
                             index_t nsys, local_part part) {
+  using D = typename DView::non_const_value_type;
   const auto sd = bandsolve::detail::device::systems_of(d);
   Kokkos::parallel_for(
       "bandsolve::mpi::factorization::solve(finish, device)",
       Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys), KOKKOS_LAMBDA(const index_t s) {
         const index_t m = part.m, rd = sd.row_stride, L = f.lanes, fb = f.base(s);
         const int k = part.reduced_rows();
-        T* const pd = sd.system(s);
-        const T x0 = iface(s * k), xm = iface(s * k + k - 1);
-        T x = xm;
+        D* const pd = sd.system(s);
+        const D x0 = iface(s * k), xm = iface(s * k + k - 1);
+        D x = xm;
         for (index_t i = m - 2; i >= 1; --i) {
           x = pd[i * rd] - f.af(fb + i * L) * x0 - f.cf(fb + i * L) * x;
           pd[i * rd] = x;

@@ -207,7 +207,8 @@ KOKKOS_INLINE_FUNCTION next_pack_rows next_factor_pack(const part_factors<T, Mem
 template <int NL, class DView, class T, class MemorySpace, class Rhs>
 KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T, MemorySpace>& f,
                                             const Rhs& rhs, index_t s0, const local_part& part,
-                                            T* scratch) {
+                                            typename DView::non_const_value_type* scratch) {
+  using D = typename DView::non_const_value_type;  // T, or complex over real factors
   const index_t m = part.m;
   if (m == 1) {
     for (int l = 0; l < NL; ++l) rhs(s0 + l) = f.first_row(s0 + l, 0) * at(d, s0 + l, 0);
@@ -220,8 +221,8 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
   const auto next_factors = next_factor_pack<NL, DView>(f, s0, m - 2, f.r, f.lo, f.cf);
   with_rhs_rows<NL, true>(d, s0, m, scratch, next_factors,
                           [&](const auto& gd, auto pre, const auto& next) {
-    T* const sdp = scratch;  // the forward d' (over the staged d when staged)
-    T dp0[NL], dp[NL];
+    D* const sdp = scratch;  // the forward d' (over the staged d when staged)
+    D dp0[NL], dp[NL];
     for (int l = 0; l < NL; ++l) {
       dp0[l] = f.first_row(s0 + l, 0) * gd(l, 0);
       dp[l] = fr(l, 1) * gd(l, 1);
@@ -235,7 +236,7 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
       if constexpr (decltype(pre)::value) {
         if (i + 1 < m) prefetch_part_row<NL>(d, s0, i + 1);
       }
-      T* const rd = sdp + i * NL;
+      D* const rd = sdp + i * NL;
       BANDSOLVE_SIMD
       for (int l = 0; l < NL; ++l) {
         dp[l] = fr(l, i) * gd(l, i) - flo(l, i) * dp[l];
@@ -249,7 +250,7 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
     if (m > 2) {
       for (int l = 0; l < NL; ++l) dp[l] = sdp[(m - 2) * NL + l];  // row i+1
       for (index_t i = m - 3; i >= 1; --i) {
-        const T* const rd = sdp + i * NL;
+        const D* const rd = sdp + i * NL;
         BANDSOLVE_SIMD
         for (int l = 0; l < NL; ++l) dp[l] = rd[l] - fcf(l, i) * dp[l];
       }
@@ -265,10 +266,12 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
 template <int NL, class DView, class T, class MemorySpace, class Interface>
 KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_factors<T, MemorySpace>& f,
                                                  const Interface& iface, index_t s0,
-                                                 const local_part& part, T* scratch) {
+                                                 const local_part& part,
+                                                 typename DView::non_const_value_type* scratch) {
+  using D = typename DView::non_const_value_type;
   const index_t m = part.m;
   const int k = part.reduced_rows();
-  T x0[NL], xm[NL];
+  D x0[NL], xm[NL];
   for (int l = 0; l < NL; ++l) x0[l] = iface((s0 + l) * k), xm[l] = iface((s0 + l) * k + k - 1);
   if (m <= 2) {
     for (int l = 0; l < NL; ++l) {
@@ -282,7 +285,7 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
   const auto next_factors = next_factor_pack<NL, DView>(f, s0, m - 2, f.cf, f.af);
   with_rhs_rows<NL, true>(d, s0, m, scratch, next_factors,
                           [&](const auto& gd, auto pre, const auto& next) {
-    T x[NL];  // x_{i+1}
+    D x[NL];  // x_{i+1}
     for (int l = 0; l < NL; ++l) x[l] = xm[l], gd(l, 0) = x0[l], gd(l, m - 1) = xm[l];
     for (index_t i = m - 2; i >= 1; --i) {
       next(m - 2 - i);
@@ -302,11 +305,12 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
 template <class ExecutionSpace, class DView, class T, class MemorySpace, class Rhs>
 void reduce_rhs(const ExecutionSpace& exec, const DView& d, const part_factors<T, MemorySpace>& f,
                 const Rhs& rhs, index_t first, index_t count, local_part part) {
-  constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
+  using D = typename DView::non_const_value_type;
+  constexpr int L = part_lanes_v<layout_of_t<DView>, D>;
   const bool packs = f.from(first).packs_of(L);
-  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(reduce)",
-                                            first, count, part, static_cast<T*>(nullptr),
-      KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
+  for_each_part_pack<layout_of_t<DView>, D>(exec, "bandsolve::mpi::factorization::solve(reduce)",
+                                            first, count, part, static_cast<D*>(nullptr),
+      KOKKOS_LAMBDA(const index_t s0, const int nl, D* scratch) {
         if (packs && nl == L) {
           reduce_rhs_pack<L>(d, f, rhs, s0, part, scratch);
         } else {
@@ -321,11 +325,12 @@ template <class ExecutionSpace, class DView, class T, class MemorySpace, class I
 void finish_factored_parts(const ExecutionSpace& exec, const DView& d,
                            const part_factors<T, MemorySpace>& f, const Interface& iface,
                            index_t first, index_t count, local_part part) {
-  constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
+  using D = typename DView::non_const_value_type;
+  constexpr int L = part_lanes_v<layout_of_t<DView>, D>;
   const bool packs = f.from(first).packs_of(L);
-  for_each_part_pack<layout_of_t<DView>, T>(exec, "bandsolve::mpi::factorization::solve(finish)",
-                                            first, count, part, static_cast<T*>(nullptr),
-      KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
+  for_each_part_pack<layout_of_t<DView>, D>(exec, "bandsolve::mpi::factorization::solve(finish)",
+                                            first, count, part, static_cast<D*>(nullptr),
+      KOKKOS_LAMBDA(const index_t s0, const int nl, D* scratch) {
         if (packs && nl == L) {
           finish_factored_pack<L>(d, f, iface, s0, part, scratch);
         } else {

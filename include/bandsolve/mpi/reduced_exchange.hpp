@@ -67,9 +67,11 @@ class reduced_router {
   // This rank's reduced rows (line s, row j, word v at (s*k + j)*w + v) to the ranks that solve
   // them; returns the rows of the lines solved here (from rank r, local line t, row j, word v at
   // w*(disp_r + t*k_r + j) + v, disp_r = mine * sum of k over the ranks before r).
-  // The received rows are carved from `staging` when given, else allocated.
-  buffer to_solvers(const buffer& rows, int w,
-                    carved_buffer<MemorySpace>* staging = nullptr) const {
+  // The received rows are carved from `staging` when given, else allocated. V: the words' type
+  // (T, or the complex right-hand sides of a factorization of real lines).
+  template <class V = T>
+  Kokkos::View<V*, MemorySpace> to_solvers(const Kokkos::View<V*, MemorySpace>& rows, int w,
+                                           carved_buffer<MemorySpace>* staging = nullptr) const {
     const std::size_t P = k_.size(), me = static_cast<std::size_t>(p_.rank);
     std::vector<int> send(P), sdisp(P), recv(P), rdisp(P);
     int total = 0;
@@ -80,8 +82,8 @@ class reduced_router {
       rdisp[q] = total;
       total += recv[q];
     }
-    const buffer out = take_or_allocate(total, staging, "bandsolve::mpi reduced rows");
-    const MPI_Datatype dt = datatype<T>();
+    const auto out = take_or_allocate<V>(total, staging, "bandsolve::mpi reduced rows");
+    const MPI_Datatype dt = datatype<V>();
     if (scheme_ == exchange::gather)
       MPI_Gatherv(rows.data(), send[0], dt, out.data(), recv.data(), rdisp.data(), dt, 0, comm_);
     else
@@ -92,8 +94,10 @@ class reduced_router {
 
   // The interface values of the lines solved here (local line t, reduced row i at x(t, i)) back
   // to the ranks that own them: iface receives line s, row j at s*k + j.
-  template <class ExecutionSpace>
-  void to_owners(const ExecutionSpace& exec, const batch& x, const buffer& iface,
+  template <class ExecutionSpace, class V = T>
+  void to_owners(const ExecutionSpace& exec,
+                 const Kokkos::View<V**, Kokkos::LayoutRight, MemorySpace>& x,
+                 const Kokkos::View<V*, MemorySpace>& iface,
                  carved_buffer<MemorySpace>* staging = nullptr) const {
     const std::size_t P = k_.size(), me = static_cast<std::size_t>(p_.rank);
     std::vector<int> send(P), sdisp(P), recv(P), rdisp(P);
@@ -105,7 +109,7 @@ class reduced_router {
       recv[q] = static_cast<int>(begin_[q + 1] - begin_[q]) * k_[me];
       rdisp[q] = static_cast<int>(begin_[q]) * k_[me];
     }
-    const buffer back = take_or_allocate(total, staging, "bandsolve::mpi interface values");
+    const auto back = take_or_allocate<V>(total, staging, "bandsolve::mpi interface values");
     if (mine_ > 0) {
       const auto src = sources_;
       const int ranks = p_.size;
@@ -114,13 +118,13 @@ class reduced_router {
           KOKKOS_LAMBDA(const int t) {
             for (int q = 0; q < ranks; ++q) {
               const int kq = src(q, 0), fq = src(q, 1);
-              T* out = back.data() + src(q, 2) + t * kq;
+              V* out = back.data() + src(q, 2) + t * kq;
               for (int j = 0; j < kq; ++j) out[j] = x(t, fq + j);
             }
           });
     }
     exec.fence();
-    const MPI_Datatype dt = datatype<T>();
+    const MPI_Datatype dt = datatype<V>();
     if (scheme_ == exchange::gather)
       MPI_Scatterv(back.data(), send.data(), sdisp.data(), dt, iface.data(), recv[0], dt, 0, comm_);
     else
@@ -130,8 +134,9 @@ class reduced_router {
 
   // f(t, i, words) for every reduced row i of every line t solved here, words: its w words as
   // received by to_solvers.
-  template <class ExecutionSpace, class F>
-  void for_each_received(const ExecutionSpace& exec, const buffer& in, int w, const F& f) const {
+  template <class ExecutionSpace, class V, class F>
+  void for_each_received(const ExecutionSpace& exec, const Kokkos::View<V*, MemorySpace>& in,
+                         int w, const F& f) const {
     if (mine_ == 0) return;
     const auto src = sources_;
     const int ranks = p_.size;
@@ -140,7 +145,7 @@ class reduced_router {
         KOKKOS_LAMBDA(const int t) {
           for (int q = 0; q < ranks; ++q) {
             const int kq = src(q, 0), fq = src(q, 1);
-            const T* row = in.data() + w * (src(q, 2) + t * kq);
+            const V* row = in.data() + w * (src(q, 2) + t * kq);
             for (int j = 0; j < kq; ++j) f(t, fq + j, row + w * j);
           }
         });
@@ -165,32 +170,40 @@ class reduced_router {
         codes[offset + static_cast<std::size_t>(first_line_here() + t)] = global_row(h(t) - 1);
   }
 
-  // A reduced batch of the lines solved here, carved from `staging` when given.
-  batch allocate_batch(const char* label, carved_buffer<MemorySpace>* staging = nullptr) const {
+  // A reduced batch (of V values) of the lines solved here, carved from `staging` when given.
+  template <class V = T>
+  Kokkos::View<V**, Kokkos::LayoutRight, MemorySpace> allocate_batch(
+      const char* label, carved_buffer<MemorySpace>* staging = nullptr) const {
+    using values = Kokkos::View<V**, Kokkos::LayoutRight, MemorySpace>;
     const auto lines = static_cast<std::size_t>(mine_), rows = static_cast<std::size_t>(rows_);
-    if (staging) return batch(staging->template take<T>(lines * rows).data(), lines, rows);
-    return batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), lines, rows);
+    if (staging) return values(staging->template take<V>(lines * rows).data(), lines, rows);
+    return values(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), lines,
+                  rows);
   }
 
   // Bytes of staging that one round trip takes at most with `batches` reduced batches and `w`
-  // words per reduced row on the way there (to_solvers, allocate_batch, to_owners, and the
-  // reduced codes as ints).
+  // words (of type V) per reduced row on the way there (to_solvers, allocate_batch, to_owners,
+  // and the reduced codes as ints).
+  template <class V = T>
   std::size_t staging_bytes(int w, int batches) const {
     using carve = carved_buffer<MemorySpace>;
     const auto values = static_cast<std::size_t>(mine_) * static_cast<std::size_t>(rows_);
-    return carve::template bytes_for<T>(values * static_cast<std::size_t>(w)) +
-           static_cast<std::size_t>(batches) * carve::template bytes_for<T>(values) +
-           carve::template bytes_for<T>(values) +
+    return carve::template bytes_for<V>(values * static_cast<std::size_t>(w)) +
+           static_cast<std::size_t>(batches) * carve::template bytes_for<V>(values) +
+           carve::template bytes_for<V>(values) +
            carve::template bytes_for<int>(static_cast<std::size_t>(mine_));
   }
 
  private:
   // `values` values carved from `staging` when given, else allocated.
-  static buffer take_or_allocate(int values, carved_buffer<MemorySpace>* staging,
-                                 const char* label) {
+  template <class V>
+  static Kokkos::View<V*, MemorySpace> take_or_allocate(int values,
+                                                        carved_buffer<MemorySpace>* staging,
+                                                        const char* label) {
     const auto n = static_cast<std::size_t>(values);
-    if (staging) return staging->template take<T>(n);
-    return buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+    if (staging) return staging->template take<V>(n);
+    return Kokkos::View<V*, MemorySpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
   }
 
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -217,14 +217,8 @@ std::pair<std::size_t, std::size_t> one_shot_arguments(const std::string& fn, co
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 constexpr void one_shot_static_checks() {
-  using T = typename DView::non_const_value_type;
   bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView, AView, BView, CView>();
   bandsolve::detail::info_static_checks<ExecutionSpace, InfoView>();
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::mpi::solve: the scalar type must be float or double (a, b, c, d "
-                "alike)");
-  static_assert(std::is_same_v<typename AView::non_const_value_type, T>,
-                "bandsolve::mpi::solve: a, b, c and d must have the same scalar type");
 }
 
 // The one-shot solve of lines of kind Algo (line_algo.hpp): each rank reduces its parts to their
@@ -247,7 +241,7 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
 
   const std::string fn = line_fn<Algo>("bandsolve::mpi::solve");
   const partition p = agree_on_arguments(
-      fn, comm, sizeof(T),
+      fn, comm, scalar_code<T>(),
       [&] { return one_shot_arguments<Layout>(fn, a, b, c, d, info); }, &opts, nullptr,
       bandsolve::detail::concurrency_of(exec));
   if (p.nsys == 0) return;
@@ -295,7 +289,7 @@ void device_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const A
 
   const std::string fn = line_fn<Algo>("bandsolve::mpi::solve");
   const partition p = agree_on_arguments(
-      fn, comm, sizeof(T),
+      fn, comm, scalar_code<T>(),
       [&] { return one_shot_arguments<Layout>(fn, a, b, c, d, info); }, &opts);
   if (p.nsys == 0) return;
   if (p.size == 1) {

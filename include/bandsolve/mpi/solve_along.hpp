@@ -339,7 +339,7 @@ partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axi
   for (int k = 0; k < rank; ++k)
     shape.extent[k] = k == axis ? 0 : static_cast<long long>(d.extent(k));
   shape.line_order = memory_order(axis, d).code();
-  return agree_on_arguments(fn, comm, sizeof(typename DView::value_type), [&] {
+  return agree_on_arguments(fn, comm, scalar_code<typename DView::non_const_value_type>(), [&] {
     const std::size_t nsys = bandsolve::detail::check_along_lines(fn, axis, d, info);
     bandsolve::detail::check_along_coefficient(fn, "a", a, d, axis, "d", d);
     bandsolve::detail::check_along_coefficient(fn, "b", b, d, axis, "d", d);
@@ -358,8 +358,6 @@ constexpr void along_static_checks() {
   static_assert(std::is_same_v<typename DView::value_type, T>,
                 "bandsolve::mpi::solve_along: d receives the solution and cannot be a View of "
                 "const");
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::mpi::solve_along: the scalar type must be float or double");
 }
 
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,

@@ -223,7 +223,8 @@ constexpr void thomas_along_static_checks() {
                 "(coefficients shared by every line) or all have the rank of d (one matrix per "
                 "line)");
   static_assert(is_supported_scalar_v<T>,
-                "bandsolve::solve_along: the scalar type must be float or double");
+                "bandsolve::solve_along: the scalar type must be float, double, "
+                "Kokkos::complex<float> or Kokkos::complex<double>");
   static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
                     std::is_same_v<typename BView::non_const_value_type, T> &&
                     std::is_same_v<typename CView::non_const_value_type, T> &&
