@@ -1,14 +1,26 @@
 #pragma once
 // What the MPI test executables share: main() (MPI around Kokkos around Catch2, the result agreed
-// over the ranks) and bstest_mpi::words_sent, the words the reduced systems' exchanges sent from
-// this rank (MPI's profiling interface: the definitions below take the place of the library's
-// and call it through PMPI_). Include it in exactly one translation unit of an executable.
+// over the ranks), this process's rank and the number of ranks (world_rank, world_size), and
+// bstest_mpi::words_sent, the words the reduced systems' exchanges sent from this rank (MPI's
+// profiling interface: the definitions below take the place of the library's and call it
+// through PMPI_). Include it in exactly one translation unit of an executable.
 #include <Kokkos_Core.hpp>
 #include <catch2/catch_session.hpp>
 #include <mpi.h>
 
 namespace bstest_mpi {
 inline long long words_sent = 0;
+
+inline int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+inline int world_size() {
+  int p = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  return p;
+}
 }  // namespace bstest_mpi
 
 extern "C" {

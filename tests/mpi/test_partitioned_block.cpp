@@ -33,7 +33,7 @@
 #include <utility>
 #include <vector>
 
-#include "hashed_value.hpp"
+#include "whole_lines.hpp"
 #include "mpi_test_main.hpp"
 
 namespace {
@@ -43,16 +43,8 @@ using bandsolve::index_t;
 using bandsolve::algo::block_thomas;
 using exec_space = Kokkos::DefaultHostExecutionSpace;
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int p = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  return p;
-}
+using bstest_mpi::world_rank;
+using bstest_mpi::world_size;
 
 // A value in [-1, 1) from (line, global row, which operand, entry).
 double hashed(std::uint64_t s, std::uint64_t g, std::uint64_t which, std::uint64_t e) {

@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "hashed_value.hpp"
+#include "whole_lines.hpp"
 #include "mpi_test_main.hpp"
 
 namespace {
@@ -40,16 +40,8 @@ namespace bmpi = bandsolve::mpi;
 using zfloat = Kokkos::complex<float>;
 using zdouble = Kokkos::complex<double>;
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int p = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  return p;
-}
+using bstest_mpi::world_rank;
+using bstest_mpi::world_size;
 
 template <class V>
 V make_value(double re, double im) {
@@ -110,14 +102,8 @@ struct lines {
       for (std::size_t g = 0; g < N; ++g)
         a(s, g) = coef(s, g, 0), b(s, g) = coef(s, g, 1), c(s, g) = coef(s, g, 2),
         d(s, g) = rhs_value(s, g);
-    Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
-    if (periodic)
-      bandsolve::solve(Kokkos::Serial(), bandsolve::algo::periodic{}, a, b, c, d, info);
-    else
-      bandsolve::solve(Kokkos::Serial(), bandsolve::algo::thomas{}, a, b, c, d, info);
-    Kokkos::fence();
-    return {std::vector<D>(d.data(), d.data() + nsys * N),
-            std::vector<int>(info.data(), info.data() + nsys)};
+    std::vector<int> codes = bstest_mpi::solve_whole_lines(periodic, a, b, c, d);
+    return {std::vector<D>(d.data(), d.data() + nsys * N), codes};
   }
 };
 

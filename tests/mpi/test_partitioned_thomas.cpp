@@ -30,7 +30,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "hashed_value.hpp"
+#include "whole_lines.hpp"
 #include "mpi_test_main.hpp"
 
 namespace {
@@ -39,16 +39,8 @@ using bandsolve::index_t;
 namespace layout = bandsolve::layout;
 namespace bmpi = bandsolve::mpi;
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int p = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  return p;
-}
+using bstest_mpi::world_rank;
+using bstest_mpi::world_size;
 
 // A value in [-1, 1) from (line, global row, which coefficient).
 double hashed(std::uint64_t s, std::uint64_t g, std::uint64_t which) {
@@ -97,15 +89,8 @@ struct lines {
       for (std::size_t g = 0; g < N; ++g)
         a(s, g) = coef(s, g, 0), b(s, g) = coef(s, g, 1), c(s, g) = coef(s, g, 2),
         d(s, g) = coef(s, g, 3);
-    Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
-    if (periodic)
-      bandsolve::solve(Kokkos::Serial(), bandsolve::algo::periodic{}, a, b, c, d, info);
-    else
-      bandsolve::solve(Kokkos::Serial(), bandsolve::algo::thomas{}, a, b, c, d, info);
-    Kokkos::fence();
-    std::vector<T> x(d.data(), d.data() + nsys * N);
-    std::vector<int> codes(info.data(), info.data() + nsys);
-    return {x, codes};
+    std::vector<int> codes = bstest_mpi::solve_whole_lines(periodic, a, b, c, d);
+    return {std::vector<T>(d.data(), d.data() + nsys * N), codes};
   }
 };
 

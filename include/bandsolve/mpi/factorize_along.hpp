@@ -9,7 +9,7 @@
 //   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
 //
 // a, b, c: this rank's part of full coefficient arrays (rank 2 to 4, LayoutRight, LayoutLeft or
-// LayoutStride, float or double, the same extents), rank r holding rows offset_r .. of every line
+// LayoutStride, real or complex, the same extents), rank r holding rows offset_r .. of every line
 // along `axis` as for solve_along; every other extent the same on every rank (agreed before any
 // exchange). Or rank-1 Views of this rank's rows shared by every line, followed by d, a View of
 // the array's extents (the d of the solves to come; its values are not read): every line then

@@ -69,8 +69,8 @@ class reduced_router {
   // w*(disp_r + t*k_r + j) + v, disp_r = mine * sum of k over the ranks before r).
   // The received rows are carved from `staging` when given, else allocated. V: the words' type
   // (T, or the complex right-hand sides of a factorization of real lines).
-  template <class V = T>
-  Kokkos::View<V*, MemorySpace> to_solvers(const Kokkos::View<V*, MemorySpace>& rows, int w,
+  template <class Rows, class V = typename Rows::non_const_value_type>
+  Kokkos::View<V*, MemorySpace> to_solvers(const Rows& rows, int w,
                                            carved_buffer<MemorySpace>* staging = nullptr) const {
     const std::size_t P = k_.size(), me = static_cast<std::size_t>(p_.rank);
     std::vector<int> send(P), sdisp(P), recv(P), rdisp(P);
@@ -94,11 +94,10 @@ class reduced_router {
 
   // The interface values of the lines solved here (local line t, reduced row i at x(t, i)) back
   // to the ranks that own them: iface receives line s, row j at s*k + j.
-  template <class ExecutionSpace, class V = T>
-  void to_owners(const ExecutionSpace& exec,
-                 const Kokkos::View<V**, Kokkos::LayoutRight, MemorySpace>& x,
-                 const Kokkos::View<V*, MemorySpace>& iface,
+  template <class ExecutionSpace, class X, class Iface>
+  void to_owners(const ExecutionSpace& exec, const X& x, const Iface& iface,
                  carved_buffer<MemorySpace>* staging = nullptr) const {
+    using V = typename Iface::non_const_value_type;
     const std::size_t P = k_.size(), me = static_cast<std::size_t>(p_.rank);
     std::vector<int> send(P), sdisp(P), recv(P), rdisp(P);
     int total = 0;
@@ -134,9 +133,9 @@ class reduced_router {
 
   // f(t, i, words) for every reduced row i of every line t solved here, words: its w words as
   // received by to_solvers.
-  template <class ExecutionSpace, class V, class F>
-  void for_each_received(const ExecutionSpace& exec, const Kokkos::View<V*, MemorySpace>& in,
-                         int w, const F& f) const {
+  template <class ExecutionSpace, class In, class F>
+  void for_each_received(const ExecutionSpace& exec, const In& in, int w, const F& f) const {
+    using V = typename In::non_const_value_type;
     if (mine_ == 0) return;
     const auto src = sources_;
     const int ranks = p_.size;

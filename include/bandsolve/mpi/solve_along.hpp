@@ -12,7 +12,7 @@
 // a contiguous part of every line: global rows offsets[r] .. offsets[r] + n_r - 1 along the axis,
 // in rank order, n_r = d.extent(axis) on rank r (at least 1; the parts may differ in size); every
 // other extent of d is the same on every rank. d: rank 2 to 4, LayoutRight, LayoutLeft or
-// LayoutStride (subviews of padded arrays), float or double; a, b, c: full arrays of d's extents
+// LayoutStride (subviews of padded arrays), real or complex; a, b, c: full arrays of d's extents
 // (any layouts) or rank-1 Views of length n_r, this rank's part of one line shared by every line.
 // info: one entry per line, numbered as the single-process solve_along numbers them (batch
 // indices in axis order, last fastest); every rank gets the same codes (info_reduce.hpp). x
