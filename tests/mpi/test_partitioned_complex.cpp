@@ -239,6 +239,7 @@ std::vector<int> factored(const Exec& exec, lines<C, D> L, const std::vector<std
     else
       return bmpi::factorize(exec, MPI_COMM_WORLD, Algo{}, a, b, c, L.nsys, opts);
   }();
+  CHECK(f.on_device_backend() == (Path == passes::device));
   if (batches > 0) CHECK(f.batches() == batches);
   for (const std::uint64_t rhs : {3, 5}) {
     L.rhs = rhs;
