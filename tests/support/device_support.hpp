@@ -109,17 +109,17 @@ template <class Layout, class T, class Mem>
 stored<Layout, T, Mem> store(const std::vector<T>& h, std::size_t nsys, std::size_t n,
                              strides kind) {
   using S = stored<Layout, T, Mem>;
-  S s;
   std::size_t span = 0;
   make_view<Layout, T, typename S::host_view_type>(nullptr, nsys, n, kind, span);
-  s.storage = Kokkos::View<T*, Mem>("storage", span);
-  s.host_storage = Kokkos::create_mirror_view(s.storage);
+  // Every View built where it is declared (docs/development.md: Kokkos 4.6-develop with GCC 12).
+  const Kokkos::View<T*, Mem> storage("storage", span);
+  const auto host_storage = Kokkos::create_mirror_view(storage);
+  S s{storage, host_storage,
+      make_view<Layout, T, typename S::view_type>(storage.data(), nsys, n, kind, span),
+      make_view<Layout, T, typename S::host_view_type>(host_storage.data(), nsys, n, kind, span),
+      std::vector<bool>(span, false)};
   const T sentinel = T(std::numeric_limits<bandsolve::real_type_t<T>>::quiet_NaN());
   for (std::size_t k = 0; k < span; ++k) s.host_storage(k) = sentinel;
-  s.view = make_view<Layout, T, typename S::view_type>(s.storage.data(), nsys, n, kind, span);
-  s.host = make_view<Layout, T, typename S::host_view_type>(s.host_storage.data(), nsys, n, kind,
-                                                            span);
-  s.covered.assign(span, false);
   const std::size_t slots = bandsolve::capacity(s.host);
   for (std::size_t sy = 0; sy < slots; ++sy)
     for (std::size_t i = 0; i < n; ++i) {

@@ -226,17 +226,18 @@ TEST_CASE("complex thomas on strided subviews writes only the view", "[thomas][c
   bstest::for_each_exec([&](auto exec) {
     for (int kind = 0; kind < 2; ++kind) {
       INFO("kind = " << kind);
-      Big big[4];
-      Kokkos::View<T**, Kokkos::LayoutStride, Kokkos::HostSpace> v[4];
+      // Views built where they are declared (docs/development.md).
+      std::vector<Big> big;
+      std::vector<Kokkos::View<T**, Kokkos::LayoutStride, Kokkos::HostSpace>> v;
       const std::vector<T>* src[4] = {&p.a, &p.b, &p.c, &p.d};
       for (int k = 0; k < 4; ++k) {
-        big[k] = kind == 0 ? Big("big", nsys, n, 2) : Big("big", n, 3, nsys + 1);
-        Kokkos::deep_copy(big[k], T(nan, nan));
+        const auto& b = big.emplace_back(kind == 0 ? Big("big", nsys, n, 2)
+                                                   : Big("big", n, 3, nsys + 1));
+        Kokkos::deep_copy(b, T(nan, nan));
         if (kind == 0)  // (s, i) at big(s, i, 1)
-          v[k] = Kokkos::subview(big[k], Kokkos::ALL, Kokkos::ALL, 1);
+          v.emplace_back(Kokkos::subview(b, Kokkos::ALL, Kokkos::ALL, 1));
         else  // (s, i) at big(i, 1, s + 1)
-          v[k] = Kokkos::View<T**, Kokkos::LayoutStride, Kokkos::HostSpace>(&big[k](0, 1, 1),
-                                Kokkos::LayoutStride(nsys, 1, n, 3 * (nsys + 1)));
+          v.emplace_back(&b(0, 1, 1), Kokkos::LayoutStride(nsys, 1, n, 3 * (nsys + 1)));
         bstest::fill(v[k], *src[k], nsys);
       }
       auto info = bstest::make_info(nsys);

@@ -126,6 +126,14 @@ struct padded_array_traits {
   static constexpr std::size_t rank = static_cast<std::size_t>(view::rank);
 };
 
+// The padded storage, built where it is declared (docs/development.md).
+template <class DataType, class MemorySpace, class Extents, std::size_t... K>
+Kokkos::View<DataType, Kokkos::LayoutRight, MemorySpace> padded_storage(const std::string& label,
+                                                                        const Extents& p,
+                                                                        std::index_sequence<K...>) {
+  return Kokkos::View<DataType, Kokkos::LayoutRight, MemorySpace>(label, p[K]...);
+}
+
 template <class Storage, std::size_t... K>
 auto padded_subview(const Storage& storage, const std::array<std::size_t, sizeof...(K)>& e,
                     std::index_sequence<K...>) {
@@ -157,10 +165,8 @@ Kokkos::View<DataType, Kokkos::LayoutStride, MemorySpace> make_padded_array(
     e[k] = static_cast<std::size_t>(given[k]);
   }
   const auto p = detail::padded_extents<T, R>(e);
-  Kokkos::View<DataType, Kokkos::LayoutRight, MemorySpace> storage;
-  if constexpr (R == 2) storage = decltype(storage)(label, p[0], p[1]);
-  if constexpr (R == 3) storage = decltype(storage)(label, p[0], p[1], p[2]);
-  if constexpr (R == 4) storage = decltype(storage)(label, p[0], p[1], p[2], p[3]);
+  const auto storage =
+      detail::padded_storage<DataType, MemorySpace>(label, p, std::make_index_sequence<R>{});
   return detail::padded_subview(storage, e, std::make_index_sequence<R>{});
 }
 

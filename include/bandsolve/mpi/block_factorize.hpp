@@ -40,6 +40,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -68,8 +69,9 @@ struct block_factorization_state {
   int m = 0;
   Kokkos::View<T**, Kokkos::LayoutRight, factor_memory_space> factors;
   reduced_router<T, memory_space> router;
-  block_thomas_factorization<T, 0, host_execution_space> reduced;  // of the lines solved here
-  whole_factorization whole;                                       // one rank
+  // Of the lines solved here (several ranks, some lines solved here), or of every line (one rank).
+  std::optional<block_thomas_factorization<T, 0, host_execution_space>> reduced;
+  std::optional<whole_factorization> whole;
   Kokkos::View<int*, Kokkos::HostSpace> info;
 };
 
@@ -91,7 +93,7 @@ void block_factored_solve(const ExecutionSpace& exec, const State& s, const DVie
   const auto rd = allocate_reduced_rhs<M, T>(s.router, nrhs);
   if (s.router.lines_solved_here() > 0) {
     unpack_reduced_rhs<M, T>(host, s.router, rhs_in, RW, 0, rd);
-    s.reduced.solve(host, rd);
+    s.reduced->solve(host, rd);
   }
   block_return_and_finish<M, true>(exec, s.comm, s.p, s.router, rd, d, s.factors, s.part);
 }
@@ -141,7 +143,7 @@ class block_factorization {
   template <class DView>
   void solve_here(const ExecutionSpace& exec, const DView& d) const {
     if (s_.p.size == 1) {
-      s_.whole.solve(exec, d);
+      s_.whole->solve(exec, d);
       exec.fence();
       return;
     }
@@ -234,9 +236,9 @@ void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorit
   std::vector<int> reduced_codes(s.p.nsys, 0);
   if (s.router.lines_solved_here() > 0) {
     const auto abc = receive_reduced_matrices<M, T>(host, s.router, coef_in, CW);
-    s.reduced = bandsolve::factorize(host, algorithm, abc[0], abc[1], abc[2]);
+    s.reduced.emplace(bandsolve::factorize(host, algorithm, abc[0], abc[1], abc[2]));
     host.fence();
-    s.router.record_codes(s.reduced.info(), reduced_codes);
+    s.router.record_codes(s.reduced->info(), reduced_codes);
   }
   reduce_info(s.comm, s.p.nsys, host_codes, reduced_codes, s.info);
 }
@@ -252,21 +254,27 @@ partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
   using result =
       block_factorization<T, bandsolve::detail::block_pack_width_v<BView>, ExecutionSpace>;
   bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
-  typename result::state s;
-  s.comm = comm;
   const auto agreed = agree_on_block_factor_arguments(comm, scalar_code<T>(), a, b, c, nsys, opts);
-  s.p = agreed.p;
-  s.m = agreed.m;
-  s.part = block_part_of(s.p, algorithm);
-  s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::block_factorization info",
-                                                 s.p.nsys);
-  s.router = reduced_router<T, typename result::memory_space>(
-      comm, s.p, chosen_scheme(opts, s.p.nsys, s.p.size));
+  // Every View of the state allocated where it is built (the factors empty until the local passes
+  // size them), never assigned into default-constructed (docs/development.md).
+  typename result::state s{
+      comm,
+      agreed.p,
+      block_part_of(agreed.p, algorithm),
+      agreed.m,
+      Kokkos::View<T**, Kokkos::LayoutRight, typename result::state::factor_memory_space>(
+          "bandsolve::mpi block factors", 0, 0),
+      reduced_router<T, typename result::memory_space>(
+          comm, agreed.p, chosen_scheme(opts, agreed.p.nsys, agreed.p.size)),
+      std::nullopt,
+      std::nullopt,
+      Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::block_factorization info",
+                                            agreed.p.nsys)};
   if (s.p.nsys == 0) return result(std::move(s));
   if (s.p.size == 1) {
-    s.whole = bandsolve::factorize(exec, algorithm, a, b, c, s.p.nsys);
+    s.whole.emplace(bandsolve::factorize(exec, algorithm, a, b, c, s.p.nsys));
     exec.fence();
-    Kokkos::deep_copy(s.info, s.whole.info());
+    Kokkos::deep_copy(s.info, s.whole->info());
     return result(std::move(s));
   }
   bandsolve::detail::block_size_dispatch(

@@ -40,7 +40,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -73,7 +73,8 @@ struct factorization_state {
   exchange scheme = exchange::gather;
   index_t batch_lines = 0;
   std::vector<reduced_router<T, memory_space>> routers;  // one per batch
-  std::vector<reduced_factorization> reduced;           // of the lines solved here, per batch
+  // Of the lines solved here, per batch (none where no line of the batch is solved here).
+  std::vector<std::optional<reduced_factorization>> reduced;
   Kokkos::View<int*, Kokkos::HostSpace> info;
 };
 
@@ -188,16 +189,11 @@ class factorization {
     // Every buffer of the call from kept ones (staging.hpp): no allocation, no fresh page. The
     // device buffer is taken before the host staging, in the one-shot solve's order, so that two
     // threads taking both cannot wait on each other.
-    Kokkos::View<char*, factor_memory_space> kept;
-    std::unique_lock<std::mutex> lock;
-    buffer rhs, iface;
-    if constexpr (!host_memory) {
-      auto device = detail::kept_buffer<factor_memory_space, detail::device_rows_tag>(
-          exec, "bandsolve::mpi::factorization::solve",
-          2 * detail::carved_buffer<factor_memory_space>::template bytes_for<D>(words), kept, lock);
-      rhs = device.template take<D>(words);
-      iface = device.template take<D>(words);
-    }
+    // (Views built where they are declared: docs/development.md.)
+    std::optional<detail::kept_carving<factor_memory_space, detail::device_rows_tag>> device;
+    if constexpr (!host_memory)
+      device.emplace(exec, "bandsolve::mpi::factorization::solve",
+                     2 * detail::carved_buffer<factor_memory_space>::template bytes_for<D>(words));
     std::size_t routed = 0;
     for (const auto& router : s_.routers)
       routed = std::max(routed, router.template staging_bytes<D>(1, 1));
@@ -207,10 +203,16 @@ class factorization {
     auto& host = staging.carved();
     const host_buffer host_rhs = host.template take<D>(words);
     const host_buffer host_iface = host.template take<D>(words);
-    if constexpr (host_memory) {
-      rhs = host_rhs;
-      iface = host_iface;
-    }
+    const auto in_device_memory = [&](const host_buffer& host_view) -> buffer {
+      if constexpr (host_memory) {
+        return host_view;
+      } else {
+        (void)host_view;
+        return device->carved().template take<D>(words);
+      }
+    };
+    const buffer rhs = in_device_memory(host_rhs);
+    const buffer iface = in_device_memory(host_iface);
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
       const buffer batch_rhs(rhs.data() + first * k, lines * k);
       if constexpr (host_space) {
@@ -300,7 +302,7 @@ class factorization {
     if (router.lines_solved_here() > 0) {
       router.for_each_received(exec, rhs_in, 1,
                                KOKKOS_LAMBDA(int t, int i, const D* w) { rd(t, i) = w[0]; });
-      s_.reduced[b].solve(exec, rd);
+      s_.reduced[b]->solve(exec, rd);
     }
     router.to_owners(exec, rd, buffer(iface.data() + at, words), staging);
     if (staging) staging->rewind(mark);
@@ -366,36 +368,52 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
                                                                    host_space>>,
                 "bandsolve::mpi::factorize: the local passes run on the factorization's execution "
                 "space");
-  typename result::state s;
-  s.comm = comm;
-  s.p = p;
-  s.part = part_of<Algo>(s.p);
-  s.device_passes = DevicePasses;
-  s.info = Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", s.p.nsys);
-  s.scheme = chosen_scheme(opts, s.p.nsys, s.p.size);
-  if (s.p.nsys == 0) return result(std::move(s));
-  s.batch_lines = reduced_batch_lines > 0 && reduced_batch_lines < static_cast<index_t>(s.p.nsys)
-                      ? reduced_batch_lines
-                      : static_cast<index_t>(s.p.nsys);
-
-  const auto n_sys = static_cast<std::size_t>(s.p.nsys), m = static_cast<std::size_t>(s.part.m);
-  const int k = s.part.reduced_rows();
-  auto& f = s.factors;
-  f.shared = shared_lines;
-  f.lanes = DevicePasses ? (shared_lines ? 1 : static_cast<index_t>(n_sys))
-                         : host_lanes;
-  f.m = s.part.m;
-  const auto lanes = static_cast<std::size_t>(f.lanes);
-  const std::size_t packed = (shared_lines ? 1 : (n_sys + lanes - 1) / lanes) * lanes * m;
+  // The state is built with every View allocated (empty ones for no lines), never assigned into
+  // default-constructed Views (docs/development.md).
+  const local_part part = part_of<Algo>(p);
+  const auto n_sys = static_cast<std::size_t>(p.nsys), m = static_cast<std::size_t>(part.m);
+  const int k = part.reduced_rows();
+  const index_t lanes = p.nsys == 0  ? 1
+                        : DevicePasses ? (shared_lines ? 1 : static_cast<index_t>(n_sys))
+                                       : host_lanes;
+  const std::size_t packed =
+      p.nsys == 0 ? 0
+                  : (shared_lines ? 1 : (n_sys + static_cast<std::size_t>(lanes) - 1) /
+                                            static_cast<std::size_t>(lanes)) *
+                        static_cast<std::size_t>(lanes) * m;
   const auto rows_view = [&](const char* label) {
     return Kokkos::View<T*, factor_memory_space>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), packed);
   };
-  f.r = rows_view("bandsolve::mpi r"), f.lo = rows_view("bandsolve::mpi l");
-  f.cf = rows_view("bandsolve::mpi c' forward"), f.af = rows_view("bandsolve::mpi a' forward");
-  f.first = decltype(f.first)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")),
-      shared_lines ? 1 : n_sys);
+  const part_factors<T, factor_memory_space> factors{
+      lanes,
+      p.nsys == 0 ? 0 : part.m,
+      0,
+      p.nsys > 0 && shared_lines,
+      rows_view("bandsolve::mpi r"),
+      rows_view("bandsolve::mpi l"),
+      rows_view("bandsolve::mpi c' forward"),
+      rows_view("bandsolve::mpi a' forward"),
+      Kokkos::View<T* [3], Kokkos::LayoutRight, factor_memory_space>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")),
+          p.nsys == 0 ? 0 : (shared_lines ? 1 : n_sys))};
+  const index_t batch_lines = reduced_batch_lines > 0 &&
+                                      reduced_batch_lines < static_cast<index_t>(p.nsys)
+                                  ? reduced_batch_lines
+                                  : static_cast<index_t>(p.nsys);
+  typename result::state s{
+      comm,
+      p,
+      part,
+      factors,
+      DevicePasses,
+      chosen_scheme(opts, p.nsys, p.size),
+      p.nsys == 0 ? index_t(0) : batch_lines,
+      {},
+      {},
+      Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", p.nsys)};
+  if (s.p.nsys == 0) return result(std::move(s));
+  const auto& f = s.factors;
   using coefficients = Kokkos::View<T*, factor_memory_space>;
   using codes_view = Kokkos::View<int*, factor_memory_space>;
   const coefficients coef(Kokkos::view_alloc(Kokkos::WithoutInitializing,
@@ -430,15 +448,15 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
     const auto& router = s.routers.emplace_back(comm, batch, s.scheme);
     const auto coef_in = router.to_solvers(
         Kokkos::View<T*, memory_space>(host_coef.data() + first * k * 2, count * k * 2), 2);
-    auto& reduced = s.reduced.emplace_back();
+    auto& reduced = s.reduced.emplace_back();  // none where no line is solved here
     if (router.lines_solved_here() > 0) {
       const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),
                  rb = router.allocate_batch("bandsolve::mpi reduced b"),
                  rc = router.allocate_batch("bandsolve::mpi reduced c");
       unpack_reduced_matrix_rows<T>(host, router, coef_in, ra, rb, rc);
-      reduced = bandsolve::factorize(host, Algo{}, ra, rb, rc);
+      reduced.emplace(bandsolve::factorize(host, Algo{}, ra, rb, rc));
       host.fence();
-      router.record_codes(reduced.info(), reduced_codes, static_cast<std::size_t>(first));
+      router.record_codes(reduced->info(), reduced_codes, static_cast<std::size_t>(first));
     }
   }
   reduce_info(comm, n_sys, host_codes, reduced_codes, s.info);

@@ -32,30 +32,7 @@ class reduced_router {
 
   reduced_router() = default;
   reduced_router(MPI_Comm comm, const partition& p, exchange scheme)
-      : comm_(comm), p_(p), scheme_(scheme) {
-    const std::size_t P = static_cast<std::size_t>(p.size);
-    k_.resize(P);
-    first_.resize(P);
-    begin_.resize(P + 1);
-    for (std::size_t r = 0; r < P; ++r) {
-      k_[r] = p.rows[r] == 1 ? 1 : 2;
-      first_[r] = rows_;
-      rows_ += k_[r];
-    }
-    const long long nsys = static_cast<long long>(p.nsys);
-    for (std::size_t q = 0; q <= P; ++q)
-      begin_[q] = scheme == exchange::gather ? (q == 0 ? 0 : nsys)
-                                             : nsys * static_cast<long long>(q) / p.size;
-    const std::size_t me = static_cast<std::size_t>(p.rank);
-    mine_ = static_cast<int>(begin_[me + 1] - begin_[me]);
-    Kokkos::View<int* [3], Kokkos::HostSpace> src("bandsolve::mpi sources", P);
-    int disp = 0;
-    for (std::size_t r = 0; r < P; ++r) {
-      src(r, 0) = k_[r], src(r, 1) = first_[r], src(r, 2) = disp;
-      disp += mine_ * k_[r];
-    }
-    sources_ = Kokkos::create_mirror_view_and_copy(MemorySpace(), src);
-  }
+      : reduced_router(comm, p, scheme, shares_of(p, scheme)) {}
 
   int lines_solved_here() const { return mine_; }
   // Lines whose reduced systems this router exchanges (the batch's).
@@ -204,6 +181,52 @@ class reduced_router {
     return Kokkos::View<V*, MemorySpace>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
   }
+
+  // Reduced rows per rank (k), each rank's first row in a line's reduced system, the lines each
+  // rank solves (from begin[r] to begin[r + 1]), rows per reduced system and lines solved here.
+  struct shares {
+    std::vector<int> k, first;
+    std::vector<long long> begin;
+    int rows = 0, mine = 0;
+  };
+  static shares shares_of(const partition& p, exchange scheme) {
+    const std::size_t P = static_cast<std::size_t>(p.size);
+    shares sh{std::vector<int>(P), std::vector<int>(P), std::vector<long long>(P + 1), 0, 0};
+    for (std::size_t r = 0; r < P; ++r) {
+      sh.k[r] = p.rows[r] == 1 ? 1 : 2;
+      sh.first[r] = sh.rows;
+      sh.rows += sh.k[r];
+    }
+    const long long nsys = static_cast<long long>(p.nsys);
+    for (std::size_t q = 0; q <= P; ++q)
+      sh.begin[q] = scheme == exchange::gather ? (q == 0 ? 0 : nsys)
+                                               : nsys * static_cast<long long>(q) / p.size;
+    const std::size_t me = static_cast<std::size_t>(p.rank);
+    sh.mine = static_cast<int>(sh.begin[me + 1] - sh.begin[me]);
+    return sh;
+  }
+  // Per sending rank r: k_r, its first row in a reduced system, and where its rows start among
+  // those received here; in MemorySpace, built where it is declared (docs/development.md).
+  static Kokkos::View<int* [3], MemorySpace> sources_of(const shares& sh) {
+    const std::size_t P = sh.k.size();
+    Kokkos::View<int* [3], Kokkos::HostSpace> src("bandsolve::mpi sources", P);
+    int disp = 0;
+    for (std::size_t r = 0; r < P; ++r) {
+      src(r, 0) = sh.k[r], src(r, 1) = sh.first[r], src(r, 2) = disp;
+      disp += sh.mine * sh.k[r];
+    }
+    return Kokkos::create_mirror_view_and_copy(MemorySpace(), src);
+  }
+  reduced_router(MPI_Comm comm, const partition& p, exchange scheme, const shares& sh)
+      : comm_(comm),
+        p_(p),
+        scheme_(scheme),
+        k_(sh.k),
+        first_(sh.first),
+        begin_(sh.begin),
+        rows_(sh.rows),
+        mine_(sh.mine),
+        sources_(sources_of(sh)) {}
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   partition p_;

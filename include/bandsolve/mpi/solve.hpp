@@ -45,7 +45,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -161,14 +160,12 @@ void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const
   const int k = part.reduced_rows();
   const auto words = static_cast<std::size_t>(nsys) * static_cast<std::size_t>(k);
   // Every buffer of the call from the two kept ones: no allocation, no fresh page.
-  Kokkos::View<char*, memory_space> kept;
-  std::unique_lock<std::mutex> lock;
-  auto device = kept_buffer<memory_space, device_rows_tag>(
+  kept_carving<memory_space, device_rows_tag> kept(
       exec, "bandsolve::mpi::solve",
       device_forward_rows_bytes<T, memory_space>(nsys, part.m) +
           carve::template bytes_for<T>(3 * words) + carve::template bytes_for<T>(words) +
-          carve::template bytes_for<int>(p.nsys),
-      kept, lock);
+          carve::template bytes_for<int>(p.nsys));
+  auto& device = kept.carved();
   const auto ws = device_forward_rows<T>(device, nsys, part.m);
   const buffer red = device.template take<T>(3 * words);
   const buffer iface = device.template take<T>(words);

@@ -73,32 +73,34 @@ class carved_buffer {
   std::size_t bytes_ = 0, used_ = 0;
 };
 
-// A carved_buffer of `bytes` over the buffer kept for Tag in MemorySpace, held through `keep` and
-// `lock` until the call ends.
-template <class MemorySpace, class Tag = void, class ExecutionSpace>
-carved_buffer<MemorySpace> kept_buffer(const ExecutionSpace& exec, const char* label,
-                                       std::size_t bytes, Kokkos::View<char*, MemorySpace>& keep,
-                                       std::unique_lock<std::mutex>& lock) {
-  keep = bandsolve::detail::scratch_buffer<MemorySpace, Tag>(exec, label, bytes, lock);
-  return carved_buffer<MemorySpace>(keep.data(), keep.extent(0));
-}
+// `bytes` of the buffer kept for Tag in KeepSpace (backend/scratch.hpp), held and locked until
+// this object goes, carved as CarveSpace memory. The lock is taken as the buffer is, and the View
+// is built where it is declared (never assigned into a default-constructed View: see
+// docs/development.md).
+template <class KeepSpace, class Tag, class CarveSpace = KeepSpace>
+class kept_carving {
+ public:
+  template <class ExecutionSpace>
+  kept_carving(const ExecutionSpace& exec, const char* label, std::size_t bytes)
+      : keep_(bandsolve::detail::scratch_buffer<KeepSpace, Tag>(exec, label, bytes, lock_)),
+        carved_(keep_.data(), keep_.extent(0)) {}
+  carved_buffer<CarveSpace>& carved() { return carved_; }
+
+ private:
+  std::unique_lock<std::mutex> lock_;  // before keep_: scratch_buffer takes it
+  Kokkos::View<char*, KeepSpace> keep_;
+  carved_buffer<CarveSpace> carved_;
+};
 
 // The host staging of a call whose device passes run in DeviceMemorySpace: `bytes` of the kept
 // staging buffer (staging_space_t), carved as host memory.
 template <class DeviceMemorySpace>
-class host_staging {
+class host_staging
+    : public kept_carving<staging_space_t<DeviceMemorySpace>, staging_tag, Kokkos::HostSpace> {
  public:
-  host_staging(const char* label, std::size_t bytes) {
-    keep_ = bandsolve::detail::scratch_buffer<staging_space_t<DeviceMemorySpace>, staging_tag>(
-        Kokkos::DefaultHostExecutionSpace(), label, bytes, lock_);
-    carved_ = carved_buffer<Kokkos::HostSpace>(keep_.data(), keep_.extent(0));
-  }
-  carved_buffer<Kokkos::HostSpace>& carved() { return carved_; }
-
- private:
-  Kokkos::View<char*, staging_space_t<DeviceMemorySpace>> keep_;
-  std::unique_lock<std::mutex> lock_;
-  carved_buffer<Kokkos::HostSpace> carved_;
+  host_staging(const char* label, std::size_t bytes)
+      : kept_carving<staging_space_t<DeviceMemorySpace>, staging_tag, Kokkos::HostSpace>(
+            Kokkos::DefaultHostExecutionSpace(), label, bytes) {}
 };
 
 }  // namespace bandsolve::mpi::detail
