@@ -396,8 +396,11 @@ void thomas_chunked_device_factored_solve(const ExecutionSpace& exec, const Fact
   const auto ds = device::systems_of(d);
   const device::systems<const C> none{nullptr, 0, 0, 1};
   const int chunks = static_cast<int>((n + RT - 1) / RT);
+  // No info codes in a factored solve: an unmanaged empty View (not a default-constructed one,
+  // which a Kokkos 4.6 develop build with GCC 12 crashes on destroying: docs/development.md).
+  const info_type no_info(static_cast<int*>(nullptr), 0);
   thomas_chunked_launch(exec,
-                        kernel{none, none, none, ds, info_type(), n, slots, 0, chunks, 0,
+                        kernel{none, none, none, ds, no_info, n, slots, 0, chunks, 0,
                                chunk_factors<FactorView>{r, lo, cp}},
                         ds.rows_contiguous());
 }
