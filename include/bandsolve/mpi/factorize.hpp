@@ -408,7 +408,7 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
       factors,
       DevicePasses,
       chosen_scheme(opts, p.nsys, p.size),
-      p.nsys == 0 ? index_t(0) : batch_lines,
+      batch_lines,
       {},
       {},
       Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", p.nsys)};

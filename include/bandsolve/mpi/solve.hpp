@@ -10,9 +10,10 @@
 // in rank order, where n_r = rows(d) on rank r (at least 1; the parts may differ in size). a, b,
 // c, d are this rank's rows in any batch layout of the single-process API (row, column,
 // interleaved<W>, strided; float, double or Kokkos::complex of either, d complex over real a, b,
-// c too), info has one entry per system and the same number of systems on every rank. Lines with ends: a[0] of the first rank and c[n_r - 1] of the last
-// are ignored. Periodic lines (line_algo.hpp): a[0] of the first rank multiplies the last row's
-// unknown and c[n_r - 1] of the last rank the first row's, as in the single-process
+// c too), info has one entry per system and the same number of systems on every rank. Lines
+// with ends: a[0] of the first rank and c[n_r - 1] of the last are ignored. Periodic lines
+// (line_algo.hpp): a[0] of the first rank multiplies the last row's unknown and c[n_r - 1] of
+// the last rank the first row's, as in the single-process
 // algo::periodic solve (whose folding rules for 1 and 2 rows in all apply too). x overwrites d
 // (each rank its own rows); every rank gets the same info codes (info_reduce.hpp).
 // Collective over comm: every rank calls it with the same options. The arguments are checked on

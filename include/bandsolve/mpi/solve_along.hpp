@@ -268,8 +268,9 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
   // it) that lie in the batch of lines [begin, begin + lines_in_batch), and where their kept
   // forward rows lie (each piece after the previous one's, the same in both passes), or null when
   // every line is in one batch (the finish re-sweeps).
-  // (Empty until sized: never a default-constructed View assigned into, docs/development.md.)
-  Kokkos::View<T*, MemorySpace> kept("bandsolve::mpi kept rows", 0);
+  // Unmanaged and empty until sized: no allocation per call, and never a default-constructed
+  // View assigned into (docs/development.md).
+  Kokkos::View<T*, MemorySpace> kept(static_cast<T*>(nullptr), 0);
   const auto for_each_run_in = [&](index_t begin, index_t lines_in_batch, const auto& f) {
     const bool keep = opts.batch_bytes_per_thread != 0;
     for (int pass = keep ? 0 : 1; pass < 2; ++pass) {  // pass 0 sizes the buffer
