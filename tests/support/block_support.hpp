@@ -1,7 +1,7 @@
 #pragma once
-// Helpers for the block-tridiagonal tests: host batches of blocks, upload/download in any block
-// layout, the LAPACK ?gbsv reference on the same systems written as banded matrices
-// (kl = ku = 2m - 1), residuals and tolerances.
+// Helpers for the block-tridiagonal tests: host batches of blocks (real or complex), upload and
+// download in any block layout, the LAPACK ?gbsv reference on the same systems written as banded
+// matrices (kl = ku = 2m - 1), residuals and tolerances.
 //
 // Host order: coefficient (s, i, r, c) at ((s*n + i)*m + r)*m + c; right-hand side k of
 // (s, i, r) at ((s*n + i)*m + r)*nrhs + k. A_0 and C_{n-1} are ignored everywhere (the residual
@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <random>
 #include <string>
@@ -23,9 +24,36 @@ void dgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, double*
             const int* ldab, int* ipiv, double* b, const int* ldb, int* info);
 void sgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, float* ab,
             const int* ldab, int* ipiv, float* b, const int* ldb, int* info);
+void zgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, std::complex<double>* ab,
+            const int* ldab, int* ipiv, std::complex<double>* b, const int* ldb, int* info);
+void cgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, std::complex<float>* ab,
+            const int* ldab, int* ipiv, std::complex<float>* b, const int* ldb, int* info);
 }
 
 namespace bstest {
+
+// The host's arithmetic for references and residuals: double, or std::complex<double> for
+// complex scalars.
+template <class T>
+using wide_t =
+    std::conditional_t<bandsolve::is_complex_v<T>, std::complex<double>, double>;
+
+template <class T>
+wide_t<T> widen(const T& x) {
+  if constexpr (bandsolve::is_complex_v<T>)
+    return {double(x.real()), double(x.imag())};
+  else
+    return double(x);
+}
+
+template <class T>
+T narrow(const wide_t<T>& x) {
+  if constexpr (bandsolve::is_complex_v<T>)
+    return T(static_cast<bandsolve::real_type_t<T>>(x.real()),
+             static_cast<bandsolve::real_type_t<T>>(x.imag()));
+  else
+    return static_cast<T>(x);
+}
 
 template <class T>
 struct host_block_batch {
@@ -47,29 +75,42 @@ struct host_block_batch {
 // Random systems, row diagonally dominant as scalar matrices with a margin: off-diagonal entries
 // ~ U(-scale, scale) (A_i, C_i and B_i's off-diagonal), diagonal +-(sum of |row| + U(1, 2)),
 // right-hand sides ~ U(-1, 1). Then ||A^-1||_inf <= 1 and ||A||_inf <= 2 (3m - 1) scale + 4, so
-// cond_inf <= 6m + 4 for scale <= 1, for every n.
+// cond_inf <= 6m + 4 for scale <= 1, for every n. Complex entries: both parts so drawn, the
+// diagonal of that modulus at a random angle (row sums of moduli: the same bounds, doubled for
+// the larger moduli of the off-diagonal entries, sqrt(2) at most).
 template <class T>
 host_block_batch<T> random_block_dominant(std::size_t nsys, std::size_t n, std::size_t m,
                                           std::size_t nrhs, std::uint32_t seed,
                                           double scale = 1.0) {
   host_block_batch<T> p(nsys, n, m, nrhs);
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u11(-1.0, 1.0), u12(1.0, 2.0);
+  std::uniform_real_distribution<double> u11(-1.0, 1.0), u12(1.0, 2.0), angle(0.0, 6.2831853);
   std::bernoulli_distribution sign(0.5);
+  const auto draw = [&](double factor) {
+    if constexpr (bandsolve::is_complex_v<T>) {
+      const double re = factor * u11(gen);
+      return narrow<T>({re, factor * u11(gen)});
+    } else {
+      return static_cast<T>(factor * u11(gen));
+    }
+  };
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t r = 0; r < m; ++r) {
         double offsum = 0;
         for (std::size_t col = 0; col < m; ++col) {
           const std::size_t k = p.blk(s, i, r, col);
-          p.a[k] = i == 0 ? T(0) : static_cast<T>(scale * u11(gen));
-          p.c[k] = i + 1 == n ? T(0) : static_cast<T>(scale * u11(gen));
-          p.b[k] = col == r ? T(0) : static_cast<T>(scale * u11(gen));
-          offsum += std::abs(double(p.a[k])) + std::abs(double(p.c[k])) + std::abs(double(p.b[k]));
+          p.a[k] = i == 0 ? T(0) : draw(scale);
+          p.c[k] = i + 1 == n ? T(0) : draw(scale);
+          p.b[k] = col == r ? T(0) : draw(scale);
+          offsum += std::abs(widen(p.a[k])) + std::abs(widen(p.c[k])) + std::abs(widen(p.b[k]));
         }
         const double diag = offsum + u12(gen);
-        p.b[p.blk(s, i, r, r)] = static_cast<T>(sign(gen) ? diag : -diag);
-        for (std::size_t k = 0; k < nrhs; ++k) p.d[p.vec(s, i, r, k)] = static_cast<T>(u11(gen));
+        if constexpr (bandsolve::is_complex_v<T>)
+          p.b[p.blk(s, i, r, r)] = narrow<T>(std::polar(diag, angle(gen)));
+        else
+          p.b[p.blk(s, i, r, r)] = static_cast<T>(sign(gen) ? diag : -diag);
+        for (std::size_t k = 0; k < nrhs; ++k) p.d[p.vec(s, i, r, k)] = draw(1.0);
       }
   return p;
 }
@@ -146,15 +187,26 @@ inline void lapack_gbsv(int n, int kl, int ku, int nrhs, float* ab, int ldab, in
                         int ldb, int* info) {
   sgbsv_(&n, &kl, &ku, &nrhs, ab, &ldab, ipiv, b, &ldb, info);
 }
+// Kokkos::complex<R> is laid out as std::complex<R> (two R, real part first).
+inline void lapack_gbsv(int n, int kl, int ku, int nrhs, Kokkos::complex<double>* ab, int ldab,
+                        int* ipiv, Kokkos::complex<double>* b, int ldb, int* info) {
+  zgbsv_(&n, &kl, &ku, &nrhs, reinterpret_cast<std::complex<double>*>(ab), &ldab, ipiv,
+         reinterpret_cast<std::complex<double>*>(b), &ldb, info);
+}
+inline void lapack_gbsv(int n, int kl, int ku, int nrhs, Kokkos::complex<float>* ab, int ldab,
+                        int* ipiv, Kokkos::complex<float>* b, int ldb, int* info) {
+  cgbsv_(&n, &kl, &ku, &nrhs, reinterpret_cast<std::complex<float>*>(ab), &ldab, ipiv,
+         reinterpret_cast<std::complex<float>*>(b), &ldb, info);
+}
 
 // Entry (I, J) of system s as a scalar matrix (0 outside the three block diagonals).
 template <class T>
-double block_matrix_entry(const host_block_batch<T>& p, std::size_t s, std::size_t I,
-                          std::size_t J) {
+wide_t<T> block_matrix_entry(const host_block_batch<T>& p, std::size_t s, std::size_t I,
+                             std::size_t J) {
   const std::size_t m = p.m, i = I / m, j = J / m, r = I % m, c = J % m;
-  if (j == i) return double(p.b[p.blk(s, i, r, c)]);
-  if (j + 1 == i) return double(p.a[p.blk(s, i, r, c)]);
-  if (j == i + 1) return double(p.c[p.blk(s, i, r, c)]);
+  if (j == i) return widen(p.b[p.blk(s, i, r, c)]);
+  if (j + 1 == i) return widen(p.a[p.blk(s, i, r, c)]);
+  if (j == i + 1) return widen(p.c[p.blk(s, i, r, c)]);
   return 0.0;
 }
 
@@ -172,7 +224,7 @@ std::vector<T> gbsv_reference(const host_block_batch<T>& p, std::vector<int>* in
     for (int J = 0; J < N; ++J)
       for (int I = std::max(0, J - ku); I <= std::min(N - 1, J + kl); ++I)
         ab[static_cast<std::size_t>(kl + ku + I - J) + static_cast<std::size_t>(J) * ldab] =
-            static_cast<T>(block_matrix_entry(p, s, I, J));
+            narrow<T>(block_matrix_entry(p, s, I, J));
     for (int I = 0; I < N; ++I)
       for (int k = 0; k < nrhs; ++k) rhs[I + static_cast<std::size_t>(k) * N] = p.d[s * N * nrhs + I * nrhs + k];
     int code = 0;
@@ -195,16 +247,17 @@ double block_residual(const host_block_batch<T>& p, const std::vector<T>& x, std
   for (std::size_t k = 0; k < p.nrhs; ++k) {
     double rmax = 0, anorm = 0, xnorm = 0, dnorm = 0;
     for (std::size_t I = 0; I < N; ++I) {
-      double ax = 0, row = 0;
+      wide_t<T> ax = 0;
+      double row = 0;
       for (std::size_t J = I > w ? I - w : 0; J < std::min(N, I + w + 1); ++J) {
-        const double e = block_matrix_entry(p, s, I, J);
-        ax += e * double(x[(s * N + J) * p.nrhs + k]);
+        const wide_t<T> e = block_matrix_entry(p, s, I, J);
+        ax += e * widen(x[(s * N + J) * p.nrhs + k]);
         row += std::abs(e);
       }
-      const double dv = double(p.d[(s * N + I) * p.nrhs + k]);
+      const wide_t<T> dv = widen(p.d[(s * N + I) * p.nrhs + k]);
       rmax = std::max(rmax, std::abs(ax - dv));
       anorm = std::max(anorm, row);
-      xnorm = std::max(xnorm, std::abs(double(x[(s * N + I) * p.nrhs + k])));
+      xnorm = std::max(xnorm, std::abs(widen(x[(s * N + I) * p.nrhs + k])));
       dnorm = std::max(dnorm, std::abs(dv));
     }
     const double denom = anorm * xnorm + dnorm;
@@ -225,11 +278,13 @@ double block_max_rel_diff(const host_block_batch<T>& p, const std::vector<T>& x,
     if (!skip.empty() && skip[s]) continue;
     double diff = 0, ynorm = 0;
     for (std::size_t k = s * per; k < (s + 1) * per; ++k) {
-      if (!std::isfinite(double(x[k]))) return std::numeric_limits<double>::infinity();
-      diff = std::max(diff, std::abs(double(x[k]) - double(y[k])));
-      ynorm = std::max(ynorm, std::abs(double(y[k])));
+      const double xk = std::abs(widen(x[k]));
+      if (!std::isfinite(xk)) return std::numeric_limits<double>::infinity();
+      diff = std::max(diff, std::abs(widen(x[k]) - widen(y[k])));
+      ynorm = std::max(ynorm, std::abs(widen(y[k])));
     }
-    worst = std::max(worst, diff / std::max(ynorm, double(std::numeric_limits<T>::min())));
+    using R = bandsolve::real_type_t<T>;
+    worst = std::max(worst, diff / std::max(ynorm, double(std::numeric_limits<R>::min())));
   }
   return worst;
 }
@@ -247,15 +302,20 @@ double block_max_residual(const host_block_batch<T>& p, const std::vector<T>& x,
 // dominant matrix is normwise backward stable with a constant growing like the block size
 // (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Ch. 13, error analysis of
 // block LU under block diagonal dominance; the LU of each S_i is Gaussian elimination on a
-// diagonally dominant block, Ch. 9). With the residual measured normwise: C * m * eps, C = 16. Against LAPACK, both are within
-// cond(A) * backward error of the exact x: cond_inf <= 6m + 4, so 2 * (6m + 4) * 16 m eps.
+// diagonally dominant block, Ch. 9). With the residual measured normwise: C * m * eps, C = 16.
+// Against LAPACK, both are within cond(A) * backward error of the exact x: cond_inf <= 6m + 4,
+// so 2 * (6m + 4) * 16 m eps. Complex arithmetic: a product rounds to within 2 sqrt(2) eps
+// instead of eps (Higham, Sec. 3.6) and the moduli of the test's entries double the condition
+// bound, so 4 eps for the residual and 8 eps against LAPACK.
 template <class T>
 double block_residual_tol(std::size_t m) {
-  return 16.0 * double(m) * eps<T>;
+  return (bandsolve::is_complex_v<T> ? 4.0 : 1.0) * 16.0 * double(m) *
+         eps<bandsolve::real_type_t<T>>;
 }
 template <class T>
 double block_lapack_tol(std::size_t m) {
-  return 2.0 * (6.0 * double(m) + 4.0) * 16.0 * double(m) * eps<T>;
+  return (bandsolve::is_complex_v<T> ? 8.0 : 1.0) * 2.0 * (6.0 * double(m) + 4.0) * 16.0 *
+         double(m) * eps<bandsolve::real_type_t<T>>;
 }
 
 }  // namespace bstest

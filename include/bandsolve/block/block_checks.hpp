@@ -24,9 +24,6 @@ inline constexpr int block_pack_width_v = static_pack_width<View, 5>();
 template <class T, int W>
 inline constexpr int block_lanes_v = W > 0 ? W : cache_line_lanes_v<T>;
 
-template <class T>
-inline constexpr bool is_block_scalar_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
-
 template <class ExecutionSpace, class AView, class... Views>
 constexpr void block_coefficient_static_checks() {
   using T = typename AView::non_const_value_type;
@@ -41,8 +38,9 @@ constexpr void block_coefficient_static_checks() {
                 "column, strided) or View<T****[W], LayoutRight>(packs, n, m, m) (interleaved<W>)");
   static_assert(((Views::rank == AView::rank && block_pack_width_v<Views> == W) && ...),
                 "bandsolve block_thomas: a, b and c must use the same layout");
-  static_assert(is_block_scalar_v<T>, "bandsolve block_thomas: the scalar type must be float or "
-                                      "double");
+  static_assert(is_supported_scalar_v<T>,
+                "bandsolve block_thomas: the scalar type must be float, double, "
+                "Kokkos::complex<float> or Kokkos::complex<double>");
   static_assert((std::is_same_v<typename Views::non_const_value_type, T> && ...),
                 "bandsolve block_thomas: a, b, c and d must have the same scalar type");
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename AView::memory_space>::accessible &&

@@ -25,11 +25,6 @@ struct block_group {
   index_t lane, row, r_stride, c_stride;
 };
 
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T block_abs(T x) {
-  return x < T(0) ? -x : x;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Loads and stores between a group's operand and lane-innermost work arrays. Lanes past nl (the
 // last group of a batch) read lane 0's values, so they compute finite numbers, and are never
@@ -134,6 +129,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec_transposed(T* v, const T* ct, 
 
 // LU factorization of S in place (see the header comment); info[l] gets row + 1 at the first
 // zero, tiny or non-finite pivot of lane l (a singular block with pivoting: a zero column).
+// Pivots are chosen, and complex ones measured, by |re| + |im| (LAPACK's cabs1).
 template <int M, int L, class T>
 KOKKOS_FORCEINLINE_FUNCTION void block_lu(T* s, T* piv, bool pivoting, index_t row, int* info) {
   for (int k = 0; k < M; ++k) {
@@ -142,9 +138,10 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu(T* s, T* piv, bool pivoting, index_t r
       T* pk = piv + k * L;
       BANDSOLVE_SIMD
       for (int l = 0; l < L; ++l) {
-        T best = block_abs(skk[l]), at = T(k);
+        real_type_t<T> best = magnitude1(skk[l]);
+        T at = T(k);
         for (int q = k + 1; q < M; ++q) {
-          const T candidate = block_abs(s[(q * M + k) * L + l]);
+          const real_type_t<T> candidate = magnitude1(s[(q * M + k) * L + l]);
           const bool larger = candidate > best;
           best = larger ? candidate : best;
           at = larger ? T(q) : at;
@@ -168,7 +165,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu(T* s, T* piv, bool pivoting, index_t r
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       info[l] = update_info(info[l], skk[l], row);
-      skk[l] = T(1) / skk[l];
+      skk[l] = reciprocal(skk[l]);
     }
     for (int q = k + 1; q < M; ++q) {
       T* sqk = s + (q * M + k) * L;
