@@ -3,7 +3,7 @@
 // pivoting inside the diagonal blocks (pivots chosen by |re| + |im|), every block size m = 2..8,
 // row, column, interleaved and strided Views, n = 1, 2, 3 and odd n, batches that are not
 // multiples of the group width, one and several right-hand sides; info codes of singular and
-// non-finite blocks.
+// non-finite blocks; complex right-hand sides of real matrices.
 #include "block_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -12,6 +12,7 @@
 
 #include <limits>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace bl = bandsolve::layout;
@@ -20,6 +21,7 @@ using Exec = Kokkos::DefaultHostExecutionSpace;
 using Mem = Exec::memory_space;
 using cdouble = Kokkos::complex<double>;
 using cfloat = Kokkos::complex<float>;
+using device = bandsolve::backend::device;
 
 namespace {
 
@@ -77,6 +79,23 @@ void check_against_lapack(const bstest::host_block_batch<T>& p, block_thomas alg
   // The factored solve does the one-shot's operations in the same order (contractions into fused
   // multiply-adds may differ).
   CHECK(bstest::block_max_rel_diff(p, y, x) <= bstest::block_lapack_tol<T>(p.m) / 2);
+}
+
+// Real matrices with complex right-hand sides: rank-4 Views (row and column differ only in
+// their strides) and packs.
+using real_layout_scalar_list =
+    std::tuple<std::tuple<bl::column, double>, std::tuple<bl::interleaved<8>, float>>;
+
+// The complex batch with p's (real) matrices and the right-hand sides of rhs.
+template <class R>
+bstest::host_block_batch<Kokkos::complex<R>> with_complex_rhs(
+    const bstest::host_block_batch<R>& p, const bstest::host_block_batch<Kokkos::complex<R>>& rhs) {
+  auto q = rhs;
+  const auto widen = [](const std::vector<R>& v) {
+    return std::vector<Kokkos::complex<R>>(v.begin(), v.end());
+  };
+  q.a = widen(p.a), q.b = widen(p.b), q.c = widen(p.c);
+  return q;
 }
 
 }  // namespace
@@ -221,4 +240,60 @@ TEST_CASE("complex block_thomas reads strided rank-4 Views", "[block_thomas][com
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t r = 0; r < m; ++r) CHECK(d2(2 * s + 1, i, r) == T(42, -42));
+}
+
+// On the host backend and on the device backend (its kernels run on the host space here).
+TEMPLATE_LIST_TEST_CASE("block_thomas solves complex right-hand sides of real matrices",
+                        "[block_thomas][complex][mixed]", real_layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using R = std::tuple_element_t<1, TestType>;
+  using T = Kokkos::complex<R>;
+  struct shape {
+    std::size_t n, nsys, nrhs;
+  };
+  const std::vector<shape> shapes = {{1, 5, 1}, {3, 9, 2}, {17, 11, 1}};
+  for (std::size_t m = 2; m <= 8; ++m)
+    for (const shape& sh : shapes)
+      for (const block_thomas algorithm : {no_pivoting, partial_pivoting}) {
+        const auto seed = static_cast<std::uint32_t>(500 * m + sh.n);
+        const auto p = bstest::random_block_dominant<R>(sh.nsys, sh.n, m, sh.nrhs, seed);
+        const auto q = with_complex_rhs(
+            p, bstest::random_block_dominant<T>(sh.nsys, sh.n, m, sh.nrhs, seed + 1));
+        INFO(bstest::layout_name<Layout>() << " sizeof(R) = " << sizeof(R) << " m = " << m
+                                           << " n = " << sh.n << " nsys = " << sh.nsys
+                                           << " nrhs = " << sh.nrhs << " pivoting = "
+                                           << (algorithm.pivot != no_pivoting.pivot));
+        const auto a = bstest::block_to_device<Layout, R, Mem>("a", p.a, p.nsys, p.n, m);
+        const auto b = bstest::block_to_device<Layout, R, Mem>("b", p.b, p.nsys, p.n, m);
+        const auto c = bstest::block_to_device<Layout, R, Mem>("c", p.c, p.nsys, p.n, m);
+        const auto ref = bstest::gbsv_reference(q);
+        const auto check = [&](auto backend_tag) {
+          const bool on_device = std::is_same_v<decltype(backend_tag), device>;
+          INFO("device backend: " << on_device);
+          const auto info = bstest::make_info<Mem>(p.nsys);
+          const auto f = bandsolve::factorize(Exec(), algorithm, a, b, c, p.nsys, backend_tag);
+          std::vector<T> x, y;
+          const auto run = [&](auto multiple) {
+            constexpr bool Multiple = decltype(multiple)::value;
+            const auto d =
+                bstest::rhs_to_device<Layout, T, Mem, Multiple>(q.d, q.nsys, q.n, m, q.nrhs);
+            const auto d2 =
+                bstest::rhs_to_device<Layout, T, Mem, Multiple>(q.d, q.nsys, q.n, m, q.nrhs);
+            bandsolve::solve(Exec(), algorithm, a, b, c, d, info, backend_tag);
+            f.solve(Exec(), d2);
+            Exec().fence();
+            x = bstest::rhs_to_host<Multiple>(d, q.nsys, q.n, m, q.nrhs);
+            y = bstest::rhs_to_host<Multiple>(d2, q.nsys, q.n, m, q.nrhs);
+          };
+          if (sh.nrhs == 1) run(std::false_type{});
+          else run(std::true_type{});
+          CHECK(bstest::info_to_host(info) == std::vector<int>(p.nsys, 0));
+          CHECK(bstest::info_to_host(f.info()) == std::vector<int>(p.nsys, 0));
+          CHECK(bstest::block_max_rel_diff(q, x, ref) <= bstest::block_lapack_tol<T>(m));
+          CHECK(bstest::block_max_residual(q, x) <= bstest::block_residual_tol<T>(m));
+          CHECK(bstest::block_max_rel_diff(q, y, x) <= bstest::block_lapack_tol<T>(m) / 2);
+        };
+        check(bandsolve::backend::default_for_t<Exec>{});
+        check(device{});
+      }
 }

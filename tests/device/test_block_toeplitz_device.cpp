@@ -187,7 +187,8 @@ TEST_CASE("device toeplitz: info codes, argument checks and the default backend"
 
 // ---------------------------------------------------------------------------------------------
 // Block Thomas: against LAPACK ?gbsv and the host block Thomas, one-shot and factored, with and
-// without pivoting, m = 2, 3 and 8 (the kernels are compiled for every m = 2..8 alike).
+// without pivoting, m = 2, 3 and 8 (the kernels are compiled for every m = 2..8 alike), real and
+// complex.
 
 using bandsolve::algo::block_thomas;
 
@@ -277,6 +278,7 @@ TEST_CASE("device block_thomas: layouts, m = 2, 3, 8, pivoting, against LAPACK a
     check_block_sizes<bl::row, true, double>(exec);
     check_block_sizes<bl::column, false, double>(exec);
     check_block_sizes<bl::interleaved<4>, true, double>(exec);
+    check_block_sizes<bl::column, false, Kokkos::complex<double>>(exec);
   });
   check_block_sizes<bl::interleaved<4>, false, float>(Kokkos::DefaultExecutionSpace());
 }

@@ -51,7 +51,7 @@ constexpr void block_coefficient_static_checks() {
   (void)sizeof(backend::default_for_t<ExecutionSpace>);
 }
 
-// d for coefficients of pack width W (0: rank-4 coefficient Views).
+// d for coefficients of pack width W (0: rank-4 coefficient Views) and scalar type T.
 template <class ExecutionSpace, int W, class T, class DView>
 constexpr void block_rhs_static_checks() {
   static_assert(Kokkos::is_view<DView>::value, "bandsolve block_thomas: d must be a Kokkos::View");
@@ -62,9 +62,11 @@ constexpr void block_rhs_static_checks() {
                 "bandsolve block_thomas: with interleaved<W> coefficients d must be "
                 "View<T***[W], LayoutRight>(packs, n, m) or View<T****[W], LayoutRight>(packs, n, "
                 "m, nrhs) with the same W");
-  static_assert(std::is_same_v<typename DView::value_type, T>,
-                "bandsolve block_thomas: d must be a non-const View of the coefficients' scalar "
-                "type (it receives the solution)");
+  static_assert(is_rhs_of_v<T, typename DView::value_type> &&
+                    !std::is_const_v<typename DView::value_type>,
+                "bandsolve block_thomas: d must be a non-const View (it receives the solution) "
+                "of the coefficients' scalar type, or of Kokkos::complex of it over real "
+                "coefficients");
   static_assert(
       Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
       "bandsolve block_thomas: d must be accessible from the execution space");

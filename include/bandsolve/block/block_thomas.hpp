@@ -69,7 +69,7 @@ template <int M, int L, class ExecutionSpace, class AView, class BView, class CV
 void block_thomas_solve_launch(const ExecutionSpace& exec, bool pivoting, const AView& a,
                                const BView& b, const CView& c, const DView& d,
                                const InfoView& info, index_t nsys, index_t n, index_t nrhs) {
-  using T = typename DView::value_type;
+  using T = typename BView::non_const_value_type;
   constexpr int W = block_pack_width_v<BView>;
   const index_t groups = (nsys + L - 1) / L;
   const std::size_t scratch = block_thomas_item_scratch<T>(n, M, L);
@@ -182,7 +182,7 @@ template <int M, bool Packed, class ExecutionSpace, class FactorView, class DVie
 void block_thomas_factored_solve_launch(const ExecutionSpace& exec, bool pivoting,
                                         const FactorView& f, const DView& d, index_t nsys,
                                         index_t n, index_t nrhs) {
-  using T = typename DView::value_type;
+  using T = typename FactorView::non_const_value_type;
   constexpr int L = static_cast<int>(FactorView::static_extent(2));
   const index_t groups = (nsys + L - 1) / L;
   for_each_pack(

@@ -56,6 +56,7 @@ KOKKOS_FORCEINLINE_FUNCTION int block_device_tile_systems(index_t nsys, index_t 
 template <int M, bool Packed, class T, class AView, class BView, class CView, class DView,
           class InfoView>
 struct block_device_one_shot {
+  using D = typename DView::value_type;
   static constexpr int TW = device::tile_systems;
   AView a;
   BView b;
@@ -77,7 +78,7 @@ struct block_device_one_shot {
       const auto as = block_device_group<Packed, const T>(a, s);
       const auto bs = block_device_group<Packed, const T>(b, s);
       const auto cs = block_device_group<Packed, const T>(c, s);
-      const auto ds = block_device_group<Packed, T>(d, s);
+      const auto ds = block_device_group<Packed, D>(d, s);
       int code = 0;
       T sb[M * M], am[M * M] = {}, piv[M], ct[M * M], ct_prev[M * M] = {};
       for (index_t i = 0; i < n; ++i) {
@@ -92,7 +93,7 @@ struct block_device_one_shot {
             ct_prev[e] = ct[e];
           }
       }
-      T v[M], w[M];
+      D v[M], w[M];
       for (index_t i = n - 2; i >= 0; --i) {
         for (int e = 0; e < M * M; ++e) ct[e] = cstar[(i * M * M + e) * TW];
         for (index_t r = 0; r < nrhs; ++r) {
@@ -145,8 +146,9 @@ struct block_device_factored_solve {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void*) const {
     device::for_each_system_of_tile(team, block_device_tile_systems(nsys, t), [&](const int k) {
       const index_t s = t * device::tile_systems + k;
-      block_thomas_factored_solve_group<M, 1, T>(n, nrhs, 1, pivoting, &f(s, 0),
-                                                 block_device_group<Packed, T>(d, s));
+      block_thomas_factored_solve_group<M, 1, T>(
+          n, nrhs, 1, pivoting, &f(s, 0),
+          block_device_group<Packed, typename DView::value_type>(d, s));
     });
   }
 };
@@ -161,7 +163,7 @@ template <int M, bool Packed, class ExecutionSpace, class AView, class BView, cl
 void block_thomas_device_solve(const ExecutionSpace& exec, bool pivoting, const AView& a,
                                const BView& b, const CView& c, const DView& d,
                                const InfoView& info, index_t nsys, index_t n, index_t nrhs) {
-  using T = typename DView::value_type;
+  using T = typename BView::non_const_value_type;
   using kernel = block_device_one_shot<M, Packed, T, AView, BView, CView, DView, InfoView>;
   device::for_each_tile(exec, "bandsolve::solve(block_thomas, device)", block_device_tiles(nsys),
                         0, kernel::row_bytes(n),

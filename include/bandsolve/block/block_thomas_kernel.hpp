@@ -105,9 +105,9 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_product(T* s, const T* a, const T* ct
     }
 }
 
-// v -= A w (A row-major).
-template <int M, int L, class T>
-KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec(T* v, const T* a, const T* w) {
+// v -= A w (A row-major). Vectors may be complex over real matrices (D = complex<T>).
+template <int M, int L, class T, class D>
+KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec(D* v, const T* a, const D* w) {
   for (int r = 0; r < M; ++r)
     for (int t = 0; t < M; ++t) {
       const T* av = a + (r * M + t) * L;
@@ -117,8 +117,8 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec(T* v, const T* a, const T* w) 
 }
 
 // v -= C w with C given transposed.
-template <int M, int L, class T>
-KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec_transposed(T* v, const T* ct, const T* w) {
+template <int M, int L, class T, class D>
+KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec_transposed(D* v, const T* ct, const D* w) {
   for (int t = 0; t < M; ++t)
     for (int r = 0; r < M; ++r) {
       const T* cv = ct + (t * M + r) * L;
@@ -182,8 +182,8 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu(T* s, T* piv, bool pivoting, index_t r
 }
 
 // v <- S^-1 v with the factors of block_lu (piv is read only when pivoting).
-template <int M, int L, class T>
-KOKKOS_FORCEINLINE_FUNCTION void block_lu_solve(const T* s, const T* piv, bool pivoting, T* v) {
+template <int M, int L, class T, class D>
+KOKKOS_FORCEINLINE_FUNCTION void block_lu_solve(const T* s, const T* piv, bool pivoting, D* v) {
   if (pivoting) {
     for (int k = 0; k < M; ++k)
       for (int q = k + 1; q < M; ++q) {
@@ -191,7 +191,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu_solve(const T* s, const T* piv, bool p
         BANDSOLVE_SIMD
         for (int l = 0; l < L; ++l) {
           const bool swap = pk[l] == T(q);
-          const T xv = v[k * L + l], yv = v[q * L + l];
+          const D xv = v[k * L + l], yv = v[q * L + l];
           v[k * L + l] = swap ? yv : xv;
           v[q * L + l] = swap ? xv : yv;
         }
@@ -232,11 +232,11 @@ KOKKOS_FORCEINLINE_FUNCTION void block_row_factor(index_t i, index_t n, bool piv
 }
 
 // Forward step of block row i on every right-hand side: d_i <- d*_i = S_i^-1 (d_i - A_i d*_{i-1}).
-template <int M, int L, class T>
+template <int M, int L, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void block_row_rhs(index_t i, index_t nrhs, int nl, bool pivoting,
                                                const T* s, const T* a, const T* piv,
-                                               const block_group<T>& d) {
-  alignas(64) T v[M * L], w[M * L];
+                                               const block_group<D>& d) {
+  alignas(64) D v[M * L], w[M * L];
   for (index_t k = 0; k < nrhs; ++k) {
     block_load_vec<M, L>(d, i, k, nl, v);
     if (i > 0) {
@@ -250,10 +250,10 @@ KOKKOS_FORCEINLINE_FUNCTION void block_row_rhs(index_t i, index_t nrhs, int nl, 
 
 // Back-substitution x_i = d*_i - C*_i x_{i+1} in place in d; C*_i (transposed) at
 // ct0 + i*ct_row.
-template <int M, int L, class T>
+template <int M, int L, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void block_backward(index_t n, index_t nrhs, int nl, const T* ct0,
-                                                index_t ct_row, const block_group<T>& d) {
-  alignas(64) T v[M * L], w[M * L];
+                                                index_t ct_row, const block_group<D>& d) {
+  alignas(64) D v[M * L], w[M * L];
   for (index_t i = n - 2; i >= 0; --i) {
     const T* ct = ct0 + i * ct_row;
     for (index_t k = 0; k < nrhs; ++k) {
@@ -265,13 +265,14 @@ KOKKOS_FORCEINLINE_FUNCTION void block_backward(index_t n, index_t nrhs, int nl,
   }
 }
 
-// One-shot solve of a group: C* goes to `cstar` (n * M * M * L values), d* and then x to d.
-template <int M, int L, class T>
+// One-shot solve of a group: C* goes to `cstar` (n * M * M * L values), d* and then x to d
+// (of the coefficients' type T, or complex over real T).
+template <int M, int L, class T, class D>
 KOKKOS_INLINE_FUNCTION void block_thomas_solve_group(index_t n, index_t nrhs, int nl,
                                                      bool pivoting, const block_group<const T>& a,
                                                      const block_group<const T>& b,
                                                      const block_group<const T>& c,
-                                                     const block_group<T>& d, T* cstar,
+                                                     const block_group<D>& d, T* cstar,
                                                      int* info) {
   constexpr index_t MML = M * M * L;
   // am is read only for i > 0; it starts zeroed because GCC cannot see that and warns
@@ -313,11 +314,11 @@ KOKKOS_INLINE_FUNCTION void block_thomas_factor_group(index_t n, int nl, bool pi
   }
 }
 
-// Solve of a group with the stored factorization f.
-template <int M, int L, class T>
+// Solve of a group with the stored factorization f (d of f's type, or complex over real f).
+template <int M, int L, class T, class D>
 KOKKOS_INLINE_FUNCTION void block_thomas_factored_solve_group(index_t n, index_t nrhs, int nl,
                                                               bool pivoting, const T* f,
-                                                              const block_group<T>& d) {
+                                                              const block_group<D>& d) {
   constexpr index_t MML = M * M * L, row = block_factor_words<M> * L;
   for (index_t i = 0; i < n; ++i) {
     const T* fa = f + i * row;

@@ -132,7 +132,7 @@ class block_factorization {
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     bandsolve::detail::block_rhs_static_checks<ExecutionSpace, W, T, DView>();
-    detail::block_lines_rhs_static_checks<W, DView>();
+    detail::block_lines_rhs_static_checks<W, T, DView>();
     agree_on_rhs(d);
     if (s_.p.nsys == 0) return;
     solve_here(exec, d);

@@ -59,11 +59,16 @@ namespace detail {
 
 inline const char* block_fn() { return "bandsolve::mpi::solve(block_thomas)"; }
 
-// d of the block lines for coefficients of pack width W: one right-hand side per system or
-// several. A rank-4 d of rank-4 coefficients has no static last extent (rhs_at in
+// d of the block lines for coefficients of pack width W and scalar type T: one right-hand side
+// per system or several, of type T (complex d over real block lines is a single-process feature).
+// A rank-4 d of rank-4 coefficients has no static last extent (rhs_at in
 // block_partition_kernel.hpp reads such an extent as a pack width).
-template <int W, class DView>
+template <int W, class T, class DView>
 constexpr void block_lines_rhs_static_checks() {
+  static_assert(std::is_same_v<typename DView::non_const_value_type, T>,
+                "bandsolve::mpi block_thomas: d must have the coefficients' scalar type (complex "
+                "right-hand sides of real block lines are solved by the single-process "
+                "block_thomas only)");
   static_assert(
       (W == 0 && (DView::rank == 3 ||
                   (DView::rank == 4 && bandsolve::detail::static_pack_width<DView, 4>() == 0))) ||
@@ -92,7 +97,7 @@ constexpr void block_lines_static_checks() {
   bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
   bandsolve::detail::block_rhs_static_checks<ExecutionSpace, W,
                                              typename BView::non_const_value_type, DView>();
-  block_lines_rhs_static_checks<W, DView>();
+  block_lines_rhs_static_checks<W, typename BView::non_const_value_type, DView>();
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::mpi::solve(block_thomas): info must be a rank-1 Kokkos::View<int*>");
