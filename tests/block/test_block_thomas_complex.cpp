@@ -217,8 +217,8 @@ TEST_CASE("complex block_thomas reads strided rank-4 Views", "[block_thomas][com
   const Kokkos::LayoutStride blocks(nsys, 2 * n * m * m, n, m * m, m, m, m, 1);
   Kokkos::View<T****, Kokkos::LayoutStride, Mem> as(a2.data(), blocks), bs(b2.data(), blocks),
       cs(c2.data(), blocks);
-  Kokkos::View<T***, Kokkos::LayoutStride, Mem> ds(d2.data(),
-                                                   Kokkos::LayoutStride(nsys, 2 * n * m, n, m, m, 1));
+  const Kokkos::LayoutStride rows(nsys, 2 * n * m, n, m, m, 1);
+  Kokkos::View<T***, Kokkos::LayoutStride, Mem> ds(d2.data(), rows);
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t r = 0; r < m; ++r) {

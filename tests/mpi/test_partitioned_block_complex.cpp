@@ -272,10 +272,10 @@ void check_kind(bool factored) {
             bmpi::options opts;
             opts.scheme = scheme;
             const lines L{nsys, 9, m};
-            INFO(kind_name(K) << (std::is_same_v<T, zfloat> ? " complex<float>" : " complex<double>")
-                              << " m = " << m << " nsys = " << nsys << " uneven " << uneven
-                              << " scheme " << static_cast<int>(scheme) << " pivoting "
-                              << (algorithm.pivot != block_thomas::pivoting::none)
+            const char* scalar = std::is_same_v<T, zfloat> ? " complex<float>" : " complex<double>";
+            INFO(kind_name(K) << scalar << " m = " << m << " nsys = " << nsys << " uneven "
+                              << uneven << " scheme " << static_cast<int>(scheme)
+                              << " pivoting " << (algorithm.pivot != block_thomas::pivoting::none)
                               << " factored " << factored << " ranks " << P);
             CHECK(run<K, T>(L, parts(uneven, L.N, P), opts, algorithm, factored) <=
                   tolerance<T>());

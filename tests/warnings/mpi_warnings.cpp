@@ -1,7 +1,7 @@
 // Compile-only check: the MPI component's header, included as a project header, instantiates the
 // distributed solves (scalar and periodic lines, factored, along an axis, block lines) for float
-// and double without a warning under -Wall -Wextra -Wconversion -Wshadow -Werror. Nothing here is
-// run.
+// and double, and block lines for Kokkos::complex<double>, without a warning under -Wall -Wextra
+// -Wconversion -Wshadow -Werror. Nothing here is run.
 #include <bandsolve/mpi.hpp>
 
 #include <mpi.h>
@@ -11,6 +11,23 @@
 #include <cstddef>
 
 namespace {
+
+template <class T>
+void instantiate_mpi_block() {
+  namespace algo = bandsolve::algo;
+  namespace bmpi = bandsolve::mpi;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const std::size_t nsys = 3, n = 5, m = 3;
+  using host = Kokkos::HostSpace;
+  Kokkos::View<int*, host> info("info", nsys);
+  Kokkos::View<T****, Kokkos::LayoutRight, host> ba("ba", nsys, n, m, m), bb("bb", nsys, n, m, m),
+      bc("bc", nsys, n, m, m);
+  Kokkos::View<T***, Kokkos::LayoutRight, host> bd("bd", nsys, n, m);
+  bmpi::solve(exec, comm, algo::block_thomas{}, ba, bb, bc, bd, info);
+  auto fb = bmpi::factorize(exec, comm, algo::block_thomas{}, ba, bb, bc);
+  fb.solve(exec, bd);
+}
 
 template <class T>
 void instantiate_mpi() {
@@ -37,12 +54,7 @@ void instantiate_mpi() {
   auto fa = bmpi::factorize_along(exec, comm, 1, u, v, w);
   fa.solve(exec, x);
 
-  Kokkos::View<T****, Kokkos::LayoutRight, host> ba("ba", nsys, n, m, m), bb("bb", nsys, n, m, m),
-      bc("bc", nsys, n, m, m);
-  Kokkos::View<T***, Kokkos::LayoutRight, host> bd("bd", nsys, n, m);
-  bmpi::solve(exec, comm, algo::block_thomas{}, ba, bb, bc, bd, info);
-  auto fb = bmpi::factorize(exec, comm, algo::block_thomas{}, ba, bb, bc);
-  fb.solve(exec, bd);
+  instantiate_mpi_block<T>();
 }
 
 }  // namespace
@@ -51,4 +63,5 @@ void instantiate_mpi() {
 void bandsolve_mpi_warnings() {
   instantiate_mpi<float>();
   instantiate_mpi<double>();
+  instantiate_mpi_block<Kokkos::complex<double>>();
 }

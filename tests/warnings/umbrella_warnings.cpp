@@ -45,14 +45,20 @@ void instantiate_all() {
   auto fb = bandsolve::factorize(exec, algo::banded_lu{1, 1}, ab, nsys);
   fb.solve(exec, xb);
 
+  // Block tridiagonal, blocks of 2 x 2; complex right-hand sides of real blocks.
+  Kokkos::View<T****, Kokkos::LayoutRight> ba("ba", nsys, n, 2, 2), bb("bb", nsys, n, 2, 2),
+      bc("bc", nsys, n, 2, 2);
+  Kokkos::View<T***, Kokkos::LayoutRight> bd("bd", nsys, n, 2);
+  bandsolve::solve(exec, algo::block_thomas{}, ba, bb, bc, bd, info);
+  auto fk = bandsolve::factorize(exec, algo::block_thomas{}, ba, bb, bc);
+  fk.solve(exec, bd);
+  if constexpr (real) {
+    Kokkos::View<Kokkos::complex<T>***, Kokkos::LayoutRight> bz("bz", nsys, n, 2);
+    bandsolve::solve(exec, algo::block_thomas{}, ba, bb, bc, bz, info);
+    fk.solve(exec, bz);
+  }
+
   if constexpr (real) {  // these take float and double only
-    // Block tridiagonal, blocks of 2 x 2.
-    Kokkos::View<T****, Kokkos::LayoutRight> ba("ba", nsys, n, 2, 2), bb("bb", nsys, n, 2, 2),
-        bc("bc", nsys, n, 2, 2);
-    Kokkos::View<T***, Kokkos::LayoutRight> bd("bd", nsys, n, 2);
-    bandsolve::solve(exec, algo::block_thomas{}, ba, bb, bc, bd, info);
-    auto fk = bandsolve::factorize(exec, algo::block_thomas{}, ba, bb, bc);
-    fk.solve(exec, bd);
     bandsolve::solve(exec, algo::pcr{}, a, b, c, d, info);
     bandsolve::solve(exec, algo::cr{}, a, b, c, d, info);
     bandsolve::solve(exec, algo::thomas_pcr{}, a, b, c, d, info);

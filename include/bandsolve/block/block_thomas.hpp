@@ -10,7 +10,8 @@
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
 //
 // Views (block/block_layout.hpp): coefficients View<T****>(nsys, n, m, m) (row, column or any
-// strided rank-4 View) or View<T****[W], LayoutRight>(ceil(nsys/W), n, m, m) (interleaved<W>);
+// strided rank-4 View) or View<T****[W], LayoutRight>(ceil(nsys/W), n, m, m) (interleaved<W>),
+// T float, double or Kokkos::complex of either; d of type T, or Kokkos::complex<T> for real T;
 // d with one right-hand side per system (rank 3, or View<T***[W]>) or nrhs of them (rank 4, or
 // View<T****[W]>). For interleaved packs the number of systems is info.extent(0) (solve) or the
 // nsys argument (factorize); padding lanes are neither computed nor written.

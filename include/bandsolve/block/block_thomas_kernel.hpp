@@ -100,7 +100,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_product(T* s, const T* a, const T* ct
         const T* av = a + (r * M + t) * L;
         const T* cv = ct + (c * M + t) * L;
         BANDSOLVE_SIMD
-        for (int l = 0; l < L; ++l) sv[l] -= av[l] * cv[l];
+        for (int l = 0; l < L; ++l) sv[l] = minus_product(sv[l], av[l], cv[l]);
       }
     }
 }
@@ -112,7 +112,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec(D* v, const T* a, const D* w) 
     for (int t = 0; t < M; ++t) {
       const T* av = a + (r * M + t) * L;
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) v[r * L + l] -= av[l] * w[t * L + l];
+      for (int l = 0; l < L; ++l) v[r * L + l] = minus_product(v[r * L + l], av[l], w[t * L + l]);
     }
 }
 
@@ -123,7 +123,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec_transposed(D* v, const T* ct, 
     for (int r = 0; r < M; ++r) {
       const T* cv = ct + (t * M + r) * L;
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) v[r * L + l] -= cv[l] * w[t * L + l];
+      for (int l = 0; l < L; ++l) v[r * L + l] = minus_product(v[r * L + l], cv[l], w[t * L + l]);
     }
 }
 
@@ -170,12 +170,12 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu(T* s, T* piv, bool pivoting, index_t r
     for (int q = k + 1; q < M; ++q) {
       T* sqk = s + (q * M + k) * L;
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) sqk[l] *= skk[l];
+      for (int l = 0; l < L; ++l) sqk[l] = product(sqk[l], skk[l]);
       for (int j = k + 1; j < M; ++j) {
         T* sqj = s + (q * M + j) * L;
         const T* skj = s + (k * M + j) * L;
         BANDSOLVE_SIMD
-        for (int l = 0; l < L; ++l) sqj[l] -= sqk[l] * skj[l];
+        for (int l = 0; l < L; ++l) sqj[l] = minus_product(sqj[l], sqk[l], skj[l]);
       }
     }
   }
@@ -201,17 +201,17 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu_solve(const T* s, const T* piv, bool p
     for (int q = k + 1; q < M; ++q) {
       const T* sqk = s + (q * M + k) * L;
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) v[q * L + l] -= sqk[l] * v[k * L + l];
+      for (int l = 0; l < L; ++l) v[q * L + l] = minus_product(v[q * L + l], sqk[l], v[k * L + l]);
     }
   for (int k = M - 1; k >= 0; --k) {
     for (int t = k + 1; t < M; ++t) {
       const T* skt = s + (k * M + t) * L;
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) v[k * L + l] -= skt[l] * v[t * L + l];
+      for (int l = 0; l < L; ++l) v[k * L + l] = minus_product(v[k * L + l], skt[l], v[t * L + l]);
     }
     const T* skk = s + (k * M + k) * L;
     BANDSOLVE_SIMD
-    for (int l = 0; l < L; ++l) v[k * L + l] *= skk[l];
+    for (int l = 0; l < L; ++l) v[k * L + l] = product(v[k * L + l], skk[l]);
   }
 }
 
