@@ -35,7 +35,7 @@ void instantiate_mpi() {
   namespace bmpi = bandsolve::mpi;
   const Kokkos::DefaultHostExecutionSpace exec;
   const MPI_Comm comm = MPI_COMM_WORLD;
-  const std::size_t nsys = 3, n = 5, m = 3;
+  const std::size_t nsys = 3, n = 5;
   using host = Kokkos::HostSpace;
   Kokkos::View<T**, Kokkos::LayoutRight, host> a("a", nsys, n), b("b", nsys, n), c("c", nsys, n),
       d("d", nsys, n);
