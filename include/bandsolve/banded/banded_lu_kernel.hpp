@@ -210,7 +210,7 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
       BANDSOLVE_SIMD
       for (int l = 0; l < lanes; ++l) {
         const T x = col[l];  // loaded unconditionally so that the select if-converts
-        u[l] = p[l] == real(r) ? x : u[l];
+        u[l] = select(p[l] == real(r), x, u[l]);
       }
     }
   } else {
@@ -227,10 +227,10 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
     if constexpr (Pivot) {
       const bool zero = traits::is_zero(pivot);
       info[l] = first_info(info[l], pivot_is_good(pivot), j);
-      inv[l] = zero ? T(0) : T(1) / pivot;
+      inv[l] = select(zero, T(0), reciprocal(pivot));
     } else {
       info[l] = first_info(info[l], pivot_is_good(pivot), j);
-      inv[l] = T(1) / pivot;
+      inv[l] = reciprocal(pivot);
     }
     top[l] = pivot;
   }
@@ -239,7 +239,7 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) {
       const T x = m[l];
-      m[l] = (Pivot && p[l] == real(r) ? t[l] : x) * inv[l];
+      m[l] = product(select(Pivot && p[l] == real(r), t[l], x), inv[l]);
     }
   }
   // Columns j+1 .. j+width: interchange, then update.
@@ -257,7 +257,7 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
         BANDSOLVE_SIMD
         for (int l = 0; l < lanes; ++l) {
           const T x = o[l];
-          u[l] = p[l] == real(r) ? x : u[l];
+          u[l] = select(p[l] == real(r), x, u[l]);
         }
       }
       BANDSOLVE_SIMD
@@ -269,8 +269,8 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
       BANDSOLVE_SIMD
       for (int l = 0; l < lanes; ++l) {
         const T x = o[l];
-        const T old = Pivot && p[l] == real(r) ? t[l] : x;
-        o[l] = old - m[l] * u[l];
+        const T old = select(Pivot && p[l] == real(r), t[l], x);
+        o[l] = minus_product(old, m[l], u[l]);
       }
     }
   }
@@ -322,13 +322,13 @@ KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_rows_lanewise(const rhs_lanes<T, Un
       if constexpr (Pivot)
         for (int r = 1; r <= rows; ++r) {
           const T x = y0[r * down + bl];
-          u = p[l] == real(r) ? x : u;
+          u = select(p[l] == real(r), x, u);
         }
       y0[bl] = u;
       for (int r = 1; r <= rows; ++r) {
         const T x = y0[r * down + bl];
-        const T old = Pivot && p[l] == real(r) ? y : x;
-        y0[r * down + bl] = old - mult(r)[l * mult.lane_step] * u;
+        const T old = select(Pivot && p[l] == real(r), y, x);
+        y0[r * down + bl] = minus_product(old, mult(r)[l * mult.lane_step], u);
       }
     }
   }
@@ -412,8 +412,9 @@ KOKKOS_INLINE_FUNCTION void banded_solve_pack(const band_work<T, L, Dims>& w, in
         for (int l = 0; l < lanes; ++l) {
           const index_t bl = b.lane(l);
           R s = x[bl];
-          for (int c = 1; c <= count; ++c) s -= u[c * w.step() + l] * x[c * down + bl];
-          x[bl] = s * inv[l];
+          for (int c = 1; c <= count; ++c)
+            s = minus_product(s, u[c * w.step() + l], x[c * down + bl]);
+          x[bl] = product(s, inv[l]);
         }
       };
       if (cmax == width) row(width);
@@ -505,8 +506,9 @@ KOKKOS_INLINE_FUNCTION void banded_factored_solve_pack(const Dims& dims, index_t
         for (int l = 0; l < lanes; ++l) {
           const index_t bl = b.lane(l), ul = lu.lane(l);
           R s = x[bl];
-          for (int c = 1; c <= count; ++c) s -= d[c * diag_step + ul] * x[c * down + bl];
-          x[bl] = s / d[ul];
+          for (int c = 1; c <= count; ++c)
+            s = minus_product(s, d[c * diag_step + ul], x[c * down + bl]);
+          x[bl] = quotient(s, d[ul]);
         }
       };
       if (cmax == width) row(width);

@@ -1,7 +1,8 @@
 #pragma once
 // Real and complex scalars in one vocabulary for the kernels: the real type behind a scalar,
-// LAPACK's cabs1 magnitude (|re| + |im|: no square root, same zero/finite tests as the modulus)
-// and a branch-free reciprocal. Valid in device code.
+// LAPACK's cabs1 magnitude (|re| + |im|: no square root, same zero/finite tests as the modulus),
+// a branch-free reciprocal, and selects, products, multiply-subtracts and quotients computed on
+// the parts of complex values. Valid in device code.
 #include <bandsolve/core/config.hpp>
 
 #include <type_traits>
@@ -108,6 +109,26 @@ KOKKOS_FORCEINLINE_FUNCTION A product(const A& a, const B& b) {
   } else {
     return a * b;
   }
+}
+
+// c ? x : y, on the real and imaginary parts apart for complex values: selects of whole
+// Kokkos::complex objects keep GCC from vectorizing the lane loops, or become branches.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T select(bool c, const T& x, const T& y) {
+  if constexpr (is_complex_v<T>)
+    return T(c ? x.real() : y.real(), c ? x.imag() : y.imag());
+  else
+    return c ? x : y;
+}
+
+// a / b; a complex b is inverted by reciprocal() and multiplied on the parts (Kokkos::complex's
+// division scales and divides on every call).
+template <class A, class B>
+KOKKOS_FORCEINLINE_FUNCTION A quotient(const A& a, const B& b) {
+  if constexpr (is_complex_v<B>)
+    return product(a, reciprocal(b));
+  else
+    return a / b;
 }
 
 }  // namespace detail

@@ -35,16 +35,6 @@ struct pivoted_u {
   T* u2;
 };
 
-// c ? x : y, on the real and imaginary parts apart for complex values: selects of whole
-// Kokkos::complex objects keep GCC from vectorizing the lane loops.
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T select(bool c, const T& x, const T& y) {
-  if constexpr (is_complex_v<T>)
-    return T(c ? x.real() : y.real(), c ? x.imag() : y.imag());
-  else
-    return c ? x : y;
-}
-
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION bool is_zero(const T& x) {
   if constexpr (is_complex_v<T>)
