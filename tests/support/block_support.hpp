@@ -76,8 +76,9 @@ struct host_block_batch {
 // ~ U(-scale, scale) (A_i, C_i and B_i's off-diagonal), diagonal +-(sum of |row| + U(1, 2)),
 // right-hand sides ~ U(-1, 1). Then ||A^-1||_inf <= 1 and ||A||_inf <= 2 (3m - 1) scale + 4, so
 // cond_inf <= 6m + 4 for scale <= 1, for every n. Complex entries: both parts so drawn, the
-// diagonal of that modulus at a random angle (row sums of moduli: the same bounds, doubled for
-// the larger moduli of the off-diagonal entries, sqrt(2) at most).
+// diagonal of the row's modulus sum plus U(1, 2) at a random angle: ||A^-1||_inf <= 1 still, and
+// off-diagonal moduli up to sqrt(2) scale raise the bound on ||A||_inf, so cond_inf by at most
+// sqrt(2).
 template <class T>
 host_block_batch<T> random_block_dominant(std::size_t nsys, std::size_t n, std::size_t m,
                                           std::size_t nrhs, std::uint32_t seed,
