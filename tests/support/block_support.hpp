@@ -306,8 +306,9 @@ double block_max_residual(const host_block_batch<T>& p, const std::vector<T>& x,
 // diagonally dominant block, Ch. 9). With the residual measured normwise: C * m * eps, C = 16.
 // Against LAPACK, both are within cond(A) * backward error of the exact x: cond_inf <= 6m + 4,
 // so 2 * (6m + 4) * 16 m eps. Complex arithmetic: a product rounds to within 2 sqrt(2) eps
-// instead of eps (Higham, Sec. 3.6) and the moduli of the test's entries double the condition
-// bound, so 4 eps for the residual and 8 eps against LAPACK.
+// instead of eps (Higham, Sec. 3.6) and the moduli of the test's entries raise the condition
+// bound by up to sqrt(2) (2 sqrt(2) * sqrt(2) = 4 < 8), so 4 eps for the residual and 8 eps
+// against LAPACK.
 template <class T>
 double block_residual_tol(std::size_t m) {
   return (bandsolve::is_complex_v<T> ? 4.0 : 1.0) * 16.0 * double(m) *
