@@ -3,9 +3,11 @@
 // mpi/block_partition_kernel.hpp for block lines) must give what the same calls give on the host:
 // mpi::solve on a row batch and on a strided subview, mpi::factorize and two solves,
 // mpi::solve_along and mpi::factorize_along on a 3-D array, and block-tridiagonal lines (m = 3)
-// with one and with two right-hand sides per system, one-shot and factored; complex lines, and
-// complex right-hand sides over real lines. Each rank holds 3 + rank rows (block rows) of every
-// line. A plain main() run by mpiexec on a GPU machine; returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc in CI as well).
+// with one and with two right-hand sides per system, one-shot and factored; complex lines and
+// complex block lines, and complex right-hand sides over real lines and real block lines. Each
+// rank holds 3 + rank rows (block rows) of every line. A plain main() run by mpiexec on a GPU
+// machine; returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc in CI as
+// well).
 #define BANDSOLVE_BLOCK_SIZES 3
 #include <bandsolve/mpi.hpp>
 
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace {
@@ -186,27 +189,41 @@ void complex_lines(int rank) {
   }
 }
 
-// Block lines: nsys lines of 3 + rank block rows of m x m blocks, d with nrhs right-hand sides
-// per system (a rank-3 d for one, rank 4 for several), on device Views against the host calls.
-template <class HostD>
+double modulus(double x) { return std::fabs(x); }
+double modulus(const Kokkos::complex<double>& z) { return Kokkos::abs(z); }
+
+// A value of type T from the hash streams `which` (real part) and which + 100 (imaginary part).
+template <class T>
+T value(std::size_t s, std::size_t g, int rank, int which) {
+  if constexpr (std::is_same_v<T, double>)
+    return coefficient(s, g, rank, which);
+  else
+    return T(coefficient(s, g, rank, which), coefficient(s, g, rank, which + 100));
+}
+
+// Block lines: nsys lines of 3 + rank block rows of m x m blocks of type C, d with nrhs
+// right-hand sides per system (a rank-3 d for one, rank 4 for several; of type C, or complex
+// over real C), on device Views against the host calls.
+template <class C, class HostD>
 void blocks_with(int rank, HostD d, const char* one_shot, const char* factored) {
-  using host4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using host4 = Kokkos::View<C****, Kokkos::LayoutRight, Kokkos::HostSpace>;
   const std::size_t nsys = d.extent(0), n = d.extent(1), m = d.extent(2);
   const std::size_t nrhs = HostD::rank == 4 ? d.extent(3) : 1;
   host4 a("a", nsys, n, m, m), b("b", nsys, n, m, m), c("c", nsys, n, m, m);
-  double* const rhs = d.data();
+  auto* const rhs = d.data();
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t g = 0; g < n; ++g)
       for (std::size_t r = 0; r < m; ++r) {
         for (std::size_t q = 0; q < m; ++q) {
-          const std::size_t rq = r * m + q;
-          a(s, g, r, q) = 0.3 * coefficient(s, g, rank, 10 + int(rq));
-          c(s, g, r, q) = 0.3 * coefficient(s, g, rank, 30 + int(rq));
-          b(s, g, r, q) = r == q ? 2.0 * m + coefficient(s, g, rank, 1)
-                                 : 0.3 * coefficient(s, g, rank, 50 + int(rq));
+          const int rq = static_cast<int>(r * m + q);
+          a(s, g, r, q) = 0.3 * value<C>(s, g, rank, 10 + rq);
+          c(s, g, r, q) = 0.3 * value<C>(s, g, rank, 30 + rq);
+          b(s, g, r, q) = r == q ? 2.0 * static_cast<double>(m) + value<C>(s, g, rank, 1)
+                                 : 0.3 * value<C>(s, g, rank, 50 + rq);
         }
         for (std::size_t k = 0; k < nrhs; ++k)
-          rhs[((s * n + g) * m + r) * nrhs + k] = coefficient(s, g, rank, 70 + int(r * nrhs + k));
+          rhs[((s * n + g) * m + r) * nrhs + k] = value<typename HostD::non_const_value_type>(
+              s, g, rank, 70 + int(r * nrhs + k));
       }
   const auto da = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), a);
   const auto db = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), b);
@@ -221,7 +238,8 @@ void blocks_with(int rank, HostD d, const char* one_shot, const char* factored) 
   const auto worst = [&](const auto& device) {
     const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
     double w = 0;
-    for (std::size_t k = 0; k < d.size(); ++k) w = std::fmax(w, std::fabs(back.data()[k] - rhs[k]));
+    for (std::size_t k = 0; k < d.size(); ++k)
+      w = std::fmax(w, modulus(back.data()[k] - rhs[k]));
     return w;
   };
   const auto dinfo_back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dinfo);
@@ -238,12 +256,18 @@ void blocks_with(int rank, HostD d, const char* one_shot, const char* factored) 
 
 void blocks(int rank) {
   const std::size_t nsys = 5, n = 3 + static_cast<std::size_t>(rank), m = 3;
+  using zdouble = Kokkos::complex<double>;
   using host3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
   using host4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  blocks_with(rank, host3("d", nsys, n, m), "block lines, one right-hand side",
-              "block factorize, one right-hand side");
-  blocks_with(rank, host4("d", nsys, n, m, 2), "block lines, two right-hand sides",
-              "block factorize, two right-hand sides");
+  using complex3 = Kokkos::View<zdouble***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  blocks_with<double>(rank, host3("d", nsys, n, m), "block lines, one right-hand side",
+                      "block factorize, one right-hand side");
+  blocks_with<double>(rank, host4("d", nsys, n, m, 2), "block lines, two right-hand sides",
+                      "block factorize, two right-hand sides");
+  blocks_with<zdouble>(rank, complex3("d", nsys, n, m), "complex block lines",
+                       "complex block factorize");
+  blocks_with<double>(rank, complex3("d", nsys, n, m), "block lines, complex d",
+                      "block factorize, complex d");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Compile-only check: the MPI component's header, included as a project header, instantiates the
 // distributed solves (scalar and periodic lines, factored, along an axis, block lines) for float
-// and double, and block lines for Kokkos::complex<double>, without a warning under -Wall -Wextra
-// -Wconversion -Wshadow -Werror. Nothing here is run.
+// and double, and block lines for Kokkos::complex<double> and with complex right-hand sides over
+// real ones, without a warning under -Wall -Wextra -Wconversion -Wshadow -Werror. Nothing here
+// is run.
 #include <bandsolve/mpi.hpp>
 
 #include <mpi.h>
@@ -12,7 +13,8 @@
 
 namespace {
 
-template <class T>
+// D: the right-hand sides' type (T, or Kokkos::complex<T> over real T).
+template <class T, class D = T>
 void instantiate_mpi_block() {
   namespace algo = bandsolve::algo;
   namespace bmpi = bandsolve::mpi;
@@ -23,7 +25,7 @@ void instantiate_mpi_block() {
   Kokkos::View<int*, host> info("info", nsys);
   Kokkos::View<T****, Kokkos::LayoutRight, host> ba("ba", nsys, n, m, m), bb("bb", nsys, n, m, m),
       bc("bc", nsys, n, m, m);
-  Kokkos::View<T***, Kokkos::LayoutRight, host> bd("bd", nsys, n, m);
+  Kokkos::View<D***, Kokkos::LayoutRight, host> bd("bd", nsys, n, m);
   bmpi::solve(exec, comm, algo::block_thomas{}, ba, bb, bc, bd, info);
   auto fb = bmpi::factorize(exec, comm, algo::block_thomas{}, ba, bb, bc);
   fb.solve(exec, bd);
@@ -64,4 +66,5 @@ void bandsolve_mpi_warnings() {
   instantiate_mpi<float>();
   instantiate_mpi<double>();
   instantiate_mpi_block<Kokkos::complex<double>>();
+  instantiate_mpi_block<float, Kokkos::complex<float>>();
 }

@@ -75,11 +75,12 @@ struct block_factorization_state {
   Kokkos::View<int*, Kokkos::HostSpace> info;
 };
 
-// A factored solve of d (checked, in exec's memory; nrhs right-hand sides per system) with
-// several ranks: the local passes on exec, the reduced right-hand sides solved on the host.
+// A factored solve of d (checked, in exec's memory; nrhs real right-hand sides per system,
+// rhs_parts_v) with several ranks: the local passes on exec, the reduced right-hand sides solved
+// on the host.
 template <int M, class ExecutionSpace, class State, class DView>
 void block_factored_solve(const ExecutionSpace& exec, const State& s, const DView& d, int nrhs) {
-  using T = typename DView::non_const_value_type;
+  using T = typename decltype(s.factors)::non_const_value_type;
   const auto host = host_execution_of(exec);
   const int RW = M * nrhs;  // words of a reduced row: d' of each right-hand side
   const auto rhs = block_buffer<T, typename State::factor_memory_space>(
@@ -100,9 +101,10 @@ void block_factored_solve(const ExecutionSpace& exec, const State& s, const DVie
 
 }  // namespace detail
 
-// The factors of block lines split over the ranks. T: float or double; W: the pack width of
-// interleaved<W> Views (0: rank-4 Views), which solve's d must share. The factors live in
-// ExecutionSpace's memory, the reduced systems' factorization in host memory.
+// The factors of block lines split over the ranks. T: float, double or Kokkos::complex of one
+// (solve's d: of type T, or Kokkos::complex<T> for real T); W: the pack width of interleaved<W>
+// Views (0: rank-4 Views), which solve's d must share. The factors live in ExecutionSpace's
+// memory, the reduced systems' factorization in host memory.
 template <class T, int W, class ExecutionSpace>
 class block_factorization {
  public:
@@ -128,7 +130,8 @@ class block_factorization {
   // Collective over the factorization's communicator. d: this rank's block rows of every system,
   // same systems, block rows and block size as factored, any layout of the factored kind: one
   // right-hand side per system (rank 3, or View<T***[W]> for interleaved<W>) or nrhs of them, the
-  // same number on every rank (View<T****>(nsys, n, m, nrhs), or View<T****[W]>). Fences exec.
+  // same number on every rank (View<T****>(nsys, n, m, nrhs), or View<T****[W]>); of type T, or
+  // Kokkos::complex<T> for real T (the same on every rank). Fences exec.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     bandsolve::detail::block_rhs_static_checks<ExecutionSpace, W, T, DView>();
@@ -147,7 +150,8 @@ class block_factorization {
       exec.fence();
       return;
     }
-    const int nrhs = static_cast<int>(detail::block_lines_nrhs<W>(d));
+    const int nrhs =
+        static_cast<int>(detail::block_lines_nrhs<W>(d)) * detail::rhs_parts_v<T, DView>;
     bandsolve::detail::block_size_dispatch(fn(), static_cast<std::size_t>(s_.m), [&](auto bs) {
       detail::block_factored_solve<decltype(bs)::value>(exec, s_, d, nrhs);
     });
@@ -163,7 +167,7 @@ class block_factorization {
     if (!initialized_)
       bandsolve::detail::throw_invalid_argument(
           fn(), "this factorization is empty (default-constructed)");
-    const auto scalar = detail::scalar_code<T>();
+    const auto scalar = detail::block_scalar_code<T, typename DView::non_const_value_type>();
     const detail::partition p = detail::agree_on_arguments(fn(), s_.comm, scalar, [&] {
       const std::size_t slots = W > 0 ? (s_.p.nsys + W - 1) / W : s_.p.nsys;
       const std::size_t expected[3] = {slots, rows(), m()};
@@ -175,8 +179,9 @@ class block_factorization {
                                                     what[k]);
       return std::pair<std::size_t, std::size_t>(s_.p.nsys, d.extent(1));
     });
-    detail::agree_on_block_counts(fn(), s_.comm, p, m(), detail::block_lines_nrhs<W>(d),
-                                  [](long long bm, long long k) { return bm * k; });
+    detail::agree_on_block_counts(
+        fn(), s_.comm, p, m(), detail::block_lines_nrhs<W>(d),
+        [](long long bm, long long k) { return bm * k * detail::rhs_parts_v<T, DView>; });
   }
 
   state s_;

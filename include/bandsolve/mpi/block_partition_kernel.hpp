@@ -30,13 +30,15 @@
 // factorizations meet in this order: B_0, B_1, P_2 .. P_{n-1}, then E (counted as row 0).
 //
 // Blocks in the work arrays are column-major (entry (r, c) at c*M + r), so each column of a
-// right-hand block is one vector for block_lu_solve.
+// right-hand block is one vector for block_lu_solve. The passes' nrhs counts real right-hand
+// sides: d's own, or twice as many for complex d over real coefficients (rhs_parts_v).
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_layout.hpp>
 #include <bandsolve/block/block_thomas_kernel.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -201,24 +203,50 @@ KOKKOS_INLINE_FUNCTION void store_reduced(const block_reduced_out<T>& out,
     for (int q = 0; q < count; ++q) out.at(g.s0 - g.first + l, j, q) = v[q * L + l];
 }
 
-// Right-hand side k of block row i of every lane of g into v (M values per lane), and back.
-// Component r is at r * stride(2) from component 0 in every kind of d.
+// Over real coefficients d may be complex (the Fourier modes of a real operator): the real
+// factors act on the real and imaginary parts alone, so the passes solve 2 nrhs real right-hand
+// sides, real right-hand side k being part k % 2 (0: real, 1: imaginary) of d's k / 2.
+template <class T, class DView>
+inline constexpr bool rhs_in_parts_v =
+    !is_complex_v<T> && is_complex_v<typename DView::non_const_value_type>;
+template <class T, class DView>
+inline constexpr int rhs_parts_v = rhs_in_parts_v<T, DView> ? 2 : 1;
+
+// Real right-hand side k (of d's kind, or a part of a complex one) of block row i of every lane
+// of g into v (M values per lane), and back. Component r is at r * stride(2) from component 0
+// in every kind of d.
 template <int M, int L, class DView, class T>
 KOKKOS_INLINE_FUNCTION void load_rhs(const DView& d, const block_lane_group& g, index_t i,
                                      int k, T* v) {
   const index_t rs = static_cast<index_t>(d.stride(2));
+  constexpr int parts = rhs_parts_v<T, DView>;
   for (int l = 0; l < L; ++l) {
-    const auto* const p = &rhs_at(d, g.system(l), i, 0, k);
-    for (int r = 0; r < M; ++r) v[r * L + l] = p[r * rs];
+    const auto* const p = &rhs_at(d, g.system(l), i, 0, k / parts);
+    if constexpr (parts == 2) {
+      if (k % 2 == 0)
+        for (int r = 0; r < M; ++r) v[r * L + l] = p[r * rs].real();
+      else
+        for (int r = 0; r < M; ++r) v[r * L + l] = p[r * rs].imag();
+    } else {
+      for (int r = 0; r < M; ++r) v[r * L + l] = p[r * rs];
+    }
   }
 }
 template <int M, int L, class DView, class T>
 KOKKOS_INLINE_FUNCTION void store_rhs(const DView& d, const block_lane_group& g, index_t i,
                                       int k, const T* v) {
   const index_t rs = static_cast<index_t>(d.stride(2));
+  constexpr int parts = rhs_parts_v<T, DView>;
   for (int l = 0; l < g.nl; ++l) {
-    auto* const p = &rhs_at(d, g.s0 + l, i, 0, k);
-    for (int r = 0; r < M; ++r) p[r * rs] = v[r * L + l];
+    auto* const p = &rhs_at(d, g.s0 + l, i, 0, k / parts);
+    if constexpr (parts == 2) {
+      if (k % 2 == 0)
+        for (int r = 0; r < M; ++r) p[r * rs].real(v[r * L + l]);
+      else
+        for (int r = 0; r < M; ++r) p[r * rs].imag(v[r * L + l]);
+    } else {
+      for (int r = 0; r < M; ++r) p[r * rs] = v[r * L + l];
+    }
   }
 }
 

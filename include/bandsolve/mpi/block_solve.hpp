@@ -10,10 +10,11 @@
 // (LayoutRight, LayoutLeft, LayoutStride), or interleaved packs
 // View<T****[W], LayoutRight>(ceil(nsys/W), n_r, m, m) and View<T***[W], LayoutRight>(ceil(nsys/W),
 // n_r, m) or View<T****[W], LayoutRight>(ceil(nsys/W), n_r, m, nrhs), as the single-process block
-// solve takes them (float or double); info has one entry per system (nsys = info.extent(0);
-// padding lanes are neither read nor written); nsys, m and nrhs are the same on every rank, the
-// layouts may differ. A_0 of the first rank and
-// C_{n_r - 1} of the last are ignored. x overwrites d (each rank its own rows); every rank gets the
+// solve takes them (T float, double or Kokkos::complex of one; over real coefficients d may be
+// Kokkos::complex<T>, the same on every rank); info has one entry per system
+// (nsys = info.extent(0); padding lanes are neither read nor written); nsys, m and nrhs are the
+// same on every rank, the layouts may differ. A_0 of the first rank and C_{n_r - 1} of the last
+// are ignored. x overwrites d (each rank its own rows); every rank gets the
 // same info codes: for each system the global 1-based block row of the first bad pivot met by any
 // rank's local pass (block_partition_kernel.hpp gives the order; the smallest such row over the
 // ranks), else the global block row of the interface row at which the reduced solve found one,
@@ -60,15 +61,14 @@ namespace detail {
 inline const char* block_fn() { return "bandsolve::mpi::solve(block_thomas)"; }
 
 // d of the block lines for coefficients of pack width W and scalar type T: one right-hand side
-// per system or several, of type T (complex d over real block lines is a single-process feature).
-// A rank-4 d of rank-4 coefficients has no static last extent (rhs_at in
-// block_partition_kernel.hpp reads such an extent as a pack width).
+// per system or several, of type T or complex over real T (solved as its real and imaginary
+// parts, block_partition_kernel.hpp's rhs_parts_v). A rank-4 d of rank-4 coefficients has no
+// static last extent (rhs_at in block_partition_kernel.hpp reads such an extent as a pack width).
 template <int W, class T, class DView>
 constexpr void block_lines_rhs_static_checks() {
-  static_assert(std::is_same_v<typename DView::non_const_value_type, T>,
-                "bandsolve::mpi block_thomas: d must have the coefficients' scalar type (complex "
-                "right-hand sides of real block lines are solved by the single-process "
-                "block_thomas only)");
+  static_assert(bandsolve::is_rhs_of_v<T, typename DView::non_const_value_type>,
+                "bandsolve::mpi block_thomas: d must have the coefficients' scalar type, or be "
+                "Kokkos::complex of real coefficients' type");
   static_assert(
       (W == 0 && (DView::rank == 3 ||
                   (DView::rank == 4 && bandsolve::detail::static_pack_width<DView, 4>() == 0))) ||
@@ -160,18 +160,19 @@ std::pair<int, int> agree_on_block_counts(const std::string& fn, MPI_Comm comm, 
 
 // The collective checks of agree_on_arguments (local_checks returns (systems, block rows of this
 // rank) and sets m and nrhs), then m and nrhs agreed (agree_on_block_counts) with the one-shot
-// solve's reduced rows (block_row_words). threads: those of this rank's execution space (the
-// batches of the one-shot solve take the most of any rank).
+// solve's reduced rows (block_row_words; parts real words per value of d). threads: those of
+// this rank's execution space (the batches of the one-shot solve take the most of any rank).
 template <class LocalChecks>
 block_agreement agree_on_block_lines(const std::string& fn, MPI_Comm comm,
                                      long long scalar, const options& opts,
                                      const std::size_t& m, const std::size_t& nrhs,
-                                     const LocalChecks& local_checks, int threads = 1) {
+                                     const LocalChecks& local_checks, int threads = 1,
+                                     int parts = 1) {
   block_agreement agreed;
   agreed.p = agree_on_arguments(fn, comm, scalar, local_checks, &opts, nullptr, threads);
   const auto counts = agree_on_block_counts(
       fn, comm, agreed.p, m, nrhs,
-      [](long long bm, long long k) { return 2 * bm * bm + bm * k; });
+      [parts](long long bm, long long k) { return 2 * bm * bm + bm * k * parts; });
   agreed.m = counts.first;
   agreed.nrhs = counts.second;
   return agreed;
@@ -187,8 +188,8 @@ block_agreement agree_on_block_arguments(MPI_Comm comm, long long scalar, const 
   std::size_t m = 0;
   const std::size_t nrhs = block_lines_nrhs<bandsolve::detail::block_pack_width_v<BView>>(d);
   return agree_on_block_lines(
-      fn, comm, scalar, opts, m, nrhs,
-      [&] { return block_arguments(fn, a, b, c, d, info, m); }, threads);
+      fn, comm, scalar, opts, m, nrhs, [&] { return block_arguments(fn, a, b, c, d, info, m); },
+      threads, rhs_parts_v<typename BView::non_const_value_type, DView>);
 }
 
 // The reduced block systems of the lines solved here, a row batch: ra, rb (identity), rc of
@@ -387,16 +388,17 @@ void block_return_and_finish(const ExecutionSpace& exec, MPI_Comm comm, const pa
   exec.fence();
 }
 
-// The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0), batch by batch on the
-// host backends: the local passes on exec (groups of systems in SIMD lanes, valid device code),
-// the reduced rows and codes in host memory for the exchange and the reduced solve (on the host),
-// the interface values back for the finish.
+// The partitioned solve of p.nsys block lines (p.size > 1, p.nsys > 0; nrhs real right-hand
+// sides per system, rhs_parts_v), batch by batch on the host backends: the local passes on exec
+// (groups of systems in SIMD lanes, valid device code), the reduced rows and codes in host memory
+// for the exchange and the reduced solve (on the host), the interface values back for the
+// finish.
 template <int M, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void block_solve_reduced(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm,
                          const partition& p, int nrhs, const options& opts, const AView& a,
                          const BView& b, const CView& c, const DView& d, const InfoView& info) {
-  using T = typename DView::non_const_value_type;
+  using T = typename BView::non_const_value_type;
   using memory_space = typename ExecutionSpace::memory_space;
   using host_memory = typename host_execution_t<ExecutionSpace>::memory_space;
   const auto host = host_execution_of(exec);
@@ -461,11 +463,12 @@ void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
                              algo::block_thomas algorithm, const AView& a, const BView& b,
                              const CView& c, const DView& d, const InfoView& info,
                              const options& opts) {
-  using T = typename DView::non_const_value_type;
+  using T = typename BView::non_const_value_type;
   block_lines_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   // Named members, not a structured binding: C++17 lambdas cannot capture those.
-  const auto agreed = agree_on_block_arguments(comm, scalar_code<T>(), a, b, c, d, info, opts,
-                                               bandsolve::detail::concurrency_of(exec));
+  const auto agreed =
+      agree_on_block_arguments(comm, block_scalar_code<T, typename DView::non_const_value_type>(),
+                               a, b, c, d, info, opts, bandsolve::detail::concurrency_of(exec));
   const partition& p = agreed.p;
   if (p.nsys == 0) return;
   if (p.size == 1) {
@@ -476,8 +479,9 @@ void block_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm,
   bandsolve::detail::block_size_dispatch(block_fn(), static_cast<std::size_t>(agreed.m),
                                          [&](auto bs) {
                                            block_solve_reduced<decltype(bs)::value>(
-                                               exec, comm, algorithm, p, agreed.nrhs, opts, a, b,
-                                               c, d, info);
+                                               exec, comm, algorithm, p,
+                                               agreed.nrhs * rhs_parts_v<T, DView>, opts, a, b, c,
+                                               d, info);
                                          });
 }
 

@@ -23,13 +23,23 @@ MPI_Datatype datatype() {
     return MPI_C_DOUBLE_COMPLEX;
 }
 
-// 1 float, 2 double, 3 Kokkos::complex<float>, 4 Kokkos::complex<double> (collective_checks.hpp
-// names them in its messages).
+// 1 float, 2 double, 3 Kokkos::complex<float>, 4 Kokkos::complex<double> (scalar_name names
+// them in collective_checks.hpp's messages).
 template <class T>
 constexpr long long scalar_code() {
   static_assert(is_supported_scalar_v<T>,
                 "bandsolve::mpi: the scalar type must be float, double or Kokkos::complex of one");
   return (std::is_same_v<real_type_t<T>, double> ? 2 : 1) + (is_complex_v<T> ? 2 : 0);
+}
+
+// The code of block lines' scalars: coefficients T and right-hand sides D, of T's type or complex
+// over real T (5 Kokkos::complex<float> over float, 6 over double), which send real words.
+template <class T, class D>
+constexpr long long block_scalar_code() {
+  static_assert(is_rhs_of_v<T, D>,
+                "bandsolve::mpi: d must have the coefficients' scalar type, or be Kokkos::complex "
+                "of real coefficients' type");
+  return std::is_same_v<T, D> ? scalar_code<T>() : scalar_code<T>() + 4;
 }
 
 inline const char* scalar_name(long long code) {
@@ -38,6 +48,8 @@ inline const char* scalar_name(long long code) {
     case 2: return "double";
     case 3: return "Kokkos::complex<float>";
     case 4: return "Kokkos::complex<double>";
+    case 5: return "Kokkos::complex<float> over float coefficients";
+    case 6: return "Kokkos::complex<double> over double coefficients";
     default: return "an unknown scalar type";
   }
 }
