@@ -218,8 +218,9 @@ void every_family() {
 }
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
-// with full and shared coefficients (and solve_along_add) and symmetric with full ones, rows whose solution is all ones (d = a + b + c without the
-// entries outside the matrix).
+// with full and shared coefficients (and solve_along_add, and complex d over the real
+// coefficients) and symmetric with full ones, rows whose solution is all ones (d = a + b + c
+// without the entries outside the matrix).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
   const std::size_t e[3] = {6, 40, 33};
@@ -263,6 +264,28 @@ void along_on_device() {
     Kokkos::fence();
     report((axis_name + ", shared coefficients").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
+    // Complex right-hand sides over the real lines: d (1 - 2i), solution all 1 - 2i.
+    using Z = Kokkos::complex<double>;
+    Kokkos::View<Z***, Kokkos::LayoutRight, mem> z("z", e[0], e[1], e[2]);
+    auto hz = Kokkos::create_mirror_view(z);
+    for (std::size_t k = 0; k < hz.size(); ++k) hz.data()[k] = rhs.data()[k] * Z(1.0, -2.0);
+    const auto hz0 = Kokkos::create_mirror_view_and_copy(mem(), hz);  // d, kept on the device
+    const auto zworst = [&] {
+      Kokkos::deep_copy(hz, z);
+      double w = 0;
+      for (std::size_t k = 0; k < hz.size(); ++k)
+        w = std::max(w, Kokkos::abs(hz.data()[k] - Z(1.0, -2.0)));
+      return w;
+    };
+    Kokkos::deep_copy(z, hz0);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis, a, b, c, z, info);
+    Kokkos::fence();
+    report((axis_name + ", complex d over real coefficients").c_str(),
+           failed() + (zworst() > 1e-12 ? 1 : 0));
+    Kokkos::deep_copy(z, hz0);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, z, info);
+    Kokkos::fence();
+    report((axis_name + ", symmetric, complex d").c_str(), failed() + (zworst() > 1e-12 ? 1 : 0));
     Kokkos::deep_copy(d, rhs);
     bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, d, info);
     Kokkos::fence();

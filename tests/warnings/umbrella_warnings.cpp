@@ -68,6 +68,10 @@ void instantiate_all() {
         w("w", 2, 3, 4), x("x", 2, 3, 4);
     Kokkos::View<int*> info_axis("info_axis", 8);
     bandsolve::solve_along(exec, algo::thomas{}, 1, u, v, w, x, info_axis);
+    Kokkos::View<Kokkos::complex<T>***, Kokkos::LayoutRight> xz("xz", 2, 3, 4), uz("uz", 2, 3, 4);
+    bandsolve::solve_along(exec, algo::thomas{}, 1, u, v, w, xz, info_axis);
+    bandsolve::solve_along_add(exec, algo::thomas{}, 1, u, v, w, xz, uz, info_axis);
+    bandsolve::solve_along(exec, algo::symmetric{}, 1, v, w, xz, info_axis);
     Kokkos::View<T*> x1("x1", n);
     bandsolve::solve(exec, algo::toeplitz_dc{}, T(-1), T(4), T(-1), x1);
     auto fz = bandsolve::factorize(exec, algo::toeplitz{}, T(-1), T(4), T(-1), n);

@@ -9,7 +9,9 @@
 // The forms of solve_along(thomas) (thomas_axis.hpp), whose line packing, checks and shared-
 // coefficient sweeps the host backends reuse: d of rank 2 to 4 in LayoutRight, LayoutLeft or LayoutStride;
 // diag and offdiag either full arrays of d's extents (any layouts; element n-1 of each line of
-// offdiag is not read) or rank-1 Views of length n shared by every line. float or double.
+// offdiag is not read) or rank-1 Views of length n shared by every line. diag and offdiag float or
+// double, d of their type or Kokkos::complex of it (complex right-hand sides of a real operator:
+// the real factors applied to both parts in one pass).
 // info has one entry per line, numbered as for thomas: 0, or the 1-based row of the first pivot
 // that is not positive and finite (as solve(symmetric)); with shared coefficients every line
 // has the same code. Work is enqueued on exec (one launch) and never fenced here.
@@ -53,7 +55,8 @@ KOKKOS_INLINE_FUNCTION int factor_shared_spd(index_t n, const BView& b, const EV
 
 template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
 constexpr void symmetric_along_static_checks() {
-  using T = typename DView::non_const_value_type;
+  using T = typename DiagView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
   constexpr int rank = static_cast<int>(DView::rank);
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve::solve_along(symmetric): the first argument must be a Kokkos "
@@ -63,7 +66,7 @@ constexpr void symmetric_along_static_checks() {
                 "bandsolve::solve_along(symmetric): diag, offdiag and d must be Kokkos::Views");
   static_assert(rank >= 2 && rank <= max_axis_rank,
                 "bandsolve::solve_along(symmetric): d must be a View of rank 2, 3 or 4");
-  static_assert(std::is_same_v<typename DView::value_type, T>,
+  static_assert(std::is_same_v<typename DView::value_type, D>,
                 "bandsolve::solve_along(symmetric): d receives the solution and cannot be a View "
                 "of const");
   static_assert((DiagView::rank == 1 && OffView::rank == 1) ||
@@ -72,11 +75,10 @@ constexpr void symmetric_along_static_checks() {
                 "bandsolve::solve_along(symmetric): diag and offdiag must both be rank-1 Views "
                 "of length n (shared by every line) or both have the rank of d");
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::solve_along(symmetric): the scalar type must be float or double");
-  static_assert(std::is_same_v<typename DiagView::non_const_value_type, T> &&
-                    std::is_same_v<typename OffView::non_const_value_type, T>,
-                "bandsolve::solve_along(symmetric): diag, offdiag and d must have the same "
-                "scalar type");
+                "bandsolve::solve_along(symmetric): diag and offdiag must be float or double");
+  static_assert(std::is_same_v<typename OffView::non_const_value_type, T> && is_rhs_of_v<T, D>,
+                "bandsolve::solve_along(symmetric): diag and offdiag must have the same scalar "
+                "type, and d that type or Kokkos::complex of it");
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::solve_along(symmetric): info must be a rank-1 Kokkos::View<int*>");
@@ -99,19 +101,22 @@ template <class ExecutionSpace, class DiagView, class OffView, class DView, clas
 void symmetric_along_host(const ExecutionSpace& exec, const char* function, int axis,
                           const DiagView& b, const OffView& e, const DView& d,
                           const InfoView& info, index_t n) {
-  using T = typename DView::non_const_value_type;
+  using T = typename DiagView::non_const_value_type;  // coefficients and factors (real)
+  using D = typename DView::non_const_value_type;
   constexpr bool shared = DiagView::rank == 1;
-  using P = axis_packing<T, shared>;
+  using P = axis_packing<D, shared>;
   const along_plan plan = plan_along<P::W, P::L>(d, axis, b, e);
   const bool lanes = plan.lanes;
   const int width = plan.width;
   const line_packs g = plan.g;
   const nd_strides sb = strides_of(b), se = strides_of(e), sd = strides_of(d);
-  // Scratch: rows of `width` lanes (c', and d' where d is gathered), then the shared factors.
-  const std::size_t row_block = static_cast<std::size_t>(n) * width * sizeof(T);
+  // Scratch: rows of `width` lanes, d' of type D where d is gathered, c' of type T for full
+  // coefficients, then the shared factors (T).
+  const std::size_t rows_of = static_cast<std::size_t>(n) * static_cast<std::size_t>(width);
+  const std::size_t d_block = !lanes ? rows_of * sizeof(D) : 0;
+  const std::size_t c_block = shared ? 0 : rows_of * sizeof(T);
   const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(T) : 0;
-  const std::size_t row_blocks = shared ? (lanes ? 0 : 1) : 2;
-  const std::size_t scratch = row_blocks * row_block + factors;
+  const std::size_t scratch = d_block + c_block + factors;
 
   if constexpr (!shared) {
     if (lanes) {
@@ -119,17 +124,18 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
       const index_t chain = chain_length(g.npacks, exec.concurrency());
       const index_t nchains = (g.npacks + chain - 1) / chain;
       for_each_pack(
-          exec, function, nchains, 2 * row_block, KOKKOS_LAMBDA(const index_t ch, void* work) {
+          exec, function, nchains, 2 * rows_of * sizeof(T),
+          KOKKOS_LAMBDA(const index_t ch, void* work) {
             const index_t p_begin = ch * chain;
             const index_t p_end = p_begin + chain < g.npacks ? p_begin + chain : g.npacks;
             const index_t ki = g.axis;
             T* rows = static_cast<T*>(work);
             const auto item = [&](index_t p) {
               const line_pack k = g.pack(p);
-              return sym_lane_item<T, T, T>{
+              return sym_lane_item<T, T, D>{
                   lane_rows<const T>{b.data() + g.offset(sb, k), sb.s[ki]},
                   lane_rows<const T>{e.data() + g.offset(se, k), se.s[ki]},
-                  lane_rows<T>{d.data() + g.offset(sd, k), sd.s[ki]}};
+                  lane_rows<D>{d.data() + g.offset(sd, k), sd.s[ki]}};
             };
             for_each_pack_run<W>(
                 g, info, p_begin, p_end,
@@ -148,20 +154,22 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
         // variable is inside an if constexpr.
         (void)shared, (void)b, (void)e, (void)d, (void)sb, (void)se, (void)sd, (void)lanes,
-            (void)n, (void)width, (void)row_blocks;
+            (void)n, (void)d_block, (void)c_block;
         const line_pack k = g.pack(p);
         const int nl = k.lanes;
         const index_t ki = g.axis, kl = g.lane_axis;
-        T* rows = static_cast<T*>(work);
+        char* const bytes = static_cast<char*>(work);
+        D* const xs = reinterpret_cast<D*>(bytes);            // d' of gathered packs
+        T* const cs = reinterpret_cast<T*>(bytes + d_block);  // c'
         int info_l[P::W > P::L ? P::W : P::L];
         if constexpr (shared) {
-          T* f = rows + row_blocks * n * width;  // shared factors r, l, c'
+          T* f = reinterpret_cast<T*>(bytes + d_block + c_block);  // shared factors r, l, c'
           const int code = factor_shared_spd<T>(n, b, e, f, f + n, f + 2 * n);
           for (int l = 0; l < nl; ++l) info_l[l] = code;
           if (lanes) {
             constexpr int W = P::W;
-            const lane_rows<const T> rd{d.data() + g.offset(sd, k), sd.s[ki]};
-            const lane_rows<T> x{d.data() + g.offset(sd, k), sd.s[ki]};
+            const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
+            const lane_rows<D> x{d.data() + g.offset(sd, k), sd.s[ki]};
             if (nl == W) {
               shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
               shared_backward_lanes<W, true>(n, W, f + 2 * n, x);
@@ -171,29 +179,31 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
             }
           } else {
             constexpr int L = P::L, TR = P::TR;
-            const gathered_lanes<const T> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
-            const gathered_lanes<T> out{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+            const gathered_lanes<const D> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+            const gathered_lanes<D> out{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
             next_pack_prefetch<5> prefetch;
             add_next_lines(prefetch, d.data(), sd, g, p);
-            shared_forward_gather<TR, L>(n, nl, f, f + n, gd, rows);
-            shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<T>{rows, L}, prefetch);
-            scatter_rows<TR, L>(rows, n, out, lane_offsets<L>(nl, out.system_stride), nl);
+            shared_forward_gather<TR, L>(n, nl, f, f + n, gd, xs);
+            shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<D>{xs, L}, prefetch);
+            scatter_rows<TR, L>(xs, n, out, lane_offsets<L>(nl, out.system_stride), nl);
           }
         } else {
           // Gathered packs of full coefficients (lane-contiguous ones ran in chains above).
           constexpr int L = P::L, TR = P::TR;
           const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
           const gathered_lanes<const T> ge{e.data() + g.offset(se, k), se.s[kl], se.s[ki]};
-          const gathered_lanes<T> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
-          const gathered_lanes<const T> gd_in{gd.base, gd.system_stride, gd.row_stride};
+          const gathered_lanes<D> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+          const gathered_lanes<const D> gd_in{gd.base, gd.system_stride, gd.row_stride};
           next_pack_prefetch<5> prefetch;
           add_next_lines(prefetch, b.data(), sb, g, p);
           add_next_lines(prefetch, e.data(), se, g, p);
           add_next_lines(prefetch, d.data(), sd, g, p);
-          if (sym_solve_pack_in_registers<L>(n, nl, gb, ge, gd_in, gd, rows, prefetch)) {
+          // The register sweeps (real d only) take both row blocks as their scratch.
+          if (sym_solve_pack_in_registers<L>(n, nl, gb, ge, gd_in, gd, reinterpret_cast<T*>(bytes),
+                                             prefetch)) {
             for (int l = 0; l < nl; ++l) info_l[l] = 0;
           } else {
-            sym_solve_gather<TR, L>(n, nl, gb, ge, gd, rows, rows + n * L, info_l, prefetch);
+            sym_solve_gather<TR, L>(n, nl, gb, ge, gd, cs, xs, info_l, prefetch);
           }
         }
         const index_t s0 = g.first_system(k);
@@ -228,12 +238,13 @@ void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, co
   }
   if constexpr (std::is_same_v<Backend, backend::device>) {
     // The lines addressed in place as batches of the device solve (along_device.hpp).
-    using T = typename DView::non_const_value_type;
+    using T = typename DiagView::non_const_value_type;
+    using D = typename DView::non_const_value_type;
     check_rows_fit_int(fn, d.extent(axis));
     for_each_line_batch(
         axis, d, info, static_cast<index_t>(nsys),
         [&](const along_launch& l, const InfoView& codes, index_t lines) {
-          symmetric_device_solve(exec, l.lines<const T>(b), l.lines<const T>(e), l.lines<T>(d),
+          symmetric_device_solve(exec, l.lines<const T>(b), l.lines<const T>(e), l.lines<D>(d),
                                  codes, n, lines);
         },
         b, e);

@@ -23,8 +23,10 @@
 // line (ix, :, iz) is system ix*nz + iz. Codes as in solve(thomas): 0 or the 1-based row of the
 // first zero, tiny or non-finite pivot; with shared coefficients every line has the same code.
 // a[0] and c[n-1] are ignored; a, b, c are never modified; the output must not overlap an input.
-// Work is enqueued on exec (one launch for all lines) and never fenced here. T is float or
-// double. No pivoting: for diagonally dominant or symmetric positive definite matrices.
+// Work is enqueued on exec (one launch for all lines) and never fenced here. Scalars: float,
+// double, Kokkos::complex of either; over real coefficients d (and u) may be Kokkos::complex of
+// their type (the Fourier modes of a real operator: one pass, the real factors applied to both
+// parts). No pivoting: for diagonally dominant or symmetric positive definite matrices.
 // Backends: the execution space's own, or a trailing backend::device{} (the default on
 // Kokkos::Cuda): along_device.hpp, the lines addressed in place, one launch, or one per index
 // of the first batch axis for rank-4 strides that do not fold. There solve_along_add copies d
@@ -202,7 +204,8 @@ KOKKOS_INLINE_FUNCTION void for_each_pack_run(const line_packs& g, const InfoVie
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
           class InfoView>
 constexpr void thomas_along_static_checks() {
-  using T = typename DView::non_const_value_type;
+  using T = typename AView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
   constexpr int rank = static_cast<int>(DView::rank);
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve::solve_along: the first argument must be a Kokkos execution space "
@@ -225,11 +228,12 @@ constexpr void thomas_along_static_checks() {
   static_assert(is_supported_scalar_v<T>,
                 "bandsolve::solve_along: the scalar type must be float, double, "
                 "Kokkos::complex<float> or Kokkos::complex<double>");
-  static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
-                    std::is_same_v<typename BView::non_const_value_type, T> &&
+  static_assert(std::is_same_v<typename BView::non_const_value_type, T> &&
                     std::is_same_v<typename CView::non_const_value_type, T> &&
-                    std::is_same_v<typename UView::non_const_value_type, T>,
-                "bandsolve::solve_along: a, b, c, d (and u) must have the same scalar type");
+                    is_rhs_of_v<T, D> &&
+                    std::is_same_v<typename UView::non_const_value_type, D>,
+                "bandsolve::solve_along: a, b, c must have one scalar type, and d (and u) the "
+                "same one or Kokkos::complex of real coefficients' type");
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::solve_along: info must be a rank-1 Kokkos::View<int*>");
@@ -247,14 +251,16 @@ constexpr void thomas_along_static_checks() {
 
 // The host backends' solve of every line (n >= 1 rows, arguments checked): packs of lines,
 // SIMD across them. Add: u += x and d is read only; otherwise x overwrites d (u is d).
+// Coefficients and factors of type C, right-hand sides of type D.
 template <bool Add, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class UView, class InfoView>
 void thomas_along_host(const ExecutionSpace& exec, const char* function, int axis,
                        const AView& a, const BView& b, const CView& c, const DView& d,
                        const UView& u, const InfoView& info, index_t n) {
-  using T = typename DView::non_const_value_type;
+  using C = typename AView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
   constexpr bool shared = AView::rank == 1;
-  using P = axis_packing<T, shared>;
+  using P = axis_packing<D, shared>;
 
   const along_plan plan = plan_along<P::W, P::L>(d, axis, u, a, b, c);
   const bool lanes = plan.lanes;
@@ -262,11 +268,13 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
   const line_packs g = plan.g;
   const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
                    sd = strides_of(d), su = strides_of(u);
-  // Scratch: rows of `width` lanes (c' and/or d'), then the shared factors (r, l, c').
-  const std::size_t row_block = static_cast<std::size_t>(n) * width * sizeof(T);
-  const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(T) : 0;
-  const std::size_t row_blocks = shared ? (Add || !lanes ? 1 : 0) : (Add || !lanes ? 2 : 1);
-  const std::size_t scratch = row_blocks * row_block + factors;
+  // Scratch: rows of `width` lanes, d' (or x) of type D where d is read only or gathered, then
+  // c' of type C for full coefficients, then the shared factors (r, l, c'; C).
+  const std::size_t rows_of = static_cast<std::size_t>(n) * static_cast<std::size_t>(width);
+  const std::size_t d_block = Add || !lanes ? rows_of * sizeof(D) : 0;
+  const std::size_t c_block = shared ? 0 : rows_of * sizeof(C);
+  const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(C) : 0;
+  const std::size_t scratch = d_block + c_block + factors;
 
   if constexpr (!shared && !Add) {
     // Chains of packs, two in flight, as the one-shot solve of column blocks
@@ -277,18 +285,19 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
       const index_t chain = chain_length(g.npacks, exec.concurrency());
       const index_t nchains = (g.npacks + chain - 1) / chain;
       for_each_pack(
-          exec, function, nchains, 2 * row_block, KOKKOS_LAMBDA(const index_t ch, void* work) {
+          exec, function, nchains, 2 * rows_of * sizeof(C),
+          KOKKOS_LAMBDA(const index_t ch, void* work) {
             const index_t p_begin = ch * chain;
             const index_t p_end = p_begin + chain < g.npacks ? p_begin + chain : g.npacks;
             const index_t ki = g.axis;
-            T* rows = static_cast<T*>(work);
+            C* rows = static_cast<C*>(work);
             const auto item = [&](index_t p) {
               const line_pack k = g.pack(p);
-              return lane_item<T, T>{
-                  lane_rows<const T>{a.data() + g.offset(sa, k), sa.s[ki]},
-                  lane_rows<const T>{b.data() + g.offset(sb, k), sb.s[ki]},
-                  lane_rows<const T>{c.data() + g.offset(sc, k), sc.s[ki]},
-                  lane_rows<T>{d.data() + g.offset(sd, k), sd.s[ki]}};
+              return lane_item<C, D>{
+                  lane_rows<const C>{a.data() + g.offset(sa, k), sa.s[ki]},
+                  lane_rows<const C>{b.data() + g.offset(sb, k), sb.s[ki]},
+                  lane_rows<const C>{c.data() + g.offset(sc, k), sc.s[ki]},
+                  lane_rows<D>{d.data() + g.offset(sd, k), sd.s[ki]}};
             };
             for_each_pack_run<W>(
                 g, info, p_begin, p_end,
@@ -308,33 +317,36 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
       exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
         // variable is inside an if constexpr.
-        (void)shared, (void)a, (void)b, (void)c, (void)u, (void)sa, (void)sb, (void)sc, (void)su;
+        (void)shared, (void)a, (void)b, (void)c, (void)u, (void)sa, (void)sb, (void)sc, (void)su,
+            (void)n;
         const line_pack k = g.pack(p);
         const int nl = k.lanes;
         const index_t ki = g.axis, kl = g.lane_axis;
-        T* rows = static_cast<T*>(work);
-        T* f = rows + row_blocks * n * width;  // shared factors r, l, c'
+        char* const bytes = static_cast<char*>(work);
+        D* const xs = reinterpret_cast<D*>(bytes);                     // d' or x
+        C* const cs = reinterpret_cast<C*>(bytes + d_block);           // c'
+        C* const f = reinterpret_cast<C*>(bytes + d_block + c_block);  // shared r, l, c'
         int info_l[P::W > P::L ? P::W : P::L];
         if constexpr (shared) {
-          const int code = factor_shared<T>(n, a, b, c, f, f + n, f + 2 * n);
+          const int code = factor_shared<C>(n, a, b, c, f, f + n, f + 2 * n);
           for (int l = 0; l < nl; ++l) info_l[l] = code;
         }
         if (lanes) {
           constexpr int W = P::W;
-          const lane_rows<const T> rd{d.data() + g.offset(sd, k), sd.s[ki]};
+          const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
           if constexpr (shared) {
             if constexpr (Add) {
-              const lane_rows<T> ru{u.data() + g.offset(su, k), su.s[ki]};
-              const lane_rows<T> x{rows, W};
+              const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
+              const lane_rows<D> x{xs, W};
               if (nl == W) {
                 shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
-                backward_add_lanes<W, true, true>(n, W, f + 2 * n, rows, ru);
+                backward_add_lanes<W, true, true>(n, W, f + 2 * n, xs, ru);
               } else {
                 shared_forward_lanes<W, false>(n, nl, f, f + n, rd, x);
-                backward_add_lanes<W, false, true>(n, nl, f + 2 * n, rows, ru);
+                backward_add_lanes<W, false, true>(n, nl, f + 2 * n, xs, ru);
               }
             } else {
-              const lane_rows<T> x{d.data() + g.offset(sd, k), sd.s[ki]};
+              const lane_rows<D> x{d.data() + g.offset(sd, k), sd.s[ki]};
               if (nl == W) {
                 shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
                 shared_backward_lanes<W, true>(n, W, f + 2 * n, x);
@@ -344,52 +356,53 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
               }
             }
           } else {
-            const lane_rows<const T> ra{a.data() + g.offset(sa, k), sa.s[ki]};
-            const lane_rows<const T> rb{b.data() + g.offset(sb, k), sb.s[ki]};
-            const lane_rows<const T> rc{c.data() + g.offset(sc, k), sc.s[ki]};
+            const lane_rows<const C> ra{a.data() + g.offset(sa, k), sa.s[ki]};
+            const lane_rows<const C> rb{b.data() + g.offset(sb, k), sb.s[ki]};
+            const lane_rows<const C> rc{c.data() + g.offset(sc, k), sc.s[ki]};
             if constexpr (Add) {
-              const lane_rows<T> ru{u.data() + g.offset(su, k), su.s[ki]};
+              const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
               if (nl == W)
-                thomas_add_lanes<W, true>(n, W, ra, rb, rc, rd, ru, rows, rows + n * W, info_l);
+                thomas_add_lanes<W, true>(n, W, ra, rb, rc, rd, ru, cs, xs, info_l);
               else
-                thomas_add_lanes<W, false>(n, nl, ra, rb, rc, rd, ru, rows, rows + n * W, info_l);
+                thomas_add_lanes<W, false>(n, nl, ra, rb, rc, rd, ru, cs, xs, info_l);
             } else {
-              const lane_rows<T> x{d.data() + g.offset(sd, k), sd.s[ki]};
+              const lane_rows<D> x{d.data() + g.offset(sd, k), sd.s[ki]};
               using ahead = typename P::ahead;
               if (nl == W)
-                thomas_solve_lanes<W, 1, true, ahead>(n, W, 1, ra, rb, rc, x, rows, info_l,
+                thomas_solve_lanes<W, 1, true, ahead>(n, W, 1, ra, rb, rc, x, cs, info_l,
                                                       no_prefetch{});
               else
-                thomas_solve_lanes<W, 1, false, ahead>(n, nl, 1, ra, rb, rc, x, rows, info_l,
+                thomas_solve_lanes<W, 1, false, ahead>(n, nl, 1, ra, rb, rc, x, cs, info_l,
                                                        no_prefetch{});
             }
           }
         } else {
           constexpr int L = P::L, TR = P::TR;
-          const gathered_lanes<const T> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
-          T* x = rows;  // d' then x, rows of L lanes
-          const gathered_lanes<T> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
+          const gathered_lanes<const D> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+          D* const x = xs;  // d' then x, rows of L lanes
+          const gathered_lanes<D> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
           bool in_registers = false;  // solved by the register sweeps (thomas_register_sweep.hpp)
           next_pack_prefetch<5> prefetch;
           add_next_lines(prefetch, d.data(), sd, g, p);
           if constexpr (Add) add_next_lines(prefetch, u.data(), su, g, p);
           if constexpr (shared) {
             shared_forward_gather<TR, L>(n, nl, f, f + n, gd, x);
-            shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<T>{x, L}, prefetch);
+            shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<D>{x, L}, prefetch);
           } else {
             add_next_lines(prefetch, a.data(), sa, g, p);
             add_next_lines(prefetch, b.data(), sb, g, p);
             add_next_lines(prefetch, c.data(), sc, g, p);
-            const gathered_lanes<const T> ga{a.data() + g.offset(sa, k), sa.s[kl], sa.s[ki]};
-            const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
-            const gathered_lanes<const T> gc{c.data() + g.offset(sc, k), sc.s[kl], sc.s[ki]};
-            if (!Add && solve_pack_in_registers<L>(n, nl, ga, gb, gc, gd, out, rows, prefetch)) {
+            const gathered_lanes<const C> ga{a.data() + g.offset(sa, k), sa.s[kl], sa.s[ki]};
+            const gathered_lanes<const C> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
+            const gathered_lanes<const C> gc{c.data() + g.offset(sc, k), sc.s[kl], sc.s[ki]};
+            // The register sweeps (C = D only) take both row blocks as their scratch.
+            if (!Add && solve_pack_in_registers<L>(n, nl, ga, gb, gc, gd, out,
+                                                   reinterpret_cast<C*>(bytes), prefetch)) {
               for (int l = 0; l < nl; ++l) info_l[l] = 0;
               in_registers = true;  // x is in u (= d) already
             } else {
-              T* cp = rows + n * L;
-              thomas_forward_gather<TR, L>(n, nl, ga, gb, gc, gd, cp, x, info_l);
-              thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<T>{x, L}, prefetch);
+              thomas_forward_gather<TR, L>(n, nl, ga, gb, gc, gd, cs, x, info_l);
+              thomas_backward<L, 1, true>(L, 1, n, cs, lane_rows<D>{x, L}, prefetch);
             }
           }
           if constexpr (Add)
@@ -436,6 +449,7 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
   }
   if constexpr (std::is_same_v<Backend, backend::device>) {
     check_rows_fit_int(fn, d.extent(axis));
+    using C = typename AView::non_const_value_type;
     using T = typename DView::non_const_value_type;
     if constexpr (Add) {
       // d is only read: its lines are copied into a column batch (line s at x[s + i nsys]) that
@@ -451,8 +465,8 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
                                         static_cast<index_t>(nsys), 1, 1};
             along_copy_lines<false>(exec, function, device::systems_of(l.lines<const T>(d)), xs,
                                     lines, n);
-            thomas_device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
-                                l.lines<const T>(c), device::axis_lines<T>{xs}, codes, n, lines);
+            thomas_device_solve(exec, l.lines<const C>(a), l.lines<const C>(b),
+                                l.lines<const C>(c), device::axis_lines<T>{xs}, codes, n, lines);
             along_copy_lines<true>(exec, function, device::systems<const T>{xs.data, 1,
                                                                            xs.row_stride, 1, 1},
                                    device::systems_of(l.lines<T>(u)), lines, n);
@@ -463,8 +477,8 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
       for_each_line_batch(
           axis, d, info, static_cast<index_t>(nsys),
           [&](const along_launch& l, const InfoView& codes, index_t lines) {
-            thomas_device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
-                                l.lines<const T>(c), l.lines<T>(d), codes, n, lines);
+            thomas_device_solve(exec, l.lines<const C>(a), l.lines<const C>(b),
+                                l.lines<const C>(c), l.lines<T>(d), codes, n, lines);
           },
           a, b, c);
     }

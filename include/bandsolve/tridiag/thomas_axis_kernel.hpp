@@ -4,7 +4,9 @@
 //    pack in scalars (r = 1/pivot, l = a r, c' = c r) and only d streams through the lanes;
 //  - the increment variant: u += x with d read only (d' lives in the pack's scratch).
 // Lane-contiguous packs (lane_rows) and gathered packs (gathered_lanes, tiles transposed) as in
-// thomas_kernel.hpp; the same pivot tests and info codes. Valid in device code.
+// thomas_kernel.hpp; the same pivot tests and info codes. Coefficients and factors are of type
+// C, right-hand sides and solutions of type D (C, or Kokkos::complex over real C). Valid in
+// device code.
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 
 namespace bandsolve::detail {
@@ -37,37 +39,37 @@ KOKKOS_INLINE_FUNCTION int factor_shared(index_t n, const AView& a, const BView&
 // Lane-contiguous packs.
 
 // d'_i = r_i d_i - l_i d'_{i-1} with shared factors; dp may be d itself (in place).
-template <int W, bool Full, class T>
-KOKKOS_INLINE_FUNCTION void shared_forward_lanes(index_t n, int nl, const T* r, const T* lo,
-                                                 lane_rows<const T> d, lane_rows<T> dp) {
+template <int W, bool Full, class C, class D>
+KOKKOS_INLINE_FUNCTION void shared_forward_lanes(index_t n, int nl, const C* r, const C* lo,
+                                                 lane_rows<const D> d, lane_rows<D> dp) {
   const int lanes = Full ? W : nl;
   {
-    const T r0 = r[0];
-    const T* d0 = d.row(0);
-    T* x0 = dp.row(0);
+    const C r0 = r[0];
+    const D* d0 = d.row(0);
+    D* x0 = dp.row(0);
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) x0[l] = r0 * d0[l];
   }
   for (index_t i = 1; i < n; ++i) {
-    const T ri = r[i], li = lo[i];
-    const T* di = d.row(i);
-    const T* prev = dp.row(i - 1);
-    T* xi = dp.row(i);
+    const C ri = r[i], li = lo[i];
+    const D* di = d.row(i);
+    const D* prev = dp.row(i - 1);
+    D* xi = dp.row(i);
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l] - li * prev[l];
   }
 }
 
 // x_i = d'_i - c'_i x_{i+1} in place, c' shared by the lanes.
-template <int W, bool Full, class T, class Prefetch = no_prefetch>
-KOKKOS_INLINE_FUNCTION void shared_backward_lanes(index_t n, int nl, const T* cp, lane_rows<T> x,
+template <int W, bool Full, class C, class D, class Prefetch = no_prefetch>
+KOKKOS_INLINE_FUNCTION void shared_backward_lanes(index_t n, int nl, const C* cp, lane_rows<D> x,
                                                   const Prefetch& prefetch = Prefetch{}) {
   const int lanes = Full ? W : nl;
   for (index_t i = n - 2; i >= 0; --i) {
     prefetch(n - 2 - i);
-    const T ci = cp[i];
-    T* xi = x.row(i);
-    const T* next = x.row(i + 1);
+    const C ci = cp[i];
+    D* xi = x.row(i);
+    const D* next = x.row(i + 1);
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) xi[l] -= ci * next[l];
   }
@@ -75,29 +77,29 @@ KOKKOS_INLINE_FUNCTION void shared_backward_lanes(index_t n, int nl, const T* cp
 
 // Backward sweep over d' (rows of W lanes at x, scratch) that adds each x_i into u as it goes.
 // c' per lane (rows of W at cp) or shared (cp[i]).
-template <int W, bool Full, bool SharedCp, class T>
-KOKKOS_INLINE_FUNCTION void backward_add_lanes(index_t n, int nl, const T* cp, T* x,
-                                               lane_rows<T> u) {
+template <int W, bool Full, bool SharedCp, class C, class D>
+KOKKOS_INLINE_FUNCTION void backward_add_lanes(index_t n, int nl, const C* cp, D* x,
+                                               lane_rows<D> u) {
   const int lanes = Full ? W : nl;
   {
-    const T* xl = x + (n - 1) * W;
-    T* ul = u.row(n - 1);
+    const D* xl = x + (n - 1) * W;
+    D* ul = u.row(n - 1);
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) ul[l] += xl[l];
   }
   for (index_t i = n - 2; i >= 0; --i) {
-    T* xi = x + i * W;
-    const T* next = xi + W;
-    T* ui = u.row(i);
+    D* xi = x + i * W;
+    const D* next = xi + W;
+    D* ui = u.row(i);
     if constexpr (SharedCp) {
-      const T ci = cp[i];
+      const C ci = cp[i];
       BANDSOLVE_SIMD
       for (int l = 0; l < lanes; ++l) {
         xi[l] -= ci * next[l];
         ui[l] += xi[l];
       }
     } else {
-      const T* ci = cp + i * W;
+      const C* ci = cp + i * W;
       BANDSOLVE_SIMD
       for (int l = 0; l < lanes; ++l) {
         xi[l] -= ci[l] * next[l];
@@ -109,13 +111,13 @@ KOKKOS_INLINE_FUNCTION void backward_add_lanes(index_t n, int nl, const T* cp, T
 
 // Full coefficients, u += x: the one-shot forward sweep of thomas_solve_lanes with d' in scratch
 // (cp, dp: n*W each), so d is only read.
-template <int W, bool Full, class T>
-KOKKOS_INLINE_FUNCTION void thomas_add_lanes(index_t n, int nl, lane_rows<const T> a,
-                                             lane_rows<const T> b, lane_rows<const T> c,
-                                             lane_rows<const T> d, lane_rows<T> u, T* cp, T* dp,
+template <int W, bool Full, class C, class D>
+KOKKOS_INLINE_FUNCTION void thomas_add_lanes(index_t n, int nl, lane_rows<const C> a,
+                                             lane_rows<const C> b, lane_rows<const C> c,
+                                             lane_rows<const D> d, lane_rows<D> u, C* cp, D* dp,
                                              int* info) {
-  T risk[W];
-  forward_carry<W, T, T> carry;
+  real_type_t<C> risk[W];
+  forward_carry<W, C, D> carry;
   thomas_first_row<W, Full>(nl, b.row(0), c.row(0), d.row(0), cp, dp, risk);
   carry.template start<W, Full>(nl, 0, cp, dp);
   for (index_t i = 1; i < n; ++i)
@@ -129,7 +131,7 @@ KOKKOS_INLINE_FUNCTION void thomas_add_lanes(index_t n, int nl, lane_rows<const 
 // ---------------------------------------------------------------------------------------------
 // Gathered packs (lines contiguous along the rows, or general strides). Scratch rows of L lanes.
 
-// u += x for the nl real lines: x (rows of L at x, overwritten with u + x) scattered into u.
+// u += x for the nl lines that exist: x (rows of L at x, overwritten with u + x) scattered into u.
 template <int TR, int L, class T>
 KOKKOS_INLINE_FUNCTION void add_scatter_gather(index_t n, int nl, T* x, gathered_lanes<T> u) {
   const lane_offsets<L> ou(nl, u.system_stride);
@@ -147,25 +149,25 @@ KOKKOS_INLINE_FUNCTION void add_scatter_gather(index_t n, int nl, T* x, gathered
 }
 
 // Shared factors: d'_i = r_i d_i - l_i d'_{i-1} into dp (rows of L lanes).
-template <int TR, int L, class T, class U>
-KOKKOS_INLINE_FUNCTION void shared_forward_gather(index_t n, int nl, const T* r, const T* lo,
-                                                  gathered_lanes<U> d, T* dp) {
+template <int TR, int L, class C, class D, class U>
+KOKKOS_INLINE_FUNCTION void shared_forward_gather(index_t n, int nl, const C* r, const C* lo,
+                                                  gathered_lanes<U> d, D* dp) {
   const lane_offsets<L> od(nl, d.system_stride);
-  gather_tile<TR, L, T> td;
+  gather_tile<TR, L, D> td;
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
     td.load(d, od, i0, rows);
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
-      const T ri = r[i];
-      const T* di = td.v[j];
-      T* xi = dp + i * L;
+      const C ri = r[i];
+      const D* di = td.v[j];
+      D* xi = dp + i * L;
       if (i == 0) {
         BANDSOLVE_SIMD
         for (int l = 0; l < L; ++l) xi[l] = ri * di[l];
       } else {
-        const T li = lo[i];
-        const T* prev = xi - L;
+        const C li = lo[i];
+        const D* prev = xi - L;
         BANDSOLVE_SIMD
         for (int l = 0; l < L; ++l) xi[l] = ri * di[l] - li * prev[l];
       }
