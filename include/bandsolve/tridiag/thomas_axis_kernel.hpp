@@ -7,13 +7,29 @@
 // thomas_kernel.hpp; the same pivot tests and info codes. Coefficients and factors are of type
 // C, right-hand sides and solutions of type D (C, or Kokkos::complex over real C). Valid in
 // device code.
+#include <bandsolve/core/scalar_traits.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
+
+#include <type_traits>
 
 namespace bandsolve::detail {
 
 struct no_prefetch {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {}
 };
+
+// Rows of complex D over real shared factors C: the sweeps multiply every part by the same real
+// factor, so they run over each row as 2 real values per lane (Kokkos::complex stores the real
+// part, then the imaginary one), in real SIMD arithmetic instead of one complex value at a time.
+template <class C, class D>
+inline constexpr int lane_parts_v = !is_complex_v<C> && is_complex_v<D> ? 2 : 1;
+template <class C, class D>
+using lane_part_t = std::conditional_t<lane_parts_v<C, D> == 2, C, D>;
+template <class C, class D, class P>
+KOKKOS_FORCEINLINE_FUNCTION auto parts_of(P* p) {
+  using E = std::conditional_t<std::is_const_v<P>, const lane_part_t<C, D>, lane_part_t<C, D>>;
+  return reinterpret_cast<E*>(p);
+}
 
 // Factorization of the matrix shared by all lines: r_i = 1/pivot_i, l_i = a_i r_i, c'_i = c_i r_i
 // (a_0 and c_{n-1} ignored). Returns 0 or the 1-based row of the first bad pivot.
@@ -42,19 +58,19 @@ KOKKOS_INLINE_FUNCTION int factor_shared(index_t n, const AView& a, const BView&
 template <int W, bool Full, class C, class D>
 KOKKOS_INLINE_FUNCTION void shared_forward_lanes(index_t n, int nl, const C* r, const C* lo,
                                                  lane_rows<const D> d, lane_rows<D> dp) {
-  const int lanes = Full ? W : nl;
+  const int lanes = (Full ? W : nl) * lane_parts_v<C, D>;
   {
     const C r0 = r[0];
-    const D* d0 = d.row(0);
-    D* x0 = dp.row(0);
+    const auto* d0 = parts_of<C, D>(d.row(0));
+    auto* x0 = parts_of<C, D>(dp.row(0));
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) x0[l] = r0 * d0[l];
   }
   for (index_t i = 1; i < n; ++i) {
     const C ri = r[i], li = lo[i];
-    const D* di = d.row(i);
-    const D* prev = dp.row(i - 1);
-    D* xi = dp.row(i);
+    const auto* di = parts_of<C, D>(d.row(i));
+    const auto* prev = parts_of<C, D>(dp.row(i - 1));
+    auto* xi = parts_of<C, D>(dp.row(i));
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l] - li * prev[l];
   }
@@ -64,12 +80,12 @@ KOKKOS_INLINE_FUNCTION void shared_forward_lanes(index_t n, int nl, const C* r, 
 template <int W, bool Full, class C, class D, class Prefetch = no_prefetch>
 KOKKOS_INLINE_FUNCTION void shared_backward_lanes(index_t n, int nl, const C* cp, lane_rows<D> x,
                                                   const Prefetch& prefetch = Prefetch{}) {
-  const int lanes = Full ? W : nl;
+  const int lanes = (Full ? W : nl) * lane_parts_v<C, D>;
   for (index_t i = n - 2; i >= 0; --i) {
     prefetch(n - 2 - i);
     const C ci = cp[i];
-    D* xi = x.row(i);
-    const D* next = x.row(i + 1);
+    auto* xi = parts_of<C, D>(x.row(i));
+    const auto* next = parts_of<C, D>(x.row(i + 1));
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) xi[l] -= ci * next[l];
   }
@@ -93,10 +109,13 @@ KOKKOS_INLINE_FUNCTION void backward_add_lanes(index_t n, int nl, const C* cp, D
     D* ui = u.row(i);
     if constexpr (SharedCp) {
       const C ci = cp[i];
+      auto* const xp = parts_of<C, D>(xi);
+      const auto* const np = parts_of<C, D>(next);
+      auto* const up = parts_of<C, D>(ui);
       BANDSOLVE_SIMD
-      for (int l = 0; l < lanes; ++l) {
-        xi[l] -= ci * next[l];
-        ui[l] += xi[l];
+      for (int l = 0; l < lanes * lane_parts_v<C, D>; ++l) {
+        xp[l] -= ci * np[l];
+        up[l] += xp[l];
       }
     } else {
       const C* ci = cp + i * W;
@@ -159,17 +178,18 @@ KOKKOS_INLINE_FUNCTION void shared_forward_gather(index_t n, int nl, const C* r,
     td.load(d, od, i0, rows);
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
+      constexpr int lanes = L * lane_parts_v<C, D>;
       const C ri = r[i];
-      const D* di = td.v[j];
-      D* xi = dp + i * L;
+      const auto* di = parts_of<C, D>(&td.v[j][0]);
+      auto* xi = parts_of<C, D>(dp + i * L);
       if (i == 0) {
         BANDSOLVE_SIMD
-        for (int l = 0; l < L; ++l) xi[l] = ri * di[l];
+        for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l];
       } else {
         const C li = lo[i];
-        const D* prev = xi - L;
+        const auto* prev = parts_of<C, D>(dp + (i - 1) * L);
         BANDSOLVE_SIMD
-        for (int l = 0; l < L; ++l) xi[l] = ri * di[l] - li * prev[l];
+        for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l] - li * prev[l];
       }
     }
   }
