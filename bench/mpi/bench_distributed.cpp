@@ -47,7 +47,9 @@
 //                          lines with the single-process block Thomas, against mpi::solve and
 //                          mpi::factorize's f.solve on the parts; vs_local as above. nrhs<k>: k
 //                          right-hand sides per system in one View<T****>(lines, rows, m, k),
-//                          ns_per_unknown then per unknown and right-hand side.
+//                          ns_per_unknown then per unknown and right-hand side; complex_rhs: one
+//                          Kokkos::complex<double> right-hand side per system over the same real
+//                          lines (ns_per_unknown per complex unknown, words in reals).
 // Counters: ns_per_unknown (the field's N^3 unknowns), vs_local (time over the local case of the
 // same kind), and, counted by wrapping MPI's collective calls (the profiling interface, PMPI):
 // words_per_line_rank, the largest number of values one rank sends to other ranks in the data
@@ -450,7 +452,8 @@ void scheme_sweep(benchmark::State& state, bandsolve::mpi::exchange scheme) {
 
 // Block-tridiagonal lines of m x m blocks (see the header): the local and partitioned cases of
 // one kind, one-shot or factored (factored outside the timed loop), nrhs right-hand sides per
-// system (1: d of rank 3). block_local_seconds: the local case of each kind and nrhs.
+// system (1: d of rank 3; complex: one Kokkos::complex<T> right-hand side). block_local_seconds:
+// the local case of each kind and nrhs (-1: complex).
 std::map<std::pair<int, int>, double> block_local_seconds;
 
 std::size_t block_lines_count() {
@@ -458,7 +461,8 @@ std::size_t block_lines_count() {
   return s ? static_cast<std::size_t>(std::atol(s)) : 4096;
 }
 
-void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kind what) {
+void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kind what,
+                 bool complex = false) {
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -478,6 +482,11 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
   const Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace> d4("d", lines, rows, M, K),
       d0("d0", lines, rows, M, K);
   const Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace> d3(d4.data(), lines, rows, M);
+  // The complex right-hand side: d0's first as the real part, its last halved as the imaginary.
+  using Z = Kokkos::complex<T>;
+  const Kokkos::View<Z***, Kokkos::LayoutRight, Kokkos::HostSpace> dz("dz", complex ? lines : 0,
+                                                                       rows, M),
+      dz0("dz0", complex ? lines : 0, rows, M);
   const Kokkos::View<int*, Kokkos::HostSpace> info("info", lines);
   // Block diagonally dominant: B = 6 I + 0.2 off the diagonal, A = C = -I + 0.1 off it.
   Kokkos::parallel_for(
@@ -496,14 +505,30 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
           }
       });
   Kokkos::fence();
+  if (complex)
+    Kokkos::parallel_for(
+        Kokkos::RangePolicy<exec_space>(0, lines), [=](std::size_t s) {
+          for (std::size_t i = 0; i < rows; ++i)
+            for (std::size_t r = 0; r < M; ++r)
+              dz0(s, i, r) = Z(d0(s, i, r, 0), 0.5 * d0(s, i, r, K - 1));
+        });
+  Kokkos::fence();
   const exec_space exec;
   const bandsolve::algo::block_thomas algo{};
   timed_calls timing;
   const auto timed = [&](const auto& call) {
-    timing = time_collective(state, [&] { Kokkos::deep_copy(d4, d0); }, [&] {
-      call();
-      exec.fence();
-    });
+    timing = time_collective(
+        state,
+        [&] {
+          if (complex)
+            Kokkos::deep_copy(dz, dz0);
+          else
+            Kokkos::deep_copy(d4, d0);
+        },
+        [&] {
+          call();
+          exec.fence();
+        });
   };
   const auto solves = [&](const auto& d) {
     if (what == kind::one_shot) {
@@ -520,12 +545,14 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
       timed([&] { f.solve(exec, d); });
     }
   };
-  if (nrhs == 1)
+  if (complex)
+    solves(dz);
+  else if (nrhs == 1)
     solves(d3);
   else
     solves(d4);
   const double per_iter = timing.seconds;
-  const auto key = std::make_pair(int(what), nrhs);
+  const auto key = std::make_pair(int(what), complex ? -1 : nrhs);
   if (!partitioned) block_local_seconds[key] = per_iter;
   double words = timing.first_call.exchange / sizeof(T) / double(L);
   PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -624,19 +651,20 @@ void register_along(int iterations) {
 }
 
 // After the local block case of each kind, the partitioned one (vs_local); one right-hand side
-// per system, then 4.
+// per system, then 4, then one complex one (nrhs 0 below).
 void register_block(int iterations) {
   const char* kinds[] = {"one_shot", "factored"};
-  for (const int nrhs : {1, 4})
+  for (const int nrhs : {1, 4, 0})
     for (int k = 0; k < 2; ++k)
       for (const bool partitioned : {false, true}) {
-        const std::string name = std::string("mpi/block/m3/") +
-                                 (partitioned ? "partitioned/" : "local/") + kinds[k] +
-                                 (nrhs == 1 ? "" : "/nrhs" + std::to_string(nrhs));
+        const std::string name =
+            std::string("mpi/block/m3/") + (partitioned ? "partitioned/" : "local/") + kinds[k] +
+            (nrhs == 1 ? "" : nrhs == 0 ? "/complex_rhs" : "/nrhs" + std::to_string(nrhs));
         const kind what = static_cast<kind>(k);
         benchmark::RegisterBenchmark(name.c_str(),
                                      [nrhs, partitioned, what](benchmark::State& s) {
-                                       block_lines(s, 3, nrhs, partitioned, what);
+                                       block_lines(s, 3, nrhs > 0 ? nrhs : 1, partitioned, what,
+                                                   nrhs == 0);
                                      })
             ->UseManualTime()
             ->Iterations(iterations)

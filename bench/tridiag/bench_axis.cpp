@@ -4,6 +4,8 @@
 // Floor bytes per unknown:
 //   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
 //   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
+//   complex_rhs: the same real coefficients with a Kokkos::complex<double> d (the Fourier modes of
+//   a real operator), d and x of two words each: 7 words full, 4 shared;
 //   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9.
 #include "bench_support.hpp"
 
@@ -43,13 +45,18 @@ void fill_coefficients(const Cube& a, const Cube& b, const Cube& c) {
   host_exec().fence();
 }
 
-// Values in [1, 2).
+// Values in [1, 2) (complex: both parts).
 template <class Cube>
 void fill_field(const Cube& d) {
+  using T = typename Cube::non_const_value_type;
   const std::size_t N = d.extent(0), total = N * N * N;
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<host_exec>(0, total), KOKKOS_LAMBDA(std::size_t k) {
-        d(k / (N * N), (k / N) % N, k % N) = 1 + hash01(k + (std::size_t(1) << 40));
+        const double re = 1 + hash01(k + (std::size_t(1) << 40));
+        if constexpr (std::is_same_v<T, double>)
+          d(k / (N * N), (k / N) % N, k % N) = re;
+        else
+          d(k / (N * N), (k / N) % N, k % N) = T(re, 1 + hash01(k + (std::size_t(1) << 41)));
       });
   host_exec().fence();
 }
@@ -70,7 +77,7 @@ void fill_lines(const line& a, const line& b, const line& c, double lambda) {
 // (row layout and z axis alike: 0.84-0.91 against 1.04-1.06 ns per unknown in one test), so the
 // suite reports z both ways. Padded: the four cubes from make_padded_array (256 x 264 x 264
 // storage), so that lines along x do not lie a multiple of 4 KiB apart (layout/padding.hpp).
-template <bool Shared, bool DFirst = false, bool Padded = false>
+template <bool Shared, bool DFirst = false, bool Padded = false, bool ComplexRhs = false>
 void axis_benchmark(benchmark::State& state) {
   const std::size_t N = static_cast<std::size_t>(state.range(0));
   const int axis = static_cast<int>(state.range(1));
@@ -86,10 +93,18 @@ void axis_benchmark(benchmark::State& state) {
       t.stop(state);
     }
   };
+  using complex_cube =
+      Kokkos::View<Kokkos::complex<double>***, Kokkos::LayoutRight, host_exec::memory_space>;
+  const auto field = [N] {
+    if constexpr (ComplexRhs)
+      return complex_cube("d", N, N, N);
+    else
+      return cube("d", N, N, N);
+  };
   if constexpr (Shared) {
     line a("a", N), b("b", N), c("c", N);
     fill_lines(a, b, c, 0.5);
-    run(a, b, c, cube("d", N, N, N));
+    run(a, b, c, field());
   } else if constexpr (Padded) {
     using padded = Kokkos::View<double***, Kokkos::LayoutStride, host_exec::memory_space>;
     const auto make = [N](const char* label) -> padded {
@@ -105,11 +120,12 @@ void axis_benchmark(benchmark::State& state) {
   } else {
     cube a("a", N, N, N), b("b", N, N, N), c("c", N, N, N);
     fill_coefficients(a, b, c);
-    run(a, b, c, cube("d", N, N, N));
+    run(a, b, c, field());
   }
   if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   const double unknowns = double(N) * N * N;
-  report(state, t, (Shared ? 2.0 : 5.0) * sizeof(double) * unknowns, unknowns);
+  const double words = (Shared ? 0.0 : 3.0) + (ComplexRhs ? 4.0 : 2.0);
+  report(state, t, words * sizeof(double) * unknowns, unknowns);
 }
 
 // The peer: LAPACK dgtsv on each line along `axis`, lines spread over OpenMP threads. Each thread
@@ -215,6 +231,20 @@ const bool registered = [] {
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(
         ("axis/shared/" + std::string(axis_names[axis]) + shape).c_str(), axis_benchmark<true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (long axis = 0; axis < 3; ++axis) {
+    benchmark::RegisterBenchmark(
+        ("axis/full_complex_rhs/" + std::string(axis_names[axis]) + shape).c_str(),
+        axis_benchmark<false, false, false, true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/shared_complex_rhs/" + std::string(axis_names[axis]) + shape).c_str(),
+        axis_benchmark<true, false, false, true>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
