@@ -40,6 +40,10 @@ inline constexpr bool is_rhs_of_v =
     std::is_same_v<Coefficient, Rhs> ||
     (!is_complex_v<Coefficient> && std::is_same_v<Rhs, Kokkos::complex<Coefficient>>);
 
+// Complex right-hand sides over real coefficients: the real coefficients act on both parts alike.
+template <class Coefficient, class Rhs>
+inline constexpr bool is_complex_over_real_v = !is_complex_v<Coefficient> && is_complex_v<Rhs>;
+
 namespace detail {
 
 template <class R>

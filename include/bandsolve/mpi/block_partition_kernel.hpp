@@ -207,10 +207,8 @@ KOKKOS_INLINE_FUNCTION void store_reduced(const block_reduced_out<T>& out,
 // factors act on the real and imaginary parts alone, so the passes solve 2 nrhs real right-hand
 // sides, real right-hand side k being part k % 2 (0: real, 1: imaginary) of d's k / 2.
 template <class T, class DView>
-inline constexpr bool rhs_in_parts_v =
-    !is_complex_v<T> && is_complex_v<typename DView::non_const_value_type>;
-template <class T, class DView>
-inline constexpr int rhs_parts_v = rhs_in_parts_v<T, DView> ? 2 : 1;
+inline constexpr int rhs_parts_v =
+    is_complex_over_real_v<T, typename DView::non_const_value_type> ? 2 : 1;
 
 // Real right-hand side k (of d's kind, or a part of a complex one) of block row i of every lane
 // of g into v (M values per lane), and back. Component r is at r * stride(2) from component 0

@@ -18,18 +18,8 @@ struct no_prefetch {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {}
 };
 
-// Rows of complex D over real shared factors C: the sweeps multiply every part by the same real
-// factor, so they run over each row as 2 real values per lane (Kokkos::complex stores the real
-// part, then the imaginary one), in real SIMD arithmetic instead of one complex value at a time.
-template <class C, class D>
-inline constexpr int lane_parts_v = !is_complex_v<C> && is_complex_v<D> ? 2 : 1;
-template <class C, class D>
-using lane_part_t = std::conditional_t<lane_parts_v<C, D> == 2, C, D>;
-template <class C, class D, class P>
-KOKKOS_FORCEINLINE_FUNCTION auto parts_of(P* p) {
-  using E = std::conditional_t<std::is_const_v<P>, const lane_part_t<C, D>, lane_part_t<C, D>>;
-  return reinterpret_cast<E*>(p);
-}
+// Rows of complex D over real shared factors C run as two real values per lane (lane_parts_v and
+// parts_of, thomas_kernel.hpp): every part is multiplied by the same real factor.
 
 // Factorization of the matrix shared by all lines: r_i = 1/pivot_i, l_i = a_i r_i, c'_i = c_i r_i
 // (a_0 and c_{n-1} ignored). Returns 0 or the 1-based row of the first bad pivot.

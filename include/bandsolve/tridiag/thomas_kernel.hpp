@@ -29,8 +29,8 @@ namespace bandsolve::detail {
 
 // Complex lanes are left scalar: forcing SIMD across lanes of interleaved (re, im) pairs
 // measured 5x slower than scalar code (shuffles around every product and reciprocal). Complex d
-// over real coefficients is the exception (real_parts_of_complex_v below): its row steps multiply
-// the parts by real numbers only, and run in SIMD over them.
+// over real coefficients is the exception (lane_parts_v below): its row steps multiply the parts
+// by real numbers only, and run in SIMD over them.
 template <class... Scalars>
 inline constexpr bool simd_lanes_v = (!is_complex_v<Scalars> && ...);
 
@@ -38,14 +38,19 @@ inline constexpr bool simd_lanes_v = (!is_complex_v<Scalars> && ...);
 // Row operations on lane-contiguous rows. `lanes` is L for full packs, fewer for a last column
 // block; the compiler sees a constant when Full is true.
 
-// Complex d over real coefficients: each lane's value as its two real parts (Kokkos::complex
-// stores the real part, then the imaginary one), so the row steps run in real arithmetic (along
-// x and y of a 256^3 cube, full coefficients: 3.3-3.7 -> 2.2-2.3 ns per unknown).
+// Complex d over real coefficients C: each lane's value as its two real parts (Kokkos::complex
+// stores the real part, then the imaginary one), so the row steps run in real SIMD arithmetic
+// instead of one complex value per 128-bit operation (along x and y of a 256^3 cube, full
+// coefficients: 3.2-3.7 -> 1.9-2.3 ns per unknown). lane_parts_v: values per lane (2, else 1);
+// parts_of: a row as values of lane_part_t (the row itself when D is not complex over real C).
 template <class C, class D>
-inline constexpr bool real_parts_of_complex_v = !is_complex_v<C> && is_complex_v<D>;
-template <class R, class Z>
-KOKKOS_FORCEINLINE_FUNCTION auto real_parts(Z* z) {
-  return reinterpret_cast<std::conditional_t<std::is_const_v<Z>, const R, R>*>(z);
+inline constexpr int lane_parts_v = is_complex_over_real_v<C, D> ? 2 : 1;
+template <class C, class D>
+using lane_part_t = std::conditional_t<lane_parts_v<C, D> == 2, C, D>;
+template <class C, class D, class P>
+KOKKOS_FORCEINLINE_FUNCTION auto parts_of(P* p) {
+  using E = std::conditional_t<std::is_const_v<P>, const lane_part_t<C, D>, lane_part_t<C, D>>;
+  return reinterpret_cast<E*>(p);
 }
 
 // `risk` accumulates pivot_risk per lane; lanes whose risk is not low get their exact info code
@@ -54,9 +59,9 @@ template <int L, bool Full, class C, class D, class R>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const C* b, const C* c, const D* d,
                                                   C* cp, D* dp, R* risk) {
   const int lanes = Full ? L : nl;
-  if constexpr (real_parts_of_complex_v<C, D>) {
-    const C* const dv = real_parts<C>(d);
-    C* const out = real_parts<C>(dp);
+  if constexpr (is_complex_over_real_v<C, D>) {
+    const C* const dv = parts_of<C, D>(d);
+    C* const out = parts_of<C, D>(dp);
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) {
       const C pivot = b[l];
@@ -86,11 +91,11 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const C* a, const C* b,
                                                  C* cp, D* dp, R* risk, C* cp_keep = nullptr,
                                                  D* dp_keep = nullptr) {
   const int lanes = Full ? L : nl;
-  if constexpr (real_parts_of_complex_v<C, D>) {
-    const C* const dv = real_parts<C>(d);
-    const C* const prev = real_parts<C>(dp_prev);
-    C* const out = real_parts<C>(dp);
-    C* const keep = real_parts<C>(dp_keep);
+  if constexpr (is_complex_over_real_v<C, D>) {
+    const C* const dv = parts_of<C, D>(d);
+    const C* const prev = parts_of<C, D>(dp_prev);
+    C* const out = parts_of<C, D>(dp);
+    C* const keep = parts_of<C, D>(dp_keep);
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) {
       const C pivot = b[l] - a[l] * cp_prev[l];
@@ -211,9 +216,9 @@ KOKKOS_INLINE_FUNCTION void resolve_info_lanes(index_t n, int nl, int ng, lane_r
 template <int W, bool Full, bool Carry, class C, class D, class X>
 KOKKOS_FORCEINLINE_FUNCTION void backward_row(int nl, const C* c_i, D* x_i, X* x_next) {
   const int lanes = Full ? W : nl;
-  if constexpr (real_parts_of_complex_v<C, D> && real_parts_of_complex_v<C, X>) {
-    C* const x = real_parts<C>(x_i);
-    C* const next = real_parts<C>(x_next);
+  if constexpr (is_complex_over_real_v<C, D> && is_complex_over_real_v<C, X>) {
+    C* const x = parts_of<C, D>(x_i);
+    C* const next = parts_of<C, X>(x_next);
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) {
       const C re = x[2 * l] - c_i[l] * next[2 * l];
