@@ -1,11 +1,13 @@
 // Thomas along each axis of a 256^3 double cube (View<double***>, LayoutRight: z has unit stride)
 // with bandsolve::solve_along, and one full ADI step (stencil, solves along x and y, solve along z
-// added into u), against LAPACK dgtsv looped over the lines with OpenMP in the same run.
+// added into u), against LAPACK dgtsv looped over the lines with OpenMP in the same run; periodic
+// lines (solve_along(periodic): the same coefficients closed into rings) against those.
 // Floor bytes per unknown:
 //   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
 //   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
 //   complex_rhs: the same real coefficients with a Kokkos::complex<double> d (the Fourier modes of
 //   a real operator), d and x of two words each: 7 words full, 4 shared;
+//   periodic: as Thomas, 5 words full and 2 shared (the bordering's second sweep stays in cache);
 //   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9.
 #include "bench_support.hpp"
 
@@ -77,7 +79,8 @@ void fill_lines(const line& a, const line& b, const line& c, double lambda) {
 // (row layout and z axis alike: 0.84-0.91 against 1.04-1.06 ns per unknown in one test), so the
 // suite reports z both ways. Padded: the four cubes from make_padded_array (256 x 264 x 264
 // storage), so that lines along x do not lie a multiple of 4 KiB apart (layout/padding.hpp).
-template <bool Shared, bool DFirst = false, bool Padded = false, bool ComplexRhs = false>
+template <bool Shared, bool DFirst = false, bool Padded = false, bool ComplexRhs = false,
+          class Algo = bandsolve::algo::thomas>
 void axis_benchmark(benchmark::State& state) {
   const std::size_t N = static_cast<std::size_t>(state.range(0));
   const int axis = static_cast<int>(state.range(1));
@@ -88,7 +91,7 @@ void axis_benchmark(benchmark::State& state) {
     fill_field(d);
     for (auto _ : state) {
       t.start();
-      bandsolve::solve_along(exec, bandsolve::algo::thomas{}, axis, a, b, c, d, info);
+      bandsolve::solve_along(exec, Algo{}, axis, a, b, c, d, info);
       exec.fence();
       t.stop(state);
     }
@@ -245,6 +248,20 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(
         ("axis/shared_complex_rhs/" + std::string(axis_names[axis]) + shape).c_str(),
         axis_benchmark<true, false, false, true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (long axis = 0; axis < 3; ++axis) {
+    benchmark::RegisterBenchmark(
+        ("axis/periodic_full/" + std::string(axis_names[axis]) + shape).c_str(),
+        axis_benchmark<false, false, false, false, bandsolve::algo::periodic>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/periodic_shared/" + std::string(axis_names[axis]) + shape).c_str(),
+        axis_benchmark<true, false, false, false, bandsolve::algo::periodic>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);

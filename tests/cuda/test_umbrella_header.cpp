@@ -219,8 +219,8 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, and complex d over the real
-// coefficients) and symmetric with full ones, rows whose solution is all ones (d = a + b + c
-// without the entries outside the matrix).
+// coefficients), symmetric with full ones and periodic with both, rows whose solution is all
+// ones (d = a + b + c without the entries outside the matrix, all of them for periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
   const std::size_t e[3] = {6, 40, 33};
@@ -290,6 +290,16 @@ void along_on_device() {
     bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, d, info);
     Kokkos::fence();
     report((axis_name + ", symmetric").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
+    // Periodic lines of the same rows: every row sums to 6 (n = 1 and 2 fold alike).
+    Kokkos::deep_copy(d, 6.0);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis, a, b, c, d, info);
+    Kokkos::fence();
+    report((axis_name + ", periodic").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
+    Kokkos::deep_copy(d, 6.0);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis, sa, sb, sc, d, info);
+    Kokkos::fence();
+    report((axis_name + ", periodic, shared coefficients").c_str(),
+           failed() + (worst() > 1e-12 ? 1 : 0));
     // solve_along_add: d (the right-hand sides, read only) solved and added to u = 0, then u
     // copied to d for the check.
     Kokkos::View<double***, Kokkos::LayoutRight, mem> u("u", e[0], e[1], e[2]);

@@ -1,6 +1,6 @@
 #pragma once
 // solve_along on the device backend: the lines of a 2-D to 4-D array along one axis are handed
-// to a device solver (Thomas's, thomas_device.hpp; symmetric's, symmetric_device.hpp) as a batch
+// to a device solver (thomas_device.hpp, symmetric_device.hpp, periodic_device.hpp) as a batch
 // of systems addressed in place (device::axis_lines), with no packing and no copy. Line s of the
 // numbering of thomas_axis.hpp (batch indices in axis order, last fastest) is s = j * E + q: q
 // indexes the last batch axis (extent E), j the batch axes before it. In rank 4 those two axes
@@ -11,7 +11,7 @@
 // memory (every axis but the unit-stride one), row tiles through team scratch where each line is
 // contiguous (and, for Thomas, register chunks for short lines and the chunk method for a few
 // long ones). Shared (rank-1) coefficients are read by every line from the same n values.
-// Called from thomas_axis.hpp and symmetric_axis.hpp after their checks.
+// Called from thomas_axis.hpp, symmetric_axis.hpp and periodic_axis.hpp after their checks.
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/core/config.hpp>
 

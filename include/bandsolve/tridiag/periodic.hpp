@@ -6,6 +6,8 @@
 //       multiplies x[n-1] and c[n-1] multiplies x[0]. x overwrites d; a, b, c are untouched.
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::periodic{}, a, b, c, nsys);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//   bandsolve::solve_along(exec, bandsolve::algo::periodic{}, axis, a, b, c, d, info);
+//       Every line of a 2-4 D array along `axis` (periodic_axis.hpp).
 //
 // Method (see periodic_kernel.hpp): Thomas on the leading n-1 rows for two right-hand sides and
 // a bordering (Schur complement) correction for x[n-1]; no pivoting, so for matrices whose
@@ -34,6 +36,7 @@
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
+#include <bandsolve/tridiag/periodic_axis.hpp>
 #include <bandsolve/tridiag/periodic_device.hpp>
 #include <bandsolve/tridiag/periodic_kernel.hpp>
 

@@ -80,6 +80,15 @@ struct lane_block {
       contiguous = allocated == L && ss == 1;
   }
 
+  // `lanes` lines of an N-D array along an axis (solve_along): lane l starts at
+  // first + l * lane_stride, lanes past the last line re-read it; lane_stride 0 gives every lane
+  // the same line (coefficients shared by every line).
+  KOKKOS_INLINE_FUNCTION lane_block(T* first, index_t lane_stride, index_t rows_apart, int lanes)
+      : base(first), row_stride(rows_apart), allocated(lanes) {
+    for (int l = 0; l < L; ++l) off[l] = (l < lanes ? l : lanes - 1) * lane_stride;
+    contiguous = lanes == L && lane_stride == 1;
+  }
+
   template <class U>
   KOKKOS_FORCEINLINE_FUNCTION void load(index_t i, U* out) const {
     const index_t r = i * row_stride;
