@@ -1,13 +1,15 @@
 // Thomas along each axis of a 256^3 double cube (View<double***>, LayoutRight: z has unit stride)
 // with bandsolve::solve_along, and one full ADI step (stencil, solves along x and y, solve along z
 // added into u), against LAPACK dgtsv looped over the lines with OpenMP in the same run; periodic
-// lines (solve_along(periodic): the same coefficients closed into rings) against those.
+// lines (solve_along(periodic): the same coefficients closed into rings) and partial pivoting
+// (solve_along(partial_pivoting), the same lines) against those.
 // Floor bytes per unknown:
 //   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
 //   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
 //   complex_rhs: the same real coefficients with a Kokkos::complex<double> d (the Fourier modes of
 //   a real operator), d and x of two words each: 7 words full, 4 shared;
-//   periodic: as Thomas, 5 words full and 2 shared (the bordering's second sweep stays in cache);
+//   periodic, partial pivoting: as Thomas, 5 words full and 2 shared (their extra sweeps stay in
+//   cache);
 //   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9.
 #include "bench_support.hpp"
 
@@ -262,6 +264,18 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(
         ("axis/periodic_shared/" + std::string(axis_names[axis]) + shape).c_str(),
         axis_benchmark<true, false, false, false, bandsolve::algo::periodic>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/pivoting_full/" + std::string(axis_names[axis]) + shape).c_str(),
+        axis_benchmark<false, false, false, false, bandsolve::algo::partial_pivoting>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/pivoting_shared/" + std::string(axis_names[axis]) + shape).c_str(),
+        axis_benchmark<true, false, false, false, bandsolve::algo::partial_pivoting>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);

@@ -219,8 +219,9 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, and complex d over the real
-// coefficients), symmetric with full ones and periodic with both, rows whose solution is all
-// ones (d = a + b + c without the entries outside the matrix, all of them for periodic lines).
+// coefficients), symmetric and partial pivoting with full ones and periodic with both, rows whose
+// solution is all ones (d = a + b + c without the entries outside the matrix, all of them for
+// periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
   const std::size_t e[3] = {6, 40, 33};
@@ -300,6 +301,11 @@ void along_on_device() {
     Kokkos::fence();
     report((axis_name + ", periodic, shared coefficients").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
+    Kokkos::deep_copy(d, rhs);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::partial_pivoting{}, axis, a, b, c, d,
+                           info);
+    Kokkos::fence();
+    report((axis_name + ", partial pivoting").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
     // solve_along_add: d (the right-hand sides, read only) solved and added to u = 0, then u
     // copied to d for the check.
     Kokkos::View<double***, Kokkos::LayoutRight, mem> u("u", e[0], e[1], e[2]);

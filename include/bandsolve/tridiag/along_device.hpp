@@ -1,8 +1,9 @@
 #pragma once
 // solve_along on the device backend: the lines of a 2-D to 4-D array along one axis are handed
-// to a device solver (thomas_device.hpp, symmetric_device.hpp, periodic_device.hpp) as a batch
-// of systems addressed in place (device::axis_lines), with no packing and no copy. Line s of the
-// numbering of thomas_axis.hpp (batch indices in axis order, last fastest) is s = j * E + q: q
+// to a device solver (thomas_device.hpp, symmetric_device.hpp, periodic_device.hpp,
+// pivoting_device.hpp) as a batch of systems addressed in place (device::axis_lines), with no
+// packing and no copy. Line s of the numbering of thomas_axis.hpp (batch indices in axis order,
+// last fastest) is s = j * E + q: q
 // indexes the last batch axis (extent E), j the batch axes before it. In rank 4 those two axes
 // fold into one index when, in every full-coefficient array and d, the first one's stride is the
 // second's extent times its stride (any contiguous array); otherwise one launch per index of the
@@ -11,7 +12,8 @@
 // memory (every axis but the unit-stride one), row tiles through team scratch where each line is
 // contiguous (and, for Thomas, register chunks for short lines and the chunk method for a few
 // long ones). Shared (rank-1) coefficients are read by every line from the same n values.
-// Called from thomas_axis.hpp, symmetric_axis.hpp and periodic_axis.hpp after their checks.
+// Called from thomas_axis.hpp, symmetric_axis.hpp, periodic_axis.hpp and pivoting_axis.hpp after
+// their checks.
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/core/config.hpp>
 

@@ -45,17 +45,6 @@
 
 namespace bandsolve {
 
-namespace detail {
-// The block kernel of the one-shot launch (backend/host_simd/block_launch.hpp).
-struct periodic_block_kernel {
-  template <class AB, class BB, class CB, class DB>
-  KOKKOS_INLINE_FUNCTION void operator()(index_t n, const AB& a, const BB& b, const CB& c,
-                                         const DB& d, void* work, int* info) const {
-    periodic_solve_block(n, a, b, c, d, work, info);
-  }
-};
-}  // namespace detail
-
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
           class Backend>
 std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exec, algo::periodic,

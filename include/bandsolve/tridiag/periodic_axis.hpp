@@ -22,16 +22,13 @@
 // Kokkos::Cuda): the lines addressed in place as batches of the device periodic solve
 // (along_device.hpp).
 //
-// Host packing (layout/axis.hpp): packs of lines along the batch axis of smallest stride, one
-// SIMD lane per line and 128 bytes of lanes per row (lane_block_width_v), each row of a pack one
-// contiguous run where that axis has unit stride in every full array, else each lane read on its
-// own (the lines are contiguous rows when the solve axis has unit stride).
+// Host packing: packs of lines in SIMD lanes, read and written in place (lane_kernel_axis.hpp).
 #include <bandsolve/backend/host_simd/lane_block.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
-#include <bandsolve/core/checks.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/tridiag/along_device.hpp>
+#include <bandsolve/tridiag/lane_kernel_axis.hpp>
 #include <bandsolve/tridiag/periodic_device.hpp>
 #include <bandsolve/tridiag/periodic_kernel.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
@@ -89,110 +86,56 @@ KOKKOS_INLINE_FUNCTION void periodic_shared_solve_block(index_t n, periodic_fact
   }
 }
 
-template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+// One work item per pack of L lines of g with coefficients shared by every line: the matrix
+// factored once into the item's scratch, then periodic_shared_solve_block on d's lanes.
+template <int L, class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
-constexpr void periodic_along_static_checks() {
-  using T = typename AView::non_const_value_type;
+void periodic_shared_packs(const ExecutionSpace& exec, const char* function, const line_packs& g,
+                           const AView& a, const BView& b, const CView& c, const DView& d,
+                           const InfoView& info, index_t n) {
+  using T = typename AView::non_const_value_type;  // coefficients and factors
   using D = typename DView::non_const_value_type;
-  constexpr int rank = static_cast<int>(DView::rank);
-  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
-                "bandsolve::solve_along(periodic): the first argument must be a Kokkos "
-                "execution space instance");
-  static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
-                    Kokkos::is_view<CView>::value && Kokkos::is_view<DView>::value,
-                "bandsolve::solve_along(periodic): a, b, c and d must be Kokkos::Views");
-  static_assert(rank >= 2 && rank <= max_axis_rank,
-                "bandsolve::solve_along(periodic): d must be a View of rank 2, 3 or 4");
-  static_assert(std::is_same_v<typename DView::value_type, D>,
-                "bandsolve::solve_along(periodic): d receives the solution and cannot be a View "
-                "of const");
-  static_assert((AView::rank == 1 && BView::rank == 1 && CView::rank == 1) ||
-                    (static_cast<int>(AView::rank) == rank &&
-                     static_cast<int>(BView::rank) == rank &&
-                     static_cast<int>(CView::rank) == rank),
-                "bandsolve::solve_along(periodic): a, b and c must all be rank-1 Views of length "
-                "n (coefficients shared by every line) or all have the rank of d (one matrix per "
-                "line)");
-  static_assert(is_supported_scalar_v<T>,
-                "bandsolve::solve_along(periodic): the scalar type must be float, double, "
-                "Kokkos::complex<float> or Kokkos::complex<double>");
-  static_assert(std::is_same_v<typename BView::non_const_value_type, T> &&
-                    std::is_same_v<typename CView::non_const_value_type, T> && is_rhs_of_v<T, D>,
-                "bandsolve::solve_along(periodic): a, b, c must have one scalar type, and d the "
-                "same one or Kokkos::complex of real coefficients' type");
-  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
-                    std::is_same_v<typename InfoView::value_type, int>,
-                "bandsolve::solve_along(periodic): info must be a rank-1 Kokkos::View<int*>");
-  static_assert(
-      Kokkos::SpaceAccessibility<ExecutionSpace, typename AView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecutionSpace, typename BView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecutionSpace, typename CView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecutionSpace,
-                                     typename InfoView::memory_space>::accessible,
-      "bandsolve::solve_along(periodic): the Views must be accessible from the execution space");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+  const nd_strides sd = strides_of(d);
+  // Scratch: y (n rows of L values of D), then the four factor rows of the shared matrix.
+  const std::size_t y_bytes = static_cast<std::size_t>(n) * L * sizeof(D);
+  for_each_pack(
+      exec, function, g.npacks, y_bytes + 4 * static_cast<std::size_t>(n) * sizeof(T),
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        T* const f = reinterpret_cast<T*>(static_cast<char*>(work) + y_bytes);
+        const auto line = [&](const auto& v) {
+          return lane_block<const T, 1, 1>(v.data(), 0, static_cast<index_t>(v.stride(0)), 1);
+        };
+        int code = 0;
+        periodic_factor_block<1, 1, T, 1>(n, line(a), line(b), line(c),
+                                          periodic_factors<T>{f, f + n, f + 2 * n, f + 3 * n},
+                                          &code);
+        periodic_shared_solve_block(n, periodic_factors<const T>{f, f + n, f + 2 * n, f + 3 * n},
+                                    along_lane_block<D, L>(d, sd, g, k), static_cast<D*>(work));
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = code;
+      });
 }
 
-// The lanes of pack k of a full array v (strides st) as a lane block.
-template <class T, int L, class View>
-KOKKOS_INLINE_FUNCTION lane_block<T, L, L> along_lane_block(const View& v, const nd_strides& st,
-                                                            const line_packs& g,
-                                                            const line_pack& k) {
-  return lane_block<T, L, L>(v.data() + g.offset(st, k), st.s[g.lane_axis], st.s[g.axis],
-                             k.lanes);
-}
-
-// The host backends' solve of every line (n >= 1 rows, arguments checked): one work item per
-// pack of L lines, solve(periodic)'s lane kernel on the pack in place; shared coefficients
-// factored once per pack into its scratch.
+// The host backends' solve of every line (n >= 1 rows, arguments checked): solve(periodic)'s
+// block kernel on packs of lines (lane_kernel_axis.hpp); shared coefficients factored once per
+// pack into its scratch, then only d is read and written.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 void periodic_along_host(const ExecutionSpace& exec, const char* function, int axis,
                          const AView& a, const BView& b, const CView& c, const DView& d,
                          const InfoView& info, index_t n) {
-  using T = typename AView::non_const_value_type;  // coefficients and factors
+  using T = typename AView::non_const_value_type;
   using D = typename DView::non_const_value_type;
-  constexpr bool shared = AView::rank == 1;
-  constexpr int L = lane_block_width_v<D>;
-  const along_plan plan = plan_along<L, L>(d, axis, a, b, c);
-  const line_packs g = plan.g;
-  const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
-                   sd = strides_of(d);
-  // Scratch: y (n rows of L values of D) first, then c' and z of the lanes (full coefficients)
-  // or the four factor rows of the shared matrix.
-  const std::size_t y_bytes = static_cast<std::size_t>(n) * L * sizeof(D);
-  const std::size_t scratch = shared ? y_bytes + 4 * static_cast<std::size_t>(n) * sizeof(T)
-                                     : periodic_scratch_bytes<T, D>(n, L);
-  for_each_pack(
-      exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
-        // Named here first: nvcc rejects an extended lambda whose first use of a captured
-        // variable is inside an if constexpr.
-        (void)a, (void)b, (void)c, (void)sa, (void)sb, (void)sc, (void)y_bytes;
-        const line_pack k = g.pack(p);
-        const lane_block<D, L, L> x = along_lane_block<D, L>(d, sd, g, k);
-        int codes[L];
-        if constexpr (shared) {
-          T* const f = reinterpret_cast<T*>(static_cast<char*>(work) + y_bytes);
-          const auto line = [&](const auto& v) {
-            return lane_block<const T, 1, 1>(v.data(), 0, static_cast<index_t>(v.stride(0)), 1);
-          };
-          int code = 0;
-          periodic_factor_block<1, 1, T, 1>(n, line(a), line(b), line(c),
-                                            periodic_factors<T>{f, f + n, f + 2 * n, f + 3 * n},
-                                            &code);
-          periodic_shared_solve_block(
-              n, periodic_factors<const T>{f, f + n, f + 2 * n, f + 3 * n}, x,
-              static_cast<D*>(work));
-          for (int l = 0; l < L; ++l) codes[l] = code;
-        } else {
-          periodic_solve_block(n, along_lane_block<const T, L>(a, sa, g, k),
-                               along_lane_block<const T, L>(b, sb, g, k),
-                               along_lane_block<const T, L>(c, sc, g, k), x, work, codes);
-        }
-        const index_t s0 = g.first_system(k);
-        for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = codes[l];
-      });
+  if constexpr (AView::rank != 1) {
+    block_kernel_along_host(
+        exec, function, axis, [n](int lanes) { return periodic_scratch_bytes<T, D>(n, lanes); },
+        periodic_block_kernel{}, a, b, c, d, info, n);
+  } else {
+    with_along_packs<D>(d, axis, [&](auto width, const line_packs& g) {
+      periodic_shared_packs<decltype(width)::value>(exec, function, g, a, b, c, d, info, n);
+    });
+  }
 }
 
 // The checks, then the backend's solve.
@@ -200,22 +143,16 @@ template <class Backend, class ExecutionSpace, class AView, class BView, class C
           class InfoView>
 void periodic_along(const ExecutionSpace& exec, int axis, const AView& a, const BView& b,
                     const CView& c, const DView& d, const InfoView& info) {
-  periodic_along_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView, InfoView>();
+  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
+                "bandsolve::solve_along(periodic): d receives the solution and cannot be a View "
+                "of const");
   static_assert(backend::is_backend_v<Backend>,
                 "bandsolve::solve_along(periodic): the last argument must be a backend tag "
                 "(backend::device, or the execution space's own)");
   const char* function = "bandsolve::solve_along(periodic)";
-  const std::string fn = function;
-  constexpr int rank = static_cast<int>(DView::rank);
-  if (axis < 0 || axis >= rank)
-    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
-                           rank - 1, ")");
-  check_along_coefficient(fn, "a", a, d, axis, "d", d);
-  check_along_coefficient(fn, "b", b, d, axis, "d", d);
-  check_along_coefficient(fn, "c", c, d, axis, "d", d);
-  check_no_overlap(fn, "d", d, "info", info);
+  const std::size_t nsys = check_along_tridiagonal(function, axis, a, b, c, d, info);
   const index_t n = static_cast<index_t>(d.extent(axis));
-  const std::size_t nsys = check_along_lines(fn, axis, d, info);
   if (nsys == 0) return;
   if (n == 0) {
     Kokkos::deep_copy(exec, info, 0);

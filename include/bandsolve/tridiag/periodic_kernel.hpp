@@ -121,6 +121,7 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
   D X[L];
   for (int l = 0; l < L; ++l) info[l] = 0;
   for (index_t i = 0; i < m; ++i) {
+    if (i + rows_ahead_of_loads < n) prefetch_rows(i + rows_ahead_of_loads, a, b, c, d);
     b.load(i, B);
     d.load(i, X);
     if (i > 0) {
@@ -266,5 +267,15 @@ KOKKOS_INLINE_FUNCTION void periodic_factored_solve_block(index_t n, periodic_fa
   const index_t o = (n - 1) * S;
   periodic_close<L, WG, T, D, S>(n, y, f.z, f.cp + o, f.lo + o, X, f.r + o, d);
 }
+
+// The block kernel of the one-shot launch (backend/host_simd/block_launch.hpp) and
+// of the solves along an axis (tridiag/lane_kernel_axis.hpp).
+struct periodic_block_kernel {
+  template <class AB, class BB, class CB, class DB>
+  KOKKOS_INLINE_FUNCTION void operator()(index_t n, const AB& a, const BB& b, const CB& c,
+                                         const DB& d, void* work, int* info) const {
+    periodic_solve_block(n, a, b, c, d, work, info);
+  }
+};
 
 }  // namespace bandsolve::detail

@@ -8,6 +8,8 @@
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::partial_pivoting{}, a, b, c, nsys);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
 //   f.ipiv()               // LAPACK's ipiv of every system, on the host
+//   bandsolve::solve_along(exec, bandsolve::algo::partial_pivoting{}, axis, a, b, c, d, info);
+//       Every line of a 2-4 D array along `axis` (pivoting_axis.hpp).
 //
 // info(s) = 0, or i > 0 for the first U(i, i) (1-based) that is zero, tiny (its reciprocal
 // overflows) or not finite: the matrix is singular, or NaN or Inf in a, b or c reached a pivot
@@ -39,6 +41,7 @@
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
+#include <bandsolve/tridiag/pivoting_axis.hpp>
 #include <bandsolve/tridiag/pivoting_device.hpp>
 #include <bandsolve/tridiag/pivoting_kernel.hpp>
 
@@ -47,17 +50,6 @@
 #include <type_traits>
 
 namespace bandsolve {
-
-namespace detail {
-// The block kernel of the one-shot launch (backend/host_simd/block_launch.hpp).
-struct pivoting_block_kernel {
-  template <class AB, class BB, class CB, class DB>
-  KOKKOS_INLINE_FUNCTION void operator()(index_t n, const AB& a, const BB& b, const CB& c,
-                                         const DB& d, void* work, int* info) const {
-    pivoting_solve_block(n, a, b, c, d, work, info);
-  }
-};
-}  // namespace detail
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView,
           class Backend>

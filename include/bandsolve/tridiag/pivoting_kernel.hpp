@@ -164,6 +164,7 @@ KOKKOS_INLINE_FUNCTION void pivoting_solve_block(index_t n, const lane_block<con
   load_first_row(n, b, c, cd, cu);
   d.load(0, cy);
   for (index_t i = 0; i + 1 < n; ++i) {
+    if (i + 1 + rows_ahead_of_loads < n) prefetch_rows(i + 1 + rows_ahead_of_loads, a, b, c, d);
     load_next_row(n, i, a, b, c, A, B, C);
     d.load(i + 1, Dn);
     const index_t o = i * L;
@@ -224,5 +225,15 @@ KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<c
   for (int l = 0; l < L; ++l) y[(n - 1) * L + l] = cy[l];
   pivot_back_substitute(n, u.r, u.u1, u.u2, y, d);
 }
+
+// The block kernel of the one-shot launch (backend/host_simd/block_launch.hpp) and
+// of the solves along an axis (tridiag/lane_kernel_axis.hpp).
+struct pivoting_block_kernel {
+  template <class AB, class BB, class CB, class DB>
+  KOKKOS_INLINE_FUNCTION void operator()(index_t n, const AB& a, const BB& b, const CB& c,
+                                         const DB& d, void* work, int* info) const {
+    pivoting_solve_block(n, a, b, c, d, work, info);
+  }
+};
 
 }  // namespace bandsolve::detail

@@ -52,6 +52,9 @@ void with_lane_packing(index_t nsys, const F& f) {
   }
 }
 
+// Rows at least this far apart are requested ahead by lane_block::prefetch.
+inline constexpr index_t far_rows_bytes = 4096;
+
 template <class T, int L, int WG>
 struct lane_block {
   static_assert(L % WG == 0, "bandsolve lane_block: L must be a multiple of WG");
@@ -89,6 +92,18 @@ struct lane_block {
     contiguous = lanes == L && lane_stride == 1;
   }
 
+  // Requests row i into the caches ahead of its load, where each row is one run per group on
+  // pages far apart (column-like blocks: lines along a non-unit-stride axis, column batches),
+  // which the hardware prefetchers do not follow; interleaved packs and gathered lanes stream.
+  KOKKOS_FORCEINLINE_FUNCTION void prefetch(index_t i) const {
+    if (!contiguous || row_stride * static_cast<index_t>(sizeof(T)) < far_rows_bytes) return;
+    for (int g = 0; g < L / WG; ++g) {
+      const char* p = reinterpret_cast<const char*>(base + off[g * WG] + i * row_stride);
+      for (index_t k = 0; k < static_cast<index_t>(WG * sizeof(T)); k += 64)
+        BANDSOLVE_PREFETCH(p + k);
+    }
+  }
+
   template <class U>
   KOKKOS_FORCEINLINE_FUNCTION void load(index_t i, U* out) const {
     const index_t r = i * row_stride;
@@ -119,6 +134,18 @@ struct lane_block {
     }
   }
 };
+
+// Rows ahead of the row being loaded that the one-shot kernels request (lane_block::prefetch).
+#ifndef BANDSOLVE_LANE_ROWS_AHEAD
+#define BANDSOLVE_LANE_ROWS_AHEAD 1
+#endif
+inline constexpr index_t rows_ahead_of_loads = BANDSOLVE_LANE_ROWS_AHEAD;
+
+// Row i of every block requested ahead of its load.
+template <class... Blocks>
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_rows(index_t i, const Blocks&... blocks) {
+  (blocks.prefetch(i), ...);
+}
 
 // The lane blocks of one View for work item p: systems p*L .. p*L+L-1 out of `slots` allocated.
 template <class Packing, class T, class View>
