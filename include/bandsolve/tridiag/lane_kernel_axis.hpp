@@ -8,7 +8,8 @@
 // contiguous run of 512 bytes (along_run_lanes_v, as Thomas's column blocks), the rows ahead
 // requested by lane_block::prefetch; else packs of 128 bytes of lanes (along_lanes_v), each lane
 // read on its own (the lines are contiguous rows when the solve axis has unit stride).
-// Coefficients shared by every line (rank-1 Views) are read by every lane from the same n values.
+// Coefficients shared by every line (rank-1 Views) are factored once per pack (the family's
+// shared solve), and only d crosses memory.
 // At 256^3 doubles (2-vCPU AMD EPYC), runs of 64 lanes against 16: periodic lines with shared
 // coefficients 0.40-0.49 against 0.78-1.05 ns per unknown, full ones 1.7-2.3 against 1.8-2.5,
 // partial pivoting 2.9-3.3 against 2.7-5.5.
@@ -45,17 +46,13 @@ void with_along_packs(const DView& d, int axis, const Launch& launch, const View
     launch(std::integral_constant<int, L>{}, plan.g);
 }
 
-// The lanes of pack k of array v (strides st) as a lane block: a full array's lines, or a rank-1
-// View's one line for every lane.
+// The lanes of pack k of a full array v (strides st) as a lane block.
 template <class T, int L, class View>
 KOKKOS_INLINE_FUNCTION lane_block<T, L, L> along_lane_block(const View& v, const nd_strides& st,
                                                             const line_packs& g,
                                                             const line_pack& k) {
-  if constexpr (View::rank == 1)
-    return lane_block<T, L, L>(v.data(), 0, st.s[0], L);
-  else
-    return lane_block<T, L, L>(v.data() + g.offset(st, k), st.s[g.lane_axis], st.s[g.axis],
-                               k.lanes);
+  return lane_block<T, L, L>(v.data() + g.offset(st, k), st.s[g.lane_axis], st.s[g.axis],
+                             k.lanes);
 }
 
 // The run-time checks of solve_along(family, axis, a, b, c, d, info) named fn: the axis, each
@@ -100,22 +97,57 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
       });
 }
 
-// The host backends' solve of every line (n >= 1 rows, arguments checked): block_kernel_packs on
-// the packs of with_along_packs, scratch_of(L) bytes of work per pack of L lines.
-template <class ExecutionSpace, class BlockKernel, class ScratchOf, class AView, class BView,
-          class CView, class DView, class InfoView>
-void block_kernel_along_host(const ExecutionSpace& exec, const char* function, int axis,
-                             const ScratchOf& scratch_of, BlockKernel kernel, const AView& a,
-                             const BView& b, const CView& c, const DView& d, const InfoView& info,
-                             index_t n) {
+// One work item per pack of L lines of g whose coefficients are shared by every line:
+// code = solve(n, x, work) factors the shared matrix into the item's scratch (`scratch` bytes)
+// and solves the lanes x of d with it; every line of the pack gets its code.
+template <int L, class ExecutionSpace, class SharedSolve, class DView, class InfoView>
+void shared_matrix_packs(const ExecutionSpace& exec, const char* function, const line_packs& g,
+                         std::size_t scratch, SharedSolve solve, const DView& d,
+                         const InfoView& info, index_t n) {
   using D = typename DView::non_const_value_type;
-  with_along_packs<D>(
-      d, axis,
-      [&](auto width, const line_packs& g) {
-        constexpr int L = decltype(width)::value;
-        block_kernel_packs<L>(exec, function, g, scratch_of(L), kernel, a, b, c, d, info, n);
-      },
-      a, b, c);
+  const nd_strides sd = strides_of(d);
+  for_each_pack(
+      exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        const int code = solve(n, along_lane_block<D, L>(d, sd, g, k), work);
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = code;
+      });
+}
+
+// The one line of a rank-1 View as a one-lane block (the shared matrix of shared_matrix_packs).
+template <class T, class View>
+KOKKOS_INLINE_FUNCTION lane_block<const T, 1, 1> shared_line(const View& v) {
+  return lane_block<const T, 1, 1>(v.data(), 0, static_cast<index_t>(v.stride(0)), 1);
+}
+
+// The host backends' solve of every line (n >= 1 rows, arguments checked): block_kernel_packs on
+// the packs of with_along_packs, scratch_of(L) bytes of work per pack of L lines, for full
+// coefficients; with rank-1 ones, shared_matrix_packs with shared_solve and shared_scratch_of(L)
+// bytes of work per pack.
+template <class ExecutionSpace, class BlockKernel, class ScratchOf, class SharedSolve,
+          class SharedScratchOf, class AView, class BView, class CView, class DView,
+          class InfoView>
+void block_kernel_along_host(const ExecutionSpace& exec, const char* function, int axis,
+                             const ScratchOf& scratch_of, BlockKernel kernel,
+                             const SharedScratchOf& shared_scratch_of, SharedSolve shared_solve,
+                             const AView& a, const BView& b, const CView& c, const DView& d,
+                             const InfoView& info, index_t n) {
+  using D = typename DView::non_const_value_type;
+  if constexpr (AView::rank == 1) {
+    with_along_packs<D>(d, axis, [&](auto width, const line_packs& g) {
+      constexpr int L = decltype(width)::value;
+      shared_matrix_packs<L>(exec, function, g, shared_scratch_of(L), shared_solve, d, info, n);
+    });
+  } else {
+    with_along_packs<D>(
+        d, axis,
+        [&](auto width, const line_packs& g) {
+          constexpr int L = decltype(width)::value;
+          block_kernel_packs<L>(exec, function, g, scratch_of(L), kernel, a, b, c, d, info, n);
+        },
+        a, b, c);
+  }
 }
 
 }  // namespace bandsolve::detail

@@ -86,36 +86,35 @@ KOKKOS_INLINE_FUNCTION void periodic_shared_solve_block(index_t n, periodic_fact
   }
 }
 
-// One work item per pack of L lines of g with coefficients shared by every line: the matrix
-// factored once into the item's scratch, then periodic_shared_solve_block on d's lanes.
-template <int L, class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
-void periodic_shared_packs(const ExecutionSpace& exec, const char* function, const line_packs& g,
-                           const AView& a, const BView& b, const CView& c, const DView& d,
-                           const InfoView& info, index_t n) {
-  using T = typename AView::non_const_value_type;  // coefficients and factors
-  using D = typename DView::non_const_value_type;
-  const nd_strides sd = strides_of(d);
-  // Scratch: y (n rows of L values of D), then the four factor rows of the shared matrix.
-  const std::size_t y_bytes = static_cast<std::size_t>(n) * L * sizeof(D);
-  for_each_pack(
-      exec, function, g.npacks, y_bytes + 4 * static_cast<std::size_t>(n) * sizeof(T),
-      KOKKOS_LAMBDA(const index_t p, void* work) {
-        const line_pack k = g.pack(p);
-        T* const f = reinterpret_cast<T*>(static_cast<char*>(work) + y_bytes);
-        const auto line = [&](const auto& v) {
-          return lane_block<const T, 1, 1>(v.data(), 0, static_cast<index_t>(v.stride(0)), 1);
-        };
-        int code = 0;
-        periodic_factor_block<1, 1, T, 1>(n, line(a), line(b), line(c),
-                                          periodic_factors<T>{f, f + n, f + 2 * n, f + 3 * n},
-                                          &code);
-        periodic_shared_solve_block(n, periodic_factors<const T>{f, f + n, f + 2 * n, f + 3 * n},
-                                    along_lane_block<D, L>(d, sd, g, k), static_cast<D*>(work));
-        const index_t s0 = g.first_system(k);
-        for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = code;
-      });
-}
+// The shared_solve of shared_matrix_packs (lane_kernel_axis.hpp): the matrix of the rank-1
+// coefficients factored into the four rows after y in the work (periodic_shared_scratch), then
+// the lanes x solved with it.
+template <class AView, class BView, class CView>
+struct periodic_shared_solve {
+  AView a;
+  BView b;
+  CView c;
+  using T = typename AView::non_const_value_type;
+
+  template <class D>
+  static std::size_t scratch(index_t n, int lanes) {
+    return static_cast<std::size_t>(n) * (lanes * sizeof(D) + 4 * sizeof(T));
+  }
+  template <class X>
+  KOKKOS_INLINE_FUNCTION int operator()(index_t n, const X& x, void* work) const {
+    using D = typename X::value_type;
+    constexpr int L = X::width;
+    D* const y = static_cast<D*>(work);
+    T* const f = reinterpret_cast<T*>(y + n * L);
+    int code = 0;
+    periodic_factor_block<1, 1, T, 1>(n, shared_line<T>(a), shared_line<T>(b),
+                                      shared_line<T>(c),
+                                      periodic_factors<T>{f, f + n, f + 2 * n, f + 3 * n}, &code);
+    periodic_shared_solve_block(n, periodic_factors<const T>{f, f + n, f + 2 * n, f + 3 * n}, x,
+                                y);
+    return code;
+  }
+};
 
 // The host backends' solve of every line (n >= 1 rows, arguments checked): solve(periodic)'s
 // block kernel on packs of lines (lane_kernel_axis.hpp); shared coefficients factored once per
@@ -127,15 +126,11 @@ void periodic_along_host(const ExecutionSpace& exec, const char* function, int a
                          const InfoView& info, index_t n) {
   using T = typename AView::non_const_value_type;
   using D = typename DView::non_const_value_type;
-  if constexpr (AView::rank != 1) {
-    block_kernel_along_host(
-        exec, function, axis, [n](int lanes) { return periodic_scratch_bytes<T, D>(n, lanes); },
-        periodic_block_kernel{}, a, b, c, d, info, n);
-  } else {
-    with_along_packs<D>(d, axis, [&](auto width, const line_packs& g) {
-      periodic_shared_packs<decltype(width)::value>(exec, function, g, a, b, c, d, info, n);
-    });
-  }
+  using shared = periodic_shared_solve<AView, BView, CView>;
+  block_kernel_along_host(
+      exec, function, axis, [n](int lanes) { return periodic_scratch_bytes<T, D>(n, lanes); },
+      periodic_block_kernel{}, [n](int lanes) { return shared::template scratch<D>(n, lanes); },
+      shared{a, b, c}, a, b, c, d, info, n);
 }
 
 // The checks, then the backend's solve.

@@ -58,6 +58,8 @@ inline constexpr index_t far_rows_bytes = 4096;
 template <class T, int L, int WG>
 struct lane_block {
   static_assert(L % WG == 0, "bandsolve lane_block: L must be a multiple of WG");
+  using value_type = T;
+  static constexpr int width = L;
   T* base = nullptr;
   index_t row_stride = 0;
   int allocated = 0;  // lanes with a system slot of their own (padding lanes of packs included)
