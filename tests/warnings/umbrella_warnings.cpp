@@ -76,6 +76,9 @@ void instantiate_all() {
     bandsolve::solve_along(exec, algo::periodic{}, 2, u, v, w, xz, info_axis);
     bandsolve::solve_along(exec, algo::partial_pivoting{}, 1, u, v, w, x, info_axis);
     bandsolve::solve_along(exec, algo::partial_pivoting{}, 0, u, v, w, xz, info_axis);
+    Kokkos::View<T*> u1("u1", 3), v1("v1", 3), w1("w1", 3);
+    bandsolve::solve_along(exec, algo::periodic{}, 1, u1, v1, w1, x, info_axis);
+    bandsolve::solve_along(exec, algo::partial_pivoting{}, 1, u1, v1, w1, xz, info_axis);
     Kokkos::View<T*> x1("x1", n);
     bandsolve::solve(exec, algo::toeplitz_dc{}, T(-1), T(4), T(-1), x1);
     auto fz = bandsolve::factorize(exec, algo::toeplitz{}, T(-1), T(4), T(-1), n);

@@ -158,6 +158,7 @@ along_plan plan_along(const DView& d, int axis, const Views&... full) {
   };
   along_plan plan;
   plan.lanes = unit_lane_stride(d, lane) && (unit(full) && ...);
+  (void)unit;
   plan.width = plan.lanes ? W : L;
   plan.g = make_line_packs(d, axis, lane, plan.width);
   if (plan.lanes) {
@@ -168,6 +169,7 @@ along_plan plan_along(const DView& d, int axis, const Views&... full) {
       if constexpr (std::remove_reference_t<decltype(v)>::rank != 1) arrays[count++] = strides_of(v);
     };
     (add(full), ...);
+    (void)add;  // no full arrays but d: the fold above is empty
     merge_contiguous_outer_axes(plan.g, arrays, count);
   }
   return plan;
