@@ -10,9 +10,9 @@
 // read on its own (the lines are contiguous rows when the solve axis has unit stride).
 // Coefficients shared by every line (rank-1 Views) are factored once per pack (the family's
 // shared solve), and only d crosses memory.
-// At 256^3 doubles (2-vCPU AMD EPYC), runs of 64 lanes against 16: periodic lines with shared
-// coefficients 0.40-0.49 against 0.78-1.05 ns per unknown, full ones 1.7-2.3 against 1.8-2.5,
-// partial pivoting 2.9-3.3 against 2.7-5.5.
+// At 256^3 doubles (2-vCPU AMD EPYC), runs of 64 lanes against 16 along x and y: periodic lines
+// with shared coefficients 0.40-0.49 against 0.78-1.05 ns per unknown, full ones 1.4-2.3
+// against 1.8-2.5, partial pivoting (full) 2.9-3.3 against 2.7-5.5 (docs/performance.md).
 // Called from periodic_axis.hpp and pivoting_axis.hpp.
 #include <bandsolve/backend/host_simd/lane_block.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
