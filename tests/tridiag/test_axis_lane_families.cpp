@@ -276,6 +276,11 @@ void check_every_case(const char* backend) {
   INFO(algo_name<Algo>() << ", " << backend << ", lines along x of a (4, 16, 9) array");
   check_residuals<Algo, C, D, false, Backend>(kind::right, 0, {4, 16, 9});
   check_residuals<Algo, C, D, true, Backend>(kind::right, 0, {4, 16, 9});
+  // Along z of a contiguous (2, 70, 5) array the lines are contiguous rows, 70 along y per pack
+  // row: full staged packs for every scalar (64 float lanes), then a partial one.
+  INFO(algo_name<Algo>() << ", " << backend << ", lines along z of a (2, 70, 5) array");
+  check_residuals<Algo, C, D, false, Backend>(kind::right, 2, {2, 70, 5});
+  check_residuals<Algo, C, D, true, Backend>(kind::right, 2, {2, 70, 5});
 }
 
 template <class C, class D>
