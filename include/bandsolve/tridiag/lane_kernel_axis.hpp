@@ -17,11 +17,12 @@
 // 1.4-2.3 against 1.8-2.5, partial pivoting (full) 2.9-3.3 against 2.7-5.5; along z 32 staged
 // lanes against 16 lanes read in place: periodic full 1.9-2.1 against 3.8, shared 0.70-0.74
 // against 1.25-1.33 (docs/performance.md).
-// Called from periodic_axis.hpp and pivoting_axis.hpp.
+// Called from periodic_axis.hpp and pivoting_axis.hpp (lane_family_along).
 #include <bandsolve/backend/host_simd/lane_block.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/layout/axis.hpp>
+#include <bandsolve/tridiag/along_device.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 
 #include <cstddef>
@@ -242,6 +243,51 @@ void block_kernel_along_host(const ExecutionSpace& exec, const char* function, i
               n);
         },
         a, b, c);
+  }
+}
+
+// solve_along(family) named `function` (the checks, then the backend's solve) for a Family of
+// lane kernels: its block_kernel and scratch<T, D>(n, lanes) for full coefficients, its
+// shared_solve<AView, BView, CView> (with its scratch<D>(n, lanes)) for rank-1 ones, both through
+// block_kernel_along_host; on the device backend its device_solve(exec, a, b, c, d, codes, n,
+// lines) on each batch of lines addressed in place (along_device.hpp).
+template <class Family, class Backend, class ExecutionSpace, class AView, class BView,
+          class CView, class DView, class InfoView>
+void lane_family_along(const ExecutionSpace& exec, const char* function, int axis,
+                       const AView& a, const BView& b, const CView& c, const DView& d,
+                       const InfoView& info) {
+  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView, InfoView>();
+  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
+                "bandsolve::solve_along: d receives the solution and cannot be a View of const");
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::solve_along: the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
+  using T = typename AView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  const std::size_t nsys = check_along_tridiagonal(function, axis, a, b, c, d, info);
+  const index_t n = static_cast<index_t>(d.extent(axis));
+  if (nsys == 0) return;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    for_each_line_batch(
+        axis, d, info, static_cast<index_t>(nsys),
+        [&](const along_launch& l, const InfoView& codes, index_t lines) {
+          Family::device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
+                               l.lines<const T>(c), l.lines<D>(d), codes, n, lines);
+        },
+        a, b, c);
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve_along: a host backend runs only on its own execution space");
+    using shared = typename Family::template shared_solve<AView, BView, CView>;
+    block_kernel_along_host(
+        exec, function, axis, [n](int lanes) { return Family::template scratch<T, D>(n, lanes); },
+        typename Family::block_kernel{},
+        [n](int lanes) { return shared::template scratch<D>(n, lanes); }, shared{a, b, c}, a, b,
+        c, d, info, n);
   }
 }
 

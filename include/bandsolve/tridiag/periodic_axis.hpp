@@ -23,17 +23,12 @@
 // (along_device.hpp).
 //
 // Host packing: packs of lines in SIMD lanes, read and written in place (lane_kernel_axis.hpp).
-#include <bandsolve/backend/host_simd/lane_block.hpp>
-#include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
-#include <bandsolve/layout/axis.hpp>
-#include <bandsolve/tridiag/along_device.hpp>
 #include <bandsolve/tridiag/lane_kernel_axis.hpp>
 #include <bandsolve/tridiag/periodic_device.hpp>
 #include <bandsolve/tridiag/periodic_kernel.hpp>
-#include <bandsolve/tridiag/thomas_axis.hpp>
 
-#include <string>
+#include <cstddef>
 #include <type_traits>
 
 namespace bandsolve {
@@ -116,61 +111,20 @@ struct periodic_shared_solve {
   }
 };
 
-// The host backends' solve of every line (n >= 1 rows, arguments checked): solve(periodic)'s
-// block kernel on packs of lines (lane_kernel_axis.hpp); shared coefficients factored once per
-// pack into its scratch, then only d is read and written.
-template <class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
-void periodic_along_host(const ExecutionSpace& exec, const char* function, int axis,
-                         const AView& a, const BView& b, const CView& c, const DView& d,
-                         const InfoView& info, index_t n) {
-  using T = typename AView::non_const_value_type;
-  using D = typename DView::non_const_value_type;
-  using shared = periodic_shared_solve<AView, BView, CView>;
-  block_kernel_along_host(
-      exec, function, axis, [n](int lanes) { return periodic_scratch_bytes<T, D>(n, lanes); },
-      periodic_block_kernel{}, [n](int lanes) { return shared::template scratch<D>(n, lanes); },
-      shared{a, b, c}, a, b, c, d, info, n);
-}
-
-// The checks, then the backend's solve.
-template <class Backend, class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
-void periodic_along(const ExecutionSpace& exec, int axis, const AView& a, const BView& b,
-                    const CView& c, const DView& d, const InfoView& info) {
-  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView, InfoView>();
-  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
-                "bandsolve::solve_along(periodic): d receives the solution and cannot be a View "
-                "of const");
-  static_assert(backend::is_backend_v<Backend>,
-                "bandsolve::solve_along(periodic): the last argument must be a backend tag "
-                "(backend::device, or the execution space's own)");
-  const char* function = "bandsolve::solve_along(periodic)";
-  const std::size_t nsys = check_along_tridiagonal(function, axis, a, b, c, d, info);
-  const index_t n = static_cast<index_t>(d.extent(axis));
-  if (nsys == 0) return;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return;
+// The periodic family of lane_family_along (lane_kernel_axis.hpp).
+struct periodic_lane_family {
+  using block_kernel = periodic_block_kernel;
+  template <class T, class D>
+  static std::size_t scratch(index_t n, int lanes) {
+    return periodic_scratch_bytes<T, D>(n, lanes);
   }
-  if constexpr (std::is_same_v<Backend, backend::device>) {
-    // The lines addressed in place as batches of the device solve (along_device.hpp).
-    using T = typename AView::non_const_value_type;
-    using D = typename DView::non_const_value_type;
-    for_each_line_batch(
-        axis, d, info, static_cast<index_t>(nsys),
-        [&](const along_launch& l, const InfoView& codes, index_t lines) {
-          periodic_device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
-                                l.lines<const T>(c), l.lines<D>(d), codes, n, lines);
-        },
-        a, b, c);
-  } else {
-    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
-                  "bandsolve::solve_along(periodic): a host backend runs only on its own "
-                  "execution space");
-    periodic_along_host(exec, function, axis, a, b, c, d, info, n);
+  template <class AView, class BView, class CView>
+  using shared_solve = periodic_shared_solve<AView, BView, CView>;
+  template <class... Args>
+  static void device_solve(const Args&... args) {
+    periodic_device_solve(args...);
   }
-}
+};
 
 }  // namespace detail
 
@@ -183,7 +137,8 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
                                                              const AView& a, const BView& b,
                                                              const CView& c, const DView& d,
                                                              const InfoView& info, Backend) {
-  detail::periodic_along<Backend>(exec, axis, a, b, c, d, info);
+  detail::lane_family_along<detail::periodic_lane_family, Backend>(
+      exec, "bandsolve::solve_along(periodic)", axis, a, b, c, d, info);
 }
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>

@@ -25,11 +25,9 @@
 // Host packing: packs of lines in SIMD lanes, read and written in place (lane_kernel_axis.hpp),
 // solved by solve(partial_pivoting)'s block kernel (pivoting_kernel.hpp).
 #include <bandsolve/core/algo.hpp>
-#include <bandsolve/tridiag/along_device.hpp>
 #include <bandsolve/tridiag/lane_kernel_axis.hpp>
 #include <bandsolve/tridiag/pivoting_device.hpp>
 #include <bandsolve/tridiag/pivoting_kernel.hpp>
-#include <bandsolve/tridiag/thomas_axis.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -38,54 +36,6 @@
 namespace bandsolve {
 
 namespace detail {
-
-// Solve of the L lanes of d with the factors of one matrix shared by them all (pivoting_factor_block
-// with one lane: rows 1 apart): the interchanges and multipliers applied to d, then back
-// substitution. y: scratch of n rows of L values.
-template <int L, int WG, class T, class D>
-KOKKOS_INLINE_FUNCTION void pivoting_shared_solve_block(index_t n, pivoted_u<const T> u,
-                                                        const T* lm, const std::uint8_t* swapped,
-                                                        const lane_block<D, L, WG>& d, D* y) {
-  D cy[L], Dn[L];
-  d.load(0, cy);
-  for (index_t i = 0; i + 1 < n; ++i) {
-    d.load(i + 1, Dn);
-    D* const yi = y + i * L;
-    const T f = lm[i];
-    if (swapped[i] != 0) {
-      BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) {
-        yi[l] = Dn[l];
-        cy[l] = cy[l] - f * Dn[l];
-      }
-    } else {
-      BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) {
-        yi[l] = cy[l];
-        cy[l] = Dn[l] - f * cy[l];
-      }
-    }
-  }
-  D x1[L], x2[L];
-  const T last = u.r[n - 1];
-  BANDSOLVE_SIMD
-  for (int l = 0; l < L; ++l) {
-    x1[l] = cy[l] * last;
-    x2[l] = D(0);
-  }
-  d.store(n - 1, x1);
-  for (index_t i = n - 2; i >= 0; --i) {
-    const T r = u.r[i], u1 = u.u1[i], u2 = u.u2[i];
-    const D* const yi = y + i * L;
-    BANDSOLVE_SIMD
-    for (int l = 0; l < L; ++l) {
-      const D x = (yi[l] - u1 * x1[l] - u2 * x2[l]) * r;
-      x2[l] = x1[l];
-      x1[l] = x;
-    }
-    d.store(i, x1);
-  }
-}
 
 // The shared_solve of shared_matrix_packs (lane_kernel_axis.hpp): the matrix of the rank-1
 // coefficients factored into the rows after y in the work (r, u1, u2, the multipliers, then the
@@ -111,54 +61,27 @@ struct pivoting_shared_solve {
     int code = 0;
     pivoting_factor_block<1, 1, T>(n, shared_line<T>(a), shared_line<T>(b), shared_line<T>(c),
                                    pivoted_u<T>{f, f + n, f + 2 * n}, f + 3 * n, swapped, &code);
-    pivoting_shared_solve_block(n, pivoted_u<const T>{f, f + n, f + 2 * n}, f + 3 * n, swapped,
-                                x, y);
+    // The factor rows are one apart and shared by every lane (RS = 1, LS = 0).
+    pivoting_factored_solve_block<L, L, T, D, 1, 0>(n, pivoted_u<const T>{f, f + n, f + 2 * n},
+                                                    f + 3 * n, swapped, x, y);
     return code;
   }
 };
 
-// The checks, then the backend's solve.
-template <class Backend, class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
-void pivoting_along(const ExecutionSpace& exec, int axis, const AView& a, const BView& b,
-                    const CView& c, const DView& d, const InfoView& info) {
-  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView, InfoView>();
-  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
-                "bandsolve::solve_along(partial_pivoting): d receives the solution and cannot be "
-                "a View of const");
-  static_assert(backend::is_backend_v<Backend>,
-                "bandsolve::solve_along(partial_pivoting): the last argument must be a backend "
-                "tag (backend::device, or the execution space's own)");
-  using T = typename AView::non_const_value_type;
-  using D = typename DView::non_const_value_type;
-  const char* function = "bandsolve::solve_along(partial_pivoting)";
-  const std::size_t nsys = check_along_tridiagonal(function, axis, a, b, c, d, info);
-  const index_t n = static_cast<index_t>(d.extent(axis));
-  if (nsys == 0) return;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return;
+// The partial pivoting family of lane_family_along (lane_kernel_axis.hpp).
+struct pivoting_lane_family {
+  using block_kernel = pivoting_block_kernel;
+  template <class T, class D>
+  static std::size_t scratch(index_t n, int lanes) {
+    return pivoting_scratch_bytes<T, D>(n, lanes);
   }
-  if constexpr (std::is_same_v<Backend, backend::device>) {
-    // The lines addressed in place as batches of the device solve (along_device.hpp).
-    for_each_line_batch(
-        axis, d, info, static_cast<index_t>(nsys),
-        [&](const along_launch& l, const InfoView& codes, index_t lines) {
-          pivoting_device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
-                                l.lines<const T>(c), l.lines<D>(d), codes, n, lines);
-        },
-        a, b, c);
-  } else {
-    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
-                  "bandsolve::solve_along(partial_pivoting): a host backend runs only on its own "
-                  "execution space");
-    using shared = pivoting_shared_solve<AView, BView, CView>;
-    block_kernel_along_host(
-        exec, function, axis, [n](int lanes) { return pivoting_scratch_bytes<T, D>(n, lanes); },
-        pivoting_block_kernel{}, [n](int lanes) { return shared::template scratch<D>(n, lanes); },
-        shared{a, b, c}, a, b, c, d, info, n);
+  template <class AView, class BView, class CView>
+  using shared_solve = pivoting_shared_solve<AView, BView, CView>;
+  template <class... Args>
+  static void device_solve(const Args&... args) {
+    pivoting_device_solve(args...);
   }
-}
+};
 
 }  // namespace detail
 
@@ -171,7 +94,8 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
                                                              const AView& a, const BView& b,
                                                              const CView& c, const DView& d,
                                                              const InfoView& info, Backend) {
-  detail::pivoting_along<Backend>(exec, axis, a, b, c, d, info);
+  detail::lane_family_along<detail::pivoting_lane_family, Backend>(
+      exec, "bandsolve::solve_along(partial_pivoting)", axis, a, b, c, d, info);
 }
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
