@@ -153,7 +153,10 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
       exec, function, g.npacks,
       Staged ? staged_work_bytes<T, D>(scratch, n, L, true) : scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {
-        (void)rows_d, (void)rows_t, (void)kernel_work;
+        // Named here first: nvcc rejects an extended lambda whose first use of a captured
+        // variable is inside an if constexpr.
+        (void)rows_d, (void)rows_t, (void)kernel_work, (void)kernel, (void)a, (void)b, (void)c,
+            (void)d, (void)sa, (void)sb, (void)sc, (void)sd, (void)n;
         const line_pack k = g.pack(p);
         int codes[L];
         if constexpr (Staged) {
@@ -194,7 +197,7 @@ void shared_matrix_packs(const ExecutionSpace& exec, const char* function, const
       exec, function, g.npacks,
       Staged ? staged_work_bytes<D, D>(scratch, n, L, false) : scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {
-        (void)kernel_work;
+        (void)kernel_work, (void)solve, (void)d, (void)sd, (void)n;  // named first, for nvcc
         const line_pack k = g.pack(p);
         int code = 0;
         if constexpr (Staged) {
