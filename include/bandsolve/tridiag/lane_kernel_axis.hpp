@@ -103,7 +103,8 @@ inline std::size_t align_64(std::size_t bytes) { return (bytes + 63) / 64 * 64; 
 template <class T, class D>
 std::size_t staged_work_bytes(std::size_t scratch, index_t n, int lanes, bool full) {
   const std::size_t rows = static_cast<std::size_t>(n) * static_cast<std::size_t>(lanes);
-  return align_64(scratch) + align_64(rows * sizeof(D)) + (full ? 3 * align_64(rows * sizeof(T)) : 0);
+  return align_64(scratch) + align_64(rows * sizeof(D)) +
+         (full ? 3 * align_64(rows * sizeof(T)) : 0);
 }
 
 // The lanes of pack k of a full array v (strides st) as a lane block.
