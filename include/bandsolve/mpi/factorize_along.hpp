@@ -261,8 +261,10 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
 
   // The arrays with their batch axes in the agreed line order (line_order.hpp).
   const line_order order = line_order::from_code(p.line_order);
-  const auto a = permuted(user_a, order), b = permuted(user_b, order),
-             c = permuted(user_c, order), like = permuted(user_like, order);
+  // One declaration each: the coefficients' Views and `like`'s may differ in type (shared
+  // rank-1 coefficients), which one `auto` declaration may not deduce (GCC accepts it, Clang not).
+  const auto a = permuted(user_a, order), b = permuted(user_b, order), c = permuted(user_c, order);
+  const auto like = permuted(user_like, order);
   using strided = Kokkos::View<T**, Kokkos::LayoutStride, memory_space>;
   const along_runs r = p.nsys == 0 ? along_runs{} : runs_of(axis, like, a, b, c);
   const index_t n = static_cast<index_t>(like.extent(axis));

@@ -408,8 +408,9 @@ void device_partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, i
   const partition p = agree_on_along_arguments(fn, comm, axis, a, b, c, d, info, opts);
   if (p.nsys == 0) return;
   const line_order order = line_order::from_code(p.line_order);
-  const auto pa = permuted(a, order), pb = permuted(b, order), pc = permuted(c, order),
-             pd = permuted(d, order);
+  // `d` in a declaration of its own: shared coefficients are rank-1 Views of another type.
+  const auto pa = permuted(a, order), pb = permuted(b, order), pc = permuted(c, order);
+  const auto pd = permuted(d, order);
   const along_runs r = runs_of(axis, pd, pa, pb, pc);
   const index_t n = static_cast<index_t>(d.extent(axis));
   const auto runs = strided_runs<T, memory_space>(axis, r, n, pa, pb, pc, pd);
