@@ -24,7 +24,7 @@ struct scalar_traits {
   KOKKOS_FORCEINLINE_FUNCTION static real_type abs1(const T& x) { return magnitude1(x); }
   KOKKOS_FORCEINLINE_FUNCTION static bool is_zero(const T& x) {
     if constexpr (is_complex)
-      return static_cast<bool>((x.real() == real_type(0)) & (x.imag() == real_type(0)));
+      return (int(x.real() == real_type(0)) & int(x.imag() == real_type(0))) != 0;
     else
       return x == T(0);
   }

@@ -149,9 +149,9 @@ void shared_offdiag_host_solve(const ExecutionSpace& exec,
               const Real r = Real(1) / pivot;
               cp[(i + 1) * L + l] = c * r;
               // Bitwise & and | (no short-circuit branches) keep the lane loop vectorizable.
-              const bool bad = !pivot_is_good(pivot) |
-                               (magnitude(pivot) <=
-                                cancel * (magnitude(b) + magnitude(ac)));
+              const bool bad = (int(!pivot_is_good(pivot)) |
+                                int(magnitude(pivot) <=
+                                    cancel * (magnitude(b) + magnitude(ac)))) != 0;
               const Work solved = (Work(x(l, i)) - a * y[l]) * r;
               y[l] = (bad & pin_here) ? pin_value : solved;
               code[l] = ((code[l] == 0) & bad & !pin_here) ? row : code[l];

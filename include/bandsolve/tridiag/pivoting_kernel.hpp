@@ -38,7 +38,7 @@ struct pivoted_u {
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION bool is_zero(const T& x) {
   if constexpr (is_complex_v<T>)
-    return static_cast<bool>((x.real() == 0) & (x.imag() == 0));
+    return (int(x.real() == 0) & int(x.imag() == 0)) != 0;
   else
     return x == T(0);
 }
