@@ -197,7 +197,7 @@ template <class Layout, class Algo, passes Path, class C, class D, class Exec>
 std::vector<int> one_shot(const Exec& exec, const lines<C, D>& L,
                           const std::vector<std::size_t>& sizes, const bmpi::options& opts) {
   const auto [g0, m] = my_rows(sizes);
-  const auto coefficient = [&, g0 = g0](int which) {
+  const auto coefficient = [&, g0 = g0, m = m](int which) {
     return local_view<Layout, C>("coefficient", L.nsys, m, [&](std::size_t s, std::size_t i) {
       return L.coef(s, g0 + i, which);
     });
@@ -226,7 +226,7 @@ template <class Layout, class Algo, passes Path, class C, class D, class Exec>
 std::vector<int> factored(const Exec& exec, lines<C, D> L, const std::vector<std::size_t>& sizes,
                           const bmpi::options& opts, std::size_t batches = 0) {
   const auto [g0, m] = my_rows(sizes);
-  const auto coefficient = [&, g0 = g0](int which) {
+  const auto coefficient = [&, g0 = g0, m = m](int which) {
     return local_view<Layout, C>("coefficient", L.nsys, m, [&](std::size_t s, std::size_t i) {
       return L.coef(s, g0 + i, which);
     });

@@ -852,7 +852,8 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   CHECK(std::vector<int>(info.data(), info.data() + nsys) == ref_codes);
   for (const auto s : zero_lines) CHECK(ref_codes[s] != 0);
   double worst = 0;
-  for_each_index(local, [&](extents i) {
+  // Structured bindings are captured by name from C++20 on (Clang rejects them in C++17).
+  for_each_index(local, [&, g0 = g0, &x_ref = x_ref, &ref_codes = ref_codes](extents i) {
     extents g = i;
     g[ax] += g0;
     if (ref_codes[line_of(g, ext, R, axis)] != 0) return;
@@ -874,7 +875,7 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
     exec.fence();
     CHECK(std::vector<int>(ginfo.data(), ginfo.data() + nsys) == ref_codes);
     double gworst = 0;
-    for_each_index(ext, [&](extents g) {
+    for_each_index(ext, [&, &x_ref = x_ref, &ref_codes = ref_codes](extents g) {
       const std::size_t s = line_of(g, ext, R, axis);
       if (ref_codes[s] != 0) return;
       const double e = std::abs(element(gd, g) - x_ref[s * N + g[ax]]);
@@ -1040,7 +1041,7 @@ void check_factored_route(int axis, extents ext, const std::vector<std::size_t>&
   for (std::size_t s = 0; s < f.nsys(); ++s) bad_codes += (info(s) != 0) + (f.info()(s) != 0);
   CHECK(bad_codes == 0);
   double worst = 0;
-  for_each_index(local, [&](extents i) {
+  for_each_index(local, [&, g0 = g0](extents i) {
     extents g = i;
     g[ax] += g0;
     const double ref = element(gd, g);

@@ -174,7 +174,8 @@ TEMPLATE_TEST_CASE("periodic: real coefficients, complex right-hand sides on str
         INFO(Exec::name() << ", n = " << n
                           << ": " << Batch::describe(kind));
         const Batch batch(kind, nsys, n);
-        const auto &a = batch.a, &b = batch.b, &c = batch.c, &d = batch.d;
+        const auto &a = batch.a, &b = batch.b, &c = batch.c;
+        const auto& d = batch.d;
         batch.fill(p, rhs);
         auto info = bstest::make_info<Mem>(nsys);
         bandsolve::solve(exec, periodic{}, a, b, c, d, info);

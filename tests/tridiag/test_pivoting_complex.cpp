@@ -212,7 +212,8 @@ TEMPLATE_TEST_CASE("real coefficients, complex right-hand sides on strided subvi
         INFO(Exec::name() << ", n = " << n << ", nsys = " << nsys
                           << ": " << Batch::describe(kind));
         const Batch batch(kind, nsys, n);
-        const auto &a = batch.a, &b = batch.b, &c = batch.c, &d = batch.d;
+        const auto &a = batch.a, &b = batch.b, &c = batch.c;
+        const auto& d = batch.d;
         batch.fill(p, rhs);
         auto info = bstest::make_info<Mem>(nsys);
         bandsolve::solve(exec, partial_pivoting{}, a, b, c, d, info);
