@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what BandSolve's tests and benchmarks need on Debian bookworm, skipping what is there:
 #   - Debian packages: compiler, CMake, Google Benchmark, Catch2 v3 (bookworm-backports), LAPACK(E), FFTW (examples/poisson_fft),
-#     Open MPI (the MPI component's tests);
+#     Open MPI (the MPI component's tests), Clang with its sanitizer runtimes, OpenMP runtime and
+#     linker (test.sh's sanitizer tree);
 #     with --plotting also python3-matplotlib (bench/plot.py; bench.sh passes it, test.sh does not);
 #   - Kokkos 3.4 with the Serial and OpenMP backends, built from Debian's `trilinos` source package
 #     into a local prefix (Debian's binary package has the Serial backend only).
@@ -80,7 +81,7 @@ fi
 
 # --- Debian packages ------------------------------------------------------------------------------
 packages=(g++ cmake make libbenchmark-dev liblapack-dev liblapacke-dev libfftw3-dev libopenmpi-dev openmpi-bin
-          dpkg-dev xz-utils)
+          dpkg-dev xz-utils clang libclang-rt-dev libomp-dev lld)
 [ $plotting -eq 1 ] && packages+=(python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do

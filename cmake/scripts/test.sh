@@ -3,10 +3,12 @@
 #   build/test      Release at -O1 -fstrict-aliasing: unit tests, warnings test, package tests,
 #                   examples (the SIMD paths are explicit vector code, the same at any level;
 #                   -O2 took a third more compile time: docs/development.md, "Build and CI times");
-#   build/sanitize  -O0 -g1 with ASan + UBSan (skipped with BANDSOLVE_SKIP_SANITIZE=1): the
-#                   sanitizers instrument every access at any level, and -O0 compiles in a third
-#                   of the time -O1 takes; the solver tests run on one host space here (OpenMP),
-#                   on both in build/test (docs/development.md, "Build and CI times");
+#   build/sanitize  -O0 -g1 with ASan + UBSan (skipped with BANDSOLVE_SKIP_SANITIZE=1), compiled
+#                   by Clang where it is installed (setup-debian.sh installs it; GCC otherwise):
+#                   a second compiler for the same code, which at -O0 with the sanitizers compiles
+#                   the units in about half GCC's time; the sanitizers instrument every access at
+#                   any level, and -O0 compiles in a third of the time -O1 takes (both measured in
+#                   docs/development.md, "Build and CI times");
 #   build/cuda      nvcc (Kokkos' nvcc_wrapper) against Kokkos 3.4 built with CUDA by
 #                   setup-kokkos-cuda.sh: CHECKS the tests labelled cuda (tests/cuda, tests/device)
 #                   and the CUDA benchmarks with nvcc (target bandsolve_cuda_compile_check: front
@@ -42,17 +44,29 @@ build_and_test() {
 }
 
 ctest_args=("$@")
+# Both trees link with lld where it is there: half GNU ld's time or less per test executable
+# (docs/development.md, "Build and CI times").
+linker=()
+command -v ld.lld >/dev/null && linker=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld)
 log "set-up took $((SECONDS - setup_start)) s"
 start=$SECONDS
 build_and_test build/test -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -fstrict-aliasing -DNDEBUG" \
-  -DBANDSOLVE_SANITIZE=OFF
+  -DBANDSOLVE_SANITIZE=OFF "${linker[@]}"
 if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
+  # Clang links against the same Kokkos: the OpenMP calls GCC compiled into it are served by
+  # LLVM's libomp, which implements them.
+  sanitize_compiler=()
+  if command -v clang++ >/dev/null && command -v clang >/dev/null; then
+    sanitize_compiler=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang)
+  else
+    log "no clang++: the sanitizer tree is compiled by the default compiler"
+  fi
   # The package tests check packaging, not memory: they run in build/test only.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
   build_and_test build/sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
-    -DBANDSOLVE_SANITIZE=ON -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF
+    -DBANDSOLVE_SANITIZE=ON -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF "${sanitize_compiler[@]}" "${linker[@]}"
 else
   log "BANDSOLVE_SKIP_SANITIZE=1: sanitizer build skipped"
 fi
