@@ -1,9 +1,9 @@
 // Solves along an axis of a 3-D array with complex right-hand sides: Thomas's solve_along and
 // solve_along_add in Kokkos::complex<float> and Kokkos::complex<double>, and with complex d over
 // real coefficients (the Fourier modes of a real operator), and the symmetric solve_along with
-// complex d over its real diagonals; every axis, the array LayoutRight, LayoutLeft and a padded
-// subview (every axis strided: gathered packs), full and shared coefficients, through the host
-// backend and the device backend's kernels. Each line's residual |A x - d| is checked
+// complex d over its real diagonals and of Hermitian lines (complex offdiag); every axis, the
+// array LayoutRight, LayoutLeft and a padded subview (every axis strided: gathered packs), full
+// and shared coefficients, through the host backend and the device backend's kernels. Each line's residual |A x - d| is checked
 // (x = u - u0 for solve_along_add, which must leave d untouched), padding must stay untouched,
 // and a zero pivot gets its line's documented number.
 #include "test_support.hpp"
@@ -92,33 +92,44 @@ std::complex<double> widen(const T& v) {
 }
 
 template <class T>
+T conjugate(const T& v) {
+  if constexpr (bandsolve::is_complex_v<T>)
+    return T(v.real(), -v.imag());
+  else
+    return v;
+}
+
+template <class T>
 double tolerance() {
   return std::is_same_v<bandsolve::real_type_t<T>, float> ? 2e-5 : 1e-13;
 }
 
 // Solves every line of a (5, 11, 7) array along `axis` (solve_along, or with Add solve_along_add;
-// with Symmetric solve_along(symmetric) with diag b and offdiag c, a_i = c_{i-1}) with
-// coefficients of type C (full arrays of kind k, or with Shared rank-1 Views) and right-hand
+// with Symmetric solve_along(symmetric) with the real diag b and offdiag c, a_i = conj(c_{i-1}))
+// with coefficients of type C (full arrays of kind k, or with Shared rank-1 Views) and right-hand
 // sides of type D, on Backend, and returns the largest residual |A x - d| over the lines.
 template <class C, class D, bool Shared, bool Add, class Backend, bool Symmetric = false>
 double largest_residual(kind k, int axis) {
+  using B = std::conditional_t<Symmetric, bandsolve::real_type_t<C>, C>;  // the diagonal
   const std::array<std::size_t, 3> e = {5, 11, 7};
   const std::size_t n = e[static_cast<std::size_t>(axis)];
-  const array<C> a(k, e, 0), b(k, e, 1), c(k, e, 2);
+  const array<C> a(k, e, 0), c(k, e, 2);
+  const array<B> b(k, e, 1);
   const array<D> d(k, e, 3), u(k, e, 4), d0(k, e, 3), u0(k, e, 4);
-  Kokkos::View<C*, Kokkos::HostSpace> a1("a1", n), b1("b1", n), c1("c1", n);
+  Kokkos::View<C*, Kokkos::HostSpace> a1("a1", n), c1("c1", n);
+  Kokkos::View<B*, Kokkos::HostSpace> b1("b1", n);
   for (std::size_t i = 0; i < n; ++i)
-    a1(i) = hashed<C>(i, 5), b1(i) = hashed<C>(i, 6) + C(bandsolve::real_type_t<C>(4)),
+    a1(i) = hashed<C>(i, 5), b1(i) = hashed<B>(i, 6) + B(bandsolve::real_type_t<C>(4)),
     c1(i) = hashed<C>(i, 7);
-  if constexpr (Symmetric) {  // a_i = c_{i-1}
-    for (std::size_t i = 1; i < n; ++i) a1(i) = c1(i - 1);
+  if constexpr (Symmetric) {  // a_i = conj(c_{i-1})
+    for (std::size_t i = 1; i < n; ++i) a1(i) = conjugate(c1(i - 1));
     for (std::size_t p = 0; p < e[0]; ++p)
       for (std::size_t q = 0; q < e[1]; ++q)
         for (std::size_t r = 0; r < e[2]; ++r) {
           std::array<std::size_t, 3> at = {p, q, r}, prev = at;
           if (at[static_cast<std::size_t>(axis)] == 0) continue;
           --prev[static_cast<std::size_t>(axis)];
-          a.view(at[0], at[1], at[2]) = c.view(prev[0], prev[1], prev[2]);
+          a.view(at[0], at[1], at[2]) = conjugate(c.view(prev[0], prev[1], prev[2]));
         }
   }
   Kokkos::View<int*, Kokkos::HostSpace> info("info", e[0] * e[1] * e[2] / n);
@@ -155,7 +166,7 @@ double largest_residual(kind k, int axis) {
           at[static_cast<std::size_t>(axis)] = i;
           return widen(v(at[0], at[1], at[2]));
         };
-        const auto coefficient = [&](const array<C>& full, const auto& line, std::size_t i) {
+        const auto coefficient = [&](const auto& full, const auto& line, std::size_t i) {
           if constexpr (Shared) {
             (void)full;
             return widen(line(i));
@@ -225,6 +236,53 @@ TEST_CASE("solve_along(symmetric) of complex right-hand sides over real lines", 
   check_every_symmetric_case<double, Kokkos::complex<double>, bandsolve::backend::device>(
       "device backend");
   check_every_symmetric_case<float, Kokkos::complex<float>, host>("host backend");
+}
+
+TEST_CASE("solve_along(symmetric) of Hermitian lines", "[axis]") {
+  using host = bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>;
+  using Z = Kokkos::complex<double>;
+  check_every_symmetric_case<Z, Z, host>("host backend");
+  check_every_symmetric_case<Z, Z, bandsolve::backend::device>("device backend");
+  check_every_symmetric_case<Kokkos::complex<float>, Kokkos::complex<float>, host>("host backend");
+}
+
+TEST_CASE("solve_along(symmetric) of Hermitian lines reports a pivot that is not positive",
+          "[axis]") {
+  // Extents (4, 6, 5) along axis 1: line (ix, :, iz) is system ix*5 + iz. Full coefficients:
+  // line (2, :, 3) has diag 0 in row 0. Shared ones: diag -1 in row 2 fails every line there.
+  using Z = Kokkos::complex<double>;
+  using host = bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>;
+  const std::array<std::size_t, 3> e = {4, 6, 5};
+  const auto both_backends = [](const auto& solve) {
+    bstest::for_each_exec([&](auto exec) {
+      solve(exec, host{});
+      solve(exec, bandsolve::backend::device{});
+    });
+  };
+  for (const kind k : {kind::right, kind::padded}) {
+    INFO(kind_name(k));
+    const array<double> b(k, e, 1);
+    const array<Z> off(k, e, 2), d(k, e, 3);
+    b.view(2, 0, 3) = 0.0;
+    Kokkos::View<int*, Kokkos::HostSpace> info("info", 20);
+    both_backends([&](auto exec, auto backend) {
+      Kokkos::deep_copy(info, -1);
+      bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, 1, b.view, off.view, d.view,
+                             info, backend);
+      exec.fence();
+      for (std::size_t s = 0; s < 20; ++s) CHECK(info(s) == (s == 2 * 5 + 3 ? 1 : 0));
+    });
+    Kokkos::View<double*, Kokkos::HostSpace> b1("b1", 6);
+    Kokkos::View<Z*, Kokkos::HostSpace> off1("off1", 6);
+    for (std::size_t i = 0; i < 6; ++i) b1(i) = i == 2 ? -1.0 : 4.0, off1(i) = Z(0.5, -0.5);
+    both_backends([&](auto exec, auto backend) {
+      Kokkos::deep_copy(info, -1);
+      bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, 1, b1, off1, d.view, info,
+                             backend);
+      exec.fence();
+      for (std::size_t s = 0; s < 20; ++s) CHECK(info(s) == 3);
+    });
+  }
 }
 
 TEST_CASE("solve_along with complex d over real lines reports a zero pivot on its line",

@@ -3,15 +3,18 @@
 // (LDL^T, as algo::symmetric), without transposing it: host API.
 //
 //   bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, diag, offdiag, d, info);
-//       Every line of d along `axis` is one system e[i-1] x[i-1] + b[i] x[i] + e[i] x[i+1] = d[i],
-//       b = diag, e = offdiag, i = 0 .. n-1, n = d.extent(axis); x overwrites d.
+//       Every line of d along `axis` is one system conj(e[i-1]) x[i-1] + b[i] x[i] + e[i] x[i+1]
+//       = d[i], b = diag, e = offdiag, i = 0 .. n-1, n = d.extent(axis); x overwrites d.
 //
 // The forms of solve_along(thomas) (thomas_axis.hpp), whose line packing, checks and shared-
-// coefficient sweeps the host backends reuse: d of rank 2 to 4 in LayoutRight, LayoutLeft or LayoutStride;
+// coefficient sweeps the host backends reuse: d of rank 2 to 4 in LayoutRight, LayoutLeft or
+// LayoutStride;
 // diag and offdiag either full arrays of d's extents (any layouts; element n-1 of each line of
-// offdiag is not read) or rank-1 Views of length n shared by every line. diag and offdiag float or
-// double, d of their type or Kokkos::complex of it (complex right-hand sides of a real operator:
-// the real factors applied to both parts in one pass).
+// offdiag is not read) or rank-1 Views of length n shared by every line. diag float or double;
+// offdiag of diag's type, with d of that type or Kokkos::complex of it (complex right-hand sides
+// of a real operator: the real factors applied to both parts in one pass), or offdiag
+// Kokkos::complex of diag's type (Hermitian lines, as solve(symmetric) and ?zptsv), with d of
+// offdiag's type.
 // info has one entry per line, numbered as for thomas: 0, or the 1-based row of the first pivot
 // that is not positive and finite (as solve(symmetric)); with shared coefficients every line
 // has the same code. Work is enqueued on exec (one launch) and never fenced here.
@@ -33,21 +36,22 @@ namespace bandsolve {
 namespace detail {
 
 // The factors of the matrix shared by every line, in the form of factor_shared (Thomas's, so
-// that its sweeps apply): r_i = 1/pivot_i, l_i = e_{i-1} r_i, c'_i = e_i r_i. Returns 0 or the
-// 1-based row of the first pivot that is not positive and finite.
-template <class T, class BView, class EView>
-KOKKOS_INLINE_FUNCTION int factor_shared_spd(index_t n, const BView& b, const EView& e, T* r,
-                                             T* lo, T* cp) {
+// that its sweeps apply): r_i = 1/pivot_i, l_i = conj(e_{i-1}) r_i, c'_i = e_i r_i, of
+// offdiag's type C (r_i real, stored as C for Hermitian lines). Returns 0 or the 1-based row of
+// the first pivot that is not positive and finite.
+template <class R, class C, class BView, class EView>
+KOKKOS_INLINE_FUNCTION int factor_shared_spd(index_t n, const BView& b, const EView& e, C* r,
+                                             C* lo, C* cp) {
   int info = 0;
-  T cp_prev = T(0);
+  C cp_prev = C(0);
   for (index_t i = 0; i < n; ++i) {
-    const T e_prev = i == 0 ? T(0) : static_cast<T>(e(i - 1));
-    const T pivot = static_cast<T>(b(i)) - e_prev * cp_prev;
+    const C e_prev = i == 0 ? C(0) : static_cast<C>(e(i - 1));
+    const R pivot = static_cast<R>(b(i)) - re_conj_mul(e_prev, cp_prev);
     if (info == 0 && !spd_pivot_is_good(pivot)) info = static_cast<int>(i + 1);
-    const T ri = T(1) / pivot;
-    r[i] = ri;
-    lo[i] = e_prev * ri;
-    cp_prev = (i + 1 < n ? static_cast<T>(e(i)) : T(0)) * ri;
+    const R ri = R(1) / pivot;
+    r[i] = C(ri);
+    lo[i] = conj_of(e_prev) * ri;
+    cp_prev = (i + 1 < n ? static_cast<C>(e(i)) : C(0)) * ri;
     cp[i] = cp_prev;
   }
   return info;
@@ -74,11 +78,14 @@ constexpr void symmetric_along_static_checks() {
                      static_cast<int>(OffView::rank) == rank),
                 "bandsolve::solve_along(symmetric): diag and offdiag must both be rank-1 Views "
                 "of length n (shared by every line) or both have the rank of d");
+  using E = typename OffView::non_const_value_type;
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "bandsolve::solve_along(symmetric): diag and offdiag must be float or double");
-  static_assert(std::is_same_v<typename OffView::non_const_value_type, T> && is_rhs_of_v<T, D>,
-                "bandsolve::solve_along(symmetric): diag and offdiag must have the same scalar "
-                "type, and d that type or Kokkos::complex of it");
+                "bandsolve::solve_along(symmetric): diag must be float or double");
+  static_assert((std::is_same_v<E, T> && is_rhs_of_v<T, D>) ||
+                    (std::is_same_v<E, Kokkos::complex<T>> && std::is_same_v<D, E>),
+                "bandsolve::solve_along(symmetric): offdiag must have diag's scalar type, with d "
+                "of that type or Kokkos::complex of it, or be Kokkos::complex of diag's type "
+                "(Hermitian), with d of offdiag's type");
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::solve_along(symmetric): info must be a rank-1 Kokkos::View<int*>");
@@ -101,7 +108,8 @@ template <class ExecutionSpace, class DiagView, class OffView, class DView, clas
 void symmetric_along_host(const ExecutionSpace& exec, const char* function, int axis,
                           const DiagView& b, const OffView& e, const DView& d,
                           const InfoView& info, index_t n) {
-  using T = typename DiagView::non_const_value_type;  // coefficients and factors (real)
+  using T = typename DiagView::non_const_value_type;  // the diagonal and the pivots (real)
+  using E = typename OffView::non_const_value_type;  // offdiag and the factors (Hermitian: complex)
   using D = typename DView::non_const_value_type;
   constexpr bool shared = DiagView::rank == 1;
   using P = axis_packing<D, shared>;
@@ -110,12 +118,12 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
   const int width = plan.width;
   const line_packs g = plan.g;
   const nd_strides sb = strides_of(b), se = strides_of(e), sd = strides_of(d);
-  // Scratch: rows of `width` lanes, d' of type D where d is gathered, c' of type T for full
-  // coefficients, then the shared factors (T).
+  // Scratch: rows of `width` lanes, d' of type D where d is gathered, c' of type E for full
+  // coefficients, then the shared factors (E).
   const std::size_t rows_of = static_cast<std::size_t>(n) * static_cast<std::size_t>(width);
   const std::size_t d_block = !lanes ? rows_of * sizeof(D) : 0;
-  const std::size_t c_block = shared ? 0 : rows_of * sizeof(T);
-  const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(T) : 0;
+  const std::size_t c_block = shared ? 0 : rows_of * sizeof(E);
+  const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(E) : 0;
   const std::size_t scratch = d_block + c_block + factors;
 
   if constexpr (!shared) {
@@ -124,17 +132,17 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
       const index_t chain = chain_length(g.npacks, exec.concurrency());
       const index_t nchains = (g.npacks + chain - 1) / chain;
       for_each_pack(
-          exec, function, nchains, 2 * rows_of * sizeof(T),
+          exec, function, nchains, 2 * rows_of * sizeof(E),
           KOKKOS_LAMBDA(const index_t ch, void* work) {
             const index_t p_begin = ch * chain;
             const index_t p_end = p_begin + chain < g.npacks ? p_begin + chain : g.npacks;
             const index_t ki = g.axis;
-            T* rows = static_cast<T*>(work);
+            E* rows = static_cast<E*>(work);
             const auto item = [&](index_t p) {
               const line_pack k = g.pack(p);
-              return sym_lane_item<T, T, D>{
+              return sym_lane_item<T, E, D>{
                   lane_rows<const T>{b.data() + g.offset(sb, k), sb.s[ki]},
-                  lane_rows<const T>{e.data() + g.offset(se, k), se.s[ki]},
+                  lane_rows<const E>{e.data() + g.offset(se, k), se.s[ki]},
                   lane_rows<D>{d.data() + g.offset(sd, k), sd.s[ki]}};
             };
             for_each_pack_run<W>(
@@ -160,11 +168,11 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
         const index_t ki = g.axis, kl = g.lane_axis;
         char* const bytes = static_cast<char*>(work);
         D* const xs = reinterpret_cast<D*>(bytes);            // d' of gathered packs
-        T* const cs = reinterpret_cast<T*>(bytes + d_block);  // c'
+        E* const cs = reinterpret_cast<E*>(bytes + d_block);  // c'
         int info_l[P::W > P::L ? P::W : P::L];
         if constexpr (shared) {
-          T* f = reinterpret_cast<T*>(bytes + d_block + c_block);  // shared factors r, l, c'
-          const int code = factor_shared_spd<T>(n, b, e, f, f + n, f + 2 * n);
+          E* f = reinterpret_cast<E*>(bytes + d_block + c_block);  // shared factors r, l, c'
+          const int code = factor_shared_spd<T, E>(n, b, e, f, f + n, f + 2 * n);
           for (int l = 0; l < nl; ++l) info_l[l] = code;
           if (lanes) {
             constexpr int W = P::W;
@@ -191,7 +199,7 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
           // Gathered packs of full coefficients (lane-contiguous ones ran in chains above).
           constexpr int L = P::L, TR = P::TR;
           const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
-          const gathered_lanes<const T> ge{e.data() + g.offset(se, k), se.s[kl], se.s[ki]};
+          const gathered_lanes<const E> ge{e.data() + g.offset(se, k), se.s[kl], se.s[ki]};
           const gathered_lanes<D> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
           const gathered_lanes<const D> gd_in{gd.base, gd.system_stride, gd.row_stride};
           next_pack_prefetch<5> prefetch;
@@ -199,7 +207,7 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
           add_next_lines(prefetch, e.data(), se, g, p);
           add_next_lines(prefetch, d.data(), sd, g, p);
           // The register sweeps (real d only) take both row blocks as their scratch.
-          if (sym_solve_pack_in_registers<L>(n, nl, gb, ge, gd_in, gd, reinterpret_cast<T*>(bytes),
+          if (sym_solve_pack_in_registers<L>(n, nl, gb, ge, gd_in, gd, reinterpret_cast<E*>(bytes),
                                              prefetch)) {
             for (int l = 0; l < nl; ++l) info_l[l] = 0;
           } else {
@@ -239,12 +247,13 @@ void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, co
   if constexpr (std::is_same_v<Backend, backend::device>) {
     // The lines addressed in place as batches of the device solve (along_device.hpp).
     using T = typename DiagView::non_const_value_type;
+    using E = typename OffView::non_const_value_type;
     using D = typename DView::non_const_value_type;
     check_rows_fit_int(fn, d.extent(axis));
     for_each_line_batch(
         axis, d, info, static_cast<index_t>(nsys),
         [&](const along_launch& l, const InfoView& codes, index_t lines) {
-          symmetric_device_solve(exec, l.lines<const T>(b), l.lines<const T>(e), l.lines<D>(d),
+          symmetric_device_solve(exec, l.lines<const T>(b), l.lines<const E>(e), l.lines<D>(d),
                                  codes, n, lines);
         },
         b, e);
