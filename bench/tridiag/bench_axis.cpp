@@ -10,6 +10,8 @@
 //   a real operator), d and x of two words each: 7 words full, 4 shared;
 //   periodic, partial pivoting: as Thomas, 5 words full and 2 shared (their extra sweeps stay in
 //   cache);
+//   symmetric (solve_along(symmetric): diag and offdiag): read diag, offdiag, d, write x = 4 words
+//   full, 2 shared; Hermitian lines (complex offdiag and d): 1 + 2 + 2 + 2 = 7 full, 4 shared;
 //   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9.
 #include "bench_support.hpp"
 
@@ -17,6 +19,7 @@
 
 #include <omp.h>
 
+#include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -130,6 +133,73 @@ void axis_benchmark(benchmark::State& state) {
   if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   const double unknowns = double(N) * N * N;
   const double words = (Shared ? 0.0 : 3.0) + (ComplexRhs ? 4.0 : 2.0);
+  report(state, t, words * sizeof(double) * unknowns, unknowns);
+}
+
+// solve_along(symmetric) on an N^3 cube: diag real, offdiag (Hermitian: complex, with a complex
+// d) with |offdiag| in [0.25, 0.75] and diag = 1 + |offdiag_{i-1}| + |offdiag_i| along the axis,
+// so that ||A^-1|| <= 1 and repeated in-place solves stay in range. Shared: 1-D coefficients.
+template <bool Shared, bool Hermitian>
+void symmetric_axis_benchmark(benchmark::State& state) {
+  const std::size_t N = static_cast<std::size_t>(state.range(0));
+  const int axis = static_cast<int>(state.range(1));
+  using E = std::conditional_t<Hermitian, Kokkos::complex<double>, double>;
+  using D = E;
+  constexpr int rank = Shared ? 1 : 3;
+  using real_array = std::conditional_t<Shared, line, cube>;
+  using off_array = Kokkos::View<std::conditional_t<Shared, E*, E***>, Kokkos::LayoutRight,
+                                 host_exec::memory_space>;
+  const auto make = [N](const char* label, auto* tag) {
+    using V = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (rank == 1)
+      return V(std::string(label), N);
+    else
+      return V(std::string(label), N, N, N);
+  };
+  const real_array b = make("b", static_cast<real_array*>(nullptr));
+  const off_array e = make("e", static_cast<off_array*>(nullptr));
+  const Kokkos::View<D***, Kokkos::LayoutRight, host_exec::memory_space> d("d", N, N, N);
+  const std::size_t count = Shared ? N : N * N * N;
+  // The entry at flat index k of e, and its row along the axis (the index that axis has).
+  const std::size_t step = Shared ? 1 : (axis == 0 ? N * N : axis == 1 ? N : 1);
+  Kokkos::parallel_for(
+      "fill e", Kokkos::RangePolicy<host_exec>(0, count), KOKKOS_LAMBDA(std::size_t k) {
+        const double m = 0.25 + 0.5 * hash01(2 * k), angle = 6.283185307179586 * hash01(2 * k + 1);
+        E v;
+        if constexpr (Hermitian)
+          v = E(m * std::cos(angle), m * std::sin(angle));
+        else
+          v = -m;
+        e.data()[k] = v;
+      });
+  host_exec().fence();
+  const auto magnitude = [](const E& v) {
+    if constexpr (Hermitian)
+      return std::hypot(v.real(), v.imag());
+    else
+      return std::abs(v);
+  };
+  Kokkos::parallel_for(
+      "fill b", Kokkos::RangePolicy<host_exec>(0, count), KOKKOS_LAMBDA(std::size_t k) {
+        const std::size_t row = (k / step) % N;
+        const double prev = row == 0 ? 0.0 : magnitude(e.data()[k - step]);
+        const double next = row + 1 == N ? 0.0 : magnitude(e.data()[k]);
+        b.data()[k] = 1 + prev + next;
+      });
+  host_exec().fence();
+  fill_field(d);
+  const host_exec exec;
+  Kokkos::View<int*, host_exec::memory_space> info("info", N * N);
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, b, e, d, info);
+    exec.fence();
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  const double unknowns = double(N) * N * N;
+  const double words = (Shared ? 0.0 : (Hermitian ? 3.0 : 2.0)) + (Hermitian ? 4.0 : 2.0);
   report(state, t, words * sizeof(double) * unknowns, unknowns);
 }
 
@@ -276,6 +346,29 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(
         ("axis/pivoting_shared/" + std::string(axis_names[axis]) + shape).c_str(),
         axis_benchmark<true, false, false, false, bandsolve::algo::partial_pivoting>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (long axis = 0; axis < 3; ++axis) {
+    const std::string at = std::string(axis_names[axis]) + shape;
+    benchmark::RegisterBenchmark(("axis/symmetric_full/" + at).c_str(),
+                                 symmetric_axis_benchmark<false, false>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/symmetric_shared/" + at).c_str(),
+                                 symmetric_axis_benchmark<true, false>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/hermitian_full/" + at).c_str(),
+                                 symmetric_axis_benchmark<false, true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/hermitian_shared/" + at).c_str(),
+                                 symmetric_axis_benchmark<true, true>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
