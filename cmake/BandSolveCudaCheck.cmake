@@ -4,7 +4,10 @@
 # generates code (-fsyntax-only) and links nothing: what CI checks where there is no GPU, for
 # about two thirds of the compile time. The device code is compiled unoptimized (-G: cicc and
 # ptxas at -O0, 35 against 49 s for device/test_thomas_device): what nvcc rejects is rejected
-# by its front end, at any level. The target itself still builds and runs on a GPU machine.
+# by its front end, at any level. Two of the front end's warnings are errors here, as they are
+# code that cannot run on a GPU: a host function (20011) or a constexpr host function such as
+# std::max (20013) called from a __host__ __device__ function (every kernel lambda and
+# KOKKOS_INLINE_FUNCTION). The target itself still builds and runs on a GPU machine.
 # Meant for nvcc (nvcc_wrapper), which hands -fsyntax-only to the host compiler only: with Clang
 # as the CUDA compiler it would skip the device code too. Call it after the target's sources,
 # flags and libraries are set.
@@ -35,6 +38,7 @@ function(bandsolve_cuda_compile_check target)
   if(libraries)
     target_link_libraries(${check} PRIVATE ${libraries})
   endif()
-  target_compile_options(${check} PRIVATE -fsyntax-only -G)
+  target_compile_options(${check} PRIVATE -fsyntax-only -G "SHELL:-Xcudafe --diag_error=20011"
+                                           "SHELL:-Xcudafe --diag_error=20013")
   add_dependencies(bandsolve_cuda_compile_check ${check})
 endfunction()
