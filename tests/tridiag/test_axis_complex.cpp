@@ -3,9 +3,9 @@
 // real coefficients (the Fourier modes of a real operator), and the symmetric solve_along with
 // complex d over its real diagonals and of Hermitian lines (complex offdiag); every axis, the
 // array LayoutRight, LayoutLeft and a padded subview (every axis strided: gathered packs), full
-// and shared coefficients, through the host backend and the device backend's kernels. Each line's residual |A x - d| is checked
-// (x = u - u0 for solve_along_add, which must leave d untouched), padding must stay untouched,
-// and a zero pivot gets its line's documented number.
+// and shared coefficients, through the host backend and the device backend's kernels. Each
+// line's residual |A x - d| is checked (x = u - u0 for solve_along_add, which must leave d
+// untouched), padding must stay untouched, and a zero pivot gets its line's documented number.
 #include "test_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -243,7 +243,9 @@ TEST_CASE("solve_along(symmetric) of Hermitian lines", "[axis]") {
   using Z = Kokkos::complex<double>;
   check_every_symmetric_case<Z, Z, host>("host backend");
   check_every_symmetric_case<Z, Z, bandsolve::backend::device>("device backend");
-  check_every_symmetric_case<Kokkos::complex<float>, Kokkos::complex<float>, host>("host backend");
+  using W = Kokkos::complex<float>;
+  check_every_symmetric_case<W, W, host>("host backend");
+  check_every_symmetric_case<W, W, bandsolve::backend::device>("device backend");
 }
 
 TEST_CASE("solve_along(symmetric) of Hermitian lines reports a pivot that is not positive",
