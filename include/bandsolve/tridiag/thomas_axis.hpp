@@ -43,6 +43,7 @@
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/layout/axis.hpp>
+#include <bandsolve/layout/axis_checks.hpp>
 #include <bandsolve/tridiag/along_device.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis_kernel.hpp>
@@ -71,24 +72,6 @@ struct axis_packing {
   static constexpr int TR = sweep_packing<layout::row, T>::TR;
 };
 
-template <class View, class RefView>
-void check_same_extents(const std::string& fn, const char* name, const View& v,
-                        const char* ref_name, const RefView& ref) {
-  for (int r = 0; r < static_cast<int>(RefView::rank); ++r)
-    if (v.extent(r) != ref.extent(r))
-      throw_invalid_argument(fn, name, ".extent(", r, ") = ", v.extent(r), " but ", ref_name,
-                             ".extent(", r, ") = ", ref.extent(r));
-}
-
-template <class View, class DView>
-void check_line_coefficients(const std::string& fn, const char* name, const View& v,
-                             const DView& d, int axis) {
-  if (v.extent(0) != d.extent(axis))
-    throw_invalid_argument(fn, name, ".extent(0) = ", v.extent(0),
-                           " but d.extent(", axis, ") = ", d.extent(axis),
-                           " (shared coefficients need one value per row of the solve axis)");
-}
-
 // Whether the pack's lines of v are neighbours in memory (lane-contiguous rows).
 template <class View>
 bool unit_lane_stride(const View& v, int lane_axis) {
@@ -107,37 +90,6 @@ KOKKOS_INLINE_FUNCTION void add_next_lines(next_pack_prefetch<5>& pf, const T* d
   pf.n = g.n;
   pf.bytes = ((next.lanes - 1) * ss + g.n) * static_cast<index_t>(sizeof(T));
   pf.add(data + g.offset(st, next));
-}
-
-// Checks shared by the solves along an axis (thomas, symmetric): the axis is one of d's, its
-// extent fits an int, and info has one entry per line. Returns the number of lines.
-template <class DView, class InfoView>
-std::size_t check_along_lines(const std::string& fn, int axis, const DView& d,
-                              const InfoView& info) {
-  constexpr int rank = static_cast<int>(DView::rank);
-  if (axis < 0 || axis >= rank)
-    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
-                           rank - 1, ")");
-  check_rows_fit_int(fn, d.extent(axis));
-  std::size_t nsys = 1;
-  for (int r = 0; r < rank; ++r)
-    if (r != axis) nsys *= d.extent(r);
-  if (info.extent(0) != nsys)
-    throw_invalid_argument(fn, "info.extent(0) = ", info.extent(0), " but d has ", nsys,
-                           " lines along axis ", axis, " (the product of its other extents)");
-  return nsys;
-}
-
-// A coefficient array of a solve along `axis`: d's extents (one matrix per line) or, as a rank-1
-// View, one value per row shared by every line; it must not overlap the output.
-template <class View, class DView, class OutView>
-void check_along_coefficient(const std::string& fn, const char* name, const View& v,
-                             const DView& d, int axis, const char* out_name, const OutView& out) {
-  if constexpr (View::rank == 1)
-    check_line_coefficients(fn, name, v, d, axis);
-  else
-    check_same_extents(fn, name, v, "d", d);
-  check_no_overlap(fn, out_name, out, name, v);
 }
 
 // How the lines of a solve along an axis are packed: lane-contiguous packs of `W` lines where

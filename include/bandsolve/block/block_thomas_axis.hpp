@@ -1,0 +1,270 @@
+#pragma once
+// Batched block Thomas along any axis of a 2-D, 3-D or 4-D grid, without transposing it.
+//
+//   bandsolve::solve_along(exec, bandsolve::algo::block_thomas{}, axis, a, b, c, d, info);
+//       Every line of the grid along `axis` (all other grid indices fixed) is one system
+//       A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i of n = d.extent(axis) block rows of m x m
+//       blocks (m = 2..8); x overwrites d. The other grid axes are the batch.
+//
+// d: a View of rank R + 1 (R = 2, 3 or 4 grid axes, then the m unknowns of a grid point), in
+// LayoutRight, LayoutLeft or LayoutStride; LayoutLeft puts each unknown's field apart
+// (structure of arrays), LayoutRight a point's unknowns together (array of structures).
+// a, b, c: each either a full array of rank R + 2 (d's grid extents, then the block's row and
+// column: a(i, j, k, r, c)), one matrix per line, or a rank-3 View (n, m, m) shared by every
+// line (each line is still factored on its own: the arithmetic of a full array, the memory
+// traffic of d alone). Any layouts, each its own strides; padding of strided subviews is never
+// read nor written. Scalars: float, double, Kokkos::complex of either; over real coefficients d
+// may be Kokkos::complex of their type. info: rank-1 View<int>, one entry per line, numbered by
+// the batch indices in axis order, last fastest (as solve_along(thomas) numbers lines); codes as
+// solve(block_thomas): 0, or the 1-based block row of the first singular diagonal block.
+// algo::block_thomas{algo::block_thomas::pivoting::partial} pivots inside the diagonal blocks.
+// Work is enqueued on exec (one launch for all lines) and never fenced here.
+// Backends: the execution space's own (host: packs of neighbouring lines along the batch axis
+// of smallest stride, one SIMD lane each, as solve(block_thomas) groups systems), or a trailing
+// backend::device{} (the default on Kokkos::Cuda): a thread per line, consecutive threads on
+// neighbouring lines, with the device one-shot solve's row scratch.
+#include <bandsolve/block/block_thomas.hpp>
+#include <bandsolve/layout/axis.hpp>
+#include <bandsolve/layout/axis_checks.hpp>
+
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+namespace bandsolve {
+
+namespace detail {
+
+// One operand (a, b, c or d) of the lines along an axis: the grid strides of its data (all 0
+// for coefficients shared by every line), the stride between block rows along the solve axis,
+// and the strides of a block's row and column (column 0 for d). `lines` numbers the lines as a
+// device kernel runs them (packs of one line, see block_device_group below).
+template <class U>
+struct block_axis_operand {
+  using value_type = U;
+  U* data = nullptr;
+  nd_strides grid;
+  index_t row = 0, r_stride = 0, c_stride = 0;
+  line_packs lines;
+
+  // The group of a pack of `lines`-shaped packs (host: up to L lines; device: one).
+  KOKKOS_INLINE_FUNCTION block_group<U> group(const line_packs& g, const line_pack& k) const {
+    return block_group<U>{data + g.offset(grid, k), grid.s[g.lane_axis], row, r_stride,
+                          c_stride};
+  }
+};
+
+// The device one-shot solve (block_thomas_device.hpp) reads system s of each operand through
+// block_device_group: for an along-axis operand, system s is the line of the s-th pack of one.
+template <bool Packed, class T, class U>
+KOKKOS_INLINE_FUNCTION block_group<T> block_device_group(const block_axis_operand<U>& v,
+                                                         index_t s) {
+  return v.group(v.lines, v.lines.pack(s));
+}
+
+// info as the device one-shot solve writes it (info(s) for its system s): the entry of that
+// pack's line in solve_along's numbering.
+template <class InfoView>
+struct block_axis_info {
+  InfoView info;
+  line_packs lines;
+  KOKKOS_INLINE_FUNCTION int& operator()(index_t s) const {
+    return info(lines.first_system(lines.pack(s)));
+  }
+};
+
+// The strides of an operand over a grid of GridRank axes: d (rank GridRank + 1, Rhs), a full
+// coefficient array (rank GridRank + 2) or a shared rank-3 coefficient View (n, m, m), whose
+// grid strides are all 0. `lines` is set by the caller.
+template <int GridRank, bool Rhs, class T, class View>
+block_axis_operand<T> make_block_axis_operand(const View& v, int axis) {
+  constexpr int R = static_cast<int>(View::rank);
+  const auto st = [&](int k) { return static_cast<index_t>(v.stride(k)); };
+  block_axis_operand<T> op;
+  op.data = v.data();
+  if constexpr (!Rhs && R == 3) {
+    op.row = st(0);
+    op.r_stride = st(1);
+    op.c_stride = st(2);
+  } else {
+    for (int k = 0; k < GridRank; ++k) op.grid.s[k] = st(k);
+    op.row = st(axis);
+    op.r_stride = st(GridRank);
+    if constexpr (!Rhs) op.c_stride = st(GridRank + 1);
+  }
+  return op;
+}
+
+template <class ExecutionSpace, class DView, class... Coefficients>
+constexpr void block_axis_static_checks() {
+  constexpr int R = static_cast<int>(DView::rank) - 1;
+  using T = typename std::tuple_element_t<0, std::tuple<Coefficients...>>::non_const_value_type;
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve::solve_along(block_thomas): the first argument must be a Kokkos "
+                "execution space instance");
+  static_assert(Kokkos::is_view<DView>::value && (Kokkos::is_view<Coefficients>::value && ...),
+                "bandsolve::solve_along(block_thomas): a, b, c and d must be Kokkos::Views");
+  static_assert(R >= 2 && R <= max_axis_rank,
+                "bandsolve::solve_along(block_thomas): d must be a View of rank 3 to 5 (a 2-D to "
+                "4-D grid, then the m unknowns of a grid point)");
+  static_assert(((Coefficients::rank == R + 2 || Coefficients::rank == 3) && ...),
+                "bandsolve::solve_along(block_thomas): a, b and c must be Views of d's rank + 1 "
+                "(the grid, then the block's row and column) or rank-3 Views (n, m, m) shared by "
+                "every line");
+  static_assert(is_supported_scalar_v<T> &&
+                    (std::is_same_v<typename Coefficients::non_const_value_type, T> && ...),
+                "bandsolve::solve_along(block_thomas): a, b and c must have one scalar type: "
+                "float, double, Kokkos::complex<float> or Kokkos::complex<double>");
+  static_assert(is_rhs_of_v<T, typename DView::value_type> &&
+                    !std::is_const_v<typename DView::value_type>,
+                "bandsolve::solve_along(block_thomas): d must be a non-const View (it receives "
+                "the solution) of the coefficients' scalar type, or of Kokkos::complex of it "
+                "over real coefficients");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
+          (Kokkos::SpaceAccessibility<ExecutionSpace,
+                                      typename Coefficients::memory_space>::accessible &&
+           ...),
+      "bandsolve::solve_along(block_thomas): the Views must be accessible from the execution "
+      "space");
+}
+
+// A coefficient against d: full arrays have d's grid extents and m x m blocks, shared ones
+// (n, m, m).
+template <class View, class DView>
+void block_axis_check_coefficient(const std::string& fn, const char* name, const View& v,
+                                  const DView& d, int axis) {
+  constexpr int R = static_cast<int>(DView::rank) - 1;
+  const std::size_t m = d.extent(R);
+  if constexpr (static_cast<int>(View::rank) == R + 2) {
+    for (int k = 0; k < R; ++k)
+      if (v.extent(k) != d.extent(k))
+        throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but d.extent(",
+                               k, ") = ", d.extent(k));
+    for (int k = R; k < R + 2; ++k)
+      if (v.extent(k) != m)
+        throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but d.extent(",
+                               R, ") = ", m, " (blocks of m x m for the m unknowns of a point)");
+  } else {
+    if (v.extent(0) != d.extent(axis))
+      throw_invalid_argument(fn, name, ".extent(0) = ", v.extent(0), " but d.extent(", axis,
+                             ") = ", d.extent(axis),
+                             " (shared coefficients need one block per row of the solve axis)");
+    for (int k = 1; k < 3; ++k)
+      if (v.extent(k) != m)
+        throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but d.extent(",
+                               R, ") = ", m, " (blocks of m x m for the m unknowns of a point)");
+  }
+  check_no_overlap(fn, "d", d, name, v);
+}
+
+// The grid of d (its first R axes) as a View of rank R, for the line packs.
+template <class DView>
+auto block_axis_grid(const DView& d) {
+  constexpr int R = static_cast<int>(DView::rank) - 1;
+  const auto all = Kokkos::ALL;
+  if constexpr (R == 2) return Kokkos::subview(d, all, all, 0);
+  else if constexpr (R == 3) return Kokkos::subview(d, all, all, all, 0);
+  else return Kokkos::subview(d, all, all, all, all, 0);
+}
+
+template <int M, int L, class ExecutionSpace, class T, class D, class InfoView>
+void block_axis_host_launch(const ExecutionSpace& exec, bool pivoting, const line_packs& g,
+                            const block_axis_operand<const T>& a,
+                            const block_axis_operand<const T>& b,
+                            const block_axis_operand<const T>& c, const block_axis_operand<D>& d,
+                            const InfoView& info) {
+  const index_t n = g.n;
+  for_each_pack(
+      exec, "bandsolve::solve_along(block_thomas)", g.npacks, block_thomas_item_scratch<T>(n, M, L),
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        int info_l[L] = {};
+        block_thomas_solve_group<M, L, T>(n, 1, k.lanes, pivoting, a.group(g, k), b.group(g, k),
+                                          c.group(g, k), d.group(g, k), static_cast<T*>(work),
+                                          info_l);
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = info_l[l];
+      });
+}
+
+}  // namespace detail
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView, class Backend = backend::default_for_t<ExecutionSpace>>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along(
+    const ExecutionSpace& exec, algo::block_thomas algorithm, int axis, const AView& a,
+    const BView& b, const CView& c, const DView& d, const InfoView& info, Backend = {}) {
+  using T = typename BView::non_const_value_type;
+  using D = typename DView::value_type;
+  constexpr int R = static_cast<int>(DView::rank) - 1;
+  detail::block_axis_static_checks<ExecutionSpace, DView, AView, BView, CView>();
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve_along(block_thomas): info must be a rank-1 Kokkos::View<int*>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename InfoView::memory_space>::accessible,
+      "bandsolve::solve_along(block_thomas): info must be accessible from the execution space");
+  const std::string fn = "bandsolve::solve_along(block_thomas)";
+  if (axis < 0 || axis >= R)
+    detail::throw_invalid_argument(fn, "axis = ", axis, " but d has ", R, " grid axes (0 to ",
+                                   R - 1, "; its last axis holds the m unknowns of a point)");
+  const auto grid = detail::block_axis_grid(d);
+  const std::size_t nlines = detail::check_along_lines(fn, axis, grid, info);
+  const std::size_t m = d.extent(R);
+  detail::block_size_dispatch(fn, m, [](auto) {});
+  detail::block_axis_check_coefficient(fn, "a", a, d, axis);
+  detail::block_axis_check_coefficient(fn, "b", b, d, axis);
+  detail::block_axis_check_coefficient(fn, "c", c, d, axis);
+  detail::check_no_overlap(fn, "d", d, "info", info);
+  if (nlines == 0) return;
+  if (d.extent(axis) == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  const bool pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
+  auto ao = detail::make_block_axis_operand<R, false, const T>(a, axis);
+  auto bo = detail::make_block_axis_operand<R, false, const T>(b, axis);
+  auto co = detail::make_block_axis_operand<R, false, const T>(c, axis);
+  auto dop = detail::make_block_axis_operand<R, true, D>(d, axis);
+  const detail::nd_strides arrays[4] = {ao.grid, bo.grid, co.grid, dop.grid};
+  const int lane_axis = detail::lane_axis_of(grid, axis);
+  const auto packs_of = [&](int width) {
+    detail::line_packs g = detail::make_line_packs(grid, axis, lane_axis, width);
+    detail::merge_contiguous_outer_axes(g, arrays, 4);
+    return g;
+  };
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    const detail::line_packs lines = packs_of(1);
+    ao.lines = bo.lines = co.lines = lines;
+    dop.lines = lines;
+    const detail::block_axis_info<InfoView> info_of_line{info, lines};
+    const auto n = static_cast<index_t>(d.extent(axis));
+    detail::block_size_dispatch(fn, m, [&](auto block_size) {
+      using kernel =
+          detail::block_device_one_shot<decltype(block_size)::value, false, T, decltype(ao),
+                                        decltype(bo), decltype(co), decltype(dop),
+                                        detail::block_axis_info<InfoView>>;
+      detail::device::for_each_tile(exec, "bandsolve::solve_along(block_thomas, device)",
+                                    detail::block_device_tiles(lines.npacks), 0,
+                                    kernel::row_bytes(n),
+                                    kernel{ao, bo, co, dop, info_of_line, n, lines.npacks, 1,
+                                           pivoting});
+    });
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve_along(block_thomas): a host backend runs only on its own "
+                  "execution space");
+    detail::block_size_dispatch(fn, m, [&](auto block_size) {
+      constexpr int full = detail::block_lanes_v<T, 0>;
+      const detail::line_packs whole = packs_of(full);
+      detail::with_block_lanes<T, 0>(whole.lane_extent, [&](auto lanes) {
+        constexpr int L = decltype(lanes)::value;
+        detail::block_axis_host_launch<decltype(block_size)::value, L>(
+            exec, pivoting, L == full ? whole : packs_of(L), ao, bo, co, dop, info);
+      });
+    });
+  }
+}
+
+}  // namespace bandsolve

@@ -1,0 +1,399 @@
+// solve_along(block_thomas): the block lines along every axis of 2-D, 3-D and 4-D grids against
+// LAPACK ?gbsv on the same systems, for arrays in LayoutRight order, LayoutLeft order (each
+// unknown's field apart) and padded strided subviews (padding untouched), full and shared
+// coefficients, real, complex and complex d over real coefficients, with and without pivoting,
+// on the host and the device backends; info codes on their lines' numbers and bad input.
+// Three block sizes are compiled (the kernels are block Thomas's, tested for every m elsewhere).
+#define BANDSOLVE_BLOCK_SIZES 2, 3, 5
+#include "block_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+using bandsolve::algo::block_thomas;
+
+namespace {
+
+template <class T, int N>
+struct pointers {
+  using type = typename pointers<T, N - 1>::type*;
+};
+template <class T>
+struct pointers<T, 0> {
+  using type = T;
+};
+// Every array of the tests is a host View of this type: one instantiation per rank, any order.
+template <class T, int N>
+using strided = Kokkos::View<typename pointers<T, N>::type, Kokkos::LayoutStride, Kokkos::HostSpace>;
+
+enum class order { right, left, padded };
+
+const char* order_name(order o) {
+  return o == order::right ? "right" : o == order::left ? "left" : "padded";
+}
+
+// An array of extents ext in `o` order; `padded` is a LayoutRight array one larger in every
+// extent, its padding holding `fill`, returned with the whole allocation in `whole`.
+template <class T, std::size_t N, std::size_t... I>
+strided<T, int(N)> make_array(const std::string& label, const std::array<std::size_t, N>& ext,
+                              order o, T fill, strided<T, int(N)>& whole,
+                              std::index_sequence<I...>) {
+  using data = typename pointers<T, int(N)>::type;
+  if (o == order::left)
+    return strided<T, int(N)>(Kokkos::View<data, Kokkos::LayoutLeft, Kokkos::HostSpace>(label, ext[I]...));
+  if (o == order::right)
+    return strided<T, int(N)>(Kokkos::View<data, Kokkos::LayoutRight, Kokkos::HostSpace>(label, ext[I]...));
+  Kokkos::View<data, Kokkos::LayoutRight, Kokkos::HostSpace> big(label, (ext[I] + 1)...);
+  Kokkos::deep_copy(big, fill);
+  whole = big;
+  return Kokkos::subview(big, std::make_pair(std::size_t(0), ext[I])...);
+}
+template <class T, std::size_t N>
+strided<T, int(N)> make_array(const std::string& label, const std::array<std::size_t, N>& ext,
+                              order o, T fill = T(0)) {
+  strided<T, int(N)> whole;
+  return make_array<T, N>(label, ext, o, fill, whole, std::make_index_sequence<N>{});
+}
+
+// Element idx of v (any rank), through its strides.
+template <class View, std::size_t N>
+typename View::value_type& at(const View& v, const std::array<std::size_t, N>& idx) {
+  std::size_t off = 0;
+  for (std::size_t k = 0; k < N; ++k) off += idx[k] * v.stride(k);
+  return v.data()[off];
+}
+
+// Grid point of row i of line s along `axis` (lines numbered by the other axes, last fastest).
+template <std::size_t R>
+std::array<std::size_t, R> point_of(const std::array<std::size_t, R>& grid, int axis,
+                                    std::size_t s, std::size_t i) {
+  std::array<std::size_t, R> p{};
+  for (int k = int(R) - 1; k >= 0; --k) {
+    if (k == axis) continue;
+    p[k] = s % grid[k];
+    s /= grid[k];
+  }
+  p[axis] = i;
+  return p;
+}
+
+template <std::size_t R, class... Tail>
+std::array<std::size_t, R + sizeof...(Tail)> extend(const std::array<std::size_t, R>& p,
+                                                    Tail... tail) {
+  std::array<std::size_t, R + sizeof...(Tail)> q{};
+  for (std::size_t k = 0; k < R; ++k) q[k] = p[k];
+  const std::size_t t[] = {static_cast<std::size_t>(tail)...};
+  for (std::size_t k = 0; k < sizeof...(Tail); ++k) q[R + k] = t[k];
+  return q;
+}
+
+// The coefficient arrays of a case: a full grid array (rank R + 2) or a shared one (n, m, m).
+template <class T, std::size_t R, bool Shared>
+struct coefficient {
+  using view = std::conditional_t<Shared, strided<T, 3>, strided<T, int(R) + 2>>;
+  static view make(const std::string& label, const std::array<std::size_t, R>& grid, int axis,
+                   std::size_t m, order o) {
+    if constexpr (Shared)
+      return make_array<T, 3>(label, {grid[axis], m, m}, o);
+    else
+      return make_array<T, R + 2>(label, extend(grid, m, m), o);
+  }
+  static T& entry(const view& v, const std::array<std::size_t, R>& grid, int axis, std::size_t s,
+                  std::size_t i, std::size_t r, std::size_t c) {
+    if constexpr (Shared)
+      return at(v, std::array<std::size_t, 3>{i, r, c});
+    else
+      return at(v, extend(point_of(grid, axis, s, i), r, c));
+  }
+};
+
+struct shape {
+  std::vector<std::size_t> grid;
+  int axis;
+};
+
+// One case: lines of p (line s of the grid is system s) solved along `axis`; returns the worst
+// difference from LAPACK relative to its tolerance (<= 1 passes) and checks info and padding.
+// D = Kokkos::complex<T> over real T takes p's two right-hand sides as real and imaginary parts.
+template <class T, class D, std::size_t R, bool SharedA, bool SharedB, bool SharedC, class Exec,
+          class... Backend>
+void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int axis, std::size_t m,
+                order coef_order, order d_order, std::uint32_t seed, block_thomas alg,
+                Backend... backend) {
+  constexpr bool split = !std::is_same_v<T, D>;  // complex d over real coefficients
+  constexpr bool shared = SharedA || SharedB || SharedC;
+  const std::size_t n = grid[axis];
+  std::size_t nlines = 1;
+  for (std::size_t k = 0; k < R; ++k)
+    if (int(k) != axis) nlines *= grid[k];
+  auto p = bstest::random_block_dominant<T>(nlines, n, m, split ? 2 : 1, seed);
+  if (shared)  // every line the matrix of line 0 (the shared arrays hold it)
+    for (std::size_t s = 1; s < nlines; ++s)
+      for (std::size_t e = 0; e < n * m * m; ++e) {
+        if (SharedA) p.a[s * n * m * m + e] = p.a[e];
+        if (SharedB) p.b[s * n * m * m + e] = p.b[e];
+        if (SharedC) p.c[s * n * m * m + e] = p.c[e];
+      }
+  using ca = coefficient<T, R, SharedA>;
+  using cb = coefficient<T, R, SharedB>;
+  using cc = coefficient<T, R, SharedC>;
+  const auto a = ca::make("a", grid, axis, m, coef_order);
+  const auto b = cb::make("b", grid, axis, m, coef_order);
+  const auto c = cc::make("c", grid, axis, m, coef_order);
+  const D sentinel = D(777);
+  strided<D, int(R) + 1> d_whole;
+  const auto d = make_array<D, R + 1>("d", extend(grid, m), d_order, sentinel, d_whole,
+                                      std::make_index_sequence<R + 1>{});
+  for (std::size_t s = 0; s < nlines; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < m; ++r) {
+        for (std::size_t col = 0; col < m; ++col) {
+          ca::entry(a, grid, axis, s, i, r, col) = p.a[p.blk(s, i, r, col)];
+          cb::entry(b, grid, axis, s, i, r, col) = p.b[p.blk(s, i, r, col)];
+          cc::entry(c, grid, axis, s, i, r, col) = p.c[p.blk(s, i, r, col)];
+        }
+        D& x = at(d, extend(point_of(grid, axis, s, i), r));
+        if constexpr (split)
+          x = D(p.d[p.vec(s, i, r, 0)], p.d[p.vec(s, i, r, 1)]);
+        else
+          x = p.d[p.vec(s, i, r, 0)];
+      }
+  const auto info = bstest::make_info(nlines);
+  bandsolve::solve_along(exec, alg, axis, a, b, c, d, info, backend...);
+  exec.fence();
+
+  std::vector<T> x(p.d.size());
+  for (std::size_t s = 0; s < nlines; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < m; ++r) {
+        const D v = at(d, extend(point_of(grid, axis, s, i), r));
+        if constexpr (split) {
+          x[p.vec(s, i, r, 0)] = v.real();
+          x[p.vec(s, i, r, 1)] = v.imag();
+        } else {
+          x[p.vec(s, i, r, 0)] = v;
+        }
+      }
+  const auto expected = bstest::gbsv_reference(p);
+  INFO("grid rank " << R << ", axis " << axis << ", n " << n << ", m " << m << ", lines "
+                    << nlines << ", coefficients " << order_name(coef_order) << ", d "
+                    << order_name(d_order));
+  CHECK(bstest::block_max_rel_diff(p, x, expected) <= bstest::block_lapack_tol<T>(m));
+  CHECK(bstest::block_max_residual(p, x) <= bstest::block_residual_tol<T>(m));
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nlines, 0));
+  if (d_order == order::padded) {  // every element of the allocation outside d keeps its value
+    std::vector<char> inside(d_whole.span(), 0);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < m; ++r)
+          inside[&at(d, extend(point_of(grid, axis, s, i), r)) - d_whole.data()] = 1;
+    std::size_t changed = 0;
+    for (std::size_t e = 0; e < d_whole.span(); ++e)
+      if (!inside[e] && !(d_whole.data()[e] == sentinel)) ++changed;
+    CHECK(changed == 0);
+  }
+}
+
+template <std::size_t R>
+std::array<std::size_t, R> grid_of(const std::vector<std::size_t>& g) {
+  std::array<std::size_t, R> a{};
+  for (std::size_t k = 0; k < R; ++k) a[k] = g[k];
+  return a;
+}
+
+// Every axis of grids of rank 2, 3 and 4 (n = 1, 2, 3 and longer lines; lane rows that are not
+// multiples of the SIMD packs), in each order of d and the coefficients.
+template <class T, class D, bool Shared, class Exec, class... Backend>
+void check_every_axis(const Exec& exec, std::size_t m, block_thomas alg, Backend... backend) {
+  const std::vector<std::vector<std::size_t>> grids = {
+      {7, 5}, {1, 11}, {3, 2, 10}, {4, 9, 1}, {2, 3, 2, 5}};
+  std::uint32_t seed = 11;
+  for (const auto& g : grids)
+    for (int axis = 0; axis < int(g.size()); ++axis)
+      for (order co : {order::right, order::left, order::padded})
+        for (order dor : {order::right, order::left, order::padded}) {
+          ++seed;
+          if (g.size() == 2)
+            check_case<T, D, 2, Shared, Shared, Shared>(exec, grid_of<2>(g), axis, m, co, dor,
+                                                        seed, alg, backend...);
+          else if (g.size() == 3)
+            check_case<T, D, 3, Shared, Shared, Shared>(exec, grid_of<3>(g), axis, m, co, dor,
+                                                        seed, alg, backend...);
+          else
+            check_case<T, D, 4, Shared, Shared, Shared>(exec, grid_of<4>(g), axis, m, co, dor,
+                                                        seed, alg, backend...);
+        }
+}
+
+}  // namespace
+
+TEST_CASE("solve_along(block_thomas) matches LAPACK gbsv on every axis, host backend",
+          "[block_thomas][axis][lapack]") {
+  bstest::for_each_exec([](auto exec) {
+    for (std::size_t m : {2, 3, 5}) {
+      check_every_axis<double, double, false>(exec, m, block_thomas{});
+      check_every_axis<double, double, true>(exec, m, block_thomas{});
+    }
+    check_every_axis<float, float, false>(exec, 3, block_thomas{});
+    check_every_axis<double, double, false>(
+        exec, 5, block_thomas{block_thomas::pivoting::partial});
+    check_every_axis<Kokkos::complex<double>, Kokkos::complex<double>, false>(exec, 2,
+                                                                             block_thomas{});
+    check_every_axis<double, Kokkos::complex<double>, false>(exec, 3, block_thomas{});
+    check_every_axis<float, Kokkos::complex<float>, true>(exec, 2, block_thomas{});
+    // b per line, a and c shared (a constant-coefficient coupling with a varying diagonal).
+    check_case<double, double, 3, true, false, true>(exec, {6, 4, 9}, 1, 3, order::left,
+                                                     order::right, 5, block_thomas{});
+  });
+}
+
+TEST_CASE("solve_along(block_thomas) matches LAPACK gbsv on every axis, device backend",
+          "[block_thomas][axis][lapack][device]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    for (std::size_t m : {2, 5}) {
+      check_every_axis<double, double, false>(exec, m, block_thomas{}, dev);
+      check_every_axis<double, double, true>(exec, m, block_thomas{}, dev);
+    }
+    check_every_axis<float, float, false>(exec, 3, block_thomas{block_thomas::pivoting::partial},
+                                          dev);
+    check_every_axis<double, Kokkos::complex<double>, false>(exec, 3, block_thomas{}, dev);
+  });
+}
+
+TEST_CASE("solve_along(block_thomas) takes LayoutRight and LayoutLeft Views directly",
+          "[block_thomas][axis]") {
+  using right5 = Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using left4 = Kokkos::View<double****, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  const std::size_t nx = 4, ny = 6, nz = 3, m = 2;
+  bstest::for_each_exec([&](auto exec) {
+    for (int axis = 0; axis < 3; ++axis) {
+      const right5 a("a", nx, ny, nz, m, m), b("b", nx, ny, nz, m, m), c("c", nx, ny, nz, m, m);
+      const left4 d("d", nx, ny, nz, m), expected("x", nx, ny, nz, m);
+      // Tridiagonal-of-blocks diag(4) with -1 couplings and an off-diagonal 0.5 in B: the same
+      // matrix on every line, x = 1 everywhere, so d = A 1.
+      const std::size_t n = d.extent(axis);
+      for (std::size_t i = 0; i < nx; ++i)
+        for (std::size_t j = 0; j < ny; ++j)
+          for (std::size_t k = 0; k < nz; ++k) {
+            const std::size_t row = axis == 0 ? i : axis == 1 ? j : k;
+            for (std::size_t r = 0; r < m; ++r) {
+              for (std::size_t q = 0; q < m; ++q) {
+                a(i, j, k, r, q) = r == q ? -1.0 : 0.0;
+                c(i, j, k, r, q) = r == q ? -1.0 : 0.0;
+                b(i, j, k, r, q) = r == q ? 4.0 : 0.5;
+              }
+              d(i, j, k, r) = 4.0 + 0.5 * double(m - 1) - (row > 0 ? 1.0 : 0.0) -
+                              (row + 1 < n ? 1.0 : 0.0);
+            }
+          }
+      const auto info = bstest::make_info(nx * ny * nz / n);
+      bandsolve::solve_along(exec, block_thomas{}, axis, a, b, c, d, info);
+      exec.fence();
+      double worst = 0;
+      for (std::size_t e = 0; e < d.span(); ++e) worst = std::max(worst, std::abs(d.data()[e] - 1.0));
+      INFO("axis " << axis);
+      CHECK(worst <= 1e-14);
+      CHECK(bstest::info_to_host(info) == std::vector<int>(nx * ny * nz / n, 0));
+    }
+  });
+}
+
+TEST_CASE("solve_along(block_thomas) reports a singular block on its line's number",
+          "[block_thomas][axis][info]") {
+  // Grid (3, 5, 4) along axis 1: line (ix, :, iz) is ix*4 + iz. Line (2, :, 1) = 9 has a zero
+  // diagonal block at block row 3 (A zero there too, so S_3 = 0): info 4 there, 0 elsewhere.
+  const std::array<std::size_t, 3> grid = {3, 5, 4};
+  const int axis = 1;
+  const std::size_t m = 3, n = 5, nlines = 12, bad = 9, bad_row = 3;
+  const auto run = [&](auto exec, block_thomas alg, auto... backend) {
+    auto p = bstest::random_block_dominant<double>(nlines, n, m, 1, 99);
+    for (std::size_t r = 0; r < m; ++r)
+      for (std::size_t q = 0; q < m; ++q) {
+        p.b[p.blk(bad, bad_row, r, q)] = 0;
+        p.a[p.blk(bad, bad_row, r, q)] = 0;
+      }
+    using co = coefficient<double, 3, false>;
+    const auto a = co::make("a", grid, axis, m, order::right);
+    const auto b = co::make("b", grid, axis, m, order::right);
+    const auto c = co::make("c", grid, axis, m, order::right);
+    const auto d = make_array<double, 4>("d", extend(grid, m), order::left);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < m; ++r) {
+          for (std::size_t q = 0; q < m; ++q) {
+            co::entry(a, grid, axis, s, i, r, q) = p.a[p.blk(s, i, r, q)];
+            co::entry(b, grid, axis, s, i, r, q) = p.b[p.blk(s, i, r, q)];
+            co::entry(c, grid, axis, s, i, r, q) = p.c[p.blk(s, i, r, q)];
+          }
+          at(d, extend(point_of(grid, axis, s, i), r)) = p.d[p.vec(s, i, r, 0)];
+        }
+    const auto info = bstest::make_info(nlines);
+    bandsolve::solve_along(exec, alg, axis, a, b, c, d, info, backend...);
+    exec.fence();
+    std::vector<int> expected(nlines, 0);
+    expected[bad] = int(bad_row) + 1;
+    CHECK(bstest::info_to_host(info) == expected);
+  };
+  bstest::for_each_exec([&](auto exec) {
+    for (const auto alg : {block_thomas{}, block_thomas{block_thomas::pivoting::partial}}) {
+      run(exec, alg);
+      run(exec, alg, bandsolve::backend::device{});
+    }
+  });
+}
+
+TEST_CASE("solve_along(block_thomas) rejects bad input with the function and the values",
+          "[block_thomas][axis][checks]") {
+  using V5 = Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const V5 a("a", 2, 3, 4, 3, 3), b("b", 2, 3, 4, 3, 3), c("c", 2, 3, 4, 3, 3);
+  const V4 d("d", 2, 3, 4, 3);
+  const auto info = bstest::make_info(8);  // along axis 1: 2 x 4 lines
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const auto throws = [&](auto&& call, const std::string& text) {
+    CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(
+                                  "bandsolve::solve_along(block_thomas)") &&
+                                  Catch::Matchers::ContainsSubstring(text));
+  };
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, 3, a, b, c, d, info); },
+         "axis = 3 but d has 3 grid axes");
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, -1, a, b, c, d, info); },
+         "axis = -1");
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, 0, a, b, c, d, info); },
+         "info.extent(0) = 8 but d has 12 lines along axis 0");
+  const V5 wide("wide", 2, 3, 5, 3, 3);
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, 1, a, wide, c, d, info); },
+         "b.extent(2) = 5 but d.extent(2) = 4");
+  const V5 small_blocks("small", 2, 3, 4, 2, 2);
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, 1, small_blocks, b, c, d, info); },
+         "a.extent(3) = 2 but d.extent(3) = 3");
+  const V3 shared_short("shared", 2, 3, 3);
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, 1, a, b, shared_short, d, info); },
+         "c.extent(0) = 2 but d.extent(1) = 3");
+  const V5 a4("a4", 2, 3, 4, 4, 4), b4("b4", 2, 3, 4, 4, 4), c4("c4", 2, 3, 4, 4, 4);
+  const V4 d4("d4", 2, 3, 4, 4);
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, 1, a4, b4, c4, d4, info); },
+         "block size m = 4 is not compiled in this program: BANDSOLVE_BLOCK_SIZES = 2, 3, 5");
+  const V5 a9("a9", 2, 3, 4, 9, 9);
+  const V4 d9("d9", 2, 3, 4, 9);
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, 1, a9, a9, a9, d9, info); },
+         "block size m = 9 is not supported");
+  // d made of a's memory: column 1 of every block of a.
+  const auto d_in_a = Kokkos::subview(a, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL, 1);
+  throws([&] { bandsolve::solve_along(exec, block_thomas{}, 1, a, b, c, d_in_a, info); },
+         "d overlaps a");
+  throws([&] {
+    bandsolve::solve_along(exec, block_thomas{}, 0, a, b, c, d, info,
+                           bandsolve::backend::device{});
+  },
+         "info.extent(0) = 8 but d has 12 lines along axis 0");
+}
