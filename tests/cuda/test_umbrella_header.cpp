@@ -219,8 +219,8 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, and complex d over the real
-// coefficients), symmetric and partial pivoting with full ones and periodic with both, rows whose
-// solution is all ones (d = a + b + c without the entries outside the matrix, all of them for
+// coefficients), symmetric and partial pivoting with full ones, periodic and block Thomas
+// (m = 3) with both, rows whose solution is all ones (d = a + b + c without the entries outside the matrix, all of them for
 // periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
@@ -314,6 +314,51 @@ void along_on_device() {
                                info);
     Kokkos::deep_copy(d, u);
     report((axis_name + ", solve_along_add").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
+    // Block lines of m = 3 unknowns per point: B = 4 I + 0.5 off the diagonal, A = C = -I, full
+    // arrays and shared ones (the same blocks); d = A 1 row by row, the solution all ones.
+    const std::size_t m = 3;
+    Kokkos::View<double*****, Kokkos::LayoutRight, mem> ba("ba", e[0], e[1], e[2], m, m),
+        bb("bb", e[0], e[1], e[2], m, m);
+    Kokkos::View<double***, Kokkos::LayoutRight, mem> sba("sba", n, m, m), sbb("sbb", n, m, m);
+    Kokkos::View<double****, Kokkos::LayoutLeft, mem> bd("bd", e[0], e[1], e[2], m);
+    auto hba = Kokkos::create_mirror_view(ba), hbb = Kokkos::create_mirror_view(bb);
+    auto hsba = Kokkos::create_mirror_view(sba), hsbb = Kokkos::create_mirror_view(sbb);
+    auto hbd = Kokkos::create_mirror_view(bd);
+    for (std::size_t i = 0; i < e[0]; ++i)
+      for (std::size_t j = 0; j < e[1]; ++j)
+        for (std::size_t k = 0; k < e[2]; ++k) {
+          const std::size_t row = axis == 0 ? i : axis == 1 ? j : k;
+          for (std::size_t r = 0; r < m; ++r) {
+            for (std::size_t q = 0; q < m; ++q) {
+              hba(i, j, k, r, q) = hsba(row, r, q) = r == q ? -1.0 : 0.0;
+              hbb(i, j, k, r, q) = hsbb(row, r, q) = r == q ? 4.0 : 0.5;
+            }
+            hbd(i, j, k, r) = 4.0 + 0.5 * double(m - 1) - (row > 0 ? 1.0 : 0.0) -
+                              (row + 1 < n ? 1.0 : 0.0);
+          }
+        }
+    Kokkos::deep_copy(ba, hba);
+    Kokkos::deep_copy(bb, hbb);
+    Kokkos::deep_copy(sba, hsba);
+    Kokkos::deep_copy(sbb, hsbb);
+    const auto block_worst = [&] {
+      auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bd);
+      double w = 0;
+      for (std::size_t k = 0; k < x.size(); ++k) w = std::max(w, std::abs(x.data()[k] - 1.0));
+      return w;
+    };
+    Kokkos::deep_copy(bd, hbd);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::block_thomas{}, axis, ba, bb, ba, bd,
+                           info);
+    Kokkos::fence();
+    report((axis_name + ", block_thomas, m = 3").c_str(),
+           failed() + (block_worst() > 1e-12 ? 1 : 0));
+    Kokkos::deep_copy(bd, hbd);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::block_thomas{}, axis, sba, sbb, sba,
+                           bd, info);
+    Kokkos::fence();
+    report((axis_name + ", block_thomas, m = 3, shared coefficients").c_str(),
+           failed() + (block_worst() > 1e-12 ? 1 : 0));
   }
 }
 
