@@ -11,8 +11,8 @@
 // (structure of arrays), LayoutRight a point's unknowns together (array of structures).
 // a, b, c: each either a full array of rank R + 2 (d's grid extents, then the block's row and
 // column: a(i, j, k, r, c)), one matrix per line, or a rank-3 View (n, m, m) shared by every
-// line (each line is still factored on its own: the arithmetic of a full array, the memory
-// traffic of d alone). Any layouts, each its own strides; padding of strided subviews is never
+// line (the host backends factor it once per call and solve every line with its factors; the
+// device backend factors it on each line). Any layouts, each its own strides; padding of strided subviews is never
 // read nor written. Scalars: float, double, Kokkos::complex of either; over real coefficients d
 // may be Kokkos::complex of their type. info: rank-1 View<int>, one entry per line, numbered by
 // the batch indices in axis order, last fastest (as solve_along(thomas) numbers lines); codes as
@@ -22,11 +22,15 @@
 // Backends: the execution space's own (host: packs of neighbouring lines along the batch axis
 // of smallest stride, one SIMD lane each, as solve(block_thomas) groups systems), or a trailing
 // backend::device{} (the default on Kokkos::Cuda): a thread per line, consecutive threads on
-// neighbouring lines, with the device one-shot solve's row scratch.
+// neighbouring lines, with the device one-shot solve's row scratch. Shared coefficients on the
+// host: their factors in a buffer kept between calls (backend/scratch.hpp), n (3m^2 + m) values
+// per lane of a work item.
+#include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 
+#include <mutex>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -188,6 +192,46 @@ void block_axis_host_launch(const ExecutionSpace& exec, bool pivoting, const lin
       });
 }
 
+// Coefficients shared by every line on the host backends: the one matrix is factored once per
+// call into every lane of one work item's factors (a group of one line whose other lanes read
+// it too), kept in a scratch buffer of their own, and each pack of lines runs the factored
+// solve against them: d alone crosses memory, the factors stay in cache (n (3m^2 + m) L values).
+struct block_axis_shared_factors_tag {};
+
+template <int M, int L, class ExecutionSpace, class T, class D, class InfoView>
+void block_axis_shared_host_launch(const ExecutionSpace& exec, bool pivoting,
+                                   const line_packs& g, const block_axis_operand<const T>& a,
+                                   const block_axis_operand<const T>& b,
+                                   const block_axis_operand<const T>& c,
+                                   const block_axis_operand<D>& d, const InfoView& info) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  const index_t n = g.n;
+  const std::size_t factor_bytes =
+      static_cast<std::size_t>(n) * block_factor_words<M> * L * sizeof(T);
+  std::unique_lock<std::mutex> kept;  // holds the buffer until both kernels have run
+  const auto buffer = scratch_buffer<memory_space, block_axis_shared_factors_tag>(
+      exec, "bandsolve::solve_along(block_thomas)", factor_bytes + sizeof(int), kept);
+  T* const f = reinterpret_cast<T*>(buffer.data());
+  int* const code = reinterpret_cast<int*>(buffer.data() + factor_bytes);
+  const line_pack first{0, 0, 0, 1};
+  for_each_pack(
+      exec, "bandsolve::solve_along(block_thomas) shared factors", 1, 0,
+      KOKKOS_LAMBDA(const index_t, void*) {
+        int info_l[L] = {};
+        block_thomas_factor_group<M, L, T>(n, 1, pivoting, a.group(g, first), b.group(g, first),
+                                           c.group(g, first), f, info_l);
+        *code = info_l[0];
+      });
+  for_each_pack(
+      exec, "bandsolve::solve_along(block_thomas) shared", g.npacks, 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        const line_pack k = g.pack(p);
+        block_thomas_factored_solve_group<M, L, T>(n, 1, k.lanes, pivoting, f, d.group(g, k));
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = *code;
+      });
+}
+
 }  // namespace detail
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
@@ -260,8 +304,12 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(
       const detail::line_packs whole = packs_of(full);
       detail::with_block_lanes<T, 0>(whole.lane_extent, [&](auto lanes) {
         constexpr int L = decltype(lanes)::value;
-        detail::block_axis_host_launch<decltype(block_size)::value, L>(
-            exec, pivoting, L == full ? whole : packs_of(L), ao, bo, co, dop, info);
+        constexpr int M = decltype(block_size)::value;
+        const detail::line_packs g = L == full ? whole : packs_of(L);
+        if constexpr (AView::rank == 3 && BView::rank == 3 && CView::rank == 3)
+          detail::block_axis_shared_host_launch<M, L>(exec, pivoting, g, ao, bo, co, dop, info);
+        else
+          detail::block_axis_host_launch<M, L>(exec, pivoting, g, ao, bo, co, dop, info);
       });
     });
   }
