@@ -2,6 +2,7 @@
 // BandSolve: batched solvers for tridiagonal and banded systems on Kokkos. Umbrella header.
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/banded/banded_lu.hpp>
+#include <bandsolve/banded/banded_lu_axis.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/block/block_thomas_axis.hpp>
 #include <bandsolve/core/algo.hpp>

@@ -5,6 +5,7 @@
 // on the host and the device backends; info codes on their lines' numbers and bad input.
 // Three block sizes are compiled (the kernels are block Thomas's, tested for every m elsewhere).
 #define BANDSOLVE_BLOCK_SIZES 2, 3, 5
+#include "axis_support.hpp"
 #include "block_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -19,80 +20,16 @@
 
 using bandsolve::algo::block_thomas;
 
+using bstest::at;
+using bstest::extend;
+using bstest::grid_of;
+using bstest::make_array;
+using bstest::order;
+using bstest::order_name;
+using bstest::point_of;
+using bstest::strided;
+
 namespace {
-
-template <class T, int N>
-struct pointers {
-  using type = typename pointers<T, N - 1>::type*;
-};
-template <class T>
-struct pointers<T, 0> {
-  using type = T;
-};
-// Every array of the tests is a host View of this type: one instantiation per rank, any order.
-template <class T, int N>
-using strided = Kokkos::View<typename pointers<T, N>::type, Kokkos::LayoutStride, Kokkos::HostSpace>;
-
-enum class order { right, left, padded };
-
-const char* order_name(order o) {
-  return o == order::right ? "right" : o == order::left ? "left" : "padded";
-}
-
-// An array of extents ext in `o` order; `padded` is a LayoutRight array one larger in every
-// extent, its padding holding `fill`, returned with the whole allocation in `whole`.
-template <class T, std::size_t N, std::size_t... I>
-strided<T, int(N)> make_array(const std::string& label, const std::array<std::size_t, N>& ext,
-                              order o, T fill, strided<T, int(N)>& whole,
-                              std::index_sequence<I...>) {
-  using data = typename pointers<T, int(N)>::type;
-  if (o == order::left)
-    return strided<T, int(N)>(Kokkos::View<data, Kokkos::LayoutLeft, Kokkos::HostSpace>(label, ext[I]...));
-  if (o == order::right)
-    return strided<T, int(N)>(Kokkos::View<data, Kokkos::LayoutRight, Kokkos::HostSpace>(label, ext[I]...));
-  Kokkos::View<data, Kokkos::LayoutRight, Kokkos::HostSpace> big(label, (ext[I] + 1)...);
-  Kokkos::deep_copy(big, fill);
-  whole = big;
-  return Kokkos::subview(big, std::make_pair(std::size_t(0), ext[I])...);
-}
-template <class T, std::size_t N>
-strided<T, int(N)> make_array(const std::string& label, const std::array<std::size_t, N>& ext,
-                              order o, T fill = T(0)) {
-  strided<T, int(N)> whole;
-  return make_array<T, N>(label, ext, o, fill, whole, std::make_index_sequence<N>{});
-}
-
-// Element idx of v (any rank), through its strides.
-template <class View, std::size_t N>
-typename View::value_type& at(const View& v, const std::array<std::size_t, N>& idx) {
-  std::size_t off = 0;
-  for (std::size_t k = 0; k < N; ++k) off += idx[k] * v.stride(k);
-  return v.data()[off];
-}
-
-// Grid point of row i of line s along `axis` (lines numbered by the other axes, last fastest).
-template <std::size_t R>
-std::array<std::size_t, R> point_of(const std::array<std::size_t, R>& grid, int axis,
-                                    std::size_t s, std::size_t i) {
-  std::array<std::size_t, R> p{};
-  for (int k = int(R) - 1; k >= 0; --k) {
-    if (k == axis) continue;
-    p[k] = s % grid[k];
-    s /= grid[k];
-  }
-  p[axis] = i;
-  return p;
-}
-
-template <std::size_t R, class... Tail>
-std::array<std::size_t, R + sizeof...(Tail)> extend(const std::array<std::size_t, R>& p,
-                                                    Tail... tail) {
-  std::array<std::size_t, R + sizeof...(Tail)> q{};
-  for (std::size_t k = 0; k < R; ++k) q[k] = p[k];
-  const std::size_t t[] = {static_cast<std::size_t>(tail)...};
-  for (std::size_t k = 0; k < sizeof...(Tail); ++k) q[R + k] = t[k];
-  return q;
-}
 
 // The coefficient arrays of a case: a full grid array (rank R + 2) or a shared one (n, m, m).
 template <class T, std::size_t R, bool Shared>
@@ -113,6 +50,29 @@ struct coefficient {
       return at(v, extend(point_of(grid, axis, s, i), r, c));
   }
 };
+
+// Line s of p into the grid arrays (d: p's right-hand side, or for complex D over real T its
+// two right-hand sides as real and imaginary parts).
+template <std::size_t R, class CA, class CB, class CC, class T, class DArray>
+void scatter_lines(const bstest::host_block_batch<T>& p, const std::array<std::size_t, R>& grid,
+                   int axis, const typename CA::view& a, const typename CB::view& b,
+                   const typename CC::view& c, const DArray& d) {
+  using D = typename DArray::value_type;
+  for (std::size_t s = 0; s < p.nsys; ++s)
+    for (std::size_t i = 0; i < p.n; ++i)
+      for (std::size_t r = 0; r < p.m; ++r) {
+        for (std::size_t col = 0; col < p.m; ++col) {
+          CA::entry(a, grid, axis, s, i, r, col) = p.a[p.blk(s, i, r, col)];
+          CB::entry(b, grid, axis, s, i, r, col) = p.b[p.blk(s, i, r, col)];
+          CC::entry(c, grid, axis, s, i, r, col) = p.c[p.blk(s, i, r, col)];
+        }
+        D& x = at(d, extend(point_of(grid, axis, s, i), r));
+        if constexpr (!std::is_same_v<T, D>)
+          x = D(p.d[p.vec(s, i, r, 0)], p.d[p.vec(s, i, r, 1)]);
+        else
+          x = p.d[p.vec(s, i, r, 0)];
+      }
+}
 
 struct shape {
   std::vector<std::size_t> grid;
@@ -151,20 +111,7 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
   strided<D, int(R) + 1> d_whole;
   const auto d = make_array<D, R + 1>("d", extend(grid, m), d_order, sentinel, d_whole,
                                       std::make_index_sequence<R + 1>{});
-  for (std::size_t s = 0; s < nlines; ++s)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t r = 0; r < m; ++r) {
-        for (std::size_t col = 0; col < m; ++col) {
-          ca::entry(a, grid, axis, s, i, r, col) = p.a[p.blk(s, i, r, col)];
-          cb::entry(b, grid, axis, s, i, r, col) = p.b[p.blk(s, i, r, col)];
-          cc::entry(c, grid, axis, s, i, r, col) = p.c[p.blk(s, i, r, col)];
-        }
-        D& x = at(d, extend(point_of(grid, axis, s, i), r));
-        if constexpr (split)
-          x = D(p.d[p.vec(s, i, r, 0)], p.d[p.vec(s, i, r, 1)]);
-        else
-          x = p.d[p.vec(s, i, r, 0)];
-      }
+  scatter_lines<R, ca, cb, cc>(p, grid, axis, a, b, c, d);
   const auto info = bstest::make_info(nlines);
   bandsolve::solve_along(exec, alg, axis, a, b, c, d, info, backend...);
   exec.fence();
@@ -201,19 +148,12 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
   }
 }
 
-template <std::size_t R>
-std::array<std::size_t, R> grid_of(const std::vector<std::size_t>& g) {
-  std::array<std::size_t, R> a{};
-  for (std::size_t k = 0; k < R; ++k) a[k] = g[k];
-  return a;
-}
-
 // Every axis of grids of rank 2, 3 and 4 (n = 1, 2, 3 and longer lines; lane rows that are not
 // multiples of the SIMD packs), in each order of d and the coefficients.
 template <class T, class D, bool Shared, class Exec, class... Backend>
 void check_every_axis(const Exec& exec, std::size_t m, block_thomas alg, Backend... backend) {
   const std::vector<std::vector<std::size_t>> grids = {
-      {7, 5}, {1, 11}, {3, 2, 10}, {4, 9, 1}, {2, 3, 2, 5}};
+      {7, 5}, {1, 11}, {3, 2, 10}, {4, 9, 1}, {10, 3, 4}, {2, 3, 2, 5}};
   std::uint32_t seed = 11;
   for (const auto& g : grids)
     for (int axis = 0; axis < int(g.size()); ++axis)
@@ -298,7 +238,8 @@ TEST_CASE("solve_along(block_thomas) takes LayoutRight and LayoutLeft Views dire
       bandsolve::solve_along(exec, block_thomas{}, axis, a, b, c, d, info);
       exec.fence();
       double worst = 0;
-      for (std::size_t e = 0; e < d.span(); ++e) worst = std::max(worst, std::abs(d.data()[e] - 1.0));
+      for (std::size_t e = 0; e < d.span(); ++e)
+        worst = std::max(worst, std::abs(d.data()[e] - 1.0));
       INFO("axis " << axis);
       CHECK(worst <= 1e-14);
       CHECK(bstest::info_to_host(info) == std::vector<int>(nx * ny * nz / n, 0));
@@ -325,16 +266,7 @@ TEST_CASE("solve_along(block_thomas) reports a singular block on its line's numb
     const auto b = co::make("b", grid, axis, m, order::right);
     const auto c = co::make("c", grid, axis, m, order::right);
     const auto d = make_array<double, 4>("d", extend(grid, m), order::left);
-    for (std::size_t s = 0; s < nlines; ++s)
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t r = 0; r < m; ++r) {
-          for (std::size_t q = 0; q < m; ++q) {
-            co::entry(a, grid, axis, s, i, r, q) = p.a[p.blk(s, i, r, q)];
-            co::entry(b, grid, axis, s, i, r, q) = p.b[p.blk(s, i, r, q)];
-            co::entry(c, grid, axis, s, i, r, q) = p.c[p.blk(s, i, r, q)];
-          }
-          at(d, extend(point_of(grid, axis, s, i), r)) = p.d[p.vec(s, i, r, 0)];
-        }
+    scatter_lines<3, co, co, co>(p, grid, axis, a, b, c, d);
     const auto info = bstest::make_info(nlines);
     bandsolve::solve_along(exec, alg, axis, a, b, c, d, info, backend...);
     exec.fence();

@@ -219,9 +219,9 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, and complex d over the real
-// coefficients), symmetric and partial pivoting with full ones, periodic and block Thomas
-// (m = 3) with both, rows whose solution is all ones (d = a + b + c without the entries outside the matrix, all of them for
-// periodic lines).
+// coefficients), symmetric and partial pivoting with full ones, periodic, block Thomas (m = 3)
+// and banded LU (pentadiagonal) with both, rows whose solution is all ones (d = a + b + c
+// without the entries outside the matrix, all of them for periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
   const std::size_t e[3] = {6, 40, 33};
@@ -359,6 +359,41 @@ void along_on_device() {
     Kokkos::fence();
     report((axis_name + ", block_thomas, m = 3, shared coefficients").c_str(),
            failed() + (block_worst() > 1e-12 ? 1 : 0));
+    // Pentadiagonal lines (1, -4, 8, -4, 1) in band storage, full (LayoutLeft) and shared:
+    // d = A 1, the solution all ones.
+    const int kl = 2, ku = 2;
+    const std::size_t ldab = 2 * kl + ku + 1;
+    Kokkos::View<double****, Kokkos::LayoutLeft, mem> ab("ab", e[0], e[1], e[2], ldab);
+    Kokkos::View<double**, Kokkos::LayoutRight, mem> sab("sab", n, ldab);
+    auto hab = Kokkos::create_mirror_view(ab);
+    auto hsab = Kokkos::create_mirror_view(sab);
+    const double penta[5] = {1, -4, 8, -4, 1};
+    for (std::size_t i = 0; i < e[0]; ++i)
+      for (std::size_t j = 0; j < e[1]; ++j)
+        for (std::size_t k = 0; k < e[2]; ++k) {
+          const std::size_t q = axis == 0 ? i : axis == 1 ? j : k;
+          double row = 0;
+          for (int r = -2; r <= 2; ++r) {
+            hab(i, j, k, std::size_t(kl + ku + r)) = hsab(q, std::size_t(kl + ku + r)) =
+                penta[r + 2];
+            if (long(q) + r >= 0 && long(q) + r < long(n)) row += penta[r + 2];
+          }
+          hd(i, j, k) = row;
+        }
+    Kokkos::deep_copy(ab, hab);
+    Kokkos::deep_copy(sab, hsab);
+    const auto band_rhs = Kokkos::create_mirror_view_and_copy(mem(), hd);
+    Kokkos::deep_copy(d, band_rhs);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::banded_lu{kl, ku}, axis, ab, d, info);
+    Kokkos::fence();
+    report((axis_name + ", banded_lu, kl = ku = 2").c_str(),
+           failed() + (worst() > 1e-12 ? 1 : 0));
+    Kokkos::deep_copy(d, band_rhs);
+    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::banded_lu{kl, ku}, axis, sab, d,
+                           info);
+    Kokkos::fence();
+    report((axis_name + ", banded_lu, shared band").c_str(),
+           failed() + (worst() > 1e-12 ? 1 : 0));
   }
 }
 

@@ -12,11 +12,12 @@
 // a, b, c: each either a full array of rank R + 2 (d's grid extents, then the block's row and
 // column: a(i, j, k, r, c)), one matrix per line, or a rank-3 View (n, m, m) shared by every
 // line (the host backends factor it once per call and solve every line with its factors; the
-// device backend factors it on each line). Any layouts, each its own strides; padding of strided subviews is never
-// read nor written. Scalars: float, double, Kokkos::complex of either; over real coefficients d
-// may be Kokkos::complex of their type. info: rank-1 View<int>, one entry per line, numbered by
-// the batch indices in axis order, last fastest (as solve_along(thomas) numbers lines); codes as
-// solve(block_thomas): 0, or the 1-based block row of the first singular diagonal block.
+// device backend factors it on each line). Any layouts, each its own strides; padding of
+// strided subviews is never read nor written. Scalars: float, double, Kokkos::complex of
+// either; over real coefficients d may be Kokkos::complex of their type. info: rank-1
+// View<int>, one entry per line, numbered by the batch indices in axis order, last fastest (as
+// solve_along(thomas) numbers lines); codes as solve(block_thomas): 0, or the 1-based block
+// row of the first singular diagonal block.
 // algo::block_thomas{algo::block_thomas::pivoting::partial} pivots inside the diagonal blocks.
 // Work is enqueued on exec (one launch for all lines) and never fenced here.
 // Backends: the execution space's own (host: packs of neighbouring lines along the batch axis

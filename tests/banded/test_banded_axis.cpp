@@ -1,0 +1,295 @@
+// solve_along(banded_lu): the band lines along every axis of 2-D, 3-D and 4-D arrays against
+// LAPACK ?gbsv on the same systems, for arrays in LayoutRight order, LayoutLeft order and padded
+// strided subviews (padding untouched), full and shared bands, compiled (kl = ku = 1, 2) and
+// run-time bandwidths, with and without pivoting, real, complex and complex d over a real band,
+// on the host and the device backends; info codes on their lines' numbers and bad input.
+#include "axis_support.hpp"
+#include "banded_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <array>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using bandsolve::algo::banded_lu;
+using bstest::at;
+using bstest::extend;
+using bstest::grid_of;
+using bstest::make_array;
+using bstest::order;
+using bstest::order_name;
+using bstest::point_of;
+using bstest::strided;
+
+namespace {
+
+// Backward error bound as in the batched banded tests (banded_lu_cases.hpp): 16 (kl + ku + 2)
+// eps, and against LAPACK cond(A) times it (cond_inf well under 1e3 for these matrices).
+template <class T>
+double residual_tol(int kl, int ku) {
+  return 16.0 * (kl + ku + 2) * bstest::band_eps<T>;
+}
+
+// The band of a case: a full array (rank R + 1, d's extents then ldab) or a shared one (n, ldab).
+template <class T, std::size_t R, bool Shared>
+struct band_array {
+  using view = std::conditional_t<Shared, strided<T, 2>, strided<T, int(R) + 1>>;
+  static view make(const std::array<std::size_t, R>& grid, int axis, std::size_t ldab, order o) {
+    if constexpr (Shared)
+      return make_array<T, 2>("ab", {grid[axis], ldab}, o);
+    else
+      return make_array<T, R + 1>("ab", extend(grid, ldab), o);
+  }
+  // Band row r of column j of line s.
+  static T& entry(const view& v, const std::array<std::size_t, R>& grid, int axis, std::size_t s,
+                  std::size_t j, std::size_t r) {
+    if constexpr (Shared)
+      return at(v, std::array<std::size_t, 2>{j, r});
+    else
+      return at(v, extend(point_of(grid, axis, s, j), r));
+  }
+};
+
+// One case: line s of the grid is system s of a random band (every line the same band when
+// Shared); D = Kokkos::complex<T> over real T takes two real right-hand sides as its parts.
+template <class T, class D, std::size_t R, bool Shared, class Exec, class... Backend>
+void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int axis,
+                const banded_lu& alg, order band_order, order d_order, std::uint32_t seed,
+                Backend... backend) {
+  constexpr bool split = !std::is_same_v<T, D>;
+  const std::size_t n = grid[axis];
+  std::size_t nlines = 1;
+  for (std::size_t k = 0; k < R; ++k)
+    if (int(k) != axis) nlines *= grid[k];
+  const double dominance = alg.pivoting && alg.kl > 0 && alg.ku > 0 ? -0.1 : 1.0;
+  auto h = bstest::random_band<T>(nlines, n, alg.kl, alg.ku, seed, dominance);
+  if (Shared)
+    for (std::size_t s = 1; s < nlines; ++s)
+      for (std::size_t e = 0; e < n * h.ldab; ++e) h.ab[s * n * h.ldab + e] = h.ab[e];
+  const int nrhs = split ? 2 : 1;
+  const auto rhs = bstest::random_values<T>(nlines * n * nrhs, seed + 1);
+  using band = band_array<T, R, Shared>;
+  const auto ab = band::make(grid, axis, h.ldab, band_order);
+  const D sentinel = D(777);
+  strided<D, int(R)> d_whole;
+  const auto d = make_array<D, R>("d", grid, d_order, sentinel, d_whole,
+                                  std::make_index_sequence<R>{});
+  for (std::size_t s = 0; s < nlines; ++s)
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t r = 0; r < h.ldab; ++r)
+        band::entry(ab, grid, axis, s, j, r) = h.ab[s * n * h.ldab + j * h.ldab + r];
+      D& x = at(d, point_of(grid, axis, s, j));
+      if constexpr (split)
+        x = D(rhs[(s * 2) * n + j], rhs[(s * 2 + 1) * n + j]);
+      else
+        x = rhs[s * n + j];
+    }
+  const auto info = bstest::make_info(nlines);
+  bandsolve::solve_along(exec, alg, axis, ab, d, info, backend...);
+  exec.fence();
+
+  std::vector<T> x(rhs.size());
+  for (std::size_t s = 0; s < nlines; ++s)
+    for (std::size_t j = 0; j < n; ++j) {
+      const D v = at(d, point_of(grid, axis, s, j));
+      if constexpr (split) {
+        x[(s * 2) * n + j] = v.real();
+        x[(s * 2 + 1) * n + j] = v.imag();
+      } else {
+        x[s * n + j] = v;
+      }
+    }
+  const auto ref = bstest::reference_gbsv(h, rhs, nrhs);
+  double worst_res = 0, worst_diff = 0;
+  for (std::size_t s = 0; s < nlines; ++s)
+    for (int k = 0; k < nrhs; ++k) {
+      worst_res = std::max(worst_res, bstest::band_residual(h, x, rhs, s, std::size_t(k),
+                                                            std::size_t(nrhs)));
+      worst_diff = std::max(worst_diff,
+                            bstest::vec_rel_diff(x, ref.x, (s * nrhs + std::size_t(k)) * n, n));
+    }
+  INFO("rank " << R << ", axis " << axis << ", n " << n << ", kl " << alg.kl << ", ku " << alg.ku
+               << ", pivoting " << alg.pivoting << ", lines " << nlines << ", band "
+               << order_name(band_order) << ", d " << order_name(d_order));
+  CHECK(worst_res <= residual_tol<T>(alg.kl, alg.ku));
+  CHECK(worst_diff <= 1000.0 * residual_tol<T>(alg.kl, alg.ku));
+  CHECK(bstest::info_to_host(info) == std::vector<int>(nlines, 0));
+  if (d_order == order::padded) {
+    std::vector<char> inside(d_whole.span(), 0);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t j = 0; j < n; ++j)
+        inside[&at(d, point_of(grid, axis, s, j)) - d_whole.data()] = 1;
+    std::size_t changed = 0;
+    for (std::size_t e = 0; e < d_whole.span(); ++e)
+      if (!inside[e] && !(d_whole.data()[e] == sentinel)) ++changed;
+    CHECK(changed == 0);
+  }
+}
+
+// Every axis of arrays of rank 2, 3 and 4 (n = 1, 2 and longer lines; lane rows shorter than a
+// pack, and longer ones that are not multiples of it, also where the lane axis is not the last
+// batch axis: (10, 3, 4) in LayoutLeft along z), every order of the band and d.
+template <class T, class D, bool Shared, class Exec, class... Backend>
+void check_every_axis(const Exec& exec, const banded_lu& alg, Backend... backend) {
+  const std::vector<std::vector<std::size_t>> grids = {
+      {9, 6}, {1, 19}, {3, 2, 10}, {5, 19, 1}, {10, 3, 4}, {2, 3, 2, 7}};
+  std::uint32_t seed = 21;
+  for (const auto& g : grids)
+    for (int axis = 0; axis < int(g.size()); ++axis)
+      for (order bo : {order::right, order::left, order::padded})
+        for (order dor : {order::right, order::left, order::padded}) {
+          ++seed;
+          if (g.size() == 2)
+            check_case<T, D, 2, Shared>(exec, grid_of<2>(g), axis, alg, bo, dor, seed,
+                                        backend...);
+          else if (g.size() == 3)
+            check_case<T, D, 3, Shared>(exec, grid_of<3>(g), axis, alg, bo, dor, seed,
+                                        backend...);
+          else
+            check_case<T, D, 4, Shared>(exec, grid_of<4>(g), axis, alg, bo, dor, seed,
+                                        backend...);
+        }
+}
+
+}  // namespace
+
+TEST_CASE("solve_along(banded_lu) matches LAPACK gbsv on every axis, host backend",
+          "[banded][axis][lapack]") {
+  bstest::for_each_exec([](auto exec) {
+    for (const banded_lu alg : {banded_lu{2, 2}, banded_lu{1, 1, false}, banded_lu{1, 3},
+                                banded_lu{2, 2, false}}) {
+      check_every_axis<double, double, false>(exec, alg);
+      check_every_axis<double, double, true>(exec, alg);
+    }
+    check_every_axis<float, float, false>(exec, banded_lu{2, 2});
+    check_every_axis<Kokkos::complex<double>, Kokkos::complex<double>, false>(exec,
+                                                                             banded_lu{1, 2});
+    check_every_axis<double, Kokkos::complex<double>, false>(exec, banded_lu{2, 2});
+    check_every_axis<float, Kokkos::complex<float>, true>(exec, banded_lu{1, 1});
+  });
+}
+
+TEST_CASE("solve_along(banded_lu) matches LAPACK gbsv on every axis, device backend",
+          "[banded][axis][lapack][device]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    for (const banded_lu alg : {banded_lu{2, 2}, banded_lu{1, 3, false}}) {
+      check_every_axis<double, double, false>(exec, alg, dev);
+      check_every_axis<double, double, true>(exec, alg, dev);
+    }
+    check_every_axis<float, Kokkos::complex<float>, false>(exec, banded_lu{2, 2}, dev);
+  });
+}
+
+TEST_CASE("solve_along(banded_lu) takes LayoutRight and LayoutLeft Views directly",
+          "[banded][axis]") {
+  // Pentadiagonal lines (1, -4, 8, -4, 1) along each axis: with d = A 1 the solution is all ones.
+  const std::size_t e[3] = {5, 9, 4};
+  bstest::for_each_exec([&](auto exec) {
+    for (int axis = 0; axis < 3; ++axis) {
+      const int kl = 2, ku = 2;
+      const std::size_t ldab = 2 * kl + ku + 1, n = e[axis];
+      const Kokkos::View<double****, Kokkos::LayoutLeft, Kokkos::HostSpace> ab("ab", e[0], e[1],
+                                                                               e[2], ldab);
+      const Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> d("d", e[0], e[1],
+                                                                              e[2]);
+      const double coef[5] = {1, -4, 8, -4, 1};
+      for (std::size_t i = 0; i < e[0]; ++i)
+        for (std::size_t j = 0; j < e[1]; ++j)
+          for (std::size_t k = 0; k < e[2]; ++k) {
+            const std::size_t q = axis == 0 ? i : axis == 1 ? j : k;  // this point's column
+            for (int r = -2; r <= 2; ++r)  // A(q + r, q) at band row kl + ku + r
+              ab(i, j, k, std::size_t(kl + ku + r)) = coef[r + 2];
+            double row = 0;
+            for (int c = -2; c <= 2; ++c)
+              if (long(q) + c >= 0 && long(q) + c < long(n)) row += coef[c + 2];
+            d(i, j, k) = row;
+          }
+      const auto info = bstest::make_info(e[0] * e[1] * e[2] / n);
+      bandsolve::solve_along(exec, banded_lu{kl, ku}, axis, ab, d, info);
+      exec.fence();
+      double worst = 0;
+      for (std::size_t x = 0; x < d.span(); ++x)
+        worst = std::max(worst, std::abs(d.data()[x] - 1.0));
+      INFO("axis " << axis);
+      CHECK(worst <= 1e-12);
+      CHECK(bstest::info_to_host(info) == std::vector<int>(e[0] * e[1] * e[2] / n, 0));
+    }
+  });
+}
+
+TEST_CASE("solve_along(banded_lu) reports a zero pivot on its line's number",
+          "[banded][axis][info]") {
+  // Array (4, 6, 3) along axis 1: line (ix, :, iz) is ix*3 + iz. Line (2, :, 2) = 8 gets a zero
+  // column 2 (every band row), so U(3, 3) is 0 with or without pivoting: info 3 there.
+  const std::array<std::size_t, 3> grid = {4, 6, 3};
+  const int axis = 1;
+  const std::size_t n = 6, nlines = 12, bad = 8, bad_column = 2;
+  const auto run = [&](auto exec, const banded_lu& alg, auto... backend) {
+    auto h = bstest::random_band<double>(nlines, n, alg.kl, alg.ku, 5, 1.0);
+    for (std::size_t r = 0; r < h.ldab; ++r) h.ab[bad * n * h.ldab + bad_column * h.ldab + r] = 0;
+    using band = band_array<double, 3, false>;
+    const auto ab = band::make(grid, axis, h.ldab, order::right);
+    const auto d = make_array<double, 3>("d", grid, order::left);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t r = 0; r < h.ldab; ++r)
+          band::entry(ab, grid, axis, s, j, r) = h.ab[s * n * h.ldab + j * h.ldab + r];
+        at(d, point_of(grid, axis, s, j)) = 1.0;
+      }
+    const auto info = bstest::make_info(nlines);
+    bandsolve::solve_along(exec, alg, axis, ab, d, info, backend...);
+    exec.fence();
+    std::vector<int> expected(nlines, 0);
+    expected[bad] = int(bad_column) + 1;
+    INFO("kl " << alg.kl << ", ku " << alg.ku << ", pivoting " << alg.pivoting);
+    CHECK(bstest::info_to_host(info) == expected);
+  };
+  bstest::for_each_exec([&](auto exec) {
+    for (const banded_lu alg : {banded_lu{1, 1}, banded_lu{2, 2, false}}) {
+      run(exec, alg);
+      run(exec, alg, bandsolve::backend::device{});
+    }
+  });
+}
+
+TEST_CASE("solve_along(banded_lu) rejects bad input with the function and the values",
+          "[banded][axis][checks]") {
+  using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V2 = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const V4 ab("ab", 2, 3, 4, 7);
+  const V3 d("d", 2, 3, 4);
+  const auto info = bstest::make_info(8);  // along axis 1: 2 x 4 lines
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const auto throws = [&](auto&& call, const std::string& text) {
+    CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(
+                                  "bandsolve::solve_along(banded_lu)") &&
+                                  Catch::Matchers::ContainsSubstring(text));
+  };
+  throws([&] { bandsolve::solve_along(exec, banded_lu{2, 2}, 3, ab, d, info); },
+         "axis = 3 but d has rank 3");
+  throws([&] { bandsolve::solve_along(exec, banded_lu{2, 2}, 0, ab, d, info); },
+         "info.extent(0) = 8 but d has 12 lines along axis 0");
+  throws([&] { bandsolve::solve_along(exec, banded_lu{2, 3}, 1, ab, d, info); },
+         "ab has ldab = 7 band rows but kl = 2, ku = 3 need 2*kl+ku+1 = 8");
+  throws([&] { bandsolve::solve_along(exec, banded_lu{-1, 2}, 1, ab, d, info); },
+         "kl = -1 and ku = 2 must both be >= 0");
+  const V4 wide("wide", 2, 3, 5, 7);
+  throws([&] { bandsolve::solve_along(exec, banded_lu{2, 2}, 1, wide, d, info); },
+         "ab.extent(2) = 5 but d.extent(2) = 4");
+  const V2 shared_short("shared", 4, 7);
+  throws([&] { bandsolve::solve_along(exec, banded_lu{2, 2}, 1, shared_short, d, info); },
+         "ab.extent(0) = 4 but d.extent(1) = 3");
+  const auto d_in_ab = Kokkos::subview(ab, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL, 1);
+  throws([&] { bandsolve::solve_along(exec, banded_lu{2, 2}, 1, ab, d_in_ab, info); },
+         "d overlaps ab");
+  throws([&] {
+    bandsolve::solve_along(exec, banded_lu{2, 2}, 0, ab, d, info, bandsolve::backend::device{});
+  },
+         "info.extent(0) = 8 but d has 12 lines along axis 0");
+}
