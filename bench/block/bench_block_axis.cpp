@@ -20,31 +20,45 @@ namespace {
 
 constexpr long grid_side = 64;
 
-// Row i of a line along the solve axis: every scalar row sums to 1 (off-diagonal entries
-// -(0.25 + 0.5 h) / (3m), diagonal 1 minus their sum), so A 1 = 1 and repeated solves stay put.
+// Point k (row i of its line of n block rows): set(which, r, col, value) with which 0, 1, 2
+// for A, B, C (col < m) and 3 for d (col = 0). Every scalar row sums to 1: off-diagonal entries
+// -(0.25 + 0.5 h) / (3m), the diagonal 1 minus their sum, so A 1 = 1 and repeated solves stay
+// put.
+template <class Set>
+KOKKOS_INLINE_FUNCTION void block_point_values(std::size_t k, std::size_t i, std::size_t n,
+                                               std::size_t m, const Set& set) {
+  for (std::size_t r = 0; r < m; ++r) {
+    double sum = 0;
+    for (std::size_t col = 0; col < m; ++col) {
+      const std::uint64_t h = 4 * ((k * m + r) * m + col);
+      const double scale = 1.0 / (3.0 * double(m));
+      const double va = -(0.25 + 0.5 * hash01(h)) * scale;
+      const double vb = col == r ? 0.0 : -(0.25 + 0.5 * hash01(h + 1)) * scale;
+      const double vc = -(0.25 + 0.5 * hash01(h + 2)) * scale;
+      set(0, r, col, va);
+      set(2, r, col, vc);
+      if (col != r) set(1, r, col, vb);
+      sum += (i > 0 ? va : 0.0) + vb + (i + 1 < n ? vc : 0.0);
+    }
+    set(1, r, r, 1 - sum);
+    set(3, r, 0, 1 + hash01(4 * (k * m + r) + 3));
+  }
+}
+
+// The grid's values for lines along `axis`.
 template <class Grid5, class Grid4>
 void fill_grid(const Grid5& a, const Grid5& b, const Grid5& c, const Grid4& d, int axis) {
   const std::size_t side = d.extent(0), m = d.extent(3);
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<host_exec>(0, side * side * side), KOKKOS_LAMBDA(std::size_t k) {
         const std::size_t p[3] = {k / (side * side), k / side % side, k % side};
-        const std::size_t i = p[axis], n = side;
-        for (std::size_t r = 0; r < m; ++r) {
-          double sum = 0;
-          for (std::size_t col = 0; col < m; ++col) {
-            const std::uint64_t h = 4 * ((k * m + r) * m + col);
-            const double scale = 1.0 / (3.0 * double(m));
-            const double va = -(0.25 + 0.5 * hash01(h)) * scale;
-            const double vb = col == r ? 0.0 : -(0.25 + 0.5 * hash01(h + 1)) * scale;
-            const double vc = -(0.25 + 0.5 * hash01(h + 2)) * scale;
-            a(p[0], p[1], p[2], r, col) = va;
-            b(p[0], p[1], p[2], r, col) = vb;
-            c(p[0], p[1], p[2], r, col) = vc;
-            sum += (i > 0 ? va : 0.0) + vb + (i + 1 < n ? vc : 0.0);
-          }
-          b(p[0], p[1], p[2], r, r) = 1 - sum;
-          d(p[0], p[1], p[2], r) = 1 + hash01(4 * (k * m + r) + 3);
-        }
+        block_point_values(k, p[axis], side, m, [&](int which, std::size_t r, std::size_t col,
+                                                     double v) {
+          if (which == 0) a(p[0], p[1], p[2], r, col) = v;
+          else if (which == 1) b(p[0], p[1], p[2], r, col) = v;
+          else if (which == 2) c(p[0], p[1], p[2], r, col) = v;
+          else d(p[0], p[1], p[2], r) = v;
+        });
       });
   host_exec().fence();
 }
@@ -100,23 +114,14 @@ void block_batch_peer(benchmark::State& state) {
   const auto d = bandsolve::make_block_rhs<column, double, mem>("d", nsys, n, m);
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
-        const std::size_t s = k / n, i = k % n;
-        for (std::size_t r = 0; r < m; ++r) {
-          double sum = 0;
-          for (std::size_t col = 0; col < m; ++col) {
-            const std::uint64_t h = 4 * ((k * m + r) * m + col);
-            const double scale = 1.0 / (3.0 * double(m));
-            const double va = -(0.25 + 0.5 * hash01(h)) * scale;
-            const double vb = col == r ? 0.0 : -(0.25 + 0.5 * hash01(h + 1)) * scale;
-            const double vc = -(0.25 + 0.5 * hash01(h + 2)) * scale;
-            bandsolve::block_at(a, s, i, r, col) = va;
-            bandsolve::block_at(b, s, i, r, col) = vb;
-            bandsolve::block_at(c, s, i, r, col) = vc;
-            sum += (i > 0 ? va : 0.0) + vb + (i + 1 < n ? vc : 0.0);
-          }
-          bandsolve::block_at(b, s, i, r, r) = 1 - sum;
-          bandsolve::block_at(d, s, i, r) = 1 + hash01(4 * (k * m + r) + 3);
-        }
+        const std::size_t s = k / n;
+        block_point_values(k, k % n, n, m, [&](int which, std::size_t r, std::size_t col,
+                                              double v) {
+          if (which == 0) bandsolve::block_at(a, s, k % n, r, col) = v;
+          else if (which == 1) bandsolve::block_at(b, s, k % n, r, col) = v;
+          else if (which == 2) bandsolve::block_at(c, s, k % n, r, col) = v;
+          else bandsolve::block_at(d, s, k % n, r) = v;
+        });
       });
   host_exec().fence();
   const host_exec exec;
