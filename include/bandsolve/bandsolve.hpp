@@ -5,6 +5,7 @@
 #include <bandsolve/banded/banded_lu_axis.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/block/block_thomas_axis.hpp>
+#include <bandsolve/block/block_thomas_axis_factor.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/errors.hpp>
 #include <bandsolve/core/info.hpp>

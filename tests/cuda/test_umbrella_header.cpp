@@ -219,9 +219,9 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, and complex d over the real
-// coefficients), symmetric and partial pivoting with full ones, periodic, block Thomas (m = 3)
-// and banded LU (pentadiagonal) with both, rows whose solution is all ones (d = a + b + c
-// without the entries outside the matrix, all of them for periodic lines).
+// coefficients), symmetric and partial pivoting with full ones, periodic, block Thomas (m = 3,
+// also factorize_along) and banded LU (pentadiagonal) with both, rows whose solution is all
+// ones (d = a + b + c without the entries outside the matrix, all of them for periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
   const std::size_t e[3] = {6, 40, 33};
@@ -359,6 +359,14 @@ void along_on_device() {
     Kokkos::fence();
     report((axis_name + ", block_thomas, m = 3, shared coefficients").c_str(),
            failed() + (block_worst() > 1e-12 ? 1 : 0));
+    const auto fb = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::block_thomas{},
+                                               axis, ba, bb, ba);
+    Kokkos::deep_copy(bd, hbd);
+    fb.solve(Kokkos::Cuda(), bd);
+    Kokkos::fence();
+    report((axis_name + ", block_thomas, m = 3, factorize_along").c_str(),
+           bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fb.info())) +
+               (block_worst() > 1e-12 ? 1 : 0));
     // Pentadiagonal lines (1, -4, 8, -4, 1) in band storage, full (LayoutLeft) and shared:
     // d = A 1, the solution all ones.
     const int kl = 2, ku = 2;

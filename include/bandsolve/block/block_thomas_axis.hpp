@@ -100,7 +100,8 @@ block_axis_operand<T> make_block_axis_operand(const View& v, int axis) {
   return op;
 }
 
-template <class ExecutionSpace, class DView, class... Coefficients>
+// WrittenRhs: d receives the solution (solve_along; not factorize_along's shape-giving d).
+template <class ExecutionSpace, bool WrittenRhs, class DView, class... Coefficients>
 constexpr void block_axis_static_checks() {
   constexpr int R = static_cast<int>(DView::rank) - 1;
   using T = typename std::tuple_element_t<0, std::tuple<Coefficients...>>::non_const_value_type;
@@ -120,8 +121,8 @@ constexpr void block_axis_static_checks() {
                     (std::is_same_v<typename Coefficients::non_const_value_type, T> && ...),
                 "bandsolve::solve_along(block_thomas): a, b and c must have one scalar type: "
                 "float, double, Kokkos::complex<float> or Kokkos::complex<double>");
-  static_assert(is_rhs_of_v<T, typename DView::value_type> &&
-                    !std::is_const_v<typename DView::value_type>,
+  static_assert(!WrittenRhs || (is_rhs_of_v<T, typename DView::value_type> &&
+                                 !std::is_const_v<typename DView::value_type>),
                 "bandsolve::solve_along(block_thomas): d must be a non-const View (it receives "
                 "the solution) of the coefficients' scalar type, or of Kokkos::complex of it "
                 "over real coefficients");
@@ -135,32 +136,29 @@ constexpr void block_axis_static_checks() {
 }
 
 // A coefficient against d: full arrays have d's grid extents and m x m blocks, shared ones
-// (n, m, m).
+// (n, m, m). (Overlap with d is checked where d is written.)
 template <class View, class DView>
 void block_axis_check_coefficient(const std::string& fn, const char* name, const View& v,
-                                  const DView& d, int axis) {
+                                  const DView& d, int axis, const char* d_name = "d") {
   constexpr int R = static_cast<int>(DView::rank) - 1;
   const std::size_t m = d.extent(R);
+  const auto mismatch = [&](int k, int dk, std::size_t expected, const char* why) {
+    throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but ", d_name,
+                           ".extent(", dk, ") = ", expected, why);
+  };
+  const char* blocks = " (blocks of m x m for the m unknowns of a point)";
   if constexpr (static_cast<int>(View::rank) == R + 2) {
     for (int k = 0; k < R; ++k)
-      if (v.extent(k) != d.extent(k))
-        throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but d.extent(",
-                               k, ") = ", d.extent(k));
+      if (v.extent(k) != d.extent(k)) mismatch(k, k, d.extent(k), "");
     for (int k = R; k < R + 2; ++k)
-      if (v.extent(k) != m)
-        throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but d.extent(",
-                               R, ") = ", m, " (blocks of m x m for the m unknowns of a point)");
+      if (v.extent(k) != m) mismatch(k, R, m, blocks);
   } else {
     if (v.extent(0) != d.extent(axis))
-      throw_invalid_argument(fn, name, ".extent(0) = ", v.extent(0), " but d.extent(", axis,
-                             ") = ", d.extent(axis),
-                             " (shared coefficients need one block per row of the solve axis)");
+      mismatch(0, axis, d.extent(axis),
+               " (shared coefficients need one block per row of the solve axis)");
     for (int k = 1; k < 3; ++k)
-      if (v.extent(k) != m)
-        throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but d.extent(",
-                               R, ") = ", m, " (blocks of m x m for the m unknowns of a point)");
+      if (v.extent(k) != m) mismatch(k, R, m, blocks);
   }
-  check_no_overlap(fn, "d", d, name, v);
 }
 
 // The grid of d (its first R axes) as a View of rank R, for the line packs.
@@ -243,7 +241,7 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(
   using T = typename BView::non_const_value_type;
   using D = typename DView::value_type;
   constexpr int R = static_cast<int>(DView::rank) - 1;
-  detail::block_axis_static_checks<ExecutionSpace, DView, AView, BView, CView>();
+  detail::block_axis_static_checks<ExecutionSpace, true, DView, AView, BView, CView>();
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::solve_along(block_thomas): info must be a rank-1 Kokkos::View<int*>");
@@ -261,6 +259,9 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(
   detail::block_axis_check_coefficient(fn, "a", a, d, axis);
   detail::block_axis_check_coefficient(fn, "b", b, d, axis);
   detail::block_axis_check_coefficient(fn, "c", c, d, axis);
+  detail::check_no_overlap(fn, "d", d, "a", a);
+  detail::check_no_overlap(fn, "d", d, "b", b);
+  detail::check_no_overlap(fn, "d", d, "c", c);
   detail::check_no_overlap(fn, "d", d, "info", info);
   if (nlines == 0) return;
   if (d.extent(axis) == 0) {

@@ -1,0 +1,171 @@
+// factorize_along(block_thomas) and its solves: the block lines along every axis of 2-D, 3-D and
+// 4-D grids, factored once and solved twice (the same x bit for bit), against LAPACK ?gbsv, for
+// coefficients and right-hand sides in every order (d laid out unlike the coefficients too),
+// full and shared blocks, with and without pivoting, real and complex d over real blocks, on the
+// host and the device backends; the form without d, info codes on their lines' numbers, solves
+// of a d laid out otherwise than at factorization, and bad input.
+#define BANDSOLVE_BLOCK_SIZES 2, 3
+#include "block_axis_cases.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+TEST_CASE("factorize_along(block_thomas) solves match LAPACK gbsv on every axis",
+          "[block_thomas][axis][factor][lapack]") {
+  bstest::for_each_exec([](auto exec) {
+    for (std::size_t m : {2, 3}) {
+      check_every_axis<double, double, false, true>(exec, m, block_thomas{});
+      check_every_axis<double, double, true, true>(exec, m, block_thomas{});
+    }
+    check_every_axis<double, double, false, true>(
+        exec, 3, block_thomas{block_thomas::pivoting::partial});
+    check_every_axis<double, Kokkos::complex<double>, true, true>(exec, 2, block_thomas{});
+    check_every_axis<float, float, false, true>(exec, 2, block_thomas{});
+    // b per line, a and c shared: factored per line.
+    check_case<double, double, 3, true, false, true, true>(exec, {6, 4, 9}, 1, 3, order::left,
+                                                           order::right, 5, block_thomas{});
+  });
+}
+
+TEST_CASE("factorize_along(block_thomas) on the device backend matches LAPACK gbsv",
+          "[block_thomas][axis][factor][lapack][device]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    check_every_axis<double, double, false, true>(exec, 3, block_thomas{}, dev);
+    check_every_axis<double, double, true, true>(exec, 2, block_thomas{}, dev);
+    check_every_axis<double, Kokkos::complex<double>, false, true>(
+        exec, 2, block_thomas{block_thomas::pivoting::partial}, dev);
+  });
+}
+
+TEST_CASE("factorize_along(block_thomas) without d, and a d laid out otherwise",
+          "[block_thomas][axis][factor]") {
+  // The same matrix on every line (B = 4 I + 0.5 off the diagonal, A = C = -I) in full
+  // LayoutRight arrays, factored without d; then solved for d = A 1 in LayoutLeft and in
+  // LayoutRight: x = 1 both times.
+  using right5 = Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const std::size_t e[3] = {5, 7, 3}, m = 2;
+  const auto run = [&](auto exec, int axis, auto... backend) {
+    const right5 a("a", e[0], e[1], e[2], m, m), b("b", e[0], e[1], e[2], m, m);
+    const std::size_t n = e[axis];
+    for (std::size_t i = 0; i < e[0]; ++i)
+      for (std::size_t j = 0; j < e[1]; ++j)
+        for (std::size_t k = 0; k < e[2]; ++k)
+          for (std::size_t r = 0; r < m; ++r)
+            for (std::size_t q = 0; q < m; ++q) {
+              a(i, j, k, r, q) = r == q ? -1.0 : 0.0;
+              b(i, j, k, r, q) = r == q ? 4.0 : 0.5;
+            }
+    const Kokkos::View<const double*****, Kokkos::LayoutRight, Kokkos::HostSpace> ac = a;
+    const auto f = bandsolve::factorize_along(exec, block_thomas{}, axis, ac, b, ac, backend...);
+    CHECK(!f.shared());
+    CHECK(f.nsys() == e[0] * e[1] * e[2] / n);
+    const auto fill_and_solve = [&](const auto& d) {
+      for (std::size_t i = 0; i < e[0]; ++i)
+        for (std::size_t j = 0; j < e[1]; ++j)
+          for (std::size_t k = 0; k < e[2]; ++k) {
+            const std::size_t row = axis == 0 ? i : axis == 1 ? j : k;
+            for (std::size_t r = 0; r < m; ++r)
+              d(i, j, k, r) = 4.0 + 0.5 * double(m - 1) - (row > 0 ? 1.0 : 0.0) -
+                              (row + 1 < n ? 1.0 : 0.0);
+          }
+      f.solve(exec, d);
+      exec.fence();
+      double worst = 0;
+      for (std::size_t x = 0; x < d.span(); ++x)
+        worst = std::max(worst, std::abs(d.data()[x] - 1.0));
+      return worst;
+    };
+    const Kokkos::View<double****, Kokkos::LayoutLeft, Kokkos::HostSpace> dl("dl", e[0], e[1],
+                                                                             e[2], m);
+    const Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace> dr("dr", e[0], e[1],
+                                                                              e[2], m);
+    INFO("axis " << axis);
+    CHECK(fill_and_solve(dl) <= 1e-14);
+    CHECK(fill_and_solve(dr) <= 1e-14);
+    CHECK(bstest::info_to_host(f.info()) == std::vector<int>(f.nsys(), 0));
+  };
+  bstest::for_each_exec([&](auto exec) {
+    for (int axis = 0; axis < 3; ++axis) {
+      run(exec, axis);
+      run(exec, axis, bandsolve::backend::device{});
+    }
+  });
+}
+
+TEST_CASE("factorize_along(block_thomas) reports singular blocks on their lines' numbers",
+          "[block_thomas][axis][factor][info]") {
+  // Grid (3, 5, 4) along axis 1: line (2, :, 1) = 9 has S_3 = 0 (info 4); shared blocks with a
+  // zero B_0: every line reports 1.
+  const std::array<std::size_t, 3> grid = {3, 5, 4};
+  const std::size_t m = 2, n = 5, nlines = 12;
+  const auto run = [&](auto exec, auto... backend) {
+    auto p = bstest::random_block_dominant<double>(nlines, n, m, 1, 17);
+    for (std::size_t r = 0; r < m; ++r)
+      for (std::size_t q = 0; q < m; ++q) p.b[p.blk(9, 3, r, q)] = p.a[p.blk(9, 3, r, q)] = 0;
+    using full = coefficient<double, 3, false>;
+    const auto a = full::make("a", grid, 1, m, order::left);
+    const auto b = full::make("b", grid, 1, m, order::left);
+    const auto c = full::make("c", grid, 1, m, order::left);
+    const auto d = make_array<double, 4>("d", extend(grid, m), order::right);
+    scatter_lines<3, full, full, full>(p, grid, 1, a, b, c, d);
+    const auto f = bandsolve::factorize_along(exec, block_thomas{}, 1, a, b, c, backend...);
+    std::vector<int> expected(nlines, 0);
+    expected[9] = 4;
+    CHECK(bstest::info_to_host(f.info()) == expected);
+
+    using one = coefficient<double, 3, true>;
+    const auto sa = one::make("sa", grid, 1, m, order::right);
+    const auto sb = one::make("sb", grid, 1, m, order::right);  // zero: B_0 singular
+    const auto fs = bandsolve::factorize_along(exec, block_thomas{}, 1, sa, sb, sa, d,
+                                               backend...);
+    CHECK(fs.shared());
+    CHECK(bstest::info_to_host(fs.info()) == std::vector<int>(nlines, 1));
+  };
+  bstest::for_each_exec([&](auto exec) {
+    run(exec);
+    run(exec, bandsolve::backend::device{});
+  });
+}
+
+TEST_CASE("factorize_along(block_thomas) rejects bad input with the function and the values",
+          "[block_thomas][axis][factor][checks]") {
+  using V5 = Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const V5 a("a", 2, 3, 4, 3, 3), b("b", 2, 3, 4, 3, 3), c("c", 2, 3, 4, 3, 3);
+  const V4 d("d", 2, 3, 4, 3);
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const auto throws = [&](auto&& call, const std::string& fn, const std::string& text) {
+    CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(fn) &&
+                                  Catch::Matchers::ContainsSubstring(text));
+  };
+  const std::string factorize = "bandsolve::factorize_along(block_thomas)";
+  throws([&] { (void)bandsolve::factorize_along(exec, block_thomas{}, 3, a, b, c); }, factorize,
+         "axis = 3 but b has 3 grid axes (0 to 2)");
+  const V5 wide("wide", 2, 3, 5, 3, 3);
+  throws([&] { (void)bandsolve::factorize_along(exec, block_thomas{}, 1, a, wide, c); },
+         factorize, "a.extent(2) = 4 but b.extent(2) = 5");
+  const V3 shared_short("shared", 2, 3, 3);
+  throws([&] { (void)bandsolve::factorize_along(exec, block_thomas{}, 1, a, b, shared_short); },
+         factorize, "c.extent(0) = 2 but b.extent(1) = 3");
+  const V4 d2("d2", 2, 3, 4, 2);
+  throws([&] { (void)bandsolve::factorize_along(exec, block_thomas{}, 1, a, b, c, d2); },
+         factorize, "a.extent(3) = 3 but d.extent(3) = 2");
+  const auto f = bandsolve::factorize_along(exec, block_thomas{}, 1, a, b, c);
+  const std::string solve = "bandsolve::block_axis_factorization::solve";
+  const V4 other("other", 2, 4, 4, 3);
+  throws([&] { f.solve(exec, other); }, solve, "d.extent(1) = 4 but the factored grid has 3");
+  const V4 blocks2("blocks2", 2, 3, 4, 2);
+  throws([&] { f.solve(exec, blocks2); }, solve,
+         "d.extent(3) = 2 but the factored blocks are 3 x 3");
+  const Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace> d5("d5", 2, 3, 4, 1, 3);
+  throws([&] { f.solve(exec, d5); }, solve,
+         "d has 4 grid axes (rank 5) but the factorization has 3");
+  const bandsolve::block_axis_factorization<double, Kokkos::DefaultHostExecutionSpace,
+                                            bandsolve::backend::default_for_t<
+                                                Kokkos::DefaultHostExecutionSpace>>
+      empty;
+  throws([&] { empty.solve(exec, d); }, solve, "empty");
+}
