@@ -2,12 +2,13 @@
 // unknowns per point (double), the arrays in array-of-structures order (LayoutRight: a point's
 // m unknowns together, a(i, j, k, r, c)) and structure-of-arrays order (LayoutLeft: each
 // unknown's field apart), full coefficients (one matrix per line) and coefficients shared by
-// every line (rank-3 Views). The peer in the same run: solve(block_thomas) of a column-layout
+// every line (rank-3 Views), one-shot (solve_along) and factored (factorize_along once, then
+// f.solve) for full coefficients. The peer in the same run: solve(block_thomas) of a column-layout
 // batch of as many systems and rows, the layout block Thomas reads fastest, i.e. what the
 // solve costs once the lines have been transposed into a batch (block_thomas/one_shot/column in
 // bench_block_thomas.cpp, registered here with these sizes).
 // Floor bytes per scalar unknown: 3m coefficients and 2 right-hand-side values (full), or the
-// 2 right-hand-side values alone (shared).
+// 2 right-hand-side values alone (shared); factored: 3m + 1 factor values and the 2.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -63,7 +64,8 @@ void fill_grid(const Grid5& a, const Grid5& b, const Grid5& c, const Grid4& d, i
   host_exec().fence();
 }
 
-template <class Layout, bool Shared>
+// Factored: factorize_along once (full coefficients), then f.solve per iteration.
+template <class Layout, bool Shared, bool Factored = false>
 void block_axis_benchmark(benchmark::State& state) {
   const int axis = static_cast<int>(state.range(0));
   const auto m = static_cast<std::size_t>(state.range(1));
@@ -90,16 +92,33 @@ void block_axis_benchmark(benchmark::State& state) {
     }
   };
   const auto la = line(a), lb = line(b), lc = line(c);
-  for (auto _ : state) {
-    t.start();
-    bandsolve::solve_along(exec, bandsolve::algo::block_thomas{}, axis, la, lb, lc, d, info);
-    exec.fence();
-    t.stop(state);
-  }
-  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a line failed");
   const double unknowns = double(side * side * side * m);
-  report(state, t, ((Shared ? 0.0 : 3.0 * double(m)) + 2.0) * sizeof(double) * unknowns,
-         unknowns);
+  if constexpr (Factored) {
+    const auto f = bandsolve::factorize_along(exec, bandsolve::algo::block_thomas{}, axis, la, lb,
+                                              lc, d);
+    exec.fence();
+    for (auto _ : state) {
+      t.start();
+      f.solve(exec, d);
+      exec.fence();
+      t.stop(state);
+    }
+    if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a line failed");
+    // The factors: 3m^2 + m values per block row, 3m + 1 per scalar unknown (one line's with
+    // shared blocks, read from cache).
+    report(state, t, ((Shared ? 0.0 : 3.0 * double(m) + 1.0) + 2.0) * sizeof(double) * unknowns,
+           unknowns);
+  } else {
+    for (auto _ : state) {
+      t.start();
+      bandsolve::solve_along(exec, bandsolve::algo::block_thomas{}, axis, la, lb, lc, d, info);
+      exec.fence();
+      t.stop(state);
+    }
+    if (bandsolve::count_failed(info) != 0) state.SkipWithError("a line failed");
+    report(state, t, ((Shared ? 0.0 : 3.0 * double(m)) + 2.0) * sizeof(double) * unknowns,
+           unknowns);
+  }
 }
 
 // The peer: a column-layout batch of side^2 systems of side block rows.
@@ -138,13 +157,14 @@ void block_batch_peer(benchmark::State& state) {
   report(state, t, (3.0 * double(m) + 2.0) * sizeof(double) * unknowns, unknowns);
 }
 
-template <class Layout, bool Shared>
+template <class Layout, bool Shared, bool Factored = false>
 void register_axis(const char* order, long m) {
   const char* axes[3] = {"x", "y", "z"};
   for (long axis = 0; axis < 3; ++axis) {
-    const std::string name = std::string("block_axis/") + (Shared ? "shared/" : "full/") + order +
-                             "/double/m:" + std::to_string(m) + "/" + axes[axis];
-    benchmark::RegisterBenchmark(name.c_str(), block_axis_benchmark<Layout, Shared>)
+    const std::string name = std::string("block_axis/") + (Shared ? "shared" : "full") +
+                             (Factored ? "_factored/" : "/") + order + "/double/m:" +
+                             std::to_string(m) + "/" + axes[axis];
+    benchmark::RegisterBenchmark(name.c_str(), block_axis_benchmark<Layout, Shared, Factored>)
         ->Args({axis, m})
         ->UseManualTime()
         ->MinTime(0.2)
@@ -163,6 +183,8 @@ const bool registered = [] {
     register_axis<Kokkos::LayoutRight, false>("aos", m);
     register_axis<Kokkos::LayoutLeft, false>("soa", m);
     register_axis<Kokkos::LayoutRight, true>("aos", m);
+    register_axis<Kokkos::LayoutRight, false, true>("aos", m);
+    register_axis<Kokkos::LayoutLeft, false, true>("soa", m);
   }
   return true;
 }();
