@@ -22,5 +22,6 @@
 #include <bandsolve/tridiag/symmetric.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
+#include <bandsolve/tridiag/thomas_axis_factor.hpp>
 #include <bandsolve/tridiag/thomas_pcr.hpp>
 #include <bandsolve/version.hpp>

@@ -1,0 +1,446 @@
+#pragma once
+// Factored Thomas lines along an axis of a 2-D to 4-D array: factor once, solve many (time steps
+// whose tridiagonal operator does not change).
+//
+//   auto f = bandsolve::factorize_along(exec, algo::thomas{}, axis, a, b, c[, backend]);
+//   auto f = bandsolve::factorize_along(exec, algo::thomas{}, axis, a, b, c, d[, backend]);
+//   f.solve(exec, d);   // any number of times: x overwrites d
+//   f.info();           // the factorization's codes, one per line (solve_along's numbering)
+//
+// a, b, c as for solve_along(thomas) (thomas_axis.hpp): full arrays of the grid's rank and
+// extents (any layouts, each its own strides), or rank-1 Views of length n shared by every line.
+// The first form takes the grid from b (so a, b, c must be full arrays); the second from d, a View
+// shaped like the right-hand sides to come (its values are not read). A solve takes d of the
+// factored extents in any layout (LayoutRight, LayoutLeft, LayoutStride), of the factored scalar
+// type or Kokkos::complex of a real one, and addresses it through its own strides.
+// Storage: r = 1/pivot, l = a r and c' = c r per row and line (3 values per unknown, read with d
+// by every solve: 5 words of memory traffic per unknown against the one-shot solve's 5, with
+// no division); shared coefficients: one line's, once (a solve moves d alone, 2 words).
+// Host backends: the lines grouped once, at factorization, from the strides of b (of d for shared
+// coefficients) into packs of neighbouring lines along the batch axis of smallest stride, a SIMD
+// lane each, the factors of a pack interleaved lane by lane; a solve streams them with d's pack
+// (lane-contiguous rows, or tiles transposed in registers where d's lines of a pack are not
+// neighbours). Device backend (trailing backend::device{}, the default on Kokkos::Cuda): a
+// thread per line, the factors of neighbouring lines side by side. Enqueued on exec, not fenced;
+// a solve does not look at info(): lines whose code is not 0 get inf/NaN.
+#include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/tags.hpp>
+#include <bandsolve/layout/axis.hpp>
+#include <bandsolve/layout/axis_checks.hpp>
+#include <bandsolve/tridiag/thomas.hpp>
+#include <bandsolve/tridiag/thomas_axis.hpp>
+#include <bandsolve/tridiag/thomas_axis_kernel.hpp>
+
+#include <array>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace bandsolve {
+
+template <class Scalar, class ExecutionSpace, class Backend>
+class thomas_axis_factorization;
+
+namespace detail {
+
+// Lines per factor pack: the lane-contiguous packs' width of solve_along (the column blocks')
+// on the host, whatever d's layout (a solve of lines that are not neighbours transposes tiles of
+// this many lanes); one line on the device backend.
+template <class T, class Backend>
+struct thomas_axis_factor_packing {
+  static constexpr int W = std::is_same_v<Backend, backend::device>
+                               ? 1
+                               : sweep_packing<layout::column, T>::W;
+  static constexpr int TR = sweep_packing<layout::row, T>::TR;
+  static_assert(W == 1 || W % TR == 0,
+                "bandsolve: the factor packs of lines along an axis are whole tiles");
+};
+
+// Factors of the lines of g: pack p's r, l, c' at f + p * n * W (+ total, + 2 total), rows of W
+// lanes; lanes: a, b and c have unit stride along the lane axis.
+template <class ExecutionSpace, class T, class AView, class BView, class CView, class InfoView>
+void thomas_axis_factor_host(const ExecutionSpace& exec, const line_packs& g, bool lanes,
+                             const AView& a, const BView& b, const CView& c, T* f,
+                             std::size_t total, const InfoView& info) {
+  using P = thomas_axis_factor_packing<T, backend::default_for_t<ExecutionSpace>>;
+  constexpr int W = P::W, TR = P::TR;
+  const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c);
+  const index_t n = g.n;
+  for_each_pack(
+      exec, "bandsolve::factorize_along(thomas)", g.npacks, 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const index_t ki = g.axis, kl = g.lane_axis;
+        T* const rp = f + p * n * W;
+        T* const lp = rp + total;
+        T* const cpp = rp + 2 * total;
+        int info_l[W] = {};
+        if (lanes) {
+          const lane_rows<const T> ra{a.data() + g.offset(sa, k), sa.s[ki]};
+          const lane_rows<const T> rb{b.data() + g.offset(sb, k), sb.s[ki]};
+          const lane_rows<const T> rc{c.data() + g.offset(sc, k), sc.s[ki]};
+          if (nl == W)
+            thomas_factor_lanes<W, 1, true>(n, W, 1, ra, rb, rc, rp, lp, cpp, info_l);
+          else
+            thomas_factor_lanes<W, 1, false>(n, nl, 1, ra, rb, rc, rp, lp, cpp, info_l);
+        } else {
+          const gathered_lanes<const T> ga{a.data() + g.offset(sa, k), sa.s[kl], sa.s[ki]};
+          const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
+          const gathered_lanes<const T> gc{c.data() + g.offset(sc, k), sc.s[kl], sc.s[ki]};
+          thomas_factor_gather<TR, W>(n, nl, ga, gb, gc, rp, lp, cpp, info_l);
+        }
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < nl; ++l) info(s0 + l * g.lane_system_stride) = info_l[l];
+      });
+}
+
+// A solve with the stored factors of the packs of g: d's pack in place, lane-contiguous where d
+// has unit stride along the lane axis, else gathered in tiles (d' block by block once a pack's
+// rows outgrow factored_gather_whole_bytes, as the batch factorization's solve).
+template <class ExecutionSpace, class C, class DView>
+void thomas_axis_factored_solve_host(const ExecutionSpace& exec, const line_packs& g,
+                                     const C* f, std::size_t total, const DView& d) {
+  using D = typename DView::value_type;
+  using P = thomas_axis_factor_packing<C, backend::default_for_t<ExecutionSpace>>;
+  constexpr int W = P::W, TR = P::TR;
+  const nd_strides sd = strides_of(d);
+  const index_t n = g.n;
+  const bool lanes = unit_lane_stride(d, g.lane_axis);
+  index_t block = n;
+  if (static_cast<std::size_t>(n) * W * sizeof(D) > factored_gather_whole_bytes &&
+      n > factored_gather_block_rows<TR, W, D>)
+    block = factored_gather_block_rows<TR, W, D>;
+  const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(block) * W * sizeof(D);
+  for_each_pack(
+      exec, "bandsolve::thomas_axis_factorization::solve", g.npacks, scratch,
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const C* const rp = f + p * n * W;
+        const C* const lp = rp + total;
+        const C* const cpp = rp + 2 * total;
+        D* const base = d.data() + g.offset(sd, k);
+        if (lanes) {
+          const lane_rows<D> rd{base, sd.s[g.axis]};
+          if (nl == W)
+            thomas_factored_solve_lanes<W, 1, true>(n, W, 1, rp, lp, cpp, rd, no_prefetch{});
+          else
+            thomas_factored_solve_lanes<W, 1, false>(n, nl, 1, rp, lp, cpp, rd, no_prefetch{});
+        } else {
+          const gathered_lanes<D> gd{base, sd.s[g.lane_axis], sd.s[g.axis]};
+          thomas_factored_solve_gather<TR, W>(n, nl, rp, lp, cpp, gd, static_cast<D*>(work),
+                                              block, no_prefetch{});
+        }
+      });
+}
+
+// A solve with one line's factors (r, l, c' at f, f + n, f + 2n) for every line: the packs of
+// solve_along with shared coefficients, planned from d.
+template <class ExecutionSpace, class C, class DView>
+void thomas_axis_shared_solve_host(const ExecutionSpace& exec, int axis, index_t n, const C* f,
+                                   const DView& d) {
+  using D = typename DView::value_type;
+  using P = axis_packing<D, true>;
+  const along_plan plan = plan_along<P::W, P::L>(d, axis);
+  const bool lanes = plan.lanes;
+  const line_packs g = plan.g;
+  const nd_strides sd = strides_of(d);
+  const std::size_t scratch =
+      lanes ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(P::L) * sizeof(D);
+  for_each_pack(
+      exec, "bandsolve::thomas_axis_factorization::solve", g.npacks, scratch,
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        D* const base = d.data() + g.offset(sd, k);
+        if (lanes) {
+          constexpr int W = P::W;
+          const lane_rows<const D> rd{base, sd.s[g.axis]};
+          const lane_rows<D> x{base, sd.s[g.axis]};
+          if (nl == W) {
+            shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
+            shared_backward_lanes<W, true>(n, W, f + 2 * n, x);
+          } else {
+            shared_forward_lanes<W, false>(n, nl, f, f + n, rd, x);
+            shared_backward_lanes<W, false>(n, nl, f + 2 * n, x);
+          }
+        } else {
+          constexpr int L = P::L, TR = P::TR;
+          const gathered_lanes<D> gd{base, sd.s[g.lane_axis], sd.s[g.axis]};
+          D* const x = static_cast<D*>(work);
+          shared_forward_gather<TR, L>(n, nl, f, f + n,
+                                       gathered_lanes<const D>{gd.base, gd.system_stride,
+                                                               gd.row_stride},
+                                       x);
+          shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<D>{x, L});
+          scatter_rows<TR, L>(x, n, gd, lane_offsets<L>(nl, gd.system_stride), nl);
+        }
+      });
+}
+
+// The device backend: a thread per line (packs of one line). Factor (i, line p) at
+// f[i * row_stride + p * line_stride]: row_stride npacks and line_stride 1, or 1 and 0 for one
+// shared line.
+template <class ExecutionSpace, class T, class AView, class BView, class CView, class InfoView>
+void thomas_axis_factor_device(const ExecutionSpace& exec, const line_packs& g, const AView& a,
+                               const BView& b, const CView& c, T* f, std::size_t total,
+                               const InfoView& info) {
+  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>;
+  const char* label = "bandsolve::factorize_along(thomas, device)";
+  const index_t n = g.n, np = g.npacks;
+  const auto tot = static_cast<index_t>(total);
+  if constexpr (AView::rank == 1) {
+    Kokkos::parallel_for(
+        label, policy(exec, 0, 1), KOKKOS_LAMBDA(const index_t) {
+          info(0) = factor_shared<T>(n, a, b, c, f, f + tot, f + 2 * tot);
+        });
+    Kokkos::parallel_for(
+        label, policy(exec, 1, g.nsys), KOKKOS_LAMBDA(const index_t s) { info(s) = info(0); });
+  } else {
+    const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c);
+    Kokkos::parallel_for(
+        label, policy(exec, 0, np), KOKKOS_LAMBDA(const index_t p) {
+          const line_pack k = g.pack(p);
+          const index_t ki = g.axis, ia = sa.s[ki], ib = sb.s[ki], ic = sc.s[ki];
+          const T* const as = a.data() + g.offset(sa, k);
+          const T* const bs = b.data() + g.offset(sb, k);
+          const T* const cs = c.data() + g.offset(sc, k);
+          T* const r = f + p;
+          T* const lo = r + tot;
+          T* const cp = r + 2 * tot;
+          int code = 0;
+          factor_first_row<1, true>(1, bs, cs, r, lo, cp, &code);
+          for (index_t i = 1; i < n; ++i)
+            factor_next_row<1, true>(1, i, as + i * ia, bs + i * ib, cs + i * ic,
+                                     cp + (i - 1) * np, r + i * np, lo + i * np, cp + i * np,
+                                     &code);
+          info(g.first_system(k)) = code;
+        });
+  }
+}
+
+template <class ExecutionSpace, class C, class DView>
+void thomas_axis_factored_solve_device(const ExecutionSpace& exec, const line_packs& g,
+                                       bool shared, const C* f, std::size_t total,
+                                       const DView& d) {
+  using D = typename DView::value_type;
+  const nd_strides sd = strides_of(d);
+  const index_t n = g.n, row_stride = shared ? 1 : g.npacks, line_stride = shared ? 0 : 1;
+  const auto tot = static_cast<index_t>(total);
+  Kokkos::parallel_for(
+      "bandsolve::thomas_axis_factorization::solve(device)",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, g.npacks),
+      KOKKOS_LAMBDA(const index_t p) {
+        const line_pack k = g.pack(p);
+        D* const ds = d.data() + g.offset(sd, k);
+        const index_t si = sd.s[g.axis];
+        const C* const r = f + p * line_stride;
+        const C* const lo = r + tot;
+        const C* const cp = r + 2 * tot;
+        D prev = D(0);
+        for (index_t i = 0; i < n; ++i) {
+          factored_row<1, true>(1, r + i * row_stride, lo + i * row_stride, ds + i * si, &prev,
+                                ds + i * si);
+          prev = ds[i * si];
+        }
+        D x = prev;
+        for (index_t i = n - 2; i >= 0; --i)
+          backward_row<1, true, true>(1, cp + i * row_stride, ds + i * si, &x);
+      });
+}
+
+struct thomas_axis_factorization_access {
+  template <class F, class... Args>
+  static F make(Args&&... args) {
+    return F(std::forward<Args>(args)...);
+  }
+};
+
+}  // namespace detail
+
+// The factors of the lines along one axis (factorize_along(exec, algo::thomas{}, ...)). Backend:
+// the backend that factored them and runs the solves.
+template <class Scalar, class ExecutionSpace, class Backend>
+class thomas_axis_factorization {
+ public:
+  using scalar_type = Scalar;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  thomas_axis_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(lines_.nsys); }  // lines
+  std::size_t n() const { return static_cast<std::size_t>(lines_.n); }
+  int axis() const { return axis_; }
+  // Whether a, b and c were shared by every line (one line's factors are stored).
+  bool shared() const { return shared_; }
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+  std::size_t storage_bytes() const { return factors_.span() * sizeof(Scalar); }
+
+  // d: the factored extents, any layout, of the factored scalar type or Kokkos::complex of a
+  // real one; x overwrites d. Enqueued on exec, not fenced.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    using D = typename DView::value_type;
+    constexpr int rank = static_cast<int>(DView::rank);
+    static_assert(Kokkos::is_view<DView>::value && rank >= 2 && rank <= detail::max_axis_rank,
+                  "bandsolve::thomas_axis_factorization::solve: d must be a View of rank 2, 3 "
+                  "or 4");
+    static_assert(is_rhs_of_v<Scalar, D> && !std::is_const_v<D>,
+                  "bandsolve::thomas_axis_factorization::solve: d must be a non-const View of "
+                  "the factored scalar type, or of Kokkos::complex of a real factored type");
+    static_assert(
+        Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
+        "bandsolve::thomas_axis_factorization::solve: d must be accessible from the execution "
+        "space");
+    const std::string fn = "bandsolve::thomas_axis_factorization::solve";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    if (rank != rank_)
+      detail::throw_invalid_argument(fn, "d has rank ", rank, " but the factored array has ",
+                                     rank_);
+    for (int k = 0; k < rank; ++k)
+      if (d.extent(k) != extents_[k])
+        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
+                                       " but the factored array has ", extents_[k]);
+    if (lines_.nsys == 0 || lines_.n == 0) return;
+    const Scalar* const f = factors_.data();
+    if constexpr (std::is_same_v<Backend, backend::device>) {
+      detail::thomas_axis_factored_solve_device(exec, lines_, shared_, f, per_factor_, d);
+    } else if (shared_) {
+      detail::thomas_axis_shared_solve_host(exec, axis_, lines_.n, f, d);
+    } else {
+      detail::thomas_axis_factored_solve_host(exec, lines_, f, per_factor_, d);
+    }
+  }
+
+ private:
+  friend struct detail::thomas_axis_factorization_access;
+
+  thomas_axis_factorization(const Kokkos::View<Scalar*, memory_space>& factors,
+                            const Kokkos::View<int*, memory_space>& info,
+                            const detail::line_packs& lines, std::array<std::size_t, 4> extents,
+                            int rank, int axis, std::size_t per_factor, bool shared)
+      : factors_(factors), info_(info), lines_(lines), extents_(extents), rank_(rank),
+        axis_(axis), per_factor_(per_factor), shared_(shared), initialized_(true) {}
+
+  Kokkos::View<Scalar*, memory_space> factors_;  // r, then l, then c': per_factor_ values each
+  Kokkos::View<int*, memory_space> info_;
+  detail::line_packs lines_;
+  std::array<std::size_t, 4> extents_{};
+  int rank_ = 0, axis_ = 0;
+  std::size_t per_factor_ = 0;
+  bool shared_ = false, initialized_ = false;
+};
+
+namespace detail {
+
+// factorize_along with the grid's extents and line grouping from `grid` (d, or b when the
+// coefficients are full arrays); arguments checked.
+template <class Backend, class ExecutionSpace, class GridView, class AView, class BView,
+          class CView>
+auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView& grid,
+                           const AView& a, const BView& b, const CView& c) {
+  using T = typename BView::non_const_value_type;
+  using F = thomas_axis_factorization<T, ExecutionSpace, Backend>;
+  using memory_space = typename F::memory_space;
+  constexpr int rank = static_cast<int>(GridView::rank);
+  constexpr bool shared = AView::rank == 1;
+  constexpr int W = thomas_axis_factor_packing<T, Backend>::W;
+  const line_packs lines = make_line_packs(grid, axis, lane_axis_of(grid, axis), W);
+  std::array<std::size_t, 4> extents{};
+  for (int k = 0; k < rank; ++k) extents[k] = grid.extent(k);
+  const auto n = static_cast<std::size_t>(lines.n);
+  const std::size_t per_factor =
+      lines.nsys == 0 ? 0 : shared ? n : n * static_cast<std::size_t>(lines.npacks) * W;
+  const Kokkos::View<T*, memory_space> factors(
+      Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) factors")),
+      3 * per_factor);
+  const Kokkos::View<int*, memory_space> info(
+      Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) info")),
+      static_cast<std::size_t>(lines.nsys));
+  auto f = thomas_axis_factorization_access::make<F>(factors, info, lines, extents, rank, axis,
+                                                     per_factor, shared);
+  if (lines.nsys == 0) return f;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return f;
+  }
+  T* const out = factors.data();
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    thomas_axis_factor_device(exec, lines, a, b, c, out, per_factor, info);
+  } else if constexpr (shared) {
+    const auto ni = static_cast<index_t>(n);
+    for_each_pack(exec, "bandsolve::factorize_along(thomas)", 1, 0, [=](const index_t, void*) {
+      info(0) = factor_shared<T>(ni, a, b, c, out, out + ni, out + 2 * ni);
+    });
+    for_each_pack(exec, "bandsolve::factorize_along(thomas)", lines.nsys - 1, 0,
+                  [=](const index_t s, void*) { info(s + 1) = info(0); });
+  } else {
+    const int lane = lines.lane_axis;
+    const bool lanes = unit_lane_stride(a, lane) && unit_lane_stride(b, lane) &&
+                       unit_lane_stride(c, lane);
+    thomas_axis_factor_host(exec, lines, lanes, a, b, c, out, per_factor, info);
+  }
+  return f;
+}
+
+// The checks of factorize_along against `grid` (grid_name: "d", or "b"), which gives the extents.
+template <class Backend, class ExecutionSpace, class GridView, class AView, class BView,
+          class CView>
+void thomas_axis_factor_checks(const std::string& fn, int axis, const GridView& grid,
+                               const char* grid_name, const AView& a, const BView& b,
+                               const CView& c) {
+  using info_type = Kokkos::View<int*, typename ExecutionSpace::memory_space>;
+  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, GridView, GridView,
+                             info_type>();
+  static_assert(std::is_same_v<Backend, backend::device> ||
+                    std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                "bandsolve::factorize_along(thomas): a host backend runs only on its own "
+                "execution space");
+  constexpr int rank = static_cast<int>(GridView::rank);
+  if (axis < 0 || axis >= rank)
+    throw_invalid_argument(fn, "axis = ", axis, " but ", grid_name, " has rank ", rank,
+                           " (axes 0 to ", rank - 1, ")");
+  check_rows_fit_int(fn, grid.extent(axis));
+  const auto check = [&](const char* name, const auto& v) {
+    if constexpr (std::remove_reference_t<decltype(v)>::rank == 1)
+      check_line_coefficients(fn, name, v, grid, axis);  // grid is d here
+    else
+      check_same_extents(fn, name, v, grid_name, grid);
+  };
+  check("a", a);
+  check("b", b);
+  check("c", c);
+}
+
+}  // namespace detail
+
+// With d: the extents and the grouping of the lines from d (full or shared coefficients).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class Backend = backend::default_for_t<ExecutionSpace>,
+          std::enable_if_t<Kokkos::is_view<DView>::value && backend::is_backend_v<Backend>,
+                           int> = 0>
+auto factorize_along(const ExecutionSpace& exec, algo::thomas, int axis, const AView& a,
+                     const BView& b, const CView& c, const DView& d, Backend = {}) {
+  const std::string fn = "bandsolve::factorize_along(thomas)";
+  detail::thomas_axis_factor_checks<Backend, ExecutionSpace>(fn, axis, d, "d", a, b, c);
+  return detail::thomas_axis_factorize<Backend>(exec, axis, d, a, b, c);
+}
+
+// Without d: the extents and the grouping of the lines from b (a, b, c full arrays).
+template <class ExecutionSpace, class AView, class BView, class CView,
+          class Backend = backend::default_for_t<ExecutionSpace>,
+          std::enable_if_t<backend::is_backend_v<Backend>, int> = 0>
+auto factorize_along(const ExecutionSpace& exec, algo::thomas, int axis, const AView& a,
+                     const BView& b, const CView& c, Backend = {}) {
+  static_assert(BView::rank != 1,
+                "bandsolve::factorize_along(thomas): with coefficients shared by every line, "
+                "pass d (a View shaped like the right-hand sides to come) after c");
+  const std::string fn = "bandsolve::factorize_along(thomas)";
+  detail::thomas_axis_factor_checks<Backend, ExecutionSpace>(fn, axis, b, "b", a, b, c);
+  return detail::thomas_axis_factorize<Backend>(exec, axis, b, a, b, c);
+}
+
+}  // namespace bandsolve

@@ -1,0 +1,309 @@
+// factorize_along(thomas) and its solves: the lines along every axis of 2-D, 3-D and 4-D arrays,
+// factored once and solved for two right-hand sides, checked by each line's residual, for
+// coefficients and right-hand sides in every order (d laid out unlike the coefficients too),
+// full and shared coefficients, real and complex, complex d over real coefficients, on the host
+// and the device backends; long lines solved block by block, info codes on their lines' numbers,
+// empty arrays, and bad input.
+#include <bandsolve/bandsolve.hpp>
+
+#include "axis_support.hpp"
+#include "test_support.hpp"
+
+#include <catch2/catch_all.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using bandsolve::algo::thomas;
+using bstest::at;
+using bstest::make_array;
+using bstest::order;
+using bstest::point_of;
+
+template <class T>
+struct real_of {
+  using type = T;
+};
+template <class T>
+struct real_of<Kokkos::complex<T>> {
+  using type = T;
+};
+
+template <class T>
+T random_value(std::mt19937& gen) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(u(gen));
+  } else {
+    using R = typename real_of<T>::type;
+    const R re = static_cast<R>(0.7 * u(gen));
+    return T(re, static_cast<R>(0.7 * u(gen)));
+  }
+}
+
+template <class T>
+double magnitude(const T& v) {
+  if constexpr (std::is_floating_point_v<T>) return std::abs(double(v));
+  else return std::hypot(double(v.real()), double(v.imag()));
+}
+
+// Row-dominant coefficients of `lines` lines of n rows, line s row i at s n + i (a_0 = c_{n-1}
+// = 0): |b_i| >= |a_i| + |c_i| + 1.
+template <class C>
+struct lines_of {
+  std::size_t n, lines;
+  std::vector<C> a, b, c;
+  lines_of(std::size_t n_, std::size_t lines_, std::uint32_t seed)
+      : n(n_), lines(lines_), a(n_ * lines_), b(n_ * lines_), c(n_ * lines_) {
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> margin(1.0, 2.0);
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      const std::size_t i = k % n;
+      a[k] = i == 0 ? C(0) : random_value<C>(gen);
+      c[k] = i + 1 == n ? C(0) : random_value<C>(gen);
+      const double bmag = magnitude(a[k]) + magnitude(c[k]) + margin(gen);
+      b[k] = C(static_cast<typename real_of<C>::type>(k % 3 == 0 ? -bmag : bmag));
+    }
+  }
+  std::size_t line_of(std::size_t s) const { return lines == 1 ? 0 : s; }
+};
+
+// ||A x - d||_inf / (||A||_inf ||x||_inf + ||d||_inf) of line s of the solve along `axis`.
+template <class C, std::size_t R, class XView, class DValues>
+double line_residual(const lines_of<C>& m, const std::array<std::size_t, R>& grid, int axis,
+                     std::size_t s, const XView& x, const DValues& d) {
+  const std::size_t n = grid[axis], l = m.line_of(s);
+  double rmax = 0, anorm = 0, xnorm = 0, dnorm = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k = l * n + i;
+    const auto xi = at(x, point_of(grid, axis, s, i));
+    auto ax = m.b[k] * xi;
+    if (i > 0) ax += m.a[k] * at(x, point_of(grid, axis, s, i - 1));
+    if (i + 1 < n) ax += m.c[k] * at(x, point_of(grid, axis, s, i + 1));
+    rmax = std::max(rmax, magnitude(ax - d[s * n + i]));
+    anorm = std::max(anorm, magnitude(m.a[k]) + magnitude(m.b[k]) + magnitude(m.c[k]));
+    xnorm = std::max(xnorm, magnitude(xi));
+    dnorm = std::max(dnorm, magnitude(d[s * n + i]));
+  }
+  const double r = rmax / (anorm * xnorm + dnorm);
+  return std::isfinite(r) ? r : 1e300;
+}
+
+template <std::size_t R>
+std::size_t lines_along(const std::array<std::size_t, R>& grid, int axis) {
+  std::size_t count = 1;
+  for (std::size_t k = 0; k < R; ++k)
+    if (int(k) != axis) count *= grid[k];
+  return count;
+}
+
+// Coefficients (full arrays in coefficient_order, or rank-1 Views shared by every line) and two
+// right-hand sides in d_order: factored once, both solved, every line's residual checked.
+template <class C, class D, std::size_t R, bool Shared, class Exec, class... Backend>
+void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
+                order coefficient_order, order d_order, std::uint32_t seed, Backend... backend) {
+  const std::size_t n = grid[axis], nlines = lines_along(grid, axis);
+  INFO("grid rank " << R << ", axis " << axis << ", n " << n << ", coefficients "
+                    << bstest::order_name(coefficient_order) << ", d "
+                    << bstest::order_name(d_order) << (Shared ? ", shared" : ""));
+  const lines_of<C> m(n, Shared ? 1 : nlines, seed);
+  std::array<bstest::strided<D, int(R)>, 2> ds;
+  std::array<std::vector<D>, 2> rhs;
+  std::mt19937 gen(seed + 1);
+  for (int r = 0; r < 2; ++r) {
+    ds[r] = make_array<D, R>("d", grid, d_order, D(7));
+    rhs[r].resize(nlines * n);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        at(ds[r], point_of(grid, axis, s, i)) = rhs[r][s * n + i] = random_value<D>(gen);
+  }
+  const auto solve_and_check = [&](const auto& f) {
+    CHECK(f.nsys() == nlines);
+    CHECK(f.n() == n);
+    CHECK(f.axis() == axis);
+    CHECK(f.shared() == Shared);
+    CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nlines, 0));
+    for (int r = 0; r < 2; ++r) f.solve(exec, ds[r]);
+    exec.fence();
+    const double tol = 50 * double(std::numeric_limits<typename real_of<C>::type>::epsilon());
+    for (int r = 0; r < 2; ++r) {
+      double worst = 0;
+      for (std::size_t s = 0; s < nlines; ++s)
+        worst = std::max(worst, line_residual(m, grid, axis, s, ds[r], rhs[r]));
+      INFO("right-hand side " << r);
+      CHECK(worst <= tol);
+    }
+  };
+  if constexpr (Shared) {
+    const Kokkos::View<C*, Kokkos::HostSpace> a("a", n), b("b", n), c("c", n);
+    for (std::size_t i = 0; i < n; ++i) a(i) = m.a[i], b(i) = m.b[i], c(i) = m.c[i];
+    solve_and_check(bandsolve::factorize_along(exec, thomas{}, axis, a, b, c, ds[0], backend...));
+  } else {
+    const auto a = make_array<C, R>("a", grid, coefficient_order, C(9));
+    const auto b = make_array<C, R>("b", grid, coefficient_order, C(9));
+    const auto c = make_array<C, R>("c", grid, coefficient_order, C(9));
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto p = point_of(grid, axis, s, i);
+        at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
+      }
+    solve_and_check(bandsolve::factorize_along(exec, thomas{}, axis, a, b, c, backend...));
+  }
+}
+
+// Every axis of grids of rank 2 to 4 (n = 1, 2, 3 and odd; lines that fill no pack, and packs
+// left partial), the coefficient and d orders varied with the axis.
+template <class C, class D, bool Shared, class Exec, class... Backend>
+void check_every_axis(Exec exec, Backend... backend) {
+  const order orders[3] = {order::right, order::left, order::padded};
+  std::uint32_t seed = 11;
+  const std::array<std::size_t, 2> g2[3] = {{37, 5}, {1, 3}, {2, 1}};
+  for (const auto& g : g2)
+    for (int axis = 0; axis < 2; ++axis) {
+      const std::uint32_t s = seed++;
+      check_case<C, D, 2, Shared>(exec, g, axis, orders[(axis + s) % 3], orders[s % 3], s,
+                                  backend...);
+    }
+  const std::array<std::size_t, 3> g3 = {6, 19, 7};
+  for (int axis = 0; axis < 3; ++axis)
+    for (int o = 0; o < 3; ++o)
+      check_case<C, D, 3, Shared>(exec, g3, axis, orders[o], orders[(o + axis) % 3], seed++,
+                                  backend...);
+  const std::array<std::size_t, 4> g4 = {3, 4, 9, 5};
+  for (int axis = 0; axis < 4; ++axis)
+    check_case<C, D, 4, Shared>(exec, g4, axis, orders[axis % 3], orders[(axis + 1) % 3],
+                                seed++, backend...);
+}
+
+}  // namespace
+
+TEST_CASE("factorize_along(thomas) solves every line along every axis",
+          "[axis][factor][thomas]") {
+  bstest::for_each_exec([](auto exec) {
+    check_every_axis<double, double, false>(exec);
+    check_every_axis<double, double, true>(exec);
+    check_every_axis<float, float, false>(exec);
+    check_every_axis<float, float, true>(exec);
+    check_every_axis<double, Kokkos::complex<double>, false>(exec);
+    check_every_axis<Kokkos::complex<double>, Kokkos::complex<double>, false>(exec);
+  });
+}
+
+TEST_CASE("factorize_along(thomas) on the device backend solves every line along every axis",
+          "[axis][factor][thomas][device]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    check_every_axis<double, double, false>(exec, dev);
+    check_every_axis<double, double, true>(exec, dev);
+    check_every_axis<double, Kokkos::complex<double>, false>(exec, dev);
+    check_every_axis<float, float, true>(exec, dev);
+  });
+}
+
+TEST_CASE("factorize_along(thomas) solves long gathered lines block by block",
+          "[axis][factor][thomas]") {
+  // Lines along the unit-stride axis are gathered in tiles; with the whole-pack limit lowered,
+  // lines of 700 rows go in blocks of rows (d' written back to d and read again).
+  const std::size_t saved = bandsolve::detail::factored_gather_whole_bytes;
+  bandsolve::detail::factored_gather_whole_bytes = 256;
+  bstest::for_each_exec([](auto exec) {
+    check_case<double, double, 2, false>(exec, std::array<std::size_t, 2>{21, 1400}, 1,
+                                         order::right, order::padded, 3);
+    check_case<float, float, 2, false>(exec, std::array<std::size_t, 2>{19, 1500}, 1,
+                                       order::left, order::right, 4);
+  });
+  bandsolve::detail::factored_gather_whole_bytes = saved;
+}
+
+TEST_CASE("factorize_along(thomas) reports bad pivots on their lines' numbers",
+          "[axis][factor][thomas][info]") {
+  // Grid (3, 5, 4) along axis 1: line (2, :, 1) = 9 has a zero pivot at row 3 (info 4); shared
+  // coefficients with b_0 = 0: every line reports 1.
+  const std::array<std::size_t, 3> grid = {3, 5, 4};
+  const std::size_t n = 5, nlines = 12;
+  const auto run = [&](auto exec, auto... backend) {
+    lines_of<double> m(n, nlines, 5);
+    m.a[9 * n + 3] = m.b[9 * n + 3] = 0;
+    const auto a = make_array<double, 3>("a", grid, order::left);
+    const auto b = make_array<double, 3>("b", grid, order::left);
+    const auto c = make_array<double, 3>("c", grid, order::left);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto p = point_of(grid, 1, s, i);
+        at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
+      }
+    const auto f = bandsolve::factorize_along(exec, thomas{}, 1, a, b, c, backend...);
+    std::vector<int> expected(nlines, 0);
+    expected[9] = 4;
+    CHECK(bstest::info_to_host(f.info()) == expected);
+
+    const Kokkos::View<double*, Kokkos::HostSpace> sa("sa", n), sb("sb", n);
+    Kokkos::deep_copy(sa, 1.0);
+    const auto d = make_array<double, 3>("d", grid, order::right);
+    const auto fs = bandsolve::factorize_along(exec, thomas{}, 1, sa, sb, sa, d, backend...);
+    CHECK(fs.shared());
+    CHECK(bstest::info_to_host(fs.info()) == std::vector<int>(nlines, 1));
+  };
+  bstest::for_each_exec([&](auto exec) {
+    run(exec);
+    run(exec, bandsolve::backend::device{});
+  });
+}
+
+TEST_CASE("factorize_along(thomas) with no lines or no rows", "[axis][factor][thomas]") {
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  bstest::for_each_exec([](auto exec) {
+    const V3 none("none", 4, 0, 3), rows0("rows0", 4, 0, 3);
+    const auto f = bandsolve::factorize_along(exec, thomas{}, 0, none, none, none);
+    CHECK(f.nsys() == 0);
+    f.solve(exec, V3("d", 4, 0, 3));
+    const auto g = bandsolve::factorize_along(exec, thomas{}, 1, rows0, rows0, rows0);
+    CHECK(g.nsys() == 12);
+    CHECK(g.n() == 0);
+    CHECK(bstest::info_to_host(g.info()) == std::vector<int>(12, 0));
+    g.solve(exec, V3("d", 4, 0, 3));
+  });
+}
+
+TEST_CASE("factorize_along(thomas) rejects bad input with the function and the values",
+          "[axis][factor][thomas][checks]") {
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V2 = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
+  const V3 a("a", 2, 3, 4), b("b", 2, 3, 4), c("c", 2, 3, 4), d("d", 2, 3, 4);
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const auto throws = [&](auto&& call, const std::string& fn, const std::string& text) {
+    CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(fn) &&
+                                  Catch::Matchers::ContainsSubstring(text));
+  };
+  const std::string factorize = "bandsolve::factorize_along(thomas)";
+  throws([&] { (void)bandsolve::factorize_along(exec, thomas{}, 3, a, b, c); }, factorize,
+         "axis = 3 but b has rank 3 (axes 0 to 2)");
+  throws([&] { (void)bandsolve::factorize_along(exec, thomas{}, -1, a, b, c, d); }, factorize,
+         "axis = -1 but d has rank 3 (axes 0 to 2)");
+  const V3 wide("wide", 2, 3, 5);
+  throws([&] { (void)bandsolve::factorize_along(exec, thomas{}, 1, a, wide, c); }, factorize,
+         "a.extent(2) = 4 but b.extent(2) = 5");
+  throws([&] { (void)bandsolve::factorize_along(exec, thomas{}, 1, a, b, c, wide); }, factorize,
+         "a.extent(2) = 4 but d.extent(2) = 5");
+  const V1 s3("s3", 3), s4("s4", 4);
+  throws([&] { (void)bandsolve::factorize_along(exec, thomas{}, 1, s3, s4, s3, d); }, factorize,
+         "b.extent(0) = 4 but d.extent(1) = 3");
+  const auto f = bandsolve::factorize_along(exec, thomas{}, 1, a, b, c);
+  const std::string solve = "bandsolve::thomas_axis_factorization::solve";
+  throws([&] { f.solve(exec, V3("other", 2, 4, 4)); }, solve,
+         "d.extent(1) = 4 but the factored array has 3");
+  throws([&] { f.solve(exec, V2("flat", 2, 3)); }, solve,
+         "d has rank 2 but the factored array has 3");
+  const bandsolve::thomas_axis_factorization<
+      double, Kokkos::DefaultHostExecutionSpace,
+      bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>
+      empty;
+  throws([&] { empty.solve(exec, d); }, solve, "empty");
+}
