@@ -2,7 +2,8 @@
 // with bandsolve::solve_along, and one full ADI step (stencil, solves along x and y, solve along z
 // added into u), against LAPACK dgtsv looped over the lines with OpenMP in the same run; periodic
 // lines (solve_along(periodic): the same coefficients closed into rings) and partial pivoting
-// (solve_along(partial_pivoting), the same lines) against those.
+// (solve_along(partial_pivoting), the same lines) against those; the factored solve
+// (factorize_along(thomas) once, then f.solve) beside the one-shot one.
 // Floor bytes per unknown:
 //   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
 //   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
@@ -134,6 +135,39 @@ void axis_benchmark(benchmark::State& state) {
   const double unknowns = double(N) * N * N;
   const double words = (Shared ? 0.0 : 3.0) + (ComplexRhs ? 4.0 : 2.0);
   report(state, t, words * sizeof(double) * unknowns, unknowns);
+}
+
+// factorize_along(thomas) once, then its solve on an N^3 cube (the coefficients of
+// axis_benchmark): full factors r, l, c' per unknown (read with d, write x: 5 words, as the
+// one-shot solve, without its divisions and c' scratch), or one line's (2 words).
+template <bool Shared>
+void factored_axis_benchmark(benchmark::State& state) {
+  const std::size_t N = static_cast<std::size_t>(state.range(0));
+  const int axis = static_cast<int>(state.range(1));
+  const host_exec exec;
+  iteration_timer t;
+  cube d("d", N, N, N);
+  const auto run = [&](const auto& f) {
+    fill_field(d);
+    for (auto _ : state) {
+      t.start();
+      f.solve(exec, d);
+      exec.fence();
+      t.stop(state);
+    }
+    if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a system failed");
+  };
+  if constexpr (Shared) {
+    line a("a", N), b("b", N), c("c", N);
+    fill_lines(a, b, c, 0.5);
+    run(bandsolve::factorize_along(exec, bandsolve::algo::thomas{}, axis, a, b, c, d));
+  } else {
+    cube a("a", N, N, N), b("b", N, N, N), c("c", N, N, N);
+    fill_coefficients(a, b, c);
+    run(bandsolve::factorize_along(exec, bandsolve::algo::thomas{}, axis, a, b, c));
+  }
+  const double unknowns = double(N) * N * N;
+  report(state, t, (Shared ? 2.0 : 5.0) * sizeof(double) * unknowns, unknowns);
 }
 
 // solve_along(symmetric) on an N^3 cube: diag real, offdiag (Hermitian: complex, with a complex
@@ -306,6 +340,20 @@ const bool registered = [] {
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(
         ("axis/shared/" + std::string(axis_names[axis]) + shape).c_str(), axis_benchmark<true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (long axis = 0; axis < 3; ++axis) {
+    benchmark::RegisterBenchmark(
+        ("axis/factored_full/" + std::string(axis_names[axis]) + shape).c_str(),
+        factored_axis_benchmark<false>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/factored_shared/" + std::string(axis_names[axis]) + shape).c_str(),
+        factored_axis_benchmark<true>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
