@@ -218,8 +218,8 @@ void every_family() {
 }
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
-// with full and shared coefficients (and solve_along_add, and complex d over the real
-// coefficients), symmetric and partial pivoting with full ones, periodic, block Thomas (m = 3,
+// with full and shared coefficients (and solve_along_add, factorize_along, and complex d over
+// the real coefficients), symmetric and partial pivoting with full ones, periodic, block Thomas (m = 3,
 // also factorize_along) and banded LU (pentadiagonal) with both, rows whose solution is all
 // ones (d = a + b + c without the entries outside the matrix, all of them for periodic lines).
 void along_on_device() {
@@ -283,6 +283,26 @@ void along_on_device() {
     Kokkos::fence();
     report((axis_name + ", complex d over real coefficients").c_str(),
            failed() + (zworst() > 1e-12 ? 1 : 0));
+    // factorize_along(thomas): full and shared coefficients, each solved twice.
+    const auto ft = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis,
+                                               a, b, c);
+    const auto fts = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis,
+                                                sa, sb, sc, d);
+    for (const auto* f : {&ft, &fts}) {
+      int wrong = bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f->info()));
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        Kokkos::deep_copy(d, rhs);
+        f->solve(Kokkos::Cuda(), d);
+        Kokkos::fence();
+        wrong += worst() > 1e-12 ? 1 : 0;
+      }
+      report((axis_name + (f == &ft ? ", factorize_along" : ", factorize_along, shared")).c_str(),
+             wrong);
+    }
+    Kokkos::deep_copy(z, hz0);
+    ft.solve(Kokkos::Cuda(), z);
+    Kokkos::fence();
+    report((axis_name + ", factorize_along, complex d").c_str(), zworst() > 1e-12 ? 1 : 0);
     Kokkos::deep_copy(z, hz0);
     bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, z, info);
     Kokkos::fence();

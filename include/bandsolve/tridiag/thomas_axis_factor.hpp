@@ -20,9 +20,13 @@
 // coefficients) into packs of neighbouring lines along the batch axis of smallest stride, a SIMD
 // lane each, the factors of a pack interleaved lane by lane; a solve streams them with d's pack
 // (lane-contiguous rows, or tiles transposed in registers where d's lines of a pack are not
-// neighbours). Device backend (trailing backend::device{}, the default on Kokkos::Cuda): a
-// thread per line, the factors of neighbouring lines side by side. Enqueued on exec, not fenced;
-// a solve does not look at info(): lines whose code is not 0 get inf/NaN.
+// neighbours). Device backend (trailing backend::device{}, the default on Kokkos::Cuda): copies
+// of a, b and c (LayoutRight, 3 values per unknown as the factors) and the lines' info codes at
+// factorization; each solve runs solve_along's device sweep on the copies, with its shapes (a
+// thread per line where lines are neighbours, row tiles where each line is contiguous, register
+// chunks for short lines, the chunk method for a few long ones): on a GPU the divisions cost
+// nothing next to the memory traffic, which is the factors'. Enqueued on exec, not fenced; a
+// solve does not look at info(): lines whose code is not 0 get inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/layout/axis.hpp>
@@ -179,75 +183,77 @@ void thomas_axis_shared_solve_host(const ExecutionSpace& exec, int axis, index_t
       });
 }
 
-// The device backend: a thread per line (packs of one line). Factor (i, line p) at
-// f[i * row_stride + p * line_stride]: row_stride npacks and line_stride 1, or 1 and 0 for one
-// shared line.
+// The device backend keeps copies of the coefficients (LayoutRight arrays of the grid's extents,
+// or of the n shared values) in `stored`: a, b, c of `per_array` values each, back to back.
+template <class T, int Rank, class MemorySpace>
+struct grid_array_of {
+  using data = std::conditional_t<Rank == 1, T*,
+                                  std::conditional_t<Rank == 2, T**,
+                                                     std::conditional_t<Rank == 3, T***, T****>>>;
+  using type = Kokkos::View<data, Kokkos::LayoutRight, MemorySpace,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+};
+
+// Array k (0: a, 1: b, 2: c) of the stored copies, shaped like `shape` (rank 1: n values).
+template <int Rank, class MemorySpace, class T, class Shape>
+auto stored_array(T* stored, std::size_t per_array, int k, const Shape& shape) {
+  using view = typename grid_array_of<T, Rank, MemorySpace>::type;
+  T* const p = stored + static_cast<std::size_t>(k) * per_array;
+  if constexpr (Rank == 1) return view(p, per_array);
+  else if constexpr (Rank == 2) return view(p, shape[0], shape[1]);
+  else if constexpr (Rank == 3) return view(p, shape[0], shape[1], shape[2]);
+  else return view(p, shape[0], shape[1], shape[2], shape[3]);
+}
+
+// The device factorization: a, b, c copied into `stored`, and the lines' info codes from their
+// pivots (a thread per line, as the one-shot solve would report them).
 template <class ExecutionSpace, class T, class AView, class BView, class CView, class InfoView>
-void thomas_axis_factor_device(const ExecutionSpace& exec, const line_packs& g, const AView& a,
-                               const BView& b, const CView& c, T* f, std::size_t total,
-                               const InfoView& info) {
+void thomas_axis_factor_device(const ExecutionSpace& exec, const line_packs& g,
+                               const std::array<std::size_t, 4>& extents, const AView& a,
+                               const BView& b, const CView& c, T* stored,
+                               std::size_t per_array, const InfoView& info) {
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>;
   const char* label = "bandsolve::factorize_along(thomas, device)";
-  const index_t n = g.n, np = g.npacks;
-  const auto tot = static_cast<index_t>(total);
-  if constexpr (AView::rank == 1) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  constexpr int rank = static_cast<int>(AView::rank);
+  Kokkos::deep_copy(exec, stored_array<rank, memory_space>(stored, per_array, 0, extents), a);
+  Kokkos::deep_copy(exec, stored_array<rank, memory_space>(stored, per_array, 1, extents), b);
+  Kokkos::deep_copy(exec, stored_array<rank, memory_space>(stored, per_array, 2, extents), c);
+  const index_t n = g.n;
+  if constexpr (rank == 1) {
     Kokkos::parallel_for(
         label, policy(exec, 0, 1), KOKKOS_LAMBDA(const index_t) {
-          info(0) = factor_shared<T>(n, a, b, c, f, f + tot, f + 2 * tot);
+          int code = 0;
+          T r = T(0), lo = T(0), cp = T(0);
+          factor_first_row<1, true>(1, &b(0), &c(0), &r, &lo, &cp, &code);
+          for (index_t i = 1; i < n; ++i) {
+            const T prev = cp;
+            factor_next_row<1, true>(1, i, &a(i), &b(i), &c(i), &prev, &r, &lo, &cp, &code);
+          }
+          info(0) = code;
         });
     Kokkos::parallel_for(
         label, policy(exec, 1, g.nsys), KOKKOS_LAMBDA(const index_t s) { info(s) = info(0); });
   } else {
     const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c);
     Kokkos::parallel_for(
-        label, policy(exec, 0, np), KOKKOS_LAMBDA(const index_t p) {
+        label, policy(exec, 0, g.npacks), KOKKOS_LAMBDA(const index_t p) {
           const line_pack k = g.pack(p);
           const index_t ki = g.axis, ia = sa.s[ki], ib = sb.s[ki], ic = sc.s[ki];
           const T* const as = a.data() + g.offset(sa, k);
           const T* const bs = b.data() + g.offset(sb, k);
           const T* const cs = c.data() + g.offset(sc, k);
-          T* const r = f + p;
-          T* const lo = r + tot;
-          T* const cp = r + 2 * tot;
           int code = 0;
-          factor_first_row<1, true>(1, bs, cs, r, lo, cp, &code);
-          for (index_t i = 1; i < n; ++i)
-            factor_next_row<1, true>(1, i, as + i * ia, bs + i * ib, cs + i * ic,
-                                     cp + (i - 1) * np, r + i * np, lo + i * np, cp + i * np,
-                                     &code);
+          T r = T(0), lo = T(0), cp = T(0);
+          factor_first_row<1, true>(1, bs, cs, &r, &lo, &cp, &code);
+          for (index_t i = 1; i < n; ++i) {
+            const T prev = cp;
+            factor_next_row<1, true>(1, i, as + i * ia, bs + i * ib, cs + i * ic, &prev, &r,
+                                     &lo, &cp, &code);
+          }
           info(g.first_system(k)) = code;
         });
   }
-}
-
-template <class ExecutionSpace, class C, class DView>
-void thomas_axis_factored_solve_device(const ExecutionSpace& exec, const line_packs& g,
-                                       bool shared, const C* f, std::size_t total,
-                                       const DView& d) {
-  using D = typename DView::value_type;
-  const nd_strides sd = strides_of(d);
-  const index_t n = g.n, row_stride = shared ? 1 : g.npacks, line_stride = shared ? 0 : 1;
-  const auto tot = static_cast<index_t>(total);
-  Kokkos::parallel_for(
-      "bandsolve::thomas_axis_factorization::solve(device)",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>(exec, 0, g.npacks),
-      KOKKOS_LAMBDA(const index_t p) {
-        const line_pack k = g.pack(p);
-        D* const ds = d.data() + g.offset(sd, k);
-        const index_t si = sd.s[g.axis];
-        const C* const r = f + p * line_stride;
-        const C* const lo = r + tot;
-        const C* const cp = r + 2 * tot;
-        D prev = D(0);
-        for (index_t i = 0; i < n; ++i) {
-          factored_row<1, true>(1, r + i * row_stride, lo + i * row_stride, ds + i * si, &prev,
-                                ds + i * si);
-          prev = ds[i * si];
-        }
-        D x = prev;
-        for (index_t i = n - 2; i >= 0; --i)
-          backward_row<1, true, true>(1, cp + i * row_stride, ds + i * si, &x);
-      });
 }
 
 struct thomas_axis_factorization_access {
@@ -307,7 +313,21 @@ class thomas_axis_factorization {
     if (lines_.nsys == 0 || lines_.n == 0) return;
     const Scalar* const f = factors_.data();
     if constexpr (std::is_same_v<Backend, backend::device>) {
-      detail::thomas_axis_factored_solve_device(exec, lines_, shared_, f, per_factor_, d);
+      // The one-shot device sweep on the stored copies (its info codes go to a kept buffer).
+      using memory = memory_space;
+      Scalar* const copies = factors_.data();
+      const auto run = [&](const auto& a, const auto& b, const auto& c) {
+        detail::thomas_along<false, backend::device>(exec, fn.c_str(), axis_, a, b, c, d, d,
+                                                     solve_info_);
+      };
+      if (shared_)
+        run(detail::stored_array<1, memory>(copies, per_factor_, 0, extents_),
+            detail::stored_array<1, memory>(copies, per_factor_, 1, extents_),
+            detail::stored_array<1, memory>(copies, per_factor_, 2, extents_));
+      else
+        run(detail::stored_array<rank, memory>(copies, per_factor_, 0, extents_),
+            detail::stored_array<rank, memory>(copies, per_factor_, 1, extents_),
+            detail::stored_array<rank, memory>(copies, per_factor_, 2, extents_));
     } else if (shared_) {
       detail::thomas_axis_shared_solve_host(exec, axis_, lines_.n, f, d);
     } else {
@@ -320,13 +340,18 @@ class thomas_axis_factorization {
 
   thomas_axis_factorization(const Kokkos::View<Scalar*, memory_space>& factors,
                             const Kokkos::View<int*, memory_space>& info,
+                            const Kokkos::View<int*, memory_space>& solve_info,
                             const detail::line_packs& lines, std::array<std::size_t, 4> extents,
                             int rank, int axis, std::size_t per_factor, bool shared)
-      : factors_(factors), info_(info), lines_(lines), extents_(extents), rank_(rank),
-        axis_(axis), per_factor_(per_factor), shared_(shared), initialized_(true) {}
+      : factors_(factors), info_(info), solve_info_(solve_info), lines_(lines),
+        extents_(extents), rank_(rank), axis_(axis), per_factor_(per_factor), shared_(shared),
+        initialized_(true) {}
 
-  Kokkos::View<Scalar*, memory_space> factors_;  // r, then l, then c': per_factor_ values each
+  // Host backends: r, then l, then c', per_factor_ values each. Device backend: copies of a, b
+  // and c (per_factor_ values each: the array's, or n shared ones).
+  Kokkos::View<Scalar*, memory_space> factors_;
   Kokkos::View<int*, memory_space> info_;
+  Kokkos::View<int*, memory_space> solve_info_;  // device backend: the solves' codes (unread)
   detail::line_packs lines_;
   std::array<std::size_t, 4> extents_{};
   int rank_ = 0, axis_ = 0;
@@ -352,24 +377,31 @@ auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView&
   std::array<std::size_t, 4> extents{};
   for (int k = 0; k < rank; ++k) extents[k] = grid.extent(k);
   const auto n = static_cast<std::size_t>(lines.n);
-  const std::size_t per_factor =
-      lines.nsys == 0 ? 0 : shared ? n : n * static_cast<std::size_t>(lines.npacks) * W;
+  constexpr bool device = std::is_same_v<Backend, backend::device>;
+  const auto nsys = static_cast<std::size_t>(lines.nsys);
+  const std::size_t per_factor = nsys == 0 ? 0
+                                 : shared  ? n
+                                 : device  ? n * nsys
+                                           : n * static_cast<std::size_t>(lines.npacks) * W;
   const Kokkos::View<T*, memory_space> factors(
       Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) factors")),
       3 * per_factor);
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) info")),
       static_cast<std::size_t>(lines.nsys));
-  auto f = thomas_axis_factorization_access::make<F>(factors, info, lines, extents, rank, axis,
-                                                     per_factor, shared);
+  const Kokkos::View<int*, memory_space> solve_info(
+      Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) solve info")),
+      device ? nsys : 0);
+  auto f = thomas_axis_factorization_access::make<F>(factors, info, solve_info, lines, extents,
+                                                     rank, axis, per_factor, shared);
   if (lines.nsys == 0) return f;
   if (n == 0) {
     Kokkos::deep_copy(exec, info, 0);
     return f;
   }
   T* const out = factors.data();
-  if constexpr (std::is_same_v<Backend, backend::device>) {
-    thomas_axis_factor_device(exec, lines, a, b, c, out, per_factor, info);
+  if constexpr (device) {
+    thomas_axis_factor_device(exec, lines, extents, a, b, c, out, per_factor, info);
   } else if constexpr (shared) {
     const auto ni = static_cast<index_t>(n);
     for_each_pack(exec, "bandsolve::factorize_along(thomas)", 1, 0, [=](const index_t, void*) {
