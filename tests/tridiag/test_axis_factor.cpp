@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -27,13 +28,7 @@ using bstest::order;
 using bstest::point_of;
 
 template <class T>
-struct real_of {
-  using type = T;
-};
-template <class T>
-struct real_of<Kokkos::complex<T>> {
-  using type = T;
-};
+using real_of_t = bandsolve::real_type_t<T>;
 
 template <class T>
 T random_value(std::mt19937& gen) {
@@ -41,7 +36,7 @@ T random_value(std::mt19937& gen) {
   if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(u(gen));
   } else {
-    using R = typename real_of<T>::type;
+    using R = real_of_t<T>;
     const R re = static_cast<R>(0.7 * u(gen));
     return T(re, static_cast<R>(0.7 * u(gen)));
   }
@@ -68,7 +63,7 @@ struct lines_of {
       a[k] = i == 0 ? C(0) : random_value<C>(gen);
       c[k] = i + 1 == n ? C(0) : random_value<C>(gen);
       const double bmag = magnitude(a[k]) + magnitude(c[k]) + margin(gen);
-      b[k] = C(static_cast<typename real_of<C>::type>(k % 3 == 0 ? -bmag : bmag));
+      b[k] = C(static_cast<real_of_t<C>>(k % 3 == 0 ? -bmag : bmag));
     }
   }
   std::size_t line_of(std::size_t s) const { return lines == 1 ? 0 : s; }
@@ -131,7 +126,7 @@ void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
     CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nlines, 0));
     for (int r = 0; r < 2; ++r) f.solve(exec, ds[r]);
     exec.fence();
-    const double tol = 50 * double(std::numeric_limits<typename real_of<C>::type>::epsilon());
+    const double tol = 50 * double(std::numeric_limits<real_of_t<C>>::epsilon());
     for (int r = 0; r < 2; ++r) {
       double worst = 0;
       for (std::size_t s = 0; s < nlines; ++s)
