@@ -68,6 +68,7 @@ void thomas_axis_factor_host(const ExecutionSpace& exec, const line_packs& g, bo
                              std::size_t total, const InfoView& info) {
   using P = thomas_axis_factor_packing<T, backend::default_for_t<ExecutionSpace>>;
   constexpr int W = P::W, TR = P::TR;
+  constexpr auto lane_count = static_cast<std::size_t>(W);  // an array bound
   const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c);
   const index_t n = g.n;
   for_each_pack(
@@ -79,7 +80,7 @@ void thomas_axis_factor_host(const ExecutionSpace& exec, const line_packs& g, bo
         T* const rp = f + p * n * W;
         T* const lp = rp + total;
         T* const cpp = rp + 2 * total;
-        int info_l[W] = {};
+        int info_l[lane_count] = {};
         if (lanes) {
           const lane_rows<const T> ra{a.data() + g.offset(sa, k), sa.s[ki]};
           const lane_rows<const T> rb{b.data() + g.offset(sb, k), sb.s[ki]};
@@ -307,9 +308,10 @@ class thomas_axis_factorization {
       detail::throw_invalid_argument(fn, "d has rank ", rank, " but the factored array has ",
                                      rank_);
     for (int k = 0; k < rank; ++k)
-      if (d.extent(k) != extents_[k])
+      if (d.extent(k) != extents_[static_cast<std::size_t>(k)])
         detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
-                                       " but the factored array has ", extents_[k]);
+                                       " but the factored array has ",
+                                       extents_[static_cast<std::size_t>(k)]);
     if (lines_.nsys == 0 || lines_.n == 0) return;
     const Scalar* const f = factors_.data();
     if constexpr (std::is_same_v<Backend, backend::device>) {
@@ -375,7 +377,7 @@ auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView&
   constexpr int W = thomas_axis_factor_packing<T, Backend>::W;
   const line_packs lines = make_line_packs(grid, axis, lane_axis_of(grid, axis), W);
   std::array<std::size_t, 4> extents{};
-  for (int k = 0; k < rank; ++k) extents[k] = grid.extent(k);
+  for (int k = 0; k < rank; ++k) extents[static_cast<std::size_t>(k)] = grid.extent(k);
   const auto n = static_cast<std::size_t>(lines.n);
   constexpr bool device = std::is_same_v<Backend, backend::device>;
   const auto nsys = static_cast<std::size_t>(lines.nsys);
