@@ -122,8 +122,9 @@ void for_each_line_batch(int axis, const DView& d, const InfoView& info, index_t
 template <bool Add, class ExecutionSpace, class S, class D>
 void along_copy_lines(const ExecutionSpace& exec, const char* label, const device::systems<S>& src,
                       const device::systems<D>& dst, index_t lines, index_t n) {
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, lines * n),
+      label, range(exec, 0, static_cast<typename range::member_type>(lines * n)),
       KOKKOS_LAMBDA(const index_t k) {
         const index_t s = k % lines, i = k / lines;  // neighbouring threads, neighbouring lines
         const S value = src.system(s)[i * src.row_stride];

@@ -159,7 +159,7 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
         (void)rows_d, (void)rows_t, (void)kernel_work, (void)kernel, (void)a, (void)b, (void)c,
             (void)d, (void)sa, (void)sb, (void)sc, (void)sd, (void)n;
         const line_pack k = g.pack(p);
-        int codes[L];
+        int codes[static_cast<std::size_t>(L)];
         if constexpr (Staged) {
           char* const staged = static_cast<char*>(work) + kernel_work;
           D* const ds = reinterpret_cast<D*>(staged);

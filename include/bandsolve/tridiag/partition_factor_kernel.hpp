@@ -49,7 +49,7 @@ template <int LB, int K, bool Full, bool Padded, class T>
 KOKKOS_INLINE_FUNCTION void factored_reduce(const factored_chain<T>* ch, index_t rsd, index_t fs,
                                             index_t m) {
   constexpr int V = K * LB;
-  T e[V], x[V];
+  T e[static_cast<std::size_t>(V)], x[static_cast<std::size_t>(V)];
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     const int nl = ch[k].nl;
@@ -94,7 +94,7 @@ template <int LB, int K, bool Full, bool Padded, class T>
 KOKKOS_INLINE_FUNCTION void factored_recover(const factored_chain<T>* ch, index_t rsd, index_t fs,
                                              index_t m, T* tt) {
   constexpr int V = K * LB;
-  T e[V];
+  T e[static_cast<std::size_t>(V)];
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     BANDSOLVE_SIMD
@@ -119,7 +119,7 @@ KOKKOS_INLINE_FUNCTION void factored_recover(const factored_chain<T>* ch, index_
       }
     }
   }
-  T x[V];
+  T x[static_cast<std::size_t>(V)];
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     BANDSOLVE_SIMD
@@ -147,7 +147,7 @@ KOKKOS_INLINE_FUNCTION void factored_recover(const factored_chain<T>* ch, index_
 template <int LB, class T>
 KOKKOS_INLINE_FUNCTION void factored_scans(index_t P, index_t cs, const T* pi, const T* sigma,
                                            const T* gamma, T* el, T* xl) {
-  T e[LB], x[LB];
+  T e[static_cast<std::size_t>(LB)], x[static_cast<std::size_t>(LB)];
   BANDSOLVE_SIMD
   for (int l = 0; l < LB; ++l) e[l] = T(0);
   for (index_t j = 0; j < P; ++j) {
@@ -190,7 +190,7 @@ KOKKOS_INLINE_FUNCTION void factor_block(const partition_plan& p, index_t g, int
                                          const lane_array<const T>& c, T* mu, T* r, T* cp, T* q,
                                          T* pi, T* sigma, T* gamma, int* bad) {
   const index_t n = p.n, M = p.M, P = p.P;
-  T cprev[LB], rprev[LB];
+  T cprev[static_cast<std::size_t>(LB)], rprev[static_cast<std::size_t>(LB)];
   for (int l = 0; l < LB; ++l) {
     cprev[l] = T(0);
     rprev[l] = T(0);
@@ -199,7 +199,8 @@ KOKKOS_INLINE_FUNCTION void factor_block(const partition_plan& p, index_t g, int
   for (index_t j = 0; j < P; ++j) {
     const index_t s = j * M, m = j == P - 1 ? p.mlast : M;
     const index_t base = factor_chunk_offset(p, g, j) - s * LB;  // row i at base + i LB
-    T w[LB], pr[LB], sg[LB];
+    constexpr auto lane_count = static_cast<std::size_t>(LB);  // an array bound
+    T w[lane_count], pr[lane_count], sg[lane_count];
     for (int l = 0; l < LB; ++l) {
       w[l] = T(1);
       pr[l] = T(1);

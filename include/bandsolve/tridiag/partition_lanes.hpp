@@ -120,7 +120,9 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
   const auto ld = [](const T* p, int l, int nl, T fill) {
     return partition_load<Full, Padded>(p, l, nl, fill);
   };
-  T ap[V], cp[V], dp[V], a0[V], c0[V], d0[V], sa[V], sd[V], w[V], risk[V];
+  constexpr auto lane_count = static_cast<std::size_t>(V);  // an array bound
+  T ap[lane_count], cp[lane_count], dp[lane_count], a0[lane_count], c0[lane_count];
+  T d0[lane_count], sa[lane_count], sd[lane_count], w[lane_count], risk[lane_count];
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {  // rows 0 and 1, divided by their diagonal
     const T *pa = ch[k].a, *pb = ch[k].b, *pc = ch[k].c, *pd = ch[k].d;
@@ -201,7 +203,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
   const auto ld = [](const T* p, int l, int nl, T fill) {
     return partition_load<Full, Padded>(p, l, nl, fill);
   };
-  T cp[V], dp[V];
+  T cp[static_cast<std::size_t>(V)], dp[static_cast<std::size_t>(V)];
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     BANDSOLVE_SIMD
@@ -235,7 +237,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
       }
     }
   }
-  T next[V];
+  T next[static_cast<std::size_t>(V)];
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     T* const px = ch[k].d + (m - 1) * rs.d;
@@ -301,7 +303,7 @@ KOKKOS_INLINE_FUNCTION bad_code partition_rescan_chunk(index_t r0, index_t m, in
 // in rd. Returns false if a pivot may be bad (rc then holds the eliminated c' for the rescan).
 template <int LB, class T>
 KOKKOS_INLINE_FUNCTION bool partition_reduced_thomas(index_t R, const T* ra, T* rc, T* rd) {
-  T risk[LB];
+  T risk[static_cast<std::size_t>(LB)];
   for (int l = 0; l < LB; ++l) risk[l] = T(0);
   for (index_t i = 1; i < R; ++i) {
     BANDSOLVE_SIMD
@@ -492,8 +494,8 @@ KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const parti
   thread_share(team, 0, p.items, w0, w1);
   const index_t S = (w1 - w0) / K;
   const auto step = [&](bool recover, index_t s) {
-    partition_chain<T> ch[K];
-    index_t ws[K], m[K];
+    partition_chain<T> ch[static_cast<std::size_t>(K)];
+    index_t ws[static_cast<std::size_t>(K)], m[static_cast<std::size_t>(K)];
     bool uniform = true;
     for (int k = 0; k < K; ++k) {
       ws[k] = w0 + k * S + s;

@@ -67,6 +67,7 @@ void reduction_host_launch(const ExecutionSpace& exec, const AView& a, const BVi
                            index_t n) {
   using T = typename DView::non_const_value_type;
   constexpr int L = vector_lanes_v<T>;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   const char* label = std::is_same_v<Algo, algo::pcr> ? "bandsolve::solve(pcr)"
                                                       : "bandsolve::solve(cr)";
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -74,7 +75,7 @@ void reduction_host_launch(const ExecutionSpace& exec, const AView& a, const BVi
   if (inside_system_pays(nsys, threads, L)) {
     // One team per system: threads split the rows, SIMD across rows.
     // Per-thread first bad pivots, then the arrays (64-byte aligned).
-    const std::size_t codes = (threads * sizeof(bad_code) + 63) / 64 * 64;
+    const std::size_t codes = (static_cast<std::size_t>(threads) * sizeof(bad_code) + 63) / 64 * 64;
     launch_teams(exec, label, nsys, threads, reduction_item_bytes<Algo, T>(n, true, threads),
                  KOKKOS_LAMBDA(const member_type& team, const index_t s, void* work) {
                    bad_code* const thread_bad = static_cast<bad_code*>(work);
@@ -108,8 +109,9 @@ void reduction_host_launch(const ExecutionSpace& exec, const AView& a, const BVi
                    const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
                    T* const ta = static_cast<T*>(work);
                    T *tb = ta + n * L, *tc = tb + n * L, *td = tc + n * L;
-                   system_rows<const T> sa[L], sb[L], sc[L], sd[L];
-                   system_rows<T> xs[L];
+                   system_rows<const T> sa[lane_count], sb[lane_count];
+                   system_rows<const T> sc[lane_count], sd[lane_count];
+                   system_rows<T> xs[lane_count];
                    for (int l = 0; l < nl; ++l) {
                      sa[l] = system_of(a, p * L + l);
                      sb[l] = system_of(b, p * L + l);
@@ -118,7 +120,7 @@ void reduction_host_launch(const ExecutionSpace& exec, const AView& a, const BVi
                      sd[l] = {xs[l].p, xs[l].stride};
                    }
                    load_lane_tile<L>(team, n, nl, sa, sb, sc, sd, ta, tb, tc, td, L, 0);
-                   bad_code bad[L] = {};
+                   bad_code bad[lane_count] = {};
                    const T* x = reduce_tile<Algo, L>(team, n, ta, tb, tc, td, td + n * L, bad);
                    store_lane_tile<L>(team, n, nl, x, xs);
                    for (int l = 0; l < nl; ++l)

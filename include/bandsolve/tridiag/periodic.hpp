@@ -105,7 +105,8 @@ class periodic_factorization {
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
   static constexpr int block_width = detail::lane_packing<Layout, Scalar>::L;
-  using factor_view = Kokkos::View<Scalar**[block_width], Kokkos::LayoutRight, memory_space>;
+  using factor_view = Kokkos::View<Scalar**[static_cast<std::size_t>(block_width)],
+                                   Kokkos::LayoutRight, memory_space>;
 
   periodic_factorization() = default;
 
@@ -170,11 +171,13 @@ struct periodic_factorization_access {
     using fv = typename F::factor_view;
     const index_t blocks = (nsys + F::block_width - 1) / F::block_width;
     auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
-    return F(fv(alloc("bandsolve::periodic 1/pivot"), blocks, n),
-             fv(alloc("bandsolve::periodic a/pivot"), blocks, n),
-             fv(alloc("bandsolve::periodic c/pivot"), blocks, n),
-             fv(alloc("bandsolve::periodic z"), blocks, n),
-             Kokkos::View<int*, typename F::memory_space>(alloc("bandsolve::periodic info"), nsys),
+    const auto nb = static_cast<std::size_t>(blocks), nr = static_cast<std::size_t>(n);
+    return F(fv(alloc("bandsolve::periodic 1/pivot"), nb, nr),
+             fv(alloc("bandsolve::periodic a/pivot"), nb, nr),
+             fv(alloc("bandsolve::periodic c/pivot"), nb, nr),
+             fv(alloc("bandsolve::periodic z"), nb, nr),
+             Kokkos::View<int*, typename F::memory_space>(alloc("bandsolve::periodic info"),
+                                                          static_cast<std::size_t>(nsys)),
              nsys, n);
   }
   template <class F>
@@ -196,10 +199,11 @@ void periodic_factor_kernel(const ExecutionSpace& exec, const AView& a, const BV
                             const FactorView& r, const FactorView& lo, const FactorView& cp,
                             const FactorView& z, const InfoView& info) {
   constexpr int L = P::L;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   detail::for_each_pack(
       exec, "bandsolve::factorize(periodic)", static_cast<index_t>(r.extent(0)), 0,
       KOKKOS_LAMBDA(const index_t p, void*) {
-        int info_l[L];
+        int info_l[lane_count];
         const detail::periodic_factors<T> fac{&r(p, 0, 0), &lo(p, 0, 0), &cp(p, 0, 0),
                                               &z(p, 0, 0)};
         detail::periodic_factor_block(n, detail::block_of<P, const T>(a, p, slots),

@@ -43,7 +43,7 @@ namespace detail {
 template <int L, int WG, class T, class D>
 KOKKOS_INLINE_FUNCTION void periodic_shared_solve_block(index_t n, periodic_factors<const T> f,
                                                         const lane_block<D, L, WG>& d, D* y) {
-  D X[L];
+  D X[static_cast<std::size_t>(L)];
   if (n == 1) {
     d.load(0, X);
     BANDSOLVE_SIMD
@@ -72,7 +72,7 @@ KOKKOS_INLINE_FUNCTION void periodic_shared_solve_block(index_t n, periodic_fact
   // The closing row holds r = 1/s, lo = a[n-1], c' = c[n-1].
   d.load(n - 1, X);
   const T cl = f.cp[m], al = f.lo[m], rs = f.r[m];
-  D xl[L];
+  D xl[static_cast<std::size_t>(L)];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) xl[l] = (X[l] - cl * y[l] - al * y[(m - 1) * L + l]) * rs;
   d.store(n - 1, xl);
@@ -96,7 +96,8 @@ struct periodic_shared_solve {
 
   template <class D>
   static std::size_t scratch(index_t n, int lanes) {
-    return static_cast<std::size_t>(n) * (lanes * sizeof(D) + 4 * sizeof(T));
+    return static_cast<std::size_t>(n) *
+           (static_cast<std::size_t>(lanes) * sizeof(D) + 4 * sizeof(T));
   }
   template <class X>
   KOKKOS_INLINE_FUNCTION int operator()(index_t n, const X& x, void* work) const {

@@ -247,10 +247,11 @@ periodic_device_factorize(const ExecutionSpace& exec, const AView& a, const BVie
   const index_t slots = periodic_device_slots(b, nsys);
   const index_t ntiles = (slots + TW - 1) / TW;
   auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
-  const fv r(alloc("bandsolve::periodic 1/pivot"), ntiles, n, TW);
-  const fv lo(alloc("bandsolve::periodic a/pivot"), ntiles, n, TW);
-  const fv cp(alloc("bandsolve::periodic c/pivot"), ntiles, n, TW);
-  const fv z(alloc("bandsolve::periodic z"), ntiles, n, TW);
+  const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
+  const fv r(alloc("bandsolve::periodic 1/pivot"), et, en, TW);
+  const fv lo(alloc("bandsolve::periodic a/pivot"), et, en, TW);
+  const fv cp(alloc("bandsolve::periodic c/pivot"), et, en, TW);
+  const fv z(alloc("bandsolve::periodic z"), et, en, TW);
   const info_type info(alloc("bandsolve::periodic info"), static_cast<std::size_t>(nsys));
   F f = periodic_device_factorization_access::make<F>(r, lo, cp, z, info, nsys, n);
   if (nsys == 0 || n == 0) return f;

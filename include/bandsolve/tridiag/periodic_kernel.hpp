@@ -36,8 +36,8 @@ KOKKOS_INLINE_FUNCTION void periodic_single_row(const lane_block<const T, L, WG>
                                                 const lane_block<const T, L, WG>& b,
                                                 const lane_block<const T, L, WG>& c,
                                                 const lane_block<D, L, WG>& d, int* info) {
-  T A[L], B[L], C[L];
-  D X[L];
+  T A[static_cast<std::size_t>(L)], B[static_cast<std::size_t>(L)], C[static_cast<std::size_t>(L)];
+  D X[static_cast<std::size_t>(L)];
   a.load(0, A);
   b.load(0, B);
   c.load(0, C);
@@ -59,7 +59,7 @@ KOKKOS_FORCEINLINE_FUNCTION void coupling_column(index_t i, index_t m,
   for (int l = 0; l < L; ++l) E[l] = T(0);
   if (i == 0) a.load(0, E);
   if (i == m - 1) {
-    T C[L];
+    T C[static_cast<std::size_t>(L)];
     c.load(m - 1, C);
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) E[l] += C[l];
@@ -75,7 +75,7 @@ KOKKOS_INLINE_FUNCTION void periodic_close(index_t n, const D* y, const T* z, co
                                            const T* al, const D* dl, const T* rs,
                                            const lane_block<D, L, WG>& d) {
   const index_t m = n - 1;
-  D xl[L], X[L];
+  D xl[static_cast<std::size_t>(L)], X[static_cast<std::size_t>(L)];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l)
     xl[l] = (dl[l] - cl[l] * y[l] - al[l] * y[(m - 1) * S + l]) * rs[l];
@@ -117,8 +117,9 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
   const index_t m = n - 1;
   D* y = static_cast<D*>(scratch);
   T *cp = reinterpret_cast<T*>(y + n * L), *z = cp + n * L;
-  T A[L], B[L], C[L], E[L];
-  D X[L];
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+  T A[lane_count], B[lane_count], C[lane_count], E[lane_count];
+  D X[lane_count];
   for (int l = 0; l < L; ++l) info[l] = 0;
   for (index_t i = 0; i < m; ++i) {
     if (i + rows_ahead_of_loads < n) prefetch_rows(i + rows_ahead_of_loads, a, b, c, d);
@@ -154,7 +155,7 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
   b.load(n - 1, B);
   c.load(n - 1, C);
   d.load(n - 1, X);
-  T rs[L];
+  T rs[static_cast<std::size_t>(L)];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     const T s = B[l] - C[l] * z[l] - A[l] * z[(m - 1) * L + l];
@@ -180,7 +181,8 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
                                                   const lane_block<const T, L, WG>& b,
                                                   const lane_block<const T, L, WG>& c,
                                                   periodic_factors<T> f, int* info) {
-  T A[L], B[L], C[L], E[L];
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+  T A[lane_count], B[lane_count], C[lane_count], E[lane_count];
   if (n == 1) {
     a.load(0, A);
     b.load(0, B);
@@ -242,7 +244,7 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
 template <int L, int WG, class T, class D, int S = L>
 KOKKOS_INLINE_FUNCTION void periodic_factored_solve_block(index_t n, periodic_factors<const T> f,
                                                           const lane_block<D, L, WG>& d, D* y) {
-  D X[L];
+  D X[static_cast<std::size_t>(L)];
   if (n == 1) {
     d.load(0, X);
     BANDSOLVE_SIMD

@@ -114,8 +114,10 @@ class pivoting_factorization {
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
   static constexpr int block_width = detail::lane_packing<Layout, Scalar>::L;
-  using factor_view = Kokkos::View<Scalar**[block_width], Kokkos::LayoutRight, memory_space>;
-  using flag_view = Kokkos::View<std::uint8_t**[block_width], Kokkos::LayoutRight, memory_space>;
+  using factor_view = Kokkos::View<Scalar**[static_cast<std::size_t>(block_width)],
+                                   Kokkos::LayoutRight, memory_space>;
+  using flag_view = Kokkos::View<std::uint8_t**[static_cast<std::size_t>(block_width)],
+                                 Kokkos::LayoutRight, memory_space>;
 
   pivoting_factorization() = default;
 
@@ -198,13 +200,14 @@ struct pivoting_factorization_access {
     using fv = typename F::factor_view;
     const index_t blocks = (nsys + F::block_width - 1) / F::block_width;
     auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
-    return F(fv(alloc("bandsolve::partial_pivoting 1/U(i,i)"), blocks, n),
-             fv(alloc("bandsolve::partial_pivoting U(i,i+1)"), blocks, n),
-             fv(alloc("bandsolve::partial_pivoting U(i,i+2)"), blocks, n),
-             fv(alloc("bandsolve::partial_pivoting multipliers"), blocks, n),
-             typename F::flag_view(alloc("bandsolve::partial_pivoting interchanges"), blocks, n),
+    const auto nb = static_cast<std::size_t>(blocks), nr = static_cast<std::size_t>(n);
+    return F(fv(alloc("bandsolve::partial_pivoting 1/U(i,i)"), nb, nr),
+             fv(alloc("bandsolve::partial_pivoting U(i,i+1)"), nb, nr),
+             fv(alloc("bandsolve::partial_pivoting U(i,i+2)"), nb, nr),
+             fv(alloc("bandsolve::partial_pivoting multipliers"), nb, nr),
+             typename F::flag_view(alloc("bandsolve::partial_pivoting interchanges"), nb, nr),
              Kokkos::View<int*, typename F::memory_space>(
-                 alloc("bandsolve::partial_pivoting info"), nsys),
+                 alloc("bandsolve::partial_pivoting info"), static_cast<std::size_t>(nsys)),
              nsys, n);
   }
   template <class F>
@@ -227,10 +230,11 @@ void pivoting_factor_kernel(const ExecutionSpace& exec, const AView& a, const BV
                             const FactorView& r, const FactorView& u1, const FactorView& u2,
                             const FactorView& lm, const FlagView& sw, const InfoView& info) {
   constexpr int L = P::L;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   detail::for_each_pack(
       exec, "bandsolve::factorize(partial_pivoting)", static_cast<index_t>(r.extent(0)), 0,
       KOKKOS_LAMBDA(const index_t p, void*) {
-        int info_l[L];
+        int info_l[lane_count];
         const detail::pivoted_u<T> u{&r(p, 0, 0), &u1(p, 0, 0), &u2(p, 0, 0)};
         detail::pivoting_factor_block(n, detail::block_of<P, const T>(a, p, slots),
                                       detail::block_of<P, const T>(b, p, slots),

@@ -49,7 +49,8 @@ struct pivoting_shared_solve {
 
   template <class D>
   static std::size_t scratch(index_t n, int lanes) {
-    return static_cast<std::size_t>(n) * (lanes * sizeof(D) + 4 * sizeof(T) + 1);
+    return static_cast<std::size_t>(n) *
+           (static_cast<std::size_t>(lanes) * sizeof(D) + 4 * sizeof(T) + 1);
   }
   template <class X>
   KOKKOS_INLINE_FUNCTION int operator()(index_t n, const X& x, void* work) const {

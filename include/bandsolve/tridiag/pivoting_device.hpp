@@ -224,7 +224,8 @@ class pivoting_device_factorization {
   // LAPACK's ipiv (1-based) of every system, as pivoting_factorization::ipiv. Copies to the
   // host, so it waits for exec.
   Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> ipiv() const {
-    Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> out("bandsolve ipiv", nsys_, n_);
+    Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> out(
+        "bandsolve ipiv", static_cast<std::size_t>(nsys_), static_cast<std::size_t>(n_));
     auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sw_);
     for (index_t s = 0; s < nsys_; ++s)
       for (index_t i = 0; i < n_; ++i)
@@ -306,11 +307,12 @@ pivoting_device_factorize(const ExecutionSpace& exec, const AView& a, const BVie
   const index_t slots = pivoting_device_slots(b, nsys);
   const index_t ntiles = (slots + TW - 1) / TW;
   auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
-  const fv r(alloc("bandsolve::partial_pivoting 1/U(i,i)"), ntiles, n, TW);
-  const fv u1(alloc("bandsolve::partial_pivoting U(i,i+1)"), ntiles, n, TW);
-  const fv u2(alloc("bandsolve::partial_pivoting U(i,i+2)"), ntiles, n, TW);
-  const fv lm(alloc("bandsolve::partial_pivoting multipliers"), ntiles, n, TW);
-  const flags sw(alloc("bandsolve::partial_pivoting interchanges"), ntiles, n, TW);
+  const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
+  const fv r(alloc("bandsolve::partial_pivoting 1/U(i,i)"), et, en, TW);
+  const fv u1(alloc("bandsolve::partial_pivoting U(i,i+1)"), et, en, TW);
+  const fv u2(alloc("bandsolve::partial_pivoting U(i,i+2)"), et, en, TW);
+  const fv lm(alloc("bandsolve::partial_pivoting multipliers"), et, en, TW);
+  const flags sw(alloc("bandsolve::partial_pivoting interchanges"), et, en, TW);
   const info_type info(alloc("bandsolve::partial_pivoting info"), static_cast<std::size_t>(nsys));
   F f = pivoting_device_factorization_access::make<F>(r, u1, u2, lm, sw, info, nsys, n);
   if (nsys == 0 || n == 0) return f;

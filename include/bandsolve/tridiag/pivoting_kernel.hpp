@@ -96,7 +96,7 @@ template <int L, int WG, class T, class D, int RS = L, int LS = 1>
 KOKKOS_INLINE_FUNCTION void pivot_back_substitute(index_t n, const T* r, const T* u1,
                                                   const T* u2, const D* y,
                                                   const lane_block<D, L, WG>& d) {
-  D x1[L], x2[L];
+  D x1[static_cast<std::size_t>(L)], x2[static_cast<std::size_t>(L)];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     x1[l] = y[(n - 1) * L + l] * r[(n - 1) * RS + l * LS];
@@ -160,8 +160,9 @@ KOKKOS_INLINE_FUNCTION void pivoting_solve_block(index_t n, const lane_block<con
                                                  int* info) {
   D* y = static_cast<D*>(scratch);
   T *r = reinterpret_cast<T*>(y + n * L), *u1 = r + n * L, *u2 = u1 + n * L;
-  T cd[L], cu[L], A[L], B[L], C[L];
-  D cy[L], Dn[L];
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+  T cd[lane_count], cu[lane_count], A[lane_count], B[lane_count], C[lane_count];
+  D cy[lane_count], Dn[lane_count];
   for (int l = 0; l < L; ++l) info[l] = 0;
   load_first_row(n, b, c, cd, cu);
   d.load(0, cy);
@@ -187,7 +188,8 @@ KOKKOS_INLINE_FUNCTION void pivoting_factor_block(index_t n, const lane_block<co
                                                   const lane_block<const T, L, WG>& c,
                                                   pivoted_u<T> u, T* lm, std::uint8_t* swapped,
                                                   int* info) {
-  T cd[L], cu[L], A[L], B[L], C[L];
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+  T cd[lane_count], cu[lane_count], A[lane_count], B[lane_count], C[lane_count];
   for (int l = 0; l < L; ++l) info[l] = 0;
   load_first_row(n, b, c, cd, cu);
   for (index_t i = 0; i + 1 < n; ++i) {
@@ -212,7 +214,7 @@ template <int L, int WG, class T, class D, int RS = L, int LS = 1>
 KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<const T> u,
                                                           const T* lm, const std::uint8_t* swapped,
                                                           const lane_block<D, L, WG>& d, D* y) {
-  D cy[L], Dn[L];
+  D cy[static_cast<std::size_t>(L)], Dn[static_cast<std::size_t>(L)];
   d.load(0, cy);
   for (index_t i = 0; i + 1 < n; ++i) {
     d.load(i + 1, Dn);
@@ -225,7 +227,7 @@ KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<c
       D* const yo = y + o;
       const D* const py = sw ? Dn : cy;
       const D* const oy = sw ? cy : Dn;
-      D next[L];
+      D next[static_cast<std::size_t>(L)];
       BANDSOLVE_SIMD
       for (int l = 0; l < L; ++l) {
         yo[l] = py[l];

@@ -107,7 +107,8 @@ KOKKOS_INLINE_FUNCTION void load_lane_tile(const Member& team, index_t m, int nl
   // Contiguous rows of L full lanes: L x L blocks through in-register transposes.
   if (register_transposes_v && L > 1 && nl == L && tile_unit_strides<L>(a) &&
       tile_unit_strides<L>(b) && tile_unit_strides<L>(c) && tile_unit_strides<L>(d)) {
-    index_t oa[L], ob[L], oc[L], od[L];
+    constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+    index_t oa[lane_count], ob[lane_count], oc[lane_count], od[lane_count];
     tile_lane_offsets<L>(a, oa);
     tile_lane_offsets<L>(b, ob);
     tile_lane_offsets<L>(c, oc);
@@ -149,7 +150,7 @@ KOKKOS_INLINE_FUNCTION void store_lane_tile(const Member& team, index_t m, int n
   index_t i0, i1;
   thread_share(team, 0, m, i0, i1);
   if (register_transposes_v && L > 1 && nl == L && tile_unit_strides<L>(x)) {
-    index_t ox[L];
+    index_t ox[static_cast<std::size_t>(L)];
     tile_lane_offsets<L>(x, ox);
     for (; i0 + L <= i1; i0 += L) store_rows_transposed<L>(tx + i0 * L, L, x[0].p + i0, ox);
   }

@@ -419,9 +419,10 @@ symmetric_device_factorize(const ExecutionSpace& exec, const DiagView& diag,
   const index_t n = static_cast<index_t>(rows(diag));
   const index_t slots = device_slots(diag, nsys);
   const index_t ntiles = (slots + TW - 1) / TW;
-  const r_view r(Kokkos::view_alloc(exec, std::string("bandsolve::symmetric r")), ntiles, n, TW);
-  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::symmetric c'")), ntiles,
-                       n, TW);
+  const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
+  const r_view r(Kokkos::view_alloc(exec, std::string("bandsolve::symmetric r")), et, en, TW);
+  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::symmetric c'")), et, en,
+                       TW);
   const info_type info(Kokkos::view_alloc(exec, std::string("bandsolve::symmetric info")),
                        static_cast<std::size_t>(nsys));
   auto f = symmetric_device_factorization_access::make<result_type>(r, cp, info, nsys, n);

@@ -113,8 +113,8 @@ KOKKOS_FORCEINLINE_FUNCTION void sym_next_row(int nl, const R* b, const C* e_pre
 template <int Lanes, class C, class D,
           bool Carry = carry_rows_v<Lanes, D> && carry_rows_v<Lanes, C>>
 struct sym_carry {
-  C cp[Carry ? Lanes : 1] = {};
-  D dp[Carry ? Lanes : 1] = {};
+  C cp[static_cast<std::size_t>(Carry ? Lanes : 1)] = {};
+  D dp[static_cast<std::size_t>(Carry ? Lanes : 1)] = {};
 
   template <int W, bool Full>
   KOKKOS_FORCEINLINE_FUNCTION void start(int nl, int g, const C* cp_row, const D* dp_row) {
@@ -170,7 +170,7 @@ KOKKOS_INLINE_FUNCTION void sym_forward_lanes(index_t n, int nl, int ng,
                                               const sym_lane_item<R, C, D>& f, C* cp, int* info) {
   constexpr int GW = G * W;
   const int lanes = Full ? W : nl;
-  R risk[GW] = {};
+  R risk[static_cast<std::size_t>(GW)] = {};
   sym_carry<GW, C, D> carry;
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
@@ -219,9 +219,9 @@ KOKKOS_INLINE_FUNCTION void sym_solve_lanes_chain(index_t n, index_t q_begin, in
     using D = std::remove_pointer_t<decltype(f.d.row(0, 0))>;
     using R = std::remove_const_t<std::remove_pointer_t<decltype(f.b.row(0, 0))>>;
     constexpr bool carry_x = carry_rows_v<GW, D>;
-    R risk[GW] = {};
+    R risk[static_cast<std::size_t>(GW)] = {};
     sym_carry<GW, C, D> carry;
-    D x_carry[carry_x ? GW : 1] = {};
+    D x_carry[static_cast<std::size_t>(carry_x ? GW : 1)] = {};
     if (forward)
       for (int g = 0; g < G; ++g) {
         sym_first_row<W, true>(W, f.b.row(0, g), f.e.row(0, g), f.d.row(0, g), cpf + g * W,
@@ -254,7 +254,7 @@ KOKKOS_INLINE_FUNCTION void sym_solve_lanes_chain(index_t n, index_t q_begin, in
       }
     }
     if (forward) {
-      int info[GW];
+      int info[static_cast<std::size_t>(GW)];
       resolve_spd_info_lanes<W, G, true>(n, W, G, f.b, f.e, cpf, risk, info);
       done(q, info);
     }
@@ -310,7 +310,7 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_lanes(index_t n, int nl, int ng, 
                                                      const Prefetch& prefetch) {
   constexpr int GW = G * W;
   const int lanes = Full ? W : nl;
-  D y[GW] = {};
+  D y[static_cast<std::size_t>(GW)] = {};
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
     D* d0 = d.row(0, g);
@@ -351,8 +351,8 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_chain(index_t n, index_t q_begin,
     const auto bk = item(backward ? q - 1 : q);
     using D = std::remove_pointer_t<decltype(f.d.row(0, 0))>;
     using C = std::remove_const_t<std::remove_pointer_t<decltype(f.cp)>>;
-    D y[GW] = {};
-    D x[GW] = {};
+    D y[static_cast<std::size_t>(GW)] = {};
+    D x[static_cast<std::size_t>(GW)] = {};
     if (forward)
       for (int g = 0; g < G; ++g) {
         D* d0 = f.d.row(0, g);
@@ -408,8 +408,8 @@ KOKKOS_INLINE_FUNCTION void sym_forward_gather(index_t n, int nl, gathered_lanes
   gather_tile<TR, L, R> tb;
   gather_tile<TR, L, C> te;
   gather_tile<TR, L, D> td;
-  R risk[L];
-  C e_last[L] = {};
+  R risk[static_cast<std::size_t>(L)];
+  C e_last[static_cast<std::size_t>(L)] = {};
   sym_carry<L, C, D> carry;
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
@@ -453,7 +453,7 @@ KOKKOS_INLINE_FUNCTION void sym_factor_gather(index_t n, int nl, gathered_lanes<
   const lane_offsets<L> ob(nl, b.system_stride), oe(nl, e.system_stride);
   gather_tile<TR, L, R> tb;
   gather_tile<TR, L, C> te;
-  C e_last[L] = {};
+  C e_last[static_cast<std::size_t>(L)] = {};
   for (int l = 0; l < L; ++l) info[l] = 0;
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
@@ -483,7 +483,7 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_gather(index_t n, int nl, const R
                                                       const Prefetch& prefetch) {
   const lane_offsets<L> od(nl, d.system_stride);
   gather_tile<TR, L, D> td;
-  D y_carry[L] = {};
+  D y_carry[static_cast<std::size_t>(L)] = {};
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
     td.load(d, od, i0, rows);

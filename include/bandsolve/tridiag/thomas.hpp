@@ -149,6 +149,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
   using T = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   constexpr int L = P::L;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   const index_t npacks = (nsys + L - 1) / L;
   const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
@@ -188,7 +189,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
                                                             write_info);
           if (full_end < p_end) {
             const auto item = rows_of(last);
-            int info_l[L] = {};
+            int info_l[lane_count] = {};
             const next_pack_prefetch<4> no_prefetch;
             if (last_lanes == W)
               thomas_solve_lanes<W, G, true>(n, W, last_groups, item.a, item.b, item.c, item.d,
@@ -200,7 +201,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
           }
         } else if constexpr (!is_interleaved_v<Layout>) {
           for (index_t p = p_begin; p < p_end; ++p) {
-            int info_l[L] = {};
+            int info_l[lane_count] = {};
             next_pack_prefetch<4> prefetch;
             add_next_pack<Layout, P>(prefetch, a, p, npacks, n);
             add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
@@ -564,13 +565,14 @@ void thomas_factor_kernel(const ExecutionSpace& exec, const AView& a, const BVie
                           const FactorView& r, const FactorView& lo, const FactorView& cp,
                           const InfoView& info) {
   constexpr int L = P::L, W = P::W, G = P::G;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   detail::for_each_pack(
       exec, "bandsolve::factorize(thomas)", npacks, 0, KOKKOS_LAMBDA(const index_t p, void*) {
         const int nl = static_cast<int>(ns - p * L < L ? ns - p * L : L);
         T* rp = &r(p, 0, 0);
         T* lp = &lo(p, 0, 0);
         T* cpp = &cp(p, 0, 0);
-        int info_l[L] = {};
+        int info_l[lane_count] = {};
         if (lanes) {
           const auto ca = detail::pack_rows<Layout, P, AView, const T>(a, p);
           const auto cb = detail::pack_rows<Layout, P, BView, const T>(b, p);
@@ -632,12 +634,12 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
     const index_t width = result_type::factor_pack_width(nsys, n, lanes);
     const index_t npacks = (ns + width - 1) / width;
     using factor_view = typename result_type::factor_view;
-    const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), npacks, n,
-                        width);
-    const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), npacks, n,
-                         width);
-    const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), npacks, n,
-                         width);
+    const auto ep = static_cast<std::size_t>(npacks), en = static_cast<std::size_t>(n),
+               ew = static_cast<std::size_t>(width);  // the views' extents
+    const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), ep, en, ew);
+    const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), ep, en, ew);
+    const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), ep, en,
+                         ew);
     const Kokkos::View<int*, typename result_type::memory_space> info(
         Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
     auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);

@@ -142,7 +142,7 @@ KOKKOS_INLINE_FUNCTION void for_each_pack_run(const line_packs& g, const InfoVie
   for (index_t p = p_begin; p < p_end;) {
     const int nl = g.pack(p).lanes;
     if (nl < W) {
-      int info_l[W] = {};
+      int info_l[static_cast<std::size_t>(W)] = {};
       one(p, nl, info_l);
       done(p, info_l);
       ++p;

@@ -125,7 +125,7 @@ KOKKOS_INLINE_FUNCTION void thomas_add_lanes(index_t n, int nl, lane_rows<const 
                                              lane_rows<const C> b, lane_rows<const C> c,
                                              lane_rows<const D> d, lane_rows<D> u, C* cp, D* dp,
                                              int* info) {
-  real_type_t<C> risk[W];
+  real_type_t<C> risk[static_cast<std::size_t>(W)];
   forward_carry<W, C, D> carry;
   thomas_first_row<W, Full>(nl, b.row(0), c.row(0), d.row(0), cp, dp, risk);
   carry.template start<W, Full>(nl, 0, cp, dp);

@@ -89,8 +89,9 @@ struct thomas_chunked_device {
   // One chunk's rows: a, b, c, d as loaded; after step 2, l in a, c' in c and d / pivot in d;
   // after step 3, d' in d.
   struct chunk_rows {
-    C a[RT], b[RT], c[RT];
-    D d[RT];
+    static constexpr auto rows = static_cast<std::size_t>(RT);  // an array bound
+    C a[rows], b[rows], c[rows];
+    D d[rows];
   };
 
   device::systems<const C> a, b, c;

@@ -90,8 +90,9 @@ struct thomas_device_one_shot_systems {
       index_t i = 1;
       if constexpr (Ahead > 1) {
         for (; i + Ahead <= n; i += Ahead) {
-          C av[Ahead], bv[Ahead], cv[Ahead];
-          D dv[Ahead];
+          constexpr auto rows_ahead = static_cast<std::size_t>(Ahead);  // an array bound
+          C av[rows_ahead], bv[rows_ahead], cv[rows_ahead];
+          D dv[rows_ahead];
           for (int j = 0; j < Ahead; ++j) {
             av[j] = as[(i + j) * sa];
             bv[j] = bs[(i + j) * sb];
@@ -112,8 +113,8 @@ struct thomas_device_one_shot_systems {
       index_t r = n - 2;
       if constexpr (Ahead > 1) {
         for (; r + 1 >= Ahead; r -= Ahead) {
-          C cv[Ahead];
-          D dv[Ahead];
+          C cv[static_cast<std::size_t>(Ahead)];
+          D dv[static_cast<std::size_t>(Ahead)];
           for (int j = 0; j < Ahead; ++j) {
             cv[j] = cpk[(r - j) * TW];
             dv[j] = ds[(r - j) * sd];
@@ -577,11 +578,10 @@ thomas_device_factorize(const ExecutionSpace& exec, const AView& a, const BView&
     return thomas_device_factorize_long<result_type>(exec, a, b, c, nsys, n, slots);
   }
   const index_t ntiles = (slots + TW - 1) / TW;
-  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), ntiles, n, TW);
-  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), ntiles, n,
-                       TW);
-  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), ntiles, n,
-                       TW);
+  const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
+  const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), et, en, TW);
+  const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), et, en, TW);
+  const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), et, en, TW);
   const info_type info(Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")),
                        static_cast<std::size_t>(nsys));
   auto f = thomas_device_factorization_access::make<result_type>(r, lo, cp, info, nsys, n);

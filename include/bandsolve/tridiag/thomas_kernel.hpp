@@ -242,7 +242,7 @@ template <int W, int G, bool Full, class C, class D, class Prefetch>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, int ng, index_t n, const C* cp,
                                                  lane_rows<D> dp, const Prefetch& prefetch) {
   constexpr bool carry = carry_rows_v<G * W, D>;
-  D x_carry[carry ? G * W : 1] = {};
+  D x_carry[static_cast<std::size_t>(carry ? G * W : 1)] = {};
   if constexpr (carry)
     for (int g = 0; g < G; ++g) {
       if (g >= ng) break;
@@ -265,8 +265,8 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, int ng, index_t n, cons
 // where carry_rows_v allows, else read back from the rows stored for row i-1.
 template <int Lanes, class C, class D, bool Carry = carry_rows_v<Lanes, D> && carry_rows_v<Lanes, C>>
 struct forward_carry {
-  C cp[Carry ? Lanes : 1] = {};
-  D dp[Carry ? Lanes : 1] = {};
+  C cp[static_cast<std::size_t>(Carry ? Lanes : 1)] = {};
+  D dp[static_cast<std::size_t>(Carry ? Lanes : 1)] = {};
 
   // After the first row of group g (lanes g*W ..), stored at cp_row, dp_row.
   template <int W, bool Full>
@@ -302,7 +302,8 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes(index_t n, int nl, int ng, lane_r
                                                const Prefetch& prefetch) {
   constexpr int GW = G * W;
   const int lanes = Full ? W : nl;
-  real_type_t<C> risk[GW] = {};  // zero: the compiler cannot see that ng >= 1
+  // zero: the compiler cannot see that ng >= 1
+  real_type_t<C> risk[static_cast<std::size_t>(GW)] = {};
   forward_carry<GW, C, D> carry;
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
@@ -347,9 +348,9 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes_chain(index_t n, index_t q_begin,
     const auto bk = item(backward ? q - 1 : q);
     using D = std::remove_pointer_t<decltype(f.d.row(0, 0))>;
     constexpr bool carry_x = carry_rows_v<GW, D>;
-    real_type_t<C> risk[GW] = {};
+    real_type_t<C> risk[static_cast<std::size_t>(GW)] = {};
     forward_carry<GW, C, D> carry;
-    D x_carry[carry_x ? GW : 1] = {};
+    D x_carry[static_cast<std::size_t>(carry_x ? GW : 1)] = {};
     if (forward)
       for (int g = 0; g < G; ++g) {
         thomas_first_row<W, true>(W, f.b.row(0, g), f.c.row(0, g), f.d.row(0, g), cpf + g * W,
@@ -383,7 +384,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes_chain(index_t n, index_t q_begin,
       }
     }
     if (forward) {
-      int info[GW];
+      int info[static_cast<std::size_t>(GW)];
       resolve_info_lanes<W, G, true>(n, W, G, f.a, f.b, cpf, risk, info);
       done(q, info);
     }
@@ -541,12 +542,12 @@ KOKKOS_INLINE_FUNCTION void thomas_forward_gather(index_t n, int nl, gathered_la
     tc.load(c, oc, i0, rows);
     td.load(d, od, i0, rows);
   };
-  real_type_t<C> risk[L];
+  real_type_t<C> risk[static_cast<std::size_t>(L)];
   if constexpr (four_rows_v<TR, L, C, D>) {
     // Row 0 is the first row of a step, with c'_{-1} = d'_{-1} = 0 and a_0 (not part of the
     // system, maybe not even finite) read as 0. The last rows of a short last tile go one by one.
-    C cp_carry[L] = {};
-    D dp_carry[L] = {};
+    C cp_carry[static_cast<std::size_t>(L)] = {};
+    D dp_carry[static_cast<std::size_t>(L)] = {};
     for (int l = 0; l < L; ++l) risk[l] = 0;
     for (index_t i0 = 0; i0 < n; i0 += TR) {
       const int rows = tile_rows(n, i0, TR);
@@ -689,7 +690,7 @@ KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, cons
     return;
   }
   // Backward, from the last block (in dp) down; x_next is x of the row after the block.
-  D x_next[L] = {};
+  D x_next[static_cast<std::size_t>(L)] = {};
   for (;; k0 -= block) {
     if (k0 + rows_k < n) {  // not the last block: its d' rows come back from d
       for (index_t t0 = 0; t0 < rows_k; t0 += TR) {

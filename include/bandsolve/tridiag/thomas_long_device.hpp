@@ -189,8 +189,9 @@ KOKKOS_INLINE_FUNCTION void load_chunk_rows(const Member& team, const long_level
                                             int nr, const Tile& tile) {
   const int nt = team.team_size(), total = ns * nr;
   for (int e0 = team.team_rank(); e0 < total; e0 += U * nt) {
-    C va[U], vb[U], vc[U];
-    D vd[U];
+    constexpr auto unroll = static_cast<std::size_t>(U);  // an array bound
+    C va[unroll], vb[unroll], vc[unroll];
+    D vd[unroll];
     for (int u = 0; u < U; ++u) {
       const int e = e0 + u * nt;
       va[u] = C(0), vb[u] = C(1), vc[u] = C(0), vd[u] = D(0);

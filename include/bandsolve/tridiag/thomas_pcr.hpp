@@ -61,6 +61,7 @@ void thomas_pcr_host_solve(const ExecutionSpace& exec, const AView& a, const BVi
   using T = typename DView::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   constexpr int L = detail::vector_lanes_v<T>;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   if (detail::partition_host_solve(exec, "bandsolve::solve(thomas_pcr)", a, b, c, d, info, nsys,
                                    n))
     return;
@@ -86,13 +87,14 @@ void thomas_pcr_host_solve(const ExecutionSpace& exec, const AView& a, const BVi
   } else {
     const index_t npacks = (nsys + L - 1) / L;
     detail::launch_teams(
-        exec, "bandsolve::solve(thomas_pcr)", npacks, 1, 4 * n * L * sizeof(T),
+        exec, "bandsolve::solve(thomas_pcr)", npacks, 1,
+        static_cast<std::size_t>(4 * n * L) * sizeof(T),
         KOKKOS_LAMBDA(const member_type& team, const index_t p, void* scratch) {
           const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
           T* const ta = static_cast<T*>(scratch);
           T *tb = ta + n * L, *tc = tb + n * L, *td = tc + n * L;
-          system_rows<const T> sa[L], sb[L], sc[L], sd[L];
-          system_rows<T> xs[L];
+          system_rows<const T> sa[lane_count], sb[lane_count], sc[lane_count], sd[lane_count];
+          system_rows<T> xs[lane_count];
           for (int l = 0; l < nl; ++l) {
             sa[l] = detail::system_of(a, p * L + l);
             sb[l] = detail::system_of(b, p * L + l);

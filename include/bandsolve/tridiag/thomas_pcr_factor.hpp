@@ -62,9 +62,10 @@ void partition_factor_launch(const ExecutionSpace& exec, const partition_plan& p
                              const FactorView& pi, const FactorView& sigma,
                              const FactorView& gamma, const InfoView& info) {
   using T = typename FactorView::value_type;
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
       "bandsolve::factorize(thomas_pcr)",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, plan.blocks),
+      range(exec, 0, static_cast<typename range::member_type>(plan.blocks)),
       KOKKOS_LAMBDA(const index_t g) {
         const index_t s0 = plan.first_system(g);
         const int nl = plan.lanes_in(g);
@@ -72,7 +73,7 @@ void partition_factor_launch(const ExecutionSpace& exec, const partition_plan& p
         const auto sb = system_of(b, s0);
         const auto sc = system_of(c, s0);
         const index_t co = g * plan.P * LB;
-        int bad[LB];
+        int bad[static_cast<std::size_t>(LB)];
         factor_block<LB, T>(plan, g, nl, lane_array<const T>{sa.p, sa.stride},
                             lane_array<const T>{sb.p, sb.stride},
                             lane_array<const T>{sc.p, sc.stride}, mu.data(), r.data(), cp.data(),
@@ -177,8 +178,8 @@ KOKKOS_INLINE_FUNCTION void partition_factored_team(const Member& team, const pa
   // K chains walking K sub-ranges of the thread's items in step: long streams for the
   // prefetchers, as in partition_solve_team.
   const auto step = [&](bool recover, index_t s) {
-    factored_chain<T> ch[K];
-    index_t m[K];
+    factored_chain<T> ch[static_cast<std::size_t>(K)];
+    index_t m[static_cast<std::size_t>(K)];
     bool uniform = true;
     for (int k = 0; k < K; ++k) {
       chain_of(recover, w0 + k * S + s, ch[k], m[k]);

@@ -132,7 +132,7 @@ KOKKOS_INLINE_FUNCTION constexpr index_t thomas_pcr_layout<T, Lanes, ChunkRows>:
 // redone with the exact screen, which records the bad rows (see core/pivot.hpp).
 template <int L, class T>
 struct fast_screen {
-  T risk[L] = {};
+  T risk[static_cast<std::size_t>(L)] = {};
   KOKKOS_FORCEINLINE_FUNCTION void note(int l, T pivot, T reciprocal, int, index_t) {
     risk[l] = pivot_risk(pivot, reciprocal, risk[l]);
   }
@@ -145,7 +145,7 @@ struct fast_screen {
 
 template <int L>
 struct exact_screen {
-  bad_code bad[L] = {};
+  bad_code bad[static_cast<std::size_t>(L)] = {};
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION void note(int l, T pivot, T, int phase, index_t row) {
     if (!pivot_is_good(pivot)) bad[l] = min_bad_row(bad[l], phase, row);
@@ -192,7 +192,8 @@ KOKKOS_INLINE_FUNCTION void chunk_forward(index_t m, T* a, const T* b, T* c, T* 
 template <int L, class T, class Screen>
 KOKKOS_INLINE_FUNCTION void chunk_first_row(index_t m, T* a, T* c, T* d, Screen& screen) {
   if (m < 3) return;  // two rows: row 0 already couples x[0] to x[1] = x[m-1]
-  T ar[L], cr[L], dr[L];  // row i as  ar x[0] + x[i] + cr x[m-1] = dr
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+  T ar[lane_count], cr[lane_count], dr[lane_count];  // row i as  ar x[0] + x[i] + cr x[m-1] = dr
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     const index_t k = (m - 2) * L + l;
@@ -254,7 +255,7 @@ KOKKOS_INLINE_FUNCTION void hybrid_whole_systems(index_t m, T* ta, const T* tb, 
   }
   chunk_forward<L>(m, ta, tb, tc, td, screen);
   chunk_first_row<L>(m, ta, tc, td, screen);
-  T x0[L], xl[L];
+  T x0[static_cast<std::size_t>(L)], xl[static_cast<std::size_t>(L)];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
     // x[0] + c0 x[m-1] = d0;  al x[0] + x[m-1] = dl  (a of row 0, c of row m-1 are zero)
@@ -285,8 +286,9 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
   T *ta = tile, *tb = ta + Layout::tile, *tc = tb + Layout::tile, *td = tc + Layout::tile;
   const bool in_registers =
       chunk_group_in_registers<LL>(nl, m, a.stride, b.stride, c.stride, d.stride);
-  system_rows<const T> la[LL], lb[LL], lc[LL], ld[LL];
-  system_rows<T> lx[LL];
+  constexpr auto lane_count = static_cast<std::size_t>(LL);  // an array bound
+  system_rows<const T> la[lane_count], lb[lane_count], lc[lane_count], ld[lane_count];
+  system_rows<T> lx[lane_count];
   for (int l = 0; l < nl; ++l) {
     const index_t first = (j0 + l) * M;
     la[l] = a.offset(first);
@@ -334,7 +336,7 @@ KOKKOS_INLINE_FUNCTION void hybrid_chunk_item(bool recover, index_t n, index_t j
       rd[2 * j + 1] = td[last];
     }
   } else {
-    T x0[LL], xl[LL];
+    T x0[static_cast<std::size_t>(LL)], xl[static_cast<std::size_t>(LL)];
     for (int l = 0; l < LL; ++l) {
       const index_t j = l < nl ? j0 + l : j0;
       x0[l] = xr[2 * j];

@@ -57,8 +57,8 @@ KOKKOS_INLINE_FUNCTION void tiny_thomas_systems(index_t count, const C* a, const
     const C* bs = b + s * N;
     const C* cs = c + s * N;
     D* ds = d + s * N;
-    C cp[N];
-    D dp[N];
+    C cp[static_cast<std::size_t>(N)];
+    D dp[static_cast<std::size_t>(N)];
     C r = reciprocal(bs[0]);
     R risk = pivot_risk(bs[0], r, R(0));
     cp[0] = r * cs[0];
@@ -90,9 +90,10 @@ template <int N, int W, class C, class D>
 KOKKOS_INLINE_FUNCTION void tiny_thomas_tile(const C* a, const C* b, const C* c, D* d,
                                              int* info) {
   using R = real_type_t<C>;
-  C ta[N][W], tb[N][W], tc[N][W], cp[N][W];
-  D td[N][W];
-  R risk[W];
+  constexpr auto rows = static_cast<std::size_t>(N), lanes = static_cast<std::size_t>(W);
+  C ta[rows][lanes], tb[rows][lanes], tc[rows][lanes], cp[rows][lanes];
+  D td[rows][lanes];
+  R risk[lanes];
   BANDSOLVE_UNROLL(8)
   for (int i = 0; i < N; ++i) {
     BANDSOLVE_SIMD
@@ -180,7 +181,7 @@ KOKKOS_INLINE_FUNCTION void tiny_factored_solve_run(int nl, const C* r, const C*
   BANDSOLVE_SIMD_IF((!is_complex_v<C> && !is_complex_v<D>))
   for (int l = 0; l < nl; ++l) {
     D* ds = d + l * N;
-    D dp[N];
+    D dp[static_cast<std::size_t>(N)];
     dp[0] = r[l] * ds[0];
     BANDSOLVE_UNROLL(8)
     for (int i = 1; i < N; ++i) dp[i] = r[i * L + l] * ds[i] - lo[i * L + l] * dp[i - 1];
