@@ -162,7 +162,7 @@ KOKKOS_INLINE_FUNCTION void block_solve_columns(const T* lu, const T* piv, bool 
 // block_lu_solve reads); info[l] gets the code of lane l's pivots at `row`.
 template <int M, int L, class T>
 KOKKOS_INLINE_FUNCTION void block_factor(T* s, T* piv, bool pivoting, index_t row, int* info) {
-  T rm[M * M * L];
+  T rm[static_cast<std::size_t>(M * M * L)];
   for (int r = 0; r < M; ++r)
     for (int c = 0; c < M; ++c) {
       BANDSOLVE_SIMD
@@ -255,7 +255,7 @@ template <int M, int L, class DView, class T>
 KOKKOS_INLINE_FUNCTION void block_rhs_forward_row(const DView& d, const block_lane_group& g,
                                                   index_t i, int k, const T* lu, const T* piv,
                                                   const T* am, bool pivoting) {
-  T v[M * L], prev[M * L];
+  T v[static_cast<std::size_t>(M * L)], prev[static_cast<std::size_t>(M * L)];
   load_rhs<M, L>(d, g, i, k, v);
   if (i >= 2) {
     load_rhs<M, L>(d, g, i - 1, k, prev);
@@ -296,10 +296,11 @@ KOKKOS_INLINE_FUNCTION void block_factor_system(const AView& a, const BView& b, 
                                                 const block_reduced_out<T>& out, const Rhs& rhs,
                                                 int* info) {
   constexpr int MM = M * M, FW = block_kept_row_words<M, Factored>;
+  constexpr auto mml = static_cast<std::size_t>(MM * L);  // an array bound
   const index_t n = part.n, off = part.offset;
   for (int l = 0; l < L; ++l) info[l] = 0;
   // Forward rows 0 .. n-1, each computed in local arrays and stored once.
-  T ra[MM * L], rc[MM * L], lu[MM * L], piv[M * L] = {}, am[MM * L];
+  T ra[mml], rc[mml], lu[mml], piv[static_cast<std::size_t>(M * L)] = {}, am[mml];
   for (index_t i = 0; i < n; ++i) {
     T* const row = f + i * FW * L;
     load_block<M, L>(b, g, i, true, lu);
@@ -329,7 +330,7 @@ KOKKOS_INLINE_FUNCTION void block_factor_system(const AView& a, const BView& b, 
     return;
   }
   // Backward: row 1 in terms of x_0 and x_{n-1}, starting from row n-2.
-  T ah[MM * L], ch[MM * L], tmp[MM * L];
+  T ah[mml], ch[mml], tmp[mml];
   for (int q = 0; q < MM * L; ++q)
     ah[q] = f[(n - 2) * FW * L + q], ch[q] = f[((n - 2) * FW + MM) * L + q];
   for (index_t i = n - 3; i >= 1; --i) {
@@ -366,7 +367,7 @@ KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, const block_lane_
                                                const block_part& part, const T* f,
                                                const block_reduced_out<T>& out) {
   const index_t n = part.n;
-  T r0[M * L];
+  T r0[static_cast<std::size_t>(M * L)];
   if (n >= 2) {
     load_rhs<M, L>(d, g, n - 1, k, r0);
     store_reduced<L>(out, g, 1, M, r0);
@@ -376,7 +377,8 @@ KOKKOS_INLINE_FUNCTION void block_rhs_backward(const DView& d, const block_lane_
     store_reduced<L>(out, g, 0, M, r0);
     return;
   }
-  T v[M * L], dh[M * L];  // dh: row 1's right-hand side in terms of x_0 and x_{n-1}
+  // dh: row 1's right-hand side in terms of x_0 and x_{n-1}
+  T v[static_cast<std::size_t>(M * L)], dh[static_cast<std::size_t>(M * L)];
   load_rhs<M, L>(d, g, n - 2, k, dh);
   for (index_t i = n - 3; i >= 1; --i) {
     load_rhs<M, L>(d, g, i, k, v);
@@ -402,7 +404,7 @@ KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const T* f, cons
   const int k = part.reduced_rows();
   const auto* const xs = iface.data();
   for (int q = 0; q < nrhs; ++q) {
-    T x0[M * L], x[M * L];  // x_0, x_{i+1}
+    T x0[static_cast<std::size_t>(M * L)], x[static_cast<std::size_t>(M * L)];  // x_0, x_{i+1}
     for (int r = 0; r < M; ++r)
       for (int l = 0; l < L; ++l) {
         const index_t s = g.system(l) - g.first;
@@ -412,7 +414,7 @@ KOKKOS_INLINE_FUNCTION void block_finish_system(const DView& d, const T* f, cons
     store_rhs<M, L>(d, g, n - 1, q, x);
     for (index_t i = n - 2; i >= 1; --i) {
       const T* const ra = f + i * FW * L;
-      T v[M * L];
+      T v[static_cast<std::size_t>(M * L)];
       load_rhs<M, L>(d, g, i, q, v);
       block_sub_mv<M, L>(v, ra, x0);
       block_sub_mv<M, L>(v, ra + M * M * L, x);
@@ -456,13 +458,14 @@ void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView&
                         block_part part) {
   using T = typename Reduced::non_const_value_type;
   constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   const int RW = block_row_words(M, nrhs);
   for_each_block_group<L>(
       exec, "bandsolve::mpi::solve(block_thomas, reduce)", first, count,
       KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
         const block_reduced_out<T> out{red.data(), part.reduced_rows() * RW, RW};
         const block_rhs_alongside<DView> rhs{d, g, nrhs, part.pivoting};
-        int info[L];
+        int info[lane_count];
         block_factor_system<M, L, false>(a, b, c, g, part, &work(w, 0), out, rhs, info);
         for (int l = 0; l < g.nl; ++l) codes(g.s0 + l) = info[l];
         for (int k = 0; k < nrhs; ++k)
@@ -481,11 +484,12 @@ void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView&
                         index_t nsys, block_part part) {
   using T = typename Reduced::non_const_value_type;
   constexpr int L = block_part_lanes_v<ExecutionSpace, T>;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   constexpr int CW = 2 * M * M;
   for_each_block_group<L>(
       exec, "bandsolve::mpi::factorize(block_thomas)", 0, nsys,
       KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
-        int info[L];
+        int info[lane_count];
         block_factor_system<M, L, true>(
             a, b, c, g, part, &work(w, 0),
             block_reduced_out<T>{red.data(), part.reduced_rows() * CW, CW}, block_no_rhs{}, info);

@@ -143,7 +143,7 @@ std::pair<int, int> agree_on_block_counts(const std::string& fn, MPI_Comm comm, 
   MPI_Allgather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, comm);
   const char* what[2] = {"block sizes: m = ", "numbers of right-hand sides: nrhs = "};
   for (int r = 1; r < p.size; ++r)
-    for (int k = 0; k < 2; ++k)
+    for (std::size_t k = 0; k < 2; ++k)
       if (all[2 * static_cast<std::size_t>(r) + k] != all[k])
         bandsolve::detail::throw_invalid_argument(fn, "the ranks pass different ", what[k], all[k],
                                                   " on rank 0 but ",

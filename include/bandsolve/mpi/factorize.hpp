@@ -214,7 +214,7 @@ class factorization {
     const buffer rhs = in_device_memory(host_rhs);
     const buffer iface = in_device_memory(host_iface);
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
-      const buffer batch_rhs(rhs.data() + first * k, lines * k);
+      const buffer batch_rhs(rhs.data() + first * k, static_cast<std::size_t>(lines * k));
       if constexpr (host_space) {
         if (host_passes) {
           detail::reduce_rhs(exec, d, s_.factors.from(first), batch_rhs, index_t(0), lines,
@@ -230,7 +230,7 @@ class factorization {
       solve_reduced(detail::host_execution_of(exec), b, host_rhs, host_iface, &host);
     if constexpr (!host_memory) Kokkos::deep_copy(exec, iface, host_iface);
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
-      const buffer batch_iface(iface.data() + first * k, lines * k);
+      const buffer batch_iface(iface.data() + first * k, static_cast<std::size_t>(lines * k));
       if constexpr (host_space) {
         if (host_passes) {
           detail::finish_factored_parts(exec, d, s_.factors.from(first), batch_iface, index_t(0),
@@ -257,16 +257,17 @@ class factorization {
     const int k = s_.part.reduced_rows();
     const buffer rhs(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced d")),
-        nsys * k);
+        static_cast<std::size_t>(nsys * k));
     const buffer iface(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface")),
-        nsys * k);
+        static_cast<std::size_t>(nsys * k));
     for (std::size_t b = 0; b < s_.routers.size(); ++b) {
       const index_t first = static_cast<index_t>(b) * s_.batch_lines;
       const index_t count = nsys - first < s_.batch_lines ? nsys - first : s_.batch_lines;
       // A run's reduced rows in rhs or iface: from its line 0 (line run_first) on.
       const auto from_line = [&](const buffer& rows, index_t run_first) {
-        return buffer(rows.data() + run_first * k, (nsys - run_first) * k);
+        return buffer(rows.data() + run_first * k,
+                      static_cast<std::size_t>((nsys - run_first) * k));
       };
       for_each_run_in(first, count, [&](index_t run_first, const auto& d, index_t lo, index_t n) {
         detail::reduce_rhs(exec, d, s_.factors.from(run_first), from_line(rhs, run_first), lo, n,
@@ -297,14 +298,15 @@ class factorization {
     const index_t words = static_cast<index_t>(router.lines()) * s_.part.reduced_rows();
     const index_t at = first * s_.part.reduced_rows();
     const std::size_t mark = staging ? staging->mark() : 0;
-    const auto rhs_in = router.to_solvers(buffer(rhs.data() + at, words), 1, staging);
+    const auto extent = static_cast<std::size_t>(words);
+    const auto rhs_in = router.to_solvers(buffer(rhs.data() + at, extent), 1, staging);
     const auto rd = router.template allocate_batch<D>("bandsolve::mpi reduced d", staging);
     if (router.lines_solved_here() > 0) {
       router.for_each_received(exec, rhs_in, 1,
                                KOKKOS_LAMBDA(int t, int i, const D* w) { rd(t, i) = w[0]; });
       s_.reduced[b]->solve(exec, rd);
     }
-    router.to_owners(exec, rd, buffer(iface.data() + at, words), staging);
+    router.to_owners(exec, rd, buffer(iface.data() + at, extent), staging);
     if (staging) staging->rewind(mark);
   }
 
@@ -425,8 +427,9 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
       if (first > 0) return;
       lines = 1;  // line 0 stands for every line
     }
-    const coefficients batch_coef(coef.data() + first * k * 2, lines * k * 2);
-    const codes_view batch_codes(codes.data() + first, lines);
+    const coefficients batch_coef(coef.data() + first * k * 2,
+                                  static_cast<std::size_t>(lines * k * 2));
+    const codes_view batch_codes(codes.data() + first, static_cast<std::size_t>(lines));
     if constexpr (DevicePasses)
       factor_parts_device(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part);
     else
@@ -447,7 +450,9 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
     batch.nsys = static_cast<std::size_t>(count);
     const auto& router = s.routers.emplace_back(comm, batch, s.scheme);
     const auto coef_in = router.to_solvers(
-        Kokkos::View<T*, memory_space>(host_coef.data() + first * k * 2, count * k * 2), 2);
+        Kokkos::View<T*, memory_space>(host_coef.data() + first * k * 2,
+                                       static_cast<std::size_t>(count * k * 2)),
+        2);
     auto& reduced = s.reduced.emplace_back();  // none where no line is solved here
     if (router.lines_solved_here() > 0) {
       const auto ra = router.allocate_batch("bandsolve::mpi reduced a"),

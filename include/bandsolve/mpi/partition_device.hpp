@@ -71,8 +71,10 @@ void reduce_parts_device(const ExecutionSpace& exec, const AView& a, const BView
   const auto sb = systems_of(b);
   const auto sc = systems_of(c);
   const auto sd = systems_of(d);
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
-      "bandsolve::mpi::solve(reduce, device)", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys),
+      "bandsolve::mpi::solve(reduce, device)",
+      range(exec, 0, static_cast<typename range::member_type>(nsys)),
       KOKKOS_LAMBDA(const index_t s) {
         using bandsolve::detail::reciprocal;
         using bandsolve::detail::update_info;
@@ -143,8 +145,10 @@ template <class ExecutionSpace, class DView, class Interface, class T>
 void finish_parts_device(const ExecutionSpace& exec, const DView& d, const Interface& iface,
                          index_t nsys, local_part part, forward_rows_device<T> ws) {
   const auto sd = bandsolve::detail::device::systems_of(d);
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
-      "bandsolve::mpi::solve(finish, device)", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys),
+      "bandsolve::mpi::solve(finish, device)",
+      range(exec, 0, static_cast<typename range::member_type>(nsys)),
       KOKKOS_LAMBDA(const index_t s) {
         const index_t m = part.m, rd = sd.row_stride;
         const int k = part.reduced_rows();
@@ -168,9 +172,10 @@ void factor_parts_device(const ExecutionSpace& exec, const AView& a, const BView
                          const CView& c, const part_factors<T, MemorySpace>& f,
                          const Coefficients& coef, const Codes& codes, index_t nsys,
                          local_part part) {
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
       "bandsolve::mpi::factorize(parts, device)",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys),
+      range(exec, 0, static_cast<typename range::member_type>(nsys)),
       KOKKOS_LAMBDA(const index_t s) { factor_system(a, b, c, f, coef, codes, s, part); });
 }
 
@@ -182,9 +187,11 @@ void reduce_rhs_device(const ExecutionSpace& exec, const DView& d,
                        local_part part) {
   using D = typename DView::non_const_value_type;  // T, or complex over real factors
   const auto sd = bandsolve::detail::device::systems_of(d);
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
       "bandsolve::mpi::factorization::solve(reduce, device)",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys), KOKKOS_LAMBDA(const index_t s) {
+      range(exec, 0, static_cast<typename range::member_type>(nsys)),
+      KOKKOS_LAMBDA(const index_t s) {
         const index_t m = part.m, rd = sd.row_stride, L = f.lanes, fb = f.base(s);
         D* const pd = sd.system(s);
         D dp0 = f.first_row(s, 0) * pd[0];
@@ -216,9 +223,11 @@ void finish_factored_device(const ExecutionSpace& exec, const DView& d,
                             index_t nsys, local_part part) {
   using D = typename DView::non_const_value_type;
   const auto sd = bandsolve::detail::device::systems_of(d);
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
       "bandsolve::mpi::factorization::solve(finish, device)",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys), KOKKOS_LAMBDA(const index_t s) {
+      range(exec, 0, static_cast<typename range::member_type>(nsys)),
+      KOKKOS_LAMBDA(const index_t s) {
         const index_t m = part.m, rd = sd.row_stride, L = f.lanes, fb = f.base(s);
         const int k = part.reduced_rows();
         D* const pd = sd.system(s);

@@ -133,8 +133,10 @@ void factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b, co
                   const part_factors<T, MemorySpace>& f, const Coefficients& coef,
                   const Codes& codes, index_t nsys, local_part part) {
   const index_t packs = (nsys + f.lanes - 1) / f.lanes;
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for("bandsolve::mpi::factorize(parts)",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, packs), KOKKOS_LAMBDA(const index_t p) {
+      range(exec, 0, static_cast<typename range::member_type>(packs)),
+      KOKKOS_LAMBDA(const index_t p) {
     const index_t L = f.lanes;
     const index_t s_end = (p + 1) * L < nsys ? (p + 1) * L : nsys;
     for (index_t s = p * L; s < s_end; ++s) factor_system(a, b, c, f, coef, codes, s, part);
@@ -148,9 +150,11 @@ template <class ExecutionSpace, class T, class MemorySpace, class Coefficients, 
 void share_first_system(const ExecutionSpace& exec, const part_factors<T, MemorySpace>& f,
                         const Coefficients& coef, const Codes& codes, index_t nsys, int k) {
   const index_t L = f.lanes;
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  using index = typename range::member_type;
   if (L > 1 && f.m > 1)
     Kokkos::parallel_for("bandsolve::mpi::factorize(shared lanes)",
-        Kokkos::RangePolicy<ExecutionSpace>(exec, 1, f.m), KOKKOS_LAMBDA(const index_t i) {
+        range(exec, 1, static_cast<index>(f.m)), KOKKOS_LAMBDA(const index_t i) {
           for (index_t l = 1; l < L; ++l) {
             f.r(i * L + l) = f.r(i * L), f.lo(i * L + l) = f.lo(i * L);
             f.cf(i * L + l) = f.cf(i * L), f.af(i * L + l) = f.af(i * L);
@@ -158,7 +162,7 @@ void share_first_system(const ExecutionSpace& exec, const part_factors<T, Memory
         });
   const index_t w = 2 * k;
   Kokkos::parallel_for("bandsolve::mpi::factorize(shared lines)",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 1, nsys > 1 ? nsys : 1),
+      range(exec, 1, static_cast<index>(nsys > 1 ? nsys : 1)),
       KOKKOS_LAMBDA(const index_t s) {
         for (index_t j = 0; j < w; ++j) coef(s * w + j) = coef(j);
         codes(s) = codes(0);
@@ -222,7 +226,7 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
   with_rhs_rows<NL, true>(d, s0, m, scratch, next_factors,
                           [&](const auto& gd, auto pre, const auto& next) {
     D* const sdp = scratch;  // the forward d' (over the staged d when staged)
-    D dp0[NL], dp[NL];
+    D dp0[static_cast<std::size_t>(NL)], dp[static_cast<std::size_t>(NL)];
     for (int l = 0; l < NL; ++l) {
       dp0[l] = f.first_row(s0 + l, 0) * gd(l, 0);
       dp[l] = fr(l, 1) * gd(l, 1);
@@ -271,7 +275,7 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
   using D = typename DView::non_const_value_type;
   const index_t m = part.m;
   const int k = part.reduced_rows();
-  D x0[NL], xm[NL];
+  D x0[static_cast<std::size_t>(NL)], xm[static_cast<std::size_t>(NL)];
   for (int l = 0; l < NL; ++l) x0[l] = iface((s0 + l) * k), xm[l] = iface((s0 + l) * k + k - 1);
   if (m <= 2) {
     for (int l = 0; l < NL; ++l) {
@@ -285,7 +289,7 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
   const auto next_factors = next_factor_pack<NL, DView>(f, s0, m - 2, f.cf, f.af);
   with_rhs_rows<NL, true>(d, s0, m, scratch, next_factors,
                           [&](const auto& gd, auto pre, const auto& next) {
-    D x[NL];  // x_{i+1}
+    D x[static_cast<std::size_t>(NL)];  // x_{i+1}
     for (int l = 0; l < NL; ++l) x[l] = xm[l], gd(l, 0) = x0[l], gd(l, m - 1) = xm[l];
     for (index_t i = m - 2; i >= 1; --i) {
       next(m - 2 - i);

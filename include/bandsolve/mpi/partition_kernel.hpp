@@ -99,8 +99,11 @@ template <int NL, bool Info, bool Ahead, class GA, class GB, class GC, class GD,
           class Next>
 KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const GC& c, const GD& d,
                                                const local_part& part, index_t last, T* sap,
-                                               T* scp, T* sdp, T (&r0)[3][NL], T (&ap)[NL],
-                                               T (&cp)[NL], T (&dp)[NL], int* info,
+                                               T* scp, T* sdp,
+                                               T (&r0)[3][static_cast<std::size_t>(NL)],
+                                               T (&ap)[static_cast<std::size_t>(NL)],
+                                               T (&cp)[static_cast<std::size_t>(NL)],
+                                               T (&dp)[static_cast<std::size_t>(NL)], int* info,
                                                const Next& next) {
   using bandsolve::detail::reciprocal;
   using bandsolve::detail::update_info;
@@ -262,8 +265,9 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
   with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch,
                             [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd,
                                 auto pre, T* sap, T* scp, T* sdp, const auto& next) {
-    int info[NL] = {};
-    T r0[3][NL], ap[NL], cp[NL], dp[NL];
+    constexpr auto lane_count = static_cast<std::size_t>(NL);  // an array bound
+    int info[lane_count] = {};
+    T r0[3][lane_count], ap[lane_count], cp[lane_count], dp[lane_count];
     sweep_part_forward<NL, true, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp, sdp,
                                                        r0, ap, cp, dp, info, next);
     if (m > 2) {
@@ -286,7 +290,7 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
       out[5] = dp[l];
     }
     if (m > 2) {
-      T ap_n[NL], cp_n[NL], dp_n[NL];  // row i+1
+      T ap_n[lane_count], cp_n[lane_count], dp_n[lane_count];  // row i+1
       for (int l = 0; l < NL; ++l) {
         ap_n[l] = sap[(m - 2) * NL + l], cp_n[l] = scp[(m - 2) * NL + l];
         dp_n[l] = sdp[(m - 2) * NL + l];
@@ -329,9 +333,10 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
 // previous row (column packs in place).
 template <int NL, bool Staged, bool Ahead, class DView, class T>
 KOKKOS_INLINE_FUNCTION void substitute_part_backward(const DView& d, index_t s0, index_t m,
-                                                     const T (&x0)[NL], const T (&xm)[NL],
+                                                     const T (&x0)[static_cast<std::size_t>(NL)],
+                                                     const T (&xm)[static_cast<std::size_t>(NL)],
                                                      const T* sap, const T* scp, T* sdp) {
-  T x[NL];  // x_{i+1}
+  T x[static_cast<std::size_t>(NL)];  // x_{i+1}
   for (int l = 0; l < NL; ++l) x[l] = xm[l];
   for (index_t i = m - 2; i >= 1; --i) {
     if constexpr (Ahead) prefetch_part_row<NL>(d, s0, i - 1);
@@ -359,7 +364,9 @@ KOKKOS_INLINE_FUNCTION void substitute_part_backward(const DView& d, index_t s0,
 // (written into d): returns whether rows remain to be substituted.
 template <int NL, class DView, class T, class Interface>
 KOKKOS_INLINE_FUNCTION bool part_interface(const DView& d, const Interface& iface, index_t s0,
-                                           const local_part& part, T (&x0)[NL], T (&xm)[NL]) {
+                                           const local_part& part,
+                                           T (&x0)[static_cast<std::size_t>(NL)],
+                                           T (&xm)[static_cast<std::size_t>(NL)]) {
   const index_t m = part.m;
   const int k = part.reduced_rows();
   for (int l = 0; l < NL; ++l) x0[l] = iface((s0 + l) * k), xm[l] = iface((s0 + l) * k + k - 1);
@@ -377,7 +384,8 @@ template <int NL, class AView, class BView, class CView, class DView, class T, c
 KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CView& c,
                                         const DView& d, const Interface& iface, index_t s0,
                                         const local_part& part, T* scratch) {
-  T x0[NL], xm[NL];
+  constexpr auto lane_count = static_cast<std::size_t>(NL);  // an array bound
+  T x0[lane_count], xm[lane_count];
   if (!part_interface<NL>(d, iface, s0, part, x0, xm)) return;
   const index_t m = part.m;
   constexpr bool staged = part_staged_v<NL, AView, BView, CView, DView>;
@@ -385,7 +393,7 @@ KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CV
   with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch,
                             [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd,
                                 auto pre, T* sap, T* scp, T* sdp, const auto& next) {
-    T r0[3][NL], ap[NL], cp[NL], dp[NL];
+    T r0[3][lane_count], ap[lane_count], cp[lane_count], dp[lane_count];
     sweep_part_forward<NL, false, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp,
                                                         sdp, r0, ap, cp, dp,
                                                         static_cast<int*>(nullptr), next);
@@ -398,7 +406,7 @@ KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CV
 template <int NL, bool Staged, class DView, class T, class Interface>
 KOKKOS_INLINE_FUNCTION void finish_kept_pack(const DView& d, const Interface& iface, index_t s0,
                                              const local_part& part, T* kept) {
-  T x0[NL], xm[NL];
+  T x0[static_cast<std::size_t>(NL)], xm[static_cast<std::size_t>(NL)];
   if (!part_interface<NL>(d, iface, s0, part, x0, xm)) return;
   const index_t m = part.m;
   // Where with_part_rows put a', c', d'.
@@ -424,7 +432,8 @@ void for_each_part_pack(const ExecutionSpace& exec, const char* label, index_t f
     f(first + p * L, static_cast<int>(left < L ? left : L), scratch);
   };
   if (kept) {
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, packs),
+    using range = Kokkos::RangePolicy<ExecutionSpace>;
+    Kokkos::parallel_for(label, range(exec, 0, static_cast<typename range::member_type>(packs)),
                          KOKKOS_LAMBDA(index_t p) { pack(p, kept + p * slice); });
     return;
   }

@@ -89,8 +89,10 @@ class reduced_router {
     if (mine_ > 0) {
       const auto src = sources_;
       const int ranks = p_.size;
+      using range = Kokkos::RangePolicy<ExecutionSpace>;
       Kokkos::parallel_for(
-          "bandsolve::mpi(return)", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, mine_),
+          "bandsolve::mpi(return)",
+          range(exec, 0, static_cast<typename range::member_type>(mine_)),
           KOKKOS_LAMBDA(const int t) {
             for (int q = 0; q < ranks; ++q) {
               const int kq = src(q, 0), fq = src(q, 1);
@@ -116,8 +118,10 @@ class reduced_router {
     if (mine_ == 0) return;
     const auto src = sources_;
     const int ranks = p_.size;
+    using range = Kokkos::RangePolicy<ExecutionSpace>;
     Kokkos::parallel_for(
-        "bandsolve::mpi(assemble)", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, mine_),
+        "bandsolve::mpi(assemble)",
+        range(exec, 0, static_cast<typename range::member_type>(mine_)),
         KOKKOS_LAMBDA(const int t) {
           for (int q = 0; q < ranks; ++q) {
             const int kq = src(q, 0), fq = src(q, 1);

@@ -92,12 +92,13 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
   const auto uninitialized = [](const char* label) {
     return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
   };
-  const buffer red = staging ? staging->template take<T>(nsys * k * 3)
-                             : buffer(uninitialized("bandsolve::mpi reduced rows"), nsys * k * 3);
-  const buffer iface = staging ? staging->template take<T>(nsys * k)
-                               : buffer(uninitialized("bandsolve::mpi interface"), nsys * k);
-  const codes_view codes =
-      staging ? staging->template take<int>(nsys) : codes_view("bandsolve::mpi local info", nsys);
+  const std::size_t words = p.nsys * static_cast<std::size_t>(k);  // nsys * k reduced rows
+  const buffer red = staging ? staging->template take<T>(words * 3)
+                             : buffer(uninitialized("bandsolve::mpi reduced rows"), words * 3);
+  const buffer iface = staging ? staging->template take<T>(words)
+                               : buffer(uninitialized("bandsolve::mpi interface"), words);
+  const codes_view codes = staging ? staging->template take<int>(p.nsys)
+                                   : codes_view("bandsolve::mpi local info", p.nsys);
   const exchange scheme = chosen_scheme(opts, p.nsys, p.size);
   std::vector<int> reduced_codes(p.nsys, 0);
   partition batch = p;
@@ -108,8 +109,9 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
     exec.fence();  // red is complete
     const std::size_t mark = staging ? staging->mark() : 0;
     const reduced_router<T, memory_space> router(comm, batch, scheme);
+    const auto batch_words = static_cast<std::size_t>(count * k);  // the batch's reduced rows
     const auto rows_in =
-        router.to_solvers(buffer(red.data() + first * k * 3, count * k * 3), 3, staging);
+        router.to_solvers(buffer(red.data() + first * k * 3, batch_words * 3), 3, staging);
     auto rd = router.allocate_batch("bandsolve::mpi reduced d", staging);
     if (router.lines_solved_here() > 0) {
       const auto ra = router.allocate_batch("bandsolve::mpi reduced a", staging),
@@ -123,7 +125,7 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
       exec.fence();
       router.record_codes(rinfo, reduced_codes, static_cast<std::size_t>(first));
     }
-    router.to_owners(exec, rd, buffer(iface.data() + first * k, count * k), staging);
+    router.to_owners(exec, rd, buffer(iface.data() + first * k, batch_words), staging);
     finish(first, count, iface);
     if (staging) staging->rewind(mark);
   }
@@ -180,9 +182,10 @@ void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const
       [&](index_t, index_t, const auto& host_red, const auto& host_codes) {
         for_each_batch([&](index_t first, index_t lines, const auto& a, const auto& b,
                            const auto& c, const auto& d) {
-          reduce_parts_device(exec, a, b, c, d, buffer(red.data() + first * k * 3, lines * k * 3),
-                              codes_view(codes.data() + first, lines), lines, part,
-                              ws.batch(first, part.m, lines));
+          const auto batch_words = static_cast<std::size_t>(lines * k);  // the batch's reduced rows
+          reduce_parts_device(exec, a, b, c, d, buffer(red.data() + first * k * 3, batch_words * 3),
+                              codes_view(codes.data() + first, static_cast<std::size_t>(lines)),
+                              lines, part, ws.batch(first, part.m, lines));
         });
         Kokkos::deep_copy(exec, host_red, red);
         Kokkos::deep_copy(exec, host_codes, codes);
@@ -192,8 +195,9 @@ void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const
         Kokkos::deep_copy(exec, iface, host_iface);
         for_each_batch([&](index_t first, index_t lines, const auto&, const auto&, const auto&,
                            const auto& d) {
-          finish_parts_device(exec, d, buffer(iface.data() + first * k, lines * k), lines, part,
-                              ws.batch(first, part.m, lines));
+          finish_parts_device(exec, d,
+                              buffer(iface.data() + first * k, static_cast<std::size_t>(lines * k)),
+                              lines, part, ws.batch(first, part.m, lines));
         });
         exec.fence();
       },

@@ -290,16 +290,19 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
       [&](index_t begin, index_t count, const auto& red, const auto& codes) {
         for_each_run_in(begin, count, [&](const auto& r, index_t first, index_t n_lines, T* rows) {
           reduce_parts(exec, r.a, r.b, r.c, r.d,
-                       Kokkos::View<T*, MemorySpace>(red.data() + r.first * k * 3, lines * k * 3),
-                       Kokkos::View<int*, MemorySpace>(codes.data() + r.first, lines), first,
-                       n_lines, part, rows);
+                       Kokkos::View<T*, MemorySpace>(red.data() + r.first * k * 3,
+                                                     static_cast<std::size_t>(lines * k * 3)),
+                       Kokkos::View<int*, MemorySpace>(codes.data() + r.first,
+                                                       static_cast<std::size_t>(lines)),
+                       first, n_lines, part, rows);
         });
       },
       [&](index_t begin, index_t count, const auto& iface) {
         for_each_run_in(begin, count, [&](const auto& r, index_t first, index_t n_lines, T* rows) {
           finish_parts(exec, r.a, r.b, r.c, r.d,
-                       Kokkos::View<T*, MemorySpace>(iface.data() + r.first * k, lines * k), first,
-                       n_lines, part, rows);
+                       Kokkos::View<T*, MemorySpace>(iface.data() + r.first * k,
+                                                     static_cast<std::size_t>(lines * k)),
+                       first, n_lines, part, rows);
         });
       },
       info);
