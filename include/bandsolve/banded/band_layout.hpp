@@ -147,7 +147,7 @@ auto make_band(const std::string& label, std::size_t nsys, std::size_t n, int kl
     return Kokkos::View<T***, Kokkos::LayoutLeft, MemorySpace>(label, nsys, n, ldab);
   } else if constexpr (!std::is_same_v<Layout, layout::strided> &&
                        !std::is_same_v<Layout, unsupported_layout>) {
-    constexpr int W = Layout::width;
+    constexpr auto W = static_cast<std::size_t>(Layout::width);
     return Kokkos::View<T*** [W], Kokkos::LayoutRight, MemorySpace>(label, (nsys + W - 1) / W, n,
                                                                    ldab);
   } else {
@@ -166,7 +166,7 @@ auto make_rhs(const std::string& label, std::size_t nsys, std::size_t n, std::si
     return Kokkos::View<T***, Kokkos::LayoutLeft, MemorySpace>(label, nsys, n, nrhs);
   } else if constexpr (!std::is_same_v<Layout, layout::strided> &&
                        !std::is_same_v<Layout, unsupported_layout>) {
-    constexpr int W = Layout::width;
+    constexpr auto W = static_cast<std::size_t>(Layout::width);
     return Kokkos::View<T*** [W], Kokkos::LayoutRight, MemorySpace>(label, (nsys + W - 1) / W,
                                                                    nrhs, n);
   } else {

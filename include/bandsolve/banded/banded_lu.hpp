@@ -238,7 +238,7 @@ void launch_banded_solve(const ExecutionSpace& exec, const Dims dims, const ABVi
                   const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
                   if (full || nl == L) {
                     const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
-                    int info_l[L];
+                    int info_l[static_cast<std::size_t>(L)];
                     banded_solve_pack<L, true, Pivot>(
                         w, n, nl, band_pack<Unit, Layout, L, ABView, const T>(ab, p),
                         rhs_pack<Unit, Layout, L>(b, p), nrhs, info_l);
@@ -430,7 +430,7 @@ void launch_banded_factor(const ExecutionSpace& exec, const Dims dims, const ABV
                   const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
                   if (full || nl == L) {
                     const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
-                    int info_l[L];
+                    int info_l[static_cast<std::size_t>(L)];
                     banded_factor_pack<L, true, Pivot>(
                         w, n, nl, band_pack<Unit, Layout, L, ABView, const T>(ab, p),
                         band_pack<Unit, Layout, L>(lu, p), pivot_pack<Unit, Layout, L>(piv, p),

@@ -90,7 +90,7 @@ void banded_axis_host_launch(const ExecutionSpace& exec, const Dims dims, const 
         const index_t ldw = 2 * dims.kl() + dims.ku() + 1;
         if (k.lanes == L) {
           const work_type w{rows, rows + (n + dims.kl()) * ldw * L, dims};
-          int info_l[L];
+          int info_l[static_cast<std::size_t>(L)];
           banded_solve_pack<L, true, Pivot>(w, n, L, ab.template band<Unit>(g, k),
                                             d.template rhs<Unit>(g, k), 1, info_l);
           const index_t s0 = g.first_system(k);

@@ -184,10 +184,10 @@ KOKKOS_FORCEINLINE_FUNCTION void eliminate_column_lanewise(const band_work<T, L,
   T* top = w.at(j, kl);                                         // row j, column j
   T* below = top + down;                                        // row j+1, column j
   T* inv = w.inv + j * w.step();
-  T t[L], u[L];
+  T t[static_cast<std::size_t>(L)], u[static_cast<std::size_t>(L)];
   // Column j: pivot choice, interchange, multipliers.
   if constexpr (Pivot) {
-    real best[L];
+    real best[static_cast<std::size_t>(L)];
     BANDSOLVE_SIMD
     for (int l = 0; l < lanes; ++l) {
       best[l] = traits::abs1(top[l]);
@@ -286,7 +286,7 @@ inline void eliminate_column_pivoting_packed(const band_work<T, L, Dims>& w, ind
                                              pivot_offset_t<T>* p, int* info) {
   const int kl = w.dims.kl(), width = w.dims.kl() + w.dims.ku();
   const index_t down = static_cast<index_t>(w.ldw()) * L - L;  // row j+r -> j+r+1, same column
-  T pivot[L];
+  T pivot[static_cast<std::size_t>(L)];
   pivoting_elimination_packed<L>(w.at(j, kl), down, kl, width, w.inv + j * L, p, pivot);
   for (int l = 0; l < L; ++l) info[l] = first_info(info[l], pivot_is_good(pivot[l]), j);
 }
@@ -388,7 +388,7 @@ KOKKOS_INLINE_FUNCTION void banded_solve_pack(const band_work<T, L, Dims>& w, in
                                               int* info) {
   const int kl = w.dims.kl();
   const int lanes = Full ? L : nl;
-  pivot_offset_t<T> p[L];
+  pivot_offset_t<T> p[static_cast<std::size_t>(L)];
   for (int l = 0; l < L; ++l) info[l] = 0;
   for (index_t i = 0; i < kl; ++i) load_work_row<L, Full>(w, n, nl, i, ab);
   for (index_t j = 0; j < n; ++j) {
@@ -431,7 +431,7 @@ KOKKOS_INLINE_FUNCTION void banded_factor_pack(const band_work<T, L, Dims>& w, i
                                                const pivot_lanes<PivUnit>& ipiv, int* info) {
   const int kl = w.dims.kl(), kv = w.dims.kl() + w.dims.ku();
   const int lanes = Full ? L : nl;
-  pivot_offset_t<T> p[L];
+  pivot_offset_t<T> p[static_cast<std::size_t>(L)];
   for (int l = 0; l < L; ++l) info[l] = 0;
   for (index_t i = 0; i < kl; ++i) load_work_row<L, Full>(w, n, nl, i, ab);
   for (index_t j = 0; j < n; ++j) {
@@ -481,7 +481,7 @@ KOKKOS_INLINE_FUNCTION void banded_factored_solve_pack(const Dims& dims, index_t
   const int kv = dims.kl() + dims.ku();
   const int width = Pivot ? kv : dims.ku();
   const int lanes = Full ? L : nl;
-  pivot_offset_t<T> p[L];
+  pivot_offset_t<T> p[static_cast<std::size_t>(L)];
   const index_t lane_step = BandUnit ? 1 : lu.lane_stride;
   for (index_t j = 0; j < n; ++j) {
     if constexpr (Pivot) {

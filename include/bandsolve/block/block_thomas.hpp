@@ -78,7 +78,7 @@ void block_thomas_solve_launch(const ExecutionSpace& exec, bool pivoting, const 
       exec, "bandsolve::solve(block_thomas)", groups, scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {
         const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
-        int info_l[L] = {};
+        int info_l[static_cast<std::size_t>(L)] = {};
         block_thomas_solve_group<M, L, T>(
             n, nrhs, nl, pivoting, block_coefficient_group<L, const T>(a, p),
             block_coefficient_group<L, const T>(b, p), block_coefficient_group<L, const T>(c, p),
@@ -202,12 +202,13 @@ void block_thomas_factor_launch(const ExecutionSpace& exec, bool pivoting, const
                                 const InfoView& info, index_t nsys, index_t n) {
   using T = typename FactorView::value_type;
   constexpr int L = static_cast<int>(FactorView::static_extent(2));
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   const index_t groups = (nsys + L - 1) / L;
   for_each_pack(
       exec, "bandsolve::factorize(block_thomas)", groups, 0,
       KOKKOS_LAMBDA(const index_t p, void*) {
         const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
-        int info_l[L] = {};
+        int info_l[lane_count] = {};
         block_thomas_factor_group<M, L, T>(n, nl, pivoting,
                                            block_coefficient_group<L, const T>(a, p),
                                            block_coefficient_group<L, const T>(b, p),
@@ -230,7 +231,8 @@ class block_thomas_factorization {
   using memory_space = typename ExecutionSpace::memory_space;
   static constexpr int pack_width = PackWidth;
   static constexpr int lanes = detail::block_lanes_v<Scalar, PackWidth>;
-  using factor_view = Kokkos::View<Scalar**[lanes], Kokkos::LayoutRight, memory_space>;
+  using factor_view =
+      Kokkos::View<Scalar**[static_cast<std::size_t>(lanes)], Kokkos::LayoutRight, memory_space>;
 
   block_thomas_factorization() = default;
 
@@ -295,8 +297,8 @@ auto block_thomas_host_factorize(const ExecutionSpace& exec, bool pivoting, cons
   const std::string fn = "bandsolve::factorize(block_thomas)";
   const index_t groups = (ns + L - 1) / L;
   const typename result_type::factor_view factors(
-      Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas factors")), groups,
-      n * (3 * mi * mi + mi));
+      Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas factors")),
+      static_cast<std::size_t>(groups), static_cast<std::size_t>(n * (3 * mi * mi + mi)));
   const Kokkos::View<int*, typename result_type::memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas info")), nsys);
   auto f = block_thomas_factorization_access::make<result_type>(factors, info, ns, n, mi,

@@ -182,7 +182,7 @@ void block_axis_host_launch(const ExecutionSpace& exec, bool pivoting, const lin
       exec, "bandsolve::solve_along(block_thomas)", g.npacks, block_thomas_item_scratch<T>(n, M, L),
       KOKKOS_LAMBDA(const index_t p, void* work) {
         const line_pack k = g.pack(p);
-        int info_l[L] = {};
+        int info_l[static_cast<std::size_t>(L)] = {};
         block_thomas_solve_group<M, L, T>(n, 1, k.lanes, pivoting, a.group(g, k), b.group(g, k),
                                           c.group(g, k), d.group(g, k), static_cast<T*>(work),
                                           info_l);
@@ -216,7 +216,7 @@ void block_axis_shared_host_launch(const ExecutionSpace& exec, bool pivoting,
   for_each_pack(
       exec, "bandsolve::solve_along(block_thomas) shared factors", 1, 0,
       KOKKOS_LAMBDA(const index_t, void*) {
-        int info_l[L] = {};
+        int info_l[static_cast<std::size_t>(L)] = {};
         block_thomas_factor_group<M, L, T>(n, 1, pivoting, a.group(g, first), b.group(g, first),
                                            c.group(g, first), f, info_l);
         *code = info_l[0];

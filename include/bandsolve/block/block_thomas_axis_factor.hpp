@@ -56,13 +56,14 @@ void block_axis_factor_launch(const ExecutionSpace& exec, bool pivoting, bool sh
                               const block_axis_operand<const T>& c, T* f,
                               const InfoView& info) {
   constexpr int L = block_axis_factor_lanes<T, Backend>;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   const index_t n = g.n, stride = n * block_factor_words<M> * L, nlines = g.nsys;
   const char* label = "bandsolve::factorize_along(block_thomas)";
   const line_pack first{0, 0, 0, 1};
   // One factorization for every line: lane 0 of a group of one line, the other lanes reading it
   // too; its code goes to every line.
   const auto factor_shared = KOKKOS_LAMBDA(const index_t) {
-    int info_l[L] = {};
+    int info_l[lane_count] = {};
     block_thomas_factor_group<M, L, T>(n, 1, pivoting, a.group(g, first), b.group(g, first),
                                        c.group(g, first), f, info_l);
     info(0) = info_l[0];
@@ -71,7 +72,7 @@ void block_axis_factor_launch(const ExecutionSpace& exec, bool pivoting, bool sh
   // Pack p of lines into its own factors; info in solve_along's numbering.
   const auto factor_pack = KOKKOS_LAMBDA(const index_t p) {
     const line_pack k = g.pack(p);
-    int info_l[L] = {};
+    int info_l[lane_count] = {};
     block_thomas_factor_group<M, L, T>(n, k.lanes, pivoting, a.group(g, k), b.group(g, k),
                                        c.group(g, k), f + p * stride, info_l);
     const index_t s0 = g.first_system(k);
@@ -79,11 +80,12 @@ void block_axis_factor_launch(const ExecutionSpace& exec, bool pivoting, bool sh
   };
   if constexpr (std::is_same_v<Backend, backend::device>) {
     using policy = Kokkos::RangePolicy<ExecutionSpace>;
+    using index = typename policy::member_type;
     if (shared) {
       Kokkos::parallel_for(label, policy(exec, 0, 1), factor_shared);
-      Kokkos::parallel_for(label, policy(exec, 0, nlines - 1), spread_code);
+      Kokkos::parallel_for(label, policy(exec, 0, static_cast<index>(nlines - 1)), spread_code);
     } else {
-      Kokkos::parallel_for(label, policy(exec, 0, g.npacks), factor_pack);
+      Kokkos::parallel_for(label, policy(exec, 0, static_cast<index>(g.npacks)), factor_pack);
     }
   } else if (shared) {
     for_each_pack(exec, label, 1, 0, [=](const index_t p, void*) { factor_shared(p); });
@@ -105,9 +107,10 @@ void block_axis_factored_solve_launch(const ExecutionSpace& exec, bool pivoting,
     block_thomas_factored_solve_group<M, L, T>(n, 1, k.lanes, pivoting, f + p * stride,
                                                d.group(g, k));
   };
+  using policy = Kokkos::RangePolicy<ExecutionSpace>;
   if constexpr (std::is_same_v<Backend, backend::device>)
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, g.npacks),
-                         solve_pack);
+    Kokkos::parallel_for(
+        label, policy(exec, 0, static_cast<typename policy::member_type>(g.npacks)), solve_pack);
   else
     for_each_pack(exec, label, g.npacks, 0, [=](const index_t p, void*) { solve_pack(p); });
 }
@@ -165,9 +168,10 @@ class block_axis_factorization {
       detail::throw_invalid_argument(fn, "d has ", R, " grid axes (rank ", R + 1,
                                      ") but the factorization has ", rank_);
     for (int k = 0; k < R; ++k)
-      if (d.extent(k) != extents_[k])
+      if (d.extent(k) != extents_[static_cast<std::size_t>(k)])
         detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
-                                       " but the factored grid has ", extents_[k]);
+                                       " but the factored grid has ",
+                                       extents_[static_cast<std::size_t>(k)]);
     if (d.extent(R) != static_cast<std::size_t>(m_))
       detail::throw_invalid_argument(fn, "d.extent(", R, ") = ", d.extent(R),
                                      " but the factored blocks are ", m_, " x ", m_);
@@ -218,7 +222,7 @@ auto block_axis_factorize(const ExecutionSpace& exec, algo::block_thomas alg, in
   const auto n = static_cast<index_t>(grid.extent(axis));
   const auto mi = static_cast<index_t>(m);
   std::array<std::size_t, 4> extents{};
-  for (int k = 0; k < R; ++k) extents[k] = grid.extent(k);
+  for (int k = 0; k < R; ++k) extents[static_cast<std::size_t>(k)] = grid.extent(k);
   const std::size_t words =
       static_cast<std::size_t>(n) * static_cast<std::size_t>(3 * mi * mi + mi);
   const std::size_t factor_values =

@@ -80,7 +80,8 @@ struct block_device_one_shot {
       const auto cs = block_device_group<Packed, const T>(c, s);
       const auto ds = block_device_group<Packed, D>(d, s);
       int code = 0;
-      T sb[M * M], am[M * M] = {}, piv[M], ct[M * M], ct_prev[M * M] = {};
+      constexpr auto mm = static_cast<std::size_t>(M * M);  // an array bound
+      T sb[mm], am[mm] = {}, piv[static_cast<std::size_t>(M)], ct[mm], ct_prev[mm] = {};
       for (index_t i = 0; i < n; ++i) {
         block_load<M, 1, false>(bs, i, 1, sb);
         if (i > 0) block_load<M, 1, false>(as, i, 1, am);
@@ -93,7 +94,7 @@ struct block_device_one_shot {
             ct_prev[e] = ct[e];
           }
       }
-      D v[M], w[M];
+      D v[static_cast<std::size_t>(M)], w[static_cast<std::size_t>(M)];
       for (index_t i = n - 2; i >= 0; --i) {
         for (int e = 0; e < M * M; ++e) ct[e] = cstar[(i * M * M + e) * TW];
         for (index_t r = 0; r < nrhs; ++r) {
@@ -280,8 +281,8 @@ auto block_thomas_device_factorize(const ExecutionSpace& exec, bool pivoting, co
   using F = block_thomas_device_factorization<T, W, ExecutionSpace>;
   using fv = typename F::factor_view;
   using info_type = Kokkos::View<int*, typename F::memory_space>;
-  const fv factors(Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas factors")), nsys,
-                   n * (3 * m * m + m));
+  const fv factors(Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas factors")),
+                   static_cast<std::size_t>(nsys), static_cast<std::size_t>(n * (3 * m * m + m)));
   const info_type info(Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas info")),
                        static_cast<std::size_t>(nsys));
   F f = block_thomas_device_factorization_access::make<F>(factors, info, nsys, n, m, pivoting);

@@ -236,7 +236,7 @@ template <int M, int L, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void block_row_rhs(index_t i, index_t nrhs, int nl, bool pivoting,
                                                const T* s, const T* a, const T* piv,
                                                const block_group<D>& d) {
-  alignas(64) D v[M * L], w[M * L];
+  alignas(64) D v[static_cast<std::size_t>(M * L)], w[static_cast<std::size_t>(M * L)];
   for (index_t k = 0; k < nrhs; ++k) {
     block_load_vec<M, L>(d, i, k, nl, v);
     if (i > 0) {
@@ -253,7 +253,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_row_rhs(index_t i, index_t nrhs, int nl, 
 template <int M, int L, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void block_backward(index_t n, index_t nrhs, int nl, const T* ct0,
                                                 index_t ct_row, const block_group<D>& d) {
-  alignas(64) D v[M * L], w[M * L];
+  alignas(64) D v[static_cast<std::size_t>(M * L)], w[static_cast<std::size_t>(M * L)];
   for (index_t i = n - 2; i >= 0; --i) {
     const T* ct = ct0 + i * ct_row;
     for (index_t k = 0; k < nrhs; ++k) {
@@ -277,7 +277,8 @@ KOKKOS_INLINE_FUNCTION void block_thomas_solve_group(index_t n, index_t nrhs, in
   constexpr index_t MML = M * M * L;
   // am is read only for i > 0; it starts zeroed because GCC cannot see that and warns
   // (-Wmaybe-uninitialized) at -O3.
-  alignas(64) T s[MML], am[MML] = {}, piv[M * L];
+  constexpr auto mml = static_cast<std::size_t>(MML);  // an array bound
+  alignas(64) T s[mml], am[mml] = {}, piv[static_cast<std::size_t>(M * L)];
   for (index_t i = 0; i < n; ++i) {
     T* ct = cstar + i * MML;
     block_load<M, L, false>(b, i, nl, s);

@@ -20,7 +20,8 @@ std::size_t count_failed(const InfoView& info) {
                 "bandsolve::count_failed: info must be a rank-1 Kokkos::View of int");
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
   std::size_t failed = 0;
-  for (std::size_t s = 0; s < host.extent(0); ++s) failed += host(s) != 0 ? 1 : 0;
+  for (std::size_t s = 0; s < host.extent(0); ++s)
+    if (host(s) != 0) ++failed;
   return failed;
 }
 

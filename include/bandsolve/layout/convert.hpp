@@ -43,8 +43,9 @@ void convert(const ExecutionSpace& exec, const SrcView& src, const DstView& dst)
                                    ") but dst holds ", cd, " (", DstLayout::name,
                                    "); they may differ only by the padding of the last pack");
   if (nsys == 0 || n == 0) return;
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
-      "bandsolve::convert", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys * n),
+      "bandsolve::convert", range(exec, 0, static_cast<typename range::member_type>(nsys * n)),
       KOKKOS_LAMBDA(const index_t k) {
         const index_t s = k / n, i = k % n;
         DstLayout::at(dst, s, i) = SrcLayout::at(src, s, i);

@@ -16,7 +16,8 @@ struct interleaved {
   static constexpr const char* name = "interleaved";
 
   template <class T, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
-  using view_type = Kokkos::View<T**[W], Kokkos::LayoutRight, MemorySpace>;
+  using view_type =
+      Kokkos::View<T**[static_cast<std::size_t>(W)], Kokkos::LayoutRight, MemorySpace>;
 
   struct mapping {
     index_t nsys, n;
@@ -32,7 +33,8 @@ struct interleaved {
 
   template <class T, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
   static view_type<T, MemorySpace> allocate(const std::string& label, index_t nsys, index_t n) {
-    return view_type<T, MemorySpace>(label, packs(nsys), n);
+    return view_type<T, MemorySpace>(label, static_cast<std::size_t>(packs(nsys)),
+                                     static_cast<std::size_t>(n));
   }
 
   template <class View>

@@ -25,7 +25,8 @@ struct row : detail::rank2_access {
 
   template <class T, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
   static view_type<T, MemorySpace> allocate(const std::string& label, index_t nsys, index_t n) {
-    return view_type<T, MemorySpace>(label, nsys, n);
+    return view_type<T, MemorySpace>(label, static_cast<std::size_t>(nsys),
+                                     static_cast<std::size_t>(n));
   }
 };
 

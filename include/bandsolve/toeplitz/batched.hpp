@@ -88,6 +88,7 @@ class toeplitz_batch_factorization {
     using Layout = layout_of_t<DView>;
     const index_t n = n_;
     constexpr int L = detail::item_lanes<Layout, lanes>();
+    constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
     const Kokkos::View<const Scalar*, memory_space> r = r_, cp = cp_;
     const Scalar t1 = t1_;
     // Row-layout items (systems n apart, rows contiguous) go through a lane-contiguous copy in
@@ -103,7 +104,7 @@ class toeplitz_batch_factorization {
           const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
           const auto x = detail::lanes_of<Layout, L>(d, p);
           auto sweep = [&](const auto& xb) {
-            Scalar y[L];
+            Scalar y[lane_count];
             for (int l = 0; l < L; ++l) y[l] = Scalar(0);
             for (index_t i = 0; i < n; ++i) {
               const Scalar ri = r(i);

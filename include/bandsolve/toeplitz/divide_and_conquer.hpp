@@ -195,12 +195,14 @@ toeplitz_dc_plan<Scalar, ExecutionSpace, Backend> detail_make_toeplitz_dc_plan(
   const double u0 = (1 - std::pow(q, static_cast<double>(nn))) / ((1 - q) * sp.delta);
   c.sm_factor = static_cast<Scalar>(sp.gamma / (1 + sp.gamma * u0));
 
+  const auto nblocks = static_cast<std::size_t>(c.nblocks);  // a view extent
   const view carry_l(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_l")),
-                     c.nblocks);
+                     nblocks);
   const view carry_r(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_r")),
-                     c.nblocks);
+                     nblocks);
   const view scale(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc scale")), 1);
-  const view u(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc u")), c.u_rows);
+  const view u(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc u")),
+               static_cast<std::size_t>(c.u_rows));
   auto u_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), u);
   double pw = 1;
   for (index_t i = 0; i < c.u_rows; ++i, pw *= -sp.a)
@@ -211,7 +213,7 @@ toeplitz_dc_plan<Scalar, ExecutionSpace, Backend> detail_make_toeplitz_dc_plan(
   // The device backend's (A2, B2) read the block ends from a view of their own.
   const view ends =
       std::is_same_v<Backend, backend::device>
-          ? view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc ends")), c.nblocks)
+          ? view(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc ends")), nblocks)
           : unused("ends");
   return plan_type(sp, c, carry_l, carry_r, ends, u, scale, nn,
                    factorize(exec, algo::toeplitz{}, t1, t2, t3, 0), false);

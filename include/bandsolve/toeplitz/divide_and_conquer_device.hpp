@@ -113,9 +113,10 @@ void toeplitz_dc_device_carries(const ExecutionSpace& exec, const toeplitz_dc_co
                                 const WorkView& ends) {
   using range = Kokkos::RangePolicy<ExecutionSpace>;
   const index_t nb = c.nblocks, terms = (c.k + c.s - 1) / c.s + 1;
+  const auto blocks = static_cast<typename range::member_type>(nb);
   toeplitz_dc_forward_ends(exec, c, x, ends);
   Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc forward carries(device)", range(exec, 0, nb),
+      "bandsolve::toeplitz_dc forward carries(device)", range(exec, 0, blocks),
       KOKKOS_LAMBDA(const index_t b) {
         T sum = 0, wj = 1;
         for (index_t j = 0; j < terms && j < b; ++j, wj *= c.w_s) sum += wj * ends(b - j);
@@ -123,7 +124,7 @@ void toeplitz_dc_device_carries(const ExecutionSpace& exec, const toeplitz_dc_co
       });
   toeplitz_dc_backward_starts(exec, c, x, carry_l, ends);
   Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc backward carries(device)", range(exec, 0, nb),
+      "bandsolve::toeplitz_dc backward carries(device)", range(exec, 0, blocks),
       KOKKOS_LAMBDA(const index_t b) {
         T sum = 0, gj = 1;
         for (index_t j = 0; j < terms && b + j < nb - 1; ++j, gj *= c.g_s) sum += gj * ends(b + j);

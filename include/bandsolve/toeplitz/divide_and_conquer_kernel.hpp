@@ -51,7 +51,7 @@ KOKKOS_INLINE_FUNCTION void toeplitz_dc_lanes_solve(const toeplitz_dc_constants<
                                                     const T* carry_l, const T* carry_r) {
   const index_t s = c.s;
   const T a = c.a, g = c.g, inv = c.inv_delta;
-  T z[V], xr[V];
+  T z[static_cast<std::size_t>(V)], xr[static_cast<std::size_t>(V)];
   for (int l = 0; l < V; ++l) z[l] = carry_l[l];
   for (index_t k = 0; k < s; ++k) {
     T* row = base + k;
@@ -80,7 +80,7 @@ template <int V, class T>
 KOKKOS_INLINE_FUNCTION void toeplitz_dc_tiles_solve(const toeplitz_dc_constants<T>& c, T* base,
                                                     const T* carry_l, const T* carry_r, T* work) {
   const T a = c.a, g = c.g, inv = c.inv_delta;
-  T z[V], xr[V];
+  T z[static_cast<std::size_t>(V)], xr[static_cast<std::size_t>(V)];
   for (int l = 0; l < V; ++l) {
     z[l] = carry_l[l];
     xr[l] = carry_r[l];
@@ -105,8 +105,10 @@ template <class T, class ExecutionSpace, class WorkView>
 void toeplitz_dc_forward_ends(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c,
                               const T* x, const WorkView& ends) {
   const index_t nb = c.nblocks;
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc forward ends", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nb),
+      "bandsolve::toeplitz_dc forward ends",
+      range(exec, 0, static_cast<typename range::member_type>(nb)),
       KOKKOS_LAMBDA(const index_t b) {
         if (b + 1 == nb) {
           ends(0) = T(0);
@@ -127,8 +129,10 @@ template <class T, class ExecutionSpace, class WorkView>
 void toeplitz_dc_backward_starts(const ExecutionSpace& exec, const toeplitz_dc_constants<T>& c,
                                  const T* x, const WorkView& carry_l, const WorkView& starts) {
   const index_t nb = c.nblocks;
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc backward starts", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nb),
+      "bandsolve::toeplitz_dc backward starts",
+      range(exec, 0, static_cast<typename range::member_type>(nb)),
       KOKKOS_LAMBDA(const index_t b) {
         if (b == 0) {
           starts(nb - 1) = T(0);
@@ -176,7 +180,8 @@ void toeplitz_dc_correct(const ExecutionSpace& exec, const toeplitz_dc_constants
       "bandsolve::toeplitz_dc correction scale", range(exec, 0, 1),
       KOKKOS_LAMBDA(const index_t) { scale(0) = c.sm_factor * x[0]; });
   Kokkos::parallel_for(
-      "bandsolve::toeplitz_dc correction", range(exec, 0, c.u_rows),
+      "bandsolve::toeplitz_dc correction",
+      range(exec, 0, static_cast<typename range::member_type>(c.u_rows)),
       KOKKOS_LAMBDA(const index_t i) { x[i] -= scale(0) * u(i); });
 }
 

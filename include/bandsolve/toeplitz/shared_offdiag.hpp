@@ -112,6 +112,7 @@ void shared_offdiag_host_solve(const ExecutionSpace& exec,
   using Work = typename work_type<Scalar, Real>::type;
   constexpr int lanes = two_line_lanes_v<Scalar>;
   constexpr int L = item_lanes<Layout, lanes>();
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   const index_t slots = static_cast<index_t>(capacity(d));
   const bool pin = options.singular == singular_last_row::pin;
   const Work pin_value = Work(static_cast<Real>(options.pin_value));
@@ -129,8 +130,8 @@ void shared_offdiag_host_solve(const ExecutionSpace& exec,
         // By value: the lane loops then see local pointers and constants (no reloads through a
         // captured reference, which kept them from vectorizing).
         with_lane_block(lanes_of<Layout, L>(d, p), [=](const auto& x) {
-          Work y[L];
-          int code[L];
+          Work y[lane_count];
+          int code[lane_count];
           for (int l = 0; l < L; ++l) {
             y[l] = Work(0);
             code[l] = 0;

@@ -23,7 +23,8 @@ struct symmetric_register_rows {
   V risk = zero, cp_carry = zero, dp_carry = zero, e_carry = zero;
 
   template <int L, class Emit>
-  KOKKOS_FORCEINLINE_FUNCTION void forward(index_t q, V (&in)[3][L], const Emit& emit) {
+  KOKKOS_FORCEINLINE_FUNCTION void forward(index_t q, V (&in)[3][static_cast<std::size_t>(L)],
+                                           const Emit& emit) {
     // The carried vectors in locals while the block's rows are stored (see register_sweep.hpp).
     const V zero_ = zero, one_ = one, scale_ = scale, huge_ = huge;
     V risk_ = risk, cp = cp_carry, dp = dp_carry;
@@ -69,8 +70,9 @@ struct symmetric_factored_register_rows {
   V y = V{};
 
   template <int L, class Emit, class Load>
-  KOKKOS_FORCEINLINE_FUNCTION void forward(int g, index_t q, V (&in)[1][L], const Emit& emit,
-                                           const Load& load) {
+  KOKKOS_FORCEINLINE_FUNCTION void forward(int g, index_t q,
+                                           V (&in)[1][static_cast<std::size_t>(L)],
+                                           const Emit& emit, const Load& load) {
     V y_ = y;  // in a local while z is stored (see register_sweep.hpp)
     for (int j = 0; j < L; ++j) {
       const index_t i = q * L + j;
@@ -98,7 +100,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool sym_solve_pack_in_registers(
     const next_pack_prefetch<MaxArrays>& next) {
   if constexpr (std::is_same_v<R, D> && std::is_same_v<C, D>) {
     const gathered_lanes<const D> in[3] = {b, e, d};
-    return register_sweep_pack<L, symmetric_register_rows>(n, nl, in, x_out, scratch, next);
+    return register_sweep_pack<L, symmetric_register_rows, 3>(n, nl, in, x_out, scratch, next);
   } else {
     (void)n, (void)nl, (void)b, (void)e, (void)d, (void)x_out, (void)scratch, (void)next;
     return false;

@@ -22,7 +22,8 @@ struct thomas_register_rows {
   V risk = zero, cp_carry = zero, dp_carry = zero;
 
   template <int L, class Emit>
-  KOKKOS_FORCEINLINE_FUNCTION void forward(index_t q, V (&in)[4][L], const Emit& emit) {
+  KOKKOS_FORCEINLINE_FUNCTION void forward(index_t q, V (&in)[4][static_cast<std::size_t>(L)],
+                                           const Emit& emit) {
     // The carried vectors in locals while the block's rows are stored (see register_sweep.hpp).
     const V zero_ = zero, one_ = one, scale_ = scale;
     V risk_ = risk, cp = cp_carry, dp = dp_carry;
@@ -70,7 +71,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool solve_pack_in_registers(
     const next_pack_prefetch<MaxArrays>& next) {
   if constexpr (std::is_same_v<C, D>) {
     const gathered_lanes<const C> in[4] = {a, b, c, d};
-    return register_sweep_pack<L, thomas_register_rows>(n, nl, in, x_out, scratch, next);
+    return register_sweep_pack<L, thomas_register_rows, 4>(n, nl, in, x_out, scratch, next);
   } else {
     (void)n, (void)nl, (void)a, (void)b, (void)c, (void)d, (void)x_out, (void)scratch, (void)next;
     return false;

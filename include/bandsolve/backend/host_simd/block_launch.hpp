@@ -18,9 +18,10 @@ void one_shot_block_launch(const ExecutionSpace& exec, const char* label, std::s
                            const DView& d, const InfoView& info, index_t n, index_t nsys,
                            index_t slots) {
   constexpr int L = P::L;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   for_each_pack(
       exec, label, (nsys + L - 1) / L, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
-        int info_l[L];
+        int info_l[lane_count];
         kernel(n, block_of<P, const T>(a, p, slots), block_of<P, const T>(b, p, slots),
                block_of<P, const T>(c, p, slots), block_of<P, D>(d, p, slots), work, info_l);
         const index_t real = nsys - p * L < L ? nsys - p * L : L;

@@ -76,7 +76,8 @@ inline void group_forward(index_t m, const chunk_group<T>& g, bool zero_top_a,
         __builtin_prefetch(ahead->c + e);
         __builtin_prefetch(ahead->d + e);
       }
-    V A[L], B[L], C[L], D[L];
+    constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+    V A[lane_count], B[lane_count], C[lane_count], D[lane_count];
     load_block<L>(g.a + q * L, g.lane_stride, A);
     load_block<L>(g.b + q * L, g.lane_stride, B);
     load_block<L>(g.c + q * L, g.lane_stride, C);
@@ -225,7 +226,7 @@ inline bool group_solve_interior(index_t m, const chunk_group<T>& g, const chunk
   V next;
   load<T, L>(xl, next);
   for (index_t q = m / L - 1; q >= 0; --q) {
-    V X[L];
+    V X[static_cast<std::size_t>(L)];
     for (int j = L - 1; j >= 0; --j) {
       const index_t i = q * L + j;
       if (i == m - 1) {

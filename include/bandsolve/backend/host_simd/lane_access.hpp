@@ -40,7 +40,7 @@ KOKKOS_INLINE_FUNCTION void with_lane_block(const strided_lanes<T>& x, const Bod
 // the result back.
 template <int L, class T, class Body>
 inline void transposed_sweep(const strided_lanes<T>& x, index_t n, T* work, const Body& body) {
-  index_t offset[L];
+  index_t offset[static_cast<std::size_t>(L)];
   for (int l = 0; l < L; ++l) offset[l] = l * x.sl;
   for (index_t i0 = 0; i0 < n; i0 += L) simd::load_transposed<L>(work + i0 * L, L, x.p + i0, offset);
   body(unit_lanes<T>{work, L});

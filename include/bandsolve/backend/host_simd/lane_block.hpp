@@ -64,7 +64,7 @@ struct lane_block {
   index_t row_stride = 0;
   int allocated = 0;  // lanes with a system slot of their own (padding lanes of packs included)
   bool contiguous = false;
-  index_t off[L] = {};
+  index_t off[static_cast<std::size_t>(L)] = {};
 
   // Systems first .. first+L-1 of v; `allocated` of them have storage.
   template <class View>

@@ -90,7 +90,7 @@ template <int L, class T, class Lane>
 KOKKOS_FORCEINLINE_FUNCTION void gather_block(const Lane& lane, T* out) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
   if constexpr (std::is_floating_point_v<T>) {
-    simd::vec<T, L> r[L];
+    simd::vec<T, L> r[static_cast<std::size_t>(L)];
     simd::load_transpose<L, T>(lane, r);
     for (int j = 0; j < L; ++j) simd::store<T, L>(out + j * L, r[j]);
     return;
@@ -105,7 +105,7 @@ template <int L, class T, class Lane>
 KOKKOS_FORCEINLINE_FUNCTION void scatter_block(const T* in, const Lane& lane) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
   if constexpr (std::is_floating_point_v<T>) {
-    simd::vec<T, L> r[L];
+    simd::vec<T, L> r[static_cast<std::size_t>(L)];
     for (int j = 0; j < L; ++j) simd::load<T, L>(in + j * L, r[j]);
     simd::transpose<L>(r);
     for (int l = 0; l < L; ++l) simd::store<T, L>(lane(l), r[l]);
@@ -124,7 +124,7 @@ struct gathered_lanes {
 
 template <int L>
 struct lane_offsets {
-  index_t v[L];
+  index_t v[static_cast<std::size_t>(L)];
   KOKKOS_FORCEINLINE_FUNCTION lane_offsets(int nl, index_t system_stride) {
     for (int l = 0; l < L; ++l) v[l] = (l < nl ? l : nl - 1) * system_stride;
   }
@@ -132,7 +132,7 @@ struct lane_offsets {
 
 template <int TR, int L, class T>
 struct gather_tile {
-  T v[TR][L];  // v[row in tile][lane]
+  T v[static_cast<std::size_t>(TR)][static_cast<std::size_t>(L)];  // v[row in tile][lane]
 
   // Rows i0 .. i0+rows-1 of the pack, transposed. Full tiles of unit-stride rows (row layout)
   // go through SIMD registers where the compiler allows it; so does a shorter last tile, in

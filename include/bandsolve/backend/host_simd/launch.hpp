@@ -74,8 +74,10 @@ void for_each_pack(const ExecutionSpace& exec, const char* label, index_t npacks
         exec, label, scratch_total(label, slices, slice, alignment), kept);
     const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(buffer.data()) % alignment;
     char* const first = buffer.data() + (misalignment ? alignment - misalignment : 0);
+    using policy = Kokkos::RangePolicy<ExecutionSpace>;
     Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, npacks), KOKKOS_LAMBDA(index_t p) {
+        label, policy(exec, 0, static_cast<typename policy::member_type>(npacks)),
+        KOKKOS_LAMBDA(index_t p) {
           (void)buffer;  // keeps the allocation alive until the kernel has run
           if (own_slice) {
             body(p, static_cast<void*>(first + static_cast<std::size_t>(p) * slice));

@@ -19,7 +19,7 @@ inline constexpr index_t next_pack_prefetch_max_bytes = index_t(1) << 18;
 // next_pack_prefetch_max_bytes.
 template <int MaxArrays>
 struct next_pack_prefetch {
-  const char* base[MaxArrays] = {};
+  const char* base[static_cast<std::size_t>(MaxArrays)] = {};
   int arrays = 0;
   index_t bytes = 0;
   index_t n = 1;

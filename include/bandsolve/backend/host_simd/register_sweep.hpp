@@ -42,7 +42,7 @@ namespace bandsolve::detail {
 // then and left to the demand loads.
 template <int MaxArrays>
 struct spread_prefetch {
-  const char* base[MaxArrays] = {};
+  const char* base[static_cast<std::size_t>(MaxArrays)] = {};
   int arrays = 0;
   index_t bytes = 0, step = 0, offset = 0;
 
@@ -80,8 +80,8 @@ namespace bandsolve::detail::simd {
 // are contiguous.
 template <class T, int K>
 struct register_pack {
-  const T* data[K];
-  index_t system_stride[K];
+  const T* data[static_cast<std::size_t>(K)];
+  index_t system_stride[static_cast<std::size_t>(K)];
 };
 
 inline constexpr int register_sweep_prefetch_blocks = 4;
@@ -99,7 +99,7 @@ __attribute__((always_inline)) inline void register_blocks(index_t n, const regi
       for (int k = 0; k < K; ++k)
         for (int l = 0; l < L; ++l)
           __builtin_prefetch(p.data[k] + (q + ahead) * L + l * p.system_stride[k]);
-    V in[K][L];
+    V in[static_cast<std::size_t>(K)][static_cast<std::size_t>(L)];
     for (int k = 0; k < K; ++k) {
       const T* base = p.data[k] + q * L;
       const index_t ss = p.system_stride[k];
@@ -119,7 +119,7 @@ __attribute__((always_inline)) inline void register_back_substitution(index_t n,
   using V = vec<T, L>;
   V x_next = x_last;
   for (index_t q = n / L - 1; q >= 0; --q) {
-    V X[L];
+    V X[static_cast<std::size_t>(L)];
     for (int j = L - 1; j >= 0; --j) {
       const index_t i = q * L + j;
       if (i < n - 1) {
@@ -164,7 +164,9 @@ __attribute__((always_inline)) inline bool register_sweep(index_t n, const regis
     store<T, L>(cp + i * L, cp_i);
     store<T, L>(dp + i * L, dp_i);
   };
-  register_blocks<L, K>(n, p, [&](index_t q, V (&in)[K][L]) { rows.forward(q, in, emit); });
+  using block_rows = V[static_cast<std::size_t>(K)][static_cast<std::size_t>(L)];
+  register_blocks<L, K>(n, p,
+                        [&](index_t q, block_rows& in) { rows.template forward<L>(q, in, emit); });
   if (!rows.clean()) return false;
   register_back_substitution<L>(n, cp, L, dp, L, rows.last(), x, x_stride);
   return true;
@@ -186,8 +188,9 @@ __attribute__((always_inline)) inline void register_factored_sweep(index_t n, co
     T* base = d + g * L * system_stride;
     const register_pack<T, 1> pack{{base}, {system_stride}};
     const auto emit = [&](index_t i, const V& z_i) { store<T, L>(z + i * L, z_i); };
-    register_blocks<L, 1>(n, pack,
-                          [&](index_t q, V (&in)[1][L]) { rows.forward(g, q, in, emit, load); });
+    register_blocks<L, 1>(n, pack, [&](index_t q, V (&in)[1][static_cast<std::size_t>(L)]) {
+      rows.template forward<L>(g, q, in, emit, load);
+    });
     V x_last;
     load(z + (n - 1) * L, x_last);
     register_back_substitution<L>(n, cp + g * L, GL, z, L, x_last, base, system_stride);
@@ -215,10 +218,9 @@ inline constexpr bool register_sweeps_for_v =
 // arrays; Rows<T, V>: the family's forward elimination on vectors V of lanes (see
 // simd::register_sweep); scratch holds 2 * n * L values; next is the next pack's prefetch.
 template <int L, template <class, class> class Rows, int K, class T, int MaxArrays>
-KOKKOS_FORCEINLINE_FUNCTION bool register_sweep_pack(index_t n, int nl,
-                                                const gathered_lanes<const T> (&in)[K],
-                                                gathered_lanes<T> x_out, T* scratch,
-                                                const next_pack_prefetch<MaxArrays>& next) {
+KOKKOS_FORCEINLINE_FUNCTION bool register_sweep_pack(
+    index_t n, int nl, const gathered_lanes<const T> (&in)[static_cast<std::size_t>(K)],
+    gathered_lanes<T> x_out, T* scratch, const next_pack_prefetch<MaxArrays>& next) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
   if constexpr (register_sweeps_for_v<L, T>) {
     if (nl != L || n < L || n % L != 0 || x_out.row_stride != 1) return false;

@@ -52,7 +52,7 @@ template <int L, int B, int End = L, class V>
 inline void transpose_stage(V* r) {
   if constexpr (B < End) {
     using seq = std::make_integer_sequence<int, L>;
-    V out[L];
+    V out[static_cast<std::size_t>(L)];
     for (int g = 0; g < L; g += 2 * B)
       for (int i = g; i < g + B; ++i) {
         stage<L, B, false>(r[i], r[i + B], out[i], seq{});
@@ -129,7 +129,7 @@ inline void load_transpose(const Lane& lane, vec<T, L>* r) {
 template <int L, class T>
 __attribute__((noinline)) void load_transposed(T* tile, index_t tile_stride, const T* base,
                                                const index_t* lane_offset) {
-  vec<T, L> r[L];
+  vec<T, L> r[static_cast<std::size_t>(L)];
   load_transpose<L, T>([&](int l) { return base + lane_offset[l]; }, r);
 #if BANDSOLVE_PREFETCH_TILES > 0
   for (int l = 0; l < L; ++l)
@@ -142,7 +142,7 @@ __attribute__((noinline)) void load_transposed(T* tile, index_t tile_stride, con
 template <int L, class T>
 inline void store_transposed(const T* rows, index_t rows_stride, T* base,
                              const index_t* lane_offset) {
-  vec<T, L> r[L];
+  vec<T, L> r[static_cast<std::size_t>(L)];
   for (int j = 0; j < L; ++j) load<T, L>(rows + j * rows_stride, r[j]);
   transpose<L>(r);
   for (int l = 0; l < L; ++l) store<T, L>(base + lane_offset[l], r[l]);

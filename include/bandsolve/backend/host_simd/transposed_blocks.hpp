@@ -28,7 +28,7 @@ KOKKOS_FORCEINLINE_FUNCTION void transposed_blocks_sweep(T* base, index_t s, T* 
                                                          const Forward& forward,
                                                          const Backward& backward) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  index_t offset[V];
+  index_t offset[static_cast<std::size_t>(V)];
   for (int l = 0; l < V; ++l) offset[l] = l * s;
   for (index_t k0 = 0; k0 < s; k0 += V) {
     T* tile = work + k0 * V;
