@@ -128,9 +128,10 @@ void thomas_pcr_device_solve(const ExecutionSpace& exec, const AView& a, const B
                              const CView& c, const DView& d, const InfoView& info, index_t nsys,
                              index_t n) {
   thomas_device_solve(exec, a, b, c, d, info, n, nsys);
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
   Kokkos::parallel_for(
       "bandsolve::solve(thomas_pcr, device): info",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nsys),
+      range(exec, 0, static_cast<typename range::member_type>(nsys)),
       KOKKOS_LAMBDA(const index_t s) { info(s) = agreed_info(info(s), n, a, b, c, s); });
 }
 
