@@ -129,7 +129,8 @@ class pivoting_factorization {
   // LAPACK's ipiv (1-based) of every system: ipiv(s, i) = i+1 (no interchange at step i) or i+2
   // (rows i and i+1 interchanged); ipiv(s, n-1) = n. Copies to the host, so it waits for exec.
   Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> ipiv() const {
-    Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> out("bandsolve ipiv", nsys_, n_);
+    Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace> out(
+        "bandsolve ipiv", static_cast<std::size_t>(nsys_), static_cast<std::size_t>(n_));
     auto flags = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), swapped_);
     for (index_t s = 0; s < nsys_; ++s)
       for (index_t i = 0; i < n_; ++i)
