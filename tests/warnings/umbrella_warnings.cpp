@@ -79,6 +79,11 @@ void instantiate_all() {
     Kokkos::View<T*> u1("u1", 3), v1("v1", 3), w1("w1", 3);
     bandsolve::solve_along(exec, algo::periodic{}, 1, u1, v1, w1, x, info_axis);
     bandsolve::solve_along(exec, algo::partial_pivoting{}, 1, u1, v1, w1, xz, info_axis);
+    const auto fu = bandsolve::factorize_along(exec, algo::thomas{}, 2, u, v, w);
+    fu.solve(exec, xz);
+    bandsolve::factorize_along(exec, algo::thomas{}, 1, u1, v1, w1, x).solve(exec, x);
+    bandsolve::factorize_along(exec, algo::thomas{}, 0, u, v, w, bandsolve::backend::device{})
+        .solve(exec, x);
     Kokkos::View<T*> x1("x1", n);
     bandsolve::solve(exec, algo::toeplitz_dc{}, T(-1), T(4), T(-1), x1);
     auto fz = bandsolve::factorize(exec, algo::toeplitz{}, T(-1), T(4), T(-1), n);
