@@ -139,12 +139,12 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu(T* s, T* piv, bool pivoting, index_t r
       BANDSOLVE_SIMD
       for (int l = 0; l < L; ++l) {
         real_type_t<T> best = magnitude1(skk[l]);
-        T at = T(k);
+        T at = T(static_cast<real_type_t<T>>(k));
         for (int q = k + 1; q < M; ++q) {
           const real_type_t<T> candidate = magnitude1(s[(q * M + k) * L + l]);
           const bool larger = candidate > best;
           best = larger ? candidate : best;
-          at = larger ? T(q) : at;
+          at = larger ? T(static_cast<real_type_t<T>>(q)) : at;
         }
         pk[l] = at;
       }
@@ -155,7 +155,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu(T* s, T* piv, bool pivoting, index_t r
           T* y = s + (q * M + j) * L;
           BANDSOLVE_SIMD
           for (int l = 0; l < L; ++l) {
-            const bool swap = pk[l] == T(q);
+            const bool swap = pk[l] == T(static_cast<real_type_t<T>>(q));
             const T xv = x[l], yv = y[l];
             x[l] = swap ? yv : xv;
             y[l] = swap ? xv : yv;
@@ -190,7 +190,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu_solve(const T* s, const T* piv, bool p
         const T* pk = piv + k * L;
         BANDSOLVE_SIMD
         for (int l = 0; l < L; ++l) {
-          const bool swap = pk[l] == T(q);
+          const bool swap = pk[l] == T(static_cast<real_type_t<T>>(q));
           const D xv = v[k * L + l], yv = v[q * L + l];
           v[k * L + l] = swap ? yv : xv;
           v[q * L + l] = swap ? xv : yv;
