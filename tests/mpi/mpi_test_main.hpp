@@ -11,6 +11,16 @@
 namespace bstest_mpi {
 inline long long words_sent = 0;
 
+// The host space of a rank's work in the tests: each rank runs one OpenMP thread
+// (cmake/BandSolveMPITest.cmake), so where the tests run on one host space
+// (BANDSOLVE_TESTS_ONE_HOST_SPACE) OpenMP takes Kokkos::Serial's work shapes and scratch sizes
+// without compiling every kernel a second time for Serial; Serial otherwise.
+#if defined(BANDSOLVE_TESTS_ONE_HOST_SPACE) && defined(KOKKOS_ENABLE_OPENMP)
+using rank_space = Kokkos::OpenMP;
+#else
+using rank_space = Kokkos::Serial;
+#endif
+
 inline int world_rank() {
   int r = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);

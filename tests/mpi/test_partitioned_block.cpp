@@ -43,6 +43,7 @@ using bandsolve::index_t;
 using bandsolve::algo::block_thomas;
 using exec_space = Kokkos::DefaultHostExecutionSpace;
 
+using bstest_mpi::rank_space;
 using bstest_mpi::world_rank;
 using bstest_mpi::world_size;
 
@@ -105,7 +106,7 @@ std::pair<std::vector<T>, std::vector<int>> reference(const lines& L, block_thom
         }
       }
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys);
-  bandsolve::solve(Kokkos::Serial(), algorithm, a, b, c, d, info);
+  bandsolve::solve(rank_space(), algorithm, a, b, c, d, info);
   Kokkos::fence();
   return {std::vector<T>(d.data(), d.data() + d.size()),
           std::vector<int>(info.data(), info.data() + L.nsys)};

@@ -39,6 +39,7 @@ using exec_space = Kokkos::DefaultHostExecutionSpace;
 using zfloat = Kokkos::complex<float>;
 using zdouble = Kokkos::complex<double>;
 
+using bstest_mpi::rank_space;
 using bstest_mpi::world_rank;
 using bstest_mpi::world_size;
 
@@ -196,7 +197,7 @@ std::pair<std::vector<std::complex<double>>, std::vector<int>> reference(
   const auto d = fill<T, true>(Kokkos::View<T***, Kokkos::LayoutRight, Mem>("d", L.nsys, L.N, L.m),
                                L, 0, L.N, 3);
   Kokkos::View<int*, Mem> info("info", L.nsys);
-  bandsolve::solve(Kokkos::Serial(), algorithm, a, b, c, d, info);
+  bandsolve::solve(rank_space(), algorithm, a, b, c, d, info);
   Kokkos::fence();
   std::vector<std::complex<double>> x(d.size());
   for (std::size_t k = 0; k < d.size(); ++k) x[k] = widen(d.data()[k]);

@@ -40,6 +40,7 @@ namespace bmpi = bandsolve::mpi;
 using zfloat = Kokkos::complex<float>;
 using zdouble = Kokkos::complex<double>;
 
+using bstest_mpi::rank_space;
 using bstest_mpi::world_rank;
 using bstest_mpi::world_size;
 
@@ -93,7 +94,7 @@ struct lines {
   D rhs_value(std::size_t s, std::size_t g) const {
     return make_value<D>(h(s, g, 8 + rhs), h(s, g, 16 + rhs));
   }
-  // The single-process Thomas (periodic) solve of the whole lines (row layout, Serial).
+  // The single-process Thomas (periodic) solve of the whole lines (row layout, one thread).
   std::pair<std::vector<D>, std::vector<int>> reference() const {
     using CV = Kokkos::View<C**, Kokkos::LayoutRight, Kokkos::HostSpace>;
     CV a("a", nsys, N), b("b", nsys, N), c("c", nsys, N);
@@ -316,7 +317,7 @@ TEST_CASE("mpi::solve and mpi::factorize: complex lines on the device backend's 
 }
 
 // Lines in batches of 64 (the fewest options::batch_bytes_per_thread allows: 3 batches of the
-// 150 lines on Serial, the last one shorter), parts longer than a tile of the row passes, and a
+// 150 lines on one thread, the last one shorter), parts longer than a tile of the row passes, and a
 // singular line in the second batch whose info code must be the single-process solve's.
 template <class Layout, class C, class D>
 void check_batches() {
@@ -332,9 +333,9 @@ void check_batches() {
   L.singular_row = 5;
   const std::vector<int> expected = L.reference().second;
   CHECK(expected[70] == 6);
-  CHECK(one_shot<Layout, bandsolve::algo::thomas, passes::host>(Kokkos::Serial(), L, sizes,
+  CHECK(one_shot<Layout, bandsolve::algo::thomas, passes::host>(rank_space(), L, sizes,
                                                                  batches) == expected);
-  CHECK(factored<Layout, bandsolve::algo::thomas, passes::host>(Kokkos::Serial(), L, sizes,
+  CHECK(factored<Layout, bandsolve::algo::thomas, passes::host>(rank_space(), L, sizes,
                                                                  batches, 3) == expected);
   L.periodic = true;
   CHECK(factored<Layout, bandsolve::algo::periodic, passes::host>(
@@ -484,10 +485,10 @@ TEST_CASE("mpi: the ranks must pass the same scalar type", "[mpi]") {
     if (world_rank() == 0) {
       auto a = view(zdouble(), 0), b = view(zdouble(), 1), c = view(zdouble(), 2),
            d = view(zdouble(), 3);
-      bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
+      bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d, info);
     } else {
       auto a = view(0.0, 0), b = view(0.0, 1), c = view(0.0, 2), d = view(0.0, 3);
-      bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
+      bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d, info);
     }
   });
   CHECK(one_shot_message ==
@@ -495,14 +496,14 @@ TEST_CASE("mpi: the ranks must pass the same scalar type", "[mpi]") {
         "Kokkos::complex<double> on rank 0 but double on rank 1");
   // A factorization of real lines: complex right-hand sides on the last rank only.
   auto a = view(0.0, 0), b = view(0.0, 1), c = view(0.0, 2);
-  const auto f = bmpi::factorize(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c);
+  const auto f = bmpi::factorize(rank_space(), MPI_COMM_WORLD, a, b, c);
   const std::string factored_message = thrown([&] {
     if (world_rank() == P - 1) {
       auto d = view(zdouble(), 3);
-      f.solve(Kokkos::Serial(), d);
+      f.solve(rank_space(), d);
     } else {
       auto d = view(0.0, 3);
-      f.solve(Kokkos::Serial(), d);
+      f.solve(rank_space(), d);
     }
   });
   CHECK(factored_message == "bandsolve::mpi::factorization::solve: the ranks pass different "

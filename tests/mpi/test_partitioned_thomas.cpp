@@ -39,6 +39,7 @@ using bandsolve::index_t;
 namespace layout = bandsolve::layout;
 namespace bmpi = bandsolve::mpi;
 
+using bstest_mpi::rank_space;
 using bstest_mpi::world_rank;
 using bstest_mpi::world_size;
 
@@ -81,7 +82,8 @@ struct lines {
       }
     }
   }
-  // The single-process Thomas (periodic) solve of the whole lines (row layout, Serial): x and info.
+  // The single-process Thomas (periodic) solve of the whole lines (row layout, one thread): x and
+  // info.
   std::pair<std::vector<T>, std::vector<int>> reference() const {
     using V = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace>;
     V a("a", nsys, N), b("b", nsys, N), c("c", nsys, N), d("d", nsys, N);
@@ -359,7 +361,7 @@ void check_long_parts() {
   expected[70] = 6;
   expected[131] = static_cast<int>(N);
   const outcome singular =
-      run<Layout>(Kokkos::Serial(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes, {});
+      run<Layout>(rank_space(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes, {});
   CHECK(singular.info == expected);
   // Batches of 64 lines per thread (the fewest batch_bytes_per_thread allows), the last one
   // shorter: the singular lines lie in different batches.
@@ -368,7 +370,7 @@ void check_long_parts() {
   const outcome batched =
       run<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, batches);
   CHECK(batched.max_error <= 100 * std::numeric_limits<T>::epsilon());
-  CHECK(run<Layout>(Kokkos::Serial(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes, batches)
+  CHECK(run<Layout>(rank_space(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes, batches)
             .info == expected);
   // Every line in one batch: the finish sweeps forward again instead of keeping the rows.
   bmpi::options one_batch;
@@ -377,14 +379,14 @@ void check_long_parts() {
             .max_error <= 100 * std::numeric_limits<T>::epsilon());
   run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, {},
                        std::vector<int>(nsys, 0));
-  // The factorization keeps its reduced systems in the same batches (64 lines each on Serial:
+  // The factorization keeps its reduced systems in the same batches (64 lines each on one thread:
   // 5 batches, the last one shorter); the singular lines lie in different batches.
   const std::size_t kept = 5;
-  run_factored<Layout>(Kokkos::Serial(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes,
+  run_factored<Layout>(rank_space(), lines<T>{nsys, N, {{70, 5}, {131, N - 1}}}, sizes,
                        batches, expected, kept);
   run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes, batches,
                        std::vector<int>(nsys, 0));
-  run_factored<Layout, bandsolve::algo::periodic>(Kokkos::Serial(), periodic_lines<T>(nsys, N),
+  run_factored<Layout, bandsolve::algo::periodic>(rank_space(), periodic_lines<T>(nsys, N),
                                                   sizes, batches, std::vector<int>(nsys, 0), kept);
 }
 
@@ -411,7 +413,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
   SECTION("b has a row more than d on the last rank") {
     V b_bad("b", nsys, m + 1);
     const auto [msg, same] = agreed_message(thrown_message(
-        [&] { bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, me == bad ? b_bad : b, c, d, info); }));
+        [&] { bmpi::solve(rank_space(), MPI_COMM_WORLD, a, me == bad ? b_bad : b, c, d, info); }));
     CHECK(same);
     CHECK(msg == who + "b has 5 rows but d has 4");
   }
@@ -419,9 +421,9 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     V e("e", nsys, 0);
     const auto [msg, same] = agreed_message(thrown_message([&] {
       if (me == bad)
-        bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, e, e, V("c", nsys, 0), V("d", nsys, 0), info);
+        bmpi::solve(rank_space(), MPI_COMM_WORLD, e, e, V("c", nsys, 0), V("d", nsys, 0), info);
       else
-        bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
+        bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d, info);
     }));
     CHECK(same);
     CHECK(msg == who + "this rank holds 0 rows; every rank must hold at least one row of each system");
@@ -432,9 +434,9 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     Kokkos::View<int*, Kokkos::HostSpace> info1("info", nsys + 1);
     const auto [msg, same] = agreed_message(thrown_message([&] {
       if (me == bad && P > 1)
-        bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a1, b1, c1, d1, info1);
+        bmpi::solve(rank_space(), MPI_COMM_WORLD, a1, b1, c1, d1, info1);
       else
-        bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
+        bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d, info);
     }));
     CHECK(same);
     if (P > 1)
@@ -448,7 +450,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     bmpi::options other;
     other.scheme = bmpi::exchange::gather;
     const auto [msg, same] = agreed_message(thrown_message([&] {
-      bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info,
+      bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d, info,
                   me == bad ? other : bmpi::options{});
     }));
     CHECK(same);
@@ -460,10 +462,10 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
       CHECK(msg == "(nothing thrown)");
   }
   SECTION("a factored solve with a row fewer on the last rank") {
-    const auto f = bmpi::factorize(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c);
+    const auto f = bmpi::factorize(rank_space(), MPI_COMM_WORLD, a, b, c);
     V d_bad("d", nsys, m - 1);
     const auto [msg, same] = agreed_message(
-        thrown_message([&] { f.solve(Kokkos::Serial(), me == bad ? d_bad : d); }));
+        thrown_message([&] { f.solve(rank_space(), me == bad ? d_bad : d); }));
     CHECK(same);
     CHECK(msg == "bandsolve::mpi::factorization::solve: rank " + std::to_string(bad) + " of " +
                      std::to_string(P) + ": d has 3 rows but the factorization has 4");
@@ -471,7 +473,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
   SECTION("periodic lines: b has a row more than d on the last rank") {
     V b_bad("b", nsys, m + 1);
     const auto [msg, same] = agreed_message(thrown_message([&] {
-      bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, bandsolve::algo::periodic{}, a,
+      bmpi::solve(rank_space(), MPI_COMM_WORLD, bandsolve::algo::periodic{}, a,
                   me == bad ? b_bad : b, c, d, info);
     }));
     CHECK(same);
@@ -480,7 +482,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
   }
   // The ranks are still in step: a good solve afterwards.
   Kokkos::deep_copy(d, 4.0);
-  bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d, info);
+  bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d, info);
   CHECK(std::abs(d(1, 2) - 1.0) < 1e-15);
   CHECK(info(0) == 0);
 }
@@ -494,7 +496,7 @@ TEST_CASE("mpi::solve: a singular line gets the same info code on every rank", "
     for (const auto scheme : {bmpi::exchange::all_to_all, bmpi::exchange::gather}) {
       bmpi::options opts;
       opts.scheme = scheme;
-      const outcome out = run<layout::column>(Kokkos::Serial(), L, sizes, opts);
+      const outcome out = run<layout::column>(rank_space(), L, sizes, opts);
       INFO(P << " ranks, split " << split_name(kind) << ", scheme " << static_cast<int>(scheme));
       CHECK(out.info == std::vector<int>{0, 0, 7, 0, 1});
       CHECK(L.reference().second == std::vector<int>{0, 0, 7, 0, 1});
@@ -514,7 +516,7 @@ TEST_CASE("mpi::solve: a line whose reduced system is singular gets the same inf
   for (const auto scheme : {bmpi::exchange::all_to_all, bmpi::exchange::gather}) {
     bmpi::options opts;
     opts.scheme = scheme;
-    const outcome out = run<layout::row>(Kokkos::Serial(), L, sizes, opts);
+    const outcome out = run<layout::row>(rank_space(), L, sizes, opts);
     INFO(world_size() << " ranks, scheme " << static_cast<int>(scheme));
     CHECK(out.info == std::vector<int>{0, 2, 0});
     CHECK(L.reference().second == std::vector<int>{0, 2, 0});
@@ -538,10 +540,10 @@ TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
                << static_cast<int>(scheme));
         const std::vector<int> ok(nsys, 0);
         run_factored<layout::row>(Kokkos::DefaultHostExecutionSpace(), lines<double>{nsys, N, {}}, sizes, opts, ok);
-        run_factored<layout::column>(Kokkos::Serial(), lines<float>{nsys, N, {}}, sizes, opts, ok);
-        run_factored<layout::interleaved<4>>(Kokkos::Serial(), lines<float>{nsys, N, {}}, sizes,
+        run_factored<layout::column>(rank_space(), lines<float>{nsys, N, {}}, sizes, opts, ok);
+        run_factored<layout::interleaved<4>>(rank_space(), lines<float>{nsys, N, {}}, sizes,
                                              opts, ok);
-        run_factored<layout::strided>(Kokkos::Serial(), lines<double>{nsys, N, {}}, sizes, opts, ok);
+        run_factored<layout::strided>(rank_space(), lines<double>{nsys, N, {}}, sizes, opts, ok);
       }
   }
   // Singular lines: a zero row (line 2, row 6) and a zero pivot of the reduced system (line 1).
@@ -549,12 +551,12 @@ TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
     bmpi::options opts;
     opts.scheme = scheme;
     INFO(P << " ranks, scheme " << static_cast<int>(scheme));
-    run_factored<layout::row>(Kokkos::Serial(), lines<double>{5, 13, {{2, 6}, {4, 0}}},
+    run_factored<layout::row>(rank_space(), lines<double>{5, 13, {{2, 6}, {4, 0}}},
                               parts(split::one_two_rest, P), opts, {0, 0, 7, 0, 1});
     const auto sizes = parts(split::alternate_two_one, P);
     std::size_t N = 0;
     for (const auto m : sizes) N += m;
-    run_factored<layout::row>(Kokkos::Serial(), lines<double>{3, N, {}, {1}}, sizes, opts,
+    run_factored<layout::row>(rank_space(), lines<double>{3, N, {}, {1}}, sizes, opts,
                               {0, 2, 0});
     // In batches of 64 lines (3 for 150 lines): the reduced solve of the third batch finds line
     // 140's zero pivot, mapped back to line 140.
@@ -562,15 +564,15 @@ TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
     batches.batch_bytes_per_thread = 1;
     std::vector<int> codes(150, 0);
     codes[1] = codes[140] = 2;
-    run_factored<layout::row>(Kokkos::Serial(), lines<double>{150, N, {}, {1, 140}}, sizes,
+    run_factored<layout::row>(rank_space(), lines<double>{150, N, {}, {1, 140}}, sizes,
                               batches, codes, 3);
     // Every host layout in batches: the 150 lines of 64 SIMD packs (column), of 4 lanes
     // (interleaved) and of a cache line (strided) across batch ends.
-    run_factored<layout::column>(Kokkos::Serial(), lines<float>{150, N, {}, {1, 140}}, sizes,
+    run_factored<layout::column>(rank_space(), lines<float>{150, N, {}, {1, 140}}, sizes,
                                  batches, codes, 3);
-    run_factored<layout::interleaved<4>>(Kokkos::Serial(), lines<double>{150, N, {}, {1, 140}},
+    run_factored<layout::interleaved<4>>(rank_space(), lines<double>{150, N, {}, {1, 140}},
                                          sizes, batches, codes, 3);
-    run_factored<layout::strided>(Kokkos::Serial(), lines<double>{150, N, {}, {1, 140}}, sizes,
+    run_factored<layout::strided>(rank_space(), lines<double>{150, N, {}, {1, 140}}, sizes,
                                   batches, codes, 3);
   }
 }
@@ -593,8 +595,8 @@ void for_each_split_case(const F& f) {
   }
 }
 
-// Periodic lines: every split, one line and 37, both schemes, one-shot on Serial and OpenMP and
-// factored (two right-hand sides) on FactorExec, against the single-process periodic solve.
+// Periodic lines: every split, one line and 37, both schemes, one-shot on the tests' host spaces
+// and factored (two right-hand sides) on FactorExec, against the single-process periodic solve.
 template <class Layout, class T, class FactorExec>
 void check_periodic() {
   using periodic = bandsolve::algo::periodic;
@@ -611,7 +613,7 @@ void check_periodic() {
       const outcome out = run<Layout, periodic>(exec, L, sizes, opts);
       CHECK(out.max_error <= tol);
       CHECK(out.info == std::vector<int>(nsys, 0));
-      if (std::is_same_v<std::decay_t<decltype(exec)>, Kokkos::Serial>)
+      if (std::is_same_v<std::decay_t<decltype(exec)>, rank_space>)
         run_factored<Layout, periodic>(FactorExec(), L, sizes, opts, std::vector<int>(nsys, 0));
     });
   });
@@ -620,9 +622,9 @@ void check_periodic() {
 TEST_CASE("mpi::solve(periodic) and mpi::factorize(periodic) equal the single-process periodic "
           "solve", "[mpi]") {
   check_periodic<layout::row, double, Kokkos::DefaultHostExecutionSpace>();
-  check_periodic<layout::column, double, Kokkos::Serial>();
-  check_periodic<layout::interleaved<4>, float, Kokkos::Serial>();
-  check_periodic<layout::strided, float, Kokkos::Serial>();
+  check_periodic<layout::column, double, rank_space>();
+  check_periodic<layout::interleaved<4>, float, rank_space>();
+  check_periodic<layout::strided, float, rank_space>();
   // Full packs of 64 systems side by side (column batches) and parts longer than a tile.
   const int P = world_size();
   const std::size_t nsys = 300, N = 41 * static_cast<std::size_t>(P);
@@ -632,7 +634,7 @@ TEST_CASE("mpi::solve(periodic) and mpi::factorize(periodic) equal the single-pr
       Kokkos::DefaultHostExecutionSpace(), L, sizes, {});
   CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());
   CHECK(out.info == std::vector<int>(nsys, 0));
-  run_factored<layout::column, bandsolve::algo::periodic>(Kokkos::Serial(), L, sizes, {},
+  run_factored<layout::column, bandsolve::algo::periodic>(rank_space(), L, sizes, {},
                                                           std::vector<int>(nsys, 0));
 }
 
@@ -650,11 +652,11 @@ TEST_CASE("mpi::solve(periodic): singular lines get the same info code on every 
       bmpi::options opts;
       opts.scheme = scheme;
       INFO(P << " ranks, split " << split_name(kind) << ", scheme " << static_cast<int>(scheme));
-      const outcome out = run<layout::column, bandsolve::algo::periodic>(Kokkos::Serial(), L,
+      const outcome out = run<layout::column, bandsolve::algo::periodic>(rank_space(), L,
                                                                           sizes, opts);
       CHECK(out.info == expected);
       CHECK(out.max_error <= 100 * std::numeric_limits<double>::epsilon());  // the other lines
-      run_factored<layout::column, bandsolve::algo::periodic>(Kokkos::Serial(), L, sizes, opts,
+      run_factored<layout::column, bandsolve::algo::periodic>(rank_space(), L, sizes, opts,
                                                               expected);
     }
   }
@@ -976,12 +978,12 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
   const field a("a", 4, m, 3), b("b", 4, m, 3), c("c", 4, m, 3), d("d", 4, m, 3),
       wide("d", 4, m, 4);
   Kokkos::deep_copy(b, 4.0);
-  const auto f = bmpi::factorize_along(Kokkos::Serial(), MPI_COMM_WORLD, 1, a, b, c);
+  const auto f = bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, 1, a, b, c);
   const auto msg = agreed_message(thrown_message([&] {
     if (world_rank() == P - 1)
-      f.solve(Kokkos::Serial(), wide);
+      f.solve(rank_space(), wide);
     else
-      f.solve(Kokkos::Serial(), d);
+      f.solve(rank_space(), d);
   }));
   CHECK(msg.second);
   CHECK(msg.first.rfind("bandsolve::mpi::along_factorization::solve", 0) == 0);
@@ -1134,7 +1136,7 @@ TEST_CASE("mpi::solve and mpi::solve_along with the device passes: singular line
   std::vector<int> expected(37, 0);
   expected[5] = 3;
   using thomas = bandsolve::algo::thomas;
-  const Kokkos::Serial serial;
+  const rank_space serial;
   for (const outcome& out : {run<layout::row, thomas, passes::device>(serial, L, sizes, {}),
                              run<layout::strided, thomas, passes::device>(serial, L, sizes, {}),
                              run<layout::interleaved<4>, thomas, passes::device>(serial, L, sizes,
@@ -1154,7 +1156,7 @@ TEST_CASE("mpi::solve and mpi::solve_along with the device passes: singular line
        c = local_view<layout::row>("c", L, g0, m, 2), d = local_view<layout::row>("d", L, g0, m, 3);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys), short_info("info", L.nsys - 1);
   const auto msg = agreed_message(thrown_message([&] {
-    bmpi::solve(Kokkos::Serial(), MPI_COMM_WORLD, a, b, c, d,
+    bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d,
                 world_rank() == P - 1 ? short_info : info, bmpi::options{},
                 bandsolve::backend::device{});
   }));
