@@ -4,7 +4,9 @@
 // line (n x 7). The peer in the same run: solve(banded_lu) of a column-layout batch of as many
 // systems and rows, what the solve costs once the lines have been transposed into a batch.
 // Floor bytes per unknown, as in bench_banded.cpp: the band's kl + ku + 1 words and d read, x
-// written (full); d read and x written (shared).
+// written (full); d read and x written (shared). Factored (factorize_along once, then solves of
+// d): the stored LU's 2kl + ku + 1 words (U's kl + ku superdiagonals) and a pivot int with
+// pivoting, kl + ku + 1 words without, and d read and x written.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -24,7 +26,7 @@ KOKKOS_INLINE_FUNCTION double band_value(std::uint64_t key, int r) {
   return r == kl + ku ? 2.2 : -(0.1 + 0.2 * hash01(key * ldab + std::uint64_t(r)));
 }
 
-template <bool Shared>
+template <bool Shared, bool Factored = false>
 void banded_axis_benchmark(benchmark::State& state) {
   const int axis = static_cast<int>(state.range(0));
   const bool pivoting = state.range(1) != 0;
@@ -50,6 +52,21 @@ void banded_axis_benchmark(benchmark::State& state) {
   const Kokkos::View<int*, mem> info("info", side * side);
   const bandsolve::algo::banded_lu alg{kl, ku, pivoting};
   iteration_timer t;
+  const double unknowns = double(side * side * side);
+  if constexpr (Factored) {
+    static_assert(!Shared, "the factored benchmark takes a full band");
+    const auto f = bandsolve::factorize_along(exec, alg, axis, ab);
+    for (auto _ : state) {
+      t.start();
+      f.solve(exec, d);
+      exec.fence();
+      t.stop(state);
+    }
+    if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a line failed");
+    const double words = pivoting ? 2.0 * kl + ku + 1.0 + 0.5 : kl + ku + 1.0;
+    report(state, t, (words + 2.0) * sizeof(double) * unknowns, unknowns);
+    return;
+  }
   for (auto _ : state) {
     t.start();
     if constexpr (Shared)
@@ -60,7 +77,6 @@ void banded_axis_benchmark(benchmark::State& state) {
     t.stop(state);
   }
   if (bandsolve::count_failed(info) != 0) state.SkipWithError("a line failed");
-  const double unknowns = double(side * side * side);
   report(state, t, ((Shared ? 0.0 : kl + ku + 1.0) + 2.0) * sizeof(double) * unknowns, unknowns);
 }
 
@@ -109,9 +125,12 @@ const bool registered = [] {
     const std::string p = pivoting ? "pivoting" : "no_pivoting";
     register_case("banded_axis/peer_column_batch/" + p + "/double/kl:2/ku:2", banded_batch_peer,
                   0, pivoting);
-    for (long axis = 0; axis < 3; ++axis)
+    for (long axis = 0; axis < 3; ++axis) {
       register_case("banded_axis/full/" + p + "/double/kl:2/ku:2/" + axes[axis],
                     banded_axis_benchmark<false>, axis, pivoting);
+      register_case("banded_axis/factored/" + p + "/double/kl:2/ku:2/" + axes[axis],
+                    banded_axis_benchmark<false, true>, axis, pivoting);
+    }
   }
   for (long axis = 0; axis < 3; ++axis)
     register_case(std::string("banded_axis/shared/pivoting/double/kl:2/ku:2/") + axes[axis],

@@ -3,6 +3,7 @@
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/banded/banded_lu.hpp>
 #include <bandsolve/banded/banded_lu_axis.hpp>
+#include <bandsolve/banded/banded_lu_axis_factor.hpp>
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/block/block_thomas_axis.hpp>
 #include <bandsolve/block/block_thomas_axis_factor.hpp>

@@ -1,8 +1,9 @@
-// solve_along(banded_lu): the band lines along every axis of 2-D, 3-D and 4-D arrays against
-// LAPACK ?gbsv on the same systems, for arrays in LayoutRight order, LayoutLeft order and padded
-// strided subviews (padding untouched), full and shared bands, compiled (kl = ku = 1, 2) and
-// run-time bandwidths, with and without pivoting, real, complex and complex d over a real band,
-// on the host and the device backends; info codes on their lines' numbers and bad input.
+// solve_along(banded_lu) and factorize_along(banded_lu): the band lines along every axis of
+// 2-D, 3-D and 4-D arrays against LAPACK ?gbsv on the same systems, for arrays in LayoutRight
+// order, LayoutLeft order and padded strided subviews (padding untouched), full and shared
+// bands, compiled (kl = ku = 1, 2) and run-time bandwidths, with and without pivoting, real,
+// complex and complex d over a real band, on the host and the device backends (a factorization
+// solved twice, for d in two layouts); info codes on their lines' numbers and bad input.
 #include "axis_support.hpp"
 #include "banded_support.hpp"
 
@@ -56,7 +57,10 @@ struct band_array {
 
 // One case: line s of the grid is system s of a random band (every line the same band when
 // Shared); D = Kokkos::complex<T> over real T takes two real right-hand sides as its parts.
-template <class T, class D, std::size_t R, bool Shared, class Exec, class... Backend>
+// Factored: factorize_along (the grid from d on odd seeds and for a shared band, else from ab),
+// then the same right-hand sides solved in a LayoutRight copy first and in d second.
+template <class T, class D, std::size_t R, bool Shared, bool Factored, class Exec,
+          class... Backend>
 void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int axis,
                 const banded_lu& alg, order band_order, order d_order, std::uint32_t seed,
                 Backend... backend) {
@@ -89,8 +93,31 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
         x = rhs[s * n + j];
     }
   const auto info = bstest::make_info(nlines);
-  bandsolve::solve_along(exec, alg, axis, ab, d, info, backend...);
-  exec.fence();
+  double worst_copy = 0;  // the factored solve of the LayoutRight copy against d's
+  if constexpr (Factored) {
+    const auto f = [&] {
+      if constexpr (Shared) return bandsolve::factorize_along(exec, alg, axis, ab, d, backend...);
+      else if (seed % 2 == 1)
+        return bandsolve::factorize_along(exec, alg, axis, ab, d, backend...);
+      else return bandsolve::factorize_along(exec, alg, axis, ab, backend...);
+    }();
+    const auto copy = make_array<D, R>("copy", grid, order::right);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t j = 0; j < n; ++j)
+        at(copy, point_of(grid, axis, s, j)) = at(d, point_of(grid, axis, s, j));
+    f.solve(exec, copy);
+    f.solve(exec, d);
+    Kokkos::deep_copy(exec, info, f.info());
+    exec.fence();
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t j = 0; j < n; ++j) {
+        const auto p = point_of(grid, axis, s, j);
+        worst_copy = std::max(worst_copy, bstest::magnitude(D(at(copy, p) - at(d, p))));
+      }
+  } else {
+    bandsolve::solve_along(exec, alg, axis, ab, d, info, backend...);
+    exec.fence();
+  }
 
   std::vector<T> x(rhs.size());
   for (std::size_t s = 0; s < nlines; ++s)
@@ -117,6 +144,7 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
                << order_name(band_order) << ", d " << order_name(d_order));
   CHECK(worst_res <= residual_tol<T>(alg.kl, alg.ku));
   CHECK(worst_diff <= 1000.0 * residual_tol<T>(alg.kl, alg.ku));
+  CHECK(worst_copy <= 1000.0 * residual_tol<T>(alg.kl, alg.ku));
   CHECK(bstest::info_to_host(info) == std::vector<int>(nlines, 0));
   if (d_order == order::padded) {
     std::vector<char> inside(d_whole.span(), 0);
@@ -135,7 +163,8 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
 // batch axis: (10, 3, 4) in LayoutLeft along z), every order of the band and d.
 // EveryRank = false: the 3-D arrays alone (one instantiation instead of three; for the scalar
 // types that add no addressing of their own).
-template <class T, class D, bool Shared, bool EveryRank = true, class Exec, class... Backend>
+template <class T, class D, bool Shared, bool EveryRank = true, bool Factored = false,
+          class Exec, class... Backend>
 void check_every_axis(const Exec& exec, const banded_lu& alg, Backend... backend) {
   const std::vector<std::vector<std::size_t>> grids = {
       {9, 6}, {1, 19}, {3, 2, 10}, {5, 19, 1}, {10, 3, 4}, {2, 3, 2, 7}};
@@ -146,14 +175,14 @@ void check_every_axis(const Exec& exec, const banded_lu& alg, Backend... backend
         for (order dor : {order::right, order::left, order::padded}) {
           ++seed;
           if (g.size() == 3) {
-            check_case<T, D, 3, Shared>(exec, grid_of<3>(g), axis, alg, bo, dor, seed,
+            check_case<T, D, 3, Shared, Factored>(exec, grid_of<3>(g), axis, alg, bo, dor, seed,
                                         backend...);
           } else if constexpr (EveryRank) {
             if (g.size() == 2)
-              check_case<T, D, 2, Shared>(exec, grid_of<2>(g), axis, alg, bo, dor, seed,
+              check_case<T, D, 2, Shared, Factored>(exec, grid_of<2>(g), axis, alg, bo, dor, seed,
                                           backend...);
             else
-              check_case<T, D, 4, Shared>(exec, grid_of<4>(g), axis, alg, bo, dor, seed,
+              check_case<T, D, 4, Shared, Factored>(exec, grid_of<4>(g), axis, alg, bo, dor, seed,
                                           backend...);
           }
         }
@@ -186,6 +215,33 @@ TEST_CASE("solve_along(banded_lu) matches LAPACK gbsv on every axis, device back
       check_every_axis<double, double, true>(exec, alg, dev);
     }
     check_every_axis<float, Kokkos::complex<float>, false, false>(exec, banded_lu{2, 2}, dev);
+  });
+}
+
+TEST_CASE("factorize_along(banded_lu) solves match LAPACK gbsv on every axis, host backend",
+          "[banded][axis][factor][lapack]") {
+  bstest::for_each_exec([](auto exec) {
+    for (const banded_lu alg : {banded_lu{2, 2}, banded_lu{1, 1, false}, banded_lu{1, 3}}) {
+      check_every_axis<double, double, false, true, true>(exec, alg);
+      check_every_axis<double, double, true, true, true>(exec, alg);
+    }
+    check_every_axis<float, float, false, false, true>(exec, banded_lu{2, 2, false});
+    check_every_axis<Kokkos::complex<double>, Kokkos::complex<double>, true, false, true>(
+        exec, banded_lu{2, 2});
+    check_every_axis<double, Kokkos::complex<double>, false, false, true>(exec, banded_lu{1, 1});
+  });
+}
+
+TEST_CASE("factorize_along(banded_lu) solves match LAPACK gbsv on every axis, device backend",
+          "[banded][axis][factor][lapack][device]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    for (const banded_lu alg : {banded_lu{2, 2}, banded_lu{1, 3, false}}) {
+      check_every_axis<double, double, false, true, true>(exec, alg, dev);
+      check_every_axis<double, double, true, true, true>(exec, alg, dev);
+    }
+    check_every_axis<float, Kokkos::complex<float>, false, false, true>(exec, banded_lu{2, 2},
+                                                                         dev);
   });
 }
 
@@ -226,18 +282,20 @@ TEST_CASE("solve_along(banded_lu) takes LayoutRight and LayoutLeft Views directl
   });
 }
 
-TEST_CASE("solve_along(banded_lu) reports a zero pivot on its line's number",
+TEST_CASE("solve_along(banded_lu) and factorize_along report a zero pivot on its line's number",
           "[banded][axis][info]") {
-  // Array (4, 6, 3) along axis 1: line (ix, :, iz) is ix*3 + iz. Line (2, :, 2) = 8 gets a zero
-  // column 2 (every band row), so U(3, 3) is 0 with or without pivoting: info 3 there.
-  const std::array<std::size_t, 3> grid = {4, 6, 3};
+  // Array (9, 6, 3) along axis 1: line (ix, :, iz) is ix*3 + iz. Line (2, :, 2) = 8 gets a zero
+  // column 2 (every band row), so U(3, 3) is 0 with or without pivoting: info 3 there. The band
+  // in LayoutRight (packs of one line along z) and LayoutLeft (a pack of 8 lines along x, whose
+  // lanes are lines 3 apart, then one).
+  const std::array<std::size_t, 3> grid = {9, 6, 3};
   const int axis = 1;
-  const std::size_t n = 6, nlines = 12, bad = 8, bad_column = 2;
-  const auto run = [&](auto exec, const banded_lu& alg, auto... backend) {
+  const std::size_t n = 6, nlines = 27, bad = 8, bad_column = 2;
+  const auto run = [&](auto exec, const banded_lu& alg, order band_order, auto... backend) {
     auto h = bstest::random_band<double>(nlines, n, alg.kl, alg.ku, 5, 1.0);
     for (std::size_t r = 0; r < h.ldab; ++r) h.ab[bad * n * h.ldab + bad_column * h.ldab + r] = 0;
     using band = band_array<double, 3, false>;
-    const auto ab = band::make(grid, axis, h.ldab, order::right);
+    const auto ab = band::make(grid, axis, h.ldab, band_order);
     const auto d = make_array<double, 3>("d", grid, order::left);
     for (std::size_t s = 0; s < nlines; ++s)
       for (std::size_t j = 0; j < n; ++j) {
@@ -247,17 +305,30 @@ TEST_CASE("solve_along(banded_lu) reports a zero pivot on its line's number",
       }
     const auto info = bstest::make_info(nlines);
     bandsolve::solve_along(exec, alg, axis, ab, d, info, backend...);
+    const auto f = bandsolve::factorize_along(exec, alg, axis, ab, backend...);
     exec.fence();
     std::vector<int> expected(nlines, 0);
     expected[bad] = int(bad_column) + 1;
-    INFO("kl " << alg.kl << ", ku " << alg.ku << ", pivoting " << alg.pivoting);
+    INFO("kl " << alg.kl << ", ku " << alg.ku << ", pivoting " << alg.pivoting << ", band "
+                << order_name(band_order));
     CHECK(bstest::info_to_host(info) == expected);
+    CHECK(bstest::info_to_host(f.info()) == expected);
+    // The bad line's band shared by every line: every line reports its code.
+    using shared_band = band_array<double, 3, true>;
+    const auto shared = shared_band::make(grid, axis, h.ldab, order::left);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t r = 0; r < h.ldab; ++r)
+        shared_band::entry(shared, grid, axis, 0, j, r) = h.ab[bad * n * h.ldab + j * h.ldab + r];
+    const auto g = bandsolve::factorize_along(exec, alg, axis, shared, d, backend...);
+    exec.fence();
+    CHECK(bstest::info_to_host(g.info()) == std::vector<int>(nlines, int(bad_column) + 1));
   };
   bstest::for_each_exec([&](auto exec) {
-    for (const banded_lu alg : {banded_lu{1, 1}, banded_lu{2, 2, false}}) {
-      run(exec, alg);
-      run(exec, alg, bandsolve::backend::device{});
-    }
+    for (const banded_lu alg : {banded_lu{1, 1}, banded_lu{2, 2, false}})
+      for (const order band_order : {order::right, order::left}) {
+        run(exec, alg, band_order);
+        run(exec, alg, band_order, bandsolve::backend::device{});
+      }
   });
 }
 
@@ -296,4 +367,74 @@ TEST_CASE("solve_along(banded_lu) rejects bad input with the function and the va
     bandsolve::solve_along(exec, banded_lu{2, 2}, 0, ab, d, info, bandsolve::backend::device{});
   },
          "info.extent(0) = 8 but d has 12 lines along axis 0");
+}
+
+TEST_CASE("factorize_along(banded_lu) rejects bad input with the function and the values",
+          "[banded][axis][factor][checks]") {
+  using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V2 = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const V4 ab("ab", 2, 3, 4, 7);
+  const V3 d("d", 2, 3, 4);
+  const V2 shared("shared", 3, 7);
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const auto throws = [&](auto&& call, const std::string& fn, const std::string& text) {
+    CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(fn) &&
+                                  Catch::Matchers::ContainsSubstring(text));
+  };
+  const std::string fn = "bandsolve::factorize_along(banded_lu)";
+  throws([&] { bandsolve::factorize_along(exec, banded_lu{2, 2}, 3, ab); }, fn,
+         "axis = 3 but ab has rank 3");
+  throws([&] { bandsolve::factorize_along(exec, banded_lu{2, 2}, -1, shared, d); }, fn,
+         "axis = -1 but d has rank 3");
+  throws([&] { bandsolve::factorize_along(exec, banded_lu{2, 3}, 1, ab); }, fn,
+         "ab has ldab = 7 band rows but kl = 2, ku = 3 need 2*kl+ku+1 = 8");
+  throws([&] { bandsolve::factorize_along(exec, banded_lu{2, -2}, 1, ab, d); }, fn,
+         "kl = 2 and ku = -2 must both be >= 0");
+  const V3 other("other", 2, 3, 5);
+  throws([&] { bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, ab, other); }, fn,
+         "ab.extent(2) = 4 but d.extent(2) = 5");
+  throws([&] { bandsolve::factorize_along(exec, banded_lu{2, 2}, 2, shared, d); }, fn,
+         "ab.extent(0) = 3 but d.extent(2) = 4");
+  throws([&] {
+    bandsolve::factorize_along(exec, banded_lu{2, 2}, 2, shared, d, bandsolve::backend::device{});
+  },
+         fn, "ab.extent(0) = 3 but d.extent(2) = 4");
+
+  const std::string solve = "bandsolve::banded_axis_factorization::solve";
+  const auto f = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, ab);
+  throws([&] { f.solve(exec, other); }, solve, "d.extent(2) = 5 but the factored grid has 4");
+  const V2 flat("flat", 2, 3);
+  throws([&] { f.solve(exec, flat); }, solve, "d has rank 2 but the factorization has 3");
+  const bandsolve::banded_axis_factorization<double, Kokkos::DefaultHostExecutionSpace,
+                                             bandsolve::backend::default_for_t<
+                                                 Kokkos::DefaultHostExecutionSpace>>
+      empty;
+  throws([&] { empty.solve(exec, d); }, solve, "this factorization is empty");
+  CHECK(f.nsys() == 8);
+  CHECK(f.n() == 3);
+  CHECK(f.kl() == 2);
+  CHECK(f.ku() == 2);
+  CHECK(f.pivoting());
+  CHECK(!f.shared());
+  CHECK(f.storage_bytes() >= 8 * 3 * (7 * sizeof(double) + sizeof(int)));
+}
+
+TEST_CASE("factorize_along(banded_lu) of empty grids and lines of no rows",
+          "[banded][axis][factor]") {
+  const Kokkos::DefaultHostExecutionSpace exec;
+  using V3 = Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  using V4 = Kokkos::View<double****, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  const V4 no_lines("ab", 0, 5, 3, 5);
+  const auto f = bandsolve::factorize_along(exec, banded_lu{1, 1}, 1, no_lines);
+  const V3 d0("d", 0, 5, 3);
+  f.solve(exec, d0);
+  CHECK(f.nsys() == 0);
+  const V4 no_rows("ab", 2, 0, 3, 5);
+  const auto g = bandsolve::factorize_along(exec, banded_lu{1, 1}, 1, no_rows);
+  const V3 d1("d", 2, 0, 3);
+  g.solve(exec, d1);
+  exec.fence();
+  CHECK(g.nsys() == 6);
+  CHECK(bstest::info_to_host(g.info()) == std::vector<int>(6, 0));
 }

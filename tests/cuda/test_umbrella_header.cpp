@@ -219,9 +219,10 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, factorize_along, and complex d over
-// the real coefficients), symmetric and partial pivoting with full ones, periodic, block Thomas (m = 3,
-// also factorize_along) and banded LU (pentadiagonal) with both, rows whose solution is all
-// ones (d = a + b + c without the entries outside the matrix, all of them for periodic lines).
+// the real coefficients), symmetric and partial pivoting with full ones, periodic, block Thomas
+// (m = 3, also factorize_along) and banded LU (pentadiagonal, also factorize_along) with both,
+// rows whose solution is all ones (d = a + b + c without the entries outside the matrix, all of
+// them for periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
   const std::size_t e[3] = {6, 40, 33};
@@ -422,6 +423,20 @@ void along_on_device() {
     Kokkos::fence();
     report((axis_name + ", banded_lu, shared band").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
+    const auto fab = bandsolve::factorize_along(Kokkos::Cuda(),
+                                                bandsolve::algo::banded_lu{kl, ku}, axis, ab);
+    const auto fsab = bandsolve::factorize_along(
+        Kokkos::Cuda(), bandsolve::algo::banded_lu{kl, ku, false}, axis, sab, d);
+    for (const auto* f : {&fab, &fsab}) {
+      Kokkos::deep_copy(d, band_rhs);
+      f->solve(Kokkos::Cuda(), d);
+      Kokkos::fence();
+      report((axis_name + (f == &fab ? ", banded_lu, factorize_along"
+                                     : ", banded_lu, factorize_along, shared band"))
+                 .c_str(),
+             bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f->info())) +
+                 (worst() > 1e-12 ? 1 : 0));
+    }
   }
 }
 

@@ -44,6 +44,8 @@ void instantiate_all() {
   bandsolve::solve(exec, algo::banded_lu{1, 1}, ab, xb, info);
   auto fb = bandsolve::factorize(exec, algo::banded_lu{1, 1}, ab, nsys);
   fb.solve(exec, xb);
+  Kokkos::View<T***, Kokkos::LayoutRight> ab_axis("ab_axis", nsys, n, 4);  // lines along axis 1
+  bandsolve::factorize_along(exec, algo::banded_lu{1, 1}, 1, ab_axis).solve(exec, xb);
 
   // Block tridiagonal, blocks of 2 x 2; complex right-hand sides of real blocks.
   Kokkos::View<T****, Kokkos::LayoutRight> ba("ba", nsys, n, 2, 2), bb("bb", nsys, n, 2, 2),

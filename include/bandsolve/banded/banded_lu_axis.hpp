@@ -110,6 +110,90 @@ void banded_axis_host_launch(const ExecutionSpace& exec, const Dims dims, const 
       });
 }
 
+// Where the factors of the lines along an axis lie (a shared band's in solve_along, every
+// line's in factorize_along): LU in LAPACK band storage (col_stride, row_stride), 1-based pivot
+// rows (pivot_row_stride), the lanes of a pack lane_stride apart (1: interleaved lane by lane;
+// 0: one factorization that every lane reads), pack p's at p times the pack strides.
+template <class U>
+struct band_axis_factors {
+  U* lu = nullptr;
+  int* pivots = nullptr;
+  index_t lane_stride = 0, col_stride = 0, row_stride = 0, lu_pack_stride = 0;
+  index_t pivot_row_stride = 0, pivot_pack_stride = 0;
+
+  template <bool Unit>
+  KOKKOS_INLINE_FUNCTION band_lanes<U, Unit> band(index_t p, int lane) const {
+    return band_lanes<U, Unit>{lu + p * lu_pack_stride + lane * lane_stride, lane_stride,
+                               col_stride, row_stride};
+  }
+  template <bool Unit>
+  KOKKOS_INLINE_FUNCTION pivot_lanes<Unit> pivot(index_t p, int lane) const {
+    return pivot_lanes<Unit>{pivots + p * pivot_pack_stride + lane * lane_stride, lane_stride,
+                             pivot_row_stride};
+  }
+  band_axis_factors<const std::remove_const_t<U>> read_only() const {
+    return {lu, pivots, lane_stride, col_stride, row_stride, lu_pack_stride,
+            pivot_row_stride, pivot_pack_stride};
+  }
+};
+
+// One factorization (ldw = 2kl + ku + 1 band rows of n columns, n pivots) read by every lane.
+template <class U>
+band_axis_factors<U> shared_band_factors(U* lu, int* pivots, index_t ldw) {
+  return {lu, pivots, 0, ldw, 1, 0, 1, 0};
+}
+
+// Line 0 of g factored into f's pack 0, lane 0 (a band shared by every line); its code at *code.
+template <bool Pivot, class Dims, class ExecutionSpace, class T>
+void banded_axis_factor_one_host(const ExecutionSpace& exec, const char* label, const Dims dims,
+                                 const line_packs& g, const band_axis_operand<const T>& ab,
+                                 const band_axis_factors<T>& f, int* code) {
+  using work_type = band_work<T, 1, Dims>;
+  const index_t n = g.n, ldw = 2 * dims.kl() + dims.ku() + 1;
+  const line_pack first{0, 0, 0, 1};
+  for_each_pack(exec, label, 1, work_type::bytes(dims, n),
+                KOKKOS_LAMBDA(const index_t, void* scratch) {
+                  T* rows = static_cast<T*>(scratch);
+                  const work_type w{rows, rows + (n + dims.kl()) * ldw, dims};
+                  int info_s[1];
+                  banded_factor_pack<1, true, Pivot>(w, n, 1, ab.template band<true>(g, first),
+                                                     f.template band<true>(0, 0),
+                                                     f.template pivot<true>(0, 0), info_s);
+                  *code = info_s[0];
+                });
+}
+
+// Every pack of g solved against its factors in f (FactorUnit: a pack's lanes interleaved in f;
+// else one shared factorization, lane stride 0). With a code, every line's info gets *code.
+template <int L, bool Pivot, bool Unit, bool FactorUnit, class Dims, class ExecutionSpace,
+          class T, class R, class InfoView>
+void banded_axis_factored_solve_host(const ExecutionSpace& exec, const char* label,
+                                     const Dims dims, const line_packs& g,
+                                     const band_axis_factors<const T>& f,
+                                     const band_axis_operand<R>& d, const InfoView& info,
+                                     const int* code) {
+  const index_t n = g.n;
+  for_each_pack(
+      exec, label, g.npacks, 0, KOKKOS_LAMBDA(const index_t p, void*) {
+        const line_pack k = g.pack(p);
+        if (k.lanes == L) {
+          banded_factored_solve_pack<L, true, Pivot, T>(
+              dims, n, L, f.template band<FactorUnit>(p, 0), f.template pivot<FactorUnit>(p, 0),
+              d.template rhs<Unit>(g, k), 1);
+        } else if constexpr (L > 1) {
+          for (int l = 0; l < k.lanes; ++l) {
+            const line_pack one{k.first_lane + l, k.o0, k.o1, 1};
+            banded_factored_solve_pack<1, true, Pivot, T>(dims, n, 1, f.template band<true>(p, l),
+                                                          f.template pivot<true>(p, l),
+                                                          d.template rhs<true>(g, one), 1);
+          }
+        }
+        if (code == nullptr) return;
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = *code;
+      });
+}
+
 // A band shared by every line: factored once per call (as ?gbtrf) into a buffer of its own kept
 // between calls (n ldw values of LU, n pivots, the code), then every pack of lines runs the
 // factored solve against it, its lanes all reading the one factorization (lane stride 0).
@@ -130,38 +214,11 @@ void banded_axis_shared_host_launch(const ExecutionSpace& exec, const Dims dims,
   T* const lu = reinterpret_cast<T*>(buffer.data());
   int* const pivots = reinterpret_cast<int*>(buffer.data() + lu_bytes);
   int* const code = pivots + n;
-  const line_pack first{0, 0, 0, 1};
-  using work_type = band_work<T, 1, Dims>;
-  for_each_pack(
-      exec, "bandsolve::solve_along(banded_lu) shared factors", 1, work_type::bytes(dims, n),
-      KOKKOS_LAMBDA(const index_t, void* scratch) {
-        T* rows = static_cast<T*>(scratch);
-        const work_type w{rows, rows + (n + dims.kl()) * ldw, dims};
-        int info_s[1];
-        banded_factor_pack<1, true, Pivot>(w, n, 1, ab.template band<true>(g, first),
-                                           band_lanes<T, true>{lu, 0, ldw, 1},
-                                           pivot_lanes<true>{pivots, 0, 1}, info_s);
-        *code = info_s[0];
-      });
-  const band_lanes<const T, false> shared_lu{lu, 0, ldw, 1};
-  const pivot_lanes<false> shared_pivots{pivots, 0, 1};
-  for_each_pack(
-      exec, "bandsolve::solve_along(banded_lu) shared", g.npacks, 0,
-      KOKKOS_LAMBDA(const index_t p, void*) {
-        const line_pack k = g.pack(p);
-        if (k.lanes == L) {
-          banded_factored_solve_pack<L, true, Pivot, T>(dims, n, L, shared_lu, shared_pivots,
-                                                        d.template rhs<Unit>(g, k), 1);
-        } else if constexpr (L > 1) {
-          for (int l = 0; l < k.lanes; ++l) {
-            const line_pack one{k.first_lane + l, k.o0, k.o1, 1};
-            banded_factored_solve_pack<1, true, Pivot, T>(dims, n, 1, shared_lu, shared_pivots,
-                                                          d.template rhs<true>(g, one), 1);
-          }
-        }
-        const index_t s0 = g.first_system(k);
-        for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = *code;
-      });
+  const auto f = shared_band_factors(lu, pivots, ldw);
+  banded_axis_factor_one_host<Pivot>(exec, "bandsolve::solve_along(banded_lu) shared factors",
+                                     dims, g, ab, f, code);
+  banded_axis_factored_solve_host<L, Pivot, Unit, false>(
+      exec, "bandsolve::solve_along(banded_lu) shared", dims, g, f.read_only(), d, info, code);
 }
 
 // The device kernels address system s of a launch as data + (s / width) pack_stride +

@@ -161,16 +161,6 @@ void block_axis_check_coefficient(const std::string& fn, const char* name, const
   }
 }
 
-// The grid of d (its first R axes) as a View of rank R, for the line packs.
-template <class DView>
-auto block_axis_grid(const DView& d) {
-  constexpr int R = static_cast<int>(DView::rank) - 1;
-  const auto all = Kokkos::ALL;
-  if constexpr (R == 2) return Kokkos::subview(d, all, all, 0);
-  else if constexpr (R == 3) return Kokkos::subview(d, all, all, all, 0);
-  else return Kokkos::subview(d, all, all, all, all, 0);
-}
-
 template <int M, int L, class ExecutionSpace, class T, class D, class InfoView>
 void block_axis_host_launch(const ExecutionSpace& exec, bool pivoting, const line_packs& g,
                             const block_axis_operand<const T>& a,
@@ -252,7 +242,7 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(
   if (axis < 0 || axis >= R)
     detail::throw_invalid_argument(fn, "axis = ", axis, " but d has ", R, " grid axes (0 to ",
                                    R - 1, "; its last axis holds the m unknowns of a point)");
-  const auto grid = detail::block_axis_grid(d);
+  const auto grid = detail::leading_grid(d);
   const std::size_t nlines = detail::check_along_lines(fn, axis, grid, info);
   const std::size_t m = d.extent(R);
   detail::block_size_dispatch(fn, m, [](auto) {});

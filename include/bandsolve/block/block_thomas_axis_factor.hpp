@@ -307,7 +307,7 @@ auto factorize_along(const ExecutionSpace& exec, algo::block_thomas alg, int axi
   const std::string fn = "bandsolve::factorize_along(block_thomas)";
   detail::block_axis_factor_checks<ExecutionSpace>(fn, axis, d, "d", a, b, c);
   constexpr int R = static_cast<int>(DView::rank) - 1;
-  return detail::block_axis_factorize<Backend>(exec, alg, axis, detail::block_axis_grid(d), a, b,
+  return detail::block_axis_factorize<Backend>(exec, alg, axis, detail::leading_grid(d), a, b,
                                                c, d.extent(R));
 }
 
@@ -331,7 +331,7 @@ auto factorize_along(const ExecutionSpace& exec, algo::block_thomas alg, int axi
       fn, axis, like, detail::block_axis_full_like_name<AView, BView>(), a, b, c);
   using Like = decltype(like);
   constexpr int R = static_cast<int>(Like::rank) - 1;
-  return detail::block_axis_factorize<Backend>(exec, alg, axis, detail::block_axis_grid(like), a,
+  return detail::block_axis_factorize<Backend>(exec, alg, axis, detail::leading_grid(like), a,
                                                b, c, like.extent(R));
 }
 

@@ -152,4 +152,15 @@ inline void merge_contiguous_outer_axes(line_packs& g, const nd_strides* arrays,
   }
 }
 
+// The grid of an array whose last axis is not a grid axis (a point's m unknowns, a column's
+// band rows): its first rank - 1 axes at entry 0 of the last, a View of rank 2 to 4.
+template <class View>
+auto leading_grid(const View& v) {
+  constexpr int R = static_cast<int>(View::rank) - 1;
+  const auto all = Kokkos::ALL;
+  if constexpr (R == 2) return Kokkos::subview(v, all, all, 0);
+  else if constexpr (R == 3) return Kokkos::subview(v, all, all, all, 0);
+  else return Kokkos::subview(v, all, all, all, all, 0);
+}
+
 }  // namespace bandsolve::detail
