@@ -165,6 +165,9 @@ void banded_axis_factor_one_host(const ExecutionSpace& exec, const char* label, 
 
 // Every pack of g solved against its factors in f (FactorUnit: a pack's lanes interleaved in f;
 // else one shared factorization, lane stride 0). With a code, every line's info gets *code.
+// Where d's lines of a pack are not neighbours (lines along the unit-stride axis), a full pack's
+// rows are gathered into scratch (n rows of L lanes), solved there and written back: the
+// sweeps' strided lanes would otherwise be gathered element by element at every step.
 template <int L, bool Pivot, bool Unit, bool FactorUnit, class Dims, class ExecutionSpace,
           class T, class R, class InfoView>
 void banded_axis_factored_solve_host(const ExecutionSpace& exec, const char* label,
@@ -173,13 +176,30 @@ void banded_axis_factored_solve_host(const ExecutionSpace& exec, const char* lab
                                      const band_axis_operand<R>& d, const InfoView& info,
                                      const int* code) {
   const index_t n = g.n;
+  constexpr bool gather = !Unit && L > 1;
+  const std::size_t scratch_bytes = gather ? static_cast<std::size_t>(n * L) * sizeof(R) : 0;
   for_each_pack(
-      exec, label, g.npacks, 0, KOKKOS_LAMBDA(const index_t p, void*) {
+      exec, label, g.npacks, scratch_bytes, KOKKOS_LAMBDA(const index_t p, void* scratch) {
         const line_pack k = g.pack(p);
         if (k.lanes == L) {
-          banded_factored_solve_pack<L, true, Pivot, T>(
-              dims, n, L, f.template band<FactorUnit>(p, 0), f.template pivot<FactorUnit>(p, 0),
-              d.template rhs<Unit>(g, k), 1);
+          const auto band = f.template band<FactorUnit>(p, 0);
+          const auto pivots = f.template pivot<FactorUnit>(p, 0);
+          const auto rhs = d.template rhs<Unit>(g, k);
+          if constexpr (gather) {
+            R* rows = static_cast<R*>(scratch);
+            for (int l = 0; l < L; ++l) {
+              const R* line = rhs.base + rhs.lane(l);
+              for (index_t i = 0; i < n; ++i) rows[i * L + l] = line[i * rhs.row_stride];
+            }
+            banded_factored_solve_pack<L, true, Pivot, T>(dims, n, L, band, pivots,
+                                                          rhs_lanes<R, true>{rows, 1, L, 0}, 1);
+            for (int l = 0; l < L; ++l) {
+              R* line = rhs.base + rhs.lane(l);
+              for (index_t i = 0; i < n; ++i) line[i * rhs.row_stride] = rows[i * L + l];
+            }
+          } else {
+            banded_factored_solve_pack<L, true, Pivot, T>(dims, n, L, band, pivots, rhs, 1);
+          }
         } else if constexpr (L > 1) {
           for (int l = 0; l < k.lanes; ++l) {
             const line_pack one{k.first_lane + l, k.o0, k.o1, 1};
