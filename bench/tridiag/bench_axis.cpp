@@ -140,7 +140,8 @@ void axis_benchmark(benchmark::State& state) {
 // factorize_along(thomas) once, then its solve on an N^3 cube (the coefficients of
 // axis_benchmark): full factors r, l, c' per unknown (read with d, write x: 5 words, as the
 // one-shot solve, without its divisions and c' scratch), or one line's (2 words).
-template <bool Shared>
+// factorize_along(periodic): 4 factors per unknown (r, l, c', z; 6 words with d and x).
+template <bool Shared, class Algo = bandsolve::algo::thomas>
 void factored_axis_benchmark(benchmark::State& state) {
   const std::size_t N = static_cast<std::size_t>(state.range(0));
   const int axis = static_cast<int>(state.range(1));
@@ -160,14 +161,15 @@ void factored_axis_benchmark(benchmark::State& state) {
   if constexpr (Shared) {
     line a("a", N), b("b", N), c("c", N);
     fill_lines(a, b, c, 0.5);
-    run(bandsolve::factorize_along(exec, bandsolve::algo::thomas{}, axis, a, b, c, d));
+    run(bandsolve::factorize_along(exec, Algo{}, axis, a, b, c, d));
   } else {
     cube a("a", N, N, N), b("b", N, N, N), c("c", N, N, N);
     fill_coefficients(a, b, c);
-    run(bandsolve::factorize_along(exec, bandsolve::algo::thomas{}, axis, a, b, c));
+    run(bandsolve::factorize_along(exec, Algo{}, axis, a, b, c));
   }
   const double unknowns = double(N) * N * N;
-  report(state, t, (Shared ? 2.0 : 5.0) * sizeof(double) * unknowns, unknowns);
+  const double factors = std::is_same_v<Algo, bandsolve::algo::periodic> ? 4.0 : 3.0;
+  report(state, t, (Shared ? 2.0 : factors + 2.0) * sizeof(double) * unknowns, unknowns);
 }
 
 // solve_along(symmetric) on an N^3 cube: diag real, offdiag (Hermitian: complex, with a complex
@@ -382,6 +384,18 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(
         ("axis/periodic_shared/" + std::string(axis_names[axis]) + shape).c_str(),
         axis_benchmark<true, false, false, false, bandsolve::algo::periodic>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/periodic_factored_full/" + std::string(axis_names[axis]) + shape).c_str(),
+        factored_axis_benchmark<false, bandsolve::algo::periodic>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/periodic_factored_shared/" + std::string(axis_names[axis]) + shape).c_str(),
+        factored_axis_benchmark<true, bandsolve::algo::periodic>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);

@@ -219,10 +219,10 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, factorize_along, and complex d over
-// the real coefficients), symmetric and partial pivoting with full ones, periodic, block Thomas
-// (m = 3, also factorize_along) and banded LU (pentadiagonal, also factorize_along) with both,
-// rows whose solution is all ones (d = a + b + c without the entries outside the matrix, all of
-// them for periodic lines).
+// the real coefficients), symmetric and partial pivoting with full ones, periodic (also
+// factorize_along), block Thomas (m = 3, also factorize_along) and banded LU (pentadiagonal,
+// also factorize_along) with both, rows whose solution is all ones (d = a + b + c without the
+// entries outside the matrix, all of them for periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
   const std::size_t e[3] = {6, 40, 33};
@@ -322,6 +322,14 @@ void along_on_device() {
     Kokkos::fence();
     report((axis_name + ", periodic, shared coefficients").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
+    const auto fp = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis,
+                                               a, b, c);
+    Kokkos::deep_copy(d, 6.0);
+    fp.solve(Kokkos::Cuda(), d);
+    Kokkos::fence();
+    report((axis_name + ", periodic, factorize_along").c_str(),
+           bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fp.info())) +
+               (worst() > 1e-12 ? 1 : 0));
     Kokkos::deep_copy(d, rhs);
     bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::partial_pivoting{}, axis, a, b, c, d,
                            info);

@@ -1,5 +1,6 @@
-// factorize_along(thomas) and its solves: the lines along every axis of 2-D, 3-D and 4-D arrays,
-// factored once and solved for two right-hand sides, checked by each line's residual, for
+// factorize_along(thomas) and factorize_along(periodic) and their solves: the lines along every
+// axis of 2-D, 3-D and 4-D arrays, factored once and solved for two right-hand sides, checked by
+// each line's residual (periodic: indices modulo n), for
 // coefficients and right-hand sides in every order (d laid out unlike the coefficients too),
 // full and shared coefficients, real and complex, complex d over real coefficients, on the host
 // and the device backends; long lines solved block by block, info codes on their lines' numbers,
@@ -21,6 +22,7 @@
 
 namespace {
 
+using bandsolve::algo::periodic;
 using bandsolve::algo::thomas;
 using bstest::at;
 using bstest::make_array;
@@ -49,19 +51,19 @@ double magnitude(const T& v) {
 }
 
 // Row-dominant coefficients of `lines` lines of n rows, line s row i at s n + i (a_0 = c_{n-1}
-// = 0): |b_i| >= |a_i| + |c_i| + 1.
+// = 0 unless periodic): |b_i| >= |a_i| + |c_i| + 1.
 template <class C>
 struct lines_of {
   std::size_t n, lines;
   std::vector<C> a, b, c;
-  lines_of(std::size_t n_, std::size_t lines_, std::uint32_t seed)
+  lines_of(std::size_t n_, std::size_t lines_, std::uint32_t seed, bool periodic = false)
       : n(n_), lines(lines_), a(n_ * lines_), b(n_ * lines_), c(n_ * lines_) {
     std::mt19937 gen(seed);
     std::uniform_real_distribution<double> margin(1.0, 2.0);
     for (std::size_t k = 0; k < a.size(); ++k) {
       const std::size_t i = k % n;
-      a[k] = i == 0 ? C(0) : random_value<C>(gen);
-      c[k] = i + 1 == n ? C(0) : random_value<C>(gen);
+      a[k] = i == 0 && !periodic ? C(0) : random_value<C>(gen);
+      c[k] = i + 1 == n && !periodic ? C(0) : random_value<C>(gen);
       const double bmag = magnitude(a[k]) + magnitude(c[k]) + margin(gen);
       b[k] = C(static_cast<real_of_t<C>>(k % 3 == 0 ? -bmag : bmag));
     }
@@ -69,18 +71,19 @@ struct lines_of {
   std::size_t line_of(std::size_t s) const { return lines == 1 ? 0 : s; }
 };
 
-// ||A x - d||_inf / (||A||_inf ||x||_inf + ||d||_inf) of line s of the solve along `axis`.
+// ||A x - d||_inf / (||A||_inf ||x||_inf + ||d||_inf) of line s of the solve along `axis`;
+// periodic: a_i multiplies x_{i-1 mod n} and c_i x_{i+1 mod n} (n = 1, 2 fold as solve(periodic)).
 template <class C, std::size_t R, class XView, class DValues>
 double line_residual(const lines_of<C>& m, const std::array<std::size_t, R>& grid, int axis,
-                     std::size_t s, const XView& x, const DValues& d) {
+                     std::size_t s, const XView& x, const DValues& d, bool periodic) {
   const std::size_t n = grid[axis], l = m.line_of(s);
   double rmax = 0, anorm = 0, xnorm = 0, dnorm = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t k = l * n + i;
     const auto xi = at(x, point_of(grid, axis, s, i));
     auto ax = m.b[k] * xi;
-    if (i > 0) ax += m.a[k] * at(x, point_of(grid, axis, s, i - 1));
-    if (i + 1 < n) ax += m.c[k] * at(x, point_of(grid, axis, s, i + 1));
+    if (i > 0 || periodic) ax += m.a[k] * at(x, point_of(grid, axis, s, (i + n - 1) % n));
+    if (i + 1 < n || periodic) ax += m.c[k] * at(x, point_of(grid, axis, s, (i + 1) % n));
     rmax = std::max(rmax, magnitude(ax - d[s * n + i]));
     anorm = std::max(anorm, magnitude(m.a[k]) + magnitude(m.b[k]) + magnitude(m.c[k]));
     xnorm = std::max(xnorm, magnitude(xi));
@@ -100,14 +103,15 @@ std::size_t lines_along(const std::array<std::size_t, R>& grid, int axis) {
 
 // Coefficients (full arrays in coefficient_order, or rank-1 Views shared by every line) and two
 // right-hand sides in d_order: factored once, both solved, every line's residual checked.
-template <class C, class D, std::size_t R, bool Shared, class Exec, class... Backend>
+template <class Algo, class C, class D, std::size_t R, bool Shared, class Exec, class... Backend>
 void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
                 order coefficient_order, order d_order, std::uint32_t seed, Backend... backend) {
+  constexpr bool cyclic = std::is_same_v<Algo, periodic>;
   const std::size_t n = grid[axis], nlines = lines_along(grid, axis);
   INFO("grid rank " << R << ", axis " << axis << ", n " << n << ", coefficients "
                     << bstest::order_name(coefficient_order) << ", d "
                     << bstest::order_name(d_order) << (Shared ? ", shared" : ""));
-  const lines_of<C> m(n, Shared ? 1 : nlines, seed);
+  const lines_of<C> m(n, Shared ? 1 : nlines, seed, cyclic);
   std::array<bstest::strided<D, int(R)>, 2> ds;
   std::array<std::vector<D>, 2> rhs;
   std::mt19937 gen(seed + 1);
@@ -130,7 +134,7 @@ void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
     for (int r = 0; r < 2; ++r) {
       double worst = 0;
       for (std::size_t s = 0; s < nlines; ++s)
-        worst = std::max(worst, line_residual(m, grid, axis, s, ds[r], rhs[r]));
+        worst = std::max(worst, line_residual(m, grid, axis, s, ds[r], rhs[r], cyclic));
       INFO("right-hand side " << r);
       CHECK(worst <= tol);
     }
@@ -138,7 +142,7 @@ void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
   if constexpr (Shared) {
     const Kokkos::View<C*, Kokkos::HostSpace> a("a", n), b("b", n), c("c", n);
     for (std::size_t i = 0; i < n; ++i) a(i) = m.a[i], b(i) = m.b[i], c(i) = m.c[i];
-    solve_and_check(bandsolve::factorize_along(exec, thomas{}, axis, a, b, c, ds[0], backend...));
+    solve_and_check(bandsolve::factorize_along(exec, Algo{}, axis, a, b, c, ds[0], backend...));
   } else {
     const auto a = make_array<C, R>("a", grid, coefficient_order, C(9));
     const auto b = make_array<C, R>("b", grid, coefficient_order, C(9));
@@ -148,13 +152,13 @@ void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
         const auto p = point_of(grid, axis, s, i);
         at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
       }
-    solve_and_check(bandsolve::factorize_along(exec, thomas{}, axis, a, b, c, backend...));
+    solve_and_check(bandsolve::factorize_along(exec, Algo{}, axis, a, b, c, backend...));
   }
 }
 
 // Every axis of grids of rank 2 to 4 (n = 1, 2, 3 and odd; lines that fill no pack, and packs
 // left partial), the coefficient and d orders varied with the axis.
-template <class C, class D, bool Shared, class Exec, class... Backend>
+template <class Algo, class C, class D, bool Shared, class Exec, class... Backend>
 void check_every_axis(Exec exec, Backend... backend) {
   const order orders[3] = {order::right, order::left, order::padded};
   std::uint32_t seed = 11;
@@ -162,18 +166,18 @@ void check_every_axis(Exec exec, Backend... backend) {
   for (const auto& g : g2)
     for (int axis = 0; axis < 2; ++axis) {
       const std::uint32_t s = seed++;
-      check_case<C, D, 2, Shared>(exec, g, axis, orders[(axis + s) % 3], orders[s % 3], s,
-                                  backend...);
+      check_case<Algo, C, D, 2, Shared>(exec, g, axis, orders[(axis + s) % 3], orders[s % 3],
+                                        s, backend...);
     }
   const std::array<std::size_t, 3> g3 = {6, 19, 7};
   for (int axis = 0; axis < 3; ++axis)
     for (int o = 0; o < 3; ++o)
-      check_case<C, D, 3, Shared>(exec, g3, axis, orders[o], orders[(o + axis) % 3], seed++,
-                                  backend...);
+      check_case<Algo, C, D, 3, Shared>(exec, g3, axis, orders[o], orders[(o + axis) % 3],
+                                        seed++, backend...);
   const std::array<std::size_t, 4> g4 = {3, 4, 9, 5};
   for (int axis = 0; axis < 4; ++axis)
-    check_case<C, D, 4, Shared>(exec, g4, axis, orders[axis % 3], orders[(axis + 1) % 3],
-                                seed++, backend...);
+    check_case<Algo, C, D, 4, Shared>(exec, g4, axis, orders[axis % 3],
+                                      orders[(axis + 1) % 3], seed++, backend...);
 }
 
 }  // namespace
@@ -181,12 +185,12 @@ void check_every_axis(Exec exec, Backend... backend) {
 TEST_CASE("factorize_along(thomas) solves every line along every axis",
           "[axis][factor][thomas]") {
   bstest::for_each_exec([](auto exec) {
-    check_every_axis<double, double, false>(exec);
-    check_every_axis<double, double, true>(exec);
-    check_every_axis<float, float, false>(exec);
-    check_every_axis<float, float, true>(exec);
-    check_every_axis<double, Kokkos::complex<double>, false>(exec);
-    check_every_axis<Kokkos::complex<double>, Kokkos::complex<double>, false>(exec);
+    check_every_axis<thomas, double, double, false>(exec);
+    check_every_axis<thomas, double, double, true>(exec);
+    check_every_axis<thomas, float, float, false>(exec);
+    check_every_axis<thomas, float, float, true>(exec);
+    check_every_axis<thomas, double, Kokkos::complex<double>, false>(exec);
+    check_every_axis<thomas, Kokkos::complex<double>, Kokkos::complex<double>, false>(exec);
   });
 }
 
@@ -194,10 +198,10 @@ TEST_CASE("factorize_along(thomas) on the device backend solves every line along
           "[axis][factor][thomas][device]") {
   bstest::for_each_exec([](auto exec) {
     const bandsolve::backend::device dev;
-    check_every_axis<double, double, false>(exec, dev);
-    check_every_axis<double, double, true>(exec, dev);
-    check_every_axis<double, Kokkos::complex<double>, false>(exec, dev);
-    check_every_axis<float, float, true>(exec, dev);
+    check_every_axis<thomas, double, double, false>(exec, dev);
+    check_every_axis<thomas, double, double, true>(exec, dev);
+    check_every_axis<thomas, double, Kokkos::complex<double>, false>(exec, dev);
+    check_every_axis<thomas, float, float, true>(exec, dev);
   });
 }
 
@@ -208,9 +212,9 @@ TEST_CASE("factorize_along(thomas) solves long gathered lines block by block",
   const std::size_t saved = bandsolve::detail::factored_gather_whole_bytes;
   bandsolve::detail::factored_gather_whole_bytes = 256;
   bstest::for_each_exec([](auto exec) {
-    check_case<double, double, 2, false>(exec, std::array<std::size_t, 2>{21, 1400}, 1,
+    check_case<thomas, double, double, 2, false>(exec, std::array<std::size_t, 2>{21, 1400}, 1,
                                          order::right, order::padded, 3);
-    check_case<float, float, 2, false>(exec, std::array<std::size_t, 2>{19, 1500}, 1,
+    check_case<thomas, float, float, 2, false>(exec, std::array<std::size_t, 2>{19, 1500}, 1,
                                        order::left, order::right, 4);
   });
   bandsolve::detail::factored_gather_whole_bytes = saved;
@@ -297,6 +301,98 @@ TEST_CASE("factorize_along(thomas) rejects bad input with the function and the v
   throws([&] { f.solve(exec, V2("flat", 2, 3)); }, solve,
          "d has rank 2 but the factored array has 3");
   const bandsolve::thomas_axis_factorization<
+      double, Kokkos::DefaultHostExecutionSpace,
+      bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>
+      empty;
+  throws([&] { empty.solve(exec, d); }, solve, "empty");
+}
+
+TEST_CASE("factorize_along(periodic) solves every line along every axis",
+          "[axis][factor][periodic]") {
+  bstest::for_each_exec([](auto exec) {
+    check_every_axis<periodic, double, double, false>(exec);
+    check_every_axis<periodic, double, double, true>(exec);
+    check_every_axis<periodic, float, float, false>(exec);
+    check_every_axis<periodic, double, Kokkos::complex<double>, true>(exec);
+    check_every_axis<periodic, Kokkos::complex<double>, Kokkos::complex<double>, false>(exec);
+  });
+}
+
+TEST_CASE("factorize_along(periodic) on the device backend solves every line along every axis",
+          "[axis][factor][periodic][device]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    check_every_axis<periodic, double, double, false>(exec, dev);
+    check_every_axis<periodic, double, double, true>(exec, dev);
+    check_every_axis<periodic, float, Kokkos::complex<float>, false>(exec, dev);
+  });
+}
+
+TEST_CASE("factorize_along(periodic) reports bad pivots on their lines' numbers",
+          "[axis][factor][periodic][info]") {
+  // Grid (20, 5, 4) in LayoutLeft along axis 1 (packs along x, lanes 4 lines apart): line
+  // (2, :, 1) = 9 has a zero pivot at row 3 (info 4); shared coefficients with b = 0: every line
+  // reports 1.
+  const std::array<std::size_t, 3> grid = {20, 5, 4};
+  const std::size_t n = 5, nlines = 80, bad = 9;
+  const auto run = [&](auto exec, auto... backend) {
+    lines_of<double> m(n, nlines, 5, true);
+    m.a[bad * n + 3] = m.b[bad * n + 3] = 0;
+    const auto a = make_array<double, 3>("a", grid, order::left);
+    const auto b = make_array<double, 3>("b", grid, order::left);
+    const auto c = make_array<double, 3>("c", grid, order::left);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto p = point_of(grid, 1, s, i);
+        at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
+      }
+    const auto f = bandsolve::factorize_along(exec, periodic{}, 1, a, b, c, backend...);
+    std::vector<int> expected(nlines, 0);
+    expected[bad] = 4;
+    CHECK(bstest::info_to_host(f.info()) == expected);
+
+    const Kokkos::View<double*, Kokkos::HostSpace> sa("sa", n), sb("sb", n);
+    Kokkos::deep_copy(sa, 1.0);
+    const auto d = make_array<double, 3>("d", grid, order::right);
+    const auto fs = bandsolve::factorize_along(exec, periodic{}, 1, sa, sb, sa, d, backend...);
+    CHECK(fs.shared());
+    CHECK(bstest::info_to_host(fs.info()) == std::vector<int>(nlines, 1));
+  };
+  bstest::for_each_exec([&](auto exec) {
+    run(exec);
+    run(exec, bandsolve::backend::device{});
+  });
+}
+
+TEST_CASE("factorize_along(periodic) with no lines or no rows, and bad input",
+          "[axis][factor][periodic][checks]") {
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const V3 none("none", 4, 0, 3);
+  const auto g = bandsolve::factorize_along(exec, periodic{}, 1, none, none, none);
+  CHECK(g.nsys() == 12);
+  CHECK(bstest::info_to_host(g.info()) == std::vector<int>(12, 0));
+  g.solve(exec, V3("d", 4, 0, 3));
+  CHECK(bandsolve::factorize_along(exec, periodic{}, 0, none, none, none).nsys() == 0);
+
+  const V3 a("a", 2, 3, 4), b("b", 2, 3, 4), c("c", 2, 3, 4), d("d", 2, 3, 4);
+  const auto throws = [&](auto&& call, const std::string& fn, const std::string& text) {
+    CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(fn) &&
+                                  Catch::Matchers::ContainsSubstring(text));
+  };
+  const std::string factorize = "bandsolve::factorize_along(periodic)";
+  throws([&] { (void)bandsolve::factorize_along(exec, periodic{}, 3, a, b, c); }, factorize,
+         "axis = 3 but b has rank 3 (axes 0 to 2)");
+  const V1 s3("s3", 3), s4("s4", 4);
+  throws([&] { (void)bandsolve::factorize_along(exec, periodic{}, 1, s3, s4, s3, d); },
+         factorize, "b.extent(0) = 4 but d.extent(1) = 3");
+  const auto f = bandsolve::factorize_along(exec, periodic{}, 1, a, b, c);
+  CHECK(f.storage_bytes() >= 4 * 24 * sizeof(double));
+  const std::string solve = "bandsolve::periodic_axis_factorization::solve";
+  throws([&] { f.solve(exec, V3("other", 2, 4, 4)); }, solve,
+         "d.extent(1) = 4 but the factored grid has 3");
+  const bandsolve::periodic_axis_factorization<
       double, Kokkos::DefaultHostExecutionSpace,
       bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>
       empty;

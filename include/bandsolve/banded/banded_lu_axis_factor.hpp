@@ -27,6 +27,7 @@
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/banded/banded_lu.hpp>
 #include <bandsolve/banded/banded_lu_axis.hpp>
+#include <bandsolve/core/info.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 
@@ -114,16 +115,6 @@ band_axis_device_lines band_axis_device_lines_of(const std::array<std::size_t, 4
   index_t e[max_axis_rank] = {};
   for (int k = 0; k < Rank; ++k) e[k] = static_cast<index_t>(extents[static_cast<std::size_t>(k)]);
   return device_lines_of<Rank>(e, axis);
-}
-
-// A shared band's code, info(0), to every line.
-template <class ExecutionSpace, class InfoView>
-void spread_first_code(const ExecutionSpace& exec, const InfoView& info) {
-  using policy = Kokkos::RangePolicy<ExecutionSpace>;
-  using index = typename policy::member_type;
-  Kokkos::parallel_for("bandsolve::factorize_along(banded_lu) shared code",
-                       policy(exec, 1, static_cast<index>(info.extent(0))),
-                       KOKKOS_LAMBDA(const index s) { info(s) = info(0); });
 }
 
 struct banded_axis_factorization_access {

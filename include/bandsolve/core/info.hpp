@@ -51,4 +51,18 @@ void throw_if_failed(const std::string& context, const InfoView& info) {
                         first, code, failed);
 }
 
+namespace detail {
+
+// A factorization shared by every line: its code, info(0), copied to every line's entry.
+template <class ExecutionSpace, class InfoView>
+void spread_first_code(const ExecutionSpace& exec, const InfoView& info) {
+  using policy = Kokkos::RangePolicy<ExecutionSpace>;
+  using index = typename policy::member_type;
+  Kokkos::parallel_for("bandsolve: a shared factorization's code to every line",
+                       policy(exec, 1, static_cast<index>(info.extent(0))),
+                       KOKKOS_LAMBDA(const index s) { info(s) = info(0); });
+}
+
+}  // namespace detail
+
 }  // namespace bandsolve
