@@ -405,7 +405,7 @@ TEST_CASE("factorize_along(banded_lu) rejects bad input with the function and th
   const auto f = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, ab);
   throws([&] { f.solve(exec, other); }, solve, "d.extent(2) = 5 but the factored grid has 4");
   const V2 flat("flat", 2, 3);
-  throws([&] { f.solve(exec, flat); }, solve, "d has rank 2 but the factorization has 3");
+  throws([&] { f.solve(exec, flat); }, solve, "d has rank 2 but the factored grid has 3");
   const bandsolve::banded_axis_factorization<double, Kokkos::DefaultHostExecutionSpace,
                                              bandsolve::backend::default_for_t<
                                                  Kokkos::DefaultHostExecutionSpace>>

@@ -176,16 +176,17 @@ void banded_axis_factored_solve_host(const ExecutionSpace& exec, const char* lab
                                      const band_axis_operand<R>& d, const InfoView& info,
                                      const int* code) {
   const index_t n = g.n;
-  constexpr bool gather = !Unit && L > 1;
-  const std::size_t scratch_bytes = gather ? static_cast<std::size_t>(n * L) * sizeof(R) : 0;
+  const std::size_t scratch_bytes =
+      !Unit && L > 1 ? static_cast<std::size_t>(n * L) * sizeof(R) : 0;
   for_each_pack(
       exec, label, g.npacks, scratch_bytes, KOKKOS_LAMBDA(const index_t p, void* scratch) {
+        (void)n, (void)dims, (void)f, (void)d;  // named first, for nvcc
         const line_pack k = g.pack(p);
         if (k.lanes == L) {
           const auto band = f.template band<FactorUnit>(p, 0);
           const auto pivots = f.template pivot<FactorUnit>(p, 0);
           const auto rhs = d.template rhs<Unit>(g, k);
-          if constexpr (gather) {
+          if constexpr (!Unit && L > 1) {  // gathered
             R* rows = static_cast<R*>(scratch);
             for (int l = 0; l < L; ++l) {
               const R* line = rhs.base + rhs.lane(l);

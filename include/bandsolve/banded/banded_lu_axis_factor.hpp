@@ -167,15 +167,7 @@ class banded_axis_factorization {
         "bandsolve::banded_axis_factorization::solve: d must be accessible from the execution "
         "space");
     const std::string fn = "bandsolve::banded_axis_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    if (R != rank_)
-      detail::throw_invalid_argument(fn, "d has rank ", R, " but the factorization has ", rank_);
-    for (int k = 0; k < R; ++k)
-      if (d.extent(k) != extents_[static_cast<std::size_t>(k)])
-        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
-                                       " but the factored grid has ",
-                                       extents_[static_cast<std::size_t>(k)]);
+    detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored grid");
     if (lines_.nsys == 0 || n_ == 0) return;
     const auto dop = detail::make_band_axis_operand<R, false, D>(d, axis_);
     const index_t ldw = 2 * kl_ + ku_ + 1;

@@ -3,6 +3,7 @@
 // the axis, the lines' count against info, and coefficient arrays against d. Host code only.
 #include <bandsolve/core/checks.hpp>
 
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -55,6 +56,22 @@ std::size_t check_along_lines(const std::string& fn, int axis, const DView& d,
     throw_invalid_argument(fn, "info.extent(0) = ", info.extent(0), " but d has ", nsys,
                            " lines along axis ", axis, " (the product of its other extents)");
   return nsys;
+}
+
+// The checks of f.solve(exec, d) for a factorization of the lines along an axis: it holds
+// factors (not default-constructed) and d has the factored rank and extents; `factored` names
+// them in the messages ("factored array", "factored grid").
+template <class DView>
+void check_factored_extents(const std::string& fn, bool initialized, int rank,
+                            const std::array<std::size_t, 4>& extents, const DView& d,
+                            const char* factored) {
+  constexpr int R = static_cast<int>(DView::rank);
+  if (!initialized) throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+  if (R != rank) throw_invalid_argument(fn, "d has rank ", R, " but the ", factored, " has ", rank);
+  for (int k = 0; k < R; ++k)
+    if (d.extent(k) != extents[static_cast<std::size_t>(k)])
+      throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k), " but the ", factored,
+                             " has ", extents[static_cast<std::size_t>(k)]);
 }
 
 }  // namespace bandsolve::detail

@@ -29,6 +29,7 @@
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/info.hpp>
 #include <bandsolve/layout/axis.hpp>
+#include <bandsolve/layout/axis_checks.hpp>
 #include <bandsolve/tridiag/lane_kernel_axis.hpp>
 #include <bandsolve/tridiag/periodic_axis.hpp>
 #include <bandsolve/tridiag/periodic_kernel.hpp>
@@ -189,15 +190,7 @@ class periodic_axis_factorization {
         "bandsolve::periodic_axis_factorization::solve: d must be accessible from the execution "
         "space");
     const std::string fn = "bandsolve::periodic_axis_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    if (R != rank_)
-      detail::throw_invalid_argument(fn, "d has rank ", R, " but the factorization has ", rank_);
-    for (int k = 0; k < R; ++k)
-      if (d.extent(k) != extents_[static_cast<std::size_t>(k)])
-        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
-                                       " but the factored grid has ",
-                                       extents_[static_cast<std::size_t>(k)]);
+    detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored grid");
     if (lines_.nsys == 0 || lines_.n == 0) return;
     constexpr int L = detail::periodic_axis_factor_lanes<Scalar>;
     if constexpr (std::is_same_v<Backend, backend::device>) {

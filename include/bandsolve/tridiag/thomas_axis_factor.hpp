@@ -303,16 +303,7 @@ class thomas_axis_factorization {
         "bandsolve::thomas_axis_factorization::solve: d must be accessible from the execution "
         "space");
     const std::string fn = "bandsolve::thomas_axis_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    if (rank != rank_)
-      detail::throw_invalid_argument(fn, "d has rank ", rank, " but the factored array has ",
-                                     rank_);
-    for (int k = 0; k < rank; ++k)
-      if (d.extent(k) != extents_[static_cast<std::size_t>(k)])
-        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
-                                       " but the factored array has ",
-                                       extents_[static_cast<std::size_t>(k)]);
+    detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored array");
     if (lines_.nsys == 0 || lines_.n == 0) return;
     const Scalar* const f = factors_.data();
     if constexpr (std::is_same_v<Backend, backend::device>) {
