@@ -180,6 +180,42 @@ void check_every_axis(Exec exec, Backend... backend) {
                                       orders[(axis + 1) % 3], seed++, backend...);
 }
 
+// Grid (20, 5, 4) in LayoutLeft along axis 1 (packs along x, lanes 4 lines apart): line
+// (2, :, 1) = 9 has a zero pivot at row 3 (info 4); shared coefficients with b = 0: every line
+// reports 1. Both backends.
+template <class Algo>
+void check_bad_pivot_codes() {
+  const std::array<std::size_t, 3> grid = {20, 5, 4};
+  const std::size_t n = 5, nlines = 80, bad = 9;
+  const auto run = [&](auto exec, auto... backend) {
+    lines_of<double> m(n, nlines, 5, std::is_same_v<Algo, periodic>);
+    m.a[bad * n + 3] = m.b[bad * n + 3] = 0;
+    const auto a = make_array<double, 3>("a", grid, order::left);
+    const auto b = make_array<double, 3>("b", grid, order::left);
+    const auto c = make_array<double, 3>("c", grid, order::left);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto p = point_of(grid, 1, s, i);
+        at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
+      }
+    const auto f = bandsolve::factorize_along(exec, Algo{}, 1, a, b, c, backend...);
+    std::vector<int> expected(nlines, 0);
+    expected[bad] = 4;
+    CHECK(bstest::info_to_host(f.info()) == expected);
+
+    const Kokkos::View<double*, Kokkos::HostSpace> sa("sa", n), sb("sb", n);
+    Kokkos::deep_copy(sa, 1.0);
+    const auto d = make_array<double, 3>("d", grid, order::right);
+    const auto fs = bandsolve::factorize_along(exec, Algo{}, 1, sa, sb, sa, d, backend...);
+    CHECK(fs.shared());
+    CHECK(bstest::info_to_host(fs.info()) == std::vector<int>(nlines, 1));
+  };
+  bstest::for_each_exec([&](auto exec) {
+    run(exec);
+    run(exec, bandsolve::backend::device{});
+  });
+}
+
 }  // namespace
 
 TEST_CASE("factorize_along(thomas) solves every line along every axis",
@@ -222,37 +258,7 @@ TEST_CASE("factorize_along(thomas) solves long gathered lines block by block",
 
 TEST_CASE("factorize_along(thomas) reports bad pivots on their lines' numbers",
           "[axis][factor][thomas][info]") {
-  // Grid (3, 5, 4) along axis 1: line (2, :, 1) = 9 has a zero pivot at row 3 (info 4); shared
-  // coefficients with b_0 = 0: every line reports 1.
-  const std::array<std::size_t, 3> grid = {3, 5, 4};
-  const std::size_t n = 5, nlines = 12;
-  const auto run = [&](auto exec, auto... backend) {
-    lines_of<double> m(n, nlines, 5);
-    m.a[9 * n + 3] = m.b[9 * n + 3] = 0;
-    const auto a = make_array<double, 3>("a", grid, order::left);
-    const auto b = make_array<double, 3>("b", grid, order::left);
-    const auto c = make_array<double, 3>("c", grid, order::left);
-    for (std::size_t s = 0; s < nlines; ++s)
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto p = point_of(grid, 1, s, i);
-        at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
-      }
-    const auto f = bandsolve::factorize_along(exec, thomas{}, 1, a, b, c, backend...);
-    std::vector<int> expected(nlines, 0);
-    expected[9] = 4;
-    CHECK(bstest::info_to_host(f.info()) == expected);
-
-    const Kokkos::View<double*, Kokkos::HostSpace> sa("sa", n), sb("sb", n);
-    Kokkos::deep_copy(sa, 1.0);
-    const auto d = make_array<double, 3>("d", grid, order::right);
-    const auto fs = bandsolve::factorize_along(exec, thomas{}, 1, sa, sb, sa, d, backend...);
-    CHECK(fs.shared());
-    CHECK(bstest::info_to_host(fs.info()) == std::vector<int>(nlines, 1));
-  };
-  bstest::for_each_exec([&](auto exec) {
-    run(exec);
-    run(exec, bandsolve::backend::device{});
-  });
+  check_bad_pivot_codes<thomas>();
 }
 
 TEST_CASE("factorize_along(thomas) with no lines or no rows", "[axis][factor][thomas]") {
@@ -330,38 +336,7 @@ TEST_CASE("factorize_along(periodic) on the device backend solves every line alo
 
 TEST_CASE("factorize_along(periodic) reports bad pivots on their lines' numbers",
           "[axis][factor][periodic][info]") {
-  // Grid (20, 5, 4) in LayoutLeft along axis 1 (packs along x, lanes 4 lines apart): line
-  // (2, :, 1) = 9 has a zero pivot at row 3 (info 4); shared coefficients with b = 0: every line
-  // reports 1.
-  const std::array<std::size_t, 3> grid = {20, 5, 4};
-  const std::size_t n = 5, nlines = 80, bad = 9;
-  const auto run = [&](auto exec, auto... backend) {
-    lines_of<double> m(n, nlines, 5, true);
-    m.a[bad * n + 3] = m.b[bad * n + 3] = 0;
-    const auto a = make_array<double, 3>("a", grid, order::left);
-    const auto b = make_array<double, 3>("b", grid, order::left);
-    const auto c = make_array<double, 3>("c", grid, order::left);
-    for (std::size_t s = 0; s < nlines; ++s)
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto p = point_of(grid, 1, s, i);
-        at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
-      }
-    const auto f = bandsolve::factorize_along(exec, periodic{}, 1, a, b, c, backend...);
-    std::vector<int> expected(nlines, 0);
-    expected[bad] = 4;
-    CHECK(bstest::info_to_host(f.info()) == expected);
-
-    const Kokkos::View<double*, Kokkos::HostSpace> sa("sa", n), sb("sb", n);
-    Kokkos::deep_copy(sa, 1.0);
-    const auto d = make_array<double, 3>("d", grid, order::right);
-    const auto fs = bandsolve::factorize_along(exec, periodic{}, 1, sa, sb, sa, d, backend...);
-    CHECK(fs.shared());
-    CHECK(bstest::info_to_host(fs.info()) == std::vector<int>(nlines, 1));
-  };
-  bstest::for_each_exec([&](auto exec) {
-    run(exec);
-    run(exec, bandsolve::backend::device{});
-  });
+  check_bad_pivot_codes<periodic>();
 }
 
 TEST_CASE("factorize_along(periodic) with no lines or no rows, and bad input",
