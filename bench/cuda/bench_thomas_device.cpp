@@ -10,7 +10,8 @@
 //          for n >= 4096 in column layout the chunk method with teams on one system's chunks,
 //          and from 2^20 with teams across systems from 4 systems on; up to n = 256 a thread per
 //          system instead of register chunks, both layouts;
-// each in double and float. Names: thomas_device/<layout>/<shape>/<T>,
+// each in double and float (the other families: bench_families_device.cpp; lines along an axis:
+// bench_axis_device.cpp). Names: thomas_device/<layout>/<shape>/<T>,
 // cusparse_<routine>/<layout>/<shape>/<T>, copy/<shape>/<T>, and for the sweep
 // sweep/<case>/<layout>/n:<n>/<T>, case automatic, automatic_factored, automatic_by_chunk,
 // automatic_across4, automatic_per_system or cusparse_<routine>.
@@ -450,6 +451,7 @@ int main(int argc, char** argv) {
     register_type<double>();
     register_type<float>();
     register_family_benchmarks();
+    register_axis_benchmarks();
     register_sweep<double>();
     register_sweep<float>();
     benchmark::RunSpecifiedBenchmarks();

@@ -119,5 +119,7 @@ void run_timed(benchmark::State& state, double bytes, double unknowns, Restore r
 
 // Registers the benchmarks of bench_families_device.cpp.
 void register_family_benchmarks();
+// Registers the benchmarks of bench_axis_device.cpp.
+void register_axis_benchmarks();
 
 }  // namespace bandsolve_bench_cuda

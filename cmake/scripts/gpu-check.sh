@@ -13,7 +13,8 @@
 #       shape sweep (sweep.json, sweep_cusparse.json), one after the other, and the MPI device
 #       benchmark at 2 ranks (mpi_device.json). About 5 minutes on an H200.
 #
-# Environment: GPU_CHECK_TIMEOUT (seconds per test program, default 150).
+# Environment: GPU_CHECK_TIMEOUT (seconds per test program, default 150), GPU_CHECK_BENCH (all,
+# the default; families: device.json alone, the sweeps and the MPI benchmark left out).
 set -u
 
 die() { echo "gpu-check: $*" >&2; exit 1; }
@@ -95,13 +96,20 @@ run() {
     local bench=./bandsolve_bench_cuda
     timeout 300 "$bench" --benchmark_filter=-sweep --benchmark_min_time=0.2 \
       --benchmark_out="$results/device.json" --benchmark_out_format=json > "$results/bench.log" 2>&1
+  fi
+  # GPU_CHECK_BENCH=families: the shape sweeps and the MPI benchmark are left out.
+  local more_bench=1
+  [ "${GPU_CHECK_BENCH:-all}" = families ] && more_bench=0
+  if [ -x bandsolve_bench_cuda ] && [ $more_bench = 1 ]; then
+    local bench=./bandsolve_bench_cuda
     timeout 300 "$bench" --benchmark_filter='^sweep/automatic' --benchmark_min_time=0.05 \
       --benchmark_out="$results/sweep.json" --benchmark_out_format=json >> "$results/bench.log" 2>&1
     timeout 300 "$bench" --benchmark_filter='^sweep/cusparse' --benchmark_min_time=0.05 \
       --benchmark_out="$results/sweep_cusparse.json" --benchmark_out_format=json \
       >> "$results/bench.log" 2>&1
   fi
-  if [ -x bandsolve_bench_mpi_device ] && command -v mpiexec >/dev/null; then
+  if [ -x bandsolve_bench_mpi_device ] && [ $more_bench = 1 ] &&
+     command -v mpiexec >/dev/null; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 \
       mpiexec --oversubscribe -n 2 ./bandsolve_bench_mpi_device \
       --benchmark_out="$results/mpi_device.json" --benchmark_out_format=json \

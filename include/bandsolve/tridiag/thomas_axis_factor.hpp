@@ -25,9 +25,9 @@
 // factorization; each solve runs solve_along's device sweep on the copies, with its shapes (a
 // thread per line where lines are neighbours, row tiles where each line is contiguous, register
 // chunks for short lines, the chunk method for a few long ones), moving as many words as the
-// factors would; its divisions are expected to hide behind that traffic on a GPU (not yet run
-// on one). Enqueued on exec, not fenced; a solve does not look at info(): lines whose code is
-// not 0 get inf/NaN.
+// factors would; its divisions hide behind that traffic on a GPU (an H200 takes the one-shot
+// solve's time). Enqueued on exec, not fenced; a solve does not look at info(): lines whose code
+// is not 0 get inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/layout/axis.hpp>

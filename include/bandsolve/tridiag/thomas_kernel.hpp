@@ -227,13 +227,13 @@ KOKKOS_FORCEINLINE_FUNCTION void backward_row(int nl, const C* c_i, D* x_i, X* x
       x[2 * l + 1] = im;
       if constexpr (Carry) next[2 * l] = re, next[2 * l + 1] = im;
     }
-    return;
-  }
-  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-  for (int l = 0; l < lanes; ++l) {
-    const D x = x_i[l] - c_i[l] * x_next[l];
-    x_i[l] = x;
-    if constexpr (Carry) x_next[l] = x;
+  } else {
+    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+    for (int l = 0; l < lanes; ++l) {
+      const D x = x_i[l] - c_i[l] * x_next[l];
+      x_i[l] = x;
+      if constexpr (Carry) x_next[l] = x;
+    }
   }
 }
 
