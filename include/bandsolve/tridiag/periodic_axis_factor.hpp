@@ -21,7 +21,8 @@
 // lane each, the factors of a pack interleaved lane by lane; a solve streams them with d's pack
 // (read in place where d's lines of a pack are neighbours, else staged through scratch with
 // tiles transposed in registers, as solve_along's). Device backend (trailing backend::device{},
-// the default on Kokkos::Cuda): copies of a, b and c and the lines' info codes at factorization;
+// the default on Kokkos::Cuda): copies of a, b and c (the lines side by side along every axis,
+// so that a thread per line reads them coalesced) and the lines' info codes at factorization;
 // each solve runs solve_along(periodic)'s device kernels on the copies. Enqueued on exec, not
 // fenced; a solve does not look at info(): lines whose code is not 0 get inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
@@ -201,14 +202,16 @@ class periodic_axis_factorization {
         detail::lane_family_along<detail::periodic_lane_family, backend::device>(
             exec, fn.c_str(), axis_, a, b, c, d, solve_info_);
       };
+      const int axis = axis_;
+      const auto& e = extents_;
       if (shared_)
-        run(detail::stored_array<1, memory>(copies, per, 0, extents_),
-            detail::stored_array<1, memory>(copies, per, 1, extents_),
-            detail::stored_array<1, memory>(copies, per, 2, extents_));
+        run(detail::stored_array<1, memory>(copies, per, 0, e, axis, true),
+            detail::stored_array<1, memory>(copies, per, 1, e, axis, true),
+            detail::stored_array<1, memory>(copies, per, 2, e, axis, true));
       else
-        run(detail::stored_array<R, memory>(copies, per, 0, extents_),
-            detail::stored_array<R, memory>(copies, per, 1, extents_),
-            detail::stored_array<R, memory>(copies, per, 2, extents_));
+        run(detail::stored_array<R, memory>(copies, per, 0, e, axis, true),
+            detail::stored_array<R, memory>(copies, per, 1, e, axis, true),
+            detail::stored_array<R, memory>(copies, per, 2, e, axis, true));
     } else if (shared_) {  // packs of d's own lines: the factors are every lane's
       const detail::line_packs g =
           detail::make_line_packs(d, axis_, detail::lane_axis_of(d, axis_), L);
@@ -281,16 +284,19 @@ auto periodic_axis_factorize(const ExecutionSpace& exec, int axis, const GridVie
   }
   if constexpr (device) {
     constexpr int copy_rank = shared ? 1 : rank;
-    const auto ac = stored_array<copy_rank, memory_space>(stored.data(), per_array, 0, extents);
-    const auto bc = stored_array<copy_rank, memory_space>(stored.data(), per_array, 1, extents);
-    const auto cc = stored_array<copy_rank, memory_space>(stored.data(), per_array, 2, extents);
+    // The copies with the lines side by side along every axis: a thread per line reads them
+    // coalesced whatever d's layout.
+    T* const p = stored.data();
+    const auto ac = stored_array<copy_rank, memory_space>(p, per_array, 0, extents, axis, true);
+    const auto bc = stored_array<copy_rank, memory_space>(p, per_array, 1, extents, axis, true);
+    const auto cc = stored_array<copy_rank, memory_space>(p, per_array, 2, extents, axis, true);
     Kokkos::deep_copy(exec, ac, a);
     Kokkos::deep_copy(exec, bc, b);
     Kokkos::deep_copy(exec, cc, c);
     // The codes of a solve of zeros: those of the lines' factorizations.
     const Kokkos::View<T*, memory_space> zeros(Kokkos::view_alloc(exec, label + " codes"),
                                                n * nsys);
-    const auto z = stored_array<rank, memory_space>(zeros.data(), n * nsys, 0, extents);
+    const auto z = stored_array<rank, memory_space>(zeros.data(), n * nsys, 0, extents, axis, true);
     lane_family_along<periodic_lane_family, backend::device>(exec, label.c_str(), axis, ac, bc,
                                                              cc, z, info);
   } else if constexpr (shared) {

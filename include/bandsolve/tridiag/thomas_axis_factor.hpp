@@ -21,13 +21,15 @@
 // lane each, the factors of a pack interleaved lane by lane; a solve streams them with d's pack
 // (lane-contiguous rows, or tiles transposed in registers where d's lines of a pack are not
 // neighbours). Device backend (trailing backend::device{}, the default on Kokkos::Cuda): copies
-// of a, b and c (LayoutRight, 3 values per unknown as the factors) and the lines' info codes at
-// factorization; each solve runs solve_along's device sweep on the copies, with its shapes (a
-// thread per line where lines are neighbours, row tiles where each line is contiguous, register
-// chunks for short lines, the chunk method for a few long ones), moving as many words as the
-// factors would; its divisions hide behind that traffic on a GPU (an H200 takes the one-shot
-// solve's time). Enqueued on exec, not fenced; a solve does not look at info(): lines whose code
-// is not 0 get inf/NaN.
+// of a, b and c (3 values per unknown as the factors; for lines short enough for register
+// chunks, stored with the lines side by side along every axis so that their loads coalesce) and
+// the lines' info codes at factorization; each solve runs solve_along's device sweep on the
+// copies, with its shapes (a thread per line where lines are neighbours, row tiles where each
+// line is contiguous, register chunks for short lines, the chunk method for a few long ones),
+// moving as many words as the factors would; its divisions hide behind that traffic on a GPU
+// (an H200 takes the one-shot solve's time, less along the unit-stride axis, where only d is
+// read row by row). Enqueued on exec, not fenced; a solve does not look at info(): lines whose
+// code is not 0 get inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/layout/axis.hpp>
@@ -35,6 +37,7 @@
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/tridiag/thomas_axis_kernel.hpp>
+#include <bandsolve/tridiag/thomas_chunked_device.hpp>
 
 #include <array>
 #include <string>
@@ -185,42 +188,94 @@ void thomas_axis_shared_solve_host(const ExecutionSpace& exec, int axis, index_t
       });
 }
 
-// The device backend keeps copies of the coefficients (LayoutRight arrays of the grid's extents,
-// or of the n shared values) in `stored`: a, b, c of `per_array` values each, back to back.
+// The device backend keeps copies of the coefficients (arrays of the grid's extents, or of the
+// n shared values) in `stored`: a, b, c of `per_array` values each, back to back.
 template <class T, int Rank, class MemorySpace>
 struct grid_array_of {
   using data = std::conditional_t<Rank == 1, T*,
                                   std::conditional_t<Rank == 2, T**,
                                                      std::conditional_t<Rank == 3, T***, T****>>>;
-  using type = Kokkos::View<data, Kokkos::LayoutRight, MemorySpace,
-                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using layout = std::conditional_t<Rank == 1, Kokkos::LayoutRight, Kokkos::LayoutStride>;
+  using type =
+      Kokkos::View<data, layout, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 };
 
-// Array k (0: a, 1: b, 2: c) of the stored copies, shaped like `shape` (rank 1: n values).
-template <int Rank, class MemorySpace, class T, class Shape>
-auto stored_array(T* stored, std::size_t per_array, int k, const Shape& shape) {
+// The strides of a stored copy of the grid's extents. Lines side by side: the last batch axis of
+// unit stride, then the solve axis, then the other batch axes (later ones faster), so that
+// neighbouring lines are neighbours in memory along every axis, the unit-stride one included (a
+// GPU thread per line, or per chunk of a line, then reads coalesced), and rank-4 outer batch
+// axes fold into one launch. Otherwise LayoutRight's strides (along the last axis each line
+// contiguous, as row tiles want).
+template <int Rank>
+Kokkos::LayoutStride stored_layout(const std::array<std::size_t, 4>& e, int axis,
+                                   bool side_by_side) {
+  std::array<int, 4> order{};  // axes, fastest first
+  int m = 0;
+  if (side_by_side) {
+    const int inner = axis == Rank - 1 ? Rank - 2 : Rank - 1;
+    order[static_cast<std::size_t>(m++)] = inner;
+    order[static_cast<std::size_t>(m++)] = axis;
+    for (int k = Rank - 1; k >= 0; --k)
+      if (k != axis && k != inner) order[static_cast<std::size_t>(m++)] = k;
+  } else {
+    for (int k = Rank - 1; k >= 0; --k) order[static_cast<std::size_t>(m++)] = k;
+  }
+  std::array<std::size_t, 4> st{};
+  std::size_t next = 1;
+  for (int j = 0; j < Rank; ++j) {
+    const auto k = static_cast<std::size_t>(order[static_cast<std::size_t>(j)]);
+    st[k] = next;
+    next *= e[k];
+  }
+  if constexpr (Rank == 2) return Kokkos::LayoutStride(e[0], st[0], e[1], st[1]);
+  else if constexpr (Rank == 3) return Kokkos::LayoutStride(e[0], st[0], e[1], st[1], e[2], st[2]);
+  else return Kokkos::LayoutStride(e[0], st[0], e[1], st[1], e[2], st[2], e[3], st[3]);
+}
+
+// Array k (0: a, 1: b, 2: c) of the stored copies: rank 1, n values; else the grid's extents with
+// stored_layout's strides.
+template <int Rank, class MemorySpace, class T>
+auto stored_array(T* stored, std::size_t per_array, int k, const std::array<std::size_t, 4>& e,
+                  int axis, bool side_by_side) {
   using view = typename grid_array_of<T, Rank, MemorySpace>::type;
   T* const p = stored + static_cast<std::size_t>(k) * per_array;
-  if constexpr (Rank == 1) return view(p, per_array);
-  else if constexpr (Rank == 2) return view(p, shape[0], shape[1]);
-  else if constexpr (Rank == 3) return view(p, shape[0], shape[1], shape[2]);
-  else return view(p, shape[0], shape[1], shape[2], shape[3]);
+  if constexpr (Rank == 1) {
+    (void)e, (void)axis, (void)side_by_side;
+    return view(p, per_array);
+  } else {
+    return view(p, stored_layout<Rank>(e, axis, side_by_side));
+  }
+}
+
+// Whether the device factorization stores its copies with the lines side by side: where the
+// one-shot sweep then takes register chunks (short lines), whose coefficient loads coalesce;
+// longer lines keep LayoutRight, whose rows along the last axis the row tiles read contiguous.
+template <class T>
+bool thomas_copies_side_by_side(index_t n) {
+  return device::chunked_thomas_fits<T, T>(n);
 }
 
 // The device factorization: a, b, c copied into `stored`, and the lines' info codes from their
 // pivots (a thread per line, as the one-shot solve would report them).
 template <class ExecutionSpace, class T, class AView, class BView, class CView, class InfoView>
 void thomas_axis_factor_device(const ExecutionSpace& exec, const line_packs& g,
-                               const std::array<std::size_t, 4>& extents, const AView& a,
-                               const BView& b, const CView& c, T* stored,
-                               std::size_t per_array, const InfoView& info) {
+                               const std::array<std::size_t, 4>& extents, int axis,
+                               bool side_by_side, const AView& a, const BView& b,
+                               const CView& c, T* stored, std::size_t per_array,
+                               const InfoView& info) {
   using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>;
   const char* label = "bandsolve::factorize_along(thomas, device)";
   using memory_space = typename ExecutionSpace::memory_space;
   constexpr int rank = static_cast<int>(AView::rank);
-  Kokkos::deep_copy(exec, stored_array<rank, memory_space>(stored, per_array, 0, extents), a);
-  Kokkos::deep_copy(exec, stored_array<rank, memory_space>(stored, per_array, 1, extents), b);
-  Kokkos::deep_copy(exec, stored_array<rank, memory_space>(stored, per_array, 2, extents), c);
+  Kokkos::deep_copy(
+      exec, stored_array<rank, memory_space>(stored, per_array, 0, extents, axis, side_by_side),
+      a);
+  Kokkos::deep_copy(
+      exec, stored_array<rank, memory_space>(stored, per_array, 1, extents, axis, side_by_side),
+      b);
+  Kokkos::deep_copy(
+      exec, stored_array<rank, memory_space>(stored, per_array, 2, extents, axis, side_by_side),
+      c);
   const index_t n = g.n;
   if constexpr (rank == 1) {
     Kokkos::parallel_for(
@@ -314,14 +369,17 @@ class thomas_axis_factorization {
         detail::thomas_along<false, backend::device>(exec, fn.c_str(), axis_, a, b, c, d, d,
                                                      solve_info_);
       };
+      const auto copy = [&](auto rank_constant, int k) {
+        return detail::stored_array<decltype(rank_constant)::value, memory>(
+            copies, per_factor_, k, extents_, axis_, side_by_side_);
+      };
       if (shared_)
-        run(detail::stored_array<1, memory>(copies, per_factor_, 0, extents_),
-            detail::stored_array<1, memory>(copies, per_factor_, 1, extents_),
-            detail::stored_array<1, memory>(copies, per_factor_, 2, extents_));
+        run(copy(std::integral_constant<int, 1>{}, 0), copy(std::integral_constant<int, 1>{}, 1),
+            copy(std::integral_constant<int, 1>{}, 2));
       else
-        run(detail::stored_array<rank, memory>(copies, per_factor_, 0, extents_),
-            detail::stored_array<rank, memory>(copies, per_factor_, 1, extents_),
-            detail::stored_array<rank, memory>(copies, per_factor_, 2, extents_));
+        run(copy(std::integral_constant<int, rank>{}, 0),
+            copy(std::integral_constant<int, rank>{}, 1),
+            copy(std::integral_constant<int, rank>{}, 2));
     } else if (shared_) {
       detail::thomas_axis_shared_solve_host(exec, axis_, lines_.n, f, d);
     } else {
@@ -336,13 +394,15 @@ class thomas_axis_factorization {
                             const Kokkos::View<int*, memory_space>& info,
                             const Kokkos::View<int*, memory_space>& solve_info,
                             const detail::line_packs& lines, std::array<std::size_t, 4> extents,
-                            int rank, int axis, std::size_t per_factor, bool shared)
+                            int rank, int axis, std::size_t per_factor, bool shared,
+                            bool side_by_side)
       : factors_(factors), info_(info), solve_info_(solve_info), lines_(lines),
         extents_(extents), rank_(rank), axis_(axis), per_factor_(per_factor), shared_(shared),
-        initialized_(true) {}
+        side_by_side_(side_by_side), initialized_(true) {}
 
   // Host backends: r, then l, then c', per_factor_ values each. Device backend: copies of a, b
-  // and c (per_factor_ values each: the array's, or n shared ones).
+  // and c (per_factor_ values each: the array's, or n shared ones), with the lines side by side
+  // or not (detail::stored_layout).
   Kokkos::View<Scalar*, memory_space> factors_;
   Kokkos::View<int*, memory_space> info_;
   Kokkos::View<int*, memory_space> solve_info_;  // device backend: the solves' codes (unread)
@@ -350,7 +410,7 @@ class thomas_axis_factorization {
   std::array<std::size_t, 4> extents_{};
   int rank_ = 0, axis_ = 0;
   std::size_t per_factor_ = 0;
-  bool shared_ = false, initialized_ = false;
+  bool shared_ = false, side_by_side_ = false, initialized_ = false;
 };
 
 namespace detail {
@@ -386,8 +446,9 @@ auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView&
   const Kokkos::View<int*, memory_space> solve_info(
       Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) solve info")),
       device ? nsys : 0);
+  const bool side_by_side = device && !shared && thomas_copies_side_by_side<T>(lines.n);
   auto f = thomas_axis_factorization_access::make<F>(factors, info, solve_info, lines, extents,
-                                                     rank, axis, per_factor, shared);
+                                                     rank, axis, per_factor, shared, side_by_side);
   if (lines.nsys == 0) return f;
   if (n == 0) {
     Kokkos::deep_copy(exec, info, 0);
@@ -395,7 +456,8 @@ auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView&
   }
   T* const out = factors.data();
   if constexpr (device) {
-    thomas_axis_factor_device(exec, lines, extents, a, b, c, out, per_factor, info);
+    thomas_axis_factor_device(exec, lines, extents, axis, side_by_side, a, b, c, out, per_factor,
+                              info);
   } else if constexpr (shared) {
     const auto ni = static_cast<index_t>(n);
     for_each_pack(exec, "bandsolve::factorize_along(thomas)", 1, 0, [=](const index_t, void*) {
