@@ -92,16 +92,15 @@ run() {
   cat "$work"/test_*.log > "$results/tests.log"
   cat "$work"/memcheck_*.log > "$results/memcheck.log" 2>/dev/null
   rm -rf "$work"
-  if [ -x bandsolve_bench_cuda ]; then
-    local bench=./bandsolve_bench_cuda
+  local bench=./bandsolve_bench_cuda
+  if [ -x "$bench" ]; then
     timeout 300 "$bench" --benchmark_filter=-sweep --benchmark_min_time=0.2 \
       --benchmark_out="$results/device.json" --benchmark_out_format=json > "$results/bench.log" 2>&1
   fi
   # GPU_CHECK_BENCH=families: the shape sweeps and the MPI benchmark are left out.
   local more_bench=1
   [ "${GPU_CHECK_BENCH:-all}" = families ] && more_bench=0
-  if [ -x bandsolve_bench_cuda ] && [ $more_bench = 1 ]; then
-    local bench=./bandsolve_bench_cuda
+  if [ -x "$bench" ] && [ $more_bench = 1 ]; then
     timeout 300 "$bench" --benchmark_filter='^sweep/automatic' --benchmark_min_time=0.05 \
       --benchmark_out="$results/sweep.json" --benchmark_out_format=json >> "$results/bench.log" 2>&1
     timeout 300 "$bench" --benchmark_filter='^sweep/cusparse' --benchmark_min_time=0.05 \

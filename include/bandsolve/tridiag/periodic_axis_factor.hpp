@@ -296,7 +296,8 @@ auto periodic_axis_factorize(const ExecutionSpace& exec, int axis, const GridVie
     // The codes of a solve of zeros: those of the lines' factorizations.
     const Kokkos::View<T*, memory_space> zeros(Kokkos::view_alloc(exec, label + " codes"),
                                                n * nsys);
-    const auto z = stored_array<rank, memory_space>(zeros.data(), n * nsys, 0, extents, axis, true);
+    const auto z =
+        stored_array<rank, memory_space>(zeros.data(), n * nsys, 0, extents, axis, true);
     lane_family_along<periodic_lane_family, backend::device>(exec, label.c_str(), axis, ac, bc,
                                                              cc, z, info);
   } else if constexpr (shared) {

@@ -369,17 +369,18 @@ class thomas_axis_factorization {
         detail::thomas_along<false, backend::device>(exec, fn.c_str(), axis_, a, b, c, d, d,
                                                      solve_info_);
       };
-      const auto copy = [&](auto rank_constant, int k) {
-        return detail::stored_array<decltype(rank_constant)::value, memory>(
-            copies, per_factor_, k, extents_, axis_, side_by_side_);
-      };
+      const int axis = axis_;
+      const bool side = side_by_side_;
+      const auto& e = extents_;
+      const std::size_t per = per_factor_;
       if (shared_)
-        run(copy(std::integral_constant<int, 1>{}, 0), copy(std::integral_constant<int, 1>{}, 1),
-            copy(std::integral_constant<int, 1>{}, 2));
+        run(detail::stored_array<1, memory>(copies, per, 0, e, axis, side),
+            detail::stored_array<1, memory>(copies, per, 1, e, axis, side),
+            detail::stored_array<1, memory>(copies, per, 2, e, axis, side));
       else
-        run(copy(std::integral_constant<int, rank>{}, 0),
-            copy(std::integral_constant<int, rank>{}, 1),
-            copy(std::integral_constant<int, rank>{}, 2));
+        run(detail::stored_array<rank, memory>(copies, per, 0, e, axis, side),
+            detail::stored_array<rank, memory>(copies, per, 1, e, axis, side),
+            detail::stored_array<rank, memory>(copies, per, 2, e, axis, side));
     } else if (shared_) {
       detail::thomas_axis_shared_solve_host(exec, axis_, lines_.n, f, d);
     } else {
