@@ -79,7 +79,7 @@ problem<T> make_problem(std::mt19937_64& gen, std::size_t nsys, std::size_t n, v
   using R = bandsolve::real_type_t<T>;
   problem<T> p{nsys, n, std::vector<T>(nsys * n), std::vector<T>(nsys * n),
                std::vector<T>(nsys * n), std::vector<T>(nsys * n)};
-  std::uniform_real_distribution<double> u(-1.0, 1.0), m(1.0, 2.0);
+  bstest::uniform_real u(-1.0, 1.0), m(1.0, 2.0);
   std::uniform_int_distribution<int> expo(-30, 30);
   const auto random_value = [&]() {
     if constexpr (bandsolve::is_complex_v<T>) return T(u(gen), u(gen));
@@ -229,7 +229,7 @@ void run_case(std::mt19937_64& gen, std::size_t nsys, std::size_t n, values kind
   constexpr bool pivots = M == method::pivoting || M == method::banded;
   const exec_space exec;
   const auto p = make_problem<T>(gen, nsys, n, kind, pivots);
-  std::bernoulli_distribution coin(0.5);
+  bstest::bernoulli coin(0.5);
   const bool pad_rows = coin(gen);
   INFO(name_of(M) << (pad_rows ? ", padded rows" : ", padded systems"));
   auto a = make_view<Layout, T>("a", nsys, n, pad_rows), b = make_view<Layout, T>("b", nsys, n, pad_rows),
@@ -312,7 +312,7 @@ TEST_CASE("randomized property test of the host API", "[property]") {
   const std::uint64_t iterations = env_or("BANDSOLVE_PROPERTY_ITERATIONS", 60);
   const std::uint64_t seed = env_or("BANDSOLVE_PROPERTY_SEED", 20261124);
   std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> log_n(0.0, 5.0);
+  bstest::uniform_real log_n(0.0, 5.0);
   std::uniform_int_distribution<int> pick_kind(0, 7), pick_case(0, 11);
   std::uniform_int_distribution<std::size_t> pick_nsys(1, 70);
   for (std::uint64_t it = 0; it < iterations; ++it) {

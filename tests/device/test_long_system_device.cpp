@@ -2,8 +2,8 @@
 // method over many teams, forced here by lowering its thresholds, on Kokkos::DefaultExecutionSpace
 // (and Kokkos::Serial when that is a device); in a CUDA build on the GPU. Compared with LAPACK
 // ?gtsv and the host Thomas: n = 1, 2, 3, 63, 64, 65 (a one-row last chunk), 127, 1000, 4097 with
-// 1 to 5 systems, n = 100000 (5000 for float and complex: several levels of reduced systems),
-// and 32 or 70 systems of 65 and 1000 rows (teams across systems where they lie side by side);
+// 1 to 5 systems, n = 20000 (four levels of reduced systems; 5000 and three for float and complex),
+// and 32 or 70 systems of 65 and 300 rows (teams across systems where they lie side by side);
 // chunks of 16, 40 and 4 rows;
 // row, column, interleaved<4> and three kinds of strided Views; float, double, complex and real
 // coefficients with complex right-hand sides; info codes of bad pivots in chunk interiors, at chunk
@@ -50,7 +50,7 @@ tridiag_batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t 
   tridiag_batch<C, D> p{nsys, n, std::vector<C>(nsys * n), std::vector<C>(nsys * n),
                         std::vector<C>(nsys * n), std::vector<D>(nsys * n)};
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
+  bstest::uniform_real u12(1.0, 2.0), phase(0.0, 6.283185307179586);
   using R = bandsolve::real_type_t<C>;
   for (std::size_t k = 0; k < nsys * n; ++k) {
     const std::size_t i = k % n;
@@ -108,21 +108,22 @@ void check_batch(const Exec& exec, std::size_t nsys, std::size_t n, strides kind
   }
 }
 
-// long_n: rows of the longest systems, several levels of reduced systems (5000 rows in chunks of
-// 16 make three).
+// long_n: rows of the longest systems, several levels of reduced systems (in chunks of 16 rows,
+// 20000 make four, 5000 three; the levels run the same kernels, so more add time, not paths).
 template <class Layout, class C, class D, class Exec>
-void check_sizes(const Exec& exec, strides kind, int nsys_step, std::size_t long_n = 100000) {
+void check_sizes(const Exec& exec, strides kind, int nsys_step, std::size_t long_n = 20000) {
   for (std::size_t n : {1, 2, 3, 63, 64, 65, 127, 1000, 4097})
     for (std::size_t nsys = 1; nsys <= 5; nsys += std::size_t(nsys_step))
       check_batch<Layout, C, D>(exec, nsys, n, kind);
   check_batch<Layout, C, D>(exec, nsys_step == 1 ? 4 : 3, long_n, kind);
-  // 32 systems or more: teams on one chunk of 32 systems where they lie side by side.
+  // 32 systems or more: teams on one chunk of 32 systems where they lie side by side (300 rows:
+  // three levels, the last chunk of each a partial one).
   for (std::size_t nsys : {32, 70})
-    for (std::size_t n : {65, 1000}) check_batch<Layout, C, D>(exec, nsys, n, kind);
+    for (std::size_t n : {65, 300}) check_batch<Layout, C, D>(exec, nsys, n, kind);
 }
 
 template <class C, class D, class Exec>
-void check_every_layout(const Exec& exec, int nsys_step, std::size_t long_n = 100000) {
+void check_every_layout(const Exec& exec, int nsys_step, std::size_t long_n = 20000) {
   check_sizes<bl::row, C, D>(exec, strides::plain, nsys_step, long_n);
   check_sizes<bl::column, C, D>(exec, strides::plain, nsys_step, long_n);
   check_sizes<bl::interleaved<4>, C, D>(exec, strides::plain, nsys_step, long_n);
@@ -156,7 +157,7 @@ TEST_CASE("device long systems: chunks of 40 and 4 rows (not multiples of the ro
   const Kokkos::DefaultExecutionSpace exec;
   for (const index_t chunk : {40, 4}) {
     const force_long_path forced(chunk);
-    for (std::size_t n : {2, 4, 5, 39, 40, 41, 81, 4097, 100000}) {
+    for (std::size_t n : {2, 4, 5, 39, 40, 41, 81, 4097, 20000}) {
       check_batch<bl::row, double, double>(exec, 3, n, strides::plain);
       check_batch<bl::strided, double, double>(exec, 2, n, strides::neither_unit);
       check_batch<bl::row, float, float>(exec, 1, n, strides::plain);
@@ -168,7 +169,7 @@ TEST_CASE("device long systems: float, complex and complex right-hand sides",
           "[device][thomas][long]") {
   const force_long_path forced;
   const Kokkos::DefaultExecutionSpace exec;
-  // Three levels of reduced systems, as the double case's 100000 rows have more (the scalar
+  // Three levels of reduced systems, as the double case's 20000 rows have one more (the scalar
   // types change the arithmetic, not the levels; the long rows took most of the sanitizer run).
   check_every_layout<float, float>(exec, 2, 5000);
   check_every_layout<cplx<double>, cplx<double>>(exec, 2, 5000);

@@ -61,7 +61,7 @@ batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t seed) {
   batch<C, D> p{nsys, n, std::vector<R>(nsys * n), std::vector<C>(nsys * n),
                 std::vector<D>(nsys * n)};
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> m(0.5, 1.5);
+  bstest::uniform_real m(0.5, 1.5);
   for (std::size_t k = 0; k < nsys * n; ++k) {
     p.e[k] = k % n + 1 == n ? C(std::numeric_limits<R>::quiet_NaN()) : random_scalar<C>(gen);
     p.d[k] = random_scalar<D>(gen);

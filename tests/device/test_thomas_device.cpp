@@ -42,7 +42,7 @@ tridiag_batch<C, D> random_batch(std::size_t nsys, std::size_t n, std::uint32_t 
   tridiag_batch<C, D> p{nsys, n, std::vector<C>(nsys * n), std::vector<C>(nsys * n),
                         std::vector<C>(nsys * n), std::vector<D>(nsys * n)};
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
+  bstest::uniform_real u12(1.0, 2.0), phase(0.0, 6.283185307179586);
   using R = bandsolve::real_type_t<C>;
   for (std::size_t k = 0; k < nsys * n; ++k) {
     const std::size_t i = k % n;

@@ -86,7 +86,7 @@ host_band<T> random_band(std::size_t nsys, std::size_t n, int kl, int ku, std::u
                          double dominance = 0) {
   host_band<T> h(nsys, n, kl, ku);
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  ::bstest::uniform_real u(-1.0, 1.0);
   for (auto& v : h.ab) v = make_value<T>(7.0, 7.0);
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t i = 0; i < n; ++i) {
@@ -111,7 +111,7 @@ template <class T>
 std::vector<T> random_values(std::size_t count, std::uint32_t seed) {
   std::vector<T> v(count);
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  ::bstest::uniform_real u(-1.0, 1.0);
   for (auto& x : v) x = make_value<T>(u(gen), u(gen));
   return v;
 }

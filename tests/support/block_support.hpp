@@ -85,8 +85,8 @@ host_block_batch<T> random_block_dominant(std::size_t nsys, std::size_t n, std::
                                           double scale = 1.0) {
   host_block_batch<T> p(nsys, n, m, nrhs);
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u11(-1.0, 1.0), u12(1.0, 2.0), angle(0.0, 6.2831853);
-  std::bernoulli_distribution sign(0.5);
+  bstest::uniform_real u11(-1.0, 1.0), u12(1.0, 2.0), angle(0.0, 6.2831853);
+  bstest::bernoulli sign(0.5);
   const auto draw = [&](double factor) {
     if constexpr (bandsolve::is_complex_v<T>) {
       const double re = factor * u11(gen);

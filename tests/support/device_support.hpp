@@ -40,7 +40,7 @@ void for_each_device_exec(F&& f) {
 
 template <class T>
 T random_scalar(std::mt19937& gen) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  bstest::uniform_real u(-1.0, 1.0);
   using R = bandsolve::real_type_t<T>;
   if constexpr (bandsolve::is_complex_v<T>)
     return T(static_cast<R>(u(gen)), static_cast<R>(u(gen)));

@@ -78,7 +78,7 @@ std::string type_name() {
 // U(-1, 1), and for complex values U(-1, 1) + i U(-1, 1).
 template <class T>
 T uniform11(std::mt19937& gen) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  bstest::uniform_real u(-1.0, 1.0);
   if constexpr (is_kokkos_complex<T>::value) {
     const double re = u(gen);
     return from_cd<T>(cd(re, u(gen)));
@@ -299,7 +299,7 @@ template <class T>
 host_batch<T> random_periodic(std::size_t nsys, std::size_t n, std::uint32_t seed) {
   host_batch<T> p(nsys, n);
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u12(1.0, 2.0), phase(0.0, 6.283185307179586);
+  bstest::uniform_real u12(1.0, 2.0), phase(0.0, 6.283185307179586);
   for (std::size_t k = 0; k < nsys * n; ++k) {
     p.a[k] = uniform11<T>(gen);
     p.c[k] = uniform11<T>(gen);

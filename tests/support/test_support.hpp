@@ -43,6 +43,55 @@ template <class T>
 using rhs_ptr = const typename nondeduced<std::vector<T>>::type*;
 
 // ---------------------------------------------------------------------------------------------
+// Random numbers as std::uniform_real_distribution<double> and std::bernoulli_distribution draw
+// them from a 32-bit or 64-bit engine (std::mt19937, std::mt19937_64) in libstdc++, value for
+// value (generate_canonical: two 32-bit draws, the second scaled by 2^32, or one 64-bit draw),
+// without the logarithms that libstdc++ evaluates on every draw in unoptimized code: there they
+// took up to a third of a sanitized test's time.
+
+template <class Engine>
+double canonical(Engine& gen) {
+  constexpr bool bits32 = Engine::min() == 0 && Engine::max() == 0xffffffffu;
+  static_assert(bits32 || (Engine::min() == 0 && Engine::max() == ~std::uint64_t(0)),
+                "a 32-bit or a 64-bit engine");
+  double u = 0;
+  if constexpr (bits32) {
+    const double low = static_cast<double>(gen());
+    const double high = static_cast<double>(gen());
+    u = (low + high * 4294967296.0) / 18446744073709551616.0;
+  } else {
+    u = static_cast<double>(gen()) / 18446744073709551616.0;
+  }
+  return u < 1.0 ? u : std::nextafter(1.0, 0.0);
+}
+
+// U(lo, hi), as std::uniform_real_distribution<double>(lo, hi).
+class uniform_real {
+ public:
+  uniform_real(double lo, double hi) : lo_(lo), hi_(hi) {}
+  template <class Engine>
+  double operator()(Engine& gen) const {
+    return canonical(gen) * (hi_ - lo_) + lo_;
+  }
+
+ private:
+  double lo_, hi_;
+};
+
+// True with probability p, as std::bernoulli_distribution(p).
+class bernoulli {
+ public:
+  explicit bernoulli(double p) : p_(p) {}
+  template <class Engine>
+  bool operator()(Engine& gen) const {
+    return canonical(gen) < p_;
+  }
+
+ private:
+  double p_;
+};
+
+// ---------------------------------------------------------------------------------------------
 // Execution spaces: the solver tests run on one host space (BANDSOLVE_TESTS_ONE_HOST_SPACE, set
 // by tests/CMakeLists.txt), OpenMP where there is one: the two host backends run the same
 // kernels, so a second space would compile them twice, while the threaded launches and the
@@ -92,8 +141,8 @@ template <class T>
 host_batch<T> random_dominant(std::size_t nsys, std::size_t n, std::uint32_t seed) {
   host_batch<T> p(nsys, n);
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u11(-1.0, 1.0), u12(1.0, 2.0);
-  std::bernoulli_distribution sign(0.5);
+  bstest::uniform_real u11(-1.0, 1.0), u12(1.0, 2.0);
+  bstest::bernoulli sign(0.5);
   for (std::size_t s = 0; s < nsys; ++s) {
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t k = p.idx(s, i);
@@ -129,7 +178,7 @@ template <class T>
 std::vector<T> random_rhs(std::size_t nsys, std::size_t n, std::uint32_t seed) {
   std::vector<T> d(nsys * n);
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  bstest::uniform_real u(-1.0, 1.0);
   for (auto& v : d) v = static_cast<T>(u(gen));
   return d;
 }

@@ -23,7 +23,7 @@ template <class T>
 toeplitz_problem<T> make_toeplitz_problem(T t1, T t2, T t3, std::size_t n, std::uint32_t seed) {
   toeplitz_problem<T> p{t1, t2, t3, std::vector<T>(n), std::vector<T>(n)};
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  bstest::uniform_real u(-1.0, 1.0);
   for (auto& v : p.x) v = static_cast<T>(u(gen));
   for (std::size_t i = 0; i < n; ++i) {
     long double s = static_cast<long double>(t2) * p.x[i];

@@ -34,7 +34,7 @@ using real_of_t = bandsolve::real_type_t<T>;
 
 template <class T>
 T random_value(std::mt19937& gen) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  bstest::uniform_real u(-1.0, 1.0);
   if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(u(gen));
   } else {
@@ -59,7 +59,7 @@ struct lines_of {
   lines_of(std::size_t n_, std::size_t lines_, std::uint32_t seed, bool periodic = false)
       : n(n_), lines(lines_), a(n_ * lines_), b(n_ * lines_), c(n_ * lines_) {
     std::mt19937 gen(seed);
-    std::uniform_real_distribution<double> margin(1.0, 2.0);
+    bstest::uniform_real margin(1.0, 2.0);
     for (std::size_t k = 0; k < a.size(); ++k) {
       const std::size_t i = k % n;
       a[k] = i == 0 && !periodic ? C(0) : random_value<C>(gen);

@@ -70,7 +70,7 @@ struct sym_batch {
 };
 
 template <class T>
-T random_value(std::mt19937& g, std::uniform_real_distribution<double>& u) {
+T random_value(std::mt19937& g, bstest::uniform_real& u) {
   if constexpr (bandsolve::is_complex_v<T>)
     return T(static_cast<real_t<T>>(u(g)), static_cast<real_t<T>>(u(g)));
   else
@@ -84,7 +84,7 @@ sym_batch<C, D> random_spd(std::size_t nsys, std::size_t n, std::uint32_t seed) 
   using R = real_t<C>;
   sym_batch<C, D> p(nsys, n);
   std::mt19937 g(seed);
-  std::uniform_real_distribution<double> u(-1, 1), m(0.5, 1.5);
+  bstest::uniform_real u(-1, 1), m(0.5, 1.5);
   for (std::size_t s = 0; s < nsys; ++s) {
     for (std::size_t i = 0; i < n; ++i) {
       p.e[s * n + i] = random_value<C>(g, u);

@@ -97,7 +97,7 @@ host_batch<T> random_dominant(std::size_t nsys, std::size_t n, std::uint32_t see
     using R = bandsolve::real_type_t<T>;
     host_batch<T> p(nsys, n);
     std::mt19937 gen(seed);
-    std::uniform_real_distribution<double> u11(-1.0, 1.0), u12(1.0, 2.0), angle(0.0, 6.283185307);
+    bstest::uniform_real u11(-1.0, 1.0), u12(1.0, 2.0), angle(0.0, 6.283185307);
     for (std::size_t s = 0; s < nsys; ++s)
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t k = p.idx(s, i);
@@ -117,7 +117,7 @@ template <class D>
 std::vector<D> random_complex_rhs(std::size_t count, std::uint32_t seed) {
   using R = bandsolve::real_type_t<D>;
   std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  bstest::uniform_real u(-1.0, 1.0);
   std::vector<D> d(count);
   for (auto& v : d) v = D(R(u(gen)), R(u(gen)));
   return d;
