@@ -3,7 +3,8 @@
 // added into u), against LAPACK dgtsv looped over the lines with OpenMP in the same run; periodic
 // lines (solve_along(periodic): the same coefficients closed into rings) and partial pivoting
 // (solve_along(partial_pivoting), the same lines) against those; the factored solve
-// (factorize_along(thomas) once, then f.solve) beside the one-shot one.
+// (factorize_along(thomas) once, then f.solve) beside the one-shot one; symmetric and Hermitian
+// lines, one-shot and factored.
 // Floor bytes per unknown:
 //   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
 //   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
@@ -175,7 +176,9 @@ void factored_axis_benchmark(benchmark::State& state) {
 // solve_along(symmetric) on an N^3 cube: diag real, offdiag (Hermitian: complex, with a complex
 // d) with |offdiag| in [0.25, 0.75] and diag = 1 + |offdiag_{i-1}| + |offdiag_i| along the axis,
 // so that ||A^-1|| <= 1 and repeated in-place solves stay in range. Shared: 1-D coefficients.
-template <bool Shared, bool Hermitian>
+// Factored: factorize_along(symmetric) once, then its solve (1/pivot and c' per unknown read
+// with d: the one-shot solve's words, without its divisions).
+template <bool Shared, bool Hermitian, bool Factored = false>
 void symmetric_axis_benchmark(benchmark::State& state) {
   const std::size_t N = static_cast<std::size_t>(state.range(0));
   const int axis = static_cast<int>(state.range(1));
@@ -227,11 +230,22 @@ void symmetric_axis_benchmark(benchmark::State& state) {
   const host_exec exec;
   Kokkos::View<int*, host_exec::memory_space> info("info", N * N);
   iteration_timer t;
-  for (auto _ : state) {
-    t.start();
-    bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, b, e, d, info);
-    exec.fence();
-    t.stop(state);
+  if constexpr (Factored) {
+    const auto f = bandsolve::factorize_along(exec, bandsolve::algo::symmetric{}, axis, b, e, d);
+    for (auto _ : state) {
+      t.start();
+      f.solve(exec, d);
+      exec.fence();
+      t.stop(state);
+    }
+    Kokkos::deep_copy(info, f.info());
+  } else {
+    for (auto _ : state) {
+      t.start();
+      bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, b, e, d, info);
+      exec.fence();
+      t.stop(state);
+    }
   }
   if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   const double unknowns = double(N) * N * N;
@@ -431,6 +445,21 @@ const bool registered = [] {
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("axis/hermitian_shared/" + at).c_str(),
                                  symmetric_axis_benchmark<true, true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/symmetric_factored_full/" + at).c_str(),
+                                 symmetric_axis_benchmark<false, false, true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/symmetric_factored_shared/" + at).c_str(),
+                                 symmetric_axis_benchmark<true, false, true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/hermitian_factored_full/" + at).c_str(),
+                                 symmetric_axis_benchmark<false, true, true>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);

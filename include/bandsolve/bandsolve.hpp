@@ -22,6 +22,7 @@
 #include <bandsolve/tridiag/periodic_axis_factor.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>
 #include <bandsolve/tridiag/symmetric.hpp>
+#include <bandsolve/tridiag/symmetric_axis_factor.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/tridiag/thomas_axis_factor.hpp>

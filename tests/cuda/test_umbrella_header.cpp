@@ -219,9 +219,9 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, factorize_along, and complex d over
-// the real coefficients), symmetric and partial pivoting with full ones, periodic (also
-// factorize_along), block Thomas (m = 3, also factorize_along) and banded LU (pentadiagonal,
-// also factorize_along) with both, rows whose solution is all ones (d = a + b + c without the
+// the real coefficients), symmetric (also factorize_along) and partial pivoting with full ones,
+// periodic (also factorize_along), block Thomas (m = 3, also factorize_along) and banded LU
+// (pentadiagonal, also factorize_along) with both, rows whose solution is all ones (d = a + b + c without the
 // entries outside the matrix, all of them for periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
@@ -312,6 +312,14 @@ void along_on_device() {
     bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, d, info);
     Kokkos::fence();
     report((axis_name + ", symmetric").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
+    const auto fsym = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::symmetric{},
+                                                 axis, b, c);
+    Kokkos::deep_copy(d, rhs);
+    fsym.solve(Kokkos::Cuda(), d);
+    Kokkos::fence();
+    report((axis_name + ", symmetric, factorize_along").c_str(),
+           bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fsym.info())) +
+               (worst() > 1e-12 ? 1 : 0));
     // Periodic lines of the same rows: every row sums to 6 (n = 1 and 2 fold alike).
     Kokkos::deep_copy(d, 6.0);
     bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis, a, b, c, d, info);

@@ -1,6 +1,6 @@
-// factorize_along(thomas) and factorize_along(periodic) and their solves: the lines along every
-// axis of 2-D, 3-D and 4-D arrays, factored once and solved for two right-hand sides, checked by
-// each line's residual (periodic: indices modulo n), for
+// factorize_along(thomas), factorize_along(periodic) and factorize_along(symmetric) and their
+// solves: the lines along every axis of 2-D, 3-D and 4-D arrays, factored once and solved for two
+// right-hand sides, checked by each line's residual (periodic: indices modulo n), for
 // coefficients and right-hand sides in every order (d laid out unlike the coefficients too),
 // full and shared coefficients, real and complex, complex d over real coefficients, on the host
 // and the device backends; long lines solved block by block, info codes on their lines' numbers,
@@ -23,6 +23,7 @@
 namespace {
 
 using bandsolve::algo::periodic;
+using bandsolve::algo::symmetric;
 using bandsolve::algo::thomas;
 using bstest::at;
 using bstest::make_array;
@@ -50,22 +51,31 @@ double magnitude(const T& v) {
   else return std::hypot(double(v.real()), double(v.imag()));
 }
 
+template <class T>
+T conj_value(const T& v) {
+  if constexpr (std::is_floating_point_v<T>) return v;
+  else return T(v.real(), -v.imag());
+}
+
 // Row-dominant coefficients of `lines` lines of n rows, line s row i at s n + i (a_0 = c_{n-1}
-// = 0 unless periodic): |b_i| >= |a_i| + |c_i| + 1.
+// = 0 unless periodic): |b_i| >= |a_i| + |c_i| + 1. Hermitian (symmetric positive definite
+// lines): a_i = conj(c_{i-1}) and b_i > 0.
 template <class C>
 struct lines_of {
   std::size_t n, lines;
   std::vector<C> a, b, c;
-  lines_of(std::size_t n_, std::size_t lines_, std::uint32_t seed, bool periodic = false)
+  lines_of(std::size_t n_, std::size_t lines_, std::uint32_t seed, bool periodic = false,
+           bool hermitian = false)
       : n(n_), lines(lines_), a(n_ * lines_), b(n_ * lines_), c(n_ * lines_) {
     std::mt19937 gen(seed);
     bstest::uniform_real margin(1.0, 2.0);
     for (std::size_t k = 0; k < a.size(); ++k) {
       const std::size_t i = k % n;
-      a[k] = i == 0 && !periodic ? C(0) : random_value<C>(gen);
+      if (hermitian) a[k] = i == 0 ? C(0) : conj_value(c[k - 1]);
+      else a[k] = i == 0 && !periodic ? C(0) : random_value<C>(gen);
       c[k] = i + 1 == n && !periodic ? C(0) : random_value<C>(gen);
       const double bmag = magnitude(a[k]) + magnitude(c[k]) + margin(gen);
-      b[k] = C(static_cast<real_of_t<C>>(k % 3 == 0 ? -bmag : bmag));
+      b[k] = C(static_cast<real_of_t<C>>(k % 3 == 0 && !hermitian ? -bmag : bmag));
     }
   }
   std::size_t line_of(std::size_t s) const { return lines == 1 ? 0 : s; }
@@ -101,17 +111,39 @@ std::size_t lines_along(const std::array<std::size_t, R>& grid, int axis) {
   return count;
 }
 
+// factorize_along(Algo) of the lines whose coefficients Thomas's a, b, c hold (symmetric: b as
+// diag, c as offdiag; a is conj(c) shifted, lines_of's Hermitian lines).
+template <class Algo, class Exec, class AView, class BView, class CView, class... Rest>
+auto factorize_lines(Exec exec, int axis, const AView& a, const BView& b, const CView& c,
+                     Rest... rest) {
+  if constexpr (std::is_same_v<Algo, symmetric>)
+    return bandsolve::factorize_along(exec, Algo{}, axis, b, c, rest...);
+  else
+    return bandsolve::factorize_along(exec, Algo{}, axis, a, b, c, rest...);
+}
+
+// The diagonal's scalar: symmetric lines take it real (Hermitian lines too).
+template <class Algo, class C>
+using diag_of_t = std::conditional_t<std::is_same_v<Algo, symmetric>, real_of_t<C>, C>;
+
+template <class B, class C>
+B diag_value(const C& v) {
+  if constexpr (std::is_floating_point_v<B> && !std::is_floating_point_v<C>) return v.real();
+  else return B(v);
+}
+
 // Coefficients (full arrays in coefficient_order, or rank-1 Views shared by every line) and two
 // right-hand sides in d_order: factored once, both solved, every line's residual checked.
 template <class Algo, class C, class D, std::size_t R, bool Shared, class Exec, class... Backend>
 void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
                 order coefficient_order, order d_order, std::uint32_t seed, Backend... backend) {
   constexpr bool cyclic = std::is_same_v<Algo, periodic>;
+  using B = diag_of_t<Algo, C>;
   const std::size_t n = grid[axis], nlines = lines_along(grid, axis);
   INFO("grid rank " << R << ", axis " << axis << ", n " << n << ", coefficients "
                     << bstest::order_name(coefficient_order) << ", d "
                     << bstest::order_name(d_order) << (Shared ? ", shared" : ""));
-  const lines_of<C> m(n, Shared ? 1 : nlines, seed, cyclic);
+  const lines_of<C> m(n, Shared ? 1 : nlines, seed, cyclic, std::is_same_v<Algo, symmetric>);
   std::array<bstest::strided<D, int(R)>, 2> ds;
   std::array<std::vector<D>, 2> rhs;
   std::mt19937 gen(seed + 1);
@@ -140,19 +172,21 @@ void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
     }
   };
   if constexpr (Shared) {
-    const Kokkos::View<C*, Kokkos::HostSpace> a("a", n), b("b", n), c("c", n);
-    for (std::size_t i = 0; i < n; ++i) a(i) = m.a[i], b(i) = m.b[i], c(i) = m.c[i];
-    solve_and_check(bandsolve::factorize_along(exec, Algo{}, axis, a, b, c, ds[0], backend...));
+    const Kokkos::View<C*, Kokkos::HostSpace> a("a", n), c("c", n);
+    const Kokkos::View<B*, Kokkos::HostSpace> b("b", n);
+    for (std::size_t i = 0; i < n; ++i) a(i) = m.a[i], b(i) = diag_value<B>(m.b[i]), c(i) = m.c[i];
+    solve_and_check(factorize_lines<Algo>(exec, axis, a, b, c, ds[0], backend...));
   } else {
     const auto a = make_array<C, R>("a", grid, coefficient_order, C(9));
-    const auto b = make_array<C, R>("b", grid, coefficient_order, C(9));
+    const auto b = make_array<B, R>("b", grid, coefficient_order, B(9));
     const auto c = make_array<C, R>("c", grid, coefficient_order, C(9));
     for (std::size_t s = 0; s < nlines; ++s)
       for (std::size_t i = 0; i < n; ++i) {
         const auto p = point_of(grid, axis, s, i);
-        at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
+        at(a, p) = m.a[s * n + i], at(c, p) = m.c[s * n + i];
+        at(b, p) = diag_value<B>(m.b[s * n + i]);
       }
-    solve_and_check(bandsolve::factorize_along(exec, Algo{}, axis, a, b, c, backend...));
+    solve_and_check(factorize_lines<Algo>(exec, axis, a, b, c, backend...));
   }
 }
 
@@ -181,15 +215,20 @@ void check_every_axis(Exec exec, Backend... backend) {
 }
 
 // Grid (20, 5, 4) in LayoutLeft along axis 1 (packs along x, lanes 4 lines apart): line
-// (2, :, 1) = 9 has a zero pivot at row 3 (info 4); shared coefficients with b = 0: every line
-// reports 1. Both backends.
+// (2, :, 1) = 9 has a zero pivot at row 3 (info 4; symmetric lines: b_3 = 0 makes it negative,
+// and line 17's b_0 < 0 reports 1); shared coefficients with b = 0: every line reports 1. Both
+// backends.
 template <class Algo>
 void check_bad_pivot_codes() {
   const std::array<std::size_t, 3> grid = {20, 5, 4};
   const std::size_t n = 5, nlines = 80, bad = 9;
   const auto run = [&](auto exec, auto... backend) {
-    lines_of<double> m(n, nlines, 5, std::is_same_v<Algo, periodic>);
-    m.a[bad * n + 3] = m.b[bad * n + 3] = 0;
+    lines_of<double> m(n, nlines, 5, std::is_same_v<Algo, periodic>,
+                       std::is_same_v<Algo, symmetric>);
+    constexpr bool spd = std::is_same_v<Algo, symmetric>;
+    const std::size_t indefinite = bad + 8;  // symmetric: b_0 < 0, which Thomas would solve
+    if (spd) m.b[bad * n + 3] = 0, m.b[indefinite * n] *= -1;
+    else m.a[bad * n + 3] = m.b[bad * n + 3] = 0;
     const auto a = make_array<double, 3>("a", grid, order::left);
     const auto b = make_array<double, 3>("b", grid, order::left);
     const auto c = make_array<double, 3>("c", grid, order::left);
@@ -198,15 +237,16 @@ void check_bad_pivot_codes() {
         const auto p = point_of(grid, 1, s, i);
         at(a, p) = m.a[s * n + i], at(b, p) = m.b[s * n + i], at(c, p) = m.c[s * n + i];
       }
-    const auto f = bandsolve::factorize_along(exec, Algo{}, 1, a, b, c, backend...);
+    const auto f = factorize_lines<Algo>(exec, 1, a, b, c, backend...);
     std::vector<int> expected(nlines, 0);
     expected[bad] = 4;
+    if (spd) expected[indefinite] = 1;
     CHECK(bstest::info_to_host(f.info()) == expected);
 
     const Kokkos::View<double*, Kokkos::HostSpace> sa("sa", n), sb("sb", n);
     Kokkos::deep_copy(sa, 1.0);
     const auto d = make_array<double, 3>("d", grid, order::right);
-    const auto fs = bandsolve::factorize_along(exec, Algo{}, 1, sa, sb, sa, d, backend...);
+    const auto fs = factorize_lines<Algo>(exec, 1, sa, sb, sa, d, backend...);
     CHECK(fs.shared());
     CHECK(bstest::info_to_host(fs.info()) == std::vector<int>(nlines, 1));
   };
@@ -372,4 +412,77 @@ TEST_CASE("factorize_along(periodic) with no lines or no rows, and bad input",
       bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>
       empty;
   throws([&] { empty.solve(exec, d); }, solve, "empty");
+}
+
+TEST_CASE("factorize_along(symmetric) solves every line along every axis",
+          "[axis][factor][symmetric]") {
+  bstest::for_each_exec([](auto exec) {
+    check_every_axis<symmetric, double, double, false>(exec);
+    check_every_axis<symmetric, double, double, true>(exec);
+    check_every_axis<symmetric, float, float, false>(exec);
+    check_every_axis<symmetric, double, Kokkos::complex<double>, false>(exec);
+    check_every_axis<symmetric, Kokkos::complex<double>, Kokkos::complex<double>, false>(exec);
+    check_every_axis<symmetric, Kokkos::complex<double>, Kokkos::complex<double>, true>(exec);
+  });
+}
+
+TEST_CASE("factorize_along(symmetric) on the device backend solves every line along every axis",
+          "[axis][factor][symmetric][device]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    check_every_axis<symmetric, double, double, false>(exec, dev);
+    check_every_axis<symmetric, float, float, true>(exec, dev);
+    check_every_axis<symmetric, Kokkos::complex<double>, Kokkos::complex<double>, false>(exec,
+                                                                                        dev);
+  });
+}
+
+TEST_CASE("factorize_along(symmetric) reports pivots that are not positive on their lines' "
+          "numbers",
+          "[axis][factor][symmetric][info]") {
+  check_bad_pivot_codes<symmetric>();
+}
+
+TEST_CASE("factorize_along(symmetric) with no lines or no rows, and bad input",
+          "[axis][factor][symmetric][checks]") {
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const V3 none("none", 4, 0, 3);
+  const auto g = bandsolve::factorize_along(exec, symmetric{}, 1, none, none);
+  CHECK(g.nsys() == 12);
+  CHECK(bstest::info_to_host(g.info()) == std::vector<int>(12, 0));
+  g.solve(exec, V3("d", 4, 0, 3));
+  CHECK(bandsolve::factorize_along(exec, symmetric{}, 0, none, none).nsys() == 0);
+
+  const V3 b("b", 2, 3, 4), e("e", 2, 3, 4), d("d", 2, 3, 4), wide("wide", 2, 3, 5);
+  const auto throws = [&](auto&& call, const std::string& text) {
+    CHECK_THROWS_WITH(call(),
+                      Catch::Matchers::ContainsSubstring("bandsolve::factorize_along(symmetric)") &&
+                          Catch::Matchers::ContainsSubstring(text));
+  };
+  throws([&] { (void)bandsolve::factorize_along(exec, symmetric{}, 3, b, e); },
+         "axis = 3 but diag has rank 3 (axes 0 to 2)");
+  throws([&] { (void)bandsolve::factorize_along(exec, symmetric{}, -1, b, e, d); },
+         "axis = -1 but d has rank 3 (axes 0 to 2)");
+  throws([&] { (void)bandsolve::factorize_along(exec, symmetric{}, 1, b, wide); },
+         "offdiag.extent(2) = 5 but diag.extent(2) = 4");
+  throws([&] { (void)bandsolve::factorize_along(exec, symmetric{}, 1, b, e, wide); },
+         "diag.extent(2) = 4 but d.extent(2) = 5");
+  const V1 s3("s3", 3), s4("s4", 4);
+  throws([&] { (void)bandsolve::factorize_along(exec, symmetric{}, 1, s3, s4, d); },
+         "offdiag.extent(0) = 4 but d.extent(1) = 3");
+  const auto f = bandsolve::factorize_along(exec, symmetric{}, 1, b, e);
+  CHECK(f.storage_bytes() >= 2 * 24 * sizeof(double));
+  const std::string solve = "bandsolve::symmetric_axis_factorization::solve";
+  CHECK_THROWS_WITH(f.solve(exec, V3("other", 2, 4, 4)),
+                    Catch::Matchers::ContainsSubstring(solve) &&
+                        Catch::Matchers::ContainsSubstring(
+                            "d.extent(1) = 4 but the factored array has 3"));
+  const bandsolve::symmetric_axis_factorization<
+      double, Kokkos::DefaultHostExecutionSpace,
+      bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>
+      empty;
+  CHECK_THROWS_WITH(empty.solve(exec, d), Catch::Matchers::ContainsSubstring(solve) &&
+                                              Catch::Matchers::ContainsSubstring("empty"));
 }

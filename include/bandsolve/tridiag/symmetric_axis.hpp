@@ -35,25 +35,33 @@ namespace bandsolve {
 
 namespace detail {
 
-// The factors of the matrix shared by every line, in the form of factor_shared (Thomas's, so
-// that its sweeps apply): r_i = 1/pivot_i, l_i = conj(e_{i-1}) r_i, c'_i = e_i r_i, of
-// offdiag's type C (r_i real, stored as C for Hermitian lines). Returns 0 or the 1-based row of
-// the first pivot that is not positive and finite.
+// Row i of LDL^T's factors in the form of Thomas's (factor_shared's, so that its sweeps apply):
+// r_i = 1/pivot_i, l_i = conj(e_{i-1}) r_i, c'_i = e_i r_i, of offdiag's type C (r_i real, stored
+// as C for Hermitian lines), from b_i, e_{i-1} and e_i (0 beyond the ends) and c'_{i-1}. Returns
+// `info`, or i + 1 when it is 0 and the pivot is not positive and finite.
+template <class R, class C>
+KOKKOS_INLINE_FUNCTION int factor_spd_row(index_t i, R b_i, const C& e_prev, const C& e_i,
+                                          const C& cp_prev, C& r, C& lo, C& cp, int info) {
+  const R pivot = b_i - re_conj_mul(e_prev, cp_prev);
+  if (info == 0 && !spd_pivot_is_good(pivot)) info = static_cast<int>(i + 1);
+  const R ri = R(1) / pivot;
+  r = C(ri);
+  lo = conj_of(e_prev) * ri;
+  cp = e_i * ri;
+  return info;
+}
+
+// The factors of the matrix shared by every line (factor_spd_row's) at r, lo, cp. Returns 0 or
+// the 1-based row of the first pivot that is not positive and finite.
 template <class R, class C, class BView, class EView>
 KOKKOS_INLINE_FUNCTION int factor_shared_spd(index_t n, const BView& b, const EView& e, C* r,
                                              C* lo, C* cp) {
   int info = 0;
-  C cp_prev = C(0);
-  for (index_t i = 0; i < n; ++i) {
-    const C e_prev = i == 0 ? C(0) : static_cast<C>(e(i - 1));
-    const R pivot = static_cast<R>(b(i)) - re_conj_mul(e_prev, cp_prev);
-    if (info == 0 && !spd_pivot_is_good(pivot)) info = static_cast<int>(i + 1);
-    const R ri = R(1) / pivot;
-    r[i] = C(ri);
-    lo[i] = conj_of(e_prev) * ri;
-    cp_prev = (i + 1 < n ? static_cast<C>(e(i)) : C(0)) * ri;
-    cp[i] = cp_prev;
-  }
+  for (index_t i = 0; i < n; ++i)
+    info = factor_spd_row<R, C>(i, static_cast<R>(b(i)),
+                                i == 0 ? C(0) : static_cast<C>(e(i - 1)),
+                                i + 1 < n ? static_cast<C>(e(i)) : C(0),
+                                i == 0 ? C(0) : cp[i - 1], r[i], lo[i], cp[i], info);
   return info;
 }
 

@@ -475,7 +475,29 @@ auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView&
   return f;
 }
 
-// The checks of factorize_along against `grid` (grid_name: "d", or "b"), which gives the extents.
+// The run-time checks of a factorize_along against `grid` (grid_name: "d", or "b"), which gives
+// the extents: the axis and the rows; then each coefficient View (rank 1: n values shared by
+// every line, grid being d; else the grid's extents).
+template <class GridView>
+void check_factor_axis(const std::string& fn, int axis, const GridView& grid,
+                       const char* grid_name) {
+  constexpr int rank = static_cast<int>(GridView::rank);
+  if (axis < 0 || axis >= rank)
+    throw_invalid_argument(fn, "axis = ", axis, " but ", grid_name, " has rank ", rank,
+                           " (axes 0 to ", rank - 1, ")");
+  check_rows_fit_int(fn, grid.extent(axis));
+}
+
+template <class View, class GridView>
+void check_factor_coefficient(const std::string& fn, const char* name, const View& v, int axis,
+                              const GridView& grid, const char* grid_name) {
+  if constexpr (View::rank == 1)
+    check_line_coefficients(fn, name, v, grid, axis);  // grid is d here
+  else
+    check_same_extents(fn, name, v, grid_name, grid);
+}
+
+// The checks of factorize_along(thomas) against `grid`.
 template <class Backend, class ExecutionSpace, class GridView, class AView, class BView,
           class CView>
 void thomas_axis_factor_checks(const std::string& fn, int axis, const GridView& grid,
@@ -488,20 +510,10 @@ void thomas_axis_factor_checks(const std::string& fn, int axis, const GridView& 
                     std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                 "bandsolve::factorize_along(thomas): a host backend runs only on its own "
                 "execution space");
-  constexpr int rank = static_cast<int>(GridView::rank);
-  if (axis < 0 || axis >= rank)
-    throw_invalid_argument(fn, "axis = ", axis, " but ", grid_name, " has rank ", rank,
-                           " (axes 0 to ", rank - 1, ")");
-  check_rows_fit_int(fn, grid.extent(axis));
-  const auto check = [&](const char* name, const auto& v) {
-    if constexpr (std::remove_reference_t<decltype(v)>::rank == 1)
-      check_line_coefficients(fn, name, v, grid, axis);  // grid is d here
-    else
-      check_same_extents(fn, name, v, grid_name, grid);
-  };
-  check("a", a);
-  check("b", b);
-  check("c", c);
+  check_factor_axis(fn, axis, grid, grid_name);
+  check_factor_coefficient(fn, "a", a, axis, grid, grid_name);
+  check_factor_coefficient(fn, "b", b, axis, grid, grid_name);
+  check_factor_coefficient(fn, "c", c, axis, grid, grid_name);
 }
 
 }  // namespace detail

@@ -1,0 +1,371 @@
+#pragma once
+// Factored symmetric positive definite (Hermitian) lines along an axis of a 2-D to 4-D array:
+// LDL^T once, solves many (an implicit diffusion operator kept across time steps).
+//
+//   auto f = bandsolve::factorize_along(exec, algo::symmetric{}, axis, diag, offdiag[, backend]);
+//   auto f = bandsolve::factorize_along(exec, algo::symmetric{}, axis, diag, offdiag, d[, backend]);
+//   f.solve(exec, d);   // any number of times: x overwrites d
+//   f.info();           // the factorization's codes, one per line (solve_along's numbering)
+//
+// diag and offdiag as for solve_along(symmetric) (symmetric_axis.hpp): full arrays of the grid's
+// extents (any layouts, each its own strides) or rank-1 Views of length n shared by every line;
+// diag float or double, offdiag of its type or Kokkos::complex of it (Hermitian lines). The first
+// form takes the grid from diag, the second from d, a View shaped like the right-hand sides to
+// come (its values are not read). A solve takes d of the factored extents in any layout, of
+// offdiag's type or, over real lines, Kokkos::complex of it.
+// Storage: r = 1/pivot (real) and c' = e r per row and line, 2 values per unknown (?pttrf's),
+// read with d by every solve: 4 words of memory traffic per unknown, as the one-shot solve
+// (which reads diag and offdiag), against the factored Thomas lines' 5. Shared coefficients: one
+// line's factors in Thomas's form (r, l, c': its shared sweeps), and a solve moves d alone.
+// Host backends: the packs of factorize_along(thomas) (neighbouring lines along the batch axis of
+// smallest stride, a SIMD lane each, grouped at factorization), the solve streaming a pack's
+// factors with d's lines, lane-contiguous or through transposed tiles. Device backend (trailing
+// backend::device{}, the default on Kokkos::Cuda): copies of diag and offdiag (2 values per
+// unknown as the factors) and the codes at factorization; each solve runs solve_along's device
+// symmetric sweep on the copies (as many words as the factors would move). Codes: 0, or the
+// 1-based row of the first pivot that is not positive and finite (solve_along(symmetric)'s). Work
+// is enqueued on exec, not fenced; a solve does not look at info().
+#include <bandsolve/tridiag/symmetric_axis.hpp>
+#include <bandsolve/tridiag/thomas_axis_factor.hpp>
+
+#include <array>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace bandsolve {
+
+template <class Scalar, class ExecutionSpace, class Backend>
+class symmetric_axis_factorization;
+
+namespace detail {
+
+// Host backends: the factors of the packs of g, pack p's r (real) at r + p n W and c' at
+// cp + p n W, rows of W lanes; lanes: diag and offdiag have unit stride along the lane axis.
+template <class ExecutionSpace, class R, class E, class DiagView, class OffView, class InfoView>
+void symmetric_axis_factor_host(const ExecutionSpace& exec, const line_packs& g, bool lanes,
+                                const DiagView& b, const OffView& e, R* r, E* cp,
+                                const InfoView& info) {
+  using P = thomas_axis_factor_packing<E, backend::default_for_t<ExecutionSpace>>;
+  constexpr int W = P::W, TR = P::TR;
+  constexpr auto lane_count = static_cast<std::size_t>(W);  // an array bound
+  const nd_strides sb = strides_of(b), se = strides_of(e);
+  const index_t n = g.n;
+  for_each_pack(
+      exec, "bandsolve::factorize_along(symmetric)", g.npacks, 0,
+      KOKKOS_LAMBDA(const index_t p, void*) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const index_t ki = g.axis, kl = g.lane_axis;
+        R* const rp = r + p * n * W;
+        E* const cpp = cp + p * n * W;
+        int info_l[lane_count] = {};
+        if (lanes) {
+          const lane_rows<const R> rb{b.data() + g.offset(sb, k), sb.s[ki]};
+          const lane_rows<const E> re{e.data() + g.offset(se, k), se.s[ki]};
+          if (nl == W) sym_factor_lanes<W, 1, true>(n, W, 1, rb, re, rp, cpp, info_l);
+          else sym_factor_lanes<W, 1, false>(n, nl, 1, rb, re, rp, cpp, info_l);
+        } else {
+          const gathered_lanes<const R> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
+          const gathered_lanes<const E> ge{e.data() + g.offset(se, k), se.s[kl], se.s[ki]};
+          sym_factor_gather<TR, W>(n, nl, gb, ge, rp, cpp, info_l);
+        }
+        const index_t s0 = g.first_system(k);
+        for (int l = 0; l < nl; ++l) info(s0 + l * g.lane_system_stride) = info_l[l];
+      });
+}
+
+// A solve with the stored factors of the packs of g: d's pack in place where d has unit stride
+// along the lane axis, else gathered in tiles through a pack's rows of scratch.
+template <class ExecutionSpace, class R, class E, class DView>
+void symmetric_axis_factored_solve_host(const ExecutionSpace& exec, const line_packs& g,
+                                        const R* r, const E* cp, const DView& d) {
+  using D = typename DView::value_type;
+  using P = thomas_axis_factor_packing<E, backend::default_for_t<ExecutionSpace>>;
+  constexpr int W = P::W, TR = P::TR;
+  const nd_strides sd = strides_of(d);
+  const index_t n = g.n;
+  const bool lanes = unit_lane_stride(d, g.lane_axis);
+  const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(n) * W * sizeof(D);
+  for_each_pack(
+      exec, "bandsolve::symmetric_axis_factorization::solve", g.npacks, scratch,
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const R* const rp = r + p * n * W;
+        const E* const cpp = cp + p * n * W;
+        D* const base = d.data() + g.offset(sd, k);
+        if (lanes) {
+          const lane_rows<D> rd{base, sd.s[g.axis]};
+          if (nl == W)
+            sym_factored_solve_lanes<W, 1, true>(n, W, 1, rp, cpp, rd, no_prefetch{});
+          else
+            sym_factored_solve_lanes<W, 1, false>(n, nl, 1, rp, cpp, rd, no_prefetch{});
+        } else {
+          const gathered_lanes<D> gd{base, sd.s[g.lane_axis], sd.s[g.axis]};
+          sym_factored_solve_gather<TR, W>(n, nl, rp, cpp, gd, static_cast<D*>(work),
+                                           no_prefetch{});
+        }
+      });
+}
+
+// Device backend: the lines' codes from their LDL^T pivots, a thread per line (b and e: a
+// line's first row and row strides).
+template <class R, class E>
+KOKKOS_INLINE_FUNCTION int spd_line_code(index_t n, const R* b, index_t ib, const E* e,
+                                         index_t ie) {
+  int code = 0;
+  E r = E(0), lo = E(0), cp = E(0);
+  for (index_t i = 0; i < n && code == 0; ++i)
+    code = factor_spd_row<R, E>(i, b[i * ib], i == 0 ? E(0) : e[(i - 1) * ie],
+                                i + 1 < n ? e[i * ie] : E(0), cp, r, lo, cp, code);
+  return code;
+}
+
+template <class ExecutionSpace, class DiagView, class OffView, class InfoView>
+void symmetric_axis_codes_device(const ExecutionSpace& exec, const line_packs& g,
+                                 const DiagView& b, const OffView& e, const InfoView& info) {
+  using R = typename DiagView::non_const_value_type;
+  using E = typename OffView::non_const_value_type;
+  using policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>;
+  const char* label = "bandsolve::factorize_along(symmetric, device)";
+  const index_t n = g.n;
+  if constexpr (DiagView::rank == 1) {
+    const auto ib = static_cast<index_t>(b.stride(0)), ie = static_cast<index_t>(e.stride(0));
+    Kokkos::parallel_for(
+        label, policy(exec, 0, 1), KOKKOS_LAMBDA(const index_t) {
+          info(0) = spd_line_code<R, E>(n, b.data(), ib, e.data(), ie);
+        });
+    Kokkos::parallel_for(
+        label, policy(exec, 1, g.nsys), KOKKOS_LAMBDA(const index_t s) { info(s) = info(0); });
+  } else {
+    const nd_strides sb = strides_of(b), se = strides_of(e);
+    Kokkos::parallel_for(
+        label, policy(exec, 0, g.npacks), KOKKOS_LAMBDA(const index_t p) {
+          const line_pack k = g.pack(p);
+          info(g.first_system(k)) =
+              spd_line_code<R, E>(n, b.data() + g.offset(sb, k), sb.s[g.axis],
+                                  e.data() + g.offset(se, k), se.s[g.axis]);
+        });
+  }
+}
+
+struct symmetric_axis_factorization_access {
+  template <class F, class... Args>
+  static F make(Args&&... args) {
+    return F(std::forward<Args>(args)...);
+  }
+};
+
+}  // namespace detail
+
+// The factors of the symmetric lines along one axis (factorize_along(exec, algo::symmetric{},
+// ...)); Scalar: offdiag's type. Backend: the backend that factored them and runs the solves.
+template <class Scalar, class ExecutionSpace, class Backend>
+class symmetric_axis_factorization {
+ public:
+  using scalar_type = Scalar;
+  using real_type = real_type_t<Scalar>;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  symmetric_axis_factorization() = default;
+
+  std::size_t nsys() const { return static_cast<std::size_t>(lines_.nsys); }  // lines
+  std::size_t n() const { return static_cast<std::size_t>(lines_.n); }
+  int axis() const { return axis_; }
+  // Whether diag and offdiag were shared by every line (one line's factors are stored).
+  bool shared() const { return shared_; }
+  Kokkos::View<const int*, memory_space> info() const { return info_; }
+  std::size_t storage_bytes() const {
+    return pivots_.span() * sizeof(real_type) + factors_.span() * sizeof(Scalar);
+  }
+
+  // d: the factored extents, any layout, of the factored scalar type or Kokkos::complex of a
+  // real one; x overwrites d. Enqueued on exec, not fenced.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    using D = typename DView::value_type;
+    constexpr int rank = static_cast<int>(DView::rank);
+    static_assert(Kokkos::is_view<DView>::value && rank >= 2 && rank <= detail::max_axis_rank,
+                  "bandsolve::symmetric_axis_factorization::solve: d must be a View of rank 2, "
+                  "3 or 4");
+    static_assert(is_rhs_of_v<Scalar, D> && !std::is_const_v<D>,
+                  "bandsolve::symmetric_axis_factorization::solve: d must be a non-const View "
+                  "of the factored scalar type, or of Kokkos::complex of a real factored type");
+    static_assert(
+        Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
+        "bandsolve::symmetric_axis_factorization::solve: d must be accessible from the "
+        "execution space");
+    const std::string fn = "bandsolve::symmetric_axis_factorization::solve";
+    detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored array");
+    if (lines_.nsys == 0 || lines_.n == 0) return;
+    if constexpr (std::is_same_v<Backend, backend::device>) {
+      // The one-shot device sweep on the stored copies (its info codes go to a kept buffer).
+      using memory = memory_space;
+      const auto copy_of = [&](auto* data, auto rank_tag) {
+        constexpr int copy_rank = decltype(rank_tag)::value;
+        return detail::stored_array<copy_rank, memory>(data, n(), 0, extents_, axis_, false);
+      };
+      const auto run = [&](auto rank_tag) {
+        detail::symmetric_along<backend::device>(exec, axis_, copy_of(pivots_.data(), rank_tag),
+                                                 copy_of(factors_.data(), rank_tag), d,
+                                                 solve_info_);
+      };
+      if (shared_) run(std::integral_constant<int, 1>{});
+      else run(std::integral_constant<int, rank>{});
+    } else if (shared_) {
+      detail::thomas_axis_shared_solve_host(exec, axis_, lines_.n, factors_.data(), d);
+    } else {
+      detail::symmetric_axis_factored_solve_host(exec, lines_, pivots_.data(), factors_.data(),
+                                                 d);
+    }
+  }
+
+ private:
+  friend struct detail::symmetric_axis_factorization_access;
+
+  symmetric_axis_factorization(const Kokkos::View<real_type*, memory_space>& pivots,
+                               const Kokkos::View<Scalar*, memory_space>& factors,
+                               const Kokkos::View<int*, memory_space>& info,
+                               const Kokkos::View<int*, memory_space>& solve_info,
+                               const detail::line_packs& lines,
+                               std::array<std::size_t, 4> extents, int rank, int axis,
+                               bool shared)
+      : pivots_(pivots), factors_(factors), info_(info), solve_info_(solve_info),
+        lines_(lines), extents_(extents), rank_(rank), axis_(axis), shared_(shared),
+        initialized_(true) {}
+
+  // Host backends, full coefficients: 1/pivot and c' in the packs' rows; shared ones: r, l, c'
+  // of one line in factors_ (Thomas's form), pivots_ empty. Device backend: copies of diag and
+  // offdiag (the array's values in LayoutRight order, or the n shared ones).
+  Kokkos::View<real_type*, memory_space> pivots_;
+  Kokkos::View<Scalar*, memory_space> factors_;
+  Kokkos::View<int*, memory_space> info_;
+  Kokkos::View<int*, memory_space> solve_info_;  // device backend: the solves' codes (unread)
+  detail::line_packs lines_;
+  std::array<std::size_t, 4> extents_{};
+  int rank_ = 0, axis_ = 0;
+  bool shared_ = false, initialized_ = false;
+};
+
+namespace detail {
+
+// The checks of factorize_along(symmetric) against `grid` (grid_name: "d", or "diag"), which
+// gives the extents.
+template <class Backend, class ExecutionSpace, class GridView, class DiagView, class OffView>
+void symmetric_axis_factor_checks(const std::string& fn, int axis, const GridView& grid,
+                                  const char* grid_name, const DiagView& b, const OffView& e) {
+  using E = typename OffView::non_const_value_type;
+  using memory_space = typename ExecutionSpace::memory_space;
+  constexpr int rank = static_cast<int>(GridView::rank);
+  // The right-hand sides' type for the static checks: d's, or offdiag's scalar on the grid.
+  using rhs_view = std::conditional_t<std::is_same_v<GridView, DiagView>,
+                                      typename grid_array_of<E, rank, memory_space>::type,
+                                      GridView>;
+  symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, rhs_view,
+                                Kokkos::View<int*, memory_space>>();
+  static_assert(std::is_same_v<Backend, backend::device> ||
+                    std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                "bandsolve::factorize_along(symmetric): a host backend runs only on its own "
+                "execution space");
+  check_factor_axis(fn, axis, grid, grid_name);
+  check_factor_coefficient(fn, "diag", b, axis, grid, grid_name);
+  check_factor_coefficient(fn, "offdiag", e, axis, grid, grid_name);
+}
+
+// factorize_along(symmetric) with the grid's extents and line grouping from `grid`; arguments
+// checked.
+template <class Backend, class ExecutionSpace, class GridView, class DiagView, class OffView>
+auto symmetric_axis_factorize(const ExecutionSpace& exec, int axis, const GridView& grid,
+                              const DiagView& b, const OffView& e) {
+  using R = typename DiagView::non_const_value_type;
+  using E = typename OffView::non_const_value_type;
+  using F = symmetric_axis_factorization<E, ExecutionSpace, Backend>;
+  using memory_space = typename F::memory_space;
+  constexpr int rank = static_cast<int>(GridView::rank);
+  constexpr bool shared = DiagView::rank == 1;
+  constexpr bool device = std::is_same_v<Backend, backend::device>;
+  constexpr int W = thomas_axis_factor_packing<E, Backend>::W;
+  const line_packs lines = make_line_packs(grid, axis, lane_axis_of(grid, axis), W);
+  std::array<std::size_t, 4> extents{};
+  for (int k = 0; k < rank; ++k) extents[static_cast<std::size_t>(k)] = grid.extent(k);
+  const auto n = static_cast<std::size_t>(lines.n);
+  const auto nsys = static_cast<std::size_t>(lines.nsys);
+  // Values per array: the device's copies (n shared, or the grid's), else the packs' rows; the
+  // host's shared factors are 3n values of E.
+  const std::size_t per_array = nsys == 0 ? 0
+                                : shared  ? n
+                                : device  ? n * nsys
+                                          : n * static_cast<std::size_t>(lines.npacks) * W;
+  const std::string label = "bandsolve::factorize_along(symmetric)";
+  const Kokkos::View<R*, memory_space> pivots(Kokkos::view_alloc(exec, label + " pivots"),
+                                              shared && !device ? 0 : per_array);
+  const Kokkos::View<E*, memory_space> factors(Kokkos::view_alloc(exec, label + " factors"),
+                                               shared && !device ? 3 * per_array : per_array);
+  const Kokkos::View<int*, memory_space> info(Kokkos::view_alloc(exec, label + " info"), nsys);
+  const Kokkos::View<int*, memory_space> solve_info(
+      Kokkos::view_alloc(exec, label + " solve info"), device ? nsys : 0);
+  auto f = symmetric_axis_factorization_access::make<F>(pivots, factors, info, solve_info, lines,
+                                                        extents, rank, axis, shared);
+  if (nsys == 0) return f;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return f;
+  }
+  if constexpr (device) {
+    constexpr int copy_rank = shared ? 1 : rank;
+    // (k = 0: the array starts at the pointer; a rank-1 copy has n values.)
+    Kokkos::deep_copy(exec, stored_array<copy_rank, memory_space>(pivots.data(), n, 0, extents,
+                                                                  axis, false),
+                      b);
+    Kokkos::deep_copy(exec, stored_array<copy_rank, memory_space>(factors.data(), n, 0, extents,
+                                                                  axis, false),
+                      e);
+    symmetric_axis_codes_device(exec, lines, b, e, info);
+  } else if constexpr (shared) {
+    const index_t ni = lines.n;
+    E* const out = factors.data();
+    for_each_pack(exec, label.c_str(), 1, 0, [=](const index_t, void*) {
+      info(0) = factor_shared_spd<R, E>(ni, b, e, out, out + ni, out + 2 * ni);
+    });
+    for_each_pack(exec, label.c_str(), lines.nsys - 1, 0,
+                  [=](const index_t s, void*) { info(s + 1) = info(0); });
+  } else {
+    const int lane = lines.lane_axis;
+    const bool lanes = unit_lane_stride(b, lane) && unit_lane_stride(e, lane);
+    symmetric_axis_factor_host(exec, lines, lanes, b, e, pivots.data(), factors.data(), info);
+  }
+  return f;
+}
+
+}  // namespace detail
+
+// With d: the extents and the grouping of the lines from d (full or shared coefficients).
+template <class ExecutionSpace, class DiagView, class OffView, class DView,
+          class Backend = backend::default_for_t<ExecutionSpace>,
+          std::enable_if_t<Kokkos::is_view<DView>::value && backend::is_backend_v<Backend>,
+                           int> = 0>
+auto factorize_along(const ExecutionSpace& exec, algo::symmetric, int axis, const DiagView& diag,
+                     const OffView& offdiag, const DView& d, Backend = {}) {
+  const std::string fn = "bandsolve::factorize_along(symmetric)";
+  detail::symmetric_axis_factor_checks<Backend, ExecutionSpace>(fn, axis, d, "d", diag, offdiag);
+  return detail::symmetric_axis_factorize<Backend>(exec, axis, d, diag, offdiag);
+}
+
+// Without d: the extents and the grouping of the lines from diag (full arrays).
+template <class ExecutionSpace, class DiagView, class OffView,
+          class Backend = backend::default_for_t<ExecutionSpace>,
+          std::enable_if_t<backend::is_backend_v<Backend>, int> = 0>
+auto factorize_along(const ExecutionSpace& exec, algo::symmetric, int axis, const DiagView& diag,
+                     const OffView& offdiag, Backend = {}) {
+  static_assert(DiagView::rank != 1,
+                "bandsolve::factorize_along(symmetric): with coefficients shared by every line, "
+                "pass d (a View shaped like the right-hand sides to come) after offdiag");
+  const std::string fn = "bandsolve::factorize_along(symmetric)";
+  detail::symmetric_axis_factor_checks<Backend, ExecutionSpace>(fn, axis, diag, "diag", diag,
+                                                                offdiag);
+  return detail::symmetric_axis_factorize<Backend>(exec, axis, diag, diag, offdiag);
+}
+
+}  // namespace bandsolve
