@@ -26,6 +26,7 @@
 // 1-based row of the first pivot that is not positive and finite (solve_along(symmetric)'s). Work
 // is enqueued on exec, not fenced; a solve does not look at info().
 #include <bandsolve/tridiag/symmetric_axis.hpp>
+#include <bandsolve/tridiag/symmetric_register_sweep.hpp>
 #include <bandsolve/tridiag/thomas_axis_factor.hpp>
 
 #include <array>
@@ -103,8 +104,11 @@ void symmetric_axis_factored_solve_host(const ExecutionSpace& exec, const line_p
             sym_factored_solve_lanes<W, 1, false>(n, nl, 1, rp, cpp, rd, no_prefetch{});
         } else {
           const gathered_lanes<D> gd{base, sd.s[g.lane_axis], sd.s[g.axis]};
-          sym_factored_solve_gather<TR, W>(n, nl, rp, cpp, gd, static_cast<D*>(work),
-                                           no_prefetch{});
+          // Whole packs of doubles with unit row stride through the register sweeps, else the
+          // gathered sweeps.
+          if (!sym_factored_pack_in_registers<W>(n, nl, rp, cpp, gd, static_cast<D*>(work)))
+            sym_factored_solve_gather<TR, W>(n, nl, rp, cpp, gd, static_cast<D*>(work),
+                                             no_prefetch{});
         }
       });
 }

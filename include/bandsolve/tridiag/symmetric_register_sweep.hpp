@@ -115,7 +115,8 @@ KOKKOS_INLINE_FUNCTION bool sym_factored_pack_in_registers(index_t n, int nl, co
                                                            const C* cp, gathered_lanes<D> d,
                                                            D* scratch) {
   if constexpr (std::is_same_v<R, D> && std::is_same_v<C, D>) {
-    return register_factored_pack<GL, symmetric_factored_register_rows>(n, nl, r, cp, d, scratch);
+    return register_factored_pack<GL, symmetric_factored_register_rows>(n, nl, r, cp, cp, d,
+                                                                        scratch);
   } else {
     (void)n, (void)nl, (void)r, (void)cp, (void)d, (void)scratch;
     return false;

@@ -138,6 +138,11 @@ void thomas_axis_factored_solve_host(const ExecutionSpace& exec, const line_pack
             thomas_factored_solve_lanes<W, 1, false>(n, nl, 1, rp, lp, cpp, rd, no_prefetch{});
         } else {
           const gathered_lanes<D> gd{base, sd.s[g.lane_axis], sd.s[g.axis]};
+          // Whole packs of doubles with unit row stride through the register sweeps (their n * 8
+          // values of scratch fit in a whole pack's rows), else the gathered sweeps.
+          if (block == n && thomas_factored_pack_in_registers<W>(n, nl, rp, lp, cpp, gd,
+                                                                 static_cast<D*>(work)))
+            return;
           thomas_factored_solve_gather<TR, W>(n, nl, rp, lp, cpp, gd, static_cast<D*>(work),
                                               block, no_prefetch{});
         }

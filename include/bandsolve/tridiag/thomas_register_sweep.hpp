@@ -59,6 +59,55 @@ struct thomas_register_rows {
   inline const V& last() const { return dp_carry; }
 };
 
+// The factored forward substitution d'_i = r_i d_i - l_i d'_{i-1} on vectors V of lanes, for
+// simd::register_factored_sweep: factor rows r and lo of `lanes` systems each (the stored
+// packs), group g of V's lane count.
+template <class T, class V>
+struct thomas_factored_register_rows {
+  const T* r;
+  const T* lo;
+  index_t lanes;
+  V dp = V{};
+
+  template <int L, class Emit, class Load>
+  KOKKOS_FORCEINLINE_FUNCTION void forward(int g, index_t q,
+                                           V (&in)[1][static_cast<std::size_t>(L)],
+                                           const Emit& emit, const Load& load) {
+    V dp_ = dp;  // in a local while d' is stored (see register_sweep.hpp)
+    for (int j = 0; j < L; ++j) {
+      const index_t i = q * L + j;
+      V ri;
+      load(r + i * lanes + g * L, ri);
+      if (i == 0) {
+        dp_ = ri * in[0][0];
+      } else {
+        V li;
+        load(lo + i * lanes + g * L, li);
+        dp_ = ri * in[0][j] - li * dp_;
+      }
+      emit(i, dp_);
+    }
+    dp = dp_;
+  }
+};
+
+// The factored solve of a full gathered pack of GL double systems in registers where it applies
+// (factor rows r, l, c' of GL lanes, 8 systems at a time, d with unit row stride); returns false,
+// having written nothing, otherwise (the caller runs the gathered sweeps). scratch holds n * 8
+// values.
+template <int GL, class C, class D>
+KOKKOS_INLINE_FUNCTION bool thomas_factored_pack_in_registers(index_t n, int nl, const C* r,
+                                                              const C* lo, const C* cp,
+                                                              gathered_lanes<D> d, D* scratch) {
+  if constexpr (std::is_same_v<C, D>) {
+    return register_factored_pack<GL, thomas_factored_register_rows>(n, nl, r, lo, cp, d,
+                                                                     scratch);
+  } else {
+    (void)n, (void)nl, (void)r, (void)lo, (void)cp, (void)d, (void)scratch;
+    return false;
+  }
+}
+
 // Solves a gathered pack with the register sweeps where they apply (double, L = 8 lanes all
 // present, unit row stride, n a multiple of L, and a build with register sweeps): x into x_out,
 // the pack's info codes all 0, and returns true. Otherwise, or if the screen flags a pivot

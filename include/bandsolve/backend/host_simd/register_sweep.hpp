@@ -243,21 +243,23 @@ KOKKOS_FORCEINLINE_FUNCTION bool register_sweep_pack(
 
 // A factored solve of a full gathered pack of GL systems in registers where the register sweeps
 // serve it (double, GL a multiple of 8, all present, unit row stride, n a multiple of 8), 8
-// systems at a time; returns false, having written nothing, otherwise. The stored factors are r
-// and cp, rows of GL lanes; Rows<T, V>{r, cp, GL} is the family's forward substitution on vectors
-// V of lanes (see simd::register_factored_sweep). scratch holds n * 8 values.
+// systems at a time; returns false, having written nothing, otherwise. The stored factors are
+// rows of GL lanes: Rows<T, V>{f0, f1, GL} is the family's forward substitution on vectors V of
+// lanes over its two forward factors (see simd::register_factored_sweep), cp the back
+// substitution's c'. scratch holds n * 8 values.
 template <int GL, template <class, class> class Rows, class T>
-KOKKOS_FORCEINLINE_FUNCTION bool register_factored_pack(index_t n, int nl, const T* r, const T* cp,
-                                                   gathered_lanes<T> d, T* scratch) {
+KOKKOS_FORCEINLINE_FUNCTION bool register_factored_pack(index_t n, int nl, const T* f0,
+                                                        const T* f1, const T* cp,
+                                                        gathered_lanes<T> d, T* scratch) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
   if constexpr (register_sweeps_for_v<8, T> && GL % 8 == 0) {
     if (nl != GL || n < 8 || n % 8 != 0 || d.row_stride != 1) return false;
-    Rows<T, simd::vec<T, 8>> rows{r, cp, GL};
+    Rows<T, simd::vec<T, 8>> rows{f0, f1, GL};
     simd::register_factored_sweep<8, GL>(n, cp, d.base, d.system_stride, scratch, rows);
     return true;
   }
 #endif
-  (void)n, (void)nl, (void)r, (void)cp, (void)d, (void)scratch;
+  (void)n, (void)nl, (void)f0, (void)f1, (void)cp, (void)d, (void)scratch;
   return false;
 }
 
