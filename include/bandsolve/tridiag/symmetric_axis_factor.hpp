@@ -2,8 +2,8 @@
 // Factored symmetric positive definite (Hermitian) lines along an axis of a 2-D to 4-D array:
 // LDL^T once, solves many (an implicit diffusion operator kept across time steps).
 //
-//   auto f = bandsolve::factorize_along(exec, algo::symmetric{}, axis, diag, offdiag[, backend]);
-//   auto f = bandsolve::factorize_along(exec, algo::symmetric{}, axis, diag, offdiag, d[, backend]);
+//   auto f = factorize_along(exec, algo::symmetric{}, axis, diag, offdiag[, backend]);
+//   auto f = factorize_along(exec, algo::symmetric{}, axis, diag, offdiag, d[, backend]);
 //   f.solve(exec, d);   // any number of times: x overwrites d
 //   f.info();           // the factorization's codes, one per line (solve_along's numbering)
 //

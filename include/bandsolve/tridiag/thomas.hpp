@@ -427,9 +427,16 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
           else
             thomas_factored_solve_lanes<W, G, false>(n, nl, ng, rp, lp, cpp, rd, prefetch);
         } else {
-          if constexpr (!is_interleaved_v<Layout> && L > 1)
-            thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp, pack_gather<L>(d, p),
-                                                   static_cast<D*>(work), block, prefetch);
+          if constexpr (!is_interleaved_v<Layout> && L > 1) {
+            // Whole packs of doubles with unit row stride through the register sweeps (their
+            // n * 8 values of scratch fit in a whole pack's rows), else the gathered sweeps.
+            const auto gd = pack_gather<L>(d, p);
+            if (block == n &&
+                thomas_factored_pack_in_registers<L>(n, nl, rp, lp, cpp, gd, static_cast<D*>(work)))
+              return;
+            thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp, gd, static_cast<D*>(work),
+                                                   block, prefetch);
+          }
         }
       });
 }
