@@ -88,6 +88,10 @@ void instantiate_all() {
         .solve(exec, x);
     bandsolve::factorize_along(exec, algo::periodic{}, 2, u, v, w).solve(exec, xz);
     bandsolve::factorize_along(exec, algo::periodic{}, 1, u1, v1, w1, x).solve(exec, x);
+    bandsolve::factorize_along(exec, algo::symmetric{}, 2, v, w).solve(exec, xz);
+    bandsolve::factorize_along(exec, algo::symmetric{}, 1, v1, w1, x).solve(exec, x);
+    bandsolve::factorize_along(exec, algo::symmetric{}, 0, v, w, bandsolve::backend::device{})
+        .solve(exec, x);
     Kokkos::View<T*> x1("x1", n);
     bandsolve::solve(exec, algo::toeplitz_dc{}, T(-1), T(4), T(-1), x1);
     auto fz = bandsolve::factorize(exec, algo::toeplitz{}, T(-1), T(4), T(-1), n);
