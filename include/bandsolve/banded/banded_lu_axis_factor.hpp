@@ -156,16 +156,7 @@ class banded_axis_factorization {
   void solve(const ExecutionSpace& exec, const DView& d) const {
     using D = typename DView::value_type;
     constexpr int R = static_cast<int>(DView::rank);
-    static_assert(Kokkos::is_view<DView>::value && R >= 2 && R <= detail::max_axis_rank,
-                  "bandsolve::banded_axis_factorization::solve: d must be a View of rank 2, 3 "
-                  "or 4");
-    static_assert(is_rhs_of_v<Scalar, D> && !std::is_const_v<D>,
-                  "bandsolve::banded_axis_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type, or of Kokkos::complex of it over a real band");
-    static_assert(
-        Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
-        "bandsolve::banded_axis_factorization::solve: d must be accessible from the execution "
-        "space");
+    detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = "bandsolve::banded_axis_factorization::solve";
     detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored grid");
     if (lines_.nsys == 0 || n_ == 0) return;

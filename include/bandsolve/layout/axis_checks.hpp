@@ -2,10 +2,13 @@
 // Argument checks of the solves along an axis of an N-D array (every family that has one):
 // the axis, the lines' count against info, and coefficient arrays against d. Host code only.
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
+#include <bandsolve/layout/axis.hpp>
 
 #include <array>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 
 namespace bandsolve::detail {
 
@@ -56,6 +59,26 @@ std::size_t check_along_lines(const std::string& fn, int axis, const DView& d,
     throw_invalid_argument(fn, "info.extent(0) = ", info.extent(0), " but d has ", nsys,
                            " lines along axis ", axis, " (the product of its other extents)");
   return nsys;
+}
+
+// The static checks of f.solve(exec, d) for a factorization of the lines along an axis, of
+// scalar type Scalar: d a non-const View of rank 2 to 4, of Scalar or Kokkos::complex of a real
+// Scalar, accessible from the execution space.
+template <class Scalar, class ExecutionSpace, class DView>
+constexpr void axis_factored_solve_static_checks() {
+  using D = typename DView::value_type;
+  constexpr int rank = static_cast<int>(DView::rank);
+  static_assert(Kokkos::is_view<DView>::value && rank >= 2 && rank <= max_axis_rank,
+                "bandsolve: f.solve(exec, d) of lines factored along an axis: d must be a View "
+                "of rank 2, 3 or 4");
+  static_assert(is_rhs_of_v<Scalar, D> && !std::is_const_v<D>,
+                "bandsolve: f.solve(exec, d) of lines factored along an axis: d must be a "
+                "non-const View of the factored scalar type, or of Kokkos::complex of a real "
+                "factored type");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
+      "bandsolve: f.solve(exec, d) of lines factored along an axis: d must be accessible from "
+      "the execution space");
 }
 
 // The checks of f.solve(exec, d) for a factorization of the lines along an axis: it holds

@@ -189,18 +189,8 @@ class symmetric_axis_factorization {
   // real one; x overwrites d. Enqueued on exec, not fenced.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    using D = typename DView::value_type;
     constexpr int rank = static_cast<int>(DView::rank);
-    static_assert(Kokkos::is_view<DView>::value && rank >= 2 && rank <= detail::max_axis_rank,
-                  "bandsolve::symmetric_axis_factorization::solve: d must be a View of rank 2, "
-                  "3 or 4");
-    static_assert(is_rhs_of_v<Scalar, D> && !std::is_const_v<D>,
-                  "bandsolve::symmetric_axis_factorization::solve: d must be a non-const View "
-                  "of the factored scalar type, or of Kokkos::complex of a real factored type");
-    static_assert(
-        Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
-        "bandsolve::symmetric_axis_factorization::solve: d must be accessible from the "
-        "execution space");
+    detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = "bandsolve::symmetric_axis_factorization::solve";
     detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored array");
     if (lines_.nsys == 0 || lines_.n == 0) return;
