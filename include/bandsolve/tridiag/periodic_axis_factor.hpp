@@ -31,6 +31,7 @@
 #include <bandsolve/core/info.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
+#include <bandsolve/layout/axis_factorization.hpp>
 #include <bandsolve/tridiag/lane_kernel_axis.hpp>
 #include <bandsolve/tridiag/periodic_axis.hpp>
 #include <bandsolve/tridiag/periodic_kernel.hpp>
@@ -158,7 +159,11 @@ struct periodic_axis_factorization_access {
 // The factors of the periodic lines along one axis of a grid (factorize_along). Backend: the
 // backend that factored them and runs the solves.
 template <class Scalar, class ExecutionSpace, class Backend>
-class periodic_axis_factorization {
+class periodic_axis_factorization
+    : public detail::axis_lines_factorization<typename ExecutionSpace::memory_space> {
+  using base = detail::axis_lines_factorization<typename ExecutionSpace::memory_space>;
+  using base::axis_, base::extents_, base::info_, base::lines_, base::shared_;
+
  public:
   using scalar_type = Scalar;
   using execution_space = ExecutionSpace;
@@ -166,12 +171,6 @@ class periodic_axis_factorization {
 
   periodic_axis_factorization() = default;
 
-  std::size_t nsys() const { return static_cast<std::size_t>(lines_.nsys); }  // lines
-  std::size_t n() const { return static_cast<std::size_t>(lines_.n); }
-  int axis() const { return axis_; }
-  // Whether a, b and c were shared by every line (one line's factors are stored).
-  bool shared() const { return shared_; }
-  Kokkos::View<const int*, memory_space> info() const { return info_; }
   std::size_t storage_bytes() const { return stored_.span() * sizeof(Scalar); }
 
   // d: the factored grid's extents, any layout, of the factored scalar type or Kokkos::complex
@@ -181,8 +180,7 @@ class periodic_axis_factorization {
     constexpr int R = static_cast<int>(DView::rank);
     detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = "bandsolve::periodic_axis_factorization::solve";
-    detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored grid");
-    if (lines_.nsys == 0 || lines_.n == 0) return;
+    if (!this->solve_needed(fn, d, "factored grid")) return;
     constexpr int L = detail::periodic_axis_factor_lanes<Scalar>;
     if constexpr (std::is_same_v<Backend, backend::device>) {
       using memory = memory_space;
@@ -220,16 +218,12 @@ class periodic_axis_factorization {
                               const detail::line_packs& lines,
                               std::array<std::size_t, 4> extents, int rank, int axis,
                               std::size_t per_array, bool shared)
-      : stored_(stored), info_(info), solve_info_(solve_info), lines_(lines), extents_(extents),
-        rank_(rank), axis_(axis), per_array_(per_array), shared_(shared), initialized_(true) {}
+      : base(info, lines, extents, rank, axis, shared), stored_(stored), solve_info_(solve_info),
+        per_array_(per_array) {}
 
   Kokkos::View<Scalar*, memory_space> stored_;  // host: the factors; device: a, b, c
-  Kokkos::View<int*, memory_space> info_, solve_info_;
-  detail::line_packs lines_;
-  std::array<std::size_t, 4> extents_{};
-  int rank_ = 0, axis_ = 0;
+  Kokkos::View<int*, memory_space> solve_info_;
   std::size_t per_array_ = 0;
-  bool shared_ = false, initialized_ = false;
 };
 
 namespace detail {

@@ -25,6 +25,7 @@
 // symmetric sweep on the copies (as many words as the factors would move). Codes: 0, or the
 // 1-based row of the first pivot that is not positive and finite (solve_along(symmetric)'s). Work
 // is enqueued on exec, not fenced; a solve does not look at info().
+#include <bandsolve/layout/axis_factorization.hpp>
 #include <bandsolve/tridiag/symmetric_axis.hpp>
 #include <bandsolve/tridiag/symmetric_register_sweep.hpp>
 #include <bandsolve/tridiag/thomas_axis_factor.hpp>
@@ -166,7 +167,11 @@ struct symmetric_axis_factorization_access {
 // The factors of the symmetric lines along one axis (factorize_along(exec, algo::symmetric{},
 // ...)); Scalar: offdiag's type. Backend: the backend that factored them and runs the solves.
 template <class Scalar, class ExecutionSpace, class Backend>
-class symmetric_axis_factorization {
+class symmetric_axis_factorization
+    : public detail::axis_lines_factorization<typename ExecutionSpace::memory_space> {
+  using base = detail::axis_lines_factorization<typename ExecutionSpace::memory_space>;
+  using base::axis_, base::extents_, base::info_, base::lines_, base::shared_;
+
  public:
   using scalar_type = Scalar;
   using real_type = real_type_t<Scalar>;
@@ -175,12 +180,6 @@ class symmetric_axis_factorization {
 
   symmetric_axis_factorization() = default;
 
-  std::size_t nsys() const { return static_cast<std::size_t>(lines_.nsys); }  // lines
-  std::size_t n() const { return static_cast<std::size_t>(lines_.n); }
-  int axis() const { return axis_; }
-  // Whether diag and offdiag were shared by every line (one line's factors are stored).
-  bool shared() const { return shared_; }
-  Kokkos::View<const int*, memory_space> info() const { return info_; }
   std::size_t storage_bytes() const {
     return pivots_.span() * sizeof(real_type) + factors_.span() * sizeof(Scalar);
   }
@@ -192,14 +191,13 @@ class symmetric_axis_factorization {
     constexpr int rank = static_cast<int>(DView::rank);
     detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = "bandsolve::symmetric_axis_factorization::solve";
-    detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored array");
-    if (lines_.nsys == 0 || lines_.n == 0) return;
+    if (!this->solve_needed(fn, d, "factored array")) return;
     if constexpr (std::is_same_v<Backend, backend::device>) {
       // The one-shot device sweep on the stored copies (its info codes go to a kept buffer).
       using memory = memory_space;
       const auto copy_of = [&](auto* data, auto rank_tag) {
         constexpr int copy_rank = decltype(rank_tag)::value;
-        return detail::stored_array<copy_rank, memory>(data, n(), 0, extents_, axis_, false);
+        return detail::stored_array<copy_rank, memory>(data, this->n(), 0, extents_, axis_, false);
       };
       const auto run = [&](auto rank_tag) {
         detail::symmetric_along<backend::device>(exec, axis_, copy_of(pivots_.data(), rank_tag),
@@ -226,21 +224,15 @@ class symmetric_axis_factorization {
                                const detail::line_packs& lines,
                                std::array<std::size_t, 4> extents, int rank, int axis,
                                bool shared)
-      : pivots_(pivots), factors_(factors), info_(info), solve_info_(solve_info),
-        lines_(lines), extents_(extents), rank_(rank), axis_(axis), shared_(shared),
-        initialized_(true) {}
+      : base(info, lines, extents, rank, axis, shared), pivots_(pivots), factors_(factors),
+        solve_info_(solve_info) {}
 
   // Host backends, full coefficients: 1/pivot and c' in the packs' rows; shared ones: r, l, c'
   // of one line in factors_ (Thomas's form), pivots_ empty. Device backend: copies of diag and
   // offdiag (the array's values in LayoutRight order, or the n shared ones).
   Kokkos::View<real_type*, memory_space> pivots_;
   Kokkos::View<Scalar*, memory_space> factors_;
-  Kokkos::View<int*, memory_space> info_;
   Kokkos::View<int*, memory_space> solve_info_;  // device backend: the solves' codes (unread)
-  detail::line_packs lines_;
-  std::array<std::size_t, 4> extents_{};
-  int rank_ = 0, axis_ = 0;
-  bool shared_ = false, initialized_ = false;
 };
 
 namespace detail {

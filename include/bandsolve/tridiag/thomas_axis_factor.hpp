@@ -34,6 +34,7 @@
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
+#include <bandsolve/layout/axis_factorization.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
 #include <bandsolve/tridiag/thomas_axis_kernel.hpp>
@@ -330,7 +331,11 @@ struct thomas_axis_factorization_access {
 // The factors of the lines along one axis (factorize_along(exec, algo::thomas{}, ...)). Backend:
 // the backend that factored them and runs the solves.
 template <class Scalar, class ExecutionSpace, class Backend>
-class thomas_axis_factorization {
+class thomas_axis_factorization
+    : public detail::axis_lines_factorization<typename ExecutionSpace::memory_space> {
+  using base = detail::axis_lines_factorization<typename ExecutionSpace::memory_space>;
+  using base::axis_, base::extents_, base::info_, base::lines_, base::shared_;
+
  public:
   using scalar_type = Scalar;
   using execution_space = ExecutionSpace;
@@ -338,12 +343,6 @@ class thomas_axis_factorization {
 
   thomas_axis_factorization() = default;
 
-  std::size_t nsys() const { return static_cast<std::size_t>(lines_.nsys); }  // lines
-  std::size_t n() const { return static_cast<std::size_t>(lines_.n); }
-  int axis() const { return axis_; }
-  // Whether a, b and c were shared by every line (one line's factors are stored).
-  bool shared() const { return shared_; }
-  Kokkos::View<const int*, memory_space> info() const { return info_; }
   std::size_t storage_bytes() const { return factors_.span() * sizeof(Scalar); }
 
   // d: the factored extents, any layout, of the factored scalar type or Kokkos::complex of a
@@ -353,8 +352,7 @@ class thomas_axis_factorization {
     constexpr int rank = static_cast<int>(DView::rank);
     detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = "bandsolve::thomas_axis_factorization::solve";
-    detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored array");
-    if (lines_.nsys == 0 || lines_.n == 0) return;
+    if (!this->solve_needed(fn, d, "factored array")) return;
     const Scalar* const f = factors_.data();
     if constexpr (std::is_same_v<Backend, backend::device>) {
       // The one-shot device sweep on the stored copies (its info codes go to a kept buffer).
@@ -392,21 +390,16 @@ class thomas_axis_factorization {
                             const detail::line_packs& lines, std::array<std::size_t, 4> extents,
                             int rank, int axis, std::size_t per_factor, bool shared,
                             bool side_by_side)
-      : factors_(factors), info_(info), solve_info_(solve_info), lines_(lines),
-        extents_(extents), rank_(rank), axis_(axis), per_factor_(per_factor), shared_(shared),
-        side_by_side_(side_by_side), initialized_(true) {}
+      : base(info, lines, extents, rank, axis, shared), factors_(factors),
+        solve_info_(solve_info), per_factor_(per_factor), side_by_side_(side_by_side) {}
 
   // Host backends: r, then l, then c', per_factor_ values each. Device backend: copies of a, b
   // and c (per_factor_ values each: the array's, or n shared ones), with the lines side by side
   // or not (detail::stored_layout).
   Kokkos::View<Scalar*, memory_space> factors_;
-  Kokkos::View<int*, memory_space> info_;
   Kokkos::View<int*, memory_space> solve_info_;  // device backend: the solves' codes (unread)
-  detail::line_packs lines_;
-  std::array<std::size_t, 4> extents_{};
-  int rank_ = 0, axis_ = 0;
   std::size_t per_factor_ = 0;
-  bool shared_ = false, side_by_side_ = false, initialized_ = false;
+  bool side_by_side_ = false;
 };
 
 namespace detail {
