@@ -3,6 +3,8 @@
 #   build/test      Release at -O1 -fstrict-aliasing: unit tests, warnings test, package tests,
 #                   examples (the SIMD paths are explicit vector code, the same at any level;
 #                   -O2 took a third more compile time: docs/development.md, "Build and CI times");
+#                   not tests/device (the device backend's kernels on the host), which
+#                   build/sanitize runs with the memory checks;
 #   build/sanitize  -O0 -g1 with ASan + UBSan (skipped with BANDSOLVE_SKIP_SANITIZE=1), compiled
 #                   by Clang where it is installed (setup-debian.sh installs it; GCC otherwise):
 #                   a second compiler for the same code, which at -O0 with the sanitizers compiles
@@ -52,7 +54,7 @@ log "set-up took $((SECONDS - setup_start)) s"
 start=$SECONDS
 build_and_test build/test -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -fstrict-aliasing -DNDEBUG" \
-  -DBANDSOLVE_SANITIZE=OFF "${linker[@]}"
+  -DBANDSOLVE_SANITIZE=OFF -DBANDSOLVE_TEST_DEVICE_KERNELS_ON_HOST=OFF "${linker[@]}"
 if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
   # Clang links against the same Kokkos: the OpenMP calls GCC compiled into it are served by
   # LLVM's libomp, which implements them.
