@@ -20,6 +20,7 @@
 #include <bandsolve/tridiag/pcr.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
 #include <bandsolve/tridiag/periodic_axis_factor.hpp>
+#include <bandsolve/tridiag/pivoting_axis_factor.hpp>
 #include <bandsolve/tridiag/pivoting.hpp>
 #include <bandsolve/tridiag/symmetric.hpp>
 #include <bandsolve/tridiag/symmetric_axis_factor.hpp>

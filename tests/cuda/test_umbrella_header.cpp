@@ -219,8 +219,8 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, factorize_along, and complex d over
-// the real coefficients), symmetric (also factorize_along) and partial pivoting with full ones,
-// periodic (also factorize_along), block Thomas (m = 3, also factorize_along) and banded LU
+// the real coefficients), symmetric and partial pivoting with full ones (both also
+// factorize_along), periodic (also factorize_along), block Thomas (m = 3, also factorize_along) and banded LU
 // (pentadiagonal, also factorize_along) with both, rows whose solution is all ones (d = a + b + c without the
 // entries outside the matrix, all of them for periodic lines).
 void along_on_device() {
@@ -343,6 +343,15 @@ void along_on_device() {
                            info);
     Kokkos::fence();
     report((axis_name + ", partial pivoting").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
+    const auto fpiv = bandsolve::factorize_along(Kokkos::Cuda(),
+                                                 bandsolve::algo::partial_pivoting{}, axis, a, b,
+                                                 c);
+    Kokkos::deep_copy(d, rhs);
+    fpiv.solve(Kokkos::Cuda(), d);
+    Kokkos::fence();
+    report((axis_name + ", partial pivoting, factorize_along").c_str(),
+           bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fpiv.info())) +
+               (worst() > 1e-12 ? 1 : 0));
     // solve_along_add: d (the right-hand sides, read only) solved and added to u = 0, then u
     // copied to d for the check.
     Kokkos::View<double***, Kokkos::LayoutRight, mem> u("u", e[0], e[1], e[2]);

@@ -1,10 +1,10 @@
-// factorize_along(thomas), factorize_along(periodic) and factorize_along(symmetric) and their
-// solves: the lines along every axis of 2-D, 3-D and 4-D arrays, factored once and solved for two
-// right-hand sides, checked by each line's residual (periodic: indices modulo n), for
-// coefficients and right-hand sides in every order (d laid out unlike the coefficients too),
-// full and shared coefficients, real and complex, complex d over real coefficients, on the host
-// and the device backends; long lines solved block by block, info codes on their lines' numbers,
-// empty arrays, and bad input.
+// factorize_along of Thomas, periodic, partial pivoting and symmetric lines and their solves: the
+// lines along every axis of 2-D, 3-D and 4-D arrays, factored once and solved for two right-hand
+// sides, checked by each line's residual (periodic: indices modulo n), for coefficients and
+// right-hand sides in every order (d laid out unlike the coefficients too), full and shared
+// coefficients, real and complex, complex d over real coefficients, lines that need row
+// interchanges (partial pivoting), on the host and the device backends; long lines solved block
+// by block, info codes on their lines' numbers, empty arrays, and bad input.
 #include <bandsolve/bandsolve.hpp>
 
 #include "axis_support.hpp"
@@ -22,6 +22,7 @@
 
 namespace {
 
+using bandsolve::algo::partial_pivoting;
 using bandsolve::algo::periodic;
 using bandsolve::algo::symmetric;
 using bandsolve::algo::thomas;
@@ -59,13 +60,14 @@ T conj_value(const T& v) {
 
 // Row-dominant coefficients of `lines` lines of n rows, line s row i at s n + i (a_0 = c_{n-1}
 // = 0 unless periodic): |b_i| >= |a_i| + |c_i| + 1. Hermitian (symmetric positive definite
-// lines): a_i = conj(c_{i-1}) and b_i > 0.
+// lines): a_i = conj(c_{i-1}) and b_i > 0. Weak (lines that need row interchanges): |b_i| <= 0.3
+// and b_0 = 0 (for n > 1), where Thomas's first pivot is zero.
 template <class C>
 struct lines_of {
   std::size_t n, lines;
   std::vector<C> a, b, c;
   lines_of(std::size_t n_, std::size_t lines_, std::uint32_t seed, bool periodic = false,
-           bool hermitian = false)
+           bool hermitian = false, bool weak = false)
       : n(n_), lines(lines_), a(n_ * lines_), b(n_ * lines_), c(n_ * lines_) {
     std::mt19937 gen(seed);
     bstest::uniform_real margin(1.0, 2.0);
@@ -75,7 +77,12 @@ struct lines_of {
       else a[k] = i == 0 && !periodic ? C(0) : random_value<C>(gen);
       c[k] = i + 1 == n && !periodic ? C(0) : random_value<C>(gen);
       const double bmag = magnitude(a[k]) + magnitude(c[k]) + margin(gen);
-      b[k] = C(static_cast<real_of_t<C>>(k % 3 == 0 && !hermitian ? -bmag : bmag));
+      if (weak)
+        b[k] = i == 0 && n > 1 ? C(0)
+                               : C(static_cast<real_of_t<C>>((k % 3 == 0 ? -0.15 : 0.15) *
+                                                             margin(gen)));
+      else
+        b[k] = C(static_cast<real_of_t<C>>(k % 3 == 0 && !hermitian ? -bmag : bmag));
     }
   }
   std::size_t line_of(std::size_t s) const { return lines == 1 ? 0 : s; }
@@ -138,12 +145,14 @@ template <class Algo, class C, class D, std::size_t R, bool Shared, class Exec, 
 void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
                 order coefficient_order, order d_order, std::uint32_t seed, Backend... backend) {
   constexpr bool cyclic = std::is_same_v<Algo, periodic>;
+  constexpr bool weak = std::is_same_v<Algo, partial_pivoting>;
   using B = diag_of_t<Algo, C>;
   const std::size_t n = grid[axis], nlines = lines_along(grid, axis);
   INFO("grid rank " << R << ", axis " << axis << ", n " << n << ", coefficients "
                     << bstest::order_name(coefficient_order) << ", d "
                     << bstest::order_name(d_order) << (Shared ? ", shared" : ""));
-  const lines_of<C> m(n, Shared ? 1 : nlines, seed, cyclic, std::is_same_v<Algo, symmetric>);
+  const lines_of<C> m(n, Shared ? 1 : nlines, seed, cyclic, std::is_same_v<Algo, symmetric>,
+                      weak);
   std::array<bstest::strided<D, int(R)>, 2> ds;
   std::array<std::vector<D>, 2> rhs;
   std::mt19937 gen(seed + 1);
@@ -216,7 +225,8 @@ void check_every_axis(Exec exec, Backend... backend) {
 
 // Grid (20, 5, 4) in LayoutLeft along axis 1 (packs along x, lanes 4 lines apart): line
 // (2, :, 1) = 9 has a zero pivot at row 3 (info 4; symmetric lines: b_3 = 0 makes it negative,
-// and line 17's b_0 < 0 reports 1); shared coefficients with b = 0: every line reports 1. Both
+// and line 17's b_0 < 0 reports 1; partial pivoting: column 3 zero, c_2 = b_3 = a_4 = 0);
+// shared coefficients with b = 0 (partial pivoting: a = c = 0 too): every line reports 1. Both
 // backends.
 template <class Algo>
 void check_bad_pivot_codes() {
@@ -226,8 +236,10 @@ void check_bad_pivot_codes() {
     lines_of<double> m(n, nlines, 5, std::is_same_v<Algo, periodic>,
                        std::is_same_v<Algo, symmetric>);
     constexpr bool spd = std::is_same_v<Algo, symmetric>;
+    constexpr bool pivoting = std::is_same_v<Algo, partial_pivoting>;
     const std::size_t indefinite = bad + 8;  // symmetric: b_0 < 0, which Thomas would solve
     if (spd) m.b[bad * n + 3] = 0, m.b[indefinite * n] *= -1;
+    else if (pivoting) m.c[bad * n + 2] = m.b[bad * n + 3] = m.a[bad * n + 4] = 0;
     else m.a[bad * n + 3] = m.b[bad * n + 3] = 0;
     const auto a = make_array<double, 3>("a", grid, order::left);
     const auto b = make_array<double, 3>("b", grid, order::left);
@@ -244,7 +256,7 @@ void check_bad_pivot_codes() {
     CHECK(bstest::info_to_host(f.info()) == expected);
 
     const Kokkos::View<double*, Kokkos::HostSpace> sa("sa", n), sb("sb", n);
-    Kokkos::deep_copy(sa, 1.0);
+    Kokkos::deep_copy(sa, pivoting ? 0.0 : 1.0);
     const auto d = make_array<double, 3>("d", grid, order::right);
     const auto fs = factorize_lines<Algo>(exec, 1, sa, sb, sa, d, backend...);
     CHECK(fs.shared());
@@ -379,39 +391,78 @@ TEST_CASE("factorize_along(periodic) reports bad pivots on their lines' numbers"
   check_bad_pivot_codes<periodic>();
 }
 
-TEST_CASE("factorize_along(periodic) with no lines or no rows, and bad input",
-          "[axis][factor][periodic][checks]") {
+// No lines, no rows, and bad input of factorize_along(Algo) and of the solve of Factorization,
+// the families of lane_axis_factorization (periodic, partial pivoting).
+template <class Algo, template <class, class, class> class Factorization>
+void check_edges_and_bad_input(const std::string& factorize, const std::string& solve) {
   using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
   using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
-  const Kokkos::DefaultHostExecutionSpace exec;
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  const Exec exec;
   const V3 none("none", 4, 0, 3);
-  const auto g = bandsolve::factorize_along(exec, periodic{}, 1, none, none, none);
+  const auto g = bandsolve::factorize_along(exec, Algo{}, 1, none, none, none);
   CHECK(g.nsys() == 12);
   CHECK(bstest::info_to_host(g.info()) == std::vector<int>(12, 0));
   g.solve(exec, V3("d", 4, 0, 3));
-  CHECK(bandsolve::factorize_along(exec, periodic{}, 0, none, none, none).nsys() == 0);
+  CHECK(bandsolve::factorize_along(exec, Algo{}, 0, none, none, none).nsys() == 0);
 
   const V3 a("a", 2, 3, 4), b("b", 2, 3, 4), c("c", 2, 3, 4), d("d", 2, 3, 4);
   const auto throws = [&](auto&& call, const std::string& fn, const std::string& text) {
     CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(fn) &&
                                   Catch::Matchers::ContainsSubstring(text));
   };
-  const std::string factorize = "bandsolve::factorize_along(periodic)";
-  throws([&] { (void)bandsolve::factorize_along(exec, periodic{}, 3, a, b, c); }, factorize,
+  throws([&] { (void)bandsolve::factorize_along(exec, Algo{}, 3, a, b, c); }, factorize,
          "axis = 3 but b has rank 3 (axes 0 to 2)");
   const V1 s3("s3", 3), s4("s4", 4);
-  throws([&] { (void)bandsolve::factorize_along(exec, periodic{}, 1, s3, s4, s3, d); },
-         factorize, "b.extent(0) = 4 but d.extent(1) = 3");
-  const auto f = bandsolve::factorize_along(exec, periodic{}, 1, a, b, c);
+  throws([&] { (void)bandsolve::factorize_along(exec, Algo{}, 1, s3, s4, s3, d); }, factorize,
+         "b.extent(0) = 4 but d.extent(1) = 3");
+  const auto f = bandsolve::factorize_along(exec, Algo{}, 1, a, b, c);
   CHECK(f.storage_bytes() >= 4 * 24 * sizeof(double));
-  const std::string solve = "bandsolve::periodic_axis_factorization::solve";
   throws([&] { f.solve(exec, V3("other", 2, 4, 4)); }, solve,
          "d.extent(1) = 4 but the factored grid has 3");
-  const bandsolve::periodic_axis_factorization<
-      double, Kokkos::DefaultHostExecutionSpace,
-      bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>
-      empty;
+  const Factorization<double, Exec, bandsolve::backend::default_for_t<Exec>> empty;
   throws([&] { empty.solve(exec, d); }, solve, "empty");
+}
+
+TEST_CASE("factorize_along(periodic) with no lines or no rows, and bad input",
+          "[axis][factor][periodic][checks]") {
+  check_edges_and_bad_input<periodic, bandsolve::periodic_axis_factorization>(
+      "bandsolve::factorize_along(periodic)", "bandsolve::periodic_axis_factorization::solve");
+}
+
+TEST_CASE("factorize_along(partial_pivoting) solves every line along every axis",
+          "[axis][factor][pivoting]") {
+  bstest::for_each_exec([](auto exec) {
+    check_every_axis<partial_pivoting, double, double, false>(exec);
+    check_every_axis<partial_pivoting, double, double, true>(exec);
+    check_every_axis<partial_pivoting, float, float, false>(exec);
+    check_every_axis<partial_pivoting, double, Kokkos::complex<double>, true>(exec);
+    check_every_axis<partial_pivoting, Kokkos::complex<double>, Kokkos::complex<double>, false>(
+        exec);
+  });
+}
+
+TEST_CASE("factorize_along(partial_pivoting) on the device backend solves every line along "
+          "every axis",
+          "[axis][factor][pivoting][device]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    check_every_axis<partial_pivoting, double, double, false>(exec, dev);
+    check_every_axis<partial_pivoting, double, double, true>(exec, dev);
+    check_every_axis<partial_pivoting, float, Kokkos::complex<float>, false>(exec, dev);
+  });
+}
+
+TEST_CASE("factorize_along(partial_pivoting) reports zero pivots on their lines' numbers",
+          "[axis][factor][pivoting][info]") {
+  check_bad_pivot_codes<partial_pivoting>();
+}
+
+TEST_CASE("factorize_along(partial_pivoting) with no lines or no rows, and bad input",
+          "[axis][factor][pivoting][checks]") {
+  check_edges_and_bad_input<partial_pivoting, bandsolve::pivoting_axis_factorization>(
+      "bandsolve::factorize_along(partial_pivoting)",
+      "bandsolve::pivoting_axis_factorization::solve");
 }
 
 TEST_CASE("factorize_along(symmetric) solves every line along every axis",

@@ -88,6 +88,11 @@ void instantiate_all() {
         .solve(exec, x);
     bandsolve::factorize_along(exec, algo::periodic{}, 2, u, v, w).solve(exec, xz);
     bandsolve::factorize_along(exec, algo::periodic{}, 1, u1, v1, w1, x).solve(exec, x);
+    bandsolve::factorize_along(exec, algo::partial_pivoting{}, 2, u, v, w).solve(exec, xz);
+    bandsolve::factorize_along(exec, algo::partial_pivoting{}, 1, u1, v1, w1, x).solve(exec, x);
+    bandsolve::factorize_along(exec, algo::partial_pivoting{}, 0, u, v, w,
+                               bandsolve::backend::device{})
+        .solve(exec, x);
     bandsolve::factorize_along(exec, algo::symmetric{}, 2, v, w).solve(exec, xz);
     bandsolve::factorize_along(exec, algo::symmetric{}, 1, v1, w1, x).solve(exec, x);
     bandsolve::factorize_along(exec, algo::symmetric{}, 0, v, w, bandsolve::backend::device{})

@@ -1,8 +1,9 @@
 #pragma once
 // What every factorization of the lines along an axis of an N-D array holds besides its factors
-// (factorize_along of Thomas, periodic and symmetric lines): the lines' grouping and codes, the
-// grid's extents, the axis, and whether the coefficients were shared by every line; the
-// accessors users call, and the checks a solve runs on d against the factored grid.
+// (factorize_along of Thomas, periodic, partial pivoting and symmetric lines): the lines'
+// grouping and codes, the grid's extents, the axis, and whether the coefficients were shared by
+// every line; the accessors users call, and the checks a solve runs on d against the factored
+// grid.
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 

@@ -17,7 +17,8 @@
 // 1.4-2.3 against 1.8-2.5, partial pivoting (full) 2.9-3.3 against 2.7-5.5; along z 32 staged
 // lanes against 16 lanes read in place: periodic full 1.9-2.1 against 3.8, shared 0.70-0.74
 // against 1.25-1.33 (docs/performance.md).
-// Called from periodic_axis.hpp and pivoting_axis.hpp (lane_family_along).
+// Called from periodic_axis.hpp and pivoting_axis.hpp (lane_family_along), and by the factored
+// lines of those families (lane_axis_factor.hpp: its packs and lane blocks).
 #include <bandsolve/backend/host_simd/lane_block.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/checks.hpp>

@@ -485,7 +485,8 @@ void check_factor_coefficient(const std::string& fn, const char* name, const Vie
     check_same_extents(fn, name, v, grid_name, grid);
 }
 
-// The checks of factorize_along(thomas) against `grid`.
+// The checks of factorize_along against `grid`: Thomas's, and the periodic and partial pivoting
+// lines' (lane_axis_factor.hpp), which take the same a, b, c.
 template <class Backend, class ExecutionSpace, class GridView, class AView, class BView,
           class CView>
 void thomas_axis_factor_checks(const std::string& fn, int axis, const GridView& grid,
@@ -496,8 +497,8 @@ void thomas_axis_factor_checks(const std::string& fn, int axis, const GridView& 
                              info_type>();
   static_assert(std::is_same_v<Backend, backend::device> ||
                     std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
-                "bandsolve::factorize_along(thomas): a host backend runs only on its own "
-                "execution space");
+                "bandsolve::factorize_along: a host backend runs only on its own execution "
+                "space");
   check_factor_axis(fn, axis, grid, grid_name);
   check_factor_coefficient(fn, "a", a, axis, grid, grid_name);
   check_factor_coefficient(fn, "b", b, axis, grid, grid_name);
