@@ -11,7 +11,9 @@
 //   complex_rhs: the same real coefficients with a Kokkos::complex<double> d (the Fourier modes of
 //   a real operator), d and x of two words each: 7 words full, 4 shared;
 //   periodic, partial pivoting: as Thomas, 5 words full and 2 shared (their extra sweeps stay in
-//   cache);
+//   cache); factored (factorize_along once, then f.solve): the factors read and d read and
+//   written: Thomas 3 + 2 words, periodic 4 + 2, partial pivoting 4 + 2 and a byte (the row
+//   interchange), shared 2;
 //   symmetric (solve_along(symmetric): diag and offdiag): read diag, offdiag, d, write x = 4 words
 //   full, 2 shared; Hermitian lines (complex offdiag and d): 1 + 2 + 2 + 2 = 7 full, 4 shared;
 //   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9.
@@ -141,7 +143,9 @@ void axis_benchmark(benchmark::State& state) {
 // factorize_along(thomas) once, then its solve on an N^3 cube (the coefficients of
 // axis_benchmark): full factors r, l, c' per unknown (read with d, write x: 5 words, as the
 // one-shot solve, without its divisions and c' scratch), or one line's (2 words).
-// factorize_along(periodic): 4 factors per unknown (r, l, c', z; 6 words with d and x).
+// factorize_along(periodic): 4 factors per unknown (r, l, c', z; 6 words with d and x);
+// factorize_along(partial_pivoting): 4 factors (r, u1, u2, the multiplier) and the interchange
+// byte per unknown.
 template <bool Shared, class Algo = bandsolve::algo::thomas>
 void factored_axis_benchmark(benchmark::State& state) {
   const std::size_t N = static_cast<std::size_t>(state.range(0));
@@ -169,7 +173,9 @@ void factored_axis_benchmark(benchmark::State& state) {
     run(bandsolve::factorize_along(exec, Algo{}, axis, a, b, c));
   }
   const double unknowns = double(N) * N * N;
-  const double factors = std::is_same_v<Algo, bandsolve::algo::periodic> ? 4.0 : 3.0;
+  const double factors = std::is_same_v<Algo, bandsolve::algo::periodic>           ? 4.0
+                         : std::is_same_v<Algo, bandsolve::algo::partial_pivoting> ? 4.125
+                                                                                    : 3.0;
   report(state, t, (Shared ? 2.0 : factors + 2.0) * sizeof(double) * unknowns, unknowns);
 }
 
@@ -422,6 +428,18 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(
         ("axis/pivoting_shared/" + std::string(axis_names[axis]) + shape).c_str(),
         axis_benchmark<true, false, false, false, bandsolve::algo::partial_pivoting>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/pivoting_factored_full/" + std::string(axis_names[axis]) + shape).c_str(),
+        factored_axis_benchmark<false, bandsolve::algo::partial_pivoting>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("axis/pivoting_factored_shared/" + std::string(axis_names[axis]) + shape).c_str(),
+        factored_axis_benchmark<true, bandsolve::algo::partial_pivoting>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
