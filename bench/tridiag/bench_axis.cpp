@@ -3,8 +3,9 @@
 // added into u), against LAPACK dgtsv looped over the lines with OpenMP in the same run; periodic
 // lines (solve_along(periodic): the same coefficients closed into rings) and partial pivoting
 // (solve_along(partial_pivoting), the same lines) against those; the factored solve
-// (factorize_along(thomas) once, then f.solve) beside the one-shot one; symmetric and Hermitian
-// lines, one-shot and factored.
+// (factorize_along(thomas) once, then f.solve) beside the one-shot one; u += x with d read only
+// (solve_along_add, and f.solve_add of the factored lines); symmetric and Hermitian lines,
+// one-shot and factored.
 // Floor bytes per unknown:
 //   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
 //   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
@@ -16,6 +17,8 @@
 //   interchange), shared 2;
 //   symmetric (solve_along(symmetric): diag and offdiag): read diag, offdiag, d, write x = 4 words
 //   full, 2 shared; Hermitian lines (complex offdiag and d): 1 + 2 + 2 + 2 = 7 full, 4 shared;
+//   u += x (solve_along_add, f.solve_add): read d and u, write u, with a, b, c or the three
+//   factors: 6 words full, 3 shared;
 //   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9.
 #include "bench_support.hpp"
 
@@ -177,6 +180,53 @@ void factored_axis_benchmark(benchmark::State& state) {
                          : std::is_same_v<Algo, bandsolve::algo::partial_pivoting> ? 4.125
                                                                                     : 3.0;
   report(state, t, (Shared ? 2.0 : factors + 2.0) * sizeof(double) * unknowns, unknowns);
+}
+
+// u += x along the axis with d only read (the last sweep of an ADI step): solve_along_add, or
+// factorize_along(thomas) once and then f.solve_add. Read a, b, c (or the three factors), d and u,
+// write u: 6 words full, 3 shared (d, u read, u written).
+template <bool Shared, bool Factored>
+void add_axis_benchmark(benchmark::State& state) {
+  const std::size_t N = static_cast<std::size_t>(state.range(0));
+  const int axis = static_cast<int>(state.range(1));
+  const host_exec exec;
+  Kokkos::View<int*, host_exec::memory_space> info("info", N * N);
+  iteration_timer t;
+  const cube d("d", N, N, N), u("u", N, N, N);
+  fill_field(d);
+  fill_field(u);
+  const Kokkos::View<const double***, Kokkos::LayoutRight, host_exec::memory_space> d_in = d;
+  const auto time = [&](const auto& call) {
+    for (auto _ : state) {
+      t.start();
+      call();
+      exec.fence();
+      t.stop(state);
+    }
+  };
+  const auto run = [&](const auto& a, const auto& b, const auto& c) {
+    if constexpr (Factored) {
+      const auto f = bandsolve::factorize_along(exec, bandsolve::algo::thomas{}, axis, a, b, c, d);
+      Kokkos::deep_copy(info, f.info());
+      time([&] { f.solve_add(exec, d_in, u); });
+    } else {
+      time([&] {
+        bandsolve::solve_along_add(exec, bandsolve::algo::thomas{}, axis, a, b, c, d_in, u, info);
+      });
+    }
+  };
+  if constexpr (Shared) {
+    line a("a", N), b("b", N), c("c", N);
+    fill_lines(a, b, c, 0.5);
+    run(a, b, c);
+  } else {
+    cube a("a", N, N, N), b("b", N, N, N), c("c", N, N, N);
+    fill_coefficients(a, b, c);
+    run(a, b, c);
+  }
+  if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
+  const double unknowns = double(N) * N * N;
+  report(state, t, (Shared ? 3.0 : 6.0) * sizeof(double) * unknowns, unknowns);
 }
 
 // solve_along(symmetric) on an N^3 cube: diag real, offdiag (Hermitian: complex, with a complex
@@ -376,6 +426,27 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(
         ("axis/factored_shared/" + std::string(axis_names[axis]) + shape).c_str(),
         factored_axis_benchmark<true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (long axis = 0; axis < 3; ++axis) {
+    const std::string at = std::string(axis_names[axis]) + shape;
+    benchmark::RegisterBenchmark(("axis/add_full/" + at).c_str(), add_axis_benchmark<false, false>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/add_shared/" + at).c_str(), add_axis_benchmark<true, false>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/factored_add_full/" + at).c_str(),
+                                 add_axis_benchmark<false, true>)
+        ->Args({N, axis})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("axis/factored_add_shared/" + at).c_str(),
+                                 add_axis_benchmark<true, true>)
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);

@@ -218,8 +218,8 @@ void every_family() {
 }
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
-// with full and shared coefficients (and solve_along_add, factorize_along, and complex d over
-// the real coefficients), symmetric and partial pivoting with full ones (both also
+// with full and shared coefficients (and solve_along_add, factorize_along with solve_add, and
+// complex d over the real coefficients), symmetric and partial pivoting with full ones (both also
 // factorize_along), periodic (also factorize_along), block Thomas (m = 3, also factorize_along) and banded LU
 // (pentadiagonal, also factorize_along) with both, rows whose solution is all ones (d = a + b + c without the
 // entries outside the matrix, all of them for periodic lines).
@@ -304,6 +304,21 @@ void along_on_device() {
     ft.solve(Kokkos::Cuda(), z);
     Kokkos::fence();
     report((axis_name + ", factorize_along, complex d").c_str(), zworst() > 1e-12 ? 1 : 0);
+    // solve_add: u (0.25 everywhere) += x, d only read.
+    {
+      Kokkos::deep_copy(d, rhs);
+      const Kokkos::View<double***, Kokkos::LayoutRight, mem> u("u", e[0], e[1], e[2]);
+      Kokkos::deep_copy(u, 0.25);
+      const Kokkos::View<const double***, Kokkos::LayoutRight, mem> d_in = d;
+      ft.solve_add(Kokkos::Cuda(), d_in, u);
+      Kokkos::fence();
+      const auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+      Kokkos::deep_copy(hd, d);
+      bool wrong = false;  // u must read 1.25 and d its right-hand side still
+      for (std::size_t k = 0; k < hu.size(); ++k)
+        wrong = wrong || std::abs(hu.data()[k] - 1.25) > 1e-12 || hd.data()[k] != rhs.data()[k];
+      report((axis_name + ", factorize_along, solve_add").c_str(), wrong ? 1 : 0);
+    }
     Kokkos::deep_copy(z, hz0);
     bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, z, info);
     Kokkos::fence();

@@ -139,8 +139,44 @@ B diag_value(const C& v) {
   else return B(v);
 }
 
+// f.solve_add(exec, d, u) with d a View of const and u in an order unlike d's (and unlike the
+// coefficients' for one of the three d orders): d unchanged, u - u0 solves every line.
+template <class Exec, class F, class C, std::size_t R, class DArray, class D>
+void check_solve_add(Exec exec, const F& f, const lines_of<C>& m,
+                     const std::array<std::size_t, R>& grid, int axis, const DArray& d,
+                     const std::vector<D>& rhs, order d_order, double tol) {
+  const std::size_t n = grid[axis], nlines = lines_along(grid, axis);
+  const order u_order = d_order == order::right ? order::padded
+                        : d_order == order::left ? order::right
+                                                 : order::left;
+  const auto u = make_array<D, R>("u", grid, u_order, D(3));
+  std::vector<D> u0(nlines * n);
+  std::mt19937 gen(static_cast<std::uint32_t>(nlines * 31 + n));
+  for (std::size_t s = 0; s < nlines; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      at(u, point_of(grid, axis, s, i)) = u0[s * n + i] = random_value<D>(gen);
+  const typename DArray::const_type d_in = d;
+  f.solve_add(exec, d_in, u);
+  exec.fence();
+  const auto x = make_array<D, R>("x", grid, order::right);
+  std::size_t changed = 0;
+  for (std::size_t s = 0; s < nlines; ++s)
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto p = point_of(grid, axis, s, i);
+      if (at(d, p) != rhs[s * n + i]) ++changed;
+      at(x, p) = at(u, p) - u0[s * n + i];
+    }
+  INFO("solve_add, u " << bstest::order_name(u_order));
+  CHECK(changed == 0);
+  double worst = 0;
+  for (std::size_t s = 0; s < nlines; ++s)
+    worst = std::max(worst, line_residual(m, grid, axis, s, x, rhs, false));
+  CHECK(worst <= tol);
+}
+
 // Coefficients (full arrays in coefficient_order, or rank-1 Views shared by every line) and two
-// right-hand sides in d_order: factored once, both solved, every line's residual checked.
+// right-hand sides in d_order: factored once, both solved, every line's residual checked
+// (Thomas: solve_add first, into a third array).
 template <class Algo, class C, class D, std::size_t R, bool Shared, class Exec, class... Backend>
 void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
                 order coefficient_order, order d_order, std::uint32_t seed, Backend... backend) {
@@ -163,15 +199,17 @@ void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
       for (std::size_t i = 0; i < n; ++i)
         at(ds[r], point_of(grid, axis, s, i)) = rhs[r][s * n + i] = random_value<D>(gen);
   }
+  const double tol = 50 * double(std::numeric_limits<real_of_t<C>>::epsilon());
   const auto solve_and_check = [&](const auto& f) {
     CHECK(f.nsys() == nlines);
     CHECK(f.n() == n);
     CHECK(f.axis() == axis);
     CHECK(f.shared() == Shared);
     CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nlines, 0));
+    if constexpr (std::is_same_v<Algo, thomas>)
+      check_solve_add(exec, f, m, grid, axis, ds[0], rhs[0], d_order, tol);
     for (int r = 0; r < 2; ++r) f.solve(exec, ds[r]);
     exec.fence();
-    const double tol = 50 * double(std::numeric_limits<real_of_t<C>>::epsilon());
     for (int r = 0; r < 2; ++r) {
       double worst = 0;
       for (std::size_t s = 0; s < nlines; ++s)
@@ -308,6 +346,20 @@ TEST_CASE("factorize_along(thomas) solves long gathered lines block by block",
   bandsolve::detail::factored_gather_whole_bytes = saved;
 }
 
+TEST_CASE("factorize_along(thomas) adds the solution into u over whole packs of lines",
+          "[axis][factor][thomas]") {
+  // Along axis 1 with d in LayoutRight (u padded: both of unit stride along axis 2), 150 lines
+  // per row of the lane axis fill whole packs (64 doubles or 128 floats with AVX-512 tiles)
+  // before a partial one.
+  bstest::for_each_exec([](auto exec) {
+    const std::array<std::size_t, 3> grid = {3, 6, 150};
+    check_case<thomas, double, double, 3, false>(exec, grid, 1, order::left, order::right, 21);
+    check_case<thomas, double, double, 3, true>(exec, grid, 1, order::left, order::right, 22);
+    check_case<thomas, float, float, 3, false>(exec, grid, 1, order::padded, order::right, 23);
+    check_case<thomas, float, float, 3, true>(exec, grid, 1, order::left, order::right, 24);
+  });
+}
+
 TEST_CASE("factorize_along(thomas) reports bad pivots on their lines' numbers",
           "[axis][factor][thomas][info]") {
   check_bad_pivot_codes<thomas>();
@@ -320,11 +372,13 @@ TEST_CASE("factorize_along(thomas) with no lines or no rows", "[axis][factor][th
     const auto f = bandsolve::factorize_along(exec, thomas{}, 0, none, none, none);
     CHECK(f.nsys() == 0);
     f.solve(exec, V3("d", 4, 0, 3));
+    f.solve_add(exec, V3("d", 4, 0, 3), V3("u", 4, 0, 3));
     const auto g = bandsolve::factorize_along(exec, thomas{}, 1, rows0, rows0, rows0);
     CHECK(g.nsys() == 12);
     CHECK(g.n() == 0);
     CHECK(bstest::info_to_host(g.info()) == std::vector<int>(12, 0));
     g.solve(exec, V3("d", 4, 0, 3));
+    g.solve_add(exec, V3("d", 4, 0, 3), V3("u", 4, 0, 3));
   });
 }
 
@@ -363,6 +417,14 @@ TEST_CASE("factorize_along(thomas) rejects bad input with the function and the v
       bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>
       empty;
   throws([&] { empty.solve(exec, d); }, solve, "empty");
+  const std::string add = "bandsolve::thomas_axis_factorization::solve_add";
+  const V3 u("u", 2, 3, 4);
+  throws([&] { f.solve_add(exec, V3("other", 2, 4, 4), V3("u4", 2, 4, 4)); }, add,
+         "d.extent(1) = 4 but the factored array has 3");
+  throws([&] { f.solve_add(exec, d, V3("u5", 2, 3, 5)); }, add,
+         "u.extent(2) = 5 but d.extent(2) = 4");
+  throws([&] { f.solve_add(exec, d, d); }, add, "u overlaps d");
+  throws([&] { empty.solve_add(exec, d, u); }, add, "empty");
 }
 
 TEST_CASE("factorize_along(periodic) solves every line along every axis",

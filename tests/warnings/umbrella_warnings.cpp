@@ -83,7 +83,12 @@ void instantiate_all() {
     bandsolve::solve_along(exec, algo::partial_pivoting{}, 1, u1, v1, w1, xz, info_axis);
     const auto fu = bandsolve::factorize_along(exec, algo::thomas{}, 2, u, v, w);
     fu.solve(exec, xz);
+    fu.solve_add(exec, Kokkos::View<const Kokkos::complex<T>***, Kokkos::LayoutRight>(xz), uz);
+    fu.solve_add(exec, x, u);
     bandsolve::factorize_along(exec, algo::thomas{}, 1, u1, v1, w1, x).solve(exec, x);
+    bandsolve::factorize_along(exec, algo::thomas{}, 1, u1, v1, w1, x).solve_add(exec, x, w);
+    bandsolve::factorize_along(exec, algo::thomas{}, 0, u, v, w, bandsolve::backend::device{})
+        .solve_add(exec, x, w);
     bandsolve::factorize_along(exec, algo::thomas{}, 0, u, v, w, bandsolve::backend::device{})
         .solve(exec, x);
     bandsolve::factorize_along(exec, algo::periodic{}, 2, u, v, w).solve(exec, xz);

@@ -81,6 +81,31 @@ constexpr void axis_factored_solve_static_checks() {
       "the execution space");
 }
 
+// The compile-time checks of f.solve_add(exec, d, u): d of rank 2 to 4 (a View of const
+// allowed) of the factored scalar type or Kokkos::complex of a real one, u of d's rank and
+// scalar, not const.
+template <class Scalar, class ExecutionSpace, class DView, class UView>
+constexpr void axis_factored_add_static_checks() {
+  static_assert(Kokkos::is_view<DView>::value && Kokkos::is_view<UView>::value,
+                "bandsolve: f.solve_add(exec, d, u) of lines factored along an axis: d and u "
+                "must be Kokkos::Views");
+  using D = typename DView::non_const_value_type;
+  constexpr int rank = static_cast<int>(DView::rank);
+  static_assert(rank >= 2 && rank <= max_axis_rank && is_rhs_of_v<Scalar, D>,
+                "bandsolve: f.solve_add(exec, d, u) of lines factored along an axis: d must be a "
+                "View of rank 2, 3 or 4 of the factored scalar type, or of Kokkos::complex of a "
+                "real factored type");
+  static_assert(static_cast<int>(UView::rank) == rank &&
+                    std::is_same_v<typename UView::value_type, D>,
+                "bandsolve: f.solve_add(exec, d, u) of lines factored along an axis: u must be a "
+                "non-const View of d's rank and scalar type (it receives u + x)");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible,
+      "bandsolve: f.solve_add(exec, d, u) of lines factored along an axis: d and u must be "
+      "accessible from the execution space");
+}
+
 // The checks of f.solve(exec, d) for a factorization of the lines along an axis: it holds
 // factors (not default-constructed) and d has the factored rank and extents; `factored` names
 // them in the messages ("factored array", "factored grid").

@@ -290,15 +290,8 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
           const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
           if constexpr (shared) {
             if constexpr (Add) {
-              const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
-              const lane_rows<D> x{xs, W};
-              if (nl == W) {
-                shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
-                backward_add_lanes<W, true, true>(n, W, f + 2 * n, xs, ru);
-              } else {
-                shared_forward_lanes<W, false>(n, nl, f, f + n, rd, x);
-                backward_add_lanes<W, false, true>(n, nl, f + 2 * n, xs, ru);
-              }
+              shared_add_lanes<W>(n, nl, f, rd, lane_rows<D>{u.data() + g.offset(su, k), su.s[ki]},
+                                  xs);
             } else {
               const lane_rows<D> x{d.data() + g.offset(sd, k), sd.s[ki]};
               if (nl == W) {

@@ -5,6 +5,7 @@
 //   auto f = bandsolve::factorize_along(exec, algo::thomas{}, axis, a, b, c[, backend]);
 //   auto f = bandsolve::factorize_along(exec, algo::thomas{}, axis, a, b, c, d[, backend]);
 //   f.solve(exec, d);   // any number of times: x overwrites d
+//   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
 //   f.info();           // the factorization's codes, one per line (solve_along's numbering)
 //
 // a, b, c as for solve_along(thomas) (thomas_axis.hpp): full arrays of the grid's rank and
@@ -16,6 +17,9 @@
 // Storage: r = 1/pivot, l = a r and c' = c r per row and line (3 values per unknown, read with d
 // by every solve: 5 words of memory traffic per unknown against the one-shot solve's 5, with
 // no division); shared coefficients: one line's, once (a solve moves d alone, 2 words).
+// solve_add reads d and u and writes u (6 words; shared: 3), x in the pack's scratch (n values
+// per lane, as solve_along_add), each of d and u read in place or gathered by its own strides;
+// on the device backend it is solve_along_add's device path on the copies.
 // Host backends: the lines grouped once, at factorization, from the strides of b (of d for shared
 // coefficients) into packs of neighbouring lines along the batch axis of smallest stride, a SIMD
 // lane each, the factors of a pack interleaved lane by lane; a solve streams them with d's pack
@@ -194,6 +198,85 @@ void thomas_axis_shared_solve_host(const ExecutionSpace& exec, int axis, index_t
       });
 }
 
+// u += x with the stored factors of the packs of g, d only read: x in the pack's scratch (rows of
+// W lanes), d's and u's packs each lane-contiguous where its lane axis has unit stride, else
+// gathered in tiles.
+template <class ExecutionSpace, class C, class DView, class UView>
+void thomas_axis_factored_add_host(const ExecutionSpace& exec, const line_packs& g, const C* f,
+                                   std::size_t total, const DView& d, const UView& u) {
+  using D = typename DView::non_const_value_type;
+  using P = thomas_axis_factor_packing<C, backend::default_for_t<ExecutionSpace>>;
+  constexpr int W = P::W, TR = P::TR;
+  const nd_strides sd = strides_of(d), su = strides_of(u);
+  const index_t n = g.n;
+  const bool d_lanes = unit_lane_stride(d, g.lane_axis);
+  const bool u_lanes = unit_lane_stride(u, g.lane_axis);
+  for_each_pack(
+      exec, "bandsolve::thomas_axis_factorization::solve_add", g.npacks,
+      static_cast<std::size_t>(n) * W * sizeof(D), KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const C* const rp = f + p * n * W;
+        const C* const lp = rp + total;
+        const C* const cpp = rp + 2 * total;
+        D* const x = static_cast<D*>(work);
+        const index_t ki = g.axis, kl = g.lane_axis;
+        if (d_lanes) {
+          const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
+          if (nl == W) factored_forward_lanes<W, true>(n, W, rp, lp, rd, x);
+          else factored_forward_lanes<W, false>(n, nl, rp, lp, rd, x);
+        } else {
+          factored_forward_gather<TR, W>(
+              n, nl, rp, lp, gathered_lanes<const D>{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]},
+              x);
+        }
+        if (u_lanes) {
+          const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
+          if (nl == W) backward_add_lanes<W, true, false>(n, W, cpp, x, ru);
+          else backward_add_lanes<W, false, false>(n, nl, cpp, x, ru);
+        } else {
+          thomas_backward<W, 1, true>(W, 1, n, cpp, lane_rows<D>{x, W}, no_prefetch{});
+          add_scatter_gather<TR, W>(
+              n, nl, x, gathered_lanes<D>{u.data() + g.offset(su, k), su.s[kl], su.s[ki]});
+        }
+      });
+}
+
+// u += x with one line's factors (r, l, c' at f, f + n, f + 2n) for every line, d only read: the
+// packs of solve_along_add with shared coefficients, planned from d and u.
+template <class ExecutionSpace, class C, class DView, class UView>
+void thomas_axis_shared_add_host(const ExecutionSpace& exec, int axis, index_t n, const C* f,
+                                 const DView& d, const UView& u) {
+  using D = typename DView::non_const_value_type;
+  using P = axis_packing<D, true>;
+  const along_plan plan = plan_along<P::W, P::L>(d, axis, u);
+  const bool lanes = plan.lanes;
+  const line_packs g = plan.g;
+  const nd_strides sd = strides_of(d), su = strides_of(u);
+  const std::size_t scratch =
+      static_cast<std::size_t>(n) * static_cast<std::size_t>(plan.width) * sizeof(D);
+  for_each_pack(
+      exec, "bandsolve::thomas_axis_factorization::solve_add", g.npacks, scratch,
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const index_t ki = g.axis, kl = g.lane_axis;
+        D* const x = static_cast<D*>(work);
+        if (lanes) {
+          shared_add_lanes<P::W>(n, nl, f, lane_rows<const D>{d.data() + g.offset(sd, k), sd.s[ki]},
+                                 lane_rows<D>{u.data() + g.offset(su, k), su.s[ki]}, x);
+        } else {
+          constexpr int L = P::L, TR = P::TR;
+          shared_forward_gather<TR, L>(
+              n, nl, f, f + n,
+              gathered_lanes<const D>{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]}, x);
+          shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<D>{x, L});
+          add_scatter_gather<TR, L>(
+              n, nl, x, gathered_lanes<D>{u.data() + g.offset(su, k), su.s[kl], su.s[ki]});
+        }
+      });
+}
+
 // The device backend keeps copies of the coefficients (arrays of the grid's extents, or of the
 // n shared values) in `stored`: a, b, c of `per_array` values each, back to back.
 template <class T, int Rank, class MemorySpace>
@@ -349,39 +432,65 @@ class thomas_axis_factorization
   // real one; x overwrites d. Enqueued on exec, not fenced.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    constexpr int rank = static_cast<int>(DView::rank);
     detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = "bandsolve::thomas_axis_factorization::solve";
     if (!this->solve_needed(fn, d, "factored array")) return;
     const Scalar* const f = factors_.data();
-    if constexpr (std::is_same_v<Backend, backend::device>) {
-      // The one-shot device sweep on the stored copies (its info codes go to a kept buffer).
-      using memory = memory_space;
-      Scalar* const copies = factors_.data();
-      const auto run = [&](const auto& a, const auto& b, const auto& c) {
-        detail::thomas_along<false, backend::device>(exec, fn.c_str(), axis_, a, b, c, d, d,
-                                                     solve_info_);
-      };
-      const int axis = axis_;
-      const bool side = side_by_side_;
-      const auto& e = extents_;
-      const std::size_t per = per_factor_;
-      if (shared_)
-        run(detail::stored_array<1, memory>(copies, per, 0, e, axis, side),
-            detail::stored_array<1, memory>(copies, per, 1, e, axis, side),
-            detail::stored_array<1, memory>(copies, per, 2, e, axis, side));
-      else
-        run(detail::stored_array<rank, memory>(copies, per, 0, e, axis, side),
-            detail::stored_array<rank, memory>(copies, per, 1, e, axis, side),
-            detail::stored_array<rank, memory>(copies, per, 2, e, axis, side));
-    } else if (shared_) {
+    if constexpr (std::is_same_v<Backend, backend::device>)
+      device_solve<false>(exec, fn, d, d);
+    else if (shared_)
       detail::thomas_axis_shared_solve_host(exec, axis_, lines_.n, f, d);
-    } else {
+    else
       detail::thomas_axis_factored_solve_host(exec, lines_, f, per_factor_, d);
-    }
+  }
+
+  // u += x, d only read (it may be a View of const): the last sweep of an ADI step. d and u: the
+  // factored extents, each in any layout, of one scalar type as for solve. Enqueued on exec, not
+  // fenced.
+  template <class DView, class UView>
+  void solve_add(const ExecutionSpace& exec, const DView& d, const UView& u) const {
+    detail::axis_factored_add_static_checks<Scalar, ExecutionSpace, DView, UView>();
+    const std::string fn = "bandsolve::thomas_axis_factorization::solve_add";
+    const bool needed = this->solve_needed(fn, d, "factored array");
+    detail::check_same_extents(fn, "u", u, "d", d);
+    detail::check_no_overlap(fn, "u", u, "d", d);
+    if (!needed) return;
+    const Scalar* const f = factors_.data();
+    if constexpr (std::is_same_v<Backend, backend::device>)
+      device_solve<true>(exec, fn, d, u);
+    else if (shared_)
+      detail::thomas_axis_shared_add_host(exec, axis_, lines_.n, f, d, u);
+    else
+      detail::thomas_axis_factored_add_host(exec, lines_, f, per_factor_, d, u);
   }
 
  private:
+  // The one-shot device sweep (solve_along, or solve_along_add where Add) on the stored copies;
+  // its info codes go to a kept buffer.
+  template <bool Add, class DView, class UView>
+  void device_solve(const ExecutionSpace& exec, const std::string& fn, const DView& d,
+                    const UView& u) const {
+    constexpr int rank = static_cast<int>(DView::rank);
+    using memory = memory_space;
+    Scalar* const copies = factors_.data();
+    const auto run = [&](const auto& a, const auto& b, const auto& c) {
+      detail::thomas_along<Add, backend::device>(exec, fn.c_str(), axis_, a, b, c, d, u,
+                                                 solve_info_);
+    };
+    const int axis = axis_;
+    const bool side = side_by_side_;
+    const auto& e = extents_;
+    const std::size_t per = per_factor_;
+    if (shared_)
+      run(detail::stored_array<1, memory>(copies, per, 0, e, axis, side),
+          detail::stored_array<1, memory>(copies, per, 1, e, axis, side),
+          detail::stored_array<1, memory>(copies, per, 2, e, axis, side));
+    else
+      run(detail::stored_array<rank, memory>(copies, per, 0, e, axis, side),
+          detail::stored_array<rank, memory>(copies, per, 1, e, axis, side),
+          detail::stored_array<rank, memory>(copies, per, 2, e, axis, side));
+  }
+
   friend struct detail::thomas_axis_factorization_access;
 
   thomas_axis_factorization(const Kokkos::View<Scalar*, memory_space>& factors,

@@ -2,7 +2,8 @@
 // Per-pack kernels for solves along an axis that thomas_kernel.hpp does not provide:
 //  - coefficients shared by every line (1-D a, b, c of length n): the matrix is factored once per
 //    pack in scalars (r = 1/pivot, l = a r, c' = c r) and only d streams through the lanes;
-//  - the increment variant: u += x with d read only (d' lives in the pack's scratch).
+//  - the increment variant: u += x with d read only (d' lives in the pack's scratch), one-shot
+//    and with stored factors.
 // Lane-contiguous packs (lane_rows) and gathered packs (gathered_lanes, tiles transposed) as in
 // thomas_kernel.hpp; the same pivot tests and info codes. Coefficients and factors are of type
 // C, right-hand sides and solutions of type D (C, or Kokkos::complex over real C). Valid in
@@ -137,8 +138,56 @@ KOKKOS_INLINE_FUNCTION void thomas_add_lanes(index_t n, int nl, lane_rows<const 
   backward_add_lanes<W, Full, false>(n, nl, cp, dp, u);
 }
 
+// Shared factors (r, l, c' at f, f + n, f + 2n), u += x: d' in x (rows of W lanes, scratch),
+// then the backward sweep adds each x_i into u.
+template <int W, class C, class D>
+KOKKOS_INLINE_FUNCTION void shared_add_lanes(index_t n, int nl, const C* f, lane_rows<const D> d,
+                                             lane_rows<D> u, D* x) {
+  if (nl == W) {
+    shared_forward_lanes<W, true>(n, W, f, f + n, d, lane_rows<D>{x, W});
+    backward_add_lanes<W, true, true>(n, W, f + 2 * n, x, u);
+  } else {
+    shared_forward_lanes<W, false>(n, nl, f, f + n, d, lane_rows<D>{x, W});
+    backward_add_lanes<W, false, true>(n, nl, f + 2 * n, x, u);
+  }
+}
+
+// Stored factors (r, l in rows of W lanes), d only read: x_i = r_i d_i - l_i x_{i-1} into x
+// (rows of W lanes, scratch), the forward sweep of a factored solve that adds into u.
+template <int W, bool Full, class C, class D>
+KOKKOS_INLINE_FUNCTION void factored_forward_lanes(index_t n, int nl, const C* r, const C* lo,
+                                                   lane_rows<const D> d, D* x) {
+  const int lanes = Full ? W : nl;
+  const D* const d0 = d.row(0);
+  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+  for (int l = 0; l < lanes; ++l) x[l] = r[l] * d0[l];
+  for (index_t i = 1; i < n; ++i)
+    factored_row<W, Full>(nl, r + i * W, lo + i * W, d.row(i), x + (i - 1) * W, x + i * W);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Gathered packs (lines contiguous along the rows, or general strides). Scratch rows of L lanes.
+
+// factored_forward_lanes for a gathered pack: d read in tiles transposed into lanes.
+template <int TR, int L, class C, class D>
+KOKKOS_INLINE_FUNCTION void factored_forward_gather(index_t n, int nl, const C* r, const C* lo,
+                                                    gathered_lanes<const D> d, D* x) {
+  const lane_offsets<L> od(nl, d.system_stride);
+  gather_tile<TR, L, D> td;
+  for (index_t i0 = 0; i0 < n; i0 += TR) {
+    const int rows = tile_rows(n, i0, TR);
+    td.load(d, od, i0, rows);
+    for (int j = 0; j < rows; ++j) {
+      const index_t i = i0 + j;
+      if (i == 0) {
+        BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+        for (int l = 0; l < L; ++l) x[l] = r[l] * td.v[0][l];
+      } else {
+        factored_row<L, true>(L, r + i * L, lo + i * L, td.v[j], x + (i - 1) * L, x + i * L);
+      }
+    }
+  }
+}
 
 // u += x for the nl lines that exist: x (rows of L at x, overwritten with u + x) scattered into u.
 template <int TR, int L, class T>
