@@ -38,6 +38,10 @@ function(bandsolve_cuda_compile_check target)
   if(libraries)
     target_link_libraries(${check} PRIVATE ${libraries})
   endif()
+  # The libraries give their usage requirements only: nothing is linked, so with CMake 3.19 or
+  # newer the check does not wait for them to be built (the tests' main would be compiled by nvcc
+  # for nothing). Older CMake ignores the property.
+  set_property(TARGET ${check} PROPERTY OPTIMIZE_DEPENDENCIES ON)
   target_compile_options(${check} PRIVATE -fsyntax-only -G "SHELL:-Xcudafe --diag_error=20011"
                                            "SHELL:-Xcudafe --diag_error=20013")
   add_dependencies(bandsolve_cuda_compile_check ${check})

@@ -168,23 +168,12 @@ class lane_axis_factorization
     if (!this->solve_needed(fn, d, "factored grid")) return;
     constexpr int L = detail::lane_axis_factor_lanes<Scalar>;
     if constexpr (std::is_same_v<Backend, backend::device>) {
-      using memory = memory_space;
-      Scalar* const copies = stored_.data();
-      const std::size_t per = per_array_;
-      const auto run = [&](const auto& a, const auto& b, const auto& c) {
-        detail::lane_family_along<typename Family::lane_family, backend::device>(
-            exec, fn.c_str(), axis_, a, b, c, d, solve_info_);
-      };
-      const int axis = axis_;
-      const auto& e = extents_;
-      if (shared_)
-        run(detail::stored_array<1, memory>(copies, per, 0, e, axis, true),
-            detail::stored_array<1, memory>(copies, per, 1, e, axis, true),
-            detail::stored_array<1, memory>(copies, per, 2, e, axis, true));
-      else
-        run(detail::stored_array<R, memory>(copies, per, 0, e, axis, true),
-            detail::stored_array<R, memory>(copies, per, 1, e, axis, true),
-            detail::stored_array<R, memory>(copies, per, 2, e, axis, true));
+      detail::on_stored_copies<R, memory_space>(
+          stored_.data(), per_array_, extents_, axis_, true, shared_,
+          [&](const auto& a, const auto& b, const auto& c) {
+            detail::lane_family_along<typename Family::lane_family, backend::device>(
+                exec, fn.c_str(), axis_, a, b, c, d, solve_info_);
+          });
     } else if (shared_) {  // packs of d's own lines: the factors are every lane's
       const detail::line_packs g =
           detail::make_line_packs(d, axis_, detail::lane_axis_of(d, axis_), L);

@@ -336,6 +336,21 @@ auto stored_array(T* stored, std::size_t per_array, int k, const std::array<std:
   }
 }
 
+// run(a, b, c) on the stored copies: rank-1 Views of the n shared values where `shared`, else
+// arrays of the grid's extents.
+template <int Rank, class MemorySpace, class T, class Run>
+void on_stored_copies(T* stored, std::size_t per_array, const std::array<std::size_t, 4>& e,
+                      int axis, bool side_by_side, bool shared, const Run& run) {
+  if (shared)
+    run(stored_array<1, MemorySpace>(stored, per_array, 0, e, axis, side_by_side),
+        stored_array<1, MemorySpace>(stored, per_array, 1, e, axis, side_by_side),
+        stored_array<1, MemorySpace>(stored, per_array, 2, e, axis, side_by_side));
+  else
+    run(stored_array<Rank, MemorySpace>(stored, per_array, 0, e, axis, side_by_side),
+        stored_array<Rank, MemorySpace>(stored, per_array, 1, e, axis, side_by_side),
+        stored_array<Rank, MemorySpace>(stored, per_array, 2, e, axis, side_by_side));
+}
+
 // Whether the device factorization stores its copies with the lines side by side: where the
 // one-shot sweep then takes register chunks (short lines), whose coefficient loads coalesce;
 // longer lines keep LayoutRight, whose rows along the last axis the row tiles read contiguous.
@@ -470,25 +485,12 @@ class thomas_axis_factorization
   template <bool Add, class DView, class UView>
   void device_solve(const ExecutionSpace& exec, const std::string& fn, const DView& d,
                     const UView& u) const {
-    constexpr int rank = static_cast<int>(DView::rank);
-    using memory = memory_space;
-    Scalar* const copies = factors_.data();
-    const auto run = [&](const auto& a, const auto& b, const auto& c) {
-      detail::thomas_along<Add, backend::device>(exec, fn.c_str(), axis_, a, b, c, d, u,
-                                                 solve_info_);
-    };
-    const int axis = axis_;
-    const bool side = side_by_side_;
-    const auto& e = extents_;
-    const std::size_t per = per_factor_;
-    if (shared_)
-      run(detail::stored_array<1, memory>(copies, per, 0, e, axis, side),
-          detail::stored_array<1, memory>(copies, per, 1, e, axis, side),
-          detail::stored_array<1, memory>(copies, per, 2, e, axis, side));
-    else
-      run(detail::stored_array<rank, memory>(copies, per, 0, e, axis, side),
-          detail::stored_array<rank, memory>(copies, per, 1, e, axis, side),
-          detail::stored_array<rank, memory>(copies, per, 2, e, axis, side));
+    detail::on_stored_copies<static_cast<int>(DView::rank), memory_space>(
+        factors_.data(), per_factor_, extents_, axis_, side_by_side_, shared_,
+        [&](const auto& a, const auto& b, const auto& c) {
+          detail::thomas_along<Add, backend::device>(exec, fn.c_str(), axis_, a, b, c, d, u,
+                                                     solve_info_);
+        });
   }
 
   friend struct detail::thomas_axis_factorization_access;

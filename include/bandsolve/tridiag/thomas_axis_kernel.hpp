@@ -168,25 +168,32 @@ KOKKOS_INLINE_FUNCTION void factored_forward_lanes(index_t n, int nl, const C* r
 // ---------------------------------------------------------------------------------------------
 // Gathered packs (lines contiguous along the rows, or general strides). Scratch rows of L lanes.
 
-// factored_forward_lanes for a gathered pack: d read in tiles transposed into lanes.
-template <int TR, int L, class C, class D>
-KOKKOS_INLINE_FUNCTION void factored_forward_gather(index_t n, int nl, const C* r, const C* lo,
-                                                    gathered_lanes<const D> d, D* x) {
+// row(i, v) for every row i of a gathered pack in order, v its L lanes of type D (tiles of TR
+// rows transposed into lanes).
+template <int TR, int L, class D, class U, class Row>
+KOKKOS_INLINE_FUNCTION void for_each_gathered_row(index_t n, int nl, gathered_lanes<U> d,
+                                                  const Row& row) {
   const lane_offsets<L> od(nl, d.system_stride);
   gather_tile<TR, L, D> td;
   for (index_t i0 = 0; i0 < n; i0 += TR) {
     const int rows = tile_rows(n, i0, TR);
     td.load(d, od, i0, rows);
-    for (int j = 0; j < rows; ++j) {
-      const index_t i = i0 + j;
-      if (i == 0) {
-        BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-        for (int l = 0; l < L; ++l) x[l] = r[l] * td.v[0][l];
-      } else {
-        factored_row<L, true>(L, r + i * L, lo + i * L, td.v[j], x + (i - 1) * L, x + i * L);
-      }
-    }
+    for (int j = 0; j < rows; ++j) row(i0 + j, td.v[j]);
   }
+}
+
+// factored_forward_lanes for a gathered pack: d read in tiles transposed into lanes.
+template <int TR, int L, class C, class D>
+KOKKOS_INLINE_FUNCTION void factored_forward_gather(index_t n, int nl, const C* r, const C* lo,
+                                                    gathered_lanes<const D> d, D* x) {
+  for_each_gathered_row<TR, L, D>(n, nl, d, [&](index_t i, const D* di) {
+    if (i == 0) {
+      BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+      for (int l = 0; l < L; ++l) x[l] = r[l] * di[l];
+    } else {
+      factored_row<L, true>(L, r + i * L, lo + i * L, di, x + (i - 1) * L, x + i * L);
+    }
+  });
 }
 
 // u += x for the nl lines that exist: x (rows of L at x, overwritten with u + x) scattered into u.
@@ -210,28 +217,21 @@ KOKKOS_INLINE_FUNCTION void add_scatter_gather(index_t n, int nl, T* x, gathered
 template <int TR, int L, class C, class D, class U>
 KOKKOS_INLINE_FUNCTION void shared_forward_gather(index_t n, int nl, const C* r, const C* lo,
                                                   gathered_lanes<U> d, D* dp) {
-  const lane_offsets<L> od(nl, d.system_stride);
-  gather_tile<TR, L, D> td;
-  for (index_t i0 = 0; i0 < n; i0 += TR) {
-    const int rows = tile_rows(n, i0, TR);
-    td.load(d, od, i0, rows);
-    for (int j = 0; j < rows; ++j) {
-      const index_t i = i0 + j;
-      constexpr int lanes = L * lane_parts_v<C, D>;
-      const C ri = r[i];
-      const auto* di = parts_of<C, D>(&td.v[j][0]);
-      auto* xi = parts_of<C, D>(dp + i * L);
-      if (i == 0) {
-        BANDSOLVE_SIMD
-        for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l];
-      } else {
-        const C li = lo[i];
-        const auto* prev = parts_of<C, D>(dp + (i - 1) * L);
-        BANDSOLVE_SIMD
-        for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l] - li * prev[l];
-      }
+  for_each_gathered_row<TR, L, D>(n, nl, d, [&](index_t i, const D* row) {
+    constexpr int lanes = L * lane_parts_v<C, D>;
+    const C ri = r[i];
+    const auto* di = parts_of<C, D>(row);
+    auto* xi = parts_of<C, D>(dp + i * L);
+    if (i == 0) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l];
+    } else {
+      const C li = lo[i];
+      const auto* prev = parts_of<C, D>(dp + (i - 1) * L);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < lanes; ++l) xi[l] = ri * di[l] - li * prev[l];
     }
-  }
+  });
 }
 
 }  // namespace bandsolve::detail
