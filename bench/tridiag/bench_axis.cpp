@@ -19,7 +19,8 @@
 //   full, 2 shared; Hermitian lines (complex offdiag and d): 1 + 2 + 2 + 2 = 7 full, 4 shared;
 //   u += x (solve_along_add, f.solve_add): read d and u, write u, with a, b, c or the three
 //   factors: 6 words full, 3 shared;
-//   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9.
+//   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9,
+//   one-shot or with the lines factored once (adi_step_factored).
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -355,9 +356,11 @@ void lapack_axis_benchmark(benchmark::State& state) {
   report(state, t, 5.0 * sizeof(double) * unknowns, unknowns);
 }
 
-// One ADI step of the 3-D heat equation (as examples/adi_heat3d.cpp): 7-point stencil into r,
-// in-place solves along x and y, solve along z added into u; shared coefficients.
-template <bool Padded = false>
+// One ADI step of the 3-D heat equation: 7-point stencil into r, in-place solves along x and y,
+// solve along z added into u; shared coefficients. Factored: the lines along each axis factored
+// once before the steps, then f.solve and f.solve_add (as examples/adi_heat3d.cpp); else
+// solve_along and solve_along_add, which factor the shared coefficients per pack.
+template <bool Padded = false, bool Factored = false>
 void adi_step_benchmark(benchmark::State& state) {
   const std::size_t N = static_cast<std::size_t>(state.range(0));
   const host_exec exec;
@@ -378,6 +381,13 @@ void adi_step_benchmark(benchmark::State& state) {
       info_z("info z", N * N);
   using policy = Kokkos::MDRangePolicy<host_exec, Kokkos::Rank<3>>;
   const long n1 = static_cast<long>(N) - 1;
+  const bandsolve::algo::thomas thomas;
+  const auto fx = bandsolve::factorize_along(exec, thomas, 0, a, b, c, r);
+  const auto fy = bandsolve::factorize_along(exec, thomas, 1, a, b, c, r);
+  const auto fz = bandsolve::factorize_along(exec, thomas, 2, a, b, c, r);
+  Kokkos::deep_copy(info_x, fx.info());
+  Kokkos::deep_copy(info_y, fy.info());
+  Kokkos::deep_copy(info_z, fz.info());
   iteration_timer t;
   for (auto _ : state) {
     t.start();
@@ -387,9 +397,15 @@ void adi_step_benchmark(benchmark::State& state) {
           r(i, j, k) = mu * (u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k) +
                              u(i, j, k - 1) + u(i, j, k + 1) - 6.0 * u(i, j, k));
         });
-    bandsolve::solve_along(exec, bandsolve::algo::thomas{}, 0, a, b, c, r, info_x);
-    bandsolve::solve_along(exec, bandsolve::algo::thomas{}, 1, a, b, c, r, info_y);
-    bandsolve::solve_along_add(exec, bandsolve::algo::thomas{}, 2, a, b, c, r, u, info_z);
+    if constexpr (Factored) {
+      fx.solve(exec, r);
+      fy.solve(exec, r);
+      fz.solve_add(exec, r, u);
+    } else {
+      bandsolve::solve_along(exec, thomas, 0, a, b, c, r, info_x);
+      bandsolve::solve_along(exec, thomas, 1, a, b, c, r, info_y);
+      bandsolve::solve_along_add(exec, thomas, 2, a, b, c, r, u, info_z);
+    }
     exec.fence();
     t.stop(state);
   }
@@ -578,6 +594,16 @@ const bool registered = [] {
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark(("axis/adi_step_padded" + shape).c_str(), adi_step_benchmark<true>)
+      ->Args({N})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("axis/adi_step_factored" + shape).c_str(),
+                               adi_step_benchmark<false, true>)
+      ->Args({N})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("axis/adi_step_factored_padded" + shape).c_str(),
+                               adi_step_benchmark<true, true>)
       ->Args({N})
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
