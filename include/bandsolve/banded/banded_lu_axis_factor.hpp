@@ -28,6 +28,7 @@
 #include <bandsolve/banded/banded_lu.hpp>
 #include <bandsolve/banded/banded_lu_axis.hpp>
 #include <bandsolve/core/info.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 
@@ -245,12 +246,12 @@ auto banded_axis_factorize(const ExecutionSpace& exec, const algo::banded_lu& al
   constexpr int full = cache_line_lanes_v<T>;
   const int lane_axis = lane_axis_of(grid, axis);
   // One line a pack where the lane axis is shorter than a pack (and on the device backend).
-  const int lanes = !device && static_cast<index_t>(grid.extent(lane_axis)) >= full ? full : 1;
+  const int lanes = !device && static_cast<index_t>(extent_at(grid, lane_axis)) >= full ? full : 1;
   const line_packs lines = make_line_packs(grid, axis, lane_axis, lanes);
-  const auto n = static_cast<index_t>(grid.extent(axis));
+  const auto n = static_cast<index_t>(extent_at(grid, axis));
   const index_t ldw = 2 * alg.kl + alg.ku + 1;
   std::array<std::size_t, 4> extents{};
-  for (int k = 0; k < R; ++k) extents[static_cast<std::size_t>(k)] = grid.extent(k);
+  for (int k = 0; k < R; ++k) extents[static_cast<std::size_t>(k)] = extent_at(grid, k);
   const index_t stored_lines = lines.nsys == 0 ? 0 : shared ? 1 : lines.npacks * lanes;
   const auto values = static_cast<std::size_t>(stored_lines * n);
   const std::string label = "bandsolve::factorize_along(banded_lu)";
@@ -346,9 +347,9 @@ void banded_axis_factor_checks(const std::string& fn, const algo::banded_lu& alg
   check_bandwidths(fn, alg, static_cast<index_t>(ab.extent(band_axis)));
   if constexpr (static_cast<int>(ABView::rank) == R + 1) {
     for (int k = 0; k < R; ++k)
-      if (ab.extent(k) != like.extent(k))
-        throw_invalid_argument(fn, "ab.extent(", k, ") = ", ab.extent(k), " but ", like_name,
-                               ".extent(", k, ") = ", like.extent(k));
+      if (extent_at(ab, k) != extent_at(like, k))
+        throw_invalid_argument(fn, "ab.extent(", k, ") = ", extent_at(ab, k), " but ", like_name,
+                               ".extent(", k, ") = ", extent_at(like, k));
   } else if (ab.extent(0) != like.extent(static_cast<std::size_t>(axis))) {
     throw_invalid_argument(fn, "ab.extent(0) = ", ab.extent(0), " but ", like_name, ".extent(",
                            axis, ") = ", like.extent(static_cast<std::size_t>(axis)),

@@ -7,6 +7,7 @@
 #include <bandsolve/block/block_layout.hpp>
 #include <bandsolve/block/block_thomas_kernel.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 #include <string>
 #include <type_traits>
@@ -170,9 +171,9 @@ std::size_t block_check_coefficients(const std::string& fn, const AView& a, cons
                                       const CView& c) {
   const auto same = [&](const char* name, const auto& v) {
     for (int k = 0; k < static_cast<int>(AView::rank); ++k)
-      if (v.extent(k) != b.extent(k))
-        throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but b.extent(",
-                               k, ") = ", b.extent(k));
+      if (extent_at(v, k) != extent_at(b, k))
+        throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent_at(v, k), " but b.extent(",
+                               k, ") = ", extent_at(b, k));
   };
   same("a", a);
   same("c", c);
@@ -190,9 +191,9 @@ void block_check_rhs(const std::string& fn, const BView& b, const DView& d) {
   const char* what[3] = {block_pack_width_v<BView> > 0 ? " packs" : " systems", " block rows",
                          " rows per block"};
   for (int k = 0; k < 3; ++k)
-    if (d.extent(k) != b.extent(k))
-      throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k), " but the matrices have ",
-                             b.extent(k), what[k]);
+    if (extent_at(d, k) != extent_at(b, k))
+      throw_invalid_argument(fn, "d.extent(", k, ") = ", extent_at(d, k), " but the matrices have ",
+                             extent_at(b, k), what[k]);
 }
 
 // Number of systems: every slot of rank-4 Views, or the count given for interleaved packs.

@@ -36,6 +36,7 @@
 #include <bandsolve/block/block_thomas_kernel.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 #include <string>
 #include <type_traits>
@@ -257,8 +258,8 @@ class block_thomas_factorization {
     const char* what[3] = {PackWidth > 0 ? " packs" : " systems", " block rows",
                            " rows per block"};
     for (int k = 0; k < 3; ++k)
-      if (static_cast<index_t>(d.extent(k)) != expected[k])
-        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
+      if (static_cast<index_t>(detail::extent_at(d, k)) != expected[k])
+        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", detail::extent_at(d, k),
                                        " but the factorization has ", expected[k], what[k]);
     const index_t nrhs = detail::block_nrhs<(PackWidth > 0)>(d);
     if (nsys_ == 0 || n_ == 0 || nrhs == 0) return;

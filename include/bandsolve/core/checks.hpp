@@ -2,6 +2,7 @@
 // Argument checks shared by the host APIs. Each throws std::invalid_argument with the function
 // name and the offending values; none of them runs on the solve path inside kernels.
 #include <bandsolve/core/errors.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/layout_of.hpp>
 
 #include <climits>
@@ -32,9 +33,9 @@ bool shifted_lattices_meet(const Out& out, const In& in, std::ptrdiff_t delta) {
   std::ptrdiff_t e[2] = {1, 1}, st[2] = {0, 0};
   int used = 0;
   for (int r = 0; r < rank; ++r) {
-    if (out.extent(r) == 1) continue;
+    if (extent_at(out, r) == 1) continue;
     if (used == 2) return true;
-    e[used] = static_cast<std::ptrdiff_t>(out.extent(r));
+    e[used] = static_cast<std::ptrdiff_t>(extent_at(out, r));
     st[used] = static_cast<std::ptrdiff_t>(out.stride(r)) * size;
     ++used;
   }
@@ -72,7 +73,7 @@ template <class View>
 std::size_t elements_spanned(const View& v) {
   std::size_t last = 0;
   for (int r = 0; r < static_cast<int>(View::rank); ++r)
-    last += (v.extent(r) - 1) * v.stride(r);
+    last += (extent_at(v, r) - 1) * stride_at(v, r);
   return last + 1;
 }
 
@@ -101,7 +102,8 @@ void check_no_overlap(const std::string& fn, const char* out_name, const Out& ou
     bool same_lattice = sizeof(OT) == sizeof(IT) && out_rank == in_rank;
     if constexpr (out_rank == in_rank) {
       for (int r = 0; same_lattice && r < out_rank; ++r)
-        same_lattice = out.extent(r) == in.extent(r) && out.stride(r) == in.stride(r);
+        same_lattice =
+            extent_at(out, r) == extent_at(in, r) && stride_at(out, r) == stride_at(in, r);
     }
     if constexpr (out_rank == in_rank && sizeof(OT) == sizeof(IT)) {
       if (same_lattice &&

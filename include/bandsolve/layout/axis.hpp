@@ -11,6 +11,7 @@
 // System numbering (info codes): the batch indices of a line in axis order, k removed, last
 // fastest. For d of extents (nx, ny, nz) and k = 1, line (ix, :, iz) is system ix*nz + iz.
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 namespace bandsolve::detail {
 
@@ -79,7 +80,8 @@ int lane_axis_of(const View& d, int axis) {
   for (int k = 0; k < static_cast<int>(View::rank); ++k) {
     if (k == axis) continue;
     if (best < 0) best = k;
-    if (d.extent(k) > 1 && (d.extent(best) <= 1 || d.stride(k) < d.stride(best))) best = k;
+    if (extent_at(d, k) > 1 && (extent_at(d, best) <= 1 || stride_at(d, k) < stride_at(d, best)))
+      best = k;
   }
   return best;
 }
@@ -93,8 +95,8 @@ line_packs make_line_packs(const View& d, int axis, int lane_axis, int width) {
   g.axis = axis;
   g.lane_axis = lane_axis;
   g.width = width;
-  g.n = static_cast<index_t>(d.extent(axis));
-  g.lane_extent = static_cast<index_t>(d.extent(lane_axis));
+  g.n = static_cast<index_t>(extent_at(d, axis));
+  g.lane_extent = static_cast<index_t>(extent_at(d, lane_axis));
 
   // System numbering: row-major over the batch axes in axis order.
   index_t system_stride[max_axis_rank] = {0, 0, 0, 0};
@@ -102,7 +104,7 @@ line_packs make_line_packs(const View& d, int axis, int lane_axis, int width) {
   for (int k = rank - 1; k >= 0; --k) {
     if (k == axis) continue;
     system_stride[k] = count;
-    count *= static_cast<index_t>(d.extent(k));
+    count *= static_cast<index_t>(extent_at(d, k));
   }
   g.nsys = count;
 
@@ -117,7 +119,7 @@ line_packs make_line_packs(const View& d, int axis, int lane_axis, int width) {
   }
   for (int m = 0; m < 2; ++m) {
     g.outer_axis[m] = outer[m];
-    g.outer_extent[m] = outer[m] == axis ? 1 : static_cast<index_t>(d.extent(outer[m]));
+    g.outer_extent[m] = outer[m] == axis ? 1 : static_cast<index_t>(extent_at(d, outer[m]));
     g.outer_system_stride[m] = outer[m] == axis ? 0 : system_stride[outer[m]];
   }
   g.lane_system_stride = system_stride[lane_axis];

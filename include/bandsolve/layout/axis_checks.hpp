@@ -3,6 +3,7 @@
 // the axis, the lines' count against info, and coefficient arrays against d. Host code only.
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis.hpp>
 
 #include <array>
@@ -16,17 +17,17 @@ template <class View, class RefView>
 void check_same_extents(const std::string& fn, const char* name, const View& v,
                         const char* ref_name, const RefView& ref) {
   for (int r = 0; r < static_cast<int>(RefView::rank); ++r)
-    if (v.extent(r) != ref.extent(r))
-      throw_invalid_argument(fn, name, ".extent(", r, ") = ", v.extent(r), " but ", ref_name,
-                             ".extent(", r, ") = ", ref.extent(r));
+    if (extent_at(v, r) != extent_at(ref, r))
+      throw_invalid_argument(fn, name, ".extent(", r, ") = ", extent_at(v, r), " but ", ref_name,
+                             ".extent(", r, ") = ", extent_at(ref, r));
 }
 
 template <class View, class DView>
 void check_line_coefficients(const std::string& fn, const char* name, const View& v,
                              const DView& d, int axis) {
-  if (v.extent(0) != d.extent(axis))
+  if (v.extent(0) != extent_at(d, axis))
     throw_invalid_argument(fn, name, ".extent(0) = ", v.extent(0),
-                           " but d.extent(", axis, ") = ", d.extent(axis),
+                           " but d.extent(", axis, ") = ", extent_at(d, axis),
                            " (shared coefficients need one value per row of the solve axis)");
 }
 
@@ -51,10 +52,10 @@ std::size_t check_along_lines(const std::string& fn, int axis, const DView& d,
   if (axis < 0 || axis >= rank)
     throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
                            rank - 1, ")");
-  check_rows_fit_int(fn, d.extent(axis));
+  check_rows_fit_int(fn, extent_at(d, axis));
   std::size_t nsys = 1;
   for (int r = 0; r < rank; ++r)
-    if (r != axis) nsys *= d.extent(r);
+    if (r != axis) nsys *= extent_at(d, r);
   if (info.extent(0) != nsys)
     throw_invalid_argument(fn, "info.extent(0) = ", info.extent(0), " but d has ", nsys,
                            " lines along axis ", axis, " (the product of its other extents)");
@@ -117,8 +118,8 @@ void check_factored_extents(const std::string& fn, bool initialized, int rank,
   if (!initialized) throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
   if (R != rank) throw_invalid_argument(fn, "d has rank ", R, " but the ", factored, " has ", rank);
   for (int k = 0; k < R; ++k)
-    if (d.extent(k) != extents[static_cast<std::size_t>(k)])
-      throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k), " but the ", factored,
+    if (extent_at(d, k) != extents[static_cast<std::size_t>(k)])
+      throw_invalid_argument(fn, "d.extent(", k, ") = ", extent_at(d, k), " but the ", factored,
                              " has ", extents[static_cast<std::size_t>(k)]);
 }
 

@@ -28,6 +28,7 @@
 #include <bandsolve/block/block_thomas.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/mpi/block_partition_kernel.hpp>
 #include <bandsolve/mpi/block_solve.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
@@ -173,8 +174,9 @@ class block_factorization {
       const std::size_t expected[3] = {slots, rows(), m()};
       const char* what[3] = {W > 0 ? " packs" : " systems", " block rows", " rows per block"};
       for (int k = 0; k < 3; ++k)
-        if (d.extent(k) != expected[k])
-          bandsolve::detail::throw_invalid_argument(fn(), "d.extent(", k, ") = ", d.extent(k),
+        if (bandsolve::detail::extent_at(d, k) != expected[k])
+          bandsolve::detail::throw_invalid_argument(fn(), "d.extent(", k, ") = ",
+                                                    bandsolve::detail::extent_at(d, k),
                                                     " but the factorization has ", expected[k],
                                                     what[k]);
       return std::pair<std::size_t, std::size_t>(s_.p.nsys, d.extent(1));

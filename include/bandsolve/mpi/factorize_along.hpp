@@ -25,6 +25,7 @@
 // (partition_device.hpp).
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/column.hpp>
 #include <bandsolve/layout/row.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
@@ -106,7 +107,7 @@ class along_factorization {
     // d with its batch axes in the order the lines were factored in (line_order.hpp).
     const auto d = detail::permuted(user_d, order_);
     const detail::along_runs r = detail::runs_of(axis_, d);
-    const index_t n = static_cast<index_t>(d.extent(axis_));
+    const index_t n = static_cast<index_t>(bandsolve::detail::extent_at(d, axis_));
     // On the host passes, runs that are row batches take the row layout's passes (staged row
     // packs, as in solve_along); column runs take the column passes when the factors are stored
     // in their packs (the coefficients' runs were columns too: the column passes read the
@@ -175,11 +176,12 @@ class along_factorization {
         bandsolve::detail::throw_invalid_argument(fn(), "d has rank ", DView::rank,
                                                   " but the factored arrays have rank ", rank_);
       for (int k = 0; k < rank_; ++k)
-        if (d.extent(k) != extents_[static_cast<std::size_t>(k)])
-          bandsolve::detail::throw_invalid_argument(fn(), "d.extent(", k, ") = ", d.extent(k),
+        if (bandsolve::detail::extent_at(d, k) != extents_[static_cast<std::size_t>(k)])
+          bandsolve::detail::throw_invalid_argument(fn(), "d.extent(", k, ") = ",
+                                                    bandsolve::detail::extent_at(d, k),
                                                     " but the factored arrays have ",
                                                     extents_[static_cast<std::size_t>(k)]);
-      return std::pair<std::size_t, std::size_t>(f_.nsys(), d.extent(axis_));
+      return std::pair<std::size_t, std::size_t>(f_.nsys(), bandsolve::detail::extent_at(d, axis_));
     });
   }
 
@@ -236,8 +238,9 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
   shape.axis = axis;
   std::array<std::size_t, 4> extents = {0, 0, 0, 0};
   for (int k = 0; k < rank; ++k) {
-    extents[static_cast<std::size_t>(k)] = user_like.extent(k);
-    shape.extent[k] = k == axis ? 0 : static_cast<long long>(user_like.extent(k));
+    extents[static_cast<std::size_t>(k)] = bandsolve::detail::extent_at(user_like, k);
+    shape.extent[k] =
+        k == axis ? 0 : static_cast<long long>(bandsolve::detail::extent_at(user_like, k));
   }
   shape.line_order = memory_order(axis, user_like).code();
   const partition p = agree_on_arguments(fn, comm, scalar_code<T>(), [&] {
@@ -252,11 +255,11 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
       bandsolve::detail::check_same_extents(fn, "a", user_a, "b", user_b);
       bandsolve::detail::check_same_extents(fn, "c", user_c, "b", user_b);
     }
-    bandsolve::detail::check_rows_fit_int(fn, user_like.extent(axis));
+    bandsolve::detail::check_rows_fit_int(fn, bandsolve::detail::extent_at(user_like, axis));
     std::size_t nsys = 1;
     for (int k = 0; k < rank; ++k)
-      if (k != axis) nsys *= user_like.extent(k);
-    return std::pair<std::size_t, std::size_t>(nsys, user_like.extent(axis));
+      if (k != axis) nsys *= bandsolve::detail::extent_at(user_like, k);
+    return std::pair<std::size_t, std::size_t>(nsys, bandsolve::detail::extent_at(user_like, axis));
   }, &opts, &shape);
 
   // The arrays with their batch axes in the agreed line order (line_order.hpp).
@@ -267,7 +270,7 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
   const auto like = permuted(user_like, order);
   using strided = Kokkos::View<T**, Kokkos::LayoutStride, memory_space>;
   const along_runs r = p.nsys == 0 ? along_runs{} : runs_of(axis, like, a, b, c);
-  const index_t n = static_cast<index_t>(like.extent(axis));
+  const index_t n = static_cast<index_t>(bandsolve::detail::extent_at(like, axis));
   std::vector<std::array<strided, 3>> runs;
   if (p.nsys > 0)
     for (index_t q = 0; q < r.runs; ++q)

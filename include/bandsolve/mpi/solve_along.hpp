@@ -39,6 +39,7 @@
 #include <bandsolve/backend/host_simd/team_launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/mpi/host_execution.hpp>
 #include <bandsolve/mpi/line_order.hpp>
 #include <bandsolve/mpi/solve.hpp>
@@ -93,7 +94,7 @@ along_runs runs_of(int axis, const DView& d, const Coefficients&... coefficients
   int k = rank - 1;
   for (; k >= 0; --k) {
     if (k == axis) continue;
-    const index_t e = static_cast<index_t>(d.extent(k));
+    const index_t e = static_cast<index_t>(bandsolve::detail::extent_at(d, k));
     if (e == 1) continue;
     if (r.lines > 1 && !(continues_run(d, k, r.lines, r.step_axis) &&
                          (continues_run(coefficients, k, r.lines, r.step_axis) && ...)))
@@ -103,10 +104,10 @@ along_runs runs_of(int axis, const DView& d, const Coefficients&... coefficients
   }
   int loops = 0;
   for (; k >= 0; --k) {  // the axes left number the runs (at most two: the last one folds)
-    if (k == axis || d.extent(k) == 1) continue;
+    if (k == axis || bandsolve::detail::extent_at(d, k) == 1) continue;
     const int slot = 1 - loops++;
     r.loop_axis[slot] = k;
-    r.loop_extent[slot] = static_cast<index_t>(d.extent(k));
+    r.loop_extent[slot] = static_cast<index_t>(bandsolve::detail::extent_at(d, k));
     r.runs *= r.loop_extent[slot];
   }
   return r;
@@ -142,7 +143,8 @@ bool run_is_column(const View& v, int axis, const along_runs& r) {
   } else {
     const bool side_by_side = r.step_axis >= 0 ? v.stride(r.step_axis) == 1 : r.lines == 1;
     return side_by_side &&
-           (v.extent(axis) <= 1 || static_cast<index_t>(v.stride(axis)) >= r.lines);
+           (bandsolve::detail::extent_at(v, axis) <= 1 ||
+            static_cast<index_t>(bandsolve::detail::stride_at(v, axis)) >= r.lines);
   }
 }
 
@@ -317,7 +319,7 @@ void solve_permuted_runs(const ExecutionSpace& exec, MPI_Comm comm, const partit
                          const options& opts, int axis, const AView& a, const BView& b,
                          const CView& c, const DView& d, const InfoView& codes) {
   const along_runs r = runs_of(axis, d, a, b, c);
-  const index_t n = static_cast<index_t>(d.extent(axis));
+  const index_t n = static_cast<index_t>(bandsolve::detail::extent_at(d, axis));
   if (run_is_column(a, axis, r) && run_is_column(b, axis, r) && run_is_column(c, axis, r) &&
       run_is_column(d, axis, r))
     return solve_runs<Algo, T, MemorySpace>(
@@ -342,7 +344,7 @@ partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axi
   along_shape shape;
   shape.axis = axis;
   for (int k = 0; k < rank; ++k)
-    shape.extent[k] = k == axis ? 0 : static_cast<long long>(d.extent(k));
+    shape.extent[k] = k == axis ? 0 : static_cast<long long>(bandsolve::detail::extent_at(d, k));
   shape.line_order = memory_order(axis, d).code();
   return agree_on_arguments(fn, comm, scalar_code<typename DView::non_const_value_type>(), [&] {
     const std::size_t nsys = bandsolve::detail::check_along_lines(fn, axis, d, info);
@@ -350,7 +352,7 @@ partition agree_on_along_arguments(const std::string& fn, MPI_Comm comm, int axi
     bandsolve::detail::check_along_coefficient(fn, "b", b, d, axis, "d", d);
     bandsolve::detail::check_along_coefficient(fn, "c", c, d, axis, "d", d);
     bandsolve::detail::check_no_overlap(fn, "d", d, "info", info);
-    return std::pair<std::size_t, std::size_t>(nsys, d.extent(axis));
+    return std::pair<std::size_t, std::size_t>(nsys, bandsolve::detail::extent_at(d, axis));
   }, &opts, &shape, threads);
 }
 

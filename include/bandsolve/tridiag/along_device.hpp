@@ -16,6 +16,7 @@
 // their checks.
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -49,8 +50,8 @@ bool outer_axes_fold(const View& v, const DView& d, const along_batch_axes& ax) 
     return true;
   } else {
     const int o0 = ax.outer[0], o1 = ax.outer[1];
-    return d.extent(o0) <= 1 || d.extent(o1) <= 1 ||
-           v.stride(o0) == d.extent(o1) * v.stride(o1);
+    return extent_at(d, o0) <= 1 || extent_at(d, o1) <= 1 ||
+           stride_at(v, o0) == extent_at(d, o1) * stride_at(v, o1);
   }
 }
 
@@ -96,7 +97,7 @@ void for_each_line_batch(int axis, const DView& d, const InfoView& info, index_t
                          const Solve& solve, const Coefficients&... coefficients) {
   constexpr int rank = static_cast<int>(DView::rank);
   const along_batch_axes ax = batch_axes_of(rank, axis);
-  along_launch l{ax, axis, -1, static_cast<int>(d.extent(ax.inner)), 0};
+  along_launch l{ax, axis, -1, static_cast<int>(extent_at(d, ax.inner)), 0};
   if (ax.nouter == 0) {
     solve(l, info, nsys);
   } else if (ax.nouter == 1) {
@@ -104,10 +105,10 @@ void for_each_line_batch(int axis, const DView& d, const InfoView& info, index_t
     solve(l, info, nsys);
   } else if ((outer_axes_fold(coefficients, d, ax) && ...) && outer_axes_fold(d, d, ax)) {
     // j = i0 * E1 + i1 steps by the second outer axis's stride (by the first's where E1 is 1).
-    l.pack_axis = d.extent(ax.outer[1]) > 1 ? ax.outer[1] : ax.outer[0];
+    l.pack_axis = extent_at(d, ax.outer[1]) > 1 ? ax.outer[1] : ax.outer[0];
     solve(l, info, nsys);
   } else {
-    const index_t outer = static_cast<index_t>(d.extent(ax.outer[0]));
+    const index_t outer = static_cast<index_t>(extent_at(d, ax.outer[0]));
     const index_t lines = nsys / outer;
     l.pack_axis = ax.outer[1];
     for (index_t i0 = 0; i0 < outer; ++i0) {

@@ -27,6 +27,7 @@
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/info.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 #include <bandsolve/layout/axis_factorization.hpp>
@@ -220,7 +221,7 @@ auto lane_axis_factorize(const ExecutionSpace& exec, int axis, const GridView& g
   constexpr int L = lane_axis_factor_lanes<T>;
   const line_packs lines = make_line_packs(grid, axis, lane_axis_of(grid, axis), L);
   std::array<std::size_t, 4> extents{};
-  for (int k = 0; k < rank; ++k) extents[static_cast<std::size_t>(k)] = grid.extent(k);
+  for (int k = 0; k < rank; ++k) extents[static_cast<std::size_t>(k)] = extent_at(grid, k);
   const auto n = static_cast<std::size_t>(lines.n);
   const auto nsys = static_cast<std::size_t>(lines.nsys);
   // Device: copies of a, b, c (n values each when shared); host: the factors of every row of

@@ -22,6 +22,7 @@
 #include <bandsolve/backend/host_simd/lane_block.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/tridiag/along_device.hpp>
 #include <bandsolve/tridiag/thomas_axis.hpp>
@@ -270,7 +271,7 @@ void lane_family_along(const ExecutionSpace& exec, const char* function, int axi
   using T = typename AView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   const std::size_t nsys = check_along_tridiagonal(function, axis, a, b, c, d, info);
-  const index_t n = static_cast<index_t>(d.extent(axis));
+  const index_t n = static_cast<index_t>(extent_at(d, axis));
   if (nsys == 0) return;
   if (n == 0) {
     Kokkos::deep_copy(exec, info, 0);

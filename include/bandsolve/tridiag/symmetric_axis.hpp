@@ -22,6 +22,7 @@
 // Backends: the execution space's own, or a trailing backend::device{} (the default on
 // Kokkos::Cuda): the lines addressed in place as batches of the device symmetric solve
 // (along_device.hpp).
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/tridiag/along_device.hpp>
 #include <bandsolve/tridiag/symmetric_device.hpp>
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
@@ -245,7 +246,7 @@ void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, co
   check_along_coefficient(fn, "diag", b, d, axis, "d", d);
   check_along_coefficient(fn, "offdiag", e, d, axis, "d", d);
   check_no_overlap(fn, "d", d, "info", info);
-  const index_t n = static_cast<index_t>(d.extent(axis));
+  const index_t n = static_cast<index_t>(extent_at(d, axis));
   const std::size_t nsys = check_along_lines(fn, axis, d, info);
   if (nsys == 0) return;
   if (n == 0) {
@@ -257,7 +258,7 @@ void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, co
     using T = typename DiagView::non_const_value_type;
     using E = typename OffView::non_const_value_type;
     using D = typename DView::non_const_value_type;
-    check_rows_fit_int(fn, d.extent(axis));
+    check_rows_fit_int(fn, extent_at(d, axis));
     for_each_line_batch(
         axis, d, info, static_cast<index_t>(nsys),
         [&](const along_launch& l, const InfoView& codes, index_t lines) {

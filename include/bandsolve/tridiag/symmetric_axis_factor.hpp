@@ -25,6 +25,7 @@
 // symmetric sweep on the copies (as many words as the factors would move). Codes: 0, or the
 // 1-based row of the first pivot that is not positive and finite (solve_along(symmetric)'s). Work
 // is enqueued on exec, not fenced; a solve does not look at info().
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis_factorization.hpp>
 #include <bandsolve/tridiag/symmetric_axis.hpp>
 #include <bandsolve/tridiag/symmetric_register_sweep.hpp>
@@ -275,7 +276,7 @@ auto symmetric_axis_factorize(const ExecutionSpace& exec, int axis, const GridVi
   constexpr int W = thomas_axis_factor_packing<E, Backend>::W;
   const line_packs lines = make_line_packs(grid, axis, lane_axis_of(grid, axis), W);
   std::array<std::size_t, 4> extents{};
-  for (int k = 0; k < rank; ++k) extents[static_cast<std::size_t>(k)] = grid.extent(k);
+  for (int k = 0; k < rank; ++k) extents[static_cast<std::size_t>(k)] = extent_at(grid, k);
   const auto n = static_cast<std::size_t>(lines.n);
   const auto nsys = static_cast<std::size_t>(lines.nsys);
   // Values per array: the device's copies (n shared, or the grid's), else the packs' rows; the

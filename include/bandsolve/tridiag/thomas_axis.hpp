@@ -42,6 +42,7 @@
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 #include <bandsolve/tridiag/along_device.hpp>
@@ -75,7 +76,7 @@ struct axis_packing {
 // Whether the pack's lines of v are neighbours in memory (lane-contiguous rows).
 template <class View>
 bool unit_lane_stride(const View& v, int lane_axis) {
-  return v.extent(lane_axis) <= 1 || v.stride(lane_axis) == 1;
+  return extent_at(v, lane_axis) <= 1 || stride_at(v, lane_axis) == 1;
 }
 
 // Prefetch of the next pack during a gathered pack's backward sweep, as for layout::row: only
@@ -387,7 +388,7 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
     check_no_overlap(fn, "u", u, "d", d);
   }
   check_no_overlap(fn, out_name, u, "info", info);
-  const index_t n = static_cast<index_t>(d.extent(axis));
+  const index_t n = static_cast<index_t>(extent_at(d, axis));
   const std::size_t nsys = check_along_lines(fn, axis, d, info);
   if (nsys == 0) return;
   if (n == 0) {
@@ -395,7 +396,7 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
     return;
   }
   if constexpr (std::is_same_v<Backend, backend::device>) {
-    check_rows_fit_int(fn, d.extent(axis));
+    check_rows_fit_int(fn, extent_at(d, axis));
     using C = typename AView::non_const_value_type;
     using T = typename DView::non_const_value_type;
     if constexpr (Add) {

@@ -36,6 +36,7 @@
 // code is not 0 get inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/tags.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 #include <bandsolve/layout/axis_factorization.hpp>
@@ -529,7 +530,7 @@ auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView&
   constexpr int W = thomas_axis_factor_packing<T, Backend>::W;
   const line_packs lines = make_line_packs(grid, axis, lane_axis_of(grid, axis), W);
   std::array<std::size_t, 4> extents{};
-  for (int k = 0; k < rank; ++k) extents[static_cast<std::size_t>(k)] = grid.extent(k);
+  for (int k = 0; k < rank; ++k) extents[static_cast<std::size_t>(k)] = extent_at(grid, k);
   const auto n = static_cast<std::size_t>(lines.n);
   constexpr bool device = std::is_same_v<Backend, backend::device>;
   const auto nsys = static_cast<std::size_t>(lines.nsys);
@@ -584,7 +585,7 @@ void check_factor_axis(const std::string& fn, int axis, const GridView& grid,
   if (axis < 0 || axis >= rank)
     throw_invalid_argument(fn, "axis = ", axis, " but ", grid_name, " has rank ", rank,
                            " (axes 0 to ", rank - 1, ")");
-  check_rows_fit_int(fn, grid.extent(axis));
+  check_rows_fit_int(fn, extent_at(grid, axis));
 }
 
 template <class View, class GridView>

@@ -27,6 +27,7 @@
 #include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -353,9 +354,9 @@ void thomas_chunked_launch(const ExecutionSpace& exec, Kernel k, bool rows_conti
   const index_t nteams = (k.slots + k.systems - 1) / k.systems;
   const int items = k.items();
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
-  policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(Kernel::map_bytes(items))));
+  policy.set_scratch_size(0, per_team_bytes(Kernel::map_bytes(items)));
   if (host)
-    policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(Kernel::keep_bytes(items))));
+    policy.set_scratch_size(1, per_team_bytes(Kernel::keep_bytes(items)));
   Kokkos::parallel_for(Kernel::factored ? "bandsolve::thomas_factorization::solve(device, chunks)"
                                         : "bandsolve::solve(thomas, device, chunks)",
                        policy, k);

@@ -38,6 +38,7 @@
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/backend/scratch.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 
@@ -539,7 +540,7 @@ void long_launch(const ExecutionSpace& exec, const char* label, index_t teams, s
                  const Functor& f) {
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(teams),
                                             device::team_threads<ExecutionSpace>());
-  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, per_team_bytes(bytes)),
                        f);
 }
 

@@ -6,6 +6,7 @@
 // systems one after the other. Enqueued on exec, never fenced.
 #include <bandsolve/backend/device/work_shape.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -87,7 +88,7 @@ void for_each_tile(const ExecutionSpace& exec, const char* label, index_t ntiles
     char* const first = align_up(buffer.data());
     const int level0 = static_cast<int>(tiles + scratch_alignment);
     Kokkos::parallel_for(
-        label, policy.set_scratch_size(0, Kokkos::PerTeam(level0)),
+        label, policy.set_scratch_size(0, per_team_bytes(level0)),
         KOKKOS_LAMBDA(const member_type& team) {
           (void)buffer;  // keeps the allocation alive until the kernel has run
           const index_t t = static_cast<index_t>(team.league_rank());
@@ -101,7 +102,7 @@ void for_each_tile(const ExecutionSpace& exec, const char* label, index_t ntiles
   const int level1 = place == 1 ? static_cast<int>(row_bytes + scratch_alignment) : 0;
   Kokkos::parallel_for(
       label,
-      policy.set_scratch_size(0, Kokkos::PerTeam(level0)).set_scratch_size(1, Kokkos::PerTeam(level1)),
+      policy.set_scratch_size(0, per_team_bytes(level0)).set_scratch_size(1, per_team_bytes(level1)),
       KOKKOS_LAMBDA(const member_type& team) {
         char* tile_scratch = align_up(static_cast<char*>(team.team_scratch(0).get_shmem(level0)));
         char* rows = level1 > 0 ? align_up(static_cast<char*>(team.team_scratch(1).get_shmem(level1)))

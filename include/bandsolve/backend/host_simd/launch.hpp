@@ -5,6 +5,7 @@
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 #include <cstdint>
 #include <mutex>
@@ -91,7 +92,7 @@ void for_each_pack(const ExecutionSpace& exec, const char* label, index_t npacks
   }
   policy_type policy(exec, static_cast<int>(npacks), 1);
   Kokkos::parallel_for(
-      label, policy.set_scratch_size(1, Kokkos::PerTeam(static_cast<int>(bytes))),
+      label, policy.set_scratch_size(1, per_team_bytes(bytes)),
       KOKKOS_LAMBDA(const member_type& team) {
         char* raw = static_cast<char*>(team.team_scratch(1).get_shmem(bytes));
         const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(raw) % alignment;

@@ -6,6 +6,7 @@
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -113,12 +114,12 @@ void launch_teams(const ExecutionSpace& exec, const char* label, index_t league,
          static_cast<void*>(raw + (misalignment ? alignment - misalignment : 0)));
   };
   const int most = policy_type(exec, static_cast<int>(league), 1)
-                       .set_scratch_size(1, Kokkos::PerTeam(int_bytes))
+                       .set_scratch_size(1, per_team_bytes(int_bytes))
                        .team_size_max(kernel, Kokkos::ParallelForTag());
   const int ts = team_size < 1 ? 1 : (team_size > most ? most : team_size);
   Kokkos::parallel_for(
       label,
-      policy_type(exec, static_cast<int>(league), ts).set_scratch_size(1, Kokkos::PerTeam(int_bytes)),
+      policy_type(exec, static_cast<int>(league), ts).set_scratch_size(1, per_team_bytes(int_bytes)),
       kernel);
 }
 
