@@ -219,9 +219,10 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, factorize_along with solve_add, and
-// complex d over the real coefficients), symmetric and partial pivoting with full ones (both also
-// factorize_along), periodic (also factorize_along), block Thomas (m = 3, also factorize_along) and banded LU
-// (pentadiagonal, also factorize_along) with both, rows whose solution is all ones (d = a + b + c without the
+// complex d over the real coefficients), symmetric with full ones (also factorize_along), partial
+// pivoting with full ones and periodic with both (each also solve_along_add, factorize_along and
+// solve_add), block Thomas (m = 3, also factorize_along) and banded LU (pentadiagonal, also
+// factorize_along) with both, rows whose solution is all ones (d = a + b + c without the
 // entries outside the matrix, all of them for periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
@@ -375,6 +376,32 @@ void along_on_device() {
                                info);
     Kokkos::deep_copy(d, u);
     report((axis_name + ", solve_along_add").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
+    // The same for periodic lines (d = 6, shared coefficients, and factored) and partial
+    // pivoting (full, and factored): u = 0 each time, d only read.
+    const Kokkos::View<const double***, Kokkos::LayoutRight, mem> d_in = d;
+    const auto added = [&](const char* what, int codes) {
+      Kokkos::fence();
+      Kokkos::deep_copy(d, u);
+      report((axis_name + what).c_str(), codes + (worst() > 1e-12 ? 1 : 0));
+    };
+    Kokkos::deep_copy(d, 6.0);
+    Kokkos::deep_copy(u, 0.0);
+    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis, sa, sb, sc,
+                               d_in, u, info);
+    added(", periodic, solve_along_add", failed());
+    Kokkos::deep_copy(d, 6.0);
+    Kokkos::deep_copy(u, 0.0);
+    fp.solve_add(Kokkos::Cuda(), d_in, u);
+    added(", periodic, factorize_along, solve_add", 0);
+    Kokkos::deep_copy(d, rhs);
+    Kokkos::deep_copy(u, 0.0);
+    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::partial_pivoting{}, axis, a, b,
+                               c, d_in, u, info);
+    added(", partial pivoting, solve_along_add", failed());
+    Kokkos::deep_copy(d, rhs);
+    Kokkos::deep_copy(u, 0.0);
+    fpiv.solve_add(Kokkos::Cuda(), d_in, u);
+    added(", partial pivoting, factorize_along, solve_add", 0);
     // Block lines of m = 3 unknowns per point: B = 4 I + 0.5 off the diagonal, A = C = -I, full
     // arrays and shared ones (the same blocks); d = A 1 row by row, the solution all ones.
     const std::size_t m = 3;

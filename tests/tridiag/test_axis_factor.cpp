@@ -1,6 +1,7 @@
 // factorize_along of Thomas, periodic, partial pivoting and symmetric lines and their solves: the
 // lines along every axis of 2-D, 3-D and 4-D arrays, factored once and solved for two right-hand
-// sides, checked by each line's residual (periodic: indices modulo n), for coefficients and
+// sides (and but for symmetric lines added into a third array by solve_add first), checked by
+// each line's residual (periodic: indices modulo n), for coefficients and
 // right-hand sides in every order (d laid out unlike the coefficients too), full and shared
 // coefficients, real and complex, complex d over real coefficients, lines that need row
 // interchanges (partial pivoting), on the host and the device backends; long lines solved block
@@ -144,7 +145,7 @@ B diag_value(const C& v) {
 template <class Exec, class F, class C, std::size_t R, class DArray, class D>
 void check_solve_add(Exec exec, const F& f, const lines_of<C>& m,
                      const std::array<std::size_t, R>& grid, int axis, const DArray& d,
-                     const std::vector<D>& rhs, order d_order, double tol) {
+                     const std::vector<D>& rhs, order d_order, double tol, bool cyclic) {
   const std::size_t n = grid[axis], nlines = lines_along(grid, axis);
   const order u_order = d_order == order::right ? order::padded
                         : d_order == order::left ? order::right
@@ -170,13 +171,13 @@ void check_solve_add(Exec exec, const F& f, const lines_of<C>& m,
   CHECK(changed == 0);
   double worst = 0;
   for (std::size_t s = 0; s < nlines; ++s)
-    worst = std::max(worst, line_residual(m, grid, axis, s, x, rhs, false));
+    worst = std::max(worst, line_residual(m, grid, axis, s, x, rhs, cyclic));
   CHECK(worst <= tol);
 }
 
 // Coefficients (full arrays in coefficient_order, or rank-1 Views shared by every line) and two
 // right-hand sides in d_order: factored once, both solved, every line's residual checked
-// (Thomas: solve_add first, into a third array).
+// (Thomas, periodic, partial pivoting: solve_add first, into a third array).
 template <class Algo, class C, class D, std::size_t R, bool Shared, class Exec, class... Backend>
 void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
                 order coefficient_order, order d_order, std::uint32_t seed, Backend... backend) {
@@ -206,8 +207,8 @@ void check_case(Exec exec, const std::array<std::size_t, R>& grid, int axis,
     CHECK(f.axis() == axis);
     CHECK(f.shared() == Shared);
     CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nlines, 0));
-    if constexpr (std::is_same_v<Algo, thomas>)
-      check_solve_add(exec, f, m, grid, axis, ds[0], rhs[0], d_order, tol);
+    if constexpr (!std::is_same_v<Algo, symmetric>)
+      check_solve_add(exec, f, m, grid, axis, ds[0], rhs[0], d_order, tol, cyclic);
     for (int r = 0; r < 2; ++r) f.solve(exec, ds[r]);
     exec.fence();
     for (int r = 0; r < 2; ++r) {
@@ -360,6 +361,23 @@ TEST_CASE("factorize_along(thomas) adds the solution into u over whole packs of 
   });
 }
 
+TEST_CASE("factorize_along(periodic) and factorize_along(partial_pivoting) add the solution "
+          "into u over whole packs of lines",
+          "[axis][factor][periodic][pivoting]") {
+  // As for Thomas: 150 lines per row of the lane axis fill whole packs (32 doubles or 64 floats
+  // with AVX-512) before a partial one; d in LayoutRight and u padded are read in place.
+  bstest::for_each_exec([](auto exec) {
+    const std::array<std::size_t, 3> grid = {3, 6, 150};
+    check_case<periodic, double, double, 3, false>(exec, grid, 1, order::left, order::right, 25);
+    check_case<periodic, double, double, 3, true>(exec, grid, 1, order::left, order::right, 26);
+    check_case<periodic, float, float, 3, false>(exec, grid, 1, order::right, order::right, 27);
+    check_case<partial_pivoting, double, double, 3, false>(exec, grid, 1, order::right,
+                                                           order::right, 28);
+    check_case<partial_pivoting, float, float, 3, true>(exec, grid, 1, order::left,
+                                                        order::right, 29);
+  });
+}
+
 TEST_CASE("factorize_along(thomas) reports bad pivots on their lines' numbers",
           "[axis][factor][thomas][info]") {
   check_bad_pivot_codes<thomas>();
@@ -484,6 +502,15 @@ void check_edges_and_bad_input(const std::string& factorize, const std::string& 
          "d.extent(1) = 4 but the factored grid has 3");
   const Factorization<double, Exec, bandsolve::backend::default_for_t<Exec>> empty;
   throws([&] { empty.solve(exec, d); }, solve, "empty");
+  const std::string add = solve + "_add";
+  const V3 u("u", 2, 3, 4);
+  throws([&] { f.solve_add(exec, V3("other", 2, 4, 4), V3("u4", 2, 4, 4)); }, add,
+         "d.extent(1) = 4 but the factored grid has 3");
+  throws([&] { f.solve_add(exec, d, V3("u5", 2, 3, 5)); }, add,
+         "u.extent(2) = 5 but d.extent(2) = 4");
+  throws([&] { f.solve_add(exec, d, d); }, add, "u overlaps d");
+  throws([&] { empty.solve_add(exec, d, u); }, add, "empty");
+  g.solve_add(exec, V3("d", 4, 0, 3), V3("u", 4, 0, 3));  // no rows: nothing to do
 }
 
 TEST_CASE("factorize_along(periodic) with no lines or no rows, and bad input",

@@ -1,7 +1,8 @@
 // Periodic systems and systems with partial pivoting along an axis of a 2-D, 3-D or 4-D array
-// (solve_along(periodic), solve_along(partial_pivoting): the families whose kernels run on lane
-// blocks): every axis, arrays in LayoutRight order, LayoutLeft order and padded subviews with no
-// unit stride, full and shared coefficients, real, complex and complex d over real coefficients,
+// (solve_along(periodic), solve_along(partial_pivoting), and solve_along_add of both, with u in
+// d's order or another: the families whose kernels run on lane blocks): every axis, arrays in
+// LayoutRight order, LayoutLeft order and padded subviews with no unit stride, full and shared
+// coefficients, real, complex and complex d over real coefficients,
 // through the host backend and the device backend's kernels. Periodic lines are diagonally
 // dominant, the pivoting ones are not (their diagonal is no larger than the off-diagonals, so
 // rows are interchanged). Each line's relative residual |A x - d| / (|A| |x| + |d|) is checked
@@ -196,6 +197,35 @@ struct problem {
     });
   }
 
+  // solve_along_add with d a View of const and u of order u_kind (entries hashed, u0 a copy):
+  // x = u - u0 is left in d for largest_residual. Returns whether d was left unchanged and u's
+  // padding untouched on every execution space.
+  template <bool Shared, class Backend>
+  bool solve_add(kind u_kind) {
+    array<D, R> u(u_kind, e, 4), u0(u_kind, e, 4);
+    bool kept = true;
+    bstest::for_each_exec([&](auto exec) {
+      Kokkos::deep_copy(d.view, d0.view);
+      Kokkos::deep_copy(u.view, u0.view);
+      const typename decltype(d.view)::const_type d_in = d.view;
+      if constexpr (Shared)
+        bandsolve::solve_along_add(exec, Algo{}, axis, a1, b1, c1, d_in, u.view, info,
+                                   Backend{});
+      else
+        bandsolve::solve_along_add(exec, Algo{}, axis, a.view, b.view, c.view, d_in, u.view,
+                                   info, Backend{});
+      exec.fence();
+      for_each_index<R>(e, [&](const index_array<R>& at, std::size_t) {
+        kept = kept && entry(d.view, at) == entry(d0.view, at);
+      });
+      kept = kept && u.padding_untouched();
+    });
+    for_each_index<R>(e, [&](const index_array<R>& at, std::size_t) {
+      entry(d.view, at) = entry(u.view, at) - entry(u0.view, at);
+    });
+    return kept;
+  }
+
   // Calls f(first, line) for the first index of every line and its number (batch indices in
   // axis order, last fastest).
   template <class F>
@@ -263,24 +293,45 @@ void check_residuals(kind k, int axis, const index_array<3>& extents = {5, 11, 7
   CHECK(p.template largest_residual<Shared>() <= tolerance<D>());
 }
 
+// solve_along_add with u of order u_kind: d unchanged, u's padding untouched, u - u0 solves every
+// line.
+template <class Algo, class C, class D, bool Shared, class Backend>
+void check_add_residuals(kind k, kind u_kind, int axis,
+                         const index_array<3>& extents = {5, 11, 7}) {
+  INFO("solve_along_add, u " << kind_name(u_kind) << (Shared ? ", shared" : ", full"));
+  problem<Algo, C, D, 3> p(k, extents, axis);
+  CHECK(p.template solve_add<Shared, Backend>(u_kind));
+  for (std::size_t s = 0; s < p.info.extent(0); ++s) CHECK(p.info(s) == 0);
+  CHECK(p.template largest_residual<Shared>() <= tolerance<D>());
+}
+
+// Both coefficient forms, solve_along and solve_along_add with u in d's order and in another.
+template <class Algo, class C, class D, class Backend>
+void check_both_forms(kind k, int axis, const index_array<3>& extents = {5, 11, 7}) {
+  const kind other = k == kind::right ? kind::left : k == kind::left ? kind::padded : kind::right;
+  check_residuals<Algo, C, D, false, Backend>(k, axis, extents);
+  check_residuals<Algo, C, D, true, Backend>(k, axis, extents);
+  for (const kind u_kind : {k, other}) {
+    check_add_residuals<Algo, C, D, false, Backend>(k, u_kind, axis, extents);
+    check_add_residuals<Algo, C, D, true, Backend>(k, u_kind, axis, extents);
+  }
+}
+
 template <class Algo, class C, class D, class Backend>
 void check_every_case(const char* backend) {
   for (const kind k : {kind::right, kind::left, kind::padded})
     for (int axis = 0; axis < 3; ++axis) {
       INFO(algo_name<Algo>() << ", " << backend << ", " << kind_name(k) << ", axis " << axis);
-      check_residuals<Algo, C, D, false, Backend>(k, axis);
-      check_residuals<Algo, C, D, true, Backend>(k, axis);
+      check_both_forms<Algo, C, D, Backend>(k, axis);
     }
   // Along x of a contiguous (4, 16, 9) array the 144 lines are one lane row: full packs of
   // contiguous runs for every scalar (128 float lanes), then a partial one.
   INFO(algo_name<Algo>() << ", " << backend << ", lines along x of a (4, 16, 9) array");
-  check_residuals<Algo, C, D, false, Backend>(kind::right, 0, {4, 16, 9});
-  check_residuals<Algo, C, D, true, Backend>(kind::right, 0, {4, 16, 9});
+  check_both_forms<Algo, C, D, Backend>(kind::right, 0, {4, 16, 9});
   // Along z of a contiguous (2, 70, 5) array the lines are contiguous rows, 70 along y per pack
   // row: full staged packs for every scalar (64 float lanes), then a partial one.
   INFO(algo_name<Algo>() << ", " << backend << ", lines along z of a (2, 70, 5) array");
-  check_residuals<Algo, C, D, false, Backend>(kind::right, 2, {2, 70, 5});
-  check_residuals<Algo, C, D, true, Backend>(kind::right, 2, {2, 70, 5});
+  check_both_forms<Algo, C, D, Backend>(kind::right, 2, {2, 70, 5});
 }
 
 template <class C, class D>
@@ -415,6 +466,32 @@ void check_bad_arguments() {
                 bandsolve::solve_along(exec, algo, 2, a, b, c, d, info, device_backend{});
               }),
               "info.extent(0) = 30 but d has 20 lines along axis 2"));
+  // solve_along_add: u against d, u apart from d and from the coefficients; nothing runs.
+  view3 u("u", 4, 5, 6);
+  Kokkos::deep_copy(info, -7);
+  const std::string add = std::string("bandsolve::solve_along_add(") + algo_name<Algo>() + "): ";
+  const auto adds = [&](const std::string& message, const std::string& what) {
+    return message.rfind(add, 0) == 0 && message.find(what) != std::string::npos;
+  };
+  CHECK(adds(thrown([&] { bandsolve::solve_along_add(exec, algo, 0, a, b, c, d, small, info); }),
+             "u.extent(2) = 5 but d.extent(2) = 6"));
+  // The same array passed twice is named as such where the View is strided, else as an overlap.
+  const auto same = [&](const std::string& message, const std::string& other) {
+    return adds(message, "u and " + other + " are the same array") ||
+           adds(message, "u overlaps " + other + " in memory");
+  };
+  CHECK(same(thrown([&] { bandsolve::solve_along_add(exec, algo, 0, a, b, c, d, d, info); }),
+             "d"));
+  CHECK(same(thrown([&] { bandsolve::solve_along_add(exec, algo, 0, a, b, c, d, b, info); }),
+             "b"));
+  CHECK(adds(thrown([&] { bandsolve::solve_along_add(exec, algo, 3, a, b, c, d, u, info); }),
+             "axis = 3"));
+  CHECK(adds(thrown([&] {
+               bandsolve::solve_along_add(exec, algo, 0, a, b, c, d, u, short_info,
+                                          device_backend{});
+             }),
+             "info.extent(0) = 29"));
+  for (std::size_t s = 0; s < info.extent(0); ++s) CHECK(info(s) == -7);
 }
 
 }  // namespace

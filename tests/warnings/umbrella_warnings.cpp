@@ -81,6 +81,11 @@ void instantiate_all() {
     Kokkos::View<T*> u1("u1", 3), v1("v1", 3), w1("w1", 3);
     bandsolve::solve_along(exec, algo::periodic{}, 1, u1, v1, w1, x, info_axis);
     bandsolve::solve_along(exec, algo::partial_pivoting{}, 1, u1, v1, w1, xz, info_axis);
+    bandsolve::solve_along_add(exec, algo::periodic{}, 1, u, v, w, xz, uz, info_axis);
+    bandsolve::solve_along_add(exec, algo::periodic{}, 2, u1, v1, w1, x, u, info_axis);
+    bandsolve::solve_along_add(exec, algo::partial_pivoting{}, 0, u, v, w, x, u, info_axis,
+                               bandsolve::backend::device{});
+    bandsolve::solve_along_add(exec, algo::partial_pivoting{}, 1, u1, v1, w1, xz, uz, info_axis);
     const auto fu = bandsolve::factorize_along(exec, algo::thomas{}, 2, u, v, w);
     fu.solve(exec, xz);
     fu.solve_add(exec, Kokkos::View<const Kokkos::complex<T>***, Kokkos::LayoutRight>(xz), uz);
@@ -95,6 +100,11 @@ void instantiate_all() {
     bandsolve::factorize_along(exec, algo::periodic{}, 1, u1, v1, w1, x).solve(exec, x);
     bandsolve::factorize_along(exec, algo::partial_pivoting{}, 2, u, v, w).solve(exec, xz);
     bandsolve::factorize_along(exec, algo::partial_pivoting{}, 1, u1, v1, w1, x).solve(exec, x);
+    bandsolve::factorize_along(exec, algo::periodic{}, 2, u, v, w).solve_add(exec, xz, uz);
+    bandsolve::factorize_along(exec, algo::partial_pivoting{}, 1, u1, v1, w1, x)
+        .solve_add(exec, x, u);
+    bandsolve::factorize_along(exec, algo::periodic{}, 0, u, v, w, bandsolve::backend::device{})
+        .solve_add(exec, x, w);
     bandsolve::factorize_along(exec, algo::partial_pivoting{}, 0, u, v, w,
                                bandsolve::backend::device{})
         .solve(exec, x);

@@ -15,11 +15,13 @@
 // Called from thomas_axis.hpp, symmetric_axis.hpp, periodic_axis.hpp and pivoting_axis.hpp after
 // their checks.
 #include <bandsolve/backend/device/systems.hpp>
+#include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/view_extents.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace bandsolve::detail {
@@ -135,6 +137,38 @@ void along_copy_lines(const ExecutionSpace& exec, const char* label, const devic
         else
           out = value;
       });
+}
+
+// solve_along_add on the device backend (nsys >= 1 lines of n >= 1 rows, arguments checked):
+// d is only read, so its lines are copied into a column batch of scratch (line s at
+// x[s + i nsys]), solve(launch, x, codes, lines) solves each launch's lines of it in place
+// (x: device::axis_lines<D>), and they are added to u. 11 words per unknown where the host's
+// one pass moves 6; fenced before return, as the scratch is freed then.
+template <class ExecutionSpace, class DView, class UView, class InfoView, class Solve,
+          class... Coefficients>
+void along_device_add(const ExecutionSpace& exec, const char* function, int axis,
+                      const DView& d, const UView& u, const InfoView& info, index_t nsys,
+                      index_t n, const Solve& solve, const Coefficients&... coefficients) {
+  using D = typename DView::non_const_value_type;
+  using memory_space = typename ExecutionSpace::memory_space;
+  const auto buffer = allocate_scratch<memory_space>(
+      exec, function,
+      scratch_total(function, static_cast<std::size_t>(nsys),
+                    static_cast<std::size_t>(n) * sizeof(D), 0));
+  D* const x = reinterpret_cast<D*>(buffer.data());
+  for_each_line_batch(
+      axis, d, info, nsys,
+      [&](const along_launch& l, const InfoView& codes, index_t lines) {
+        const device::systems<D> xs{x + l.outer_index * lines, 1, nsys, 1, 1};
+        along_copy_lines<false>(exec, function, device::systems_of(l.lines<const D>(d)), xs,
+                                lines, n);
+        solve(l, device::axis_lines<D>{xs}, codes, lines);
+        along_copy_lines<true>(exec, function,
+                               device::systems<const D>{xs.data, 1, xs.row_stride, 1, 1},
+                               device::systems_of(l.lines<D>(u)), lines, n);
+      },
+      coefficients..., u);
+  exec.fence();  // the buffer is freed on return
 }
 
 }  // namespace bandsolve::detail

@@ -6,7 +6,8 @@
 // A Family (periodic_axis_factor.hpp, pivoting_axis_factor.hpp) gives:
 //   lane_family                         its solve_along family (lane_kernel_axis.hpp), whose
 //                                       device solve the device backend runs
-//   factorize_name, solve_name          the names in messages and kernel labels
+//   factorize_name, solve_name,         the names in messages and kernel labels
+//   solve_add_name
 //   values_per_row                      factor values (of the coefficients' type) per row and line
 //   flag_bytes_per_row                  bytes of flags (the interchanges) per row and line, or 0
 //   factor<L>(n, a, b, c, f, flags, codes)
@@ -92,26 +93,34 @@ void lane_axis_factor_shared_host(const ExecutionSpace& exec, index_t n, const A
 
 // Every pack of L lines of g solved with its factors (Shared: one line's, for every lane);
 // Staged: d's lines of a pack are not neighbours, copied into lane-contiguous rows and back.
-template <class Family, int L, bool Shared, bool Staged, class ExecutionSpace, class T,
-          class DView>
+// Add (solve_add): d's lines copied into rows (copied_lane_block), solved there and added into
+// u (add_lanes_into), d only read; u is d otherwise.
+template <class Family, int L, bool Shared, bool Staged, bool Add, class ExecutionSpace, class T,
+          class DView, class UView>
 void lane_axis_factored_solve_packs(const ExecutionSpace& exec, const line_packs& g,
-                                    const T* f, const std::uint8_t* flags, const DView& d) {
+                                    const T* f, const std::uint8_t* flags, const DView& d,
+                                    const UView& u) {
   using D = typename DView::non_const_value_type;
-  const nd_strides sd = strides_of(d);
+  const nd_strides sd = strides_of(d), su = strides_of(u);
   const index_t n = g.n;
   const index_t values = Shared ? 0 : Family::values_per_row * n * L,
                 flag_bytes = Shared ? 0 : Family::flag_bytes_per_row * n * L;
   const std::size_t rows = align_64(static_cast<std::size_t>(n) * L * sizeof(D));
   for_each_pack(
-      exec, Family::solve_name, g.npacks, Staged ? 2 * rows : rows,
+      exec, Family::solve_name, g.npacks, Staged || Add ? 2 * rows : rows,
       KOKKOS_LAMBDA(const index_t p, void* work) {
-        (void)rows, (void)f, (void)flags, (void)d, (void)sd, (void)n;  // named first, for nvcc
+        (void)rows, (void)f, (void)flags, (void)d, (void)u, (void)sd, (void)su,
+            (void)n;  // named first, for nvcc
         const line_pack k = g.pack(p);
         D* const y = static_cast<D*>(work);
+        D* const ds = reinterpret_cast<D*>(static_cast<char*>(work) + rows);
         const T* const fp = f + p * values;
         const std::uint8_t* const flags_p = flags + p * flag_bytes;
-        if constexpr (Staged) {
-          D* const ds = reinterpret_cast<D*>(static_cast<char*>(work) + rows);
+        if constexpr (Add) {
+          Family::template solve<L, Shared>(n, fp, flags_p,
+                                            copied_lane_block<L, Staged>(d, sd, g, k, ds), y);
+          add_lanes_into<L, Staged>(u, su, g, k, ds);
+        } else if constexpr (Staged) {
           Family::template solve<L, Shared>(n, fp, flags_p,
                                             staged_lane_block<L, D>(d, sd, g, k, ds), y);
           unstage_lanes<L>(d, sd, g, k, ds);
@@ -122,13 +131,16 @@ void lane_axis_factored_solve_packs(const ExecutionSpace& exec, const line_packs
       });
 }
 
-template <class Family, int L, bool Shared, class ExecutionSpace, class T, class DView>
+// Packs read in place where the lines of a pack are neighbours in d (and in u with Add), else
+// staged.
+template <class Family, int L, bool Shared, bool Add, class ExecutionSpace, class T, class DView,
+          class UView>
 void lane_axis_factored_solve_host(const ExecutionSpace& exec, const line_packs& g, const T* f,
-                                   const std::uint8_t* flags, const DView& d) {
-  if (strides_of(d).s[g.lane_axis] == 1)
-    lane_axis_factored_solve_packs<Family, L, Shared, false>(exec, g, f, flags, d);
+                                   const std::uint8_t* flags, const DView& d, const UView& u) {
+  if (strides_of(d).s[g.lane_axis] == 1 && strides_of(u).s[g.lane_axis] == 1)
+    lane_axis_factored_solve_packs<Family, L, Shared, false, Add>(exec, g, f, flags, d, u);
   else
-    lane_axis_factored_solve_packs<Family, L, Shared, true>(exec, g, f, flags, d);
+    lane_axis_factored_solve_packs<Family, L, Shared, true, Add>(exec, g, f, flags, d, u);
 }
 
 struct lane_axis_factorization_access {
@@ -163,31 +175,51 @@ class lane_axis_factorization
   // of it over real coefficients. Enqueued on exec, not fenced.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    constexpr int R = static_cast<int>(DView::rank);
     detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = Family::solve_name;
     if (!this->solve_needed(fn, d, "factored grid")) return;
+    run<false>(exec, fn, d, d);
+  }
+
+  // u += x, d only read (it may be a View of const): the last sweep of an ADI step. d and u: the
+  // factored grid's extents, each in any layout, of one scalar type as for solve. Enqueued on
+  // exec, not fenced.
+  template <class DView, class UView>
+  void solve_add(const ExecutionSpace& exec, const DView& d, const UView& u) const {
+    detail::axis_factored_add_static_checks<Scalar, ExecutionSpace, DView, UView>();
+    const std::string fn = Family::solve_add_name;
+    const bool needed = this->solve_needed(fn, d, "factored grid");
+    detail::check_same_extents(fn, "u", u, "d", d);
+    detail::check_no_overlap(fn, "u", u, "d", d);
+    if (needed) run<true>(exec, fn, d, u);
+  }
+
+ private:
+  friend struct detail::lane_axis_factorization_access;
+
+  // The solve (Add: u += x, else x overwrites d and u is d), arguments checked.
+  template <bool Add, class DView, class UView>
+  void run(const ExecutionSpace& exec, const std::string& fn, const DView& d,
+           const UView& u) const {
+    constexpr int R = static_cast<int>(DView::rank);
     constexpr int L = detail::lane_axis_factor_lanes<Scalar>;
     if constexpr (std::is_same_v<Backend, backend::device>) {
       detail::on_stored_copies<R, memory_space>(
           stored_.data(), per_array_, extents_, axis_, true, shared_,
           [&](const auto& a, const auto& b, const auto& c) {
-            detail::lane_family_along<typename Family::lane_family, backend::device>(
-                exec, fn.c_str(), axis_, a, b, c, d, solve_info_);
+            detail::lane_family_along<typename Family::lane_family, backend::device, Add>(
+                exec, fn.c_str(), axis_, a, b, c, d, u, solve_info_);
           });
     } else if (shared_) {  // packs of d's own lines: the factors are every lane's
       const detail::line_packs g =
           detail::make_line_packs(d, axis_, detail::lane_axis_of(d, axis_), L);
-      detail::lane_axis_factored_solve_host<Family, L, true>(exec, g, stored_.data(),
-                                                             flags_.data(), d);
+      detail::lane_axis_factored_solve_host<Family, L, true, Add>(exec, g, stored_.data(),
+                                                                  flags_.data(), d, u);
     } else {
-      detail::lane_axis_factored_solve_host<Family, L, false>(exec, lines_, stored_.data(),
-                                                              flags_.data(), d);
+      detail::lane_axis_factored_solve_host<Family, L, false, Add>(exec, lines_, stored_.data(),
+                                                                   flags_.data(), d, u);
     }
   }
-
- private:
-  friend struct detail::lane_axis_factorization_access;
 
   lane_axis_factorization(const Kokkos::View<Scalar*, memory_space>& stored,
                           const Kokkos::View<std::uint8_t*, memory_space>& flags,
@@ -261,8 +293,8 @@ auto lane_axis_factorize(const ExecutionSpace& exec, int axis, const GridView& g
                                                n * nsys);
     const auto z =
         stored_array<rank, memory_space>(zeros.data(), n * nsys, 0, extents, axis, true);
-    lane_family_along<typename Family::lane_family, backend::device>(exec, label.c_str(), axis,
-                                                                     ac, bc, cc, z, info);
+    lane_family_along<typename Family::lane_family, backend::device, false>(
+        exec, label.c_str(), axis, ac, bc, cc, z, z, info);
   } else if constexpr (shared) {
     lane_axis_factor_shared_host<Family>(exec, lines.n, a, b, c, stored.data(), flags.data(),
                                          info);

@@ -118,53 +118,83 @@ KOKKOS_INLINE_FUNCTION lane_block<T, L, L> along_lane_block(const View& v, const
                              k.lanes);
 }
 
-// The run-time checks of solve_along(family, axis, a, b, c, d, info) named fn: the axis, each
-// coefficient's shape (d's extents, or rank 1 of length n) and that it does not overlap d, d and
-// info apart, one info entry per line. Returns the number of lines.
-template <class AView, class BView, class CView, class DView, class InfoView>
-std::size_t check_along_tridiagonal(const std::string& fn, int axis, const AView& a,
-                                    const BView& b, const CView& c, const DView& d,
-                                    const InfoView& info) {
-  constexpr int rank = static_cast<int>(DView::rank);
-  if (axis < 0 || axis >= rank)
-    throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
-                           rank - 1, ")");
-  check_along_coefficient(fn, "a", a, d, axis, "d", d);
-  check_along_coefficient(fn, "b", b, d, axis, "d", d);
-  check_along_coefficient(fn, "c", c, d, axis, "d", d);
-  check_no_overlap(fn, "d", d, "info", info);
-  return check_along_lines(fn, axis, d, info);
+// solve_along_add: d's lanes of pack k copied into rows of L lanes at xs (Staged: through
+// staged_lane_block's tiles; else row by row, each row one run of d), as a lane block over them:
+// the family's kernel solves the copy, so d is only read.
+template <int L, bool Staged, class D, class DView>
+KOKKOS_INLINE_FUNCTION lane_block<D, L, L> copied_lane_block(const DView& d, const nd_strides& sd,
+                                                             const line_packs& g,
+                                                             const line_pack& k, D* xs) {
+  if constexpr (Staged) {
+    return staged_lane_block<L, D>(d, sd, g, k, xs);
+  } else {
+    const lane_block<const D, L, L> src = along_lane_block<const D, L>(d, sd, g, k);
+    for (index_t i = 0; i < g.n; ++i) {
+      if (i + rows_ahead_of_loads < g.n) src.prefetch(i + rows_ahead_of_loads);
+      src.load(i, xs + i * L);
+    }
+    return lane_block<D, L, L>(xs, 1, L, L);
+  }
+}
+
+// solve_along_add: the solution of pack k (rows of L lanes at xs) added into u's lines: row by
+// row where each row of the pack is one run of u (Staged false), else gathered and scattered
+// in tiles transposed in registers.
+template <int L, bool Staged, class D, class UView>
+KOKKOS_INLINE_FUNCTION void add_lanes_into(const UView& u, const nd_strides& su,
+                                           const line_packs& g, const line_pack& k, D* xs) {
+  if constexpr (Staged) {
+    constexpr int line = static_cast<int>(64 / sizeof(D));
+    constexpr int TR = line < L ? line : L;
+    add_scatter_gather<TR, L>(
+        g.n, k.lanes, xs,
+        gathered_lanes<D>{u.data() + g.offset(su, k), su.s[g.lane_axis], su.s[g.axis]});
+  } else {
+    const lane_block<D, L, L> out = along_lane_block<D, L>(u, su, g, k);
+    D row[static_cast<std::size_t>(L)];
+    for (index_t i = 0; i < g.n; ++i) {
+      if (i + rows_ahead_of_loads < g.n) out.prefetch(i + rows_ahead_of_loads);
+      out.load(i, row);
+      const D* const x = xs + i * L;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < L; ++l) row[l] += x[l];
+      out.store(i, row);
+    }
+  }
 }
 
 // One work item per pack of L lines of g: kernel(n, a, b, c, d, work, codes) on its lane blocks
 // (the family's one-shot block kernel, x overwriting d), `scratch` bytes of the kernel's work per
 // item; Staged: the pack's lines first copied into lane-contiguous rows after that work, x
-// written back from them.
-template <int L, bool Staged, class ExecutionSpace, class BlockKernel, class AView, class BView,
-          class CView, class DView, class InfoView>
+// written back from them. Add (solve_along_add): d's lines copied into rows after that work
+// (copied_lane_block), solved there and added into u (add_lanes_into).
+template <int L, bool Staged, bool Add, class ExecutionSpace, class BlockKernel, class AView,
+          class BView, class CView, class DView, class UView, class InfoView>
 void block_kernel_packs(const ExecutionSpace& exec, const char* function, const line_packs& g,
                         std::size_t scratch, BlockKernel kernel, const AView& a, const BView& b,
-                        const CView& c, const DView& d, const InfoView& info, index_t n) {
+                        const CView& c, const DView& d, const UView& u, const InfoView& info,
+                        index_t n) {
   using T = typename AView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
-                   sd = strides_of(d);
+                   sd = strides_of(d), su = strides_of(u);
   const std::size_t rows_d = align_64(static_cast<std::size_t>(n) * L * sizeof(D)),
                     rows_t = align_64(static_cast<std::size_t>(n) * L * sizeof(T)),
                     kernel_work = align_64(scratch);
   for_each_pack(
       exec, function, g.npacks,
-      Staged ? staged_work_bytes<T, D>(scratch, n, L, true) : scratch,
+      Staged ? staged_work_bytes<T, D>(scratch, n, L, true)
+             : (Add ? kernel_work + rows_d : scratch),
       KOKKOS_LAMBDA(const index_t p, void* work) {
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
         // variable is inside an if constexpr.
         (void)rows_d, (void)rows_t, (void)kernel_work, (void)kernel, (void)a, (void)b, (void)c,
-            (void)d, (void)sa, (void)sb, (void)sc, (void)sd, (void)n;
+            (void)d, (void)u, (void)sa, (void)sb, (void)sc, (void)sd, (void)su, (void)n;
         const line_pack k = g.pack(p);
         int codes[static_cast<std::size_t>(L)];
+        char* const staged = static_cast<char*>(work) + kernel_work;
+        D* const ds = reinterpret_cast<D*>(staged);
         if constexpr (Staged) {
-          char* const staged = static_cast<char*>(work) + kernel_work;
-          D* const ds = reinterpret_cast<D*>(staged);
           T* const as = reinterpret_cast<T*>(staged + rows_d);
           T* const bs = reinterpret_cast<T*>(staged + rows_d + rows_t);
           T* const cs = reinterpret_cast<T*>(staged + rows_d + 2 * rows_t);
@@ -172,7 +202,16 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
                  staged_lane_block<L, const T>(b, sb, g, k, bs),
                  staged_lane_block<L, const T>(c, sc, g, k, cs),
                  staged_lane_block<L, D>(d, sd, g, k, ds), work, codes);
-          unstage_lanes<L>(d, sd, g, k, ds);
+          if constexpr (Add)
+            add_lanes_into<L, true>(u, su, g, k, ds);
+          else
+            unstage_lanes<L>(d, sd, g, k, ds);
+        } else if constexpr (Add) {
+          kernel(n, along_lane_block<const T, L>(a, sa, g, k),
+                 along_lane_block<const T, L>(b, sb, g, k),
+                 along_lane_block<const T, L>(c, sc, g, k),
+                 copied_lane_block<L, false>(d, sd, g, k, ds), work, codes);
+          add_lanes_into<L, false>(u, su, g, k, ds);
         } else {
           kernel(n, along_lane_block<const T, L>(a, sa, g, k),
                  along_lane_block<const T, L>(b, sb, g, k),
@@ -187,24 +226,29 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
 // One work item per pack of L lines of g whose coefficients are shared by every line:
 // code = solve(n, x, work) factors the shared matrix into the item's scratch (`scratch` bytes)
 // and solves the lanes x of d with it; every line of the pack gets its code. Staged: d's lines
-// copied into lane-contiguous rows after that work, x written back from them.
-template <int L, bool Staged, class ExecutionSpace, class SharedSolve, class DView,
-          class InfoView>
+// copied into lane-contiguous rows after that work, x written back from them. Add: d's lines
+// copied after that work, solved there and added into u, as in block_kernel_packs.
+template <int L, bool Staged, bool Add, class ExecutionSpace, class SharedSolve, class DView,
+          class UView, class InfoView>
 void shared_matrix_packs(const ExecutionSpace& exec, const char* function, const line_packs& g,
-                         std::size_t scratch, SharedSolve solve, const DView& d,
+                         std::size_t scratch, SharedSolve solve, const DView& d, const UView& u,
                          const InfoView& info, index_t n) {
   using D = typename DView::non_const_value_type;
-  const nd_strides sd = strides_of(d);
+  const nd_strides sd = strides_of(d), su = strides_of(u);
   const std::size_t kernel_work = align_64(scratch);
   for_each_pack(
       exec, function, g.npacks,
-      Staged ? staged_work_bytes<D, D>(scratch, n, L, false) : scratch,
+      Staged || Add ? staged_work_bytes<D, D>(scratch, n, L, false) : scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {
-        (void)kernel_work, (void)solve, (void)d, (void)sd, (void)n;  // named first, for nvcc
+        (void)kernel_work, (void)solve, (void)d, (void)u, (void)sd, (void)su,
+            (void)n;  // named first, for nvcc
         const line_pack k = g.pack(p);
         int code = 0;
-        if constexpr (Staged) {
-          D* const ds = reinterpret_cast<D*>(static_cast<char*>(work) + kernel_work);
+        D* const ds = reinterpret_cast<D*>(static_cast<char*>(work) + kernel_work);
+        if constexpr (Add) {
+          code = solve(n, copied_lane_block<L, Staged>(d, sd, g, k, ds), work);
+          add_lanes_into<L, Staged>(u, su, g, k, ds);
+        } else if constexpr (Staged) {
           code = solve(n, staged_lane_block<L, D>(d, sd, g, k, ds), work);
           unstage_lanes<L>(d, sd, g, k, ds);
         } else {
@@ -224,31 +268,35 @@ KOKKOS_INLINE_FUNCTION lane_block<const T, 1, 1> shared_line(const View& v) {
 // The host backends' solve of every line (n >= 1 rows, arguments checked): block_kernel_packs on
 // the packs of with_along_packs, scratch_of(L) bytes of the kernel's work per pack of L lines,
 // for full coefficients; with rank-1 ones, shared_matrix_packs with shared_solve and
-// shared_scratch_of(L) bytes.
-template <class ExecutionSpace, class BlockKernel, class ScratchOf, class SharedSolve,
-          class SharedScratchOf, class AView, class BView, class CView, class DView,
+// shared_scratch_of(L) bytes. Add: u += x, d only read (u is d otherwise); packs read in place
+// only where u's rows are runs as well.
+template <bool Add, class ExecutionSpace, class BlockKernel, class ScratchOf, class SharedSolve,
+          class SharedScratchOf, class AView, class BView, class CView, class DView, class UView,
           class InfoView>
 void block_kernel_along_host(const ExecutionSpace& exec, const char* function, int axis,
                              const ScratchOf& scratch_of, BlockKernel kernel,
                              const SharedScratchOf& shared_scratch_of, SharedSolve shared_solve,
                              const AView& a, const BView& b, const CView& c, const DView& d,
-                             const InfoView& info, index_t n) {
+                             const UView& u, const InfoView& info, index_t n) {
   using D = typename DView::non_const_value_type;
   if constexpr (AView::rank == 1) {
-    with_along_packs<D>(d, axis, [&](auto width, auto staged, const line_packs& g) {
-      shared_matrix_packs<decltype(width)::value, decltype(staged)::value>(
-          exec, function, g, shared_scratch_of(decltype(width)::value), shared_solve, d, info,
-          n);
-    });
+    with_along_packs<D>(
+        d, axis,
+        [&](auto width, auto staged, const line_packs& g) {
+          shared_matrix_packs<decltype(width)::value, decltype(staged)::value, Add>(
+              exec, function, g, shared_scratch_of(decltype(width)::value), shared_solve, d, u,
+              info, n);
+        },
+        u);
   } else {
     with_along_packs<D>(
         d, axis,
         [&](auto width, auto staged, const line_packs& g) {
-          block_kernel_packs<decltype(width)::value, decltype(staged)::value>(
-              exec, function, g, scratch_of(decltype(width)::value), kernel, a, b, c, d, info,
+          block_kernel_packs<decltype(width)::value, decltype(staged)::value, Add>(
+              exec, function, g, scratch_of(decltype(width)::value), kernel, a, b, c, d, u, info,
               n);
         },
-        a, b, c);
+        u, a, b, c);
   }
 }
 
@@ -256,21 +304,24 @@ void block_kernel_along_host(const ExecutionSpace& exec, const char* function, i
 // lane kernels: its block_kernel and scratch<T, D>(n, lanes) for full coefficients, its
 // shared_solve<AView, BView, CView> (with its scratch<D>(n, lanes)) for rank-1 ones, both through
 // block_kernel_along_host; on the device backend its device_solve(exec, a, b, c, d, codes, n,
-// lines) on each batch of lines addressed in place (along_device.hpp).
-template <class Family, class Backend, class ExecutionSpace, class AView, class BView,
-          class CView, class DView, class InfoView>
+// lines) on each batch of lines addressed in place (along_device.hpp). Add: solve_along_add
+// (u += x, d only read; u is d otherwise), on the device backend through a copy of d
+// (along_device_add).
+template <class Family, class Backend, bool Add, class ExecutionSpace, class AView, class BView,
+          class CView, class DView, class UView, class InfoView>
 void lane_family_along(const ExecutionSpace& exec, const char* function, int axis,
                        const AView& a, const BView& b, const CView& c, const DView& d,
-                       const InfoView& info) {
-  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, DView, InfoView>();
-  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
-                "bandsolve::solve_along: d receives the solution and cannot be a View of const");
+                       const UView& u, const InfoView& info) {
+  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, UView, InfoView>();
+  static_assert(std::is_same_v<typename UView::value_type, typename UView::non_const_value_type>,
+                "bandsolve::solve_along: the output (d, or u of solve_along_add) cannot be a "
+                "View of const");
   static_assert(backend::is_backend_v<Backend>,
                 "bandsolve::solve_along: the last argument must be a backend tag "
                 "(backend::device, or the execution space's own)");
   using T = typename AView::non_const_value_type;
   using D = typename DView::non_const_value_type;
-  const std::size_t nsys = check_along_tridiagonal(function, axis, a, b, c, d, info);
+  const std::size_t nsys = check_along_solve<Add>(function, axis, a, b, c, d, u, info);
   const index_t n = static_cast<index_t>(extent_at(d, axis));
   if (nsys == 0) return;
   if (n == 0) {
@@ -278,22 +329,30 @@ void lane_family_along(const ExecutionSpace& exec, const char* function, int axi
     return;
   }
   if constexpr (std::is_same_v<Backend, backend::device>) {
-    for_each_line_batch(
-        axis, d, info, static_cast<index_t>(nsys),
-        [&](const along_launch& l, const InfoView& codes, index_t lines) {
-          Family::device_solve(exec, l.lines<const T>(a), l.lines<const T>(b),
-                               l.lines<const T>(c), l.lines<D>(d), codes, n, lines);
-        },
-        a, b, c);
+    const auto solve = [&](const along_launch& l, const auto& x, const InfoView& codes,
+                           index_t lines) {
+      Family::device_solve(exec, l.lines<const T>(a), l.lines<const T>(b), l.lines<const T>(c),
+                           x, codes, n, lines);
+    };
+    if constexpr (Add)
+      along_device_add(exec, function, axis, d, u, info, static_cast<index_t>(nsys), n, solve, a,
+                       b, c);
+    else
+      for_each_line_batch(
+          axis, d, info, static_cast<index_t>(nsys),
+          [&](const along_launch& l, const InfoView& codes, index_t lines) {
+            solve(l, l.lines<D>(d), codes, lines);
+          },
+          a, b, c);
   } else {
     static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                   "bandsolve::solve_along: a host backend runs only on its own execution space");
     using shared = typename Family::template shared_solve<AView, BView, CView>;
-    block_kernel_along_host(
+    block_kernel_along_host<Add>(
         exec, function, axis, [n](int lanes) { return Family::template scratch<T, D>(n, lanes); },
         typename Family::block_kernel{},
         [n](int lanes) { return shared::template scratch<D>(n, lanes); }, shared{a, b, c}, a, b,
-        c, d, info, n);
+        c, d, u, info, n);
   }
 }
 

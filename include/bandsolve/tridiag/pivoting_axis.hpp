@@ -95,8 +95,8 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
                                                              const AView& a, const BView& b,
                                                              const CView& c, const DView& d,
                                                              const InfoView& info, Backend) {
-  detail::lane_family_along<detail::pivoting_lane_family, Backend>(
-      exec, "bandsolve::solve_along(partial_pivoting)", axis, a, b, c, d, info);
+  detail::lane_family_along<detail::pivoting_lane_family, Backend, false>(
+      exec, "bandsolve::solve_along(partial_pivoting)", axis, a, b, c, d, d, info);
 }
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
@@ -104,6 +104,26 @@ void solve_along(const ExecutionSpace& exec, algo::partial_pivoting, int axis, c
                  const BView& b, const CView& c, const DView& d, const InfoView& info) {
   solve_along(exec, algo::partial_pivoting{}, axis, a, b, c, d, info,
               backend::default_for_t<ExecutionSpace>{});
+}
+
+// u += x; d is only read (it may be a View of const), u has d's extents and any layout. The
+// last sweep of an ADI step. Backend as for solve_along.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
+          class InfoView, class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
+    const ExecutionSpace& exec, algo::partial_pivoting, int axis, const AView& a, const BView& b,
+    const CView& c, const DView& d, const UView& u, const InfoView& info, Backend) {
+  detail::lane_family_along<detail::pivoting_lane_family, Backend, true>(
+      exec, "bandsolve::solve_along_add(partial_pivoting)", axis, a, b, c, d, u, info);
+}
+
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
+          class InfoView>
+void solve_along_add(const ExecutionSpace& exec, algo::partial_pivoting, int axis, const AView& a,
+                     const BView& b, const CView& c, const DView& d, const UView& u,
+                     const InfoView& info) {
+  solve_along_add(exec, algo::partial_pivoting{}, axis, a, b, c, d, u, info,
+                  backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve

@@ -363,19 +363,16 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
       });
 }
 
-// Both entry points: the checks, then the backend's solve. Add: u += x and d is read only;
-// otherwise x overwrites d (u is d). Backend: the execution space's own, or backend::device.
-template <bool Add, class Backend, class ExecutionSpace, class AView, class BView, class CView,
-          class DView, class UView, class InfoView>
-void thomas_along(const ExecutionSpace& exec, const char* function, int axis, const AView& a,
-                  const BView& b, const CView& c, const DView& d, const UView& u,
-                  const InfoView& info) {
-  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, UView, InfoView>();
-  static_assert(backend::is_backend_v<Backend>,
-                "bandsolve::solve_along: the last argument must be a backend tag "
-                "(backend::device, or the execution space's own)");
+// The run-time checks of solve_along (u is d) and solve_along_add (Add: u receives u + x, d is
+// only read) named fn: the axis, each coefficient's shape (d's extents, or rank 1 of length n)
+// and that it does not overlap the output, u against d, the output and info apart, one info
+// entry per line. Returns the number of lines.
+template <bool Add, class AView, class BView, class CView, class DView, class UView,
+          class InfoView>
+std::size_t check_along_solve(const std::string& fn, int axis, const AView& a, const BView& b,
+                              const CView& c, const DView& d, const UView& u,
+                              const InfoView& info) {
   constexpr int rank = static_cast<int>(DView::rank);
-  const std::string fn = function;
   if (axis < 0 || axis >= rank)
     throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
                            rank - 1, ")");
@@ -388,39 +385,39 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
     check_no_overlap(fn, "u", u, "d", d);
   }
   check_no_overlap(fn, out_name, u, "info", info);
+  return check_along_lines(fn, axis, d, info);
+}
+
+// Both entry points: the checks, then the backend's solve. Add: u += x and d is read only;
+// otherwise x overwrites d (u is d). Backend: the execution space's own, or backend::device.
+template <bool Add, class Backend, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class UView, class InfoView>
+void thomas_along(const ExecutionSpace& exec, const char* function, int axis, const AView& a,
+                  const BView& b, const CView& c, const DView& d, const UView& u,
+                  const InfoView& info) {
+  thomas_along_static_checks<ExecutionSpace, AView, BView, CView, DView, UView, InfoView>();
+  static_assert(backend::is_backend_v<Backend>,
+                "bandsolve::solve_along: the last argument must be a backend tag "
+                "(backend::device, or the execution space's own)");
+  const std::size_t nsys = check_along_solve<Add>(function, axis, a, b, c, d, u, info);
   const index_t n = static_cast<index_t>(extent_at(d, axis));
-  const std::size_t nsys = check_along_lines(fn, axis, d, info);
   if (nsys == 0) return;
   if (n == 0) {
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
   if constexpr (std::is_same_v<Backend, backend::device>) {
-    check_rows_fit_int(fn, extent_at(d, axis));
+    check_rows_fit_int(function, extent_at(d, axis));
     using C = typename AView::non_const_value_type;
     using T = typename DView::non_const_value_type;
     if constexpr (Add) {
-      // d is only read: its lines are copied into a column batch (line s at x[s + i nsys]) that
-      // the device Thomas solves in place, then added to u.
-      using memory_space = typename ExecutionSpace::memory_space;
-      const auto buffer = allocate_scratch<memory_space>(
-          exec, function, scratch_total(function, nsys, static_cast<std::size_t>(n) * sizeof(T), 0));
-      T* const x = reinterpret_cast<T*>(buffer.data());
-      for_each_line_batch(
-          axis, d, info, static_cast<index_t>(nsys),
-          [&](const along_launch& l, const InfoView& codes, index_t lines) {
-            const device::systems<T> xs{x + l.outer_index * lines, 1,
-                                        static_cast<index_t>(nsys), 1, 1};
-            along_copy_lines<false>(exec, function, device::systems_of(l.lines<const T>(d)), xs,
-                                    lines, n);
-            thomas_device_solve(exec, l.lines<const C>(a), l.lines<const C>(b),
-                                l.lines<const C>(c), device::axis_lines<T>{xs}, codes, n, lines);
-            along_copy_lines<true>(exec, function, device::systems<const T>{xs.data, 1,
-                                                                           xs.row_stride, 1, 1},
-                                   device::systems_of(l.lines<T>(u)), lines, n);
-          },
-          a, b, c, u);
-      exec.fence();  // the buffer is freed on return
+      along_device_add(exec, function, axis, d, u, info, static_cast<index_t>(nsys), n,
+                       [&](const along_launch& l, const device::axis_lines<T>& x,
+                           const InfoView& codes, index_t lines) {
+                         thomas_device_solve(exec, l.lines<const C>(a), l.lines<const C>(b),
+                                             l.lines<const C>(c), x, codes, n, lines);
+                       },
+                       a, b, c);
     } else {
       for_each_line_batch(
           axis, d, info, static_cast<index_t>(nsys),
