@@ -4,8 +4,8 @@
 // lines (solve_along(periodic): the same coefficients closed into rings) and partial pivoting
 // (solve_along(partial_pivoting), the same lines) against those; the factored solve
 // (factorize_along(thomas) once, then f.solve) beside the one-shot one; u += x with d read only
-// (solve_along_add, and f.solve_add of the factored lines); symmetric and Hermitian lines,
-// one-shot and factored.
+// (solve_along_add, and f.solve_add of the factored lines: Thomas, periodic, partial pivoting,
+// symmetric); symmetric and Hermitian lines, one-shot and factored.
 // Floor bytes per unknown:
 //   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
 //   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
@@ -17,8 +17,8 @@
 //   interchange), shared 2;
 //   symmetric (solve_along(symmetric): diag and offdiag): read diag, offdiag, d, write x = 4 words
 //   full, 2 shared; Hermitian lines (complex offdiag and d): 1 + 2 + 2 + 2 = 7 full, 4 shared;
-//   u += x (solve_along_add, f.solve_add): read d and u, write u, with a, b, c or the three
-//   factors: 6 words full, 3 shared;
+//   u += x (solve_along_add, f.solve_add): read d and u, write u, with a, b, c or the factors:
+//   6 words full (factored periodic 7, partial pivoting 7 and a byte; symmetric 5), 3 shared;
 //   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9,
 //   one-shot or with the lines factored once (adi_step_factored).
 #include "bench_support.hpp"
@@ -184,9 +184,11 @@ void factored_axis_benchmark(benchmark::State& state) {
 }
 
 // u += x along the axis with d only read (the last sweep of an ADI step): solve_along_add, or
-// factorize_along(thomas) once and then f.solve_add. Read a, b, c (or the three factors), d and u,
-// write u: 6 words full, 3 shared (d, u read, u written).
-template <bool Shared, bool Factored>
+// factorize_along(Algo) once and then f.solve_add. Read a, b, c (or the factors: Thomas 3,
+// periodic 4, partial pivoting 4 and a byte; symmetric: diag and offdiag, or 1/pivot and c'), d
+// and u, write u: 6 words full (factored: 6, 7, 7.125; symmetric 5), 3 shared (d, u read, u
+// written).
+template <bool Shared, bool Factored, class Algo = bandsolve::algo::thomas>
 void add_axis_benchmark(benchmark::State& state) {
   const std::size_t N = static_cast<std::size_t>(state.range(0));
   const int axis = static_cast<int>(state.range(1));
@@ -205,15 +207,23 @@ void add_axis_benchmark(benchmark::State& state) {
       t.stop(state);
     }
   };
+  constexpr bool symmetric = std::is_same_v<Algo, bandsolve::algo::symmetric>;
   const auto run = [&](const auto& a, const auto& b, const auto& c) {
+    // Symmetric lines: diag b and offdiag c (b = 1 + |a| + |c| > |c_{i-1}| + |c_i|: SPD).
+    const auto factorize = [&] {
+      if constexpr (symmetric)
+        return bandsolve::factorize_along(exec, Algo{}, axis, b, c, d);
+      else
+        return bandsolve::factorize_along(exec, Algo{}, axis, a, b, c, d);
+    };
     if constexpr (Factored) {
-      const auto f = bandsolve::factorize_along(exec, bandsolve::algo::thomas{}, axis, a, b, c, d);
+      const auto f = factorize();
       Kokkos::deep_copy(info, f.info());
       time([&] { f.solve_add(exec, d_in, u); });
+    } else if constexpr (symmetric) {
+      time([&] { bandsolve::solve_along_add(exec, Algo{}, axis, b, c, d_in, u, info); });
     } else {
-      time([&] {
-        bandsolve::solve_along_add(exec, bandsolve::algo::thomas{}, axis, a, b, c, d_in, u, info);
-      });
+      time([&] { bandsolve::solve_along_add(exec, Algo{}, axis, a, b, c, d_in, u, info); });
     }
   };
   if constexpr (Shared) {
@@ -227,7 +237,12 @@ void add_axis_benchmark(benchmark::State& state) {
   }
   if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   const double unknowns = double(N) * N * N;
-  report(state, t, (Shared ? 3.0 : 6.0) * sizeof(double) * unknowns, unknowns);
+  const double factors = symmetric                                                  ? 2.0
+                         : !Factored                                                ? 3.0
+                         : std::is_same_v<Algo, bandsolve::algo::periodic>         ? 4.0
+                         : std::is_same_v<Algo, bandsolve::algo::partial_pivoting> ? 4.125
+                                                                                    : 3.0;
+  report(state, t, (Shared ? 3.0 : factors + 3.0) * sizeof(double) * unknowns, unknowns);
 }
 
 // solve_along(symmetric) on an N^3 cube: diag real, offdiag (Hermitian: complex, with a complex
@@ -466,6 +481,26 @@ const bool registered = [] {
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
+  }
+  for (long axis = 0; axis < 3; ++axis) {
+    using bandsolve::algo::partial_pivoting, bandsolve::algo::periodic;
+    const std::string at = std::string(axis_names[axis]) + shape;
+    const auto add = [&](const std::string& name, auto* bench) {
+      benchmark::RegisterBenchmark(("axis/" + name + "/" + at).c_str(), bench)
+          ->Args({N, axis})
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+    };
+    add("periodic_add_full", add_axis_benchmark<false, false, periodic>);
+    add("periodic_add_shared", add_axis_benchmark<true, false, periodic>);
+    add("periodic_factored_add_full", add_axis_benchmark<false, true, periodic>);
+    add("periodic_factored_add_shared", add_axis_benchmark<true, true, periodic>);
+    add("pivoting_add_full", add_axis_benchmark<false, false, partial_pivoting>);
+    add("pivoting_factored_add_full", add_axis_benchmark<false, true, partial_pivoting>);
+    using bandsolve::algo::symmetric;
+    add("symmetric_add_full", add_axis_benchmark<false, false, symmetric>);
+    add("symmetric_add_shared", add_axis_benchmark<true, false, symmetric>);
+    add("symmetric_factored_add_full", add_axis_benchmark<false, true, symmetric>);
   }
   for (long axis = 0; axis < 3; ++axis) {
     benchmark::RegisterBenchmark(

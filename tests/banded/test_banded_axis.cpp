@@ -79,9 +79,9 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
   using band = band_array<T, R, Shared>;
   const auto ab = band::make(grid, axis, h.ldab, band_order);
   const D sentinel = D(777);
-  strided<D, int(R)> d_whole;
-  const auto d = make_array<D, R>("d", grid, d_order, sentinel, d_whole,
-                                  std::make_index_sequence<R>{});
+  const auto d_array = bstest::make_array_in_buffer<D, R>("d", grid, d_order, sentinel);
+  const auto& d = d_array.view;
+  const auto& d_whole = d_array.whole;
   for (std::size_t s = 0; s < nlines; ++s)
     for (std::size_t j = 0; j < n; ++j) {
       for (std::size_t r = 0; r < h.ldab; ++r)

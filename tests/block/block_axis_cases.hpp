@@ -107,9 +107,10 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
   const auto b = cb::make("b", grid, axis, m, coef_order);
   const auto c = cc::make("c", grid, axis, m, coef_order);
   const D sentinel = D(777);
-  strided<D, int(R) + 1> d_whole;
-  const auto d = make_array<D, R + 1>("d", extend(grid, m), d_order, sentinel, d_whole,
-                                      std::make_index_sequence<R + 1>{});
+  const auto d_array = bstest::make_array_in_buffer<D, R + 1>("d", extend(grid, m), d_order,
+                                                               sentinel);
+  const auto& d = d_array.view;
+  const auto& d_whole = d_array.whole;
   scatter_lines<R, ca, cb, cc>(p, grid, axis, a, b, c, d);
   const auto info = bstest::make_info(nlines);
   if constexpr (Factored) {
@@ -120,8 +121,7 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
     exec.fence();
     Kokkos::deep_copy(info, f.info());
     const auto raw = [&] {  // every value of d's allocation
-      const D* data = d_whole.size() ? d_whole.data() : d.data();
-      return std::vector<D>(data, data + (d_whole.size() ? d_whole.span() : d.span()));
+      return std::vector<D>(d_whole.data(), d_whole.data() + d_whole.span());
     };
     const std::vector<D> first = raw();
     scatter_lines<R, ca, cb, cc>(p, grid, axis, a, b, c, d);

@@ -219,11 +219,11 @@ void every_family() {
 
 // solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, factorize_along with solve_add, and
-// complex d over the real coefficients), symmetric with full ones (also factorize_along), partial
-// pivoting with full ones and periodic with both (each also solve_along_add, factorize_along and
-// solve_add), block Thomas (m = 3, also factorize_along) and banded LU (pentadiagonal, also
-// factorize_along) with both, rows whose solution is all ones (d = a + b + c without the
-// entries outside the matrix, all of them for periodic lines).
+// complex d over the real coefficients), symmetric and partial pivoting with full ones and
+// periodic with both (each also solve_along_add, factorize_along and solve_add), block Thomas
+// (m = 3, also factorize_along) and banded LU (pentadiagonal, also factorize_along) with both,
+// rows whose solution is all ones (d = a + b + c without the entries outside the matrix, all of
+// them for periodic lines).
 void along_on_device() {
   using mem = Kokkos::CudaSpace;
   const std::size_t e[3] = {6, 40, 33};
@@ -402,6 +402,15 @@ void along_on_device() {
     Kokkos::deep_copy(u, 0.0);
     fpiv.solve_add(Kokkos::Cuda(), d_in, u);
     added(", partial pivoting, factorize_along, solve_add", 0);
+    Kokkos::deep_copy(d, rhs);
+    Kokkos::deep_copy(u, 0.0);
+    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, d_in, u,
+                               info);
+    added(", symmetric, solve_along_add", failed());
+    Kokkos::deep_copy(d, rhs);
+    Kokkos::deep_copy(u, 0.0);
+    fsym.solve_add(Kokkos::Cuda(), d_in, u);
+    added(", symmetric, factorize_along, solve_add", 0);
     // Block lines of m = 3 unknowns per point: B = 4 I + 0.5 off the diagonal, A = C = -I, full
     // arrays and shared ones (the same blocks); d = A 1 row by row, the solution all ones.
     const std::size_t m = 3;

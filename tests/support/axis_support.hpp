@@ -32,27 +32,45 @@ inline const char* order_name(order o) {
   return o == order::right ? "right" : o == order::left ? "left" : "padded";
 }
 
-// An array of extents ext in `o` order; `padded` is a LayoutRight array one larger in every
-// extent, its padding holding `fill`, returned with the whole allocation in `whole`.
+// An array of extents ext in `o` order and the allocation it lies in: `padded` is a LayoutRight
+// array one larger in every extent, its padding holding `fill`; the other orders fill their own
+// allocation. Both Views are built where they are declared (never a default View assigned or
+// destroyed: the Kokkos 4.6.99 snapshot crashes on either, see docs/development.md).
+template <class T, int N>
+struct array_in_buffer {
+  strided<T, N> view;
+  strided<T, N> whole;
+};
 template <class T, std::size_t N, std::size_t... I>
-strided<T, int(N)> make_array(const std::string& label, const std::array<std::size_t, N>& ext,
-                              order o, T fill, strided<T, int(N)>& whole,
-                              std::index_sequence<I...>) {
+array_in_buffer<T, int(N)> make_array_in_buffer(const std::string& label,
+                                                const std::array<std::size_t, N>& ext, order o,
+                                                T fill, std::index_sequence<I...>) {
   using data = typename pointers<T, int(N)>::type;
   using left = Kokkos::View<data, Kokkos::LayoutLeft, Kokkos::HostSpace>;
   using right = Kokkos::View<data, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  if (o == order::left) return strided<T, int(N)>(left(label, ext[I]...));
-  if (o == order::right) return strided<T, int(N)>(right(label, ext[I]...));
-  right big(label, (ext[I] + 1)...);
+  if (o == order::left) {
+    const strided<T, int(N)> v(left(label, ext[I]...));
+    return {v, v};
+  }
+  if (o == order::right) {
+    const strided<T, int(N)> v(right(label, ext[I]...));
+    return {v, v};
+  }
+  const right big(label, (ext[I] + 1)...);
   Kokkos::deep_copy(big, fill);
-  whole = big;
-  return Kokkos::subview(big, std::make_pair(std::size_t(0), ext[I])...);
+  return {strided<T, int(N)>(Kokkos::subview(big, std::make_pair(std::size_t(0), ext[I])...)),
+          strided<T, int(N)>(big)};
+}
+template <class T, std::size_t N>
+array_in_buffer<T, int(N)> make_array_in_buffer(const std::string& label,
+                                                const std::array<std::size_t, N>& ext, order o,
+                                                T fill = T(0)) {
+  return make_array_in_buffer<T, N>(label, ext, o, fill, std::make_index_sequence<N>{});
 }
 template <class T, std::size_t N>
 strided<T, int(N)> make_array(const std::string& label, const std::array<std::size_t, N>& ext,
                               order o, T fill = T(0)) {
-  strided<T, int(N)> whole;
-  return make_array<T, N>(label, ext, o, fill, whole, std::make_index_sequence<N>{});
+  return make_array_in_buffer<T, N>(label, ext, o, fill).view;
 }
 
 // Element idx of v (any rank), through its strides.

@@ -544,16 +544,30 @@ ext4 along_index(const ext4& e, int axis, std::size_t s, std::size_t i) {
 
 // One shape, one axis: lines of a random SPD batch (indefinite rows given by `bad`: line, row)
 // written into the arrays, solved (Device: through the device backend's kernels), compared with
-// ?ptsv.
-template <class T, int R, nd_kind K, bool Shared, class Exec, bool Device = false>
+// ?ptsv. Add: solve_along_add with d a View of const and u of kind KU (u0 = 0.25 + a ramp):
+// x = u - u0, d unchanged, u's padding untouched.
+template <class T, int R, nd_kind K, bool Shared, class Exec, bool Device = false,
+          bool Add = false, nd_kind KU = K>
 void check_along(const Exec& exec, const ext4& e, int axis,
                  const std::vector<std::pair<std::size_t, std::size_t>>& bad = {}) {
+  nd_array<T, R, KU> u(e);
+  const auto u0 = [](std::size_t s, std::size_t i) {
+    return T(0.25) + T(0.001) * T((s + 3 * i) % 100);
+  };
   const auto along = [&](const auto& b, const auto& off, const auto& d, const auto& info) {
-    if constexpr (Device)
+    if constexpr (Add) {
+      const typename std::remove_reference_t<decltype(d)>::const_type d_in = d;
+      if constexpr (Device)
+        bandsolve::solve_along_add(exec, symmetric{}, axis, b, off, d_in, u.view, info,
+                                   bandsolve::backend::device{});
+      else
+        bandsolve::solve_along_add(exec, symmetric{}, axis, b, off, d_in, u.view, info);
+    } else if constexpr (Device) {
       bandsolve::solve_along(exec, symmetric{}, axis, b, off, d, info,
                              bandsolve::backend::device{});
-    else
+    } else {
       bandsolve::solve_along(exec, symmetric{}, axis, b, off, d, info);
+    }
   };
   const std::size_t n = e[std::size_t(axis)];
   std::size_t nsys = 1;
@@ -576,8 +590,11 @@ void check_along(const Exec& exec, const ext4& e, int axis,
 
   nd_array<T, R, K> d(e);
   for (std::size_t s = 0; s < nsys; ++s)
-    for (std::size_t i = 0; i < n; ++i) d.at(along_index<R>(e, axis, s, i)) = p.d[s * n + i];
-  const std::size_t padding = d.nan_count();
+    for (std::size_t i = 0; i < n; ++i) {
+      d.at(along_index<R>(e, axis, s, i)) = p.d[s * n + i];
+      u.at(along_index<R>(e, axis, s, i)) = u0(s, i);
+    }
+  const std::size_t padding = d.nan_count(), u_padding = u.nan_count();
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
   if constexpr (Shared) {
     Kokkos::View<T*, Kokkos::HostSpace> b("b", n), off("e", n);
@@ -595,13 +612,20 @@ void check_along(const Exec& exec, const ext4& e, int axis,
   exec.fence();
   std::vector<int> got(nsys);
   std::vector<T> x(nsys * n);
+  std::size_t d_changed = 0;
   for (std::size_t s = 0; s < nsys; ++s) {
     got[s] = info(s);
-    for (std::size_t i = 0; i < n; ++i) x[s * n + i] = d.at(along_index<R>(e, axis, s, i));
+    for (std::size_t i = 0; i < n; ++i) {
+      const ext4 at = along_index<R>(e, axis, s, i);
+      x[s * n + i] = Add ? u.at(at) - u0(s, i) : d.at(at);
+      if (Add && !(d.at(at) == p.d[s * n + i])) ++d_changed;
+    }
   }
   CHECK(got == ref_info);
   CHECK(max_diff(x, ref, nsys, n, ref_info) <= tol<T>());
   CHECK(d.nan_count() - padding == 0);
+  CHECK(u.nan_count() - u_padding == 0);
+  CHECK(d_changed == 0);
 }
 
 template <class T, int R, nd_kind K, bool Shared, bool Device = false>
@@ -655,6 +679,35 @@ TEST_CASE("solve_along(symmetric) on the device backend matches ?ptsv along ever
   });
 }
 
+// solve_along_add: u in d's kind and in another, full and shared coefficients, on both backends;
+// lines that fill whole packs (64 doubles or 128 floats along the lane axis) and partial ones.
+template <class T, nd_kind K, nd_kind KU, bool Shared, bool Device>
+void check_along_add(const std::vector<ext4>& shapes) {
+  bstest::for_each_exec([&](auto exec) {
+    for (const auto& e : shapes)
+      for (int axis = 0; axis < 3; ++axis)
+        check_along<T, 3, K, Shared, decltype(exec), Device, true, KU>(exec, e, axis);
+  });
+}
+
+TEST_CASE("solve_along_add(symmetric) adds ?ptsv's solution into u along every axis",
+          "[symmetric][axis][add]") {
+  const std::vector<ext4> shapes{{5, 3, 17}, {7, 16, 11}, {3, 4, 150}, {2, 150, 3}};
+  check_along_add<double, nd_kind::right, nd_kind::right, false, false>(shapes);
+  check_along_add<double, nd_kind::right, nd_kind::left, false, false>(shapes);
+  check_along_add<double, nd_kind::strided, nd_kind::right, true, false>(shapes);
+  check_along_add<double, nd_kind::left, nd_kind::left, true, false>(shapes);
+  check_along_add<float, nd_kind::right, nd_kind::right, false, false>(shapes);
+  check_along_add<float, nd_kind::left, nd_kind::strided, true, false>(shapes);
+  check_along_add<double, nd_kind::right, nd_kind::left, false, true>({{5, 3, 17}, {7, 16, 11}});
+  check_along_add<double, nd_kind::strided, nd_kind::right, true, true>({{5, 3, 17}});
+  bstest::for_each_exec([&](auto exec) {  // indefinite lines keep their codes
+    using Exec = decltype(exec);
+    check_along<double, 3, nd_kind::right, false, Exec, false, true, nd_kind::left>(
+        exec, {6, 9, 5, 0}, 1, {{0, 0}, {7, 4}, {29, 8}});
+  });
+}
+
 TEST_CASE("solve_along(symmetric) reports indefinite lines at their system numbers",
           "[symmetric][axis][info]") {
   bstest::for_each_exec([&](auto exec) {
@@ -686,4 +739,14 @@ TEST_CASE("solve_along(symmetric) argument checks", "[symmetric][axis][checks]")
                     StartsWith("bandsolve::solve_along(symmetric): d overlaps offdiag"));
   CHECK_THROWS_WITH(bandsolve::solve_along(exec, symmetric{}, 1, V1("b", 5), V1("e", 4), d, info),
                     StartsWith("bandsolve::solve_along(symmetric): offdiag.extent(0) = 4"));
+  const std::string add = "bandsolve::solve_along_add(symmetric): ";
+  const V3 u("u", 4, 5, 6);
+  CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, symmetric{}, 1, b, e, d, e2, info),
+                    StartsWith(add + "u.extent(2) = 7 but d.extent(2) = 6"));
+  CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, symmetric{}, 1, b, e, d, d, info),
+                    StartsWith(add + "u overlaps d"));
+  CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, symmetric{}, 1, b, e, d, b, info),
+                    StartsWith(add + "u overlaps diag"));
+  CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, symmetric{}, 1, b, e, d, u, info5),
+                    StartsWith(add + "info.extent(0) = 5"));
 }

@@ -74,6 +74,9 @@ void instantiate_all() {
     bandsolve::solve_along(exec, algo::thomas{}, 1, u, v, w, xz, info_axis);
     bandsolve::solve_along_add(exec, algo::thomas{}, 1, u, v, w, xz, uz, info_axis);
     bandsolve::solve_along(exec, algo::symmetric{}, 1, v, w, xz, info_axis);
+    bandsolve::solve_along_add(exec, algo::symmetric{}, 1, v, w, xz, uz, info_axis);
+    bandsolve::solve_along_add(exec, algo::symmetric{}, 2, v, w, x, u, info_axis,
+                               bandsolve::backend::device{});
     bandsolve::solve_along(exec, algo::periodic{}, 1, u, v, w, x, info_axis);
     bandsolve::solve_along(exec, algo::periodic{}, 2, u, v, w, xz, info_axis);
     bandsolve::solve_along(exec, algo::partial_pivoting{}, 1, u, v, w, x, info_axis);
@@ -110,6 +113,8 @@ void instantiate_all() {
         .solve(exec, x);
     bandsolve::factorize_along(exec, algo::symmetric{}, 2, v, w).solve(exec, xz);
     bandsolve::factorize_along(exec, algo::symmetric{}, 1, v1, w1, x).solve(exec, x);
+    bandsolve::factorize_along(exec, algo::symmetric{}, 1, v1, w1, x).solve_add(exec, x, u);
+    bandsolve::factorize_along(exec, algo::symmetric{}, 2, v, w).solve_add(exec, xz, uz);
     bandsolve::factorize_along(exec, algo::symmetric{}, 0, v, w, bandsolve::backend::device{})
         .solve(exec, x);
     Kokkos::View<T*> x1("x1", n);

@@ -142,8 +142,9 @@ void along_copy_lines(const ExecutionSpace& exec, const char* label, const devic
 // solve_along_add on the device backend (nsys >= 1 lines of n >= 1 rows, arguments checked):
 // d is only read, so its lines are copied into a column batch of scratch (line s at
 // x[s + i nsys]), solve(launch, x, codes, lines) solves each launch's lines of it in place
-// (x: device::axis_lines<D>), and they are added to u. 11 words per unknown where the host's
-// one pass moves 6; fenced before return, as the scratch is freed then.
+// (x: device::axis_lines<D>), and they are added to u: 5 words per unknown besides the solve's
+// (d read, x written; x and u read, u written), where the host's one pass adds 1; fenced before
+// return, as the scratch is freed then.
 template <class ExecutionSpace, class DView, class UView, class InfoView, class Solve,
           class... Coefficients>
 void along_device_add(const ExecutionSpace& exec, const char* function, int axis,

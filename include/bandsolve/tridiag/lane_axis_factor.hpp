@@ -93,8 +93,8 @@ void lane_axis_factor_shared_host(const ExecutionSpace& exec, index_t n, const A
 
 // Every pack of L lines of g solved with its factors (Shared: one line's, for every lane);
 // Staged: d's lines of a pack are not neighbours, copied into lane-contiguous rows and back.
-// Add (solve_add): d's lines copied into rows (copied_lane_block), solved there and added into
-// u (add_lanes_into), d only read; u is d otherwise.
+// Add (solve_add): x added into u, d only read (staged: from the staged rows; else by the
+// family's solve itself, along_add_block); u is d otherwise.
 template <class Family, int L, bool Shared, bool Staged, bool Add, class ExecutionSpace, class T,
           class DView, class UView>
 void lane_axis_factored_solve_packs(const ExecutionSpace& exec, const line_packs& g,
@@ -107,23 +107,25 @@ void lane_axis_factored_solve_packs(const ExecutionSpace& exec, const line_packs
                 flag_bytes = Shared ? 0 : Family::flag_bytes_per_row * n * L;
   const std::size_t rows = align_64(static_cast<std::size_t>(n) * L * sizeof(D));
   for_each_pack(
-      exec, Family::solve_name, g.npacks, Staged || Add ? 2 * rows : rows,
+      exec, Family::solve_name, g.npacks, Staged ? 2 * rows : rows,
       KOKKOS_LAMBDA(const index_t p, void* work) {
         (void)rows, (void)f, (void)flags, (void)d, (void)u, (void)sd, (void)su,
             (void)n;  // named first, for nvcc
         const line_pack k = g.pack(p);
         D* const y = static_cast<D*>(work);
-        D* const ds = reinterpret_cast<D*>(static_cast<char*>(work) + rows);
         const T* const fp = f + p * values;
         const std::uint8_t* const flags_p = flags + p * flag_bytes;
-        if constexpr (Add) {
-          Family::template solve<L, Shared>(n, fp, flags_p,
-                                            copied_lane_block<L, Staged>(d, sd, g, k, ds), y);
-          add_lanes_into<L, Staged>(u, su, g, k, ds);
-        } else if constexpr (Staged) {
+        if constexpr (Staged) {
+          D* const ds = reinterpret_cast<D*>(static_cast<char*>(work) + rows);
           Family::template solve<L, Shared>(n, fp, flags_p,
                                             staged_lane_block<L, D>(d, sd, g, k, ds), y);
-          unstage_lanes<L>(d, sd, g, k, ds);
+          if constexpr (Add)
+            add_staged_lanes<L>(u, su, g, k, ds);
+          else
+            unstage_lanes<L>(d, sd, g, k, ds);
+        } else if constexpr (Add) {
+          Family::template solve<L, Shared>(n, fp, flags_p,
+                                            along_add_block<L>(d, sd, u, su, g, k), y);
         } else {
           Family::template solve<L, Shared>(n, fp, flags_p, along_lane_block<D, L>(d, sd, g, k),
                                             y);

@@ -118,56 +118,35 @@ KOKKOS_INLINE_FUNCTION lane_block<T, L, L> along_lane_block(const View& v, const
                              k.lanes);
 }
 
-// solve_along_add: d's lanes of pack k copied into rows of L lanes at xs (Staged: through
-// staged_lane_block's tiles; else row by row, each row one run of d), as a lane block over them:
-// the family's kernel solves the copy, so d is only read.
-template <int L, bool Staged, class D, class DView>
-KOKKOS_INLINE_FUNCTION lane_block<D, L, L> copied_lane_block(const DView& d, const nd_strides& sd,
-                                                             const line_packs& g,
-                                                             const line_pack& k, D* xs) {
-  if constexpr (Staged) {
-    return staged_lane_block<L, D>(d, sd, g, k, xs);
-  } else {
-    const lane_block<const D, L, L> src = along_lane_block<const D, L>(d, sd, g, k);
-    for (index_t i = 0; i < g.n; ++i) {
-      if (i + rows_ahead_of_loads < g.n) src.prefetch(i + rows_ahead_of_loads);
-      src.load(i, xs + i * L);
-    }
-    return lane_block<D, L, L>(xs, 1, L, L);
-  }
+// solve_along_add where the rows of pack k are runs of both d and u: the family's kernel reads
+// d's lanes and adds x into u's (lane_add_block), in one pass, d only read.
+template <int L, class DView, class UView>
+KOKKOS_INLINE_FUNCTION auto along_add_block(const DView& d, const nd_strides& sd, const UView& u,
+                                            const nd_strides& su, const line_packs& g,
+                                            const line_pack& k) {
+  using D = typename UView::non_const_value_type;
+  return lane_add_block<D, L, L, L>{along_lane_block<const D, L>(d, sd, g, k),
+                                    along_lane_block<D, L>(u, su, g, k)};
 }
 
-// solve_along_add: the solution of pack k (rows of L lanes at xs) added into u's lines: row by
-// row where each row of the pack is one run of u (Staged false), else gathered and scattered
-// in tiles transposed in registers.
-template <int L, bool Staged, class D, class UView>
-KOKKOS_INLINE_FUNCTION void add_lanes_into(const UView& u, const nd_strides& su,
-                                           const line_packs& g, const line_pack& k, D* xs) {
-  if constexpr (Staged) {
-    constexpr int line = static_cast<int>(64 / sizeof(D));
-    constexpr int TR = line < L ? line : L;
-    add_scatter_gather<TR, L>(
-        g.n, k.lanes, xs,
-        gathered_lanes<D>{u.data() + g.offset(su, k), su.s[g.lane_axis], su.s[g.axis]});
-  } else {
-    const lane_block<D, L, L> out = along_lane_block<D, L>(u, su, g, k);
-    D row[static_cast<std::size_t>(L)];
-    for (index_t i = 0; i < g.n; ++i) {
-      if (i + rows_ahead_of_loads < g.n) out.prefetch(i + rows_ahead_of_loads);
-      out.load(i, row);
-      const D* const x = xs + i * L;
-      BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) row[l] += x[l];
-      out.store(i, row);
-    }
-  }
+// solve_along_add of staged packs: the solution of pack k (rows of L lanes at xs, solved from
+// d's staged lanes) added into u's lines, gathered and scattered in tiles transposed in
+// registers.
+template <int L, class D, class UView>
+KOKKOS_INLINE_FUNCTION void add_staged_lanes(const UView& u, const nd_strides& su,
+                                             const line_packs& g, const line_pack& k, D* xs) {
+  constexpr int line = static_cast<int>(64 / sizeof(D));
+  constexpr int TR = line < L ? line : L;
+  add_scatter_gather<TR, L>(
+      g.n, k.lanes, xs,
+      gathered_lanes<D>{u.data() + g.offset(su, k), su.s[g.lane_axis], su.s[g.axis]});
 }
 
 // One work item per pack of L lines of g: kernel(n, a, b, c, d, work, codes) on its lane blocks
 // (the family's one-shot block kernel, x overwriting d), `scratch` bytes of the kernel's work per
 // item; Staged: the pack's lines first copied into lane-contiguous rows after that work, x
-// written back from them. Add (solve_along_add): d's lines copied into rows after that work
-// (copied_lane_block), solved there and added into u (add_lanes_into).
+// written back from them. Add (solve_along_add): x added into u, d only read (staged: from the
+// staged rows, add_staged_lanes; else by the kernel itself, along_add_block).
 template <int L, bool Staged, bool Add, class ExecutionSpace, class BlockKernel, class AView,
           class BView, class CView, class DView, class UView, class InfoView>
 void block_kernel_packs(const ExecutionSpace& exec, const char* function, const line_packs& g,
@@ -183,8 +162,7 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
                     kernel_work = align_64(scratch);
   for_each_pack(
       exec, function, g.npacks,
-      Staged ? staged_work_bytes<T, D>(scratch, n, L, true)
-             : (Add ? kernel_work + rows_d : scratch),
+      Staged ? staged_work_bytes<T, D>(scratch, n, L, true) : scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
         // variable is inside an if constexpr.
@@ -192,9 +170,9 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
             (void)d, (void)u, (void)sa, (void)sb, (void)sc, (void)sd, (void)su, (void)n;
         const line_pack k = g.pack(p);
         int codes[static_cast<std::size_t>(L)];
-        char* const staged = static_cast<char*>(work) + kernel_work;
-        D* const ds = reinterpret_cast<D*>(staged);
         if constexpr (Staged) {
+          char* const staged = static_cast<char*>(work) + kernel_work;
+          D* const ds = reinterpret_cast<D*>(staged);
           T* const as = reinterpret_cast<T*>(staged + rows_d);
           T* const bs = reinterpret_cast<T*>(staged + rows_d + rows_t);
           T* const cs = reinterpret_cast<T*>(staged + rows_d + 2 * rows_t);
@@ -203,15 +181,14 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
                  staged_lane_block<L, const T>(c, sc, g, k, cs),
                  staged_lane_block<L, D>(d, sd, g, k, ds), work, codes);
           if constexpr (Add)
-            add_lanes_into<L, true>(u, su, g, k, ds);
+            add_staged_lanes<L>(u, su, g, k, ds);
           else
             unstage_lanes<L>(d, sd, g, k, ds);
         } else if constexpr (Add) {
           kernel(n, along_lane_block<const T, L>(a, sa, g, k),
                  along_lane_block<const T, L>(b, sb, g, k),
-                 along_lane_block<const T, L>(c, sc, g, k),
-                 copied_lane_block<L, false>(d, sd, g, k, ds), work, codes);
-          add_lanes_into<L, false>(u, su, g, k, ds);
+                 along_lane_block<const T, L>(c, sc, g, k), along_add_block<L>(d, sd, u, su, g, k),
+                 work, codes);
         } else {
           kernel(n, along_lane_block<const T, L>(a, sa, g, k),
                  along_lane_block<const T, L>(b, sb, g, k),
@@ -226,8 +203,8 @@ void block_kernel_packs(const ExecutionSpace& exec, const char* function, const 
 // One work item per pack of L lines of g whose coefficients are shared by every line:
 // code = solve(n, x, work) factors the shared matrix into the item's scratch (`scratch` bytes)
 // and solves the lanes x of d with it; every line of the pack gets its code. Staged: d's lines
-// copied into lane-contiguous rows after that work, x written back from them. Add: d's lines
-// copied after that work, solved there and added into u, as in block_kernel_packs.
+// copied into lane-contiguous rows after that work, x written back from them. Add: x added into
+// u, d only read, as in block_kernel_packs.
 template <int L, bool Staged, bool Add, class ExecutionSpace, class SharedSolve, class DView,
           class UView, class InfoView>
 void shared_matrix_packs(const ExecutionSpace& exec, const char* function, const line_packs& g,
@@ -238,19 +215,21 @@ void shared_matrix_packs(const ExecutionSpace& exec, const char* function, const
   const std::size_t kernel_work = align_64(scratch);
   for_each_pack(
       exec, function, g.npacks,
-      Staged || Add ? staged_work_bytes<D, D>(scratch, n, L, false) : scratch,
+      Staged ? staged_work_bytes<D, D>(scratch, n, L, false) : scratch,
       KOKKOS_LAMBDA(const index_t p, void* work) {
         (void)kernel_work, (void)solve, (void)d, (void)u, (void)sd, (void)su,
             (void)n;  // named first, for nvcc
         const line_pack k = g.pack(p);
         int code = 0;
-        D* const ds = reinterpret_cast<D*>(static_cast<char*>(work) + kernel_work);
-        if constexpr (Add) {
-          code = solve(n, copied_lane_block<L, Staged>(d, sd, g, k, ds), work);
-          add_lanes_into<L, Staged>(u, su, g, k, ds);
-        } else if constexpr (Staged) {
+        if constexpr (Staged) {
+          D* const ds = reinterpret_cast<D*>(static_cast<char*>(work) + kernel_work);
           code = solve(n, staged_lane_block<L, D>(d, sd, g, k, ds), work);
-          unstage_lanes<L>(d, sd, g, k, ds);
+          if constexpr (Add)
+            add_staged_lanes<L>(u, su, g, k, ds);
+          else
+            unstage_lanes<L>(d, sd, g, k, ds);
+        } else if constexpr (Add) {
+          code = solve(n, along_add_block<L>(d, sd, u, su, g, k), work);
         } else {
           code = solve(n, along_lane_block<D, L>(d, sd, g, k), work);
         }

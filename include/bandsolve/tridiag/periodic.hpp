@@ -144,8 +144,8 @@ class periodic_factorization {
         KOKKOS_LAMBDA(const index_t p, void* work) {
           const detail::periodic_factors<const Scalar> f{&r(p, 0, 0), &lo(p, 0, 0), &cp(p, 0, 0),
                                                          &z(p, 0, 0)};
-          detail::periodic_factored_solve_block(n, f, detail::block_of<P, D>(d, p, slots),
-                                                static_cast<D*>(work));
+          detail::periodic_factored_solve_block<P::L, P::WG, Scalar, D>(
+              n, f, detail::block_of<P, D>(d, p, slots), static_cast<D*>(work));
         });
   }
 

@@ -40,9 +40,10 @@ namespace detail {
 // periodic_factored_solve_block with the factor indices generalized (entry (i, l) at i * 1 +
 // l * 0) measured 0.47-0.48 against 0.41-0.42 ns per unknown along y of a 256^3 cube, so the
 // shared factors keep this loop of their own, each factor hoisted out of its row's lanes.
-template <int L, int WG, class T, class D>
+template <class T, class DB, class D>
 KOKKOS_INLINE_FUNCTION void periodic_shared_solve_block(index_t n, periodic_factors<const T> f,
-                                                        const lane_block<D, L, WG>& d, D* y) {
+                                                        const DB& d, D* y) {
+  constexpr int L = DB::width;
   D X[static_cast<std::size_t>(L)];
   if (n == 1) {
     d.load(0, X);

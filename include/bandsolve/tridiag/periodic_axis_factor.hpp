@@ -48,9 +48,9 @@ struct periodic_axis_factor_family {
                                             const Block& c, T* f, std::uint8_t*, int* codes) {
     periodic_factor_block<L, L, T, L>(n, a, b, c, factors<L>(f, n), codes);
   }
-  template <int L, bool Shared, class T, class D>
+  template <int L, bool Shared, class T, class X, class D>
   KOKKOS_INLINE_FUNCTION static void solve(index_t n, const T* f, const std::uint8_t*,
-                                           const lane_block<D, L, L>& x, D* y) {
+                                           const X& x, D* y) {
     if constexpr (Shared)
       periodic_shared_solve_block(n, factors<1>(f, n), x, y);
     else

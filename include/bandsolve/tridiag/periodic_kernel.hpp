@@ -30,12 +30,16 @@
 
 namespace bandsolve::detail {
 
+// Every kernel here reads d through a block DB (lane_block, or lane_add_block: x added into
+// another array), loading every row it reads before it stores any row of x.
+
 // n = 1 for every lane: x = d / (a + b + c).
-template <int L, int WG, class T, class D>
+template <int L, int WG, class T, class DB>
 KOKKOS_INLINE_FUNCTION void periodic_single_row(const lane_block<const T, L, WG>& a,
                                                 const lane_block<const T, L, WG>& b,
-                                                const lane_block<const T, L, WG>& c,
-                                                const lane_block<D, L, WG>& d, int* info) {
+                                                const lane_block<const T, L, WG>& c, const DB& d,
+                                                int* info) {
+  using D = std::remove_const_t<typename DB::value_type>;
   T A[static_cast<std::size_t>(L)], B[static_cast<std::size_t>(L)], C[static_cast<std::size_t>(L)];
   D X[static_cast<std::size_t>(L)];
   a.load(0, A);
@@ -70,10 +74,9 @@ KOKKOS_FORCEINLINE_FUNCTION void coupling_column(index_t i, index_t m,
 // backend runs one lane per thread with rows of its tile of 32 systems, S = 32).
 
 // The last row's closing step, x[n-1] for every lane, and x[i] = y[i] - x[n-1] z[i] into d.
-template <int L, int WG, class T, class D, int S = L>
+template <int L, int WG, class T, class D, int S = L, class DB = lane_block<D, L, WG>>
 KOKKOS_INLINE_FUNCTION void periodic_close(index_t n, const D* y, const T* z, const T* cl,
-                                           const T* al, const D* dl, const T* rs,
-                                           const lane_block<D, L, WG>& d) {
+                                           const T* al, const D* dl, const T* rs, const DB& d) {
   const index_t m = n - 1;
   D xl[static_cast<std::size_t>(L)], X[static_cast<std::size_t>(L)];
   BANDSOLVE_SIMD
@@ -104,12 +107,12 @@ constexpr std::size_t periodic_scratch_bytes(index_t n, int L) {
 }
 
 // One-shot solve of the block; x overwrites d. scratch: periodic_scratch_bytes<T, D>(n, L).
-template <int L, int WG, class T, class D>
+template <int L, int WG, class T, class DB>
 KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<const T, L, WG>& a,
                                                  const lane_block<const T, L, WG>& b,
-                                                 const lane_block<const T, L, WG>& c,
-                                                 const lane_block<D, L, WG>& d, void* scratch,
-                                                 int* info) {
+                                                 const lane_block<const T, L, WG>& c, const DB& d,
+                                                 void* scratch, int* info) {
+  using D = std::remove_const_t<typename DB::value_type>;
   if (n == 1) {
     periodic_single_row(a, b, c, d, info);
     return;
@@ -162,7 +165,7 @@ KOKKOS_INLINE_FUNCTION void periodic_solve_block(index_t n, const lane_block<con
     info[l] = update_info(info[l], s, n - 1);
     rs[l] = reciprocal(s);
   }
-  periodic_close(n, y, z, C, A, X, rs, d);
+  periodic_close<L, WG, T, D>(n, y, z, C, A, X, rs, d);
 }
 
 // The stored factorization, lane-contiguous rows of S (= L on the host): rows 0 .. m-1 hold
@@ -241,9 +244,9 @@ KOKKOS_INLINE_FUNCTION void periodic_factor_block(index_t n, const lane_block<co
 }
 
 // Solve with stored factors; y: scratch of n rows of S right-hand side values.
-template <int L, int WG, class T, class D, int S = L>
+template <int L, int WG, class T, class D, int S = L, class DB = lane_block<D, L, WG>>
 KOKKOS_INLINE_FUNCTION void periodic_factored_solve_block(index_t n, periodic_factors<const T> f,
-                                                          const lane_block<D, L, WG>& d, D* y) {
+                                                          const DB& d, D* y) {
   D X[static_cast<std::size_t>(L)];
   if (n == 1) {
     d.load(0, X);
@@ -267,7 +270,7 @@ KOKKOS_INLINE_FUNCTION void periodic_factored_solve_block(index_t n, periodic_fa
   periodic_backward<L, T, D, S>(m, f.cp, y);
   d.load(n - 1, X);
   const index_t o = (n - 1) * S;
-  periodic_close<L, WG, T, D, S>(n, y, f.z, f.cp + o, f.lo + o, X, f.r + o, d);
+  periodic_close<L, WG, T, D, S, DB>(n, y, f.z, f.cp + o, f.lo + o, X, f.r + o, d);
 }
 
 // The block kernel of the one-shot launch (backend/host_simd/block_launch.hpp) and

@@ -170,9 +170,9 @@ class pivoting_factorization {
         static_cast<std::size_t>(n) * L * sizeof(D),
         KOKKOS_LAMBDA(const index_t p, void* work) {
           const detail::pivoted_u<const Scalar> u{&r(p, 0, 0), &u1(p, 0, 0), &u2(p, 0, 0)};
-          detail::pivoting_factored_solve_block(n, u, &lm(p, 0, 0), &sw(p, 0, 0),
-                                                detail::block_of<P, D>(d, p, slots),
-                                                static_cast<D*>(work));
+          detail::pivoting_factored_solve_block<P::L, P::WG, Scalar, D>(
+              n, u, &lm(p, 0, 0), &sw(p, 0, 0), detail::block_of<P, D>(d, p, slots),
+              static_cast<D*>(work));
         });
   }
 

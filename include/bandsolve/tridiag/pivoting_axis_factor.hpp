@@ -57,9 +57,9 @@ struct pivoting_axis_factor_family {
     pivoting_factor_block<L, L, T>(n, a, b, c, pivoted_u<T>{f, f + rows, f + 2 * rows},
                                    f + 3 * rows, swapped, codes);
   }
-  template <int L, bool Shared, class T, class D>
+  template <int L, bool Shared, class T, class X, class D>
   KOKKOS_INLINE_FUNCTION static void solve(index_t n, const T* f, const std::uint8_t* swapped,
-                                           const lane_block<D, L, L>& x, D* y) {
+                                           const X& x, D* y) {
     if constexpr (Shared) {
       // One matrix's rows, one apart, for every lane (RS = 1, LS = 0).
       pivoting_factored_solve_block<L, L, T, D, 1, 0>(

@@ -92,10 +92,10 @@ KOKKOS_FORCEINLINE_FUNCTION void pivot_last(index_t n, const T* cd, T* r, T* u1,
 // x_i = (y_i - u1_i x_{i+1} - u2_i x_{i+2}) / U(i, i), from the last row up; y rows in scratch
 // (lane-contiguous), x stored into d. Factor entry (i, l) at i * RS + l * LS: lane-contiguous
 // rows, or (RS = 1, LS = 0) one matrix's factors shared by every lane.
-template <int L, int WG, class T, class D, int RS = L, int LS = 1>
+template <int L, int WG, class T, class D, int RS = L, int LS = 1,
+          class DB = lane_block<D, L, WG>>
 KOKKOS_INLINE_FUNCTION void pivot_back_substitute(index_t n, const T* r, const T* u1,
-                                                  const T* u2, const D* y,
-                                                  const lane_block<D, L, WG>& d) {
+                                                  const T* u2, const D* y, const DB& d) {
   D x1[static_cast<std::size_t>(L)], x2[static_cast<std::size_t>(L)];
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
@@ -152,12 +152,12 @@ constexpr std::size_t pivoting_scratch_bytes(index_t n, int L) {
 }
 
 // One-shot solve of the block; x overwrites d. scratch: pivoting_scratch_bytes<T, D>(n, L).
-template <int L, int WG, class T, class D>
+template <int L, int WG, class T, class DB>
 KOKKOS_INLINE_FUNCTION void pivoting_solve_block(index_t n, const lane_block<const T, L, WG>& a,
                                                  const lane_block<const T, L, WG>& b,
-                                                 const lane_block<const T, L, WG>& c,
-                                                 const lane_block<D, L, WG>& d, void* scratch,
-                                                 int* info) {
+                                                 const lane_block<const T, L, WG>& c, const DB& d,
+                                                 void* scratch, int* info) {
+  using D = std::remove_const_t<typename DB::value_type>;
   D* y = static_cast<D*>(scratch);
   T *r = reinterpret_cast<T*>(y + n * L), *u1 = r + n * L, *u2 = u1 + n * L;
   constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
@@ -177,7 +177,7 @@ KOKKOS_INLINE_FUNCTION void pivoting_solve_block(index_t n, const lane_block<con
   const index_t o = (n - 1) * L;
   pivot_last<L>(n, cd, r + o, u1 + o, u2 + o, info);
   for (int l = 0; l < L; ++l) y[o + l] = cy[l];
-  pivot_back_substitute(n, r, u1, u2, y, d);
+  pivot_back_substitute<L, WG, T, D>(n, r, u1, u2, y, d);
 }
 
 // Factorization of the block into lane-contiguous factor rows (row i at + i*L): r, u1, u2, the
@@ -210,10 +210,11 @@ KOKKOS_INLINE_FUNCTION void pivoting_factor_block(index_t n, const lane_block<co
 // Solve with stored factors: apply the interchanges and multipliers to d (forward), then back
 // substitution. y: scratch of n*L right-hand side values. Factor entry (i, l) at i * RS + l * LS
 // (as pivot_back_substitute): lane-contiguous rows, or one matrix's shared by every lane.
-template <int L, int WG, class T, class D, int RS = L, int LS = 1>
+template <int L, int WG, class T, class D, int RS = L, int LS = 1,
+          class DB = lane_block<D, L, WG>>
 KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<const T> u,
                                                           const T* lm, const std::uint8_t* swapped,
-                                                          const lane_block<D, L, WG>& d, D* y) {
+                                                          const DB& d, D* y) {
   D cy[static_cast<std::size_t>(L)], Dn[static_cast<std::size_t>(L)];
   d.load(0, cy);
   for (index_t i = 0; i + 1 < n; ++i) {
@@ -246,7 +247,7 @@ KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<c
     }
   }
   for (int l = 0; l < L; ++l) y[(n - 1) * L + l] = cy[l];
-  pivot_back_substitute<L, WG, T, D, RS, LS>(n, u.r, u.u1, u.u2, y, d);
+  pivot_back_substitute<L, WG, T, D, RS, LS, DB>(n, u.r, u.u1, u.u2, y, d);
 }
 
 // The block kernel of the one-shot launch (backend/host_simd/block_launch.hpp) and

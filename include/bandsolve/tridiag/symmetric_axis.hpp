@@ -5,6 +5,12 @@
 //   bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, diag, offdiag, d, info);
 //       Every line of d along `axis` is one system conj(e[i-1]) x[i-1] + b[i] x[i] + e[i] x[i+1]
 //       = d[i], b = diag, e = offdiag, i = 0 .. n-1, n = d.extent(axis); x overwrites d.
+//   bandsolve::solve_along_add(exec, bandsolve::algo::symmetric{}, axis, diag, offdiag, d, u,
+//                              info);
+//       u += x in the same pass, d only read (it may be a View of const); u has d's extents and
+//       scalar type in any layout (the last sweep of an ADI step). Host: 5 words per unknown
+//       with full coefficients (read b, e, d, u; write u), 3 shared; the device backend solves a
+//       copy of d (along_device_add).
 //
 // The forms of solve_along(thomas) (thomas_axis.hpp), whose line packing, checks and shared-
 // coefficient sweeps the host backends reuse: d of rank 2 to 4 in LayoutRight, LayoutLeft or
@@ -66,7 +72,8 @@ KOKKOS_INLINE_FUNCTION int factor_shared_spd(index_t n, const BView& b, const EV
   return info;
 }
 
-template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class UView,
+          class InfoView>
 constexpr void symmetric_along_static_checks() {
   using T = typename DiagView::non_const_value_type;
   using D = typename DView::non_const_value_type;
@@ -79,9 +86,11 @@ constexpr void symmetric_along_static_checks() {
                 "bandsolve::solve_along(symmetric): diag, offdiag and d must be Kokkos::Views");
   static_assert(rank >= 2 && rank <= max_axis_rank,
                 "bandsolve::solve_along(symmetric): d must be a View of rank 2, 3 or 4");
-  static_assert(std::is_same_v<typename DView::value_type, D>,
+  static_assert(Kokkos::is_view<UView>::value && static_cast<int>(UView::rank) == rank &&
+                    std::is_same_v<typename UView::value_type, D>,
                 "bandsolve::solve_along(symmetric): d receives the solution and cannot be a View "
-                "of const");
+                "of const (solve_along_add: u, a View of d's rank and scalar type, receives "
+                "u + x, and d may be const)");
   static_assert((DiagView::rank == 1 && OffView::rank == 1) ||
                     (static_cast<int>(DiagView::rank) == rank &&
                      static_cast<int>(OffView::rank) == rank),
@@ -102,6 +111,7 @@ constexpr void symmetric_along_static_checks() {
       Kokkos::SpaceAccessibility<ExecutionSpace, typename DiagView::memory_space>::accessible &&
           Kokkos::SpaceAccessibility<ExecutionSpace, typename OffView::memory_space>::accessible &&
           Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible &&
           Kokkos::SpaceAccessibility<ExecutionSpace,
                                      typename InfoView::memory_space>::accessible,
       "bandsolve::solve_along(symmetric): the Views must be accessible from the execution space");
@@ -112,30 +122,34 @@ constexpr void symmetric_along_static_checks() {
 // solve_along(thomas) (axis_packing): lane-contiguous packs in chains of two in flight
 // (sym_solve_lanes_chain), gathered packs through the register sweeps where they apply, else
 // the gathered sweeps; shared coefficients factored per pack into scratch, then Thomas's
-// shared-coefficient sweeps.
-template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
+// shared-coefficient sweeps. Add (solve_along_add): u += x, d only read (u is d otherwise):
+// lane-contiguous packs of full coefficients solve a copy of d's rows in scratch and add it
+// into u's, gathered ones keep x in scratch (as always) and add it into u's lines; shared
+// coefficients run Thomas's add sweeps.
+template <bool Add, class ExecutionSpace, class DiagView, class OffView, class DView,
+          class UView, class InfoView>
 void symmetric_along_host(const ExecutionSpace& exec, const char* function, int axis,
-                          const DiagView& b, const OffView& e, const DView& d,
+                          const DiagView& b, const OffView& e, const DView& d, const UView& u,
                           const InfoView& info, index_t n) {
   using T = typename DiagView::non_const_value_type;  // the diagonal and the pivots (real)
   using E = typename OffView::non_const_value_type;  // offdiag and the factors (Hermitian: complex)
   using D = typename DView::non_const_value_type;
   constexpr bool shared = DiagView::rank == 1;
   using P = axis_packing<D, shared>;
-  const along_plan plan = plan_along<P::W, P::L>(d, axis, b, e);
+  const along_plan plan = plan_along<P::W, P::L>(d, axis, u, b, e);
   const bool lanes = plan.lanes;
   const int width = plan.width;
   const line_packs g = plan.g;
-  const nd_strides sb = strides_of(b), se = strides_of(e), sd = strides_of(d);
-  // Scratch: rows of `width` lanes, d' of type D where d is gathered, c' of type E for full
-  // coefficients, then the shared factors (E).
+  const nd_strides sb = strides_of(b), se = strides_of(e), sd = strides_of(d), su = strides_of(u);
+  // Scratch: rows of `width` lanes, d' (or a copy of d, or x) of type D where d is gathered or
+  // only read, c' of type E for full coefficients, then the shared factors (E).
   const std::size_t rows_of = static_cast<std::size_t>(n) * static_cast<std::size_t>(width);
-  const std::size_t d_block = !lanes ? rows_of * sizeof(D) : 0;
+  const std::size_t d_block = Add || !lanes ? rows_of * sizeof(D) : 0;
   const std::size_t c_block = shared ? 0 : rows_of * sizeof(E);
   const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(E) : 0;
   const std::size_t scratch = d_block + c_block + factors;
 
-  if constexpr (!shared) {
+  if constexpr (!shared && !Add) {
     if (lanes) {
       constexpr int W = P::W;
       const index_t chain = chain_length(g.npacks, exec.concurrency());
@@ -170,8 +184,8 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
       exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
         // variable is inside an if constexpr.
-        (void)shared, (void)b, (void)e, (void)d, (void)sb, (void)se, (void)sd, (void)lanes,
-            (void)n, (void)d_block, (void)c_block;
+        (void)shared, (void)b, (void)e, (void)d, (void)u, (void)sb, (void)se, (void)sd,
+            (void)su, (void)lanes, (void)n, (void)d_block, (void)c_block;
         const line_pack k = g.pack(p);
         const int nl = k.lanes;
         const index_t ki = g.axis, kl = g.lane_axis;
@@ -186,8 +200,10 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
           if (lanes) {
             constexpr int W = P::W;
             const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
-            const lane_rows<D> x{d.data() + g.offset(sd, k), sd.s[ki]};
-            if (nl == W) {
+            const lane_rows<D> x{u.data() + g.offset(su, k), su.s[ki]};  // d unless Add
+            if constexpr (Add) {
+              shared_add_lanes<W>(n, nl, f, rd, x, xs);
+            } else if (nl == W) {
               shared_forward_lanes<W, true>(n, W, f, f + n, rd, x);
               shared_backward_lanes<W, true>(n, W, f + 2 * n, x);
             } else {
@@ -197,30 +213,63 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
           } else {
             constexpr int L = P::L, TR = P::TR;
             const gathered_lanes<const D> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
-            const gathered_lanes<D> out{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+            const gathered_lanes<D> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
             next_pack_prefetch<5> prefetch;
             add_next_lines(prefetch, d.data(), sd, g, p);
+            if constexpr (Add) add_next_lines(prefetch, u.data(), su, g, p);
             shared_forward_gather<TR, L>(n, nl, f, f + n, gd, xs);
             shared_backward_lanes<L, true>(n, L, f + 2 * n, lane_rows<D>{xs, L}, prefetch);
-            scatter_rows<TR, L>(xs, n, out, lane_offsets<L>(nl, out.system_stride), nl);
+            if constexpr (Add)
+              add_scatter_gather<TR, L>(n, nl, xs, out);
+            else
+              scatter_rows<TR, L>(xs, n, out, lane_offsets<L>(nl, out.system_stride), nl);
+          }
+        } else if (Add && lanes) {
+          // Full coefficients, lane-contiguous rows, d only read: d's rows copied into xs (rows
+          // of W lanes), solved there, added into u's rows.
+          constexpr int W = P::W;
+          const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
+          const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
+          for (index_t i = 0; i < n; ++i) {
+            const D* const from = rd.row(i);
+            D* const to = xs + i * W;
+            BANDSOLVE_SIMD
+            for (int l = 0; l < nl; ++l) to[l] = from[l];
+          }
+          const sym_lane_item<T, E, D> item{
+              lane_rows<const T>{b.data() + g.offset(sb, k), sb.s[ki]},
+              lane_rows<const E>{e.data() + g.offset(se, k), se.s[ki]}, lane_rows<D>{xs, W}};
+          if (nl == W)
+            sym_solve_lanes<W, 1, true>(n, W, 1, item, cs, info_l, no_prefetch{});
+          else
+            sym_solve_lanes<W, 1, false>(n, nl, 1, item, cs, info_l, no_prefetch{});
+          for (index_t i = 0; i < n; ++i) {
+            const D* const x = xs + i * W;
+            D* const to = ru.row(i);
+            for (int l = 0; l < nl; ++l) to[l] += x[l];
           }
         } else {
           // Gathered packs of full coefficients (lane-contiguous ones ran in chains above).
           constexpr int L = P::L, TR = P::TR;
           const gathered_lanes<const T> gb{b.data() + g.offset(sb, k), sb.s[kl], sb.s[ki]};
           const gathered_lanes<const E> ge{e.data() + g.offset(se, k), se.s[kl], se.s[ki]};
-          const gathered_lanes<D> gd{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
-          const gathered_lanes<const D> gd_in{gd.base, gd.system_stride, gd.row_stride};
+          const gathered_lanes<const D> gd_in{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]};
+          const gathered_lanes<D> out{u.data() + g.offset(su, k), su.s[kl], su.s[ki]};
           next_pack_prefetch<5> prefetch;
           add_next_lines(prefetch, b.data(), sb, g, p);
           add_next_lines(prefetch, e.data(), se, g, p);
           add_next_lines(prefetch, d.data(), sd, g, p);
-          // The register sweeps (real d only) take both row blocks as their scratch.
-          if (sym_solve_pack_in_registers<L>(n, nl, gb, ge, gd_in, gd, reinterpret_cast<E*>(bytes),
-                                             prefetch)) {
+          if constexpr (Add) {
+            add_next_lines(prefetch, u.data(), su, g, p);
+            sym_forward_gather<TR, L>(n, nl, gb, ge, gd_in, cs, xs, info_l);
+            thomas_backward<L, 1, true>(L, 1, n, cs, lane_rows<D>{xs, L}, prefetch);
+            add_scatter_gather<TR, L>(n, nl, xs, out);
+          } else if (sym_solve_pack_in_registers<L>(n, nl, gb, ge, gd_in, out,
+                                                    reinterpret_cast<E*>(bytes), prefetch)) {
+            // The register sweeps (real d only) take both row blocks as their scratch.
             for (int l = 0; l < nl; ++l) info_l[l] = 0;
           } else {
-            sym_solve_gather<TR, L>(n, nl, gb, ge, gd, cs, xs, info_l, prefetch);
+            sym_solve_gather<TR, L>(n, nl, gb, ge, out, cs, xs, info_l, prefetch);
           }
         }
         const index_t s0 = g.first_system(k);
@@ -228,24 +277,30 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
       });
 }
 
-// The checks, then the backend's solve.
-template <class Backend, class ExecutionSpace, class DiagView, class OffView, class DView,
-          class InfoView>
-void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, const OffView& e,
-                     const DView& d, const InfoView& info) {
-  symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, DView, InfoView>();
+// The checks, then the backend's solve. Add: solve_along_add (u += x, d only read); u is d
+// otherwise.
+template <class Backend, bool Add, class ExecutionSpace, class DiagView, class OffView,
+          class DView, class UView, class InfoView>
+void symmetric_along(const ExecutionSpace& exec, const char* function, int axis,
+                     const DiagView& b, const OffView& e, const DView& d, const UView& u,
+                     const InfoView& info) {
+  symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, DView, UView, InfoView>();
   static_assert(backend::is_backend_v<Backend>,
                 "bandsolve::solve_along(symmetric): the last argument must be a backend tag "
                 "(backend::device, or the execution space's own)");
-  const char* function = "bandsolve::solve_along(symmetric)";
   const std::string fn = function;
   constexpr int rank = static_cast<int>(DView::rank);
   if (axis < 0 || axis >= rank)
     throw_invalid_argument(fn, "axis = ", axis, " but d has rank ", rank, " (axes 0 to ",
                            rank - 1, ")");
-  check_along_coefficient(fn, "diag", b, d, axis, "d", d);
-  check_along_coefficient(fn, "offdiag", e, d, axis, "d", d);
-  check_no_overlap(fn, "d", d, "info", info);
+  const char* out_name = Add ? "u" : "d";
+  check_along_coefficient(fn, "diag", b, d, axis, out_name, u);
+  check_along_coefficient(fn, "offdiag", e, d, axis, out_name, u);
+  if constexpr (Add) {
+    check_same_extents(fn, "u", u, "d", d);
+    check_no_overlap(fn, "u", u, "d", d);
+  }
+  check_no_overlap(fn, out_name, u, "info", info);
   const index_t n = static_cast<index_t>(extent_at(d, axis));
   const std::size_t nsys = check_along_lines(fn, axis, d, info);
   if (nsys == 0) return;
@@ -254,23 +309,31 @@ void symmetric_along(const ExecutionSpace& exec, int axis, const DiagView& b, co
     return;
   }
   if constexpr (std::is_same_v<Backend, backend::device>) {
-    // The lines addressed in place as batches of the device solve (along_device.hpp).
+    // The lines addressed in place as batches of the device solve (along_device.hpp); with Add,
+    // a copy of d's lines.
     using T = typename DiagView::non_const_value_type;
     using E = typename OffView::non_const_value_type;
     using D = typename DView::non_const_value_type;
     check_rows_fit_int(fn, extent_at(d, axis));
-    for_each_line_batch(
-        axis, d, info, static_cast<index_t>(nsys),
-        [&](const along_launch& l, const InfoView& codes, index_t lines) {
-          symmetric_device_solve(exec, l.lines<const T>(b), l.lines<const E>(e), l.lines<D>(d),
-                                 codes, n, lines);
-        },
-        b, e);
+    const auto solve = [&](const along_launch& l, const auto& x, const InfoView& codes,
+                           index_t lines) {
+      symmetric_device_solve(exec, l.lines<const T>(b), l.lines<const E>(e), x, codes, n, lines);
+    };
+    if constexpr (Add)
+      along_device_add(exec, function, axis, d, u, info, static_cast<index_t>(nsys), n, solve, b,
+                       e);
+    else
+      for_each_line_batch(
+          axis, d, info, static_cast<index_t>(nsys),
+          [&](const along_launch& l, const InfoView& codes, index_t lines) {
+            solve(l, l.lines<D>(d), codes, lines);
+          },
+          b, e);
   } else {
     static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                   "bandsolve::solve_along(symmetric): a host backend runs only on its own "
                   "execution space");
-    symmetric_along_host(exec, function, axis, b, e, d, info, n);
+    symmetric_along_host<Add>(exec, function, axis, b, e, d, u, info, n);
   }
 }
 
@@ -286,7 +349,8 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
                                                              const OffView& offdiag,
                                                              const DView& d, const InfoView& info,
                                                              Backend) {
-  detail::symmetric_along<Backend>(exec, axis, diag, offdiag, d, info);
+  detail::symmetric_along<Backend, false>(exec, "bandsolve::solve_along(symmetric)", axis, diag,
+                                          offdiag, d, d, info);
 }
 
 template <class ExecutionSpace, class DiagView, class OffView, class DView, class InfoView>
@@ -294,6 +358,26 @@ void solve_along(const ExecutionSpace& exec, algo::symmetric, int axis, const Di
                  const OffView& offdiag, const DView& d, const InfoView& info) {
   solve_along(exec, algo::symmetric{}, axis, diag, offdiag, d, info,
               backend::default_for_t<ExecutionSpace>{});
+}
+
+// u += x; d is only read (it may be a View of const), u has d's extents and scalar type in any
+// layout. The last sweep of an ADI step. Backend as for solve_along.
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class UView,
+          class InfoView, class Backend>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
+    const ExecutionSpace& exec, algo::symmetric, int axis, const DiagView& diag,
+    const OffView& offdiag, const DView& d, const UView& u, const InfoView& info, Backend) {
+  detail::symmetric_along<Backend, true>(exec, "bandsolve::solve_along_add(symmetric)", axis,
+                                         diag, offdiag, d, u, info);
+}
+
+template <class ExecutionSpace, class DiagView, class OffView, class DView, class UView,
+          class InfoView>
+void solve_along_add(const ExecutionSpace& exec, algo::symmetric, int axis,
+                     const DiagView& diag, const OffView& offdiag, const DView& d, const UView& u,
+                     const InfoView& info) {
+  solve_along_add(exec, algo::symmetric{}, axis, diag, offdiag, d, u, info,
+                  backend::default_for_t<ExecutionSpace>{});
 }
 
 }  // namespace bandsolve

@@ -5,6 +5,7 @@
 //   auto f = factorize_along(exec, algo::symmetric{}, axis, diag, offdiag[, backend]);
 //   auto f = factorize_along(exec, algo::symmetric{}, axis, diag, offdiag, d[, backend]);
 //   f.solve(exec, d);   // any number of times: x overwrites d
+//   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
 //   f.info();           // the factorization's codes, one per line (solve_along's numbering)
 //
 // diag and offdiag as for solve_along(symmetric) (symmetric_axis.hpp): full arrays of the grid's
@@ -27,6 +28,7 @@
 // is enqueued on exec, not fenced; a solve does not look at info().
 #include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis_factorization.hpp>
+#include <bandsolve/tridiag/lane_kernel_axis.hpp>
 #include <bandsolve/tridiag/symmetric_axis.hpp>
 #include <bandsolve/tridiag/symmetric_register_sweep.hpp>
 #include <bandsolve/tridiag/thomas_axis_factor.hpp>
@@ -115,6 +117,62 @@ void symmetric_axis_factored_solve_host(const ExecutionSpace& exec, const line_p
       });
 }
 
+// u += x with the stored factors of the packs of g, d only read: d's pack copied into a pack's
+// rows of scratch (row by row where d has unit stride along the lane axis, else through
+// transposed tiles), solved there and added into u's lines (in place where u has unit stride
+// along the lane axis, else through tiles): r, c', d and u read, u written, 5 words per unknown.
+template <class ExecutionSpace, class R, class E, class DView, class UView>
+void symmetric_axis_factored_add_host(const ExecutionSpace& exec, const line_packs& g,
+                                      const R* r, const E* cp, const DView& d, const UView& u) {
+  using D = typename DView::non_const_value_type;
+  using P = thomas_axis_factor_packing<E, backend::default_for_t<ExecutionSpace>>;
+  constexpr int W = P::W, TR = P::TR;
+  const nd_strides sd = strides_of(d), su = strides_of(u);
+  const index_t n = g.n;
+  const bool d_lanes = unit_lane_stride(d, g.lane_axis);
+  const bool u_lanes = unit_lane_stride(u, g.lane_axis);
+  for_each_pack(
+      exec, "bandsolve::symmetric_axis_factorization::solve_add", g.npacks,
+      static_cast<std::size_t>(n) * W * sizeof(D), KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);
+        const int nl = k.lanes;
+        const index_t ki = g.axis, kl = g.lane_axis;
+        const R* const rp = r + p * n * W;
+        const E* const cpp = cp + p * n * W;
+        D* const x = static_cast<D*>(work);
+        if (d_lanes) {
+          const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
+          for (index_t i = 0; i < n; ++i) {
+            const D* const from = rd.row(i);
+            D* const to = x + i * W;
+            BANDSOLVE_SIMD
+            for (int l = 0; l < nl; ++l) to[l] = from[l];
+          }
+        } else {
+          stage_lanes<W>(gathered_lanes<const D>{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]},
+                         lane_offsets<W>(nl, sd.s[kl]), n, x);
+        }
+        if (nl == W)
+          sym_factored_solve_lanes<W, 1, true>(n, W, 1, rp, cpp, lane_rows<D>{x, W},
+                                               no_prefetch{});
+        else
+          sym_factored_solve_lanes<W, 1, false>(n, nl, 1, rp, cpp, lane_rows<D>{x, W},
+                                                no_prefetch{});
+        if (u_lanes) {
+          const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
+          for (index_t i = 0; i < n; ++i) {
+            const D* const from = x + i * W;
+            D* const to = ru.row(i);
+            BANDSOLVE_SIMD
+            for (int l = 0; l < nl; ++l) to[l] += from[l];
+          }
+        } else {
+          add_scatter_gather<TR, W>(
+              n, nl, x, gathered_lanes<D>{u.data() + g.offset(su, k), su.s[kl], su.s[ki]});
+        }
+      });
+}
+
 // Device backend: the lines' codes from their LDL^T pivots, a thread per line (b and e: a
 // line's first row and row strides).
 template <class R, class E>
@@ -189,33 +247,60 @@ class symmetric_axis_factorization
   // real one; x overwrites d. Enqueued on exec, not fenced.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    constexpr int rank = static_cast<int>(DView::rank);
     detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = "bandsolve::symmetric_axis_factorization::solve";
     if (!this->solve_needed(fn, d, "factored array")) return;
-    if constexpr (std::is_same_v<Backend, backend::device>) {
-      // The one-shot device sweep on the stored copies (its info codes go to a kept buffer).
-      using memory = memory_space;
-      const auto copy_of = [&](auto* data, auto rank_tag) {
-        constexpr int copy_rank = decltype(rank_tag)::value;
-        return detail::stored_array<copy_rank, memory>(data, this->n(), 0, extents_, axis_, false);
-      };
-      const auto run = [&](auto rank_tag) {
-        detail::symmetric_along<backend::device>(exec, axis_, copy_of(pivots_.data(), rank_tag),
-                                                 copy_of(factors_.data(), rank_tag), d,
-                                                 solve_info_);
-      };
-      if (shared_) run(std::integral_constant<int, 1>{});
-      else run(std::integral_constant<int, rank>{});
-    } else if (shared_) {
+    if constexpr (std::is_same_v<Backend, backend::device>)
+      device_solve<false>(exec, fn, d, d);
+    else if (shared_)
       detail::thomas_axis_shared_solve_host(exec, axis_, lines_.n, factors_.data(), d);
-    } else {
+    else
       detail::symmetric_axis_factored_solve_host(exec, lines_, pivots_.data(), factors_.data(),
                                                  d);
-    }
+  }
+
+  // u += x, d only read (it may be a View of const): the last sweep of an ADI step. d and u: the
+  // factored extents, each in any layout, of one scalar type as for solve. Enqueued on exec, not
+  // fenced.
+  template <class DView, class UView>
+  void solve_add(const ExecutionSpace& exec, const DView& d, const UView& u) const {
+    detail::axis_factored_add_static_checks<Scalar, ExecutionSpace, DView, UView>();
+    const std::string fn = "bandsolve::symmetric_axis_factorization::solve_add";
+    const bool needed = this->solve_needed(fn, d, "factored array");
+    detail::check_same_extents(fn, "u", u, "d", d);
+    detail::check_no_overlap(fn, "u", u, "d", d);
+    if (!needed) return;
+    if constexpr (std::is_same_v<Backend, backend::device>)
+      device_solve<true>(exec, fn, d, u);
+    else if (shared_)
+      detail::thomas_axis_shared_add_host(exec, axis_, lines_.n, factors_.data(), d, u);
+    else
+      detail::symmetric_axis_factored_add_host(exec, lines_, pivots_.data(), factors_.data(), d,
+                                               u);
   }
 
  private:
+  // The one-shot device sweep (solve_along, or solve_along_add where Add) on the stored copies;
+  // its info codes go to a kept buffer.
+  template <bool Add, class DView, class UView>
+  void device_solve(const ExecutionSpace& exec, const std::string& fn, const DView& d,
+                    const UView& u) const {
+    constexpr int rank = static_cast<int>(DView::rank);
+    const auto copy_of = [&](auto* data, auto rank_tag) {
+      constexpr int copy_rank = decltype(rank_tag)::value;
+      return detail::stored_array<copy_rank, memory_space>(data, this->n(), 0, extents_, axis_,
+                                                           false);
+    };
+    const auto run = [&](auto rank_tag) {
+      detail::symmetric_along<backend::device, Add>(exec, fn.c_str(), axis_,
+                                                    copy_of(pivots_.data(), rank_tag),
+                                                    copy_of(factors_.data(), rank_tag), d, u,
+                                                    solve_info_);
+    };
+    if (shared_) run(std::integral_constant<int, 1>{});
+    else run(std::integral_constant<int, rank>{});
+  }
+
   friend struct detail::symmetric_axis_factorization_access;
 
   symmetric_axis_factorization(const Kokkos::View<real_type*, memory_space>& pivots,
@@ -250,7 +335,7 @@ void symmetric_axis_factor_checks(const std::string& fn, int axis, const GridVie
   using rhs_view = std::conditional_t<std::is_same_v<GridView, DiagView>,
                                       typename grid_array_of<E, rank, memory_space>::type,
                                       GridView>;
-  symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, rhs_view,
+  symmetric_along_static_checks<ExecutionSpace, DiagView, OffView, rhs_view, rhs_view,
                                 Kokkos::View<int*, memory_space>>();
   static_assert(std::is_same_v<Backend, backend::device> ||
                     std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,

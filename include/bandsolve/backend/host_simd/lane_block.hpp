@@ -137,6 +137,36 @@ struct lane_block {
   }
 };
 
+// The lanes of a kernel's right-hand sides read from d and its solution added into u (the
+// solve_along_add of the lane kernels): load reads d's row, store adds into u's row. Valid for
+// kernels that load every row of d before they store any row of x (periodic and partial
+// pivoting: the forward sweep reads d, the closing or back substitution writes x), so that d
+// is only read and u is read and written once, in one pass.
+template <class D, int L, int WG, int WU>
+struct lane_add_block {
+  using value_type = D;
+  static constexpr int width = L;
+  lane_block<const D, L, WG> d;
+  lane_block<D, L, WU> u;
+
+  KOKKOS_FORCEINLINE_FUNCTION void prefetch(index_t i) const {
+    d.prefetch(i);
+    u.prefetch(i);
+  }
+  template <class V>
+  KOKKOS_FORCEINLINE_FUNCTION void load(index_t i, V* out) const {
+    d.load(i, out);
+  }
+  template <class V>
+  KOKKOS_FORCEINLINE_FUNCTION void store(index_t i, const V* in) const {
+    D row[static_cast<std::size_t>(L)];
+    u.load(i, row);
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) row[l] += in[l];
+    u.store(i, row);
+  }
+};
+
 // Rows ahead of the row being loaded that the one-shot kernels request (lane_block::prefetch).
 #ifndef BANDSOLVE_LANE_ROWS_AHEAD
 #define BANDSOLVE_LANE_ROWS_AHEAD 1
