@@ -118,14 +118,33 @@ constexpr void symmetric_along_static_checks() {
   (void)sizeof(backend::default_for_t<ExecutionSpace>);
 }
 
+// u += x for one lane-contiguous pack, d only read: the forward sweep from d's rows into dp
+// (rows of W lanes, scratch), then the backward sweep adding each x_i into u's rows
+// (backward_add_lanes), as thomas_add_lanes.
+template <int W, bool Full, class R, class C, class D>
+KOKKOS_INLINE_FUNCTION void sym_add_lanes(index_t n, int nl, lane_rows<const R> b,
+                                          lane_rows<const C> e, lane_rows<const D> d,
+                                          lane_rows<D> u, C* cp, D* dp, int* info) {
+  R risk[static_cast<std::size_t>(W)] = {};
+  sym_carry<W, C, D> carry;
+  sym_first_row<W, Full>(nl, b.row(0), e.row(0), d.row(0), cp, dp, risk);
+  carry.template start<W, Full>(nl, 0, cp, dp);
+  for (index_t i = 1; i < n; ++i)
+    carry.template next_row<W, Full>(nl, 0, b.row(i), e.row(i - 1), e.row(i), d.row(i),
+                                     cp + (i - 1) * W, dp + (i - 1) * W, cp + i * W, dp + i * W,
+                                     risk);
+  resolve_spd_info_lanes<W, 1, Full>(n, nl, 1, b, e, cp, risk, info);
+  backward_add_lanes<W, Full, false>(n, nl, cp, dp, u);
+}
+
 // The host backends' solve of every line (n >= 1 rows, arguments checked): packs as
 // solve_along(thomas) (axis_packing): lane-contiguous packs in chains of two in flight
 // (sym_solve_lanes_chain), gathered packs through the register sweeps where they apply, else
 // the gathered sweeps; shared coefficients factored per pack into scratch, then Thomas's
 // shared-coefficient sweeps. Add (solve_along_add): u += x, d only read (u is d otherwise):
-// lane-contiguous packs of full coefficients solve a copy of d's rows in scratch and add it
-// into u's, gathered ones keep x in scratch (as always) and add it into u's lines; shared
-// coefficients run Thomas's add sweeps.
+// lane-contiguous packs of full coefficients sweep d' into scratch and add x into u's rows on
+// the way back (sym_add_lanes), gathered ones keep x in scratch (as always) and add it into u's
+// lines; shared coefficients run Thomas's add sweeps.
 template <bool Add, class ExecutionSpace, class DiagView, class OffView, class DView,
           class UView, class InfoView>
 void symmetric_along_host(const ExecutionSpace& exec, const char* function, int axis,
@@ -225,29 +244,17 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
               scatter_rows<TR, L>(xs, n, out, lane_offsets<L>(nl, out.system_stride), nl);
           }
         } else if (Add && lanes) {
-          // Full coefficients, lane-contiguous rows, d only read: d's rows copied into xs (rows
-          // of W lanes), solved there, added into u's rows.
+          // Full coefficients, lane-contiguous rows, d only read: d' into xs (rows of W lanes),
+          // x added into u's rows on the way back.
           constexpr int W = P::W;
+          const lane_rows<const T> rb{b.data() + g.offset(sb, k), sb.s[ki]};
+          const lane_rows<const E> re{e.data() + g.offset(se, k), se.s[ki]};
           const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
           const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
-          for (index_t i = 0; i < n; ++i) {
-            const D* const from = rd.row(i);
-            D* const to = xs + i * W;
-            BANDSOLVE_SIMD
-            for (int l = 0; l < nl; ++l) to[l] = from[l];
-          }
-          const sym_lane_item<T, E, D> item{
-              lane_rows<const T>{b.data() + g.offset(sb, k), sb.s[ki]},
-              lane_rows<const E>{e.data() + g.offset(se, k), se.s[ki]}, lane_rows<D>{xs, W}};
           if (nl == W)
-            sym_solve_lanes<W, 1, true>(n, W, 1, item, cs, info_l, no_prefetch{});
+            sym_add_lanes<W, true>(n, W, rb, re, rd, ru, cs, xs, info_l);
           else
-            sym_solve_lanes<W, 1, false>(n, nl, 1, item, cs, info_l, no_prefetch{});
-          for (index_t i = 0; i < n; ++i) {
-            const D* const x = xs + i * W;
-            D* const to = ru.row(i);
-            for (int l = 0; l < nl; ++l) to[l] += x[l];
-          }
+            sym_add_lanes<W, false>(n, nl, rb, re, rd, ru, cs, xs, info_l);
         } else {
           // Gathered packs of full coefficients (lane-contiguous ones ran in chains above).
           constexpr int L = P::L, TR = P::TR;

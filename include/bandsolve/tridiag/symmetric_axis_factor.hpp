@@ -117,10 +117,11 @@ void symmetric_axis_factored_solve_host(const ExecutionSpace& exec, const line_p
       });
 }
 
-// u += x with the stored factors of the packs of g, d only read: d's pack copied into a pack's
-// rows of scratch (row by row where d has unit stride along the lane axis, else through
-// transposed tiles), solved there and added into u's lines (in place where u has unit stride
-// along the lane axis, else through tiles): r, c', d and u read, u written, 5 words per unknown.
+// u += x with the stored factors of the packs of g, d only read: the forward sweep from d's rows
+// into a pack's rows of scratch (d's lines staged there first through transposed tiles where d's
+// lane axis is not unit-stride), then the backward sweep adding each x_i into u's rows (or x
+// added through tiles where u's lane axis is not unit-stride): r, c', d and u read, u written,
+// 5 words per unknown.
 template <class ExecutionSpace, class R, class E, class DView, class UView>
 void symmetric_axis_factored_add_host(const ExecutionSpace& exec, const line_packs& g,
                                       const R* r, const E* cp, const DView& d, const UView& u) {
@@ -140,33 +141,21 @@ void symmetric_axis_factored_add_host(const ExecutionSpace& exec, const line_pac
         const R* const rp = r + p * n * W;
         const E* const cpp = cp + p * n * W;
         D* const x = static_cast<D*>(work);
-        if (d_lanes) {
-          const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
-          for (index_t i = 0; i < n; ++i) {
-            const D* const from = rd.row(i);
-            D* const to = x + i * W;
-            BANDSOLVE_SIMD
-            for (int l = 0; l < nl; ++l) to[l] = from[l];
-          }
-        } else {
+        const lane_rows<D> xr{x, W};
+        lane_rows<const D> in{x, W};  // d's rows, or their staged copy in x
+        if (d_lanes)
+          in = lane_rows<const D>{d.data() + g.offset(sd, k), sd.s[ki]};
+        else
           stage_lanes<W>(gathered_lanes<const D>{d.data() + g.offset(sd, k), sd.s[kl], sd.s[ki]},
                          lane_offsets<W>(nl, sd.s[kl]), n, x);
-        }
-        if (nl == W)
-          sym_factored_solve_lanes<W, 1, true>(n, W, 1, rp, cpp, lane_rows<D>{x, W},
-                                               no_prefetch{});
-        else
-          sym_factored_solve_lanes<W, 1, false>(n, nl, 1, rp, cpp, lane_rows<D>{x, W},
-                                                no_prefetch{});
+        if (nl == W) sym_factored_forward_lanes<W, 1, true>(n, W, 1, rp, cpp, in, xr);
+        else sym_factored_forward_lanes<W, 1, false>(n, nl, 1, rp, cpp, in, xr);
         if (u_lanes) {
           const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
-          for (index_t i = 0; i < n; ++i) {
-            const D* const from = x + i * W;
-            D* const to = ru.row(i);
-            BANDSOLVE_SIMD
-            for (int l = 0; l < nl; ++l) to[l] += from[l];
-          }
+          if (nl == W) backward_add_lanes<W, true, false>(n, W, cpp, x, ru);
+          else backward_add_lanes<W, false, false>(n, nl, cpp, x, ru);
         } else {
+          thomas_backward<W, 1, true>(W, 1, n, cpp, xr, no_prefetch{});
           add_scatter_gather<TR, W>(
               n, nl, x, gathered_lanes<D>{u.data() + g.offset(su, k), su.s[kl], su.s[ki]});
         }

@@ -304,20 +304,23 @@ KOKKOS_INLINE_FUNCTION void sym_factor_lanes(index_t n, int nl, int ng, lane_row
 // y_i = d_i - conj(c'_{i-1}) y_{i-1} in registers and stores z_i = r_i y_i, so the backward sweep
 // is Thomas's, x_i = z_i - c'_i x_{i+1}: r and c' cross memory once each, as r, l and c' do in
 // the Thomas factored solve.
-template <int W, int G, bool Full, class R, class C, class D, class Prefetch>
-KOKKOS_INLINE_FUNCTION void sym_factored_solve_lanes(index_t n, int nl, int ng, const R* r,
-                                                     const C* cp, lane_rows<D> d,
-                                                     const Prefetch& prefetch) {
+// The forward sweep of the factored solve: z_i = r_i y_i from the rows of d into the rows of out
+// (the same rows for a solve in place, scratch where d is only read).
+template <int W, int G, bool Full, class R, class C, class D>
+KOKKOS_INLINE_FUNCTION void sym_factored_forward_lanes(index_t n, int nl, int ng, const R* r,
+                                                       const C* cp, lane_rows<const D> d,
+                                                       lane_rows<D> out) {
   constexpr int GW = G * W;
   const int lanes = Full ? W : nl;
   D y[static_cast<std::size_t>(GW)] = {};
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
-    D* d0 = d.row(0, g);
+    const D* d0 = d.row(0, g);
+    D* o0 = out.row(0, g);
     BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
     for (int l = 0; l < lanes; ++l) {
       y[g * W + l] = d0[l];
-      d0[l] = r[g * W + l] * d0[l];
+      o0[l] = r[g * W + l] * d0[l];
     }
   }
   for (index_t i = 1; i < n; ++i)
@@ -325,15 +328,24 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_lanes(index_t n, int nl, int ng, 
       if (g >= ng) break;
       const index_t o = i * GW + g * W;
       const C* c_prev = cp + o - GW;
-      D* di = d.row(i, g);
+      const D* di = d.row(i, g);
+      D* oi = out.row(i, g);
       D* yg = y + g * W;
       BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
       for (int l = 0; l < lanes; ++l) {
         const D yl = di[l] - conj_of(c_prev[l]) * yg[l];
         yg[l] = yl;
-        di[l] = r[o + l] * yl;
+        oi[l] = r[o + l] * yl;
       }
     }
+}
+
+template <int W, int G, bool Full, class R, class C, class D, class Prefetch>
+KOKKOS_INLINE_FUNCTION void sym_factored_solve_lanes(index_t n, int nl, int ng, const R* r,
+                                                     const C* cp, lane_rows<D> d,
+                                                     const Prefetch& prefetch) {
+  sym_factored_forward_lanes<W, G, Full>(
+      n, nl, ng, r, cp, lane_rows<const D>{d.base, d.stride, d.group_stride}, d);
   thomas_backward<W, G, Full>(nl, ng, n, cp, d, prefetch);
 }
 
