@@ -181,7 +181,9 @@ class banded_axis_factorization {
           shared_ ? detail::shared_band_factors<const Scalar>(lu_.data(), pivots_.data(), ldw)
                   : detail::packed_band_factors<const Scalar>(lu_.data(), pivots_.data(), n_,
                                                               ldw, lines_.width);
-      const Kokkos::View<int*, memory_space> no_info;
+      // An unmanaged empty View, not a default one (copying that crashes on a Kokkos 4.6.99
+      // snapshot; docs/development.md).
+      const Kokkos::View<int*, memory_space> no_info(static_cast<int*>(nullptr), 0);
       detail::dispatch_band_dims(algo::banded_lu{kl_, ku_, pivoting_}, [&](auto dims) {
         const auto run = [&](auto lanes, auto pivot, auto lane_contiguous, auto factor_unit) {
           detail::banded_axis_factored_solve_host<decltype(lanes)::value, decltype(pivot)::value,
