@@ -11,7 +11,9 @@
 // pack's scratch (tiles transposed in registers where the lines are contiguous rows, along the
 // unit-stride axis), solved there, and x copied back.
 // Coefficients shared by every line (rank-1 Views) are factored once per pack (the family's
-// shared solve), and only d crosses memory.
+// shared solve), and only d crosses memory. solve_along_add (u += x, d only read) plans the packs
+// from d and u: where both are runs, the kernel reads d and adds each row of x into u as it
+// stores it (lane_add_block); staged packs add x from their rows through the same transposes.
 // At 256^3 doubles (2-vCPU AMD EPYC), along x and y runs of 64 lanes against 16 in place:
 // periodic lines with shared coefficients 0.40-0.49 against 0.78-1.05 ns per unknown, full ones
 // 1.4-2.3 against 1.8-2.5, partial pivoting (full) 2.9-3.3 against 2.7-5.5; along z 32 staged

@@ -6,6 +6,10 @@
 //       Every line of d along `axis` is one system a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i]
 //       with indices taken modulo n = d.extent(axis): a[0] multiplies x[n-1] and c[n-1]
 //       multiplies x[0] (a grid direction with periodic boundaries). x overwrites d.
+//   bandsolve::solve_along_add(exec, bandsolve::algo::periodic{}, axis, a, b, c, d, u, info);
+//       u += x in the same pass, d only read (a View of const allowed), u of d's extents and
+//       scalar type in any layout: the last sweep of an ADI step. 6 words per unknown full, 3
+//       shared (lane_kernel_axis.hpp: the kernel adds each row of x into u as it stores it).
 //
 // The forms of solve_along(thomas) (thomas_axis.hpp): d of rank 2 to 4 in LayoutRight,
 // LayoutLeft or LayoutStride; a, b, c either full arrays of d's extents (any layouts) or rank-1

@@ -5,6 +5,7 @@
 //   auto f = bandsolve::factorize_along(exec, algo::periodic{}, axis, a, b, c[, backend]);
 //   auto f = bandsolve::factorize_along(exec, algo::periodic{}, axis, a, b, c, d[, backend]);
 //   f.solve(exec, d);   // any number of times: x overwrites d
+//   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
 //   f.info();           // the factorization's codes, one per line (solve_along's numbering)
 //
 // a, b, c as for solve_along(periodic) (periodic_axis.hpp): full arrays of the grid's rank and

@@ -7,6 +7,9 @@
 //       i = 0 .. n-1, n = d.extent(axis), solved with row interchanges (LAPACK ?gtsv's); x
 //       overwrites d; a[0] and c[n-1] are ignored. For lines that are not diagonally dominant
 //       (Helmholtz operators, strong convection), where Thomas's solve_along may fail.
+//   bandsolve::solve_along_add(exec, bandsolve::algo::partial_pivoting{}, axis, a, b, c, d, u,
+//                              info);
+//       u += x in the same pass, d only read, u of d's extents and scalar type in any layout.
 //
 // The forms of solve_along(thomas) (thomas_axis.hpp): d of rank 2 to 4 in LayoutRight,
 // LayoutLeft or LayoutStride; a, b, c either full arrays of d's extents (any layouts) or rank-1

@@ -7,6 +7,7 @@
 //   auto f = bandsolve::factorize_along(exec, algo::partial_pivoting{}, axis, a, b, c, d
 //                                       [, backend]);
 //   f.solve(exec, d);   // any number of times: x overwrites d
+//   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
 //   f.info();           // the factorization's codes, one per line (solve_along's numbering)
 //
 // a, b, c as for solve_along(partial_pivoting) (pivoting_axis.hpp): full arrays of the grid's
