@@ -357,6 +357,8 @@ TEST_CASE("factorize_along(thomas) adds the solution into u over whole packs of 
     check_case<thomas, double, double, 3, true>(exec, grid, 1, order::left, order::right, 22);
     check_case<thomas, float, float, 3, false>(exec, grid, 1, order::padded, order::right, 23);
     check_case<thomas, float, float, 3, true>(exec, grid, 1, order::left, order::right, 24);
+    // Coefficients in LayoutRight: the factored packs run along axis 2 too (whole ones).
+    check_case<thomas, double, double, 3, false>(exec, grid, 1, order::right, order::right, 35);
   });
 }
 
@@ -379,6 +381,10 @@ TEST_CASE("factorize_along of periodic, partial pivoting and symmetric lines add
     check_case<symmetric, double, double, 3, false>(exec, grid, 1, order::right, order::padded,
                                                     31);
     check_case<symmetric, float, float, 3, true>(exec, grid, 1, order::left, order::right, 32);
+    // Coefficients in LayoutRight: the factored packs run along axis 2 too (whole ones).
+    check_case<symmetric, double, double, 3, false>(exec, grid, 1, order::right, order::right,
+                                                    33);
+    check_case<periodic, double, double, 3, false>(exec, grid, 1, order::right, order::right, 34);
   });
 }
 
