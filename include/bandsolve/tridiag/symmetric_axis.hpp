@@ -243,18 +243,21 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
             else
               scatter_rows<TR, L>(xs, n, out, lane_offsets<L>(nl, out.system_stride), nl);
           }
-        } else if (Add && lanes) {
-          // Full coefficients, lane-contiguous rows, d only read: d' into xs (rows of W lanes),
-          // x added into u's rows on the way back.
-          constexpr int W = P::W;
-          const lane_rows<const T> rb{b.data() + g.offset(sb, k), sb.s[ki]};
-          const lane_rows<const E> re{e.data() + g.offset(se, k), se.s[ki]};
-          const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
-          const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
-          if (nl == W)
-            sym_add_lanes<W, true>(n, W, rb, re, rd, ru, cs, xs, info_l);
-          else
-            sym_add_lanes<W, false>(n, nl, rb, re, rd, ru, cs, xs, info_l);
+        } else if (lanes) {
+          // Full coefficients, lane-contiguous rows: only with Add here (the solve in place ran
+          // in chains above). d only read: d' into xs (rows of W lanes), x added into u's rows on
+          // the way back.
+          if constexpr (Add) {
+            constexpr int W = P::W;
+            const lane_rows<const T> rb{b.data() + g.offset(sb, k), sb.s[ki]};
+            const lane_rows<const E> re{e.data() + g.offset(se, k), se.s[ki]};
+            const lane_rows<const D> rd{d.data() + g.offset(sd, k), sd.s[ki]};
+            const lane_rows<D> ru{u.data() + g.offset(su, k), su.s[ki]};
+            if (nl == W)
+              sym_add_lanes<W, true>(n, W, rb, re, rd, ru, cs, xs, info_l);
+            else
+              sym_add_lanes<W, false>(n, nl, rb, re, rd, ru, cs, xs, info_l);
+          }
         } else {
           // Gathered packs of full coefficients (lane-contiguous ones ran in chains above).
           constexpr int L = P::L, TR = P::TR;
