@@ -11,6 +11,7 @@
 
 #include <catch2/catch_all.hpp>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <type_traits>
@@ -59,8 +60,11 @@ struct band_array {
 // Shared); D = Kokkos::complex<T> over real T takes two real right-hand sides as its parts.
 // Factored: factorize_along (the grid from d on odd seeds and for a shared band, else from ab),
 // then the same right-hand sides solved in a LayoutRight copy first and in d second.
-template <class T, class D, std::size_t R, bool Shared, bool Factored, class Exec,
-          class... Backend>
+// Add: solve_along_add, or f.solve_add (into the copy first, then into u), into a u in the next
+// order after d's holding u0 = (k mod 5) / 4 at its k-th point; x is read back as u - u0, and d
+// must keep its values.
+template <class T, class D, std::size_t R, bool Shared, bool Factored, bool Add = false,
+          class Exec, class... Backend>
 void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int axis,
                 const banded_lu& alg, order band_order, order d_order, std::uint32_t seed,
                 Backend... backend) {
@@ -94,6 +98,18 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
     }
   const auto info = bstest::make_info(nlines);
   double worst_copy = 0;  // the factored solve of the LayoutRight copy against d's
+  const order u_order = Add ? order((int(d_order) + 1) % 3) : d_order;
+  const auto u_array = bstest::make_array_in_buffer<D, R>("u", grid, u_order, sentinel);
+  const auto& u = Add ? u_array.view : d;
+  const auto& out_whole = Add ? u_array.whole : d_whole;
+  const auto u0 = [&](std::size_t s, std::size_t j) {
+    return D(T(double((s * n + j) % 5) / 4));
+  };
+  const auto d_before = std::vector<D>(d_whole.data(), d_whole.data() + d_whole.span());
+  const typename strided<D, int(R)>::const_type d_in = d;
+  if constexpr (Add)
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t j = 0; j < n; ++j) at(u, point_of(grid, axis, s, j)) = u0(s, j);
   if constexpr (Factored) {
     const auto f = [&] {
       if constexpr (Shared) return bandsolve::factorize_along(exec, alg, axis, ab, d, backend...);
@@ -104,25 +120,39 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
     const auto copy = make_array<D, R>("copy", grid, order::right);
     for (std::size_t s = 0; s < nlines; ++s)
       for (std::size_t j = 0; j < n; ++j)
-        at(copy, point_of(grid, axis, s, j)) = at(d, point_of(grid, axis, s, j));
-    f.solve(exec, copy);
-    f.solve(exec, d);
+        at(copy, point_of(grid, axis, s, j)) =
+            Add ? u0(s, j) : at(d, point_of(grid, axis, s, j));
+    if constexpr (Add) {
+      f.solve_add(exec, d_in, copy);
+      f.solve_add(exec, d_in, u);
+    } else {
+      f.solve(exec, copy);
+      f.solve(exec, d);
+    }
     Kokkos::deep_copy(exec, info, f.info());
     exec.fence();
     for (std::size_t s = 0; s < nlines; ++s)
       for (std::size_t j = 0; j < n; ++j) {
         const auto p = point_of(grid, axis, s, j);
-        worst_copy = std::max(worst_copy, bstest::magnitude(D(at(copy, p) - at(d, p))));
+        worst_copy = std::max(worst_copy, bstest::magnitude(D(at(copy, p) - at(u, p))));
       }
+  } else if constexpr (Add) {
+    bandsolve::solve_along_add(exec, alg, axis, ab, d_in, u, info, backend...);
+    exec.fence();
   } else {
     bandsolve::solve_along(exec, alg, axis, ab, d, info, backend...);
     exec.fence();
+  }
+  if constexpr (Add) {
+    CHECK(std::equal(d_before.begin(), d_before.end(), d_whole.data()));
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t j = 0; j < n; ++j) at(u, point_of(grid, axis, s, j)) -= u0(s, j);
   }
 
   std::vector<T> x(rhs.size());
   for (std::size_t s = 0; s < nlines; ++s)
     for (std::size_t j = 0; j < n; ++j) {
-      const D v = at(d, point_of(grid, axis, s, j));
+      const D v = at(u, point_of(grid, axis, s, j));
       if constexpr (split) {
         x[(s * 2) * n + j] = v.real();
         x[(s * 2 + 1) * n + j] = v.imag();
@@ -141,19 +171,20 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
     }
   INFO("rank " << R << ", axis " << axis << ", n " << n << ", kl " << alg.kl << ", ku " << alg.ku
                << ", pivoting " << alg.pivoting << ", lines " << nlines << ", band "
-               << order_name(band_order) << ", d " << order_name(d_order));
+               << order_name(band_order) << ", d " << order_name(d_order)
+               << (Add ? ", u += x, u " : "") << (Add ? order_name(u_order) : ""));
   CHECK(worst_res <= residual_tol<T>(alg.kl, alg.ku));
   CHECK(worst_diff <= 1000.0 * residual_tol<T>(alg.kl, alg.ku));
   CHECK(worst_copy <= 1000.0 * residual_tol<T>(alg.kl, alg.ku));
   CHECK(bstest::info_to_host(info) == std::vector<int>(nlines, 0));
-  if (d_order == order::padded) {
-    std::vector<char> inside(d_whole.span(), 0);
+  if (u_order == order::padded) {  // every element of the allocation outside it keeps its value
+    std::vector<char> inside(out_whole.span(), 0);
     for (std::size_t s = 0; s < nlines; ++s)
       for (std::size_t j = 0; j < n; ++j)
-        inside[&at(d, point_of(grid, axis, s, j)) - d_whole.data()] = 1;
+        inside[&at(u, point_of(grid, axis, s, j)) - out_whole.data()] = 1;
     std::size_t changed = 0;
-    for (std::size_t e = 0; e < d_whole.span(); ++e)
-      if (!inside[e] && !(d_whole.data()[e] == sentinel)) ++changed;
+    for (std::size_t e = 0; e < out_whole.span(); ++e)
+      if (!inside[e] && !(out_whole.data()[e] == sentinel)) ++changed;
     CHECK(changed == 0);
   }
 }
@@ -164,7 +195,7 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
 // EveryRank = false: the 3-D arrays alone (one instantiation instead of three; for the scalar
 // types that add no addressing of their own).
 template <class T, class D, bool Shared, bool EveryRank = true, bool Factored = false,
-          class Exec, class... Backend>
+          bool Add = false, class Exec, class... Backend>
 void check_every_axis(const Exec& exec, const banded_lu& alg, Backend... backend) {
   const std::vector<std::vector<std::size_t>> grids = {
       {9, 6}, {1, 19}, {3, 2, 10}, {5, 19, 1}, {10, 3, 4}, {2, 3, 2, 7}};
@@ -175,15 +206,15 @@ void check_every_axis(const Exec& exec, const banded_lu& alg, Backend... backend
         for (order dor : {order::right, order::left, order::padded}) {
           ++seed;
           if (g.size() == 3) {
-            check_case<T, D, 3, Shared, Factored>(exec, grid_of<3>(g), axis, alg, bo, dor, seed,
-                                        backend...);
+            check_case<T, D, 3, Shared, Factored, Add>(exec, grid_of<3>(g), axis, alg, bo, dor,
+                                                       seed, backend...);
           } else if constexpr (EveryRank) {
             if (g.size() == 2)
-              check_case<T, D, 2, Shared, Factored>(exec, grid_of<2>(g), axis, alg, bo, dor, seed,
-                                          backend...);
+              check_case<T, D, 2, Shared, Factored, Add>(exec, grid_of<2>(g), axis, alg, bo, dor,
+                                                         seed, backend...);
             else
-              check_case<T, D, 4, Shared, Factored>(exec, grid_of<4>(g), axis, alg, bo, dor, seed,
-                                          backend...);
+              check_case<T, D, 4, Shared, Factored, Add>(exec, grid_of<4>(g), axis, alg, bo, dor,
+                                                         seed, backend...);
           }
         }
 }
@@ -242,6 +273,21 @@ TEST_CASE("factorize_along(banded_lu) solves match LAPACK gbsv on every axis, de
     }
     check_every_axis<float, Kokkos::complex<float>, false, false, true>(exec, banded_lu{2, 2},
                                                                          dev);
+  });
+}
+
+TEST_CASE("solve_along_add and f.solve_add of band lines add x into u, d left as it was",
+          "[banded][axis][factor][add][lapack]") {
+  bstest::for_each_exec([](auto exec) {
+    const bandsolve::backend::device dev;
+    check_every_axis<double, double, false, true, false, true>(exec, banded_lu{2, 2});
+    check_every_axis<double, double, true, false, false, true>(exec, banded_lu{1, 3, false});
+    check_every_axis<double, Kokkos::complex<double>, false, false, false, true>(
+        exec, banded_lu{1, 1});
+    check_every_axis<double, double, false, false, false, true>(exec, banded_lu{2, 2}, dev);
+    check_every_axis<double, double, false, true, true, true>(exec, banded_lu{2, 2});
+    check_every_axis<double, double, true, false, true, true>(exec, banded_lu{1, 1, false});
+    check_every_axis<double, double, false, false, true, true>(exec, banded_lu{1, 3}, dev);
   });
 }
 
@@ -367,6 +413,23 @@ TEST_CASE("solve_along(banded_lu) rejects bad input with the function and the va
     bandsolve::solve_along(exec, banded_lu{2, 2}, 0, ab, d, info, bandsolve::backend::device{});
   },
          "info.extent(0) = 8 but d has 12 lines along axis 0");
+  // solve_along_add: u against d, and u written where it must not be.
+  const auto throws_add = [&](auto&& call, const std::string& text) {
+    CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(
+                                  "bandsolve::solve_along_add(banded_lu)") &&
+                                  Catch::Matchers::ContainsSubstring(text));
+  };
+  const V3 u("u", 2, 3, 4), u_short("u_short", 2, 2, 4);
+  throws_add([&] { bandsolve::solve_along_add(exec, banded_lu{2, 2}, 1, ab, d, u_short, info); },
+             "u.extent(1) = 2 but d.extent(1) = 3");
+  throws_add([&] { bandsolve::solve_along_add(exec, banded_lu{2, 2}, 1, ab, d, d, info); },
+             "u overlaps d");
+  throws_add([&] { bandsolve::solve_along_add(exec, banded_lu{2, 2}, 1, ab, d, d_in_ab, info); },
+             "u overlaps ab");
+  throws_add([&] { bandsolve::solve_along_add(exec, banded_lu{2, 3}, 1, ab, d, u, info); },
+             "ab has ldab = 7 band rows but kl = 2, ku = 3 need 2*kl+ku+1 = 8");
+  throws_add([&] { bandsolve::solve_along_add(exec, banded_lu{2, 2}, 0, ab, d, u, info); },
+             "info.extent(0) = 8 but d has 12 lines along axis 0");
 }
 
 TEST_CASE("factorize_along(banded_lu) rejects bad input with the function and the values",
@@ -411,6 +474,13 @@ TEST_CASE("factorize_along(banded_lu) rejects bad input with the function and th
                                                  Kokkos::DefaultHostExecutionSpace>>
       empty;
   throws([&] { empty.solve(exec, d); }, solve, "this factorization is empty");
+  const std::string solve_add = "bandsolve::banded_axis_factorization::solve_add";
+  const V3 u("u", 2, 3, 4);
+  throws([&] { f.solve_add(exec, other, u); }, solve_add,
+         "d.extent(2) = 5 but the factored grid has 4");
+  throws([&] { f.solve_add(exec, d, other); }, solve_add, "u.extent(2) = 5 but d.extent(2) = 4");
+  throws([&] { f.solve_add(exec, d, d); }, solve_add, "u overlaps d");
+  throws([&] { empty.solve_add(exec, d, u); }, solve_add, "this factorization is empty");
   CHECK(f.nsys() == 8);
   CHECK(f.n() == 3);
   CHECK(f.kl() == 2);

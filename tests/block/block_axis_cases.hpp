@@ -1,6 +1,7 @@
 #pragma once
 // Cases of the block lines along an axis (solve_along(block_thomas), or with Factored
-// factorize_along and two solves), shared by test_block_axis.cpp and test_block_axis_factor.cpp:
+// factorize_along and two solves; with Add solve_along_add or f.solve_add into a u in another
+// order, d left as it was), shared by test_block_axis.cpp and test_block_axis_factor.cpp:
 // random block-dominant lines of every axis of 2-D, 3-D and 4-D grids in every order against
 // LAPACK ?gbsv, info codes and untouched padding. The including file defines
 // BANDSOLVE_BLOCK_SIZES first.
@@ -81,8 +82,10 @@ struct shape {
 // One case: lines of p (line s of the grid is system s) solved along `axis`; returns the worst
 // difference from LAPACK relative to its tolerance (<= 1 passes) and checks info and padding.
 // D = Kokkos::complex<T> over real T takes p's two right-hand sides as real and imaginary parts.
+// Add: u += x into a u in the next order after d's, holding u0 = (k mod 5) / 4 at its k-th
+// point; x is read back as u - u0, and d must keep its values.
 template <class T, class D, std::size_t R, bool SharedA, bool SharedB, bool SharedC,
-          bool Factored = false, class Exec, class... Backend>
+          bool Factored = false, bool Add = false, class Exec, class... Backend>
 void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int axis, std::size_t m,
                 order coef_order, order d_order, std::uint32_t seed, block_thomas alg,
                 Backend... backend) {
@@ -113,7 +116,34 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
   const auto& d_whole = d_array.whole;
   scatter_lines<R, ca, cb, cc>(p, grid, axis, a, b, c, d);
   const auto info = bstest::make_info(nlines);
-  if constexpr (Factored) {
+  const order u_order = Add ? order((int(d_order) + 1) % 3) : d_order;
+  const auto u_array = bstest::make_array_in_buffer<D, R + 1>("u", extend(grid, m), u_order,
+                                                               sentinel);
+  const auto& u = Add ? u_array.view : d;
+  const auto u0 = [&](std::size_t s, std::size_t i, std::size_t r) {
+    return D(T(double((s * n * m + i * m + r) % 5) / 4));
+  };
+  if constexpr (Add) {
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < m; ++r)
+          at(u, extend(point_of(grid, axis, s, i), r)) = u0(s, i, r);
+    const auto d_before = std::vector<D>(d_whole.data(), d_whole.data() + d_whole.span());
+    const typename bstest::strided<D, int(R) + 1>::const_type d_in = d;
+    if constexpr (Factored) {
+      const auto f = bandsolve::factorize_along(exec, alg, axis, a, b, c, d, backend...);
+      f.solve_add(exec, d_in, u);
+      Kokkos::deep_copy(info, f.info());
+    } else {
+      bandsolve::solve_along_add(exec, alg, axis, a, b, c, d_in, u, info, backend...);
+    }
+    exec.fence();
+    CHECK(std::memcmp(d_before.data(), d_whole.data(), d_before.size() * sizeof(D)) == 0);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t r = 0; r < m; ++r)
+          at(u, extend(point_of(grid, axis, s, i), r)) -= u0(s, i, r);
+  } else if constexpr (Factored) {
     // Factored once (d gives the grid; its values are not read), solved twice: the second
     // solve of the same right-hand sides must give the first one's x bit for bit.
     const auto f = bandsolve::factorize_along(exec, alg, axis, a, b, c, d, backend...);
@@ -138,7 +168,7 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
   for (std::size_t s = 0; s < nlines; ++s)
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t r = 0; r < m; ++r) {
-        const D v = at(d, extend(point_of(grid, axis, s, i), r));
+        const D v = at(u, extend(point_of(grid, axis, s, i), r));
         if constexpr (split) {
           x[p.vec(s, i, r, 0)] = v.real();
           x[p.vec(s, i, r, 1)] = v.imag();
@@ -149,19 +179,21 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
   const auto expected = bstest::gbsv_reference(p);
   INFO("grid rank " << R << ", axis " << axis << ", n " << n << ", m " << m << ", lines "
                     << nlines << ", coefficients " << order_name(coef_order) << ", d "
-                    << order_name(d_order));
+                    << order_name(d_order) << (Add ? ", u += x, u " : "")
+                    << (Add ? order_name(u_order) : ""));
   CHECK(bstest::block_max_rel_diff(p, x, expected) <= bstest::block_lapack_tol<T>(m));
   CHECK(bstest::block_max_residual(p, x) <= bstest::block_residual_tol<T>(m));
   CHECK(bstest::info_to_host(info) == std::vector<int>(nlines, 0));
-  if (d_order == order::padded) {  // every element of the allocation outside d keeps its value
-    std::vector<char> inside(d_whole.span(), 0);
+  const auto& out_whole = Add ? u_array.whole : d_whole;
+  if (u_order == order::padded) {  // every element of the allocation outside it keeps its value
+    std::vector<char> inside(out_whole.span(), 0);
     for (std::size_t s = 0; s < nlines; ++s)
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t r = 0; r < m; ++r)
-          inside[&at(d, extend(point_of(grid, axis, s, i), r)) - d_whole.data()] = 1;
+          inside[&at(u, extend(point_of(grid, axis, s, i), r)) - out_whole.data()] = 1;
     std::size_t changed = 0;
-    for (std::size_t e = 0; e < d_whole.span(); ++e)
-      if (!inside[e] && !(d_whole.data()[e] == sentinel)) ++changed;
+    for (std::size_t e = 0; e < out_whole.span(); ++e)
+      if (!inside[e] && !(out_whole.data()[e] == sentinel)) ++changed;
     CHECK(changed == 0);
   }
 }
@@ -170,8 +202,8 @@ void check_case(const Exec& exec, const std::array<std::size_t, R>& grid, int ax
 // multiples of the SIMD packs), in each order of d and the coefficients.
 // EveryRank = false: the 3-D grids alone (one instantiation instead of three; for the scalar
 // types that add no addressing of their own).
-template <class T, class D, bool Shared, bool Factored = false, bool EveryRank = true, class Exec,
-          class... Backend>
+template <class T, class D, bool Shared, bool Factored = false, bool EveryRank = true,
+          bool Add = false, class Exec, class... Backend>
 void check_every_axis(const Exec& exec, std::size_t m, block_thomas alg, Backend... backend) {
   const std::vector<std::vector<std::size_t>> grids = {
       {7, 5}, {1, 11}, {3, 2, 10}, {4, 9, 1}, {10, 3, 4}, {2, 3, 2, 5}};
@@ -182,14 +214,14 @@ void check_every_axis(const Exec& exec, std::size_t m, block_thomas alg, Backend
         for (order dor : {order::right, order::left, order::padded}) {
           ++seed;
           if (g.size() == 3) {
-            check_case<T, D, 3, Shared, Shared, Shared, Factored>(exec, grid_of<3>(g), axis, m,
+            check_case<T, D, 3, Shared, Shared, Shared, Factored, Add>(exec, grid_of<3>(g), axis, m,
                                                                   co, dor, seed, alg, backend...);
           } else if constexpr (EveryRank) {
             if (g.size() == 2)
-              check_case<T, D, 2, Shared, Shared, Shared, Factored>(
+              check_case<T, D, 2, Shared, Shared, Shared, Factored, Add>(
                   exec, grid_of<2>(g), axis, m, co, dor, seed, alg, backend...);
             else
-              check_case<T, D, 4, Shared, Shared, Shared, Factored>(
+              check_case<T, D, 4, Shared, Shared, Shared, Factored, Add>(
                   exec, grid_of<4>(g), axis, m, co, dor, seed, alg, backend...);
           }
         }

@@ -49,6 +49,18 @@ TEST_CASE("solve_along(block_thomas) matches LAPACK gbsv on every axis, device b
   });
 }
 
+TEST_CASE("solve_along_add(block_thomas) adds x into u on every axis, d left as it was",
+          "[block_thomas][axis][add][lapack]") {
+  bstest::for_each_exec([](auto exec) {
+    check_every_axis<double, double, false, false, true, true>(exec, 3, block_thomas{});
+    check_every_axis<double, double, true, false, false, true>(exec, 2, block_thomas{});
+    check_every_axis<double, Kokkos::complex<double>, false, false, false, true>(
+        exec, 2, block_thomas{block_thomas::pivoting::partial});
+    check_every_axis<double, double, false, false, false, true>(exec, 2, block_thomas{},
+                                                                bandsolve::backend::device{});
+  });
+}
+
 TEST_CASE("solve_along(block_thomas) takes LayoutRight and LayoutLeft Views directly",
           "[block_thomas][axis]") {
   using right5 = Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
@@ -169,4 +181,22 @@ TEST_CASE("solve_along(block_thomas) rejects bad input with the function and the
                            bandsolve::backend::device{});
   },
          "info.extent(0) = 8 but d has 12 lines along axis 0");
+  // solve_along_add: u against d, and u written where it must not be.
+  const auto throws_add = [&](auto&& call, const std::string& text) {
+    CHECK_THROWS_WITH(call(), Catch::Matchers::ContainsSubstring(
+                                  "bandsolve::solve_along_add(block_thomas)") &&
+                                  Catch::Matchers::ContainsSubstring(text));
+  };
+  const V4 u("u", 2, 3, 4, 3), u_short("u_short", 2, 3, 3, 3);
+  throws_add(
+      [&] { bandsolve::solve_along_add(exec, block_thomas{}, 1, a, b, c, d, u_short, info); },
+      "u.extent(2) = 3 but d.extent(2) = 4");
+  throws_add([&] { bandsolve::solve_along_add(exec, block_thomas{}, 1, a, b, c, d, d, info); },
+             "u overlaps d");
+  throws_add([&] { bandsolve::solve_along_add(exec, block_thomas{}, 1, a, b, c, d, d_in_a, info); },
+             "u overlaps a");
+  throws_add([&] { bandsolve::solve_along_add(exec, block_thomas{}, 1, a, wide, c, d, u, info); },
+             "b.extent(2) = 5 but d.extent(2) = 4");
+  throws_add([&] { bandsolve::solve_along_add(exec, block_thomas{}, 0, a, b, c, d, u, info); },
+             "info.extent(0) = 8 but d has 12 lines along axis 0");
 }

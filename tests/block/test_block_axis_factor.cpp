@@ -39,6 +39,18 @@ TEST_CASE("factorize_along(block_thomas) on the device backend matches LAPACK gb
   });
 }
 
+TEST_CASE("block_axis_factorization::solve_add adds x into u on every axis, d left as it was",
+          "[block_thomas][axis][factor][add][lapack]") {
+  bstest::for_each_exec([](auto exec) {
+    check_every_axis<double, double, false, true, true, true>(exec, 3, block_thomas{});
+    check_every_axis<double, double, true, true, false, true>(exec, 2, block_thomas{});
+    check_every_axis<double, Kokkos::complex<double>, false, true, false, true>(
+        exec, 2, block_thomas{block_thomas::pivoting::partial});
+    check_every_axis<double, double, false, true, false, true>(exec, 2, block_thomas{},
+                                                               bandsolve::backend::device{});
+  });
+}
+
 TEST_CASE("factorize_along(block_thomas) without d, and a d laid out otherwise",
           "[block_thomas][axis][factor]") {
   // The same matrix on every line (B = 4 I + 0.5 off the diagonal, A = C = -I) in full
@@ -168,4 +180,11 @@ TEST_CASE("factorize_along(block_thomas) rejects bad input with the function and
                                                 Kokkos::DefaultHostExecutionSpace>>
       empty;
   throws([&] { empty.solve(exec, d); }, solve, "empty");
+  const std::string solve_add = "bandsolve::block_axis_factorization::solve_add";
+  const V4 u("u", 2, 3, 4, 3);
+  throws([&] { f.solve_add(exec, other, u); }, solve_add,
+         "d.extent(1) = 4 but the factored grid has 3");
+  throws([&] { f.solve_add(exec, d, other); }, solve_add, "u.extent(1) = 4 but d.extent(1) = 3");
+  throws([&] { f.solve_add(exec, d, d); }, solve_add, "u overlaps d");
+  throws([&] { empty.solve_add(exec, d, u); }, solve_add, "empty");
 }

@@ -221,7 +221,8 @@ void every_family() {
 // with full and shared coefficients (and solve_along_add, factorize_along with solve_add, and
 // complex d over the real coefficients), symmetric and partial pivoting with full ones and
 // periodic with both (each also solve_along_add, factorize_along and solve_add), block Thomas
-// (m = 3, also factorize_along) and banded LU (pentadiagonal, also factorize_along) with both,
+// (m = 3, also factorize_along) and banded LU (pentadiagonal, also factorize_along) with both
+// (each also solve_along_add and solve_add with full ones),
 // rows whose solution is all ones (d = a + b + c without the entries outside the matrix, all of
 // them for periodic lines).
 void along_on_device() {
@@ -464,6 +465,23 @@ void along_on_device() {
     report((axis_name + ", block_thomas, m = 3, factorize_along").c_str(),
            bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fb.info())) +
                (block_worst() > 1e-12 ? 1 : 0));
+    // u += x into u = 0 (LayoutRight), d only read; x read back from u through bd.
+    Kokkos::View<double****, Kokkos::LayoutRight, mem> bu("bu", e[0], e[1], e[2], m);
+    const Kokkos::View<const double****, Kokkos::LayoutLeft, mem> bd_in = bd;
+    const auto block_added = [&](const char* what, int codes) {
+      Kokkos::fence();
+      Kokkos::deep_copy(bd, bu);
+      report((axis_name + what).c_str(), codes + (block_worst() > 1e-12 ? 1 : 0));
+    };
+    Kokkos::deep_copy(bd, hbd);
+    Kokkos::deep_copy(bu, 0.0);
+    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::block_thomas{}, axis, ba, bb, ba,
+                               bd_in, bu, info);
+    block_added(", block_thomas, m = 3, solve_along_add", failed());
+    Kokkos::deep_copy(bd, hbd);
+    Kokkos::deep_copy(bu, 0.0);
+    fb.solve_add(Kokkos::Cuda(), bd_in, bu);
+    block_added(", block_thomas, m = 3, factorize_along, solve_add", 0);
     // Pentadiagonal lines (1, -4, 8, -4, 1) in band storage, full (LayoutLeft) and shared:
     // d = A 1, the solution all ones.
     const int kl = 2, ku = 2;
@@ -513,6 +531,16 @@ void along_on_device() {
              bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f->info())) +
                  (worst() > 1e-12 ? 1 : 0));
     }
+    // u += x into u = 0, d only read.
+    Kokkos::deep_copy(d, band_rhs);
+    Kokkos::deep_copy(u, 0.0);
+    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::banded_lu{kl, ku}, axis, ab, d_in,
+                               u, info);
+    added(", banded_lu, solve_along_add", failed());
+    Kokkos::deep_copy(d, band_rhs);
+    Kokkos::deep_copy(u, 0.0);
+    fab.solve_add(Kokkos::Cuda(), d_in, u);
+    added(", banded_lu, factorize_along, solve_add", 0);
   }
 }
 

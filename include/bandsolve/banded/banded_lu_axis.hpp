@@ -5,6 +5,8 @@
 //       Every line of d along `axis` (all other indices fixed) is one system A x = d of
 //       n = d.extent(axis) rows with kl subdiagonals and ku superdiagonals (pentadiagonal lines
 //       of compact schemes: kl = ku = 2); x overwrites d. The other axes are the batch.
+//   bandsolve::solve_along_add(exec, bandsolve::algo::banded_lu{kl, ku}, axis, ab, d, u, info);
+//       u += x, d only read (the last sweep of an ADI step); u: d's extents, any layout.
 //
 // d: a View of rank 2 to 4 in LayoutRight, LayoutLeft or LayoutStride (padding of strided
 // subviews is never read nor written). ab: the lines' matrices in LAPACK band storage, either
@@ -26,6 +28,7 @@
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/banded/banded_lu.hpp>
+#include <bandsolve/layout/add_through_copy.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 
@@ -276,17 +279,11 @@ device::systems<U> band_axis_device_systems(const band_axis_operand<U>& op,
   return sys;
 }
 
-}  // namespace detail
-
-template <class ExecutionSpace, class ABView, class DView, class InfoView,
-          class Backend = backend::default_for_t<ExecutionSpace>>
-std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpace& exec,
-                                                             const algo::banded_lu& alg,
-                                                             int axis, const ABView& ab,
-                                                             const DView& d, const InfoView& info,
-                                                             Backend = {}) {
+// The compile-time checks of solve_along and solve_along_add (Written: d receives x).
+template <bool Written, class ExecutionSpace, class ABView, class DView, class InfoView>
+constexpr void banded_axis_static_checks() {
   using T = typename ABView::non_const_value_type;
-  using D = typename DView::value_type;
+  using D = typename DView::non_const_value_type;
   constexpr int Rank = static_cast<int>(DView::rank);
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve::solve_along(banded_lu): the first argument must be a Kokkos "
@@ -294,7 +291,7 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
   static_assert(Kokkos::is_view<ABView>::value && Kokkos::is_view<DView>::value &&
                     Kokkos::is_view<InfoView>::value,
                 "bandsolve::solve_along(banded_lu): ab, d and info must be Kokkos::Views");
-  static_assert(Rank >= 2 && Rank <= detail::max_axis_rank,
+  static_assert(Rank >= 2 && Rank <= max_axis_rank,
                 "bandsolve::solve_along(banded_lu): d must be a View of rank 2, 3 or 4");
   static_assert(ABView::rank == Rank + 1 || ABView::rank == 2,
                 "bandsolve::solve_along(banded_lu): ab must be a View of d's rank + 1 (d's "
@@ -302,9 +299,11 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
   static_assert(is_supported_scalar_v<T>,
                 "bandsolve::solve_along(banded_lu): the scalar type of ab must be float, double, "
                 "Kokkos::complex<float> or Kokkos::complex<double>");
-  static_assert(is_rhs_of_v<T, D> && !std::is_const_v<D>,
+  static_assert(is_rhs_of_v<T, D> &&
+                    (!Written || !std::is_const_v<typename DView::value_type>),
                 "bandsolve::solve_along(banded_lu): d must be a non-const View (it receives the "
-                "solution) of ab's scalar type, or of Kokkos::complex of it for a real band");
+                "solution; solve_along_add only reads it) of ab's scalar type, or of "
+                "Kokkos::complex of it for a real band");
   static_assert(InfoView::rank == 1 && std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::solve_along(banded_lu): info must be a rank-1 Kokkos::View<int*>");
   static_assert(
@@ -312,43 +311,56 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
           Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
           Kokkos::SpaceAccessibility<ExecutionSpace, typename InfoView::memory_space>::accessible,
       "bandsolve::solve_along(banded_lu): the Views must be accessible from the execution space");
-  const std::string fn = "bandsolve::solve_along(banded_lu)";
-  const std::size_t nlines = detail::check_along_lines(fn, axis, d, info);
+}
+
+// The run-time checks of solve_along and solve_along_add: out (d, or u) is the View written,
+// which must not overlap ab or info. Returns the number of lines.
+template <class ABView, class DView, class OutView, class InfoView>
+std::size_t banded_axis_checks(const std::string& fn, const algo::banded_lu& alg, int axis,
+                               const ABView& ab, const DView& d, const char* out_name,
+                               const OutView& out, const InfoView& info) {
+  constexpr int Rank = static_cast<int>(DView::rank);
+  const std::size_t nlines = check_along_lines(fn, axis, d, info);
   constexpr int band_axis = static_cast<int>(ABView::rank) - 1;
-  detail::check_bandwidths(fn, alg, static_cast<index_t>(ab.extent(band_axis)));
+  check_bandwidths(fn, alg, static_cast<index_t>(ab.extent(band_axis)));
   if constexpr (static_cast<int>(ABView::rank) == Rank + 1) {
     for (int k = 0; k < Rank; ++k)
       if (ab.extent(k) != d.extent(k))
-        detail::throw_invalid_argument(fn, "ab.extent(", k, ") = ", ab.extent(k),
-                                       " but d.extent(", k, ") = ", d.extent(k));
+        throw_invalid_argument(fn, "ab.extent(", k, ") = ", ab.extent(k), " but d.extent(", k,
+                               ") = ", d.extent(k));
   } else if (ab.extent(0) != d.extent(axis)) {
-    detail::throw_invalid_argument(fn, "ab.extent(0) = ", ab.extent(0), " but d.extent(", axis,
-                                   ") = ", d.extent(axis),
-                                   " (a shared band needs one column per row of the solve axis)");
+    throw_invalid_argument(fn, "ab.extent(0) = ", ab.extent(0), " but d.extent(", axis,
+                           ") = ", d.extent(axis),
+                           " (a shared band needs one column per row of the solve axis)");
   }
-  detail::check_no_overlap(fn, "d", d, "ab", ab);
-  detail::check_no_overlap(fn, "d", d, "info", info);
-  if (nlines == 0) return;
+  check_no_overlap(fn, out_name, out, "ab", ab);
+  check_no_overlap(fn, out_name, out, "info", info);
+  return nlines;
+}
+
+// x overwrites d: the solve of checked arguments, lines of n >= 1 rows.
+template <class Backend, class ExecutionSpace, class ABView, class DView, class InfoView>
+void banded_axis_solve(const ExecutionSpace& exec, const algo::banded_lu& alg, int axis,
+                       const ABView& ab, const DView& d, const InfoView& info) {
+  using T = typename ABView::non_const_value_type;
+  using D = typename DView::value_type;
+  constexpr int Rank = static_cast<int>(DView::rank);
   const auto n = static_cast<index_t>(d.extent(axis));
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return;
-  }
-  const auto abo = detail::make_band_axis_operand<Rank, true, const T>(ab, axis);
-  const auto dop = detail::make_band_axis_operand<Rank, false, D>(d, axis);
+  const auto abo = make_band_axis_operand<Rank, true, const T>(ab, axis);
+  const auto dop = make_band_axis_operand<Rank, false, D>(d, axis);
   if constexpr (std::is_same_v<Backend, backend::device>) {
-    index_t extents[detail::max_axis_rank] = {};
+    index_t extents[max_axis_rank] = {};
     for (int k = 0; k < Rank; ++k) extents[k] = static_cast<index_t>(d.extent(k));
-    const auto lines = detail::device_lines_of<Rank>(extents, axis);
+    const auto lines = device_lines_of<Rank>(extents, axis);
     for (index_t o = 0; o < lines.outer_extent; ++o) {
       const auto first = static_cast<std::size_t>(o * lines.per_launch);
       const auto info_o = Kokkos::subview(
           info, Kokkos::make_pair(first, first + static_cast<std::size_t>(lines.per_launch)));
-      detail::banded_device_solve(
-          exec, alg.pivoting, detail::runtime_band_dims{alg.kl, alg.ku},
-          detail::band_systems<const T>{detail::band_axis_device_systems(abo, lines, o),
-                                        abo.along, abo.band_row},
-          detail::rhs_systems<D>{detail::band_axis_device_systems(dop, lines, o), dop.along, 0},
+      banded_device_solve(
+          exec, alg.pivoting, runtime_band_dims{alg.kl, alg.ku},
+          band_systems<const T>{band_axis_device_systems(abo, lines, o), abo.along,
+                                abo.band_row},
+          rhs_systems<D>{band_axis_device_systems(dop, lines, o), dop.along, 0},
           info_o, lines.per_launch, n, 1);
     }
   } else {
@@ -356,27 +368,27 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
                   "bandsolve::solve_along(banded_lu): a host backend runs only on its own "
                   "execution space");
     constexpr bool shared = ABView::rank == 2;
-    const int lane_axis = detail::lane_axis_of(d, axis);
-    const detail::nd_strides arrays[2] = {abo.grid, dop.grid};
+    const int lane_axis = lane_axis_of(d, axis);
+    const nd_strides arrays[2] = {abo.grid, dop.grid};
     const auto packs_of = [&](int width) {
-      detail::line_packs g = detail::make_line_packs(d, axis, lane_axis, width);
-      detail::merge_contiguous_outer_axes(g, arrays, 2);
+      line_packs g = make_line_packs(d, axis, lane_axis, width);
+      merge_contiguous_outer_axes(g, arrays, 2);
       return g;
     };
-    constexpr int full = detail::cache_line_lanes_v<T>;
-    const detail::line_packs whole = packs_of(full);
+    constexpr int full = cache_line_lanes_v<T>;
+    const line_packs whole = packs_of(full);
     // Unit lanes: d's lines (and a full band's) neighbours in memory along the lane axis.
     const bool unit = dop.grid.s[whole.lane_axis] == 1 &&
                       (shared || abo.grid.s[whole.lane_axis] == 1);
-    detail::dispatch_band_dims(alg, [&](auto dims) {
+    dispatch_band_dims(alg, [&](auto dims) {
       const auto run = [&](auto lanes, auto pivot, auto lane_contiguous) {
         constexpr int L = decltype(lanes)::value;
         constexpr bool P = decltype(pivot)::value, U = decltype(lane_contiguous)::value;
-        const detail::line_packs g = L == full ? whole : packs_of(L);
+        const line_packs g = L == full ? whole : packs_of(L);
         if constexpr (shared)
-          detail::banded_axis_shared_host_launch<L, P, U>(exec, dims, g, abo, dop, info);
+          banded_axis_shared_host_launch<L, P, U>(exec, dims, g, abo, dop, info);
         else
-          detail::banded_axis_host_launch<L, P, U>(exec, dims, g, abo, dop, info);
+          banded_axis_host_launch<L, P, U>(exec, dims, g, abo, dop, info);
       };
       const auto with_pivoting = [&](auto lanes, auto lane_contiguous) {
         if (alg.pivoting) run(lanes, std::true_type{}, lane_contiguous);
@@ -391,6 +403,58 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpac
       }
     });
   }
+}
+
+}  // namespace detail
+
+template <class ExecutionSpace, class ABView, class DView, class InfoView,
+          class Backend = backend::default_for_t<ExecutionSpace>>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along(const ExecutionSpace& exec,
+                                                             const algo::banded_lu& alg,
+                                                             int axis, const ABView& ab,
+                                                             const DView& d, const InfoView& info,
+                                                             Backend = {}) {
+  detail::banded_axis_static_checks<true, ExecutionSpace, ABView, DView, InfoView>();
+  const std::string fn = "bandsolve::solve_along(banded_lu)";
+  const std::size_t nlines = detail::banded_axis_checks(fn, alg, axis, ab, d, "d", d, info);
+  if (nlines == 0) return;
+  if (d.extent(static_cast<std::size_t>(axis)) == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  detail::banded_axis_solve<Backend>(exec, alg, axis, ab, d, info);
+}
+
+// u += x; d is only read (a View of const allowed), u has d's extents in a layout of its own.
+// d is copied into a kept scratch array, solved there and added into u
+// (layout/add_through_copy.hpp); fenced before return.
+template <class ExecutionSpace, class ABView, class DView, class UView, class InfoView,
+          class Backend = backend::default_for_t<ExecutionSpace>>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
+    const ExecutionSpace& exec, const algo::banded_lu& alg, int axis, const ABView& ab,
+    const DView& d, const UView& u, const InfoView& info, Backend = {}) {
+  detail::banded_axis_static_checks<false, ExecutionSpace, ABView, DView, InfoView>();
+  static_assert(Kokkos::is_view<UView>::value &&
+                    static_cast<int>(UView::rank) == static_cast<int>(DView::rank) &&
+                    std::is_same_v<typename UView::value_type,
+                                   typename DView::non_const_value_type>,
+                "bandsolve::solve_along_add(banded_lu): u must be a non-const View of d's rank "
+                "and scalar type (it receives u + x)");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible,
+      "bandsolve::solve_along_add(banded_lu): u must be accessible from the execution space");
+  const std::string fn = "bandsolve::solve_along_add(banded_lu)";
+  const std::size_t nlines = detail::banded_axis_checks(fn, alg, axis, ab, d, "u", u, info);
+  detail::check_same_extents(fn, "u", u, "d", d);
+  detail::check_no_overlap(fn, "u", u, "d", d);
+  if (nlines == 0) return;
+  if (d.extent(static_cast<std::size_t>(axis)) == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  detail::add_through_copy(exec, fn.c_str(), d, u, [&](const auto& x) {
+    detail::banded_axis_solve<Backend>(exec, alg, axis, ab, x, info);
+  });
 }
 
 }  // namespace bandsolve

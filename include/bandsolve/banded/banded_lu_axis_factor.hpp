@@ -5,6 +5,7 @@
 //   auto f = bandsolve::factorize_along(exec, algo::banded_lu{kl, ku}, axis, ab[, backend]);
 //   auto f = bandsolve::factorize_along(exec, algo::banded_lu{kl, ku}, axis, ab, d[, backend]);
 //   f.solve(exec, d);     // any number of times: x overwrites d
+//   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
 //   f.info();             // the factorization's codes, one per line (solve_along's numbering)
 //
 // ab as for solve_along(banded_lu) (banded_lu_axis.hpp): a full array of rank R + 1 (the grid's
@@ -155,12 +156,33 @@ class banded_axis_factorization {
   // of it over a real band. Enqueued on exec, not fenced.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    using D = typename DView::value_type;
-    constexpr int R = static_cast<int>(DView::rank);
     detail::axis_factored_solve_static_checks<Scalar, ExecutionSpace, DView>();
     const std::string fn = "bandsolve::banded_axis_factorization::solve";
     detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored grid");
-    if (lines_.nsys == 0 || n_ == 0) return;
+    if (lines_.nsys != 0 && n_ != 0) solve_checked(exec, d);
+  }
+
+  // u += x, d only read (it may be a View of const): the last sweep of an ADI step. u: d's
+  // extents and scalar type, any layout. d is copied into a kept scratch array, solved there and
+  // added into u (layout/add_through_copy.hpp); fenced before return.
+  template <class DView, class UView>
+  void solve_add(const ExecutionSpace& exec, const DView& d, const UView& u) const {
+    detail::axis_factored_add_static_checks<Scalar, ExecutionSpace, DView, UView>();
+    const std::string fn = "bandsolve::banded_axis_factorization::solve_add";
+    detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored grid");
+    detail::check_same_extents(fn, "u", u, "d", d);
+    detail::check_no_overlap(fn, "u", u, "d", d);
+    if (lines_.nsys != 0 && n_ != 0)
+      detail::add_through_copy(exec, fn.c_str(), d, u,
+                               [&](const auto& x) { solve_checked(exec, x); });
+  }
+
+ private:
+  // x overwrites d (checked, lines of n >= 1 rows).
+  template <class DView>
+  void solve_checked(const ExecutionSpace& exec, const DView& d) const {
+    using D = typename DView::value_type;
+    constexpr int R = static_cast<int>(DView::rank);
     const auto dop = detail::make_band_axis_operand<R, false, D>(d, axis_);
     const index_t ldw = 2 * kl_ + ku_ + 1;
     const char* label = "bandsolve::banded_axis_factorization::solve";
@@ -209,7 +231,6 @@ class banded_axis_factorization {
     }
   }
 
- private:
   friend struct detail::banded_axis_factorization_access;
 
   banded_axis_factorization(const Kokkos::View<Scalar*, memory_space>& lu,

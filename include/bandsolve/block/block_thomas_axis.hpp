@@ -5,6 +5,8 @@
 //       Every line of the grid along `axis` (all other grid indices fixed) is one system
 //       A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i of n = d.extent(axis) block rows of m x m
 //       blocks (m = 2..8); x overwrites d. The other grid axes are the batch.
+//   bandsolve::solve_along_add(exec, bandsolve::algo::block_thomas{}, axis, a, b, c, d, u, info);
+//       u += x, d only read (the last sweep of an ADI step); u: d's extents, any layout.
 //
 // d: a View of rank R + 1 (R = 2, 3 or 4 grid axes, then the m unknowns of a grid point), in
 // LayoutRight, LayoutLeft or LayoutStride; LayoutLeft puts each unknown's field apart
@@ -28,6 +30,7 @@
 // per lane of a work item.
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/block/block_thomas.hpp>
+#include <bandsolve/layout/add_through_copy.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
 
@@ -221,6 +224,97 @@ void block_axis_shared_host_launch(const ExecutionSpace& exec, bool pivoting,
       });
 }
 
+// info: a rank-1 View<int> that the execution space can reach.
+template <class ExecutionSpace, class InfoView>
+constexpr void block_axis_info_static_checks() {
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve_along(block_thomas): info must be a rank-1 Kokkos::View<int*>");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename InfoView::memory_space>::accessible,
+      "bandsolve::solve_along(block_thomas): info must be accessible from the execution space");
+}
+
+// The run-time checks of solve_along and solve_along_add: out (d, or u) is the View written,
+// which must not overlap the others. Returns the number of lines.
+template <class AView, class BView, class CView, class DView, class OutView, class InfoView>
+std::size_t block_axis_checks(const std::string& fn, int axis, const AView& a, const BView& b,
+                              const CView& c, const DView& d, const char* out_name,
+                              const OutView& out, const InfoView& info) {
+  constexpr int R = static_cast<int>(DView::rank) - 1;
+  if (axis < 0 || axis >= R)
+    throw_invalid_argument(fn, "axis = ", axis, " but d has ", R, " grid axes (0 to ", R - 1,
+                           "; its last axis holds the m unknowns of a point)");
+  const std::size_t nlines = check_along_lines(fn, axis, leading_grid(d), info);
+  block_size_dispatch(fn, d.extent(R), [](auto) {});
+  block_axis_check_coefficient(fn, "a", a, d, axis);
+  block_axis_check_coefficient(fn, "b", b, d, axis);
+  block_axis_check_coefficient(fn, "c", c, d, axis);
+  check_no_overlap(fn, out_name, out, "a", a);
+  check_no_overlap(fn, out_name, out, "b", b);
+  check_no_overlap(fn, out_name, out, "c", c);
+  check_no_overlap(fn, out_name, out, "info", info);
+  return nlines;
+}
+
+// x overwrites d: the solve of checked arguments, lines of n >= 1 block rows.
+template <class Backend, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void block_axis_solve(const ExecutionSpace& exec, const std::string& fn,
+                      algo::block_thomas algorithm, int axis, const AView& a, const BView& b,
+                      const CView& c, const DView& d, const InfoView& info) {
+  using T = typename BView::non_const_value_type;
+  using D = typename DView::value_type;
+  constexpr int R = static_cast<int>(DView::rank) - 1;
+  const auto grid = leading_grid(d);
+  const std::size_t m = d.extent(R);
+  const bool pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
+  auto ao = make_block_axis_operand<R, false, const T>(a, axis);
+  auto bo = make_block_axis_operand<R, false, const T>(b, axis);
+  auto co = make_block_axis_operand<R, false, const T>(c, axis);
+  auto dop = make_block_axis_operand<R, true, D>(d, axis);
+  const nd_strides arrays[4] = {ao.grid, bo.grid, co.grid, dop.grid};
+  const int lane_axis = lane_axis_of(grid, axis);
+  const auto packs_of = [&](int width) {
+    line_packs g = make_line_packs(grid, axis, lane_axis, width);
+    merge_contiguous_outer_axes(g, arrays, 4);
+    return g;
+  };
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    const line_packs lines = packs_of(1);
+    ao.lines = bo.lines = co.lines = lines;
+    dop.lines = lines;
+    const block_axis_info<InfoView> info_of_line{info, lines};
+    const auto n = static_cast<index_t>(d.extent(axis));
+    block_size_dispatch(fn, m, [&](auto block_size) {
+      using kernel =
+          block_device_one_shot<decltype(block_size)::value, false, T, decltype(ao),
+                                decltype(bo), decltype(co), decltype(dop),
+                                block_axis_info<InfoView>>;
+      device::for_each_tile(exec, "bandsolve::solve_along(block_thomas, device)",
+                            block_device_tiles(lines.npacks), 0, kernel::row_bytes(n),
+                            kernel{ao, bo, co, dop, info_of_line, n, lines.npacks, 1, pivoting});
+    });
+  } else {
+    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                  "bandsolve::solve_along(block_thomas): a host backend runs only on its own "
+                  "execution space");
+    block_size_dispatch(fn, m, [&](auto block_size) {
+      constexpr int full = block_lanes_v<T, 0>;
+      const line_packs whole = packs_of(full);
+      with_block_lanes<T, 0>(whole.lane_extent, [&](auto lanes) {
+        constexpr int L = decltype(lanes)::value;
+        constexpr int M = decltype(block_size)::value;
+        const line_packs g = L == full ? whole : packs_of(L);
+        if constexpr (AView::rank == 3 && BView::rank == 3 && CView::rank == 3)
+          block_axis_shared_host_launch<M, L>(exec, pivoting, g, ao, bo, co, dop, info);
+        else
+          block_axis_host_launch<M, L>(exec, pivoting, g, ao, bo, co, dop, info);
+      });
+    });
+  }
+}
+
 }  // namespace detail
 
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
@@ -228,83 +322,54 @@ template <class ExecutionSpace, class AView, class BView, class CView, class DVi
 std::enable_if_t<backend::is_backend_v<Backend>> solve_along(
     const ExecutionSpace& exec, algo::block_thomas algorithm, int axis, const AView& a,
     const BView& b, const CView& c, const DView& d, const InfoView& info, Backend = {}) {
-  using T = typename BView::non_const_value_type;
-  using D = typename DView::value_type;
-  constexpr int R = static_cast<int>(DView::rank) - 1;
   detail::block_axis_static_checks<ExecutionSpace, true, DView, AView, BView, CView>();
-  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
-                    std::is_same_v<typename InfoView::value_type, int>,
-                "bandsolve::solve_along(block_thomas): info must be a rank-1 Kokkos::View<int*>");
-  static_assert(
-      Kokkos::SpaceAccessibility<ExecutionSpace, typename InfoView::memory_space>::accessible,
-      "bandsolve::solve_along(block_thomas): info must be accessible from the execution space");
+  detail::block_axis_info_static_checks<ExecutionSpace, InfoView>();
   const std::string fn = "bandsolve::solve_along(block_thomas)";
-  if (axis < 0 || axis >= R)
-    detail::throw_invalid_argument(fn, "axis = ", axis, " but d has ", R, " grid axes (0 to ",
-                                   R - 1, "; its last axis holds the m unknowns of a point)");
-  const auto grid = detail::leading_grid(d);
-  const std::size_t nlines = detail::check_along_lines(fn, axis, grid, info);
-  const std::size_t m = d.extent(R);
-  detail::block_size_dispatch(fn, m, [](auto) {});
-  detail::block_axis_check_coefficient(fn, "a", a, d, axis);
-  detail::block_axis_check_coefficient(fn, "b", b, d, axis);
-  detail::block_axis_check_coefficient(fn, "c", c, d, axis);
-  detail::check_no_overlap(fn, "d", d, "a", a);
-  detail::check_no_overlap(fn, "d", d, "b", b);
-  detail::check_no_overlap(fn, "d", d, "c", c);
-  detail::check_no_overlap(fn, "d", d, "info", info);
+  const std::size_t nlines = detail::block_axis_checks(fn, axis, a, b, c, d, "d", d, info);
   if (nlines == 0) return;
-  if (d.extent(axis) == 0) {
+  if (d.extent(static_cast<std::size_t>(axis)) == 0) {
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  const bool pivoting = algorithm.pivot == algo::block_thomas::pivoting::partial;
-  auto ao = detail::make_block_axis_operand<R, false, const T>(a, axis);
-  auto bo = detail::make_block_axis_operand<R, false, const T>(b, axis);
-  auto co = detail::make_block_axis_operand<R, false, const T>(c, axis);
-  auto dop = detail::make_block_axis_operand<R, true, D>(d, axis);
-  const detail::nd_strides arrays[4] = {ao.grid, bo.grid, co.grid, dop.grid};
-  const int lane_axis = detail::lane_axis_of(grid, axis);
-  const auto packs_of = [&](int width) {
-    detail::line_packs g = detail::make_line_packs(grid, axis, lane_axis, width);
-    detail::merge_contiguous_outer_axes(g, arrays, 4);
-    return g;
-  };
-  if constexpr (std::is_same_v<Backend, backend::device>) {
-    const detail::line_packs lines = packs_of(1);
-    ao.lines = bo.lines = co.lines = lines;
-    dop.lines = lines;
-    const detail::block_axis_info<InfoView> info_of_line{info, lines};
-    const auto n = static_cast<index_t>(d.extent(axis));
-    detail::block_size_dispatch(fn, m, [&](auto block_size) {
-      using kernel =
-          detail::block_device_one_shot<decltype(block_size)::value, false, T, decltype(ao),
-                                        decltype(bo), decltype(co), decltype(dop),
-                                        detail::block_axis_info<InfoView>>;
-      detail::device::for_each_tile(exec, "bandsolve::solve_along(block_thomas, device)",
-                                    detail::block_device_tiles(lines.npacks), 0,
-                                    kernel::row_bytes(n),
-                                    kernel{ao, bo, co, dop, info_of_line, n, lines.npacks, 1,
-                                           pivoting});
-    });
-  } else {
-    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
-                  "bandsolve::solve_along(block_thomas): a host backend runs only on its own "
-                  "execution space");
-    detail::block_size_dispatch(fn, m, [&](auto block_size) {
-      constexpr int full = detail::block_lanes_v<T, 0>;
-      const detail::line_packs whole = packs_of(full);
-      detail::with_block_lanes<T, 0>(whole.lane_extent, [&](auto lanes) {
-        constexpr int L = decltype(lanes)::value;
-        constexpr int M = decltype(block_size)::value;
-        const detail::line_packs g = L == full ? whole : packs_of(L);
-        if constexpr (AView::rank == 3 && BView::rank == 3 && CView::rank == 3)
-          detail::block_axis_shared_host_launch<M, L>(exec, pivoting, g, ao, bo, co, dop, info);
-        else
-          detail::block_axis_host_launch<M, L>(exec, pivoting, g, ao, bo, co, dop, info);
-      });
-    });
+  detail::block_axis_solve<Backend>(exec, fn, algorithm, axis, a, b, c, d, info);
+}
+
+// u += x; d is only read (a View of const allowed), u has d's extents in a layout of its own.
+// d is copied into a kept scratch array, solved there and added into u
+// (layout/add_through_copy.hpp); fenced before return.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
+          class InfoView, class Backend = backend::default_for_t<ExecutionSpace>>
+std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
+    const ExecutionSpace& exec, algo::block_thomas algorithm, int axis, const AView& a,
+    const BView& b, const CView& c, const DView& d, const UView& u, const InfoView& info,
+    Backend = {}) {
+  detail::block_axis_static_checks<ExecutionSpace, false, DView, AView, BView, CView>();
+  detail::block_axis_info_static_checks<ExecutionSpace, InfoView>();
+  using T = typename BView::non_const_value_type;
+  static_assert(is_rhs_of_v<T, typename DView::non_const_value_type>,
+                "bandsolve::solve_along_add(block_thomas): d must be a View of the coefficients' "
+                "scalar type, or of Kokkos::complex of it over real coefficients");
+  static_assert(Kokkos::is_view<UView>::value &&
+                    static_cast<int>(UView::rank) == static_cast<int>(DView::rank) &&
+                    std::is_same_v<typename UView::value_type,
+                                   typename DView::non_const_value_type>,
+                "bandsolve::solve_along_add(block_thomas): u must be a non-const View of d's "
+                "rank and scalar type (it receives u + x)");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible,
+      "bandsolve::solve_along_add(block_thomas): u must be accessible from the execution space");
+  const std::string fn = "bandsolve::solve_along_add(block_thomas)";
+  const std::size_t nlines = detail::block_axis_checks(fn, axis, a, b, c, d, "u", u, info);
+  detail::check_same_extents(fn, "u", u, "d", d);
+  detail::check_no_overlap(fn, "u", u, "d", d);
+  if (nlines == 0) return;
+  if (d.extent(static_cast<std::size_t>(axis)) == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
   }
+  detail::add_through_copy(exec, fn.c_str(), d, u, [&](const auto& x) {
+    detail::block_axis_solve<Backend>(exec, fn, algorithm, axis, a, b, c, x, info);
+  });
 }
 
 }  // namespace bandsolve

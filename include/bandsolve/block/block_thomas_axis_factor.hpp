@@ -5,6 +5,7 @@
 //   auto f = bandsolve::factorize_along(exec, alg, axis, a, b, c[, backend::device{}]);
 //   auto f = bandsolve::factorize_along(exec, alg, axis, a, b, c, d[, backend::device{}]);
 //   f.solve(exec, d);     // any number of times: x overwrites d
+//   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
 //   f.info();             // the factorization's codes, one per line (solve_along's numbering)
 //
 // alg: algo::block_thomas{} or {algo::block_thomas::pivoting::partial}. a, b, c as for
@@ -149,19 +150,60 @@ class block_axis_factorization {
   // scalar type or Kokkos::complex of it over real blocks. Enqueued on exec, not fenced.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    using D = typename DView::value_type;
+    static_rhs_checks<DView>();
+    static_assert(!std::is_const_v<typename DView::value_type>,
+                  "bandsolve::block_axis_factorization::solve: d must be a non-const View (x "
+                  "overwrites it; solve_add reads d and adds x into u)");
+    if (rhs_needed("bandsolve::block_axis_factorization::solve", d)) solve_checked(exec, d);
+  }
+
+  // u += x, d only read (it may be a View of const): the last sweep of an ADI step. u: d's
+  // extents and scalar type, any layout. d is copied into a kept scratch array, solved there and
+  // added into u (layout/add_through_copy.hpp); fenced before return.
+  template <class DView, class UView>
+  void solve_add(const ExecutionSpace& exec, const DView& d, const UView& u) const {
+    static_rhs_checks<DView>();
+    static_assert(Kokkos::is_view<UView>::value &&
+                      static_cast<int>(UView::rank) == static_cast<int>(DView::rank) &&
+                      std::is_same_v<typename UView::value_type,
+                                     typename DView::non_const_value_type>,
+                  "bandsolve::block_axis_factorization::solve_add: u must be a non-const View of "
+                  "d's rank and scalar type (it receives u + x)");
+    static_assert(
+        Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible,
+        "bandsolve::block_axis_factorization::solve_add: u must be accessible from the "
+        "execution space");
+    const std::string fn = "bandsolve::block_axis_factorization::solve_add";
+    const bool needed = rhs_needed(fn, d);
+    detail::check_same_extents(fn, "u", u, "d", d);
+    detail::check_no_overlap(fn, "u", u, "d", d);
+    if (needed)
+      detail::add_through_copy(exec, fn.c_str(), d, u,
+                               [&](const auto& x) { solve_checked(exec, x); });
+  }
+
+ private:
+  // The compile-time checks of d, solve's and solve_add's.
+  template <class DView>
+  static constexpr void static_rhs_checks() {
+    using D = typename DView::non_const_value_type;
     constexpr int R = static_cast<int>(DView::rank) - 1;
     static_assert(Kokkos::is_view<DView>::value && R >= 2 && R <= detail::max_axis_rank,
                   "bandsolve::block_axis_factorization::solve: d must be a View of rank 3 to 5 "
                   "(a 2-D to 4-D grid, then the m unknowns of a grid point)");
-    static_assert(is_rhs_of_v<Scalar, D> && !std::is_const_v<D>,
-                  "bandsolve::block_axis_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type, or of Kokkos::complex of it over real blocks");
+    static_assert(is_rhs_of_v<Scalar, D>,
+                  "bandsolve::block_axis_factorization::solve: d must be a View of the factored "
+                  "scalar type, or of Kokkos::complex of it over real blocks");
     static_assert(
         Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
         "bandsolve::block_axis_factorization::solve: d must be accessible from the execution "
         "space");
-    const std::string fn = "bandsolve::block_axis_factorization::solve";
+  }
+
+  // The run-time checks of d against the factored grid; whether there is anything to solve.
+  template <class DView>
+  bool rhs_needed(const std::string& fn, const DView& d) const {
+    constexpr int R = static_cast<int>(DView::rank) - 1;
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
     if (R != rank_)
@@ -175,15 +217,22 @@ class block_axis_factorization {
     if (d.extent(R) != static_cast<std::size_t>(m_))
       detail::throw_invalid_argument(fn, "d.extent(", R, ") = ", d.extent(R),
                                      " but the factored blocks are ", m_, " x ", m_);
-    if (lines_.nsys == 0 || n_ == 0) return;
+    return lines_.nsys != 0 && n_ != 0;
+  }
+
+  // x overwrites d (checked).
+  template <class DView>
+  void solve_checked(const ExecutionSpace& exec, const DView& d) const {
+    using D = typename DView::value_type;
+    constexpr int R = static_cast<int>(DView::rank) - 1;
     const auto dop = detail::make_block_axis_operand<R, true, D>(d, axis_);
-    detail::block_size_dispatch(fn, static_cast<std::size_t>(m_), [&](auto block_size) {
+    detail::block_size_dispatch("bandsolve::block_axis_factorization::solve",
+                                static_cast<std::size_t>(m_), [&](auto block_size) {
       detail::block_axis_factored_solve_launch<decltype(block_size)::value, Backend>(
           exec, pivoting_, shared_, lines_, factors_.data(), dop);
     });
   }
 
- private:
   friend struct detail::block_axis_factorization_access;
 
   block_axis_factorization(const Kokkos::View<Scalar*, memory_space>& factors,
