@@ -7,6 +7,8 @@
 // written (full); d read and x written (shared). Factored (factorize_along once, then solves of
 // d): the stored LU's 2kl + ku + 1 words (U's kl + ku superdiagonals) and a pivot int with
 // pivoting, kl + ku + 1 words without, and d read and x written.
+// The "_add" cases: solve_along_add / f.solve_add into u (d only read), one word more (d read, u
+// read and written); their ratio to the solve in place is the cost of adding through a copy.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -26,12 +28,15 @@ KOKKOS_INLINE_FUNCTION double band_value(std::uint64_t key, int r) {
   return r == kl + ku ? 2.2 : -(0.1 + 0.2 * hash01(key * ldab + std::uint64_t(r)));
 }
 
-template <bool Shared, bool Factored = false>
+template <bool Shared, bool Factored = false, bool Add = false>
 void banded_axis_benchmark(benchmark::State& state) {
   const int axis = static_cast<int>(state.range(0));
   const bool pivoting = state.range(1) != 0;
   using mem = host_exec::memory_space;
-  const Kokkos::View<double***, Kokkos::LayoutRight, mem> d("d", side, side, side);
+  const Kokkos::View<double***, Kokkos::LayoutRight, mem> d("d", side, side, side),
+      u("u", Add ? side : 0, side, side);
+  const Kokkos::View<const double***, Kokkos::LayoutRight, mem> d_in = d;
+  const double rhs_words = Add ? 3.0 : 2.0;
   const Kokkos::View<double****, Kokkos::LayoutRight, mem> ab("ab", Shared ? 0 : side,
                                                              Shared ? 0 : side,
                                                              Shared ? 0 : side, ldab);
@@ -58,26 +63,30 @@ void banded_axis_benchmark(benchmark::State& state) {
     const auto f = bandsolve::factorize_along(exec, alg, axis, ab);
     for (auto _ : state) {
       t.start();
-      f.solve(exec, d);
+      if constexpr (Add) f.solve_add(exec, d_in, u);
+      else f.solve(exec, d);
       exec.fence();
       t.stop(state);
     }
     if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a line failed");
     const double words = pivoting ? 2.0 * kl + ku + 1.0 + 0.5 : kl + ku + 1.0;
-    report(state, t, (words + 2.0) * sizeof(double) * unknowns, unknowns);
+    report(state, t, (words + rhs_words) * sizeof(double) * unknowns, unknowns);
     return;
   }
   for (auto _ : state) {
     t.start();
     if constexpr (Shared)
       bandsolve::solve_along(exec, alg, axis, shared_ab, d, info);
+    else if constexpr (Add)
+      bandsolve::solve_along_add(exec, alg, axis, ab, d_in, u, info);
     else
       bandsolve::solve_along(exec, alg, axis, ab, d, info);
     exec.fence();
     t.stop(state);
   }
   if (bandsolve::count_failed(info) != 0) state.SkipWithError("a line failed");
-  report(state, t, ((Shared ? 0.0 : kl + ku + 1.0) + 2.0) * sizeof(double) * unknowns, unknowns);
+  report(state, t, ((Shared ? 0.0 : kl + ku + 1.0) + rhs_words) * sizeof(double) * unknowns,
+         unknowns);
 }
 
 // The peer: a column-layout batch of side^2 systems of side rows.
@@ -130,6 +139,12 @@ const bool registered = [] {
                     banded_axis_benchmark<false>, axis, pivoting);
       register_case("banded_axis/factored/" + p + "/double/kl:2/ku:2/" + axes[axis],
                     banded_axis_benchmark<false, true>, axis, pivoting);
+      if (pivoting) {
+        register_case("banded_axis/full_add/" + p + "/double/kl:2/ku:2/" + axes[axis],
+                      banded_axis_benchmark<false, false, true>, axis, pivoting);
+        register_case("banded_axis/factored_add/" + p + "/double/kl:2/ku:2/" + axes[axis],
+                      banded_axis_benchmark<false, true, true>, axis, pivoting);
+      }
     }
   }
   for (long axis = 0; axis < 3; ++axis)

@@ -9,6 +9,8 @@
 // bench_block_thomas.cpp, registered here with these sizes).
 // Floor bytes per scalar unknown: 3m coefficients and 2 right-hand-side values (full), or the
 // 2 right-hand-side values alone (shared); factored: 3m + 1 factor values and the 2.
+// The "_add" cases: solve_along_add / f.solve_add into u (d only read), one value more (d read,
+// u read and written); their ratio to the solve in place is the cost of adding through a copy.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -64,8 +66,9 @@ void fill_grid(const Grid5& a, const Grid5& b, const Grid5& c, const Grid4& d, i
   host_exec().fence();
 }
 
-// Factored: factorize_along once (full coefficients), then f.solve per iteration.
-template <class Layout, bool Shared, bool Factored = false>
+// Factored: factorize_along once (full coefficients), then f.solve per iteration. Add:
+// solve_along_add or f.solve_add into u.
+template <class Layout, bool Shared, bool Factored = false, bool Add = false>
 void block_axis_benchmark(benchmark::State& state) {
   const int axis = static_cast<int>(state.range(0));
   const auto m = static_cast<std::size_t>(state.range(1));
@@ -74,7 +77,8 @@ void block_axis_benchmark(benchmark::State& state) {
   using grid4 = Kokkos::View<double****, Layout, host_exec::memory_space>;
   const grid5 a("a", side, side, side, m, m), b("b", side, side, side, m, m),
       c("c", side, side, side, m, m);
-  const grid4 d("d", side, side, side, m);
+  const grid4 d("d", side, side, side, m), u("u", Add ? side : 0, side, side, m);
+  const typename grid4::const_type d_in = d;
   fill_grid(a, b, c, d, axis);
   const host_exec exec;
   const Kokkos::View<int*, host_exec::memory_space> info("info", side * side);
@@ -99,24 +103,32 @@ void block_axis_benchmark(benchmark::State& state) {
     exec.fence();
     for (auto _ : state) {
       t.start();
-      f.solve(exec, d);
+      if constexpr (Add) f.solve_add(exec, d_in, u);
+      else f.solve(exec, d);
       exec.fence();
       t.stop(state);
     }
     if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a line failed");
     // The factors: 3m^2 + m values per block row, 3m + 1 per scalar unknown (one line's with
     // shared blocks, read from cache).
-    report(state, t, ((Shared ? 0.0 : 3.0 * double(m) + 1.0) + 2.0) * sizeof(double) * unknowns,
+    report(state, t,
+           ((Shared ? 0.0 : 3.0 * double(m) + 1.0) + (Add ? 3.0 : 2.0)) * sizeof(double) *
+               unknowns,
            unknowns);
   } else {
     for (auto _ : state) {
       t.start();
-      bandsolve::solve_along(exec, bandsolve::algo::block_thomas{}, axis, la, lb, lc, d, info);
+      if constexpr (Add)
+        bandsolve::solve_along_add(exec, bandsolve::algo::block_thomas{}, axis, la, lb, lc, d_in,
+                                   u, info);
+      else
+        bandsolve::solve_along(exec, bandsolve::algo::block_thomas{}, axis, la, lb, lc, d, info);
       exec.fence();
       t.stop(state);
     }
     if (bandsolve::count_failed(info) != 0) state.SkipWithError("a line failed");
-    report(state, t, ((Shared ? 0.0 : 3.0 * double(m)) + 2.0) * sizeof(double) * unknowns,
+    report(state, t,
+           ((Shared ? 0.0 : 3.0 * double(m)) + (Add ? 3.0 : 2.0)) * sizeof(double) * unknowns,
            unknowns);
   }
 }
@@ -157,14 +169,15 @@ void block_batch_peer(benchmark::State& state) {
   report(state, t, (3.0 * double(m) + 2.0) * sizeof(double) * unknowns, unknowns);
 }
 
-template <class Layout, bool Shared, bool Factored = false>
+template <class Layout, bool Shared, bool Factored = false, bool Add = false>
 void register_axis(const char* order, long m) {
   const char* axes[3] = {"x", "y", "z"};
   for (long axis = 0; axis < 3; ++axis) {
     const std::string name = std::string("block_axis/") + (Shared ? "shared" : "full") +
-                             (Factored ? "_factored/" : "/") + order + "/double/m:" +
-                             std::to_string(m) + "/" + axes[axis];
-    benchmark::RegisterBenchmark(name.c_str(), block_axis_benchmark<Layout, Shared, Factored>)
+                             (Factored ? "_factored" : "") + (Add ? "_add/" : "/") + order +
+                             "/double/m:" + std::to_string(m) + "/" + axes[axis];
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 block_axis_benchmark<Layout, Shared, Factored, Add>)
         ->Args({axis, m})
         ->UseManualTime()
         ->MinTime(0.2)
@@ -186,6 +199,8 @@ const bool registered = [] {
     register_axis<Kokkos::LayoutRight, false, true>("aos", m);
     register_axis<Kokkos::LayoutLeft, false, true>("soa", m);
   }
+  register_axis<Kokkos::LayoutRight, false, false, true>("aos", 3);
+  register_axis<Kokkos::LayoutRight, false, true, true>("aos", 3);
   return true;
 }();
 
