@@ -46,6 +46,9 @@ void instantiate_all() {
   fb.solve(exec, xb);
   Kokkos::View<T***, Kokkos::LayoutRight> ab_axis("ab_axis", nsys, n, 4);  // lines along axis 1
   bandsolve::factorize_along(exec, algo::banded_lu{1, 1}, 1, ab_axis).solve(exec, xb);
+  Kokkos::View<T**, Kokkos::LayoutLeft> ub("ub", nsys, n);
+  bandsolve::solve_along_add(exec, algo::banded_lu{1, 1}, 1, ab_axis, xb, ub, info);
+  bandsolve::factorize_along(exec, algo::banded_lu{1, 1}, 1, ab_axis).solve_add(exec, xb, ub);
 
   // Block tridiagonal, blocks of 2 x 2; complex right-hand sides of real blocks.
   Kokkos::View<T****, Kokkos::LayoutRight> ba("ba", nsys, n, 2, 2), bb("bb", nsys, n, 2, 2),
@@ -54,6 +57,9 @@ void instantiate_all() {
   bandsolve::solve(exec, algo::block_thomas{}, ba, bb, bc, bd, info);
   auto fk = bandsolve::factorize(exec, algo::block_thomas{}, ba, bb, bc);
   fk.solve(exec, bd);
+  Kokkos::View<T***, Kokkos::LayoutLeft> bu("bu", nsys, n, 2);  // lines along axis 1
+  bandsolve::solve_along_add(exec, algo::block_thomas{}, 1, ba, bb, bc, bd, bu, info);
+  bandsolve::factorize_along(exec, algo::block_thomas{}, 1, ba, bb, bc).solve_add(exec, bd, bu);
   if constexpr (real) {
     Kokkos::View<Kokkos::complex<T>***, Kokkos::LayoutRight> bz("bz", nsys, n, 2);
     bandsolve::solve(exec, algo::block_thomas{}, ba, bb, bc, bz, info);

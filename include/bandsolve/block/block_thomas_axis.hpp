@@ -164,21 +164,47 @@ void block_axis_check_coefficient(const std::string& fn, const char* name, const
   }
 }
 
-template <int M, int L, class ExecutionSpace, class T, class D, class InfoView>
+// Bytes of a host work item's scratch: C* (block_thomas_item_scratch), then for u += x the
+// pack's d* rows (n * M * L values of D) from a 64-byte boundary.
+template <int M, int L, class T, class D, bool Add>
+constexpr std::size_t block_axis_item_scratch(index_t n, bool factored) {
+  const std::size_t cstar = factored ? 0 : (block_thomas_item_scratch<T>(n, M, L) + 63) / 64 * 64;
+  return cstar + (Add ? static_cast<std::size_t>(n) * M * L * sizeof(D) : 0);
+}
+
+// The host solve of packs of lines: x overwrites d (Add false; u is d), or u += x with d only
+// read (Add true: d* rows in the work item's scratch, x added on the way back).
+template <int M, int L, bool Add, class ExecutionSpace, class T, class DIn, class D,
+          class InfoView>
 void block_axis_host_launch(const ExecutionSpace& exec, bool pivoting, const line_packs& g,
                             const block_axis_operand<const T>& a,
                             const block_axis_operand<const T>& b,
-                            const block_axis_operand<const T>& c, const block_axis_operand<D>& d,
+                            const block_axis_operand<const T>& c,
+                            const block_axis_operand<DIn>& d, const block_axis_operand<D>& u,
                             const InfoView& info) {
   const index_t n = g.n;
+  const std::size_t dstar_at = block_axis_item_scratch<M, L, T, D, false>(n, false);
   for_each_pack(
-      exec, "bandsolve::solve_along(block_thomas)", g.npacks, block_thomas_item_scratch<T>(n, M, L),
+      exec, "bandsolve::solve_along(block_thomas)", g.npacks,
+      block_axis_item_scratch<M, L, T, D, Add>(n, false),
       KOKKOS_LAMBDA(const index_t p, void* work) {
+        // Every captured variable named before the branches (nvcc's extended lambdas cannot
+        // capture a variable first inside `if constexpr`).
         const line_pack k = g.pack(p);
         int info_l[static_cast<std::size_t>(L)] = {};
-        block_thomas_solve_group<M, L, T>(n, 1, k.lanes, pivoting, a.group(g, k), b.group(g, k),
-                                          c.group(g, k), d.group(g, k), static_cast<T*>(work),
-                                          info_l);
+        const index_t rows = n;
+        const bool pivot = pivoting;
+        const auto ak = a.group(g, k), bk = b.group(g, k), ck = c.group(g, k);
+        const auto dk = d.group(g, k);
+        const auto uk = u.group(g, k);
+        T* const cstar = static_cast<T*>(work);
+        D* const dstar = reinterpret_cast<D*>(static_cast<char*>(work) + dstar_at);
+        if constexpr (Add)
+          block_thomas_solve_group_add<M, L, T>(rows, k.lanes, pivot, ak, bk, ck, dk, uk, cstar,
+                                                dstar, info_l);
+        else
+          block_thomas_solve_group<M, L, T>(rows, 1, k.lanes, pivot, ak, bk, ck, uk, cstar,
+                                            info_l);
         const index_t s0 = g.first_system(k);
         for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = info_l[l];
       });
@@ -190,12 +216,14 @@ void block_axis_host_launch(const ExecutionSpace& exec, bool pivoting, const lin
 // solve against them: d alone crosses memory, the factors stay in cache (n (3m^2 + m) L values).
 struct block_axis_shared_factors_tag {};
 
-template <int M, int L, class ExecutionSpace, class T, class D, class InfoView>
+template <int M, int L, bool Add, class ExecutionSpace, class T, class DIn, class D,
+          class InfoView>
 void block_axis_shared_host_launch(const ExecutionSpace& exec, bool pivoting,
                                    const line_packs& g, const block_axis_operand<const T>& a,
                                    const block_axis_operand<const T>& b,
                                    const block_axis_operand<const T>& c,
-                                   const block_axis_operand<D>& d, const InfoView& info) {
+                                   const block_axis_operand<DIn>& d,
+                                   const block_axis_operand<D>& u, const InfoView& info) {
   using memory_space = typename ExecutionSpace::memory_space;
   const index_t n = g.n;
   const std::size_t factor_bytes =
@@ -215,10 +243,20 @@ void block_axis_shared_host_launch(const ExecutionSpace& exec, bool pivoting,
         *code = info_l[0];
       });
   for_each_pack(
-      exec, "bandsolve::solve_along(block_thomas) shared", g.npacks, 0,
-      KOKKOS_LAMBDA(const index_t p, void*) {
-        const line_pack k = g.pack(p);
-        block_thomas_factored_solve_group<M, L, T>(n, 1, k.lanes, pivoting, f, d.group(g, k));
+      exec, "bandsolve::solve_along(block_thomas) shared", g.npacks,
+      block_axis_item_scratch<M, L, T, D, Add>(n, true),
+      KOKKOS_LAMBDA(const index_t p, void* work) {
+        const line_pack k = g.pack(p);  // captures named before the branches, as above
+        const index_t rows = n;
+        const bool pivot = pivoting;
+        const T* const factors = f;
+        const auto dk = d.group(g, k);
+        const auto uk = u.group(g, k);
+        if constexpr (Add)
+          block_thomas_factored_solve_group_add<M, L, T>(rows, k.lanes, pivot, factors, dk, uk,
+                                                         static_cast<D*>(work));
+        else
+          block_thomas_factored_solve_group<M, L, T>(rows, 1, k.lanes, pivot, factors, uk);
         const index_t s0 = g.first_system(k);
         for (int l = 0; l < k.lanes; ++l) info(s0 + l * g.lane_system_stride) = *code;
       });
@@ -257,14 +295,17 @@ std::size_t block_axis_checks(const std::string& fn, int axis, const AView& a, c
   return nlines;
 }
 
-// x overwrites d: the solve of checked arguments, lines of n >= 1 block rows.
-template <class Backend, class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
+// The solve of checked arguments, lines of n >= 1 block rows: x overwrites d (Add false; u is
+// d), or u += x with d only read (Add true; host backends only).
+template <class Backend, bool Add, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class UView, class InfoView>
 void block_axis_solve(const ExecutionSpace& exec, const std::string& fn,
                       algo::block_thomas algorithm, int axis, const AView& a, const BView& b,
-                      const CView& c, const DView& d, const InfoView& info) {
+                      const CView& c, const DView& d, const UView& u, const InfoView& info) {
   using T = typename BView::non_const_value_type;
-  using D = typename DView::value_type;
+  // d as the kernels read it: only read where u += x.
+  using D = std::conditional_t<Add, const typename DView::non_const_value_type,
+                               typename DView::value_type>;
   constexpr int R = static_cast<int>(DView::rank) - 1;
   const auto grid = leading_grid(d);
   const std::size_t m = d.extent(R);
@@ -273,14 +314,16 @@ void block_axis_solve(const ExecutionSpace& exec, const std::string& fn,
   auto bo = make_block_axis_operand<R, false, const T>(b, axis);
   auto co = make_block_axis_operand<R, false, const T>(c, axis);
   auto dop = make_block_axis_operand<R, true, D>(d, axis);
-  const nd_strides arrays[4] = {ao.grid, bo.grid, co.grid, dop.grid};
+  const auto uop = make_block_axis_operand<R, true, typename UView::value_type>(u, axis);
+  const nd_strides arrays[5] = {ao.grid, bo.grid, co.grid, dop.grid, uop.grid};
   const int lane_axis = lane_axis_of(grid, axis);
   const auto packs_of = [&](int width) {
     line_packs g = make_line_packs(grid, axis, lane_axis, width);
-    merge_contiguous_outer_axes(g, arrays, 4);
+    merge_contiguous_outer_axes(g, arrays, 5);
     return g;
   };
   if constexpr (std::is_same_v<Backend, backend::device>) {
+    static_assert(!Add, "the device backend adds through a copy (add_through_copy)");
     const line_packs lines = packs_of(1);
     ao.lines = bo.lines = co.lines = lines;
     dop.lines = lines;
@@ -307,9 +350,10 @@ void block_axis_solve(const ExecutionSpace& exec, const std::string& fn,
         constexpr int M = decltype(block_size)::value;
         const line_packs g = L == full ? whole : packs_of(L);
         if constexpr (AView::rank == 3 && BView::rank == 3 && CView::rank == 3)
-          block_axis_shared_host_launch<M, L>(exec, pivoting, g, ao, bo, co, dop, info);
+          block_axis_shared_host_launch<M, L, Add>(exec, pivoting, g, ao, bo, co, dop, uop,
+                                                   info);
         else
-          block_axis_host_launch<M, L>(exec, pivoting, g, ao, bo, co, dop, info);
+          block_axis_host_launch<M, L, Add>(exec, pivoting, g, ao, bo, co, dop, uop, info);
       });
     });
   }
@@ -331,12 +375,13 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along(
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  detail::block_axis_solve<Backend>(exec, fn, algorithm, axis, a, b, c, d, info);
+  detail::block_axis_solve<Backend, false>(exec, fn, algorithm, axis, a, b, c, d, d, info);
 }
 
 // u += x; d is only read (a View of const allowed), u has d's extents in a layout of its own.
-// d is copied into a kept scratch array, solved there and added into u
-// (layout/add_through_copy.hpp); fenced before return.
+// Host backends: d* rows in each work item's scratch, x added into u on the way back; device
+// backend: d copied into a kept scratch array, solved there and added into u
+// (layout/add_through_copy.hpp), fenced before return.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
           class InfoView, class Backend = backend::default_for_t<ExecutionSpace>>
 std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
@@ -367,9 +412,12 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
     Kokkos::deep_copy(exec, info, 0);
     return;
   }
-  detail::add_through_copy(exec, fn.c_str(), d, u, [&](const auto& x) {
-    detail::block_axis_solve<Backend>(exec, fn, algorithm, axis, a, b, c, x, info);
-  });
+  if constexpr (std::is_same_v<Backend, backend::device>)
+    detail::add_through_copy(exec, fn.c_str(), d, u, [&](const auto& x) {
+      detail::block_axis_solve<Backend, false>(exec, fn, algorithm, axis, a, b, c, x, x, info);
+    });
+  else
+    detail::block_axis_solve<Backend, true>(exec, fn, algorithm, axis, a, b, c, d, u, info);
 }
 
 }  // namespace bandsolve

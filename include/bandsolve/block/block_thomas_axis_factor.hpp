@@ -21,8 +21,9 @@
 // Host backends: the factors of a pack of lines interleaved lane by lane (packs of
 // block_lanes_v lines, one SIMD lane each; a shared factorization in every lane of one pack),
 // the solve streams them with d. Device backend (trailing backend::device{}, the default on
-// Kokkos::Cuda): a thread per line, factors line by line. Enqueued on exec, not fenced; no
-// scratch. A solve does not look at info(): lines whose code is not 0 get inf/NaN.
+// Kokkos::Cuda): a thread per line, factors line by line. f.solve: enqueued on exec, not
+// fenced, no scratch; f.solve_add: see its comment. A solve does not look at info(): lines
+// whose code is not 0 get inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_thomas_axis.hpp>
@@ -96,24 +97,39 @@ void block_axis_factor_launch(const ExecutionSpace& exec, bool pivoting, bool sh
   }
 }
 
-template <int M, class Backend, class ExecutionSpace, class T, class D>
+// The factored solve of every pack: x overwrites d (Add false; u is d), or u += x with d only
+// read (Add true, host backends: d* rows in the work item's scratch, x added on the way back).
+template <int M, class Backend, bool Add, class ExecutionSpace, class T, class DIn, class D>
 void block_axis_factored_solve_launch(const ExecutionSpace& exec, bool pivoting, bool shared,
                                       const line_packs& g, const T* f,
-                                      const block_axis_operand<D>& d) {
+                                      const block_axis_operand<DIn>& d,
+                                      const block_axis_operand<D>& u) {
   constexpr int L = block_axis_factor_lanes<T, Backend>;
   const index_t n = g.n, stride = shared ? 0 : n * block_factor_words<M> * L;
   const char* label = "bandsolve::block_axis_factorization::solve";
-  const auto solve_pack = KOKKOS_LAMBDA(const index_t p) {
-    const line_pack k = g.pack(p);
-    block_thomas_factored_solve_group<M, L, T>(n, 1, k.lanes, pivoting, f + p * stride,
-                                               d.group(g, k));
-  };
   using policy = Kokkos::RangePolicy<ExecutionSpace>;
-  if constexpr (std::is_same_v<Backend, backend::device>)
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    static_assert(!Add, "the device backend adds through a copy (add_through_copy)");
     Kokkos::parallel_for(
-        label, policy(exec, 0, static_cast<typename policy::member_type>(g.npacks)), solve_pack);
-  else
-    for_each_pack(exec, label, g.npacks, 0, [=](const index_t p, void*) { solve_pack(p); });
+        label, policy(exec, 0, static_cast<typename policy::member_type>(g.npacks)),
+        KOKKOS_LAMBDA(const index_t p) {
+          const line_pack k = g.pack(p);
+          block_thomas_factored_solve_group<M, L, T>(n, 1, k.lanes, pivoting, f + p * stride,
+                                                     u.group(g, k));
+        });
+  } else {
+    const std::size_t scratch = Add ? static_cast<std::size_t>(n) * M * L * sizeof(D) : 0;
+    for_each_pack(exec, label, g.npacks, scratch, [=](const index_t p, void* work) {
+      const line_pack k = g.pack(p);
+      if constexpr (Add)
+        block_thomas_factored_solve_group_add<M, L, T>(n, k.lanes, pivoting, f + p * stride,
+                                                       d.group(g, k), u.group(g, k),
+                                                       static_cast<D*>(work));
+      else
+        block_thomas_factored_solve_group<M, L, T>(n, 1, k.lanes, pivoting, f + p * stride,
+                                                   u.group(g, k));
+    });
+  }
 }
 
 struct block_axis_factorization_access {
@@ -154,12 +170,15 @@ class block_axis_factorization {
     static_assert(!std::is_const_v<typename DView::value_type>,
                   "bandsolve::block_axis_factorization::solve: d must be a non-const View (x "
                   "overwrites it; solve_add reads d and adds x into u)");
-    if (rhs_needed("bandsolve::block_axis_factorization::solve", d)) solve_checked(exec, d);
+    if (rhs_needed("bandsolve::block_axis_factorization::solve", d))
+      solve_checked<false>(exec, d, d);
   }
 
   // u += x, d only read (it may be a View of const): the last sweep of an ADI step. u: d's
-  // extents and scalar type, any layout. d is copied into a kept scratch array, solved there and
-  // added into u (layout/add_through_copy.hpp); fenced before return.
+  // extents and scalar type, any layout. Host backends: d* rows in each work item's scratch
+  // (n m values per lane), x added into u on the way back; enqueued, not fenced. Device backend:
+  // d copied into a kept scratch array, solved there and added into u
+  // (layout/add_through_copy.hpp), fenced before return.
   template <class DView, class UView>
   void solve_add(const ExecutionSpace& exec, const DView& d, const UView& u) const {
     static_rhs_checks<DView>();
@@ -177,9 +196,12 @@ class block_axis_factorization {
     const bool needed = rhs_needed(fn, d);
     detail::check_same_extents(fn, "u", u, "d", d);
     detail::check_no_overlap(fn, "u", u, "d", d);
-    if (needed)
+    if (!needed) return;
+    if constexpr (std::is_same_v<Backend, backend::device>)
       detail::add_through_copy(exec, fn.c_str(), d, u,
-                               [&](const auto& x) { solve_checked(exec, x); });
+                               [&](const auto& x) { solve_checked<false>(exec, x, x); });
+    else
+      solve_checked<true>(exec, d, u);
   }
 
  private:
@@ -220,16 +242,18 @@ class block_axis_factorization {
     return lines_.nsys != 0 && n_ != 0;
   }
 
-  // x overwrites d (checked).
-  template <class DView>
-  void solve_checked(const ExecutionSpace& exec, const DView& d) const {
-    using D = typename DView::value_type;
+  // x overwrites d (Add false; u is d) or u += x (Add true), checked.
+  template <bool Add, class DView, class UView>
+  void solve_checked(const ExecutionSpace& exec, const DView& d, const UView& u) const {
     constexpr int R = static_cast<int>(DView::rank) - 1;
+    using D = std::conditional_t<Add, const typename DView::non_const_value_type,
+                                 typename DView::value_type>;  // only read where u += x
     const auto dop = detail::make_block_axis_operand<R, true, D>(d, axis_);
+    const auto uop = detail::make_block_axis_operand<R, true, typename UView::value_type>(u, axis_);
     detail::block_size_dispatch("bandsolve::block_axis_factorization::solve",
                                 static_cast<std::size_t>(m_), [&](auto block_size) {
-      detail::block_axis_factored_solve_launch<decltype(block_size)::value, Backend>(
-          exec, pivoting_, shared_, lines_, factors_.data(), dop);
+      detail::block_axis_factored_solve_launch<decltype(block_size)::value, Backend, Add>(
+          exec, pivoting_, shared_, lines_, factors_.data(), dop, uop);
     });
   }
 

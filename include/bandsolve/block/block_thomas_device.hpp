@@ -87,7 +87,7 @@ struct block_device_one_shot {
         if (i > 0) block_load<M, 1, false>(as, i, 1, am);
         if (i + 1 < n) block_load<M, 1, true>(cs, i, 1, ct);
         block_row_factor<M, 1>(i, n, pivoting, sb, am, ct, ct_prev, piv, &code);
-        block_row_rhs<M, 1>(i, nrhs, 1, pivoting, sb, am, piv, ds);
+        block_row_rhs<M, 1>(i, nrhs, 1, pivoting, sb, am, piv, ds, ds);
         if (i + 1 < n)
           for (int e = 0; e < M * M; ++e) {
             cstar[(i * M * M + e) * TW] = ct[e];

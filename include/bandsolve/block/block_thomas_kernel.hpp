@@ -87,6 +87,24 @@ KOKKOS_FORCEINLINE_FUNCTION void block_store_vec(const block_group<T>& g, index_
   }
 }
 
+// u_i += v (solve_along_add): as block_store_vec, adding.
+template <int M, int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void block_add_vec(const block_group<T>& g, index_t i, index_t k,
+                                               int nl, const T* v) {
+  T* p = g.base + i * g.row + k * g.c_stride;
+  if (g.lane == 1 && nl == L) {
+    for (int r = 0; r < M; ++r) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < L; ++l) p[r * g.r_stride + l] += v[r * L + l];
+    }
+  } else {
+    for (int r = 0; r < M; ++r) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < nl; ++l) p[r * g.r_stride + l * g.lane] += v[r * L + l];
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dense M x M kernels on lane-innermost arrays.
 
@@ -231,14 +249,16 @@ KOKKOS_FORCEINLINE_FUNCTION void block_row_factor(index_t i, index_t n, bool piv
     for (int c = 0; c < M; ++c) block_lu_solve<M, L>(s, piv, pivoting, ct + c * M * L);
 }
 
-// Forward step of block row i on every right-hand side: d_i <- d*_i = S_i^-1 (d_i - A_i d*_{i-1}).
-template <int M, int L, class T, class D>
+// Forward step of block row i on every right-hand side: d*_i = S_i^-1 (d_i - A_i d*_{i-1}), d_i
+// read from `in` and d*_i written to d (in is d for a solve in place).
+template <int M, int L, class T, class D, class In>
 KOKKOS_FORCEINLINE_FUNCTION void block_row_rhs(index_t i, index_t nrhs, int nl, bool pivoting,
                                                const T* s, const T* a, const T* piv,
+                                               const block_group<In>& in,
                                                const block_group<D>& d) {
   alignas(64) D v[static_cast<std::size_t>(M * L)], w[static_cast<std::size_t>(M * L)];
   for (index_t k = 0; k < nrhs; ++k) {
-    block_load_vec<M, L>(d, i, k, nl, v);
+    block_load_vec<M, L>(in, i, k, nl, v);
     if (i > 0) {
       block_load_vec<M, L>(d, i - 1, k, nl, w);
       block_sub_matvec<M, L>(v, a, w);
@@ -265,6 +285,23 @@ KOKKOS_FORCEINLINE_FUNCTION void block_backward(index_t n, index_t nrhs, int nl,
   }
 }
 
+// Back-substitution into d*'s rows (as block_backward) with each x_i also added into u (one
+// right-hand side).
+template <int M, int L, class T, class D>
+KOKKOS_FORCEINLINE_FUNCTION void block_backward_add(index_t n, int nl, const T* ct0,
+                                                    index_t ct_row, const block_group<D>& d,
+                                                    const block_group<D>& u) {
+  alignas(64) D v[static_cast<std::size_t>(M * L)], w[static_cast<std::size_t>(M * L)];
+  block_load_vec<M, L>(d, n - 1, 0, nl, w);
+  block_add_vec<M, L>(u, n - 1, 0, nl, w);
+  for (index_t i = n - 2; i >= 0; --i) {
+    block_load_vec<M, L>(d, i, 0, nl, v);
+    block_sub_matvec_transposed<M, L>(v, ct0 + i * ct_row, w);
+    block_add_vec<M, L>(u, i, 0, nl, v);
+    for (int e = 0; e < M * L; ++e) w[e] = v[e];
+  }
+}
+
 // One-shot solve of a group: C* goes to `cstar` (n * M * M * L values), d* and then x to d
 // (of the coefficients' type T, or complex over real T).
 template <int M, int L, class T, class D>
@@ -285,9 +322,32 @@ KOKKOS_INLINE_FUNCTION void block_thomas_solve_group(index_t n, index_t nrhs, in
     if (i > 0) block_load<M, L, false>(a, i, nl, am);
     if (i + 1 < n) block_load<M, L, true>(c, i, nl, ct);
     block_row_factor<M, L>(i, n, pivoting, s, am, ct, i > 0 ? ct - MML : ct, piv, info);
-    block_row_rhs<M, L>(i, nrhs, nl, pivoting, s, am, piv, d);
+    block_row_rhs<M, L>(i, nrhs, nl, pivoting, s, am, piv, d, d);
   }
   block_backward<M, L>(n, nrhs, nl, cstar, MML, d);
+}
+
+// u += x of a group with one right-hand side d (only read): d* goes to `dstar` (n * M * L values
+// of D, lane-innermost), C* to `cstar` as in block_thomas_solve_group, and x is added into u on
+// the way back.
+template <int M, int L, class T, class D>
+KOKKOS_INLINE_FUNCTION void block_thomas_solve_group_add(
+    index_t n, int nl, bool pivoting, const block_group<const T>& a, const block_group<const T>& b,
+    const block_group<const T>& c, const block_group<const D>& d, const block_group<D>& u,
+    T* cstar, D* dstar, int* info) {
+  constexpr index_t MML = M * M * L;
+  constexpr auto mml = static_cast<std::size_t>(MML);
+  alignas(64) T s[mml], am[mml] = {}, piv[static_cast<std::size_t>(M * L)];
+  const block_group<D> ds{dstar, 1, M * L, L, 0};
+  for (index_t i = 0; i < n; ++i) {
+    T* ct = cstar + i * MML;
+    block_load<M, L, false>(b, i, nl, s);
+    if (i > 0) block_load<M, L, false>(a, i, nl, am);
+    if (i + 1 < n) block_load<M, L, true>(c, i, nl, ct);
+    block_row_factor<M, L>(i, n, pivoting, s, am, ct, i > 0 ? ct - MML : ct, piv, info);
+    block_row_rhs<M, L>(i, 1, nl, pivoting, s, am, piv, d, ds);
+  }
+  block_backward_add<M, L>(n, nl, cstar, MML, ds, u);
 }
 
 // Words per block row and lane of a stored factorization: A_i, the LU factors of S_i, C*_i
@@ -323,9 +383,26 @@ KOKKOS_INLINE_FUNCTION void block_thomas_factored_solve_group(index_t n, index_t
   constexpr index_t MML = M * M * L, row = block_factor_words<M> * L;
   for (index_t i = 0; i < n; ++i) {
     const T* fa = f + i * row;
-    block_row_rhs<M, L>(i, nrhs, nl, pivoting, fa + MML, fa, fa + 3 * MML, d);
+    block_row_rhs<M, L>(i, nrhs, nl, pivoting, fa + MML, fa, fa + 3 * MML, d, d);
   }
   block_backward<M, L>(n, nrhs, nl, f + 2 * MML, row, d);
+}
+
+// u += x of a group from its factors, one right-hand side d (only read); d* in `dstar` (n * M * L
+// values of D), as block_thomas_solve_group_add.
+template <int M, int L, class T, class D>
+KOKKOS_INLINE_FUNCTION void block_thomas_factored_solve_group_add(index_t n, int nl,
+                                                                  bool pivoting, const T* f,
+                                                                  const block_group<const D>& d,
+                                                                  const block_group<D>& u,
+                                                                  D* dstar) {
+  constexpr index_t MML = M * M * L, row = block_factor_words<M> * L;
+  const block_group<D> ds{dstar, 1, M * L, L, 0};
+  for (index_t i = 0; i < n; ++i) {
+    const T* fa = f + i * row;
+    block_row_rhs<M, L>(i, 1, nl, pivoting, fa + MML, fa, fa + 3 * MML, d, ds);
+  }
+  block_backward_add<M, L>(n, nl, f + 2 * MML, row, ds, u);
 }
 
 }  // namespace bandsolve::detail

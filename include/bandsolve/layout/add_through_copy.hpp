@@ -44,7 +44,7 @@ void copy_elements(const ExecutionSpace& exec, const char* label, const Src& src
   typename policy::point_type first{}, last{};
   for (unsigned k = 0; k < rank; ++k) {
     first[k] = 0;
-    last[k] = static_cast<typename policy::index_type>(src.extent(k));
+    last[k] = static_cast<typename policy::point_type::value_type>(src.extent(k));
   }
   Kokkos::parallel_for(label, policy(exec, first, last), elementwise_copy<Add, Src, Dst>{src, dst});
 }
