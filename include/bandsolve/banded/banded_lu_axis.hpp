@@ -434,19 +434,10 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
     const ExecutionSpace& exec, const algo::banded_lu& alg, int axis, const ABView& ab,
     const DView& d, const UView& u, const InfoView& info, Backend = {}) {
   detail::banded_axis_static_checks<false, ExecutionSpace, ABView, DView, InfoView>();
-  static_assert(Kokkos::is_view<UView>::value &&
-                    static_cast<int>(UView::rank) == static_cast<int>(DView::rank) &&
-                    std::is_same_v<typename UView::value_type,
-                                   typename DView::non_const_value_type>,
-                "bandsolve::solve_along_add(banded_lu): u must be a non-const View of d's rank "
-                "and scalar type (it receives u + x)");
-  static_assert(
-      Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible,
-      "bandsolve::solve_along_add(banded_lu): u must be accessible from the execution space");
+  detail::along_add_target_static_checks<ExecutionSpace, DView, UView>();
   const std::string fn = "bandsolve::solve_along_add(banded_lu)";
   const std::size_t nlines = detail::banded_axis_checks(fn, alg, axis, ab, d, "u", u, info);
-  detail::check_same_extents(fn, "u", u, "d", d);
-  detail::check_no_overlap(fn, "u", u, "d", d);
+  detail::check_along_add_target(fn, d, u);
   if (nlines == 0) return;
   if (d.extent(static_cast<std::size_t>(axis)) == 0) {
     Kokkos::deep_copy(exec, info, 0);

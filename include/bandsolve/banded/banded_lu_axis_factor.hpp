@@ -170,8 +170,7 @@ class banded_axis_factorization {
     detail::axis_factored_add_static_checks<Scalar, ExecutionSpace, DView, UView>();
     const std::string fn = "bandsolve::banded_axis_factorization::solve_add";
     detail::check_factored_extents(fn, initialized_, rank_, extents_, d, "factored grid");
-    detail::check_same_extents(fn, "u", u, "d", d);
-    detail::check_no_overlap(fn, "u", u, "d", d);
+    detail::check_along_add_target(fn, d, u);
     if (lines_.nsys != 0 && n_ != 0)
       detail::add_through_copy(exec, fn.c_str(), d, u,
                                [&](const auto& x) { solve_checked(exec, x); });

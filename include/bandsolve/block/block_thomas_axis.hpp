@@ -394,19 +394,10 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve_along_add(
   static_assert(is_rhs_of_v<T, typename DView::non_const_value_type>,
                 "bandsolve::solve_along_add(block_thomas): d must be a View of the coefficients' "
                 "scalar type, or of Kokkos::complex of it over real coefficients");
-  static_assert(Kokkos::is_view<UView>::value &&
-                    static_cast<int>(UView::rank) == static_cast<int>(DView::rank) &&
-                    std::is_same_v<typename UView::value_type,
-                                   typename DView::non_const_value_type>,
-                "bandsolve::solve_along_add(block_thomas): u must be a non-const View of d's "
-                "rank and scalar type (it receives u + x)");
-  static_assert(
-      Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible,
-      "bandsolve::solve_along_add(block_thomas): u must be accessible from the execution space");
+  detail::along_add_target_static_checks<ExecutionSpace, DView, UView>();
   const std::string fn = "bandsolve::solve_along_add(block_thomas)";
   const std::size_t nlines = detail::block_axis_checks(fn, axis, a, b, c, d, "u", u, info);
-  detail::check_same_extents(fn, "u", u, "d", d);
-  detail::check_no_overlap(fn, "u", u, "d", d);
+  detail::check_along_add_target(fn, d, u);
   if (nlines == 0) return;
   if (d.extent(static_cast<std::size_t>(axis)) == 0) {
     Kokkos::deep_copy(exec, info, 0);

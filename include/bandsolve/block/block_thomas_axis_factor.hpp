@@ -182,20 +182,10 @@ class block_axis_factorization {
   template <class DView, class UView>
   void solve_add(const ExecutionSpace& exec, const DView& d, const UView& u) const {
     static_rhs_checks<DView>();
-    static_assert(Kokkos::is_view<UView>::value &&
-                      static_cast<int>(UView::rank) == static_cast<int>(DView::rank) &&
-                      std::is_same_v<typename UView::value_type,
-                                     typename DView::non_const_value_type>,
-                  "bandsolve::block_axis_factorization::solve_add: u must be a non-const View of "
-                  "d's rank and scalar type (it receives u + x)");
-    static_assert(
-        Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible,
-        "bandsolve::block_axis_factorization::solve_add: u must be accessible from the "
-        "execution space");
+    detail::along_add_target_static_checks<ExecutionSpace, DView, UView>();
     const std::string fn = "bandsolve::block_axis_factorization::solve_add";
     const bool needed = rhs_needed(fn, d);
-    detail::check_same_extents(fn, "u", u, "d", d);
-    detail::check_no_overlap(fn, "u", u, "d", d);
+    detail::check_along_add_target(fn, d, u);
     if (!needed) return;
     if constexpr (std::is_same_v<Backend, backend::device>)
       detail::add_through_copy(exec, fn.c_str(), d, u,

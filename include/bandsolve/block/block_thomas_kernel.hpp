@@ -70,37 +70,30 @@ KOKKOS_FORCEINLINE_FUNCTION void block_load_vec(const block_group<U>& g, index_t
   }
 }
 
-template <int M, int L, class T>
+// Stores v into right-hand side k of block row i (Add: adds it there, solve_along_add's u).
+template <int M, int L, class T, bool Add = false>
 KOKKOS_FORCEINLINE_FUNCTION void block_store_vec(const block_group<T>& g, index_t i, index_t k,
                                                  int nl, const T* v) {
   T* p = g.base + i * g.row + k * g.c_stride;
   if (g.lane == 1 && nl == L) {
     for (int r = 0; r < M; ++r) {
       BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) p[r * g.r_stride + l] = v[r * L + l];
+      for (int l = 0; l < L; ++l) {
+        if constexpr (Add)
+          p[r * g.r_stride + l] += v[r * L + l];
+        else
+          p[r * g.r_stride + l] = v[r * L + l];
+      }
     }
   } else {
     for (int r = 0; r < M; ++r) {
       BANDSOLVE_SIMD
-      for (int l = 0; l < nl; ++l) p[r * g.r_stride + l * g.lane] = v[r * L + l];
-    }
-  }
-}
-
-// u_i += v (solve_along_add): as block_store_vec, adding.
-template <int M, int L, class T>
-KOKKOS_FORCEINLINE_FUNCTION void block_add_vec(const block_group<T>& g, index_t i, index_t k,
-                                               int nl, const T* v) {
-  T* p = g.base + i * g.row + k * g.c_stride;
-  if (g.lane == 1 && nl == L) {
-    for (int r = 0; r < M; ++r) {
-      BANDSOLVE_SIMD
-      for (int l = 0; l < L; ++l) p[r * g.r_stride + l] += v[r * L + l];
-    }
-  } else {
-    for (int r = 0; r < M; ++r) {
-      BANDSOLVE_SIMD
-      for (int l = 0; l < nl; ++l) p[r * g.r_stride + l * g.lane] += v[r * L + l];
+      for (int l = 0; l < nl; ++l) {
+        if constexpr (Add)
+          p[r * g.r_stride + l * g.lane] += v[r * L + l];
+        else
+          p[r * g.r_stride + l * g.lane] = v[r * L + l];
+      }
     }
   }
 }
@@ -293,23 +286,24 @@ KOKKOS_FORCEINLINE_FUNCTION void block_backward_add(index_t n, int nl, const T* 
                                                     const block_group<D>& u) {
   alignas(64) D v[static_cast<std::size_t>(M * L)], w[static_cast<std::size_t>(M * L)];
   block_load_vec<M, L>(d, n - 1, 0, nl, w);
-  block_add_vec<M, L>(u, n - 1, 0, nl, w);
+  block_store_vec<M, L, D, true>(u, n - 1, 0, nl, w);
   for (index_t i = n - 2; i >= 0; --i) {
     block_load_vec<M, L>(d, i, 0, nl, v);
     block_sub_matvec_transposed<M, L>(v, ct0 + i * ct_row, w);
-    block_add_vec<M, L>(u, i, 0, nl, v);
+    block_store_vec<M, L, D, true>(u, i, 0, nl, v);
     for (int e = 0; e < M * L; ++e) w[e] = v[e];
   }
 }
 
-// One-shot solve of a group: C* goes to `cstar` (n * M * M * L values), d* and then x to d
-// (of the coefficients' type T, or complex over real T).
-template <int M, int L, class T, class D>
-KOKKOS_INLINE_FUNCTION void block_thomas_solve_group(index_t n, index_t nrhs, int nl,
+// The forward sweep of a group: C* goes to `cstar` (n * M * M * L values), d* of the
+// right-hand sides read from `in` to `out` (in is out for a solve in place).
+template <int M, int L, class T, class In, class D>
+KOKKOS_FORCEINLINE_FUNCTION void block_forward_group(index_t n, index_t nrhs, int nl,
                                                      bool pivoting, const block_group<const T>& a,
                                                      const block_group<const T>& b,
                                                      const block_group<const T>& c,
-                                                     const block_group<D>& d, T* cstar,
+                                                     const block_group<In>& in,
+                                                     const block_group<D>& out, T* cstar,
                                                      int* info) {
   constexpr index_t MML = M * M * L;
   // am is read only for i > 0; it starts zeroed because GCC cannot see that and warns
@@ -322,9 +316,21 @@ KOKKOS_INLINE_FUNCTION void block_thomas_solve_group(index_t n, index_t nrhs, in
     if (i > 0) block_load<M, L, false>(a, i, nl, am);
     if (i + 1 < n) block_load<M, L, true>(c, i, nl, ct);
     block_row_factor<M, L>(i, n, pivoting, s, am, ct, i > 0 ? ct - MML : ct, piv, info);
-    block_row_rhs<M, L>(i, nrhs, nl, pivoting, s, am, piv, d, d);
+    block_row_rhs<M, L>(i, nrhs, nl, pivoting, s, am, piv, in, out);
   }
-  block_backward<M, L>(n, nrhs, nl, cstar, MML, d);
+}
+
+// One-shot solve of a group: C* goes to `cstar` (n * M * M * L values), d* and then x to d
+// (of the coefficients' type T, or complex over real T).
+template <int M, int L, class T, class D>
+KOKKOS_INLINE_FUNCTION void block_thomas_solve_group(index_t n, index_t nrhs, int nl,
+                                                     bool pivoting, const block_group<const T>& a,
+                                                     const block_group<const T>& b,
+                                                     const block_group<const T>& c,
+                                                     const block_group<D>& d, T* cstar,
+                                                     int* info) {
+  block_forward_group<M, L>(n, nrhs, nl, pivoting, a, b, c, d, d, cstar, info);
+  block_backward<M, L>(n, nrhs, nl, cstar, M * M * L, d);
 }
 
 // u += x of a group with one right-hand side d (only read): d* goes to `dstar` (n * M * L values
@@ -335,19 +341,9 @@ KOKKOS_INLINE_FUNCTION void block_thomas_solve_group_add(
     index_t n, int nl, bool pivoting, const block_group<const T>& a, const block_group<const T>& b,
     const block_group<const T>& c, const block_group<const D>& d, const block_group<D>& u,
     T* cstar, D* dstar, int* info) {
-  constexpr index_t MML = M * M * L;
-  constexpr auto mml = static_cast<std::size_t>(MML);
-  alignas(64) T s[mml], am[mml] = {}, piv[static_cast<std::size_t>(M * L)];
   const block_group<D> ds{dstar, 1, M * L, L, 0};
-  for (index_t i = 0; i < n; ++i) {
-    T* ct = cstar + i * MML;
-    block_load<M, L, false>(b, i, nl, s);
-    if (i > 0) block_load<M, L, false>(a, i, nl, am);
-    if (i + 1 < n) block_load<M, L, true>(c, i, nl, ct);
-    block_row_factor<M, L>(i, n, pivoting, s, am, ct, i > 0 ? ct - MML : ct, piv, info);
-    block_row_rhs<M, L>(i, 1, nl, pivoting, s, am, piv, d, ds);
-  }
-  block_backward_add<M, L>(n, nl, cstar, MML, ds, u);
+  block_forward_group<M, L>(n, 1, nl, pivoting, a, b, c, d, ds, cstar, info);
+  block_backward_add<M, L>(n, nl, cstar, M * M * L, ds, u);
 }
 
 // Words per block row and lane of a stored factorization: A_i, the LU factors of S_i, C*_i

@@ -107,6 +107,28 @@ constexpr void axis_factored_add_static_checks() {
       "accessible from the execution space");
 }
 
+// solve_along_add's u against d (the families whose checks of d are their own): at compile
+// time a non-const View of d's rank and scalar type that the execution space reaches.
+template <class ExecutionSpace, class DView, class UView>
+constexpr void along_add_target_static_checks() {
+  static_assert(Kokkos::is_view<UView>::value &&
+                    static_cast<int>(UView::rank) == static_cast<int>(DView::rank) &&
+                    std::is_same_v<typename UView::value_type,
+                                   typename DView::non_const_value_type>,
+                "bandsolve::solve_along_add: u must be a non-const View of d's rank and scalar "
+                "type (it receives u + x)");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename UView::memory_space>::accessible,
+      "bandsolve::solve_along_add: u must be accessible from the execution space");
+}
+
+// At run time: d's extents, and no overlap with d.
+template <class DView, class UView>
+void check_along_add_target(const std::string& fn, const DView& d, const UView& u) {
+  check_same_extents(fn, "u", u, "d", d);
+  check_no_overlap(fn, "u", u, "d", d);
+}
+
 // The checks of f.solve(exec, d) for a factorization of the lines along an axis: it holds
 // factors (not default-constructed) and d has the factored rank and extents; `factored` names
 // them in the messages ("factored array", "factored grid").
