@@ -182,3 +182,34 @@ TEMPLATE_TEST_CASE("repeated solves of one long system reuse the kept scratch: n
   }
   CHECK(s.info(0) == 0);
 }
+
+TEST_CASE("release_scratch_cache frees every kept buffer, solve_along_add's copy of d included",
+          "[scratch]") {
+  // Band lines (kl = ku = 1) add through a copy of d kept between calls: 64 lines of 4096 rows,
+  // 2 MiB of doubles, with a buffer of its own.
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const std::size_t lines = 64, rows = 4096;
+  const Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> ab("ab", lines, rows, 4);
+  const Row d("d", lines, rows), u("u", lines, rows);
+  const Kokkos::View<int*, Kokkos::HostSpace> info("info", lines);
+  for (std::size_t s = 0; s < lines; ++s)
+    for (std::size_t j = 0; j < rows; ++j) {
+      ab(s, j, 1) = ab(s, j, 3) = -1;  // the super- and subdiagonal
+      ab(s, j, 2) = 4;
+      d(s, j) = 1;
+    }
+  bandsolve::solve_along_add(exec, bandsolve::algo::banded_lu{1, 1}, 1, ab, d, u, info);
+  exec.fence();
+  CHECK(info(0) == 0);
+  CHECK(u(0, rows / 2) == Catch::Approx(0.5));  // 4 x - 2 x = 1 far from the ends
+  // Bytes freed from allocations labelled by solve_along_add (its kept copy of d).
+  static std::uint64_t freed_copy;
+  freed_copy = 0;
+  Kokkos::Tools::Experimental::set_deallocate_data_callback(
+      [](Kokkos::Tools::SpaceHandle, const char* label, const void*, std::uint64_t size) {
+        if (std::string(label).find("solve_along_add") != std::string::npos) freed_copy += size;
+      });
+  bandsolve::release_scratch_cache();
+  Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
+  CHECK(freed_copy >= lines * rows * sizeof(double));
+}

@@ -7,9 +7,11 @@
 // Kept between calls: a solve that needs more scratch than Kokkos's per-thread team scratch holds
 // (few work items with large scratch each, one long system) takes it from one buffer per memory
 // space that stays allocated after the call, so that repeated solves of long systems touch pages
-// already mapped instead of mapping and first-touching fresh ones every time. Bounded: the buffer grows to the largest scratch asked,
-// up to bandsolve::scratch_cache_limit bytes; larger scratch is allocated per call and freed at
-// its end. bandsolve::release_scratch_cache() frees the buffer; Kokkos::finalize does too.
+// already mapped instead of mapping and first-touching fresh ones every time. Bounded: the
+// buffer grows to the largest scratch asked, up to bandsolve::scratch_cache_limit bytes; larger
+// scratch is allocated per call and freed at its end. Some calls keep a buffer of their own (a
+// tag: shared factors, the copy of d of solve_along_add through a copy, the distributed solves'
+// staging). bandsolve::release_scratch_cache() frees every kept buffer; Kokkos::finalize does too.
 //
 // Calls that use the buffer run one at a time (a mutex), their kernels inside: the Serial and
 // OpenMP backends finish a parallel_for before it returns, so no kernel is left reading the
@@ -23,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bandsolve {
 
@@ -61,6 +64,17 @@ Kokkos::View<char*, MemorySpace> allocate_scratch(const ExecutionSpace& exec, co
   }
 }
 
+// The release of every kept buffer used so far (each registers at its first use), for
+// release_scratch_cache.
+struct scratch_cache_registry {
+  std::mutex mutex;
+  std::vector<void (*)()> releases;
+  static scratch_cache_registry& instance() {
+    static scratch_cache_registry registry;
+    return registry;
+  }
+};
+
 // Tag: a kept buffer of its own, with its own lock, for callers that hold one buffer while the
 // solves they call take the untagged one (the distributed solves' staging, mpi/staging.hpp).
 template <class MemorySpace, class Tag = void>
@@ -98,6 +112,9 @@ Kokkos::View<char*, MemorySpace> scratch_buffer(const ExecutionSpace& exec, cons
       cache.release_at_finalize = true;
       Kokkos::push_finalize_hook(
           [] { scratch_cache<MemorySpace, Tag>::instance().buffer.reset(); });
+      auto& registry = scratch_cache_registry::instance();
+      const std::lock_guard<std::mutex> registering(registry.mutex);
+      registry.releases.push_back([] { scratch_cache<MemorySpace, Tag>::instance().release(); });
     }
   }
   return *cache.buffer;
@@ -105,10 +122,16 @@ Kokkos::View<char*, MemorySpace> scratch_buffer(const ExecutionSpace& exec, cons
 
 }  // namespace detail
 
-// Frees the scratch buffers host solves keep between calls (see scratch_cache_limit). Call it
-// between solves, not during one.
+// Frees the scratch buffers solves keep between calls, in every memory space (see
+// scratch_cache_limit). Call it between solves, not during one.
 inline void release_scratch_cache() {
-  detail::scratch_cache<Kokkos::HostSpace>::instance().release();
+  auto& registry = detail::scratch_cache_registry::instance();
+  std::vector<void (*)()> releases;
+  {
+    const std::lock_guard<std::mutex> lock(registry.mutex);
+    releases = registry.releases;
+  }
+  for (const auto release : releases) release();
 }
 
 }  // namespace bandsolve

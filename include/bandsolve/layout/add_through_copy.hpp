@@ -1,13 +1,14 @@
 #pragma once
-// u += x for the families whose kernels solve their right-hand sides in place (block and band
-// lines along an axis, one-shot and factored): d, only read, is copied into scratch shaped like
-// d (compact, its axes in the order of d's strides, so that its lines group into the packs d's
-// would), the family's solve runs there in place, and the solution is added into u. Two passes
+// u += x for the solves along an axis whose kernels overwrite their right-hand sides (band lines
+// on every backend, block lines on the device backend; one-shot and factored): d, only read, is
+// copied into scratch shaped like d (compact, its axes in the order of d's strides, so that its
+// lines group into the packs d's would), the family's solve runs there in place, and the
+// solution is added into u. Two passes
 // besides the solve: d read and the copy written, then the copy and u read and u written: 5
 // words per unknown, where the solves of these families read 2kl + ku + 1 band values or 3m + 1
 // block values per unknown besides d (their arithmetic, not their traffic, sets their time).
-// The scratch is a buffer of its own kept between calls (backend/scratch.hpp), held until the
-// call's kernels are fenced.
+// The scratch is a buffer of its own kept between calls (backend/scratch.hpp; freed by
+// bandsolve::release_scratch_cache()), held until the call's kernels are fenced.
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/core/config.hpp>
 
