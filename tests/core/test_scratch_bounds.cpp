@@ -213,3 +213,39 @@ TEST_CASE("release_scratch_cache frees every kept buffer, solve_along_add's copy
   Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
   CHECK(freed_copy >= lines * rows * sizeof(double));
 }
+
+TEST_CASE("solve_along_add on the device backend keeps its copy of d between calls",
+          "[scratch][device]") {
+  // Lines of 3 rows take no register chunks, so the device backend adds through a copy of d:
+  // the first call takes the kept buffer (1000 lines x 3 doubles), a repeated call allocates
+  // nothing. Lines of 64 rows add inside the register-chunk kernel: no copy at all.
+  const Kokkos::DefaultHostExecutionSpace exec;
+  for (const std::size_t rows : {std::size_t(3), std::size_t(64)}) {
+    CAPTURE(rows);
+    const std::size_t lines = 1000;
+    const Row a("a", lines, rows), b("b", lines, rows), c("c", lines, rows), d("d", lines, rows),
+        u("u", lines, rows);
+    Kokkos::deep_copy(a, -1.0);
+    Kokkos::deep_copy(b, 4.0);
+    Kokkos::deep_copy(c, -1.0);
+    Kokkos::deep_copy(d, 1.0);
+    const Kokkos::View<int*, Kokkos::HostSpace> info("info", lines);
+    const auto call = [&](const Kokkos::DefaultHostExecutionSpace& e) {
+      bandsolve::solve_along_add(e, bandsolve::algo::thomas{}, 1, a, b, c, d, u, info,
+                                 bandsolve::backend::device{});
+    };
+    // Freed kept buffers first: the first call's copy of d (or none) is all it keeps.
+    const std::int64_t first = peak_allocation<Kokkos::DefaultHostExecutionSpace>(exec, call);
+    if (rows == 3)
+      CHECK(first >= static_cast<std::int64_t>(lines * rows * sizeof(double)));
+    else
+      CHECK(first < static_cast<std::int64_t>(lines * rows * sizeof(double)));
+    CHECK(peak_allocation<Kokkos::DefaultHostExecutionSpace>(exec, call, false) == 0);
+    CHECK(info(0) == 0);
+    // The two calls added x twice into u: x from solve_along in place.
+    bandsolve::solve_along(exec, bandsolve::algo::thomas{}, 1, a, b, c, d, info);
+    exec.fence();
+    for (std::size_t i = 0; i < rows; ++i)
+      CHECK(u(lines - 1, i) == Catch::Approx(2 * d(lines - 1, i)));
+  }
+}

@@ -22,6 +22,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <mutex>
+#include <optional>
 #include <type_traits>
 
 namespace bandsolve::detail {
@@ -139,27 +141,48 @@ void along_copy_lines(const ExecutionSpace& exec, const char* label, const devic
       });
 }
 
+// What solve_along_add runs first on each launch's lines: add_in_kernel(launch, codes, lines)
+// adds x into u in the family's own kernel and returns true, or returns false to add through a
+// copy. along_add_through_copy always copies.
+struct along_add_through_copy {
+  template <class... Args>
+  bool operator()(const Args&...) const {
+    return false;
+  }
+};
+
+struct along_device_add_tag {};
+
 // solve_along_add on the device backend (nsys >= 1 lines of n >= 1 rows, arguments checked):
-// d is only read, so its lines are copied into a column batch of scratch (line s at
-// x[s + i nsys]), solve(launch, x, codes, lines) solves each launch's lines of it in place
-// (x: device::axis_lines<D>), and they are added to u: 5 words per unknown besides the solve's
-// (d read, x written; x and u read, u written), where the host's one pass adds 1; fenced before
-// return, as the scratch is freed then.
+// each launch's lines go to add_in_kernel first; where it declines, d is only read, so its lines
+// are copied into a column batch of scratch (line s at x[s + i nsys]), solve(launch, x, codes,
+// lines) solves them there in place (x: device::axis_lines<D>), and they are added to u: 5 words
+// per unknown besides the solve's (d read, x written; x and u read, u written), where a one-pass
+// add costs 1. The scratch is a buffer of its own kept between calls (backend/scratch.hpp),
+// taken at the first copy and held until the call's kernels are fenced (only calls that copy
+// are fenced).
 template <class ExecutionSpace, class DView, class UView, class InfoView, class Solve,
-          class... Coefficients>
+          class AddInKernel, class... Coefficients>
 void along_device_add(const ExecutionSpace& exec, const char* function, int axis,
                       const DView& d, const UView& u, const InfoView& info, index_t nsys,
-                      index_t n, const Solve& solve, const Coefficients&... coefficients) {
+                      index_t n, const Solve& solve, const AddInKernel& add_in_kernel,
+                      const Coefficients&... coefficients) {
   using D = typename DView::non_const_value_type;
   using memory_space = typename ExecutionSpace::memory_space;
-  const auto buffer = allocate_scratch<memory_space>(
-      exec, function,
-      scratch_total(function, static_cast<std::size_t>(nsys),
-                    static_cast<std::size_t>(n) * sizeof(D), 0));
-  D* const x = reinterpret_cast<D*>(buffer.data());
+  std::unique_lock<std::mutex> kept;  // holds the kept buffer until the fence
+  // No View until a launch copies (an empty std::optional, not a default-constructed View).
+  std::optional<Kokkos::View<char*, memory_space>> buffer;
   for_each_line_batch(
       axis, d, info, nsys,
       [&](const along_launch& l, const InfoView& codes, index_t lines) {
+        if (add_in_kernel(l, codes, lines)) return;
+        if (!buffer)
+          buffer.emplace(scratch_buffer<memory_space, along_device_add_tag>(
+              exec, function,
+              scratch_total(function, static_cast<std::size_t>(nsys),
+                            static_cast<std::size_t>(n) * sizeof(D), 0),
+              kept));
+        D* const x = reinterpret_cast<D*>(buffer->data());
         const device::systems<D> xs{x + l.outer_index * lines, 1, nsys, 1, 1};
         along_copy_lines<false>(exec, function, device::systems_of(l.lines<const D>(d)), xs,
                                 lines, n);
@@ -169,7 +192,7 @@ void along_device_add(const ExecutionSpace& exec, const char* function, int axis
                                device::systems_of(l.lines<D>(u)), lines, n);
       },
       coefficients..., u);
-  exec.fence();  // the buffer is freed on return
+  if (buffer) exec.fence();  // the kept buffer is released on return
 }
 
 }  // namespace bandsolve::detail

@@ -316,8 +316,8 @@ void lane_family_along(const ExecutionSpace& exec, const char* function, int axi
                            x, codes, n, lines);
     };
     if constexpr (Add)
-      along_device_add(exec, function, axis, d, u, info, static_cast<index_t>(nsys), n, solve, a,
-                       b, c);
+      along_device_add(exec, function, axis, d, u, info, static_cast<index_t>(nsys), n, solve,
+                       along_add_through_copy{}, a, b, c);
     else
       for_each_line_batch(
           axis, d, info, static_cast<index_t>(nsys),

@@ -330,8 +330,8 @@ void symmetric_along(const ExecutionSpace& exec, const char* function, int axis,
       symmetric_device_solve(exec, l.lines<const T>(b), l.lines<const E>(e), x, codes, n, lines);
     };
     if constexpr (Add)
-      along_device_add(exec, function, axis, d, u, info, static_cast<index_t>(nsys), n, solve, b,
-                       e);
+      along_device_add(exec, function, axis, d, u, info, static_cast<index_t>(nsys), n, solve,
+                       along_add_through_copy{}, b, e);
     else
       for_each_line_batch(
           axis, d, info, static_cast<index_t>(nsys),

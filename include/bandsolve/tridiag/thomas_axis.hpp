@@ -29,9 +29,10 @@
 // parts). No pivoting: for diagonally dominant or symmetric positive definite matrices.
 // Backends: the execution space's own, or a trailing backend::device{} (the default on
 // Kokkos::Cuda): along_device.hpp, the lines addressed in place, one launch, or one per index
-// of the first batch axis for rank-4 strides that do not fold. There solve_along_add copies d
-// into a scratch batch it allocates (n values per line), solves it and adds it to u: 11 words
-// per unknown instead of 6.
+// of the first batch axis for rank-4 strides that do not fold. There solve_along_add adds x
+// into u inside the register-chunk kernel where the solve in place takes it (short lines, not
+// a few long ones: 6 words per unknown, one pass); other shapes copy d into a kept scratch batch
+// (n values per line), solve it and add it to u: 11 words per unknown.
 //
 // How the host backends pack lines (layout/axis.hpp): neighbouring lines along the batch axis of smallest
 // stride share a pack, one SIMD lane each. With a unit-stride batch axis each row of a pack is
@@ -411,13 +412,19 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
     using C = typename AView::non_const_value_type;
     using T = typename DView::non_const_value_type;
     if constexpr (Add) {
-      along_device_add(exec, function, axis, d, u, info, static_cast<index_t>(nsys), n,
-                       [&](const along_launch& l, const device::axis_lines<T>& x,
-                           const InfoView& codes, index_t lines) {
-                         thomas_device_solve(exec, l.lines<const C>(a), l.lines<const C>(b),
-                                             l.lines<const C>(c), x, codes, n, lines);
-                       },
-                       a, b, c);
+      along_device_add(
+          exec, function, axis, d, u, info, static_cast<index_t>(nsys), n,
+          [&](const along_launch& l, const device::axis_lines<T>& x, const InfoView& codes,
+              index_t lines) {
+            thomas_device_solve(exec, l.lines<const C>(a), l.lines<const C>(b),
+                                l.lines<const C>(c), x, codes, n, lines);
+          },
+          [&](const along_launch& l, const InfoView& codes, index_t lines) {
+            return thomas_device_solve_add(exec, l.lines<const C>(a), l.lines<const C>(b),
+                                           l.lines<const C>(c), l.lines<const T>(d),
+                                           l.lines<T>(u), codes, n, lines);
+          },
+          a, b, c);
     } else {
       for_each_line_batch(
           axis, d, info, static_cast<index_t>(nsys),

@@ -22,6 +22,8 @@
 // Team scratch level 0 holds the maps: (4 sizeof(C) + 2 sizeof(D) + 4) bytes per chunk. The
 // solve with stored factors (thomas_device_factorization) reads l, 1/pivot and c' instead of
 // a, b, c and starts at scan 2: 5 words per unknown, against 7 for a thread per system.
+// With Add (solve_along_add and f.solve_add along an axis) d is only read and each x is added
+// into u as it is stored: 6 words per unknown, one pass.
 #include <bandsolve/backend/device/launch.hpp>  // align_up, scratch_alignment
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
@@ -82,25 +84,29 @@ struct no_factors {};
 
 // Host: one thread per team, chunks kept in team scratch level 1 between the steps. Factors:
 // no_factors (one-shot solve of a, b, c, d) or chunk_factors (solve with stored factors: steps
-// 1 and 2 are done, scan 2 onwards as in the one-shot solve).
-template <class C, class D, class InfoView, int RT, bool Host, class Factors = no_factors>
+// 1 and 2 are done, scan 2 onwards as in the one-shot solve). Add: d only read, u += x.
+template <class C, class D, class InfoView, int RT, bool Host, class Factors = no_factors,
+          bool Add = false>
 struct thomas_chunked_device {
   using R = real_type_t<C>;
   static constexpr bool factored = !std::is_same_v<Factors, no_factors>;
   // One chunk's rows: a, b, c, d as loaded; after step 2, l in a, c' in c and d / pivot in d;
-  // after step 3, d' in d.
+  // after step 3, d' in d, and with Add u's rows in prior (loaded before scan 3, so that their
+  // latency overlaps it, where a and b are spent).
   struct chunk_rows {
     static constexpr auto rows = static_cast<std::size_t>(RT);  // an array bound
     C a[rows], b[rows], c[rows];
     D d[rows];
+    D prior[Add ? rows : 1];
   };
 
   device::systems<const C> a, b, c;
-  device::systems<D> d;
+  device::systems<std::conditional_t<Add, const D, D>> d;
   InfoView info;
   index_t n, slots, nsys;
   int chunks, systems;  // per system, per team
   Factors factors;
+  device::systems<D> target;  // Add: the array x is added into (else unused)
 
   KOKKOS_INLINE_FUNCTION int items() const { return chunks * systems; }
   // Team scratch level 0: two D and four C per chunk, then one int (and room to align).
@@ -213,12 +219,30 @@ struct thomas_chunked_device {
     }
   }
 
+  // Add: u's rows of the chunk into prior, all loads before any store.
+  KOKKOS_FORCEINLINE_FUNCTION void load_prior(chunk_rows& r, index_t s, int k) const {
+    if constexpr (Add) {
+      const D* const us = target.system(s);
+      const index_t i0 = index_t(k) * RT;
+      for (int j = 0; j < RT; ++j)
+        r.prior[j] = i0 + j < n ? us[(i0 + j) * target.row_stride] : D(0);
+    }
+  }
+
   KOKKOS_FORCEINLINE_FUNCTION void store(const chunk_rows& r, index_t s, int k, D x) const {
-    D* ds = d.system(s);
     const index_t i0 = index_t(k) * RT;
-    for (int j = RT - 1; j >= 0; --j) {
-      x = r.d[j] - r.c[j] * x;
-      if (i0 + j < n) ds[(i0 + j) * d.row_stride] = x;
+    if constexpr (Add) {
+      D* const us = target.system(s);
+      for (int j = RT - 1; j >= 0; --j) {
+        x = r.d[j] - r.c[j] * x;
+        if (i0 + j < n) us[(i0 + j) * target.row_stride] = r.prior[j] + x;
+      }
+    } else {
+      D* const ds = d.system(s);
+      for (int j = RT - 1; j >= 0; --j) {
+        x = r.d[j] - r.c[j] * x;
+        if (i0 + j < n) ds[(i0 + j) * d.row_stride] = x;
+      }
     }
   }
 
@@ -323,6 +347,7 @@ struct thomas_chunked_device {
       C h;
       forward(r, yv[item], v, h);
       vv[item] = v, m2[item] = h;
+      load_prior(r, s0 + item % systems, item / systems);
     });
     team.team_barrier();
     each_system([&](const int sl) {  // scan 3, backwards: x after each chunk into vv
@@ -340,6 +365,15 @@ struct thomas_chunked_device {
     });
   }
 };
+
+// The systems x is added into: u's, or none (a solve in place).
+template <class D, class... UView>
+device::systems<D> chunked_add_target(const UView&... u) {
+  if constexpr (sizeof...(UView) == 1)
+    return device::systems_of<D>(u...);
+  else
+    return device::systems<D>{nullptr, 0, 0, 1};
+}
 
 // Launches a chunked kernel whose members but `systems` are set: teams of
 // chunk_team_threads(_rows) threads, their maps within 40 KiB of team scratch.
@@ -363,22 +397,25 @@ void thomas_chunked_launch(const ExecutionSpace& exec, Kernel k, bool rows_conti
 }
 
 // One-shot solve of nsys systems of n rows (1 <= n, device::chunked_thomas_fits), enqueued on
-// exec.
+// exec: x overwrites d, or with u (solve_along_add) d is only read and u += x.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
+          class InfoView, class... UView>
 void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, const BView& b,
                                  const CView& c, const DView& d, const InfoView& info, index_t n,
-                                 index_t nsys, index_t slots) {
+                                 index_t nsys, index_t slots, const UView&... u) {
+  static_assert(sizeof...(UView) <= 1, "at most one array to add into");
+  constexpr bool add = sizeof...(UView) == 1;
   using C = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   constexpr int RT = device::chunk_rows_v<C, D>;
   constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
-  using kernel = thomas_chunked_device<C, D, InfoView, RT, host>;
+  using kernel = thomas_chunked_device<C, D, InfoView, RT, host, no_factors, add>;
   const auto as = device::systems_of<const C>(a), bs = device::systems_of<const C>(b),
              cs = device::systems_of<const C>(c);
-  const auto ds = device::systems_of(d);
+  const auto ds = device::systems_of<std::conditional_t<add, const D, D>>(d);
+  const device::systems<D> us = chunked_add_target<D>(u...);
   const int chunks = static_cast<int>((n + RT - 1) / RT);
-  thomas_chunked_launch(exec, kernel{as, bs, cs, ds, info, n, slots, nsys, chunks, 0, {}},
+  thomas_chunked_launch(exec, kernel{as, bs, cs, ds, info, n, slots, nsys, chunks, 0, {}, us},
                         as.rows_contiguous() && bs.rows_contiguous() && cs.rows_contiguous() &&
                             ds.rows_contiguous());
 }
@@ -403,7 +440,8 @@ void thomas_chunked_device_factored_solve(const ExecutionSpace& exec, const Fact
   const info_type no_info(static_cast<int*>(nullptr), 0);
   thomas_chunked_launch(exec,
                         kernel{none, none, none, ds, no_info, n, slots, 0, chunks, 0,
-                               chunk_factors<FactorView>{r, lo, cp}},
+                               chunk_factors<FactorView>{r, lo, cp},
+                               device::systems<D>{nullptr, 0, 0, 1}},
                         ds.rows_contiguous());
 }
 

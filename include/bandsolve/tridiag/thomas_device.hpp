@@ -399,6 +399,23 @@ void thomas_device_solve(const ExecutionSpace& exec, const AView& a, const BView
   }
 }
 
+// u += x of nsys systems of n rows in one pass where the one-shot solve takes register chunks
+// (d only read, each x added into u as the chunks store it); returns false, launching nothing,
+// where it takes another shape (the caller then adds through a copy of d).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class UView, class InfoView>
+bool thomas_device_solve_add(const ExecutionSpace& exec, const AView& a, const BView& b,
+                             const CView& c, const DView& d, const UView& u,
+                             const InfoView& info, index_t n, index_t nsys) {
+  using C = typename BView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  if (device::long_system_pays(exec, n, nsys) || !device::chunked_thomas_fits<C, D>(n) ||
+      !device::chunked_one_shot_pays<C, D>(n, device::systems_of(d).side_by_side()))
+    return false;
+  thomas_chunked_device_solve(exec, a, b, c, d, info, n, nsys, device_slots(d, nsys), u);
+  return true;
+}
+
 struct thomas_device_factorization_access;
 
 }  // namespace detail
