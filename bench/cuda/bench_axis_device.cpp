@@ -11,7 +11,12 @@
 //   x written = 5 words, shared = 2 (the host backends store r, l, c', and periodic lines a
 //   fourth factor, which the host benchmarks count);
 //   banded (kl = ku = 2, partial pivoting): the band's kl + ku + 1 words and d, x = 7 words full,
-//   2 shared; banded_factored: the stored LU's 2 kl + ku + 1 words, a pivot int, d and x = 9.5.
+//   2 shared; banded_factored: the stored LU's 2 kl + ku + 1 words, a pivot int, d and x = 9.5;
+//   block (block_thomas, m = 4 unknowns per point of a 128^3 grid, a(i, j, k, r, col) in
+//   LayoutRight; the block size this program compiles): 3m coefficients, d and x = 14 words per
+//   scalar unknown.
+// The "_add" cases (solve_along_add into u, d only read) count one word more: d read, u read and
+// written.
 // The coefficients keep repeated in-place solves in range (rows summing to 1, dominant), so d is
 // not restored between iterations. Names: axis_device/<case>/<axis>.
 #include "bench_support.hpp"
@@ -83,17 +88,25 @@ void check_info(benchmark::State& state, const Kokkos::View<int*, mem>& info) {
   if (bandsolve::count_failed(info) != 0) state.SkipWithError("a line failed");
 }
 
-// One-shot solve_along of tridiagonal lines: Algo is thomas, periodic or partial_pivoting.
-template <class Algo, bool Shared>
+// One-shot solve_along of tridiagonal lines: Algo is thomas, periodic or partial_pivoting. Add:
+// solve_along_add into u.
+template <class Algo, bool Shared, bool Add = false>
 void tridiagonal(benchmark::State& state) {
   const int axis = static_cast<int>(state.range(0));
   const cube d = make_field();
+  const cube u("u", Add ? side : 0, Add ? side : 0, Add ? side : 0);
+  const typename cube::const_type d_in = d;
   Kokkos::View<int*, mem> info("info", side * side);
   const auto run = [&](const auto& a, const auto& b, const auto& c) {
     fill_tridiagonal(a, b, c);
     Kokkos::fence();
-    run_timed(state, (Shared ? 2.0 : 5.0) * sizeof(double) * unknowns, unknowns, [] {},
-              [&] { bandsolve::solve_along(exec(), Algo{}, axis, a, b, c, d, info); });
+    const double words = (Shared ? 2.0 : 5.0) + (Add ? 1.0 : 0.0);
+    run_timed(state, words * sizeof(double) * unknowns, unknowns, [] {}, [&] {
+      if constexpr (Add)
+        bandsolve::solve_along_add(exec(), Algo{}, axis, a, b, c, d_in, u, info);
+      else
+        bandsolve::solve_along(exec(), Algo{}, axis, a, b, c, d, info);
+    });
   };
   if constexpr (Shared)
     run(line("a", side), line("b", side), line("c", side));
@@ -102,16 +115,23 @@ void tridiagonal(benchmark::State& state) {
   check_info(state, info);
 }
 
-// factorize_along once (untimed), then f.solve: Algo is thomas or periodic.
-template <class Algo, bool Shared>
+// factorize_along once (untimed), then f.solve (Add: f.solve_add into u): Algo is thomas or
+// periodic.
+template <class Algo, bool Shared, bool Add = false>
 void tridiagonal_factored(benchmark::State& state) {
   const int axis = static_cast<int>(state.range(0));
   const cube d = make_field();
-  const double words = Shared ? 2.0 : 5.0;
+  const cube u("u", Add ? side : 0, Add ? side : 0, Add ? side : 0);
+  const typename cube::const_type d_in = d;
+  const double words = (Shared ? 2.0 : 5.0) + (Add ? 1.0 : 0.0);
   const auto run = [&](const auto& f) {
     Kokkos::fence();
-    run_timed(state, words * sizeof(double) * unknowns, unknowns, [] {},
-              [&] { f.solve(exec(), d); });
+    run_timed(state, words * sizeof(double) * unknowns, unknowns, [] {}, [&] {
+      if constexpr (Add)
+        f.solve_add(exec(), d_in, u);
+      else
+        f.solve(exec(), d);
+    });
     if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a line failed");
   };
   if constexpr (Shared) {
@@ -125,11 +145,14 @@ void tridiagonal_factored(benchmark::State& state) {
   }
 }
 
-// Pentadiagonal lines with partial pivoting: one-shot (full or shared band) or factored.
-template <bool Shared, bool Factored>
+// Pentadiagonal lines with partial pivoting: one-shot (full or shared band) or factored. Add
+// (one-shot, full band): solve_along_add into u.
+template <bool Shared, bool Factored, bool Add = false>
 void banded(benchmark::State& state) {
   const int axis = static_cast<int>(state.range(0));
   const cube d = make_field();
+  const cube u("u", Add ? side : 0, Add ? side : 0, Add ? side : 0);
+  const typename cube::const_type d_in = d;
   const band_cube ab(std::string("ab"), Shared ? 0 : side, Shared ? 0 : side, Shared ? 0 : side,
                      ldab);
   const band_lines shared_ab(std::string("shared_ab"), side, ldab);
@@ -145,15 +168,73 @@ void banded(benchmark::State& state) {
     if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a line failed");
   } else {
     Kokkos::View<int*, mem> info("info", side * side);
-    const double words = Shared ? 2.0 : kl + ku + 1.0 + 2.0;
+    const double words = (Shared ? 2.0 : kl + ku + 1.0 + 2.0) + (Add ? 1.0 : 0.0);
     run_timed(state, words * sizeof(double) * unknowns, unknowns, [] {}, [&] {
-      if constexpr (Shared)
+      if constexpr (Add)
+        bandsolve::solve_along_add(exec(), alg, axis, ab, d_in, u, info);
+      else if constexpr (Shared)
         bandsolve::solve_along(exec(), alg, axis, shared_ab, d, info);
       else
         bandsolve::solve_along(exec(), alg, axis, ab, d, info);
     });
     check_info(state, info);
   }
+}
+
+// Block lines, m unknowns per point of a block_side^3 grid: off-diagonal entries
+// -(0.25 + 0.5 h) / (3m), the diagonal 1 minus the sum of the row's entries that the line has,
+// so every scalar row sums to 1 and repeated solves stay in range; d in [1, 2).
+constexpr std::size_t block_side = 128, block_m = 4;
+using block_grid = Kokkos::View<double*****, Kokkos::LayoutRight, mem>;
+using block_field = Kokkos::View<double****, Kokkos::LayoutRight, mem>;
+
+void fill_block(const block_grid& a, const block_grid& b, const block_grid& c,
+                const block_field& d, int axis) {
+  const std::size_t s = block_side, m = block_m;
+  Kokkos::parallel_for(
+      "fill block", Kokkos::RangePolicy<exec>(0, s * s * s), KOKKOS_LAMBDA(std::size_t k) {
+        const std::size_t p[3] = {k / (s * s), k / s % s, k % s};
+        const std::size_t i = p[axis];
+        for (std::size_t r = 0; r < m; ++r) {
+          double sum = 0;
+          for (std::size_t col = 0; col < m; ++col) {
+            const std::uint64_t h = 4 * ((k * m + r) * m + col);
+            const double scale = 1.0 / (3.0 * double(m));
+            const double va = -(0.25 + 0.5 * bandsolve_bench::hash01(h)) * scale;
+            const double vb = -(0.25 + 0.5 * bandsolve_bench::hash01(h + 1)) * scale;
+            const double vc = -(0.25 + 0.5 * bandsolve_bench::hash01(h + 2)) * scale;
+            a(p[0], p[1], p[2], r, col) = va;
+            c(p[0], p[1], p[2], r, col) = vc;
+            b(p[0], p[1], p[2], r, col) = vb;
+            sum += (i > 0 ? va : 0.0) + (col != r ? vb : 0.0) + (i + 1 < s ? vc : 0.0);
+          }
+          b(p[0], p[1], p[2], r, r) = 1 - sum;
+          d(p[0], p[1], p[2], r) = 1 + bandsolve_bench::hash01(4 * (k * m + r) + 3);
+        }
+      });
+}
+
+// One-shot solve_along(block_thomas) of full-coefficient lines; Add: solve_along_add into u.
+template <bool Add>
+void block(benchmark::State& state) {
+  const int axis = static_cast<int>(state.range(0));
+  const std::size_t s = block_side, m = block_m;
+  const block_grid a("a", s, s, s, m, m), b("b", s, s, s, m, m), c("c", s, s, s, m, m);
+  const block_field d("d", s, s, s, m), u("u", Add ? s : 0, Add ? s : 0, Add ? s : 0, m);
+  const typename block_field::const_type d_in = d;
+  fill_block(a, b, c, d, axis);
+  Kokkos::View<int*, mem> info("info", s * s);
+  Kokkos::fence();
+  const double scalars = double(s * s * s * m);
+  const double words = 3.0 * double(m) + 2.0 + (Add ? 1.0 : 0.0);
+  run_timed(state, words * sizeof(double) * scalars, scalars, [] {}, [&] {
+    if constexpr (Add)
+      bandsolve::solve_along_add(exec(), bandsolve::algo::block_thomas{}, axis, a, b, c, d_in, u,
+                                 info);
+    else
+      bandsolve::solve_along(exec(), bandsolve::algo::block_thomas{}, axis, a, b, c, d, info);
+  });
+  check_info(state, info);
 }
 
 }  // namespace axis_lines
@@ -170,8 +251,10 @@ void register_axis_benchmarks() {
   };
   reg("thomas_full", al::tridiagonal<algo::thomas, false>);
   reg("thomas_shared", al::tridiagonal<algo::thomas, true>);
+  reg("thomas_full_add", al::tridiagonal<algo::thomas, false, true>);
   reg("thomas_factored_full", al::tridiagonal_factored<algo::thomas, false>);
   reg("thomas_factored_shared", al::tridiagonal_factored<algo::thomas, true>);
+  reg("thomas_factored_full_add", al::tridiagonal_factored<algo::thomas, false, true>);
   reg("periodic_full", al::tridiagonal<algo::periodic, false>);
   reg("periodic_shared", al::tridiagonal<algo::periodic, true>);
   reg("periodic_factored_full", al::tridiagonal_factored<algo::periodic, false>);
@@ -179,6 +262,9 @@ void register_axis_benchmarks() {
   reg("banded_full", al::banded<false, false>);
   reg("banded_shared", al::banded<true, false>);
   reg("banded_factored_full", al::banded<false, true>);
+  reg("banded_full_add", al::banded<false, false, true>);
+  reg("block_full", al::block<false>);
+  reg("block_full_add", al::block<true>);
 }
 
 }  // namespace bandsolve_bench_cuda
