@@ -258,7 +258,9 @@ void register_axis_benchmarks() {
   reg("periodic_full", al::tridiagonal<algo::periodic, false>);
   reg("periodic_shared", al::tridiagonal<algo::periodic, true>);
   reg("periodic_factored_full", al::tridiagonal_factored<algo::periodic, false>);
+  reg("periodic_full_add", al::tridiagonal<algo::periodic, false, true>);
   reg("pivoting_full", al::tridiagonal<algo::partial_pivoting, false>);
+  reg("pivoting_full_add", al::tridiagonal<algo::partial_pivoting, false, true>);
   reg("banded_full", al::banded<false, false>);
   reg("banded_shared", al::banded<true, false>);
   reg("banded_factored_full", al::banded<false, true>);
