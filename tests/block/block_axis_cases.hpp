@@ -227,4 +227,16 @@ void check_every_axis(const Exec& exec, std::size_t m, block_thomas alg, Backend
         }
 }
 
+// The adds (solve_along_add, or f.solve_add where Factored) on every axis: m = 3 and 2, full and
+// shared coefficients, complex d over real blocks with pivoting, the device backend's kernels.
+template <bool Factored, class Exec>
+void check_every_add(const Exec& exec) {
+  check_every_axis<double, double, false, Factored, true, true>(exec, 3, block_thomas{});
+  check_every_axis<double, double, true, Factored, false, true>(exec, 2, block_thomas{});
+  check_every_axis<double, Kokkos::complex<double>, false, Factored, false, true>(
+      exec, 2, block_thomas{block_thomas::pivoting::partial});
+  check_every_axis<double, double, false, Factored, false, true>(exec, 2, block_thomas{},
+                                                                 bandsolve::backend::device{});
+}
+
 }  // namespace
