@@ -24,7 +24,7 @@ pack() {
   [ -d "$build/tests" ] || die "no $build/tests: configure and build a CUDA tree first"
   mkdir -p "$out/bin" "$out/lib"
   local exe=() f
-  for f in "$build"/tests/device_test_* "$build"/tests/cuda_test_* \
+  for f in "$build"/tests/device_test_* "$build"/tests/cuda_test_* "$build"/tests/gpu_test_* \
            "$build"/tests/mpi/mpi_test_device_views "$build"/bench/bandsolve_bench_cuda \
            "$build"/bench/bandsolve_bench_mpi_device; do
     [ -x "$f" ] && [ -f "$f" ] && exe+=("$f")
@@ -68,7 +68,7 @@ run() {
     echo "== $name rc=$? $((SECONDS - start)) s" >> "$work/$name.log"
   }
   local t
-  for t in device_test_* cuda_test_*; do
+  for t in device_test_* cuda_test_* gpu_test_*; do
     [ -x "$t" ] || continue
     one "test_$t" "./$t" &
     if command -v compute-sanitizer >/dev/null; then

@@ -4,12 +4,15 @@
 #     Open MPI (the MPI component's tests), Clang with its sanitizer runtimes, OpenMP runtime and
 #     linker (test.sh's sanitizer tree);
 #     with --plotting also python3-matplotlib (bench/plot.py; bench.sh passes it, test.sh does not);
+#     with --hip also Debian's ROCm HIP compiler (hipcc, libamdhip64-dev, rocm-device-libs: ROCm 5.2,
+#     Clang 15) for setup-kokkos-hip.sh, which passes it;
 #   - Kokkos 3.4 with the Serial and OpenMP backends, built from Debian's `trilinos` source package
 #     into a local prefix (Debian's binary package has the Serial backend only).
 # Prints the Kokkos prefix as the last line of stdout so callers can pass it as Kokkos_ROOT.
 # Users who bring their own Kokkos set Kokkos_ROOT and this script leaves Kokkos alone.
 # The unpatched Kokkos sources stay in $deps_dir/kokkos-3.4-src for setup-kokkos-cuda.sh, which
-# calls this script with --kokkos-source (packages and sources only; prints the source directory).
+# calls this script with --kokkos-source (packages and sources only; prints the source directory);
+# setup-kokkos-hip.sh with --hip --kokkos-source.
 #
 # Quiet: the output of apt and of the Kokkos build goes to $deps_dir/setup.log (rewritten on each run);
 # stderr gets one line per step with its time. When a step fails, the script prints the command
@@ -18,13 +21,15 @@
 set -euo pipefail
 
 plotting=0
+hip=0
 source_only=0
 for arg in "$@"; do
   case "$arg" in
     --plotting) plotting=1 ;;
+    --hip) hip=1 ;;
     --kokkos-source) source_only=1 ;;
-    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "[bandsolve-setup] unknown argument: $arg (known: --plotting, --kokkos-source)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "[bandsolve-setup] unknown argument: $arg (known: --plotting, --hip, --kokkos-source)" >&2; exit 2 ;;
   esac
 done
 
@@ -83,6 +88,7 @@ fi
 packages=(g++ cmake make libbenchmark-dev liblapack-dev liblapacke-dev libfftw3-dev libopenmpi-dev openmpi-bin
           dpkg-dev xz-utils clang libclang-rt-dev libomp-dev lld)
 [ $plotting -eq 1 ] && packages+=(python3-matplotlib)
+[ $hip -eq 1 ] && packages+=(hipcc libamdhip64-dev rocm-device-libs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -17,7 +17,12 @@
 #                   end, device code through cicc and ptxas, no host code generation, no link) and
 #                   runs nothing, as CI has no GPU; on a GPU machine build bandsolve_cuda_tests at
 #                   -O2 to run them (docs/development.md). Skipped with BANDSOLVE_SKIP_CUDA=1 or
-#                   where there is no nvcc (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin).
+#                   where there is no nvcc (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin);
+#   build/hip       hipcc (Debian's ROCm 5.2, installed by setup-kokkos-hip.sh with Kokkos 3.4
+#                   built with HIP for gfx908): CHECKS the tests labelled hip (tests/device,
+#                   tests/gpu, the MPI device test) with target bandsolve_hip_compile_check (the
+#                   device side only, through the AMDGPU back end; no host code, no link) and runs
+#                   nothing (no AMD GPU). Skipped with BANDSOLVE_SKIP_HIP=1.
 # Works from any directory. Extra arguments go to ctest (e.g. -R tridiag/ or -L unit).
 # Environment: Kokkos_ROOT (use your own Kokkos), BANDSOLVE_JOBS (parallel jobs, default nproc).
 set -euo pipefail
@@ -106,5 +111,27 @@ elif [ ! -x "$cuda_home/bin/nvcc" ]; then
   log "no nvcc (PATH, CUDA_HOME, /usr/local/cuda): CUDA build skipped"
 else
   compile_cuda
+fi
+# The HIP tree: as the CUDA one, with Debian's hipcc; the device code unoptimized (-O0), as the
+# CUDA check compiles it (what Clang rejects, it rejects at any level).
+compile_hip() {
+  local dir=build/hip t0=$SECONDS hip_kokkos
+  hip_kokkos=$(bash cmake/scripts/setup-kokkos-hip.sh | tail -n1)
+  [ -n "$hip_kokkos" ] || { log "setup-kokkos-hip.sh printed no Kokkos prefix"; exit 1; }
+  local t1=$SECONDS
+  log "configuring $dir"
+  cmake -S . -B "$dir" -DKokkos_ROOT="$hip_kokkos" -DCMAKE_CXX_COMPILER="$(command -v hipcc)" \
+    -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG" \
+    -DBANDSOLVE_BUILD_TESTS=ON -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF -DBANDSOLVE_BUILD_EXAMPLES=OFF \
+    -DBANDSOLVE_BUILD_BENCHMARKS=OFF
+  log "building $dir: hipcc checks the tests labelled hip"
+  cmake --build "$dir" -j "$jobs" --target bandsolve_hip_compile_check
+  log "$dir: Kokkos with HIP ready in $((t1 - t0)) s, checked in $((SECONDS - t1)) s;" \
+    "not linked or run (no AMD GPU; on one build bandsolve_hip_tests and run ctest -L hip)"
+}
+if [ "${BANDSOLVE_SKIP_HIP:-0}" = 1 ]; then
+  log "BANDSOLVE_SKIP_HIP=1: HIP build skipped"
+else
+  compile_hip
 fi
 log "all tests passed ($((SECONDS - start)) s after set-up, $((SECONDS - setup_start)) s in all)"

@@ -1,4 +1,4 @@
-// Batched Toeplitz on the device backend (backend::device): the kernels that run on Kokkos::Cuda,
+// Batched Toeplitz on the device backend (backend::device): the kernels that run on GPUs,
 // here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when that is a device). In a CUDA
 // build the same file runs on the GPU with device Views; results come back through host mirrors.
 // Compared with LAPACK ?gtsv and with the host path (the execution space's own backend on the
@@ -174,7 +174,7 @@ TEST_CASE("device toeplitz: info codes, argument checks and the default backend"
   const decltype(f) empty;
   CHECK_THROWS_AS(empty.solve(exec, d, device_tag{}), std::invalid_argument);
 
-  // Without a backend: the execution space's own (the device one on Kokkos::Cuda).
+  // Without a backend: the execution space's own (the device one on a GPU).
   const std::size_t nsys = 33, n = 65;
   const auto rhs = random_rhs<double>(nsys, n, 5);
   auto d1 = store<bl::strided, double, mem>(rhs, nsys, n, strides::padded_rows);
@@ -540,7 +540,7 @@ TEST_CASE("device shared_offdiag: the singular zero mode reported or pinned, arg
                                      bandsolve::shared_offdiag_options{}, device_tag{}),
                     StartsWith("bandsolve::solve(shared_offdiag)"));
 
-  // Without a backend: the execution space's own (the device one on Kokkos::Cuda).
+  // Without a backend: the execution space's own (the device one on a GPU).
   const std::size_t nsys = 33, n2 = 65;
   const auto rhs = random_rhs<double>(nsys, n2, 9);
   auto d1 = store<bl::strided, double, mem>(rhs, nsys, n2, strides::padded_rows);
@@ -648,7 +648,7 @@ TEST_CASE("device toeplitz_dc: the one-shot solve, argument checks and the defau
   bandsolve::solve(exec, toeplitz_dc{}, -1.0, 3.0, 0.5, y, device_tag{});
   Kokkos::deep_copy(h, y);
   CHECK(bstest::max_rel_error(std::vector<double>(h.data(), h.data() + n), x) == 0);
-  // Without a backend: the execution space's own (the device one on Kokkos::Cuda).
+  // Without a backend: the execution space's own (the device one on a GPU).
   for (std::size_t i = 0; i < n; ++i) h(i) = p.f[i];
   Kokkos::deep_copy(y, h);
   bandsolve::solve(exec, toeplitz_dc{}, -1.0, 3.0, 0.5, y);

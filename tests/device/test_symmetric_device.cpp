@@ -1,5 +1,5 @@
 // algo::symmetric (LDL^H of symmetric / Hermitian positive definite tridiagonal matrices) on the
-// device backend: the kernels that run on Kokkos::Cuda, here on Kokkos::DefaultExecutionSpace
+// device backend: the kernels that run on GPUs, here on Kokkos::DefaultExecutionSpace
 // (and Kokkos::Serial when that is a device). In a CUDA build the same file runs on the GPU.
 // Compared with LAPACK ?ptsv and with the host symmetric solve (row layout, host space): n = 1,
 // 2, 3, 17, 300; batches of 1, 31, 33 and 100 systems (not multiples of the 32-system tiles); row,
@@ -322,7 +322,7 @@ TEST_CASE("device symmetric: argument checks throw as on the host", "[device][sy
 
 TEST_CASE("device symmetric: calls without a backend take the execution space's own",
           "[device][symmetric]") {
-  // On Kokkos::Cuda that is the device backend; on host spaces the host one. Either way the
+  // On a GPU that is the device backend; on host spaces the host one. Either way the
   // results agree with the explicit device backend.
   using exec_type = Kokkos::DefaultExecutionSpace;
   using mem = exec_type::memory_space;

@@ -1,4 +1,4 @@
-// Batched Thomas on the device backend (backend::device): the kernels that run on Kokkos::Cuda,
+// Batched Thomas on the device backend (backend::device): the kernels that run on GPUs,
 // here on Kokkos::DefaultExecutionSpace (and Kokkos::Serial when that is a device). In a CUDA
 // build the same file runs on the GPU with device Views; results come back through host mirrors.
 // Compared with LAPACK ?gtsv and with the host Thomas (the execution space's own backend on the
@@ -347,14 +347,12 @@ TEST_CASE("device thomas: argument checks throw as on the host", "[device][thoma
 
 TEST_CASE("device thomas: calls without a backend take the execution space's own",
           "[device][thomas]") {
-  // On Kokkos::Cuda that is the device backend; on host spaces the host one. Either way the
-  // results agree with the explicit device backend.
+  // On a GPU (Kokkos::Cuda, HIP) that is the device backend; on host spaces the host one. Either
+  // way the results agree with the explicit device backend.
   using exec_type = Kokkos::DefaultExecutionSpace;
   using mem = exec_type::memory_space;
   using own = bandsolve::backend::default_for_t<exec_type>;
-#if defined(KOKKOS_ENABLE_CUDA)
-  static_assert(!std::is_same_v<exec_type, Kokkos::Cuda> || std::is_same_v<own, device_tag>);
-#endif
+  static_assert(bandsolve::backend::is_gpu_space_v<exec_type> == std::is_same_v<own, device_tag>);
   static_assert(bandsolve::backend::is_backend_v<own>);
   const exec_type exec;
   const std::size_t nsys = 33, n = 65;

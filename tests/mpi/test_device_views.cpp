@@ -1,4 +1,4 @@
-// CUDA builds only: the distributed solves called on Kokkos::Cuda with Views in device memory
+// GPU builds only (CUDA or HIP): the distributed solves called on the GPU with Views in its memory
 // (their local passes on the device: mpi/partition_device.hpp for scalar lines,
 // mpi/block_partition_kernel.hpp for block lines) must give what the same calls give on the host:
 // mpi::solve on a row batch and on a strided subview, mpi::factorize and two solves,
@@ -6,8 +6,8 @@
 // with one and with two right-hand sides per system, one-shot and factored; complex lines and
 // complex block lines, and complex right-hand sides over real lines and real block lines. Each
 // rank holds 3 + rank rows (block rows) of every line. A plain main() run by mpiexec on a GPU
-// machine; returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc in CI as
-// well).
+// machine; returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc and hipcc
+// in CI as well).
 #define BANDSOLVE_BLOCK_SIZES 3
 #include <bandsolve/mpi.hpp>
 
@@ -23,8 +23,13 @@
 namespace {
 
 namespace bmpi = bandsolve::mpi;
+// The GPU: Kokkos' default execution space in a build with a GPU backend.
+using gpu_space = Kokkos::DefaultExecutionSpace;
+using gpu_memory = gpu_space::memory_space;
+static_assert(bandsolve::backend::is_gpu_space_v<gpu_space>,
+              "test_device_views: build it against a Kokkos with CUDA or HIP");
 using host_rows = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
-using device_rows = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+using device_rows = Kokkos::View<double**, Kokkos::LayoutRight, gpu_memory>;
 
 int failures = 0;
 
@@ -62,14 +67,14 @@ void batches(int rank) {
     for (std::size_t i = 0; i < m; ++i)
       a(s, i) = coefficient(s, i, rank, 0), b(s, i) = coefficient(s, i, rank, 1),
       c(s, i) = coefficient(s, i, rank, 2), d(s, i) = coefficient(s, i, rank, 3);
-  const auto da = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), a);
-  const auto db = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), b);
-  const auto dc = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), c);
-  const auto rhs = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
+  const auto da = Kokkos::create_mirror_view_and_copy(gpu_memory(), a);
+  const auto db = Kokkos::create_mirror_view_and_copy(gpu_memory(), b);
+  const auto dc = Kokkos::create_mirror_view_and_copy(gpu_memory(), c);
+  const auto rhs = Kokkos::create_mirror_view_and_copy(gpu_memory(), d);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
-  Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", nsys);
+  Kokkos::View<int*, gpu_memory> dinfo("dinfo", nsys);
   const Kokkos::DefaultHostExecutionSpace host;
-  const Kokkos::Cuda gpu;
+  const gpu_space gpu;
 
   host_rows x("x", nsys, m);
   Kokkos::deep_copy(x, d);
@@ -83,7 +88,7 @@ void batches(int rank) {
   report("solve, row batch", max_difference(dx, x), same);
 
   // Every other system of device arrays: strided batches, gathered before the copies.
-  using device_strided = Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::CudaSpace>;
+  using device_strided = Kokkos::View<double**, Kokkos::LayoutStride, gpu_memory>;
   const auto every_other = [&](const device_rows& v, const char* label) {
     const device_rows wide(std::string(label), 2 * nsys, m);
     const device_strided s(wide.data(), Kokkos::LayoutStride(nsys, 2 * m, m, 1));
@@ -116,17 +121,17 @@ void along(int rank) {
         c(p, i, q) = coefficient(p * e2 + q, i, rank, 2);
         d(p, i, q) = coefficient(p * e2 + q, i, rank, 3);
       }
-  const auto da = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), a);
-  const auto db = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), b);
-  const auto dc = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), c);
-  const auto dd = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
-  const auto dd2 = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
+  const auto da = Kokkos::create_mirror_view_and_copy(gpu_memory(), a);
+  const auto db = Kokkos::create_mirror_view_and_copy(gpu_memory(), b);
+  const auto dc = Kokkos::create_mirror_view_and_copy(gpu_memory(), c);
+  const auto dd = Kokkos::create_mirror_view_and_copy(gpu_memory(), d);
+  const auto dd2 = Kokkos::create_mirror_view_and_copy(gpu_memory(), d);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", e0 * e2);
-  Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", e0 * e2);
+  Kokkos::View<int*, gpu_memory> dinfo("dinfo", e0 * e2);
   bmpi::solve_along(Kokkos::DefaultHostExecutionSpace(), MPI_COMM_WORLD, 1, a, b, c, d, info);
-  bmpi::solve_along(Kokkos::Cuda(), MPI_COMM_WORLD, 1, da, db, dc, dd, dinfo);
-  const auto f = bmpi::factorize_along(Kokkos::Cuda(), MPI_COMM_WORLD, 1, da, db, dc);
-  f.solve(Kokkos::Cuda(), dd2);
+  bmpi::solve_along(gpu_space(), MPI_COMM_WORLD, 1, da, db, dc, dd, dinfo);
+  const auto f = bmpi::factorize_along(gpu_space(), MPI_COMM_WORLD, 1, da, db, dc);
+  f.solve(gpu_space(), dd2);
   const auto worst_of = [&](const auto& dev) {
     const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev);
     double worst = 0;
@@ -158,7 +163,7 @@ void complex_lines(int rank) {
       zd(s, i) = Z(coefficient(s, i, rank, 3), coefficient(s, i, rank, 7));
     }
   const auto on_gpu = [](const auto& v) {
-    return Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), v);
+    return Kokkos::create_mirror_view_and_copy(gpu_memory(), v);
   };
   const auto difference = [&](const auto& device, const host_z& host) {
     const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
@@ -169,9 +174,9 @@ void complex_lines(int rank) {
     return worst;
   };
   const Kokkos::DefaultHostExecutionSpace host;
-  const Kokkos::Cuda gpu;
+  const gpu_space gpu;
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
-  Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", nsys);
+  Kokkos::View<int*, gpu_memory> dinfo("dinfo", nsys);
   host_z x("x", nsys, m);
   Kokkos::deep_copy(x, zd);
   bmpi::solve(host, MPI_COMM_WORLD, za, zb, zc, x, info);
@@ -225,16 +230,16 @@ void blocks_with(int rank, HostD d, const char* one_shot, const char* factored) 
           rhs[((s * n + g) * m + r) * nrhs + k] = value<typename HostD::non_const_value_type>(
               s, g, rank, 70 + int(r * nrhs + k));
       }
-  const auto da = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), a);
-  const auto db = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), b);
-  const auto dc = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), c);
-  const auto dd0 = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
-  const auto dd = Kokkos::create_mirror_view_and_copy(Kokkos::CudaSpace(), d);
+  const auto da = Kokkos::create_mirror_view_and_copy(gpu_memory(), a);
+  const auto db = Kokkos::create_mirror_view_and_copy(gpu_memory(), b);
+  const auto dc = Kokkos::create_mirror_view_and_copy(gpu_memory(), c);
+  const auto dd0 = Kokkos::create_mirror_view_and_copy(gpu_memory(), d);
+  const auto dd = Kokkos::create_mirror_view_and_copy(gpu_memory(), d);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
-  Kokkos::View<int*, Kokkos::CudaSpace> dinfo("dinfo", nsys);
+  Kokkos::View<int*, gpu_memory> dinfo("dinfo", nsys);
   const bandsolve::algo::block_thomas algorithm{};
   bmpi::solve(Kokkos::DefaultHostExecutionSpace(), MPI_COMM_WORLD, algorithm, a, b, c, d, info);
-  bmpi::solve(Kokkos::Cuda(), MPI_COMM_WORLD, algorithm, da, db, dc, dd, dinfo);
+  bmpi::solve(gpu_space(), MPI_COMM_WORLD, algorithm, da, db, dc, dd, dinfo);
   const auto worst = [&](const auto& device) {
     const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
     double w = 0;
@@ -246,10 +251,10 @@ void blocks_with(int rank, HostD d, const char* one_shot, const char* factored) 
   bool same = true;
   for (std::size_t s = 0; s < nsys; ++s) same = same && dinfo_back(s) == info(s);
   report(one_shot, worst(dd), same);
-  const auto f = bmpi::factorize(Kokkos::Cuda(), MPI_COMM_WORLD, algorithm, da, db, dc);
+  const auto f = bmpi::factorize(gpu_space(), MPI_COMM_WORLD, algorithm, da, db, dc);
   for (int k = 0; k < 2; ++k) {
     Kokkos::deep_copy(dd, dd0);
-    f.solve(Kokkos::Cuda(), dd);
+    f.solve(gpu_space(), dd);
     report(factored, worst(dd), f.info()(0) == info(0));
   }
 }

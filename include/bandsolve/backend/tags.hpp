@@ -4,8 +4,11 @@
 //   Kokkos::OpenMP -> backend::openmp_simd  (threads over chunks, `omp simd` across systems)
 //   Kokkos::Cuda   -> backend::device       (a thread per system, or a team per tile of systems;
 //                                            backend/device/)
+//   HIP            -> backend::device       (the same kernels on AMD GPUs; gpu_spaces.hpp)
 // The device backend also runs on host execution spaces when a caller names it explicitly (the
 // trailing backend argument of solve and factorize), so that its kernels are tested without a GPU.
+#include <bandsolve/backend/gpu_spaces.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
@@ -37,7 +40,7 @@ struct default_for {
   static_assert(detail::always_false<ExecutionSpace>,
                 "bandsolve: no backend for this Kokkos execution space. Supported: "
                 "Kokkos::Serial (backend::serial), Kokkos::OpenMP (backend::openmp_simd) and "
-                "Kokkos::Cuda (backend::device), when Kokkos is built with them");
+                "Kokkos::Cuda and Kokkos::HIP (backend::device), when Kokkos is built with them");
   using type = void;
 };
 
@@ -56,6 +59,12 @@ struct default_for<Kokkos::OpenMP> {
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>
 struct default_for<Kokkos::Cuda> {
+  using type = device;
+};
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+template <>
+struct default_for<hip_space> {
   using type = device;
 };
 #endif

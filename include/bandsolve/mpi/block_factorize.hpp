@@ -170,7 +170,10 @@ class block_factorization {
           fn(), "this factorization is empty (default-constructed)");
     const auto scalar = detail::block_scalar_code<T, typename DView::non_const_value_type>();
     const detail::partition p = detail::agree_on_arguments(fn(), s_.comm, scalar, [&] {
-      const std::size_t slots = W > 0 ? (s_.p.nsys + W - 1) / W : s_.p.nsys;
+      // Packs of W systems, or one system per slot (W = 0); no division by W written for W = 0,
+      // which Clang warns about even where it is not taken.
+      constexpr std::size_t per_slot = W > 0 ? std::size_t(W) : 1;
+      const std::size_t slots = (s_.p.nsys + per_slot - 1) / per_slot;
       const std::size_t expected[3] = {slots, rows(), m()};
       const char* what[3] = {W > 0 ? " packs" : " systems", " block rows", " rows per block"};
       for (int k = 0; k < 3; ++k)

@@ -116,7 +116,7 @@ class factorization {
     return sizeof(T) * (f.r.extent(0) + f.lo.extent(0) + f.cf.extent(0) + f.af.extent(0) +
                         3 * f.first.extent(0));
   }
-  // Whether the local passes are the device backend's (Kokkos::Cuda, or backend::device{}).
+  // Whether the local passes are the device backend's (a GPU space, or backend::device{}).
   bool on_device_backend() const { return s_.device_passes; }
   // Lines per pack of the stored factors: a host pass of packs of L lines reads them as packs
   // when L divides this (otherwise one line at a time).

@@ -3,10 +3,11 @@
 // on the host passes), carved from buffers kept between calls (backend/scratch.hpp): on the
 // device the forward rows, reduced rows, interface values and codes; on the host the staging of
 // the reduced rows and interface values, the exchange buffers and the reduced systems (pinned
-// host memory for a CUDA device, so that the copies between the two run at the bus's speed). A
+// host memory for a GPU, so that the copies between the two run at the bus's speed). A
 // call takes the device buffer first, then the host staging. Allocated afresh on every call,
 // these buffers cost a cudaMalloc each, pageable copies and a page fault for every 4 KiB page on
 // first touch: on an H200 with 2 ranks that was most of a 256^3 solve's time.
+#include <bandsolve/backend/gpu_spaces.hpp>
 #include <bandsolve/backend/scratch.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -17,19 +18,9 @@
 
 namespace bandsolve::mpi::detail {
 
-// Host memory for staging the device passes' rows: pinned where the device is CUDA's.
+// Host memory for staging the device passes' rows: pinned where the device is a GPU.
 template <class DeviceMemorySpace>
-struct staging_space {
-  using type = Kokkos::HostSpace;
-};
-#if defined(KOKKOS_ENABLE_CUDA)
-template <>
-struct staging_space<Kokkos::CudaSpace> {
-  using type = Kokkos::CudaHostPinnedSpace;
-};
-#endif
-template <class DeviceMemorySpace>
-using staging_space_t = typename staging_space<DeviceMemorySpace>::type;
+using staging_space_t = backend::pinned_host_space_t<DeviceMemorySpace>;
 
 // The kept buffers of the device passes' rows and of the host staging, apart from each other
 // (on host spaces both are host memory) and from the one the solves inside the call take.

@@ -23,6 +23,7 @@
 // (chunk sweeps, then the chunks' first rows, then the reduced system: each PCR step, or the
 // two-way Thomas sweep, or the hybrid one level down, whose own first bad row names the
 // reduced row).
+#include <bandsolve/backend/gpu_spaces.hpp>
 #include <bandsolve/backend/host_simd/chunk_lanes.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
@@ -48,16 +49,13 @@ struct thomas_pcr_gpu_shape {
 };
 
 // The shape thomas_pcr_solve takes for a team of type Member: thomas_pcr_gpu_shape for
-// Kokkos::Cuda team members, thomas_pcr_shape otherwise (CPU teams, single_thread).
+// GPU team members (Kokkos::Cuda, HIP), thomas_pcr_shape otherwise (CPU teams, single_thread).
 template <class Member, class T, class = void>
 struct thomas_pcr_team_shape : thomas_pcr_shape<T> {};
-#if defined(KOKKOS_ENABLE_CUDA)
 template <class Member, class T>
 struct thomas_pcr_team_shape<
-    Member, T,
-    std::enable_if_t<std::is_same_v<typename Member::execution_space, Kokkos::Cuda>>>
+    Member, T, std::enable_if_t<backend::is_gpu_space_v<typename Member::execution_space>>>
     : thomas_pcr_gpu_shape<T> {};
-#endif
 
 namespace detail {
 
@@ -548,7 +546,7 @@ KOKKOS_INLINE_FUNCTION int thomas_pcr_solve_shaped(const Member& team, index_t n
 }  // namespace detail
 
 // Elements of T the team form needs as workspace for a system of n rows and a team of
-// team_size threads, whichever team type calls it (with CUDA enabled, the larger of the two
+// team_size threads, whichever team type calls it (with a GPU backend, the larger of the two
 // shapes' needs, so that a size computed on the host fits a GPU team).
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr index_t thomas_pcr_workspace(index_t n, int team_size) {
@@ -556,7 +554,7 @@ KOKKOS_INLINE_FUNCTION constexpr index_t thomas_pcr_workspace(index_t n, int tea
   const index_t cpu =
       detail::thomas_pcr_layout<T, cpu_shape::lanes, cpu_shape::chunk_rows>::workspace(n,
                                                                                       team_size);
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(BANDSOLVE_GPU_BACKEND)
   using gpu_shape = thomas_pcr_gpu_shape<T>;
   const index_t gpu =
       detail::thomas_pcr_layout<T, gpu_shape::lanes, gpu_shape::chunk_rows>::workspace(n,

@@ -1,10 +1,10 @@
-// CUDA only: the umbrella header in a translation unit compiled by nvcc against a Kokkos with
-// the CUDA backend (what a user whose Kokkos has CUDA gets, even when solving on the host), and
-// ordinary batched host solves through it on Kokkos::Serial: Thomas and the Thomas-PCR hybrid,
-// row layout, checked by their residuals, then one call of every solver family (info only), so
-// that nvcc compiles each instantiation a CUDA user's host solves would; then the hybrid and
-// automatic on Kokkos::Cuda. Kokkos::initialize needs a GPU in a CUDA build. A plain main():
-// returns 1 on failure.
+// GPU builds only (CUDA or HIP): the umbrella header in a translation unit compiled by the GPU
+// compiler (nvcc, hipcc) against a Kokkos with a GPU backend (what such a user gets, even when
+// solving on the host), and ordinary batched host solves through it on Kokkos::Serial: Thomas and
+// the Thomas-PCR hybrid, row layout, checked by their residuals, then one call of every solver
+// family (info only), so that the GPU compiler compiles each instantiation a user's host solves
+// would; then the GPU's own paths on Kokkos' default execution space (Kokkos::Cuda, HIP).
+// Kokkos::initialize needs a GPU in such a build. A plain main(): returns 1 on failure.
 #include <bandsolve/bandsolve.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -18,6 +18,12 @@
 #include <utility>
 
 namespace {
+
+// The GPU: Kokkos' default execution space in a build with a GPU backend.
+using gpu_space = Kokkos::DefaultExecutionSpace;
+using gpu_memory = gpu_space::memory_space;
+static_assert(bandsolve::backend::is_gpu_space_v<gpu_space>,
+              "test_umbrella_header: build it against a Kokkos with CUDA or HIP");
 
 int failures = 0;
 
@@ -119,7 +125,7 @@ void solve_and_factor(const std::string& name, Algo algorithm, std::size_t nsys,
 }
 
 // Every solver family through the umbrella header, on Serial: each instantiation is compiled by
-// nvcc (host and device passes) as it would be in a CUDA user's program; info must be 0.
+// the GPU compiler (host and device passes) as it would be in a GPU user's program; info must be 0.
 void every_family() {
   namespace bl = bandsolve::layout;
   namespace algo = bandsolve::algo;
@@ -129,15 +135,15 @@ void every_family() {
   solve_and_factor<bl::row>("automatic", algo::automatic{}, nsys, n, info);
   {
     // On the device backend factorize(automatic) is Thomas's device factorization.
-    using dev_view = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+    using dev_view = Kokkos::View<double**, Kokkos::LayoutRight, gpu_memory>;
     using automatic_type = decltype(bandsolve::factorize(
-        std::declval<const Kokkos::Cuda&>(), algo::automatic{}, std::declval<const dev_view&>(),
+        std::declval<const gpu_space&>(), algo::automatic{}, std::declval<const dev_view&>(),
         std::declval<const dev_view&>(), std::declval<const dev_view&>()));
     using thomas_type = decltype(bandsolve::factorize(
-        std::declval<const Kokkos::Cuda&>(), algo::thomas{}, std::declval<const dev_view&>(),
+        std::declval<const gpu_space&>(), algo::thomas{}, std::declval<const dev_view&>(),
         std::declval<const dev_view&>(), std::declval<const dev_view&>()));
     static_assert(std::is_same_v<automatic_type, thomas_type>,
-                  "factorize(automatic) on Kokkos::Cuda is Thomas's device factorization");
+                  "factorize(automatic) on the GPU is Thomas's device factorization");
   }
   {
     tri_batch<bl::column, float> p(nsys, n);
@@ -217,7 +223,7 @@ void every_family() {
   }
 }
 
-// solve_along on Kokkos::Cuda: every axis of a 3-D LayoutRight array in device memory, Thomas
+// solve_along on the GPU: every axis of a 3-D LayoutRight array in device memory, Thomas
 // with full and shared coefficients (and solve_along_add, factorize_along with solve_add, and
 // complex d over the real coefficients), symmetric and partial pivoting with full ones and
 // periodic with both (each also solve_along_add, factorize_along and solve_add), block Thomas
@@ -226,7 +232,7 @@ void every_family() {
 // rows whose solution is all ones (d = a + b + c without the entries outside the matrix, all of
 // them for periodic lines).
 void along_on_device() {
-  using mem = Kokkos::CudaSpace;
+  using mem = gpu_memory;
   const std::size_t e[3] = {6, 40, 33};
   for (int axis = 0; axis < 3; ++axis) {
     Kokkos::View<double***, Kokkos::LayoutRight, mem> a("a", e[0], e[1], e[2]),
@@ -259,12 +265,12 @@ void along_on_device() {
     auto rhs = Kokkos::create_mirror_view(d);
     Kokkos::deep_copy(rhs, hd);
     Kokkos::deep_copy(d, rhs);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis, a, b, c, d, info);
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::thomas{}, axis, a, b, c, d, info);
     Kokkos::fence();
-    const std::string axis_name = "solve_along on Kokkos::Cuda, axis " + std::to_string(axis);
+    const std::string axis_name = "solve_along on the GPU, axis " + std::to_string(axis);
     report((axis_name + ", full coefficients").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
     Kokkos::deep_copy(d, rhs);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis, sa, sb, sc, d, info);
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::thomas{}, axis, sa, sb, sc, d, info);
     Kokkos::fence();
     report((axis_name + ", shared coefficients").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
@@ -282,20 +288,20 @@ void along_on_device() {
       return w;
     };
     Kokkos::deep_copy(z, hz0);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis, a, b, c, z, info);
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::thomas{}, axis, a, b, c, z, info);
     Kokkos::fence();
     report((axis_name + ", complex d over real coefficients").c_str(),
            failed() + (zworst() > 1e-12 ? 1 : 0));
     // factorize_along(thomas): full and shared coefficients, each solved twice.
-    const auto ft = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis,
+    const auto ft = bandsolve::factorize_along(gpu_space(), bandsolve::algo::thomas{}, axis,
                                                a, b, c);
-    const auto fts = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis,
+    const auto fts = bandsolve::factorize_along(gpu_space(), bandsolve::algo::thomas{}, axis,
                                                 sa, sb, sc, d);
     for (const auto* f : {&ft, &fts}) {
       int wrong = bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f->info()));
       for (int repeat = 0; repeat < 2; ++repeat) {
         Kokkos::deep_copy(d, rhs);
-        f->solve(Kokkos::Cuda(), d);
+        f->solve(gpu_space(), d);
         Kokkos::fence();
         wrong += worst() > 1e-12 ? 1 : 0;
       }
@@ -303,7 +309,7 @@ void along_on_device() {
              wrong);
     }
     Kokkos::deep_copy(z, hz0);
-    ft.solve(Kokkos::Cuda(), z);
+    ft.solve(gpu_space(), z);
     Kokkos::fence();
     report((axis_name + ", factorize_along, complex d").c_str(), zworst() > 1e-12 ? 1 : 0);
     // solve_add: u (0.25 everywhere) += x, d only read.
@@ -312,7 +318,7 @@ void along_on_device() {
       const Kokkos::View<double***, Kokkos::LayoutRight, mem> u("u", e[0], e[1], e[2]);
       Kokkos::deep_copy(u, 0.25);
       const Kokkos::View<const double***, Kokkos::LayoutRight, mem> d_in = d;
-      ft.solve_add(Kokkos::Cuda(), d_in, u);
+      ft.solve_add(gpu_space(), d_in, u);
       Kokkos::fence();
       const auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
       Kokkos::deep_copy(hd, d);
@@ -322,49 +328,49 @@ void along_on_device() {
       report((axis_name + ", factorize_along, solve_add").c_str(), wrong ? 1 : 0);
     }
     Kokkos::deep_copy(z, hz0);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, z, info);
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::symmetric{}, axis, b, c, z, info);
     Kokkos::fence();
     report((axis_name + ", symmetric, complex d").c_str(), failed() + (zworst() > 1e-12 ? 1 : 0));
     Kokkos::deep_copy(d, rhs);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, d, info);
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::symmetric{}, axis, b, c, d, info);
     Kokkos::fence();
     report((axis_name + ", symmetric").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
-    const auto fsym = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::symmetric{},
+    const auto fsym = bandsolve::factorize_along(gpu_space(), bandsolve::algo::symmetric{},
                                                  axis, b, c);
     Kokkos::deep_copy(d, rhs);
-    fsym.solve(Kokkos::Cuda(), d);
+    fsym.solve(gpu_space(), d);
     Kokkos::fence();
     report((axis_name + ", symmetric, factorize_along").c_str(),
            bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fsym.info())) +
                (worst() > 1e-12 ? 1 : 0));
     // Periodic lines of the same rows: every row sums to 6 (n = 1 and 2 fold alike).
     Kokkos::deep_copy(d, 6.0);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis, a, b, c, d, info);
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::periodic{}, axis, a, b, c, d, info);
     Kokkos::fence();
     report((axis_name + ", periodic").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
     Kokkos::deep_copy(d, 6.0);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis, sa, sb, sc, d, info);
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::periodic{}, axis, sa, sb, sc, d, info);
     Kokkos::fence();
     report((axis_name + ", periodic, shared coefficients").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
-    const auto fp = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis,
+    const auto fp = bandsolve::factorize_along(gpu_space(), bandsolve::algo::periodic{}, axis,
                                                a, b, c);
     Kokkos::deep_copy(d, 6.0);
-    fp.solve(Kokkos::Cuda(), d);
+    fp.solve(gpu_space(), d);
     Kokkos::fence();
     report((axis_name + ", periodic, factorize_along").c_str(),
            bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fp.info())) +
                (worst() > 1e-12 ? 1 : 0));
     Kokkos::deep_copy(d, rhs);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::partial_pivoting{}, axis, a, b, c, d,
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::partial_pivoting{}, axis, a, b, c, d,
                            info);
     Kokkos::fence();
     report((axis_name + ", partial pivoting").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
-    const auto fpiv = bandsolve::factorize_along(Kokkos::Cuda(),
+    const auto fpiv = bandsolve::factorize_along(gpu_space(),
                                                  bandsolve::algo::partial_pivoting{}, axis, a, b,
                                                  c);
     Kokkos::deep_copy(d, rhs);
-    fpiv.solve(Kokkos::Cuda(), d);
+    fpiv.solve(gpu_space(), d);
     Kokkos::fence();
     report((axis_name + ", partial pivoting, factorize_along").c_str(),
            bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fpiv.info())) +
@@ -373,7 +379,7 @@ void along_on_device() {
     // copied to d for the check.
     Kokkos::View<double***, Kokkos::LayoutRight, mem> u("u", e[0], e[1], e[2]);
     Kokkos::deep_copy(d, rhs);
-    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::thomas{}, axis, a, b, c, d, u,
+    bandsolve::solve_along_add(gpu_space(), bandsolve::algo::thomas{}, axis, a, b, c, d, u,
                                info);
     Kokkos::deep_copy(d, u);
     report((axis_name + ", solve_along_add").c_str(), failed() + (worst() > 1e-12 ? 1 : 0));
@@ -387,30 +393,30 @@ void along_on_device() {
     };
     Kokkos::deep_copy(d, 6.0);
     Kokkos::deep_copy(u, 0.0);
-    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::periodic{}, axis, sa, sb, sc,
+    bandsolve::solve_along_add(gpu_space(), bandsolve::algo::periodic{}, axis, sa, sb, sc,
                                d_in, u, info);
     added(", periodic, solve_along_add", failed());
     Kokkos::deep_copy(d, 6.0);
     Kokkos::deep_copy(u, 0.0);
-    fp.solve_add(Kokkos::Cuda(), d_in, u);
+    fp.solve_add(gpu_space(), d_in, u);
     added(", periodic, factorize_along, solve_add", 0);
     Kokkos::deep_copy(d, rhs);
     Kokkos::deep_copy(u, 0.0);
-    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::partial_pivoting{}, axis, a, b,
+    bandsolve::solve_along_add(gpu_space(), bandsolve::algo::partial_pivoting{}, axis, a, b,
                                c, d_in, u, info);
     added(", partial pivoting, solve_along_add", failed());
     Kokkos::deep_copy(d, rhs);
     Kokkos::deep_copy(u, 0.0);
-    fpiv.solve_add(Kokkos::Cuda(), d_in, u);
+    fpiv.solve_add(gpu_space(), d_in, u);
     added(", partial pivoting, factorize_along, solve_add", 0);
     Kokkos::deep_copy(d, rhs);
     Kokkos::deep_copy(u, 0.0);
-    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::symmetric{}, axis, b, c, d_in, u,
+    bandsolve::solve_along_add(gpu_space(), bandsolve::algo::symmetric{}, axis, b, c, d_in, u,
                                info);
     added(", symmetric, solve_along_add", failed());
     Kokkos::deep_copy(d, rhs);
     Kokkos::deep_copy(u, 0.0);
-    fsym.solve_add(Kokkos::Cuda(), d_in, u);
+    fsym.solve_add(gpu_space(), d_in, u);
     added(", symmetric, factorize_along, solve_add", 0);
     // Block lines of m = 3 unknowns per point: B = 4 I + 0.5 off the diagonal, A = C = -I, full
     // arrays and shared ones (the same blocks); d = A 1 row by row, the solution all ones.
@@ -446,21 +452,21 @@ void along_on_device() {
       return w;
     };
     Kokkos::deep_copy(bd, hbd);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::block_thomas{}, axis, ba, bb, ba, bd,
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::block_thomas{}, axis, ba, bb, ba, bd,
                            info);
     Kokkos::fence();
     report((axis_name + ", block_thomas, m = 3").c_str(),
            failed() + (block_worst() > 1e-12 ? 1 : 0));
     Kokkos::deep_copy(bd, hbd);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::block_thomas{}, axis, sba, sbb, sba,
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::block_thomas{}, axis, sba, sbb, sba,
                            bd, info);
     Kokkos::fence();
     report((axis_name + ", block_thomas, m = 3, shared coefficients").c_str(),
            failed() + (block_worst() > 1e-12 ? 1 : 0));
-    const auto fb = bandsolve::factorize_along(Kokkos::Cuda(), bandsolve::algo::block_thomas{},
+    const auto fb = bandsolve::factorize_along(gpu_space(), bandsolve::algo::block_thomas{},
                                                axis, ba, bb, ba);
     Kokkos::deep_copy(bd, hbd);
-    fb.solve(Kokkos::Cuda(), bd);
+    fb.solve(gpu_space(), bd);
     Kokkos::fence();
     report((axis_name + ", block_thomas, m = 3, factorize_along").c_str(),
            bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fb.info())) +
@@ -475,12 +481,12 @@ void along_on_device() {
     };
     Kokkos::deep_copy(bd, hbd);
     Kokkos::deep_copy(bu, 0.0);
-    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::block_thomas{}, axis, ba, bb, ba,
+    bandsolve::solve_along_add(gpu_space(), bandsolve::algo::block_thomas{}, axis, ba, bb, ba,
                                bd_in, bu, info);
     block_added(", block_thomas, m = 3, solve_along_add", failed());
     Kokkos::deep_copy(bd, hbd);
     Kokkos::deep_copy(bu, 0.0);
-    fb.solve_add(Kokkos::Cuda(), bd_in, bu);
+    fb.solve_add(gpu_space(), bd_in, bu);
     block_added(", block_thomas, m = 3, factorize_along, solve_add", 0);
     // Pentadiagonal lines (1, -4, 8, -4, 1) in band storage, full (LayoutLeft) and shared:
     // d = A 1, the solution all ones.
@@ -507,23 +513,23 @@ void along_on_device() {
     Kokkos::deep_copy(sab, hsab);
     const auto band_rhs = Kokkos::create_mirror_view_and_copy(mem(), hd);
     Kokkos::deep_copy(d, band_rhs);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::banded_lu{kl, ku}, axis, ab, d, info);
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::banded_lu{kl, ku}, axis, ab, d, info);
     Kokkos::fence();
     report((axis_name + ", banded_lu, kl = ku = 2").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
     Kokkos::deep_copy(d, band_rhs);
-    bandsolve::solve_along(Kokkos::Cuda(), bandsolve::algo::banded_lu{kl, ku}, axis, sab, d,
+    bandsolve::solve_along(gpu_space(), bandsolve::algo::banded_lu{kl, ku}, axis, sab, d,
                            info);
     Kokkos::fence();
     report((axis_name + ", banded_lu, shared band").c_str(),
            failed() + (worst() > 1e-12 ? 1 : 0));
-    const auto fab = bandsolve::factorize_along(Kokkos::Cuda(),
+    const auto fab = bandsolve::factorize_along(gpu_space(),
                                                 bandsolve::algo::banded_lu{kl, ku}, axis, ab);
     const auto fsab = bandsolve::factorize_along(
-        Kokkos::Cuda(), bandsolve::algo::banded_lu{kl, ku, false}, axis, sab, d);
+        gpu_space(), bandsolve::algo::banded_lu{kl, ku, false}, axis, sab, d);
     for (const auto* f : {&fab, &fsab}) {
       Kokkos::deep_copy(d, band_rhs);
-      f->solve(Kokkos::Cuda(), d);
+      f->solve(gpu_space(), d);
       Kokkos::fence();
       report((axis_name + (f == &fab ? ", banded_lu, factorize_along"
                                      : ", banded_lu, factorize_along, shared band"))
@@ -534,26 +540,26 @@ void along_on_device() {
     // u += x into u = 0, d only read.
     Kokkos::deep_copy(d, band_rhs);
     Kokkos::deep_copy(u, 0.0);
-    bandsolve::solve_along_add(Kokkos::Cuda(), bandsolve::algo::banded_lu{kl, ku}, axis, ab, d_in,
+    bandsolve::solve_along_add(gpu_space(), bandsolve::algo::banded_lu{kl, ku}, axis, ab, d_in,
                                u, info);
     added(", banded_lu, solve_along_add", failed());
     Kokkos::deep_copy(d, band_rhs);
     Kokkos::deep_copy(u, 0.0);
-    fab.solve_add(Kokkos::Cuda(), d_in, u);
+    fab.solve_add(gpu_space(), d_in, u);
     added(", banded_lu, factorize_along, solve_add", 0);
   }
 }
 
-// PCR and CR on Kokkos::Cuda with CudaSpace Views: the device path (a team per system), its
+// PCR and CR on the GPU with Views in its memory: the device path (a team per system), its
 // rows in team scratch level 1 at n = 1001 (double PCR) and level 0 at n = 64; info must be 0.
 void reductions_on_device() {
-  solve_and_check<double, bandsolve::algo::pcr, Kokkos::Cuda>("pcr, double",
+  solve_and_check<double, bandsolve::algo::pcr, gpu_space>("pcr, double",
                                                               bandsolve::algo::pcr{}, 33, 1001);
-  solve_and_check<float, bandsolve::algo::cr, Kokkos::Cuda>("cr, float", bandsolve::algo::cr{},
+  solve_and_check<float, bandsolve::algo::cr, gpu_space>("cr, float", bandsolve::algo::cr{},
                                                             40, 64);
 }
 
-// Shared off-diagonals and the Toeplitz divide and conquer on Kokkos::Cuda with CudaSpace Views:
+// Shared off-diagonals and the Toeplitz divide and conquer on the GPU with Views in its memory:
 // their device paths, the default there. Row-layout d (row tiles), column-layout complex<float>
 // d (a thread per system in place), a divide-and-conquer plan solved twice, the one-shot solve
 // in float and a plan on the Thomas path; info must be 0 and every value finite.
@@ -583,8 +589,8 @@ int non_finite(const View& v) {
 void toeplitz_on_device() {
   namespace bl = bandsolve::layout;
   namespace algo = bandsolve::algo;
-  using dev_mem = Kokkos::CudaSpace;
-  const Kokkos::Cuda cuda;
+  using dev_mem = gpu_memory;
+  const gpu_space gpu;
   const std::size_t nsys = 40, n = 100;
   Kokkos::View<int*, dev_mem> info("info", nsys);
   const auto failed = [&] {
@@ -593,30 +599,30 @@ void toeplitz_on_device() {
   const auto m = bandsolve::make_shared_offdiag(1.0, 1.0, 1.0, 1.0, offdiag_diagonal{});
   auto d = bandsolve::make_batch<bl::row, double, dev_mem>("d", nsys, n);
   Kokkos::deep_copy(d, 1.0);
-  bandsolve::solve(cuda, algo::shared_offdiag{}, m, d, info);
-  report("shared_offdiag on Kokkos::Cuda, row, double", failed() + non_finite(d));
+  bandsolve::solve(gpu, algo::shared_offdiag{}, m, d, info);
+  report("shared_offdiag on the GPU, row, double", failed() + non_finite(d));
   auto dc = bandsolve::make_batch<bl::column, Kokkos::complex<float>, dev_mem>("dc", nsys, n);
   Kokkos::deep_copy(dc, Kokkos::complex<float>(1, -1));
-  bandsolve::solve(cuda, algo::shared_offdiag{}, m, dc, info,
+  bandsolve::solve(gpu, algo::shared_offdiag{}, m, dc, info,
                    bandsolve::shared_offdiag_options{bandsolve::singular_last_row::pin, 0.0});
-  report("shared_offdiag on Kokkos::Cuda, column, complex<float>", failed() + non_finite(dc));
+  report("shared_offdiag on the GPU, column, complex<float>", failed() + non_finite(dc));
 
   Kokkos::View<double*, dev_mem> x("x", 100000);
-  const auto plan = bandsolve::factorize(cuda, algo::toeplitz_dc{}, 1.0, 4.0, 1.0, x.extent(0));
+  const auto plan = bandsolve::factorize(gpu, algo::toeplitz_dc{}, 1.0, 4.0, 1.0, x.extent(0));
   for (int round = 0; round < 2; ++round) {
     Kokkos::deep_copy(x, 1.0);
-    plan.solve(cuda, x);
+    plan.solve(gpu, x);
   }
-  report("toeplitz_dc plan on Kokkos::Cuda, double", plan.info() + non_finite(x));
+  report("toeplitz_dc plan on the GPU, double", plan.info() + non_finite(x));
   Kokkos::View<float*, dev_mem> xf("xf", 5003);
   Kokkos::deep_copy(xf, 1.0f);
-  bandsolve::solve(cuda, algo::toeplitz_dc{}, 1.0f, -4.0f, 0.5f, xf);
-  report("toeplitz_dc one-shot on Kokkos::Cuda, float", non_finite(xf));
+  bandsolve::solve(gpu, algo::toeplitz_dc{}, 1.0f, -4.0f, 0.5f, xf);
+  report("toeplitz_dc one-shot on the GPU, float", non_finite(xf));
   Kokkos::View<double*, dev_mem> xt("xt", 10000);
   Kokkos::deep_copy(xt, 1.0);
-  const auto thomas = bandsolve::factorize(cuda, algo::toeplitz_dc{}, -1.0, 2.0 + 1e-6, -1.0, 10000);
-  thomas.solve(cuda, xt);
-  report("toeplitz_dc on Kokkos::Cuda, Thomas path",
+  const auto thomas = bandsolve::factorize(gpu, algo::toeplitz_dc{}, -1.0, 2.0 + 1e-6, -1.0, 10000);
+  thomas.solve(gpu, xt);
+  report("toeplitz_dc on the GPU, Thomas path",
          (thomas.uses_thomas() ? 0 : 1) + thomas.info() + non_finite(xt));
 }
 
@@ -633,11 +639,11 @@ int main(int argc, char* argv[]) {
   every_family();
   // On the GPU, the families whose device path a backend rule picks: the hybrid and automatic
   // (few long systems: Thomas's chunk method over many teams; a full batch: a thread per system).
-  solve_and_check<double, bandsolve::algo::thomas_pcr, Kokkos::Cuda>(
+  solve_and_check<double, bandsolve::algo::thomas_pcr, gpu_space>(
       "thomas_pcr, double", bandsolve::algo::thomas_pcr{}, 2, 5000);
-  solve_and_check<double, bandsolve::algo::automatic, Kokkos::Cuda>(
+  solve_and_check<double, bandsolve::algo::automatic, gpu_space>(
       "automatic, double", bandsolve::algo::automatic{}, 2, 5000);
-  solve_and_check<float, bandsolve::algo::automatic, Kokkos::Cuda>(
+  solve_and_check<float, bandsolve::algo::automatic, gpu_space>(
       "automatic, float", bandsolve::algo::automatic{}, 3000, 64);
   along_on_device();
   toeplitz_on_device();
