@@ -12,21 +12,16 @@
 # Environment: BANDSOLVE_DEPS_DIR (default ~/.cache/bandsolve).
 set -euo pipefail
 
-case "${1:-}" in
-  "") ;;
-  -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) echo "[bandsolve-setup-hip] unknown argument: $1" >&2; exit 2 ;;
-esac
-
 scripts=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+log_tag=bandsolve-setup-hip
+# shellcheck source=setup-steps.sh
+source "$scripts/setup-steps.sh"
+help_or_no_argument "${BASH_SOURCE[0]}" 2,12 "$@"
 deps_dir=${BANDSOLVE_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bandsolve}
 prefix="$deps_dir/kokkos-3.4-hip"
 mkdir -p "$deps_dir"
 setup_log="$deps_dir/setup-hip.log"
 : >"$setup_log"
-log_tag=bandsolve-setup-hip
-# shellcheck source=setup-steps.sh
-source "$scripts/setup-steps.sh"
 
 # Packages first (hipcc may be missing even where Kokkos was built), then the sources.
 src=$(bash "$scripts/setup-debian.sh" --hip --kokkos-source | tail -n1)

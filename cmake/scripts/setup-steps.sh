@@ -24,3 +24,14 @@ step() {
 }
 # note WHAT: a step with nothing to do.
 note() { log "$1: 0.0 s"; }
+
+# help_or_no_argument SCRIPT LINES [ARG]: for -h or --help prints LINES (a sed range such as 2,12)
+# of SCRIPT's header comment and exits; any other argument is an error; none returns.
+help_or_no_argument() {
+  local script=$1 lines=$2
+  case "${3:-}" in
+    "") ;;
+    -h|--help) sed -n "${lines}p" "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) log "unknown argument: $3"; exit 2 ;;
+  esac
+}
