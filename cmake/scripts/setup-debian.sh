@@ -33,16 +33,18 @@ for arg in "$@"; do
   esac
 done
 
-deps_dir=${BANDSOLVE_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bandsolve}
-kokkos_prefix="$deps_dir/kokkos-3.4-openmp"
-mkdir -p "$deps_dir"
-setup_log="$deps_dir/setup.log"
-# --kokkos-source runs after a full run (from setup-kokkos-cuda.sh): it appends to that run's log.
-[ $source_only -eq 1 ] || : >"$setup_log"
-
 log_tag=bandsolve-setup
 # shellcheck source=setup-steps.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup-steps.sh"
+kokkos_prefix="$deps_dir/kokkos-3.4-openmp"
+# --kokkos-source runs after a full run (from setup-kokkos-cuda.sh and setup-kokkos-hip.sh): it
+# appends to that run's log.
+if [ $source_only -eq 1 ]; then
+  mkdir -p "$deps_dir"
+  setup_log="$deps_dir/setup.log"
+else
+  start_log setup.log
+fi
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # --- apt sources: bookworm-backports (Catch2 v3) and deb-src (trilinos source) --------------------

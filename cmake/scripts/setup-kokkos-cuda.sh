@@ -28,16 +28,13 @@ log_tag=bandsolve-setup-cuda
 # shellcheck source=setup-steps.sh
 source "$scripts/setup-steps.sh"
 help_or_no_argument "${BASH_SOURCE[0]}" 2,23 "$@"
-deps_dir=${BANDSOLVE_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bandsolve}
 cuda_arch=${BANDSOLVE_CUDA_ARCH:-80}
 case $cuda_arch in
   80) prefix="$deps_dir/kokkos-3.4-cuda" ;;
   90) prefix="$deps_dir/kokkos-3.4-cuda-sm90" ;;
   *) log "BANDSOLVE_CUDA_ARCH must be 80 or 90, not $cuda_arch"; exit 2 ;;
 esac
-mkdir -p "$deps_dir"
-setup_log="$deps_dir/setup-cuda.log"
-: >"$setup_log"
+start_log setup-cuda.log
 
 if [ -f "$prefix/.bandsolve-complete" ]; then
   note "Kokkos CUDA: already built in $prefix"

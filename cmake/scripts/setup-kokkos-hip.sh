@@ -17,11 +17,8 @@ log_tag=bandsolve-setup-hip
 # shellcheck source=setup-steps.sh
 source "$scripts/setup-steps.sh"
 help_or_no_argument "${BASH_SOURCE[0]}" 2,12 "$@"
-deps_dir=${BANDSOLVE_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bandsolve}
 prefix="$deps_dir/kokkos-3.4-hip"
-mkdir -p "$deps_dir"
-setup_log="$deps_dir/setup-hip.log"
-: >"$setup_log"
+start_log setup-hip.log
 
 # Packages first (hipcc may be missing even where Kokkos was built), then the sources.
 src=$(bash "$scripts/setup-debian.sh" --hip --kokkos-source | tail -n1)

@@ -1,5 +1,14 @@
 # Sourced by the setup scripts: quiet steps, one line each on stderr with its time.
-# The caller sets setup_log (where each command's output goes) and log_tag (the prefix of each line).
+# The caller sets log_tag (the prefix of each line) and setup_log (where each command's output
+# goes: start_log sets it). deps_dir is where the setup keeps what it builds.
+deps_dir=${BANDSOLVE_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bandsolve}
+
+# start_log NAME: $deps_dir/NAME, emptied, becomes the log.
+start_log() {
+  mkdir -p "$deps_dir"
+  setup_log="$deps_dir/$1"
+  : >"$setup_log"
+}
 
 log() { echo "[$log_tag] $*" >&2; }
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
