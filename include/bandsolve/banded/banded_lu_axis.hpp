@@ -28,6 +28,7 @@
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/banded/banded_lu.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/add_through_copy.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
@@ -325,9 +326,9 @@ std::size_t banded_axis_checks(const std::string& fn, const algo::banded_lu& alg
   check_bandwidths(fn, alg, static_cast<index_t>(ab.extent(band_axis)));
   if constexpr (static_cast<int>(ABView::rank) == Rank + 1) {
     for (int k = 0; k < Rank; ++k)
-      if (ab.extent(k) != d.extent(k))
-        throw_invalid_argument(fn, "ab.extent(", k, ") = ", ab.extent(k), " but d.extent(", k,
-                               ") = ", d.extent(k));
+      if (extent_at(ab, k) != extent_at(d, k))
+        throw_invalid_argument(fn, "ab.extent(", k, ") = ", extent_at(ab, k), " but d.extent(", k,
+                               ") = ", extent_at(d, k));
   } else if (ab.extent(0) != d.extent(axis)) {
     throw_invalid_argument(fn, "ab.extent(0) = ", ab.extent(0), " but d.extent(", axis,
                            ") = ", d.extent(axis),
@@ -345,7 +346,7 @@ void banded_axis_solve(const ExecutionSpace& exec, const algo::banded_lu& alg, i
   using T = typename ABView::non_const_value_type;
   using D = typename DView::value_type;
   constexpr int Rank = static_cast<int>(DView::rank);
-  const auto n = static_cast<index_t>(d.extent(axis));
+  const auto n = static_cast<index_t>(extent_at(d, axis));
   const auto abo = make_band_axis_operand<Rank, true, const T>(ab, axis);
   const auto dop = make_band_axis_operand<Rank, false, D>(d, axis);
   if constexpr (std::is_same_v<Backend, backend::device>) {

@@ -30,6 +30,7 @@
 // per lane of a work item.
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/block/block_thomas.hpp>
+#include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/add_through_copy.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
@@ -146,15 +147,15 @@ void block_axis_check_coefficient(const std::string& fn, const char* name, const
   constexpr int R = static_cast<int>(DView::rank) - 1;
   const std::size_t m = d.extent(R);
   const auto mismatch = [&](int k, int dk, std::size_t expected, const char* why) {
-    throw_invalid_argument(fn, name, ".extent(", k, ") = ", v.extent(k), " but ", d_name,
+    throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent_at(v, k), " but ", d_name,
                            ".extent(", dk, ") = ", expected, why);
   };
   const char* blocks = " (blocks of m x m for the m unknowns of a point)";
   if constexpr (static_cast<int>(View::rank) == R + 2) {
     for (int k = 0; k < R; ++k)
-      if (v.extent(k) != d.extent(k)) mismatch(k, k, d.extent(k), "");
+      if (extent_at(v, k) != extent_at(d, k)) mismatch(k, k, extent_at(d, k), "");
     for (int k = R; k < R + 2; ++k)
-      if (v.extent(k) != m) mismatch(k, R, m, blocks);
+      if (extent_at(v, k) != m) mismatch(k, R, m, blocks);
   } else {
     if (v.extent(0) != d.extent(axis))
       mismatch(0, axis, d.extent(axis),

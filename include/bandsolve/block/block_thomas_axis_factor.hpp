@@ -27,6 +27,7 @@
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_thomas_axis.hpp>
+#include <bandsolve/core/view_extents.hpp>
 
 #include <array>
 #include <string>
@@ -222,8 +223,8 @@ class block_axis_factorization {
       detail::throw_invalid_argument(fn, "d has ", R, " grid axes (rank ", R + 1,
                                      ") but the factorization has ", rank_);
     for (int k = 0; k < R; ++k)
-      if (d.extent(k) != extents_[static_cast<std::size_t>(k)])
-        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", d.extent(k),
+      if (detail::extent_at(d, k) != extents_[static_cast<std::size_t>(k)])
+        detail::throw_invalid_argument(fn, "d.extent(", k, ") = ", detail::extent_at(d, k),
                                        " but the factored grid has ",
                                        extents_[static_cast<std::size_t>(k)]);
     if (d.extent(R) != static_cast<std::size_t>(m_))
@@ -282,10 +283,10 @@ auto block_axis_factorize(const ExecutionSpace& exec, algo::block_thomas alg, in
   constexpr bool shared = AView::rank == 3 && BView::rank == 3 && CView::rank == 3;
   constexpr int L = block_axis_factor_lanes<T, Backend>;
   const line_packs lines = block_axis_factor_packs(grid, axis, L);
-  const auto n = static_cast<index_t>(grid.extent(axis));
+  const auto n = static_cast<index_t>(extent_at(grid, axis));
   const auto mi = static_cast<index_t>(m);
   std::array<std::size_t, 4> extents{};
-  for (int k = 0; k < R; ++k) extents[static_cast<std::size_t>(k)] = grid.extent(k);
+  for (int k = 0; k < R; ++k) extents[static_cast<std::size_t>(k)] = extent_at(grid, k);
   const std::size_t words =
       static_cast<std::size_t>(n) * static_cast<std::size_t>(3 * mi * mi + mi);
   const std::size_t factor_values =
@@ -325,7 +326,7 @@ void block_axis_factor_checks(const std::string& fn, int axis, const LikeView& l
   if (axis < 0 || axis >= R)
     throw_invalid_argument(fn, "axis = ", axis, " but ", like_name, " has ", R,
                            " grid axes (0 to ", R - 1, ")");
-  check_rows_fit_int(fn, like.extent(axis));
+  check_rows_fit_int(fn, extent_at(like, axis));
   block_size_dispatch(fn, like.extent(R), [](auto) {});
   block_axis_check_coefficient(fn, "a", a, like, axis, like_name);
   block_axis_check_coefficient(fn, "b", b, like, axis, like_name);
