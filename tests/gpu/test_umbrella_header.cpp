@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -550,13 +551,50 @@ void along_on_device() {
   }
 }
 
+// A complex batch on the GPU (a = c = 1, b = 4 + i, d = 1 - i, column layout) solved by Algo;
+// info must be 0 and the residual of every row within tol.
+template <class R, class Algo>
+void complex_on_device(const char* name, Algo algorithm, std::size_t nsys, std::size_t n) {
+  using Z = Kokkos::complex<R>;
+  using column = bandsolve::layout::column;
+  auto a = bandsolve::make_batch<column, Z, gpu_memory>("a", nsys, n);
+  auto b = bandsolve::make_batch<column, Z, gpu_memory>("b", nsys, n);
+  auto c = bandsolve::make_batch<column, Z, gpu_memory>("c", nsys, n);
+  auto d = bandsolve::make_batch<column, Z, gpu_memory>("d", nsys, n);
+  Kokkos::deep_copy(a, Z(1));
+  Kokkos::deep_copy(b, Z(4, 1));
+  Kokkos::deep_copy(c, Z(1));
+  Kokkos::deep_copy(d, Z(1, -1));
+  Kokkos::View<int*, gpu_memory> info("info", nsys);
+  bandsolve::solve(gpu_space(), algorithm, a, b, c, d, info);
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  double worst = 0;
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i) {
+      Z r = Z(4, 1) * x(i, s) - Z(1, -1);
+      if (i > 0) r += x(i - 1, s);
+      if (i + 1 < n) r += x(i + 1, s);
+      const double size = std::abs(double(r.real())) + std::abs(double(r.imag()));
+      worst = std::isfinite(size) ? std::max(worst, size) : size;
+    }
+  const int bad_rows = worst <= 64 * double(std::numeric_limits<R>::epsilon()) ? 0 : 1;
+  report(name, bad(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info)) + bad_rows);
+}
+
 // PCR and CR on the GPU with Views in its memory: the device path (a team per system), its
 // rows in team scratch level 1 at n = 1001 (double PCR) and level 0 at n = 64; info must be 0.
+// Complex systems through PCR, CR, the hybrid and automatic.
 void reductions_on_device() {
   solve_and_check<double, bandsolve::algo::pcr, gpu_space>("pcr, double",
                                                               bandsolve::algo::pcr{}, 33, 1001);
   solve_and_check<float, bandsolve::algo::cr, gpu_space>("cr, float", bandsolve::algo::cr{},
                                                             40, 64);
+  complex_on_device<double>("pcr on the GPU, complex<double>", bandsolve::algo::pcr{}, 5, 700);
+  complex_on_device<float>("cr on the GPU, complex<float>", bandsolve::algo::cr{}, 40, 64);
+  complex_on_device<double>("thomas_pcr on the GPU, complex<double>", bandsolve::algo::thomas_pcr{},
+                            2, 20000);
+  complex_on_device<double>("automatic on the GPU, complex<double>", bandsolve::algo::automatic{},
+                            300, 50);
 }
 
 // Shared off-diagonals and the Toeplitz divide and conquer on the GPU with Views in its memory:

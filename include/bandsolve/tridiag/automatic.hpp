@@ -90,11 +90,12 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
   return tridiag_choice::thomas;
 }
 
-// Solves with the algorithm choose_tridiag picks (same arguments and guarantees as the others).
+namespace detail {
+// algo::automatic on coefficients and d of one scalar type (real or complex).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-void solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a, const BView& b,
-           const CView& c, const DView& d, const InfoView& info) {
-  detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+void automatic_solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a,
+                     const BView& b, const CView& c, const DView& d, const InfoView& info) {
+  team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
   using T = typename DView::non_const_value_type;
   using Layout = layout_of_t<DView>;
   bool hybrid;
@@ -116,16 +117,34 @@ void solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a, cons
         !(a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1 && d.stride(1) == 1))
       hybrid = false;
   if (hybrid) {
-    solve(exec, algo::thomas_pcr{}, a, b, c, d, info);
+    bandsolve::solve(exec, algo::thomas_pcr{}, a, b, c, d, info);
     return;
   }
   if constexpr (!is_complex_v<typename BView::non_const_value_type>) {
     if (alg.symmetric) {
-      solve(exec, algo::symmetric{}, b, c, d, info);
+      bandsolve::solve(exec, algo::symmetric{}, b, c, d, info);
       return;
     }
   }
-  solve(exec, algo::thomas{}, a, b, c, d, info);
+  bandsolve::solve(exec, algo::thomas{}, a, b, c, d, info);
+}
+}  // namespace detail
+
+// Solves with the algorithm choose_tridiag picks (same arguments and guarantees as the others).
+// Real coefficients with complex d go to Thomas (or symmetric), which take them as they are: the
+// hybrid works in one scalar type.
+template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
+void solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a, const BView& b,
+           const CView& c, const DView& d, const InfoView& info) {
+  using T = typename DView::non_const_value_type;
+  if constexpr (is_complex_over_real_v<typename BView::non_const_value_type, T>) {
+    if (alg.symmetric)
+      solve(exec, algo::symmetric{}, b, c, d, info);
+    else
+      solve(exec, algo::thomas{}, a, b, c, d, info);
+  } else {
+    detail::automatic_solve(exec, alg, a, b, c, d, info);
+  }
 }
 
 // A batch given as algo::symmetric takes it (diag, offdiag, d, info as there).

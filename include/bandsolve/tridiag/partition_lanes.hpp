@@ -122,7 +122,8 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
   };
   constexpr auto lane_count = static_cast<std::size_t>(V);  // an array bound
   T ap[lane_count], cp[lane_count], dp[lane_count], a0[lane_count], c0[lane_count];
-  T d0[lane_count], sa[lane_count], sd[lane_count], w[lane_count], risk[lane_count];
+  T d0[lane_count], sa[lane_count], sd[lane_count], w[lane_count];
+  real_type_t<T> risk[lane_count];
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {  // rows 0 and 1, divided by their diagonal
     const T *pa = ch[k].a, *pb = ch[k].b, *pc = ch[k].c, *pd = ch[k].d;
@@ -134,7 +135,7 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
       const T A0 = no_a ? T(0) : ld(pa, l, nl, T(0));
       const T B0 = ld(pb, l, nl, T(1)), B1 = ld(pb + rs.b, l, nl, T(1));
       const T r = T(1) / B0, r1 = T(1) / B1;
-      risk[v] = pivot_risk(B1, r1, pivot_risk(B0, r, T(0)));
+      risk[v] = pivot_risk(B1, r1, pivot_risk(B0, r, real_type_t<T>(0)));
       a0[v] = r * A0;
       c0[v] = ld(pc, l, nl, T(0)) * r;
       d0[v] = r * ld(pd, l, nl, T(0));
@@ -173,7 +174,7 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
       }
     }
   }
-  T total = T(0);
+  real_type_t<T> total = 0;
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     T *fa = ch[k].ra, *fc = ch[k].rc, *fd = ch[k].rd;
@@ -303,8 +304,8 @@ KOKKOS_INLINE_FUNCTION bad_code partition_rescan_chunk(index_t r0, index_t m, in
 // in rd. Returns false if a pivot may be bad (rc then holds the eliminated c' for the rescan).
 template <int LB, class T>
 KOKKOS_INLINE_FUNCTION bool partition_reduced_thomas(index_t R, const T* ra, T* rc, T* rd) {
-  T risk[static_cast<std::size_t>(LB)];
-  for (int l = 0; l < LB; ++l) risk[l] = T(0);
+  real_type_t<T> risk[static_cast<std::size_t>(LB)];
+  for (int l = 0; l < LB; ++l) risk[l] = 0;
   for (index_t i = 1; i < R; ++i) {
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l) {

@@ -177,7 +177,7 @@ KOKKOS_INLINE_FUNCTION void normalise_rows(const Member& team, index_t nrows, T*
                                            T* c, T* d, bad_code* bad) {
   index_t k0, k1;
   thread_share(team, 0, nrows * L, k0, k1);
-  T risk = 0;
+  real_type_t<T> risk = 0;
   BANDSOLVE_SIMD_SUM(risk)
   for (index_t k = k0; k < k1; ++k) {
     const T r = T(1) / b[k];
@@ -226,7 +226,7 @@ KOKKOS_INLINE_FUNCTION void pcr_region(const Member& team, index_t begin, index_
                                        T* c2, T* d2, bad_code* bad, int phase) {
   index_t k0, k1;
   thread_share(team, begin, end, k0, k1);
-  T risk = 0;
+  real_type_t<T> risk = 0;
   BANDSOLVE_SIMD_SUM(risk)
   for (index_t k = k0; k < k1; ++k) {
     const T den = pcr_update<HasLeft, HasRight>(k, off, a, c, d, a2, c2, d2);
@@ -283,7 +283,7 @@ KOKKOS_INLINE_FUNCTION void cr_steps(const Member& team, index_t nrows, T* a, T*
       return T(1) - a[k] * c[kl] - c[k] * a[kr];
     };
     // Pivots are screened before the in-place update overwrites what they are made of.
-    T risk = 0;
+    real_type_t<T> risk = 0;
     BANDSOLVE_SIMD_SUM(risk)
     for (index_t q = q0; q < q1; ++q) {
       const T den = pivot(q);

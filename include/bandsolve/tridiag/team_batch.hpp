@@ -95,7 +95,9 @@ constexpr void team_solve_static_checks() {
                     std::is_same_v<layout_of_t<BView>, Layout> &&
                     std::is_same_v<layout_of_t<CView>, Layout>,
                 "bandsolve::solve: a, b, c and d must use the same layout");
-  static_assert(is_float_or_double_v<T>, "bandsolve::solve: the scalar type must be float or double");
+  static_assert(is_supported_scalar_v<T>,
+                "bandsolve::solve: the scalar type must be float, double, Kokkos::complex<float> "
+                "or Kokkos::complex<double>");
   static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
                     std::is_same_v<typename BView::non_const_value_type, T> &&
                     std::is_same_v<typename CView::non_const_value_type, T>,

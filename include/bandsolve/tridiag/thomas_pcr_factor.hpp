@@ -384,7 +384,7 @@ auto factorize(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, con
   static_assert(std::is_same_v<layout_of_t<AView>, Layout> &&
                     std::is_same_v<layout_of_t<CView>, Layout>,
                 "bandsolve::factorize(thomas_pcr): a, b and c must use the same layout");
-  static_assert(detail::is_float_or_double_v<T>,
+  static_assert(is_supported_scalar_v<T>,
                 "bandsolve::factorize(thomas_pcr): the scalar type must be float or double");
   static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
                     std::is_same_v<typename CView::non_const_value_type, T>,

@@ -130,7 +130,7 @@ KOKKOS_INLINE_FUNCTION constexpr index_t thomas_pcr_layout<T, Lanes, ChunkRows>:
 // redone with the exact screen, which records the bad rows (see core/pivot.hpp).
 template <int L, class T>
 struct fast_screen {
-  T risk[static_cast<std::size_t>(L)] = {};
+  real_type_t<T> risk[static_cast<std::size_t>(L)] = {};
   KOKKOS_FORCEINLINE_FUNCTION void note(int l, T pivot, T reciprocal, int, index_t) {
     risk[l] = pivot_risk(pivot, reciprocal, risk[l]);
   }
@@ -364,7 +364,7 @@ KOKKOS_INLINE_FUNCTION void reduced_thomas(index_t rows, T* a, T* c, T* d, bad_c
                                            int phase) {
   if (rows < 2) return;  // x = d
   const index_t k = (rows - 1) / 2;
-  T risk = 0;
+  real_type_t<T> risk = 0;
   for (index_t i = 1; i <= k; ++i) {
     const T pivot = T(1) - a[i] * c[i - 1];
     const T r = T(1) / pivot;

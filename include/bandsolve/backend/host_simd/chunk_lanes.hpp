@@ -269,11 +269,11 @@ KOKKOS_INLINE_FUNCTION bool chunk_reduced_rows_in_registers(index_t m, const chu
                                                             const chunk_group<T>* ahead, T* ra,
                                                             T* rc, T* rd) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  return simd::group_reduced_rows<L>(m, g, zero_top_a, ahead, ra, rc, rd);
-#else
+  if constexpr (std::is_floating_point_v<T>)  // complex lanes take the generic sweeps
+    return simd::group_reduced_rows<L>(m, g, zero_top_a, ahead, ra, rc, rd);
+#endif
   (void)m, (void)g, (void)zero_top_a, (void)ahead, (void)ra, (void)rc, (void)rd;
   return false;
-#endif
 }
 
 // Pass 2 of the L chunks of g in registers (simd::group_solve_interior); false, x untouched, when
@@ -283,11 +283,11 @@ KOKKOS_INLINE_FUNCTION bool chunk_interior_in_registers(index_t m, const chunk_g
                                                         const chunk_group<T>* ahead, const T* x0,
                                                         const T* xl, T* tc, T* td, T* x) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
-  return simd::group_solve_interior<L>(m, g, ahead, x0, xl, tc, td, x);
-#else
+  if constexpr (std::is_floating_point_v<T>)  // complex lanes take the generic sweeps
+    return simd::group_solve_interior<L>(m, g, ahead, x0, xl, tc, td, x);
+#endif
   (void)m, (void)g, (void)ahead, (void)x0, (void)xl, (void)tc, (void)td, (void)x;
   return false;
-#endif
 }
 
 }  // namespace bandsolve::detail

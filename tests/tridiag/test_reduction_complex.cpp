@@ -1,0 +1,270 @@
+// PCR, cyclic reduction, the Thomas-PCR hybrid and algo::automatic on Kokkos::complex<float> and
+// Kokkos::complex<double> against LAPACK cgtsv/zgtsv: every layout and strided subviews, every
+// work shape of the hybrid (a pack of whole systems, a team per system, one system per work
+// item, the partition path), its factorization, the device kernels run on the host space, info
+// codes of complex pivots, and automatic with real coefficients and complex right-hand sides.
+#include "complex_support.hpp"
+#include "pcr_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+
+#include <catch2/catch_all.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace bl = bandsolve::layout;
+namespace algo = bandsolve::algo;
+namespace det = bandsolve::detail;
+using bstest::cplx;
+using bstest::host_batch;
+using bstest::lapack_solve;
+using bstest::max_rel_diff1;
+using bstest::random_dominant_any;
+
+namespace {
+
+// The reductions' bound (reduction_tol: 1 + log2 n steps, each within lapack_tol) with the
+// complex tests' constant in place of lapack_tol's.
+template <class T>
+double complex_reduction_tol(std::size_t n) {
+  using R = bandsolve::real_type_t<T>;
+  return bstest::complex_tol<T>() * bstest::reduction_tol<R>(n) / bstest::lapack_tol<R>();
+}
+
+template <class Layout, class Exec, class T, class D = T>
+struct uploaded {
+  using Mem = typename Exec::memory_space;
+  decltype(bstest::to_device<Layout, T, Mem>("", {}, 0, 0)) a, b, c;
+  decltype(bstest::to_device<Layout, D, Mem>("", {}, 0, 0)) d;
+  uploaded(const host_batch<T>& p, const std::vector<D>& rhs)
+      : a(bstest::to_device<Layout, T, Mem>("a", p.a, p.nsys, p.n)),
+        b(bstest::to_device<Layout, T, Mem>("b", p.b, p.nsys, p.n)),
+        c(bstest::to_device<Layout, T, Mem>("c", p.c, p.nsys, p.n)),
+        d(bstest::to_device<Layout, D, Mem>("d", rhs, p.nsys, p.n)) {}
+};
+
+// Solves p with Algo (and Backend, if given) in Layout; returns x and the info codes.
+template <class Layout, class Algo, class Exec, class T, class... Backend>
+std::pair<std::vector<T>, std::vector<int>> solve_with(const Exec& exec, const host_batch<T>& p,
+                                                       Backend... backend) {
+  uploaded<Layout, Exec, T> v(p, p.d);
+  auto info = bstest::make_info<typename Exec::memory_space>(p.nsys);
+  bandsolve::solve(exec, Algo{}, v.a, v.b, v.c, v.d, info, backend...);
+  exec.fence();
+  return {bstest::to_host(v.d, p.nsys), bstest::info_to_host(info)};
+}
+
+template <class F>
+void for_each_algo(F&& f) {
+  f(algo::pcr{});
+  f(algo::cr{});
+  f(algo::thomas_pcr{});
+  f(algo::automatic{});
+}
+
+using layout_list = std::tuple<bl::row, bl::column, bl::interleaved<4>, bl::interleaved<8>>;
+
+}  // namespace
+
+// nsys = 1 and 3 run a team per system, 37 packs of whole systems (4 complex doubles or 8
+// complex floats per pack, the last one partial); n = 300 and 1025 are the hybrid's chunked
+// systems (128-row chunks), on the partition path in column and interleaved layouts.
+TEMPLATE_LIST_TEST_CASE("complex pcr, cr, thomas_pcr and automatic match LAPACK ?gtsv",
+                        "[pcr][complex][lapack]", layout_list) {
+  using Layout = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 300;
+    auto check = [&](auto method, auto scalar, std::size_t nsys, std::size_t n) {
+      using Algo = decltype(method);
+      using T = decltype(scalar);
+      INFO(Algo::name << ", " << bstest::layout_name<Layout>() << ", " << sizeof(T)
+                      << "-byte complex, n = " << n << ", nsys = " << nsys);
+      const auto p = random_dominant_any<T>(nsys, n, seed++);
+      const auto [x, info] = solve_with<Layout, Algo>(exec, p);
+      CHECK(info == std::vector<int>(nsys, 0));
+      CHECK(max_rel_diff1(x, lapack_solve(p, p.d), nsys, n) <= complex_reduction_tol<T>(n));
+    };
+    for_each_algo([&](auto method) {
+      for (std::size_t n : {1, 2, 3, 5, 8, 13, 64, 129, 300, 1025})
+        for (std::size_t nsys : {1, 3, 37}) {
+          if (n * nsys > 12000) continue;
+          check(method, cplx<double>(), nsys, n);
+          check(method, cplx<float>(), nsys, n);
+        }
+    });
+  });
+}
+
+// Full batches of long systems with contiguous rows: one system per work item (its chunks as
+// SIMD lanes); strided subviews of a padded array: only the view is written.
+TEST_CASE("complex thomas_pcr: one system per work item, strided subviews",
+          "[thomas_pcr][complex]") {
+  using T = cplx<double>;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    const std::size_t n = 1100, nsys = static_cast<std::size_t>(exec.concurrency()) * 4 + 1;
+    REQUIRE(det::one_system_per_item<T>(static_cast<bandsolve::index_t>(n)));
+    const auto p = random_dominant_any<T>(nsys, n, 41);
+    const auto [x, info] = solve_with<bl::row, algo::thomas_pcr>(exec, p);
+    CHECK(info == std::vector<int>(nsys, 0));
+    CHECK(max_rel_diff1(x, lapack_solve(p, p.d), nsys, n) <= complex_reduction_tol<T>(n));
+    for_each_algo([&](auto method) {
+      using Algo = decltype(method);
+      for (const auto& [m, ms] : {std::pair<std::size_t, std::size_t>{29, 13}, {700, 2}}) {
+        INFO(Algo::name << ", strided, n = " << m << ", nsys = " << ms);
+        const auto q = random_dominant_any<T>(ms, m, 42);
+        bstest::padded_rows<T, Mem> v(q);
+        auto qinfo = bstest::make_info<Mem>(ms);
+        bandsolve::solve(exec, method, v.a, v.b, v.c, v.d, qinfo);
+        exec.fence();
+        CHECK(bstest::info_to_host(qinfo) == std::vector<int>(ms, 0));
+        CHECK(max_rel_diff1(bstest::to_host(v.d, ms), lapack_solve(q, q.d), ms, m) <=
+              complex_reduction_tol<T>(m));
+        CHECK(v.written_outside() == 0);
+      }
+    });
+  });
+}
+
+// The partition path with 5-row chunks (many chunks on small systems) and the factorization of
+// the partition method, solved for two right-hand sides.
+TEMPLATE_LIST_TEST_CASE("complex thomas_pcr: the partition path and its factorization",
+                        "[thomas_pcr][complex][factorize]", layout_list) {
+  using Layout = TestType;
+  using T = cplx<double>;
+  const bandsolve::index_t saved = det::partition_chunk_rows;
+  det::partition_chunk_rows = 5;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 900;
+    for (std::size_t n : {9, 23, 60})
+      for (std::size_t nsys : {1, 5, 19}) {
+        INFO(bstest::layout_name<Layout>() << ", n = " << n << ", nsys = " << nsys);
+        const auto p = random_dominant_any<T>(nsys, n, seed++);
+        const double tol = complex_reduction_tol<T>(n);
+        const auto [x, info] = solve_with<Layout, algo::thomas_pcr>(exec, p);
+        CHECK(info == std::vector<int>(nsys, 0));
+        CHECK(max_rel_diff1(x, lapack_solve(p, p.d), nsys, n) <= tol);
+        uploaded<Layout, Exec, T> v(p, p.d);
+        const auto f = bandsolve::factorize(exec, algo::thomas_pcr{}, v.a, v.b, v.c, nsys);
+        f.solve(exec, v.d);
+        exec.fence();
+        CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+        CHECK(max_rel_diff1(bstest::to_host(v.d, nsys), lapack_solve(p, p.d), nsys, n) <= tol);
+        const auto rhs = bstest::random_complex_rhs<T>(nsys * n, seed++);
+        bstest::fill(v.d, rhs, nsys);
+        f.solve(exec, v.d);
+        exec.fence();
+        CHECK(max_rel_diff1(bstest::to_host(v.d, nsys), lapack_solve(p, rhs), nsys, n) <= tol);
+        const auto g = bandsolve::factorize(exec, algo::automatic{}, v.a, v.b, v.c, nsys);
+        bstest::fill(v.d, rhs, nsys);
+        g.solve(exec, v.d);
+        exec.fence();
+        CHECK(max_rel_diff1(bstest::to_host(v.d, nsys), lapack_solve(p, rhs), nsys, n) <= tol);
+      }
+  });
+  det::partition_chunk_rows = saved;
+}
+
+TEST_CASE("complex pcr, cr and thomas_pcr on the device kernels", "[pcr][complex][device]") {
+  bstest::for_each_exec([&](auto exec) {
+    std::uint32_t seed = 1200;
+    auto check = [&](auto method, auto scalar, std::size_t nsys, std::size_t n) {
+      using Algo = decltype(method);
+      using T = decltype(scalar);
+      INFO(Algo::name << ", " << sizeof(T) << "-byte complex, n = " << n << ", nsys = " << nsys);
+      const auto p = random_dominant_any<T>(nsys, n, seed++);
+      const auto [x, info] =
+          solve_with<bl::column, Algo>(exec, p, bandsolve::backend::device{});
+      CHECK(info == std::vector<int>(nsys, 0));
+      CHECK(max_rel_diff1(x, lapack_solve(p, p.d), nsys, n) <= complex_reduction_tol<T>(n));
+    };
+    for (std::size_t n : {1, 2, 7, 100, 5000})
+      for (std::size_t nsys : {1, 6}) {
+        check(algo::pcr{}, cplx<double>(), nsys, n);
+        check(algo::cr{}, cplx<float>(), nsys, n);
+        check(algo::thomas_pcr{}, cplx<double>(), nsys, n);
+      }
+  });
+}
+
+// Zero and non-finite complex pivots: every algorithm names the row Thomas names; the other
+// systems are solved.
+TEST_CASE("complex pivots give Thomas's info codes in pcr, cr, thomas_pcr and automatic",
+          "[pcr][complex][info]") {
+  using T = cplx<double>;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  bstest::for_each_exec([&](auto exec) {
+    for (std::size_t n : {12, 600}) {
+      auto p = random_dominant_any<T>(9, n, 5);
+      // System 2: b_0 = 0. System 4: row 6 all zero. System 7: NaN in an imaginary part.
+      p.b[p.idx(2, 0)] = T(0, 0);
+      p.a[p.idx(4, 5)] = T(0, 0);
+      p.b[p.idx(4, 5)] = T(0, 0);
+      p.c[p.idx(4, 5)] = T(0, 0);
+      p.b[p.idx(7, 8)] = T(1, nan);
+      const std::vector<int> expected = {0, 0, 1, 0, 6, 0, 0, 9, 0};
+      for_each_algo([&](auto method) {
+        using Algo = decltype(method);
+        INFO(Algo::name << ", n = " << n);
+        const auto [x, info] = solve_with<bl::interleaved<4>, Algo>(exec, p);
+        CHECK(info == expected);
+        host_batch<T> q(1, n);
+        for (std::size_t i = 0; i < n; ++i) {
+          q.a[i] = p.a[p.idx(3, i)];
+          q.b[i] = p.b[p.idx(3, i)];
+          q.c[i] = p.c[p.idx(3, i)];
+          q.d[i] = p.d[p.idx(3, i)];
+        }
+        const std::vector<T> x3(x.begin() + 3 * n, x.begin() + 4 * n);
+        CHECK(max_rel_diff1(x3, lapack_solve(q, q.d), 1, n) <= complex_reduction_tol<T>(n));
+      });
+    }
+  });
+}
+
+// Real coefficients with complex right-hand sides (the Fourier modes of a real operator):
+// automatic hands them to Thomas, or to symmetric when told the matrices are symmetric.
+TEMPLATE_LIST_TEST_CASE("automatic with real coefficients and complex right-hand sides",
+                        "[automatic][complex]", layout_list) {
+  using Layout = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 1500;
+    auto check = [&](auto scalar, std::size_t nsys, std::size_t n, bool symmetric) {
+      using R = decltype(scalar);
+      using D = cplx<R>;
+      INFO(bstest::layout_name<Layout>() << ", " << sizeof(R) << "-byte real, n = " << n
+                                         << ", nsys = " << nsys << ", symmetric " << symmetric);
+      auto p = random_dominant_any<R>(nsys, n, seed++);
+      if (symmetric)  // a_i = c_{i-1} (|.| < 1) and b_i = |b_i|: dominant, positive definite
+        for (std::size_t s = 0; s < nsys; ++s)
+          for (std::size_t i = 0; i < n; ++i) {
+            if (i > 0) p.a[p.idx(s, i)] = p.c[p.idx(s, i - 1)];
+            p.b[p.idx(s, i)] = std::abs(p.b[p.idx(s, i)]);
+          }
+      const auto rhs = bstest::random_complex_rhs<D>(nsys * n, seed++);
+      uploaded<Layout, Exec, R, D> v(p, rhs);
+      auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+      bandsolve::solve(exec, algo::automatic{symmetric}, v.a, v.b, v.c, v.d, info);
+      exec.fence();
+      CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+      CHECK(max_rel_diff1(bstest::to_host(v.d, nsys), lapack_solve(p, rhs), nsys, n) <=
+            bstest::complex_tol<D>());
+    };
+    for (std::size_t n : {1, 3, 40, 2000})
+      for (std::size_t nsys : {1, 37}) {
+        check(double(), nsys, n, false);
+        check(float(), nsys, n, false);
+        check(double(), nsys, n, true);
+      }
+  });
+}
