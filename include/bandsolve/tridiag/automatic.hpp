@@ -10,6 +10,10 @@
 //   bandsolve::solve(exec, bandsolve::algo::automatic{}, diag, offdiag, d, info);
 //       A symmetric (Hermitian) batch in the form of algo::symmetric: solved by it.
 //
+// Scalars: float, double and their Kokkos::complex, by the rule below; real coefficients with
+// complex d (the Fourier modes of a real operator) always go to Thomas (or symmetric), which
+// solve both parts in one pass: the hybrid takes one scalar type.
+//
 // The rule (CPU backends, serial and openmp_simd; `threads` = exec.concurrency()):
 //   1. Thomas, when its work items fill every thread: nsys >= threads * L_thomas, where
 //      L_thomas is the number of systems in one Thomas work item for the layout

@@ -12,8 +12,8 @@
 //       rescanned, and a breakdown of the reduction order alone (LU pivots all good) reports the
 //       smallest bad row of the first sweep that met one.
 //
-// Same Views as Thomas: row, column, interleaved<W> or strided, float or double; for interleaved
-// packs the number of systems is info.extent(0) (padding lanes are left untouched). Work is
+// Same Views as Thomas: row, column, interleaved<W> or strided; float, double or their
+// Kokkos::complex (a, b, c and d of one type); for interleaved packs the number of systems is info.extent(0) (padding lanes are left untouched). Work is
 // enqueued on exec and never fenced here. No pivoting: for diagonally dominant systems.
 //
 // Each system is copied into scratch, divided by its diagonal and reduced there; x is copied

@@ -10,8 +10,8 @@
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, c[, nsys]);
 //   f.solve(exec, d);      // the partition method with stored factors (thomas_pcr_factor.hpp)
 //
-// Same Views as Thomas (row, column, interleaved<W>, strided; float or double; interleaved
-// padding lanes untouched); any n >= 0. Enqueued on exec, never fenced here. No pivoting.
+// Same Views as Thomas (row, column, interleaved<W>, strided; float, double or their
+// Kokkos::complex, one type for a, b, c and d; interleaved padding lanes untouched); any n >= 0. Enqueued on exec, never fenced here. No pivoting.
 //
 // Systems side by side in memory (column, interleaved<W>, strided views of unit system stride;
 // rows not contiguous) with n >= 2 x 128 rows take the partition path (partition_lanes.hpp):

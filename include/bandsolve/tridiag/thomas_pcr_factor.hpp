@@ -4,14 +4,14 @@
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, c[, nsys]);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
 //
-// Same Views as the one-shot hybrid (row, column, interleaved<W>, strided; float or double;
-// interleaved padding lanes untouched). The factorization stores Thomas's LU (mu, 1/pivot, c')
-// and, per chunk of 128 rows, one vector q and three numbers (partition_factor_kernel.hpp), 4 n
-// values per system (plus 3/128 of that); a solve reads d twice and the factors once each and
-// writes x (8 words per unknown), parallel over the chunks of every system (one team of every
-// thread: chunks along n, SIMD across systems side by side) and over systems. info(s) = 0, or the
-// 1-based first row whose LU pivot is zero, tiny or not finite (what Thomas and the one-shot
-// hybrid report); such systems solve to inf/NaN.
+// Same Views as the one-shot hybrid (row, column, interleaved<W>, strided; float, double or their
+// Kokkos::complex; interleaved padding lanes untouched). The factorization stores Thomas's LU (mu,
+// 1/pivot, c') and, per chunk of 128 rows, one vector q and three numbers
+// (partition_factor_kernel.hpp), 4 n values per system (plus 3/128 of that); a solve reads d twice
+// and the factors once each and writes x (8 words per unknown), parallel over the chunks of every
+// system (one team of every thread: chunks along n, SIMD across systems side by side) and over
+// systems. info(s) = 0, or the 1-based first row whose LU pivot is zero, tiny or not finite (what
+// Thomas and the one-shot hybrid report); such systems solve to inf/NaN.
 // The factorization sweeps each system's rows in order (SIMD across the systems of a lane block,
 // blocks shared by the threads): with one system it runs on one thread.
 // Host backends only (serial, openmp_simd): on a device execution space factorize does not
@@ -385,7 +385,8 @@ auto factorize(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, con
                     std::is_same_v<layout_of_t<CView>, Layout>,
                 "bandsolve::factorize(thomas_pcr): a, b and c must use the same layout");
   static_assert(is_supported_scalar_v<T>,
-                "bandsolve::factorize(thomas_pcr): the scalar type must be float or double");
+                "bandsolve::factorize(thomas_pcr): the scalar type must be float, double, "
+                "Kokkos::complex<float> or Kokkos::complex<double>");
   static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
                     std::is_same_v<typename CView::non_const_value_type, T>,
                 "bandsolve::factorize(thomas_pcr): a, b and c must have the same scalar type");
