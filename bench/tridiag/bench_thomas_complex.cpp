@@ -1,6 +1,7 @@
 // Batched Thomas on complex data against LAPACK zgtsv looped over the batch with OpenMP, in the
 // same run: Kokkos::complex<double> systems, and real double coefficients with complex<double>
-// right-hand sides (a real operator's Fourier modes). Floor bytes: a, b, c read, d read, x
+// right-hand sides (a real operator's Fourier modes); few long complex systems by Thomas, the
+// Thomas-PCR hybrid and automatic, one-shot and factored. Floor bytes: a, b, c read, d read, x
 // written: 5 x 16 bytes per unknown for complex systems, 3 x 8 + 2 x 16 for real coefficients.
 #include "bench_support.hpp"
 
@@ -74,7 +75,7 @@ struct complex_batch {
   }
 };
 
-template <class Layout, class C>
+template <class Layout, class C, class Algo = bandsolve::algo::thomas>
 void complex_thomas_benchmark(benchmark::State& state) {
   const complex_batch<Layout, C> batch(state);
   const host_exec exec;
@@ -82,7 +83,7 @@ void complex_thomas_benchmark(benchmark::State& state) {
   iteration_timer t;
   for (auto _ : state) {
     t.start();
-    bandsolve::solve(exec, bandsolve::algo::thomas{}, batch.a, batch.b, batch.c, batch.d, info);
+    bandsolve::solve(exec, Algo{}, batch.a, batch.b, batch.c, batch.d, info);
     exec.fence();
     t.stop(state);
   }
@@ -123,14 +124,74 @@ void lapack_zgtsv_benchmark(benchmark::State& state) {
   report(state, t, 5.0 * sizeof(zcomplex) * n * nsys, double(n) * nsys);
 }
 
-template <class Layout, class C>
+// The factored solve of Algo (thomas or thomas_pcr) on complex systems: factors made once.
+template <class Layout, class Algo>
+void complex_factored_benchmark(benchmark::State& state) {
+  const complex_batch<Layout, zcomplex> batch(state);
+  const host_exec exec;
+  const auto f = bandsolve::factorize(exec, Algo{}, batch.a, batch.b, batch.c, batch.nsys);
+  exec.fence();
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    f.solve(exec, batch.d);
+    exec.fence();
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a system failed");
+  const double unknowns = double(batch.n) * batch.nsys;
+  report(state, t, 2.0 * sizeof(zcomplex) * unknowns, unknowns);  // floor: d read, x written
+}
+
+template <class Layout, class C, class Algo = bandsolve::algo::thomas>
 void register_complex(const char* kind, long n, long nsys) {
-  const std::string name = std::string("thomas/one_shot/") + complex_layout_name<Layout>() + "/" +
-                           kind + "/n:" + std::to_string(n) + "/nsys:" + std::to_string(nsys);
-  benchmark::RegisterBenchmark(name.c_str(), complex_thomas_benchmark<Layout, C>)
+  const std::string name = std::string(Algo::name) + "/one_shot/" +
+                           complex_layout_name<Layout>() + "/" + kind + "/n:" +
+                           std::to_string(n) + "/nsys:" + std::to_string(nsys);
+  benchmark::RegisterBenchmark(name.c_str(), complex_thomas_benchmark<Layout, C, Algo>)
       ->Args({n, nsys})
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
+}
+
+template <class Layout, class Algo>
+void register_complex_factored(long n, long nsys) {
+  const std::string name = std::string(Algo::name) + "/factored/" + complex_layout_name<Layout>() +
+                           "/complex_double/n:" + std::to_string(n) + "/nsys:" +
+                           std::to_string(nsys);
+  benchmark::RegisterBenchmark(name.c_str(), complex_factored_benchmark<Layout, Algo>)
+      ->Args({n, nsys})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+void register_zgtsv(long n, long nsys) {
+  benchmark::RegisterBenchmark(("lapack_zgtsv/row/complex_double/n:" + std::to_string(n) +
+                                "/nsys:" + std::to_string(nsys))
+                                   .c_str(),
+                               lapack_zgtsv_benchmark)
+      ->Args({n, nsys})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+// Few long complex systems (2^21 unknowns as nsys systems of n rows): Thomas leaves threads and
+// lanes idle, the hybrid splits each system into chunks; automatic's pick beside them.
+void register_few_long(long n, long nsys) {
+  namespace algo = bandsolve::algo;
+  using bandsolve::layout::column;
+  using bandsolve::layout::row;
+  register_complex<row, zcomplex, algo::thomas>("complex_double", n, nsys);
+  register_complex<row, zcomplex, algo::thomas_pcr>("complex_double", n, nsys);
+  register_complex<row, zcomplex, algo::automatic>("complex_double", n, nsys);
+  register_complex<column, zcomplex, algo::thomas>("complex_double", n, nsys);
+  register_complex<column, zcomplex, algo::thomas_pcr>("complex_double", n, nsys);
+  register_complex<column, zcomplex, algo::automatic>("complex_double", n, nsys);
+  register_complex_factored<row, algo::thomas>(n, nsys);
+  register_complex_factored<row, algo::thomas_pcr>(n, nsys);
+  register_complex_factored<column, algo::thomas>(n, nsys);
+  register_complex_factored<column, algo::thomas_pcr>(n, nsys);
+  register_zgtsv(n, nsys);
 }
 
 const bool registered = [] {
@@ -140,13 +201,8 @@ const bool registered = [] {
   register_complex<bandsolve::layout::interleaved<8>, zcomplex>("complex_double", n, nsys);
   register_complex<bandsolve::layout::column, double>("double_coef_complex_rhs", n, nsys);
   register_complex<bandsolve::layout::interleaved<8>, double>("double_coef_complex_rhs", n, nsys);
-  benchmark::RegisterBenchmark(("lapack_zgtsv/row/complex_double/n:" + std::to_string(n) +
-                                "/nsys:" + std::to_string(nsys))
-                                   .c_str(),
-                               lapack_zgtsv_benchmark)
-      ->Args({n, nsys})
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond);
+  register_zgtsv(n, nsys);
+  for (const long rows : {1L << 21, 1L << 18, 1L << 16}) register_few_long(rows, (1L << 21) / rows);
   return true;
 }();
 

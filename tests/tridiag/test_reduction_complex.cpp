@@ -79,7 +79,6 @@ TEMPLATE_LIST_TEST_CASE("complex pcr, cr, thomas_pcr and automatic match LAPACK 
                         "[pcr][complex][lapack]", layout_list) {
   using Layout = TestType;
   bstest::for_each_exec([&](auto exec) {
-    using Exec = decltype(exec);
     std::uint32_t seed = 300;
     auto check = [&](auto method, auto scalar, std::size_t nsys, std::size_t n) {
       using Algo = decltype(method);
@@ -266,5 +265,45 @@ TEMPLATE_LIST_TEST_CASE("automatic with real coefficients and complex right-hand
         check(float(), nsys, n, false);
         check(double(), nsys, n, true);
       }
+  });
+}
+
+// The rule for complex systems: the hybrid where Thomas leaves threads idle (fewer systems than
+// threads), and in column layout for long systems as for real ones; the factored form likewise.
+TEST_CASE("automatic's choice for complex systems, one-shot and factored",
+          "[automatic][complex]") {
+  using T = cplx<double>;
+  using bandsolve::tridiag_choice;
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 5000, 2) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 5000, 1) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, 5000, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(8, 1 << 18, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 2000, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::column, T>(8, 1 << 18, 2) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(1, 5000, 2) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(1, 5000, 4) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(4, 5000, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(1, 200, 2) == tridiag_choice::thomas);
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    const int threads = static_cast<int>(exec.concurrency());
+    for (std::size_t nsys : {1, 2}) {
+      const std::size_t n = 5000;
+      INFO("nsys = " << nsys << ", " << threads << " threads");
+      const auto p = random_dominant_any<T>(nsys, n, 77);
+      const auto expected = lapack_solve(p, p.d);
+      const double tol = complex_reduction_tol<T>(n);
+      const auto [x, info] = solve_with<bl::row, algo::automatic>(exec, p);
+      CHECK(info == std::vector<int>(nsys, 0));
+      CHECK(max_rel_diff1(x, expected, nsys, n) <= tol);
+      uploaded<bl::row, Exec, T> v(p, p.d);
+      const auto f = bandsolve::factorize(exec, algo::automatic{}, v.a, v.b, v.c);
+      CHECK(f.choice() == bandsolve::choose_factored_tridiag<bl::row, T>(nsys, n, threads));
+      f.solve(exec, v.d);
+      exec.fence();
+      CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+      CHECK(max_rel_diff1(bstest::to_host(v.d, nsys), expected, nsys, n) <= tol);
+    }
   });
 }

@@ -830,15 +830,16 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
     p.a[k] = p.b[k] = p.c[k] = T(0);
     every_layout(p, false, {0, 701, 0});
   });
-  // Complex scalars have one factored solve, Thomas's; errors are the stored algorithm's.
+  // Complex scalars get the same wrapper (their rule: tridiag/test_reduction_complex.cpp);
+  // errors are the stored algorithm's.
   using Exec = Kokkos::DefaultHostExecutionSpace;
   const Exec exec;
   using Z = Kokkos::View<Kokkos::complex<T>**, Kokkos::LayoutRight, Exec::memory_space>;
   const Z z("z", 2, 4);
   static_assert(std::is_same_v<decltype(bandsolve::factorize(exec, bandsolve::algo::automatic{},
                                                              z, z, z)),
-                               decltype(bandsolve::factorize(exec, bandsolve::algo::thomas{}, z,
-                                                             z, z))>);
+                               bandsolve::automatic_factorization<Kokkos::complex<T>, bl::row,
+                                                                  Exec>>);
   using V = Kokkos::View<T**, Kokkos::LayoutRight, Exec::memory_space>;
   const V a("a", 3, 3000), b("b", 3, 3000), d("d", 3, 3001);
   using Catch::Matchers::StartsWith;

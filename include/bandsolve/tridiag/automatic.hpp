@@ -80,6 +80,14 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
   constexpr bool side_by_side =
       std::is_same_v<Layout, layout::column> || std::is_same_v<Layout, layout::strided>;
   const std::size_t t = threads > 0 ? static_cast<std::size_t>(threads) : 1;
+  const bool hybrid_splits = n >= 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows) &&
+                             nsys * n > static_cast<std::size_t>(detail::inline_solve_unknowns);
+  // Complex rows: the hybrid's chunks run without the in-register transposes that serve float
+  // and double, and Thomas was faster wherever its systems could fill the threads (complex
+  // double, 2 threads, ns per unknown Thomas / hybrid: 8 systems of 2^18 rows 6.4 / 18.4, 32 of
+  // 2^16 5.8-6.9 / 17.2-19.6, 4 of 2^19 14.9 / 21.0; one system of 2^21 23.6 / 20.6).
+  if constexpr (is_complex_v<T> && std::is_same_v<Layout, layout::row>)
+    return nsys < t && hybrid_splits ? tridiag_choice::thomas_pcr : tridiag_choice::thomas;
   const bool long_systems = std::is_same_v<Layout, layout::row>
                                 ? n >= detail::long_row_rows
                                 : side_by_side && n >= detail::long_column_rows;
@@ -89,9 +97,7 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
   // 3.5 us against 75 us).
   if (nsys * n <= static_cast<std::size_t>(detail::inline_solve_unknowns))
     return tridiag_choice::thomas;
-  if (n >= 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows))
-    return tridiag_choice::thomas_pcr;
-  return tridiag_choice::thomas;
+  return hybrid_splits ? tridiag_choice::thomas_pcr : tridiag_choice::thomas;
 }
 
 namespace detail {
@@ -118,7 +124,8 @@ void automatic_solve(const ExecutionSpace& exec, algo::automatic alg, const AVie
                               static_cast<std::size_t>(detail::sweep_packing<Layout, T>::L) &&
         !(detail::lanes_adjacent(a) && detail::lanes_adjacent(b) && detail::lanes_adjacent(c) &&
           detail::lanes_adjacent(d)) &&
-        !(a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1 && d.stride(1) == 1))
+        (is_complex_v<T> ||  // complex contiguous rows: as row layout (choose_tridiag)
+         !(a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1 && d.stride(1) == 1)))
       hybrid = false;
   if (hybrid) {
     bandsolve::solve(exec, algo::thomas_pcr{}, a, b, c, d, info);

@@ -6,12 +6,13 @@
 //   f.choice();         // what was picked (tridiag_choice::thomas or thomas_pcr)
 //   bandsolve::choose_factored_tridiag<Layout, T>(nsys, n, threads)   // what it would pick
 //
-// Host backends (serial, openmp_simd), float and double: an automatic_factorization that holds
-// Thomas's factorization or the Thomas-PCR hybrid's (thomas_pcr_factor.hpp), by the rule below.
-// automatic{true} (symmetric positive definite matrices, a[i] = c[i-1]) stores algo::symmetric's
-// factors (b and c only; a is not read) where the rule picks Thomas, with that algorithm's info
-// contract. The device backend and complex scalars have one factored solve, Thomas's:
-// factorize(exec, algo::automatic{}, ...) returns factorize(exec, algo::thomas{}, ...) there.
+// Host backends (serial, openmp_simd), float, double and their Kokkos::complex: an
+// automatic_factorization that holds Thomas's factorization or the Thomas-PCR hybrid's
+// (thomas_pcr_factor.hpp), by the rule below. automatic{true} (symmetric positive definite
+// matrices, a[i] = c[i-1]; real scalars) stores algo::symmetric's factors (b and c only; a is not
+// read) where the rule picks Thomas, with that algorithm's info contract. The device backend has
+// one factored solve, Thomas's: factorize(exec, algo::automatic{}, ...) returns
+// factorize(exec, algo::thomas{}, ...) there.
 //
 // The rule (choose_factored_tridiag): Thomas's factored solve streams 3 factors and d per unknown
 // (5 words with x), the partition method's 8 (d twice, its 4 factor arrays once), so Thomas wins
@@ -52,13 +53,20 @@ tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int thre
   // Systems of Thomas's work item: its factor pack for a batch that fills one.
   const std::size_t thomas_lanes = static_cast<std::size_t>(detail::thomas_factor_pack_width<
       Layout, T>(static_cast<std::size_t>(-1), static_cast<index_t>(n), lane_rows));
-  (void)threads;  // the crossover is a property of the pack, measured on 2 threads (see above)
   // The partition method needs two chunks per system to split anything.
   if (n < 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows))
     return tridiag_choice::thomas;
   // Small batches run on the calling thread (tiny_launch.hpp): no launch beats that.
   if (nsys * n <= static_cast<std::size_t>(detail::inline_solve_unknowns))
     return tridiag_choice::thomas;
+  // Complex systems: the partition method only where Thomas leaves threads idle (complex
+  // double, 2 threads, ns per unknown Thomas / partition: one system of 2^21 rows 12.0 / 4.9 in
+  // row layout, 10.3 / 4.6 in column; 4 of 2^19 5.7 / 4.6 and 5.5 / 9.8; 32 of 2^16 5.3 / 4.4
+  // and 7.2 / 11.3).
+  if constexpr (is_complex_v<T>)
+    return nsys < static_cast<std::size_t>(threads > 0 ? threads : 1) ? tridiag_choice::thomas_pcr
+                                                                      : tridiag_choice::thomas;
+  // For float and double the crossover is a property of the pack, measured on 2 threads (above).
   return nsys < thomas_lanes ? tridiag_choice::thomas_pcr : tridiag_choice::thomas;
 }
 
@@ -137,8 +145,7 @@ auto factorize(const ExecutionSpace& exec, algo::automatic alg, const AView& a, 
                const CView& c, std::size_t nsys = static_cast<std::size_t>(-1)) {
   using T = typename BView::non_const_value_type;
   using Layout = layout_of_t<BView>;
-  if constexpr (std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device> ||
-                !detail::is_float_or_double_v<T>) {
+  if constexpr (std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device>) {
     return factorize(exec, algo::thomas{}, a, b, c, nsys);
   } else {
     using result_type = automatic_factorization<T, Layout, ExecutionSpace>;
@@ -158,7 +165,8 @@ auto factorize(const ExecutionSpace& exec, algo::automatic alg, const AView& a, 
           !(a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1))
         hybrid = false;
     if (hybrid) return result_type(factorize(exec, algo::thomas_pcr{}, a, b, c, nsys));
-    if (alg.symmetric) return result_type(factorize(exec, algo::symmetric{}, b, c, nsys));
+    if constexpr (!is_complex_v<T>)  // (algo::symmetric takes a real diagonal)
+      if (alg.symmetric) return result_type(factorize(exec, algo::symmetric{}, b, c, nsys));
     return result_type(factorize(exec, algo::thomas{}, a, b, c, nsys));
   }
 }

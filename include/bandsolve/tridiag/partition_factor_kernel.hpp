@@ -214,7 +214,7 @@ KOKKOS_INLINE_FUNCTION void factor_block(const partition_plan& p, index_t g, int
         const T C = in && i + 1 < n ? c.at(i, l) : T(0);
         const T pivot = B - A * cprev[l];
         if (bad[l] == 0 && !pivot_is_good(pivot)) bad[l] = static_cast<int>(i + 1);
-        const T ri = T(1) / pivot;
+        const T ri = reciprocal(pivot);
         const T mi = A * rprev[l];
         const T ci = C / pivot;
         const index_t k = base + i * LB + l;

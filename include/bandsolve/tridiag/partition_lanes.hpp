@@ -134,7 +134,7 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
       const int v = k * LB + l;
       const T A0 = no_a ? T(0) : ld(pa, l, nl, T(0));
       const T B0 = ld(pb, l, nl, T(1)), B1 = ld(pb + rs.b, l, nl, T(1));
-      const T r = T(1) / B0, r1 = T(1) / B1;
+      const T r = reciprocal(B0), r1 = reciprocal(B1);
       risk[v] = pivot_risk(B1, r1, pivot_risk(B0, r, real_type_t<T>(0)));
       a0[v] = r * A0;
       c0[v] = ld(pc, l, nl, T(0)) * r;
@@ -166,7 +166,7 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
         w[v] = -cp[v] * w[v];
         const T A = ld(pa, l, nl, T(0));
         const T pivot = ld(pb, l, nl, T(1)) - A * cp[v];
-        const T r = T(1) / pivot;
+        const T r = reciprocal(pivot);
         risk[v] = pivot_risk(pivot, r, risk[v]);
         dp[v] = r * (ld(pd, l, nl, T(0)) - A * dp[v]);
         ap[v] = -r * A * ap[v];
@@ -182,7 +182,7 @@ KOKKOS_INLINE_FUNCTION bool partition_reduce(const partition_chain<T>* ch, const
     for (int l = 0; l < LB; ++l) {  // row 0 through x[0] and x[m-1]
       const int v = k * LB + l;
       const T pivot = T(1) - c0[v] * sa[v];
-      const T r = T(1) / pivot;
+      const T r = reciprocal(pivot);
       total += pivot_risk(pivot, r, risk[v]);
       fa[l] = r * a0[v];
       fc[l] = r * c0[v] * w[v];
@@ -230,7 +230,7 @@ KOKKOS_INLINE_FUNCTION void partition_recover(const partition_chain<T>* ch, cons
         const int v = k * LB + l;
         const T A = ld(pa, l, nl, T(0));
         const T pivot = ld(pb, l, nl, T(1)) - A * cp[v];
-        const T r = T(1) / pivot;
+        const T r = reciprocal(pivot);
         dp[v] = r * (ld(pd, l, nl, T(0)) - A * dp[v]);
         cp[v] = ld(pc, l, nl, T(0)) * r;
         tci[l] = cp[v];
@@ -311,7 +311,7 @@ KOKKOS_INLINE_FUNCTION bool partition_reduced_thomas(index_t R, const T* ra, T* 
     for (int l = 0; l < LB; ++l) {
       const index_t k = i * LB + l;
       const T pivot = T(1) - ra[k] * rc[k - LB];
-      const T r = T(1) / pivot;
+      const T r = reciprocal(pivot);
       risk[l] = pivot_risk(pivot, r, risk[l]);
       rc[k] = rc[k] * r;
       rd[k] = r * (rd[k] - ra[k] * rd[k - LB]);

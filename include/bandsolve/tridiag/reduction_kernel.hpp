@@ -180,7 +180,7 @@ KOKKOS_INLINE_FUNCTION void normalise_rows(const Member& team, index_t nrows, T*
   real_type_t<T> risk = 0;
   BANDSOLVE_SIMD_SUM(risk)
   for (index_t k = k0; k < k1; ++k) {
-    const T r = T(1) / b[k];
+    const T r = reciprocal(b[k]);
     risk = pivot_risk(b[k], r, risk);
     a[k] *= r;
     c[k] *= r;
@@ -212,7 +212,7 @@ KOKKOS_FORCEINLINE_FUNCTION T pcr_update(index_t k, index_t off, const T* a, con
     cn = -c[k] * c[k + off];
   }
   const T den = pcr_pivot<HasLeft, HasRight>(k, off, a, c);
-  const T r = T(1) / den;
+  const T r = reciprocal(den);
   d2[k] = r * num;
   a2[k] = r * an;
   c2[k] = r * cn;
@@ -230,7 +230,7 @@ KOKKOS_INLINE_FUNCTION void pcr_region(const Member& team, index_t begin, index_
   BANDSOLVE_SIMD_SUM(risk)
   for (index_t k = k0; k < k1; ++k) {
     const T den = pcr_update<HasLeft, HasRight>(k, off, a, c, d, a2, c2, d2);
-    risk = pivot_risk(den, T(1) / den, risk);
+    risk = pivot_risk(den, reciprocal(den), risk);
   }
   if (!risk_is_low(risk))
     rescan_pivots<L>(k0, k1, bad, phase,
@@ -287,7 +287,7 @@ KOKKOS_INLINE_FUNCTION void cr_steps(const Member& team, index_t nrows, T* a, T*
     BANDSOLVE_SIMD_SUM(risk)
     for (index_t q = q0; q < q1; ++q) {
       const T den = pivot(q);
-      risk = pivot_risk(den, T(1) / den, risk);
+      risk = pivot_risk(den, reciprocal(den), risk);
     }
     if (!risk_is_low(risk))
       for (index_t q = q0; q < q1; ++q)
@@ -299,7 +299,7 @@ KOKKOS_INLINE_FUNCTION void cr_steps(const Member& team, index_t nrows, T* a, T*
     for (index_t q = q0; q < q1; ++q) {
       const index_t i = first + (q / L) * step, k = i * L + q % L;
       const index_t kl = k - s * L, kr = i + s < nrows ? k + s * L : k;
-      const T r = T(1) / (T(1) - a[k] * c[kl] - c[k] * a[kr]);
+      const T r = reciprocal(T(1) - a[k] * c[kl] - c[k] * a[kr]);
       const T dn = r * (d[k] - a[k] * d[kl] - c[k] * d[kr]);
       const T an = -r * a[k] * a[kl], cn = -r * c[k] * c[kr];
       d[k] = dn;

@@ -76,9 +76,6 @@ KOKKOS_INLINE_FUNCTION int agreed_info(int own, index_t n, const AView& a, const
   return lu != 0 ? lu : own;
 }
 
-template <class T>
-inline constexpr bool is_float_or_double_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
-
 // Compile-time checks of a one-shot solve(exec, algo, a, b, c, d, info).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 constexpr void team_solve_static_checks() {

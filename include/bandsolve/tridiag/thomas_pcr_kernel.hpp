@@ -162,23 +162,23 @@ KOKKOS_INLINE_FUNCTION void chunk_forward(index_t m, T* a, const T* b, T* c, T* 
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const index_t k = i * L + l;
-      const T r = T(1) / b[k];
+      const T r = reciprocal(b[k]);
       screen.note(l, b[k], r, 0, i);
-      a[k] *= r;
-      c[k] *= r;
-      d[k] *= r;
+      a[k] = product(a[k], r);
+      c[k] = product(c[k], r);
+      d[k] = product(d[k], r);
     }
   }
   for (index_t i = 2; i < m; ++i) {
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const index_t k = i * L + l;
-      const T pivot = b[k] - a[k] * c[k - L];
-      const T r = T(1) / pivot;
+      const T pivot = minus_product(b[k], a[k], c[k - L]);
+      const T r = reciprocal(pivot);
       screen.note(l, pivot, r, 0, i);
-      d[k] = r * (d[k] - a[k] * d[k - L]);
-      a[k] = -r * a[k] * a[k - L];
-      c[k] = r * c[k];
+      d[k] = product(r, minus_product(d[k], a[k], d[k - L]));
+      a[k] = -product(product(r, a[k]), a[k - L]);
+      c[k] = product(r, c[k]);
     }
   }
 }
@@ -203,19 +203,19 @@ KOKKOS_INLINE_FUNCTION void chunk_first_row(index_t m, T* a, T* c, T* d, Screen&
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const index_t k = i * L + l;
-      dr[l] = d[k] - c[k] * dr[l];
-      ar[l] = a[k] - c[k] * ar[l];
-      cr[l] = -c[k] * cr[l];
+      dr[l] = minus_product(d[k], c[k], dr[l]);
+      ar[l] = minus_product(a[k], c[k], ar[l]);
+      cr[l] = -product(c[k], cr[l]);
     }
   }
   BANDSOLVE_SIMD
   for (int l = 0; l < L; ++l) {
-    const T pivot = T(1) - c[l] * ar[l];
-    const T r = T(1) / pivot;
+    const T pivot = minus_product(T(1), c[l], ar[l]);
+    const T r = reciprocal(pivot);
     screen.note(l, pivot, r, 1, 0);
-    d[l] = r * (d[l] - c[l] * dr[l]);
-    a[l] = r * a[l];
-    c[l] = -r * c[l] * cr[l];
+    d[l] = product(r, minus_product(d[l], c[l], dr[l]));
+    a[l] = product(r, a[l]);
+    c[l] = -product(product(r, c[l]), cr[l]);
   }
 }
 
@@ -230,7 +230,7 @@ KOKKOS_INLINE_FUNCTION void chunk_back_substitute(index_t m, const T* a, const T
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
       const index_t k = i * L + l;
-      d[k] = d[k] - a[k] * x0[l] - c[k] * d[k + L];
+      d[k] = minus_product(minus_product(d[k], a[k], x0[l]), c[k], d[k + L]);
     }
   }
   BANDSOLVE_SIMD
@@ -245,9 +245,9 @@ KOKKOS_INLINE_FUNCTION void hybrid_whole_systems(index_t m, T* ta, const T* tb, 
   if (m == 1) {
     BANDSOLVE_SIMD
     for (int l = 0; l < L; ++l) {
-      const T r = T(1) / tb[l];
+      const T r = reciprocal(tb[l]);
       screen.note(l, tb[l], r, 0, 0);
-      td[l] = td[l] * r;
+      td[l] = product(td[l], r);
     }
     return;
   }
@@ -258,11 +258,11 @@ KOKKOS_INLINE_FUNCTION void hybrid_whole_systems(index_t m, T* ta, const T* tb, 
   for (int l = 0; l < L; ++l) {
     // x[0] + c0 x[m-1] = d0;  al x[0] + x[m-1] = dl  (a of row 0, c of row m-1 are zero)
     const index_t k = (m - 1) * L + l;
-    const T pivot = T(1) - ta[k] * tc[l];
-    const T r = T(1) / pivot;
+    const T pivot = minus_product(T(1), ta[k], tc[l]);
+    const T r = reciprocal(pivot);
     screen.note(l, pivot, r, 2, m - 1);
-    xl[l] = (td[k] - ta[k] * td[l]) * r;
-    x0[l] = td[l] - tc[l] * xl[l];
+    xl[l] = product(minus_product(td[k], ta[k], td[l]), r);
+    x0[l] = minus_product(td[l], tc[l], xl[l]);
   }
   // Row m-1 keeps its forward form, so the substitution starts from x[m-1] and x[0].
   chunk_back_substitute<L>(m, ta, tc, td, x0, xl);
@@ -367,14 +367,14 @@ KOKKOS_INLINE_FUNCTION void reduced_thomas(index_t rows, T* a, T* c, T* d, bad_c
   real_type_t<T> risk = 0;
   for (index_t i = 1; i <= k; ++i) {
     const T pivot = T(1) - a[i] * c[i - 1];
-    const T r = T(1) / pivot;
+    const T r = reciprocal(pivot);
     risk = pivot_risk(pivot, r, risk);
     c[i] = r * c[i];
     d[i] = r * (d[i] - a[i] * d[i - 1]);
     const index_t j = rows - 1 - i;  // the bottom-up row of this step, if any is left
     if (j > k) {
       const T pivot_up = T(1) - c[j] * a[j + 1];
-      const T r_up = T(1) / pivot_up;
+      const T r_up = reciprocal(pivot_up);
       risk = pivot_risk(pivot_up, r_up, risk);
       a[j] = r_up * a[j];
       d[j] = r_up * (d[j] - c[j] * d[j + 1]);
@@ -382,7 +382,7 @@ KOKKOS_INLINE_FUNCTION void reduced_thomas(index_t rows, T* a, T* c, T* d, bad_c
   }
   // x[k] + c[k] x[k+1] = d[k];  a[k+1] x[k] + x[k+1] = d[k+1]
   const T pivot = T(1) - c[k] * a[k + 1];
-  const T r = T(1) / pivot;
+  const T r = reciprocal(pivot);
   risk = pivot_risk(pivot, r, risk);
   if (!risk_is_low(risk)) {  // rare: name the bad pivot (recomputed from a, c as they are)
     // Each half's first bad pivot in its own direction (what follows it is spoiled by it); the
