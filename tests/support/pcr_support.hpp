@@ -13,6 +13,15 @@
 
 namespace bstest {
 
+// f(algo) for each solver that works inside a system: PCR, CR, the hybrid, and automatic.
+template <class F>
+void for_each_reduction_algo(F&& f) {
+  f(bandsolve::algo::pcr{});
+  f(bandsolve::algo::cr{});
+  f(bandsolve::algo::thomas_pcr{});
+  f(bandsolve::algo::automatic{});
+}
+
 // Forward difference to LAPACK for PCR, CR and the hybrid on random_dominant systems. After
 // normalisation every row has |a| + |c| <= 2/3 (|b| >= |a| + |c| + 1 with |a|, |c| <= 1), and a
 // reduction step keeps the rows diagonally dominant (the off-diagonal ratio does not grow: Heller,

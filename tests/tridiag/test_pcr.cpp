@@ -28,14 +28,6 @@ using layout_scalar_list =
                std::tuple<bl::interleaved<1>, double>, std::tuple<bl::interleaved<4>, float>,
                std::tuple<bl::interleaved<8>, double>, std::tuple<bl::interleaved<16>, float>>;
 
-template <class F>
-void for_each_algo(F&& f) {
-  f(algo::pcr{});
-  f(algo::cr{});
-  f(algo::thomas_pcr{});
-  f(algo::automatic{});
-}
-
 // Solves p with algorithm Algo in layout Layout; returns x and the info codes.
 template <class Layout, class Algo, class Exec, class T>
 std::pair<std::vector<T>, std::vector<int>> solve_with(Exec exec, Algo, const host_batch<T>& p,
@@ -69,7 +61,7 @@ TEMPLATE_LIST_TEST_CASE("pcr, cr, thomas_pcr and automatic match LAPACK gtsv and
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     std::uint32_t seed = 10;
-    for_each_algo([&](auto method) {
+    bstest::for_each_reduction_algo([&](auto method) {
       using Algo = decltype(method);
       double worst = 0;
       for (std::size_t n : ns)
@@ -108,7 +100,7 @@ TEMPLATE_TEST_CASE("pcr, cr and thomas_pcr on strided subviews touch only the vi
     using Exec = decltype(exec);
     using Mem = typename Exec::memory_space;
     std::uint32_t seed = 700;
-    for_each_algo([&](auto method) {
+    bstest::for_each_reduction_algo([&](auto method) {
       using Algo = decltype(method);
       for (const auto& [n, nsys] : shapes) {
         INFO(Algo::name << ", " << bstest::exec_name<Exec>() << ", n = " << n
@@ -146,7 +138,7 @@ TEMPLATE_LIST_TEST_CASE("a zero row gives info = its 1-based row, other systems 
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     std::uint32_t seed = 900;
-    for_each_algo([&](auto method) {
+    bstest::for_each_reduction_algo([&](auto method) {
       using Algo = decltype(method);
       for (const auto& sh : shapes) {
         INFO(Algo::name << ", " << bstest::layout_name<Layout>() << ", "
@@ -174,7 +166,7 @@ TEMPLATE_TEST_CASE("tiny, infinite and NaN diagonals are reported", "[pcr][info]
   const T values[] = {std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::infinity(),
                       std::numeric_limits<T>::quiet_NaN()};
   bstest::for_each_exec([&](auto exec) {
-    for_each_algo([&](auto method) {
+    bstest::for_each_reduction_algo([&](auto method) {
       using Algo = decltype(method);
       for (const T v : values)
         for (std::size_t nsys : {std::size_t(1), std::size_t(40)}) {
@@ -195,7 +187,7 @@ TEMPLATE_LIST_TEST_CASE("a[0] and c[n-1] are ignored, even when NaN", "[pcr][edg
   using Layout = std::tuple_element_t<0, TestType>;
   using T = std::tuple_element_t<1, TestType>;
   bstest::for_each_exec([&](auto exec) {
-    for_each_algo([&](auto method) {
+    bstest::for_each_reduction_algo([&](auto method) {
       using Algo = decltype(method);
       // n = 4096: 32 chunks of 128 rows, the last one inside a full SIMD group of chunks.
       for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(5), std::size_t(300),
@@ -260,7 +252,7 @@ TEMPLATE_TEST_CASE("interleaved padding lanes are left untouched", "[pcr][edges]
 TEST_CASE("empty batches: no systems, or systems of no rows", "[pcr][edges]") {
   bstest::for_each_exec([&](auto exec) {
     using Mem = typename decltype(exec)::memory_space;
-    for_each_algo([&](auto method) {
+    bstest::for_each_reduction_algo([&](auto method) {
       Kokkos::View<double**, Kokkos::LayoutRight, Mem> a("a", 0, 5), b("b", 0, 5), c("c", 0, 5),
           d("d", 0, 5);
       Kokkos::View<int*, Mem> none("info", 0);

@@ -60,14 +60,6 @@ std::pair<std::vector<T>, std::vector<int>> solve_with(const Exec& exec, const h
   return {bstest::to_host(v.d, p.nsys), bstest::info_to_host(info)};
 }
 
-template <class F>
-void for_each_algo(F&& f) {
-  f(algo::pcr{});
-  f(algo::cr{});
-  f(algo::thomas_pcr{});
-  f(algo::automatic{});
-}
-
 using layout_list = std::tuple<bl::row, bl::column, bl::interleaved<4>, bl::interleaved<8>>;
 
 }  // namespace
@@ -90,7 +82,7 @@ TEMPLATE_LIST_TEST_CASE("complex pcr, cr, thomas_pcr and automatic match LAPACK 
       CHECK(info == std::vector<int>(nsys, 0));
       CHECK(max_rel_diff1(x, lapack_solve(p, p.d), nsys, n) <= complex_reduction_tol<T>(n));
     };
-    for_each_algo([&](auto method) {
+    bstest::for_each_reduction_algo([&](auto method) {
       for (std::size_t n : {1, 2, 3, 5, 8, 13, 64, 129, 300, 1025})
         for (std::size_t nsys : {1, 3, 37}) {
           if (n * nsys > 12000) continue;
@@ -115,7 +107,7 @@ TEST_CASE("complex thomas_pcr: one system per work item, strided subviews",
     const auto [x, info] = solve_with<bl::row, algo::thomas_pcr>(exec, p);
     CHECK(info == std::vector<int>(nsys, 0));
     CHECK(max_rel_diff1(x, lapack_solve(p, p.d), nsys, n) <= complex_reduction_tol<T>(n));
-    for_each_algo([&](auto method) {
+    bstest::for_each_reduction_algo([&](auto method) {
       using Algo = decltype(method);
       for (const auto& [m, ms] : {std::pair<std::size_t, std::size_t>{29, 13}, {700, 2}}) {
         INFO(Algo::name << ", strided, n = " << m << ", nsys = " << ms);
@@ -211,7 +203,7 @@ TEST_CASE("complex pivots give Thomas's info codes in pcr, cr, thomas_pcr and au
       p.c[p.idx(4, 5)] = T(0, 0);
       p.b[p.idx(7, 8)] = T(1, nan);
       const std::vector<int> expected = {0, 0, 1, 0, 6, 0, 0, 9, 0};
-      for_each_algo([&](auto method) {
+      bstest::for_each_reduction_algo([&](auto method) {
         using Algo = decltype(method);
         INFO(Algo::name << ", n = " << n);
         const auto [x, info] = solve_with<bl::interleaved<4>, Algo>(exec, p);
