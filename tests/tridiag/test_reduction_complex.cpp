@@ -16,6 +16,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace bl = bandsolve::layout;
@@ -60,7 +61,9 @@ std::pair<std::vector<T>, std::vector<int>> solve_with(const Exec& exec, const h
   return {bstest::to_host(v.d, p.nsys), bstest::info_to_host(info)};
 }
 
-using layout_list = std::tuple<bl::row, bl::column, bl::interleaved<4>, bl::interleaved<8>>;
+// Row, column and one interleaved width (the kernels see interleaved<W> only through the lane
+// stride; interleaved<8> is in the partition path's test).
+using layout_list = std::tuple<bl::row, bl::column, bl::interleaved<4>>;
 
 }  // namespace
 
@@ -87,7 +90,9 @@ TEMPLATE_LIST_TEST_CASE("complex pcr, cr, thomas_pcr and automatic match LAPACK 
         for (std::size_t nsys : {1, 3, 37}) {
           if (n * nsys > 12000) continue;
           check(method, cplx<double>(), nsys, n);
-          check(method, cplx<float>(), nsys, n);
+          // complex<float>: packs of 8 lanes; the kernels are the same templates in every
+          // layout, so one layout (row: gathered) holds them.
+          if constexpr (std::is_same_v<Layout, bl::row>) check(method, cplx<float>(), nsys, n);
         }
     });
   });
@@ -107,7 +112,9 @@ TEST_CASE("complex thomas_pcr: one system per work item, strided subviews",
     const auto [x, info] = solve_with<bl::row, algo::thomas_pcr>(exec, p);
     CHECK(info == std::vector<int>(nsys, 0));
     CHECK(max_rel_diff1(x, lapack_solve(p, p.d), nsys, n) <= complex_reduction_tol<T>(n));
-    bstest::for_each_reduction_algo([&](auto method) {
+    // Strided: PCR and the hybrid (CR reads rows as PCR does; automatic hands them to these or
+    // to Thomas, whose complex strided solve test_thomas_complex checks).
+    auto strided = [&](auto method) {
       using Algo = decltype(method);
       for (const auto& [m, ms] : {std::pair<std::size_t, std::size_t>{29, 13}, {700, 2}}) {
         INFO(Algo::name << ", strided, n = " << m << ", nsys = " << ms);
@@ -121,14 +128,16 @@ TEST_CASE("complex thomas_pcr: one system per work item, strided subviews",
               complex_reduction_tol<T>(m));
         CHECK(v.written_outside() == 0);
       }
-    });
+    };
+    strided(algo::pcr{});
+    strided(algo::thomas_pcr{});
   });
 }
 
 // The partition path with 5-row chunks (many chunks on small systems) and the factorization of
 // the partition method, solved for two right-hand sides.
-TEMPLATE_LIST_TEST_CASE("complex thomas_pcr: the partition path and its factorization",
-                        "[thomas_pcr][complex][factorize]", layout_list) {
+TEMPLATE_TEST_CASE("complex thomas_pcr: the partition path and its factorization",
+                   "[thomas_pcr][complex][factorize]", bl::column, bl::interleaved<8>) {
   using Layout = TestType;
   using T = cplx<double>;
   const bandsolve::index_t saved = det::partition_chunk_rows;
@@ -224,8 +233,8 @@ TEST_CASE("complex pivots give Thomas's info codes in pcr, cr, thomas_pcr and au
 
 // Real coefficients with complex right-hand sides (the Fourier modes of a real operator):
 // automatic hands them to Thomas, or to symmetric when told the matrices are symmetric.
-TEMPLATE_LIST_TEST_CASE("automatic with real coefficients and complex right-hand sides",
-                        "[automatic][complex]", layout_list) {
+TEMPLATE_TEST_CASE("automatic with real coefficients and complex right-hand sides",
+                   "[automatic][complex]", bl::row, bl::column) {
   using Layout = TestType;
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
