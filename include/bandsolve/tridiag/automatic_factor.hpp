@@ -60,9 +60,10 @@ tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int thre
   if (nsys * n <= static_cast<std::size_t>(detail::inline_solve_unknowns))
     return tridiag_choice::thomas;
   // Complex systems: the partition method only where Thomas leaves threads idle (complex
-  // double, 2 threads, ns per unknown Thomas / partition: one system of 2^21 rows 12.0 / 4.9 in
-  // row layout, 10.3 / 4.6 in column; 4 of 2^19 5.7 / 4.6 and 5.5 / 9.8; 32 of 2^16 5.3 / 4.4
-  // and 7.2 / 11.3).
+  // double, 2 threads, ns per unknown Thomas / partition, row and column layout: one system of
+  // 2^21 rows 11.4 / 3.5 and 9.9 / 3.5-3.6; 8 of 2^18 5.8-5.9 / 3.4-3.7 and 10.3-10.4 /
+  // 9.1-9.4; 32 of 2^16 4.1-4.2 / 3.4 and 4.9-5.4 / 9.8-10.4; bench/results/epyc-zen5-2vcpu/
+  // complex_few_long_run{1,2}.json).
   if constexpr (is_complex_v<T>)
     return nsys < static_cast<std::size_t>(threads > 0 ? threads : 1) ? tridiag_choice::thomas_pcr
                                                                       : tridiag_choice::thomas;

@@ -13,8 +13,9 @@
 //       smallest bad row of the first sweep that met one.
 //
 // Same Views as Thomas: row, column, interleaved<W> or strided; float, double or their
-// Kokkos::complex (a, b, c and d of one type); for interleaved packs the number of systems is info.extent(0) (padding lanes are left untouched). Work is
-// enqueued on exec and never fenced here. No pivoting: for diagonally dominant systems.
+// Kokkos::complex (a, b, c and d of one type); for interleaved packs the number of systems is
+// info.extent(0) (padding lanes are left untouched). Work is enqueued on exec and never fenced
+// here. No pivoting: for diagonally dominant systems.
 //
 // Each system is copied into scratch, divided by its diagonal and reduced there; x is copied
 // back. Batches that fill threads x SIMD lanes run SIMD across systems (packs of 8 doubles / 16
