@@ -1,7 +1,8 @@
 // Toeplitz divide and conquer: accuracy against a known solution, sequential Thomas and LAPACK
-// for n from 1 to 2^22, symmetric and non-symmetric T, float and double, every block shape
-// (short blocks below the truncation length, partial lane groups), the root choice, and the
+// for n from 1 to 2^22, symmetric and non-symmetric T, float, double and complex, every block
+// shape (short blocks below the truncation length, partial lane groups), the root choice, and the
 // rejection of T the method cannot solve.
+#include "complex_support.hpp"  // before toeplitz_support.hpp: its LAPACK calls find zgtsv
 #include "toeplitz_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -180,4 +181,145 @@ TEST_CASE("toeplitz_dc: T the method cannot solve is rejected with a clear messa
                     ContainsSubstring("x.stride(0) = 2; the divide and conquer needs unit stride"));
   bandsolve::toeplitz_dc_plan<double, Kokkos::DefaultHostExecutionSpace> empty;
   CHECK_THROWS_WITH(empty.solve(exec, wrong), ContainsSubstring("this plan is empty"));
+}
+
+namespace {
+
+using zc = bstest::cplx<double>;
+
+// Complex diagonally dominant T: symmetric (not Hermitian), non-symmetric, weakly dominant
+// (contraction about 0.9) and bidiagonal.
+struct complex_coefficients {
+  zc t1, t2, t3;
+  const char* what;
+};
+const complex_coefficients complex_dominant[] = {
+    {{-1.0, 0.5}, {4.0, 1.0}, {-1.0, 0.5}, "complex symmetric"},
+    {{0.3, -0.2}, {0.5, 1.0}, {-0.6, 0.1}, "complex non-symmetric"},
+    {{-0.3, 0.33}, {0.0, -1.0}, {0.35, 0.35}, "complex weakly dominant"},
+    {{0.0, 0.0}, {2.0, -1.0}, {1.5, 0.5}, "complex upper bidiagonal"},
+};
+
+// A known complex solution and f = T x in complex long double.
+template <class C>
+bstest::toeplitz_problem<C> complex_problem(C t1, C t2, C t3, std::size_t n, std::uint32_t seed) {
+  using W = std::complex<long double>;
+  const auto wide = [](C z) { return W(z.real(), z.imag()); };
+  bstest::toeplitz_problem<C> p{t1, t2, t3, bstest::random_complex_rhs<C>(n, seed),
+                                std::vector<C>(n)};
+  for (std::size_t i = 0; i < n; ++i) {
+    W s = wide(t2) * wide(p.x[i]);
+    if (i > 0) s += wide(t1) * wide(p.x[i - 1]);
+    if (i + 1 < n) s += wide(t3) * wide(p.x[i + 1]);
+    using R = bandsolve::real_type_t<C>;
+    p.f[i] = C(static_cast<R>(s.real()), static_cast<R>(s.imag()));
+  }
+  return p;
+}
+
+template <class C, class Exec, class Backend>
+std::vector<C> complex_dc_solve(const Exec& exec, C t1, C t2, C t3, const std::vector<C>& f,
+                                std::size_t block_rows, Backend) {
+  Kokkos::View<C*, typename Exec::memory_space> x("x", f.size());
+  auto h = Kokkos::create_mirror_view(x);
+  for (std::size_t i = 0; i < f.size(); ++i) h(i) = f[i];
+  Kokkos::deep_copy(x, h);
+  const auto plan =
+      bandsolve::factorize(exec, toeplitz_dc{}, t1, t2, t3, f.size(), block_rows, Backend{});
+  plan.solve(exec, x);
+  exec.fence();
+  Kokkos::deep_copy(h, x);
+  return std::vector<C>(h.data(), h.data() + f.size());
+}
+
+// Within 10x of sequential complex Thomas's error (or of one eps), host and device kernels.
+template <class C>
+void check_complex_accuracy(std::size_t n, std::size_t block_rows, std::uint32_t seed,
+                            std::size_t sets = std::size(complex_dominant)) {
+  using R = bandsolve::real_type_t<C>;
+  for (std::size_t k = 0; k < sets; ++k) {
+    const auto& c = complex_dominant[k];
+    const C t1(R(c.t1.real()), R(c.t1.imag())), t2(R(c.t2.real()), R(c.t2.imag())),
+        t3(R(c.t3.real()), R(c.t3.imag()));
+    const auto p = complex_problem(t1, t2, t3, n, seed);
+    const double thomas_err =
+        bstest::max_rel_diff1(bstest::sequential_thomas(t1, t2, t3, p.f), p.x, 1, n);
+    const double bound = 10 * std::max(thomas_err, double(bstest::eps<R>));
+    bstest::for_each_exec([&](const auto& exec) {
+      using Exec = std::decay_t<decltype(exec)>;
+      INFO(c.what << ", n = " << n << ", block_rows = " << block_rows << ", Thomas "
+                  << thomas_err);
+      const auto x = complex_dc_solve(exec, t1, t2, t3, p.f, block_rows,
+                                      bandsolve::backend::default_for_t<Exec>{});
+      CHECK(bstest::max_rel_diff1(x, p.x, 1, n) <= bound);
+      const auto y =
+          complex_dc_solve(exec, t1, t2, t3, p.f, block_rows, bandsolve::backend::device{});
+      CHECK(bstest::max_rel_diff1(y, p.x, 1, n) <= bound);
+    });
+  }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("toeplitz_dc: complex T within 10x of sequential Thomas's error",
+                   "[toeplitz][complex]", bstest::cplx<float>, bstest::cplx<double>) {
+  for (std::size_t n : {1u, 2u, 3u, 7u, 64u, 1000u, 4097u})
+    check_complex_accuracy<TestType>(n, 0, 3u + static_cast<std::uint32_t>(n));
+  // Blocks shorter than the truncation length and partial lane groups.
+  for (std::size_t rows : {1u, 5u, 37u})
+    check_complex_accuracy<TestType>(5003, rows, 17u + static_cast<std::uint32_t>(rows));
+  if constexpr (std::is_same_v<TestType, zc>) check_complex_accuracy<TestType>(1u << 18, 0, 9u, 2);
+}
+
+TEST_CASE("toeplitz_dc: complex T agrees with LAPACK zgtsv; one-shot equals the plan",
+          "[toeplitz][complex]") {
+  const Kokkos::DefaultHostExecutionSpace exec;
+  for (std::size_t n : {2u, 999u, 70001u}) {
+    for (const auto& c : complex_dominant) {
+      const auto p = complex_problem(c.t1, c.t2, c.t3, n, 5);
+      const auto ref = bstest::lapack_toeplitz(c.t1, c.t2, c.t3, p.f);
+      INFO(c.what << ", n = " << n);
+      const auto x = complex_dc_solve(exec, c.t1, c.t2, c.t3, p.f, 0,
+                                      bandsolve::backend::default_for_t<decltype(exec)>{});
+      CHECK(bstest::max_rel_diff1(x, ref, 1, n) <= bstest::complex_tol<zc>());
+      Kokkos::View<zc*, Kokkos::HostSpace> y("y", n);
+      for (std::size_t i = 0; i < n; ++i) y(i) = p.f[i];
+      bandsolve::solve(exec, toeplitz_dc{}, c.t1, c.t2, c.t3, y);
+      exec.fence();
+      CHECK(bstest::bitwise_equal(std::vector<zc>(y.data(), y.data() + n), x));
+    }
+  }
+}
+
+TEST_CASE("toeplitz_dc: complex splitting, Thomas near the edge, rejected T", "[toeplitz][complex]") {
+  using Catch::Matchers::ContainsSubstring;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  for (const auto& c : complex_dominant) {
+    const auto sp = bandsolve::split_toeplitz("test", c.t1, c.t2, c.t3);
+    INFO(c.what << ": delta = " << sp.delta << ", other root = " << sp.other_root);
+    CHECK(sp.contraction < 1);
+    CHECK(std::abs(sp.other_root) <= std::abs(sp.delta));
+    const std::complex<double> t1(c.t1.real(), c.t1.imag()), t2(c.t2.real(), c.t2.imag()),
+        t3(c.t3.real(), c.t3.imag());
+    CHECK(std::abs(sp.delta * sp.delta - t2 * sp.delta + t1 * t3) <= 1e-14 * std::norm(t2));
+  }
+  // Real T with complex roots (t2^2 < 4 t1 t3) split in complex arithmetic.
+  const auto p = complex_problem(zc(1, 0), zc(2.5, 0), zc(1.2, 0), 3001, 4);
+  const auto x = complex_dc_solve(exec, zc(1, 0), zc(2.5, 0), zc(1.2, 0), p.f, 0,
+                                  bandsolve::backend::default_for_t<decltype(exec)>{});
+  CHECK(bstest::max_rel_diff1(x, p.x, 1, 3001) <= 1e-12);
+  // Near the edge of dominance the carries do not decay within n: Thomas on T's factors.
+  // e^{i phi} (-1, 2 + 1e-12, -1): the real edge case rotated (a and g do not change).
+  const zc rot(0.6, 0.8), edge = rot * (2 + 1e-12), one = -rot;
+  const auto plan = bandsolve::factorize(exec, toeplitz_dc{}, one, edge, one, 1000);
+  CHECK(plan.uses_thomas());
+  CHECK(plan.info() == 0);
+  // i (3, 1, -0.5): |t1 / delta| = 1.65 with the larger root.
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, toeplitz_dc{}, zc(0, 3), zc(0, 1), zc(0, -0.5), 100),
+                    ContainsSubstring("cannot be split into contractive bidiagonal recurrences"));
+  CHECK_THROWS_WITH(bandsolve::factorize(exec, toeplitz_dc{}, zc(0, 0), zc(0, 0), zc(1, 1), 100),
+                    ContainsSubstring("is singular"));
+  CHECK_THROWS_WITH(
+      bandsolve::factorize(exec, toeplitz_dc{}, zc(1, 0), zc(std::nan(""), 0), zc(1, 0), 100),
+      ContainsSubstring("not finite"));
 }

@@ -127,12 +127,18 @@ void instantiate_all() {
     bandsolve::factorize_along(exec, algo::symmetric{}, 2, v, w).solve_add(exec, xz, uz);
     bandsolve::factorize_along(exec, algo::symmetric{}, 0, v, w, bandsolve::backend::device{})
         .solve(exec, x);
-    Kokkos::View<T*> x1("x1", n);
-    bandsolve::solve(exec, algo::toeplitz_dc{}, T(-1), T(4), T(-1), x1);
+    // Real Toeplitz factors with complex right-hand sides.
     auto fz = bandsolve::factorize(exec, algo::toeplitz{}, T(-1), T(4), T(-1), n);
-    fz.solve(exec, d);
-    bandsolve::solve(exec, algo::toeplitz{}, T(-1), T(4), T(-1), d, info);
+    fz.solve(exec, dz);
+    fz.solve(exec, dz, bandsolve::backend::device{});
+    bandsolve::solve(exec, algo::toeplitz{}, T(-1), T(4), T(-1), dz, info);
   }
+  Kokkos::View<T*> x1("x1", n);
+  bandsolve::solve(exec, algo::toeplitz_dc{}, T(-1), T(4), T(-1), x1);
+  bandsolve::solve(exec, algo::toeplitz_dc{}, T(-1), T(4), T(-1), x1, bandsolve::backend::device{});
+  auto ftz = bandsolve::factorize(exec, algo::toeplitz{}, T(-1), T(4), T(-1), n);
+  ftz.solve(exec, d);
+  bandsolve::solve(exec, algo::toeplitz{}, T(-1), T(4), T(-1), d, info);
   (void)sizeof(R);
   bandsolve::throw_if_failed("warnings", info);
   (void)bandsolve::count_failed(info);

@@ -7,14 +7,17 @@
 //   bandsolve::solve(exec, bandsolve::algo::toeplitz{}, t1, t2, t3, d, info);   // one-shot
 //
 // The LU factors of T (1/pivot and c' = t3/pivot, n values each) are computed once on the host in
-// double and shared by every system; the solve streams d through them with SIMD across systems.
-// d is a Kokkos::View in any layout of layout/ (row, column, interleaved<W>, strided) of float or
-// double. No pivoting (any T whose Thomas pivots stay away from zero, e.g. diagonally dominant).
+// double (complex<double> for complex T) and shared by every system; the solve streams d through
+// them with SIMD across systems. T is float, double, Kokkos::complex<float> or
+// Kokkos::complex<double>; d is a Kokkos::View in any layout of layout/ (row, column,
+// interleaved<W>, strided) of T, or of Kokkos::complex<T> over a real T (both parts in one pass;
+// the one-shot solve takes real coefficients with complex d too). No pivoting (any T whose Thomas
+// pivots stay away from zero, e.g. diagonally dominant).
 // Work is enqueued on exec and never fenced; the one-shot call allocates and fences once (the
 // factors are copied from the host): prefer the factorization for repeated solves.
 // Scratch of a solve: row-layout batches of at least one work item's L systems (n a multiple of
-// L) sweep a transposed copy, n L sizeof(Scalar) bytes per item, min(items, threads) items at once
-// (backend/host_simd/launch.hpp); other batches, one long system included, none.
+// L) of real data sweep a transposed copy, n L sizeof(Scalar) bytes per item, min(items, threads)
+// items at once (backend/host_simd/launch.hpp); other batches, one long system included, none.
 // Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
 // Kokkos::Cuda), or a trailing backend::device{} argument to solve (the factorization's and the
 // one-shot), which sweeps with a thread per system on any execution space (batched_device.hpp;
@@ -25,6 +28,7 @@
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 #include <bandsolve/toeplitz/batched_device.hpp>
 
 #include <string>
@@ -38,7 +42,6 @@ class toeplitz_batch_factorization {
   using scalar_type = Scalar;
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
-  static constexpr int lanes = detail::two_line_lanes_v<Scalar>;
 
   toeplitz_batch_factorization() = default;
 
@@ -47,7 +50,8 @@ class toeplitz_batch_factorization {
   int info() const { return info_; }
 
   // Solves T x = d for every system slot of d (padding lanes of interleaved packs included), in
-  // place. Enqueued on exec, not fenced. Backend: the execution space's own, or backend::device.
+  // place; d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
+  // fenced. Backend: the execution space's own, or backend::device.
   template <class DView, class Backend = backend::default_for_t<ExecutionSpace>>
   void solve(const ExecutionSpace& exec, const DView& d, Backend = {}) const {
     static_assert(backend::is_backend_v<Backend>,
@@ -56,9 +60,9 @@ class toeplitz_batch_factorization {
     using Layout = layout_of_t<DView>;
     static_assert(Kokkos::is_view<DView>::value && !std::is_same_v<Layout, unsupported_layout>,
                   "bandsolve::toeplitz_batch_factorization::solve: " BANDSOLVE_SUPPORTED_VIEWS);
-    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+    static_assert(is_rhs_of_v<Scalar, typename DView::value_type>,
                   "bandsolve::toeplitz_batch_factorization::solve: d must be a non-const View of "
-                  "the factored scalar type");
+                  "the factored scalar type (or of Kokkos::complex of a real factored type)");
     static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
                                              typename DView::memory_space>::accessible,
                   "bandsolve::toeplitz_batch_factorization::solve: d must be accessible from the "
@@ -72,7 +76,8 @@ class toeplitz_batch_factorization {
     if (nsys == 0 || n == 0) return;
     if constexpr (std::is_same_v<Backend, backend::device>) {
       detail::toeplitz_device_solve(exec, d, Kokkos::View<const Scalar*, memory_space>(r_),
-                                    Kokkos::View<const Scalar*, memory_space>(cp_), t1_, n, nsys);
+                                    Kokkos::View<const Scalar*, memory_space>(cp_),
+                                    typename DView::value_type(t1_), n, nsys);
     } else {
       static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                     "bandsolve::toeplitz_batch_factorization::solve: a host backend runs only on "
@@ -82,30 +87,35 @@ class toeplitz_batch_factorization {
   }
 
   // The host backends' sweep (called by solve after its checks): SIMD across the lanes of each
-  // work item. Public because nvcc allows no extended lambda in a private member function.
+  // work item (two cache lines of d's values). Public because nvcc allows no extended lambda in a
+  // private member function.
   template <class DView>
   void solve_host(const ExecutionSpace& exec, const DView& d, index_t nsys) const {
     using Layout = layout_of_t<DView>;
+    using Data = typename DView::value_type;
+    constexpr int lanes = detail::two_line_lanes_v<Data>;
     const index_t n = n_;
     constexpr int L = detail::item_lanes<Layout, lanes>();
     constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
     const Kokkos::View<const Scalar*, memory_space> r = r_, cp = cp_;
     const Scalar t1 = t1_;
-    // Row-layout items (systems n apart, rows contiguous) go through a lane-contiguous copy in
-    // scratch, filled and emptied by L x L register transposes: no gathers in the recurrences.
-    constexpr bool can_transpose = detail::transposable_lanes_v<Layout>;
+    // Row-layout items of real data (systems n apart, rows contiguous) go through a
+    // lane-contiguous copy in scratch, filled and emptied by L x L register transposes: no
+    // gathers in the recurrences. Complex lanes sweep in place.
+    constexpr bool can_transpose =
+        detail::transposable_lanes_v<Layout> && std::is_floating_point_v<Data>;
     // Only whole items transpose: a batch of fewer systems than an item takes no scratch.
     const bool transpose =
         can_transpose && d.stride(1) == 1 && d.stride(0) != 1 && n % L == 0 && nsys >= L;
-    const std::size_t scratch = transpose ? static_cast<std::size_t>(n) * L * sizeof(Scalar) : 0;
+    const std::size_t scratch = transpose ? static_cast<std::size_t>(n) * L * sizeof(Data) : 0;
     detail::for_each_pack(
         exec, "bandsolve::toeplitz_batch_factorization::solve",
         detail::work_items<Layout, lanes>(nsys), scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
           const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
           const auto x = detail::lanes_of<Layout, L>(d, p);
           auto sweep = [&](const auto& xb) {
-            Scalar y[lane_count];
-            for (int l = 0; l < L; ++l) y[l] = Scalar(0);
+            Data y[lane_count];
+            for (int l = 0; l < L; ++l) y[l] = Data(0);
             for (index_t i = 0; i < n; ++i) {
               const Scalar ri = r(i);
               BANDSOLVE_SIMD
@@ -118,7 +128,7 @@ class toeplitz_batch_factorization {
             }
           };
           detail::sweep_lanes<L, can_transpose>(x, n, transpose && nl == L,
-                                                static_cast<Scalar*>(work), sweep);
+                                                static_cast<Data*>(work), sweep);
         });
   }
 
@@ -140,8 +150,9 @@ class toeplitz_batch_factorization {
   bool initialized_ = false;
 };
 
-// Factorizes T = tridiag(t1, t2, t3) of n rows once for all systems (host recurrence in double:
-// p_0 = t2, p_i = t2 - t1 t3 / p_{i-1}). Allocates n values twice; fences exec once.
+// Factorizes T = tridiag(t1, t2, t3) of n rows once for all systems (host recurrence in double,
+// or complex<double> for complex T: p_0 = t2, p_i = t2 - t1 t3 / p_{i-1}). Allocates n values
+// twice; fences exec once.
 template <class ExecutionSpace, class Scalar>
 toeplitz_batch_factorization<Scalar, ExecutionSpace> factorize(const ExecutionSpace& exec,
                                                                algo::toeplitz, Scalar t1,
@@ -150,9 +161,13 @@ toeplitz_batch_factorization<Scalar, ExecutionSpace> factorize(const ExecutionSp
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve::factorize(toeplitz): the first argument must be a Kokkos execution "
                 "space instance");
-  static_assert(std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>,
-                "bandsolve::factorize(toeplitz): the scalar type must be float or double");
+  static_assert(is_supported_scalar_v<Scalar>,
+                "bandsolve::factorize(toeplitz): the scalar type must be float, double, "
+                "Kokkos::complex<float> or Kokkos::complex<double>");
   (void)sizeof(backend::default_for_t<ExecutionSpace>);
+  // The recurrence runs in the double of T's kind; reciprocals of complex pivots are scaled
+  // (detail::reciprocal) so that no |p|^2 overflows.
+  using Wide = std::conditional_t<is_complex_v<Scalar>, Kokkos::complex<double>, double>;
   const std::string fn = "bandsolve::factorize(toeplitz)";
   detail::check_rows_fit_int(fn, n);
   using view = Kokkos::View<Scalar*, typename ExecutionSpace::memory_space>;
@@ -160,15 +175,16 @@ toeplitz_batch_factorization<Scalar, ExecutionSpace> factorize(const ExecutionSp
   const view cp_dev(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz c'")), n);
   auto r = Kokkos::create_mirror_view(Kokkos::HostSpace(), r_dev);
   auto cp = Kokkos::create_mirror_view(Kokkos::HostSpace(), cp_dev);
-  double c_prev = 0;
+  const Wide w1 = Wide(t1), w2 = Wide(t2), w3 = Wide(t3);
+  Wide c_prev = Wide(0);
   int info = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double pivot = static_cast<double>(t2) - (i ? static_cast<double>(t1) * c_prev : 0.0);
-    const Scalar rounded = static_cast<Scalar>(pivot);
-    info = detail::update_info(info, rounded, static_cast<index_t>(i));
-    r(i) = static_cast<Scalar>(1 / pivot);
-    c_prev = static_cast<double>(t3) / pivot;
-    cp(i) = static_cast<Scalar>(c_prev);
+    const Wide pivot = i ? w2 - w1 * c_prev : w2;
+    info = detail::update_info(info, Scalar(pivot), static_cast<index_t>(i));
+    const Wide inverse = detail::reciprocal(pivot);
+    r(i) = Scalar(inverse);
+    c_prev = w3 * inverse;
+    cp(i) = Scalar(c_prev);
   }
   Kokkos::deep_copy(exec, r_dev, r);
   Kokkos::deep_copy(exec, cp_dev, cp);
@@ -188,6 +204,24 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
                                                        typename DView::value_type t3,
                                                        const DView& d, const InfoView& info,
                                                        Backend = {}) {
+  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
+                    std::is_same_v<typename InfoView::value_type, int>,
+                "bandsolve::solve(toeplitz): info must be a rank-1 Kokkos::View<int*>");
+  const std::string fn = "bandsolve::solve(toeplitz)";
+  detail::systems_from_info<layout_of_t<DView>>(fn, info, d);
+  const auto f = factorize(exec, algo::toeplitz{}, t1, t2, t3, rows(d));
+  f.solve(exec, d, Backend{});
+  Kokkos::deep_copy(exec, info, f.info());
+}
+
+// One-shot with real coefficients and complex d: the real factors act on both parts (half the
+// arithmetic of complex coefficients). Chosen over the form above for real arguments.
+template <class ExecutionSpace, class DView, class InfoView,
+          class Backend = backend::default_for_t<ExecutionSpace>>
+std::enable_if_t<backend::is_backend_v<Backend> && is_complex_v<typename DView::value_type>>
+solve(const ExecutionSpace& exec, algo::toeplitz, real_type_t<typename DView::value_type> t1,
+      real_type_t<typename DView::value_type> t2, real_type_t<typename DView::value_type> t3,
+      const DView& d, const InfoView& info, Backend = {}) {
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,
                 "bandsolve::solve(toeplitz): info must be a rank-1 Kokkos::View<int*>");

@@ -29,7 +29,10 @@
 // plan.uses_thomas() says which path was taken and plan.info() gives that path's pivot code.
 // Memory is O(n) either way: no block is longer than the system.
 // Work is enqueued on exec and never fenced here. factorize() allocates the workspace once; the
-// plan's solve allocates nothing. x must have unit stride. T is float or double.
+// plan's solve allocates nothing. x must have unit stride. T is float, double,
+// Kokkos::complex<float> or Kokkos::complex<double> (the splitting in complex, splitting.hpp; x of
+// the plan's type: a real T with complex x is a plan of complex coefficients with zero imaginary
+// parts, or algo::toeplitz on one system, which keeps the factors real).
 // Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
 // Kokkos::Cuda), or a trailing backend::device{} argument to factorize and to the one-shot solve
 // (the plan's third template argument), which runs the device kernels on any execution space
@@ -38,6 +41,7 @@
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/errors.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 #include <bandsolve/toeplitz/batched.hpp>
 #include <bandsolve/toeplitz/divide_and_conquer_device.hpp>
 #include <bandsolve/toeplitz/divide_and_conquer_kernel.hpp>
@@ -62,6 +66,9 @@ class toeplitz_dc_plan {
   using execution_space = ExecutionSpace;
   using backend_type = Backend;
   using memory_space = typename ExecutionSpace::memory_space;
+  // The splitting's constants: double for real T, std::complex<double> for complex T.
+  using splitting_type = basic_toeplitz_splitting<
+      std::conditional_t<is_complex_v<Scalar>, std::complex<double>, double>>;
   // Blocks per work item (SIMD lanes) and the default block length: a work item spans
   // lanes * block_rows values (128 KiB), so the backward sweep finds them in L2.
   static constexpr int lanes = detail::toeplitz_dc_lanes<Scalar>;
@@ -70,7 +77,7 @@ class toeplitz_dc_plan {
   toeplitz_dc_plan() = default;
 
   std::size_t n() const { return static_cast<std::size_t>(n_); }
-  const toeplitz_splitting& splitting() const { return split_; }
+  const splitting_type& splitting() const { return split_; }
   std::size_t block_rows() const { return static_cast<std::size_t>(c_.s); }
   std::size_t blocks() const { return static_cast<std::size_t>(c_.nblocks); }
   // Whether this plan solves by Thomas on T's LU factors (see the top of this header).
@@ -120,7 +127,7 @@ class toeplitz_dc_plan {
   using view = Kokkos::View<Scalar*, memory_space>;
 
   // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
-  toeplitz_dc_plan(const toeplitz_splitting& split,
+  toeplitz_dc_plan(const splitting_type& split,
                    const detail::toeplitz_dc_constants<Scalar>& constants, const view& carry_l,
                    const view& carry_r, const view& ends, const view& u, const view& scale,
                    index_t n, const toeplitz_batch_factorization<Scalar, ExecutionSpace>& thomas,
@@ -128,7 +135,7 @@ class toeplitz_dc_plan {
       : split_(split), c_(constants), carry_l_(carry_l), carry_r_(carry_r), ends_(ends), u_(u),
         scale_(scale), thomas_(thomas), n_(n), uses_thomas_(uses_thomas), initialized_(true) {}
 
-  toeplitz_splitting split_;
+  splitting_type split_;
   detail::toeplitz_dc_constants<Scalar> c_;
   view carry_l_, carry_r_, ends_, u_, scale_;  // ends_: the device backend's block ends
   toeplitz_batch_factorization<Scalar, ExecutionSpace> thomas_;  // the fallback's LU factors
@@ -144,7 +151,17 @@ toeplitz_dc_plan<Scalar, ExecutionSpace, Backend> detail_make_toeplitz_dc_plan(
   using plan_type = toeplitz_dc_plan<Scalar, ExecutionSpace, Backend>;
   const std::string fn = "bandsolve::factorize(toeplitz_dc)";
   detail::check_rows_fit_int(fn, n);
-  const toeplitz_splitting sp = split_toeplitz(fn, t1, t2, t3);
+  const typename plan_type::splitting_type sp = split_toeplitz(fn, t1, t2, t3);
+  // Host arithmetic in the splitting's type (double or std::complex<double>), rounded to Scalar.
+  using Wide = typename plan_type::splitting_type::value_type;
+  const auto narrow = [](Wide v) {
+    if constexpr (is_complex_v<Scalar>) {
+      using R = real_type_t<Scalar>;
+      return Scalar(static_cast<R>(std::real(v)), static_cast<R>(std::imag(v)));
+    } else {
+      return static_cast<Scalar>(v);
+    }
+  };
   const index_t nn = static_cast<index_t>(n);
   detail::toeplitz_dc_constants<Scalar> c;
   c.n = nn;
@@ -183,17 +200,17 @@ toeplitz_dc_plan<Scalar, ExecutionSpace, Backend> detail_make_toeplitz_dc_plan(
   c.s = s;
   c.nblocks = nn > 0 ? (nn + s - 1) / s : 0;
   c.last_rows = nn - (c.nblocks - 1) * s;
-  c.a = static_cast<Scalar>(sp.a);
-  c.g = static_cast<Scalar>(sp.g);
-  c.inv_delta = static_cast<Scalar>(1 / sp.delta);
-  c.w_s = static_cast<Scalar>(std::pow(-sp.a, static_cast<double>(s)));
-  c.g_s = static_cast<Scalar>(std::pow(sp.g, static_cast<double>(s)));
+  c.a = narrow(sp.a);
+  c.g = narrow(sp.g);
+  c.inv_delta = narrow(1.0 / sp.delta);
+  c.w_s = narrow(std::pow(-sp.a, static_cast<double>(s)));
+  c.g_s = narrow(std::pow(sp.g, static_cast<double>(s)));
   // u = (LR)^{-1} e_0: u_i = (-a)^i / delta * (1 - q^{n-i}) / (1 - q), q = t1 t3 / delta^2,
-  // kept on its first `truncation` rows (beyond them |u_i| < eps |u_0|).
-  const double q = sp.t1 * sp.t3 / (sp.delta * sp.delta);
+  // kept on its first `truncation` rows (beyond them |u_i| < eps |u_0|). |q| <= contraction^2 < 1.
+  const Wide q = sp.t1 * sp.t3 / (sp.delta * sp.delta);
   c.u_rows = nn < c.k ? nn : c.k;
-  const double u0 = (1 - std::pow(q, static_cast<double>(nn))) / ((1 - q) * sp.delta);
-  c.sm_factor = static_cast<Scalar>(sp.gamma / (1 + sp.gamma * u0));
+  const Wide u0 = (1.0 - std::pow(q, static_cast<double>(nn))) / ((1.0 - q) * sp.delta);
+  c.sm_factor = narrow(sp.gamma / (1.0 + sp.gamma * u0));
 
   const auto nblocks = static_cast<std::size_t>(c.nblocks);  // a view extent
   const view carry_l(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc carry_l")),
@@ -204,10 +221,9 @@ toeplitz_dc_plan<Scalar, ExecutionSpace, Backend> detail_make_toeplitz_dc_plan(
   const view u(Kokkos::view_alloc(exec, std::string("bandsolve::toeplitz_dc u")),
                static_cast<std::size_t>(c.u_rows));
   auto u_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), u);
-  double pw = 1;
+  Wide pw = 1.0;
   for (index_t i = 0; i < c.u_rows; ++i, pw *= -sp.a)
-    u_host(i) = static_cast<Scalar>(pw / sp.delta * (1 - std::pow(q, static_cast<double>(nn - i))) /
-                                    (1 - q));
+    u_host(i) = narrow(pw / sp.delta * (1.0 - std::pow(q, static_cast<double>(nn - i))) / (1.0 - q));
   Kokkos::deep_copy(exec, u, u_host);
   exec.fence();  // u_host is a temporary: the copy must finish before it goes away
   // The device backend's (A2, B2) read the block ends from a view of their own.
@@ -231,8 +247,9 @@ factorize(const ExecutionSpace& exec, algo::toeplitz_dc, Scalar t1, Scalar t2, S
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve::factorize(toeplitz_dc): the first argument must be a Kokkos "
                 "execution space instance");
-  static_assert(std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>,
-                "bandsolve::factorize(toeplitz_dc): the scalar type must be float or double");
+  static_assert(is_supported_scalar_v<Scalar>,
+                "bandsolve::factorize(toeplitz_dc): the scalar type must be float, double, "
+                "Kokkos::complex<float> or Kokkos::complex<double>");
   static_assert(std::is_same_v<Backend, backend::device> ||
                     std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                 "bandsolve::factorize(toeplitz_dc): a host backend runs only on its own execution "

@@ -9,6 +9,8 @@
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/config.hpp>
 
+#include <type_traits>
+
 namespace bandsolve::detail {
 
 // Blocks solved side by side in SIMD lanes by one work item: the host backend's cache-line lanes.
@@ -195,17 +197,24 @@ void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>&
   const index_t nb = c.nblocks;
   // (A3, B3) every block from its carries: V full blocks per work item in SIMD lanes; the item
   // holding the last block (which may be short) and any partial group go lane by lane.
+  // Complex blocks take the strided lane loops (the register transposes hold real values).
   const index_t items = (nb + V - 1) / V;
-  const bool tiles = transposed_blocks_fit<V>(c.s);
+  const bool tiles = std::is_floating_point_v<T> && transposed_blocks_fit<V>(c.s);
   const std::size_t scratch = tiles ? static_cast<std::size_t>(c.s) * V * sizeof(T) : 0;
   for_each_pack(
       exec, "bandsolve::toeplitz_dc blocks", items, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
         const index_t b0 = p * V;
         const bool full = b0 + V < nb || (b0 + V == nb && c.last_rows == c.s);
-        if (full && tiles) {
-          toeplitz_dc_tiles_solve<V>(c, x + b0 * c.s, &carry_l(b0), &carry_r(b0),
-                                     static_cast<T*>(work));
-        } else if (full) {
+        if constexpr (std::is_floating_point_v<T>) {
+          if (full && tiles) {
+            toeplitz_dc_tiles_solve<V>(c, x + b0 * c.s, &carry_l(b0), &carry_r(b0),
+                                       static_cast<T*>(work));
+            return;
+          }
+        } else {
+          (void)work;
+        }
+        if (full) {
           toeplitz_dc_lanes_solve<V>(c, x + b0 * c.s, &carry_l(b0), &carry_r(b0));
         } else {
           for (index_t b = b0; b < nb; ++b)

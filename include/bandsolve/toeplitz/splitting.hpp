@@ -13,27 +13,37 @@
 // dominant T (|t2| > |t1| + |t3|): if t1 t3 > 0, sqrt(t2^2 - 4 t1 t3) > | |t1| - |t3| | so
 // |delta| > max(|t1|, |t3|); if t1 t3 <= 0, |delta| >= |t2|. The other root has
 // |delta'| = |t1 t3| / |delta| <= min(|t1|, |t3|) and makes at least one recurrence grow.
+// Complex T always has both roots; the one of larger modulus again satisfies both for every
+// diagonally dominant T (with |delta| >= sqrt|t1 t3| >= |delta'|, |delta| <= |t1| would give
+// |t2| <= |delta| + |delta'| <= |t1| + |t3|).
 // Host code only (it decides whether the method applies and prepares the kernels' constants).
 #include <bandsolve/core/errors.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 #include <cmath>
+#include <complex>
 #include <limits>
 
 namespace bandsolve {
 
-// Constants of the splitting in double (computed once on the host, rounded for the kernels).
-struct toeplitz_splitting {
-  double t1 = 0, t2 = 0, t3 = 0;
-  double delta = 0;         // diagonal of R (the chosen root)
-  double other_root = 0;    // the root not chosen: t1 t3 / delta
-  double a = 0;             // subdiagonal of L: t1 / delta
-  double g = 0;             // backward ratio: -t3 / delta
-  double gamma = 0;         // corner correction P(0, 0) = t2 - delta
+// Constants of the splitting in double, or std::complex<double> for complex T (computed once on
+// the host, rounded for the kernels).
+template <class Value>
+struct basic_toeplitz_splitting {
+  using value_type = Value;
+  Value t1 = 0, t2 = 0, t3 = 0;
+  Value delta = 0;          // diagonal of R (the chosen root)
+  Value other_root = 0;     // the root not chosen: t1 t3 / delta
+  Value a = 0;              // subdiagonal of L: t1 / delta
+  Value g = 0;              // backward ratio: -t3 / delta
+  Value gamma = 0;          // corner correction P(0, 0) = t2 - delta
   double contraction = 0;   // max(|a|, |g|) < 1
   // Smallest k with contraction^k <= eps / 4: beyond k steps a carry no longer changes a value of
   // the same magnitude (the truncation length of the carries and of the correction vector).
   long truncation = 0;
 };
+using toeplitz_splitting = basic_toeplitz_splitting<double>;
+using complex_toeplitz_splitting = basic_toeplitz_splitting<std::complex<double>>;
 
 namespace detail {
 
@@ -49,7 +59,8 @@ inline long truncation_length(double contraction, double eps) {
 // the split's recurrences would not decay within the system (truncation length > n) and the
 // system is longer than a short one (any method is accurate when the recurrences contract
 // quickly; there, truncation <= 4096 bounds the error growth of the geometric sums).
-inline bool toeplitz_dc_needs_thomas(const toeplitz_splitting& s, long n) {
+template <class Value>
+bool toeplitz_dc_needs_thomas(const basic_toeplitz_splitting<Value>& s, long n) {
   return s.truncation > n && s.truncation > 4096;
 }
 
@@ -93,10 +104,56 @@ inline toeplitz_splitting split_toeplitz(const std::string& function, double t1,
   return s;
 }
 
+// The same for complex T: the roots always exist; the one of larger modulus is chosen. Throws when
+// T is not finite, singular at the root, or when neither root makes both recurrences contract.
+inline complex_toeplitz_splitting split_toeplitz(const std::string& function,
+                                                 std::complex<double> t1, std::complex<double> t2,
+                                                 std::complex<double> t3, double eps) {
+  const auto finite = [](std::complex<double> z) {
+    return std::isfinite(z.real()) && std::isfinite(z.imag());
+  };
+  if (!finite(t1) || !finite(t2) || !finite(t3))
+    detail::throw_invalid_argument(function, "T = tridiag(", t1, ", ", t2, ", ", t3,
+                                   ") has a coefficient that is not finite");
+  complex_toeplitz_splitting s;
+  s.t1 = t1;
+  s.t2 = t2;
+  s.t3 = t3;
+  const std::complex<double> root = std::sqrt(t2 * t2 - 4.0 * t1 * t3);
+  s.delta = 0.5 * (std::abs(t2 + root) >= std::abs(t2 - root) ? t2 + root : t2 - root);
+  if (s.delta == 0.0)
+    detail::throw_invalid_argument(function, "T = tridiag(", t1, ", ", t2, ", ", t3,
+                                   ") is singular (t2 = 0 and t1 t3 = 0)");
+  s.other_root = t1 * t3 / s.delta;
+  s.a = t1 / s.delta;
+  s.g = -t3 / s.delta;
+  s.gamma = t2 - s.delta;
+  s.contraction = std::fmax(std::abs(s.a), std::abs(s.g));
+  if (!(s.contraction < 1))
+    detail::throw_invalid_argument(
+        function, "T = tridiag(", t1, ", ", t2, ", ", t3,
+        ") cannot be split into contractive bidiagonal recurrences (|t1/delta| = ", std::abs(s.a),
+        ", |t3/delta| = ", std::abs(s.g), " with delta = ", s.delta,
+        "); the method needs |t1|, |t3| < |delta|, e.g. |t2| > |t1| + |t3|; use algo::thomas");
+  s.truncation = detail::truncation_length(s.contraction, eps);
+  return s;
+}
+
+// The splitting of T in its kind: toeplitz_splitting for float and double, complex_toeplitz_
+// splitting for Kokkos::complex; eps is the unit roundoff of T's real type.
 template <class T>
-toeplitz_splitting split_toeplitz(const std::string& function, T t1, T t2, T t3) {
-  return split_toeplitz(function, static_cast<double>(t1), static_cast<double>(t2),
-                        static_cast<double>(t3), static_cast<double>(std::numeric_limits<T>::epsilon()));
+auto split_toeplitz(const std::string& function, T t1, T t2, T t3) {
+  using R = real_type_t<T>;
+  const auto eps = static_cast<double>(std::numeric_limits<R>::epsilon());
+  if constexpr (is_complex_v<T>) {
+    const auto wide = [](T z) {
+      return std::complex<double>(static_cast<double>(z.real()), static_cast<double>(z.imag()));
+    };
+    return split_toeplitz(function, wide(t1), wide(t2), wide(t3), eps);
+  } else {
+    return split_toeplitz(function, static_cast<double>(t1), static_cast<double>(t2),
+                          static_cast<double>(t3), eps);
+  }
 }
 
 }  // namespace bandsolve
