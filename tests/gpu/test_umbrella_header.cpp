@@ -662,6 +662,22 @@ void toeplitz_on_device() {
   thomas.solve(gpu, xt);
   report("toeplitz_dc on the GPU, Thomas path",
          (thomas.uses_thomas() ? 0 : 1) + thomas.info() + non_finite(xt));
+
+  // Complex Toeplitz: a batch of complex T, real T on complex d, one long complex system.
+  using zc = Kokkos::complex<double>;
+  auto dz = bandsolve::make_batch<bl::row, zc, dev_mem>("dz", nsys, n);
+  Kokkos::deep_copy(dz, zc(1, -1));
+  bandsolve::solve(gpu, algo::toeplitz{}, zc(0.4, -0.3), zc(-2.5, 1.2), zc(1.1, 0.5), dz, info);
+  report("toeplitz (batched) on the GPU, row, complex<double>", failed() + non_finite(dz));
+  auto dzc = bandsolve::make_batch<bl::column, zc, dev_mem>("dzc", nsys, n);
+  Kokkos::deep_copy(dzc, zc(1, -1));
+  bandsolve::solve(gpu, algo::toeplitz{}, 1.0, 4.0, 1.0, dzc, info);
+  report("toeplitz (batched) on the GPU, real T, column, complex<double> d",
+         failed() + non_finite(dzc));
+  Kokkos::View<zc*, dev_mem> xz("xz", 100000);
+  Kokkos::deep_copy(xz, zc(1, 2));
+  bandsolve::solve(gpu, algo::toeplitz_dc{}, zc(1, 0.5), zc(0.5, 4), zc(-1, 0.5), xz);
+  report("toeplitz_dc one-shot on the GPU, complex<double>", non_finite(xz));
 }
 
 }  // namespace

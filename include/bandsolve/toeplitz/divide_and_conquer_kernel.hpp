@@ -99,6 +99,24 @@ KOKKOS_INLINE_FUNCTION void toeplitz_dc_tiles_solve(const toeplitz_dc_constants<
       });
 }
 
+// V full blocks from their carries: through register transposes where `tiles` (real T only; the
+// transposes hold real values), else with strided lane loops.
+template <int V, class T>
+KOKKOS_INLINE_FUNCTION void toeplitz_dc_full_blocks(const toeplitz_dc_constants<T>& c, T* base,
+                                                    const T* carry_l, const T* carry_r, void* work,
+                                                    bool tiles) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (tiles) {
+      toeplitz_dc_tiles_solve<V>(c, base, carry_l, carry_r, static_cast<T*>(work));
+      return;
+    }
+  } else {
+    (void)work;
+    (void)tiles;
+  }
+  toeplitz_dc_lanes_solve<V>(c, base, carry_l, carry_r);
+}
+
 // The phases before (A3), each a kernel enqueued on exec (not fenced), device code shared by the
 // host and the device backend. (A1) ends(b + 1) = the forward value at the end of every block
 // b but the last with zero carry-in, from its last k rows (earlier rows change it by less than
@@ -197,7 +215,6 @@ void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>&
   const index_t nb = c.nblocks;
   // (A3, B3) every block from its carries: V full blocks per work item in SIMD lanes; the item
   // holding the last block (which may be short) and any partial group go lane by lane.
-  // Complex blocks take the strided lane loops (the register transposes hold real values).
   const index_t items = (nb + V - 1) / V;
   const bool tiles = std::is_floating_point_v<T> && transposed_blocks_fit<V>(c.s);
   const std::size_t scratch = tiles ? static_cast<std::size_t>(c.s) * V * sizeof(T) : 0;
@@ -205,17 +222,8 @@ void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>&
       exec, "bandsolve::toeplitz_dc blocks", items, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
         const index_t b0 = p * V;
         const bool full = b0 + V < nb || (b0 + V == nb && c.last_rows == c.s);
-        if constexpr (std::is_floating_point_v<T>) {
-          if (full && tiles) {
-            toeplitz_dc_tiles_solve<V>(c, x + b0 * c.s, &carry_l(b0), &carry_r(b0),
-                                       static_cast<T*>(work));
-            return;
-          }
-        } else {
-          (void)work;
-        }
         if (full) {
-          toeplitz_dc_lanes_solve<V>(c, x + b0 * c.s, &carry_l(b0), &carry_r(b0));
+          toeplitz_dc_full_blocks<V>(c, x + b0 * c.s, &carry_l(b0), &carry_r(b0), work, tiles);
         } else {
           for (index_t b = b0; b < nb; ++b)
             toeplitz_dc_block(c, x + b * c.s, block_rows_of(c, b), carry_l(b), carry_r(b));
