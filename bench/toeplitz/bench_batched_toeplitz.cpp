@@ -1,11 +1,13 @@
 // Batches whose coefficients are shared, against the general batched Thomas on the same systems
-// in the same run (n = 256, nsys = 65536, double):
+// in the same run (n = 256, nsys = 65536 doubles, or 32768 complex doubles):
 //   toeplitz_batch/<layout>      one Toeplitz matrix, stored factors shared by all systems
+//   toeplitz_real_T/<layout>     complex d only: one real Toeplitz matrix acting on both parts
 //   shared_offdiag/<layout>      shared off-diagonals, diagonal generated per system (a functor)
-//   thomas_general/<layout>      bandsolve::solve(thomas) with a, b, c, d arrays (the peer)
-// Floor bytes: 16 per unknown for the shared-coefficient solvers (read d, write x), 40 for Thomas.
-// speedup_vs_thomas: best time of thomas_general for the same layout (registered, so run, first)
-// over the solver's.
+//   thomas_general/<layout>      bandsolve::solve(thomas) with a, b, c, d arrays (the peer; for
+//                                complex d, complex coefficients)
+// Floor bytes per unknown: read d and write x (16, complex 32) for the shared-coefficient solvers,
+// three coefficients more for Thomas (40, complex 80). speedup_vs_thomas: best time of
+// thomas_general for the same layout and type (registered, so run, first) over the solver's.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -33,11 +35,20 @@ std::map<std::string, double>& thomas_best() {
 
 template <class View>
 void fill_rhs(const View& d, std::size_t nsys, std::size_t n) {
+  using Data = typename View::value_type;
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<host_exec>(0, nsys * n), KOKKOS_LAMBDA(std::size_t k) {
-        bandsolve::at(d, k / n, k % n) = 1 + hash01(k);
+        if constexpr (bandsolve::is_complex_v<Data>)
+          bandsolve::at(d, k / n, k % n) = Data(1 + hash01(k), hash01(k + nsys * n));
+        else
+          bandsolve::at(d, k / n, k % n) = 1 + hash01(k);
       });
   host_exec().fence();
+}
+
+template <class Data>
+std::string type_name() {
+  return bandsolve::is_complex_v<Data> ? "complex_double" : "double";
 }
 
 // Per-system diagonal 1.5 + 0.1 * (s & 7) with corners as interior rows: dominant, generated.
@@ -47,18 +58,34 @@ struct generated_diagonal {
   }
 };
 
-enum class solver { toeplitz_batch, shared_offdiag, thomas_general };
+enum class solver { toeplitz_batch, toeplitz_real_T, shared_offdiag, thomas_general };
 
-template <class Layout, solver Which>
+// Data: the right-hand sides' type (double or Kokkos::complex<double>, the same bytes per batch:
+// half the systems for complex).
+template <class Layout, solver Which, class Data = double>
 void batched_benchmark(benchmark::State& state) {
-  const std::size_t n = n_rows, nsys = n_systems;
+  const std::size_t n = n_rows, nsys = n_systems * sizeof(double) / sizeof(Data);
   const host_exec exec;
-  auto d = bandsolve::make_batch<Layout, double, host_exec::memory_space>("d", nsys, n);
+  auto d = bandsolve::make_batch<Layout, Data, host_exec::memory_space>("d", nsys, n);
   fill_rhs(d, nsys, n);
   Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
   iteration_timer t;
-  double floor_bytes = 16.0;
+  double floor_bytes = 2.0 * sizeof(Data);
+  // Complex T: t1 and t3 rotated by e^{+-i phi} (the moduli of the real T: still dominant).
+  Data k1 = Data(t1), k2 = Data(t2), k3 = Data(t3);
+  if constexpr (bandsolve::is_complex_v<Data>) {
+    k1 *= Data(0.8, 0.6);
+    k3 *= Data(0.8, -0.6);
+  }
   if constexpr (Which == solver::toeplitz_batch) {
+    const auto f = bandsolve::factorize(exec, bandsolve::algo::toeplitz{}, k1, k2, k3, n);
+    for (auto _ : state) {
+      t.start();
+      f.solve(exec, d);
+      exec.fence();
+      t.stop(state);
+    }
+  } else if constexpr (Which == solver::toeplitz_real_T) {
     const auto f = bandsolve::factorize(exec, bandsolve::algo::toeplitz{}, t1, t2, t3, n);
     for (auto _ : state) {
       t.start();
@@ -76,13 +103,13 @@ void batched_benchmark(benchmark::State& state) {
     }
     if (bandsolve::count_failed(info) != 0) state.SkipWithError("a system failed");
   } else if constexpr (Which == solver::thomas_general) {
-    floor_bytes = 40.0;
-    auto a = bandsolve::make_batch<Layout, double, host_exec::memory_space>("a", nsys, n);
-    auto b = bandsolve::make_batch<Layout, double, host_exec::memory_space>("b", nsys, n);
-    auto c = bandsolve::make_batch<Layout, double, host_exec::memory_space>("c", nsys, n);
-    Kokkos::deep_copy(a, t1);
-    Kokkos::deep_copy(b, t2);
-    Kokkos::deep_copy(c, t3);
+    floor_bytes = 5.0 * sizeof(Data);
+    auto a = bandsolve::make_batch<Layout, Data, host_exec::memory_space>("a", nsys, n);
+    auto b = bandsolve::make_batch<Layout, Data, host_exec::memory_space>("b", nsys, n);
+    auto c = bandsolve::make_batch<Layout, Data, host_exec::memory_space>("c", nsys, n);
+    Kokkos::deep_copy(a, k1);
+    Kokkos::deep_copy(b, k2);
+    Kokkos::deep_copy(c, k3);
     for (auto _ : state) {
       t.start();
       bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, info);
@@ -95,34 +122,38 @@ void batched_benchmark(benchmark::State& state) {
   }
   report(state, t, floor_bytes * double(n) * double(nsys), double(n) * double(nsys));
   auto& best = thomas_best();
-  if (Which == solver::thomas_general) best[name_of<Layout>()] = t.best();
-  else if (best.count(name_of<Layout>()) && t.best() > 0)
-    state.counters["speedup_vs_thomas"] = best[name_of<Layout>()] / t.best();
+  const std::string key = name_of<Layout>() + type_name<Data>();
+  if (Which == solver::thomas_general) best[key] = t.best();
+  else if (best.count(key) && t.best() > 0) state.counters["speedup_vs_thomas"] = best[key] / t.best();
 }
 
-template <class Layout>
+template <class Layout, solver Which, class Data>
+void register_one(const char* what) {
+  const std::string name = std::string("toeplitz/") + what + "/" + name_of<Layout>() + "/" +
+                           type_name<Data>() + "/n:" + std::to_string(n_rows) + "/nsys:" +
+                           std::to_string(n_systems * sizeof(double) / sizeof(Data));
+  benchmark::RegisterBenchmark(name.c_str(), batched_benchmark<Layout, Which, Data>)
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+template <class Layout, class Data>
 void register_layout() {
-  const std::string tail =
-      "/" + name_of<Layout>() + "/double/n:" + std::to_string(n_rows) + "/nsys:" +
-      std::to_string(n_systems);
-  benchmark::RegisterBenchmark(("toeplitz/thomas_general" + tail).c_str(),
-                               batched_benchmark<Layout, solver::thomas_general>)
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark(("toeplitz/toeplitz_batch" + tail).c_str(),
-                               batched_benchmark<Layout, solver::toeplitz_batch>)
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark(("toeplitz/shared_offdiag" + tail).c_str(),
-                               batched_benchmark<Layout, solver::shared_offdiag>)
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond);
+  register_one<Layout, solver::thomas_general, Data>("thomas_general");
+  register_one<Layout, solver::toeplitz_batch, Data>("toeplitz_batch");
+  if constexpr (bandsolve::is_complex_v<Data>)
+    register_one<Layout, solver::toeplitz_real_T, Data>("toeplitz_real_T");
+  register_one<Layout, solver::shared_offdiag, Data>("shared_offdiag");
 }
 
 const bool registered = [] {
-  register_layout<bandsolve::layout::column>();
-  register_layout<bandsolve::layout::interleaved<8>>();
-  register_layout<bandsolve::layout::row>();
+  using zd = Kokkos::complex<double>;
+  register_layout<bandsolve::layout::column, double>();
+  register_layout<bandsolve::layout::interleaved<8>, double>();
+  register_layout<bandsolve::layout::row, double>();
+  register_layout<bandsolve::layout::column, zd>();
+  register_layout<bandsolve::layout::interleaved<4>, zd>();
+  register_layout<bandsolve::layout::row, zd>();
   return true;
 }();
 

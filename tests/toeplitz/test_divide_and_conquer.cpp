@@ -265,8 +265,9 @@ TEMPLATE_TEST_CASE("toeplitz_dc: complex T within 10x of sequential Thomas's err
                    "[toeplitz][complex]", bstest::cplx<float>, bstest::cplx<double>) {
   for (std::size_t n : {1u, 2u, 3u, 7u, 64u, 1000u, 4097u})
     check_complex_accuracy<TestType>(n, 0, 3u + static_cast<std::uint32_t>(n));
-  // Blocks shorter than the truncation length and partial lane groups.
-  for (std::size_t rows : {1u, 5u, 37u})
+  // Blocks shorter than the truncation length and partial lane groups; 8 and 24 rows take the
+  // register transposes of the parts (2 s a multiple of the lanes) for float and double.
+  for (std::size_t rows : {1u, 5u, 8u, 24u, 37u})
     check_complex_accuracy<TestType>(5003, rows, 17u + static_cast<std::uint32_t>(rows));
   if constexpr (std::is_same_v<TestType, zc>) check_complex_accuracy<TestType>(1u << 18, 0, 9u, 2);
 }

@@ -35,6 +35,65 @@
 #include <type_traits>
 
 namespace bandsolve {
+namespace detail {
+
+// Both sweeps of the shared factors over the nl <= L lanes of one work item, in place: xb(l, i)
+// is row i of lane l. Complex factors carry each lane's y as two real arrays and multiply on the
+// parts, so that GCC vectorizes the lane loops (with y as Kokkos::complex values it kept them
+// scalar: 5-8 ns per unknown against 1.2 for real factors on complex d).
+template <int L, class X, class R, class Factor>
+KOKKOS_FORCEINLINE_FUNCTION void toeplitz_lanes_sweep(const X& xb, int nl, index_t n, const R& r,
+                                                      const R& cp, Factor t1) {
+  using Data = std::remove_cv_t<std::remove_reference_t<decltype(xb(0, 0))>>;
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+  if constexpr (is_complex_v<Factor>) {
+    using Real = real_type_t<Factor>;
+    Real yr[lane_count], yi[lane_count];
+    for (int l = 0; l < L; ++l) yr[l] = yi[l] = Real(0);
+    const Real ar = t1.real(), ai = t1.imag();
+    for (index_t i = 0; i < n; ++i) {
+      const Factor ri = r(i);
+      const Real rr = ri.real(), rim = ri.imag();
+      BANDSOLVE_SIMD
+      for (int l = 0; l < nl; ++l) {
+        const Data v = xb(l, i);
+        const Real ur = v.real() - (ar * yr[l] - ai * yi[l]);
+        const Real ui = v.imag() - (ar * yi[l] + ai * yr[l]);
+        yr[l] = ur * rr - ui * rim;
+        yi[l] = ur * rim + ui * rr;
+        xb(l, i) = Data(yr[l], yi[l]);
+      }
+    }
+    for (index_t i = n - 2; i >= 0; --i) {
+      const Factor ci = cp(i);
+      const Real cr = ci.real(), cim = ci.imag();
+      BANDSOLVE_SIMD
+      for (int l = 0; l < nl; ++l) {
+        const Data v = xb(l, i);
+        const Real ur = v.real() - (cr * yr[l] - cim * yi[l]);
+        const Real ui = v.imag() - (cr * yi[l] + cim * yr[l]);
+        yr[l] = ur;
+        yi[l] = ui;
+        xb(l, i) = Data(ur, ui);
+      }
+    }
+  } else {
+    Data y[lane_count];
+    for (int l = 0; l < L; ++l) y[l] = Data(0);
+    for (index_t i = 0; i < n; ++i) {
+      const Factor ri = r(i);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = (xb(l, i) - t1 * y[l]) * ri;
+    }
+    for (index_t i = n - 2; i >= 0; --i) {
+      const Factor ci = cp(i);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = xb(l, i) - ci * y[l];
+    }
+  }
+}
+
+}  // namespace detail
 
 template <class Scalar, class ExecutionSpace>
 class toeplitz_batch_factorization {
@@ -76,8 +135,7 @@ class toeplitz_batch_factorization {
     if (nsys == 0 || n == 0) return;
     if constexpr (std::is_same_v<Backend, backend::device>) {
       detail::toeplitz_device_solve(exec, d, Kokkos::View<const Scalar*, memory_space>(r_),
-                                    Kokkos::View<const Scalar*, memory_space>(cp_),
-                                    typename DView::value_type(t1_), n, nsys);
+                                    Kokkos::View<const Scalar*, memory_space>(cp_), t1_, n, nsys);
     } else {
       static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                     "bandsolve::toeplitz_batch_factorization::solve: a host backend runs only on "
@@ -96,7 +154,6 @@ class toeplitz_batch_factorization {
     constexpr int lanes = detail::two_line_lanes_v<Data>;
     const index_t n = n_;
     constexpr int L = detail::item_lanes<Layout, lanes>();
-    constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
     const Kokkos::View<const Scalar*, memory_space> r = r_, cp = cp_;
     const Scalar t1 = t1_;
     // Row-layout items of real data (systems n apart, rows contiguous) go through a
@@ -113,20 +170,7 @@ class toeplitz_batch_factorization {
         detail::work_items<Layout, lanes>(nsys), scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
           const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
           const auto x = detail::lanes_of<Layout, L>(d, p);
-          auto sweep = [&](const auto& xb) {
-            Data y[lane_count];
-            for (int l = 0; l < L; ++l) y[l] = Data(0);
-            for (index_t i = 0; i < n; ++i) {
-              const Scalar ri = r(i);
-              BANDSOLVE_SIMD
-              for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = (xb(l, i) - t1 * y[l]) * ri;
-            }
-            for (index_t i = n - 2; i >= 0; --i) {
-              const Scalar ci = cp(i);
-              BANDSOLVE_SIMD
-              for (int l = 0; l < nl; ++l) xb(l, i) = y[l] = xb(l, i) - ci * y[l];
-            }
-          };
+          auto sweep = [&](const auto& xb) { detail::toeplitz_lanes_sweep<L>(xb, nl, n, r, cp, t1); };
           detail::sweep_lanes<L, can_transpose>(x, n, transpose && nl == L,
                                                 static_cast<Data*>(work), sweep);
         });

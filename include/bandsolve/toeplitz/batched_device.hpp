@@ -13,22 +13,45 @@
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/tile_transpose.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 namespace bandsolve::detail {
+
+// One row of each recurrence: y_i = (x_i - t1 y_{i-1}) r_i forward, y_i = x_i - c'_i y_{i+1}
+// backward. Complex factors multiply on the parts (core/scalar_traits.hpp): Kokkos::complex's
+// operators kept GCC from vectorizing the lane loops. D is S, or complex over a real S.
+template <class D, class S>
+KOKKOS_FORCEINLINE_FUNCTION D toeplitz_forward_step(const D& x, const S& t1, const D& y,
+                                                    const S& r) {
+  if constexpr (is_complex_v<S>)
+    return product(minus_product(x, t1, y), r);
+  else
+    return (x - t1 * y) * r;
+}
+template <class D, class S>
+KOKKOS_FORCEINLINE_FUNCTION D toeplitz_backward_step(const D& x, const S& cp, const D& y) {
+  if constexpr (is_complex_v<S>)
+    return minus_product(x, cp, y);
+  else
+    return x - cp * y;
+}
 
 // The recurrences of toeplitz_batch_factorization::solve for one system (one lane): forward
 // y_i = (x_i - t1 y_{i-1}) r_i over rows [i0, i1), backward y_i = x_i - c'_i y_{i+1} over rows
 // (i1, i0] in descending order; x(i) is row i of the system, y carries across blocks.
-template <class Scalar, class X, class R>
-KOKKOS_FORCEINLINE_FUNCTION Scalar toeplitz_forward_one(const X& x, const R& r, Scalar t1,
+template <class Scalar, class X, class R, class Factor>
+KOKKOS_FORCEINLINE_FUNCTION Scalar toeplitz_forward_one(const X& x, const R& r, Factor t1,
                                                         index_t i0, index_t i1, Scalar y) {
-  for (index_t i = i0; i < i1; ++i) x(i) = y = (x(i) - t1 * y) * r(i);
+  for (index_t i = i0; i < i1; ++i) x(i) = y = toeplitz_forward_step(x(i), t1, y, Factor(r(i)));
   return y;
 }
 template <class Scalar, class X, class R>
 KOKKOS_FORCEINLINE_FUNCTION Scalar toeplitz_backward_one(const X& x, const R& cp, index_t i1,
                                                          index_t i0, Scalar y) {
-  for (index_t i = i1; i >= i0; --i) x(i) = y = x(i) - cp(i) * y;
+  for (index_t i = i1; i >= i0; --i) {
+    const auto c = cp(i);
+    x(i) = y = toeplitz_backward_step(x(i), c, y);
+  }
   return y;
 }
 
@@ -44,9 +67,10 @@ struct toeplitz_device_rows {
 
 template <class Scalar, class FactorView>
 struct toeplitz_device_kernel {
+  using factor_type = typename FactorView::non_const_value_type;
   device::systems<Scalar> d;
   FactorView r, cp;
-  Scalar t1;
+  factor_type t1;
   index_t n, slots;
   bool tiles;
 
@@ -117,7 +141,8 @@ struct toeplitz_device_kernel {
 // factors (n, slots > 0, arguments checked). Enqueued on exec, not fenced.
 template <class ExecutionSpace, class DView, class FactorView>
 void toeplitz_device_solve(const ExecutionSpace& exec, const DView& d, const FactorView& r,
-                           const FactorView& cp, typename DView::value_type t1, index_t n,
+                           const FactorView& cp, typename FactorView::non_const_value_type t1,
+                           index_t n,
                            index_t slots) {
   using Scalar = typename DView::value_type;
   using kernel = toeplitz_device_kernel<Scalar, FactorView>;

@@ -72,7 +72,7 @@ class toeplitz_dc_plan {
   // Blocks per work item (SIMD lanes) and the default block length: a work item spans
   // lanes * block_rows values (128 KiB), so the backward sweep finds them in L2.
   static constexpr int lanes = detail::toeplitz_dc_lanes<Scalar>;
-  static constexpr index_t default_block_rows = 16384 / lanes;
+  static constexpr index_t default_block_rows = 16384 / lanes / (is_complex_v<Scalar> ? 2 : 1);
 
   toeplitz_dc_plan() = default;
 

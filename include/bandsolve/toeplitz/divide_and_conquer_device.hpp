@@ -72,7 +72,7 @@ struct toeplitz_dc_device_blocks {
       team.team_barrier();
       device::for_each_system_of_tile(team, ns, [&](const int k) {
         T z = carry[k];
-        for (int j = 0; j < nr; ++j) tile[k * LD + j] = z = tile[k * LD + j] * inv - a * z;
+        for (int j = 0; j < nr; ++j) tile[k * LD + j] = z = dc_forward_step(tile[k * LD + j], inv, a, z);
         carry[k] = z;
       });
       team.team_barrier();
@@ -92,7 +92,8 @@ struct toeplitz_dc_device_blocks {
       }
       device::for_each_system_of_tile(team, ns, [&](const int k) {
         T xr = carry[k];
-        for (int j = nr - 1; j >= 0; --j) tile[k * LD + j] = xr = tile[k * LD + j] + g * xr;
+        for (int j = nr - 1; j >= 0; --j)
+          tile[k * LD + j] = xr = dc_backward_step(tile[k * LD + j], g, xr);
         carry[k] = xr;
       });
       team.team_barrier();

@@ -8,14 +8,16 @@
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 #include <type_traits>
 
 namespace bandsolve::detail {
 
-// Blocks solved side by side in SIMD lanes by one work item: the host backend's cache-line lanes.
+// Blocks solved side by side in SIMD lanes by one work item: the host backend's cache-line lanes
+// of T's real type (complex blocks pass through the register transposes as their parts).
 template <class T>
-inline constexpr int toeplitz_dc_lanes = cache_line_lanes_v<T>;
+inline constexpr int toeplitz_dc_lanes = cache_line_lanes_v<real_type_t<T>>;
 
 template <class T>
 struct toeplitz_dc_constants {
@@ -33,16 +35,36 @@ KOKKOS_INLINE_FUNCTION index_t block_rows_of(const toeplitz_dc_constants<T>& c, 
   return b + 1 == c.nblocks ? c.last_rows : c.s;
 }
 
+// One row of each recurrence: z_k = f_k / delta - a z_{k-1} and x_k = z_k + g x_{k+1}. Complex
+// values multiply on their parts (core/scalar_traits.hpp): Kokkos::complex's operators kept GCC
+// from vectorizing the lane loops.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T dc_forward_step(const T& f, const T& inv_delta, const T& a,
+                                              const T& z) {
+  if constexpr (is_complex_v<T>)
+    return minus_product(product(f, inv_delta), a, z);
+  else
+    return f * inv_delta - a * z;
+}
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T dc_backward_step(const T& z, const T& g, const T& x) {
+  if constexpr (is_complex_v<T>)
+    return T(z.real() + (g.real() * x.real() - g.imag() * x.imag()),
+             z.imag() + (g.real() * x.imag() + g.imag() * x.real()));
+  else
+    return z + g * x;
+}
+
 // One block solved by one lane: forward from carry_l, backward from carry_r, in place.
 template <class T>
 KOKKOS_INLINE_FUNCTION void toeplitz_dc_block(const toeplitz_dc_constants<T>& c, T* x, index_t len,
                                               T zl, T xr) {
   for (index_t k = 0; k < len; ++k) {
-    zl = x[k] * c.inv_delta - c.a * zl;
+    zl = dc_forward_step(x[k], c.inv_delta, c.a, zl);
     x[k] = zl;
   }
   for (index_t k = len - 1; k >= 0; --k) {
-    xr = x[k] + c.g * xr;
+    xr = dc_backward_step(x[k], c.g, xr);
     x[k] = xr;
   }
 }
@@ -59,7 +81,7 @@ KOKKOS_INLINE_FUNCTION void toeplitz_dc_lanes_solve(const toeplitz_dc_constants<
     T* row = base + k;
     BANDSOLVE_SIMD
     for (int l = 0; l < V; ++l) {
-      z[l] = row[l * s] * inv - a * z[l];
+      z[l] = dc_forward_step(row[l * s], inv, a, z[l]);
       row[l * s] = z[l];
     }
   }
@@ -68,7 +90,7 @@ KOKKOS_INLINE_FUNCTION void toeplitz_dc_lanes_solve(const toeplitz_dc_constants<
     T* row = base + k;
     BANDSOLVE_SIMD
     for (int l = 0; l < V; ++l) {
-      xr[l] = row[l * s] + g * xr[l];
+      xr[l] = dc_backward_step(row[l * s], g, xr[l]);
       row[l * s] = xr[l];
     }
   }
@@ -99,20 +121,65 @@ KOKKOS_INLINE_FUNCTION void toeplitz_dc_tiles_solve(const toeplitz_dc_constants<
       });
 }
 
-// V full blocks from their carries: through register transposes where `tiles` (real T only; the
-// transposes hold real values), else with strided lane loops.
+// The same for complex blocks (transposed_complex_blocks_sweep): each lane's carries as two real
+// values, products on the parts. work: s V complex values.
+template <int V, class T>
+KOKKOS_INLINE_FUNCTION void toeplitz_dc_complex_tiles_solve(const toeplitz_dc_constants<T>& c,
+                                                            T* base, const T* carry_l,
+                                                            const T* carry_r,
+                                                            real_type_t<T>* work) {
+  using R = real_type_t<T>;
+  constexpr auto lane_count = static_cast<std::size_t>(V);  // an array bound
+  const R ar = c.a.real(), ai = c.a.imag(), gr = c.g.real(), gi = c.g.imag();
+  const R vr = c.inv_delta.real(), vi = c.inv_delta.imag();
+  R zr[lane_count], zi[lane_count], xr[lane_count], xi[lane_count];
+  for (int l = 0; l < V; ++l) {
+    zr[l] = carry_l[l].real();
+    zi[l] = carry_l[l].imag();
+    xr[l] = carry_r[l].real();
+    xi[l] = carry_r[l].imag();
+  }
+  transposed_complex_blocks_sweep<V>(
+      reinterpret_cast<R*>(base), c.s, work,
+      [&](R* re, R* im) {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < V; ++l) {
+          const R fr = re[l] * vr - im[l] * vi, fi = re[l] * vi + im[l] * vr;
+          const R nr = fr - (ar * zr[l] - ai * zi[l]), ni = fi - (ar * zi[l] + ai * zr[l]);
+          re[l] = zr[l] = nr;
+          im[l] = zi[l] = ni;
+        }
+      },
+      [&](R* re, R* im) {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < V; ++l) {
+          const R nr = re[l] + (gr * xr[l] - gi * xi[l]), ni = im[l] + (gr * xi[l] + gi * xr[l]);
+          re[l] = xr[l] = nr;
+          im[l] = xi[l] = ni;
+        }
+      });
+}
+
+// Whether V blocks of s rows of T go through register transposes (real rows, or complex rows
+// as their 2s parts).
+template <int V, class T>
+KOKKOS_INLINE_FUNCTION constexpr bool toeplitz_dc_tiles_fit(index_t s) {
+  return transposed_blocks_fit<V>(is_complex_v<T> ? 2 * s : s);
+}
+
+// V full blocks from their carries: through register transposes where `tiles`, else with
+// strided lane loops.
 template <int V, class T>
 KOKKOS_INLINE_FUNCTION void toeplitz_dc_full_blocks(const toeplitz_dc_constants<T>& c, T* base,
                                                     const T* carry_l, const T* carry_r, void* work,
                                                     bool tiles) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (tiles) {
+  if (tiles) {
+    if constexpr (is_complex_v<T>)
+      toeplitz_dc_complex_tiles_solve<V>(c, base, carry_l, carry_r,
+                                         static_cast<real_type_t<T>*>(work));
+    else
       toeplitz_dc_tiles_solve<V>(c, base, carry_l, carry_r, static_cast<T*>(work));
-      return;
-    }
-  } else {
-    (void)work;
-    (void)tiles;
+    return;
   }
   toeplitz_dc_lanes_solve<V>(c, base, carry_l, carry_r);
 }
@@ -137,7 +204,7 @@ void toeplitz_dc_forward_ends(const ExecutionSpace& exec, const toeplitz_dc_cons
         const index_t first = c.s > c.k ? c.s - c.k : 0;
         const T* xb = x + b * c.s;
         T z = 0;
-        for (index_t k = first; k < c.s; ++k) z = xb[k] * c.inv_delta - c.a * z;
+        for (index_t k = first; k < c.s; ++k) z = dc_forward_step(xb[k], c.inv_delta, c.a, z);
         ends(b + 1) = z;
       });
 }
@@ -162,7 +229,7 @@ void toeplitz_dc_backward_starts(const ExecutionSpace& exec, const toeplitz_dc_c
         const T* xb = x + b * c.s;
         T z = carry_l(b), sum = 0, gk = 1;
         for (index_t k = 0; k < rows; ++k) {
-          z = xb[k] * c.inv_delta - c.a * z;
+          z = dc_forward_step(xb[k], c.inv_delta, c.a, z);
           sum += gk * z;
           gk *= c.g;
         }
@@ -216,7 +283,7 @@ void toeplitz_dc_run(const ExecutionSpace& exec, const toeplitz_dc_constants<T>&
   // (A3, B3) every block from its carries: V full blocks per work item in SIMD lanes; the item
   // holding the last block (which may be short) and any partial group go lane by lane.
   const index_t items = (nb + V - 1) / V;
-  const bool tiles = std::is_floating_point_v<T> && transposed_blocks_fit<V>(c.s);
+  const bool tiles = toeplitz_dc_tiles_fit<V, T>(c.s);
   const std::size_t scratch = tiles ? static_cast<std::size_t>(c.s) * V * sizeof(T) : 0;
   for_each_pack(
       exec, "bandsolve::toeplitz_dc blocks", items, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {

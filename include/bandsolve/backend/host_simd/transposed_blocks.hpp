@@ -58,4 +58,44 @@ KOKKOS_FORCEINLINE_FUNCTION void transposed_blocks_sweep(T* base, index_t s, T* 
 #endif
 }
 
+// The same for V blocks of s complex rows seen as their 2s real parts (Kokkos::complex<R> is two
+// R, real part first; 2s a multiple of V, V even): forward(re, im) on each row in order, re and
+// im pointing to that row's V lanes' real and imaginary parts, then backward(re, im) in reverse
+// order. The tiles hold the parts apart, so the lane loops multiply complex values as real
+// vectors with no shuffles. Callers check transposed_blocks_fit<V>(2 s) first.
+template <int V, class R, class Forward, class Backward>
+KOKKOS_FORCEINLINE_FUNCTION void transposed_complex_blocks_sweep(R* base, index_t s, R* work,
+                                                                 const Forward& forward,
+                                                                 const Backward& backward) {
+  static_assert(V % 2 == 0, "bandsolve: complex block sweeps need an even lane count");
+  const index_t reals = 2 * s;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+  index_t offset[static_cast<std::size_t>(V)];
+  for (int l = 0; l < V; ++l) offset[l] = l * reals;
+  for (index_t k0 = 0; k0 < reals; k0 += V) {
+    R* tile = work + k0 * V;
+    simd::load_transposed<V>(tile, V, base + k0, offset);
+    for (int j = 0; j < V; j += 2) forward(tile + j * V, tile + (j + 1) * V);
+  }
+  for (index_t k0 = reals - V; k0 >= 0; k0 -= V) {
+    R* tile = work + k0 * V;
+    for (int j = V - 2; j >= 0; j -= 2) backward(tile + j * V, tile + (j + 1) * V);
+    simd::store_transposed<V>(tile, V, base + k0, offset);
+  }
+#else
+  for (index_t k0 = 0; k0 < reals; k0 += V) {
+    R* tile = work + k0 * V;
+    for (int j = 0; j < V; ++j)
+      for (int l = 0; l < V; ++l) tile[j * V + l] = base[l * reals + k0 + j];
+    for (int j = 0; j < V; j += 2) forward(tile + j * V, tile + (j + 1) * V);
+  }
+  for (index_t k0 = reals - V; k0 >= 0; k0 -= V) {
+    R* tile = work + k0 * V;
+    for (int j = V - 2; j >= 0; j -= 2) backward(tile + j * V, tile + (j + 1) * V);
+    for (int j = 0; j < V; ++j)
+      for (int l = 0; l < V; ++l) base[l * reals + k0 + j] = tile[j * V + l];
+  }
+#endif
+}
+
 }  // namespace bandsolve::detail
