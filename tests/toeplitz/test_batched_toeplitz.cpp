@@ -58,7 +58,8 @@ void check_layout() {
 template <class Layout, class Coef, class D>
 void check_complex_layout(Coef t1c, Coef t2c, Coef t3c) {
   for (std::size_t nsys : {1u, 37u}) {
-    for (std::size_t n : {1u, 2u, 17u, 200u}) {
+    // n = 64: the row layout's transposed parts for float lanes too (2n a multiple of 32).
+    for (std::size_t n : {1u, 2u, 17u, 64u, 200u}) {
       const auto d = bstest::random_complex_rhs<D>(nsys * n, static_cast<std::uint32_t>(nsys + n));
       std::vector<D> ref(d.size());
       for (std::size_t s = 0; s < nsys; ++s) {

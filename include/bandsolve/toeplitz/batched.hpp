@@ -15,9 +15,10 @@
 // pivots stay away from zero, e.g. diagonally dominant).
 // Work is enqueued on exec and never fenced; the one-shot call allocates and fences once (the
 // factors are copied from the host): prefer the factorization for repeated solves.
-// Scratch of a solve: row-layout batches of at least one work item's L systems (n a multiple of
-// L) of real data sweep a transposed copy, n L sizeof(Scalar) bytes per item, min(items, threads)
-// items at once (backend/host_simd/launch.hpp); other batches, one long system included, none.
+// Scratch of a solve: row-layout batches of at least one work item's L systems (L = two cache
+// lines of d's real type; n, or 2n for complex d, a multiple of L) sweep a transposed copy,
+// n L sizeof(d's value) bytes per item, min(items, threads) items at once
+// (backend/host_simd/launch.hpp); other batches, one long system included, none.
 // Backends: the execution space's own (backend::default_for_t: serial, openmp_simd, device on
 // Kokkos::Cuda), or a trailing backend::device{} argument to solve (the factorization's and the
 // one-shot), which sweeps with a thread per system on any execution space (batched_device.hpp;
@@ -93,6 +94,79 @@ KOKKOS_FORCEINLINE_FUNCTION void toeplitz_lanes_sweep(const X& xb, int nl, index
   }
 }
 
+// Both sweeps over L whole complex lanes held as parts (transposed_parts_sweep): row i's real
+// parts at w + 2 i L, its imaginary parts at w + (2 i + 1) L. Factors real (acting on both parts)
+// or complex (products on the parts).
+template <int L, class R, class F, class Factor>
+KOKKOS_FORCEINLINE_FUNCTION void toeplitz_parts_sweep(R* w, index_t n, const F& r, const F& cp,
+                                                      Factor t1) {
+  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
+  R yr[lane_count], yi[lane_count];
+  for (int l = 0; l < L; ++l) yr[l] = yi[l] = R(0);
+  const R ar = real_part(t1), ai = imag_part(t1);
+  for (index_t i = 0; i < n; ++i) {
+    R* const re = w + 2 * i * L;
+    R* const im = re + L;
+    const Factor ri = r(i);
+    const R rr = real_part(ri), rim = imag_part(ri);
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      if constexpr (is_complex_v<Factor>) {
+        const R ur = re[l] - (ar * yr[l] - ai * yi[l]), ui = im[l] - (ar * yi[l] + ai * yr[l]);
+        re[l] = yr[l] = ur * rr - ui * rim;
+        im[l] = yi[l] = ur * rim + ui * rr;
+      } else {
+        re[l] = yr[l] = (re[l] - ar * yr[l]) * rr;
+        im[l] = yi[l] = (im[l] - ar * yi[l]) * rr;
+      }
+    }
+  }
+  for (index_t i = n - 2; i >= 0; --i) {
+    R* const re = w + 2 * i * L;
+    R* const im = re + L;
+    const Factor ci = cp(i);
+    const R cr = real_part(ci), cim = imag_part(ci);
+    BANDSOLVE_SIMD
+    for (int l = 0; l < L; ++l) {
+      if constexpr (is_complex_v<Factor>) {
+        const R ur = re[l] - (cr * yr[l] - cim * yi[l]), ui = im[l] - (cr * yi[l] + cim * yr[l]);
+        re[l] = yr[l] = ur;
+        im[l] = yi[l] = ui;
+      } else {
+        re[l] = yr[l] = re[l] - cr * yr[l];
+        im[l] = yi[l] = im[l] - cr * yi[l];
+      }
+    }
+  }
+}
+
+// One work item of the host sweep: through a transposed copy in `work` where Transposable and
+// `whole` (real rows: sweep_lanes; complex rows: their parts, transposed_parts_sweep), else in
+// place (with_lane_block).
+template <int L, bool Transposable, class Data, class F, class Factor>
+KOKKOS_FORCEINLINE_FUNCTION void toeplitz_item_sweep(const strided_lanes<Data>& x, int nl,
+                                                     index_t n, bool whole, void* work, const F& r,
+                                                     const F& cp, Factor t1) {
+  const auto in_place = [&](const auto& xb) { toeplitz_lanes_sweep<L>(xb, nl, n, r, cp, t1); };
+  if constexpr (is_complex_v<Data>) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if constexpr (Transposable) {
+      if (whole) {
+        using R = real_type_t<Data>;
+        transposed_parts_sweep<L>(x, n, static_cast<R*>(work),
+                                  [&](R* w) { toeplitz_parts_sweep<L>(w, n, r, cp, t1); });
+        return;
+      }
+    }
+#endif
+    (void)whole;
+    (void)work;
+    with_lane_block(x, in_place);
+  } else {
+    sweep_lanes<L, Transposable>(x, n, whole, static_cast<Data*>(work), in_place);
+  }
+}
+
 }  // namespace detail
 
 template <class Scalar, class ExecutionSpace>
@@ -151,28 +225,28 @@ class toeplitz_batch_factorization {
   void solve_host(const ExecutionSpace& exec, const DView& d, index_t nsys) const {
     using Layout = layout_of_t<DView>;
     using Data = typename DView::value_type;
-    constexpr int lanes = detail::two_line_lanes_v<Data>;
+    // Two cache lines of d's real parts per row: complex items hold as many lanes as real ones.
+    constexpr int lanes = detail::two_line_lanes_v<real_type_t<Data>>;
     const index_t n = n_;
     constexpr int L = detail::item_lanes<Layout, lanes>();
     const Kokkos::View<const Scalar*, memory_space> r = r_, cp = cp_;
     const Scalar t1 = t1_;
-    // Row-layout items of real data (systems n apart, rows contiguous) go through a
-    // lane-contiguous copy in scratch, filled and emptied by L x L register transposes: no
-    // gathers in the recurrences. Complex lanes sweep in place.
-    constexpr bool can_transpose =
-        detail::transposable_lanes_v<Layout> && std::is_floating_point_v<Data>;
+    // Row-layout items (systems n apart, rows contiguous) go through a lane-contiguous copy in
+    // scratch, filled and emptied by L x L register transposes (of complex rows' parts): no
+    // gathers in the recurrences.
+    constexpr bool can_transpose = detail::transposable_lanes_v<Layout>;
+    const index_t reals = is_complex_v<Data> ? 2 * n : n;  // values of each system's rows
     // Only whole items transpose: a batch of fewer systems than an item takes no scratch.
     const bool transpose =
-        can_transpose && d.stride(1) == 1 && d.stride(0) != 1 && n % L == 0 && nsys >= L;
+        can_transpose && d.stride(1) == 1 && d.stride(0) != 1 && reals % L == 0 && nsys >= L;
     const std::size_t scratch = transpose ? static_cast<std::size_t>(n) * L * sizeof(Data) : 0;
     detail::for_each_pack(
         exec, "bandsolve::toeplitz_batch_factorization::solve",
         detail::work_items<Layout, lanes>(nsys), scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
           const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
           const auto x = detail::lanes_of<Layout, L>(d, p);
-          auto sweep = [&](const auto& xb) { detail::toeplitz_lanes_sweep<L>(xb, nl, n, r, cp, t1); };
-          detail::sweep_lanes<L, can_transpose>(x, n, transpose && nl == L,
-                                                static_cast<Data*>(work), sweep);
+          detail::toeplitz_item_sweep<L, can_transpose>(x, nl, n, transpose && nl == L, work, r,
+                                                        cp, t1);
         });
   }
 

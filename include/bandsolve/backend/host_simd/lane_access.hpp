@@ -46,6 +46,24 @@ inline void transposed_sweep(const strided_lanes<T>& x, index_t n, T* work, cons
   body(unit_lanes<T>{work, L});
   for (index_t i0 = 0; i0 < n; i0 += L) simd::store_transposed<L>(work + i0 * L, L, x.p + i0, offset);
 }
+
+// The same for L systems of complex rows (x.si == 1, 2n a multiple of L), seen as their 2n real
+// parts (Kokkos::complex<R> is two R, real part first): `work` (2 n L values of R) receives row
+// i's real parts of the L lanes at work + 2 i L and its imaginary parts at work + (2 i + 1) L;
+// body(work) runs on that copy, which is then copied back.
+template <int L, class C, class R, class Body>
+inline void transposed_parts_sweep(const strided_lanes<C>& x, index_t n, R* work,
+                                   const Body& body) {
+  static_assert(sizeof(C) == 2 * sizeof(R), "bandsolve: complex rows are two real parts");
+  R* const base = reinterpret_cast<R*>(x.p);
+  index_t offset[static_cast<std::size_t>(L)];
+  for (int l = 0; l < L; ++l) offset[l] = 2 * l * x.sl;
+  for (index_t k0 = 0; k0 < 2 * n; k0 += L)
+    simd::load_transposed<L>(work + k0 * L, L, base + k0, offset);
+  body(work);
+  for (index_t k0 = 0; k0 < 2 * n; k0 += L)
+    simd::store_transposed<L>(work + k0 * L, L, base + k0, offset);
+}
 #endif
 
 template <class Layout>
