@@ -194,6 +194,17 @@ void register_few_long(long n, long nsys) {
   register_zgtsv(n, nsys);
 }
 
+// The factored crossover between the hybrid and Thomas (2^21 unknowns as 16 to 128 systems).
+void register_factored_crossover(long n, long nsys) {
+  namespace algo = bandsolve::algo;
+  using bandsolve::layout::column;
+  using bandsolve::layout::row;
+  register_complex_factored<row, algo::thomas>(n, nsys);
+  register_complex_factored<row, algo::thomas_pcr>(n, nsys);
+  register_complex_factored<column, algo::thomas>(n, nsys);
+  register_complex_factored<column, algo::thomas_pcr>(n, nsys);
+}
+
 const bool registered = [] {
   const long n = 256, nsys = 32768;
   register_complex<bandsolve::layout::row, zcomplex>("complex_double", n, nsys);
@@ -203,6 +214,8 @@ const bool registered = [] {
   register_complex<bandsolve::layout::interleaved<8>, double>("double_coef_complex_rhs", n, nsys);
   register_zgtsv(n, nsys);
   for (const long rows : {1L << 21, 1L << 18, 1L << 16}) register_few_long(rows, (1L << 21) / rows);
+  for (const long rows : {1L << 17, 1L << 15, 1L << 14})
+    register_factored_crossover(rows, (1L << 21) / rows);
   return true;
 }();
 
