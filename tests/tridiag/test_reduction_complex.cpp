@@ -271,7 +271,7 @@ TEMPLATE_TEST_CASE("automatic with real coefficients and complex right-hand side
 
 // The rule for complex systems: the hybrid where Thomas leaves threads idle (fewer systems than
 // threads), and in column layout for long systems as for real ones; the factored form likewise,
-// and for up to 64 systems with contiguous rows.
+// and for up to 32 systems with contiguous rows.
 TEST_CASE("automatic's choice for complex systems, one-shot and factored",
           "[automatic][complex]") {
   using T = cplx<double>;
@@ -286,12 +286,12 @@ TEST_CASE("automatic's choice for complex systems, one-shot and factored",
   CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(1, 5000, 4) ==
         tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(4, 5000, 2) == tridiag_choice::thomas);
-  // Contiguous rows: the partition method's factors up to 64 systems.
-  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(64, 5000, 2) == tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(65, 5000, 2) == tridiag_choice::thomas);
-  CHECK(bandsolve::choose_factored_tridiag<bl::strided, T>(64, 5000, 2, false) ==
+  // Contiguous rows: the partition method's factors up to 32 systems.
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(32, 5000, 2) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(33, 5000, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::strided, T>(32, 5000, 2, false) ==
         tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_factored_tridiag<bl::strided, T>(64, 5000, 2, true) ==
+  CHECK(bandsolve::choose_factored_tridiag<bl::strided, T>(32, 5000, 2, true) ==
         tridiag_choice::thomas);
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(1, 200, 2) == tridiag_choice::thomas);
   bstest::for_each_exec([&](auto exec) {

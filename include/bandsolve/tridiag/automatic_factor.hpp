@@ -59,16 +59,16 @@ tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int thre
   // Small batches run on the calling thread (tiny_launch.hpp): no launch beats that.
   if (nsys * n <= static_cast<std::size_t>(detail::inline_solve_unknowns))
     return tridiag_choice::thomas;
-  // Complex systems: the partition method where Thomas leaves threads idle, and for up to 64
-  // systems whose rows are contiguous (Thomas's complex factored sweeps are scalar there). Complex
-  // double, 2 threads, 2^21 unknowns, ns per unknown Thomas / partition, row and column layout:
-  // 1 system 11.3-11.5 / 3.4-3.9 and 9.8-9.9 / 3.4-3.9; 8: 5.8-5.9 / 3.4-4.1 and 9.1-9.7 /
-  // 9.0-9.5; 16: 8.4-8.6 / 3.5-5.0 and 8.0-8.8 / 10-12; 32: 3.9-5.1 / 3.5-3.8 and 6.0-6.1 /
-  // 10.0-10.3; 64: 4.6-5.2 / 3.9-4.9 and 4.6-4.8 / 10.4-12.4; 128: 3.8-5.0 / 4.1-4.8 and
-  // 4.6-5.3 / 10.5-13.1 (bench/results/epyc-zen5-2vcpu/complex_factored_crossover_run{1,2}.json).
+  // Complex systems: the partition method where Thomas leaves threads idle, and for up to 32
+  // systems whose rows are contiguous (Thomas's factored sweeps gather such rows one value at a
+  // time). Complex double, 2 threads, 2^21 unknowns, ns per unknown Thomas / partition, row and
+  // column layout: 1 system 11.1-11.4 / 3.5-3.9 and 9.9-10.2 / 3.4-3.7; 8: 5.7-5.9 / 3.4-3.7 and
+  // 7.9-8.0 / 9.0; 16: 6.0-6.1 / 3.4-3.7 and 7.3-7.4 / 9.8-9.9; 32: 4.1-4.3 / 3.4-3.6 and
+  // 2.7-2.8 / 9.6-9.7; 64: 3.7 / 3.4-3.7 and 2.2-2.3 / 9.9-10.1; 128: 3.0 / 3.6 and 2.2 / 10.1
+  // (bench/results/epyc-zen5-2vcpu/complex_factored_crossover_run{1,2}.json).
   if constexpr (is_complex_v<T>) {
     const bool idle_threads = nsys < static_cast<std::size_t>(threads > 0 ? threads : 1);
-    return idle_threads || (!lane_rows && nsys <= 64) ? tridiag_choice::thomas_pcr
+    return idle_threads || (!lane_rows && nsys <= 32) ? tridiag_choice::thomas_pcr
                                                       : tridiag_choice::thomas;
   }
   // For float and double the crossover is a property of the pack, measured on 2 threads (above).
