@@ -64,6 +64,35 @@ bool toeplitz_dc_needs_thomas(const basic_toeplitz_splitting<Value>& s, long n) 
   return s.truncation > n && s.truncation > 4096;
 }
 
+// The splitting from T and its chosen root delta (real or complex): the ratios, the corner
+// correction and the truncation length. Throws (from `function`) when delta is zero or when the
+// recurrences do not contract.
+template <class Value>
+basic_toeplitz_splitting<Value> split_at_root(const std::string& function, Value t1, Value t2,
+                                              Value t3, Value delta, double eps) {
+  if (delta == Value(0))
+    throw_invalid_argument(function, "T = tridiag(", t1, ", ", t2, ", ", t3,
+                           ") is singular (t2 = 0 and t1 t3 = 0)");
+  basic_toeplitz_splitting<Value> s;
+  s.t1 = t1;
+  s.t2 = t2;
+  s.t3 = t3;
+  s.delta = delta;
+  s.other_root = t1 * t3 / delta;
+  s.a = t1 / delta;
+  s.g = -t3 / delta;
+  s.gamma = t2 - delta;
+  s.contraction = std::fmax(std::abs(s.a), std::abs(s.g));
+  if (!(s.contraction < 1))
+    throw_invalid_argument(
+        function, "T = tridiag(", t1, ", ", t2, ", ", t3,
+        ") cannot be split into contractive bidiagonal recurrences (|t1/delta| = ", std::abs(s.a),
+        ", |t3/delta| = ", std::abs(s.g), " with delta = ", delta,
+        "); the method needs |t1|, |t3| < |delta|, e.g. |t2| > |t1| + |t3|; use algo::thomas");
+  s.truncation = truncation_length(s.contraction, eps);
+  return s;
+}
+
 }  // namespace detail
 
 // Chooses the root that keeps both recurrences contractive. Throws std::invalid_argument (from
@@ -80,28 +109,9 @@ inline toeplitz_splitting split_toeplitz(const std::string& function, double t1,
     detail::throw_invalid_argument(
         function, "T = tridiag(", t1, ", ", t2, ", ", t3, ") has complex roots (t2^2 - 4 t1 t3 = ",
         disc, " < 0): the real splitting T = LR + P does not exist; use algo::thomas");
-  toeplitz_splitting s;
-  s.t1 = t1;
-  s.t2 = t2;
-  s.t3 = t3;
   const double root = std::sqrt(disc);
-  s.delta = 0.5 * (t2 + (t2 < 0 ? -root : root));  // no cancellation: the larger root
-  if (s.delta == 0)
-    detail::throw_invalid_argument(function, "T = tridiag(", t1, ", ", t2, ", ", t3,
-                                   ") is singular (t2 = 0 and t1 t3 = 0)");
-  s.other_root = t1 * t3 / s.delta;
-  s.a = t1 / s.delta;
-  s.g = -t3 / s.delta;
-  s.gamma = t2 - s.delta;
-  s.contraction = std::fmax(std::fabs(s.a), std::fabs(s.g));
-  if (!(s.contraction < 1))
-    detail::throw_invalid_argument(
-        function, "T = tridiag(", t1, ", ", t2, ", ", t3,
-        ") cannot be split into contractive bidiagonal recurrences (|t1/delta| = ",
-        std::fabs(s.a), ", |t3/delta| = ", std::fabs(s.g), " with delta = ", s.delta,
-        "); the method needs |t1|, |t3| < |delta|, e.g. |t2| > |t1| + |t3|; use algo::thomas");
-  s.truncation = detail::truncation_length(s.contraction, eps);
-  return s;
+  // No cancellation: the larger root.
+  return detail::split_at_root(function, t1, t2, t3, 0.5 * (t2 + (t2 < 0 ? -root : root)), eps);
 }
 
 // The same for complex T: the roots always exist; the one of larger modulus is chosen. Throws when
@@ -115,28 +125,10 @@ inline complex_toeplitz_splitting split_toeplitz(const std::string& function,
   if (!finite(t1) || !finite(t2) || !finite(t3))
     detail::throw_invalid_argument(function, "T = tridiag(", t1, ", ", t2, ", ", t3,
                                    ") has a coefficient that is not finite");
-  complex_toeplitz_splitting s;
-  s.t1 = t1;
-  s.t2 = t2;
-  s.t3 = t3;
   const std::complex<double> root = std::sqrt(t2 * t2 - 4.0 * t1 * t3);
-  s.delta = 0.5 * (std::abs(t2 + root) >= std::abs(t2 - root) ? t2 + root : t2 - root);
-  if (s.delta == 0.0)
-    detail::throw_invalid_argument(function, "T = tridiag(", t1, ", ", t2, ", ", t3,
-                                   ") is singular (t2 = 0 and t1 t3 = 0)");
-  s.other_root = t1 * t3 / s.delta;
-  s.a = t1 / s.delta;
-  s.g = -t3 / s.delta;
-  s.gamma = t2 - s.delta;
-  s.contraction = std::fmax(std::abs(s.a), std::abs(s.g));
-  if (!(s.contraction < 1))
-    detail::throw_invalid_argument(
-        function, "T = tridiag(", t1, ", ", t2, ", ", t3,
-        ") cannot be split into contractive bidiagonal recurrences (|t1/delta| = ", std::abs(s.a),
-        ", |t3/delta| = ", std::abs(s.g), " with delta = ", s.delta,
-        "); the method needs |t1|, |t3| < |delta|, e.g. |t2| > |t1| + |t3|; use algo::thomas");
-  s.truncation = detail::truncation_length(s.contraction, eps);
-  return s;
+  const std::complex<double> delta =
+      0.5 * (std::abs(t2 + root) >= std::abs(t2 - root) ? t2 + root : t2 - root);
+  return detail::split_at_root(function, t1, t2, t3, delta, eps);
 }
 
 // The splitting of T in its kind: toeplitz_splitting for float and double, complex_toeplitz_
