@@ -24,7 +24,7 @@
 // two-way Thomas sweep, or the hybrid one level down, whose own first bad row names the
 // reduced row).
 #include <bandsolve/backend/gpu_spaces.hpp>
-#include <bandsolve/backend/host_simd/chunk_lanes.hpp>
+#include <bandsolve/backend/host_simd/chunk_registers.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 
