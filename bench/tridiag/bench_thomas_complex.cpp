@@ -205,6 +205,15 @@ void register_factored_crossover(long n, long nsys) {
   register_complex_factored<column, algo::thomas_pcr>(n, nsys);
 }
 
+// The one-shot crossover between the hybrid and Thomas in row layout (2^21 unknowns as 4 to 4096
+// systems; 1, 8 and 32 are in register_few_long).
+void register_one_shot_crossover(long n, long nsys) {
+  namespace algo = bandsolve::algo;
+  using bandsolve::layout::row;
+  register_complex<row, zcomplex, algo::thomas>("complex_double", n, nsys);
+  register_complex<row, zcomplex, algo::thomas_pcr>("complex_double", n, nsys);
+}
+
 const bool registered = [] {
   const long n = 256, nsys = 32768;
   register_complex<bandsolve::layout::row, zcomplex>("complex_double", n, nsys);
@@ -216,6 +225,8 @@ const bool registered = [] {
   for (const long rows : {1L << 21, 1L << 18, 1L << 16}) register_few_long(rows, (1L << 21) / rows);
   for (const long rows : {1L << 17, 1L << 15, 1L << 14})
     register_factored_crossover(rows, (1L << 21) / rows);
+  for (const long rows : {1L << 19, 1L << 17, 1L << 15, 1L << 13, 1L << 12, 1L << 11, 1L << 10, 1L << 9})
+    register_one_shot_crossover(rows, (1L << 21) / rows);
   return true;
 }();
 

@@ -134,6 +134,47 @@ TEST_CASE("complex thomas_pcr: one system per work item, strided subviews",
   });
 }
 
+// Row-layout systems long enough for full groups of chunks (4 complex doubles, 8 complex floats
+// of 128 rows), which CPU builds sweep in registers as their real and imaginary parts: results,
+// a zero pivot and a NaN named as Thomas names them, and systems scaled far up and down (whose
+// pivots' |p|^2 leave the range, so that the generic sweeps redo their groups).
+TEMPLATE_TEST_CASE("complex thomas_pcr: full groups of chunks, pivots and scaled systems",
+                   "[thomas_pcr][complex]", cplx<double>, cplx<float>) {
+  using T = TestType;
+  using R = bandsolve::real_type_t<T>;
+  const std::size_t n = std::is_same_v<R, double> ? 1100 : 2100, nsys = 3;
+  const R up = std::is_same_v<R, double> ? R(1e200) : R(1e30);
+  bstest::for_each_exec([&](auto exec) {
+    const auto p = random_dominant_any<T>(nsys, n, 77);
+    const auto expected = lapack_solve(p, p.d);
+    const double tol = complex_reduction_tol<T>(n);
+    const auto [x, info] = solve_with<bl::row, algo::thomas_pcr>(exec, p);
+    CHECK(info == std::vector<int>(nsys, 0));
+    CHECK(max_rel_diff1(x, expected, nsys, n) <= tol);
+    for (const R factor : {up, R(1) / up}) {
+      INFO("coefficients and right-hand sides scaled by " << factor);
+      auto q = p;
+      for (auto* v : {&q.a, &q.b, &q.c, &q.d})
+        for (auto& e : *v) e *= factor;
+      const auto [y, yinfo] = solve_with<bl::row, algo::thomas_pcr>(exec, q);
+      CHECK(yinfo == std::vector<int>(nsys, 0));
+      CHECK(max_rel_diff1(y, expected, nsys, n) <= tol);
+    }
+    // System 0: row 383 all zero (the last row of a chunk in the first group, where nothing
+    // after it in the sweep meets the infinite reciprocal). System 2: NaN in b of row 517.
+    auto bad = p;
+    bad.a[bad.idx(0, 383)] = bad.b[bad.idx(0, 383)] = bad.c[bad.idx(0, 383)] = T(0);
+    bad.b[bad.idx(2, 517)] = T(1, std::numeric_limits<R>::quiet_NaN());
+    const auto [z, zinfo] = solve_with<bl::row, algo::thomas_pcr>(exec, bad);
+    CHECK(zinfo == std::vector<int>{384, 0, 518});
+    const std::vector<T> z1(z.begin() + static_cast<std::ptrdiff_t>(n),
+                            z.begin() + 2 * static_cast<std::ptrdiff_t>(n));
+    const std::vector<T> x1(expected.begin() + static_cast<std::ptrdiff_t>(n),
+                            expected.begin() + 2 * static_cast<std::ptrdiff_t>(n));
+    CHECK(max_rel_diff1(z1, x1, 1, n) <= tol);
+  });
+}
+
 // The partition path with 5-row chunks (many chunks on small systems) and the factorization of
 // the partition method, solved for two right-hand sides.
 TEMPLATE_TEST_CASE("complex thomas_pcr: the partition path and its factorization",
@@ -269,18 +310,23 @@ TEMPLATE_TEST_CASE("automatic with real coefficients and complex right-hand side
   });
 }
 
-// The rule for complex systems: the hybrid where Thomas leaves threads idle (fewer systems than
-// threads), and in column layout for long systems as for real ones; the factored form likewise,
-// and for up to 32 systems with contiguous rows.
+// The rule for complex systems: in row layout the hybrid where Thomas leaves threads idle (fewer
+// systems than threads) and from 2048 rows on; in column layout for long systems as for real
+// ones; the factored form for fewer systems than threads, and for up to 32 systems with
+// contiguous rows.
 TEST_CASE("automatic's choice for complex systems, one-shot and factored",
           "[automatic][complex]") {
   using T = cplx<double>;
   using bandsolve::tridiag_choice;
   CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 5000, 2) == tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 5000, 1) == tridiag_choice::thomas);
-  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, 5000, 2) == tridiag_choice::thomas);
-  CHECK(bandsolve::choose_tridiag<bl::row, T>(8, 1 << 18, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 5000, 1) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 1000, 1) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, 2047, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, 2048, 2) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(4096, 2048, 2) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(8, 1 << 18, 2) == tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 2000, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 4096, 2) == tridiag_choice::thomas);
   CHECK(bandsolve::choose_tridiag<bl::column, T>(8, 1 << 18, 2) == tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(1, 5000, 2) == tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(1, 5000, 4) ==

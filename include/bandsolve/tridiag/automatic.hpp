@@ -66,10 +66,11 @@ inline const char* name_of(tridiag_choice choice) {
 
 namespace detail {
 // Rows from which column and strided batches go to the hybrid's partition path even when they
-// fill Thomas's work items, and row batches to its one-system-per-item path (see the rule
-// above). Variables so that tests can lower them.
+// fill Thomas's work items, and row batches (real, complex) to its one-system-per-item path (see
+// the rule above). Variables so that tests can lower them.
 inline std::size_t long_column_rows = std::size_t(1) << 17;
 inline std::size_t long_row_rows = std::size_t(1) << 15;
+inline std::size_t long_complex_row_rows = 2048;
 }  // namespace detail
 
 // The choice algo::automatic makes for nsys systems of n rows in Layout, scalar T, on an
@@ -82,12 +83,16 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
   const std::size_t t = threads > 0 ? static_cast<std::size_t>(threads) : 1;
   const bool hybrid_splits = n >= 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows) &&
                              nsys * n > static_cast<std::size_t>(detail::inline_solve_unknowns);
-  // Complex rows: the hybrid's chunks run without the in-register transposes that serve float
-  // and double, and Thomas was faster wherever its systems could fill the threads (complex
-  // double, 2 threads, ns per unknown Thomas / hybrid: 8 systems of 2^18 rows 6.4 / 18.4, 32 of
-  // 2^16 5.8-6.9 / 17.2-19.6, 4 of 2^19 14.9 / 21.0; one system of 2^21 23.6 / 20.6).
+  // Complex rows: the hybrid's register-blocked chunk sweeps (on the values' parts) against
+  // Thomas's gathered tiles, which move one complex value at a time: the hybrid from
+  // detail::long_complex_row_rows on, and wherever Thomas would leave threads idle (complex
+  // double, 2 threads, 2^21 unknowns, ns per unknown Thomas / hybrid: 1 system 23.1 / 4.9,
+  // 64 of 2^15 rows 4.8 / 4.2, 1024 of 2048 rows 5.3 / 4.6, 2048 of 1024 rows 5.1 / 4.9,
+  // 4096 of 512 rows 4.8 / 9.6).
   if constexpr (is_complex_v<T> && std::is_same_v<Layout, layout::row>)
-    return nsys < t && hybrid_splits ? tridiag_choice::thomas_pcr : tridiag_choice::thomas;
+    return hybrid_splits && (nsys < t || n >= detail::long_complex_row_rows)
+               ? tridiag_choice::thomas_pcr
+               : tridiag_choice::thomas;
   const bool long_systems = std::is_same_v<Layout, layout::row>
                                 ? n >= detail::long_row_rows
                                 : side_by_side && n >= detail::long_column_rows;
