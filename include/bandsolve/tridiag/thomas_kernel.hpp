@@ -84,9 +84,7 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const C* b, const C* c
       out[2 * l] = r * dv[2 * l];
       out[2 * l + 1] = r * dv[2 * l + 1];
     }
-    return;
-  }
-  if constexpr (complex_parts_v<C, D>) {
+  } else if constexpr (complex_parts_v<C, D>) {
     using P = real_type_t<C>;
     const P *bv = real_parts(b), *cv = real_parts(c), *dv = real_parts(d);
     P *cpv = real_parts(cp), *dpv = real_parts(dp);
@@ -101,15 +99,15 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const C* b, const C* c
       dpv[2 * l] = rr * dr - ri * di;
       dpv[2 * l + 1] = rr * di + ri * dr;
     }
-    return;
-  }
-  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-  for (int l = 0; l < lanes; ++l) {
-    const C pivot = b[l];
-    const C r = reciprocal(pivot);
-    risk[l] = pivot_risk(pivot, r, R(0));
-    cp[l] = r * c[l];
-    dp[l] = r * d[l];
+  } else {
+    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+    for (int l = 0; l < lanes; ++l) {
+      const C pivot = b[l];
+      const C r = reciprocal(pivot);
+      risk[l] = pivot_risk(pivot, r, R(0));
+      cp[l] = r * c[l];
+      dp[l] = r * d[l];
+    }
   }
 }
 
@@ -143,9 +141,7 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const C* a, const C* b,
         keep[2 * l + 1] = im;
       }
     }
-    return;
-  }
-  if constexpr (complex_parts_v<C, D>) {
+  } else if constexpr (complex_parts_v<C, D>) {
     using P = real_type_t<C>;
     const P *av = real_parts(a), *bv = real_parts(b), *cv = real_parts(c), *dv = real_parts(d);
     const P *cq = real_parts(cp_prev), *dq = real_parts(dp_prev);
@@ -174,20 +170,20 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const C* a, const C* b,
         dk[2 * l + 1] = xi;
       }
     }
-    return;
-  }
-  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-  for (int l = 0; l < lanes; ++l) {
-    const C pivot = b[l] - a[l] * cp_prev[l];
-    const C r = reciprocal(pivot);
-    risk[l] = pivot_risk(pivot, r, risk[l]);
-    const C cp_l = r * c[l];
-    const D dp_l = r * (d[l] - a[l] * dp_prev[l]);
-    cp[l] = cp_l;
-    dp[l] = dp_l;
-    if constexpr (Keep) {
-      cp_keep[l] = cp_l;
-      dp_keep[l] = dp_l;
+  } else {
+    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
+    for (int l = 0; l < lanes; ++l) {
+      const C pivot = b[l] - a[l] * cp_prev[l];
+      const C r = reciprocal(pivot);
+      risk[l] = pivot_risk(pivot, r, risk[l]);
+      const C cp_l = r * c[l];
+      const D dp_l = r * (d[l] - a[l] * dp_prev[l]);
+      cp[l] = cp_l;
+      dp[l] = dp_l;
+      if constexpr (Keep) {
+        cp_keep[l] = cp_l;
+        dp_keep[l] = dp_l;
+      }
     }
   }
 }
