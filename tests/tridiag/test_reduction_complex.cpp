@@ -311,19 +311,18 @@ TEMPLATE_TEST_CASE("automatic with real coefficients and complex right-hand side
 }
 
 // The rule for complex systems: in row layout the hybrid where Thomas leaves threads idle (fewer
-// systems than threads) and from 2048 rows on; in column layout for long systems as for real
-// ones; the factored form for fewer systems than threads, and for up to 32 systems with
+// systems than threads) and for long systems (2^15 rows, as for real ones); in column layout for
+// long systems as for real ones; the factored form for fewer systems than threads, and for up to 32 systems with
 // contiguous rows.
 TEST_CASE("automatic's choice for complex systems, one-shot and factored",
           "[automatic][complex]") {
   using T = cplx<double>;
   using bandsolve::tridiag_choice;
   CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 5000, 2) == tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 5000, 1) == tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 1000, 1) == tridiag_choice::thomas);
-  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, 2047, 2) == tridiag_choice::thomas);
-  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, 2048, 2) == tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_tridiag<bl::row, T>(4096, 2048, 2) == tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 5000, 1) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, 5000, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, (1 << 15) - 1, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_tridiag<bl::row, T>(4, 1 << 15, 2) == tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_tridiag<bl::row, T>(8, 1 << 18, 2) == tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 2000, 2) == tridiag_choice::thomas);
   CHECK(bandsolve::choose_tridiag<bl::row, T>(1, 4096, 2) == tridiag_choice::thomas);

@@ -82,6 +82,21 @@ TEMPLATE_LIST_TEST_CASE("complex thomas matches LAPACK ?gtsv in every layout",
   });
 }
 
+// Row layout: complex batches of more than 8192 rows, and batches of fewer systems than a wide
+// pack (16 complex doubles, 32 complex floats), go in packs of one tile of systems; others in
+// wide packs, whose tiles are transposed as real parts.
+TEST_CASE("complex thomas: long rows and small batches in row layout", "[thomas][complex]") {
+  std::uint32_t seed = 700;
+  bstest::for_each_exec([&](auto exec) {
+    for (const auto& [n, nsys] : {std::pair<std::size_t, std::size_t>{8200, 6}, {9001, 3},
+                                  {64, 9}, {64, 15}, {64, 17}}) {
+      INFO("n = " << n << " nsys = " << nsys);
+      check_against_lapack<bl::row, cplx<double>, cplx<double>>(exec, nsys, n, seed++);
+      check_against_lapack<bl::row, cplx<float>, cplx<float>>(exec, nsys, n, seed++);
+    }
+  });
+}
+
 TEMPLATE_LIST_TEST_CASE("real coefficients with complex right-hand sides",
                         "[thomas][complex]", layout_list) {
   using Layout = TestType;

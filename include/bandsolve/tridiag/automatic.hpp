@@ -70,7 +70,6 @@ namespace detail {
 // the rule above). Variables so that tests can lower them.
 inline std::size_t long_column_rows = std::size_t(1) << 17;
 inline std::size_t long_row_rows = std::size_t(1) << 15;
-inline std::size_t long_complex_row_rows = 2048;
 }  // namespace detail
 
 // The choice algo::automatic makes for nsys systems of n rows in Layout, scalar T, on an
@@ -83,16 +82,14 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
   const std::size_t t = threads > 0 ? static_cast<std::size_t>(threads) : 1;
   const bool hybrid_splits = n >= 2 * static_cast<std::size_t>(thomas_pcr_shape<T>::chunk_rows) &&
                              nsys * n > static_cast<std::size_t>(detail::inline_solve_unknowns);
-  // Complex rows: the hybrid's register-blocked chunk sweeps (on the values' parts) against
-  // Thomas's gathered tiles, which move one complex value at a time: the hybrid from
-  // detail::long_complex_row_rows on, and wherever Thomas would leave threads idle (complex
-  // double, 2 threads, 2^21 unknowns, ns per unknown Thomas / hybrid: 1 system 23.1 / 4.9,
-  // 64 of 2^15 rows 4.8 / 4.2, 1024 of 2048 rows 5.3 / 4.6, 2048 of 1024 rows 5.1 / 4.9,
-  // 4096 of 512 rows 4.8 / 9.6).
+  // Complex rows: Thomas, except where it leaves threads idle and for long systems, as for real
+  // rows (n >= detail::long_row_rows, where Thomas's packs take one tile of systems and the two
+  // tie). Complex doubles, 2 threads, 2^21 unknowns, ns per unknown Thomas / hybrid: 2048 rows
+  // 2.8 / 4.3, 8192 rows 3.6 / 4.1, 2^15 4.2 / 4.1-4.3, 2^18 4.5 / 4.2-4.4, 4 systems of 2^19
+  // 9.1 / 4.5, one system of 2^21 22 / 4.5.
   if constexpr (is_complex_v<T> && std::is_same_v<Layout, layout::row>)
-    return hybrid_splits && (nsys < t || n >= detail::long_complex_row_rows)
-               ? tridiag_choice::thomas_pcr
-               : tridiag_choice::thomas;
+    return hybrid_splits && (nsys < t || n >= detail::long_row_rows) ? tridiag_choice::thomas_pcr
+                                                                    : tridiag_choice::thomas;
   const bool long_systems = std::is_same_v<Layout, layout::row>
                                 ? n >= detail::long_row_rows
                                 : side_by_side && n >= detail::long_column_rows;

@@ -12,6 +12,7 @@
 // The families' per-lane arithmetic runs on the lane-contiguous rows either way.
 #include <bandsolve/backend/host_simd/simd_transpose.hpp>
 #include <bandsolve/core/config.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
 
 #include <type_traits>
 
@@ -130,12 +131,22 @@ struct lane_offsets {
   }
 };
 
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+// Whether gathered tiles of complex T (TR rows, one cache line per system) go through register
+// transposes of their real parts (simd::load_transposed_complex): two real parts per value, and
+// TR lanes of TR/2 values each per transpose.
+template <class T, int TR>
+inline constexpr bool complex_transposes_v =
+    is_complex_v<T> && sizeof(T) == 2 * sizeof(real_type_t<T>) && TR >= 2 && (TR & (TR - 1)) == 0;
+#endif
+
 template <int TR, int L, class T>
 struct gather_tile {
   T v[static_cast<std::size_t>(TR)][static_cast<std::size_t>(L)];  // v[row in tile][lane]
 
   // Rows i0 .. i0+rows-1 of the pack, transposed. Full tiles of unit-stride rows (row layout)
-  // go through SIMD registers where the compiler allows it; so does a shorter last tile, in
+  // go through SIMD registers where the compiler allows it (complex values as their real
+  // parts, complex_transposes_v); so does a shorter last tile of real values, in
   // blocks of TR/2 and TR/4 rows (at least 4: floats of 4 to 15 rows, doubles of 4 to 7), the
   // rows after them lane by lane (which left floats of 8 rows at a quarter of STREAM).
   template <class U>
@@ -152,6 +163,16 @@ struct gather_tile {
           return;
         }
         load_blocks<TR / 2>(src.base + i0, off, rows, first_row);
+      }
+    }
+    if constexpr (complex_transposes_v<T, TR>) {
+      if (si == 1 && rows == TR) {
+        using R = real_type_t<T>;
+        for (int g = 0; g < L / TR; ++g)
+          simd::load_transposed_complex<TR>(reinterpret_cast<R*>(&v[0][g * TR]), L,
+                                            reinterpret_cast<const R*>(src.base + i0),
+                                            off.v + g * TR);
+        return;
       }
     }
 #endif
@@ -214,6 +235,15 @@ KOKKOS_INLINE_FUNCTION void scatter_rows(const T* rows_in, index_t n, gathered_l
           simd::store_transposed<TR>(rows_in + done * L + first, L, dst.base + done,
                                      off.v + first);
         store_blocks<TR / 2, L>(rows_in, n, dst.base, off.v, first, first + TR, done);
+      }
+    }
+    if constexpr (complex_transposes_v<T, TR>) {
+      if (si == 1 && first + TR <= nl) {
+        using R = real_type_t<T>;
+        for (; done + TR <= n; done += TR)
+          simd::store_transposed_complex<TR>(
+              reinterpret_cast<const R*>(rows_in + done * L + first), L,
+              reinterpret_cast<R*>(dst.base + done), off.v + first);
       }
     }
 #endif

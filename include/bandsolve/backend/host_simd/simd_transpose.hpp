@@ -148,5 +148,66 @@ inline void store_transposed(const T* rows, index_t rows_stride, T* base,
   for (int l = 0; l < L; ++l) store<T, L>(base + lane_offset[l], r[l]);
 }
 
+// Complex values as their two real parts (real part first): element e of `lo` and `hi` is the
+// e/2-th real (e even) or imaginary (e odd) part of the first and second halves of the lanes.
+template <int L, class V, int... E>
+inline void zip_parts(const V& re, const V& im, V& lo, V& hi, std::integer_sequence<int, E...>) {
+  lo = __builtin_shufflevector(re, im, (E % 2 == 0 ? E / 2 : L + E / 2)...);
+  hi = __builtin_shufflevector(re, im, (E % 2 == 0 ? L / 2 + E / 2 : L + L / 2 + E / 2)...);
+}
+template <int L, class V, int... E>
+inline void unzip_parts(const V& lo, const V& hi, V& re, V& im,
+                        std::integer_sequence<int, E...>) {
+  re = __builtin_shufflevector(lo, hi, (2 * E)...);
+  im = __builtin_shufflevector(lo, hi, (2 * E + 1)...);
+}
+
+// load_transposed for complex values seen as reals R: tile row j (L complex lanes, 2 L reals at
+// tile + 2 j tile_stride) receives value j of each lane l (lane l's L complex values at
+// base + 2 lane_offset[l]; offsets and tile_stride count complex values). Two L x L transposes
+// of reals, each giving L/2 rows as real and imaginary parts, which are zipped back into values.
+template <int L, class R>
+__attribute__((noinline)) void load_transposed_complex(R* tile, index_t tile_stride,
+                                                       const R* base,
+                                                       const index_t* lane_offset) {
+  using V = vec<R, L>;
+  constexpr int H = L / 2;
+  for (int h = 0; h < 2; ++h) {
+    V r[static_cast<std::size_t>(L)];
+    load_transpose<L, R>([&](int l) { return base + 2 * (lane_offset[l] + h * H); }, r);
+    for (int j = 0; j < H; ++j) {
+      V lo, hi;
+      zip_parts<L>(r[2 * j], r[2 * j + 1], lo, hi, std::make_integer_sequence<int, L>{});
+      R* const row = tile + 2 * (h * H + j) * tile_stride;
+      store<R, L>(row, lo);
+      store<R, L>(row + L, hi);
+    }
+  }
+#if BANDSOLVE_PREFETCH_TILES > 0
+  for (int l = 0; l < L; ++l)
+    __builtin_prefetch(base + 2 * (lane_offset[l] + BANDSOLVE_PREFETCH_TILES * L));
+#endif
+}
+
+// The inverse of load_transposed_complex: value j of lane l from row j of `rows`.
+template <int L, class R>
+inline void store_transposed_complex(const R* rows, index_t rows_stride, R* base,
+                                     const index_t* lane_offset) {
+  using V = vec<R, L>;
+  constexpr int H = L / 2;
+  for (int h = 0; h < 2; ++h) {
+    V r[static_cast<std::size_t>(L)];
+    for (int j = 0; j < H; ++j) {
+      const R* const row = rows + 2 * (h * H + j) * rows_stride;
+      V lo, hi;
+      load<R, L>(row, lo);
+      load<R, L>(row + L, hi);
+      unzip_parts<L>(lo, hi, r[2 * j], r[2 * j + 1], std::make_integer_sequence<int, L>{});
+    }
+    transpose<L>(r);
+    for (int l = 0; l < L; ++l) store<R, L>(base + 2 * (lane_offset[l] + h * H), r[l]);
+  }
+}
+
 }  // namespace bandsolve::detail::simd
 #endif

@@ -118,9 +118,13 @@ struct one_shot_sweep_packing<layout::interleaved<Width>, T>
 // instructions rather than memory, and 32 double systems are faster: 1.50-2.07 against
 // 1.66-2.24 ns per unknown in a driver, and faster in 5 of 6 alternated suite runs
 // (-march=x86-64-v3); the x86-64 baseline keeps 8 (4.4 against 4.6-4.8 ns).
+// Complex values take the whole work_lanes_v (16 complex doubles): their reciprocal puts two
+// divisions on each row's recurrence, and one tile of lanes left the sweep latency-bound
+// (n = 256, 32768 complex double systems, 2 threads: 2.5-2.6 ns per unknown against 4.1 with 4
+// systems, 2.8-2.9 with 8).
 template <class T>
 inline constexpr int row_one_shot_lanes_v =
-    std::is_same_v<T, double> && host_vector_bytes == 32
+    (std::is_same_v<T, double> && host_vector_bytes == 32) || is_complex_v<T>
         ? work_lanes_v<T>
         : (sizeof(T) >= 8 ? tile_rows_v<T> : work_lanes_v<T>);
 template <class T>
@@ -143,6 +147,20 @@ template <class T>
 struct long_row_one_shot_packing : sweep_packing<layout::row, T> {
   static constexpr int W = tile_rows_v<T>, L = W;
 };
+
+// The one-shot solve's long rows, where a work item is one tile of systems: floats of more than
+// row_wide_pack_max_rows rows, complex values of more than complex_row_wide_pack_max_rows (whose
+// 16 lanes' scratch, 4 MiB at that length, then outgrows the caches: complex doubles,
+// 2^21 unknowns, 2 threads, ns per unknown 16 lanes / one tile of 4: 3.0 / 4.8 at 4096 rows,
+// 3.6 / 4.2 at 8192, 4.2 / 4.2 at 2^15, 6.7 / 4.2 at 2^16, 11.1 / 4.5 at 2^18).
+inline constexpr index_t complex_row_wide_pack_max_rows = 8192;
+template <class T>
+inline constexpr bool has_long_row_one_shot_packing_v =
+    has_long_row_packing_v<T> || (is_complex_v<T> && one_shot_sweep_packing<layout::row, T>::L !=
+                                                         long_row_one_shot_packing<T>::L);
+template <class T>
+inline constexpr index_t row_one_shot_wide_max_rows_v =
+    is_complex_v<T> ? complex_row_wide_pack_max_rows : row_wide_pack_max_rows;
 
 // One system per work item, its rows as a single lane: batches of fewer systems than a pack
 // holds take this path, so their scratch is that of the systems solved (2n values each), not of
