@@ -225,7 +225,8 @@ const bool registered = [] {
   for (const long rows : {1L << 21, 1L << 18, 1L << 16}) register_few_long(rows, (1L << 21) / rows);
   for (const long rows : {1L << 17, 1L << 15, 1L << 14})
     register_factored_crossover(rows, (1L << 21) / rows);
-  for (const long rows : {1L << 19, 1L << 17, 1L << 15, 1L << 13, 1L << 12, 1L << 11, 1L << 10, 1L << 9})
+  for (const long rows :
+       {1L << 19, 1L << 17, 1L << 15, 1L << 13, 1L << 12, 1L << 11, 1L << 10, 1L << 9})
     register_one_shot_crossover(rows, (1L << 21) / rows);
   return true;
 }();

@@ -85,8 +85,9 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
   // Complex rows: Thomas, except where it leaves threads idle and for long systems, as for real
   // rows (n >= detail::long_row_rows, where Thomas's packs take one tile of systems and the two
   // tie). Complex doubles, 2 threads, 2^21 unknowns, ns per unknown Thomas / hybrid: 2048 rows
-  // 2.8 / 4.3, 8192 rows 3.6 / 4.1, 2^15 4.2 / 4.1-4.3, 2^18 4.5 / 4.2-4.4, 4 systems of 2^19
-  // 9.1 / 4.5, one system of 2^21 22 / 4.5.
+  // 3.5-3.7 / 4.6-4.7, 8192 rows 4.5-5.3 / 4.4-4.6, 2^15 4.6 / 4.5-4.7, 2^17 4.6-5.1 / 4.6,
+  // 4 systems of 2^19 9.3 / 4.8-4.9, one system of 2^21 22.6-22.9 / 5.1-5.3
+  // (bench/results/epyc-zen5-2vcpu/complex_row_parts_after_run{1,2}.json).
   if constexpr (is_complex_v<T> && std::is_same_v<Layout, layout::row>)
     return hybrid_splits && (nsys < t || n >= detail::long_row_rows) ? tridiag_choice::thomas_pcr
                                                                     : tridiag_choice::thomas;
