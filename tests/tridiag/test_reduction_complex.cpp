@@ -215,6 +215,68 @@ TEMPLATE_TEST_CASE("complex thomas_pcr: the partition path and its factorization
   det::partition_chunk_rows = saved;
 }
 
+// The partition path's passes on the values' parts (tridiag/partition_lanes_complex.hpp), at its
+// own 128-row chunks: lane blocks of 2, 4, 8 (and 16 floats) systems, a column batch's partial
+// last block (generic passes), interleaved packs with fewer systems than lanes (their padding
+// lanes' d must keep its values), systems scaled by 1e+-200 (1e+-30 for float), whose pivots the
+// parts' unscaled reciprocal cannot take (the generic passes redo them), and a zero pivot.
+TEMPLATE_TEST_CASE("complex thomas_pcr: the partition path on real and imaginary parts",
+                   "[thomas_pcr][complex]", cplx<double>, cplx<float>) {
+  using T = TestType;
+  using R = bandsolve::real_type_t<T>;
+  const R up = std::is_same_v<R, double> ? R(1e200) : R(1e30);
+  const std::size_t n = 300;
+  const double tol = complex_reduction_tol<T>(n);
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 400;
+    const auto check = [&](auto layout, std::size_t nsys) {
+      using Layout = decltype(layout);
+      INFO(bstest::layout_name<Layout>() << ", nsys = " << nsys);
+      const auto p = random_dominant_any<T>(nsys, n, seed++);
+      const auto expected = lapack_solve(p, p.d);
+      for (const R factor : {R(1), up, R(1) / up}) {
+        INFO("scaled by " << factor);
+        auto q = p;
+        for (auto* v : {&q.a, &q.b, &q.c, &q.d})
+          for (auto& e : *v) e *= factor;
+        uploaded<Layout, Exec, T> v(q, q.d);
+        // Interleaved packs' lanes past the last system: a sentinel the solve must leave alone.
+        const T sentinel(-777, 555);
+        auto hd = Kokkos::create_mirror_view(v.d);
+        const auto for_padding = [&](auto&& f) {
+          if constexpr (!std::is_same_v<Layout, bl::column>)
+            for (std::size_t s = nsys; s < hd.extent(0) * hd.extent(2); ++s)
+              for (std::size_t i = 0; i < n; ++i) f(hd(s / hd.extent(2), i, s % hd.extent(2)));
+        };
+        Kokkos::deep_copy(hd, v.d);
+        for_padding([&](T& e) { e = sentinel; });
+        Kokkos::deep_copy(v.d, hd);
+        auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+        bandsolve::solve(exec, algo::thomas_pcr{}, v.a, v.b, v.c, v.d, info);
+        exec.fence();
+        CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
+        CHECK(max_rel_diff1(bstest::to_host(v.d, nsys), expected, nsys, n) <= tol);
+        Kokkos::deep_copy(hd, v.d);
+        std::size_t changed = 0;
+        for_padding([&](const T& e) { changed += e != sentinel ? 1 : 0; });
+        CHECK(changed == 0);
+      }
+      auto bad = p;  // row 200 of system 1 all zero
+      bad.a[bad.idx(1, 200)] = bad.b[bad.idx(1, 200)] = bad.c[bad.idx(1, 200)] = T(0);
+      const auto [x, info] = solve_with<Layout, algo::thomas_pcr>(exec, bad);
+      std::vector<int> want(nsys, 0);
+      want[1] = 201;
+      CHECK(info == want);
+      const std::vector<T> x0(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n));
+      const std::vector<T> e0(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(n));
+      CHECK(max_rel_diff1(x0, e0, 1, n) <= tol);
+    };
+    for (std::size_t nsys : {2, 4, 8, 11, 16}) check(bl::column{}, nsys);
+    for (std::size_t nsys : {3, 8, 13}) check(bl::interleaved<8>{}, nsys);
+  });
+}
+
 TEST_CASE("complex pcr, cr and thomas_pcr on the device kernels", "[pcr][complex][device]") {
   bstest::for_each_exec([&](auto exec) {
     std::uint32_t seed = 1200;

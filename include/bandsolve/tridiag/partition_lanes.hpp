@@ -22,6 +22,7 @@
 // (agreed_info).
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/pivot.hpp>
+#include <bandsolve/tridiag/partition_lanes_complex.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 
@@ -469,13 +470,29 @@ KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const parti
     constexpr int KK = decltype(chains)::value;
     bool full = true;
     for (int k = 0; k < KK; ++k) full = full && ch[k].nl == LB;
+    // Full blocks of complex lanes: on their parts (partition_lanes_complex.hpp), redone by the
+    // generic passes where its screen flags a pivot.
+    bool parts_done = false;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if constexpr (is_complex_v<T> && LB >= 2) {
+      constexpr index_t ahead = partition_prefetch_rows;
+      if (full)
+        parts_done = recover ? simd::partition_recover_parts<LB, KK, false>(ch, rs, m, ahead, tc, td)
+                             : simd::partition_reduce_parts<LB, KK, false>(ch, rs, m, ahead);
+      else if constexpr (Padded)
+        parts_done = recover ? simd::partition_recover_parts<LB, KK, true>(ch, rs, m, ahead, tc, td)
+                             : simd::partition_reduce_parts<LB, KK, true>(ch, rs, m, ahead);
+    }
+#endif
     if (recover) {
+      if (parts_done) return;
       if (full)
         partition_recover<LB, KK, true, Padded>(ch, rs, m, tc, td);
       else
         partition_recover<LB, KK, false, Padded>(ch, rs, m, tc, td);
       return;
     }
+    if (parts_done) return;
     const bool clean = full ? partition_reduce<LB, KK, true, Padded>(ch, rs, m)
                             : partition_reduce<LB, KK, false, Padded>(ch, rs, m);
     if (!clean)  // rare: name the rows
