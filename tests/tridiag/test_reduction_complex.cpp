@@ -215,8 +215,8 @@ TEMPLATE_TEST_CASE("complex thomas_pcr: the partition path and its factorization
   det::partition_chunk_rows = saved;
 }
 
-// The partition path's passes on the values' parts (tridiag/partition_lanes_complex.hpp), at its
-// own 128-row chunks: lane blocks of 2, 4, 8 (and 16 floats) systems, a column batch's partial
+// The partition path's passes on the values' parts (tridiag/partition_lanes_complex.hpp and
+// partition_factor_complex.hpp), one-shot and factored, at its own 128-row chunks: lane blocks of 2, 4, 8 (and 16 floats) systems, a column batch's partial
 // last block (generic passes), interleaved packs with fewer systems than lanes (their padding
 // lanes' d must keep its values), systems scaled by 1e+-200 (1e+-30 for float), whose pivots the
 // parts' unscaled reciprocal cannot take (the generic passes redo them), and a zero pivot.
@@ -249,18 +249,33 @@ TEMPLATE_TEST_CASE("complex thomas_pcr: the partition path on real and imaginary
             for (std::size_t s = nsys; s < hd.extent(0) * hd.extent(2); ++s)
               for (std::size_t i = 0; i < n; ++i) f(hd(s / hd.extent(2), i, s % hd.extent(2)));
         };
-        Kokkos::deep_copy(hd, v.d);
-        for_padding([&](T& e) { e = sentinel; });
-        Kokkos::deep_copy(v.d, hd);
-        auto info = bstest::make_info<typename Exec::memory_space>(nsys);
-        bandsolve::solve(exec, algo::thomas_pcr{}, v.a, v.b, v.c, v.d, info);
-        exec.fence();
-        CHECK(bstest::info_to_host(info) == std::vector<int>(nsys, 0));
-        CHECK(max_rel_diff1(bstest::to_host(v.d, nsys), expected, nsys, n) <= tol);
-        Kokkos::deep_copy(hd, v.d);
-        std::size_t changed = 0;
-        for_padding([&](const T& e) { changed += e != sentinel ? 1 : 0; });
-        CHECK(changed == 0);
+        // One-shot, then factored (the factored passes on parts: partition_factor_complex.hpp).
+        const auto run = [&](const char* kind, auto&& solve) {
+          INFO(kind);
+          bstest::fill(v.d, q.d, nsys);
+          Kokkos::deep_copy(hd, v.d);
+          for_padding([&](T& e) { e = sentinel; });
+          Kokkos::deep_copy(v.d, hd);
+          const std::vector<int> info = solve();
+          CHECK(info == std::vector<int>(nsys, 0));
+          CHECK(max_rel_diff1(bstest::to_host(v.d, nsys), expected, nsys, n) <= tol);
+          Kokkos::deep_copy(hd, v.d);
+          std::size_t changed = 0;
+          for_padding([&](const T& e) { changed += e != sentinel ? 1 : 0; });
+          CHECK(changed == 0);
+        };
+        run("one-shot", [&] {
+          auto info = bstest::make_info<typename Exec::memory_space>(nsys);
+          bandsolve::solve(exec, algo::thomas_pcr{}, v.a, v.b, v.c, v.d, info);
+          exec.fence();
+          return bstest::info_to_host(info);
+        });
+        const auto f = bandsolve::factorize(exec, algo::thomas_pcr{}, v.a, v.b, v.c, nsys);
+        run("factored", [&] {
+          f.solve(exec, v.d);
+          exec.fence();
+          return bstest::info_to_host(f.info());
+        });
       }
       auto bad = p;  // row 200 of system 1 all zero
       bad.a[bad.idx(1, 200)] = bad.b[bad.idx(1, 200)] = bad.c[bad.idx(1, 200)] = T(0);

@@ -26,6 +26,7 @@
 // row by row, LB lanes per row, in the order the solve's items take them (factor_chunk_offset),
 // the chunk factors [block][chunk][lane].
 #include <bandsolve/core/pivot.hpp>
+#include <bandsolve/tridiag/partition_factor_complex.hpp>
 #include <bandsolve/tridiag/partition_lanes.hpp>
 
 namespace bandsolve::detail {

@@ -154,6 +154,22 @@ KOKKOS_INLINE_FUNCTION void partition_factored_team(const Member& team, const pa
     constexpr int KK = decltype(chains)::value;
     bool full = true;
     for (int k = 0; k < KK; ++k) full = full && ch[k].nl == LB;
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE
+    if constexpr (is_complex_v<T> && LB >= 2) {  // on the parts (partition_factor_complex.hpp)
+      constexpr index_t ahead = partition_prefetch_rows;
+      if (full || Padded) {
+        if (recover && full)
+          simd::factored_recover_parts<LB, KK, false>(ch, rsd, fs, m, ahead, tt);
+        else if (recover)
+          simd::factored_recover_parts<LB, KK, Padded>(ch, rsd, fs, m, ahead, tt);
+        else if (full)
+          simd::factored_reduce_parts<LB, KK, false>(ch, rsd, fs, m, ahead);
+        else
+          simd::factored_reduce_parts<LB, KK, Padded>(ch, rsd, fs, m, ahead);
+        return;
+      }
+    }
+#endif
     if (recover) {
       if (full)
         factored_recover<LB, KK, true, Padded>(ch, rsd, fs, m, tt);
