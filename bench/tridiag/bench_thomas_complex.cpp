@@ -214,6 +214,20 @@ void register_one_shot_crossover(long n, long nsys) {
   register_complex<row, zcomplex, algo::thomas_pcr>("complex_double", n, nsys);
 }
 
+// The crossovers in layouts whose systems lie side by side (the hybrid's partition path): one-shot
+// in column and interleaved<8>, factored in interleaved<8> (column's in the factored crossover).
+void register_side_by_side_crossover(long n, long nsys) {
+  namespace algo = bandsolve::algo;
+  using bandsolve::layout::column;
+  using bandsolve::layout::interleaved;
+  register_complex<column, zcomplex, algo::thomas>("complex_double", n, nsys);
+  register_complex<column, zcomplex, algo::thomas_pcr>("complex_double", n, nsys);
+  register_complex<interleaved<8>, zcomplex, algo::thomas>("complex_double", n, nsys);
+  register_complex<interleaved<8>, zcomplex, algo::thomas_pcr>("complex_double", n, nsys);
+  register_complex_factored<interleaved<8>, algo::thomas>(n, nsys);
+  register_complex_factored<interleaved<8>, algo::thomas_pcr>(n, nsys);
+}
+
 const bool registered = [] {
   const long n = 256, nsys = 32768;
   register_complex<bandsolve::layout::row, zcomplex>("complex_double", n, nsys);
@@ -223,11 +237,13 @@ const bool registered = [] {
   register_complex<bandsolve::layout::interleaved<8>, double>("double_coef_complex_rhs", n, nsys);
   register_zgtsv(n, nsys);
   for (const long rows : {1L << 21, 1L << 18, 1L << 16}) register_few_long(rows, (1L << 21) / rows);
-  for (const long rows : {1L << 17, 1L << 15, 1L << 14})
+  for (const long rows : {1L << 20, 1L << 19, 1L << 17, 1L << 15, 1L << 14, 1L << 12})
     register_factored_crossover(rows, (1L << 21) / rows);
   for (const long rows :
        {1L << 19, 1L << 17, 1L << 15, 1L << 13, 1L << 12, 1L << 11, 1L << 10, 1L << 9})
     register_one_shot_crossover(rows, (1L << 21) / rows);
+  for (const long rows : {1L << 20, 1L << 19, 1L << 17, 1L << 15, 1L << 14, 1L << 12})
+    register_side_by_side_crossover(rows, (1L << 21) / rows);
   return true;
 }();
 

@@ -407,7 +407,16 @@ TEST_CASE("automatic's choice for complex systems, one-shot and factored",
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(1, 5000, 2) == tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(1, 5000, 4) ==
         tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(4, 5000, 2) == tridiag_choice::thomas);
+  // Lane-contiguous rows: the partition method's factors below Thomas's factor pack.
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(4, 5000, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(16, 5000, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(64, 5000, 2) == tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::interleaved<8>, T>(8, 5000, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::interleaved<8>, T>(64, 5000, 2) ==
+        tridiag_choice::thomas);
   // Contiguous rows: the partition method's factors up to 32 systems.
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(32, 5000, 2) == tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(33, 5000, 2) == tridiag_choice::thomas);

@@ -59,22 +59,24 @@ tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int thre
   // Small batches run on the calling thread (tiny_launch.hpp): no launch beats that.
   if (nsys * n <= static_cast<std::size_t>(detail::inline_solve_unknowns))
     return tridiag_choice::thomas;
-  // Complex systems: the partition method where Thomas leaves threads idle, and for up to 32
-  // systems whose rows are contiguous (Thomas's row packs hold one system each below 16, and
-  // 16 systems are one pack, on one thread). Complex double, 2 threads, 2^21 unknowns, ns per
-  // unknown Thomas / partition, row and column layout: 1 system 11.1-11.4 / 3.5-3.9 and
-  // 9.9-10.2 / 3.4-3.7; 8: 5.7-5.9 / 3.4-3.7 and 7.9-8.0 / 9.0; 16: 6.0-6.1 / 3.4-3.7 and
-  // 7.3-7.4 / 9.8-9.9; 32: 4.1-4.3 / 3.4-3.6 and 2.7-2.8 / 9.6-9.7; 64: 3.7 / 3.4-3.7 and
-  // 2.2-2.3 / 9.9-10.1; 128: 3.0 / 3.6 and 2.2 / 10.1
-  // (bench/results/epyc-zen5-2vcpu/complex_factored_crossover_run{1,2}.json; with the row tiles
-  // transposed as real parts, row 16: 5.6-5.8 / 3.6-4.6, 32: 3.1-4.2 / 3.7-4.0, 64: 3.2-4.0 /
-  // 3.5-3.9, 128: 3.0-3.4 / 3.7-4.5, complex_row_parts_after_run{1,2,3}.json).
+  // Complex systems whose rows are contiguous (row layout, strided rows): the partition method
+  // where Thomas leaves threads idle, and for up to 32 systems (Thomas's row packs hold one
+  // system each below 16, and 16 systems are one pack, on one thread). Complex double, 2
+  // threads, 2^21 unknowns, row layout, ns per unknown Thomas / partition: 1 system 11.1-11.4 /
+  // 3.5-3.9, 8: 5.7-5.9 / 3.4-3.7, 16: 5.6-6.1 / 3.4-4.6, 32: 3.1-4.3 / 3.4-4.0, 64: 3.2-4.0 /
+  // 3.4-3.9, 128: 3.0-3.4 / 3.6-4.5 (bench/results/epyc-zen5-2vcpu/
+  // complex_factored_crossover_run{1,2}.json, complex_row_parts_after_run{1,2,3}.json).
+  // Lane-contiguous rows (column, interleaved, strided side by side) take the real rule below,
+  // the partition passes running on the values' parts: column 2 to 16 systems 5.3-8.5 / 2.3-2.7,
+  // 32: 2.9 / 2.8, 64: 2.0 / 2.5; interleaved<8> 4 systems 9.9 / 5.1, 16: 2.5 / 2.5, 64: 1.4 /
+  // 2.5 (bench/results/epyc-zen5-2vcpu/complex_side_by_side_after_run{1,2}.json).
   if constexpr (is_complex_v<T>) {
-    const bool idle_threads = nsys < static_cast<std::size_t>(threads > 0 ? threads : 1);
-    return idle_threads || (!lane_rows && nsys <= 32) ? tridiag_choice::thomas_pcr
-                                                      : tridiag_choice::thomas;
+    if (!lane_rows) {
+      const bool idle_threads = nsys < static_cast<std::size_t>(threads > 0 ? threads : 1);
+      return idle_threads || nsys <= 32 ? tridiag_choice::thomas_pcr : tridiag_choice::thomas;
+    }
   }
-  // For float and double the crossover is a property of the pack, measured on 2 threads (above).
+  // Otherwise the crossover is a property of the pack, measured on 2 threads (above).
   return nsys < thomas_lanes ? tridiag_choice::thomas_pcr : tridiag_choice::thomas;
 }
 
