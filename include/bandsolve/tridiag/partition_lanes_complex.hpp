@@ -86,6 +86,41 @@ inline real_type_t<T>* reals_of(T* p) {
   return reinterpret_cast<real_type_t<T>*>(p);
 }
 
+// Row i of a chain's four arrays as reals, the row `ahead` further down prefetched.
+template <class R>
+struct chain_row {
+  const R *a, *b, *c, *d;
+};
+template <class Chain, class Strides>
+inline auto chain_row_at(const Chain& ch, const Strides& rs, index_t i, index_t ahead) {
+  using R = real_type_t<std::remove_const_t<std::remove_pointer_t<decltype(ch.a)>>>;
+  const chain_row<R> row{reals_of(ch.a + i * rs.a), reals_of(ch.b + i * rs.b),
+                         reals_of(ch.c + i * rs.c), reals_of(ch.d + i * rs.d)};
+  BANDSOLVE_PREFETCH(row.a + 2 * ahead * rs.a);
+  BANDSOLVE_PREFETCH(row.b + 2 * ahead * rs.b);
+  BANDSOLVE_PREFETCH(row.c + 2 * ahead * rs.c);
+  BANDSOLVE_PREFETCH(row.d + 2 * ahead * rs.d);
+  return row;
+}
+
+// Thomas's step through one row on the lanes (both passes): pivot = b - a cp, r = 1/pivot
+// (screened into risk), dp = r (d - a dp), cp = c r; the row's a and r come back in A and r.
+template <bool Masked, int LB, class R>
+inline void thomas_step_parts(const chain_row<R>& row, const lane_mask<R, LB>& mask,
+                              parts<R, LB>& cp, parts<R, LB>& dp, vec<R, LB>& risk,
+                              parts<R, LB>& A, parts<R, LB>& r) {
+  parts<R, LB> X, pivot, t;
+  load_row_parts<Masked, LB>(row.a, A, mask, R(0));
+  load_row_parts<Masked, LB>(row.b, X, mask, R(1));
+  minus_product<R, LB>(X, A, cp, pivot);
+  reciprocal_screened<R, LB>(pivot, r, risk);
+  load_row_parts<Masked, LB>(row.d, X, mask, R(0));
+  minus_product<R, LB>(X, A, dp, t);
+  multiply<R, LB>(r, t, dp);
+  load_row_parts<Masked, LB>(row.c, X, mask, R(0));
+  multiply<R, LB>(X, r, cp);
+}
+
 // Pass 1 (partition_reduce) on K complex chains of m >= 2 rows (lanes past a chain's nl read
 // as identity rows when Masked), prefetching `ahead` rows ahead. Returns false if the screen
 // flagged a pivot (the chains' reduced rows are then to be recomputed by the generic pass).
@@ -132,14 +167,9 @@ inline bool partition_reduce_parts(const Chain* ch, const Strides& rs, index_t m
   for (index_t i = 2; i < m; ++i) {
     BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
-      const R *pa = reals_of(ch[k].a + i * rs.a), *pb = reals_of(ch[k].b + i * rs.b),
-              *pc = reals_of(ch[k].c + i * rs.c), *pd = reals_of(ch[k].d + i * rs.d);
-      BANDSOLVE_PREFETCH(pa + 2 * ahead * rs.a);
-      BANDSOLVE_PREFETCH(pb + 2 * ahead * rs.b);
-      BANDSOLVE_PREFETCH(pc + 2 * ahead * rs.c);
-      BANDSOLVE_PREFETCH(pd + 2 * ahead * rs.d);
+      const auto row = chain_row_at(ch[k], rs, i, ahead);
       // Row i-1 is a middle row: it enters row 1's substitution with the weight w.
-      P t, A, pivot, r, X;
+      P t, A, r, X;
       multiply<R, LB>(w[k], ap[k], t);
       sa[k].re += t.re;
       sa[k].im += t.im;
@@ -149,19 +179,11 @@ inline bool partition_reduce_parts(const Chain* ch, const Strides& rs, index_t m
       multiply<R, LB>(cp[k], w[k], t);
       w[k].re = -t.re;
       w[k].im = -t.im;
-      load_row_parts<Masked, LB>(pa, A, mask[k], R(0));
-      load_row_parts<Masked, LB>(pb, X, mask[k], R(1));
-      minus_product<R, LB>(X, A, cp[k], pivot);
-      reciprocal_screened<R, LB>(pivot, r, risk);
-      load_row_parts<Masked, LB>(pd, X, mask[k], R(0));
-      minus_product<R, LB>(X, A, dp[k], t);
-      multiply<R, LB>(r, t, dp[k]);
+      thomas_step_parts<Masked, LB>(row, mask[k], cp[k], dp[k], risk, A, r);
       multiply<R, LB>(r, A, t);
       multiply<R, LB>(t, ap[k], X);
       ap[k].re = -X.re;
       ap[k].im = -X.im;
-      load_row_parts<Masked, LB>(pc, X, mask[k], R(0));
-      multiply<R, LB>(X, r, cp[k]);
     }
   }
   BANDSOLVE_UNROLL(16)
@@ -211,22 +233,9 @@ inline bool partition_recover_parts(const Chain* ch, const Strides& rs, index_t 
   for (index_t i = 1; i < m - 1; ++i) {
     BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
-      const R *pa = reals_of(ch[k].a + i * rs.a), *pb = reals_of(ch[k].b + i * rs.b),
-              *pc = reals_of(ch[k].c + i * rs.c), *pd = reals_of(ch[k].d + i * rs.d);
-      BANDSOLVE_PREFETCH(pa + 2 * ahead * rs.a);
-      BANDSOLVE_PREFETCH(pb + 2 * ahead * rs.b);
-      BANDSOLVE_PREFETCH(pc + 2 * ahead * rs.c);
-      BANDSOLVE_PREFETCH(pd + 2 * ahead * rs.d);
-      P A, X, pivot, r, t;
-      load_row_parts<Masked, LB>(pa, A, mask[k], R(0));
-      load_row_parts<Masked, LB>(pb, X, mask[k], R(1));
-      minus_product<R, LB>(X, A, cp[k], pivot);
-      reciprocal_screened<R, LB>(pivot, r, risk);
-      load_row_parts<Masked, LB>(pd, X, mask[k], R(0));
-      minus_product<R, LB>(X, A, dp[k], t);
-      multiply<R, LB>(r, t, dp[k]);
-      load_row_parts<Masked, LB>(pc, X, mask[k], R(0));
-      multiply<R, LB>(X, r, cp[k]);
+      P A, r;
+      thomas_step_parts<Masked, LB>(chain_row_at(ch[k], rs, i, ahead), mask[k], cp[k], dp[k], risk,
+                                    A, r);
       R* const tci = reals_of(tc + (i * K + k) * LB);
       R* const tdi = reals_of(td + (i * K + k) * LB);
       store<R, LB>(tci, cp[k].re);
