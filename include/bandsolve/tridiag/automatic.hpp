@@ -89,9 +89,9 @@ tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
   // 4 systems of 2^19 9.3 / 4.8-4.9, one system of 2^21 22.6-22.9 / 5.1-5.3
   // (bench/results/epyc-zen5-2vcpu/complex_row_parts_after_run{1,2}.json).
   // Complex column, interleaved and strided batches take the real rule (the partition path runs
-  // on the values' parts): column, ns per unknown Thomas / hybrid, 4 to 16 systems 11.5-17.3 /
-  // 3.3-3.4, 32: 4.1 / 3.0, 64: 3.0 / 2.9, 128: 2.9 / 3.1; interleaved<8> 16 systems 3.3 / 3.0, 64:
-  // 2.5 / 2.9 (complex_side_by_side_after_run{1,2}.json).
+  // on the values' parts): column, ns per unknown Thomas / hybrid, 4 to 16 systems 11.5-17.7 /
+  // 2.9-4.1, 32: 3.9-4.1 / 3.0-4.0, 64: 3.0-3.3 / 2.9-4.1, 128: 2.9-3.4 / 3.1-4.6; interleaved<8>
+  // 16 systems 3.3-4.0 / 3.0-3.9, 64: 2.5-2.7 / 2.9-3.8 (complex_side_by_side_after_run{1,2}.json).
   if constexpr (is_complex_v<T> && std::is_same_v<Layout, layout::row>)
     return hybrid_splits && (nsys < t || n >= detail::long_row_rows) ? tridiag_choice::thomas_pcr
                                                                     : tridiag_choice::thomas;

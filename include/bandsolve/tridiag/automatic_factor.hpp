@@ -67,9 +67,10 @@ tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int thre
   // 3.4-3.9, 128: 3.0-3.4 / 3.6-4.5 (bench/results/epyc-zen5-2vcpu/
   // complex_factored_crossover_run{1,2}.json, complex_row_parts_after_run{1,2,3}.json).
   // Lane-contiguous rows (column, interleaved, strided side by side) take the real rule below,
-  // the partition passes running on the values' parts: column 2 to 16 systems 5.3-8.5 / 2.3-2.7,
-  // 32: 2.9 / 2.8, 64: 2.0 / 2.5; interleaved<8> 4 systems 9.9 / 5.1, 16: 2.5 / 2.5, 64: 1.4 /
-  // 2.5 (bench/results/epyc-zen5-2vcpu/complex_side_by_side_after_run{1,2}.json).
+  // the partition passes running on the values' parts: column 2 to 16 systems 5.3-8.5 / 2.3-3.4,
+  // 32: 2.9-3.1 / 2.7-3.4, 64: 2.0-2.2 / 2.5-3.4; interleaved<8> 4 systems 9.9-10.4 / 5.1-6.7,
+  // 16: 2.5-2.9 / 2.5-3.2, 64: 1.4-1.8 / 2.5-3.3
+  // (bench/results/epyc-zen5-2vcpu/complex_side_by_side_after_run{1,2}.json).
   if constexpr (is_complex_v<T>) {
     if (!lane_rows) {
       const bool idle_threads = nsys < static_cast<std::size_t>(threads > 0 ? threads : 1);

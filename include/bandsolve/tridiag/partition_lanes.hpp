@@ -470,8 +470,9 @@ KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const parti
     constexpr int KK = decltype(chains)::value;
     bool full = true;
     for (int k = 0; k < KK; ++k) full = full && ch[k].nl == LB;
-    // Full blocks of complex lanes: on their parts (partition_lanes_complex.hpp), redone by the
-    // generic passes where its screen flags a pivot.
+    // Complex lanes, full blocks or padded interleaved packs: on their parts
+    // (partition_lanes_complex.hpp), redone by the generic passes where its screen flags a pivot;
+    // a column batch's partial last block keeps the generic passes.
     bool parts_done = false;
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
     if constexpr (is_complex_v<T> && LB >= 2) {
