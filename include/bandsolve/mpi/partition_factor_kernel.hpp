@@ -13,6 +13,7 @@
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/layout/layout_of.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
+#include <bandsolve/mpi/partition_parts.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -235,18 +236,27 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
         if (m > 2) gd(l, 1) = dp[l];
       }
     }
+    constexpr bool on_parts = rhs_on_parts_v<NL, D, decltype(gd)>;
     for (index_t i = 2; i < m; ++i) {
       next(i - 2);
       if constexpr (decltype(pre)::value) {
         if (i + 1 < m) prefetch_part_row<NL>(d, s0, i + 1);
       }
       D* const rd = sdp + i * NL;
-      BANDSOLVE_SIMD
-      for (int l = 0; l < NL; ++l) {
-        dp[l] = fr(l, i) * gd(l, i) - flo(l, i) * dp[l];
-        if (i < m - 1) {
-          rd[l] = dp[l];
-          if constexpr (!staged) gd(l, i) = dp[l];
+      if constexpr (on_parts) {
+        if (i < m - 1)
+          forward_rhs_row_parts<NL>(&fr(0, i), &flo(0, i), &gd(0, i), dp, rd,
+                                    staged ? nullptr : &gd(0, i));
+        else
+          last_rhs_row_parts<NL>(&fr(0, i), &flo(0, i), &gd(0, i), dp);
+      } else {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < NL; ++l) {
+          dp[l] = fr(l, i) * gd(l, i) - flo(l, i) * dp[l];
+          if (i < m - 1) {
+            rd[l] = dp[l];
+            if constexpr (!staged) gd(l, i) = dp[l];
+          }
         }
       }
     }
@@ -255,8 +265,12 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
       for (int l = 0; l < NL; ++l) dp[l] = sdp[(m - 2) * NL + l];  // row i+1
       for (index_t i = m - 3; i >= 1; --i) {
         const D* const rd = sdp + i * NL;
-        BANDSOLVE_SIMD
-        for (int l = 0; l < NL; ++l) dp[l] = rd[l] - fcf(l, i) * dp[l];
+        if constexpr (on_parts) {
+          backward_rhs_row_parts<NL>(rd, &fcf(0, i), dp);
+        } else {
+          BANDSOLVE_SIMD
+          for (int l = 0; l < NL; ++l) dp[l] = rd[l] - fcf(l, i) * dp[l];
+        }
       }
       for (int l = 0; l < NL; ++l)
         dp0[l] = f.first_row(s0 + l, 2) * (dp0[l] - f.first_row(s0 + l, 1) * dp[l]);
@@ -294,10 +308,14 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
     for (index_t i = m - 2; i >= 1; --i) {
       next(m - 2 - i);
       if constexpr (decltype(pre)::value) prefetch_part_row<NL>(d, s0, i - 1);
-      BANDSOLVE_SIMD
-      for (int l = 0; l < NL; ++l) {
-        x[l] = gd(l, i) - faf(l, i) * x0[l] - fcf(l, i) * x[l];
-        gd(l, i) = x[l];
+      if constexpr (rhs_on_parts_v<NL, D, decltype(gd)>) {
+        finish_row_parts<NL>(&gd(0, i), &faf(0, i), x0, &fcf(0, i), x);
+      } else {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < NL; ++l) {
+          x[l] = gd(l, i) - faf(l, i) * x0[l] - fcf(l, i) * x[l];
+          gd(l, i) = x[l];
+        }
       }
     }
   });
