@@ -52,12 +52,14 @@ struct local_part {
 // row i before row i+1, with the pack's intermediate rows in its scratch (cache): column packs of
 // 512 bytes (64 doubles, as the single-process Thomas: each row of each array is a run in another
 // page, prefetched a row ahead since the hardware prefetchers do not follow such strides), other
-// layouts a cache line of systems (interleaved rows are consecutive; row batches are transposed
-// into the scratch tile by tile, strided ones read in place).
+// layouts a cache line of real systems (interleaved rows are consecutive; row batches are
+// transposed into the scratch tile by tile, strided ones read in place); complex systems as many
+// lanes as real ones, two cache lines, so that a row step has as many independent lanes.
 template <class Layout, class T>
-inline constexpr int part_lanes_v = std::is_same_v<Layout, layout::column>
-                                        ? bandsolve::detail::sweep_packing<layout::column, T>::W
-                                        : bandsolve::detail::cache_line_lanes_v<T>;
+inline constexpr int part_lanes_v =
+    std::is_same_v<Layout, layout::column>
+        ? bandsolve::detail::sweep_packing<layout::column, T>::W
+        : bandsolve::detail::cache_line_lanes_v<real_type_t<T>>;
 // Whether the passes prefetch the next row of each array (column packs).
 template <class Layout>
 inline constexpr bool part_prefetch_v = std::is_same_v<Layout, layout::column>;
