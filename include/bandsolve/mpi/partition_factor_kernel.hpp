@@ -244,11 +244,9 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
       }
       D* const rd = sdp + i * NL;
       if constexpr (on_parts) {
-        if (i < m - 1)
-          forward_rhs_row_parts<NL>(&fr(0, i), &flo(0, i), &gd(0, i), dp, rd,
-                                    staged ? nullptr : &gd(0, i));
-        else
-          last_rhs_row_parts<NL>(&fr(0, i), &flo(0, i), &gd(0, i), dp);
+        const bool kept = i < m - 1;  // the last row is not stored
+        forward_rhs_row_parts<NL>(&fr(0, i), &flo(0, i), &gd(0, i), dp, kept ? rd : nullptr,
+                                  kept && !staged ? &gd(0, i) : nullptr);
       } else {
         BANDSOLVE_SIMD
         for (int l = 0; l < NL; ++l) {

@@ -51,51 +51,65 @@ KOKKOS_FORCEINLINE_FUNCTION void times_factor(const T* k, int l, P vr, P vi, P& 
   }
 }
 
+// One row of a recurrence y = u - k y on the parts of NL lanes: u_l from u(l, ur, ui), y the
+// previous row's values, updated to this row's, and each lane's new value handed to
+// store(l, yr, yi) as well.
+template <int NL, class T, class D, class U, class Store>
+KOKKOS_FORCEINLINE_FUNCTION void recurrence_row_parts(const T* k, D* y, const U& u,
+                                                      const Store& store) {
+  using P = real_type_t<D>;
+  P* const q = parts(y);
+  BANDSOLVE_SIMD
+  for (int l = 0; l < NL; ++l) {
+    P ur, ui, vr, vi;
+    u(l, ur, ui);
+    times_factor(k, l, q[2 * l], q[2 * l + 1], vr, vi);
+    const P yr = ur - vr, yi = ui - vi;
+    q[2 * l] = yr;
+    q[2 * l + 1] = yi;
+    store(l, yr, yi);
+  }
+}
+
+// Stores of a row's new values: none, or into one or two rows of D values.
+struct store_nothing {
+  template <class P>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int, P, P) const {}
+};
+template <class P>
+struct store_parts {
+  P* out;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int l, P re, P im) const {
+    out[2 * l] = re;
+    out[2 * l + 1] = im;
+  }
+};
+template <class P>
+struct store_parts_twice {
+  P *out, *also;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int l, P re, P im) const {
+    out[2 * l] = also[2 * l] = re;
+    out[2 * l + 1] = also[2 * l + 1] = im;
+  }
+};
+
 // Forward row of the reduce pass: dp = r d - lo dp (dp the previous row's d', updated to this
-// row's); also stored into out and, when not null, into d_out (d's row read in place).
+// row's); also stored into out unless null and, when not null, into d_out (d's row read in
+// place). The rows may be the same (staged d).
 template <int NL, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_row_parts(const T* r, const T* lo, const D* d,
                                                        D* dp, D* out, D* d_out) {
   using P = real_type_t<D>;
   const P* const dv = parts(d);
-  P* const q = parts(dp);
-  P* const o = parts(out);
-  if (d_out) {
-    P* const w = parts(d_out);
-    BANDSOLVE_SIMD
-    for (int l = 0; l < NL; ++l) {
-      P ur, ui, vr, vi;
-      times_factor(r, l, dv[2 * l], dv[2 * l + 1], ur, ui);
-      times_factor(lo, l, q[2 * l], q[2 * l + 1], vr, vi);
-      q[2 * l] = o[2 * l] = w[2 * l] = ur - vr;
-      q[2 * l + 1] = o[2 * l + 1] = w[2 * l + 1] = ui - vi;
-    }
-  } else {
-    BANDSOLVE_SIMD
-    for (int l = 0; l < NL; ++l) {
-      P ur, ui, vr, vi;
-      times_factor(r, l, dv[2 * l], dv[2 * l + 1], ur, ui);
-      times_factor(lo, l, q[2 * l], q[2 * l + 1], vr, vi);
-      q[2 * l] = o[2 * l] = ur - vr;
-      q[2 * l + 1] = o[2 * l + 1] = ui - vi;
-    }
-  }
-}
-
-// Last forward row (not stored): dp = r d - lo dp.
-template <int NL, class T, class D>
-KOKKOS_FORCEINLINE_FUNCTION void last_rhs_row_parts(const T* r, const T* lo, const D* d, D* dp) {
-  using P = real_type_t<D>;
-  const P* const dv = parts(d);
-  P* const q = parts(dp);
-  BANDSOLVE_SIMD
-  for (int l = 0; l < NL; ++l) {
-    P ur, ui, vr, vi;
+  const auto r_d = [&](int l, P& ur, P& ui) {
     times_factor(r, l, dv[2 * l], dv[2 * l + 1], ur, ui);
-    times_factor(lo, l, q[2 * l], q[2 * l + 1], vr, vi);
-    q[2 * l] = ur - vr;
-    q[2 * l + 1] = ui - vi;
-  }
+  };
+  if (!out)
+    recurrence_row_parts<NL>(lo, dp, r_d, store_nothing{});
+  else if (!d_out)
+    recurrence_row_parts<NL>(lo, dp, r_d, store_parts<P>{parts(out)});
+  else
+    recurrence_row_parts<NL>(lo, dp, r_d, store_parts_twice<P>{parts(out), parts(d_out)});
 }
 
 // Backward row of the reduce pass: y = u - cf y (u the kept forward d' of the row).
@@ -103,14 +117,8 @@ template <int NL, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void backward_rhs_row_parts(const D* u, const T* cf, D* y) {
   using P = real_type_t<D>;
   const P* const uv = parts(u);
-  P* const q = parts(y);
-  BANDSOLVE_SIMD
-  for (int l = 0; l < NL; ++l) {
-    P vr, vi;
-    times_factor(cf, l, q[2 * l], q[2 * l + 1], vr, vi);
-    q[2 * l] = uv[2 * l] - vr;
-    q[2 * l + 1] = uv[2 * l + 1] - vi;
-  }
+  recurrence_row_parts<NL>(cf, y, [&](int l, P& ur, P& ui) { ur = uv[2 * l], ui = uv[2 * l + 1]; },
+                           store_nothing{});
 }
 
 // Row of the finish pass: x = d' - af x0 - cf x (x the next row's solution, updated to this
@@ -121,15 +129,12 @@ KOKKOS_FORCEINLINE_FUNCTION void finish_row_parts(D* d, const T* af, const D* x0
   using P = real_type_t<D>;
   P* const dv = parts(d);
   const P* const z = parts(x0);
-  P* const q = parts(x);
-  BANDSOLVE_SIMD
-  for (int l = 0; l < NL; ++l) {
-    P ur, ui, vr, vi;
-    times_factor(af, l, z[2 * l], z[2 * l + 1], ur, ui);
-    times_factor(cf, l, q[2 * l], q[2 * l + 1], vr, vi);
-    q[2 * l] = dv[2 * l] = (dv[2 * l] - ur) - vr;
-    q[2 * l + 1] = dv[2 * l + 1] = (dv[2 * l + 1] - ui) - vi;
-  }
+  const auto d_minus = [&](int l, P& ur, P& ui) {
+    P vr, vi;
+    times_factor(af, l, z[2 * l], z[2 * l + 1], vr, vi);
+    ur = dv[2 * l] - vr, ui = dv[2 * l + 1] - vi;
+  };
+  recurrence_row_parts<NL>(cf, x, d_minus, store_parts<P>{dv});
 }
 
 }  // namespace bandsolve::mpi::detail
