@@ -28,20 +28,13 @@ template <int NL, class D, class Rows>
 inline constexpr bool rhs_on_parts_v =
     NL > 1 && is_complex_v<D> && lanes_side_by_side<std::decay_t<Rows>>::value;
 
-template <class D>
-KOKKOS_FORCEINLINE_FUNCTION real_type_t<D>* parts(D* p) {
-  return reinterpret_cast<real_type_t<D>*>(p);
-}
-template <class D>
-KOKKOS_FORCEINLINE_FUNCTION const real_type_t<D>* parts(const D* p) {
-  return reinterpret_cast<const real_type_t<D>*>(p);
-}
+using bandsolve::detail::real_parts;
 
 // (re, im) = k_l (vr + i vi) for lane l of a row of factors k (real, or complex read as parts).
 template <class T, class P>
 KOKKOS_FORCEINLINE_FUNCTION void times_factor(const T* k, int l, P vr, P vi, P& re, P& im) {
   if constexpr (is_complex_v<T>) {
-    const P* const kv = parts(k);
+    const P* const kv = real_parts(k);
     const P kr = kv[2 * l], ki = kv[2 * l + 1];
     re = kr * vr - ki * vi;
     im = kr * vi + ki * vr;
@@ -58,7 +51,7 @@ template <int NL, class T, class D, class U, class Store>
 KOKKOS_FORCEINLINE_FUNCTION void recurrence_row_parts(const T* k, D* y, const U& u,
                                                       const Store& store) {
   using P = real_type_t<D>;
-  P* const q = parts(y);
+  P* const q = real_parts(y);
   BANDSOLVE_SIMD
   for (int l = 0; l < NL; ++l) {
     P ur, ui, vr, vi;
@@ -100,23 +93,23 @@ template <int NL, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_row_parts(const T* r, const T* lo, const D* d,
                                                        D* dp, D* out, D* d_out) {
   using P = real_type_t<D>;
-  const P* const dv = parts(d);
+  const P* const dv = real_parts(d);
   const auto r_d = [&](int l, P& ur, P& ui) {
     times_factor(r, l, dv[2 * l], dv[2 * l + 1], ur, ui);
   };
   if (!out)
     recurrence_row_parts<NL>(lo, dp, r_d, store_nothing{});
   else if (!d_out)
-    recurrence_row_parts<NL>(lo, dp, r_d, store_parts<P>{parts(out)});
+    recurrence_row_parts<NL>(lo, dp, r_d, store_parts<P>{real_parts(out)});
   else
-    recurrence_row_parts<NL>(lo, dp, r_d, store_parts_twice<P>{parts(out), parts(d_out)});
+    recurrence_row_parts<NL>(lo, dp, r_d, store_parts_twice<P>{real_parts(out), real_parts(d_out)});
 }
 
 // Backward row of the reduce pass: y = u - cf y (u the kept forward d' of the row).
 template <int NL, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void backward_rhs_row_parts(const D* u, const T* cf, D* y) {
   using P = real_type_t<D>;
-  const P* const uv = parts(u);
+  const P* const uv = real_parts(u);
   recurrence_row_parts<NL>(cf, y, [&](int l, P& ur, P& ui) { ur = uv[2 * l], ui = uv[2 * l + 1]; },
                            store_nothing{});
 }
@@ -127,8 +120,8 @@ template <int NL, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void finish_row_parts(D* d, const T* af, const D* x0, const T* cf,
                                                   D* x) {
   using P = real_type_t<D>;
-  P* const dv = parts(d);
-  const P* const z = parts(x0);
+  P* const dv = real_parts(d);
+  const P* const z = real_parts(x0);
   const auto d_minus = [&](int l, P& ur, P& ui) {
     P vr, vi;
     times_factor(af, l, z[2 * l], z[2 * l + 1], vr, vi);

@@ -24,15 +24,15 @@ inline void factored_reduce_parts(const Chain* ch, index_t rsd, index_t fs, inde
   for (int k = 0; k < K; ++k) {
     mask[k].set(ch[k].nl);
     P q;
-    load_row_parts<Masked, LB>(reals_of(ch[k].d), e[k], mask[k], R(0));
-    load_row_parts<LB>(reals_of(ch[k].q), q);
+    load_row_parts<Masked, LB>(real_parts(ch[k].d), e[k], mask[k], R(0));
+    load_row_parts<LB>(real_parts(ch[k].q), q);
     multiply<R, LB>(q, e[k], x[k]);
   }
   for (index_t i = 1; i < m; ++i) {
     BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
-      const R* pd = reals_of(ch[k].d + i * rsd);
-      const R *pm = reals_of(ch[k].mu + i * fs), *pq = reals_of(ch[k].q + i * fs);
+      const R* pd = real_parts(ch[k].d + i * rsd);
+      const R *pm = real_parts(ch[k].mu + i * fs), *pq = real_parts(ch[k].q + i * fs);
       BANDSOLVE_PREFETCH(pd + 2 * ahead * rsd);
       BANDSOLVE_PREFETCH(pm + 2 * ahead * fs);
       BANDSOLVE_PREFETCH(pq + 2 * ahead * fs);
@@ -48,8 +48,8 @@ inline void factored_reduce_parts(const Chain* ch, index_t rsd, index_t fs, inde
   }
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
-    store_row_parts<LB>(reals_of(ch[k].el), e[k]);
-    store_row_parts<LB>(reals_of(ch[k].xl), x[k]);
+    store_row_parts<LB>(real_parts(ch[k].el), e[k]);
+    store_row_parts<LB>(real_parts(ch[k].xl), x[k]);
   }
 }
 
@@ -67,41 +67,41 @@ inline void factored_recover_parts(const Chain* ch, index_t rsd, index_t fs, ind
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     mask[k].set(ch[k].nl);
-    load_row_parts<LB>(reals_of(ch[k].e_in), e[k]);
+    load_row_parts<LB>(real_parts(ch[k].e_in), e[k]);
   }
   for (index_t i = 0; i < m; ++i) {
     BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
-      const R* pd = reals_of(ch[k].d + i * rsd);
-      const R *pm = reals_of(ch[k].mu + i * fs), *pr = reals_of(ch[k].r + i * fs);
+      const R* pd = real_parts(ch[k].d + i * rsd);
+      const R *pm = real_parts(ch[k].mu + i * fs), *pr = real_parts(ch[k].r + i * fs);
       BANDSOLVE_PREFETCH(pd + 2 * ahead * rsd);
       BANDSOLVE_PREFETCH(pm + 2 * ahead * fs);
       BANDSOLVE_PREFETCH(pr + 2 * ahead * fs);
-      BANDSOLVE_PREFETCH(reals_of(ch[k].cp + i * fs));  // for the backward sweep
+      BANDSOLVE_PREFETCH(real_parts(ch[k].cp + i * fs));  // for the backward sweep
       P di, mu, r, t;
       load_row_parts<Masked, LB>(pd, di, mask[k], R(0));
       load_row_parts<LB>(pm, mu);
       load_row_parts<LB>(pr, r);
       minus_product<R, LB>(di, mu, e[k], e[k]);
       multiply<R, LB>(r, e[k], t);
-      R* const tti = reals_of(tt + (i * K + k) * LB);
+      R* const tti = real_parts(tt + (i * K + k) * LB);
       store<R, LB>(tti, t.re);
       store<R, LB>(tti + LB, t.im);
     }
   }
   P x[chains];
   BANDSOLVE_UNROLL(16)
-  for (int k = 0; k < K; ++k) load_row_parts<LB>(reals_of(ch[k].x_in), x[k]);
+  for (int k = 0; k < K; ++k) load_row_parts<LB>(real_parts(ch[k].x_in), x[k]);
   for (index_t i = m - 1; i >= 0; --i) {
     BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
-      const R* const tti = reals_of(tt + (i * K + k) * LB);
+      const R* const tti = real_parts(tt + (i * K + k) * LB);
       P t, cp;
       load<R, LB>(tti, t.re);
       load<R, LB>(tti + LB, t.im);
-      load_row_parts<LB>(reals_of(ch[k].cp + i * fs), cp);
+      load_row_parts<LB>(real_parts(ch[k].cp + i * fs), cp);
       minus_product<R, LB>(t, cp, x[k], x[k]);
-      store_row_parts<Masked, LB>(reals_of(ch[k].d + i * rsd), x[k], mask[k]);
+      store_row_parts<Masked, LB>(real_parts(ch[k].d + i * rsd), x[k], mask[k]);
     }
   }
 }

@@ -77,15 +77,6 @@ inline void store_row_parts(R* q, const parts<R, LB>& v, const lane_mask<R, LB>&
   }
 }
 
-template <class T>
-inline const real_type_t<T>* reals_of(const T* p) {
-  return reinterpret_cast<const real_type_t<T>*>(p);
-}
-template <class T>
-inline real_type_t<T>* reals_of(T* p) {
-  return reinterpret_cast<real_type_t<T>*>(p);
-}
-
 // Row i of a chain's four arrays as reals, the row `ahead` further down prefetched.
 template <class R>
 struct chain_row {
@@ -94,8 +85,8 @@ struct chain_row {
 template <class Chain, class Strides>
 inline auto chain_row_at(const Chain& ch, const Strides& rs, index_t i, index_t ahead) {
   using R = real_type_t<std::remove_const_t<std::remove_pointer_t<decltype(ch.a)>>>;
-  const chain_row<R> row{reals_of(ch.a + i * rs.a), reals_of(ch.b + i * rs.b),
-                         reals_of(ch.c + i * rs.c), reals_of(ch.d + i * rs.d)};
+  const chain_row<R> row{real_parts(ch.a + i * rs.a), real_parts(ch.b + i * rs.b),
+                         real_parts(ch.c + i * rs.c), real_parts(ch.d + i * rs.d)};
   BANDSOLVE_PREFETCH(row.a + 2 * ahead * rs.a);
   BANDSOLVE_PREFETCH(row.b + 2 * ahead * rs.b);
   BANDSOLVE_PREFETCH(row.c + 2 * ahead * rs.c);
@@ -144,21 +135,21 @@ inline bool partition_reduce_parts(const Chain* ch, const Strides& rs, index_t m
     if (ch[k].top)
       set_parts<R, LB>(A0, R(0), R(0));
     else
-      load_row_parts<Masked, LB>(reals_of(ch[k].a), A0, mask[k], R(0));
-    load_row_parts<Masked, LB>(reals_of(ch[k].b), B0, mask[k], R(1));
-    load_row_parts<Masked, LB>(reals_of(ch[k].b + rs.b), B1, mask[k], R(1));
+      load_row_parts<Masked, LB>(real_parts(ch[k].a), A0, mask[k], R(0));
+    load_row_parts<Masked, LB>(real_parts(ch[k].b), B0, mask[k], R(1));
+    load_row_parts<Masked, LB>(real_parts(ch[k].b + rs.b), B1, mask[k], R(1));
     reciprocal_screened<R, LB>(B0, r, risk);
     reciprocal_screened<R, LB>(B1, r1, risk);
     multiply<R, LB>(r, A0, a0[k]);
-    load_row_parts<Masked, LB>(reals_of(ch[k].c), X, mask[k], R(0));
+    load_row_parts<Masked, LB>(real_parts(ch[k].c), X, mask[k], R(0));
     multiply<R, LB>(X, r, c0[k]);
-    load_row_parts<Masked, LB>(reals_of(ch[k].d), X, mask[k], R(0));
+    load_row_parts<Masked, LB>(real_parts(ch[k].d), X, mask[k], R(0));
     multiply<R, LB>(r, X, d0[k]);
-    load_row_parts<Masked, LB>(reals_of(ch[k].a + rs.a), X, mask[k], R(0));
+    load_row_parts<Masked, LB>(real_parts(ch[k].a + rs.a), X, mask[k], R(0));
     multiply<R, LB>(r1, X, ap[k]);
-    load_row_parts<Masked, LB>(reals_of(ch[k].c + rs.c), X, mask[k], R(0));
+    load_row_parts<Masked, LB>(real_parts(ch[k].c + rs.c), X, mask[k], R(0));
     multiply<R, LB>(X, r1, cp[k]);
-    load_row_parts<Masked, LB>(reals_of(ch[k].d + rs.d), X, mask[k], R(0));
+    load_row_parts<Masked, LB>(real_parts(ch[k].d + rs.d), X, mask[k], R(0));
     multiply<R, LB>(r1, X, dp[k]);
     set_parts<R, LB>(sa[k], R(0), R(0));
     set_parts<R, LB>(sd[k], R(0), R(0));
@@ -188,7 +179,7 @@ inline bool partition_reduce_parts(const Chain* ch, const Strides& rs, index_t m
   }
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {  // row 0 through x[0] and x[m-1]
-    R *fa = reals_of(ch[k].ra), *fc = reals_of(ch[k].rc), *fd = reals_of(ch[k].rd);
+    R *fa = real_parts(ch[k].ra), *fc = real_parts(ch[k].rc), *fd = real_parts(ch[k].rd);
     P one, pivot, r, t, u;
     set_parts<R, LB>(one, R(1), R(0));
     minus_product<R, LB>(one, c0[k], sa[k], pivot);
@@ -228,7 +219,7 @@ inline bool partition_recover_parts(const Chain* ch, const Strides& rs, index_t 
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {  // row 0: x[0] known
     set_parts<R, LB>(cp[k], R(0), R(0));
-    load_row_parts<LB>(reals_of(ch[k].rd), dp[k]);
+    load_row_parts<LB>(real_parts(ch[k].rd), dp[k]);
   }
   for (index_t i = 1; i < m - 1; ++i) {
     BANDSOLVE_UNROLL(16)
@@ -236,8 +227,8 @@ inline bool partition_recover_parts(const Chain* ch, const Strides& rs, index_t 
       P A, r;
       thomas_step_parts<Masked, LB>(chain_row_at(ch[k], rs, i, ahead), mask[k], cp[k], dp[k], risk,
                                     A, r);
-      R* const tci = reals_of(tc + (i * K + k) * LB);
-      R* const tdi = reals_of(td + (i * K + k) * LB);
+      R* const tci = real_parts(tc + (i * K + k) * LB);
+      R* const tdi = real_parts(td + (i * K + k) * LB);
       store<R, LB>(tci, cp[k].re);
       store<R, LB>(tci + LB, cp[k].im);
       store<R, LB>(tdi, dp[k].re);
@@ -248,28 +239,28 @@ inline bool partition_recover_parts(const Chain* ch, const Strides& rs, index_t 
   P next[chains];
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
-    load_row_parts<LB>(reals_of(ch[k].rd) + 2 * LB, next[k]);
-    store_row_parts<Masked, LB>(reals_of(ch[k].d + (m - 1) * rs.d), next[k], mask[k]);
+    load_row_parts<LB>(real_parts(ch[k].rd) + 2 * LB, next[k]);
+    store_row_parts<Masked, LB>(real_parts(ch[k].d + (m - 1) * rs.d), next[k], mask[k]);
   }
   for (index_t i = m - 2; i >= 1; --i) {
     BANDSOLVE_UNROLL(16)
     for (int k = 0; k < K; ++k) {
-      const R* const tci = reals_of(tc + (i * K + k) * LB);
-      const R* const tdi = reals_of(td + (i * K + k) * LB);
+      const R* const tci = real_parts(tc + (i * K + k) * LB);
+      const R* const tdi = real_parts(td + (i * K + k) * LB);
       P tcv, tdv;
       load<R, LB>(tci, tcv.re);
       load<R, LB>(tci + LB, tcv.im);
       load<R, LB>(tdi, tdv.re);
       load<R, LB>(tdi + LB, tdv.im);
       minus_product<R, LB>(tdv, tcv, next[k], next[k]);
-      store_row_parts<Masked, LB>(reals_of(ch[k].d + i * rs.d), next[k], mask[k]);
+      store_row_parts<Masked, LB>(real_parts(ch[k].d + i * rs.d), next[k], mask[k]);
     }
   }
   BANDSOLVE_UNROLL(16)
   for (int k = 0; k < K; ++k) {
     P x0;
-    load_row_parts<LB>(reals_of(ch[k].rd), x0);
-    store_row_parts<Masked, LB>(reals_of(ch[k].d), x0, mask[k]);
+    load_row_parts<LB>(real_parts(ch[k].rd), x0);
+    store_row_parts<Masked, LB>(real_parts(ch[k].d), x0, mask[k]);
   }
   return true;
 }

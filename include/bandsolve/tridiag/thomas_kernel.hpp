@@ -60,11 +60,6 @@ KOKKOS_FORCEINLINE_FUNCTION auto parts_of(P* p) {
 // interleaved<8>, 5.1 in row layout, whose tiles go through the stack value by value).
 template <class C, class D>
 inline constexpr bool complex_parts_v = is_complex_v<C> && std::is_same_v<C, D>;
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION auto real_parts(T* p) {
-  using P = std::conditional_t<std::is_const_v<T>, const real_type_t<T>, real_type_t<T>>;
-  return reinterpret_cast<P*>(p);
-}
 
 // `risk` accumulates pivot_risk per lane; lanes whose risk is not low get their exact info code
 // from a rescan (first_bad_pivot) after the sweep.
