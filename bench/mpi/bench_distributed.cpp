@@ -37,9 +37,10 @@
 //                          each rank solves N^2/P whole lines of N rows, no communication: the
 //                          single-process solve of the same field on the same cores, the reference
 //                          for the time per unknown;
-//   local/factored_complex_rhs, partitioned/factored_complex_rhs
-//                          the factored cases with complex right-hand sides over the same real
-//                          lines (Kokkos::complex<double> d; vs_local against the local case).
+//   local/<kind>_complex_rhs, partitioned/<kind>_complex_rhs
+//                          the one-shot and factored cases with complex right-hand sides over the
+//                          same real lines (Kokkos::complex<double> d; vs_local against the local
+//                          case of the same kind).
 //   block/m<m>/local/<kind>, block/m<m>/partitioned/<kind>[/nrhs<k>]
 //                          block-tridiagonal lines (m x m blocks, m = 3; L lines, L = 4096 or
 //                          BANDSOLVE_BENCH_MPI_BLOCK_LINES, of 128 block rows per rank, row
@@ -306,13 +307,14 @@ void run(benchmark::State& state, method how, kind what) {
     state.counters["vs_batched"] = per_iter / partitioned_seconds[axis][int(what)];
 }
 
-// The factored solve of complex right-hand sides over the real lines of run() (the Fourier modes
-// of a real operator): d of Kokkos::complex<T>, both parts in one pass with the real factors.
-// Partitioned: f.solve of mpi::factorize on the parts; local: each rank's share of whole lines with
-// the single-process factorization (run first, for vs_local). ns_per_unknown counts complex
-// unknowns; words_per_line_rank counts complex values.
+// Complex right-hand sides over the real lines of run() (the Fourier modes of a real operator):
+// d of Kokkos::complex<T>, both parts in one pass. One-shot: mpi::solve on the parts, or (local)
+// the single-process solve of each rank's share of whole lines; factored: f.solve of
+// mpi::factorize with the real factors, or the single-process factorization's. The local case
+// runs first, for vs_local. ns_per_unknown counts complex unknowns; words_per_line_rank counts
+// complex values.
 template <class Layout>
-void complex_rhs(benchmark::State& state, bool partitioned) {
+void complex_rhs(benchmark::State& state, bool partitioned, kind what) {
   using Z = Kokkos::complex<T>;
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -339,29 +341,34 @@ void complex_rhs(benchmark::State& state, bool partitioned) {
   Kokkos::fence();
   bandsolve::mpi::factorization<T, exec_space> dist;
   bandsolve::thomas_factorization<T, Layout, exec_space> single;
-  if (partitioned)
+  const bool factored = what == kind::factored;
+  if (factored && partitioned)
     dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
-  else
+  else if (factored)
     single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c);
   exec.fence();
   const timed_calls timed = time_collective(state, [&] { Kokkos::deep_copy(d, d0); }, [&] {
-    if (partitioned)
+    if (factored && partitioned)
       dist.solve(exec, d);
-    else
+    else if (factored)
       single.solve(exec, d);
+    else if (partitioned)
+      bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, d, data.info);
+    else
+      bandsolve::solve(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c, d, data.info);
     exec.fence();
   });
   const double per_iter = timed.seconds;
   const int axis = std::is_same_v<Layout, bandsolve::layout::column> ? 0 : 1;
-  static double local_complex_seconds[2] = {0, 0};
-  if (!partitioned) local_complex_seconds[axis] = per_iter;
+  static double local_complex_seconds[2][2] = {{0, 0}, {0, 0}};
+  double& local_seconds_here = local_complex_seconds[axis][int(what)];
+  if (!partitioned) local_seconds_here = per_iter;
   double words = timed.first_call.exchange / sizeof(Z) / double(lines);
   PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   state.counters["ranks"] = P;
   state.counters["ns_per_unknown"] = per_iter * 1e9 / double(lines * N);
   state.counters["words_per_line_rank"] = words;
-  if (local_complex_seconds[axis] > 0)
-    state.counters["vs_local"] = per_iter / local_complex_seconds[axis];
+  if (local_seconds_here > 0) state.counters["vs_local"] = per_iter / local_seconds_here;
 }
 
 // mpi::solve_along on the N^3 field as one array in ArrayLayout (LayoutRight, LayoutLeft, or
@@ -602,21 +609,23 @@ void register_all(int iterations) {
         b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
       }
   for (int axis = 0; axis < 2; ++axis)
-    for (const bool partitioned : {false, true}) {
-      const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
-                               (partitioned ? "partitioned" : "local") + "/factored_complex_rhs";
-      auto* b = axis == 0 ? benchmark::RegisterBenchmark(name.c_str(),
-                                                         [partitioned](benchmark::State& s) {
-                                                           complex_rhs<bandsolve::layout::column>(
-                                                               s, partitioned);
-                                                         })
-                          : benchmark::RegisterBenchmark(name.c_str(),
-                                                         [partitioned](benchmark::State& s) {
-                                                           complex_rhs<bandsolve::layout::row>(
-                                                               s, partitioned);
-                                                         });
-      b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
-    }
+    for (int k = 0; k < 2; ++k)
+      for (const bool partitioned : {false, true}) {
+        const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
+                                 (partitioned ? "partitioned/" : "local/") + kinds[k] +
+                                 "_complex_rhs";
+        const kind what = static_cast<kind>(k);
+        auto* b = axis == 0 ? benchmark::RegisterBenchmark(
+                                  name.c_str(),
+                                  [partitioned, what](benchmark::State& s) {
+                                    complex_rhs<bandsolve::layout::column>(s, partitioned, what);
+                                  })
+                            : benchmark::RegisterBenchmark(
+                                  name.c_str(), [partitioned, what](benchmark::State& s) {
+                                    complex_rhs<bandsolve::layout::row>(s, partitioned, what);
+                                  });
+        b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
+      }
 }
 
 // After register_all's cases, so that vs_local finds the local case of the same run. The field

@@ -83,6 +83,19 @@ KOKKOS_FORCEINLINE_FUNCTION auto real_parts(T* p) {
   return reinterpret_cast<P*>(p);
 }
 
+// Right-hand side values D over coefficients C as the values that real arithmetic with C takes:
+// complex D over real C as its two real parts (lane_parts_v = 2, lane_part_t = C), else the
+// values themselves (1, D). parts_of: an array of D seen as lane_part_t values.
+template <class C, class D>
+inline constexpr int lane_parts_v = is_complex_over_real_v<C, D> ? 2 : 1;
+template <class C, class D>
+using lane_part_t = std::conditional_t<lane_parts_v<C, D> == 2, C, D>;
+template <class C, class D, class P>
+KOKKOS_FORCEINLINE_FUNCTION auto parts_of(P* p) {
+  using E = std::conditional_t<std::is_const_v<P>, const lane_part_t<C, D>, lane_part_t<C, D>>;
+  return reinterpret_cast<E*>(p);
+}
+
 // The parts of a real or complex value (a real value's imaginary part is a constant zero).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION real_type_t<T> real_part(const T& x) {

@@ -88,8 +88,16 @@ struct rows_staged {
   KOKKOS_INLINE_FUNCTION T& operator()(int l, index_t i) const { return p[i * NL + l]; }
 };
 
+// Coefficients of type C (a, b, c and a', c') and right-hand sides of type D (d, d', x): the same
+// type, or complex d over real lines, whose d rows run on their two real parts (lane_parts_v,
+// parts_of) with real coefficient arithmetic: one real reciprocal per row and real SIMD lanes,
+// where Kokkos::complex lanes divided in complex and computed one value per 128-bit operation.
+using bandsolve::detail::lane_part_t;
+using bandsolve::detail::lane_parts_v;
+using bandsolve::detail::parts_of;
+
 // The forward sweep of NL systems s0 .. s0 + NL - 1 (m >= 2): rows 0 and 1 divided by their
-// diagonal into r0 (a'_0, c'_0, d'_0 by lane) and the registers ap, cp, dp; rows 2 .. last
+// diagonal into r0 (a'_0, c'_0 by lane), r0d (d'_0) and the registers ap, cp, dp; rows 2 .. last
 // eliminated; rows 1 .. last stored in the pack's scratch (row i, lane l at i*NL + l), so that
 // the backward work reads them from cache. last = m - 2 leaves row m - 1 to the caller. Info
 // codes (pivots b_0, b_1, p_2 .. p_last) into info when Info.
@@ -97,31 +105,35 @@ struct rows_staged {
 // packs in place). With staged rows, sap, scp, sdp may be the staged a, c, d (row i is read
 // before it is written). next(k) at each eliminated row k = 0 .. last - 2 (the next pack's
 // prefetch, next_part_pack).
-template <int NL, bool Info, bool Ahead, class GA, class GB, class GC, class GD, class T,
+template <int NL, bool Info, bool Ahead, class GA, class GB, class GC, class GD, class C, class D,
           class Next>
 KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const GC& c, const GD& d,
-                                               const local_part& part, index_t last, T* sap,
-                                               T* scp, T* sdp,
-                                               T (&r0)[3][static_cast<std::size_t>(NL)],
-                                               T (&ap)[static_cast<std::size_t>(NL)],
-                                               T (&cp)[static_cast<std::size_t>(NL)],
-                                               T (&dp)[static_cast<std::size_t>(NL)], int* info,
+                                               const local_part& part, index_t last, C* sap,
+                                               C* scp, D* sdp,
+                                               C (&r0)[2][static_cast<std::size_t>(NL)],
+                                               D (&r0d)[static_cast<std::size_t>(NL)],
+                                               C (&ap)[static_cast<std::size_t>(NL)],
+                                               C (&cp)[static_cast<std::size_t>(NL)],
+                                               D (&dp)[static_cast<std::size_t>(NL)], int* info,
                                                const Next& next) {
   using bandsolve::detail::reciprocal;
   using bandsolve::detail::update_info;
+  using E = lane_part_t<C, D>;
+  constexpr int J = lane_parts_v<C, D>;
   const index_t m = part.m, off = part.offset;
   for (int l = 0; l < NL; ++l) {
-    const T b0 = b(l, 0), b1 = b(l, 1);
+    const C b0 = b(l, 0), b1 = b(l, 1);
     if constexpr (Info) info[l] = update_info(update_info(0, b0, off), b1, off + 1);
-    const T rb0 = reciprocal(b0), rb1 = reciprocal(b1);
-    r0[0][l] = rb0 * (part.first ? T(0) : a(l, 0));
+    const C rb0 = reciprocal(b0), rb1 = reciprocal(b1);
+    r0[0][l] = rb0 * (part.first ? C(0) : C(a(l, 0)));
     r0[1][l] = rb0 * c(l, 0);
-    r0[2][l] = rb0 * d(l, 0);
+    r0d[l] = rb0 * d(l, 0);
     ap[l] = rb1 * a(l, 1);
-    cp[l] = rb1 * (part.last && m == 2 ? T(0) : c(l, 1));
+    cp[l] = rb1 * (part.last && m == 2 ? C(0) : C(c(l, 1)));
     dp[l] = rb1 * d(l, 1);
     sap[NL + l] = ap[l], scp[NL + l] = cp[l], sdp[NL + l] = dp[l];
   }
+  E* const q = parts_of<C, D>(dp);
   for (index_t i = 2; i <= last; ++i) {
     next(i - 2);
     if constexpr (Ahead) {
@@ -130,19 +142,23 @@ KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const G
         prefetch_part_row<NL>(c.v, c.s0, i + 1), prefetch_part_row<NL>(d.v, d.s0, i + 1);
       }
     }
-    T* const ra = sap + i * NL;
-    T* const rc = scp + i * NL;
-    T* const rd = sdp + i * NL;
+    C* const ra = sap + i * NL;
+    C* const rc = scp + i * NL;
+    E* const rd = parts_of<C, D>(sdp + i * NL);
     BANDSOLVE_SIMD
     for (int l = 0; l < NL; ++l) {
-      const T ai = a(l, i);
-      const T pivot = b(l, i) - ai * cp[l];
+      const C ai = a(l, i);
+      const C pivot = b(l, i) - ai * cp[l];
       if constexpr (Info) info[l] = update_info(info[l], pivot, off + i);
-      const T r = reciprocal(pivot);
-      dp[l] = r * (d(l, i) - ai * dp[l]);
+      const C r = reciprocal(pivot);
+      const E* const di = parts_of<C, D>(&d(l, i));
+      for (int j = 0; j < J; ++j) {
+        const E y = r * (di[j] - ai * q[J * l + j]);
+        q[J * l + j] = y, rd[J * l + j] = y;
+      }
       cp[l] = r * c(l, i);
       ap[l] = -r * ai * ap[l];
-      ra[l] = ap[l], rc[l] = cp[l], rd[l] = dp[l];
+      ra[l] = ap[l], rc[l] = cp[l];
     }
   }
 }
@@ -177,8 +193,9 @@ struct no_next_pack {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(index_t) const {}
 };
 
-// The next pack's blocks, requested over the calls of one sweep (one call per row).
-using next_pack_rows = bandsolve::detail::dealt_prefetch<4>;
+// The next pack's blocks, requested over the calls of one sweep (one call per row): up to 5, the
+// blocks of a, b, c and the two halves of complex d over real lines (next_part_pack).
+using next_pack_rows = bandsolve::detail::dealt_prefetch<5>;
 
 // No blocks yet, dealt over `steps` calls.
 KOKKOS_INLINE_FUNCTION next_pack_rows sweep_prefetch(index_t steps) {
@@ -187,19 +204,36 @@ KOKKOS_INLINE_FUNCTION next_pack_rows sweep_prefetch(index_t steps) {
   return next;
 }
 
+// The smallest value size of some Views.
+template <class... Views>
+KOKKOS_INLINE_FUNCTION constexpr std::size_t smallest_value_size() {
+  std::size_t least = 0;
+  ((least = least == 0 || sizeof(typename Views::value_type) < least
+                ? sizeof(typename Views::value_type)
+                : least),
+   ...);
+  return least;
+}
+
 // The rows of the next pack of row-layout Views (systems s0 + NL .. s0 + 2 NL - 1, one
 // contiguous block per View) into next: staging reads a pack a tile at a time, NL short streams
 // per array that the hardware prefetchers do not follow in time, so the next pack's rows are
-// fetched while this one is swept in cache. No blocks past the last system.
+// fetched while this one is swept in cache. No blocks past the last system. Every block has
+// the same length: a View of values twice the smallest (complex d over real lines) adds its
+// block as two halves.
 template <int NL, class... Views>
 KOKKOS_INLINE_FUNCTION next_pack_rows next_part_pack(next_pack_rows next, index_t s0, index_t m,
                                                      const Views&... v) {
+  constexpr std::size_t unit = smallest_value_size<Views...>();
   const auto add = [&](const auto& view) {
+    using value_type = typename std::decay_t<decltype(view)>::value_type;
+    constexpr int pieces = static_cast<int>(sizeof(value_type) / unit);
     if (s0 + 2 * NL > static_cast<index_t>(view.extent(0))) return;
     const char* first = reinterpret_cast<const char*>(&at(view, s0 + NL, 0));
     const char* end = reinterpret_cast<const char*>(&at(view, s0 + 2 * NL - 1, m - 1) + 1);
-    next.blocks.add(first);
-    next.blocks.bytes = end - first;  // the same for every View of a pack
+    const index_t piece = (end - first) / pieces;
+    for (int k = 0; k < pieces; ++k) next.blocks.add(first + k * piece);
+    next.blocks.bytes = piece;
   };
   (add(v), ...);
   return next;
@@ -213,51 +247,68 @@ inline constexpr bool part_staged_v =
     std::is_same_v<layout_of_t<BView>, layout::row> &&
     std::is_same_v<layout_of_t<CView>, layout::row> && std::is_same_v<layout_of_t<DView>, layout::row>;
 
+// The coefficient type of a batch's lines (a, b, c: b's values).
+template <class BView>
+using coefficient_t = typename BView::non_const_value_type;
+
+// Row j's slot of m x NL values in a pack's scratch of D values (4 slots), as values of type C
+// (the staged or forward coefficients, real for complex d over real lines).
+template <int NL, class C, class D>
+KOKKOS_FORCEINLINE_FUNCTION C* scratch_slot(D* scratch, index_t m, int j) {
+  return reinterpret_cast<C*>(scratch + j * m * NL);
+}
+
 // Calls f(ga, gb, gc, gd, pre, sap, scp, sdp, next) with the row accessors of the NL systems from
-// s0, whether to prefetch rows ahead (pre), the scratch rows of a', c', d' (scratch: 4 x m x NL
-// values) and the next pack's prefetch for a sweep of m - 3 rows (next): staged copies (a', c',
-// d' over the staged a, c, d; next_part_pack) or the Views in place (no_next_pack).
-template <int NL, bool Ahead, class AView, class BView, class CView, class DView, class T, class F>
+// s0, whether to prefetch rows ahead (pre), the scratch rows of a', c' (coefficient_t values) and
+// d' (scratch: 4 x m x NL values of d) and the next pack's prefetch for a sweep of m - 3 rows
+// (next): staged copies (a', c', d' over the staged a, c, d; next_part_pack) or the Views in
+// place (no_next_pack).
+template <int NL, bool Ahead, class AView, class BView, class CView, class DView, class D, class F>
 KOKKOS_INLINE_FUNCTION void with_part_rows(const AView& a, const BView& b, const CView& c,
-                                           const DView& d, index_t s0, index_t m, T* scratch,
+                                           const DView& d, index_t s0, index_t m, D* scratch,
                                            const F& f) {
+  using C = coefficient_t<BView>;
   if constexpr (part_staged_v<NL, AView, BView, CView, DView>) {
-    T* const sa = scratch;
-    T* const sb = sa + m * NL;
-    T* const sc = sb + m * NL;
-    T* const sd = sc + m * NL;
+    C* const sa = scratch_slot<NL, C>(scratch, m, 0);
+    C* const sb = scratch_slot<NL, C>(scratch, m, 1);
+    C* const sc = scratch_slot<NL, C>(scratch, m, 2);
+    D* const sd = scratch + 3 * m * NL;
     stage_part_rows<NL>(a, s0, m, sa);
     stage_part_rows<NL>(b, s0, m, sb);
     stage_part_rows<NL>(c, s0, m, sc);
     stage_part_rows<NL>(d, s0, m, sd);
-    f(rows_staged<T, NL>{sa}, rows_staged<T, NL>{sb}, rows_staged<T, NL>{sc},
-      rows_staged<T, NL>{sd}, std::integral_constant<bool, false>{}, sa, sc, sd,
+    f(rows_staged<C, NL>{sa}, rows_staged<C, NL>{sb}, rows_staged<C, NL>{sc},
+      rows_staged<D, NL>{sd}, std::integral_constant<bool, false>{}, sa, sc, sd,
       next_part_pack<NL>(sweep_prefetch(m - 3), s0, m, a, b, c, d));
   } else {
     f(rows_in_place<AView>{a, s0}, rows_in_place<BView>{b, s0}, rows_in_place<CView>{c, s0},
-      rows_in_place<DView>{d, s0}, std::integral_constant<bool, Ahead>{}, scratch,
-      scratch + m * NL, scratch + 2 * m * NL, no_next_pack{});
+      rows_in_place<DView>{d, s0}, std::integral_constant<bool, Ahead>{},
+      scratch_slot<NL, C>(scratch, m, 0), scratch_slot<NL, C>(scratch, m, 1),
+      scratch + 2 * m * NL, no_next_pack{});
   }
 }
 
 // The reduce pass of NL systems from s0 (see reduce_parts).
-template <int NL, class AView, class BView, class CView, class DView, class T, class Reduced,
+template <int NL, class AView, class BView, class CView, class DView, class D, class Reduced,
           class Codes>
 KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CView& c,
                                         const DView& d, const Reduced& red, const Codes& codes,
-                                        index_t s0, const local_part& part, T* scratch) {
+                                        index_t s0, const local_part& part, D* scratch) {
   using bandsolve::detail::reciprocal;
   using bandsolve::detail::update_info;
+  using C = coefficient_t<BView>;
+  using E = lane_part_t<C, D>;
+  constexpr int J = lane_parts_v<C, D>;
   const index_t m = part.m, off = part.offset;
   const int k = part.reduced_rows();
   if (m == 1) {
     for (int l = 0; l < NL; ++l) {
       const index_t s = s0 + l;
-      const T b0 = at(b, s, 0);
-      const T r = reciprocal(b0);
-      T* out = red.data() + s * k * 3;
-      out[0] = r * (part.first ? T(0) : at(a, s, 0));
-      out[1] = r * (part.last ? T(0) : at(c, s, 0));
+      const C b0 = at(b, s, 0);
+      const C r = reciprocal(b0);
+      D* out = red.data() + s * k * 3;
+      out[0] = r * (part.first ? C(0) : C(at(a, s, 0)));
+      out[1] = r * (part.last ? C(0) : C(at(c, s, 0)));
       out[2] = r * at(d, s, 0);
       codes(s) = update_info(0, b0, off);
     }
@@ -266,64 +317,69 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
   constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
   with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch,
                             [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd,
-                                auto pre, T* sap, T* scp, T* sdp, const auto& next) {
+                                auto pre, C* sap, C* scp, D* sdp, const auto& next) {
     constexpr auto lane_count = static_cast<std::size_t>(NL);  // an array bound
     int info[lane_count] = {};
-    T r0[3][lane_count], ap[lane_count], cp[lane_count], dp[lane_count];
+    C r0[2][lane_count], ap[lane_count], cp[lane_count];
+    D r0d[lane_count], dp[lane_count];
     sweep_part_forward<NL, true, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp, sdp,
-                                                       r0, ap, cp, dp, info, next);
+                                                       r0, r0d, ap, cp, dp, info, next);
     if (m > 2) {
       const index_t i = m - 1;  // row m-1: c read as 0 on the last rank
+      E* const q = parts_of<C, D>(dp);
       BANDSOLVE_SIMD
       for (int l = 0; l < NL; ++l) {
-        const T ai = ga(l, i);
-        const T pivot = gb(l, i) - ai * cp[l];
+        const C ai = ga(l, i);
+        const C pivot = gb(l, i) - ai * cp[l];
         info[l] = update_info(info[l], pivot, off + i);
-        const T r = reciprocal(pivot);
-        dp[l] = r * (gd(l, i) - ai * dp[l]);
-        cp[l] = r * (part.last ? T(0) : gc(l, i));
+        const C r = reciprocal(pivot);
+        const E* const di = parts_of<C, D>(&gd(l, i));
+        for (int j = 0; j < J; ++j) q[J * l + j] = r * (di[j] - ai * q[J * l + j]);
+        cp[l] = r * (part.last ? C(0) : C(gc(l, i)));
         ap[l] = -r * ai * ap[l];
       }
     }
     for (int l = 0; l < NL; ++l) {  // row m-1
-      T* out = red.data() + (s0 + l) * k * 3;
+      D* out = red.data() + (s0 + l) * k * 3;
       out[3] = ap[l];
       out[4] = cp[l];
       out[5] = dp[l];
     }
     if (m > 2) {
-      T ap_n[lane_count], cp_n[lane_count], dp_n[lane_count];  // row i+1
+      C ap_n[lane_count], cp_n[lane_count];  // row i+1
+      D dp_n[lane_count];
       for (int l = 0; l < NL; ++l) {
         ap_n[l] = sap[(m - 2) * NL + l], cp_n[l] = scp[(m - 2) * NL + l];
         dp_n[l] = sdp[(m - 2) * NL + l];
       }
+      E* const qn = parts_of<C, D>(dp_n);
       for (index_t i = m - 3; i >= 1; --i) {
-        const T* const ra = sap + i * NL;
-        const T* const rc = scp + i * NL;
-        const T* const rd = sdp + i * NL;
+        const C* const ra = sap + i * NL;
+        const C* const rc = scp + i * NL;
+        const E* const rd = parts_of<C, D>(sdp + i * NL);
         BANDSOLVE_SIMD
         for (int l = 0; l < NL; ++l) {
-          const T ci = rc[l];
-          dp_n[l] = rd[l] - ci * dp_n[l];
+          const C ci = rc[l];
+          for (int j = 0; j < J; ++j) qn[J * l + j] = rd[J * l + j] - ci * qn[J * l + j];
           ap_n[l] = ra[l] - ci * ap_n[l];
           cp_n[l] = -ci * cp_n[l];
         }
       }
       for (int l = 0; l < NL; ++l) {
         // Row 1 is now a'_1 x_0 + x_1 + c'_1 x_{m-1} = d'_1.
-        const T den = T(1) - r0[1][l] * ap_n[l];
+        const C den = C(1) - r0[1][l] * ap_n[l];
         info[l] = update_info(info[l], den, off);
-        const T r = reciprocal(den);
+        const C r = reciprocal(den);
         r0[0][l] = r * r0[0][l];
-        r0[2][l] = r * (r0[2][l] - r0[1][l] * dp_n[l]);
+        r0d[l] = r * (r0d[l] - r0[1][l] * dp_n[l]);
         r0[1][l] = -r * r0[1][l] * cp_n[l];
       }
     }
     for (int l = 0; l < NL; ++l) {
-      T* out = red.data() + (s0 + l) * k * 3;
+      D* out = red.data() + (s0 + l) * k * 3;
       out[0] = r0[0][l];
       out[1] = r0[1][l];
-      out[2] = r0[2][l];
+      out[2] = r0d[l];
       codes(s0 + l) = info[l];
     }
   });
@@ -333,25 +389,29 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
 // row i, lane l at i*NL + l) of NL systems from s0 (m >= 3), written with x_0 and x_{m-1} into
 // d: in place, or over the staged d' and then back into d's rows (Staged). Ahead: prefetch d's
 // previous row (column packs in place).
-template <int NL, bool Staged, bool Ahead, class DView, class T>
+template <int NL, bool Staged, bool Ahead, class DView, class C, class D>
 KOKKOS_INLINE_FUNCTION void substitute_part_backward(const DView& d, index_t s0, index_t m,
-                                                     const T (&x0)[static_cast<std::size_t>(NL)],
-                                                     const T (&xm)[static_cast<std::size_t>(NL)],
-                                                     const T* sap, const T* scp, T* sdp) {
-  T x[static_cast<std::size_t>(NL)];  // x_{i+1}
+                                                     const D (&x0)[static_cast<std::size_t>(NL)],
+                                                     const D (&xm)[static_cast<std::size_t>(NL)],
+                                                     const C* sap, const C* scp, D* sdp) {
+  using E = lane_part_t<C, D>;
+  constexpr int J = lane_parts_v<C, D>;
+  D x[static_cast<std::size_t>(NL)];  // x_{i+1}
   for (int l = 0; l < NL; ++l) x[l] = xm[l];
+  E* const xv = parts_of<C, D>(x);
+  const E* const x0v = parts_of<C, D>(x0);
   for (index_t i = m - 2; i >= 1; --i) {
     if constexpr (Ahead) prefetch_part_row<NL>(d, s0, i - 1);
-    const T* const ra = sap + i * NL;
-    const T* const rc = scp + i * NL;
-    T* const rd = sdp + i * NL;
+    const C* const ra = sap + i * NL;
+    const C* const rc = scp + i * NL;
+    E* const rd = parts_of<C, D>(sdp + i * NL);
     BANDSOLVE_SIMD
     for (int l = 0; l < NL; ++l) {
-      x[l] = rd[l] - ra[l] * x0[l] - rc[l] * x[l];
-      if constexpr (Staged)
-        rd[l] = x[l];
-      else
-        at(d, s0 + l, i) = x[l];
+      E* const out = Staged ? rd + J * l : parts_of<C, D>(&at(d, s0 + l, i));
+      for (int j = 0; j < J; ++j) {
+        const E y = rd[J * l + j] - ra[l] * x0v[J * l + j] - rc[l] * xv[J * l + j];
+        xv[J * l + j] = y, out[j] = y;
+      }
     }
   }
   if constexpr (Staged) {
@@ -382,22 +442,24 @@ KOKKOS_INLINE_FUNCTION bool part_interface(const DView& d, const Interface& ifac
 
 // The finish pass of NL systems from s0 (see finish_parts): the forward sweep again from a, b,
 // c, d into the pack's scratch, then the backward substitution.
-template <int NL, class AView, class BView, class CView, class DView, class T, class Interface>
+template <int NL, class AView, class BView, class CView, class DView, class D, class Interface>
 KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CView& c,
                                         const DView& d, const Interface& iface, index_t s0,
-                                        const local_part& part, T* scratch) {
+                                        const local_part& part, D* scratch) {
+  using C = coefficient_t<BView>;
   constexpr auto lane_count = static_cast<std::size_t>(NL);  // an array bound
-  T x0[lane_count], xm[lane_count];
+  D x0[lane_count], xm[lane_count];
   if (!part_interface<NL>(d, iface, s0, part, x0, xm)) return;
   const index_t m = part.m;
   constexpr bool staged = part_staged_v<NL, AView, BView, CView, DView>;
   constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
   with_part_rows<NL, ahead>(a, b, c, d, s0, m, scratch,
                             [&](const auto& ga, const auto& gb, const auto& gc, const auto& gd,
-                                auto pre, T* sap, T* scp, T* sdp, const auto& next) {
-    T r0[3][lane_count], ap[lane_count], cp[lane_count], dp[lane_count];
+                                auto pre, C* sap, C* scp, D* sdp, const auto& next) {
+    C r0[2][lane_count], ap[lane_count], cp[lane_count];
+    D r0d[lane_count], dp[lane_count];
     sweep_part_forward<NL, false, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp,
-                                                        sdp, r0, ap, cp, dp,
+                                                        sdp, r0, r0d, ap, cp, dp,
                                                         static_cast<int*>(nullptr), next);
     substitute_part_backward<NL, staged, decltype(pre)::value>(d, s0, m, x0, xm, sap, scp, sdp);
   });
@@ -405,16 +467,16 @@ KOKKOS_INLINE_FUNCTION void finish_pack(const AView& a, const BView& b, const CV
 
 // The finish pass of NL systems from s0 whose reduce pass left its forward rows in `kept` (the
 // pack's scratch, kept for it): the backward substitution alone, a, b, c not read.
-template <int NL, bool Staged, class DView, class T, class Interface>
+template <int NL, bool Staged, class C, class DView, class D, class Interface>
 KOKKOS_INLINE_FUNCTION void finish_kept_pack(const DView& d, const Interface& iface, index_t s0,
-                                             const local_part& part, T* kept) {
-  T x0[static_cast<std::size_t>(NL)], xm[static_cast<std::size_t>(NL)];
+                                             const local_part& part, D* kept) {
+  D x0[static_cast<std::size_t>(NL)], xm[static_cast<std::size_t>(NL)];
   if (!part_interface<NL>(d, iface, s0, part, x0, xm)) return;
   const index_t m = part.m;
-  // Where with_part_rows put a', c', d'.
-  T* const sap = kept;
-  T* const scp = kept + (Staged ? 2 : 1) * m * NL;
-  T* const sdp = kept + (Staged ? 3 : 2) * m * NL;
+  // Where with_part_rows put a', c' (values of C) and d'.
+  C* const sap = scratch_slot<NL, C>(kept, m, 0);
+  C* const scp = scratch_slot<NL, C>(kept, m, Staged ? 2 : 1);
+  D* const sdp = kept + (Staged ? 3 : 2) * m * NL;
   constexpr bool ahead = NL > 1 && part_prefetch_v<layout_of_t<DView>>;
   substitute_part_backward<NL, Staged, ahead>(d, s0, m, x0, xm, sap, scp, sdp);
 }
@@ -491,6 +553,7 @@ void finish_parts(const ExecutionSpace& exec, const AView& a, const BView& b, co
                   const DView& d, const Interface& iface, index_t first, index_t count,
                   local_part part, typename DView::non_const_value_type* kept = nullptr) {
   using T = typename DView::non_const_value_type;
+  using C = coefficient_t<BView>;
   constexpr int L = part_lanes_v<layout_of_t<DView>, T>;
   constexpr bool staged = part_staged_v<L, AView, BView, CView, DView>;
   const index_t single = 4 * part.m;
@@ -499,10 +562,10 @@ void finish_parts(const ExecutionSpace& exec, const AView& a, const BView& b, co
                                               count, part, kept,
         KOKKOS_LAMBDA(const index_t s0, const int nl, T* slice) {
           if (nl == L) {
-            finish_kept_pack<L, staged>(d, iface, s0, part, slice);
+            finish_kept_pack<L, staged, C>(d, iface, s0, part, slice);
           } else {
             for (int l = 0; l < nl; ++l)
-              finish_kept_pack<1, false>(d, iface, s0 + l, part, slice + l * single);
+              finish_kept_pack<1, false, C>(d, iface, s0 + l, part, slice + l * single);
           }
         });
     return;

@@ -38,20 +38,10 @@ inline constexpr bool simd_lanes_v = (!is_complex_v<Scalars> && ...);
 // Row operations on lane-contiguous rows. `lanes` is L for full packs, fewer for a last column
 // block; the compiler sees a constant when Full is true.
 
-// Complex d over real coefficients C: each lane's value as its two real parts (Kokkos::complex
-// stores the real part, then the imaginary one), so the row steps run in real SIMD arithmetic
-// instead of one complex value per 128-bit operation (along x and y of a 256^3 cube, full
-// coefficients: 3.2-3.7 -> 1.9-2.3 ns per unknown). lane_parts_v: values per lane (2, else 1);
-// parts_of: a row as values of lane_part_t (the row itself when D is not complex over real C).
-template <class C, class D>
-inline constexpr int lane_parts_v = is_complex_over_real_v<C, D> ? 2 : 1;
-template <class C, class D>
-using lane_part_t = std::conditional_t<lane_parts_v<C, D> == 2, C, D>;
-template <class C, class D, class P>
-KOKKOS_FORCEINLINE_FUNCTION auto parts_of(P* p) {
-  using E = std::conditional_t<std::is_const_v<P>, const lane_part_t<C, D>, lane_part_t<C, D>>;
-  return reinterpret_cast<E*>(p);
-}
+// Complex d over real coefficients C: each lane's value as its two real parts (lane_parts_v,
+// parts_of), so the row steps run in real SIMD arithmetic instead of one complex value per
+// 128-bit operation (along x and y of a 256^3 cube, full coefficients: 3.2-3.7 -> 1.9-2.3 ns per
+// unknown).
 
 // Complex coefficients and d of the same type: the row steps read and write each lane's two parts
 // as real values and multiply on them, so that GCC vectorizes the lane loops (with
