@@ -40,7 +40,9 @@
 //   local/<kind>_complex_rhs, partitioned/<kind>_complex_rhs
 //                          the one-shot and factored cases with complex right-hand sides over the
 //                          same real lines (Kokkos::complex<double> d; vs_local against the local
-//                          case of the same kind).
+//                          case of the same kind);
+//   local/one_shot_complex_lines, partitioned/one_shot_complex_lines
+//                          the one-shot case of complex lines (Kokkos::complex<double> a, b, c, d).
 //   block/m<m>/local/<kind>, block/m<m>/partitioned/<kind>[/nrhs<k>]
 //                          block-tridiagonal lines (m x m blocks, m = 3; L lines, L = 4096 or
 //                          BANDSOLVE_BENCH_MPI_BLOCK_LINES, of 128 block rows per rank, row
@@ -312,9 +314,10 @@ void run(benchmark::State& state, method how, kind what) {
 // the single-process solve of each rank's share of whole lines; factored: f.solve of
 // mpi::factorize with the real factors, or the single-process factorization's. The local case
 // runs first, for vs_local. ns_per_unknown counts complex unknowns; words_per_line_rank counts
-// complex values.
+// complex values. complex_lines (one-shot): complex coefficients too (a = -1 + i/4, b = 4 + i/2,
+// c = -1 - i/4 on every row), the lines of a complex operator.
 template <class Layout>
-void complex_rhs(benchmark::State& state, bool partitioned, kind what) {
+void complex_rhs(benchmark::State& state, bool partitioned, kind what, bool complex_lines = false) {
   using Z = Kokkos::complex<T>;
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -339,6 +342,20 @@ void complex_rhs(benchmark::State& state, bool partitioned, kind what) {
           d0(s, i) = Z(re(s, i), re(s, rows - 1 - i));
       });
   Kokkos::fence();
+  const std::size_t coefficient_lines = complex_lines ? held : 0;
+  using host = Kokkos::HostSpace;
+  const auto za = bandsolve::make_batch<Layout, Z, host>("za", coefficient_lines, rows);
+  const auto zb = bandsolve::make_batch<Layout, Z, host>("zb", coefficient_lines, rows);
+  const auto zc = bandsolve::make_batch<Layout, Z, host>("zc", coefficient_lines, rows);
+  Kokkos::deep_copy(za, Z(-1.0, 0.25));
+  Kokkos::deep_copy(zb, Z(4.0, 0.5));
+  Kokkos::deep_copy(zc, Z(-1.0, -0.25));
+  const auto one_shot = [&](const auto& a, const auto& b, const auto& c) {
+    if (partitioned)
+      bandsolve::mpi::solve(exec, MPI_COMM_WORLD, a, b, c, d, data.info);
+    else
+      bandsolve::solve(exec, bandsolve::algo::thomas{}, a, b, c, d, data.info);
+  };
   bandsolve::mpi::factorization<T, exec_space> dist;
   bandsolve::thomas_factorization<T, Layout, exec_space> single;
   const bool factored = what == kind::factored;
@@ -352,16 +369,16 @@ void complex_rhs(benchmark::State& state, bool partitioned, kind what) {
       dist.solve(exec, d);
     else if (factored)
       single.solve(exec, d);
-    else if (partitioned)
-      bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, d, data.info);
+    else if (complex_lines)
+      one_shot(za, zb, zc);
     else
-      bandsolve::solve(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c, d, data.info);
+      one_shot(data.a, data.b, data.c);
     exec.fence();
   });
   const double per_iter = timed.seconds;
   const int axis = std::is_same_v<Layout, bandsolve::layout::column> ? 0 : 1;
-  static double local_complex_seconds[2][2] = {{0, 0}, {0, 0}};
-  double& local_seconds_here = local_complex_seconds[axis][int(what)];
+  static double local_complex_seconds[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  double& local_seconds_here = local_complex_seconds[axis][complex_lines ? 2 : int(what)];
   if (!partitioned) local_seconds_here = per_iter;
   double words = timed.first_call.exchange / sizeof(Z) / double(lines);
   PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -608,22 +625,26 @@ void register_all(int iterations) {
         // Every rank must run the same iterations (the loop is collective): a fixed count.
         b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
       }
+  // k = 2: one-shot complex lines.
   for (int axis = 0; axis < 2; ++axis)
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < 3; ++k)
       for (const bool partitioned : {false, true}) {
+        const bool lines = k == 2;
         const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
-                                 (partitioned ? "partitioned/" : "local/") + kinds[k] +
-                                 "_complex_rhs";
-        const kind what = static_cast<kind>(k);
-        auto* b = axis == 0 ? benchmark::RegisterBenchmark(
-                                  name.c_str(),
-                                  [partitioned, what](benchmark::State& s) {
-                                    complex_rhs<bandsolve::layout::column>(s, partitioned, what);
-                                  })
-                            : benchmark::RegisterBenchmark(
-                                  name.c_str(), [partitioned, what](benchmark::State& s) {
-                                    complex_rhs<bandsolve::layout::row>(s, partitioned, what);
-                                  });
+                                 (partitioned ? "partitioned/" : "local/") +
+                                 (lines ? std::string("one_shot_complex_lines")
+                                        : kinds[k] + std::string("_complex_rhs"));
+        const kind what = lines ? kind::one_shot : static_cast<kind>(k);
+        auto* b = axis == 0
+                      ? benchmark::RegisterBenchmark(
+                            name.c_str(),
+                            [partitioned, what, lines](benchmark::State& s) {
+                              complex_rhs<bandsolve::layout::column>(s, partitioned, what, lines);
+                            })
+                      : benchmark::RegisterBenchmark(
+                            name.c_str(), [partitioned, what, lines](benchmark::State& s) {
+                              complex_rhs<bandsolve::layout::row>(s, partitioned, what, lines);
+                            });
         b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
       }
 }

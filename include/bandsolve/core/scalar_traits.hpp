@@ -60,16 +60,33 @@ KOKKOS_FORCEINLINE_FUNCTION real_type_t<T> magnitude1(const T& x) {
     return abs_real(x);
 }
 
-// 1/p. For complex p, conj(p)/|p|^2 computed on p scaled by 1/(|re| + |im|), so |p|^2 neither
-// overflows nor underflows for any finite nonzero p; p = 0 gives NaN (caught by the pivot test).
+// (rr, ri) = 1/(pr + i pi): conj(p)/|p|^2 computed on p scaled by 1/(|re| + |im|), so |p|^2
+// neither overflows nor underflows for any finite nonzero p; p = 0 gives NaN (caught by the pivot
+// test). On the parts as real values: lane loops written on parts vectorize, where GCC 12 left
+// some loops over lanes with Kokkos::complex temporaries scalar.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION void reciprocal_parts(R pr, R pi, R& rr, R& ri) {
+  const R s = R(1) / (abs_real(pr) + abs_real(pi));
+  const R x = pr * s, y = pi * s;
+  const R k = s / (x * x + y * y);
+  rr = x * k;
+  ri = -y * k;
+}
+
+// (cr, ci) = (ar + i ai)(br + i bi), on the parts as real values.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION void product_parts(R ar, R ai, R br, R bi, R& cr, R& ci) {
+  cr = ar * br - ai * bi;
+  ci = ar * bi + ai * br;
+}
+
+// 1/p (complex p: reciprocal_parts).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T reciprocal(const T& p) {
   if constexpr (is_complex_v<T>) {
-    using R = real_type_t<T>;
-    const R s = R(1) / magnitude1(p);
-    const R x = p.real() * s, y = p.imag() * s;
-    const R k = s / (x * x + y * y);
-    return T(x * k, -y * k);
+    real_type_t<T> rr, ri;
+    reciprocal_parts(p.real(), p.imag(), rr, ri);
+    return T(rr, ri);
   } else {
     return T(1) / p;
   }

@@ -96,6 +96,38 @@ using bandsolve::detail::lane_part_t;
 using bandsolve::detail::lane_parts_v;
 using bandsolve::detail::parts_of;
 
+// Complex lines (complex a, b, c and d) run their lane loops on the values' real and imaginary
+// parts as real arithmetic (real_parts, product_parts, reciprocal_parts): with Kokkos::complex
+// values GCC 12 left these loops scalar. complex_lines_v: whether the coefficients are complex.
+template <class C>
+inline constexpr bool complex_lines_v = is_complex_v<C>;
+using bandsolve::detail::abs_real;
+using bandsolve::detail::product_parts;
+using bandsolve::detail::real_parts;
+using bandsolve::detail::reciprocal_parts;
+
+// Row i of lane l of complex lines from row i-1 in (ap, cp, dp), all as parts at 2l: the pivot
+// p = b - a c'_{i-1} into (pr, pi), then c' = c/p, d' = (d - a d'_{i-1})/p, a' = -a a'_{i-1}/p over
+// ap, cp, dp. av, bv, dv: lane l's a, b, d of the row as parts; (cr, ci) its c.
+template <class P>
+KOKKOS_FORCEINLINE_FUNCTION void complex_row_step(const P* av, const P* bv, P cr, P ci,
+                                                  const P* dv, P* ap, P* cp, P* dp, int l, P& pr,
+                                                  P& pi) {
+  const int re = 2 * l, im = 2 * l + 1;
+  const P ar = av[0], ai = av[1];
+  P tr, ti, rr, ri;
+  product_parts(ar, ai, cp[re], cp[im], tr, ti);
+  pr = bv[0] - tr, pi = bv[1] - ti;
+  reciprocal_parts(pr, pi, rr, ri);
+  product_parts(ar, ai, dp[re], dp[im], tr, ti);
+  product_parts(dv[0] - tr, dv[1] - ti, rr, ri, dp[re], dp[im]);
+  product_parts(rr, ri, cr, ci, cp[re], cp[im]);
+  product_parts(rr, ri, ar, ai, tr, ti);
+  P xr, xi;
+  product_parts(tr, ti, ap[re], ap[im], xr, xi);
+  ap[re] = -xr, ap[im] = -xi;
+}
+
 // The forward sweep of NL systems s0 .. s0 + NL - 1 (m >= 2): rows 0 and 1 divided by their
 // diagonal into r0 (a'_0, c'_0 by lane), r0d (d'_0) and the registers ap, cp, dp; rows 2 .. last
 // eliminated; rows 1 .. last stored in the pack's scratch (row i, lane l at i*NL + l), so that
@@ -145,6 +177,23 @@ KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const G
     C* const ra = sap + i * NL;
     C* const rc = scp + i * NL;
     E* const rd = parts_of<C, D>(sdp + i * NL);
+    if constexpr (complex_lines_v<C>) {
+      using P = real_type_t<C>;
+      P *const apv = real_parts(ap), *const cpv = real_parts(cp), *const dpv = real_parts(dp);
+      P *const rav = real_parts(ra), *const rcv = real_parts(rc), *const rdv = real_parts(rd);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        const P* const cv = real_parts(&c(l, i));
+        P pr, pi;
+        complex_row_step(real_parts(&a(l, i)), real_parts(&b(l, i)), cv[0], cv[1],
+                         real_parts(&d(l, i)), apv, cpv, dpv, l, pr, pi);
+        if constexpr (Info) info[l] = update_info(info[l], abs_real(pr) + abs_real(pi), off + i);
+        rav[2 * l] = apv[2 * l], rav[2 * l + 1] = apv[2 * l + 1];
+        rcv[2 * l] = cpv[2 * l], rcv[2 * l + 1] = cpv[2 * l + 1];
+        rdv[2 * l] = dpv[2 * l], rdv[2 * l + 1] = dpv[2 * l + 1];
+      }
+      continue;
+    }
     BANDSOLVE_SIMD
     for (int l = 0; l < NL; ++l) {
       const C ai = a(l, i);
@@ -324,7 +373,20 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
     D r0d[lane_count], dp[lane_count];
     sweep_part_forward<NL, true, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp, sdp,
                                                        r0, r0d, ap, cp, dp, info, next);
-    if (m > 2) {
+    if (m > 2 && complex_lines_v<C>) {
+      const index_t i = m - 1;  // row m-1: c read as 0 on the last rank
+      using P = real_type_t<C>;
+      P *const apv = real_parts(ap), *const cpv = real_parts(cp), *const dpv = real_parts(dp);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        const P* const cv = real_parts(&gc(l, i));
+        const P cr = part.last ? P(0) : cv[0], ci = part.last ? P(0) : cv[1];
+        P pr, pi;
+        complex_row_step(real_parts(&ga(l, i)), real_parts(&gb(l, i)), cr, ci,
+                         real_parts(&gd(l, i)), apv, cpv, dpv, l, pr, pi);
+        info[l] = update_info(info[l], abs_real(pr) + abs_real(pi), off + i);
+      }
+    } else if (m > 2) {
       const index_t i = m - 1;  // row m-1: c read as 0 on the last rank
       E* const q = parts_of<C, D>(dp);
       BANDSOLVE_SIMD
@@ -357,6 +419,26 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
         const C* const ra = sap + i * NL;
         const C* const rc = scp + i * NL;
         const E* const rd = parts_of<C, D>(sdp + i * NL);
+        if constexpr (complex_lines_v<C>) {
+          using P = real_type_t<C>;
+          const P *const rav = real_parts(ra), *const rcv = real_parts(rc),
+                         *const rdv = real_parts(rd);
+          P *const apn = real_parts(ap_n), *const cpn = real_parts(cp_n),
+                   *const dpn = real_parts(dp_n);
+          BANDSOLVE_SIMD
+          for (int l = 0; l < NL; ++l) {
+            const int re = 2 * l, im = 2 * l + 1;
+            const P cr = rcv[re], ci = rcv[im];
+            P tr, ti;
+            product_parts(cr, ci, dpn[re], dpn[im], tr, ti);
+            dpn[re] = rdv[re] - tr, dpn[im] = rdv[im] - ti;
+            product_parts(cr, ci, apn[re], apn[im], tr, ti);
+            apn[re] = rav[re] - tr, apn[im] = rav[im] - ti;
+            product_parts(cr, ci, cpn[re], cpn[im], tr, ti);
+            cpn[re] = -tr, cpn[im] = -ti;
+          }
+          continue;
+        }
         BANDSOLVE_SIMD
         for (int l = 0; l < NL; ++l) {
           const C ci = rc[l];
@@ -405,6 +487,22 @@ KOKKOS_INLINE_FUNCTION void substitute_part_backward(const DView& d, index_t s0,
     const C* const ra = sap + i * NL;
     const C* const rc = scp + i * NL;
     E* const rd = parts_of<C, D>(sdp + i * NL);
+    if constexpr (complex_lines_v<C>) {
+      using P = real_type_t<C>;
+      const P *const rav = real_parts(ra), *const rcv = real_parts(rc), *const zv = real_parts(x0);
+      P *const rdv = real_parts(rd), *const xp = real_parts(x);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        const int re = 2 * l, im = 2 * l + 1;
+        P ur, ui, vr, vi;
+        product_parts(rav[re], rav[im], zv[re], zv[im], ur, ui);
+        product_parts(rcv[re], rcv[im], xp[re], xp[im], vr, vi);
+        xp[re] = rdv[re] - ur - vr, xp[im] = rdv[im] - ui - vi;
+        P* const out = Staged ? rdv + re : real_parts(&at(d, s0 + l, i));
+        out[0] = xp[re], out[1] = xp[im];
+      }
+      continue;
+    }
     BANDSOLVE_SIMD
     for (int l = 0; l < NL; ++l) {
       E* const out = Staged ? rd + J * l : parts_of<C, D>(&at(d, s0 + l, i));
