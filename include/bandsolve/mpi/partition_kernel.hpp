@@ -373,32 +373,33 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
     D r0d[lane_count], dp[lane_count];
     sweep_part_forward<NL, true, decltype(pre)::value>(ga, gb, gc, gd, part, m - 2, sap, scp, sdp,
                                                        r0, r0d, ap, cp, dp, info, next);
-    if (m > 2 && complex_lines_v<C>) {
+    if (m > 2) {
       const index_t i = m - 1;  // row m-1: c read as 0 on the last rank
-      using P = real_type_t<C>;
-      P *const apv = real_parts(ap), *const cpv = real_parts(cp), *const dpv = real_parts(dp);
-      BANDSOLVE_SIMD
-      for (int l = 0; l < NL; ++l) {
-        const P* const cv = real_parts(&gc(l, i));
-        const P cr = part.last ? P(0) : cv[0], ci = part.last ? P(0) : cv[1];
-        P pr, pi;
-        complex_row_step(real_parts(&ga(l, i)), real_parts(&gb(l, i)), cr, ci,
-                         real_parts(&gd(l, i)), apv, cpv, dpv, l, pr, pi);
-        info[l] = update_info(info[l], abs_real(pr) + abs_real(pi), off + i);
-      }
-    } else if (m > 2) {
-      const index_t i = m - 1;  // row m-1: c read as 0 on the last rank
-      E* const q = parts_of<C, D>(dp);
-      BANDSOLVE_SIMD
-      for (int l = 0; l < NL; ++l) {
-        const C ai = ga(l, i);
-        const C pivot = gb(l, i) - ai * cp[l];
-        info[l] = update_info(info[l], pivot, off + i);
-        const C r = reciprocal(pivot);
-        const E* const di = parts_of<C, D>(&gd(l, i));
-        for (int j = 0; j < J; ++j) q[J * l + j] = r * (di[j] - ai * q[J * l + j]);
-        cp[l] = r * (part.last ? C(0) : C(gc(l, i)));
-        ap[l] = -r * ai * ap[l];
+      if constexpr (complex_lines_v<C>) {
+        using P = real_type_t<C>;
+        P *const apv = real_parts(ap), *const cpv = real_parts(cp), *const dpv = real_parts(dp);
+        BANDSOLVE_SIMD
+        for (int l = 0; l < NL; ++l) {
+          const P* const cv = real_parts(&gc(l, i));
+          const P cr = part.last ? P(0) : cv[0], ci = part.last ? P(0) : cv[1];
+          P pr, pi;
+          complex_row_step(real_parts(&ga(l, i)), real_parts(&gb(l, i)), cr, ci,
+                           real_parts(&gd(l, i)), apv, cpv, dpv, l, pr, pi);
+          info[l] = update_info(info[l], abs_real(pr) + abs_real(pi), off + i);
+        }
+      } else {
+        E* const q = parts_of<C, D>(dp);
+        BANDSOLVE_SIMD
+        for (int l = 0; l < NL; ++l) {
+          const C ai = ga(l, i);
+          const C pivot = gb(l, i) - ai * cp[l];
+          info[l] = update_info(info[l], pivot, off + i);
+          const C r = reciprocal(pivot);
+          const E* const di = parts_of<C, D>(&gd(l, i));
+          for (int j = 0; j < J; ++j) q[J * l + j] = r * (di[j] - ai * q[J * l + j]);
+          cp[l] = r * (part.last ? C(0) : C(gc(l, i)));
+          ap[l] = -r * ai * ap[l];
+        }
       }
     }
     for (int l = 0; l < NL; ++l) {  // row m-1

@@ -35,9 +35,7 @@ template <class T, class P>
 KOKKOS_FORCEINLINE_FUNCTION void times_factor(const T* k, int l, P vr, P vi, P& re, P& im) {
   if constexpr (is_complex_v<T>) {
     const P* const kv = real_parts(k);
-    const P kr = kv[2 * l], ki = kv[2 * l + 1];
-    re = kr * vr - ki * vi;
-    im = kr * vi + ki * vr;
+    bandsolve::detail::product_parts(kv[2 * l], kv[2 * l + 1], vr, vi, re, im);
   } else {
     re = k[l] * vr;
     im = k[l] * vi;
