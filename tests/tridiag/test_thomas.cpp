@@ -449,7 +449,8 @@ TEMPLATE_TEST_CASE("the factored solve of long gathered packs goes block by bloc
     using Mem = typename Exec::memory_space;
     using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
     std::uint32_t seed = 2600;
-    // Blocks hold 256 rows of a pack of 32 doubles or 64 floats.
+    // Up to 256 rows a wide pack holds whole rows; longer real rows take tiles of 8 doubles or
+    // 16 floats, whose blocks hold 1024 rows; complex values keep wide packs, blocks of 256 rows.
     for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{
              {200, 70}, {256, 33}, {257, 40}, {600, 65}, {1501, 70}}) {
       const std::size_t n = shape.first, nsys = shape.second;
@@ -503,13 +504,16 @@ TEMPLATE_TEST_CASE("the factored solve of long gathered packs goes block by bloc
 }
 
 // Gathered floats of more than 256 rows factor in packs of one tile of 16 systems, as the
-// one-shot solve takes them (thomas_factorization::factor_pack_width): fewer systems than a
-// tile one per pack, a tile, partial last packs, and batches between a tile and a wide pack,
-// which store one system per pack below 256 rows; solved in row layout and in strided Views
-// (check_strided solves the same factors into lane-contiguous and row-major Views too).
-TEMPLATE_TEST_CASE("factored gathered floats of long rows take packs of one tile",
+// one-shot solve takes them (thomas_factorization::factor_pack_width), and doubles in tiles of 8
+// where a wide pack would go block by block (here from 257 rows, with the whole-rows limit at
+// 0): fewer systems than a tile one per pack, a tile, partial last packs, and batches between a
+// tile and a wide pack, which store one system per pack below 256 rows; solved in row layout and
+// in strided Views (check_strided solves the same factors into lane-contiguous and row-major
+// Views too).
+TEMPLATE_TEST_CASE("factored gathered floats and doubles of long rows take packs of one tile",
                    "[thomas][factorize][strided]", float, double) {
   using T = TestType;
+  const set_for_scope<std::size_t> limit(bandsolve::detail::factored_gather_whole_bytes, 0);
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     using F = bandsolve::thomas_factorization<T, bl::row, Exec>;
@@ -517,7 +521,7 @@ TEMPLATE_TEST_CASE("factored gathered floats of long rows take packs of one tile
     for (const std::size_t n : {256, 300}) {
       for (const std::size_t nsys : {15, 16, 20, 33, 64, 65}) {
         INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
-        // Floats take tiles (of 16 on x86); the pack widths are the build's.
+        // Tiles of 16 floats or 8 doubles on x86; the pack widths are the build's.
         const bool tile = F::has_long_packs && n > 256;
         const std::size_t tile_width = F::long_pack_width, wide = F::pack_width;
         const std::size_t width = tile ? (nsys < tile_width ? 1 : tile_width)

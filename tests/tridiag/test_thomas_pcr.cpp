@@ -725,6 +725,19 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
         tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(column_pack, 1 << 12, 2) ==
         tridiag_choice::thomas);
+  // Gathered doubles whose wide pack would go block by block (n > 2^16 at the default 16 MiB
+  // limit): one tile (of 8 on x86), in row and strided layouts.
+  if constexpr (bandsolve::detail::has_long_double_factor_packs_v<bl::row, T>) {
+    constexpr std::size_t tile = bandsolve::detail::long_row_one_shot_packing<T>::L;
+    CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(tile, 1 << 17, 2) ==
+          tridiag_choice::thomas);
+    CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(tile - 1, 1 << 17, 2) ==
+          tridiag_choice::thomas_pcr);
+    CHECK(bandsolve::choose_factored_tridiag<bl::strided, T>(tile, 1 << 17, 2, false) ==
+          tridiag_choice::thomas);
+    CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(tile, 1 << 16, 2) ==
+          tridiag_choice::thomas_pcr);
+  }
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(31, 255, 2) == tridiag_choice::thomas);
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(4, 1024, 2) == tridiag_choice::thomas);
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(5, 1024, 2) == tridiag_choice::thomas_pcr);

@@ -343,14 +343,16 @@ class symmetric_factorization {
   using r_view = Kokkos::View<real_type***, Kokkos::LayoutRight, memory_space>;
   using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
 
-  // Gathered floats of long rows may be stored in packs of long_pack_width (one tile).
+  // Gathered floats of long rows may be stored in packs of long_pack_width (one tile); doubles
+  // keep this factorization's pack (8 row doubles where the register sweeps are built).
   static constexpr bool has_long_packs = detail::has_long_factor_packs_v<Layout, Scalar>;
   static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
   // the diagonal and off-diagonal are lane-contiguous), as Thomas's factorization chooses them
   // (detail::thomas_factor_pack_width) with this factorization's own pack.
-  static constexpr index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
-    return detail::thomas_factor_pack_width<Layout, Scalar, pack_width>(nsys, n, lanes);
+  static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+    return detail::thomas_factor_pack_width<Layout, Scalar, pack_width, false>(nsys, n,
+                                                                            lanes);
   }
 
   symmetric_factorization() = default;

@@ -372,20 +372,39 @@ template <class Layout, class T>
 inline constexpr bool has_long_factor_packs_v =
     (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) &&
     has_long_row_packing_v<T>;
+// Thomas's factorization also stores gathered doubles in tiles (of 8) where a wide pack's d'
+// rows would outgrow factored_gather_whole_bytes and go block by block (n > 2^16 at 16 MiB).
+// Row doubles at 2^24 unknowns, 2 threads, 2-vCPU AMD EPYC Zen 5, fraction of STREAM, packs of
+// 32 / tiles: 2^18 rows (64 systems) 0.33-0.35 / 0.58-0.70; 2^20 rows (16 systems, where the
+// partition method ran) 0.24-0.30 / 0.30-0.47; at 2^16 the wide pack stays.
+template <class Layout, class T>
+inline constexpr bool has_long_double_factor_packs_v =
+    (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) &&
+    std::is_same_v<T, double> && long_row_one_shot_packing<T>::L < sweep_packing<Layout, T>::L;
 
 // Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
 // a, b and c are lane-contiguous): one tile for gathered floats of more than
 // row_wide_pack_max_rows rows (a pack of 64 is 256 streams, more than the hardware prefetchers
 // follow, and 64 systems would be one work item: 0.22-0.23 of STREAM at 2^18 rows against 0.48-0.55
-// in tiles of 16, 2-vCPU Intel Xeon), 1 for fewer systems than a pack outside interleaved
-// storage (a work item each), else the pack of sweep_packing (Wide: the symmetric factorization
-// passes its own).
-template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L>
-constexpr index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+// in tiles of 16, 2-vCPU Intel Xeon) and, with LongDoubles, for gathered doubles of rows that a
+// wide pack would solve block by block (has_long_double_factor_packs_v); 1 for fewer systems
+// than a pack outside interleaved storage (a work item each), else the pack of sweep_packing
+// (Wide: the symmetric factorization passes its own, without LongDoubles).
+template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L,
+          bool LongDoubles = true>
+index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
   constexpr index_t wide = Wide;
   if constexpr (has_long_factor_packs_v<Layout, T>) {
     constexpr index_t tile = long_row_one_shot_packing<T>::L;
     if (!lanes && n > row_wide_pack_max_rows) return nsys < std::size_t(tile) ? 1 : tile;
+  }
+  if constexpr (LongDoubles && has_long_double_factor_packs_v<Layout, T>) {
+    constexpr index_t tile = long_row_one_shot_packing<T>::L;
+    constexpr index_t wide_block =
+        factored_gather_block_rows<sweep_packing<Layout, T>::TR, Wide, T>;
+    const auto whole = static_cast<std::size_t>(n) * std::size_t(wide) * sizeof(T);
+    if (!lanes && whole > factored_gather_whole_bytes && n > wide_block)
+      return nsys < std::size_t(tile) ? 1 : tile;
   }
   return !is_interleaved_v<Layout> && nsys < std::size_t(wide) ? 1 : wide;
 }
@@ -482,12 +501,15 @@ class thomas_factorization {
   // (packs, n, slots per pack): the slots of factor_pack_width.
   using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
 
-  // Gathered floats of long rows may be stored in packs of long_pack_width (one tile).
-  static constexpr bool has_long_packs = detail::has_long_factor_packs_v<Layout, Scalar>;
+  // Gathered floats and doubles of long rows may be stored in packs of long_pack_width (one
+  // tile).
+  static constexpr bool has_long_packs =
+      detail::has_long_factor_packs_v<Layout, Scalar> ||
+      detail::has_long_double_factor_packs_v<Layout, Scalar>;
   static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
   // a, b and c are lane-contiguous); see detail::thomas_factor_pack_width.
-  static constexpr index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+  static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
     return detail::thomas_factor_pack_width<Layout, Scalar>(nsys, n, lanes);
   }
 
