@@ -837,6 +837,32 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
         }
       every_layout(p, true, std::vector<int>(nsys, 0));
     }
+    // Gathered doubles past the whole-rows limit (0 here, so from 257 rows): Thomas's
+    // factorization and the symmetric one (where its pack is wider than a tile: builds without
+    // the register sweeps) store tiles of 8, which automatic counts as Thomas's work item.
+    if constexpr (std::is_same_v<T, double>) {
+      const std::size_t saved = bandsolve::detail::factored_gather_whole_bytes;
+      bandsolve::detail::factored_gather_whole_bytes = 0;
+      for (const std::size_t nsys : {7, 20}) {
+        auto q = bstest::random_dominant<T>(nsys, 300, seed++);
+        for (std::size_t s = 0; s < nsys; ++s)
+          for (std::size_t i = 0; i < q.n; ++i) {
+            const std::size_t k = q.idx(s, i);
+            q.a[k] = i == 0 ? T(0) : q.c[k - 1];
+            q.b[k] = std::abs(q.a[k]) + std::abs(q.c[k]) + T(1);
+          }
+        every_layout(q, false, std::vector<int>(nsys, 0));
+        every_layout(q, true, std::vector<int>(nsys, 0));
+        using S = bandsolve::symmetric_factorization<T, bl::row, Exec>;
+        const std::size_t tile = S::long_pack_width, wide = S::pack_width;
+        const std::size_t width = S::has_long_double_packs ? (nsys < tile ? 1 : tile)
+                                                           : (nsys < wide ? 1 : wide);
+        const auto D = bstest::upload<bl::row, Exec>(q);
+        CHECK(bandsolve::factorize(exec, bandsolve::algo::symmetric{}, D.b, D.c).storage_bytes() ==
+              2 * ((nsys + width - 1) / width) * width * q.n * sizeof(T));
+      }
+      bandsolve::detail::factored_gather_whole_bytes = saved;
+    }
     // A zero row in system 1 of 3 long systems: the partition method's own code (its row).
     auto p = bstest::random_dominant<T>(3, long_n, seed++);
     const std::size_t k = p.idx(1, 700);

@@ -343,16 +343,20 @@ class symmetric_factorization {
   using r_view = Kokkos::View<real_type***, Kokkos::LayoutRight, memory_space>;
   using factor_view = Kokkos::View<Scalar***, Kokkos::LayoutRight, memory_space>;
 
-  // Gathered floats of long rows may be stored in packs of long_pack_width (one tile); doubles
-  // keep this factorization's pack (8 row doubles where the register sweeps are built).
-  static constexpr bool has_long_packs = detail::has_long_factor_packs_v<Layout, Scalar>;
+  // Gathered floats of long rows may be stored in packs of long_pack_width (one tile), and
+  // doubles as Thomas's factorization stores them where this factorization's pack is wider (8
+  // row doubles where the register sweeps are built: a tile already).
   static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
+  static constexpr bool has_long_double_packs =
+      detail::has_long_double_factor_packs_v<Layout, Scalar> && long_pack_width < pack_width;
+  static constexpr bool has_long_packs =
+      detail::has_long_factor_packs_v<Layout, Scalar> || has_long_double_packs;
   // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
   // the diagonal and off-diagonal are lane-contiguous), as Thomas's factorization chooses them
   // (detail::thomas_factor_pack_width) with this factorization's own pack.
   static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
-    return detail::thomas_factor_pack_width<Layout, Scalar, pack_width, false>(nsys, n,
-                                                                            lanes);
+    return detail::thomas_factor_pack_width<Layout, Scalar, pack_width, has_long_double_packs>(
+        nsys, n, lanes);
   }
 
   symmetric_factorization() = default;

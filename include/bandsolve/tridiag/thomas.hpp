@@ -389,7 +389,7 @@ inline constexpr bool has_long_double_factor_packs_v =
 // in tiles of 16, 2-vCPU Intel Xeon) and, with LongDoubles, for gathered doubles of rows that a
 // wide pack would solve block by block (has_long_double_factor_packs_v); 1 for fewer systems
 // than a pack outside interleaved storage (a work item each), else the pack of sweep_packing
-// (Wide: the symmetric factorization passes its own, without LongDoubles).
+// (Wide: the symmetric factorization passes its own).
 template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L,
           bool LongDoubles = true>
 index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
