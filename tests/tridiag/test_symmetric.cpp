@@ -386,7 +386,7 @@ TEST_CASE("symmetric: gathered floats of long rows factor in packs of one tile",
           "[symmetric][scratch]") {
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
-    for (const std::size_t n : {256, 300})
+    for (const std::size_t n : {256, 300, 320})  // 320: full tiles through the register sweeps
       for (const std::size_t nsys : {15, 20, 40, 65}) {
         INFO("n = " << n << " nsys = " << nsys);
         const auto p = random_spd<float>(nsys, n, static_cast<std::uint32_t>(31 * nsys + n));

@@ -70,4 +70,45 @@ TEST_CASE("register sweeps take full double packs and hand back flagged ones unt
     CHECK(bstest::bitwise_equal(p.d, d0));
   }
 }
+
+// Factored floats of long rows (row layout, more than 256 rows) are stored in tiles of 16, which
+// the register sweeps take as one vector of 16 lanes: the dispatcher takes a full tile with n a
+// multiple of 16 and hands back a partial one or other n; the factored solve of full and partial
+// tiles, n a multiple of 16 and not, matches the reference.
+TEST_CASE("factored float tiles go through the register sweeps",
+          "[thomas][registers][factorize]") {
+  using bandsolve::detail::gathered_lanes;
+  constexpr int L = 16;
+  {
+    const index_t n = 32;
+    std::vector<float> r(n * L, 0.5f), lo(n * L, 0.25f), cp(n * L, 0.125f), d(n * L, 1.0f),
+        scratch(n * L);
+    const gathered_lanes<float> rows{d.data(), n, 1};
+    CHECK(bandsolve::detail::thomas_factored_pack_in_registers<L>(n, L, r.data(), lo.data(),
+                                                                  cp.data(), rows, scratch.data()));
+    CHECK_FALSE(bandsolve::detail::thomas_factored_pack_in_registers<L>(
+        n, L - 1, r.data(), lo.data(), cp.data(), rows, scratch.data()));
+    CHECK_FALSE(bandsolve::detail::thomas_factored_pack_in_registers<L>(
+        n - 8, L, r.data(), lo.data(), cp.data(), rows, scratch.data()));
+  }
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 4100;
+    for (const std::size_t n : {320, 300})
+      for (const std::size_t nsys : {16, 33}) {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
+        const auto p = bstest::random_dominant<float>(nsys, n, seed++);
+        auto D = upload<bl::row, Exec>(p);
+        const auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c);
+        for (int solve = 0; solve < 2; ++solve) {  // the second time on the solution
+          const auto rhs = solve == 0 ? p.d : bstest::to_host(D.d, nsys);
+          f.solve(exec, D.d);
+          exec.fence();
+          CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+          CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), bstest::reference_solve(p, &rhs),
+                                     nsys, n) <= bstest::lapack_tol<float>());
+        }
+      }
+  });
+}
 #endif

@@ -107,9 +107,9 @@ KOKKOS_FORCEINLINE_FUNCTION bool sym_solve_pack_in_registers(
   }
 }
 
-// The factored solve of a full gathered pack of GL double systems in registers where it applies
-// (factor rows of GL lanes, 8 systems at a time); returns false, having written nothing,
-// otherwise.
+// The factored solve of a full gathered pack of GL systems in registers where it applies
+// (register_factored_packs_v: doubles 8 systems at a time, floats in tiles of 16; factor rows of
+// GL lanes); returns false, having written nothing, otherwise.
 template <int GL, class R, class C, class D>
 KOKKOS_INLINE_FUNCTION bool sym_factored_pack_in_registers(index_t n, int nl, const R* r,
                                                            const C* cp, gathered_lanes<D> d,

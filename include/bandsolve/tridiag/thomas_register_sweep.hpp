@@ -91,10 +91,10 @@ struct thomas_factored_register_rows {
   }
 };
 
-// The factored solve of a full gathered pack of GL double systems in registers where it applies
-// (factor rows r, l, c' of GL lanes, 8 systems at a time, d with unit row stride); returns false,
-// having written nothing, otherwise (the caller runs the gathered sweeps). scratch holds n * 8
-// values.
+// The factored solve of a full gathered pack of GL systems in registers where it applies
+// (register_factored_packs_v: doubles 8 systems at a time, floats in tiles of 16; factor rows r,
+// l, c' of GL lanes, d with unit row stride); returns false, having written nothing, otherwise
+// (the caller runs the gathered sweeps). scratch holds n * GL values.
 template <int GL, class C, class D>
 KOKKOS_INLINE_FUNCTION bool thomas_factored_pack_in_registers(index_t n, int nl, const C* r,
                                                               const C* lo, const C* cp,

@@ -180,8 +180,10 @@ __attribute__((always_inline)) inline bool register_sweep(index_t n, const regis
 template <int L, int GL, class T, class Rows>
 __attribute__((always_inline)) inline void register_factored_sweep(index_t n, const T* cp, T* d, index_t system_stride, T* z,
                                     Rows& rows) {
-  static_assert(std::is_same_v<T, double> && L % 4 == 0 && GL % L == 0,
-                "bandsolve: register sweeps take double packs of a multiple of 4 lanes");
+  static_assert((std::is_same_v<T, double> || std::is_same_v<T, float>) && L % 4 == 0 &&
+                    GL % L == 0,
+                "bandsolve: factored register sweeps take double or float packs of a multiple "
+                "of 4 lanes");
   using V = vec<T, L>;
   const lane_row_loader<T, L> load;
   for (int g = 0; g < GL / L; ++g) {
@@ -241,21 +243,41 @@ KOKKOS_FORCEINLINE_FUNCTION bool register_sweep_pack(
   return false;
 }
 
+// Lanes of the factored register sweeps for T on this build: one cache line of values (8
+// doubles, 16 floats) where the register sweeps are built, else 0.
+template <class T>
+inline constexpr int register_factored_lanes_v =
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
+    std::is_same_v<T, double> || std::is_same_v<T, float> ? static_cast<int>(64 / sizeof(T)) : 0;
+#else
+    0;
+#endif
+// Whether factored packs of GL systems of T go through the register sweeps: doubles in any
+// multiple of 8; floats in packs of one register (the tiles of 16 that long rows are factored
+// in), where they took the factored solve of row floats from 0.59-1.27 to 0.35-0.56 ns per
+// unknown (1024 to 2^18 rows, 2^24 unknowns, 2 threads, 2-vCPU AMD EPYC Zen 5); wide packs of
+// 64 floats (256 rows and fewer) ran 0.51-0.53 against 0.45-0.46 at 64 rows and keep the
+// gathered sweeps.
+template <class T, int GL, int VL = register_factored_lanes_v<T>>
+inline constexpr bool register_factored_packs_v =
+    VL > 0 && GL % (VL > 0 ? VL : 1) == 0 && (std::is_same_v<T, double> || GL == VL);
+
 // A factored solve of a full gathered pack of GL systems in registers where the register sweeps
-// serve it (double, GL a multiple of 8, all present, unit row stride, n a multiple of 8), 8
-// systems at a time; returns false, having written nothing, otherwise. The stored factors are
-// rows of GL lanes: Rows<T, V>{f0, f1, GL} is the family's forward substitution on vectors V of
-// lanes over its two forward factors (see simd::register_factored_sweep), cp the back
-// substitution's c'. scratch holds n * 8 values.
+// serve it (register_factored_packs_v: VL = register_factored_lanes_v lanes at a time, all GL
+// present, unit row stride, n a multiple of VL); returns false, having written nothing,
+// otherwise. The stored factors are rows of GL lanes: Rows<T, V>{f0, f1, GL} is the family's
+// forward substitution on vectors V of lanes over its two forward factors (see
+// simd::register_factored_sweep), cp the back substitution's c'. scratch holds n * VL values.
 template <int GL, template <class, class> class Rows, class T>
 KOKKOS_FORCEINLINE_FUNCTION bool register_factored_pack(index_t n, int nl, const T* f0,
                                                         const T* f1, const T* cp,
                                                         gathered_lanes<T> d, T* scratch) {
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
-  if constexpr (register_sweeps_for_v<8, T> && GL % 8 == 0) {
-    if (nl != GL || n < 8 || n % 8 != 0 || d.row_stride != 1) return false;
-    Rows<T, simd::vec<T, 8>> rows{f0, f1, GL};
-    simd::register_factored_sweep<8, GL>(n, cp, d.base, d.system_stride, scratch, rows);
+  if constexpr (register_factored_packs_v<T, GL>) {
+    constexpr int VL = register_factored_lanes_v<T>;
+    if (nl != GL || n < VL || n % VL != 0 || d.row_stride != 1) return false;
+    Rows<T, simd::vec<T, VL>> rows{f0, f1, GL};
+    simd::register_factored_sweep<VL, GL>(n, cp, d.base, d.system_stride, scratch, rows);
     return true;
   }
 #endif
