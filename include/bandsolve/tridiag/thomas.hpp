@@ -374,9 +374,9 @@ inline constexpr bool has_long_factor_packs_v =
     has_long_row_packing_v<T>;
 // Thomas's factorization also stores gathered doubles in tiles (of 8) where a wide pack's d'
 // rows would outgrow factored_gather_whole_bytes and go block by block (n > 2^16 at 16 MiB).
-// Row doubles at 2^24 unknowns, 2 threads, 2-vCPU AMD EPYC Zen 5, fraction of STREAM, packs of
-// 32 / tiles: 2^18 rows (64 systems) 0.33-0.35 / 0.58-0.70; 2^20 rows (16 systems, where the
-// partition method ran) 0.24-0.30 / 0.30-0.47; at 2^16 the wide pack stays.
+// Row doubles at 2^24 unknowns, 2 threads, 2-vCPU AMD EPYC Zen 5, ns per unknown, packs of 32 /
+// tiles: 2^18 rows (64 systems) 1.57-1.64 / 0.94-1.34; 2^20 rows (16 systems, where the
+// partition method ran) 1.96-2.00 / 1.58-1.68 (docs/performance.md); at 2^16 the wide pack stays.
 template <class Layout, class T>
 inline constexpr bool has_long_double_factor_packs_v =
     (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) &&
