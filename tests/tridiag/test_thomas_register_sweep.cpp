@@ -74,7 +74,8 @@ TEST_CASE("register sweeps take full double packs and hand back flagged ones unt
 // Factored floats of long rows (row layout, more than 256 rows) are stored in tiles of 16, which
 // the register sweeps take as one vector of 16 lanes: the dispatcher takes a full tile with n a
 // multiple of 16 and hands back a partial one or other n; the factored solve of full and partial
-// tiles, n a multiple of 16 and not, matches the reference.
+// tiles, n a multiple of 16 and not, matches the reference, in row layout and in strided Views of
+// padded rows (unit row stride, rows not on cache-line boundaries; nothing outside written).
 TEST_CASE("factored float tiles go through the register sweeps",
           "[thomas][registers][factorize]") {
   using bandsolve::detail::gathered_lanes;
@@ -108,6 +109,7 @@ TEST_CASE("factored float tiles go through the register sweeps",
           CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), bstest::reference_solve(p, &rhs),
                                      nsys, n) <= bstest::lapack_tol<float>());
         }
+        check_padded_rows<float>(exec, nsys, n, seed++);
       }
   });
 }

@@ -361,9 +361,10 @@ struct thomas_factorization_access {
 // Scratch bytes up to which the factored solve of a gathered pack (row layout, strided Views
 // without unit system stride) keeps the d' rows of its whole systems, about a work item's share
 // of a large last-level cache; longer systems go in blocks (thomas_factored_solve_gather).
-// Row-layout doubles of 2^18 rows, 32 systems per work item, ran at 0.35 of STREAM whole and
-// 0.55 in blocks; from 2^10 to 2^16 rows, where the whole fits that cache, blocks ran up to
-// 0.07 slower (2-vCPU Intel Xeon, docs/performance.md). A variable so that tests can lower it.
+// Row-layout doubles of 2^18 rows, 32 systems per work item (before such rows took tiles of 8),
+// ran at 0.35 of STREAM whole and 0.55 in blocks; from 2^10 to 2^16 rows, where the whole fits
+// that cache, blocks ran up to 0.07 slower (2-vCPU Intel Xeon, docs/performance.md). A variable
+// so that tests can lower it.
 inline std::size_t factored_gather_whole_bytes = std::size_t(16) << 20;
 
 // Whether gathered systems of long rows may take factor packs of one tile, as the one-shot solve
