@@ -213,9 +213,12 @@ std::vector<int> one_shot(const Exec& exec, const lines<C, D>& L,
     bmpi::solve(exec, MPI_COMM_WORLD, Algo{}, a, b, c, d, info, opts, bandsolve::backend::device{});
   else
     bmpi::solve(exec, MPI_COMM_WORLD, Algo{}, a, b, c, d, info, opts);
-  // 3 words per reduced row there, 1 back: 4K/P <= 8 (none with one rank).
+  // 3 words per reduced row there (2 over real coefficients: a' and c' as the parts of one
+  // complex word), 1 back: (W + 1) K / P <= 8 (none with one rank).
+  const double row_words = bandsolve::is_complex_v<C> ? 3 : 2;
   const double words = words_per_line_per_rank(L.nsys);
-  CHECK(words == (world_size() == 1 ? 0.0 : 4 * reduced_rows(sizes) / world_size()));
+  CHECK(words ==
+        (world_size() == 1 ? 0.0 : (row_words + 1) * reduced_rows(sizes) / world_size()));
   CHECK(max_error(L, g0, m, [&](std::size_t s, std::size_t i) {
           return bandsolve::at(d, static_cast<index_t>(s), static_cast<index_t>(i));
         }) <= tolerance<D>());

@@ -18,6 +18,7 @@
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/mpi/partition_factor_kernel.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
+#include <bandsolve/mpi/reduced_rows.hpp>
 #include <bandsolve/mpi/staging.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -60,13 +61,17 @@ forward_rows_device<T> device_forward_rows(carved_buffer<MemorySpace>& from, ind
 }
 
 // The reduce pass (as reduce_parts) of nsys systems: red gets line s's reduced rows at
-// red[s*k*3 ..], codes(s) its local info code; d'_i replaces d_i and ws holds a'_i, c'_i.
+// red[s*k*W ..] (W values per row, reduced_rows.hpp), codes(s) its local info code; d'_i
+// replaces d_i and ws holds a'_i, c'_i.
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
           class Reduced, class Codes, class T>
 void reduce_parts_device(const ExecutionSpace& exec, const AView& a, const BView& b,
                          const CView& c, const DView& d, const Reduced& red, const Codes& codes,
                          index_t nsys, local_part part, forward_rows_device<T> ws) {
   using bandsolve::detail::device::systems_of;
+  // The coefficients' type: it sets the words of a reduced row (reduced_rows.hpp); the
+  // arithmetic runs in T.
+  using C = typename BView::non_const_value_type;
   const auto sa = systems_of(a);
   const auto sb = systems_of(b);
   const auto sc = systems_of(c);
@@ -84,9 +89,10 @@ void reduce_parts_device(const ExecutionSpace& exec, const AView& a, const BView
         T* const pd = sd.system(s);
         const index_t ra = sa.row_stride, rb = sb.row_stride, rc = sc.row_stride,
                       rd = sd.row_stride;
+        constexpr int W = reduced_row_words_v<C, T>;  // not captured (nvcc)
         const index_t m = part.m, off = part.offset;
         const int k = part.reduced_rows();
-        T* const out = red.data() + s * k * 3;
+        T* const out = red.data() + s * k * W;
         const T b0 = pb[0];
         const T r0b = reciprocal(b0);
         T a0 = r0b * (part.first ? T(0) : T(pa[0]));
@@ -94,7 +100,7 @@ void reduce_parts_device(const ExecutionSpace& exec, const AView& a, const BView
         T d0 = r0b * pd[0];
         int info = update_info(0, b0, off);
         if (m == 1) {
-          out[0] = a0, out[1] = c0, out[2] = d0;
+          store_reduced_row<C>(out, a0, c0, d0);
           codes(s) = info;
           return;
         }
@@ -116,7 +122,7 @@ void reduce_parts_device(const ExecutionSpace& exec, const AView& a, const BView
           ap = -r * ai * ap;
           ws.a[ws.at(s, i)] = ap, ws.c[ws.at(s, i)] = cp, pd[i * rd] = dp;
         }
-        out[3] = ap, out[4] = cp, out[5] = dp;  // row m-1
+        store_reduced_row<C>(out + W, ap, cp, dp);  // row m-1
         if (m > 2) {
           // Backward over rows m-3 .. 1 from row m-2: row 1 in terms of x_0 and x_{m-1}.
           T an = ws.a[ws.at(s, m - 2)], cn = ws.c[ws.at(s, m - 2)], dn = pd[(m - 2) * rd];
@@ -134,7 +140,7 @@ void reduce_parts_device(const ExecutionSpace& exec, const AView& a, const BView
           d0 = r * (d0 - c0 * dn);
           c0 = -r * c0 * cn;
         }
-        out[0] = a0, out[1] = c0, out[2] = d0;
+        store_reduced_row<C>(out, a0, c0, d0);
         codes(s) = info;
       });
 }

@@ -31,6 +31,7 @@
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 #include <bandsolve/layout/layout_of.hpp>
+#include <bandsolve/mpi/reduced_rows.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -348,6 +349,7 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
   using C = coefficient_t<BView>;
   using E = lane_part_t<C, D>;
   constexpr int J = lane_parts_v<C, D>;
+  constexpr int W = reduced_row_words_v<C, D>;
   const index_t m = part.m, off = part.offset;
   const int k = part.reduced_rows();
   if (m == 1) {
@@ -355,10 +357,8 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
       const index_t s = s0 + l;
       const C b0 = at(b, s, 0);
       const C r = reciprocal(b0);
-      D* out = red.data() + s * k * 3;
-      out[0] = r * (part.first ? C(0) : C(at(a, s, 0)));
-      out[1] = r * (part.last ? C(0) : C(at(c, s, 0)));
-      out[2] = r * at(d, s, 0);
+      store_reduced_row<C>(red.data() + s * k * W, C(r * (part.first ? C(0) : C(at(a, s, 0)))),
+                           C(r * (part.last ? C(0) : C(at(c, s, 0)))), D(r * at(d, s, 0)));
       codes(s) = update_info(0, b0, off);
     }
     return;
@@ -402,12 +402,8 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
         }
       }
     }
-    for (int l = 0; l < NL; ++l) {  // row m-1
-      D* out = red.data() + (s0 + l) * k * 3;
-      out[3] = ap[l];
-      out[4] = cp[l];
-      out[5] = dp[l];
-    }
+    for (int l = 0; l < NL; ++l)  // row m-1
+      store_reduced_row<C>(red.data() + ((s0 + l) * k + 1) * W, ap[l], cp[l], dp[l]);
     if (m > 2) {
       C ap_n[lane_count], cp_n[lane_count];  // row i+1
       D dp_n[lane_count];
@@ -459,10 +455,7 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
       }
     }
     for (int l = 0; l < NL; ++l) {
-      D* out = red.data() + (s0 + l) * k * 3;
-      out[0] = r0[0][l];
-      out[1] = r0[1][l];
-      out[2] = r0d[l];
+      store_reduced_row<C>(red.data() + (s0 + l) * k * W, r0[0][l], r0[1][l], r0d[l]);
       codes(s0 + l) = info[l];
     }
   });
@@ -614,8 +607,9 @@ std::size_t kept_values(index_t count, const local_part& part) {
   return static_cast<std::size_t>((count + L - 1) / L) * 4 * static_cast<std::size_t>(part.m) * L;
 }
 
-// Reduced rows of line s: row j (0: x_0, 1: x_{m-1}) at red[(s*k + j)*3 + w], w = 0: coefficient
-// of the previous interface unknown, 1: of the next, 2: right-hand side (the diagonal is 1);
+// Reduced rows of line s: row j (0: x_0, 1: x_{m-1}) at red[(s*k + j)*W], W =
+// reduced_row_words_v values of d's type each (reduced_rows.hpp: the coefficients of the previous
+// and of the next interface unknown and the right-hand side; the diagonal is 1);
 // codes(s): the info code of this part of line s; lines first .. first + count - 1. Reads a, b,
 // c, d once and writes nothing else: the forward sweep's a', c', d' stay in the pack's scratch for
 // the backward one.

@@ -37,6 +37,7 @@
 #include <bandsolve/mpi/partition_device.hpp>
 #include <bandsolve/mpi/partition_kernel.hpp>
 #include <bandsolve/mpi/reduced_exchange.hpp>
+#include <bandsolve/mpi/reduced_rows.hpp>
 #include <bandsolve/mpi/staging.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/periodic.hpp>
@@ -54,23 +55,28 @@
 namespace bandsolve::mpi {
 namespace detail {
 
-// The reduced rows received (a, c and d of each; the diagonal is 1) into the reduced batch. A
-// function of its own: nvcc takes no device lambda in a function templated on local lambdas.
-template <class T, class ExecutionSpace, class Router, class Buffer, class Batch>
+// The reduced rows received (a, c and d of each, as reduced_rows.hpp stores them over
+// coefficients of type C; the diagonal is 1) into the reduced batch. A function of its own: nvcc
+// takes no device lambda in a function templated on local lambdas.
+template <class C, class T, class ExecutionSpace, class Router, class Buffer, class Batch>
 void unpack_reduced_rows(const ExecutionSpace& exec, const Router& router, const Buffer& rows_in,
                          const Batch& ra, const Batch& rb, const Batch& rc, const Batch& rd) {
-  router.for_each_received(exec, rows_in, 3, KOKKOS_LAMBDA(int t, int i, const T* w) {
-    ra(t, i) = w[0];
-    rb(t, i) = T(1);
-    rc(t, i) = w[1];
-    rd(t, i) = w[2];
-  });
+  router.for_each_received(exec, rows_in, reduced_row_words_v<C, T>,
+                           KOKKOS_LAMBDA(int t, int i, const T* w) {
+                             T wa, wc, wd;
+                             load_reduced_row<C>(w, wa, wc, wd);
+                             ra(t, i) = wa;
+                             rb(t, i) = T(1);
+                             rc(t, i) = wc;
+                             rd(t, i) = wd;
+                           });
 }
 
 // The one-shot solve of p.nsys lines of kind Algo after the checks (p.size > 1, p.nsys > 0), in
 // batches of batch_lines consecutive lines (the last one shorter), each reduced, exchanged and
 // finished before the next: reduce(first, count, red, codes) writes the reduced rows of lines
-// first .. first + count - 1 (line s at red[s*k*3], k reduced rows of this rank) and their local
+// first .. first + count - 1 (line s at red[s*k*W], k reduced rows of this rank, W =
+// reduced_row_words_v<C, T> values each: C the coefficients' type, T d's) and their local
 // info codes; the reduced systems (tridiagonal for algo::thomas, periodic for algo::periodic) go
 // to the ranks that solve them with the single-process solve of the same kind;
 // finish(first, count, iface) finishes those lines from their interface values (line s at
@@ -78,8 +84,8 @@ void unpack_reduced_rows(const ExecutionSpace& exec, const Router& router, const
 // once. info gets the codes every rank agrees on. With `staging` (one batch of every line:
 // reduced_lines_staging_bytes of it), red, iface, the codes (which reduce must then write for
 // every line) and the exchange buffers are carved from it instead of allocated.
-template <class Algo, class T, class MemorySpace, class ExecutionSpace, class Reduce, class Finish,
-          class InfoView>
+template <class Algo, class C, class T, class MemorySpace, class ExecutionSpace, class Reduce,
+          class Finish, class InfoView>
 void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
                          const options& opts, const local_part& part, index_t batch_lines,
                          const Reduce& reduce, const Finish& finish, const InfoView& info,
@@ -89,12 +95,13 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
   using codes_view = Kokkos::View<int*, memory_space>;
   const index_t nsys = static_cast<index_t>(p.nsys);
   const int k = part.reduced_rows();
+  constexpr int W = reduced_row_words_v<C, T>;
   const auto uninitialized = [](const char* label) {
     return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
   };
   const std::size_t words = p.nsys * static_cast<std::size_t>(k);  // nsys * k reduced rows
-  const buffer red = staging ? staging->template take<T>(words * 3)
-                             : buffer(uninitialized("bandsolve::mpi reduced rows"), words * 3);
+  const buffer red = staging ? staging->template take<T>(words * W)
+                             : buffer(uninitialized("bandsolve::mpi reduced rows"), words * W);
   const buffer iface = staging ? staging->template take<T>(words)
                                : buffer(uninitialized("bandsolve::mpi interface"), words);
   const codes_view codes = staging ? staging->template take<int>(p.nsys)
@@ -111,13 +118,13 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
     const reduced_router<T, memory_space> router(comm, batch, scheme);
     const auto batch_words = static_cast<std::size_t>(count * k);  // the batch's reduced rows
     const auto rows_in =
-        router.to_solvers(buffer(red.data() + first * k * 3, batch_words * 3), 3, staging);
+        router.to_solvers(buffer(red.data() + first * k * W, batch_words * W), W, staging);
     auto rd = router.allocate_batch("bandsolve::mpi reduced d", staging);
     if (router.lines_solved_here() > 0) {
       const auto ra = router.allocate_batch("bandsolve::mpi reduced a", staging),
                  rb = router.allocate_batch("bandsolve::mpi reduced b", staging),
                  rc = router.allocate_batch("bandsolve::mpi reduced c", staging);
-      unpack_reduced_rows<T>(exec, router, rows_in, ra, rb, rc, rd);
+      unpack_reduced_rows<C, T>(exec, router, rows_in, ra, rb, rc, rd);
       const auto solved = static_cast<std::size_t>(router.lines_solved_here());
       const codes_view rinfo = staging ? staging->template take<int>(solved)
                                        : codes_view("bandsolve::mpi reduced info", solved);
@@ -134,14 +141,15 @@ void solve_reduced_lines(const ExecutionSpace& exec, MPI_Comm comm, const partit
 }
 
 // Bytes of staging that solve_reduced_lines takes for p.nsys lines in one batch.
-template <class T, class MemorySpace>
+template <class C, class T, class MemorySpace>
 std::size_t reduced_lines_staging_bytes(MPI_Comm comm, const partition& p, const options& opts,
                                         const local_part& part) {
   using carve = carved_buffer<MemorySpace>;
+  constexpr int W = reduced_row_words_v<C, T>;
   const auto words = p.nsys * static_cast<std::size_t>(part.reduced_rows());
   const reduced_router<T, MemorySpace> router(comm, p, chosen_scheme(opts, p.nsys, p.size));
-  return carve::template bytes_for<T>(3 * words) + carve::template bytes_for<T>(words) +
-         carve::template bytes_for<int>(p.nsys) + router.staging_bytes(3, 4);
+  return carve::template bytes_for<T>(W * words) + carve::template bytes_for<T>(words) +
+         carve::template bytes_for<int>(p.nsys) + router.staging_bytes(W, 4);
 }
 
 // The one-shot solve of p.nsys lines (p.size > 1) with the device backend's local passes
@@ -149,8 +157,8 @@ std::size_t reduced_lines_staging_bytes(MPI_Comm comm, const partition& p, const
 // of consecutive lines [first, first + lines) that together hold every line once (their Views
 // readable from exec). The reduced rows and local codes cross to host memory, where
 // solve_reduced_lines exchanges and solves them; the interface values cross back for the finish.
-template <class Algo, class T, class MemorySpace, class ExecutionSpace, class ForEachBatch,
-          class InfoView>
+template <class Algo, class C, class T, class MemorySpace, class ExecutionSpace,
+          class ForEachBatch, class InfoView>
 void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
                                 const options& opts, const ForEachBatch& for_each_batch,
                                 const InfoView& info) {
@@ -161,29 +169,31 @@ void solve_reduced_lines_device(const ExecutionSpace& exec, MPI_Comm comm, const
   const local_part part = part_of<Algo>(p);
   const index_t nsys = static_cast<index_t>(p.nsys);
   const int k = part.reduced_rows();
+  constexpr int W = reduced_row_words_v<C, T>;
   const auto words = static_cast<std::size_t>(nsys) * static_cast<std::size_t>(k);
   // Every buffer of the call from the two kept ones: no allocation, no fresh page.
   kept_carving<memory_space, device_rows_tag> kept(
       exec, "bandsolve::mpi::solve",
       device_forward_rows_bytes<T, memory_space>(nsys, part.m) +
-          carve::template bytes_for<T>(3 * words) + carve::template bytes_for<T>(words) +
+          carve::template bytes_for<T>(W * words) + carve::template bytes_for<T>(words) +
           carve::template bytes_for<int>(p.nsys));
   auto& device = kept.carved();
   const auto ws = device_forward_rows<T>(device, nsys, part.m);
-  const buffer red = device.template take<T>(3 * words);
+  const buffer red = device.template take<T>(W * words);
   const buffer iface = device.template take<T>(words);
   const codes_view codes = device.template take<int>(p.nsys);
   host_staging<memory_space> staging(
       "bandsolve::mpi::solve staging",
-      reduced_lines_staging_bytes<T, Kokkos::HostSpace>(comm, p, opts, part));
+      reduced_lines_staging_bytes<C, T, Kokkos::HostSpace>(comm, p, opts, part));
   const auto host_info = Kokkos::create_mirror_view(info);
-  solve_reduced_lines<Algo, T, Kokkos::HostSpace>(
+  solve_reduced_lines<Algo, C, T, Kokkos::HostSpace>(
       Kokkos::DefaultHostExecutionSpace(), comm, p, opts, part, nsys,
       [&](index_t, index_t, const auto& host_red, const auto& host_codes) {
         for_each_batch([&](index_t first, index_t lines, const auto& a, const auto& b,
                            const auto& c, const auto& d) {
           const auto batch_words = static_cast<std::size_t>(lines * k);  // the batch's reduced rows
-          reduce_parts_device(exec, a, b, c, d, buffer(red.data() + first * k * 3, batch_words * 3),
+          reduce_parts_device(exec, a, b, c, d,
+                              buffer(red.data() + first * k * W, batch_words * W),
                               codes_view(codes.data() + first, static_cast<std::size_t>(lines)),
                               lines, part, ws.batch(first, part.m, lines));
         });
@@ -263,7 +273,7 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi kept rows"),
       opts.batch_bytes_per_thread ? kept_values<Layout, T>(batch < nsys ? batch : nsys, part) : 0);
   T* const rows = kept.extent(0) ? kept.data() : nullptr;
-  solve_reduced_lines<Algo, T, memory_space>(
+  solve_reduced_lines<Algo, coefficient_t<BView>, T, memory_space>(
       exec, comm, p, opts, part, batch,
       [&](index_t first, index_t count, const auto& red, const auto& codes) {
         reduce_parts(exec, a, b, c, d, red, codes, first, count, part, rows);
@@ -300,7 +310,7 @@ void device_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const A
     return;
   }
 
-  solve_reduced_lines_device<Algo, T, memory_space>(
+  solve_reduced_lines_device<Algo, coefficient_t<BView>, T, memory_space>(
       exec, comm, p, opts,
       [&](const auto& f) { f(index_t(0), static_cast<index_t>(p.nsys), a, b, c, d); }, info);
 }

@@ -264,6 +264,7 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
   }
   const local_part part = part_of<Algo>(p);
   const int k = part.reduced_rows();
+  constexpr int W = reduced_row_words_v<T, T>;  // a, b, c and d of one type here
   const index_t batch =
       static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T), p.max_threads));
   // f(run, first, count, rows): the lines first .. first + count - 1 of the run (numbered within
@@ -287,13 +288,13 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi kept rows"), at);
     }
   };
-  solve_reduced_lines<Algo, T, MemorySpace>(
+  solve_reduced_lines<Algo, T, T, MemorySpace>(
       exec, comm, p, opts, part, batch,
       [&](index_t begin, index_t count, const auto& red, const auto& codes) {
         for_each_run_in(begin, count, [&](const auto& r, index_t first, index_t n_lines, T* rows) {
           reduce_parts(exec, r.a, r.b, r.c, r.d,
-                       Kokkos::View<T*, MemorySpace>(red.data() + r.first * k * 3,
-                                                     static_cast<std::size_t>(lines * k * 3)),
+                       Kokkos::View<T*, MemorySpace>(red.data() + r.first * k * W,
+                                                     static_cast<std::size_t>(lines * k * W)),
                        Kokkos::View<int*, MemorySpace>(codes.data() + r.first,
                                                        static_cast<std::size_t>(lines)),
                        first, n_lines, part, rows);
@@ -430,7 +431,7 @@ void device_partitioned_solve_along(const ExecutionSpace& exec, MPI_Comm comm, i
       Kokkos::deep_copy(exec, codes, lines);
       return;
     }
-    solve_reduced_lines_device<Algo, T, memory_space>(
+    solve_reduced_lines_device<Algo, T, T, memory_space>(
         exec, comm, p, opts,
         [&](const auto& f) {
           for (const auto& run : runs) f(run.first, r.lines, run.a, run.b, run.c, run.d);
