@@ -1,8 +1,9 @@
 // Batched Thomas on complex data against LAPACK zgtsv looped over the batch with OpenMP, in the
 // same run: Kokkos::complex<double> systems, and real double coefficients with complex<double>
 // right-hand sides (a real operator's Fourier modes); few long complex systems by Thomas, the
-// Thomas-PCR hybrid and automatic, one-shot and factored. Floor bytes: a, b, c read, d read, x
-// written: 5 x 16 bytes per unknown for complex systems, 3 x 8 + 2 x 16 for real coefficients.
+// Thomas-PCR hybrid and automatic, one-shot and factored (also real ones with complex right-hand
+// sides, factored). Floor bytes: a, b, c read, d read, x written: 5 x 16 bytes per unknown for
+// complex systems, 3 x 8 + 2 x 16 for real coefficients; factored, d read and x written.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -124,10 +125,11 @@ void lapack_zgtsv_benchmark(benchmark::State& state) {
   report(state, t, 5.0 * sizeof(zcomplex) * n * nsys, double(n) * nsys);
 }
 
-// The factored solve of Algo (thomas or thomas_pcr) on complex systems: factors made once.
-template <class Layout, class Algo>
+// The factored solve of Algo (thomas, thomas_pcr or automatic) on complex systems, or on real
+// ones (C = double) with complex right-hand sides: factors made once.
+template <class Layout, class Algo, class C = zcomplex>
 void complex_factored_benchmark(benchmark::State& state) {
-  const complex_batch<Layout, zcomplex> batch(state);
+  const complex_batch<Layout, C> batch(state);
   const host_exec exec;
   const auto f = bandsolve::factorize(exec, Algo{}, batch.a, batch.b, batch.c, batch.nsys);
   exec.fence();
@@ -154,12 +156,13 @@ void register_complex(const char* kind, long n, long nsys) {
       ->Unit(benchmark::kMillisecond);
 }
 
-template <class Layout, class Algo>
+template <class Layout, class Algo, class C = zcomplex>
 void register_complex_factored(long n, long nsys) {
   const std::string name = std::string(Algo::name) + "/factored/" + complex_layout_name<Layout>() +
-                           "/complex_double/n:" + std::to_string(n) + "/nsys:" +
-                           std::to_string(nsys);
-  benchmark::RegisterBenchmark(name.c_str(), complex_factored_benchmark<Layout, Algo>)
+                           (bandsolve::is_complex_v<C> ? "/complex_double"
+                                                       : "/double_coef_complex_rhs") +
+                           "/n:" + std::to_string(n) + "/nsys:" + std::to_string(nsys);
+  benchmark::RegisterBenchmark(name.c_str(), complex_factored_benchmark<Layout, Algo, C>)
       ->Args({n, nsys})
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
@@ -192,6 +195,20 @@ void register_few_long(long n, long nsys) {
   register_complex_factored<column, algo::thomas>(n, nsys);
   register_complex_factored<column, algo::thomas_pcr>(n, nsys);
   register_zgtsv(n, nsys);
+}
+
+// Few long real systems with complex right-hand sides, factored: Thomas's factors against the
+// partition method's (which solves the real and imaginary parts in turn) and automatic's pick.
+void register_few_long_complex_rhs(long n, long nsys) {
+  namespace algo = bandsolve::algo;
+  using bandsolve::layout::column;
+  using bandsolve::layout::row;
+  register_complex_factored<row, algo::thomas, double>(n, nsys);
+  register_complex_factored<row, algo::thomas_pcr, double>(n, nsys);
+  register_complex_factored<row, algo::automatic, double>(n, nsys);
+  register_complex_factored<column, algo::thomas, double>(n, nsys);
+  register_complex_factored<column, algo::thomas_pcr, double>(n, nsys);
+  register_complex_factored<column, algo::automatic, double>(n, nsys);
 }
 
 // The factored crossover between the hybrid and Thomas (2^21 unknowns as 16 to 128 systems).
@@ -237,6 +254,8 @@ const bool registered = [] {
   register_complex<bandsolve::layout::interleaved<8>, double>("double_coef_complex_rhs", n, nsys);
   register_zgtsv(n, nsys);
   for (const long rows : {1L << 21, 1L << 18, 1L << 16}) register_few_long(rows, (1L << 21) / rows);
+  for (const long rows : {1L << 21, 1L << 19, 1L << 17})
+    register_few_long_complex_rhs(rows, (1L << 21) / rows);
   for (const long rows : {1L << 20, 1L << 19, 1L << 17, 1L << 15, 1L << 14, 1L << 12})
     register_factored_crossover(rows, (1L << 21) / rows);
   for (const long rows :

@@ -2,7 +2,8 @@
 // Kokkos::complex<double> against LAPACK cgtsv/zgtsv: every layout and strided subviews, every
 // work shape of the hybrid (a pack of whole systems, a team per system, one system per work
 // item, the partition path), its factorization, the device kernels run on the host space, info
-// codes of complex pivots, and automatic with real coefficients and complex right-hand sides.
+// codes of complex pivots, and automatic with real coefficients and complex right-hand sides
+// (one-shot and factored).
 #include "complex_support.hpp"
 #include "pcr_support.hpp"
 
@@ -384,6 +385,75 @@ TEMPLATE_TEST_CASE("automatic with real coefficients and complex right-hand side
         check(float(), nsys, n, false);
         check(double(), nsys, n, true);
       }
+  });
+}
+
+// factorize(automatic) of real matrices, then f.solve with complex right-hand sides: Thomas's
+// factors for full packs and short batches, the partition method's for few long systems (whose
+// solve takes the real and imaginary parts of d in turn, in place), in every layout: row, column,
+// interleaved<4> (3 systems in 4 lanes, the padding lane untouched) and strided views of padded
+// rows. Two solves per factorization.
+TEMPLATE_TEST_CASE("factorize(automatic) of real lines solves complex right-hand sides",
+                   "[automatic][complex][factor]", float, double) {
+  using R = TestType;
+  using D = cplx<R>;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 1700;
+    auto check = [&](auto layout, std::size_t nsys, std::size_t n) {
+      using Layout = decltype(layout);
+      const auto p = random_dominant_any<R>(nsys, n, seed++);
+      uploaded<Layout, Exec, R, D> v(p, std::vector<D>(nsys * n));
+      auto f = bandsolve::factorize(exec, algo::automatic{}, v.a, v.b, v.c, nsys);
+      const bool hybrid = f.choice() == bandsolve::tridiag_choice::thomas_pcr;
+      INFO(bstest::layout_name<Layout>() << ", n = " << n << ", nsys = " << nsys
+                                         << (hybrid ? ", the partition method" : ", Thomas"));
+      CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+      for (int k = 0; k < 2; ++k) {
+        const auto rhs = bstest::random_complex_rhs<D>(nsys * n, seed++);
+        uploaded<Layout, Exec, R, D> w(p, rhs);
+        f.solve(exec, w.d);
+        exec.fence();
+        CHECK(max_rel_diff1(bstest::to_host(w.d, nsys), lapack_solve(p, rhs), nsys, n) <=
+              complex_reduction_tol<D>(n));
+        if constexpr (std::is_same_v<Layout, bl::interleaved<4>>) {
+          const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w.d);
+          for (std::size_t i = 0; i < n; ++i) CHECK(h(0, i, 3) == D(0));  // the padding lane
+        }
+      }
+      return hybrid;
+    };
+    // 3 systems of 5000 rows: more than one pack's worth of unknowns, fewer systems than a pack.
+    CHECK(check(bl::row{}, 3, 5000));
+    CHECK(check(bl::column{}, 3, 5000));
+    CHECK(check(bl::interleaved<4>{}, 3, 5000));
+    CHECK(check(bl::row{}, 1, 9001));
+    CHECK_FALSE(check(bl::row{}, 37, 40));
+    CHECK_FALSE(check(bl::column{}, 2, 100));
+    // Strided: padded rows (3 values of padding after each system), coefficients alike.
+    const std::size_t nsys = 2, n = 3001;
+    const auto p = random_dominant_any<R>(nsys, n, seed++);
+    const auto rhs = bstest::random_complex_rhs<D>(nsys * n, seed++);
+    auto padded = [&](const char* label, auto value, const auto& values) {
+      using V = decltype(value);
+      Kokkos::View<V**, Kokkos::LayoutRight, Mem> full(std::string(label), nsys, n + 3);
+      for (std::size_t s = 0; s < nsys; ++s)
+        for (std::size_t i = 0; i < n + 3; ++i) full(s, i) = i < n ? values[s * n + i] : V(7);
+      return std::make_pair(full, Kokkos::subview(full, Kokkos::ALL, std::make_pair(0, int(n))));
+    };
+    const auto a = padded("a", R(), p.a), b = padded("b", R(), p.b), c = padded("c", R(), p.c);
+    const auto d = padded("d", D(), rhs);
+    auto f = bandsolve::factorize(exec, algo::automatic{}, a.second, b.second, c.second);
+    CHECK(f.choice() == bandsolve::tridiag_choice::thomas_pcr);
+    f.solve(exec, d.second);
+    exec.fence();
+    std::vector<D> x(nsys * n);
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = 0; i < n; ++i) x[s * n + i] = d.first(s, i);
+    CHECK(max_rel_diff1(x, lapack_solve(p, rhs), nsys, n) <= complex_reduction_tol<D>(n));
+    for (std::size_t s = 0; s < nsys; ++s)
+      for (std::size_t i = n; i < n + 3; ++i) CHECK(d.first(s, i) == D(7));
   });
 }
 

@@ -2,7 +2,8 @@
 // algo::automatic's factored form: factor once with the algorithm the batch's shape calls for.
 //
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{}, a, b, c[, nsys]);
-//   f.solve(exec, d);   // any number of times; f.info() holds the factorization's codes
+//   f.solve(exec, d);   // any number of times; f.info() holds the factorization's codes; d of
+//                       // the factored type, or Kokkos::complex of it over real factors
 //   f.choice();         // what was picked (tridiag_choice::thomas or thomas_pcr)
 //   bandsolve::choose_factored_tridiag<Layout, T>(nsys, n, threads)   // what it would pick
 //
@@ -117,14 +118,15 @@ class automatic_factorization {
   std::size_t storage_bytes() const { return visit([](const auto& f) { return f.storage_bytes(); }); }
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices, of the
-  // factored scalar type), in place. Enqueued on exec, not fenced.
+  // factored scalar type, or its Kokkos::complex over real factors), in place. Enqueued on exec,
+  // not fenced.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
     static_assert(Kokkos::is_view<DView>::value,
                   "bandsolve::automatic_factorization::solve: d must be a Kokkos::View");
-    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+    static_assert(is_rhs_of_v<Scalar, typename DView::value_type>,
                   "bandsolve::automatic_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type (complex right-hand sides: factorize with algo::thomas)");
+                  "factored scalar type, or of its Kokkos::complex over real factors");
     if (!initialized_)
       detail::throw_invalid_argument("bandsolve::automatic_factorization::solve",
                                      "this factorization is empty (default-constructed)");

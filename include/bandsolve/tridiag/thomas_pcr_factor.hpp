@@ -14,6 +14,9 @@
 // Thomas and the one-shot hybrid report); such systems solve to inf/NaN.
 // The factorization sweeps each system's rows in order (SIMD across the systems of a lane block,
 // blocks shared by the threads): with one system it runs on one thread.
+// Over real factors d may be Kokkos::complex of the same precision: its real and imaginary parts
+// are solved in turn as real right-hand sides (partition_factored_parts_launch,
+// partition_factored_parts_lanes).
 // Host backends only (serial, openmp_simd): on a device execution space factorize does not
 // compile (a static_assert says so); factorize(exec, algo::thomas{}, ...) is the device's
 // factored solve.
@@ -23,6 +26,7 @@
 #include <bandsolve/tridiag/partition_factor_kernel.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 
+#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -251,6 +255,29 @@ void partition_factored_launch(const ExecutionSpace& exec, const partition_plan&
                });
 }
 
+// A solve of complex right-hand sides d over the real factors of fp: the real and then the
+// imaginary parts, each as a real right-hand side read in place (every other real of d), one
+// system per block (the factors read at each system's lane, as for d whose systems are not side
+// by side). Each part reads all of d: twice the traffic of a real solve per pass.
+template <class ExecutionSpace, class DView, class T, class Memory>
+void partition_factored_parts_launch(const ExecutionSpace& exec, const partition_plan& fp,
+                                     const partition_factors<T, Memory>& f, const DView& d) {
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  const partition_plan p = at_least_one_chunk(make_partition_plan(fp.n, fp.nsys, 1, 1, fp.M));
+  const int threads = concurrency_of(exec);
+  for (index_t part = 0; part < 2; ++part) {
+    const auto d_of = KOKKOS_LAMBDA(index_t g) {
+      const auto sd = system_of(d, p.first_system(g));
+      return lane_array<T>{reinterpret_cast<T*>(sd.p) + part, 2 * sd.stride};
+    };
+    launch_teams(exec, "bandsolve::thomas_pcr_factorization::solve(complex d)", 1, threads,
+                 factored_scratch_bytes<T, 1>(p, threads),
+                 KOKKOS_LAMBDA(const member_type& team, const index_t, void* scratch) {
+                   partition_factored_team<T, 1, false>(team, p, fp, f, d_of, scratch);
+                 });
+  }
+}
+
 // Calls f(std::integral_constant<int, LB>) for the runtime lanes of a plan of T over Layout.
 template <class T, class Layout, class F>
 void with_lanes(index_t lanes, const F& f) {
@@ -265,6 +292,65 @@ void with_lanes(index_t lanes, const F& f) {
     if (lanes == wide / 8) return f(std::integral_constant<int, wide / 8>{});
   }
   f(std::integral_constant<int, 1>{});
+}
+
+// The kept scratch of partition_factored_parts_lanes (its own, so that the solves it runs, which
+// take the default kept scratch, never wait on its lock).
+struct complex_parts_tag {};
+
+// A solve of complex right-hand sides d over the real factors of fp, whose systems lie side by
+// side in lane blocks (fp.lanes > 1 and lanes_adjacent(d)): the real and imaginary parts copied
+// into two real batches of the blocks' shape (column, or interleaved<W> for Layout's packs) in
+// the kept scratch, each solved by the SIMD blocks as a real right-hand side, and copied back
+// into d's systems (padding lanes untouched). Fences exec: the scratch goes back to the cache.
+template <class Layout, class ExecutionSpace, class DView, class T, class Memory>
+void partition_factored_parts_lanes(const ExecutionSpace& exec, const partition_plan& fp,
+                                    const partition_factors<T, Memory>& f, const DView& d) {
+  using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  constexpr bool packs = is_interleaved_layout_v<Layout>;
+  using part_layout = std::conditional_t<packs, Layout, layout::column>;
+  using part_view = typename part_layout::template view_type<T, Memory>;
+  using part = Kokkos::View<typename part_view::data_type, typename part_view::array_layout,
+                            Memory, unmanaged>;
+  const index_t n = fp.n, slots = static_cast<index_t>(capacity(d));
+  const auto values = static_cast<std::size_t>(slots) * static_cast<std::size_t>(n);
+  std::unique_lock<std::mutex> lock;
+  const auto buffer = scratch_buffer<Memory, complex_parts_tag>(
+      exec, "bandsolve::thomas_pcr_factorization::solve(complex d)", 2 * values * sizeof(T),
+      lock);
+  T* const base = reinterpret_cast<T*>(buffer.data());
+  const auto view_at = [&](T* at) {
+    if constexpr (packs)
+      return part(at, static_cast<std::size_t>(slots / Layout::width),
+                  static_cast<std::size_t>(n));
+    else
+      return part(at, static_cast<std::size_t>(slots), static_cast<std::size_t>(n));
+  };
+  const part re = view_at(base), im = view_at(base + values);
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  const index_t nsys = fp.nsys;
+  const auto rows = range(exec, 0, static_cast<typename range::member_type>(n));
+  Kokkos::parallel_for(
+      "bandsolve::thomas_pcr_factorization::solve(complex d, parts)", rows,
+      KOKKOS_LAMBDA(const index_t i) {
+        for (index_t s = 0; s < slots; ++s) {
+          const auto z = at(d, s, i);
+          at(re, s, i) = z.real();
+          at(im, s, i) = z.imag();
+        }
+      });
+  with_lanes<T, Layout>(fp.lanes, [&](auto lanes) {
+    constexpr int LB = decltype(lanes)::value;
+    partition_factored_launch<LB, Layout>(exec, fp, fp, f, re);
+    partition_factored_launch<LB, Layout>(exec, fp, fp, f, im);
+  });
+  Kokkos::parallel_for(
+      "bandsolve::thomas_pcr_factorization::solve(complex d, x)", rows,
+      KOKKOS_LAMBDA(const index_t i) {
+        for (index_t s = 0; s < nsys; ++s)
+          at(d, s, i) = typename DView::non_const_value_type(at(re, s, i), at(im, s, i));
+      });
+  exec.fence();
 }
 
 // Lets factorize() build a factorization without making its members public.
@@ -309,9 +395,9 @@ class thomas_pcr_factorization {
     static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
                   "bandsolve::thomas_pcr_factorization::solve: d must use the layout that was "
                   "factored");
-    static_assert(std::is_same_v<typename DView::value_type, Scalar>,
+    static_assert(is_rhs_of_v<Scalar, typename DView::value_type>,
                   "bandsolve::thomas_pcr_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type");
+                  "factored scalar type, or of its Kokkos::complex over real factors");
     static_assert(
         Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
         "bandsolve::thomas_pcr_factorization::solve: d must be accessible from the execution "
@@ -333,9 +419,15 @@ class thomas_pcr_factorization {
       detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
                                      plan_.nsys);
     if (plan_.nsys == 0 || plan_.n == 0) return;
-    // Factor blocks of several lanes read d's rows of a block as one run: d must lay its systems
-    // side by side too; otherwise each system is its own block, reading its lane of the factors.
-    if (plan_.lanes > 1 && detail::lanes_adjacent(d)) {
+    if constexpr (is_complex_over_real_v<Scalar, typename DView::value_type>) {
+      if (plan_.lanes > 1 && detail::lanes_adjacent(d))
+        detail::partition_factored_parts_lanes<Layout>(exec, plan_, f_, d);
+      else
+        detail::partition_factored_parts_launch(exec, plan_, f_, d);
+    } else if (plan_.lanes > 1 && detail::lanes_adjacent(d)) {
+      // Factor blocks of several lanes read d's rows of a block as one run: d must lay its
+      // systems side by side too; otherwise each system is its own block, reading its lane of
+      // the factors.
       detail::with_lanes<Scalar, Layout>(plan_.lanes, [&](auto lanes) {
         constexpr int LB = decltype(lanes)::value;
         detail::partition_factored_launch<LB, Layout>(exec, plan_, plan_, f_, d);
