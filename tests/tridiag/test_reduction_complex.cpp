@@ -390,9 +390,10 @@ TEMPLATE_TEST_CASE("automatic with real coefficients and complex right-hand side
 
 // factorize(automatic) of real matrices, then f.solve with complex right-hand sides: Thomas's
 // factors for full packs and short batches, the partition method's for few long systems (whose
-// solve takes the real and imaginary parts of d in turn, in place), in every layout: row, column,
+// solve takes the real and imaginary parts of d in turn), in row and column layouts; the
+// partition method's factorization itself (factorize(thomas_pcr), what automatic holds there) in
 // interleaved<4> (3 systems in 4 lanes, the padding lane untouched) and strided views of padded
-// rows. Two solves per factorization.
+// rows and of padded columns (padding untouched). Two solves per factorization.
 TEMPLATE_TEST_CASE("factorize(automatic) of real lines solves complex right-hand sides",
                    "[automatic][complex][factor]", float, double) {
   using R = TestType;
@@ -401,12 +402,15 @@ TEMPLATE_TEST_CASE("factorize(automatic) of real lines solves complex right-hand
     using Exec = decltype(exec);
     using Mem = typename Exec::memory_space;
     std::uint32_t seed = 1700;
-    auto check = [&](auto layout, std::size_t nsys, std::size_t n) {
+    // Returns whether the partition method's factors solved (always for algo::thomas_pcr).
+    auto check = [&](auto layout, auto method, std::size_t nsys, std::size_t n) {
       using Layout = decltype(layout);
       const auto p = random_dominant_any<R>(nsys, n, seed++);
       uploaded<Layout, Exec, R, D> v(p, std::vector<D>(nsys * n));
-      auto f = bandsolve::factorize(exec, algo::automatic{}, v.a, v.b, v.c, nsys);
-      const bool hybrid = f.choice() == bandsolve::tridiag_choice::thomas_pcr;
+      auto f = bandsolve::factorize(exec, method, v.a, v.b, v.c, nsys);
+      bool hybrid = true;
+      if constexpr (std::is_same_v<decltype(method), algo::automatic>)
+        hybrid = f.choice() == bandsolve::tridiag_choice::thomas_pcr;
       INFO(bstest::layout_name<Layout>() << ", n = " << n << ", nsys = " << nsys
                                          << (hybrid ? ", the partition method" : ", Thomas"));
       CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
@@ -425,35 +429,55 @@ TEMPLATE_TEST_CASE("factorize(automatic) of real lines solves complex right-hand
       return hybrid;
     };
     // 3 systems of 5000 rows: more than one pack's worth of unknowns, fewer systems than a pack.
-    CHECK(check(bl::row{}, 3, 5000));
-    CHECK(check(bl::column{}, 3, 5000));
-    CHECK(check(bl::interleaved<4>{}, 3, 5000));
-    CHECK(check(bl::row{}, 1, 9001));
-    CHECK_FALSE(check(bl::row{}, 37, 40));
-    CHECK_FALSE(check(bl::column{}, 2, 100));
-    // Strided: padded rows (3 values of padding after each system), coefficients alike.
-    const std::size_t nsys = 2, n = 3001;
+    CHECK(check(bl::row{}, algo::automatic{}, 3, 5000));
+    CHECK(check(bl::column{}, algo::automatic{}, 3, 5000));
+    CHECK(check(bl::row{}, algo::automatic{}, 1, 9001));
+    CHECK_FALSE(check(bl::row{}, algo::automatic{}, 37, 40));
+    CHECK_FALSE(check(bl::column{}, algo::automatic{}, 2, 100));
+    check(bl::interleaved<4>{}, algo::thomas_pcr{}, 3, 5000);
+    // Strided: padded rows (3 values of padding after each system: each system its own block,
+    // d read in place) and padded columns (3 systems' worth of padding after each row: the
+    // systems side by side, d copied into two real batches), coefficients alike.
+    const std::size_t nsys = 3, n = 3001;
     const auto p = random_dominant_any<R>(nsys, n, seed++);
     const auto rhs = bstest::random_complex_rhs<D>(nsys * n, seed++);
-    auto padded = [&](const char* label, auto value, const auto& values) {
-      using V = decltype(value);
-      Kokkos::View<V**, Kokkos::LayoutRight, Mem> full(std::string(label), nsys, n + 3);
+    auto strided = [&](auto array_layout) {
+      using ArrayLayout = decltype(array_layout);
+      constexpr bool rows = std::is_same_v<ArrayLayout, Kokkos::LayoutRight>;
+      INFO("strided, " << (rows ? "padded rows" : "padded columns"));
+      // Element (s, i) at full(s, i): extents (nsys, n + 3) in LayoutRight (padded rows), or
+      // (nsys + 3, n) in LayoutLeft (padded columns, the systems side by side).
+      auto padded = [&](const char* label, auto value, const auto& values) {
+        using V = decltype(value);
+        using full_view = Kokkos::View<V**, ArrayLayout, Mem>;
+        const full_view full = rows ? full_view(std::string(label), nsys, n + 3)
+                                    : full_view(std::string(label), nsys + 3, n);
+        for (std::size_t s = 0; s < full.extent(0); ++s)
+          for (std::size_t i = 0; i < full.extent(1); ++i)
+            full(s, i) = s < nsys && i < n ? values[s * n + i] : V(7);
+        const Kokkos::View<V**, Kokkos::LayoutStride, Mem> view(
+            full.data(), Kokkos::LayoutStride(nsys, rows ? n + 3 : 1, n, rows ? 1 : nsys + 3));
+        return std::make_pair(full, view);
+      };
+      const auto a = padded("a", R(), p.a), b = padded("b", R(), p.b), c = padded("c", R(), p.c);
+      const auto d = padded("d", D(), rhs);
+      CHECK(det::lanes_adjacent(d.second) == !rows);
+      auto f = bandsolve::factorize(exec, algo::thomas_pcr{}, a.second, b.second, c.second);
+      CHECK((f.lanes() > 1) == !rows);
+      f.solve(exec, d.second);
+      exec.fence();
+      std::vector<D> x(nsys * n);
       for (std::size_t s = 0; s < nsys; ++s)
-        for (std::size_t i = 0; i < n + 3; ++i) full(s, i) = i < n ? values[s * n + i] : V(7);
-      return std::make_pair(full, Kokkos::subview(full, Kokkos::ALL, std::make_pair(0, int(n))));
+        for (std::size_t i = 0; i < n; ++i) x[s * n + i] = d.first(s, i);
+      CHECK(max_rel_diff1(x, lapack_solve(p, rhs), nsys, n) <= complex_reduction_tol<D>(n));
+      std::size_t touched = 0;
+      for (std::size_t s = 0; s < d.first.extent(0); ++s)
+        for (std::size_t i = 0; i < d.first.extent(1); ++i)
+          touched += (s >= nsys || i >= n) && d.first(s, i) != D(7);
+      CHECK(touched == 0);
     };
-    const auto a = padded("a", R(), p.a), b = padded("b", R(), p.b), c = padded("c", R(), p.c);
-    const auto d = padded("d", D(), rhs);
-    auto f = bandsolve::factorize(exec, algo::automatic{}, a.second, b.second, c.second);
-    CHECK(f.choice() == bandsolve::tridiag_choice::thomas_pcr);
-    f.solve(exec, d.second);
-    exec.fence();
-    std::vector<D> x(nsys * n);
-    for (std::size_t s = 0; s < nsys; ++s)
-      for (std::size_t i = 0; i < n; ++i) x[s * n + i] = d.first(s, i);
-    CHECK(max_rel_diff1(x, lapack_solve(p, rhs), nsys, n) <= complex_reduction_tol<D>(n));
-    for (std::size_t s = 0; s < nsys; ++s)
-      for (std::size_t i = n; i < n + 3; ++i) CHECK(d.first(s, i) == D(7));
+    strided(Kokkos::LayoutRight{});
+    strided(Kokkos::LayoutLeft{});
   });
 }
 
