@@ -7,7 +7,8 @@
 // A solving rank assembles its lines' reduced systems (K = sum of k over the ranks rows each) as
 // a row batch and solves them with the single-process Thomas solve (or its factorization).
 // Words per reduced row on the way there: 3 for a one-shot solve (the two off-diagonal
-// coefficients and the right-hand side; the diagonal is 1), 2 when factorizing (coefficients),
+// coefficients and the right-hand side; the diagonal is 1; 2 for complex d over real lines,
+// reduced_rows.hpp), 2 when factorizing (coefficients),
 // 1 for a factored solve (right-hand side); 1 on the way back (the interface value).
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/datatype.hpp>
