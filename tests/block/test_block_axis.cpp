@@ -33,6 +33,7 @@ TEST_CASE("solve_along(block_thomas) matches LAPACK gbsv on every axis, host bac
   });
 }
 
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("solve_along(block_thomas) matches LAPACK gbsv on every axis, device backend",
           "[block_thomas][axis][lapack][device]") {
   bstest::for_each_exec([](auto exec) {
@@ -48,6 +49,7 @@ TEST_CASE("solve_along(block_thomas) matches LAPACK gbsv on every axis, device b
                                                                         dev);
   });
 }
+#endif
 
 TEST_CASE("solve_along_add(block_thomas) adds x into u on every axis, d left as it was",
           "[block_thomas][axis][add][lapack]") {

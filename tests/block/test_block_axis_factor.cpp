@@ -28,6 +28,7 @@ TEST_CASE("factorize_along(block_thomas) solves match LAPACK gbsv on every axis"
   });
 }
 
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("factorize_along(block_thomas) on the device backend matches LAPACK gbsv",
           "[block_thomas][axis][factor][lapack][device]") {
   bstest::for_each_exec([](auto exec) {
@@ -38,6 +39,7 @@ TEST_CASE("factorize_along(block_thomas) on the device backend matches LAPACK gb
         exec, 2, block_thomas{block_thomas::pivoting::partial}, dev);
   });
 }
+#endif
 
 TEST_CASE("block_axis_factorization::solve_add adds x into u on every axis, d left as it was",
           "[block_thomas][axis][factor][add][lapack]") {

@@ -244,6 +244,7 @@ TEST_CASE("release_scratch_cache frees every kept buffer, solve_along_add's copy
   CHECK(freed_copy >= lines * rows * sizeof(double));
 }
 
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("solve_along_add on the device backend keeps its copy of d between calls",
           "[scratch][device]") {
   // Lines of 3 rows take no register chunks, so the device backend adds through a copy of d:
@@ -279,3 +280,4 @@ TEST_CASE("solve_along_add on the device backend keeps its copy of d between cal
       CHECK(u(lines - 1, i) == Catch::Approx(2 * d(lines - 1, i)));
   }
 }
+#endif

@@ -313,11 +313,13 @@ TEST_CASE("mpi::solve and mpi::factorize: real coefficients with complex right-h
   check_lines<layout::strided, float, zfloat>();
 }
 
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("mpi::solve and mpi::factorize: complex lines on the device backend's passes", "[mpi]") {
   check_lines<layout::row, zdouble, zdouble, passes::device>();
   check_lines<layout::column, zfloat, zfloat, passes::device>();
   check_lines<layout::row, double, zdouble, passes::device>();
 }
+#endif
 
 // Lines in batches of 64 (the fewest options::batch_bytes_per_thread allows: 3 batches of the
 // 150 lines on one thread, the last one shorter), parts longer than a tile of the row passes, and a

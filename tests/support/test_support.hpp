@@ -98,6 +98,13 @@ class bernoulli {
 // per-thread scratch are OpenMP's. CTest runs each test again on one OpenMP thread, which takes
 // the work shapes of Kokkos::Serial. BANDSOLVE_TEST_EVERY_HOST_SPACE=ON runs both spaces.
 
+// The device backend's cases in the host units (backend::device on the host space) compile
+// where BANDSOLVE_TESTS_DEVICE_BACKEND is 1: tests/CMakeLists.txt sets it with the option that
+// builds tests/device (BANDSOLVE_TEST_DEVICE_KERNELS_ON_HOST); a unit compiled by hand has them.
+#ifndef BANDSOLVE_TESTS_DEVICE_BACKEND
+#define BANDSOLVE_TESTS_DEVICE_BACKEND 1
+#endif
+
 template <class F>
 void for_each_exec(F&& f) {
 #if defined(KOKKOS_ENABLE_SERIAL) && \

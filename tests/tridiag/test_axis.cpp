@@ -435,6 +435,7 @@ TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 4-
 }
 
 #if !defined(BSTEST_DOUBLES_ONLY)
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEMPLATE_TEST_CASE("solve_along on the device backend matches Thomas and LAPACK on every axis",
                    "[axis][lapack][device]", float, double) {
   std::uint32_t seed = 400;
@@ -443,6 +444,7 @@ TEMPLATE_TEST_CASE("solve_along on the device backend matches Thomas and LAPACK 
   check_every_axis_device<TestType, 4>({3, 4, 5, 35}, seed);
   check_every_axis_device<TestType, 4>({34, 2, 3, 1}, seed);
 }
+#endif
 #endif
 
 // Along x of a contiguous LayoutRight cube the lines of all y form one lane row (as columns do):

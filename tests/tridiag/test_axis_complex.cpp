@@ -205,7 +205,9 @@ template <class C, class D>
 void check_both_backends() {
   using host = bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>;
   check_every_case<C, D, host>("host backend");
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
   check_every_case<C, D, bandsolve::backend::device>("device backend");
+#endif
 }
 
 template <class C, class D, class Backend>
@@ -233,8 +235,10 @@ TEST_CASE("solve_along of complex right-hand sides over real lines", "[axis]") {
 TEST_CASE("solve_along(symmetric) of complex right-hand sides over real lines", "[axis]") {
   using host = bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>;
   check_every_symmetric_case<double, Kokkos::complex<double>, host>("host backend");
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
   check_every_symmetric_case<double, Kokkos::complex<double>, bandsolve::backend::device>(
       "device backend");
+#endif
   check_every_symmetric_case<float, Kokkos::complex<float>, host>("host backend");
 }
 
@@ -242,10 +246,14 @@ TEST_CASE("solve_along(symmetric) of Hermitian lines", "[axis]") {
   using host = bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>;
   using Z = Kokkos::complex<double>;
   check_every_symmetric_case<Z, Z, host>("host backend");
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
   check_every_symmetric_case<Z, Z, bandsolve::backend::device>("device backend");
+#endif
   using W = Kokkos::complex<float>;
   check_every_symmetric_case<W, W, host>("host backend");
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
   check_every_symmetric_case<W, W, bandsolve::backend::device>("device backend");
+#endif
 }
 
 TEST_CASE("solve_along(symmetric) of Hermitian lines reports a pivot that is not positive",

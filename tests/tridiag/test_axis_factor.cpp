@@ -320,6 +320,7 @@ TEST_CASE("factorize_along(thomas) solves every line along every axis",
   });
 }
 
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("factorize_along(thomas) on the device backend solves every line along every axis",
           "[axis][factor][thomas][device]") {
   bstest::for_each_exec([](auto exec) {
@@ -330,6 +331,7 @@ TEST_CASE("factorize_along(thomas) on the device backend solves every line along
     check_every_axis<thomas, float, float, true>(exec, dev);
   });
 }
+#endif
 
 TEST_CASE("factorize_along(thomas) solves long gathered lines block by block",
           "[axis][factor][thomas]") {
@@ -466,6 +468,7 @@ TEST_CASE("factorize_along(periodic) solves every line along every axis",
   });
 }
 
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("factorize_along(periodic) on the device backend solves every line along every axis",
           "[axis][factor][periodic][device]") {
   bstest::for_each_exec([](auto exec) {
@@ -475,6 +478,7 @@ TEST_CASE("factorize_along(periodic) on the device backend solves every line alo
     check_every_axis<periodic, float, Kokkos::complex<float>, false>(exec, dev);
   });
 }
+#endif
 
 TEST_CASE("factorize_along(periodic) reports bad pivots on their lines' numbers",
           "[axis][factor][periodic][info]") {
@@ -541,6 +545,7 @@ TEST_CASE("factorize_along(partial_pivoting) solves every line along every axis"
   });
 }
 
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("factorize_along(partial_pivoting) on the device backend solves every line along "
           "every axis",
           "[axis][factor][pivoting][device]") {
@@ -551,6 +556,7 @@ TEST_CASE("factorize_along(partial_pivoting) on the device backend solves every 
     check_every_axis<partial_pivoting, float, Kokkos::complex<float>, false>(exec, dev);
   });
 }
+#endif
 
 TEST_CASE("factorize_along(partial_pivoting) reports zero pivots on their lines' numbers",
           "[axis][factor][pivoting][info]") {
@@ -576,6 +582,7 @@ TEST_CASE("factorize_along(symmetric) solves every line along every axis",
   });
 }
 
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("factorize_along(symmetric) on the device backend solves every line along every axis",
           "[axis][factor][symmetric][device]") {
   bstest::for_each_exec([](auto exec) {
@@ -586,6 +593,7 @@ TEST_CASE("factorize_along(symmetric) on the device backend solves every line al
                                                                                         dev);
   });
 }
+#endif
 
 TEST_CASE("factorize_along(symmetric) reports pivots that are not positive on their lines' "
           "numbers",

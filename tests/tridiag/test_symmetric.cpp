@@ -663,6 +663,7 @@ TEST_CASE("solve_along(symmetric) matches ?sptsv along every axis, float", "[sym
 
 // The device backend's kernels on the host spaces: lines a thread each, lines in row tiles
 // (unit-stride axis), rank-4 batch axes that fold and (strided) that do not.
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEST_CASE("solve_along(symmetric) on the device backend matches ?ptsv along every axis",
           "[symmetric][axis][device]") {
   check_along_shapes<double, 2, nd_kind::right, false, true>({{3, 37}, {64, 33}});
@@ -678,6 +679,7 @@ TEST_CASE("solve_along(symmetric) on the device backend matches ?ptsv along ever
     check_along<double, 3, nd_kind::left, true, Exec, true>(exec, {6, 9, 5, 0}, 2, {{0, 3}});
   });
 }
+#endif
 
 // solve_along_add: u in d's kind and in another, full and shared coefficients, on both backends;
 // lines that fill whole packs (64 doubles or 128 floats along the lane axis) and partial ones.

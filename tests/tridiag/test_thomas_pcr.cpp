@@ -90,6 +90,7 @@ TEMPLATE_LIST_TEST_CASE("thomas_pcr solves every n = 1..70 in every layout",
 // the host spaces: a thread per system for full batches, Thomas's chunk method over many teams
 // for few long systems (forced here by lowering its thresholds, with 4-row chunks so that short
 // systems have several levels); info agreed with Thomas's LU pivots as on the host.
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
 TEMPLATE_TEST_CASE("thomas_pcr on the device backend", "[thomas_pcr][device]", float, double) {
   using T = TestType;
   namespace dev = bandsolve::detail::device;
@@ -135,6 +136,7 @@ TEMPLATE_TEST_CASE("thomas_pcr on the device backend", "[thomas_pcr][device]", f
   });
   std::tie(dev::long_system_min_rows, dev::long_system_fill, dev::long_chunk_rows) = saved;
 }
+#endif
 
 TEMPLATE_TEST_CASE("thomas_pcr with many chunks: every n = 1..70 with 2- and 3-row chunks",
                    "[thomas_pcr][chunks]", float, double) {
