@@ -67,7 +67,8 @@ struct lines {
     return matrix_row(s, g)[static_cast<std::size_t>(which)];
   }
   // a, b and c of row g of line s, each hash drawn once (the tests draw every row of every line
-  // for the reference, which dominated the sanitized tests' time drawn a coefficient at a time).
+  // for the reference, which dominated the sanitized tests' time drawn a coefficient at a time;
+  // the empty() checks spare unoptimized builds the iterator calls of an empty list).
   std::array<T, 3> matrix_row(std::size_t s, std::size_t g) const {
     if (shared) s = 0;
     if (!zero_rows.empty())
