@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_banded_axis {  // units compile in groups: tests/CMakeLists.txt
+
 using bandsolve::algo::banded_lu;
 using bstest::at;
 using bstest::extend;
@@ -517,3 +519,5 @@ TEST_CASE("factorize_along(banded_lu) of empty grids and lines of no rows",
   CHECK(g.nsys() == 6);
   CHECK(bstest::info_to_host(g.info()) == std::vector<int>(6, 0));
 }
+
+}  // namespace test_banded_axis

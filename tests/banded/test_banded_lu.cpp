@@ -3,9 +3,17 @@
 // several right-hand sides, n smaller than the bandwidth, compiled and run-time bandwidths,
 // batches that are not multiples of the pack width (banded_lu_cases.hpp), and argument errors.
 // Every check runs on the tests' host space (bstest::for_each_exec).
+// banded_lu_cases.hpp, included below inside this unit's namespace, finds its headers here.
+#include "banded_support.hpp"
+
 #include <bandsolve/bandsolve.hpp>
 
+#include <catch2/catch_all.hpp>
+
 #include <tuple>
+#include <vector>
+
+namespace test_banded_lu {  // units compile in groups: tests/CMakeLists.txt
 
 namespace {
 // Pack widths in the solver: interleaved<W> packs of W; row and column blocks of 64 bytes of
@@ -90,3 +98,5 @@ TEST_CASE("banded: band_at, rhs_at and the row layout's LAPACK addresses", "[ban
   CHECK(bs(2, 1, 1) == 5.0);
   CHECK(bs.data()[2 + 3 * 1 + 12 * 1] == 5.0);
 }
+
+}  // namespace test_banded_lu

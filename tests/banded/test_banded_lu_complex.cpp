@@ -1,9 +1,17 @@
 // Batched banded LU in Kokkos::complex<float> and Kokkos::complex<double> against LAPACK
 // ?gbsv / ?gbtrf (zgbsv, cgbsv): the cases of banded_lu_cases.hpp. Pivots are chosen by
 // |re| + |im| as izamax does, so they match LAPACK's exactly.
+// banded_lu_cases.hpp, included below inside this unit's namespace, finds its headers here.
+#include "banded_support.hpp"
+
 #include <bandsolve/bandsolve.hpp>
 
+#include <catch2/catch_all.hpp>
+
 #include <tuple>
+#include <vector>
+
+namespace test_banded_lu_complex {  // units compile in groups: tests/CMakeLists.txt
 
 namespace {
 // Pack widths of row and column blocks: 4 complex<double>, 8 complex<float>.
@@ -15,3 +23,5 @@ using layout_scalar_list =
 }  // namespace
 
 #include "banded_lu_cases.hpp"
+
+}  // namespace test_banded_lu_complex

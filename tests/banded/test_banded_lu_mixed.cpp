@@ -11,6 +11,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_banded_lu_mixed {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 namespace bl = bandsolve::layout;
@@ -84,3 +86,5 @@ TEMPLATE_LIST_TEST_CASE("banded_lu: real band, complex right-hand sides match LA
         }
   });
 }
+
+}  // namespace test_banded_lu_mixed

@@ -12,6 +12,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_banded_lu_scratch {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 namespace bl = bandsolve::layout;
@@ -132,3 +134,5 @@ TEMPLATE_TEST_CASE("banded_lu: one long system and 3 systems solve as LAPACK and
       }
   });
 }
+
+}  // namespace test_banded_lu_scratch

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_banded_lu_strided {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 using bandsolve::algo::banded_lu;
@@ -185,3 +187,5 @@ TEST_CASE("banded_lu strided: a strided band needs strided right-hand sides of i
                     Catch::Matchers::Equals(
                         "bandsolve::solve(banded_lu): b has 5 rows but ab has n = 6 columns"));
 }
+
+}  // namespace test_banded_lu_strided

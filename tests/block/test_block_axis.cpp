@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+namespace test_block_axis {  // units compile in groups: tests/CMakeLists.txt
+
 TEST_CASE("solve_along(block_thomas) matches LAPACK gbsv on every axis, host backend",
           "[block_thomas][axis][lapack]") {
   bstest::for_each_exec([](auto exec) {
@@ -197,3 +199,5 @@ TEST_CASE("solve_along(block_thomas) rejects bad input with the function and the
   throws_add([&] { bandsolve::solve_along_add(exec, block_thomas{}, 0, a, b, c, d, u, info); },
              "info.extent(0) = 8 but d has 12 lines along axis 0");
 }
+
+}  // namespace test_block_axis

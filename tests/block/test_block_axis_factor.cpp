@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+namespace test_block_axis_factor {  // units compile in groups: tests/CMakeLists.txt
+
 TEST_CASE("factorize_along(block_thomas) solves match LAPACK gbsv on every axis",
           "[block_thomas][axis][factor][lapack]") {
   bstest::for_each_exec([](auto exec) {
@@ -185,3 +187,5 @@ TEST_CASE("factorize_along(block_thomas) rejects bad input with the function and
   throws([&] { f.solve_add(exec, d, d); }, solve_add, "u overlaps d");
   throws([&] { empty.solve_add(exec, d, u); }, solve_add, "empty");
 }
+
+}  // namespace test_block_axis_factor

@@ -12,6 +12,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_block_thomas {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::algo::block_thomas;
 
@@ -160,3 +162,5 @@ TEST_CASE("block_thomas reads any rank-4 View: LayoutLeft and strided subviews",
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t r = 0; r < m; ++r) CHECK(d2(1, i, r) == 42);
 }
+
+}  // namespace test_block_thomas

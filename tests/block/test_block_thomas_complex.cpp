@@ -15,6 +15,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_block_thomas_complex {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::algo::block_thomas;
 using Exec = Kokkos::DefaultHostExecutionSpace;
@@ -297,3 +299,5 @@ TEMPLATE_LIST_TEST_CASE("block_thomas solves complex right-hand sides of real ma
         check(device{});
       }
 }
+
+}  // namespace test_block_thomas_complex

@@ -11,6 +11,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_block_thomas_factor {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::algo::block_thomas;
 
@@ -91,3 +93,5 @@ TEMPLATE_LIST_TEST_CASE("block_thomas factorization solves match LAPACK gbsv and
         }
   });
 }
+
+}  // namespace test_block_thomas_factor

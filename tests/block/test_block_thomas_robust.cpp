@@ -14,6 +14,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_block_thomas_robust {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::algo::block_thomas;
 using Catch::Matchers::Equals;
@@ -205,3 +207,5 @@ TEST_CASE("block_thomas rejects bad arguments with messages that give the values
                       Equals(fs + "this factorization is empty (default-constructed)"));
   }
 }
+
+}  // namespace test_block_thomas_robust

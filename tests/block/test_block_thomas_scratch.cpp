@@ -11,6 +11,8 @@
 
 #include <vector>
 
+namespace test_block_thomas_scratch {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 namespace bl = bandsolve::layout;
@@ -101,3 +103,5 @@ TEMPLATE_TEST_CASE("block_thomas: one long system and 3 systems solve as LAPACK 
     }
   });
 }
+
+}  // namespace test_block_thomas_scratch

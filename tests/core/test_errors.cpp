@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+namespace test_errors {  // units compile in groups: tests/CMakeLists.txt
+
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::StartsWith;
 namespace bl = bandsolve::layout;
@@ -372,3 +374,5 @@ TEST_CASE("throw_if_failed after a real solve with a zero pivot", "[errors][info
                     StartsWith("step 12: system 6 of 10 failed: ") &&
                         ContainsSubstring("(info = 1); 1 of 10 systems failed"));
 }
+
+}  // namespace test_errors

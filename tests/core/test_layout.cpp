@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_layout {  // units compile in groups: tests/CMakeLists.txt
+
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::StartsWith;
 namespace bl = bandsolve::layout;
@@ -329,3 +331,5 @@ TEST_CASE("convert rejects mismatched rows and capacities", "[layout][convert][e
     exec.fence();
   }
 }
+
+}  // namespace test_layout

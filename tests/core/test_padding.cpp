@@ -11,6 +11,8 @@
 #include <test_support.hpp>
 #include <vector>
 
+namespace test_padding {  // units compile in groups: tests/CMakeLists.txt
+
 namespace algo = bandsolve::algo;
 namespace bl = bandsolve::layout;
 
@@ -316,3 +318,5 @@ TEMPLATE_TEST_CASE(
     }
   }
 }
+
+}  // namespace test_padding

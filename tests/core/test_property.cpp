@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+namespace test_property {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 using exec_space = Kokkos::DefaultHostExecutionSpace;
@@ -347,3 +349,5 @@ TEST_CASE("randomized property test of the host API", "[property]") {
     }
   }
 }
+
+}  // namespace test_property

@@ -18,6 +18,8 @@
 #include <string>
 #include <type_traits>
 
+namespace test_scratch_bounds {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 namespace bl = bandsolve::layout;
@@ -281,3 +283,5 @@ TEST_CASE("solve_along_add on the device backend keeps its copy of d between cal
   }
 }
 #endif
+
+}  // namespace test_scratch_bounds

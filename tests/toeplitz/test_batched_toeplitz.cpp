@@ -7,6 +7,8 @@
 
 #include <bandsolve/bandsolve.hpp>
 
+namespace test_batched_toeplitz {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 using bandsolve::algo::toeplitz;
@@ -244,3 +246,5 @@ TEST_CASE("toeplitz batch: complex pivots give the LAPACK-style row", "[toeplitz
                     "bandsolve::toeplitz_batch_factorization::solve: d has 4 rows but the "
                     "factorization has 5");
 }
+
+}  // namespace test_batched_toeplitz

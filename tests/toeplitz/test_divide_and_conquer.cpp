@@ -9,6 +9,8 @@
 
 #include <iterator>
 
+namespace test_divide_and_conquer {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 using bandsolve::algo::toeplitz_dc;
@@ -324,3 +326,5 @@ TEST_CASE("toeplitz_dc: complex splitting, Thomas near the edge, rejected T", "[
       bandsolve::factorize(exec, toeplitz_dc{}, zc(1, 0), zc(std::nan(""), 0), zc(1, 0), 100),
       ContainsSubstring("not finite"));
 }
+
+}  // namespace test_divide_and_conquer

@@ -8,6 +8,8 @@
 
 #include <complex>
 
+namespace test_shared_offdiag {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 using bandsolve::index_t;
@@ -230,3 +232,5 @@ TEST_CASE("shared_offdiag: the singular zero mode is reported or pinned", "[toep
   CHECK_THROWS_WITH(bandsolve::solve(exec, shared_offdiag{}, m, y, short_info),
                     "bandsolve::solve(shared_offdiag): info.extent(0) = 2 but d holds 3 systems");
 }
+
+}  // namespace test_shared_offdiag

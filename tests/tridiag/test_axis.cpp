@@ -19,6 +19,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_axis {  // units compile in groups: tests/CMakeLists.txt
+
 using bandsolve::index_t;
 using bandsolve::algo::thomas;
 using bstest::host_batch;
@@ -652,3 +654,7 @@ TEST_CASE("solve_along rejects bad axes and mismatched shapes with the values",
   // Nothing ran: the checks come before any work.
   CHECK(bstest::info_to_host(info) == std::vector<int>(24, -12345));
 }
+
+#undef BSTEST_SCALARS
+
+}  // namespace test_axis

@@ -5,5 +5,9 @@
 #define BSTEST_DOUBLES_ONLY
 #include "test_axis.cpp"
 
+namespace test_axis {  // test_axis.cpp's names: these cases extend that unit
+
 static_assert(bandsolve::detail::axis_packing<double, false>::L == 32,
               "AVX2 sizes: 32 double lines per full-coefficient pack");
+
+}  // namespace test_axis

@@ -18,6 +18,8 @@
 #include <string>
 #include <type_traits>
 
+namespace test_axis_complex {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 using bandsolve::index_t;
@@ -314,3 +316,5 @@ TEST_CASE("solve_along with complex d over real lines reports a zero pivot on it
     });
   }
 }
+
+}  // namespace test_axis_complex

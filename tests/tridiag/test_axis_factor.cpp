@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+namespace test_axis_factor {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 using bandsolve::algo::partial_pivoting;
@@ -654,3 +656,5 @@ TEST_CASE("factorize_along(symmetric) with no lines or no rows, and bad input",
   add_throws([&] { empty.solve_add(exec, d, b); }, "empty");
   g.solve_add(exec, V3("d", 4, 0, 3), V3("u", 4, 0, 3));  // no rows: nothing to do
 }
+
+}  // namespace test_axis_factor

@@ -24,6 +24,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_axis_lane_families {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 using bandsolve::index_t;
@@ -542,3 +544,5 @@ TEST_CASE("solve_along(periodic) and solve_along(partial_pivoting) reject bad ar
   check_bad_arguments<periodic>();
   check_bad_arguments<partial_pivoting>();
 }
+
+}  // namespace test_axis_lane_families

@@ -5,6 +5,8 @@
 #define BSTEST_DOUBLES_ONLY
 #include "test_axis.cpp"
 
+namespace test_axis {  // test_axis.cpp's names: these cases extend that unit
+
 // The factored solves along the unit-stride axis through the register sweeps: factorize_along
 // (thomas) and (symmetric) of double lines along the last axis of a LayoutRight array (rows of
 // unit stride, n a multiple of 8; 70 lines a plane: whole packs, then a partial one for the
@@ -54,3 +56,5 @@ TEST_CASE("factored lines along the unit-stride axis run in registers as the one
     }
   });
 }
+
+}  // namespace test_axis

@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_no_underflow {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 // The screen on its own: zero, or a normal number, for every pivot of magnitude 2^-e .. 2^e
@@ -119,3 +121,5 @@ TEMPLATE_TEST_CASE("solves of well-scaled systems raise no underflow", "[pivot]"
   }
 }
 #endif
+
+}  // namespace test_no_underflow

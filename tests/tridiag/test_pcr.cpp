@@ -15,6 +15,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_pcr {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 namespace algo = bandsolve::algo;
 using bandsolve::index_t;
@@ -182,8 +184,8 @@ TEMPLATE_TEST_CASE("tiny, infinite and NaN diagonals are reported", "[pcr][info]
   });
 }
 
-TEMPLATE_LIST_TEST_CASE("a[0] and c[n-1] are ignored, even when NaN", "[pcr][edges]",
-                        layout_scalar_list) {
+TEMPLATE_LIST_TEST_CASE("pcr: a[0] and c[n-1] are ignored, even when NaN",
+                        "[pcr][edges]", layout_scalar_list) {
   using Layout = std::tuple_element_t<0, TestType>;
   using T = std::tuple_element_t<1, TestType>;
   bstest::for_each_exec([&](auto exec) {
@@ -249,7 +251,7 @@ TEMPLATE_TEST_CASE("interleaved padding lanes are left untouched", "[pcr][edges]
   });
 }
 
-TEST_CASE("empty batches: no systems, or systems of no rows", "[pcr][edges]") {
+TEST_CASE("pcr: empty batches: no systems, or systems of no rows", "[pcr][edges]") {
   bstest::for_each_exec([&](auto exec) {
     using Mem = typename decltype(exec)::memory_space;
     bstest::for_each_reduction_algo([&](auto method) {
@@ -313,3 +315,5 @@ TEST_CASE("bad shapes throw std::invalid_argument naming the algorithm and the v
   CHECK_THROWS_AS(bandsolve::solve(exec, algo::automatic{}, a, b, c, d7, info),
                   std::invalid_argument);
 }
+
+}  // namespace test_pcr

@@ -14,6 +14,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_periodic {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
 using bandsolve::algo::periodic;
@@ -358,3 +360,5 @@ TEST_CASE("periodic: bad shapes throw messages that name the values", "[periodic
                     Equals("bandsolve::factorize(periodic): nsys = 9 does not match the 8 system "
                            "slots of b (interleaved layout)"));
 }
+
+}  // namespace test_periodic

@@ -16,6 +16,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_periodic_complex {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::algo::periodic;
 using bstest::host_batch;
@@ -212,3 +214,5 @@ TEST_CASE("periodic: real factorization, complex right-hand sides: shape checks"
                     Equals("bandsolve::periodic_factorization::solve: d holds 6 systems but the "
                            "factorization has 5"));
 }
+
+}  // namespace test_periodic_complex

@@ -14,6 +14,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_pivoting {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
 using bandsolve::algo::partial_pivoting;
@@ -371,8 +373,8 @@ TEMPLATE_TEST_CASE("interleaved padding lanes: 13 systems report 13 info codes",
   });
 }
 
-TEMPLATE_LIST_TEST_CASE("a[0] and c[n-1] are ignored, even when NaN", "[pivoting][edges]",
-                        layout_scalar_list) {
+TEMPLATE_LIST_TEST_CASE("pivoting: a[0] and c[n-1] are ignored, even when NaN",
+                        "[pivoting][edges]", layout_scalar_list) {
   using Layout = std::tuple_element_t<0, TestType>;
   using T = std::tuple_element_t<1, TestType>;
   const T nan = bstest::from_cd<T>(bstest::cd(std::nan(""), std::nan("")));
@@ -439,8 +441,8 @@ TEMPLATE_LIST_TEST_CASE("one factorization, several right-hand sides, coefficien
   });
 }
 
-TEMPLATE_LIST_TEST_CASE("empty batches: no systems, or systems of no rows", "[pivoting][edges]",
-                        layout_scalar_list) {
+TEMPLATE_LIST_TEST_CASE("pivoting: empty batches: no systems, or systems of no rows",
+                        "[pivoting][edges]", layout_scalar_list) {
   using Layout = std::tuple_element_t<0, TestType>;
   using T = std::tuple_element_t<1, TestType>;
   bstest::for_each_exec([&](auto exec) {
@@ -523,3 +525,5 @@ TEST_CASE("partial pivoting: bad shapes throw messages that name the values",
                     Equals("bandsolve::factorize(partial_pivoting): nsys = 9 does not match the 8 "
                            "system slots of b (interleaved layout)"));
 }
+
+}  // namespace test_pivoting

@@ -16,6 +16,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_pivoting_complex {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::algo::partial_pivoting;
 using bstest::host_batch;
@@ -252,3 +254,5 @@ TEST_CASE("real factorization, complex right-hand sides: shape checks name the v
                     Equals("bandsolve::pivoting_factorization::solve: d holds 4 systems but the "
                            "factorization has 5"));
 }
+
+}  // namespace test_pivoting_complex

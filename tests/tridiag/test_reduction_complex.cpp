@@ -20,6 +20,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_reduction_complex {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 namespace algo = bandsolve::algo;
 namespace det = bandsolve::detail;
@@ -541,3 +543,5 @@ TEST_CASE("automatic's choice for complex systems, one-shot and factored",
     }
   });
 }
+
+}  // namespace test_reduction_complex

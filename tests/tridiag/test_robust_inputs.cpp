@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace test_robust_inputs {  // units compile in groups: tests/CMakeLists.txt
+
 // The allocation-failure test asks for more memory than exists: under AddressSanitizer the
 // allocator must return null (as malloc does) instead of aborting, so that Kokkos's own failure
 // path, and ours above it, run.
@@ -304,3 +306,5 @@ TEST_CASE("toeplitz_dc near the edge of diagonal dominance keeps Thomas's accura
                                    std::size_t(100000));
   CHECK(!plan.uses_thomas());
 }
+
+}  // namespace test_robust_inputs

@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_symmetric {  // units compile in groups: tests/CMakeLists.txt
+
 extern "C" {
 void dptsv_(const int* n, const int* nrhs, double* d, double* e, double* b, const int* ldb,
             int* info);
@@ -752,3 +754,5 @@ TEST_CASE("solve_along(symmetric) argument checks", "[symmetric][axis][checks]")
   CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, symmetric{}, 1, b, e, d, u, info5),
                     StartsWith(add + "info.extent(0) = 5"));
 }
+
+}  // namespace test_symmetric

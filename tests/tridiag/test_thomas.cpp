@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_thomas {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
 using bandsolve::algo::thomas;
@@ -815,8 +817,8 @@ TEMPLATE_TEST_CASE("interleaved packs with padding lanes: 13 systems report 13 i
 // ---------------------------------------------------------------------------------------------
 // a[0] and c[n-1] are ignored.
 
-TEMPLATE_LIST_TEST_CASE("a[0] and c[n-1] are ignored, even when NaN", "[thomas][edges]",
-                        layout_scalar_list) {
+TEMPLATE_LIST_TEST_CASE("thomas: a[0] and c[n-1] are ignored, even when NaN",
+                        "[thomas][edges]", layout_scalar_list) {
   using Layout = std::tuple_element_t<0, TestType>;
   using T = std::tuple_element_t<1, TestType>;
   constexpr std::size_t nsys = 9;
@@ -902,8 +904,8 @@ TEMPLATE_LIST_TEST_CASE("rows scaled by huge or tiny factors solve like the unsc
 // ---------------------------------------------------------------------------------------------
 // Empty batches.
 
-TEMPLATE_LIST_TEST_CASE("empty batches: no systems, or systems of no rows", "[thomas][edges]",
-                        layout_scalar_list) {
+TEMPLATE_LIST_TEST_CASE("thomas: empty batches: no systems, or systems of no rows",
+                        "[thomas][edges]", layout_scalar_list) {
   using Layout = std::tuple_element_t<0, TestType>;
   using T = std::tuple_element_t<1, TestType>;
   bstest::for_each_exec([&](auto exec) {
@@ -1052,3 +1054,7 @@ TEMPLATE_TEST_CASE("tiny row systems back to back: LAPACK's solution and info co
     }
   });
 }
+
+#undef BSTEST_SCALARS
+
+}  // namespace test_thomas

@@ -6,7 +6,11 @@
 #define BSTEST_DOUBLES_ONLY
 #include "test_thomas.cpp"
 
+namespace test_thomas {  // test_thomas.cpp's names: these cases extend that unit
+
 static_assert(bandsolve::detail::row_one_shot_lanes_v<double> == 32,
               "AVX2 sizes: 32 row-layout doubles per one-shot item");
 static_assert(bandsolve::detail::row_one_shot_lanes_v<float> == 64,
               "floats keep 64 systems per one-shot item");
+
+}  // namespace test_thomas

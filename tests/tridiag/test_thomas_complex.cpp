@@ -18,6 +18,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_thomas_complex {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::algo::thomas;
 using bstest::host_batch;
@@ -191,3 +193,5 @@ TEST_CASE("complex pivots: zero and non-finite pivots give info codes", "[thomas
     CHECK(max_rel_diff1(bstest::to_host(qd, 3), lapack_solve(q, q.d), 3, 4) <= complex_tol<T>());
   });
 }
+
+}  // namespace test_thomas_complex

@@ -9,6 +9,8 @@
 
 #include <vector>
 
+namespace test_thomas_factor_scratch {  // units compile in groups: tests/CMakeLists.txt
+
 namespace {
 
 namespace bl = bandsolve::layout;
@@ -77,3 +79,5 @@ TEMPLATE_TEST_CASE("factorize(thomas) stores the systems factored: one long syst
     }
   });
 }
+
+}  // namespace test_thomas_factor_scratch

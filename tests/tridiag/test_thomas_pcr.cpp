@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_thomas_pcr {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
 using bandsolve::system_rows;
@@ -960,3 +962,5 @@ TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one th
   CHECK(bstest::max_residual(p, x) <= bstest::reduction_tol<double>(n));
   CHECK(bstest::max_rel_diff(y, x, nsys, n) <= bstest::reduction_tol<double>(n));
 }
+
+}  // namespace test_thomas_pcr

@@ -7,6 +7,8 @@
 #define BSTEST_DOUBLES_ONLY
 #include "test_thomas.cpp"
 
+namespace test_thomas {  // test_thomas.cpp's names: these cases extend that unit
+
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
 // The dispatcher itself: which packs it takes, that it solves them (bit for bit as the gathered
 // sweeps do: same arithmetic), and that a pack it hands back (flagged pivot) is left untouched
@@ -114,3 +116,5 @@ TEST_CASE("factored float tiles go through the register sweeps",
   });
 }
 #endif
+
+}  // namespace test_thomas
