@@ -193,22 +193,22 @@ KOKKOS_INLINE_FUNCTION void sweep_part_forward(const GA& a, const GB& b, const G
         rcv[2 * l] = cpv[2 * l], rcv[2 * l + 1] = cpv[2 * l + 1];
         rdv[2 * l] = dpv[2 * l], rdv[2 * l + 1] = dpv[2 * l + 1];
       }
-      continue;
-    }
-    BANDSOLVE_SIMD
-    for (int l = 0; l < NL; ++l) {
-      const C ai = a(l, i);
-      const C pivot = b(l, i) - ai * cp[l];
-      if constexpr (Info) info[l] = update_info(info[l], pivot, off + i);
-      const C r = reciprocal(pivot);
-      const E* const di = parts_of<C, D>(&d(l, i));
-      for (int j = 0; j < J; ++j) {
-        const E y = r * (di[j] - ai * q[J * l + j]);
-        q[J * l + j] = y, rd[J * l + j] = y;
+    } else {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        const C ai = a(l, i);
+        const C pivot = b(l, i) - ai * cp[l];
+        if constexpr (Info) info[l] = update_info(info[l], pivot, off + i);
+        const C r = reciprocal(pivot);
+        const E* const di = parts_of<C, D>(&d(l, i));
+        for (int j = 0; j < J; ++j) {
+          const E y = r * (di[j] - ai * q[J * l + j]);
+          q[J * l + j] = y, rd[J * l + j] = y;
+        }
+        cp[l] = r * c(l, i);
+        ap[l] = -r * ai * ap[l];
+        ra[l] = ap[l], rc[l] = cp[l];
       }
-      cp[l] = r * c(l, i);
-      ap[l] = -r * ai * ap[l];
-      ra[l] = ap[l], rc[l] = cp[l];
     }
   }
 }
@@ -434,14 +434,14 @@ KOKKOS_INLINE_FUNCTION void reduce_pack(const AView& a, const BView& b, const CV
             product_parts(cr, ci, cpn[re], cpn[im], tr, ti);
             cpn[re] = -tr, cpn[im] = -ti;
           }
-          continue;
-        }
-        BANDSOLVE_SIMD
-        for (int l = 0; l < NL; ++l) {
-          const C ci = rc[l];
-          for (int j = 0; j < J; ++j) qn[J * l + j] = rd[J * l + j] - ci * qn[J * l + j];
-          ap_n[l] = ra[l] - ci * ap_n[l];
-          cp_n[l] = -ci * cp_n[l];
+        } else {
+          BANDSOLVE_SIMD
+          for (int l = 0; l < NL; ++l) {
+            const C ci = rc[l];
+            for (int j = 0; j < J; ++j) qn[J * l + j] = rd[J * l + j] - ci * qn[J * l + j];
+            ap_n[l] = ra[l] - ci * ap_n[l];
+            cp_n[l] = -ci * cp_n[l];
+          }
         }
       }
       for (int l = 0; l < NL; ++l) {
@@ -495,14 +495,14 @@ KOKKOS_INLINE_FUNCTION void substitute_part_backward(const DView& d, index_t s0,
         P* const out = Staged ? rdv + re : real_parts(&at(d, s0 + l, i));
         out[0] = xp[re], out[1] = xp[im];
       }
-      continue;
-    }
-    BANDSOLVE_SIMD
-    for (int l = 0; l < NL; ++l) {
-      E* const out = Staged ? rd + J * l : parts_of<C, D>(&at(d, s0 + l, i));
-      for (int j = 0; j < J; ++j) {
-        const E y = rd[J * l + j] - ra[l] * x0v[J * l + j] - rc[l] * xv[J * l + j];
-        xv[J * l + j] = y, out[j] = y;
+    } else {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        E* const out = Staged ? rd + J * l : parts_of<C, D>(&at(d, s0 + l, i));
+        for (int j = 0; j < J; ++j) {
+          const E y = rd[J * l + j] - ra[l] * x0v[J * l + j] - rc[l] * xv[J * l + j];
+          xv[J * l + j] = y, out[j] = y;
+        }
       }
     }
   }
