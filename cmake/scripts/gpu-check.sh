@@ -13,7 +13,7 @@
 #       shape sweep (sweep.json, sweep_cusparse.json), one after the other, and the MPI device
 #       benchmark at 2 ranks (mpi_device.json). About 5 minutes on an H200.
 #
-# Environment: GPU_CHECK_TIMEOUT (seconds per test program, default 150), GPU_CHECK_BENCH (all,
+# Environment: GPU_CHECK_TIMEOUT (seconds per test program, default 300), GPU_CHECK_BENCH (all,
 # the default; families: device.json alone, the sweeps and the MPI benchmark left out).
 set -u
 
@@ -24,7 +24,7 @@ pack() {
   [ -d "$build/tests" ] || die "no $build/tests: configure and build a CUDA tree first"
   mkdir -p "$out/bin" "$out/lib"
   local exe=() f
-  for f in "$build"/tests/device_test_* "$build"/tests/cuda_test_* "$build"/tests/gpu_test_* \
+  for f in "$build"/tests/device_* "$build"/tests/cuda_test_* "$build"/tests/gpu_test_* \
            "$build"/tests/mpi/mpi_test_device_views "$build"/bench/bandsolve_bench_cuda \
            "$build"/bench/bandsolve_bench_mpi_device; do
     [ -x "$f" ] && [ -f "$f" ] && exe+=("$f")
@@ -48,7 +48,7 @@ run() {
   local dir results
   dir=$(cd "$1" && pwd) || die "no $1"
   mkdir -p "$2" && results=$(cd "$2" && pwd)
-  local limit=${GPU_CHECK_TIMEOUT:-150}
+  local limit=${GPU_CHECK_TIMEOUT:-300}
   export LD_LIBRARY_PATH="$dir/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
   export PATH="/usr/local/cuda/bin:$PATH"
   cd "$dir/bin" || die "no $dir/bin"
@@ -68,7 +68,7 @@ run() {
     echo "== $name rc=$? $((SECONDS - start)) s" >> "$work/$name.log"
   }
   local t
-  for t in device_test_* cuda_test_* gpu_test_*; do
+  for t in device_* cuda_test_* gpu_test_*; do
     [ -x "$t" ] || continue
     one "test_$t" "./$t" &
     if command -v compute-sanitizer >/dev/null; then

@@ -34,6 +34,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_families_device {  // units compile in groups: tests/CMakeLists.txt
+
 // The banded helpers (?gbsv, random bands, band transfers) in a namespace of their own: their
 // real_of differs from pivoting_support.hpp's.
 namespace band_ref {
@@ -1017,3 +1019,5 @@ TEST_CASE("device PCR and CR: calls without a backend take the execution space's
   CHECK(bstest::max_rel_diff(fetch(d, p.nsys, p.n), bstest::reference_solve(p), p.nsys, p.n) <=
         bstest::reduction_tol<double>(p.n));
 }
+
+}  // namespace test_families_device

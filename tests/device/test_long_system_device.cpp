@@ -23,6 +23,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_long_system_device {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
 using bandsolve::algo::thomas;
@@ -253,3 +255,5 @@ TEST_CASE("device long systems: taken for few long systems only", "[device][thom
   CHECK(dev::long_system_min_rows == 4096);
   CHECK(dev::long_chunk_rows == 16);
 }
+
+}  // namespace test_long_system_device

@@ -34,6 +34,8 @@ void cptsv_(const int* n, const int* nrhs, float* d, std::complex<float>* e,
             std::complex<float>* b, const int* ldb, int* info);
 }
 
+namespace test_symmetric_device {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
 using bandsolve::algo::symmetric;
@@ -347,3 +349,5 @@ TEST_CASE("device symmetric: calls without a backend take the execution space's 
           160 * eps_of<double>());
   }
 }
+
+}  // namespace test_symmetric_device

@@ -25,6 +25,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_thomas_device {  // units compile in groups: tests/CMakeLists.txt
+
 namespace bl = bandsolve::layout;
 using bandsolve::index_t;
 using bandsolve::algo::thomas;
@@ -372,3 +374,5 @@ TEST_CASE("device thomas: calls without a backend take the execution space's own
     CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
   }
 }
+
+}  // namespace test_thomas_device

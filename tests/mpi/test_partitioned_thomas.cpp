@@ -1334,5 +1334,3 @@ TEST_CASE("mpi::solve_along: different batch extents on one rank make every rank
   else
     CHECK(msg == "(nothing thrown)");
 }
-
-// MPI around Kokkos around Catch2; the exit status is the worst of every rank's.
