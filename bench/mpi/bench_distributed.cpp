@@ -588,7 +588,9 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
     state.counters["vs_local"] = per_iter / block_local_seconds[key];
 }
 
-void register_all(int iterations) {
+// iterations: the calls of the cases on lines of a fixed size (the schemes', 20 times as many);
+// field_iterations: those of the cases on the N^3 field.
+void register_all(int iterations, int field_iterations) {
   for (const auto scheme : {bandsolve::mpi::exchange::gather, bandsolve::mpi::exchange::all_to_all}) {
     const std::string name = std::string("mpi/scheme/") +
                              (scheme == bandsolve::mpi::exchange::gather ? "gather" : "all_to_all");
@@ -623,7 +625,7 @@ void register_all(int iterations) {
                                     run<bandsolve::layout::row>(s, how, what);
                                   });
         // Every rank must run the same iterations (the loop is collective): a fixed count.
-        b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
+        b->UseManualTime()->Iterations(field_iterations)->Unit(benchmark::kMillisecond);
       }
   // k = 2: one-shot complex lines.
   for (int axis = 0; axis < 2; ++axis)
@@ -645,7 +647,7 @@ void register_all(int iterations) {
                             name.c_str(), [partitioned, what, lines](benchmark::State& s) {
                               complex_rhs<bandsolve::layout::row>(s, partitioned, what, lines);
                             });
-        b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
+        b->UseManualTime()->Iterations(field_iterations)->Unit(benchmark::kMillisecond);
       }
 }
 
@@ -704,11 +706,22 @@ void register_block(int iterations) {
 
 }  // namespace
 
+// Timed calls of a case on the N^3 field: 10 at N = 256 and as many more as keep the unknowns
+// solved per case the same for smaller fields, at most 1000 (a small field's call takes tens of
+// microseconds, where 10 calls read the first calls' cold caches and pages).
+int iterations_on_field(int iterations) {
+  const double n = field_n(), calls = iterations * (256.0 / n) * (256.0 / n) * (256.0 / n);
+  return calls < iterations ? iterations : calls > 1000 ? 1000 : static_cast<int>(calls);
+}
+
 int main(int argc, char** argv) {
   return bandsolve_bench_mpi::run_main(argc, argv, [] {
+    // BANDSOLVE_BENCH_MPI_ITERATIONS: the calls of every case, N or not.
     const char* it = std::getenv("BANDSOLVE_BENCH_MPI_ITERATIONS");
-    register_all(it ? std::atoi(it) : 10);
-    register_along(it ? std::atoi(it) : 10);
-    register_block(it ? std::atoi(it) : 10);
+    const int iterations = it ? std::atoi(it) : 10;
+    const int on_field = it ? iterations : iterations_on_field(iterations);
+    register_all(iterations, on_field);
+    register_along(on_field);
+    register_block(iterations);
   });
 }
