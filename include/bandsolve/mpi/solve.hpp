@@ -269,10 +269,16 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
       static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T), p.max_threads));
   // In batches, the reduce pass leaves the forward rows of each pack in a buffer of the batch,
   // where the finish finds them in cache; one batch of every line re-sweeps instead.
-  const Kokkos::View<T*, memory_space> kept(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi kept rows"),
-      opts.batch_bytes_per_thread ? kept_values<Layout, T>(batch < nsys ? batch : nsys, part) : 0);
-  T* const rows = kept.extent(0) ? kept.data() : nullptr;
+  const std::size_t kept_count =
+      opts.batch_bytes_per_thread ? kept_values<Layout, T>(batch < nsys ? batch : nsys, part) : 0;
+  // Those rows, the reduced rows, interface values, codes and exchange buffers are carved from a
+  // buffer kept between calls (staging.hpp): repeated solves map no fresh pages.
+  kept_carving<memory_space, host_passes_tag> staging(
+      exec, "bandsolve::mpi::solve",
+      reduced_lines_staging_bytes<coefficient_t<BView>, T, memory_space>(comm, p, opts, part) +
+          carved_buffer<memory_space>::template bytes_for<T>(kept_count));
+  const auto kept = staging.carved().template take<T>(kept_count);
+  T* const rows = kept_count ? kept.data() : nullptr;
   solve_reduced_lines<Algo, coefficient_t<BView>, T, memory_space>(
       exec, comm, p, opts, part, batch,
       [&](index_t first, index_t count, const auto& red, const auto& codes) {
@@ -281,7 +287,7 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
       [&](index_t first, index_t count, const auto& iface) {
         finish_parts(exec, a, b, c, d, iface, first, count, part, rows);
       },
-      info);
+      info, &staging.carved());
 }
 
 // The one-shot solve with the device backend's local passes on exec's own memory (one rank: the

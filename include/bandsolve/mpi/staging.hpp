@@ -1,7 +1,7 @@
 #pragma once
-// Per-call buffers of the distributed solves' device passes (and of a factored solve in one batch
-// on the host passes), carved from buffers kept between calls (backend/scratch.hpp): on the
-// device the forward rows, reduced rows, interface values and codes; on the host the staging of
+// Per-call buffers of the distributed solves' device passes (and of the host passes' one-shot
+// solves and factored solves in one batch), carved from buffers kept between calls
+// (backend/scratch.hpp): on the device the forward rows, reduced rows, interface values and codes; on the host the staging of
 // the reduced rows and interface values, the exchange buffers and the reduced systems (pinned
 // host memory for a GPU, so that the copies between the two run at the bus's speed). A
 // call takes the device buffer first, then the host staging. Allocated afresh on every call,
@@ -28,6 +28,8 @@ struct device_rows_tag {};
 struct staging_tag {};
 // The one-shot block solve's kept rows (block_solve.hpp), on any execution space.
 struct block_rows_tag {};
+// The one-shot scalar solve's buffers on host execution spaces (solve.hpp, partitioned_solve).
+struct host_passes_tag {};
 
 // Consecutive pieces of one buffer, each aligned to 64 bytes; mark() and rewind() reuse the
 // pieces taken after a mark (one batch's buffers, then the next batch's).
