@@ -458,10 +458,11 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
                   me == bad ? other : bmpi::options{});
     }));
     CHECK(same);
+    const std::string batch = std::to_string(bmpi::options{}.batch_bytes_per_thread);
     if (P > 1)
       CHECK(msg == "bandsolve::mpi::solve: the ranks pass different options: scheme 0, "
-                   "all_to_all_min_lines_per_rank 16, batch_bytes_per_thread 524288 on rank 0 "
-                   "but 2, 16, 524288 on rank " + std::to_string(bad));
+                   "all_to_all_min_lines_per_rank 16, batch_bytes_per_thread " + batch +
+                       " on rank 0 but 2, 16, " + batch + " on rank " + std::to_string(bad));
     else
       CHECK(msg == "(nothing thrown)");
   }
