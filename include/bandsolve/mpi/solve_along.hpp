@@ -267,26 +267,35 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
   constexpr int W = reduced_row_words_v<T, T>;  // a, b, c and d of one type here
   const index_t batch =
       static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T), p.max_threads));
+  const bool keep = opts.batch_bytes_per_thread != 0;
+  const index_t nsys = static_cast<index_t>(p.nsys);
+  // The kept forward rows of the largest batch (each run's piece after the previous one's), or
+  // none when every line is in one batch (the finish re-sweeps).
+  std::size_t kept_count = 0;
+  for (index_t begin = 0; keep && begin < nsys; begin += batch) {
+    std::size_t at = 0;
+    for_each_run_piece(begin, nsys - begin < batch ? nsys - begin : batch, lines,
+                       [&](index_t, index_t, index_t n) {
+                         at += kept_values<layout_of_t<View>, T>(n, part);
+                       });
+    kept_count = at > kept_count ? at : kept_count;
+  }
+  // Those rows, the reduced rows, interface values, codes and exchange buffers are carved from a
+  // buffer kept between calls (staging.hpp): repeated solves map no fresh pages.
+  kept_carving<MemorySpace, host_passes_tag> staging(
+      exec, "bandsolve::mpi::solve_along",
+      reduced_lines_staging_bytes<T, T, MemorySpace>(comm, p, opts, part) +
+          carved_buffer<MemorySpace>::template bytes_for<T>(kept_count));
+  const auto kept = staging.carved().template take<T>(kept_count);
   // f(run, first, count, rows): the lines first .. first + count - 1 of the run (numbered within
   // it) that lie in the batch of lines [begin, begin + lines_in_batch), and where their kept
-  // forward rows lie (each piece after the previous one's, the same in both passes), or null when
-  // every line is in one batch (the finish re-sweeps).
-  // Unmanaged and empty until sized: no allocation per call, and never a default-constructed
-  // View assigned into (docs/development.md).
-  Kokkos::View<T*, MemorySpace> kept(static_cast<T*>(nullptr), 0);
+  // forward rows lie (null when every line is in one batch).
   const auto for_each_run_in = [&](index_t begin, index_t lines_in_batch, const auto& f) {
-    const bool keep = opts.batch_bytes_per_thread != 0;
-    for (int pass = keep ? 0 : 1; pass < 2; ++pass) {  // pass 0 sizes the buffer
-      std::size_t at = 0;
-      for_each_run_piece(begin, lines_in_batch, lines, [&](index_t q, index_t lo, index_t n) {
-        if (pass == 1)
-          f(runs[static_cast<std::size_t>(q)], lo, n, keep ? kept.data() + at : nullptr);
-        at += kept_values<layout_of_t<View>, T>(n, part);
-      });
-      if (pass == 0 && kept.extent(0) < at)
-        kept = Kokkos::View<T*, MemorySpace>(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, "bandsolve::mpi kept rows"), at);
-    }
+    std::size_t at = 0;
+    for_each_run_piece(begin, lines_in_batch, lines, [&](index_t q, index_t lo, index_t n) {
+      f(runs[static_cast<std::size_t>(q)], lo, n, keep ? kept.data() + at : nullptr);
+      at += kept_values<layout_of_t<View>, T>(n, part);
+    });
   };
   solve_reduced_lines<Algo, T, T, MemorySpace>(
       exec, comm, p, opts, part, batch,
@@ -308,7 +317,7 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
                        first, n_lines, part, rows);
         });
       },
-      info);
+      info, &staging.carved());
 }
 
 // The host passes on a, b, c, d with their batch axes in the agreed line order (line_order.hpp):

@@ -4,9 +4,9 @@
 // (backend/scratch.hpp): on the device the forward rows, reduced rows, interface values and
 // codes; on the host the staging of the reduced rows and interface values, the exchange buffers
 // and the reduced systems (pinned host memory for a GPU, so that the copies between the two run
-// at the bus's speed). A call takes the device buffer first, then the host staging. Allocated afresh on every call,
-// these buffers cost a cudaMalloc each, pageable copies and a page fault for every 4 KiB page on
-// first touch: on an H200 with 2 ranks that was most of a 256^3 solve's time.
+// at the bus's speed). A call takes the device buffer first, then the host staging. Allocated
+// afresh on every call, these buffers cost a cudaMalloc each, pageable copies and a page fault for
+// every 4 KiB page on first touch: on an H200 with 2 ranks that was most of a 256^3 solve's time.
 #include <bandsolve/backend/gpu_spaces.hpp>
 #include <bandsolve/backend/scratch.hpp>
 
