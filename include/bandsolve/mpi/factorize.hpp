@@ -245,25 +245,36 @@ class factorization {
   }
 
   // The solve on the host passes, batch by batch: the reduce pass of a batch's lines (d' left in
-  // d), the exchange and reduced solve of that batch, its finish, then the next batch. A batch's d
-  // and factors are still in cache for its finish: d is read from memory once. d comes in runs of
-  // consecutive lines: for_each_run_in(first, count, g) calls g(run_first, run, lo, lines) for
-  // each run that holds some of the lines first .. first + count - 1: lines lo .. lo + lines - 1
-  // of the batch View run, whose line 0 is line run_first.
+  // d, the forward a' recomputed into a buffer of the batch), the exchange and reduced solve of
+  // that batch, its finish, then the next batch. A batch's d, factors and a' are still in cache for
+  // its finish: d and the factors are read from memory once. d comes in runs of consecutive lines:
+  // for_each_run_in(first, count, g) calls g(run_first, run, lo, lines) for each run that holds
+  // some of the lines first .. first + count - 1: lines lo .. lo + lines - 1 of the batch View
+  // run, whose line 0 is line run_first.
   template <class D, class ForEachRunIn>
   void solve_host_batches(const ExecutionSpace& exec, const ForEachRunIn& for_each_run_in) const {
     using buffer = Kokkos::View<D*, memory_space>;
+    using carve = detail::carved_buffer<memory_space>;
+    using forward_a = detail::batch_forward_a<T>;
     const index_t nsys = static_cast<index_t>(s_.p.nsys);
     const int k = s_.part.reduced_rows();
-    const buffer rhs(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi reduced d")),
-        static_cast<std::size_t>(nsys * k));
-    const buffer iface(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi interface")),
-        static_cast<std::size_t>(nsys * k));
+    const auto words = static_cast<std::size_t>(nsys * k);
+    // Shared factors are one pack, in cache: their af is read where it lies.
+    const bool keep_a = !s_.factors.shared && s_.part.m > 2;
+    const std::size_t a_values =
+        keep_a ? forward_a::values(s_.batch_lines, s_.factors.lanes, s_.part.m) : 0;
+    // From a buffer kept between calls (staging.hpp): repeated solves map no fresh pages.
+    detail::kept_carving<memory_space, detail::host_passes_tag> kept(
+        exec, "bandsolve::mpi::factorization::solve",
+        2 * carve::template bytes_for<D>(words) + carve::template bytes_for<T>(a_values));
+    const buffer rhs = kept.carved().template take<D>(words);
+    const buffer iface = kept.carved().template take<D>(words);
+    const auto a_rows = kept.carved().template take<T>(a_values);
     for (std::size_t b = 0; b < s_.routers.size(); ++b) {
       const index_t first = static_cast<index_t>(b) * s_.batch_lines;
       const index_t count = nsys - first < s_.batch_lines ? nsys - first : s_.batch_lines;
+      const forward_a batch_a =
+          keep_a ? forward_a::of_batch(a_rows.data(), s_.factors, first) : forward_a{};
       // A run's reduced rows in rhs or iface: from its line 0 (line run_first) on.
       const auto from_line = [&](const buffer& rows, index_t run_first) {
         return buffer(rows.data() + run_first * k,
@@ -271,13 +282,14 @@ class factorization {
       };
       for_each_run_in(first, count, [&](index_t run_first, const auto& d, index_t lo, index_t n) {
         detail::reduce_rhs(exec, d, s_.factors.from(run_first), from_line(rhs, run_first), lo, n,
-                           s_.part);
+                           s_.part, batch_a.from(run_first - first));
       });
       exec.fence();
       solve_reduced(detail::host_execution_of(exec), b, rhs, iface);
       for_each_run_in(first, count, [&](index_t run_first, const auto& d, index_t lo, index_t n) {
         detail::finish_factored_parts(exec, d, s_.factors.from(run_first),
-                                      from_line(iface, run_first), lo, n, s_.part);
+                                      from_line(iface, run_first), lo, n, s_.part,
+                                      batch_a.from(run_first - first));
       });
     }
     exec.fence();

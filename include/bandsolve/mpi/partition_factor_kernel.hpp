@@ -8,7 +8,9 @@
 // (0 for row 1), cf = the forward sweep's c'_i, af = its a'_i (rows 1 .. m-1; row 0 unused). Per
 // line: first(s, 0) = 1/b_0, first(s, 1) = forward c'_0, first(s, 2) = 1/(1 - c'_0 a'_1) (1 for
 // m = 2). A factored solve reads d, r, lo, cf and writes the forward d' over d (reduce_rhs), then
-// reads d', cf, af and writes x (finish_factored_parts): 9 words per unknown.
+// reads d', cf, af and writes x (finish_factored_parts): 9 words per unknown. In batches whose
+// lines stay in cache between the passes, the reduce also recomputes af from lo into a buffer of
+// the batch (batch_forward_a), so that the finish reads no factor from memory: 5 words.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/layout/layout_of.hpp>
@@ -57,6 +59,40 @@ struct factor_rows {
   const T* p;
   index_t stride;
   KOKKOS_INLINE_FUNCTION const T& operator()(int l, index_t i) const { return p[i * stride + l]; }
+};
+
+// The forward a' of a batch of lines, recomputed by the reduce pass from the stored lo
+// (a'_i = -lo_i a'_{i-1}: the factorization's own product, bit for bit) into a buffer that the
+// finish reads while it is still in cache, in place of the stored af. Laid out as part_factors
+// (pack p of `lanes` systems, row i, lane l at (p*m + i)*lanes + l), its packs aligned as the
+// stored factors' are. None (data null): the passes read the stored af.
+template <class T>
+struct batch_forward_a {
+  T* data = nullptr;
+  index_t lanes = 1;
+  index_t m = 0;
+  // The position of local system 0 in the buffer's numbering of systems.
+  index_t offset = 0;
+  // Values for `lines` consecutive lines from any first line.
+  static std::size_t values(index_t lines, index_t lanes, index_t m) {
+    return static_cast<std::size_t>((lines + 2 * lanes - 2) / lanes * lanes * m);
+  }
+  // The buffer of lines from system `first` of the stored factors f on (local system 0 is that
+  // system), its packs aligned as f's.
+  template <class MemorySpace>
+  static batch_forward_a of_batch(T* data, const part_factors<T, MemorySpace>& f, index_t first) {
+    return {data, f.lanes, f.m, (f.offset + first) % f.lanes};
+  }
+  KOKKOS_INLINE_FUNCTION T* rows(index_t s) const {
+    if (!data) return nullptr;
+    const index_t g = offset + s;
+    return data + (g / lanes) * m * lanes + g % lanes;
+  }
+  batch_forward_a from(index_t system) const {
+    batch_forward_a b = *this;
+    b.offset += system;
+    return b;
+  }
 };
 
 // Factors of line s of this rank's parts (see factor_parts) into f; its reduced rows'
@@ -209,10 +245,12 @@ KOKKOS_INLINE_FUNCTION next_pack_rows next_factor_pack(const part_factors<T, Mem
 }
 
 // The reduce pass of a factored solve for NL systems from s0 (see reduce_rhs).
+// kept_af: where this pack's forward a' goes (rows of f.lanes values; null: nowhere).
 template <int NL, class DView, class T, class MemorySpace, class Rhs>
 KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T, MemorySpace>& f,
                                             const Rhs& rhs, index_t s0, const local_part& part,
-                                            typename DView::non_const_value_type* scratch) {
+                                            typename DView::non_const_value_type* scratch,
+                                            T* kept_af) {
   using D = typename DView::non_const_value_type;  // T, or complex over real factors
   const index_t m = part.m;
   if (m == 1) {
@@ -228,7 +266,12 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
                           [&](const auto& gd, auto pre, const auto& next) {
     D* const sdp = scratch;  // the forward d' (over the staged d when staged)
     D dp0[static_cast<std::size_t>(NL)], dp[static_cast<std::size_t>(NL)];
+    T ap[static_cast<std::size_t>(NL)];  // the forward a' (kept_af)
     for (int l = 0; l < NL; ++l) {
+      if (kept_af) {
+        ap[l] = f.af(f.base(s0) + L + l);
+        kept_af[L + l] = ap[l];
+      }
       dp0[l] = f.first_row(s0 + l, 0) * gd(l, 0);
       dp[l] = fr(l, 1) * gd(l, 1);
       sdp[NL + l] = dp[l];
@@ -243,6 +286,14 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
         if (i + 1 < m) prefetch_part_row<NL>(d, s0, i + 1);
       }
       D* const rd = sdp + i * NL;
+      if (kept_af && i < m - 1) {
+        T* const ka = kept_af + i * L;
+        BANDSOLVE_SIMD
+        for (int l = 0; l < NL; ++l) {
+          ap[l] = -flo(l, i) * ap[l];
+          ka[l] = ap[l];
+        }
+      }
       if constexpr (on_parts) {
         const bool kept = i < m - 1;  // the last row is not stored
         forward_rhs_row_parts<NL>(&fr(0, i), &flo(0, i), &gd(0, i), dp, kept ? rd : nullptr,
@@ -278,12 +329,14 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
 }
 
 // The finish pass of a factored solve for NL systems from s0: x_i = d'_i - a'_i x_0 - c'_i x_{i+1}
-// for i = m-2 .. 1 (forward a', c', d'), written over d.
+// for i = m-2 .. 1 (forward a', c', d'), written over d. kept_af: the pack's forward a' that the
+// reduce pass left (rows of f.lanes values), or null for the stored af.
 template <int NL, class DView, class T, class MemorySpace, class Interface>
 KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_factors<T, MemorySpace>& f,
                                                  const Interface& iface, index_t s0,
                                                  const local_part& part,
-                                                 typename DView::non_const_value_type* scratch) {
+                                                 typename DView::non_const_value_type* scratch,
+                                                 const T* kept_af) {
   using D = typename DView::non_const_value_type;
   const index_t m = part.m;
   const int k = part.reduced_rows();
@@ -297,8 +350,10 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
     return;
   }
   const index_t L = f.lanes;
-  const factor_rows<T> fcf{f.cf.data() + f.base(s0), L}, faf{f.af.data() + f.base(s0), L};
-  const auto next_factors = next_factor_pack<NL, DView>(f, s0, m - 2, f.cf, f.af);
+  const factor_rows<T> fcf{f.cf.data() + f.base(s0), L},
+      faf{kept_af ? kept_af : f.af.data() + f.base(s0), L};
+  const auto next_factors = kept_af ? next_factor_pack<NL, DView>(f, s0, m - 2, f.cf)
+                                    : next_factor_pack<NL, DView>(f, s0, m - 2, f.cf, f.af);
   with_rhs_rows<NL, true>(d, s0, m, scratch, next_factors,
                           [&](const auto& gd, auto pre, const auto& next) {
     D x[static_cast<std::size_t>(NL)];  // x_{i+1}
@@ -320,11 +375,13 @@ KOKKOS_INLINE_FUNCTION void finish_factored_pack(const DView& d, const part_fact
 }
 
 // The reduced right-hand sides of lines first .. first + count - 1 of d (line s, row j at
-// rhs(s*k + j)); d's rows 1 .. m-2 receive the forward d'. Packs as the factors were stored when
-// d's layout packs the same number of systems, else one system at a time.
+// rhs(s*k + j)); d's rows 1 .. m-2 receive the forward d', kept_af (numbered as d's lines; none
+// by default) the forward a'. Packs as the factors were stored when d's layout packs the same
+// number of systems, else one system at a time.
 template <class ExecutionSpace, class DView, class T, class MemorySpace, class Rhs>
 void reduce_rhs(const ExecutionSpace& exec, const DView& d, const part_factors<T, MemorySpace>& f,
-                const Rhs& rhs, index_t first, index_t count, local_part part) {
+                const Rhs& rhs, index_t first, index_t count, local_part part,
+                const batch_forward_a<T>& kept_af = {}) {
   using D = typename DView::non_const_value_type;
   constexpr int L = part_lanes_v<layout_of_t<DView>, D>;
   const bool packs = f.from(first).packs_of(L);
@@ -332,19 +389,22 @@ void reduce_rhs(const ExecutionSpace& exec, const DView& d, const part_factors<T
                                             first, count, part, static_cast<D*>(nullptr),
       KOKKOS_LAMBDA(const index_t s0, const int nl, D* scratch) {
         if (packs && nl == L) {
-          reduce_rhs_pack<L>(d, f, rhs, s0, part, scratch);
+          reduce_rhs_pack<L>(d, f, rhs, s0, part, scratch, kept_af.rows(s0));
         } else {
-          for (int l = 0; l < nl; ++l) reduce_rhs_pack<1>(d, f, rhs, s0 + l, part, scratch);
+          for (int l = 0; l < nl; ++l)
+            reduce_rhs_pack<1>(d, f, rhs, s0 + l, part, scratch, kept_af.rows(s0 + l));
         }
       });
 }
 
 // x of lines first .. first + count - 1 from the interface values (line s: x_0 at iface[s*k],
-// x_{m-1} at iface[s*k + k-1]) and the forward d' that reduce_rhs left in d.
+// x_{m-1} at iface[s*k + k-1]) and the forward d' (and a', when kept_af is given) that reduce_rhs
+// left in d.
 template <class ExecutionSpace, class DView, class T, class MemorySpace, class Interface>
 void finish_factored_parts(const ExecutionSpace& exec, const DView& d,
                            const part_factors<T, MemorySpace>& f, const Interface& iface,
-                           index_t first, index_t count, local_part part) {
+                           index_t first, index_t count, local_part part,
+                           const batch_forward_a<T>& kept_af = {}) {
   using D = typename DView::non_const_value_type;
   constexpr int L = part_lanes_v<layout_of_t<DView>, D>;
   const bool packs = f.from(first).packs_of(L);
@@ -352,9 +412,10 @@ void finish_factored_parts(const ExecutionSpace& exec, const DView& d,
                                             first, count, part, static_cast<D*>(nullptr),
       KOKKOS_LAMBDA(const index_t s0, const int nl, D* scratch) {
         if (packs && nl == L) {
-          finish_factored_pack<L>(d, f, iface, s0, part, scratch);
+          finish_factored_pack<L>(d, f, iface, s0, part, scratch, kept_af.rows(s0));
         } else {
-          for (int l = 0; l < nl; ++l) finish_factored_pack<1>(d, f, iface, s0 + l, part, scratch);
+          for (int l = 0; l < nl; ++l)
+            finish_factored_pack<1>(d, f, iface, s0 + l, part, scratch, kept_af.rows(s0 + l));
         }
       });
 }
