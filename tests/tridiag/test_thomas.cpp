@@ -523,8 +523,11 @@ TEMPLATE_TEST_CASE("factored gathered floats and doubles of long rows take packs
     for (const std::size_t n : {256, 300}) {
       for (const std::size_t nsys : {15, 16, 20, 33, 64, 65}) {
         INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
-        // Tiles of 16 floats or 8 doubles on x86; the pack widths are the build's.
-        const bool tile = F::has_long_packs && n > 256;
+        // Tiles of 16 floats or 8 doubles on x86; the pack widths are the build's. Doubles take
+        // tiles from 256 rows where the register sweeps are built (has_register_double_tiles_v).
+        const bool tile =
+            F::has_long_packs &&
+            (n > 256 || (bandsolve::detail::has_register_double_tiles_v<T> && n == 256));
         const std::size_t tile_width = F::long_pack_width, wide = F::pack_width;
         const std::size_t width = tile ? (nsys < tile_width ? 1 : tile_width)
                                        : (nsys < wide ? 1 : wide);

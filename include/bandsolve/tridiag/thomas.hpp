@@ -382,6 +382,18 @@ template <class Layout, class T>
 inline constexpr bool has_long_double_factor_packs_v =
     (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) &&
     std::is_same_v<T, double> && long_row_one_shot_packing<T>::L < sweep_packing<Layout, T>::L;
+// Where the register sweeps are built (a tile of doubles is their width), those tiles are
+// stored from one block of a wide pack's rows on (256 rows), whatever the length: the register
+// sweeps then read each factor row as one cache line, where a wide pack's rows are four that
+// its four groups of 8 systems read one after the other, 256 bytes apart. Row doubles at 2^24
+// unknowns, 2 threads, 2-vCPU AMD EPYC Zen 4 (probe of thomas_factorization::solve, alternated),
+// ns per unknown, wide pack in registers / gathered / tiles in registers: 256 rows 2.73-2.90 /
+// 1.73-1.79 / 1.52-1.57, 1024 rows 2.43-2.68 / 1.64-1.78 / 1.34-1.67, 4096 rows 2.22-2.61 /
+// 2.10-2.20 / 2.01-2.07; shorter rows keep the wide pack and its gathered sweeps (64 rows
+// 3.35 / 1.52-1.55 / 1.67-2.00).
+template <class T>
+inline constexpr bool has_register_double_tiles_v =
+    std::is_same_v<T, double> && register_factored_lanes_v<T> == long_row_one_shot_packing<T>::L;
 
 // Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
 // a, b and c are lane-contiguous): one tile for gathered floats of more than
@@ -404,8 +416,10 @@ index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
     constexpr index_t wide_block =
         factored_gather_block_rows<sweep_packing<Layout, T>::TR, Wide, T>;
     const auto whole = static_cast<std::size_t>(n) * std::size_t(wide) * sizeof(T);
-    if (!lanes && whole > factored_gather_whole_bytes && n > wide_block)
-      return nsys < std::size_t(tile) ? 1 : tile;
+    const bool tiles = has_register_double_tiles_v<T>
+                           ? n >= wide_block
+                           : whole > factored_gather_whole_bytes && n > wide_block;
+    if (!lanes && tiles) return nsys < std::size_t(tile) ? 1 : tile;
   }
   return !is_interleaved_v<Layout> && nsys < std::size_t(wide) ? 1 : wide;
 }
@@ -451,10 +465,11 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
             thomas_factored_solve_lanes<W, G, false>(n, nl, ng, rp, lp, cpp, rd, prefetch);
         } else {
           if constexpr (!is_interleaved_v<Layout> && L > 1) {
-            // Whole packs of doubles with unit row stride through the register sweeps (their
-            // n * 8 values of scratch fit in a whole pack's rows), else the gathered sweeps.
+            // Tiles of doubles with unit row stride through the register sweeps (their n * 8
+            // values of scratch fit in a whole pack's rows), else the gathered sweeps: wide
+            // packs too (has_register_double_tiles_v).
             const auto gd = pack_gather<L>(d, p);
-            if (block == n &&
+            if (L == register_factored_lanes_v<D> && block == n &&
                 thomas_factored_pack_in_registers<L>(n, nl, rp, lp, cpp, gd, static_cast<D*>(work)))
               return;
             thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp, gd, static_cast<D*>(work),
