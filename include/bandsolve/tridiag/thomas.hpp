@@ -388,9 +388,9 @@ inline constexpr bool has_long_double_factor_packs_v =
 // its four groups of 8 systems read one after the other, 256 bytes apart. Row doubles at 2^24
 // unknowns, 2 threads, 2-vCPU AMD EPYC Zen 4 (probe of thomas_factorization::solve, alternated),
 // ns per unknown, wide pack in registers / gathered / tiles in registers: 256 rows 2.73-2.90 /
-// 1.73-1.79 / 1.52-1.57, 1024 rows 2.43-2.68 / 1.64-1.78 / 1.34-1.67, 4096 rows 2.22-2.61 /
-// 2.10-2.20 / 2.01-2.07; shorter rows keep the wide pack and its gathered sweeps (64 rows
-// 3.35 / 1.52-1.55 / 1.67-2.00).
+// 1.73-1.79 / 1.52-1.61, 1024 rows 2.29-2.68 / 1.64-1.78 / 1.27-1.67, 4096 rows 2.20-2.61 /
+// 2.10-2.20 / 1.27-2.07; shorter rows keep the wide pack and its gathered sweeps (64 rows
+// 3.35-3.46 / 1.52-1.55 / 1.67-2.00; docs/performance.md).
 template <class T>
 inline constexpr bool has_register_double_tiles_v =
     std::is_same_v<T, double> && register_factored_lanes_v<T> == long_row_one_shot_packing<T>::L;
