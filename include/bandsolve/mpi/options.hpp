@@ -48,14 +48,16 @@ inline exchange chosen_scheme(const options& opt, std::size_t nsys, int ranks) {
 }
 
 // Lines per batch of a one-shot solve's host passes (options::batch_bytes_per_thread): the same
-// on every rank, a multiple of 64 lines (whole SIMD packs in every layout), at least 64 per thread.
+// on every rank, at least 64 per thread, a multiple of 128 lines from 128 on (whole SIMD packs
+// in every layout: column packs hold 128 floats, and a batch that starts inside a pack of the
+// stored factors runs its factored passes one line at a time), else 64.
 inline std::size_t batch_lines(const options& opt, std::size_t nsys, std::size_t max_rows,
                                std::size_t scalar_bytes, int threads) {
   const std::size_t per_line = 4 * max_rows * scalar_bytes;
   const std::size_t t = threads > 1 ? static_cast<std::size_t>(threads) : 1;
   if (opt.batch_bytes_per_thread == 0 || per_line == 0) return nsys;
-  const std::size_t lines = opt.batch_bytes_per_thread / per_line / 64 * 64;
-  return (lines < 64 ? 64 : lines) * t;
+  const std::size_t lines = opt.batch_bytes_per_thread / per_line;
+  return (lines < 128 ? 64 : lines / 128 * 128) * t;
 }
 
 }  // namespace detail
