@@ -403,6 +403,36 @@ TEST_CASE("mpi::solve and mpi::factorize: full packs of systems, parts longer th
   check_long_parts<layout::strided, float>();
 }
 
+// Batches hold whole packs of every layout, column floats' 128 lines included: a batch that
+// started inside a pack of the stored factors ran its factored passes one line at a time (448
+// lines per batch for column floats of 260 rows per rank, before batches were rounded to 128).
+TEST_CASE("mpi batches are whole multiples of 128 lines, or 64 where fewer fit", "[mpi]") {
+  namespace bd = bandsolve::mpi::detail;
+  constexpr auto float_lanes =
+      static_cast<std::size_t>(bd::part_lanes_v<layout::column, float>);
+  for (const std::size_t bytes : {std::size_t(1), std::size_t(1) << 19, std::size_t(2) << 20}) {
+    bmpi::options opts;
+    opts.batch_bytes_per_thread = bytes;
+    for (const int threads : {1, 2, 3}) {
+      for (std::size_t rows = 1; rows <= 4096; rows += rows < 300 ? 1 : 97) {
+        for (const std::size_t scalar : {std::size_t(4), std::size_t(8), std::size_t(16)}) {
+          INFO(bytes << " bytes per thread, " << threads << " threads, " << rows << " rows, "
+                     << scalar << "-byte values");
+          const std::size_t lines = bd::batch_lines(opts, 1 << 20, rows, scalar, threads);
+          const auto t = static_cast<std::size_t>(threads);
+          REQUIRE(lines % t == 0);
+          const std::size_t per_thread = lines / t;
+          CHECK((per_thread == 64 || per_thread % float_lanes == 0));
+          CHECK(per_thread * 4 * rows * scalar <= (per_thread == 64 ? 256 * rows * scalar : bytes));
+        }
+      }
+    }
+  }
+  bmpi::options one_batch;
+  one_batch.batch_bytes_per_thread = 0;
+  CHECK(bd::batch_lines(one_batch, 1000, 260, 4, 1) == 1000);
+}
+
 TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same message", "[mpi]") {
   const int P = world_size(), me = world_rank();
   const int bad = P - 1;
