@@ -1,6 +1,6 @@
 #pragma once
 // Per-call buffers of the distributed solves' device passes (and of the host passes' one-shot
-// solves and factored solves in one batch), carved from buffers kept between calls
+// and factored solves), carved from buffers kept between calls
 // (backend/scratch.hpp): on the device the forward rows, reduced rows, interface values and
 // codes; on the host the staging of the reduced rows and interface values, the exchange buffers
 // and the reduced systems (pinned host memory for a GPU, so that the copies between the two run
@@ -28,7 +28,8 @@ struct device_rows_tag {};
 struct staging_tag {};
 // The one-shot block solve's kept rows (block_solve.hpp), on any execution space.
 struct block_rows_tag {};
-// The one-shot scalar solve's buffers on host execution spaces (solve.hpp, partitioned_solve).
+// The scalar solves' buffers on host execution spaces: one-shot (solve.hpp, partitioned_solve;
+// solve_along.hpp) and factored in batches (factorize.hpp, solve_host_batches).
 struct host_passes_tag {};
 
 // Consecutive pieces of one buffer, each aligned to 64 bytes; mark() and rewind() reuse the
