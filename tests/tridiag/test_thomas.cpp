@@ -511,7 +511,8 @@ TEMPLATE_TEST_CASE("the factored solve of long gathered packs goes block by bloc
 // 0): fewer systems than a tile one per pack, a tile, partial last packs, and batches between a
 // tile and a wide pack, which store one system per pack below 256 rows; solved in row layout and
 // in strided Views (check_strided solves the same factors into lane-contiguous and row-major
-// Views too).
+// Views too). Both choices of hosts with and without register tiles of doubles run on any host,
+// and 64 rows, which no tile takes (wide packs in registers where the host takes no tiles).
 TEMPLATE_TEST_CASE("factored gathered floats and doubles of long rows take packs of one tile",
                    "[thomas][factorize][strided]", float, double) {
   using T = TestType;
@@ -520,27 +521,32 @@ TEMPLATE_TEST_CASE("factored gathered floats and doubles of long rows take packs
     using Exec = decltype(exec);
     using F = bandsolve::thomas_factorization<T, bl::row, Exec>;
     std::uint32_t seed = 2700;
-    for (const std::size_t n : {256, 300}) {
-      for (const std::size_t nsys : {15, 16, 20, 33, 64, 65}) {
-        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
-        // Tiles of 16 floats or 8 doubles on x86; the pack widths are the build's. Doubles take
-        // tiles from 256 rows where the register sweeps are built (has_register_double_tiles_v).
-        const bool tile =
-            F::has_long_packs &&
-            (n > 256 || (bandsolve::detail::has_register_double_tiles_v<T> && n == 256));
-        const std::size_t tile_width = F::long_pack_width, wide = F::pack_width;
-        const std::size_t width = tile ? (nsys < tile_width ? 1 : tile_width)
-                                       : (nsys < wide ? 1 : wide);
-        const auto p = bstest::random_dominant<T>(nsys, n, seed++);
-        auto D = upload<bl::row, Exec>(p);
-        auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c);
-        CHECK(f.storage_bytes() == 3 * ((nsys + width - 1) / width) * width * n * sizeof(T));
-        f.solve(exec, D.d);
-        exec.fence();
-        CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
-        CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), bstest::reference_solve(p), nsys,
-                                   n) <= bstest::lapack_tol<T>());
-        check_padded_rows<T>(exec, nsys, n, seed++);
+    for (const bool host_tiles : {false, true}) {
+      const set_for_scope<bool> tiles_here(bandsolve::detail::register_double_tiles, host_tiles);
+      for (const std::size_t n : {64, 256, 300}) {
+        for (const std::size_t nsys : {15, 16, 20, 33, 64, 65}) {
+          INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys
+                                 << ", register tiles: " << host_tiles);
+          // Tiles of 16 floats or 8 doubles on x86; the pack widths are the build's. Doubles take
+          // tiles from 256 rows where the register sweeps are built (whether the host takes them
+          // or not: the whole-rows limit is 0).
+          const bool tile = F::has_long_packs &&
+                            (n > 256 || (bandsolve::detail::has_register_double_tiles_v<T> &&
+                                         n == 256));
+          const std::size_t tile_width = F::long_pack_width, wide = F::pack_width;
+          const std::size_t width = tile ? (nsys < tile_width ? 1 : tile_width)
+                                         : (nsys < wide ? 1 : wide);
+          const auto p = bstest::random_dominant<T>(nsys, n, seed++);
+          auto D = upload<bl::row, Exec>(p);
+          auto f = bandsolve::factorize(exec, thomas{}, D.a, D.b, D.c);
+          CHECK(f.storage_bytes() == 3 * ((nsys + width - 1) / width) * width * n * sizeof(T));
+          f.solve(exec, D.d);
+          exec.fence();
+          CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+          CHECK(bstest::max_rel_diff(bstest::to_host(D.d, nsys), bstest::reference_solve(p), nsys,
+                                     n) <= bstest::lapack_tol<T>());
+          check_padded_rows<T>(exec, nsys, n, seed++);
+        }
       }
     }
   });

@@ -37,6 +37,7 @@
 // stride and system stride n) take tiny_thomas.hpp's kernel, which needs no scratch. Solves of
 // one work item, or of at most inline_solve_unknowns in all, run on the calling thread
 // (tiny_launch.hpp), their scratch from the buffer kept between calls (backend/scratch.hpp).
+#include <bandsolve/backend/host_simd/host_cpu.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/host_simd/tiny_launch.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
@@ -382,18 +383,29 @@ template <class Layout, class T>
 inline constexpr bool has_long_double_factor_packs_v =
     (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) &&
     std::is_same_v<T, double> && long_row_one_shot_packing<T>::L < sweep_packing<Layout, T>::L;
-// Where the register sweeps are built (a tile of doubles is their width), those tiles are
-// stored from one block of a wide pack's rows on (256 rows), whatever the length: the register
-// sweeps then read each factor row as one cache line, where a wide pack's rows are four that
-// its four groups of 8 systems read one after the other, 256 bytes apart. Row doubles at 2^24
-// unknowns, 2 threads, 2-vCPU AMD EPYC Zen 4 (probe of thomas_factorization::solve, alternated),
-// ns per unknown, wide pack in registers / gathered / tiles in registers: 256 rows 2.73-2.90 /
-// 1.73-1.79 / 1.52-1.61, 1024 rows 2.29-2.68 / 1.64-1.78 / 1.27-1.67, 4096 rows 2.20-2.61 /
-// 2.10-2.20 / 1.27-2.07; shorter rows keep the wide pack and its gathered sweeps (64 rows
-// 3.35-3.46 / 1.52-1.55 / 1.67-2.00; docs/performance.md).
+// Where the register sweeps are built (a tile of doubles is their width) and the host runs
+// 512-bit vectors as two halves (register_double_tiles), those tiles are stored from one block of
+// a wide pack's rows on (256 rows), whatever the length: the register sweeps then read each
+// factor row as one cache line, where a wide pack's rows are four that its four groups of 8
+// systems read one after the other, 256 bytes apart; the wide packs left (shorter rows) take the
+// gathered sweeps. Row doubles at 2^24 unknowns, 2 threads, 2-vCPU AMD EPYC Zen 4 (probe of
+// thomas_factorization::solve, alternated), ns per unknown, wide pack in registers / gathered /
+// tiles in registers: 64 rows 3.35-3.46 / 1.52-1.55 / 1.67-2.00, 256 rows 2.73-2.90 / 1.73-1.79
+// / 1.52-1.61, 1024 rows 2.29-2.68 / 1.64-1.78 / 1.27-1.67, 4096 rows 2.20-2.61 / 2.10-2.20 /
+// 1.27-2.07. Hosts that run them whole keep wide packs, through the register sweeps from
+// register_wide_pack_min_rows rows, up to the rows whose wide pack reaches
+// factored_gather_whole_bytes (2^16 at 16 MiB), and store tiles from there: on the 2-vCPU AMD
+// EPYC Zen 5 (shape sweep, alternated), ns per unknown, wide packs in registers / tiles: 256 to
+// 4096 rows 0.62-0.96 / 0.76-1.20, 2^16 rows 0.82-1.26 / 0.66-1.22 (tiles faster in 7 pairs of
+// 10); 16 rows gathered 0.85-1.21 against 0.93-1.34 in registers (docs/performance.md).
 template <class T>
 inline constexpr bool has_register_double_tiles_v =
     std::is_same_v<T, double> && register_factored_lanes_v<T> == long_row_one_shot_packing<T>::L;
+// Whether this host takes those tiles (read once; a test may set it to run both choices).
+inline bool register_double_tiles = host_splits_512_bit_vectors();
+// Rows from which wide packs of doubles go through the register sweeps where the host takes no
+// tiles.
+inline constexpr index_t register_wide_pack_min_rows = 64;
 
 // Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
 // a, b and c are lane-contiguous): one tile for gathered floats of more than
@@ -416,9 +428,10 @@ index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
     constexpr index_t wide_block =
         factored_gather_block_rows<sweep_packing<Layout, T>::TR, Wide, T>;
     const auto whole = static_cast<std::size_t>(n) * std::size_t(wide) * sizeof(T);
-    const bool tiles = has_register_double_tiles_v<T>
-                           ? n >= wide_block
-                           : whole > factored_gather_whole_bytes && n > wide_block;
+    const bool tiles =
+        !has_register_double_tiles_v<T> ? whole > factored_gather_whole_bytes && n > wide_block
+        : register_double_tiles         ? n >= wide_block
+                                        : whole >= factored_gather_whole_bytes && n >= wide_block;
     if (!lanes && tiles) return nsys < std::size_t(tile) ? 1 : tile;
   }
   return !is_interleaved_v<Layout> && nsys < std::size_t(wide) ? 1 : wide;
@@ -440,13 +453,17 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
         n > factored_gather_block_rows<P::TR, L, D>)
       block = factored_gather_block_rows<P::TR, L, D>;
   const std::size_t scratch = lanes ? 0 : static_cast<std::size_t>(block) * L * sizeof(D);
+  // Wide packs of doubles go through the register sweeps where the host takes no tiles
+  // (has_register_double_tiles_v, register_double_tiles), from register_wide_pack_min_rows rows.
+  const bool wide_in_registers = !register_double_tiles && n >= register_wide_pack_min_rows;
   const index_t npacks = (nsys + L - 1) / L;
   using factor_layout = layout::interleaved<L>;
   using factor_packing = single_pack<L>;  // work item p is factor pack p
   for_each_pack_or_inline(
       exec, "bandsolve::thomas_factorization::solve", npacks, scratch,
       runs_inline(npacks, n * nsys), KOKKOS_LAMBDA(const index_t p, void* work) {
-        (void)block;  // named here first: nvcc rejects a first capture inside an if constexpr
+        // named here first: nvcc rejects a first capture inside an if constexpr
+        (void)block, (void)wide_in_registers;
         const int nl = static_cast<int>(nsys - p * L < L ? nsys - p * L : L);
         const Scalar* rp = &r(p, 0, 0);
         const Scalar* lp = &lo(p, 0, 0);
@@ -466,10 +483,10 @@ void thomas_factored_solve_launch(const ExecutionSpace& exec, const DView& d, bo
         } else {
           if constexpr (!is_interleaved_v<Layout> && L > 1) {
             // Tiles of doubles with unit row stride through the register sweeps (their n * 8
-            // values of scratch fit in a whole pack's rows), else the gathered sweeps: wide
-            // packs too (has_register_double_tiles_v).
+            // values of scratch fit in a whole pack's rows), and wide packs where the host
+            // takes no tiles; else the gathered sweeps.
             const auto gd = pack_gather<L>(d, p);
-            if (L == register_factored_lanes_v<D> && block == n &&
+            if ((L == register_factored_lanes_v<D> || wide_in_registers) && block == n &&
                 thomas_factored_pack_in_registers<L>(n, nl, rp, lp, cpp, gd, static_cast<D*>(work)))
               return;
             thomas_factored_solve_gather<P::TR, L>(n, nl, rp, lp, cpp, gd, static_cast<D*>(work),
