@@ -395,9 +395,9 @@ inline constexpr bool has_long_double_factor_packs_v =
 // 1.27-2.07. Hosts that run them whole keep wide packs, through the register sweeps from
 // register_wide_pack_min_rows rows, up to the rows whose wide pack reaches
 // factored_gather_whole_bytes (2^16 at 16 MiB), and store tiles from there: on the 2-vCPU AMD
-// EPYC Zen 5 (shape sweep, alternated), ns per unknown, wide packs in registers / tiles: 256 to
-// 4096 rows 0.62-0.96 / 0.76-1.20, 2^16 rows 0.82-1.26 / 0.66-1.22 (tiles faster in 7 pairs of
-// 10); 16 rows gathered 0.85-1.21 against 0.93-1.34 in registers (docs/performance.md).
+// EPYC Zen 5 (shape sweep, 13-17 alternated pairs), median time of row doubles with wide packs
+// in registers over tiles: 64 rows 0.89, 256 0.81, 1024 0.83, 4096 0.86, 2^14 0.97, 2^16 1.14;
+// at 16 rows the wide pack in registers over gathered 1.16 (docs/performance.md).
 template <class T>
 inline constexpr bool has_register_double_tiles_v =
     std::is_same_v<T, double> && register_factored_lanes_v<T> == long_row_one_shot_packing<T>::L;
