@@ -21,6 +21,17 @@
 #endif
 
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
+// The helpers that hold a tile in vector registers are always inlined in optimized builds: out of
+// line, a tile goes through memory at every call. GCC 12 left transpose_stage out of line in a
+// large translation unit (the MPI benchmark), where the factored register sweeps of row doubles
+// ran 2.2-2.3x slower than with it inlined. Unoptimized builds keep plain inline: nothing is
+// inlined for speed there.
+#ifdef __OPTIMIZE__
+#define BANDSOLVE_SIMD_INLINE __attribute__((always_inline)) inline
+#else
+#define BANDSOLVE_SIMD_INLINE inline
+#endif
+
 namespace bandsolve::detail::simd {
 
 template <class T, int L>
@@ -43,13 +54,13 @@ constexpr int stage_index(int e) {
 
 // Vectors go by reference everywhere: by value, GCC warns (-Wpsabi) where AVX-512 is off.
 template <int L, int B, bool Upper, class V, int... E>
-inline void stage(const V& x, const V& y, V& out, std::integer_sequence<int, E...>) {
+BANDSOLVE_SIMD_INLINE void stage(const V& x, const V& y, V& out, std::integer_sequence<int, E...>) {
   out = __builtin_shufflevector(x, y, stage_index<L, B, Upper>(E)...);
 }
 
 // Stages B, 2B, ... up to (not including) End.
 template <int L, int B, int End = L, class V>
-inline void transpose_stage(V* r) {
+BANDSOLVE_SIMD_INLINE void transpose_stage(V* r) {
   if constexpr (B < End) {
     using seq = std::make_integer_sequence<int, L>;
     V out[static_cast<std::size_t>(L)];
@@ -65,23 +76,23 @@ inline void transpose_stage(V* r) {
 
 // r[i][j] <- r[j][i] for an L x L tile held as L vectors (L a power of two).
 template <int L, class V>
-inline void transpose(V* r) {
+BANDSOLVE_SIMD_INLINE void transpose(V* r) {
   static_assert((L & (L - 1)) == 0, "bandsolve: SIMD transposes need a power-of-two width");
   transpose_stage<L, 1>(r);
 }
 
 template <class T, int L>
-inline void load(const T* p, vec<T, L>& v) {
+BANDSOLVE_SIMD_INLINE void load(const T* p, vec<T, L>& v) {
   std::memcpy(&v, p, sizeof v);
 }
 template <class T, int L>
-inline void store(T* p, const vec<T, L>& v) {
+BANDSOLVE_SIMD_INLINE void store(T* p, const vec<T, L>& v) {
   std::memcpy(p, &v, sizeof v);
 }
 
 template <int L, class V, int... E>
-inline void join_halves(const vec_half<V>& lo, const vec_half<V>& hi, V& out,
-                        std::integer_sequence<int, E...>) {
+BANDSOLVE_SIMD_INLINE void join_halves(const vec_half<V>& lo, const vec_half<V>& hi, V& out,
+                                       std::integer_sequence<int, E...>) {
   out = __builtin_shufflevector(lo, hi, E...);
 }
 
@@ -92,7 +103,7 @@ inline void join_halves(const vec_half<V>& lo, const vec_half<V>& hi, V& out,
 // cache, 8 x 8 doubles, the row layout's gathered forward sweep (four arrays' tiles): 22-27
 // against 26-30 cycles per row.
 template <int L, class T, class Lane>
-inline void load_transpose(const Lane& lane, vec<T, L>* r) {
+BANDSOLVE_SIMD_INLINE void load_transpose(const Lane& lane, vec<T, L>* r) {
   if constexpr (L >= 4) {
     using H = vec<T, L / 2>;
     for (int l = 0; l < L / 2; ++l) {
@@ -151,13 +162,14 @@ inline void store_transposed(const T* rows, index_t rows_stride, T* base,
 // Complex values as their two real parts (real part first): element e of `lo` and `hi` is the
 // e/2-th real (e even) or imaginary (e odd) part of the first and second halves of the lanes.
 template <int L, class V, int... E>
-inline void zip_parts(const V& re, const V& im, V& lo, V& hi, std::integer_sequence<int, E...>) {
+BANDSOLVE_SIMD_INLINE void zip_parts(const V& re, const V& im, V& lo, V& hi,
+                                     std::integer_sequence<int, E...>) {
   lo = __builtin_shufflevector(re, im, (E % 2 == 0 ? E / 2 : L + E / 2)...);
   hi = __builtin_shufflevector(re, im, (E % 2 == 0 ? L / 2 + E / 2 : L + L / 2 + E / 2)...);
 }
 template <int L, class V, int... E>
-inline void unzip_parts(const V& lo, const V& hi, V& re, V& im,
-                        std::integer_sequence<int, E...>) {
+BANDSOLVE_SIMD_INLINE void unzip_parts(const V& lo, const V& hi, V& re, V& im,
+                                       std::integer_sequence<int, E...>) {
   re = __builtin_shufflevector(lo, hi, (2 * E)...);
   im = __builtin_shufflevector(lo, hi, (2 * E + 1)...);
 }
