@@ -62,6 +62,12 @@ tridiag_choice choose_factored_tridiag(std::size_t nsys, std::size_t n, int thre
   // Small batches run on the calling thread (tiny_launch.hpp): no launch beats that.
   if (nsys * n <= static_cast<std::size_t>(detail::inline_solve_unknowns))
     return tridiag_choice::thomas;
+  // Long real rows with unit stride: Thomas's scans (thomas_scan_sweep.hpp) stream every array
+  // front to back at any number of systems (row doubles, 2^24 unknowns, 2 threads, ns per unknown,
+  // scans / partition method: 4 systems of 2^22 rows 0.70-0.74 / 1.71-1.73, one of 2^24 on one
+  // thread 1.50 / 1.74 on two; floats 0.38 / 1.53-2.12).
+  if (detail::thomas_scan_rows<Layout, T>(static_cast<index_t>(n), lane_rows, true))
+    return tridiag_choice::thomas;
   // Complex systems whose rows are contiguous (row layout, strided rows): the partition method
   // where Thomas leaves threads idle, and for up to 32 systems (Thomas's row packs hold one
   // system each below 16, and 16 systems are one pack, on one thread). Complex double, 2

@@ -46,6 +46,7 @@
 #include <bandsolve/tridiag/thomas_device.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 #include <bandsolve/tridiag/thomas_register_sweep.hpp>
+#include <bandsolve/tridiag/thomas_scan_sweep.hpp>
 #include <bandsolve/tridiag/tiny_thomas.hpp>
 
 #include <tuple>
@@ -541,8 +542,11 @@ class thomas_factorization {
       detail::has_long_double_factor_packs_v<Layout, Scalar>;
   static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
-  // a, b and c are lane-contiguous); see detail::thomas_factor_pack_width.
-  static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+  // a, b and c are lane-contiguous; unit_rows: their rows have unit stride): one where the scans
+  // solve (detail::thomas_scan_rows), else detail::thomas_factor_pack_width.
+  static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes,
+                                   bool unit_rows = std::is_same_v<Layout, layout::row>) {
+    if (detail::thomas_scan_rows<Layout, Scalar>(n, lanes, unit_rows)) return 1;
     return detail::thomas_factor_pack_width<Layout, Scalar>(nsys, n, lanes);
   }
 
@@ -597,7 +601,9 @@ class thomas_factorization {
         return;
       }
     }
-    if (width == 1)
+    if (width == 1 && detail::thomas_scan_solves<Layout, Scalar>(d, n_))
+      detail::thomas_scan_solve_launch(exec, d, r_, l_, cp_, n_, nsys_);
+    else if (width == 1)
       detail::thomas_factored_solve_launch<Layout, detail::one_system_packing>(
           exec, d, true, r_, l_, cp_, n_, nsys_);
     else
@@ -696,7 +702,10 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
     const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
     const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
                        detail::uses_lane_rows<Layout>(c);
-    const index_t width = result_type::factor_pack_width(nsys, n, lanes);
+    bool unit_rows = true;
+    if constexpr (std::is_same_v<Layout, layout::strided>)
+      unit_rows = a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1;
+    const index_t width = result_type::factor_pack_width(nsys, n, lanes, unit_rows);
     const index_t npacks = (ns + width - 1) / width;
     using factor_view = typename result_type::factor_view;
     const auto ep = static_cast<std::size_t>(npacks), en = static_cast<std::size_t>(n),
