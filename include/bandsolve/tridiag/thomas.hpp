@@ -601,7 +601,7 @@ class thomas_factorization {
         return;
       }
     }
-    if (width == 1 && detail::thomas_scan_solves<Layout, Scalar>(d, n_))
+    if (width == 1 && detail::thomas_scan_solves<Layout, Scalar, DView>())
       detail::thomas_scan_solve_launch(exec, d, r_, l_, cp_, n_, nsys_);
     else if (width == 1)
       detail::thomas_factored_solve_launch<Layout, detail::one_system_packing>(

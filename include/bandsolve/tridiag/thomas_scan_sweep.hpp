@@ -149,28 +149,39 @@ inline constexpr bool thomas_scan_solvable_v =
     (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>);
 
 // Whether thomas_factorization::solve runs the scans on factors of one system per pack: d of a
-// solvable type with unit row stride, from 16 rows (below, the scalar sweep).
+// solvable type, whatever its strides (so that the solution does not depend on them).
 template <class Layout, class Scalar, class DView>
-bool thomas_scan_solves(const DView& d, index_t n) {
-  if constexpr (thomas_scan_solvable_v<Layout, Scalar, typename DView::non_const_value_type>)
-    return n >= 16 && d.stride(1) == 1;
-  else
-    return false;
+constexpr bool thomas_scan_solves() {
+  return thomas_scan_solvable_v<Layout, Scalar, typename DView::non_const_value_type>;
 }
 
 // thomas_factorization::solve with the scans: one system per work item, its factors at
-// r(s, 0, 0) .. r(s, n-1, 0) (one_system_packing) and its right-hand side at d(s, 0 .. n-1).
+// r(s, 0, 0) .. r(s, n-1, 0) (one_system_packing) and its right-hand side at d(s, 0 .. n-1),
+// solved in place where its rows have unit stride, else gathered into n values of scratch and
+// back.
 template <class ExecutionSpace, class DView, class FactorView>
 void thomas_scan_solve_launch(const ExecutionSpace& exec, const DView& d, const FactorView& r,
                               const FactorView& lo, const FactorView& cp, index_t n,
                               index_t nsys) {
   using T = typename DView::non_const_value_type;
-  if constexpr (DView::rank == 2)
-    for_each_pack_or_inline(exec, "bandsolve::thomas_factorization::solve", nsys, 0,
-                            runs_inline(nsys, n * nsys), KOKKOS_LAMBDA(const index_t s, void*) {
-                              thomas_scan_factored_solve<T>(n, &r(s, 0, 0), &lo(s, 0, 0),
-                                                            &cp(s, 0, 0), &d(s, 0));
-                            });
+  // Instantiated for every right-hand side the factored solve takes; runs for the solvable ones.
+  if constexpr (DView::rank == 2 && std::is_same_v<T, typename FactorView::non_const_value_type> &&
+                (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    const bool unit_rows = d.stride(1) == 1;
+    const std::size_t scratch = unit_rows ? 0 : static_cast<std::size_t>(n) * sizeof(T);
+    for_each_pack_or_inline(
+        exec, "bandsolve::thomas_factorization::solve", nsys, scratch,
+        runs_inline(nsys, n * nsys), KOKKOS_LAMBDA(const index_t s, void* work) {
+          if (unit_rows) {
+            thomas_scan_factored_solve<T>(n, &r(s, 0, 0), &lo(s, 0, 0), &cp(s, 0, 0), &d(s, 0));
+            return;
+          }
+          T* const x = static_cast<T*>(work);
+          for (index_t i = 0; i < n; ++i) x[i] = d(s, i);
+          thomas_scan_factored_solve<T>(n, &r(s, 0, 0), &lo(s, 0, 0), &cp(s, 0, 0), x);
+          for (index_t i = 0; i < n; ++i) d(s, i) = x[i];
+        });
+  }
 }
 
 }  // namespace bandsolve::detail
