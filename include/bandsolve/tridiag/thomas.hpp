@@ -32,7 +32,9 @@
 // values per system slot of its packs (thomas_factorization::factor_pack_width: L, one tile of
 // 16 for gathered floats of more than 256 rows); batches of fewer systems than a pack (row,
 // column, strided) store one system per pack: 3 n sizeof(T) bytes for one long system
-// (thomas_factorization::storage_bytes).
+// (thomas_factorization::storage_bytes); so do real rows with unit stride from
+// detail::thomas_scan_min_rows rows, whose solve runs as linear scans (thomas_scan_sweep.hpp;
+// it gathers a right-hand side without unit row stride into n sizeof(T) bytes of scratch).
 // Tiny systems stored back to back (n <= 7: row layout without padding, strided with unit row
 // stride and system stride n) take tiny_thomas.hpp's kernel, which needs no scratch. Solves of
 // one work item, or of at most inline_solve_unknowns in all, run on the calling thread
