@@ -84,7 +84,7 @@ KOKKOS_INLINE_FUNCTION void thomas_scan_factored_solve(index_t n, const T* r, co
   constexpr int V = scan_lanes_v<T>;
   using Vec = simd::vec<T, V>;
   constexpr auto lanes = std::make_integer_sequence<int, V>{};
-  const Vec zero = Vec{} * T(0), one = zero + T(1);
+  const Vec zero = Vec{}, one = zero + T(1);
   if (n <= 0) return;
   // Forward: l_0 = 0 (factor_first_row), so the carry into row 0 may be 0 like any other.
   Vec carry = zero;
