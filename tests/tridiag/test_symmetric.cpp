@@ -1,7 +1,8 @@
 // algo::symmetric (LDL^T of symmetric / Hermitian positive definite tridiagonal matrices) against
 // LAPACK ?ptsv: one-shot and factored solves in every layout and strided Views, float, double,
 // complex Hermitian and complex right-hand sides over real coefficients; info codes of indefinite,
-// singular and non-finite systems; argument checks; one long system; algo::automatic{true}.
+// singular and non-finite systems; argument checks; one long system; long rows solved as scans;
+// algo::automatic{true}.
 //
 // The register sweeps (row-layout double packs of 8 systems, n a multiple of 8) are switched on
 // whatever the CPU, as in test_thomas_register_sweep.cpp: by default they are compiled only where
@@ -378,6 +379,112 @@ TEST_CASE("symmetric: one long system, its storage and scratch", "[symmetric][sc
     CHECK(bandsolve::solve_scratch_bytes<bl::row, double>(symmetric{}, n, 1,
                                                           static_cast<int>(exec.concurrency())) <=
           2 * n * sizeof(double) + 128);
+  });
+}
+
+// The scans of symmetric_scan_sweep.hpp against the row-by-row sweeps (y_i = d_i - c'_{i-1}
+// y_{i-1}, z_i = r_i y_i, x_i = z_i - c'_i x_{i+1}) at every length around their blocks; c'_{n-1}
+// NaN, which neither may read; guards after d stay untouched.
+TEMPLATE_TEST_CASE("symmetric: the scans agree with the row-by-row sweeps at every length",
+                   "[symmetric][scan]", float, double) {
+  using T = TestType;
+  if constexpr (!bandsolve::detail::thomas_scan_sweep_available) {
+    SUCCEED("no vector extension in this build: the scans are not built");
+  } else {
+    constexpr bandsolve::index_t V = bandsolve::detail::scan_lanes_v<T>;
+    std::mt19937 gen(43);
+    std::uniform_real_distribution<double> u(-1.0, 1.0), m(0.25, 0.9);
+    for (bandsolve::index_t n = 1; n <= 5 * V + 3; ++n) {
+      INFO("n = " << n << ", " << V << " lanes");
+      std::vector<T> r(n), cp(n), d(n + V), x(n);
+      for (bandsolve::index_t i = 0; i < n; ++i) {
+        r[i] = static_cast<T>(1.0 / (2.0 + u(gen)));
+        cp[i] = static_cast<T>(m(gen) * (u(gen) < 0 ? -1 : 1));
+        d[i] = x[i] = static_cast<T>(u(gen));
+      }
+      cp[n - 1] = std::numeric_limits<T>::quiet_NaN();
+      for (bandsolve::index_t i = n; i < n + V; ++i) d[i] = T(7);
+      bandsolve::detail::symmetric_scan_factored_solve<T>(n, r.data(), cp.data(), d.data());
+      T y = x[0];
+      x[0] = r[0] * y;
+      for (bandsolve::index_t i = 1; i < n; ++i) {
+        y = x[i] - cp[i - 1] * y;
+        x[i] = r[i] * y;
+      }
+      for (bandsolve::index_t i = n - 2; i >= 0; --i) x[i] -= cp[i] * x[i + 1];
+      double diff = 0, norm = 0;
+      for (bandsolve::index_t i = 0; i < n; ++i) {
+        diff = std::isfinite(double(d[i])) ? std::max(diff, std::abs(double(d[i] - x[i]))) : INFINITY;
+        norm = std::max(norm, std::abs(double(x[i])));
+      }
+      CHECK(diff / norm <= 64 * bstest::eps<T>);
+      for (bandsolve::index_t i = n; i < n + V; ++i) CHECK(d[i] == T(7));
+    }
+  }
+}
+
+// Real rows with unit stride from thomas_scan_min_rows rows factor one system per pack at any
+// number of systems (2 n values per system) and solve as scans: row layout, strided rows (padded,
+// unit row stride; d also without it, gathered), float and double, symmetric{} and
+// automatic{true} against ?ptsv.
+TEMPLATE_TEST_CASE("symmetric: long rows with unit stride solve as scans", "[symmetric][scan]",
+                   float, double) {
+  using T = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    using F = bandsolve::symmetric_factorization<T, bl::row, Exec>;
+    const bool scans = bandsolve::detail::thomas_scan_sweep_available;
+    const std::size_t n = static_cast<std::size_t>(bandsolve::detail::thomas_scan_min_rows) + 3;
+    const auto rows = static_cast<bandsolve::index_t>(n);
+    CHECK((F::factor_pack_width(1000, rows, false) == 1) == scans);
+    CHECK(F::factor_pack_width(1000, rows - 4, false) > 1);
+    for (const std::size_t nsys : {std::size_t(1), std::size_t(3)}) {
+      const auto p = random_spd<T>(nsys, n, static_cast<std::uint32_t>(50 + nsys));
+      std::vector<int> ref_info;
+      const auto ref = lapack_ptsv(p, ref_info);
+      check_against_lapack<bl::row>(exec, p, "long rows");
+      {
+        INFO("automatic{true}, row layout, nsys = " << nsys << " " << exec.name());
+        std::vector<T> a(nsys * n, T(0));
+        for (std::size_t s = 0; s < nsys; ++s)
+          for (std::size_t i = 1; i < n; ++i) a[s * n + i] = p.e[s * n + i - 1];
+        const auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{true},
+                                            device_of<bl::row, Exec>(a, nsys, n),
+                                            device_of<bl::row, Exec>(p.b, nsys, n),
+                                            device_of<bl::row, Exec>(p.e, nsys, n));
+        CHECK(f.symmetric());
+        CHECK(f.storage_bytes() == 2 * nsys * n * sizeof(T));
+        auto d = device_of<bl::row, Exec>(p.d, nsys, n);
+        f.solve(exec, d);
+        exec.fence();
+        CHECK(max_diff(bstest::to_host(d, nsys), ref, nsys, n, ref_info) <= tol<T>());
+      }
+      using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+      using Big = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+      // Every other system of a row array, rows padded: unit row stride.
+      const auto padded = [&](const char* name) -> Sub {
+        return Kokkos::subview(Big(std::string(name), nsys, std::size_t(2), n + 2), Kokkos::ALL,
+                               1, std::make_pair(std::size_t(1), n + 1));
+      };
+      const Sub b = padded("B"), e = padded("E");
+      bstest::fill(b, p.b, nsys);
+      bstest::fill(e, p.e, nsys);
+      const auto f = bandsolve::factorize(exec, symmetric{}, b, e);
+      CHECK(f.storage_bytes() == 2 * nsys * n * sizeof(T));
+      for (const bool unit_d : {true, false}) {
+        INFO("strided, d " << (unit_d ? "padded rows" : "every other value of a row")
+                           << ", nsys = " << nsys << " " << exec.name());
+        const Sub d = unit_d ? padded("D")
+                             : Sub(Kokkos::subview(Big("D", nsys, n, std::size_t(2)), Kokkos::ALL,
+                                                   Kokkos::ALL, 0));
+        bstest::fill(d, p.d, nsys);
+        f.solve(exec, d);
+        exec.fence();
+        CHECK(bstest::info_to_host(f.info()) == ref_info);
+        CHECK(max_diff(bstest::to_host(d, nsys), ref, nsys, n, ref_info) <= tol<T>());
+      }
+    }
   });
 }
 

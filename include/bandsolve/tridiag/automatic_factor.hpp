@@ -11,8 +11,8 @@
 // automatic_factorization that holds Thomas's factorization or the Thomas-PCR hybrid's
 // (thomas_pcr_factor.hpp), by the rule below. automatic{true} (symmetric positive definite
 // matrices, a[i] = c[i-1]; real scalars) stores algo::symmetric's factors (b and c only; a is not
-// read) where the rule picks Thomas, with that algorithm's info contract (Thomas's own for the long
-// rows that its scans solve: thomas_scan_sweep.hpp). The device backend has
+// read) where the rule picks Thomas, with that algorithm's info contract (its long rows run as
+// scans as Thomas's do: symmetric_scan_sweep.hpp). The device backend has
 // one factored solve, Thomas's: factorize(exec, algo::automatic{}, ...) returns
 // factorize(exec, algo::thomas{}, ...) there.
 //
@@ -187,17 +187,9 @@ auto factorize(const ExecutionSpace& exec, algo::automatic alg, const AView& a, 
           !(a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1))
         hybrid = false;
     if (hybrid) return result_type(factorize(exec, algo::thomas_pcr{}, a, b, c, nsys));
-    if constexpr (!is_complex_v<T>) {  // (algo::symmetric takes a real diagonal)
-      // Long rows that Thomas's scans solve keep Thomas's factors: the symmetric solve has no
-      // scans and would sweep each system row by row.
-      bool unit_rows = true;
-      if constexpr (std::is_same_v<Layout, layout::strided>)
-        unit_rows = a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1;
-      const bool scans =
-          detail::thomas_scan_rows<Layout, T>(static_cast<index_t>(rows(b)), lanes, unit_rows);
-      if (alg.symmetric && !scans)
-        return result_type(factorize(exec, algo::symmetric{}, b, c, nsys));
-    }
+    // (algo::symmetric takes a real diagonal; its long rows run as scans as Thomas's do.)
+    if constexpr (!is_complex_v<T>)
+      if (alg.symmetric) return result_type(factorize(exec, algo::symmetric{}, b, c, nsys));
     return result_type(factorize(exec, algo::thomas{}, a, b, c, nsys));
   }
 }

@@ -29,7 +29,10 @@
 //
 // Traffic: a one-shot solve reads diag, offdiag, d and writes x, 4 values per unknown (32 bytes
 // in double, against Thomas's 40); a factored solve reads r = 1/pivot, c' and d and writes x
-// (32 bytes). Scratch of the one-shot solve is that of solve(thomas) for the same packing
+// (32 bytes); long real rows with unit stride (row layout, strided rows; from
+// detail::thomas_scan_min_rows rows, or fewer systems than a pack) are factored one system per
+// pack and solved as linear scans (symmetric_scan_sweep.hpp): 7 values per unknown, every array
+// streamed front to back instead of one system swept row by row. Scratch of the one-shot solve is that of solve(thomas) for the same packing
 // (solve_scratch_bytes(algo::symmetric{}, ...) gives it exactly): c' of two work items in flight
 // (lane-contiguous rows), c' and d' of one gathered pack (row layout), or 2 n values per system
 // for batches smaller than a pack. The factorization stores 2 n values per system slot of its
@@ -43,6 +46,7 @@
 #include <bandsolve/tridiag/symmetric_device.hpp>
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
 #include <bandsolve/tridiag/symmetric_register_sweep.hpp>
+#include <bandsolve/tridiag/symmetric_scan_sweep.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
 
 #include <string>
@@ -352,9 +356,12 @@ class symmetric_factorization {
   static constexpr bool has_long_packs =
       detail::has_long_factor_packs_v<Layout, Scalar> || has_long_double_packs;
   // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
-  // the diagonal and off-diagonal are lane-contiguous), as Thomas's factorization chooses them
-  // (detail::thomas_factor_pack_width) with this factorization's own pack.
-  static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+  // the diagonal and off-diagonal are lane-contiguous; unit_rows: their rows have unit stride), as
+  // Thomas's factorization chooses them: one where the scans solve (detail::thomas_scan_rows),
+  // else detail::thomas_factor_pack_width with this factorization's own pack.
+  static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes,
+                                   bool unit_rows = std::is_same_v<Layout, layout::row>) {
+    if (detail::thomas_scan_rows<Layout, Scalar>(n, lanes, unit_rows)) return 1;
     return detail::thomas_factor_pack_width<Layout, Scalar, pack_width, has_long_double_packs>(
         nsys, n, lanes);
   }
@@ -397,7 +404,9 @@ class symmetric_factorization {
         return;
       }
     }
-    if (width == 1)
+    if (width == 1 && detail::thomas_scan_solves<Layout, Scalar, DView>())
+      detail::symmetric_scan_solve_launch(exec, d, r_, cp_, n_, nsys_);
+    else if (width == 1)
       detail::symmetric_factored_solve_launch<Layout, detail::one_system_packing>(
           exec, d, true, r_, cp_, n_, nsys_);
     else
@@ -491,7 +500,10 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
     const index_t n = static_cast<index_t>(rows(diag)), ns = static_cast<index_t>(nsys);
     const bool lanes =
         detail::uses_lane_rows<Layout>(diag) && detail::uses_lane_rows<Layout>(offdiag);
-    const index_t width = result_type::factor_pack_width(nsys, n, lanes);
+    bool unit_rows = true;
+    if constexpr (std::is_same_v<Layout, layout::strided>)
+      unit_rows = diag.stride(1) == 1 && offdiag.stride(1) == 1;
+    const index_t width = result_type::factor_pack_width(nsys, n, lanes, unit_rows);
     const index_t npacks = (ns + width - 1) / width;
     const auto ep = static_cast<std::size_t>(npacks), en = static_cast<std::size_t>(n),
                ew = static_cast<std::size_t>(width);  // the views' extents

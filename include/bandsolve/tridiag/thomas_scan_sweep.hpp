@@ -75,6 +75,28 @@ BANDSOLVE_SIMD_INLINE void store(T* p, const Vec& v) {
 }
 }  // namespace scan
 
+// The backward scan x_i = y_i - c'_i x_{i+1} over y in d (unit stride, n >= 1), from
+// x_{n-1} = y_{n-1} (row n-1's c' is not read): blocks of V rows ending below the carried row,
+// the rest at the front one by one. Shared by every factored form whose upper factor is c'.
+template <class T>
+KOKKOS_INLINE_FUNCTION void scan_backward(index_t n, const T* cp, T* d) {
+  constexpr int V = scan_lanes_v<T>;
+  using Vec = simd::vec<T, V>;
+  constexpr auto lanes = std::make_integer_sequence<int, V>{};
+  const Vec zero = Vec{}, one = zero + T(1);
+  index_t hi = n - 1;  // rows below hi are still y
+  Vec xc = zero + d[n - 1];
+  for (; hi - V >= 0; hi -= V) {
+    Vec alpha = -scan::load<Vec>(cp + hi - V);
+    Vec beta = scan::load<Vec>(d + hi - V);
+    scan::compose<V, true>(alpha, beta, zero, one);
+    xc = beta + alpha * scan::broadcast<0>(xc, lanes);
+    scan::store(d + hi - V, xc);
+  }
+  T x = d[hi];
+  for (index_t k = hi - 1; k >= 0; --k) d[k] = x = d[k] - cp[k] * x;
+}
+
 // Solves one system of n rows in place in d (unit stride) with its factors r, l, c' (unit stride,
 // as one_system_packing stores them): the forward scan writes y over d, the backward scan x over
 // y. T is float or double.
@@ -100,22 +122,12 @@ KOKKOS_INLINE_FUNCTION void thomas_scan_factored_solve(index_t n, const T* r, co
     T y = i > 0 ? d[i - 1] : T(0);
     for (; i < n; ++i) d[i] = y = r[i] * d[i] - lo[i] * y;
   }
-  // Backward from row n-2 with x_{n-1} = y_{n-1} (row n-1's c' is not read): blocks of V rows
-  // ending below the carried row, the rest at the front one by one.
-  index_t hi = n - 1;  // rows below hi are still y
-  Vec xc = zero + d[n - 1];
-  for (; hi - V >= 0; hi -= V) {
-    Vec alpha = -scan::load<Vec>(cp + hi - V);
-    Vec beta = scan::load<Vec>(d + hi - V);
-    scan::compose<V, true>(alpha, beta, zero, one);
-    xc = beta + alpha * scan::broadcast<0>(xc, lanes);
-    scan::store(d + hi - V, xc);
-  }
-  T x = d[hi];
-  for (index_t k = hi - 1; k >= 0; --k) d[k] = x = d[k] - cp[k] * x;
+  scan_backward<T>(n, cp, d);
 }
 #else
 inline constexpr bool thomas_scan_sweep_available = false;
+template <class T>
+KOKKOS_INLINE_FUNCTION void scan_backward(index_t, const T*, T*) {}
 template <class T>
 KOKKOS_INLINE_FUNCTION void thomas_scan_factored_solve(index_t, const T*, const T*, const T*, T*) {}
 #endif
@@ -155,10 +167,40 @@ constexpr bool thomas_scan_solves() {
   return thomas_scan_solvable_v<Layout, Scalar, typename DView::non_const_value_type>;
 }
 
-// thomas_factorization::solve with the scans: one system per work item, its factors at
-// r(s, 0, 0) .. r(s, n-1, 0) (one_system_packing) and its right-hand side at d(s, 0 .. n-1),
-// solved in place where its rows have unit stride, else gathered into n values of scratch and
-// back.
+// A factored solve by the scans, one system per work item: system(s, x) solves system s in
+// place in x (unit stride, n values). Its right-hand side d(s, 0 .. n-1) is solved in place where
+// its rows have unit stride, else gathered into n values of scratch and back.
+template <class ExecutionSpace, class DView, class System>
+void scan_solve_launch(const ExecutionSpace& exec, const char* label, const DView& d, index_t n,
+                       index_t nsys, const System& system) {
+  using T = typename DView::non_const_value_type;
+  const bool unit_rows = d.stride(1) == 1;
+  const std::size_t scratch = unit_rows ? 0 : static_cast<std::size_t>(n) * sizeof(T);
+  for_each_pack_or_inline(
+      exec, label, nsys, scratch, runs_inline(nsys, n * nsys),
+      KOKKOS_LAMBDA(const index_t s, void* work) {
+        if (unit_rows) {
+          system(s, &d(s, 0));
+          return;
+        }
+        T* const x = static_cast<T*>(work);
+        for (index_t i = 0; i < n; ++i) x[i] = d(s, i);
+        system(s, x);
+        for (index_t i = 0; i < n; ++i) d(s, i) = x[i];
+      });
+}
+
+// One system of Thomas's factors (one_system_packing: r(s, 0, 0) .. r(s, n-1, 0)) by the scans.
+template <class T, class FactorView>
+struct thomas_scan_system {
+  FactorView r, lo, cp;
+  index_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t s, T* x) const {
+    thomas_scan_factored_solve<T>(n, &r(s, 0, 0), &lo(s, 0, 0), &cp(s, 0, 0), x);
+  }
+};
+
+// thomas_factorization::solve with the scans, on factors of one system per pack.
 template <class ExecutionSpace, class DView, class FactorView>
 void thomas_scan_solve_launch(const ExecutionSpace& exec, const DView& d, const FactorView& r,
                               const FactorView& lo, const FactorView& cp, index_t n,
@@ -166,22 +208,9 @@ void thomas_scan_solve_launch(const ExecutionSpace& exec, const DView& d, const 
   using T = typename DView::non_const_value_type;
   // Instantiated for every right-hand side the factored solve takes; runs for the solvable ones.
   if constexpr (DView::rank == 2 && std::is_same_v<T, typename FactorView::non_const_value_type> &&
-                (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
-    const bool unit_rows = d.stride(1) == 1;
-    const std::size_t scratch = unit_rows ? 0 : static_cast<std::size_t>(n) * sizeof(T);
-    for_each_pack_or_inline(
-        exec, "bandsolve::thomas_factorization::solve", nsys, scratch,
-        runs_inline(nsys, n * nsys), KOKKOS_LAMBDA(const index_t s, void* work) {
-          if (unit_rows) {
-            thomas_scan_factored_solve<T>(n, &r(s, 0, 0), &lo(s, 0, 0), &cp(s, 0, 0), &d(s, 0));
-            return;
-          }
-          T* const x = static_cast<T*>(work);
-          for (index_t i = 0; i < n; ++i) x[i] = d(s, i);
-          thomas_scan_factored_solve<T>(n, &r(s, 0, 0), &lo(s, 0, 0), &cp(s, 0, 0), x);
-          for (index_t i = 0; i < n; ++i) d(s, i) = x[i];
-        });
-  }
+                (std::is_same_v<T, float> || std::is_same_v<T, double>))
+    scan_solve_launch(exec, "bandsolve::thomas_factorization::solve", d, n, nsys,
+                      thomas_scan_system<T, FactorView>{r, lo, cp, n});
 }
 
 }  // namespace bandsolve::detail
