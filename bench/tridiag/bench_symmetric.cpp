@@ -2,6 +2,8 @@
 // (Thomas gets a[i] = e[i-1], c = e), in every layout, double and float, one-shot and factored.
 // Floor bytes: symmetric 4 words per unknown (read diag, offdiag, d; write x) one-shot, 4 factored
 // (r, c', d in; x out); Thomas 5 and 5. The ratio of their times is what the smaller floor buys.
+// Shapes: 65536 systems of 256 rows, and few long systems (2^24 unknowns as 64 systems of 2^18
+// rows and 4 of 2^22), whose factored row solves run as linear scans.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -89,9 +91,9 @@ void symmetric_benchmark(benchmark::State& state) {
       failed = static_cast<int>(bandsolve::count_failed(f.info()));
     };
     if constexpr (Symmetric)
-      run(bandsolve::factorize(exec, bandsolve::algo::symmetric{}, batch.b, batch.e));
+      run(bandsolve::factorize(exec, bandsolve::algo::symmetric{}, batch.b, batch.e, nsys));
     else
-      run(bandsolve::factorize(exec, bandsolve::algo::thomas{}, batch.a, batch.b, batch.e));
+      run(bandsolve::factorize(exec, bandsolve::algo::thomas{}, batch.a, batch.b, batch.e, nsys));
   }
   if (failed != 0) state.SkipWithError("a system failed");
   report(state, t, words * sizeof(T) * n * nsys, double(n) * nsys);
@@ -118,6 +120,11 @@ void register_symmetric_all() {
   register_symmetric_layout<bandsolve::layout::row, T>(256, 65536);
   register_symmetric_layout<bandsolve::layout::column, T>(256, 65536);
   register_symmetric_layout<bandsolve::layout::interleaved<8>, T>(256, 65536);
+  for (const long n : {1L << 18, 1L << 22}) {
+    register_symmetric_layout<bandsolve::layout::row, T>(n, (1L << 24) / n);
+    register_symmetric_layout<bandsolve::layout::column, T>(n, (1L << 24) / n);
+    register_symmetric_layout<bandsolve::layout::interleaved<8>, T>(n, (1L << 24) / n);
+  }
 }
 
 const bool registered = [] {
