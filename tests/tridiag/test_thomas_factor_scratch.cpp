@@ -1,12 +1,15 @@
 // Storage of factorize(thomas) for batches smaller than a pack: one long system, and 3 systems
 // of a layout whose packs hold more, store 3 n values per system (storage_bytes), and their
-// factored solves match LAPACK ?gtsv and the same systems solved in a full batch.
+// factored solves match LAPACK ?gtsv and the same systems solved in a full batch. Column batches
+// of fewer systems than threads x a pack store packs of one cache line (Thomas and symmetric).
 #include "test_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
 
 #include <catch2/catch_all.hpp>
 
+#include <cmath>
+#include <type_traits>
 #include <vector>
 
 namespace test_thomas_factor_scratch {  // units compile in groups: tests/CMakeLists.txt
@@ -67,8 +70,14 @@ TEMPLATE_TEST_CASE("factorize(thomas) stores the systems factored: one long syst
       std::size_t bytes = 0, bytes_big = 0;
       const auto x = factored_solve<Layout>(exec, p, info, bytes);
       const auto xb = factored_solve<Layout>(exec, big, info_big, bytes_big);
+      // Three packs of the layout, or narrow column packs where three are fewer than threads.
+      using F = bandsolve::thomas_factorization<double, Layout, Exec>;
+      constexpr bool column = std::is_same_v<Layout, bl::column>;
+      const auto width = static_cast<std::size_t>(F::factor_pack_width(
+          big.nsys, static_cast<bandsolve::index_t>(n), column, !column,
+          static_cast<int>(exec.concurrency())));
       CHECK(bytes == 3 * nsys * n * sizeof(double));
-      CHECK(bytes_big == 3 * 3 * pack * n * sizeof(double));
+      CHECK(bytes_big == 3 * ((big.nsys + width - 1) / width) * width * n * sizeof(double));
       CHECK(info == std::vector<int>(nsys, 0));
       const auto ref = bstest::reference_solve(p);
       for (std::size_t s = 0; s < nsys; ++s) {
@@ -76,6 +85,64 @@ TEMPLATE_TEST_CASE("factorize(thomas) stores the systems factored: one long syst
         CHECK(bstest::rel_diff(x, ref, n, s) <= bstest::lapack_tol<double>());
         CHECK(bstest::rel_diff(x, xb, n, s) <= bstest::factored_tol<double>());
       }
+    }
+  });
+}
+
+TEMPLATE_TEST_CASE("column batches of fewer systems than threads x a pack factor in packs of one "
+                   "cache line",
+                   "[thomas][symmetric][factorize][scratch]", float, double) {
+  using T = TestType;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using F = bandsolve::thomas_factorization<T, bl::column, Exec>;
+    using S = bandsolve::symmetric_factorization<T, bl::column, Exec>;
+    constexpr std::size_t wide = F::pack_width, narrow = F::narrow_pack_width;
+    STATIC_REQUIRE(F::has_narrow_packs);
+    STATIC_REQUIRE(S::has_narrow_packs);
+    const bandsolve::index_t n = 300;
+    const auto width = [&](std::size_t nsys, int threads) {
+      return static_cast<std::size_t>(F::factor_pack_width(nsys, n, true, false, threads));
+    };
+    CHECK(width(narrow - 1, 1) == 1);
+    CHECK(width(narrow, 1) == narrow);
+    CHECK(width(wide - 1, 1) == narrow);
+    CHECK(width(wide, 1) == wide);
+    CHECK(width(wide, 2) == narrow);
+    CHECK(width(2 * wide - 1, 2) == narrow);
+    CHECK(width(2 * wide, 2) == wide);
+    CHECK(static_cast<std::size_t>(S::factor_pack_width(wide, n, true, false, 2)) == narrow);
+    const int threads = static_cast<int>(exec.concurrency());
+    std::uint32_t seed = 700;
+    for (const std::size_t nsys : {narrow, narrow + 3, wide + 5}) {
+      INFO(exec.name() << ", nsys = " << nsys);
+      // Symmetric and diagonally dominant: a[i] = c[i-1], so both factorizations apply.
+      auto p = bstest::random_dominant<T>(nsys, static_cast<std::size_t>(n), seed++);
+      for (std::size_t s = 0; s < nsys; ++s)
+        for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+          const std::size_t k = s * static_cast<std::size_t>(n) + i;
+          p.a[k] = i == 0 ? T(0) : p.c[k - 1];
+          p.b[k] = std::abs(p.a[k]) + std::abs(p.c[k]) + T(1);
+        }
+      const auto ref = bstest::reference_solve(p);
+      const std::size_t w = width(nsys, threads);
+      const std::size_t slots = (nsys + w - 1) / w * w * static_cast<std::size_t>(n);
+      auto v = bstest::upload<bl::column, Exec>(p);
+      const auto f = bandsolve::factorize(exec, bandsolve::algo::thomas{}, v.a, v.b, v.c);
+      CHECK(f.storage_bytes() == 3 * slots * sizeof(T));
+      f.solve(exec, v.d);
+      exec.fence();
+      CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+      CHECK(bstest::max_rel_diff(bstest::to_host(v.d, nsys), ref, nsys,
+                                 static_cast<std::size_t>(n)) <= bstest::lapack_tol<T>());
+      auto u = bstest::upload<bl::column, Exec>(p);
+      const auto g = bandsolve::factorize(exec, bandsolve::algo::symmetric{}, u.b, u.c);
+      CHECK(g.storage_bytes() == 2 * slots * sizeof(T));
+      g.solve(exec, u.d);
+      exec.fence();
+      CHECK(bstest::info_to_host(g.info()) == std::vector<int>(nsys, 0));
+      CHECK(bstest::max_rel_diff(bstest::to_host(u.d, nsys), ref, nsys,
+                                 static_cast<std::size_t>(n)) <= bstest::lapack_tol<T>());
     }
   });
 }

@@ -355,15 +355,20 @@ class symmetric_factorization {
       detail::has_long_double_factor_packs_v<Layout, Scalar> && long_pack_width < pack_width;
   static constexpr bool has_long_packs =
       detail::has_long_factor_packs_v<Layout, Scalar> || has_long_double_packs;
-  // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
-  // the diagonal and off-diagonal are lane-contiguous; unit_rows: their rows have unit stride), as
-  // Thomas's factorization chooses them: one where the scans solve (detail::thomas_scan_rows),
+  // Column factors may be stored in narrow packs of one cache line of lanes.
+  static constexpr bool has_narrow_packs =
+      detail::has_column_narrow_packs_v<Layout, Scalar, pack_width>;
+  static constexpr int narrow_pack_width = detail::column_narrow_packing<Scalar>::L;
+  // Systems per factor pack that factorize stores for nsys systems of n rows on `threads` threads
+  // (lanes: the rows of the diagonal and off-diagonal are lane-contiguous; unit_rows: their rows
+  // have unit stride), as Thomas's factorization chooses them: one where the scans solve (detail::thomas_scan_rows),
   // else detail::thomas_factor_pack_width with this factorization's own pack.
   static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes,
-                                   bool unit_rows = std::is_same_v<Layout, layout::row>) {
+                                   bool unit_rows = std::is_same_v<Layout, layout::row>,
+                                   int threads = 1) {
     if (detail::thomas_scan_rows<Layout, Scalar>(n, lanes, unit_rows)) return 1;
     return detail::thomas_factor_pack_width<Layout, Scalar, pack_width, has_long_double_packs>(
-        nsys, n, lanes);
+        nsys, n, lanes, threads);
   }
 
   symmetric_factorization() = default;
@@ -401,6 +406,13 @@ class symmetric_factorization {
         detail::symmetric_factored_solve_launch<Layout,
                                                 detail::long_row_one_shot_packing<Scalar>>(
             exec, d, false, r_, cp_, n_, nsys_);
+        return;
+      }
+    }
+    if constexpr (has_narrow_packs) {
+      if (width == narrow_pack_width) {
+        detail::symmetric_factored_solve_launch<Layout, detail::column_narrow_packing<Scalar>>(
+            exec, d, detail::uses_lane_rows<Layout>(d), r_, cp_, n_, nsys_);
         return;
       }
     }
@@ -503,7 +515,8 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
     bool unit_rows = true;
     if constexpr (std::is_same_v<Layout, layout::strided>)
       unit_rows = diag.stride(1) == 1 && offdiag.stride(1) == 1;
-    const index_t width = result_type::factor_pack_width(nsys, n, lanes, unit_rows);
+    const index_t width = result_type::factor_pack_width(nsys, n, lanes, unit_rows,
+                                                         detail::concurrency_of(exec));
     const index_t npacks = (ns + width - 1) / width;
     const auto ep = static_cast<std::size_t>(npacks), en = static_cast<std::size_t>(n),
                ew = static_cast<std::size_t>(width);  // the views' extents
@@ -524,6 +537,13 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
       if (width == result_type::long_pack_width) {
         detail::symmetric_factor_kernel<Layout, detail::long_row_one_shot_packing<C>>(
             exec, diag, offdiag, n, ns, npacks, false, r, cp, info);
+        return f;
+      }
+    }
+    if constexpr (result_type::has_narrow_packs) {
+      if (width == result_type::narrow_pack_width) {
+        detail::symmetric_factor_kernel<Layout, detail::column_narrow_packing<C>>(
+            exec, diag, offdiag, n, ns, npacks, lanes, r, cp, info);
         return f;
       }
     }

@@ -410,17 +410,23 @@ inline bool register_double_tiles = host_splits_512_bit_vectors();
 // tiles.
 inline constexpr index_t register_wide_pack_min_rows = 64;
 
+// Whether column factorizations with packs of Wide may store narrow ones (column_narrow_packing).
+template <class Layout, class T, index_t Wide>
+inline constexpr bool has_column_narrow_packs_v =
+    std::is_same_v<Layout, layout::column> && column_narrow_packing<T>::L < Wide;
+
 // Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
-// a, b and c are lane-contiguous): one tile for gathered floats of more than
+// a, b and c are lane-contiguous) on `threads` threads: one tile for gathered floats of more than
 // row_wide_pack_max_rows rows (a pack of 64 is 256 streams, more than the hardware prefetchers
 // follow, and 64 systems would be one work item: 0.22-0.23 of STREAM at 2^18 rows against 0.48-0.55
 // in tiles of 16, 2-vCPU Intel Xeon) and, with LongDoubles, for gathered doubles of rows that a
 // wide pack would solve block by block (has_long_double_factor_packs_v); 1 for fewer systems
-// than a pack outside interleaved storage (a work item each), else the pack of sweep_packing
-// (Wide: the symmetric factorization passes its own).
+// than a pack outside interleaved storage (a work item each); column packs of one cache line
+// (column_narrow_packing) for batches of at least one such pack and fewer than threads wide
+// packs; else the pack of sweep_packing (Wide: the symmetric factorization passes its own).
 template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L,
           bool LongDoubles = true>
-index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
+index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes, int threads = 1) {
   constexpr index_t wide = Wide;
   if constexpr (has_long_factor_packs_v<Layout, T>) {
     constexpr index_t tile = long_row_one_shot_packing<T>::L;
@@ -436,6 +442,12 @@ index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes) {
         : register_double_tiles         ? n >= wide_block
                                         : whole >= factored_gather_whole_bytes && n >= wide_block;
     if (!lanes && tiles) return nsys < std::size_t(tile) ? 1 : tile;
+  }
+  if constexpr (has_column_narrow_packs_v<Layout, T, Wide>) {
+    constexpr index_t narrow = column_narrow_packing<T>::L;
+    if (lanes && nsys >= std::size_t(narrow) &&
+        nsys < std::size_t(wide) * static_cast<std::size_t>(threads > 1 ? threads : 1))
+      return narrow;
   }
   return !is_interleaved_v<Layout> && nsys < std::size_t(wide) ? 1 : wide;
 }
@@ -543,13 +555,19 @@ class thomas_factorization {
       detail::has_long_factor_packs_v<Layout, Scalar> ||
       detail::has_long_double_factor_packs_v<Layout, Scalar>;
   static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
-  // Systems per factor pack that factorize stores for nsys systems of n rows (lanes: the rows of
-  // a, b and c are lane-contiguous; unit_rows: their rows have unit stride): one where the scans
-  // solve (detail::thomas_scan_rows), else detail::thomas_factor_pack_width.
+  // Column factors may be stored in narrow packs of one cache line of lanes.
+  static constexpr bool has_narrow_packs =
+      detail::has_column_narrow_packs_v<Layout, Scalar, pack_width>;
+  static constexpr int narrow_pack_width = detail::column_narrow_packing<Scalar>::L;
+  // Systems per factor pack that factorize stores for nsys systems of n rows on `threads`
+  // threads (lanes: the rows of a, b and c are lane-contiguous; unit_rows: their rows have unit
+  // stride): one where the scans solve (detail::thomas_scan_rows), else
+  // detail::thomas_factor_pack_width.
   static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes,
-                                   bool unit_rows = std::is_same_v<Layout, layout::row>) {
+                                   bool unit_rows = std::is_same_v<Layout, layout::row>,
+                                   int threads = 1) {
     if (detail::thomas_scan_rows<Layout, Scalar>(n, lanes, unit_rows)) return 1;
-    return detail::thomas_factor_pack_width<Layout, Scalar>(nsys, n, lanes);
+    return detail::thomas_factor_pack_width<Layout, Scalar>(nsys, n, lanes, threads);
   }
 
   thomas_factorization() = default;
@@ -600,6 +618,13 @@ class thomas_factorization {
         detail::thomas_factored_solve_launch<Layout,
                                              detail::long_row_one_shot_packing<Scalar>>(
             exec, d, false, r_, l_, cp_, n_, nsys_);
+        return;
+      }
+    }
+    if constexpr (has_narrow_packs) {
+      if (width == narrow_pack_width) {
+        detail::thomas_factored_solve_launch<Layout, detail::column_narrow_packing<Scalar>>(
+            exec, d, detail::uses_lane_rows<Layout>(d), r_, l_, cp_, n_, nsys_);
         return;
       }
     }
@@ -707,7 +732,8 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
     bool unit_rows = true;
     if constexpr (std::is_same_v<Layout, layout::strided>)
       unit_rows = a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1;
-    const index_t width = result_type::factor_pack_width(nsys, n, lanes, unit_rows);
+    const index_t width = result_type::factor_pack_width(nsys, n, lanes, unit_rows,
+                                                         detail::concurrency_of(exec));
     const index_t npacks = (ns + width - 1) / width;
     using factor_view = typename result_type::factor_view;
     const auto ep = static_cast<std::size_t>(npacks), en = static_cast<std::size_t>(n),
@@ -731,6 +757,13 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
       if (width == result_type::long_pack_width) {
         detail::thomas_factor_kernel<Layout, detail::long_row_one_shot_packing<T>, T>(
             exec, a, b, c, n, ns, npacks, false, r, lo, cp, info);
+        return f;
+      }
+    }
+    if constexpr (result_type::has_narrow_packs) {
+      if (width == result_type::narrow_pack_width) {
+        detail::thomas_factor_kernel<Layout, detail::column_narrow_packing<T>, T>(
+            exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
         return f;
       }
     }
