@@ -414,7 +414,8 @@ TEMPLATE_TEST_CASE("symmetric: the scans agree with the row-by-row sweeps at eve
       for (bandsolve::index_t i = n - 2; i >= 0; --i) x[i] -= cp[i] * x[i + 1];
       double diff = 0, norm = 0;
       for (bandsolve::index_t i = 0; i < n; ++i) {
-        diff = std::isfinite(double(d[i])) ? std::max(diff, std::abs(double(d[i] - x[i]))) : INFINITY;
+        const double dx = std::abs(double(d[i]) - double(x[i]));
+        diff = std::isfinite(double(d[i])) ? std::max(diff, dx) : INFINITY;
         norm = std::max(norm, std::abs(double(x[i])));
       }
       CHECK(diff / norm <= 64 * bstest::eps<T>);

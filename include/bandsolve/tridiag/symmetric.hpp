@@ -32,11 +32,12 @@
 // (32 bytes); long real rows with unit stride (row layout, strided rows; from
 // detail::thomas_scan_min_rows rows, or fewer systems than a pack) are factored one system per
 // pack and solved as linear scans (symmetric_scan_sweep.hpp): 7 values per unknown, every array
-// streamed front to back instead of one system swept row by row. Scratch of the one-shot solve is that of solve(thomas) for the same packing
-// (solve_scratch_bytes(algo::symmetric{}, ...) gives it exactly): c' of two work items in flight
-// (lane-contiguous rows), c' and d' of one gathered pack (row layout), or 2 n values per system
-// for batches smaller than a pack. The factorization stores 2 n values per system slot of its
-// packs (symmetric_factorization::storage_bytes).
+// streamed front to back instead of one system swept row by row. Scratch of the one-shot solve
+// is that of solve(thomas) for the same packing (solve_scratch_bytes(algo::symmetric{}, ...)
+// gives it exactly): c' of two work items in flight (lane-contiguous rows), c' and d' of one
+// gathered pack (row layout), or 2 n values per system for batches smaller than a pack. The
+// factorization stores 2 n values per system slot of its packs (column batches of fewer systems
+// than threads x a pack: packs of one cache line; symmetric_factorization::storage_bytes).
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -361,14 +362,13 @@ class symmetric_factorization {
   static constexpr int narrow_pack_width = detail::column_narrow_packing<Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows on `threads` threads
   // (lanes: the rows of the diagonal and off-diagonal are lane-contiguous; unit_rows: their rows
-  // have unit stride), as Thomas's factorization chooses them: one where the scans solve (detail::thomas_scan_rows),
-  // else detail::thomas_factor_pack_width with this factorization's own pack.
+  // have unit stride), as Thomas's factorization chooses them (detail::stored_pack_width) with
+  // this factorization's own pack.
   static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes,
                                    bool unit_rows = std::is_same_v<Layout, layout::row>,
                                    int threads = 1) {
-    if (detail::thomas_scan_rows<Layout, Scalar>(n, lanes, unit_rows)) return 1;
-    return detail::thomas_factor_pack_width<Layout, Scalar, pack_width, has_long_double_packs>(
-        nsys, n, lanes, threads);
+    return detail::stored_pack_width<Layout, Scalar, pack_width, has_long_double_packs>(
+        nsys, n, lanes, unit_rows, threads);
   }
 
   symmetric_factorization() = default;

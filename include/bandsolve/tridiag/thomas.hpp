@@ -34,11 +34,13 @@
 // column, strided) store one system per pack: 3 n sizeof(T) bytes for one long system
 // (thomas_factorization::storage_bytes); so do real rows with unit stride from
 // detail::thomas_scan_min_rows rows, whose solve runs as linear scans (thomas_scan_sweep.hpp;
-// it gathers a right-hand side without unit row stride into n sizeof(T) bytes of scratch).
-// Tiny systems stored back to back (n <= 7: row layout without padding, strided with unit row
-// stride and system stride n) take tiny_thomas.hpp's kernel, which needs no scratch. Solves of
-// one work item, or of at most inline_solve_unknowns in all, run on the calling thread
-// (tiny_launch.hpp), their scratch from the buffer kept between calls (backend/scratch.hpp).
+// it gathers a right-hand side without unit row stride into n sizeof(T) bytes of scratch);
+// column batches of at least 8 doubles (16 floats) and fewer than threads x L systems store packs
+// of one cache line (column_narrow_packing), so that every thread gets a pack. Tiny systems
+// stored back to back (n <= 7: row layout without padding, strided with unit row stride and
+// system stride n) take tiny_thomas.hpp's kernel, which needs no scratch. Solves of one work
+// item, or of at most inline_solve_unknowns in all, run on the calling thread (tiny_launch.hpp),
+// their scratch from the buffer kept between calls (backend/scratch.hpp).
 #include <bandsolve/backend/host_simd/host_cpu.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/host_simd/tiny_launch.hpp>
@@ -452,6 +454,15 @@ index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes, int th
   return !is_interleaved_v<Layout> && nsys < std::size_t(wide) ? 1 : wide;
 }
 
+// The factor_pack_width of Thomas's and the symmetric factorization (unit_rows: the rows have
+// unit stride): one system per pack where the scans solve (thomas_scan_rows), else
+// thomas_factor_pack_width.
+template <class Layout, class T, index_t Wide, bool LongDoubles>
+index_t stored_pack_width(std::size_t nsys, index_t n, bool lanes, bool unit_rows, int threads) {
+  if (thomas_scan_rows<Layout, T>(n, lanes, unit_rows)) return 1;
+  return thomas_factor_pack_width<Layout, T, Wide, LongDoubles>(nsys, n, lanes, threads);
+}
+
 // thomas_factorization::solve's kernel with packing P (that of the stored factors: factor pack
 // p is one block of n L values, as one interleaved pack of L is); lanes: d's rows of a pack are
 // lane-contiguous. A free function: nvcc allows no extended lambda in a private member.
@@ -561,13 +572,12 @@ class thomas_factorization {
   static constexpr int narrow_pack_width = detail::column_narrow_packing<Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows on `threads`
   // threads (lanes: the rows of a, b and c are lane-contiguous; unit_rows: their rows have unit
-  // stride): one where the scans solve (detail::thomas_scan_rows), else
-  // detail::thomas_factor_pack_width.
+  // stride): detail::stored_pack_width.
   static index_t factor_pack_width(std::size_t nsys, index_t n, bool lanes,
                                    bool unit_rows = std::is_same_v<Layout, layout::row>,
                                    int threads = 1) {
-    if (detail::thomas_scan_rows<Layout, Scalar>(n, lanes, unit_rows)) return 1;
-    return detail::thomas_factor_pack_width<Layout, Scalar>(nsys, n, lanes, threads);
+    return detail::stored_pack_width<Layout, Scalar, pack_width, true>(nsys, n, lanes, unit_rows,
+                                                                      threads);
   }
 
   thomas_factorization() = default;
