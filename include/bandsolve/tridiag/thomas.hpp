@@ -412,10 +412,12 @@ inline bool register_double_tiles = host_splits_512_bit_vectors();
 // tiles.
 inline constexpr index_t register_wide_pack_min_rows = 64;
 
-// Whether column factorizations with packs of Wide may store narrow ones (column_narrow_packing).
+// Whether column factorizations of T with packs of Wide may store narrow ones
+// (column_narrow_packing): real values, the ones measured.
 template <class Layout, class T, index_t Wide>
-inline constexpr bool has_column_narrow_packs_v =
-    std::is_same_v<Layout, layout::column> && column_narrow_packing<T>::L < Wide;
+inline constexpr bool has_column_narrow_packs_v = std::is_same_v<Layout, layout::column> &&
+                                                  std::is_floating_point_v<T> &&
+                                                  column_narrow_packing<T>::L < Wide;
 
 // Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
 // a, b and c are lane-contiguous) on `threads` threads: one tile for gathered floats of more than
