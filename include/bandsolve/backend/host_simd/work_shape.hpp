@@ -87,7 +87,7 @@ struct sweep_packing<layout::column, T> {
 // Column batches too small to give every thread a pack of sweep_packing's L: packs of one cache
 // line of lanes for the factored solve (thomas_factor_pack_width). 64 systems of 2^18 rows, 2
 // threads, ns per unknown, one pack of 64 doubles (128 floats) / 8 packs of 8 (4 of 16): doubles
-// 2.0 / 1.4-1.7, floats 8.7-9.1 / 0.67-0.80; with 65536 systems of 256 rows packs of one line
+// 2.0 / 1.4-1.7, floats 8.7-9.6 / 0.67-0.80; with 65536 systems of 256 rows packs of one line
 // read 2.0 against 1.1-1.4 (bench_symmetric, 2-vCPU AMD EPYC Zen 4), so full batches keep L.
 // Real values only (thomas_factor_pack_width).
 template <class T>
