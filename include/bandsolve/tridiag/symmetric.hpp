@@ -112,7 +112,6 @@ void symmetric_one_shot_launch(const ExecutionSpace& exec, const DiagView& b, co
   using C = typename OffView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   constexpr int L = P::L;
-  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   const index_t npacks = (nsys + L - 1) / L;
   const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
@@ -147,7 +146,7 @@ void symmetric_one_shot_launch(const ExecutionSpace& exec, const DiagView& b, co
                                                          write_info);
           if (full_end < p_end) {
             const auto item = rows_of(last);
-            int info_l[lane_count] = {};
+            int info_l[carried_lanes(L)] = {};
             const next_pack_prefetch<4> no_prefetch;
             if (last_lanes == W)
               sym_solve_lanes<W, G, true>(n, W, last_groups, item, cp, info_l, no_prefetch);
@@ -158,7 +157,7 @@ void symmetric_one_shot_launch(const ExecutionSpace& exec, const DiagView& b, co
           }
         } else if constexpr (!is_interleaved_v<Layout>) {
           for (index_t p = p_begin; p < p_end; ++p) {
-            int info_l[lane_count] = {};
+            int info_l[carried_lanes(L)] = {};
             next_pack_prefetch<4> prefetch;
             add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
             add_next_pack<Layout, P>(prefetch, e, p, npacks, n);
@@ -452,13 +451,12 @@ void symmetric_factor_kernel(const ExecutionSpace& exec, const DiagView& b, cons
   using R = typename RView::value_type;
   using C = typename CView::value_type;
   constexpr int L = P::L, W = P::W, G = P::G;
-  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   for_each_pack(
       exec, "bandsolve::factorize(symmetric)", npacks, 0, KOKKOS_LAMBDA(const index_t p, void*) {
         const int nl = static_cast<int>(ns - p * L < L ? ns - p * L : L);
         R* rp = &r(p, 0, 0);
         C* cpp = &cp(p, 0, 0);
-        int info_l[lane_count] = {};
+        int info_l[carried_lanes(L)] = {};
         if (lanes) {
           const auto cb = pack_rows<Layout, P, DiagView, const R>(b, p);
           const auto ce = pack_rows<Layout, P, OffView, const C>(e, p);

@@ -312,7 +312,7 @@ KOKKOS_INLINE_FUNCTION void sym_factored_forward_lanes(index_t n, int nl, int ng
                                                        lane_rows<D> out) {
   constexpr int GW = G * W;
   const int lanes = Full ? W : nl;
-  D y[static_cast<std::size_t>(GW)] = {};
+  D y[carried_lanes(GW)] = {};
   for (int g = 0; g < G; ++g) {
     if (g >= ng) break;
     const D* d0 = d.row(0, g);
@@ -363,7 +363,7 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_chain(index_t n, index_t q_begin,
     const auto bk = item(backward ? q - 1 : q);
     using D = std::remove_pointer_t<decltype(f.d.row(0, 0))>;
     using C = std::remove_const_t<std::remove_pointer_t<decltype(f.cp)>>;
-    D y[static_cast<std::size_t>(GW)] = {};
+    D y[carried_lanes(GW)] = {};
     D x[static_cast<std::size_t>(GW)] = {};
     if (forward)
       for (int g = 0; g < G; ++g) {

@@ -311,7 +311,7 @@ template <int W, int G, bool Full, class C, class D, class Prefetch>
 KOKKOS_FORCEINLINE_FUNCTION void thomas_backward(int nl, int ng, index_t n, const C* cp,
                                                  lane_rows<D> dp, const Prefetch& prefetch) {
   constexpr bool carry = carry_rows_v<G * W, D>;
-  D x_carry[static_cast<std::size_t>(carry ? G * W : 1)] = {};
+  D x_carry[carried_lanes(carry ? G * W : 1)] = {};
   if constexpr (carry)
     for (int g = 0; g < G; ++g) {
       if (g >= ng) break;
@@ -419,7 +419,7 @@ KOKKOS_INLINE_FUNCTION void thomas_solve_lanes_chain(index_t n, index_t q_begin,
     constexpr bool carry_x = carry_rows_v<GW, D>;
     real_type_t<C> risk[static_cast<std::size_t>(GW)] = {};
     forward_carry<GW, C, D> carry;
-    D x_carry[static_cast<std::size_t>(carry_x ? GW : 1)] = {};
+    D x_carry[carried_lanes(carry_x ? GW : 1)] = {};
     if (forward)
       for (int g = 0; g < G; ++g) {
         thomas_first_row<W, true>(W, f.b.row(0, g), f.c.row(0, g), f.d.row(0, g), cpf + g * W,

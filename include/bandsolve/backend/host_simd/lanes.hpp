@@ -18,6 +18,18 @@
 
 namespace bandsolve::detail {
 
+// The size of a local array that a lane loop (`omp simd`) reads and writes row after row, for
+// `lanes` lanes. Clang promotes a local array of one vector's size (8 doubles, 8 ints) into a
+// register, and then cannot vectorize the loop ("loop not vectorized" warnings, scalar code): one
+// element more keeps it in memory, where the loop vectorizes. Other compilers get `lanes`.
+KOKKOS_INLINE_FUNCTION constexpr std::size_t carried_lanes(int lanes) {
+#if defined(__clang__)
+  return static_cast<std::size_t>(lanes) + 1;
+#else
+  return static_cast<std::size_t>(lanes);
+#endif
+}
+
 template <class T>
 struct lane_rows {
   T* base;
