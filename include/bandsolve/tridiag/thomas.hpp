@@ -158,7 +158,6 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
   using T = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   constexpr int L = P::L;
-  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   const index_t npacks = (nsys + L - 1) / L;
   const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
@@ -198,7 +197,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
                                                             write_info);
           if (full_end < p_end) {
             const auto item = rows_of(last);
-            int info_l[lane_count] = {};
+            int info_l[carried_lanes(L)] = {};
             const next_pack_prefetch<4> no_prefetch;
             if (last_lanes == W)
               thomas_solve_lanes<W, G, true>(n, W, last_groups, item.a, item.b, item.c, item.d,
@@ -210,7 +209,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
           }
         } else if constexpr (!is_interleaved_v<Layout>) {
           for (index_t p = p_begin; p < p_end; ++p) {
-            int info_l[lane_count] = {};
+            int info_l[carried_lanes(L)] = {};
             next_pack_prefetch<4> prefetch;
             add_next_pack<Layout, P>(prefetch, a, p, npacks, n);
             add_next_pack<Layout, P>(prefetch, b, p, npacks, n);
@@ -675,14 +674,13 @@ void thomas_factor_kernel(const ExecutionSpace& exec, const AView& a, const BVie
                           const FactorView& r, const FactorView& lo, const FactorView& cp,
                           const InfoView& info) {
   constexpr int L = P::L, W = P::W, G = P::G;
-  constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   detail::for_each_pack(
       exec, "bandsolve::factorize(thomas)", npacks, 0, KOKKOS_LAMBDA(const index_t p, void*) {
         const int nl = static_cast<int>(ns - p * L < L ? ns - p * L : L);
         T* rp = &r(p, 0, 0);
         T* lp = &lo(p, 0, 0);
         T* cpp = &cp(p, 0, 0);
-        int info_l[lane_count] = {};
+        int info_l[carried_lanes(L)] = {};
         if (lanes) {
           const auto ca = detail::pack_rows<Layout, P, AView, const T>(a, p);
           const auto cb = detail::pack_rows<Layout, P, BView, const T>(b, p);
