@@ -81,8 +81,8 @@ TEMPLATE_TEST_CASE("banded_lu: one long system and 3 systems solve as LAPACK and
       for (const auto& bw : {std::pair<int, int>{2, 2}, std::pair<int, int>{3, 1}}) {
         const banded_lu alg{bw.first, bw.second, pivoting};
         const double dominance = pivoting ? -0.1 : 1.0;
-        const double tol = (pivoting ? 1e3 : 1e2) * 16.0 * (bw.first + bw.second + 2) *
-                           bstest::band_eps<double>;
+        const double backward_tol = 16.0 * (bw.first + bw.second + 2) * bstest::band_eps<double>;
+        const double tol = (pivoting ? 1e3 : 1e2) * backward_tol;
         INFO(exec.name() << " kl=" << bw.first << " ku=" << bw.second
                          << (pivoting ? " pivoting" : " no pivoting"));
         // One long system (over 1 MiB of scratch: the allocated path where threads > 1), with
@@ -98,7 +98,16 @@ TEMPLATE_TEST_CASE("banded_lu: one long system and 3 systems solve as LAPACK and
           CHECK(bstest::vec_rel_diff(x, ref.x, 0, n) <= tol);
           CHECK(bstest::vec_rel_diff(xf, ref.x, 0, n) <= tol);
         }
-        // 3 systems (packs of 8): the same results as those systems at the head of 9.
+        // 3 systems (packs of 8): the same results as those systems at the head of 9. With
+        // pivoting, their small diagonals over 600 rows make them too ill-conditioned to match
+        // LAPACK's x once the rounding differs (contracted multiply-adds under -march=native):
+        // they are held to LAPACK's backward error instead.
+        const auto agrees = [&](const bstest::host_band<double>& h, const std::vector<double>& x,
+                                const std::vector<double>& b, const std::vector<double>& ref,
+                                std::size_t s) {
+          return pivoting ? bstest::band_residual(h, x, b, s, 0, 1) <= backward_tol
+                          : bstest::vec_rel_diff(x, ref, s * h.n, h.n) <= tol;
+        };
         {
           const std::size_t n = 600, big = 9, nsys = 3;
           const auto hb = bstest::random_band<double>(big, n, bw.first, bw.second, ++seed,
@@ -115,8 +124,8 @@ TEMPLATE_TEST_CASE("banded_lu: one long system and 3 systems solve as LAPACK and
             CAPTURE(s);
             REQUIRE(ref.info[s] == 0);
             CHECK(codesb[s] == 0);
-            CHECK(bstest::vec_rel_diff(x, ref.x, s * n, n) <= tol);
-            CHECK(bstest::vec_rel_diff(xf, ref.x, s * n, n) <= tol);
+            CHECK(agrees(h, x, rhs, ref.x, s));
+            CHECK(agrees(h, xf, rhs, ref.x, s));
             CHECK(bstest::vec_rel_diff(x, xb, s * n, n) <= 100 * bstest::band_eps<double>);
             CHECK(bstest::vec_rel_diff(xf, xbf, s * n, n) <= 100 * bstest::band_eps<double>);
           }
@@ -127,8 +136,8 @@ TEMPLATE_TEST_CASE("banded_lu: one long system and 3 systems solve as LAPACK and
             REQUIRE(refb.info[s] == 0);
             CHECK(codesb[s] == 0);
             CHECK(codesb[big + s] == 0);
-            CHECK(bstest::vec_rel_diff(xb, refb.x, s * n, n) <= tol);
-            CHECK(bstest::vec_rel_diff(xbf, refb.x, s * n, n) <= tol);
+            CHECK(agrees(hb, xb, rb, refb.x, s));
+            CHECK(agrees(hb, xbf, rb, refb.x, s));
           }
         }
       }
