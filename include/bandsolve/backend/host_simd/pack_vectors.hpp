@@ -1,7 +1,7 @@
 #pragma once
-// Whole packs of L lanes held in one GNU vector value (host GCC only), and the pack arithmetic of
-// partial pivoting written on them: a pivot search, a row interchange by selects and an
-// elimination step over every lane at once. Families whose per-lane loops leave these selects to
+// Whole packs of L lanes held in one GNU vector value (host GCC and Clang), and the pack
+// arithmetic of partial pivoting written on them: a pivot search, a row interchange by selects and
+// an elimination step over every lane at once. Families whose per-lane loops leave these selects to
 // the auto-vectorizer take this path where pack_vectors_v holds and their lane loops elsewhere
 // (other compilers, device passes); the arithmetic, selects and strict comparisons are those of
 // the lane loops, so the pivots and results are the same. Both functions are always inlined:
@@ -10,8 +10,8 @@
 //
 // Why vectors: GCC's jump threading turns repeated selects in lane loops into branches it then
 // vectorizes with masked stores; vector selects have no branches to thread. Loads and stores go
-// through pointers to the vector type: it may alias T and needs only T's alignment. (No function
-// takes or returns it by value: that would change the ABI with the ISA.)
+// through pointers to the vector type (BANDSOLVE_PACK_AT): it may alias T and needs only T's
+// alignment. (No function takes or returns it by value: that would change the ABI with the ISA.)
 #include <bandsolve/core/config.hpp>
 
 #include <type_traits>
@@ -19,7 +19,7 @@
 // Not in x86 builds without AVX (baseline x86-64, SSE2): there a pack of 8 doubles spans four
 // registers and the lane loops ran 2.2-3.4x faster (banded LU with pivoting, one-shot; factored
 // solve 1.35-1.5x; docs/performance.md, "Builds for baseline x86-64").
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+#if defined(__GNUC__) && !defined(__INTEL_COMPILER) && \
     !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__SYCL_DEVICE_ONLY__) && \
     (defined(__AVX__) || !(defined(__x86_64__) || defined(__i386__)))
 #define BANDSOLVE_HOST_PACK_VECTORS 1
@@ -29,8 +29,8 @@
 
 namespace bandsolve::detail {
 
-// Whether packs of L values of T run as whole vectors here: host GCC, real T, L a power of two
-// above 1. Where it is false the functions below are declared only, so that a discarded
+// Whether packs of L values of T run as whole vectors here: host GCC or Clang, real T, L a power
+// of two above 1. Where it is false the functions below are declared only, so that a discarded
 // `if constexpr` branch may name them.
 template <class T, int L>
 inline constexpr bool pack_vectors_v = BANDSOLVE_HOST_PACK_VECTORS && std::is_floating_point_v<T> &&
@@ -41,14 +41,10 @@ template <class T, int L>
 struct gnu_pack {
   typedef T type __attribute__((vector_size(sizeof(T) * L), aligned(alignof(T)), may_alias));
 };
-template <class T, int L>
-KOKKOS_FORCEINLINE_FUNCTION typename gnu_pack<T, L>::type& pack_at(T* a) {
-  return *reinterpret_cast<typename gnu_pack<T, L>::type*>(a);
-}
-template <class T, int L>
-KOKKOS_FORCEINLINE_FUNCTION const typename gnu_pack<T, L>::type& pack_at(const T* a) {
-  return *reinterpret_cast<const typename gnu_pack<T, L>::type*>(a);
-}
+// The pack of V at p, as an lvalue. A macro, not a function returning V&: Clang (14) takes the
+// alignment of a returned reference from the vector's natural size (64 bytes for 8 doubles),
+// not from the typedef, and its aligned loads fault on packs that are only T-aligned.
+#define BANDSOLVE_PACK_AT(V, p) (*reinterpret_cast<V*>(p))
 
 // One step of Gaussian elimination with partial pivoting on packs of L lanes. The pivot column
 // is top + r*down, r = 0 .. rows (r = 0 the diagonal); the columns to its right, c = 1 .. cols,
@@ -62,12 +58,11 @@ KOKKOS_FORCEINLINE_FUNCTION void pivoting_elimination_packed(T* top, index_t dow
                                                              int cols, T* inv, T* q_out,
                                                              T* pivot_out) {
   using V = typename gnu_pack<T, L>::type;
-  const auto at = [](T* a) -> V& { return pack_at<T, L>(a); };
   // Pivot offset q per lane: the first row of largest magnitude (strict comparison).
-  const V first = at(top);
+  const V first = BANDSOLVE_PACK_AT(V, top);
   V best = first < V{} ? -first : first, q = V{};
   for (int r = 1; r <= rows; ++r) {
-    const V x = at(top + r * down);
+    const V x = BANDSOLVE_PACK_AT(V, top + r * down);
     const V v = x < V{} ? -x : x;
     const auto larger = v > best;
     q = larger ? V{} + T(r) : q;
@@ -75,29 +70,29 @@ KOKKOS_FORCEINLINE_FUNCTION void pivoting_elimination_packed(T* top, index_t dow
   }
   // The pivot column: pivot to row 0, the old row 0 to row q, multipliers.
   V pivot = first;
-  for (int r = 1; r <= rows; ++r) pivot = q == T(r) ? at(top + r * down) : pivot;
+  for (int r = 1; r <= rows; ++r) pivot = q == T(r) ? BANDSOLVE_PACK_AT(V, top + r * down) : pivot;
   const auto zero = pivot == V{};
   const V inv_pivot = zero ? V{} : T(1) / pivot;
-  at(inv) = inv_pivot;
-  at(top) = pivot;
+  BANDSOLVE_PACK_AT(V, inv) = inv_pivot;
+  BANDSOLVE_PACK_AT(V, top) = pivot;
   for (int r = 1; r <= rows; ++r) {
-    V& m = at(top + r * down);
+    V& m = BANDSOLVE_PACK_AT(V, top + r * down);
     m = (q == T(r) ? first : m) * inv_pivot;
   }
   // Columns 1 .. cols: the interchange, then the update.
   for (int c = 1; c <= cols; ++c) {
     T* const col = top + c * L;
-    const V t = at(col);
+    const V t = BANDSOLVE_PACK_AT(V, col);
     V u = t;
-    for (int r = 1; r <= rows; ++r) u = q == T(r) ? at(col + r * down) : u;
-    at(col) = u;
+    for (int r = 1; r <= rows; ++r) u = q == T(r) ? BANDSOLVE_PACK_AT(V, col + r * down) : u;
+    BANDSOLVE_PACK_AT(V, col) = u;
     for (int r = 1; r <= rows; ++r) {
-      V& o = at(col + r * down);
-      o = (q == T(r) ? t : o) - at(top + r * down) * u;
+      V& o = BANDSOLVE_PACK_AT(V, col + r * down);
+      o = (q == T(r) ? t : o) - BANDSOLVE_PACK_AT(V, top + r * down) * u;
     }
   }
-  at(q_out) = q;
-  at(pivot_out) = pivot;
+  BANDSOLVE_PACK_AT(V, q_out) = q;
+  BANDSOLVE_PACK_AT(V, pivot_out) = pivot;
 }
 
 // The same interchange and elimination on packs of right-hand sides: for each k < count, the
@@ -107,19 +102,20 @@ template <int L, class T, class Row, class Mult>
 KOKKOS_FORCEINLINE_FUNCTION void pivoted_update_packed(const Row& row, int count, index_t down,
                                                        int rows, const T* q_in, const Mult& mult) {
   using V = typename gnu_pack<T, L>::type;
-  const V q = pack_at<T, L>(q_in);
+  const V q = BANDSOLVE_PACK_AT(const V, q_in);
   for (int k = 0; k < count; ++k) {
     T* const y0 = row(k);
-    const V y = pack_at<T, L>(y0);
+    const V y = BANDSOLVE_PACK_AT(V, y0);
     V u = y;
-    for (int r = 1; r <= rows; ++r) u = q == T(r) ? pack_at<T, L>(y0 + r * down) : u;
-    pack_at<T, L>(y0) = u;
+    for (int r = 1; r <= rows; ++r) u = q == T(r) ? BANDSOLVE_PACK_AT(V, y0 + r * down) : u;
+    BANDSOLVE_PACK_AT(V, y0) = u;
     for (int r = 1; r <= rows; ++r) {
-      V& o = pack_at<T, L>(y0 + r * down);
-      o = (q == T(r) ? y : o) - pack_at<T, L>(mult(r)) * u;
+      V& o = BANDSOLVE_PACK_AT(V, y0 + r * down);
+      o = (q == T(r) ? y : o) - BANDSOLVE_PACK_AT(const V, mult(r)) * u;
     }
   }
 }
+#undef BANDSOLVE_PACK_AT
 #else
 template <int L, class T>
 void pivoting_elimination_packed(T* top, index_t down, int rows, int cols, T* inv, T* q_out,
