@@ -154,7 +154,8 @@ template <class T, class C = T>
 void lapack_benchmark(benchmark::State& state) {
   const batch<bandsolve::layout::row, C, T> bt(state, false);
   const std::size_t n = bt.n, nsys = bt.nsys;
-  const auto &a = bt.a, &b = bt.b, &c = bt.c, &d = bt.d;
+  const auto &a = bt.a, &b = bt.b, &c = bt.c;
+  const auto& d = bt.d;  // of T, the coefficients of C: one declaration each for Clang
   const int threads = host_exec::concurrency();
   std::vector<std::vector<T>> work(threads, std::vector<T>(3 * n));
   int failures = 0;
