@@ -100,6 +100,8 @@ KOKKOS_FORCEINLINE_FUNCTION void block_store_vec(const block_group<T>& g, index_
 
 // ---------------------------------------------------------------------------------------------
 // Dense M x M kernels on lane-innermost arrays.
+// Those on right-hand sides (matrix-vector products, block_lu_solve) keep their lane loops
+// rolled under Clang (BANDSOLVE_SIMD_ROLLED): its factored solve ran 1.7-2x faster so.
 
 // S -= A * C, with C given transposed (ct[c][t] = C[t][c]).
 template <int M, int L, class T>
@@ -122,7 +124,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec(D* v, const T* a, const D* w) 
   for (int r = 0; r < M; ++r)
     for (int t = 0; t < M; ++t) {
       const T* av = a + (r * M + t) * L;
-      BANDSOLVE_SIMD
+      BANDSOLVE_SIMD_ROLLED
       for (int l = 0; l < L; ++l) v[r * L + l] = minus_product(v[r * L + l], av[l], w[t * L + l]);
     }
 }
@@ -133,7 +135,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_sub_matvec_transposed(D* v, const T* ct, 
   for (int t = 0; t < M; ++t)
     for (int r = 0; r < M; ++r) {
       const T* cv = ct + (t * M + r) * L;
-      BANDSOLVE_SIMD
+      BANDSOLVE_SIMD_ROLLED
       for (int l = 0; l < L; ++l) v[r * L + l] = minus_product(v[r * L + l], cv[l], w[t * L + l]);
     }
 }
@@ -199,7 +201,7 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu_solve(const T* s, const T* piv, bool p
     for (int k = 0; k < M; ++k)
       for (int q = k + 1; q < M; ++q) {
         const T* pk = piv + k * L;
-        BANDSOLVE_SIMD
+        BANDSOLVE_SIMD_ROLLED
         for (int l = 0; l < L; ++l) {
           const bool swap = pk[l] == T(static_cast<real_type_t<T>>(q));
           const D xv = v[k * L + l], yv = v[q * L + l];
@@ -211,17 +213,17 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu_solve(const T* s, const T* piv, bool p
   for (int k = 0; k < M; ++k)
     for (int q = k + 1; q < M; ++q) {
       const T* sqk = s + (q * M + k) * L;
-      BANDSOLVE_SIMD
+      BANDSOLVE_SIMD_ROLLED
       for (int l = 0; l < L; ++l) v[q * L + l] = minus_product(v[q * L + l], sqk[l], v[k * L + l]);
     }
   for (int k = M - 1; k >= 0; --k) {
     for (int t = k + 1; t < M; ++t) {
       const T* skt = s + (k * M + t) * L;
-      BANDSOLVE_SIMD
+      BANDSOLVE_SIMD_ROLLED
       for (int l = 0; l < L; ++l) v[k * L + l] = minus_product(v[k * L + l], skt[l], v[t * L + l]);
     }
     const T* skk = s + (k * M + k) * L;
-    BANDSOLVE_SIMD
+    BANDSOLVE_SIMD_ROLLED
     for (int l = 0; l < L; ++l) v[k * L + l] = product(v[k * L + l], skk[l]);
   }
 }

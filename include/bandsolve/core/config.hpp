@@ -15,6 +15,17 @@
 #define BANDSOLVE_SIMD _Pragma("omp simd")
 #define BANDSOLVE_SIMD_IF(flag) _Pragma(BANDSOLVE_STRINGIZE(omp simd if(flag)))
 #endif
+// BANDSOLVE_SIMD_ROLLED: BANDSOLVE_SIMD that host Clang may not unroll. Clang unrolls a lane
+// loop of constant trip count completely before its loop vectorizer runs, and often leaves the
+// unrolled code scalar; kept rolled, the loop is vectorized. Only where that was measured faster
+// (docs/development.md, "Clang's vectorizer and the lane loops"): on every lane loop, some column
+// and complex paths ran up to 2x slower.
+#if defined(__clang__) && !defined(__CUDACC__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    !defined(__SYCL_DEVICE_ONLY__)
+#define BANDSOLVE_SIMD_ROLLED BANDSOLVE_SIMD _Pragma("clang loop unroll(disable)")
+#else
+#define BANDSOLVE_SIMD_ROLLED BANDSOLVE_SIMD
+#endif
 
 // A hint to start loading a cache line. The backward sweeps of the CPU kernels touch only cache,
 // so they use it to fetch the next pack while memory would otherwise sit idle.
