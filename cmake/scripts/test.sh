@@ -10,7 +10,11 @@
 #                   a second compiler for the same code, which at -O0 with the sanitizers compiles
 #                   the units in about half GCC's time; the sanitizers instrument every access at
 #                   any level, and -O0 compiles in a third of the time -O1 takes (both measured in
-#                   docs/development.md, "Build and CI times");
+#                   docs/development.md, "Build and CI times"). Built for this machine
+#                   (-march=native), where build/test is for baseline x86-64: the paths that the
+#                   vector extensions select (AVX-512 register sweeps, GNU vector packs) run under
+#                   the memory checks, the baseline ones in the other tree. Also checks that the
+#                   host benchmarks compile (BANDSOLVE_CHECK_BENCHMARKS: -fsyntax-only, no link);
 #   build/cuda      nvcc (Kokkos' nvcc_wrapper) against Kokkos 3.4 built with CUDA by
 #                   setup-kokkos-cuda.sh: CHECKS the tests labelled cuda (tests/cuda, tests/device)
 #                   and the CUDA benchmarks with nvcc (target bandsolve_cuda_compile_check: front
@@ -77,8 +81,11 @@ if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
   # The package tests check packaging, not memory: they run in build/test only.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+  isa=$(grep -m1 -ow 'avx2\|avx512f\|asimd' /proc/cpuinfo 2>/dev/null | tr '\n' ' ' || true)
+  log "build/sanitize: -march=native (of avx2, avx512f, asimd this machine has: ${isa:-none})"
   build_and_test build/sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
-    -DBANDSOLVE_SANITIZE=ON -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF "${sanitize_compiler[@]}" "${linker[@]}"
+    -DBANDSOLVE_SANITIZE=ON -DBANDSOLVE_NATIVE=ON -DBANDSOLVE_CHECK_BENCHMARKS=ON \
+    -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF "${sanitize_compiler[@]}" "${linker[@]}"
   build_env=()
 else
   log "BANDSOLVE_SKIP_SANITIZE=1: sanitizer build skipped"

@@ -1,7 +1,7 @@
 // The double cases of test_thomas.cpp again, with the work items an AVX2 build chooses (32
-// row-layout doubles per one-shot item instead of 8), whatever this build's target: the test
-// builds are not -march=native, so otherwise only AVX2 machines would run those items. Floats
-// and the other layouts pack the same way in every build and run in test_thomas.cpp.
+// row-layout doubles per one-shot item instead of 8), whatever this build's target: otherwise only
+// builds for AVX2 machines would run those items. Floats and the other layouts pack the same way
+// in every build and run in test_thomas.cpp.
 #define BANDSOLVE_HOST_VECTOR_BYTES 32
 #define BSTEST_DOUBLES_ONLY
 #include "test_thomas.cpp"
