@@ -20,12 +20,25 @@
 // unrolled code scalar; kept rolled, the loop is vectorized. Only where that was measured faster
 // (docs/development.md, "Clang's vectorizer and the lane loops"): on every lane loop, some column
 // and complex paths ran up to 2x slower.
+// BANDSOLVE_SIMD_LANES(width): BANDSOLVE_SIMD for a lane loop whose trip count is `width` (a
+// constant; a template parameter may be named) on full packs. Host Clang unrolls such a loop
+// completely before its loop vectorizer runs when `width` is small (a pack of 8 interleaved lanes)
+// and, unable to prove that the unrolled lanes' stores alias none of their loads, leaves them
+// scalar; there the loop is kept rolled and vectorized `width` lanes wide, one straight run of
+// vector instructions per row of a full pack (interleave_count(1): at width 1 Clang would ask to
+// interleave the loop and warn that it cannot). Kernels reach it through BANDSOLVE_FOR_LANES
+// (backend/host_simd/lane_loop.hpp), which keeps it to narrow packs.
 #if defined(__clang__) && !defined(__CUDACC__) && !defined(__HIP_DEVICE_COMPILE__) && \
     !defined(__SYCL_DEVICE_ONLY__)
 #define BANDSOLVE_SIMD_ROLLED BANDSOLVE_SIMD _Pragma("clang loop unroll(disable)")
+#define BANDSOLVE_CLANG_LANES(width) \
+  _Pragma(BANDSOLVE_STRINGIZE(clang loop unroll(disable) vectorize_width(width) \
+                              interleave_count(1)))
 #else
 #define BANDSOLVE_SIMD_ROLLED BANDSOLVE_SIMD
+#define BANDSOLVE_CLANG_LANES(width)
 #endif
+#define BANDSOLVE_SIMD_LANES(width) BANDSOLVE_SIMD BANDSOLVE_CLANG_LANES(width)
 
 // A hint to start loading a cache line. The backward sweeps of the CPU kernels touch only cache,
 // so they use it to fetch the next pack while memory would otherwise sit idle.

@@ -15,6 +15,7 @@
 //
 // Pivots must be positive and finite (info as ?pttrf: the 1-based row of the first pivot that is
 // not): the per-row screen is Thomas's pivot_risk plus a term that is >= 1 for a negative pivot.
+#include <bandsolve/backend/host_simd/lane_loop.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
@@ -76,13 +77,12 @@ template <int L, bool Full, class R, class C, class D>
 KOKKOS_FORCEINLINE_FUNCTION void sym_first_row(int nl, const R* b, const C* e, const D* d, C* cp,
                                                D* dp, R* risk) {
   const int lanes = Full ? L : nl;
-  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-  for (int l = 0; l < lanes; ++l) {
+  BANDSOLVE_FOR_LANES(l, lanes, L, (simd_lanes_v<C, D>)) {
     const R r = R(1) / b[l];
     risk[l] = spd_risk(b[l], r, R(0));
     cp[l] = r * e[l];
     dp[l] = r * d[l];
-  }
+  };
 }
 
 // Row i from row i-1 (e_prev = e_{i-1}; cp_prev, dp_prev) into cp, dp, and, with Keep, into
@@ -92,8 +92,7 @@ KOKKOS_FORCEINLINE_FUNCTION void sym_next_row(int nl, const R* b, const C* e_pre
                                               const D* d, const C* cp_prev, const D* dp_prev,
                                               C* cp, D* dp, R* risk, C* cp_keep, D* dp_keep) {
   const int lanes = Full ? L : nl;
-  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-  for (int l = 0; l < lanes; ++l) {
+  BANDSOLVE_FOR_LANES(l, lanes, L, (simd_lanes_v<C, D>)) {
     const C ep = e_prev[l];
     const R pivot = b[l] - re_conj_mul(ep, cp_prev[l]);
     const R r = R(1) / pivot;
@@ -106,7 +105,7 @@ KOKKOS_FORCEINLINE_FUNCTION void sym_next_row(int nl, const R* b, const C* e_pre
       cp_keep[l] = cp_l;
       dp_keep[l] = dp_l;
     }
-  }
+  };
 }
 
 // The forward sweep's previous rows, carried in registers where carry_rows_v allows.
@@ -272,13 +271,12 @@ KOKKOS_INLINE_FUNCTION void sym_factor_lanes(index_t n, int nl, int ng, lane_row
     if (g >= ng) break;
     const R* b0 = b.row(0, g);
     const C* e0 = e.row(0, g);
-    BANDSOLVE_SIMD_IF(simd_lanes_v<C>)
-    for (int l = 0; l < lanes; ++l) {
+    BANDSOLVE_FOR_LANES(l, lanes, W, (simd_lanes_v<C>)) {
       const R rl = R(1) / b0[l];
       info[g * W + l] = spd_pivot_is_good(b0[l]) ? 0 : 1;
       r[g * W + l] = rl;
       cp[g * W + l] = rl * e0[l];
-    }
+    };
   }
   for (index_t i = 1; i < n; ++i)
     for (int g = 0; g < G; ++g) {
@@ -288,15 +286,14 @@ KOKKOS_INLINE_FUNCTION void sym_factor_lanes(index_t n, int nl, int ng, lane_row
       const C* ep = e.row(i - 1, g);
       const C* ei = e.row(i, g);
       int* inf = info + g * W;
-      BANDSOLVE_SIMD_IF(simd_lanes_v<C>)
-      for (int l = 0; l < lanes; ++l) {
+      BANDSOLVE_FOR_LANES(l, lanes, W, (simd_lanes_v<C>)) {
         const R pivot = bi[l] - re_conj_mul(ep[l], cp[o - GW + l]);
         const int candidate = spd_pivot_is_good(pivot) ? 0 : static_cast<int>(i + 1);
         inf[l] = inf[l] != 0 ? inf[l] : candidate;
         const R rl = R(1) / pivot;
         r[o + l] = rl;
         cp[o + l] = rl * ei[l];
-      }
+      };
     }
 }
 
@@ -317,11 +314,10 @@ KOKKOS_INLINE_FUNCTION void sym_factored_forward_lanes(index_t n, int nl, int ng
     if (g >= ng) break;
     const D* d0 = d.row(0, g);
     D* o0 = out.row(0, g);
-    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-    for (int l = 0; l < lanes; ++l) {
+    BANDSOLVE_FOR_LANES(l, lanes, W, (simd_lanes_v<C, D>)) {
       y[g * W + l] = d0[l];
       o0[l] = r[g * W + l] * d0[l];
-    }
+    };
   }
   for (index_t i = 1; i < n; ++i)
     for (int g = 0; g < G; ++g) {
@@ -331,12 +327,11 @@ KOKKOS_INLINE_FUNCTION void sym_factored_forward_lanes(index_t n, int nl, int ng
       const D* di = d.row(i, g);
       D* oi = out.row(i, g);
       D* yg = y + g * W;
-      BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-      for (int l = 0; l < lanes; ++l) {
+      BANDSOLVE_FOR_LANES(l, lanes, W, (simd_lanes_v<C, D>)) {
         const D yl = di[l] - conj_of(c_prev[l]) * yg[l];
         yg[l] = yl;
         oi[l] = r[o + l] * yl;
-      }
+      };
     }
 }
 
@@ -368,11 +363,10 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_chain(index_t n, index_t q_begin,
     if (forward)
       for (int g = 0; g < G; ++g) {
         D* d0 = f.d.row(0, g);
-        BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-        for (int l = 0; l < W; ++l) {
+        BANDSOLVE_FOR_LANES(l, W, W, (simd_lanes_v<C, D>)) {
           y[g * W + l] = d0[l];
           d0[l] = f.r[g * W + l] * d0[l];
-        }
+        };
       }
     if (backward)
       for (int g = 0; g < G; ++g) copy_row<W, true>(W, bk.d.row(n - 1, g), x + g * W);
@@ -383,12 +377,11 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_chain(index_t n, index_t q_begin,
           const C* c_prev = f.cp + o - GW;
           D* di = f.d.row(i, g);
           D* yg = y + g * W;
-          BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-          for (int l = 0; l < W; ++l) {
+          BANDSOLVE_FOR_LANES(l, W, W, (simd_lanes_v<C, D>)) {
             const D yl = di[l] - conj_of(c_prev[l]) * yg[l];
             yg[l] = yl;
             di[l] = f.r[o + l] * yl;
-          }
+          };
         }
       if (backward) {
         const index_t k = n - 1 - i;
@@ -474,15 +467,14 @@ KOKKOS_INLINE_FUNCTION void sym_factor_gather(index_t n, int nl, gathered_lanes<
     for (int j = 0; j < rows; ++j) {
       const index_t i = i0 + j;
       const C* ep = j == 0 ? e_last : te.v[j - 1];
-      BANDSOLVE_SIMD_IF(simd_lanes_v<C>)
-      for (int l = 0; l < L; ++l) {
+      BANDSOLVE_FOR_LANES(l, L, L, (simd_lanes_v<C>)) {
         const R pivot = i == 0 ? tb.v[j][l] : tb.v[j][l] - re_conj_mul(ep[l], cp[(i - 1) * L + l]);
         const int candidate = spd_pivot_is_good(pivot) ? 0 : static_cast<int>(i + 1);
         info[l] = info[l] != 0 ? info[l] : candidate;
         const R rl = R(1) / pivot;
         r[i * L + l] = rl;
         cp[i * L + l] = rl * te.v[j][l];
-      }
+      };
     }
     copy_row<L, true>(L, te.v[rows - 1], e_last);
   }
@@ -504,12 +496,11 @@ KOKKOS_INLINE_FUNCTION void sym_factored_solve_gather(index_t n, int nl, const R
       const C* c_prev = cp + (i > 0 ? i - 1 : 0) * L;
       const R* ri = r + i * L;
       D* zi = y + i * L;
-      BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-      for (int l = 0; l < L; ++l) {
+      BANDSOLVE_FOR_LANES(l, L, L, (simd_lanes_v<C, D>)) {
         const D yl = i == 0 ? td.v[j][l] : td.v[j][l] - conj_of(c_prev[l]) * y_carry[l];
         y_carry[l] = yl;
         zi[l] = ri[l] * yl;
-      }
+      };
     }
   }
   thomas_backward<L, 1, true>(L, 1, n, cp, lane_rows<D>{y, L}, prefetch);

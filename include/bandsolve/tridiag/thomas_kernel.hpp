@@ -16,6 +16,7 @@
 //
 // Coefficients (a, b, c and the factors) are of type C, right-hand sides and solutions of type D:
 // the same type, or D = Kokkos::complex<C> over real C. Pivot screening runs in real_type_t<C>.
+#include <bandsolve/backend/host_simd/lane_loop.hpp>
 #include <bandsolve/backend/host_simd/lanes.hpp>
 #include <bandsolve/backend/host_simd/prefetch.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
@@ -85,14 +86,13 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_first_row(int nl, const C* b, const C* c
       dpv[2 * l + 1] = rr * di + ri * dr;
     }
   } else {
-    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-    for (int l = 0; l < lanes; ++l) {
+    BANDSOLVE_FOR_LANES(l, lanes, L, (simd_lanes_v<C, D>)) {
       const C pivot = b[l];
       const C r = reciprocal(pivot);
       risk[l] = pivot_risk(pivot, r, R(0));
       cp[l] = r * c[l];
       dp[l] = r * d[l];
-    }
+    };
   }
 }
 
@@ -156,8 +156,7 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const C* a, const C* b,
       }
     }
   } else {
-    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-    for (int l = 0; l < lanes; ++l) {
+    BANDSOLVE_FOR_LANES(l, lanes, L, (simd_lanes_v<C, D>)) {
       const C pivot = b[l] - a[l] * cp_prev[l];
       const C r = reciprocal(pivot);
       risk[l] = pivot_risk(pivot, r, risk[l]);
@@ -169,7 +168,7 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_next_row(int nl, const C* a, const C* b,
         cp_keep[l] = cp_l;
         dp_keep[l] = dp_l;
       }
-    }
+    };
   }
 }
 
@@ -177,15 +176,14 @@ template <int L, bool Full, class T>
 KOKKOS_FORCEINLINE_FUNCTION void factor_first_row(int nl, const T* b, const T* c, T* r_out,
                                                   T* l_out, T* cp, int* info) {
   const int lanes = Full ? L : nl;
-  BANDSOLVE_SIMD_IF(simd_lanes_v<T>)
-  for (int l = 0; l < lanes; ++l) {
+  BANDSOLVE_FOR_LANES(l, lanes, L, (simd_lanes_v<T>)) {
     const T pivot = b[l];
     info[l] = update_info(0, pivot, 0);
     const T r = reciprocal(pivot);
     r_out[l] = r;
     l_out[l] = T(0);
     cp[l] = r * c[l];
-  }
+  };
 }
 
 template <int L, bool Full, class T>
@@ -193,15 +191,14 @@ KOKKOS_FORCEINLINE_FUNCTION void factor_next_row(int nl, index_t i, const T* a, 
                                                  const T* c, const T* cp_prev, T* r_out,
                                                  T* l_out, T* cp, int* info) {
   const int lanes = Full ? L : nl;
-  BANDSOLVE_SIMD_IF(simd_lanes_v<T>)
-  for (int l = 0; l < lanes; ++l) {
+  BANDSOLVE_FOR_LANES(l, lanes, L, (simd_lanes_v<T>)) {
     const T pivot = b[l] - a[l] * cp_prev[l];
     info[l] = update_info(info[l], pivot, i);
     const T r = reciprocal(pivot);
     r_out[l] = r;
     l_out[l] = r * a[l];
     cp[l] = r * c[l];
-  }
+  };
 }
 
 template <int L, bool Full, class C, class D>
@@ -221,8 +218,9 @@ KOKKOS_FORCEINLINE_FUNCTION void factored_row(int nl, const C* r, const C* lo, c
       out[2 * l + 1] = (rr * di + ri * dr) - (lr * qi + li * qr);
     }
   } else {
-    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-    for (int l = 0; l < lanes; ++l) dp[l] = r[l] * d[l] - lo[l] * dp_prev[l];
+    BANDSOLVE_FOR_LANES(l, lanes, L, (simd_lanes_v<C, D>)) {
+      dp[l] = r[l] * d[l] - lo[l] * dp_prev[l];
+    };
   }
 }
 
@@ -297,12 +295,11 @@ KOKKOS_FORCEINLINE_FUNCTION void backward_row(int nl, const C* c_i, D* x_i, X* x
       if constexpr (Carry) next[2 * l] = re, next[2 * l + 1] = im;
     }
   } else {
-    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-    for (int l = 0; l < lanes; ++l) {
+    BANDSOLVE_FOR_LANES(l, lanes, W, (simd_lanes_v<C, D>)) {
       const D x = x_i[l] - c_i[l] * x_next[l];
       x_i[l] = x;
       if constexpr (Carry) x_next[l] = x;
-    }
+    };
   }
 }
 
@@ -491,8 +488,7 @@ KOKKOS_INLINE_FUNCTION void thomas_factored_solve_lanes(index_t n, int nl, int n
     if (g >= ng) break;
     D* d0 = d.row(0, g);
     const C* r0 = r + g * W;
-    BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-    for (int l = 0; l < lanes; ++l) d0[l] = r0[l] * d0[l];
+    BANDSOLVE_FOR_LANES(l, lanes, W, (simd_lanes_v<C, D>)) { d0[l] = r0[l] * d0[l]; };
   }
   for (index_t i = 1; i < n; ++i)
     for (int g = 0; g < G; ++g) {
@@ -537,8 +533,7 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_four_rows(const C* const* a, const C* co
                                                   const C* const* c, const D* const* d,
                                                   C* cp_carry, D* dp_carry, C* const* cp,
                                                   D* const* dp, R* risk) {
-  BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-  for (int l = 0; l < L; ++l) {
+  BANDSOLVE_FOR_LANES(l, L, L, (simd_lanes_v<C, D>)) {
     const C q0 = b[0][l] - a[0][l] * cp_carry[l];
     const C q1 = b[1][l] * q0 - a[1][l] * c[0][l];
     const C q2 = b[2][l] * q1 - (a[2][l] * c[1][l]) * q0;
@@ -564,7 +559,7 @@ KOKKOS_FORCEINLINE_FUNCTION void thomas_four_rows(const C* const* a, const C* co
     dp[3][l] = dp3;
     cp_carry[l] = cp3;
     dp_carry[l] = dp3;
-  }
+  };
 }
 
 // The forward sweep of one lane, row by row (c'_i, d'_i at cp[i*stride], dp[i*stride]), and
@@ -742,8 +737,7 @@ KOKKOS_INLINE_FUNCTION void thomas_factored_solve_gather(index_t n, int nl, cons
       for (int j = 0; j < rows; ++j) {
         const index_t i = k0 + t0 + j, row = t0 + j;
         if (i == 0) {
-          BANDSOLVE_SIMD_IF((simd_lanes_v<C, D>))
-          for (int l = 0; l < L; ++l) dp[l] = r[l] * td.v[0][l];
+          BANDSOLVE_FOR_LANES(l, L, L, (simd_lanes_v<C, D>)) { dp[l] = r[l] * td.v[0][l]; };
         } else {
           const D* prev = row == 0 ? dp + (block - 1) * L : dp + (row - 1) * L;
           factored_row<L, true>(L, r + i * L, lo + i * L, td.v[j], prev, dp + row * L);
