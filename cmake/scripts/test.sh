@@ -78,11 +78,11 @@ if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
   else
     log "no clang++: the sanitizer tree is compiled by the default compiler"
   fi
+  isa=$(grep -m1 -ow 'avx2\|avx512f\|asimd' /proc/cpuinfo 2>/dev/null | tr '\n' ' ' || true)
+  log "build/sanitize: -march=native (of avx2, avx512f, asimd this machine has: ${isa:-none})"
   # The package tests check packaging, not memory: they run in build/test only.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-  isa=$(grep -m1 -ow 'avx2\|avx512f\|asimd' /proc/cpuinfo 2>/dev/null | tr '\n' ' ' || true)
-  log "build/sanitize: -march=native (of avx2, avx512f, asimd this machine has: ${isa:-none})"
   build_and_test build/sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
     -DBANDSOLVE_SANITIZE=ON -DBANDSOLVE_NATIVE=ON -DBANDSOLVE_CHECK_BENCHMARKS=ON \
     -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF "${sanitize_compiler[@]}" "${linker[@]}"

@@ -3,7 +3,7 @@
 // 0 .. lanes-1 of a pack of W lanes (lanes = W on full packs), with `omp simd` where the constant
 // simd holds (false for Kokkos::complex lanes, left scalar). Host Clang unrolls a lane loop of a
 // few lanes completely before its loop vectorizer runs and, unable to prove that the unrolled
-// lanes' stores alias none of their loads, leaves it scalar (interleaved<8> Thomas ran 1.6-2x
+// lanes' stores alias none of their loads, leaves it scalar (interleaved<8> Thomas ran 1.2-2.1x
 // slower than with the loop vectorized). There the body becomes a lambda that lane_loop runs
 // under BANDSOLVE_SIMD_LANES(W) for packs of 2 to clang_rolled_lanes_max lanes, and under plain
 // `omp simd` for wider ones, where Clang vectorizes first and its own unrolling measured 1.1-1.35x
