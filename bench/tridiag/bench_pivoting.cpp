@@ -1,5 +1,5 @@
-// Tridiagonal partial pivoting (double, complex<double>, and real double coefficients with
-// complex<double> right-hand sides) against LAPACK ?gtsv looped over the batch with OpenMP
+// Tridiagonal partial pivoting (double, float, complex<double>, and real double coefficients
+// with complex<double> right-hand sides) against LAPACK ?gtsv looped over the batch with OpenMP
 // (zgtsv on the promoted matrix for the mixed case), and the periodic solver against Thomas, in
 // the same run. Floor bytes per unknown, with coefficient words of the coefficient type and d, x
 // of the right-hand side type: one-shot solves read a, b, c, d and write x (3 + 2 words); the
@@ -31,6 +31,7 @@ using cdouble = Kokkos::complex<double>;
 template <class C, class D>
 std::string type_label() {
   if constexpr (!std::is_same_v<C, D>) return "double_coef_complex_rhs";
+  else if constexpr (std::is_same_v<C, float>) return "float";
   else return std::is_same_v<C, double> ? "double" : "complex_double";
 }
 
@@ -43,9 +44,9 @@ std::string layout_label() {
 
 template <class T>
 KOKKOS_INLINE_FUNCTION T value_from(double re, double im) {
-  if constexpr (std::is_same_v<T, double>) {
+  if constexpr (std::is_floating_point_v<T>) {
     (void)im;
-    return re;
+    return static_cast<T>(re);
   } else {
     return T(re, im);
   }
@@ -211,6 +212,8 @@ const bool registered = [] {
   add("partial_pivoting/one_shot/row/double",
       solver_benchmark<partial_pivoting, bl::row, double, double, mode::one_shot>, n, nsys);
   add("lapack_dgtsv_pivoting_peer/row/double", lapack_benchmark<double>, n, nsys);
+  add_solver<partial_pivoting, bl::interleaved<16>, float>("partial_pivoting", n, nsys);
+  add_solver<partial_pivoting, bl::column, float>("partial_pivoting", n, nsys);
   add_solver<partial_pivoting, bl::interleaved<4>, cdouble>("partial_pivoting", n, nsys);
   add("lapack_zgtsv_pivoting_peer/row/complex_double", lapack_benchmark<cdouble>, n, nsys);
   add_solver<partial_pivoting, bl::interleaved<8>, double, cdouble>("partial_pivoting", n, nsys);

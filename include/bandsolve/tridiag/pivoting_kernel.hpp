@@ -278,11 +278,12 @@ KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<c
       BANDSOLVE_SIMD
       for (int l = 0; l < L; ++l) cy[l] = next[l];
     } else {
-      // Real right-hand sides: the flags widened first (a loop of bytes beside doubles asked GCC
-      // for vectors of 64 lanes, more than the pack has, and stayed scalar) and the operands
-      // loaded before the selects, as in pivot_step. Complex ones stay scalar under GCC either way
-      // (also on their parts), and measured no slower as they are.
-      constexpr bool widened = !is_complex_v<D>;
+      // Real right-hand sides in packs of fewer than 32 lanes (doubles): the flags widened first
+      // (GCC asked for vectors of 64 bytes for the loop of 16 flags beside 16 doubles and left it
+      // scalar) and the operands loaded before the selects, as in pivot_step. Packs of 32 floats
+      // vectorize as they are (widened, they ran 1.2x slower); complex right-hand sides stay
+      // scalar under GCC either way (also on their parts), and measured no slower as they are.
+      constexpr bool widened = !is_complex_v<D> && L < 32;
       int flag[static_cast<std::size_t>(widened ? L : 1)];
       if constexpr (widened) {
         for (int l = 0; l < L; ++l) flag[l] = swapped[f + l * LS];
