@@ -1,9 +1,10 @@
 // Batched block-tridiagonal Thomas for block sizes m = 2..8 in every layout against LAPACK dgbsv
 // (the same systems as band matrices, kl = ku = 2m - 1) looped over the batch with OpenMP, in the
 // same run; complex<double> blocks, and real blocks with complex<double> right-hand sides, against
-// zgbsv (on the promoted matrix for the mixed case). Sizes: n = 128 block rows for m <= 6, 96 for
-// m = 7, 8; the batch fills about 256 MiB of double coefficients (A, B, C together), far beyond
-// the caches (complex batches: the same number of systems, twice the bytes).
+// zgbsv (on the promoted matrix for the mixed case); partial pivoting inside the blocks
+// (one_shot_pivoting, factored_solve_pivoting) in every layout. Sizes: n = 128 block rows for
+// m <= 6, 96 for m = 7, 8; the batch fills about 256 MiB of double coefficients (A, B, C
+// together), far beyond the caches (complex batches: the same number of systems, twice the bytes).
 // Floor bytes: 3m coefficients and 2 right-hand-side values per scalar unknown (A, B, C or the
 // stored A, LU(S), C*; d in, x out), each of its own type's size.
 // GFLOPs counts the block Thomas operations of one solve (block_thomas_flops below) for every
@@ -143,14 +144,17 @@ void block_report(benchmark::State& state, const iteration_timer& t, std::size_t
     state.counters["GFLOPs"] = block_thomas_flops(double(m), factored) * n * nsys / t.best() / 1e9;
 }
 
-template <class Layout, class T, bool Factored, class D = T>
+template <class Layout, class T, bool Factored, class D = T, bool Pivoting = false>
 void block_thomas_benchmark(benchmark::State& state) {
   const block_batch<Layout, T, D> batch(state);
   const std::size_t n = batch.n, nsys = batch.nsys, m = batch.m;
   const host_exec exec;
+  const bandsolve::algo::block_thomas algorithm{
+      Pivoting ? bandsolve::algo::block_thomas::pivoting::partial
+               : bandsolve::algo::block_thomas::pivoting::none};
   iteration_timer t;
   if constexpr (Factored) {
-    const auto f = bandsolve::factorize(exec, bandsolve::algo::block_thomas{}, batch.a, batch.b,
+    const auto f = bandsolve::factorize(exec, algorithm, batch.a, batch.b,
                                         batch.c, nsys);
     exec.fence();
     for (auto _ : state) {
@@ -164,8 +168,7 @@ void block_thomas_benchmark(benchmark::State& state) {
     Kokkos::View<int*, host_exec::memory_space> info("info", nsys);
     for (auto _ : state) {
       t.start();
-      bandsolve::solve(exec, bandsolve::algo::block_thomas{}, batch.a, batch.b, batch.c, batch.d,
-                       info);
+      bandsolve::solve(exec, algorithm, batch.a, batch.b, batch.c, batch.d, info);
       exec.fence();
       t.stop(state);
     }
@@ -226,13 +229,16 @@ long batch_for(long n, long m) {
   return std::max(64L, (256L << 20) / bytes / 64 * 64);
 }
 
-template <class Layout, class T, bool Factored, class D = T>
+template <class Layout, class T, bool Factored, class D = T, bool Pivoting = false>
 void register_block(long n, long nsys, long m) {
-  const std::string name = std::string("block_thomas/") + (Factored ? "factored_solve/" : "one_shot/") +
+  const std::string kind = std::string(Factored ? "factored_solve" : "one_shot") +
+                           (Pivoting ? "_pivoting/" : "/");
+  const std::string name = std::string("block_thomas/") + kind +
                            block_layout_name<Layout>() + "/" + block_precision_name<T, D>() +
                            "/m:" + std::to_string(m) + "/n:" + std::to_string(n) +
                            "/nsys:" + std::to_string(nsys);
-  benchmark::RegisterBenchmark(name.c_str(), block_thomas_benchmark<Layout, T, Factored, D>)
+  benchmark::RegisterBenchmark(name.c_str(),
+                               block_thomas_benchmark<Layout, T, Factored, D, Pivoting>)
       ->Args({n, nsys, m})
       ->UseManualTime()
       ->MinTime(0.2)
@@ -262,7 +268,16 @@ const bool registered = [] {
     register_block<bl::row, double, false>(n, nsys, m);
     register_block<bl::row, double, true>(n, nsys, m);
     register_block<bl::interleaved<16>, float, false>(n, nsys, m);
+    // Partial pivoting inside the diagonal blocks, the peer's own strategy (dgbsv pivots).
+    register_block<bl::interleaved<8>, double, false, double, true>(n, nsys, m);
+    register_block<bl::interleaved<8>, double, true, double, true>(n, nsys, m);
+    register_block<bl::interleaved<16>, float, false, float, true>(n, nsys, m);
     register_lapack<double, double>(n, nsys, m);
+  }
+  for (long m : {2, 4, 8}) {
+    const long n = m <= 6 ? 128 : 96, nsys = batch_for(n, m);
+    register_block<bl::column, double, false, double, true>(n, nsys, m);
+    register_block<bl::row, double, false, double, true>(n, nsys, m);
   }
   // Complex blocks, and real blocks with complex right-hand sides, for m = 2, 4 and 8.
   for (long m : {2, 4, 8}) {

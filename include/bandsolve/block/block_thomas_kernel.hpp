@@ -148,18 +148,27 @@ KOKKOS_FORCEINLINE_FUNCTION void block_lu(T* s, T* piv, bool pivoting, index_t r
   for (int k = 0; k < M; ++k) {
     T* skk = s + (k * M + k) * L;
     if (pivoting) {
+      // The search runs candidate by candidate over all lanes: a lane loop around the candidates
+      // (a trip count that depends on k) is left scalar by GCC for M >= 3. Operands are loaded
+      // before the selects so that GCC if-converts them.
       T* pk = piv + k * L;
+      alignas(64) real_type_t<T> best[static_cast<std::size_t>(L)];
       BANDSOLVE_SIMD
       for (int l = 0; l < L; ++l) {
-        real_type_t<T> best = magnitude1(skk[l]);
-        T at = T(static_cast<real_type_t<T>>(k));
-        for (int q = k + 1; q < M; ++q) {
-          const real_type_t<T> candidate = magnitude1(s[(q * M + k) * L + l]);
-          const bool larger = candidate > best;
-          best = larger ? candidate : best;
-          at = larger ? T(static_cast<real_type_t<T>>(q)) : at;
+        best[l] = magnitude1(skk[l]);
+        pk[l] = T(static_cast<real_type_t<T>>(k));
+      }
+      for (int q = k + 1; q < M; ++q) {
+        const T* sqk = s + (q * M + k) * L;
+        const T at_q = T(static_cast<real_type_t<T>>(q));
+        BANDSOLVE_SIMD
+        for (int l = 0; l < L; ++l) {
+          const real_type_t<T> candidate = magnitude1(sqk[l]), so_far = best[l];
+          const T at = pk[l];
+          const bool larger = candidate > so_far;
+          best[l] = larger ? candidate : so_far;
+          pk[l] = larger ? at_q : at;
         }
-        pk[l] = at;
       }
       // Whole rows are swapped (multipliers included), as LAPACK's getrf does.
       for (int q = k + 1; q < M; ++q)
