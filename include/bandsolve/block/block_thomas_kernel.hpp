@@ -12,6 +12,7 @@
 // (r*M + c)*L + l. C* is kept transposed (column c of C* contiguous) so each column is solved in
 // place. LU factors keep the unit-lower multipliers below the diagonal and 1/u_kk on it; the
 // row interchanges are recorded LAPACK-style (piv[k] = row swapped with k at step k).
+#include <bandsolve/backend/host_simd/pack_widths.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 
@@ -96,6 +97,61 @@ KOKKOS_FORCEINLINE_FUNCTION void block_store_vec(const block_group<T>& g, index_
       }
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Software prefetch of the block row ahead of the one a one-shot sweep or a factorization
+// eliminates. A column-layout group reads each block entry as a run of L values from pages far
+// apart (3 M^2 + M runs per block row) and a row-layout group one run of M^2 values per lane:
+// more streams than the hardware prefetchers follow. Interleaved packs stream and get no hints,
+// nor do operands whose entries are not packed densely (lines along an axis of a larger array),
+// nor blocks smaller than block_prefetch_min_size, whose streams the hardware follows (the hints
+// measured the same or 3-5% slower there: docs/performance.md, "Block Thomas: pivot search and
+// prefetch"). The factored solve reads its factors as one stream and M runs of d: no hints.
+
+inline constexpr index_t block_prefetch_ahead = 1;  // block rows
+inline constexpr int block_prefetch_min_size = 4;
+
+// Requests the Rows x Cols entries of operand g from offset `first` (a block row's first entry)
+// in every lane.
+template <int Rows, int Cols, int L, class U>
+KOKKOS_FORCEINLINE_FUNCTION void block_prefetch_entries(const block_group<U>& g, index_t first,
+                                                        int nl) {
+  if constexpr (Rows < block_prefetch_min_size) return;
+  const U* p = g.base + first;
+  if (g.lane == 1) {
+    const bool packed = (Cols == 1 || g.c_stride == L) && g.r_stride == Cols * L;
+    if (packed) return;
+    for (int r = 0; r < Rows; ++r)
+      for (int c = 0; c < Cols; ++c)
+        for (int line = 0; line < pack_lines_v<U, L>; ++line)
+          BANDSOLVE_PREFETCH(reinterpret_cast<const char*>(p + r * g.r_stride + c * g.c_stride) +
+                             64 * line);
+  } else {
+    const index_t span = (Rows - 1) * g.r_stride + (Cols - 1) * g.c_stride + 1;
+    if (span > Rows * Cols) return;
+    const index_t bytes = span * static_cast<index_t>(sizeof(U));
+    for (int l = 0; l < nl; ++l) {
+      const char* run = reinterpret_cast<const char*>(p + l * g.lane);
+      for (index_t b = 0; b < bytes; b += 64) BANDSOLVE_PREFETCH(run + b);
+      BANDSOLVE_PREFETCH(run + bytes - 1);
+    }
+  }
+}
+
+// Block row i of a coefficient operand.
+template <int M, int L, class U>
+KOKKOS_FORCEINLINE_FUNCTION void block_prefetch_matrix(const block_group<U>& g, index_t i,
+                                                       int nl) {
+  block_prefetch_entries<M, M, L>(g, i * g.row, nl);
+}
+
+// Block row i of right-hand sides 0 .. nrhs-1.
+template <int M, int L, class U>
+KOKKOS_FORCEINLINE_FUNCTION void block_prefetch_rhs(const block_group<U>& g, index_t i,
+                                                    index_t nrhs, int nl) {
+  for (index_t k = 0; k < nrhs; ++k)
+    block_prefetch_entries<M, 1, L>(g, i * g.row + k * g.c_stride, nl);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -323,6 +379,13 @@ KOKKOS_FORCEINLINE_FUNCTION void block_forward_group(index_t n, index_t nrhs, in
   alignas(64) T s[mml], am[mml] = {}, piv[static_cast<std::size_t>(M * L)];
   for (index_t i = 0; i < n; ++i) {
     T* ct = cstar + i * MML;
+    if (i + block_prefetch_ahead < n) {
+      const index_t ahead = i + block_prefetch_ahead;
+      block_prefetch_matrix<M, L>(b, ahead, nl);
+      block_prefetch_matrix<M, L>(a, ahead, nl);
+      block_prefetch_matrix<M, L>(c, ahead, nl);
+      block_prefetch_rhs<M, L>(in, ahead, nrhs, nl);
+    }
     block_load<M, L, false>(b, i, nl, s);
     if (i > 0) block_load<M, L, false>(a, i, nl, am);
     if (i + 1 < n) block_load<M, L, true>(c, i, nl, ct);
@@ -375,6 +438,11 @@ KOKKOS_INLINE_FUNCTION void block_thomas_factor_group(index_t n, int nl, bool pi
     T* fs = fa + MML;
     T* fc = fs + MML;
     T* fp = fc + MML;
+    if (i + block_prefetch_ahead < n) {
+      block_prefetch_matrix<M, L>(b, i + block_prefetch_ahead, nl);
+      block_prefetch_matrix<M, L>(a, i + block_prefetch_ahead, nl);
+      block_prefetch_matrix<M, L>(c, i + block_prefetch_ahead, nl);
+    }
     block_load<M, L, false>(b, i, nl, fs);
     if (i > 0) block_load<M, L, false>(a, i, nl, fa);
     if (i + 1 < n) block_load<M, L, true>(c, i, nl, fc);
