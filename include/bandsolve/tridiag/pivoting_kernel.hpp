@@ -18,11 +18,13 @@
 // complex right-hand side over real coefficients takes the interchanges and info of the real
 // solve, and its real and imaginary parts are the two real solutions.
 #include <bandsolve/backend/host_simd/lane_block.hpp>
+#include <bandsolve/backend/host_simd/pack_vectors.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/core/scalar_traits.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace bandsolve::detail {
 
@@ -55,6 +57,16 @@ KOKKOS_FORCEINLINE_FUNCTION int step_info(int info, const T& pivot, index_t i) {
 #endif
 }
 
+// Whether the one-shot solve's step on real values runs on whole packs (GNU vectors,
+// backend/host_simd/pack_vectors.hpp): under host Clang, which leaves the lane loop of the step
+// scalar however it is written; there the packs ran the one-shot solve 1.6-2.5x faster. GCC
+// vectorizes the lane loop and ran the pack form 5-20x slower, so it keeps the loop.
+#if defined(__clang__) && BANDSOLVE_HOST_PACK_VECTORS
+inline constexpr bool pivot_step_on_packs = true;
+#else
+inline constexpr bool pivot_step_on_packs = false;
+#endif
+
 // A row's interchanges and multipliers applied to a complex right-hand side over real
 // coefficients, on its 2L real parts (rows d and cy in, y out, cy carried): in the elimination
 // step's loop GCC left the complex lanes scalar, and slower than with a loop of its own.
@@ -80,6 +92,11 @@ template <int L, bool WithRhs, class T, class D>
 KOKKOS_FORCEINLINE_FUNCTION void pivot_step(index_t i, const T* a, const T* b, const T* c,
                                             const D* d, T* cd, T* cu, D* cy, T* r, T* u1, T* u2,
                                             D* y, T* lm, std::uint8_t* swapped, int* info) {
+  if constexpr (pivot_step_on_packs && WithRhs && std::is_same_v<T, D> && pack_vectors_v<T, L>) {
+    tridiagonal_pivot_step_packed<L>(i, a, b, c, d, cd, cu, cy, r, u1, u2, y, info,
+                                     pivot_limits<T>::tiny, pivot_limits<T>::huge);
+    return;
+  }
   constexpr bool rhs_on_parts = WithRhs && is_complex_over_real_v<T, D>;
   constexpr auto kept = static_cast<std::size_t>(rhs_on_parts ? L : 1);
   T facts[kept];

@@ -115,6 +115,41 @@ KOKKOS_FORCEINLINE_FUNCTION void pivoted_update_packed(const Row& row, int count
     }
   }
 }
+
+// One elimination step of tridiagonal partial pivoting on packs of L lanes (pivot_step in
+// tridiag/pivoting_kernel.hpp, real coefficients and right-hand sides): the carried row (cd, cu,
+// cy) meets row i+1 (a, b, c, d); the row of larger |entry| (ties keep the carried row) becomes
+// row i of U (1/pivot to r, u1, u2) and of y, the other is reduced by it into the carried row.
+// info (L ints) gets i+1 where it is 0 and the pivot's magnitude is outside [tiny, huge] or NaN.
+template <int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void tridiagonal_pivot_step_packed(
+    index_t i, const T* a, const T* b, const T* c, const T* d, T* cd, T* cu, T* cy, T* r, T* u1,
+    T* u2, T* y, int* info, T tiny, T huge) {
+  using V = typename gnu_pack<T, L>::type;
+  using VI = typename gnu_pack<int, L>::type;
+  const V al = BANDSOLVE_PACK_AT(const V, a), bl = BANDSOLVE_PACK_AT(const V, b);
+  const V cl = BANDSOLVE_PACK_AT(const V, c), dl = BANDSOLVE_PACK_AT(const V, d);
+  const V cdl = BANDSOLVE_PACK_AT(V, cd), cul = BANDSOLVE_PACK_AT(V, cu);
+  const V cyl = BANDSOLVE_PACK_AT(V, cy);
+  const V next_size = al < V{} ? -al : al, carried_size = cdl < V{} ? -cdl : cdl;
+  const auto sw = next_size > carried_size;
+  const V pd = sw ? al : cdl, pu = sw ? bl : cul, pu2 = sw ? cl : V{};
+  const V od = sw ? cdl : al, ou = sw ? cul : bl, ou2 = sw ? V{} : cl;
+  const V rec = T(1) / pd;
+  const V fact = pd == V{} ? V{} : od * rec;
+  const V size = sw ? next_size : carried_size;
+  const auto bad = __builtin_convertvector(~((size >= tiny) & (size <= huge)), VI);
+  VI& code = BANDSOLVE_PACK_AT(VI, info);
+  code = (code == 0) & bad ? VI{} + static_cast<int>(i + 1) : code;
+  BANDSOLVE_PACK_AT(V, r) = rec;
+  BANDSOLVE_PACK_AT(V, u1) = pu;
+  BANDSOLVE_PACK_AT(V, u2) = pu2;
+  BANDSOLVE_PACK_AT(V, cd) = ou - fact * pu;
+  BANDSOLVE_PACK_AT(V, cu) = ou2 - fact * pu2;
+  const V py = sw ? dl : cyl, oy = sw ? cyl : dl;
+  BANDSOLVE_PACK_AT(V, y) = py;
+  BANDSOLVE_PACK_AT(V, cy) = oy - fact * py;
+}
 #undef BANDSOLVE_PACK_AT
 #else
 template <int L, class T>
@@ -123,6 +158,10 @@ void pivoting_elimination_packed(T* top, index_t down, int rows, int cols, T* in
 template <int L, class T, class Row, class Mult>
 void pivoted_update_packed(const Row& row, int count, index_t down, int rows, const T* q_in,
                            const Mult& mult);
+template <int L, class T>
+void tridiagonal_pivot_step_packed(index_t i, const T* a, const T* b, const T* c, const T* d,
+                                   T* cd, T* cu, T* cy, T* r, T* u1, T* u2, T* y, int* info,
+                                   T tiny, T huge);
 #endif
 
 }  // namespace bandsolve::detail
