@@ -57,10 +57,11 @@ KOKKOS_FORCEINLINE_FUNCTION int step_info(int info, const T& pivot, index_t i) {
 #endif
 }
 
-// Whether the one-shot solve's step on real values runs on whole packs (GNU vectors,
-// backend/host_simd/pack_vectors.hpp): under host Clang, which leaves the lane loop of the step
-// scalar however it is written; there the packs ran the one-shot solve 1.6-2.5x faster. GCC
-// vectorizes the lane loop and ran the pack form 5-20x slower, so it keeps the loop.
+// Whether the one-shot solve's step and the factored solve's forward rows on real values run on
+// whole packs (GNU vectors, backend/host_simd/pack_vectors.hpp): under host Clang, which leaves
+// their lane loops scalar however they are written; there the packs ran the one-shot solve
+// 1.6-2.5x and the factored solve 1.1-1.25x faster. GCC vectorizes the lane loops and ran the
+// pack step 4-22x slower, so it keeps the loops.
 #if defined(__clang__) && BANDSOLVE_HOST_PACK_VECTORS
 inline constexpr bool pivot_step_on_packs = true;
 #else
@@ -294,6 +295,9 @@ KOKKOS_INLINE_FUNCTION void pivoting_factored_solve_block(index_t n, pivoted_u<c
       }
       BANDSOLVE_SIMD
       for (int l = 0; l < L; ++l) cy[l] = next[l];
+    } else if constexpr (pivot_step_on_packs && std::is_same_v<T, D> && RS == L && LS == 1 &&
+                         pack_vectors_v<T, L>) {
+      pivoted_rhs_row_packed<L>(swapped + f, lm + f, Dn, cy, y + o);
     } else {
       // Real right-hand sides in packs of fewer than 32 lanes (doubles): the flags widened first
       // (GCC asked for vectors of 64 bytes for the loop of 16 flags beside 16 doubles and left it

@@ -150,6 +150,21 @@ KOKKOS_FORCEINLINE_FUNCTION void tridiagonal_pivot_step_packed(
   BANDSOLVE_PACK_AT(V, y) = py;
   BANDSOLVE_PACK_AT(V, cy) = oy - fact * py;
 }
+
+// A factored row's interchange and multiplier on packs of L real right-hand sides (the forward
+// loop of pivoting_factored_solve_block): where swapped (L bytes) is nonzero, row i+1 (d) and
+// the carried row (cy) change places; y gets row i, cy the other row less lm times it.
+template <int L, class T>
+KOKKOS_FORCEINLINE_FUNCTION void pivoted_rhs_row_packed(const unsigned char* swapped,
+                                                        const T* lm, const T* d, T* cy, T* y) {
+  using V = typename gnu_pack<T, L>::type;
+  using VB = typename gnu_pack<unsigned char, L>::type;
+  const auto sw = __builtin_convertvector(BANDSOLVE_PACK_AT(const VB, swapped), V) != T(0);
+  const V next = BANDSOLVE_PACK_AT(const V, d), carried = BANDSOLVE_PACK_AT(V, cy);
+  const V py = sw ? next : carried, oy = sw ? carried : next;
+  BANDSOLVE_PACK_AT(V, y) = py;
+  BANDSOLVE_PACK_AT(V, cy) = oy - BANDSOLVE_PACK_AT(const V, lm) * py;
+}
 #undef BANDSOLVE_PACK_AT
 #else
 template <int L, class T>
@@ -162,6 +177,8 @@ template <int L, class T>
 void tridiagonal_pivot_step_packed(index_t i, const T* a, const T* b, const T* c, const T* d,
                                    T* cd, T* cu, T* cy, T* r, T* u1, T* u2, T* y, int* info,
                                    T tiny, T huge);
+template <int L, class T>
+void pivoted_rhs_row_packed(const unsigned char* swapped, const T* lm, const T* d, T* cy, T* y);
 #endif
 
 }  // namespace bandsolve::detail
