@@ -1,6 +1,6 @@
 #pragma once
-// Pack footprints of the host SIMD backend that the banded family asks for, beside the pack
-// widths of work_shape.hpp: the families compute nothing from the size of a value themselves.
+// Pack footprints of the host SIMD backend that the banded and block families ask for, beside the
+// pack widths of work_shape.hpp: the families compute nothing from the size of a value themselves.
 
 namespace bandsolve::detail {
 
