@@ -2,9 +2,12 @@
 // (the same systems as band matrices, kl = ku = 2m - 1) looped over the batch with OpenMP, in the
 // same run; complex<double> blocks, and real blocks with complex<double> right-hand sides, against
 // zgbsv (on the promoted matrix for the mixed case); partial pivoting inside the blocks
-// (one_shot_pivoting, factored_solve_pivoting) in every layout. Sizes: n = 128 block rows for
-// m <= 6, 96 for m = 7, 8; the batch fills about 256 MiB of double coefficients (A, B, C
-// together), far beyond the caches (complex batches: the same number of systems, twice the bytes).
+// (one_shot_pivoting: interleaved<8>, interleaved<16> float, and column and row for m = 2, 4, 8;
+// factored_solve_pivoting: interleaved<8>) on the same block diagonally dominant batches, where no
+// rows change places but the branch-free search and selects run at every step. Sizes: n = 128
+// block rows for m <= 6, 96 for m = 7, 8; the batch fills about 256 MiB of double coefficients
+// (A, B, C together), far beyond the caches (complex batches: the same number of systems, twice
+// the bytes).
 // Floor bytes: 3m coefficients and 2 right-hand-side values per scalar unknown (A, B, C or the
 // stored A, LU(S), C*; d in, x out), each of its own type's size.
 // GFLOPs counts the block Thomas operations of one solve (block_thomas_flops below) for every
