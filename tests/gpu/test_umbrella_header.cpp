@@ -571,9 +571,9 @@ void complex_on_device(const char* name, Algo algorithm, std::size_t nsys, std::
   double worst = 0;
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t i = 0; i < n; ++i) {
-      Z r = Z(4, 1) * x(i, s) - Z(1, -1);
-      if (i > 0) r += x(i - 1, s);
-      if (i + 1 < n) r += x(i + 1, s);
+      Z r = Z(4, 1) * x(s, i) - Z(1, -1);
+      if (i > 0) r += x(s, i - 1);
+      if (i + 1 < n) r += x(s, i + 1);
       const double size = std::abs(double(r.real())) + std::abs(double(r.imag()));
       worst = std::isfinite(size) ? std::max(worst, size) : size;
     }
