@@ -14,7 +14,8 @@
 // bench_axis_device.cpp). Names: thomas_device/<layout>/<shape>/<T>,
 // cusparse_<routine>/<layout>/<shape>/<T>, copy/<shape>/<T>, and for the sweep
 // sweep/<case>/<layout>/n:<n>/<T>, case automatic, automatic_factored, automatic_by_chunk,
-// automatic_across4, automatic_per_system or cusparse_<routine>.
+// automatic_across4, automatic_per_system, automatic_unstaged, automatic_factored_unstaged or
+// cusparse_<routine>.
 //
 // Timing: cudaEvents recorded on the stream of Kokkos::Cuda() around each call (the copy, the
 // cuSPARSE handle and the solve all run on it), then a synchronization on the stop event, so
@@ -254,6 +255,25 @@ void thomas_device_per_system(benchmark::State& state, shape sh) {
                [&] { thomas_device<T, Layout>(state, sh); });
 }
 
+// Register chunks of systems whose rows are contiguous read and written by each thread's own
+// rows (device::chunk_stage_rows off) instead of through tiles in team scratch: the comparison
+// that chose the tiles, one-shot and factored.
+template <class T, class Layout>
+void automatic_device_unstaged(benchmark::State& state, shape sh) {
+  with_setting(bandsolve::detail::device::chunk_stage_rows, false,
+               [&] { automatic_device<T, Layout>(state, sh); });
+}
+template <class T, class Layout>
+void automatic_factored_device_unstaged(benchmark::State& state, shape sh) {
+  with_setting(bandsolve::detail::device::chunk_stage_rows, false,
+               [&] { automatic_factored_device<T, Layout>(state, sh); });
+}
+template <class T, class Layout>
+void thomas_device_unstaged(benchmark::State& state, shape sh) {
+  with_setting(bandsolve::detail::device::chunk_stage_rows, false,
+               [&] { thomas_device<T, Layout>(state, sh); });
+}
+
 // A thread per system loading one row at a time (device::load_rows_ahead off): the comparison
 // that chose the rows-ahead loads.
 template <class T, class Layout>
@@ -381,6 +401,8 @@ void register_type() {
   const std::string one = std::string("/") + long_shape.name + "/" + t;
   reg("thomas_device/row" + batch, thomas_device<T, Kokkos::LayoutRight>, batch_shape);
   reg("thomas_device/column" + batch, thomas_device<T, Kokkos::LayoutLeft>, batch_shape);
+  reg("thomas_device_unstaged/row" + batch, thomas_device_unstaged<T, Kokkos::LayoutRight>,
+      batch_shape);
   reg("thomas_device_per_system/row" + batch, thomas_device_per_system<T, Kokkos::LayoutRight>,
       batch_shape);
   reg("thomas_device_per_system/column" + batch,
@@ -416,6 +438,12 @@ void register_sweep() {
         sh);
     reg("sweep/automatic_factored/column" + tail,
         automatic_factored_device<T, Kokkos::LayoutLeft>, sh);
+    if (n >= 4 && n <= 256) {
+      reg("sweep/automatic_unstaged/row" + tail, automatic_device_unstaged<T, Kokkos::LayoutRight>,
+          sh);
+      reg("sweep/automatic_factored_unstaged/row" + tail,
+          automatic_factored_device_unstaged<T, Kokkos::LayoutRight>, sh);
+    }
     if (n <= 256) {
       reg("sweep/automatic_per_system/row" + tail,
           automatic_device_per_system<T, Kokkos::LayoutRight>, sh);

@@ -7,8 +7,8 @@
 // interleaved<32> and three kinds of strided Views (padded rows, unit system stride, neither
 // stride 1); float, double, complex and real coefficients with complex right-hand sides; info
 // codes of zero, NaN and Inf pivots at known rows, with register chunks and without; a
-// factorization solved twice; register chunks in teams of several sizes; row scratch in each of
-// its places; argument checks.
+// factorization solved twice; register chunks in teams of several sizes, rows contiguous through
+// tiles in team scratch and not; row scratch in each of its places; argument checks.
 #include "device_support.hpp"
 
 #include <bandsolve/tridiag/thomas.hpp>
@@ -205,6 +205,16 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
   }
   dev::chunk_team_threads = saved;
   dev::chunk_team_threads_rows = saved_rows;
+  // Systems whose rows are contiguous, through tiles in team scratch (on a device) and not.
+  for (const bool staged : {false, true}) {
+    dev::chunk_stage_rows = staged;
+    INFO("chunk_stage_rows = " << staged);
+    for (std::size_t n : {4, 17, 256, 300})
+      check_batch<bl::row, double, double>(exec, 70, n, strides::plain);
+    check_batch<bl::row, float, float>(exec, 70, 1000, strides::plain);
+    check_batch<bl::row, double, cplx<double>>(exec, 33, 100, strides::plain);
+    check_batch<bl::strided, cplx<float>, cplx<float>>(exec, 33, 200, strides::padded_rows);
+  }
 }
 
 TEST_CASE("device thomas: row scratch in team scratch level 0, level 1 and allocated",

@@ -24,6 +24,11 @@
 // a, b, c and starts at scan 2: 5 words per unknown, against 7 for a thread per system.
 // With Add (solve_along_add and f.solve_add along an axis) d is only read and each x is added
 // into u as it is stored: 6 words per unknown, one pass.
+// Where each system's rows are contiguous (row layout, lines along the unit-stride axis) a thread's
+// own rows are 128 bytes of one system, so a warp's load of one row touches 32 lines. There the
+// team moves its rows between memory and padded tiles in team scratch (staged): the threads of a
+// system take its rows in turn, so consecutive threads read consecutive rows, and each thread
+// then reads its chunk from the tile (on an H200 twice as fast in row layout at n = 64-256).
 #include <bandsolve/backend/device/launch.hpp>  // align_up, scratch_alignment
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
@@ -48,11 +53,13 @@ inline constexpr int chunk_rows_v = register_rows_v<C, D>;
 // of up to 255 registers still fit a multiprocessor. On an H100, 256 beat 64 and 128 where
 // neighbouring systems are neighbours in memory (doubles: 16 systems a team, so a warp's loads
 // are two runs of 128 bytes), and 128 beat 256 where each system's rows are contiguous
-// (chunk_team_threads_rows).
+// (chunk_team_threads_rows; staged teams are smaller where their tiles fill 40 KiB).
 inline constexpr int chunk_max = 32;
 inline int chunk_team_threads = 256;
 inline int chunk_team_threads_rows = 128;
 inline bool chunked_thomas = true;
+// Whether chunks of systems whose rows are contiguous move through tiles in team scratch (above).
+inline bool chunk_stage_rows = true;
 
 template <class C, class D>
 bool chunked_thomas_fits(index_t n) {
@@ -89,6 +96,8 @@ template <class C, class D, class InfoView, int RT, bool Host, class Factors = n
           bool Add = false>
 struct thomas_chunked_device {
   using R = real_type_t<C>;
+  using coefficient_type = C;
+  using rhs_type = D;
   static constexpr bool factored = !std::is_same_v<Factors, no_factors>;
   // One chunk's rows: a, b, c, d as loaded; after step 2, l in a, c' in c and d / pivot in d;
   // after step 3, d' in d, and with Add u's rows in prior (loaded before scan 3, so that their
@@ -107,12 +116,28 @@ struct thomas_chunked_device {
   int chunks, systems;  // per system, per team
   Factors factors;
   device::systems<D> target;  // Add: the array x is added into (else unused)
+  bool staged = false;        // rows through tiles in team scratch (device, rows contiguous)
 
   KOKKOS_INLINE_FUNCTION int items() const { return chunks * systems; }
   // Team scratch level 0: two D and four C per chunk, then one int (and room to align).
   KOKKOS_INLINE_FUNCTION static std::size_t map_bytes(int items) {
     return static_cast<std::size_t>(items) * (2 * sizeof(D) + 4 * sizeof(C) + sizeof(int)) +
            device::scratch_alignment;
+  }
+  // Staged: a tile of RT + 1 entries per chunk for d (and for a, b and c in a one-shot solve),
+  // each tile aligned, after the maps.
+  static constexpr int tile_ld = RT + 1;
+  KOKKOS_INLINE_FUNCTION static std::size_t tile_bytes(int items, std::size_t size) {
+    return static_cast<std::size_t>(items) * tile_ld * size + device::scratch_alignment;
+  }
+  KOKKOS_INLINE_FUNCTION static std::size_t stage_bytes(int items) {
+    return tile_bytes(items, sizeof(D)) + (factored ? 0 : 3 * tile_bytes(items, sizeof(C))) +
+           device::scratch_alignment;
+  }
+  // The alignment slack within stage_bytes.
+  static constexpr std::size_t stage_slack = (factored ? 2 : 5) * device::scratch_alignment;
+  KOKKOS_INLINE_FUNCTION std::size_t level0_bytes(int items) const {
+    return map_bytes(items) + (staged ? stage_bytes(items) : 0);
   }
   // Team scratch level 1 on the host: every chunk's rows.
   KOKKOS_INLINE_FUNCTION static std::size_t keep_bytes(int items) {
@@ -143,10 +168,69 @@ struct thomas_chunked_device {
     }
   }
 
+  // The same from the tiles (staged): row k * RT + j of the chunk's system at tile[item * ld + j].
+  KOKKOS_FORCEINLINE_FUNCTION void load_staged(chunk_rows& r, int item, const C* ta,
+                                               const C* tb, const C* tc, const D* td) const {
+    const index_t i0 = index_t(item / systems) * RT;
+    const int at = item * tile_ld;
+    for (int j = 0; j < RT; ++j) {
+      const index_t i = i0 + j;
+      if (i < n) {
+        r.a[j] = i == 0 ? C(0) : ta[at + j];
+        r.b[j] = tb[at + j];
+        r.c[j] = i + 1 == n ? C(0) : tc[at + j];
+        r.d[j] = td[at + j];
+      } else {
+        r.a[j] = C(0), r.b[j] = C(1), r.c[j] = C(0), r.d[j] = D(0);
+      }
+    }
+  }
+
+  // Staged: calls f(row0, it, i, at) for the rows this thread moves between memory and the
+  // tiles, all threads of the team taking part. Thread q of the `chunks` threads of system
+  // sl = rank / chunks takes rows q, q + chunks, q + 2 chunks, ... of it (row i at row0[i *
+  // row_stride] and tile[at]), so that consecutive threads take consecutive rows and the
+  // system's address is found once.
+  template <class Member, class T, class F>
+  KOKKOS_FORCEINLINE_FUNCTION void for_each_tile_row(const Member& team, index_t s0,
+                                                     const device::systems<T>& rows,
+                                                     const F& f) const {
+    const int rank = team.team_rank(), sl = rank / chunks, q = rank % chunks;
+    if (s0 + sl >= slots) return;
+    T* const row0 = rows.system(s0 + sl);
+    for (int it = 0; it < RT; ++it) {
+      const int i = it * chunks + q;
+      if (i < n) f(row0, it, i, ((i / RT) * systems + sl) * tile_ld + i % RT);
+    }
+  }
+
+  // Staged: one array's rows into its tile, every load issued before the first store.
+  template <class Member, class T, class U>
+  KOKKOS_FORCEINLINE_FUNCTION void stage_in(const Member& team, index_t s0,
+                                            const device::systems<T>& src, U* tile) const {
+    U v[chunk_rows::rows];
+    for_each_tile_row(team, s0, src, [&](T* row0, const int it, const int i, int) {
+      v[it] = row0[i * src.row_stride];
+    });
+    for_each_tile_row(team, s0, src, [&](T*, const int it, int, const int at) {
+      tile[at] = v[it];
+    });
+  }
+
+  // Staged: the tiles' rows back into memory, the same way round.
+  template <class Member, class U>
+  KOKKOS_FORCEINLINE_FUNCTION void stage_out(const Member& team, index_t s0, const U* tile,
+                                             const device::systems<U>& dst) const {
+    for_each_tile_row(team, s0, dst, [&](U* row0, int, const int i, const int at) {
+      row0[i * dst.row_stride] = tile[at];
+    });
+  }
+
   // Steps 1 and 2 from stored factors: -l in a, c' in c, d / pivot in d (b, 1/pivot, is spent);
   // returns the chunk's map d'_in -> d'_out = y + g d'_in.
-  KOKKOS_FORCEINLINE_FUNCTION void load_factored(chunk_rows& r, index_t s, int k, D& y,
-                                                 C& g) const {
+  // With td (staged), d's rows come from the chunk's tile instead of memory.
+  KOKKOS_FORCEINLINE_FUNCTION void load_factored(chunk_rows& r, index_t s, int k, D& y, C& g,
+                                                 const D* td) const {
     const D* ds = d.system(s);
     const index_t pack = s / device::tile_systems;
     const int lane = static_cast<int>(s % device::tile_systems);
@@ -157,7 +241,7 @@ struct thomas_chunked_device {
         r.a[j] = -factors.lo(pack, i, lane);
         r.b[j] = factors.r(pack, i, lane);
         r.c[j] = i + 1 == n ? C(0) : factors.cp(pack, i, lane);
-        r.d[j] = ds[i * d.row_stride];
+        r.d[j] = td ? td[j] : ds[i * d.row_stride];
       } else {
         r.a[j] = C(0), r.b[j] = C(1), r.c[j] = C(0), r.d[j] = D(0);
       }
@@ -246,11 +330,24 @@ struct thomas_chunked_device {
     }
   }
 
+  // Staged: the chunk's x (with Add, prior + x) into its tile instead of memory.
+  KOKKOS_FORCEINLINE_FUNCTION void store_staged(const chunk_rows& r, int item, D x,
+                                                D* td) const {
+    const int at = item * tile_ld;
+    for (int j = RT - 1; j >= 0; --j) {
+      x = r.d[j] - r.c[j] * x;
+      if constexpr (Add)
+        td[at + j] = r.prior[j] + x;
+      else
+        td[at + j] = x;
+    }
+  }
+
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int nitems = items();
-    char* const base =
-        device::align_up(static_cast<char*>(team.team_scratch(0).get_shmem(map_bytes(nitems))));
+    char* const base = device::align_up(
+        static_cast<char*>(team.team_scratch(0).get_shmem(level0_bytes(nitems))));
     // Per chunk (index k * systems + s): y (becomes its incoming d') and v (becomes its x_next);
     // m0..m3 of its c' map (m0 becomes its incoming c', m1 its g, m2 its h); one int for info.
     D* const yv = reinterpret_cast<D*>(base);
@@ -261,6 +358,18 @@ struct thomas_chunked_device {
     C* const m3 = m2 + nitems;
     int* const codes = reinterpret_cast<int*>(m3 + nitems);
     const index_t s0 = static_cast<index_t>(team.league_rank()) * systems;
+    // Staged: the tiles of d, then a, b and c, after the maps (each tile_bytes apart).
+    const bool stage = !Host && staged;
+    D* const td = reinterpret_cast<D*>(device::align_up(reinterpret_cast<char*>(codes + nitems)));
+    const auto coefficient_tile = [&](const std::size_t which) {
+      return factored ? nullptr
+                      : reinterpret_cast<C*>(device::align_up(
+                            reinterpret_cast<char*>(td) + tile_bytes(nitems, sizeof(D)) +
+                            which * tile_bytes(nitems, sizeof(C))));
+    };
+    C* const ta = coefficient_tile(0u);
+    C* const tb = coefficient_tile(1u);
+    C* const tc = coefficient_tile(2u);
 
     // Runs f(item, rows) for every chunk of the team (host) or the calling thread's (device,
     // whose rows stay in registers: `own` is never addressed through a pointer).
@@ -289,16 +398,29 @@ struct thomas_chunked_device {
       }
     };
 
+    if (stage) {
+      if constexpr (!factored) {
+        stage_in(team, s0, a, ta);
+        stage_in(team, s0, b, tb);
+        stage_in(team, s0, c, tc);
+      }
+      stage_in(team, s0, d, td);
+      team.team_barrier();
+    }
     if constexpr (factored) {
       each([&](const int item, chunk_rows& r) {
         D y;
         C g;
-        load_factored(r, s0 + item % systems, item / systems, y, g);
+        load_factored(r, s0 + item % systems, item / systems, y, g,
+                      stage ? td + item * tile_ld : nullptr);
         yv[item] = y, m1[item] = g;
       });
     } else {
       each([&](const int item, chunk_rows& r) {
-        load(r, s0 + item % systems, item / systems);
+        if (stage)
+          load_staged(r, item, ta, tb, tc, td);
+        else
+          load(r, s0 + item % systems, item / systems);
         C m[4];
         c_map(r, m);
         m0[item] = m[0], m1[item] = m[1], m2[item] = m[2], m3[item] = m[3];
@@ -342,12 +464,24 @@ struct thomas_chunked_device {
         if (s0 + sl < nsys) info(s0 + sl) = code;
     });
     team.team_barrier();
+    // Staged with Add: u's rows into d's tile (its last reader was the first step).
+    if constexpr (Add)
+      if (stage) {
+        stage_in(team, s0, target, td);
+        team.team_barrier();
+      }
     each([&](const int item, chunk_rows& r) {
       D v;
       C h;
       forward(r, yv[item], v, h);
       vv[item] = v, m2[item] = h;
-      load_prior(r, s0 + item % systems, item / systems);
+      if constexpr (Add) {
+        if (stage)
+          for (int j = 0; j < RT; ++j)
+            r.prior[j] = index_t(item / systems) * RT + j < n ? td[item * tile_ld + j] : D(0);
+        else
+          load_prior(r, s0 + item % systems, item / systems);
+      }
     });
     team.team_barrier();
     each_system([&](const int sl) {  // scan 3, backwards: x after each chunk into vv
@@ -360,9 +494,18 @@ struct thomas_chunked_device {
       }
     });
     team.team_barrier();
-    each([&](const int item, chunk_rows& r) {
-      store(r, s0 + item % systems, item / systems, vv[item]);
-    });
+    if (stage) {
+      each([&](const int item, const chunk_rows& r) { store_staged(r, item, vv[item], td); });
+      team.team_barrier();
+      if constexpr (Add)
+        stage_out(team, s0, td, target);
+      else
+        stage_out(team, s0, td, d);
+    } else {
+      each([&](const int item, const chunk_rows& r) {
+        store(r, s0 + item % systems, item / systems, vv[item]);
+      });
+    }
   }
 };
 
@@ -375,20 +518,38 @@ device::systems<D> chunked_add_target(const UView&... u) {
     return device::systems<D>{nullptr, 0, 0, 1};
 }
 
-// Launches a chunked kernel whose members but `systems` are set: teams of
-// chunk_team_threads(_rows) threads, their maps within 40 KiB of team scratch.
+// Launches a chunked kernel whose members but `systems` and `staged` are set: teams of
+// chunk_team_threads(_rows) threads, their maps (and tiles, where staged) within 40 KiB of team
+// scratch; where the tiles cap the systems of a team, whole warps of chunks where they can be.
 template <class ExecutionSpace, class Kernel>
 void thomas_chunked_launch(const ExecutionSpace& exec, Kernel k, bool rows_contiguous) {
   constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
+  // Staged where a system's threads read runs of at least a 32-byte sector of each array.
+  const std::size_t narrowest = sizeof(typename Kernel::coefficient_type) <
+                                         sizeof(typename Kernel::rhs_type)
+                                     ? sizeof(typename Kernel::coefficient_type)
+                                     : sizeof(typename Kernel::rhs_type);
+  k.staged = !host && rows_contiguous && device::chunk_stage_rows &&
+             static_cast<std::size_t>(k.chunks) * narrowest >= 32;
   const int threads =
       rows_contiguous ? device::chunk_team_threads_rows : device::chunk_team_threads;
   const int wanted = threads / k.chunks;
-  const int fit = static_cast<int>(40960 / Kernel::map_bytes(k.chunks));
+  // Bytes per system, less the alignment slack of the maps and tiles (once per team).
+  const std::size_t slack = 6 * device::scratch_alignment;
+  const std::size_t per_system =
+      Kernel::map_bytes(k.chunks) + (k.staged ? Kernel::stage_bytes(k.chunks) : 0) -
+      (k.staged ? Kernel::stage_slack : 0) - device::scratch_alignment;
+  int fit = static_cast<int>((40960 - slack) / per_system);
+  if (k.staged && fit < wanted) {
+    int whole = fit;
+    while (whole > 1 && (whole * k.chunks) % 32 != 0) --whole;
+    if ((whole * k.chunks) % 32 == 0) fit = whole;
+  }
   k.systems = wanted < fit ? (wanted > 1 ? wanted : 1) : (fit > 1 ? fit : 1);
   const index_t nteams = (k.slots + k.systems - 1) / k.systems;
   const int items = k.items();
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(nteams), host ? 1 : items);
-  policy.set_scratch_size(0, per_team_bytes(Kernel::map_bytes(items)));
+  policy.set_scratch_size(0, per_team_bytes(k.level0_bytes(items)));
   if (host)
     policy.set_scratch_size(1, per_team_bytes(Kernel::keep_bytes(items)));
   Kokkos::parallel_for(Kernel::factored ? "bandsolve::thomas_factorization::solve(device, chunks)"
