@@ -205,9 +205,10 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
   }
   dev::chunk_team_threads = saved;
   dev::chunk_team_threads_rows = saved_rows;
-  // Systems whose rows are contiguous, through tiles in team scratch (on a device) and not.
+  // Systems whose rows are contiguous, through tiles in team scratch and not (on host spaces
+  // the tiles are taken only when asked for, as here).
   for (const bool staged : {false, true}) {
-    dev::chunk_stage_rows = staged;
+    dev::chunk_stage_rows = dev::chunk_stage_rows_on_host = staged;
     INFO("chunk_stage_rows = " << staged);
     for (std::size_t n : {4, 17, 256, 300})
       check_batch<bl::row, double, double>(exec, 70, n, strides::plain);
@@ -215,6 +216,8 @@ TEST_CASE("device thomas: short systems in register chunks, teams of every size"
     check_batch<bl::row, double, cplx<double>>(exec, 33, 100, strides::plain);
     check_batch<bl::strided, cplx<float>, cplx<float>>(exec, 33, 200, strides::padded_rows);
   }
+  dev::chunk_stage_rows = true;
+  dev::chunk_stage_rows_on_host = false;
 }
 
 TEST_CASE("device thomas: row scratch in team scratch level 0, level 1 and allocated",

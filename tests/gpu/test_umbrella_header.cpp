@@ -231,10 +231,11 @@ void every_family() {
 // (m = 3, also factorize_along) and banded LU (pentadiagonal, also factorize_along) with both
 // (each also solve_along_add and solve_add with full ones),
 // rows whose solution is all ones (d = a + b + c without the entries outside the matrix, all of
-// them for periodic lines).
+// them for periodic lines). Lines of 65 rows along the unit-stride axis: Thomas's register
+// chunks take them through tiles in team scratch (chunks of 16 rows, the last one short).
 void along_on_device() {
   using mem = gpu_memory;
-  const std::size_t e[3] = {6, 40, 33};
+  const std::size_t e[3] = {6, 40, 65};
   for (int axis = 0; axis < 3; ++axis) {
     Kokkos::View<double***, Kokkos::LayoutRight, mem> a("a", e[0], e[1], e[2]),
         b("b", e[0], e[1], e[2]), c("c", e[0], e[1], e[2]), d("d", e[0], e[1], e[2]);

@@ -373,15 +373,19 @@ void check_every_axis(const extents& e, std::uint32_t& seed) {
 // placements that give lines a thread each, lines in row tiles (unit-stride axis) and rank-4
 // batch axes that do not fold (padded, spread), full and shared coefficients, solve_along and
 // solve_along_add; with register chunks and without (chunked_thomas off: the per-line and
-// row-tile kernels).
+// row-tile kernels), and with register chunks through tiles in team scratch where the lines'
+// rows are contiguous (chunk_stage_rows_on_host, as on a device).
 template <class T, int R>
 void check_every_axis_device(const extents& e, std::uint32_t& seed) {
+  namespace dev = bandsolve::detail::device;
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
-    for (const bool chunks : {true, false}) {
-      INFO("register chunks " << (chunks ? "on" : "off"));
-      const bool saved = bandsolve::detail::device::chunked_thomas;
-      bandsolve::detail::device::chunked_thomas = chunks;
+    for (const int pass : {0, 1, 2}) {
+      const bool chunks = pass != 1;
+      INFO("register chunks " << (chunks ? "on" : "off") << (pass == 2 ? ", tiles" : ""));
+      const bool saved = dev::chunked_thomas;
+      dev::chunked_thomas = chunks;
+      dev::chunk_stage_rows_on_host = pass == 2;
       for (int axis = 0; axis < R; ++axis) {
         check_case<T, R, kind::right, kind::right, false, false, Exec, true>(exec, e, axis, seed++);
         check_case<T, R, kind::left, kind::left, false, false, Exec, true>(exec, e, axis, seed++);
@@ -394,7 +398,8 @@ void check_every_axis_device(const extents& e, std::uint32_t& seed) {
         check_case<T, R, kind::left, kind::right, false, true, Exec, true>(exec, e, axis, seed++);
         check_case<T, R, kind::spread, kind::right, true, true, Exec, true>(exec, e, axis, seed++);
       }
-      bandsolve::detail::device::chunked_thomas = saved;
+      dev::chunked_thomas = saved;
+      dev::chunk_stage_rows_on_host = false;
     }
   });
 }

@@ -58,8 +58,11 @@ inline constexpr int chunk_max = 32;
 inline int chunk_team_threads = 256;
 inline int chunk_team_threads_rows = 128;
 inline bool chunked_thomas = true;
-// Whether chunks of systems whose rows are contiguous move through tiles in team scratch (above).
+// Whether chunks of systems whose rows are contiguous move through tiles in team scratch (above),
+// and whether they do on host spaces too (tests of the device path: off by default, as the tiles
+// only cost time there).
 inline bool chunk_stage_rows = true;
+inline bool chunk_stage_rows_on_host = false;
 
 template <class C, class D>
 bool chunked_thomas_fits(index_t n) {
@@ -116,7 +119,7 @@ struct thomas_chunked_device {
   int chunks, systems;  // per system, per team
   Factors factors;
   device::systems<D> target;  // Add: the array x is added into (else unused)
-  bool staged = false;        // rows through tiles in team scratch (device, rows contiguous)
+  bool staged = false;        // rows through tiles in team scratch (rows contiguous)
 
   KOKKOS_INLINE_FUNCTION int items() const { return chunks * systems; }
   // Team scratch level 0: two D and four C per chunk, then one int (and room to align).
@@ -186,16 +189,16 @@ struct thomas_chunked_device {
     }
   }
 
-  // Staged: calls f(row0, it, i, at) for the rows this thread moves between memory and the
-  // tiles, all threads of the team taking part. Thread q of the `chunks` threads of system
+  // Staged: calls f(row0, it, i, at) for the rows that thread `rank` moves between memory and
+  // the tiles, all threads of the team taking part. Thread q of the `chunks` threads of system
   // sl = rank / chunks takes rows q, q + chunks, q + 2 chunks, ... of it (row i at row0[i *
   // row_stride] and tile[at]), so that consecutive threads take consecutive rows and the
   // system's address is found once.
-  template <class Member, class T, class F>
-  KOKKOS_FORCEINLINE_FUNCTION void for_each_tile_row(const Member& team, index_t s0,
+  template <class T, class F>
+  KOKKOS_FORCEINLINE_FUNCTION void for_each_tile_row(int rank, index_t s0,
                                                      const device::systems<T>& rows,
                                                      const F& f) const {
-    const int rank = team.team_rank(), sl = rank / chunks, q = rank % chunks;
+    const int sl = rank / chunks, q = rank % chunks;
     if (s0 + sl >= slots) return;
     T* const row0 = rows.system(s0 + sl);
     for (int it = 0; it < RT; ++it) {
@@ -204,16 +207,29 @@ struct thomas_chunked_device {
     }
   }
 
+  // Runs f(rank) for the calling thread's rank (device) or for every rank of the team in turn
+  // (host: a team of one thread standing in for all of them).
+  template <class Member, class F>
+  KOKKOS_FORCEINLINE_FUNCTION void each_rank(const Member& team, const F& f) const {
+    if constexpr (Host) {
+      for (int rank = 0; rank < items(); ++rank) f(rank);
+    } else {
+      f(team.team_rank());
+    }
+  }
+
   // Staged: one array's rows into its tile, every load issued before the first store.
   template <class Member, class T, class U>
   KOKKOS_FORCEINLINE_FUNCTION void stage_in(const Member& team, index_t s0,
                                             const device::systems<T>& src, U* tile) const {
-    U v[chunk_rows::rows];
-    for_each_tile_row(team, s0, src, [&](T* row0, const int it, const int i, int) {
-      v[it] = row0[i * src.row_stride];
-    });
-    for_each_tile_row(team, s0, src, [&](T*, const int it, int, const int at) {
-      tile[at] = v[it];
+    each_rank(team, [&](const int rank) {
+      U v[chunk_rows::rows];
+      for_each_tile_row(rank, s0, src, [&](T* row0, const int it, const int i, int) {
+        v[it] = row0[i * src.row_stride];
+      });
+      for_each_tile_row(rank, s0, src, [&](T*, const int it, int, const int at) {
+        tile[at] = v[it];
+      });
     });
   }
 
@@ -221,8 +237,10 @@ struct thomas_chunked_device {
   template <class Member, class U>
   KOKKOS_FORCEINLINE_FUNCTION void stage_out(const Member& team, index_t s0, const U* tile,
                                              const device::systems<U>& dst) const {
-    for_each_tile_row(team, s0, dst, [&](U* row0, int, const int i, const int at) {
-      row0[i * dst.row_stride] = tile[at];
+    each_rank(team, [&](const int rank) {
+      for_each_tile_row(rank, s0, dst, [&](U* row0, int, const int i, const int at) {
+        row0[i * dst.row_stride] = tile[at];
+      });
     });
   }
 
@@ -359,7 +377,7 @@ struct thomas_chunked_device {
     int* const codes = reinterpret_cast<int*>(m3 + nitems);
     const index_t s0 = static_cast<index_t>(team.league_rank()) * systems;
     // Staged: the tiles of d, then a, b and c, after the maps (each tile_bytes apart).
-    const bool stage = !Host && staged;
+    const bool stage = staged;
     D* const td = reinterpret_cast<D*>(device::align_up(reinterpret_cast<char*>(codes + nitems)));
     const auto coefficient_tile = [&](const std::size_t which) {
       return factored ? nullptr
@@ -529,7 +547,8 @@ void thomas_chunked_launch(const ExecutionSpace& exec, Kernel k, bool rows_conti
                                          sizeof(typename Kernel::rhs_type)
                                      ? sizeof(typename Kernel::coefficient_type)
                                      : sizeof(typename Kernel::rhs_type);
-  k.staged = !host && rows_contiguous && device::chunk_stage_rows &&
+  k.staged = (!host || device::chunk_stage_rows_on_host) && rows_contiguous &&
+             device::chunk_stage_rows &&
              static_cast<std::size_t>(k.chunks) * narrowest >= 32;
   const int threads =
       rows_contiguous ? device::chunk_team_threads_rows : device::chunk_team_threads;
