@@ -9,7 +9,9 @@
 //          against gtsv2StridedBatch (row) and gtsvInterleavedBatch (column) from n = 3, and
 //          for n >= 4096 in column layout the chunk method with teams on one system's chunks,
 //          and from 2^20 with teams across systems from 4 systems on; up to n = 256 a thread per
-//          system instead of register chunks, both layouts;
+//          system instead of register chunks, both layouts, and from n = 4 in row layout
+//          register chunks reading each thread's own rows instead of through tiles (one-shot and
+//          factored; the batch's row case too);
 // each in double and float (the other families: bench_families_device.cpp; lines along an axis:
 // bench_axis_device.cpp). Names: thomas_device/<layout>/<shape>/<T>,
 // cusparse_<routine>/<layout>/<shape>/<T>, copy/<shape>/<T>, and for the sweep
