@@ -257,23 +257,12 @@ void thomas_device_per_system(benchmark::State& state, shape sh) {
                [&] { thomas_device<T, Layout>(state, sh); });
 }
 
-// Register chunks of systems whose rows are contiguous read and written by each thread's own
-// rows (device::chunk_stage_rows off) instead of through tiles in team scratch: the comparison
-// that chose the tiles, one-shot and factored.
-template <class T, class Layout>
-void automatic_device_unstaged(benchmark::State& state, shape sh) {
-  with_setting(bandsolve::detail::device::chunk_stage_rows, false,
-               [&] { automatic_device<T, Layout>(state, sh); });
-}
-template <class T, class Layout>
-void automatic_factored_device_unstaged(benchmark::State& state, shape sh) {
-  with_setting(bandsolve::detail::device::chunk_stage_rows, false,
-               [&] { automatic_factored_device<T, Layout>(state, sh); });
-}
-template <class T, class Layout>
-void thomas_device_unstaged(benchmark::State& state, shape sh) {
-  with_setting(bandsolve::detail::device::chunk_stage_rows, false,
-               [&] { thomas_device<T, Layout>(state, sh); });
+// Case with register chunks of systems whose rows are contiguous read and written by each
+// thread's own rows (device::chunk_stage_rows off) instead of through tiles in team scratch:
+// the comparison that chose the tiles, one-shot and factored.
+template <void (*Case)(benchmark::State&, shape)>
+void without_row_tiles(benchmark::State& state, shape sh) {
+  with_setting(bandsolve::detail::device::chunk_stage_rows, false, [&] { Case(state, sh); });
 }
 
 // A thread per system loading one row at a time (device::load_rows_ahead off): the comparison
@@ -403,8 +392,8 @@ void register_type() {
   const std::string one = std::string("/") + long_shape.name + "/" + t;
   reg("thomas_device/row" + batch, thomas_device<T, Kokkos::LayoutRight>, batch_shape);
   reg("thomas_device/column" + batch, thomas_device<T, Kokkos::LayoutLeft>, batch_shape);
-  reg("thomas_device_unstaged/row" + batch, thomas_device_unstaged<T, Kokkos::LayoutRight>,
-      batch_shape);
+  reg("thomas_device_unstaged/row" + batch,
+      without_row_tiles<thomas_device<T, Kokkos::LayoutRight>>, batch_shape);
   reg("thomas_device_per_system/row" + batch, thomas_device_per_system<T, Kokkos::LayoutRight>,
       batch_shape);
   reg("thomas_device_per_system/column" + batch,
@@ -441,10 +430,10 @@ void register_sweep() {
     reg("sweep/automatic_factored/column" + tail,
         automatic_factored_device<T, Kokkos::LayoutLeft>, sh);
     if (n >= 4 && n <= 256) {
-      reg("sweep/automatic_unstaged/row" + tail, automatic_device_unstaged<T, Kokkos::LayoutRight>,
-          sh);
+      reg("sweep/automatic_unstaged/row" + tail,
+          without_row_tiles<automatic_device<T, Kokkos::LayoutRight>>, sh);
       reg("sweep/automatic_factored_unstaged/row" + tail,
-          automatic_factored_device_unstaged<T, Kokkos::LayoutRight>, sh);
+          without_row_tiles<automatic_factored_device<T, Kokkos::LayoutRight>>, sh);
     }
     if (n <= 256) {
       reg("sweep/automatic_per_system/row" + tail,
