@@ -3,8 +3,8 @@
 # --oversubscribe: more ranks than cores, as on CI's 2 vCPUs; an Open MPI option, passed only where
 # `mpiexec --version` names Open MPI (MPICH's hydra runs any number of ranks, and as root, without
 # flags). The OMPI_ALLOW_RUN_AS_ROOT pair lets Open MPI run as root in CI containers; other MPI
-# libraries ignore it. One OpenMP thread per rank without binding, so that oversubscribed ranks do
-# not spin against each other.
+# libraries ignore it. One thread per rank (OpenMP or Kokkos::Threads) without binding, so that
+# oversubscribed ranks do not spin against each other.
 # In the sanitizer tree LeakSanitizer would report the allocations Open MPI keeps until exit (not
 # BandSolve's): leak checks are off for these tests only, any other error still aborts. A hang (a
 # rank waiting in a collective call the others skipped) fails at the timeout.
@@ -23,7 +23,7 @@ endif()
 
 function(bandsolve_add_mpi_test)
   cmake_parse_arguments(arg "" "NAME;TARGET;RANKS" "LABELS" ${ARGN})
-  set(env "OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive;OMP_NUM_THREADS=1"
+  set(env "OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive;OMP_NUM_THREADS=1;KOKKOS_NUM_THREADS=1"
           "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;HWLOC_COMPONENTS=-pci")
   if(BANDSOLVE_SANITIZE)
     list(APPEND env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")

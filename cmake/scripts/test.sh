@@ -5,7 +5,9 @@
 #                   -O2 took a third more compile time: docs/development.md, "Build and CI times");
 #                   not tests/device (the device backend's kernels on the host), which
 #                   build/sanitize runs with the memory checks;
-#   build/sanitize  -O0 -g1 with ASan + UBSan (skipped with BANDSOLVE_SKIP_SANITIZE=1), compiled
+#   build/sanitize  -O0 -g1 with ASan + UBSan (skipped with BANDSOLVE_SKIP_SANITIZE=1), on
+#                   Kokkos 3.4 with Kokkos::Threads (setup-kokkos-threads.sh) where build/test
+#                   has OpenMP: the other threaded host backend, the same tests; compiled
 #                   by Clang where it is installed (setup-debian.sh installs it; GCC otherwise):
 #                   a second compiler for the same code, which at -O0 with the sanitizers compiles
 #                   the units in about half GCC's time; the sanitizers instrument every access at
@@ -28,7 +30,8 @@
 #                   device side only, through the AMDGPU back end; no host code, no link) and runs
 #                   nothing (no AMD GPU). Skipped with BANDSOLVE_SKIP_HIP=1.
 # Works from any directory. Extra arguments go to ctest (e.g. -R tridiag/ or -L unit).
-# Environment: Kokkos_ROOT (use your own Kokkos), BANDSOLVE_JOBS (parallel jobs, default nproc).
+# Environment: Kokkos_ROOT (use your own Kokkos, in both host trees), BANDSOLVE_JOBS (parallel
+# jobs, default nproc).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -40,11 +43,13 @@ kokkos_root=$(bash cmake/scripts/setup-debian.sh | tail -n1)
 [ -n "$kokkos_root" ] || { log "setup-debian.sh printed no Kokkos prefix"; exit 1; }
 jobs=${BANDSOLVE_JOBS:-$(nproc)}
 
+# build_and_test DIR KOKKOS_ROOT CMAKE_ARGS...
 build_and_test() {
-  local dir=$1; shift
+  local dir=$1 kokkos=$2; shift 2
   local t0=$SECONDS
-  log "configuring $dir"
-  cmake -S . -B "$dir" -DKokkos_ROOT="$kokkos_root" \
+  log "configuring $dir (Kokkos in $kokkos)"
+  # -U Kokkos_DIR: a tree configured before with another Kokkos finds this one.
+  cmake -U Kokkos_DIR -S . -B "$dir" -DKokkos_ROOT="$kokkos" \
     -DBANDSOLVE_BUILD_TESTS=ON -DBANDSOLVE_BUILD_EXAMPLES=ON -DBANDSOLVE_BUILD_BENCHMARKS=OFF "$@"
   log "building $dir"
   env "${build_env[@]}" cmake --build "$dir" -j "$jobs"
@@ -62,12 +67,19 @@ linker=()
 command -v ld.lld >/dev/null && linker=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld)
 log "set-up took $((SECONDS - setup_start)) s"
 start=$SECONDS
-build_and_test build/test -DCMAKE_BUILD_TYPE=Release \
+build_and_test build/test "$kokkos_root" -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -fstrict-aliasing -DNDEBUG" \
   -DBANDSOLVE_SANITIZE=OFF -DBANDSOLVE_TEST_DEVICE_KERNELS_ON_HOST=OFF "${linker[@]}"
 if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
-  # Clang links against the same Kokkos: the OpenMP calls GCC compiled into it are served by
-  # LLVM's libomp, which implements them.
+  # Kokkos builds one threaded host backend: the sanitizer tree takes Kokkos::Threads, so that
+  # both run every test (unless Kokkos_ROOT names a Kokkos of the user's, which both trees use).
+  sanitize_kokkos=$kokkos_root
+  if [ -z "${Kokkos_ROOT:-}" ]; then
+    sanitize_kokkos=$(bash cmake/scripts/setup-kokkos-threads.sh | tail -n1)
+    [ -n "$sanitize_kokkos" ] || { log "setup-kokkos-threads.sh printed no Kokkos prefix"; exit 1; }
+  fi
+  # Clang links against the Kokkos that GCC built (with OpenMP, where Kokkos_ROOT names one: the
+  # OpenMP calls GCC compiled into it are served by LLVM's libomp, which implements them).
   sanitize_compiler=()
   if command -v clang++ >/dev/null && command -v clang >/dev/null; then
     sanitize_compiler=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang)
@@ -83,7 +95,8 @@ if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
   # The package tests check packaging, not memory: they run in build/test only.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-  build_and_test build/sanitize -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
+  build_and_test build/sanitize "$sanitize_kokkos" -DCMAKE_BUILD_TYPE=Debug \
+    "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
     -DBANDSOLVE_SANITIZE=ON -DBANDSOLVE_NATIVE=ON -DBANDSOLVE_CHECK_BENCHMARKS=ON \
     -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF "${sanitize_compiler[@]}" "${linker[@]}"
   build_env=()

@@ -358,7 +358,7 @@ TEST_CASE("throw_if_failed names the first failing system, its code and the coun
 }
 
 TEST_CASE("throw_if_failed after a real solve with a zero pivot", "[errors][info][thomas]") {
-  Kokkos::OpenMP exec;
+  bstest::threaded_host_space exec;
   constexpr std::size_t nsys = 10, n = 4;
   auto p = bstest::random_dominant<double>(nsys, n, 7);
   p.b[p.idx(6, 0)] = 0.0;  // system 6, row 1 (1-based)

@@ -31,6 +31,10 @@ static_assert(std::is_same_v<bandsolve::backend::default_for_t<const Kokkos::Ser
 static_assert(std::is_same_v<bandsolve::backend::default_for_t<Kokkos::OpenMP>,
                              bandsolve::backend::openmp_simd>);
 #endif
+#if defined(KOKKOS_ENABLE_THREADS)
+static_assert(std::is_same_v<bandsolve::backend::default_for_t<Kokkos::Threads>,
+                             bandsolve::backend::openmp_simd>);
+#endif
 static_assert(!std::is_same_v<bandsolve::backend::serial, bandsolve::backend::openmp_simd>);
 
 static_assert(std::is_same_v<bandsolve::layout_of_t<Kokkos::View<double**, Kokkos::LayoutRight>>,

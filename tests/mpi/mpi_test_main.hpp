@@ -11,12 +11,15 @@
 namespace bstest_mpi {
 inline long long words_sent = 0;
 
-// The host space of a rank's work in the tests: each rank runs one OpenMP thread
+// The host space of a rank's work in the tests: each rank runs one thread
 // (cmake/BandSolveMPITest.cmake), so where the tests run on one host space
-// (BANDSOLVE_TESTS_ONE_HOST_SPACE) OpenMP takes Kokkos::Serial's work shapes and scratch sizes
-// without compiling every kernel a second time for Serial; Serial otherwise.
+// (BANDSOLVE_TESTS_ONE_HOST_SPACE) the threaded space (OpenMP or Threads) takes Kokkos::Serial's
+// work shapes and scratch sizes without compiling every kernel a second time for Serial; Serial
+// otherwise.
 #if defined(BANDSOLVE_TESTS_ONE_HOST_SPACE) && defined(KOKKOS_ENABLE_OPENMP)
 using rank_space = Kokkos::OpenMP;
+#elif defined(BANDSOLVE_TESTS_ONE_HOST_SPACE) && defined(KOKKOS_ENABLE_THREADS)
+using rank_space = Kokkos::Threads;
 #else
 using rank_space = Kokkos::Serial;
 #endif

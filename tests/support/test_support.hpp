@@ -93,10 +93,11 @@ class bernoulli {
 
 // ---------------------------------------------------------------------------------------------
 // Execution spaces: the solver tests run on one host space (BANDSOLVE_TESTS_ONE_HOST_SPACE, set
-// by tests/CMakeLists.txt), OpenMP where there is one: the two host backends run the same
-// kernels, so a second space would compile them twice, while the threaded launches and the
-// per-thread scratch are OpenMP's. CTest runs each test again on one OpenMP thread, which takes
-// the work shapes of Kokkos::Serial. BANDSOLVE_TEST_EVERY_HOST_SPACE=ON runs both spaces.
+// by tests/CMakeLists.txt), the threaded one where Kokkos has one (OpenMP or Threads, never both):
+// the two host backends run the same kernels, so a second space would compile them twice, while
+// the threaded launches and the per-thread scratch are the threaded space's. CTest runs each test
+// again on one thread, which takes the work shapes of Kokkos::Serial.
+// BANDSOLVE_TEST_EVERY_HOST_SPACE=ON runs both spaces.
 
 // The device backend's cases in the host units (backend::device on the host space) compile
 // where BANDSOLVE_TESTS_DEVICE_BACKEND is 1: tests/CMakeLists.txt sets it with the option that
@@ -105,14 +106,27 @@ class bernoulli {
 #define BANDSOLVE_TESTS_DEVICE_BACKEND 1
 #endif
 
+// The threaded host space Kokkos was built with: OpenMP or Threads (Kokkos has at most one),
+// else Serial.
+#if defined(KOKKOS_ENABLE_OPENMP)
+#define BSTEST_THREADED_HOST_SPACE 1
+using threaded_host_space = Kokkos::OpenMP;
+#elif defined(KOKKOS_ENABLE_THREADS)
+#define BSTEST_THREADED_HOST_SPACE 1
+using threaded_host_space = Kokkos::Threads;
+#else
+#define BSTEST_THREADED_HOST_SPACE 0
+using threaded_host_space = Kokkos::Serial;
+#endif
+
 template <class F>
 void for_each_exec(F&& f) {
 #if defined(KOKKOS_ENABLE_SERIAL) && \
-    !(defined(BANDSOLVE_TESTS_ONE_HOST_SPACE) && defined(KOKKOS_ENABLE_OPENMP))
+    !(defined(BANDSOLVE_TESTS_ONE_HOST_SPACE) && BSTEST_THREADED_HOST_SPACE)
   f(Kokkos::Serial());
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  f(Kokkos::OpenMP());
+#if BSTEST_THREADED_HOST_SPACE
+  f(threaded_host_space());
 #endif
 }
 

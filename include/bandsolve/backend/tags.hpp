@@ -2,6 +2,8 @@
 // Backend tags, chosen at compile time from the Kokkos execution space:
 //   Kokkos::Serial -> backend::serial       (one thread, SIMD across the systems of a chunk)
 //   Kokkos::OpenMP -> backend::openmp_simd  (threads over chunks, `omp simd` across systems)
+//   Kokkos::Threads -> backend::openmp_simd (the same threaded host code on Kokkos's C++ threads;
+//                                            `omp simd` needs only -fopenmp-simd, no OpenMP runtime)
 //   Kokkos::Cuda   -> backend::device       (a thread per system, or a team per tile of systems;
 //                                            backend/device/)
 //   HIP            -> backend::device       (the same kernels on AMD GPUs; gpu_spaces.hpp)
@@ -39,8 +41,9 @@ template <class ExecutionSpace, class = void>
 struct default_for {
   static_assert(detail::always_false<ExecutionSpace>,
                 "bandsolve: no backend for this Kokkos execution space. Supported: "
-                "Kokkos::Serial (backend::serial), Kokkos::OpenMP (backend::openmp_simd) and "
-                "Kokkos::Cuda and Kokkos::HIP (backend::device), when Kokkos is built with them");
+                "Kokkos::Serial (backend::serial), Kokkos::OpenMP and Kokkos::Threads "
+                "(backend::openmp_simd) and Kokkos::Cuda and Kokkos::HIP (backend::device), when "
+                "Kokkos is built with them");
   using type = void;
 };
 
@@ -53,6 +56,12 @@ struct default_for<Kokkos::Serial> {
 #if defined(KOKKOS_ENABLE_OPENMP)
 template <>
 struct default_for<Kokkos::OpenMP> {
+  using type = openmp_simd;
+};
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+template <>
+struct default_for<Kokkos::Threads> {
   using type = openmp_simd;
 };
 #endif

@@ -18,6 +18,15 @@ KOKKOS_INLINE_FUNCTION std::size_t stride_at(const View& v, int axis) {
   return static_cast<std::size_t>(v.stride(static_cast<std::size_t>(axis)));
 }
 
+// A team scratch size to ask for, in set_scratch_size and in get_shmem alike: `bytes` rounded up
+// to a multiple of 8. Kokkos's scratch space hands out multiples of 8 bytes (get_shmem rounds the
+// request up) and returns nullptr past the end of what was asked; Kokkos::Threads holds exactly
+// what was asked (OpenMP's pool had slack), so a request of 76 bytes failed there.
+template <class Integer>
+KOKKOS_INLINE_FUNCTION constexpr Integer team_scratch_request(Integer bytes) {
+  return static_cast<Integer>((bytes + 7) / 8 * 8);
+}
+
 // Kokkos::PerTeam of a byte count (any integer type, never negative), in the integer type the
 // installed Kokkos takes: int in Kokkos 3, size_t in Kokkos 4.
 template <class Integer>

@@ -140,11 +140,12 @@ struct thomas_chunked_device {
   // The alignment slack within stage_bytes.
   static constexpr std::size_t stage_slack = (factored ? 2 : 5) * device::scratch_alignment;
   KOKKOS_INLINE_FUNCTION std::size_t level0_bytes(int items) const {
-    return map_bytes(items) + (staged ? stage_bytes(items) : 0);
+    return team_scratch_request(map_bytes(items) + (staged ? stage_bytes(items) : 0));
   }
   // Team scratch level 1 on the host: every chunk's rows.
   KOKKOS_INLINE_FUNCTION static std::size_t keep_bytes(int items) {
-    return Host ? static_cast<std::size_t>(items) * sizeof(chunk_rows) + device::scratch_alignment
+    return Host ? team_scratch_request(static_cast<std::size_t>(items) * sizeof(chunk_rows) +
+                                       device::scratch_alignment)
                 : 0;
   }
 

@@ -340,8 +340,8 @@ struct thomas_long_reduce {
   bad_code* bad;
 
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes() {
-    return 4 * 64 + static_cast<std::size_t>(TW * LD) * (3 * sizeof(C) + sizeof(D)) + 64 +
-           TW * sizeof(state) + 64;
+    return team_scratch_request(4 * 64 + static_cast<std::size_t>(TW * LD) * (3 * sizeof(C) +
+                                sizeof(D)) + 64 + TW * sizeof(state) + 64);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
@@ -424,8 +424,9 @@ struct thomas_long_recover {
                                                                     // the kernel has run
 
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(index_t M) {
-    return 4 * 64 + static_cast<std::size_t>(TW * LD) * (3 * sizeof(C) + sizeof(D)) + 2 * 64 +
-           static_cast<std::size_t>(M) * TW * (sizeof(C) + sizeof(D)) + TW * sizeof(R) + 64;
+    return team_scratch_request(
+        4 * 64 + static_cast<std::size_t>(TW * LD) * (3 * sizeof(C) + sizeof(D)) + 2 * 64 +
+        static_cast<std::size_t>(M) * TW * (sizeof(C) + sizeof(D)) + TW * sizeof(R) + 64);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {

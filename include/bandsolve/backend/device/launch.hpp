@@ -86,7 +86,7 @@ void for_each_tile(const ExecutionSpace& exec, const char* label, index_t ntiles
     const auto buffer = allocate_scratch<typename ExecutionSpace::memory_space>(
         exec, label, scratch_total(label, static_cast<std::size_t>(ntiles), slice, scratch_alignment));
     char* const first = align_up(buffer.data());
-    const int level0 = static_cast<int>(tiles + scratch_alignment);
+    const int level0 = static_cast<int>(team_scratch_request(tiles + scratch_alignment));
     Kokkos::parallel_for(
         label, policy.set_scratch_size(0, per_team_bytes(level0)),
         KOKKOS_LAMBDA(const member_type& team) {
@@ -98,8 +98,10 @@ void for_each_tile(const ExecutionSpace& exec, const char* label, index_t ntiles
         });
     return;
   }
-  const int level0 = static_cast<int>(tiles + scratch_alignment + (place == 0 ? row_bytes : 0));
-  const int level1 = place == 1 ? static_cast<int>(row_bytes + scratch_alignment) : 0;
+  const int level0 = static_cast<int>(
+      team_scratch_request(tiles + scratch_alignment + (place == 0 ? row_bytes : 0)));
+  const int level1 =
+      place == 1 ? static_cast<int>(team_scratch_request(row_bytes + scratch_alignment)) : 0;
   Kokkos::parallel_for(
       label,
       policy.set_scratch_size(0, per_team_bytes(level0)).set_scratch_size(1, per_team_bytes(level1)),

@@ -63,7 +63,7 @@ void for_each_pack(const ExecutionSpace& exec, const char* label, index_t npacks
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
   using member_type = typename policy_type::member_type;
   constexpr std::size_t alignment = 64;
-  const std::size_t bytes = scratch_total(label, 1, scratch_bytes, alignment);
+  const std::size_t bytes = team_scratch_request(scratch_total(label, 1, scratch_bytes, alignment));
   if (pack_scratch_is_allocated(scratch_bytes)) {
     const Kokkos::Experimental::UniqueToken<ExecutionSpace> token(exec);
     const bool own_slice = npacks <= static_cast<index_t>(token.size());

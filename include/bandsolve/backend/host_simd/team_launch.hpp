@@ -79,7 +79,7 @@ void launch_teams(const ExecutionSpace& exec, const char* label, index_t league,
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
   using member_type = typename policy_type::member_type;
   constexpr std::size_t alignment = 64;
-  const std::size_t bytes = scratch_total(label, 1, scratch_bytes, alignment);
+  const std::size_t bytes = team_scratch_request(scratch_total(label, 1, scratch_bytes, alignment));
   const int concurrency = concurrency_of(exec);
   if (team_scratch_is_allocated(league, scratch_bytes, concurrency)) {
     const std::size_t slice = (scratch_bytes + alignment - 1) / alignment * alignment;
