@@ -2,8 +2,8 @@
 // Backend tags, chosen at compile time from the Kokkos execution space:
 //   Kokkos::Serial -> backend::serial       (one thread, SIMD across the systems of a chunk)
 //   Kokkos::OpenMP -> backend::openmp_simd  (threads over chunks, `omp simd` across systems)
-//   Kokkos::Threads -> backend::openmp_simd (the same threaded host code on Kokkos's C++ threads;
-//                                            `omp simd` needs only -fopenmp-simd, no OpenMP runtime)
+//   Kokkos::Threads -> backend::openmp_simd (the same threaded host code on Kokkos's C++
+//                                            threads; `omp simd` needs only -fopenmp-simd)
 //   Kokkos::Cuda   -> backend::device       (a thread per system, or a team per tile of systems;
 //                                            backend/device/)
 //   HIP            -> backend::device       (the same kernels on AMD GPUs; gpu_spaces.hpp)
