@@ -973,4 +973,111 @@ TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one th
   CHECK(bstest::max_rel_diff(y, x, nsys, n) <= bstest::reduction_tol<double>(n));
 }
 
+// Few long systems side by side whose coupling decays take the truncated spikes
+// (spike_lanes.hpp). Lowered to chunks of 16 rows with tips of 4 (defaults 512 and 48), so the
+// systems need small off-diagonals for their spikes to fall below the roundoff within the tips:
+// random_dominant systems with a and c scaled by 1e-5 (double; 1e-3 for float, whose roundoff is
+// reached sooner), so that a tip left uncorrected shows above the tolerance. Column and strided
+// views (a slice of a bigger array whose other slice must stay untouched), nsys from 1 to a full
+// block and a partial one, n a multiple of the chunk and not (the last chunk longer), a[0] and
+// c[n-1] holding values that must be ignored; chunks that fail the checks (weakly dominant rows in
+// one chunk: solved directly), and info of a zero or NaN row in and beside the tips. LAPACK ?gtsv
+// as the reference.
+TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
+                   "[thomas_pcr][spike][lapack]", float, double) {
+  using T = TestType;
+  namespace det = bandsolve::detail;
+  const index_t saved_rows = det::spike_chunk_rows, saved_tips = det::spike_tip_rows;
+  det::spike_chunk_rows = 16;
+  det::spike_tip_rows = 4;
+  // Rows of system weak_s in [i0, i1) keep their off-diagonals, the others are scaled down.
+  const auto strong = [](bstest::host_batch<T> p, std::size_t weak_s, std::size_t i0,
+                         std::size_t i1) {
+    for (std::size_t s = 0; s < p.nsys; ++s)
+      for (std::size_t i = 0; i < p.n; ++i) {
+        if (s == weak_s && i >= i0 && i < i1) continue;
+        const T scale = sizeof(T) == sizeof(float) ? T(1e-3) : T(1e-5);
+        p.a[p.idx(s, i)] *= scale;
+        p.c[p.idx(s, i)] *= scale;
+      }
+    return p;
+  };
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 13000;
+    auto run = [&](const char* what, const bstest::host_batch<T>& p,
+                   const std::vector<int>& expected) {
+      INFO(what << ", " << bstest::exec_name<Exec>() << ", n = " << p.n << ", nsys = " << p.nsys);
+      const auto ref = bstest::reference_solve(p);
+      bstest::host_batch<T> q = p;  // ends that must be ignored
+      for (std::size_t s = 0; s < p.nsys; ++s) {
+        q.a[q.idx(s, 0)] = T(7);
+        q.c[q.idx(s, p.n - 1)] = T(-9);
+      }
+      const auto check = [&](auto d, auto info) {
+        const auto x = bstest::to_host(d, p.nsys);
+        CHECK(bstest::info_to_host(info) == expected);
+        if (expected == std::vector<int>(p.nsys, 0)) {
+          CHECK(bstest::max_rel_diff(x, ref, p.nsys, p.n) <= bstest::reduction_tol<T>(p.n));
+          CHECK(bstest::max_residual(p, x) <= bstest::residual_tol<T>());
+        }
+      };
+      {
+        auto D = bstest::upload<bl::column, Exec>(q);
+        auto info = bstest::make_info<Mem>(p.nsys);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        check(D.d, info);
+      }
+      {  // unit system stride, rows 2 nsys apart; slice 0 is not the solver's to write
+        using Big = Kokkos::View<T***, Kokkos::LayoutLeft, Mem>;
+        using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+        Big big_d("big d", p.nsys, 2, p.n);
+        Kokkos::deep_copy(big_d, T(3));
+        auto make = [&](const char* label, const std::vector<T>& h) {
+          Big big(std::string(label), p.nsys, 2, p.n);
+          Sub v = Kokkos::subview(big, Kokkos::ALL, 1, Kokkos::ALL);
+          bstest::fill(v, h, p.nsys);
+          return v;
+        };
+        Sub d = Kokkos::subview(big_d, Kokkos::ALL, 1, Kokkos::ALL);
+        bstest::fill(d, q.d, p.nsys);
+        auto info = bstest::make_info<Mem>(p.nsys);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, make("a", q.a), make("b", q.b),
+                         make("c", q.c), d, info);
+        exec.fence();
+        check(d, info);
+        const auto other = bstest::to_host(
+            Sub(Kokkos::subview(big_d, Kokkos::ALL, 0, Kokkos::ALL)), p.nsys);
+        CHECK(std::all_of(other.begin(), other.end(), [](T v) { return v == T(3); }));
+      }
+    };
+    const std::size_t wide = det::partition_width_v<T>;
+    for (std::size_t nsys : {std::size_t(1), std::size_t(3), wide / 2, wide / 2 + 3, wide})
+      for (std::size_t n : {std::size_t(64), std::size_t(70), std::size_t(100)}) {
+        run("strong", strong(bstest::random_dominant<T>(nsys, n, seed++), nsys, 0, 0),
+            std::vector<int>(nsys, 0));
+        // one chunk of the last system weakly dominant: its block's chunk solved directly
+        run("one weak chunk",
+            strong(bstest::random_dominant<T>(nsys, n, seed++), nsys - 1, 32, 48),
+            std::vector<int>(nsys, 0));
+      }
+    // A zero row or a NaN diagonal in system 1 of 3: rows in the top and bottom tips of a chunk,
+    // between them, and the first and last rows of the systems. Thomas's LU pivot row.
+    for (std::size_t row : {0, 2, 16, 17, 23, 30, 31, 50, 69})
+      for (bool nan : {false, true}) {
+        auto p = strong(bstest::random_dominant<T>(3, 70, seed++), 3, 0, 0);
+        const std::size_t k = p.idx(1, row);
+        if (nan)
+          p.b[k] = std::numeric_limits<T>::quiet_NaN();
+        else
+          p.a[k] = p.b[k] = p.c[k] = T(0);
+        run(nan ? "NaN" : "zero row", p, {0, static_cast<int>(row + 1), 0});
+      }
+  });
+  det::spike_chunk_rows = saved_rows;
+  det::spike_tip_rows = saved_tips;
+}
+
 }  // namespace test_thomas_pcr

@@ -24,6 +24,7 @@
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/partition_lanes_complex.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
+#include <bandsolve/tridiag/spike_lanes.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 
 namespace bandsolve::detail {
@@ -630,9 +631,24 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
   using T = typename DView::non_const_value_type;
   using Layout = layout_of_t<DView>;
   const index_t M = partition_chunk_rows;
-  if (!partition_applies(n, M) || !lanes_adjacent(a) || !lanes_adjacent(b) ||
-      !lanes_adjacent(c) || !lanes_adjacent(d))
+  if (!lanes_adjacent(a) || !lanes_adjacent(b) || !lanes_adjacent(c) || !lanes_adjacent(d))
     return false;
+  // One block of real systems whose coupling decays: the truncated spikes (spike_lanes.hpp).
+  if constexpr (!is_complex_v<T> && !is_interleaved_layout_v<Layout>) {
+    constexpr int wide = partition_width_v<T>;
+    if (nsys <= wide && spike_applies(n) && spike_sample_decays(a, b, c)) {
+      if (nsys > wide / 2)
+        spike_host_launch<wide>(exec, label, a, b, c, d, info, nsys, n);
+      else if (nsys > wide / 4)
+        spike_host_launch<wide / 2>(exec, label, a, b, c, d, info, nsys, n);
+      else if (nsys > wide / 8)
+        spike_host_launch<wide / 4>(exec, label, a, b, c, d, info, nsys, n);
+      else
+        spike_host_launch<wide / 8>(exec, label, a, b, c, d, info, nsys, n);
+      return true;
+    }
+  }
+  if (!partition_applies(n, M)) return false;
   if constexpr (is_interleaved_layout_v<Layout>) {
     partition_host_launch<partition_lanes_v<T, Layout::width>>(exec, label, a, b, c, d, info,
                                                                nsys, n, Layout::width, M);

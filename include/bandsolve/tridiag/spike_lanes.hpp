@@ -1,0 +1,585 @@
+#pragma once
+// Few long real systems side by side in memory (column layout, strided views of unit system
+// stride) whose coupling decays within a chunk: the truncated spike method, which reads the data
+// once where the partition method (partition_lanes.hpp) reads it twice.
+//
+// Each system is cut into P chunks of M rows (the last takes M to 2M-1). With its neighbours'
+// unknowns L = x[r0-1] and R = x[r0+m], chunk k (rows r0 .. r0+m-1, own block A_k) solves as
+//   x = y - L v - R w,   A_k y = d,   A_k v = a[r0] e_0,   A_k w = c[r0+m-1] e_{m-1}.
+// Where |c'| <= 1 (diagonally dominant rows), the spikes v and w fall away from the chunk's ends;
+// below half the unit roundoff they change no x by more than that fraction of |L| or |R|, and are
+// dropped (as the Toeplitz solver truncates its carries):
+//   pass 1   per chunk, Thomas with both neighbours 0: y written over d; the tips of v (top rows)
+//            and w (bottom rows) kept while not negligible, and the 2 x 2 coupling of the ends;
+//   reduced  per system, the chunk ends (G_k = x at a chunk's last row, F_k at its first) from
+//            G_k + v_e G_{k-1} + w_e F_{k+1} = y_e and F_k + v_s G_{k-1} + w_s F_{k+1} = y_s,
+//            as a block tridiagonal system of 2 x 2 blocks (one per boundary);
+//   pass 2   per chunk, only the tips' rows: x -= L v, x -= R w.
+// Traffic: 4 reads and 1 write per unknown, plus the tips (rows within spike_tip_rows of a chunk
+// end) written, read and corrected again. A chunk that fails the checks (a pivot flagged by the
+// screen, |c'| > 1, or spikes still above the roundoff past the tips) is not written in pass 1:
+// its end rows are computed in full instead, and pass 2 solves it with L and R known, reading it
+// again (as the partition method does). Before any of this, spike_sample_decays tries the first
+// system's second chunk, so that matrices without decay (Laplacian lines) go straight to the
+// partition method.
+#include <bandsolve/backend/host_simd/work_shape.hpp>
+#include <bandsolve/core/pivot.hpp>
+#include <bandsolve/core/scalar_traits.hpp>
+#include <bandsolve/tridiag/reduction_kernel.hpp>
+#include <bandsolve/tridiag/team_batch.hpp>
+
+#include <cstddef>
+
+
+namespace bandsolve::detail {
+
+// Rows per chunk and the most rows a spike may keep at each end. Variables so that tests can
+// lower them (spike_tip_rows * 4 <= spike_chunk_rows). 512 rows: the tile of pass 1 (c', d' and
+// the top of v' for up to 16 doubles) stays in L2; 48 rows of tips: the spikes of rows with
+// |b| >= |a| + |c| + margin fall by a factor of 3 or more per row, below 2^-54 in about 35.
+inline index_t spike_chunk_rows = 512;
+inline index_t spike_tip_rows = 48;
+
+// Whether the spike path may take n rows: at least four chunks, tips a quarter of a chunk.
+inline bool spike_applies(index_t n) {
+  return spike_tip_rows >= 1 && spike_chunk_rows >= 4 * spike_tip_rows &&
+         n >= 4 * spike_chunk_rows;
+}
+
+// LB as an array bound.
+template <int LB>
+inline constexpr std::size_t spike_lanes_v = static_cast<std::size_t>(LB);
+
+// Half the unit roundoff's spacing: spikes below it are dropped.
+template <class T>
+KOKKOS_INLINE_FUNCTION T spike_tolerance() {
+  return sizeof(T) == sizeof(float) ? T(0x1p-24f) : T(0x1p-53);
+}
+
+// The layout of one solve: blocks of `lanes` systems (the last may hold fewer), P chunks each.
+struct spike_plan {
+  index_t n = 0, nsys = 0, lanes = 0, blocks = 0, M = 0, P = 0, mlast = 0, items = 0, tips = 0;
+  KOKKOS_INLINE_FUNCTION index_t rows_of(index_t j) const { return j == P - 1 ? mlast : M; }
+  KOKKOS_INLINE_FUNCTION int lanes_in(index_t g) const {
+    const index_t left = nsys - g * lanes;
+    return static_cast<int>(left < lanes ? left : lanes);
+  }
+};
+
+inline spike_plan make_spike_plan(index_t n, index_t nsys, index_t lanes) {
+  spike_plan p;
+  p.n = n;
+  p.nsys = nsys;
+  p.lanes = lanes;
+  p.blocks = (nsys + lanes - 1) / lanes;
+  p.M = spike_chunk_rows;
+  p.P = n / p.M;
+  p.mlast = n - (p.P - 1) * p.M;
+  p.items = p.blocks * p.P;
+  p.tips = spike_tip_rows;
+  return p;
+}
+
+// One chunk of one block: its row 0 in each array (lane l at +l, row i at + i * stride), its
+// lanes in use, whether it starts (no L) or ends (no R) its systems.
+template <class T>
+struct spike_chunk {
+  const T *a = nullptr, *b = nullptr, *c = nullptr;
+  T* d = nullptr;
+  index_t sa = 0, sb = 0, sc = 0, sd = 0;
+  int nl = 0;
+  bool first = false, last = false;
+};
+
+// What pass 1 keeps of a chunk: ends[k * LB + l] for k = 0 y_s, 1 y_e, 2 v_s, 3 v_e, 4 w_s,
+// 5 w_e; tip rows kv (of v, from the top) and kw (of w, from the bottom), kv < 0: solved directly.
+template <class T>
+struct spike_record {
+  T* ends = nullptr;
+  T* tipv = nullptr;
+  T* tipw = nullptr;
+  int* kv = nullptr;
+  int* kw = nullptr;
+};
+
+template <bool Full, class T>
+KOKKOS_FORCEINLINE_FUNCTION T spike_load(const T* p, int l, int nl, T fill) {
+  if constexpr (Full) {
+    (void)nl;
+    (void)fill;
+    return p[l];
+  } else {
+    return l < nl ? p[l] : fill;
+  }
+}
+
+// The forward sweep over m rows into the tile (tc: c', td: d', tv: v' of rows < vrows); rows from
+// vrows on only track max |v'|. c of the systems' last row counts as 0. Returns, over the lanes
+// in use: whether every pivot passed the screen, max |c'| and max |v'| past vrows.
+template <int LB, bool Full, class T>
+KOKKOS_INLINE_FUNCTION bool spike_forward(const spike_chunk<T>& ch, index_t m, index_t vrows,
+                                          T* tc, T* td, T* tv, T& cmax_out, T& vtail_out) {
+  constexpr std::size_t V = spike_lanes_v<LB>;
+  T cr[V], dr[V], vr[V], risk[V], cmax[V], vtail[V];
+  const int nl = ch.nl;
+  BANDSOLVE_SIMD
+  for (int l = 0; l < LB; ++l) {
+    const T B = spike_load<Full>(ch.b, l, nl, T(1));
+    const T C = m == 1 && ch.last ? T(0) : spike_load<Full>(ch.c, l, nl, T(0));
+    const T r = T(1) / B;
+    risk[l] = pivot_risk(B, r, T(0));
+    cr[l] = C * r;
+    dr[l] = spike_load<Full>(ch.d, l, nl, T(0)) * r;
+    vr[l] = ch.first ? T(0) : spike_load<Full>(ch.a, l, nl, T(0)) * r;
+    tc[l] = cr[l];
+    td[l] = dr[l];
+    tv[l] = vr[l];
+    cmax[l] = abs_real(cr[l]);
+    vtail[l] = T(0);
+  }
+  const auto row = [&](index_t i, bool keep_v, bool zero_c) {
+    const T *pa = ch.a + i * ch.sa, *pb = ch.b + i * ch.sb, *pc = ch.c + i * ch.sc;
+    const T* pd = ch.d + i * ch.sd;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      const T A = spike_load<Full>(pa, l, nl, T(0));
+      const T pivot = spike_load<Full>(pb, l, nl, T(1)) - A * cr[l];
+      const T r = T(1) / pivot;
+      risk[l] = pivot_risk(pivot, r, risk[l]);
+      cr[l] = zero_c ? T(0) : spike_load<Full>(pc, l, nl, T(0)) * r;
+      dr[l] = (spike_load<Full>(pd, l, nl, T(0)) - A * dr[l]) * r;
+      vr[l] = -A * vr[l] * r;
+      tc[i * LB + l] = cr[l];
+      td[i * LB + l] = dr[l];
+      if (keep_v) tv[i * LB + l] = vr[l];
+      else vtail[l] = vtail[l] > abs_real(vr[l]) ? vtail[l] : abs_real(vr[l]);
+      cmax[l] = cmax[l] > abs_real(cr[l]) ? cmax[l] : abs_real(cr[l]);
+    }
+  };
+  const index_t body = ch.last ? m - 1 : m;  // the systems' last row: c = 0
+  const index_t split = vrows < body ? vrows : body;
+  for (index_t i = 1; i < split; ++i) row(i, true, false);
+  for (index_t i = split > 1 ? split : 1; i < body; ++i) row(i, false, false);
+  if (ch.last && m > 1) row(m - 1, m - 1 < vrows, true);
+  bool clean = true;
+  T cm = T(0), vt = T(0);
+  for (int l = 0; l < LB; ++l) {
+    if (!Full && l >= nl) continue;
+    clean = clean && risk_is_low(risk[l]);
+    cm = cm > cmax[l] ? cm : cmax[l];
+    vt = vt > vtail[l] ? vt : vtail[l];
+  }
+  cmax_out = cm;
+  vtail_out = vt;
+  return clean;
+}
+
+// Pass 1 on one chunk of m rows (tile: 3 x m x LB values). Tries the truncated form; where a
+// check fails, computes the chunk's ends in full and marks it for the direct solve (kv = -1).
+// Returns false if the screen flagged a pivot (the caller rescans the chunk's lanes).
+template <int LB, bool Full, class T>
+KOKKOS_INLINE_FUNCTION bool spike_reduce(const spike_chunk<T>& ch, index_t m, index_t tips,
+                                         T* tile, const spike_record<T>& rec) {
+  T* const tc = tile;
+  T* const td = tc + m * LB;
+  T* const tv = td + m * LB;
+  const T tol = spike_tolerance<T>();
+  const int nl = ch.nl;
+  T cmax, vtail;
+  bool clean = spike_forward<LB, Full>(ch, m, tips, tc, td, tv, cmax, vtail);
+  // |w| at the first row past the bottom tips: |c'| of the last tips + 1 rows multiplied (|c'| <=
+  // 1 makes every row above it smaller still).
+  T wpast = T(0);
+  if (!ch.last) {
+    for (int l = 0; l < LB; ++l) {
+      if (!Full && l >= nl) continue;
+      T w = T(1);
+      for (index_t i = m - 1 - tips; i < m; ++i) w *= abs_real(tc[i * LB + l]);
+      wpast = wpast > w ? wpast : w;
+    }
+  }
+  // v past the top tips: at most (m - tips) x max |v'| there while |c'| <= 1.
+  const bool truncate = clean && cmax <= T(1) && vtail * T(m) <= tol && wpast <= tol;
+  T y[spike_lanes_v<LB>], v[spike_lanes_v<LB>], w[spike_lanes_v<LB>];
+  T* const ends = rec.ends;
+  if (truncate) {
+    T* const x = ch.d;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      y[l] = td[(m - 1) * LB + l];
+      w[l] = ch.last ? T(0) : tc[(m - 1) * LB + l];
+      v[l] = T(0);
+      rec.tipw[l] = w[l];
+      ends[1 * LB + l] = y[l];
+      ends[3 * LB + l] = T(0);  // v at the last row: below the roundoff (vtail)
+      ends[4 * LB + l] = T(0);  // w at the first row: below the roundoff (wpast)
+      ends[5 * LB + l] = w[l];
+    }
+    const auto put = [&](T* p, int l, T value) {
+      if (Full || l < nl) p[l] = value;
+    };
+    for (int l = 0; l < LB; ++l) put(x + (m - 1) * ch.sd, l, y[l]);
+    index_t i = m - 2;
+    for (; i >= m - tips; --i) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l) {
+        y[l] = td[i * LB + l] - tc[i * LB + l] * y[l];
+        w[l] = -tc[i * LB + l] * w[l];
+        rec.tipw[(m - 1 - i) * LB + l] = w[l];
+      }
+      for (int l = 0; l < LB; ++l) put(x + i * ch.sd, l, y[l]);
+    }
+    for (; i >= tips; --i) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l) y[l] = td[i * LB + l] - tc[i * LB + l] * y[l];
+      for (int l = 0; l < LB; ++l) put(x + i * ch.sd, l, y[l]);
+    }
+    for (; i >= 0; --i) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l) {
+        y[l] = td[i * LB + l] - tc[i * LB + l] * y[l];
+        v[l] = tv[i * LB + l] - tc[i * LB + l] * v[l];
+        rec.tipv[i * LB + l] = v[l];
+      }
+      for (int l = 0; l < LB; ++l) put(x + i * ch.sd, l, y[l]);
+    }
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      ends[0 * LB + l] = y[l];
+      ends[2 * LB + l] = v[l];
+    }
+    // The tip rows that still matter, over the lanes in use.
+    const auto significant = [&](const T* tip, index_t q) {
+      bool any = false;
+      for (int l = 0; l < LB; ++l)
+        any = any || ((Full || l < nl) && abs_real(tip[q * LB + l]) > tol);
+      return any;
+    };
+    int kv = 0, kw = 0;
+    for (index_t q = tips - 1; q >= 0 && kv == 0; --q)
+      if (significant(rec.tipv, q)) kv = static_cast<int>(q + 1);
+    for (index_t q = tips - 1; q >= 0 && kw == 0; --q)
+      if (significant(rec.tipw, q)) kw = static_cast<int>(q + 1);
+    *rec.kv = ch.first ? 0 : kv;
+    *rec.kw = ch.last ? 0 : kw;
+    return true;
+  }
+  // In full: v' of every row, nothing written.
+  if (tips < m) clean = spike_forward<LB, Full>(ch, m, m, tc, td, tv, cmax, vtail);
+  BANDSOLVE_SIMD
+  for (int l = 0; l < LB; ++l) {
+    y[l] = td[(m - 1) * LB + l];
+    v[l] = tv[(m - 1) * LB + l];
+    w[l] = ch.last ? T(0) : tc[(m - 1) * LB + l];
+    ends[1 * LB + l] = y[l];
+    ends[3 * LB + l] = v[l];
+    ends[5 * LB + l] = w[l];
+  }
+  for (index_t i = m - 2; i >= 0; --i) {
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      y[l] = td[i * LB + l] - tc[i * LB + l] * y[l];
+      v[l] = tv[i * LB + l] - tc[i * LB + l] * v[l];
+      w[l] = -tc[i * LB + l] * w[l];
+    }
+  }
+  BANDSOLVE_SIMD
+  for (int l = 0; l < LB; ++l) {
+    ends[0 * LB + l] = y[l];
+    ends[2 * LB + l] = v[l];
+    ends[4 * LB + l] = w[l];
+  }
+  *rec.kv = -1;
+  *rec.kw = 0;
+  return clean;
+}
+
+// Pass 2 on one chunk: the tips' rows corrected, or (kv < 0) Thomas on the chunk with L and R
+// moved to the right-hand side (tile: 2 x m x LB values). L, R: LB values each.
+template <int LB, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void spike_finish(const spike_chunk<T>& ch, index_t m, T* tile,
+                                         const spike_record<T>& rec, const T* L, const T* R) {
+  const int nl = ch.nl;
+  T* const x = ch.d;
+  const int kv = *rec.kv;
+  if (kv >= 0) {
+    for (index_t i = 0; i < kv; ++i) {
+      T* const px = x + i * ch.sd;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l)
+        if (Full || l < nl) px[l] -= rec.tipv[i * LB + l] * L[l];
+    }
+    const int kw = *rec.kw;
+    for (index_t q = 0; q < kw; ++q) {
+      T* const px = x + (m - 1 - q) * ch.sd;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l)
+        if (Full || l < nl) px[l] -= rec.tipw[q * LB + l] * R[l];
+    }
+    return;
+  }
+  T* const tc = tile;
+  T* const td = tc + m * LB;
+  T cr[spike_lanes_v<LB>] = {}, dr[spike_lanes_v<LB>] = {};
+  for (index_t i = 0; i < m; ++i) {
+    const T *pa = ch.a + i * ch.sa, *pb = ch.b + i * ch.sb, *pc = ch.c + i * ch.sc;
+    const T* pd = x + i * ch.sd;
+    const bool top = i == 0, bottom = i == m - 1;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      const T A = spike_load<Full>(pa, l, nl, T(0));
+      const T C = bottom && ch.last ? T(0) : spike_load<Full>(pc, l, nl, T(0));
+      T D = spike_load<Full>(pd, l, nl, T(0));
+      if (top && !ch.first) D -= A * L[l];
+      if (bottom && !ch.last) D -= C * R[l];
+      const T pivot = spike_load<Full>(pb, l, nl, T(1)) - (top ? T(0) : A * cr[l]);
+      const T r = T(1) / pivot;
+      cr[l] = C * r;
+      dr[l] = (D - (top ? T(0) : A * dr[l])) * r;
+      tc[i * LB + l] = cr[l];
+      td[i * LB + l] = dr[l];
+    }
+  }
+  T y[spike_lanes_v<LB>] = {};
+  for (index_t i = m - 1; i >= 0; --i) {
+    T* const px = x + i * ch.sd;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      y[l] = td[i * LB + l] - (i == m - 1 ? T(0) : tc[i * LB + l] * y[l]);
+      if (Full || l < nl) px[l] = y[l];
+    }
+  }
+}
+
+// The reduced system of one block: boundary j (0 .. P-2) couples Z_j = (G_j, F_{j+1}) to
+// G_{j-1} (through v_e of chunk j) and F_{j+2} (through w_s of chunk j+1). Block Thomas on the
+// 2 x 2 blocks, SIMD across the lanes. recs: the block's first record, chunk j's at + j * stride:
+// its ends at 0, L and R (written here) at 6 LB and 7 LB, the boundary's work (6 values) at
+// work_at. bad[l]: lane l's first boundary whose block was singular (+1), or 0.
+template <int LB, class T>
+KOKKOS_INLINE_FUNCTION void spike_reduced(index_t P, T* recs, index_t stride, index_t work_at,
+                                          index_t* bad) {
+  const auto e = [&](index_t j, int k, int l) { return recs[j * stride + k * LB + l]; };
+  for (int l = 0; l < LB; ++l) bad[l] = 0;
+  for (index_t j = 0; j + 1 < P; ++j) {
+    T* const wj = recs + j * stride + work_at;
+    const T* const wp = recs + (j - 1) * stride + work_at;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      T s01 = e(j, 5, l), r0 = e(j, 1, l);
+      const T s10 = e(j + 1, 2, l), r1 = e(j + 1, 0, l);
+      if (j > 0) {  // S_j = B_j - A_j S_{j-1}^-1 C_{j-1}; Y'_j = Y_j - A_j S_{j-1}^-1 Y'_{j-1}
+        const T ve = e(j, 3, l), ws = e(j, 4, l);
+        s01 -= ve * wp[1 * LB + l] * ws;
+        r0 -= ve * (wp[0 * LB + l] * wp[4 * LB + l] + wp[1 * LB + l] * wp[5 * LB + l]);
+      }
+      const T det = T(1) - s01 * s10;
+      const T r = T(1) / det;  // S_j^-1 = [[1, -s01], [-s10, 1]] / det
+      wj[0 * LB + l] = r;
+      wj[1 * LB + l] = -s01 * r;
+      wj[2 * LB + l] = -s10 * r;
+      wj[3 * LB + l] = r;
+      wj[4 * LB + l] = r0;
+      wj[5 * LB + l] = r1;
+    }
+    for (int l = 0; l < LB; ++l)
+      if (bad[l] == 0 && !pivot_is_good(T(1) / wj[l])) bad[l] = j + 1;
+  }
+  T next_f[spike_lanes_v<LB>];
+  for (int l = 0; l < LB; ++l) {
+    recs[6 * LB + l] = T(0);                          // L of chunk 0
+    recs[(P - 1) * stride + 7 * LB + l] = T(0);       // R of chunk P-1
+    next_f[l] = T(0);
+  }
+  for (index_t j = P - 2; j >= 0; --j) {
+    const T* const wj = recs + j * stride + work_at;
+    BANDSOLVE_SIMD
+    for (int l = 0; l < LB; ++l) {
+      const T r0 = wj[4 * LB + l];
+      const T r1 = wj[5 * LB + l] - (j + 2 < P ? e(j + 1, 4, l) * next_f[l] : T(0));
+      const T g = wj[0 * LB + l] * r0 + wj[1 * LB + l] * r1;
+      const T f = wj[2 * LB + l] * r0 + wj[3 * LB + l] * r1;
+      recs[(j + 1) * stride + 6 * LB + l] = g;  // L of chunk j + 1
+      recs[j * stride + 7 * LB + l] = f;        // R of chunk j
+      next_f[l] = f;
+    }
+  }
+}
+
+// Lane l's first chunk-local pivot that is bad, as a code (phase 0), or 0: names the row after
+// the screen flagged the chunk.
+template <class T>
+KOKKOS_INLINE_FUNCTION bad_code spike_rescan(const spike_chunk<T>& ch, index_t r0, index_t m,
+                                             int l) {
+  T cp = T(0);
+  for (index_t i = 0; i < m; ++i) {
+    const T pivot = ch.b[i * ch.sb + l] - (i == 0 ? T(0) : ch.a[i * ch.sa + l] * cp);
+    if (!pivot_is_good(pivot)) return min_bad_row(0, 0, r0 + i);
+    cp = (i == m - 1 && ch.last ? T(0) : ch.c[i * ch.sc + l]) / pivot;
+  }
+  return 0;
+}
+
+// Bytes of scratch: info codes per thread and system, per item the record (6 ends, 2 interface
+// values, 2 x tips rows of tips, 6 reduced values: LB lanes each; kv, kw), and a tile of 3 x 2M
+// rows per thread.
+template <class T, int LB>
+std::size_t spike_scratch_bytes(const spike_plan& p, int threads) {
+  const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
+  const auto items = static_cast<std::size_t>(p.items);
+  return round(static_cast<std::size_t>(threads) * static_cast<std::size_t>(p.nsys) *
+               sizeof(bad_code)) +
+         round(items * static_cast<std::size_t>(14 + 2 * p.tips) * LB * sizeof(T)) +
+         round(items * 2 * sizeof(int)) +
+         static_cast<std::size_t>(threads) * 3 * 2 * static_cast<std::size_t>(p.M) * LB *
+             sizeof(T);
+}
+
+// The whole solve on one team (every thread calls it). chunk_of(g, j, ch) fills chunk j of block
+// g; info_of_system(s, own) stores system s's info from its own code (0 = clean).
+template <class T, int LB, class Member, class Chunks, class Info>
+KOKKOS_INLINE_FUNCTION void spike_solve_team(const Member& team, const spike_plan& p,
+                                             const Chunks& chunk_of, const Info& info_of_system,
+                                             void* scratch) {
+  const int nt = team.team_size(), t = team.team_rank();
+  char* base = static_cast<char*>(scratch);
+  const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
+  bad_code* const codes = reinterpret_cast<bad_code*>(base);
+  base += round(static_cast<std::size_t>(nt) * static_cast<std::size_t>(p.nsys) *
+                sizeof(bad_code));
+  const index_t per_item = (14 + 2 * p.tips) * LB;
+  T* const kept = reinterpret_cast<T*>(base);
+  base += round(static_cast<std::size_t>(p.items * per_item) * sizeof(T));
+  int* const counts = reinterpret_cast<int*>(base);
+  base += round(static_cast<std::size_t>(p.items) * 2 * sizeof(int));
+  T* const tile = reinterpret_cast<T*>(base) + static_cast<index_t>(t) * 3 * 2 * p.M * LB;
+  bad_code* const own = codes + static_cast<index_t>(t) * p.nsys;
+  for (index_t s = 0; s < p.nsys; ++s) own[s] = 0;
+  // Items run chunk by chunk, the blocks of a chunk (rows side by side) one after the other.
+  // A record per (block g, chunk j), block by block: 6 ends, L and R, the tips of v and of w,
+  // and the reduced system's work for the boundary below chunk j.
+  const auto item_of = [&](index_t g, index_t j) { return g * p.P + j; };
+  const auto record = [&](index_t q) {
+    T* const r = kept + q * per_item;
+    spike_record<T> rec;
+    rec.ends = r;
+    rec.tipv = r + 8 * LB;
+    rec.tipw = rec.tipv + p.tips * LB;
+    rec.kv = counts + 2 * q;
+    rec.kw = counts + 2 * q + 1;
+    return rec;
+  };
+  index_t w0, w1;
+  thread_share(team, 0, p.items, w0, w1);
+  for (index_t w = w0; w < w1; ++w) {
+    const index_t j = w / p.blocks, g = w % p.blocks;
+    spike_chunk<T> ch;
+    chunk_of(g, j, ch);
+    const index_t m = p.rows_of(j);
+    const spike_record<T> rec = record(item_of(g, j));
+    const bool clean = ch.nl == LB ? spike_reduce<LB, true>(ch, m, p.tips, tile, rec)
+                                   : spike_reduce<LB, false>(ch, m, p.tips, tile, rec);
+    if (!clean)  // rare: name the rows
+      for (int l = 0; l < ch.nl; ++l)
+        own[g * p.lanes + l] = merge_bad(own[g * p.lanes + l], spike_rescan(ch, j * p.M, m, l));
+  }
+  team.team_barrier();
+  index_t g0, g1;
+  thread_share(team, 0, p.blocks, g0, g1);
+  for (index_t g = g0; g < g1; ++g) {
+    index_t bad[spike_lanes_v<LB>];
+    spike_reduced<LB>(p.P, kept + item_of(g, 0) * per_item, per_item, (8 + 2 * p.tips) * LB, bad);
+    const int nl = p.lanes_in(g);
+    for (int l = 0; l < nl; ++l)
+      if (bad[l] != 0)
+        own[g * p.lanes + l] = min_bad_row(own[g * p.lanes + l], 2, bad[l] * p.M - 1);
+  }
+  team.team_barrier();
+  for (index_t w = w1 - 1; w >= w0; --w) {
+    const index_t j = w / p.blocks, g = w % p.blocks;
+    spike_chunk<T> ch;
+    chunk_of(g, j, ch);
+    const index_t m = p.rows_of(j);
+    const spike_record<T> rec = record(item_of(g, j));
+    const T* const iface = rec.ends + 6 * LB;
+    if (ch.nl == LB)
+      spike_finish<LB, true>(ch, m, tile, rec, iface, iface + LB);
+    else
+      spike_finish<LB, false>(ch, m, tile, rec, iface, iface + LB);
+  }
+  team.team_barrier();
+  index_t s0, s1;
+  thread_share(team, 0, p.nsys, s0, s1);
+  for (index_t s = s0; s < s1; ++s) {
+    bad_code first = 0;
+    for (int u = 0; u < nt; ++u)
+      first = merge_bad(first, codes[static_cast<index_t>(u) * p.nsys + s]);
+    info_of_system(s, info_of(first));
+  }
+  team.team_barrier();  // the scratch may be reused after return
+}
+
+// Whether the first system's second chunk shows the decay the spike path needs: |c'| <= 1, and
+// v' and the product of |c'| below the roundoff within spike_tip_rows rows (one short loop on
+// the host; the per-chunk checks still decide every chunk).
+template <class AView, class BView, class CView>
+bool spike_sample_decays(const AView& a, const BView& b, const CView& c) {
+  using T = typename BView::non_const_value_type;
+  const auto sa = system_of(a, 0);
+  const auto sb = system_of(b, 0);
+  const auto sc = system_of(c, 0);
+  const index_t r0 = spike_chunk_rows;
+  const auto at = [](const auto& s, index_t i) { return s.p[i * s.stride]; };
+  T pivot = at(sb, r0);
+  T cp = at(sc, r0) / pivot, v = at(sa, r0) / pivot, w = abs_real(cp);
+  if (!(abs_real(cp) <= T(1))) return false;
+  for (index_t i = r0 + 1; i <= r0 + spike_tip_rows; ++i) {
+    const T A = at(sa, i);
+    pivot = at(sb, i) - A * cp;
+    v = -A * v / pivot;
+    cp = at(sc, i) / pivot;
+    if (!(abs_real(cp) <= T(1))) return false;
+    w *= abs_real(cp);
+  }
+  const T tol = spike_tolerance<T>();
+  return abs_real(v) * T(spike_chunk_rows) <= tol && w <= tol;
+}
+
+// The host launch: one team of every thread, blocks of LB lanes (systems side by side).
+template <int LB, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void spike_host_launch(const ExecutionSpace& exec, const char* label, const AView& a,
+                       const BView& b, const CView& c, const DView& d, const InfoView& info,
+                       index_t nsys, index_t n) {
+  using T = typename DView::non_const_value_type;
+  const spike_plan plan = make_spike_plan(n, nsys, LB);
+  const int threads = concurrency_of(exec);
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  const auto chunks = KOKKOS_LAMBDA(index_t g, index_t j, spike_chunk<T>& ch) {
+    const index_t s0 = g * plan.lanes, r0 = j * plan.M;
+    const auto sa = system_of(a, s0);
+    const auto sb = system_of(b, s0);
+    const auto sc = system_of(c, s0);
+    const auto sd = system_of(d, s0);
+    ch.a = sa.p + r0 * sa.stride;
+    ch.b = sb.p + r0 * sb.stride;
+    ch.c = sc.p + r0 * sc.stride;
+    ch.d = sd.p + r0 * sd.stride;
+    ch.sa = sa.stride;
+    ch.sb = sb.stride;
+    ch.sc = sc.stride;
+    ch.sd = sd.stride;
+    ch.nl = plan.lanes_in(g);
+    ch.first = j == 0;
+    ch.last = j == plan.P - 1;
+  };
+  const auto set_info = KOKKOS_LAMBDA(index_t s, int own) {
+    info(s) = agreed_info(own, n, a, b, c, s);
+  };
+  launch_teams(exec, label, 1, threads, spike_scratch_bytes<T, LB>(plan, threads),
+               KOKKOS_LAMBDA(const member_type& team, const index_t, void* scratch) {
+                 spike_solve_team<T, LB>(team, plan, chunks, set_info, scratch);
+               });
+}
+
+}  // namespace bandsolve::detail
