@@ -1055,7 +1055,7 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
     };
     const std::size_t wide = det::partition_width_v<T>;
     for (std::size_t nsys : {std::size_t(1), std::size_t(3), wide / 2, wide / 2 + 3, wide})
-      for (std::size_t n : {std::size_t(64), std::size_t(70), std::size_t(100)}) {
+      for (std::size_t n : {std::size_t(64), std::size_t(70), std::size_t(100), std::size_t(200)}) {
         run("strong", strong(bstest::random_dominant<T>(nsys, n, seed++), nsys, 0, 0),
             std::vector<int>(nsys, 0));
         // one chunk of the last system weakly dominant: its block's chunk solved directly

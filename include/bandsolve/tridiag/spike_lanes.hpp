@@ -50,6 +50,21 @@ inline bool spike_applies(index_t n) {
 template <int LB>
 inline constexpr std::size_t spike_lanes_v = static_cast<std::size_t>(LB);
 
+// Chunks swept at once by a block of LB lanes: 128 bytes of lanes, at most 4.
+template <class T, int LB>
+inline constexpr int spike_line_share_v = static_cast<int>(128 / (sizeof(T) * LB));
+template <class T, int LB>
+inline constexpr int spike_chains_v =
+    spike_line_share_v<T, LB> < 1
+        ? 1
+        : (spike_line_share_v<T, LB> > 4 ? 4 : spike_line_share_v<T, LB>);
+
+// Rows of a thread's tile, in units of M x LB values (3 arrays each): K chunks of M rows, or one
+// last chunk of up to 2M.
+template <class T, int LB>
+inline constexpr index_t spike_tile_chunks_v =
+    spike_chains_v<T, LB> > 2 ? spike_chains_v<T, LB> : 2;
+
 // Half the unit roundoff's spacing: spikes below it are dropped.
 template <class T>
 KOKKOS_INLINE_FUNCTION T spike_tolerance() {
@@ -113,142 +128,175 @@ KOKKOS_FORCEINLINE_FUNCTION T spike_load(const T* p, int l, int nl, T fill) {
   }
 }
 
-// The forward sweep over m rows into the tile (tc: c', td: d', tv: v' of rows < vrows); rows from
-// vrows on only track max |v'|. c of the systems' last row counts as 0. Returns, over the lanes
-// in use: whether every pivot passed the screen, max |c'| and max |v'| past vrows.
-template <int LB, bool Full, class T>
-KOKKOS_INLINE_FUNCTION bool spike_forward(const spike_chunk<T>& ch, index_t m, index_t vrows,
-                                          T* tc, T* td, T* tv, T& cmax_out, T& vtail_out) {
-  constexpr std::size_t V = spike_lanes_v<LB>;
+// The forward sweep over m rows of K chunks at once (lane v = k LB + l of the tile: chunk k's
+// lane l) into the tile (tc: c', td: d', tv: v' of rows < vrows, K LB values a row); rows from
+// vrows on only track max |v'|. c of the systems' last row counts as 0. Per chunk, over its
+// lanes in use: whether every pivot passed the screen, max |c'|, max |v'| past vrows.
+template <int LB, int K, bool Full, class T>
+KOKKOS_INLINE_FUNCTION void spike_forward(const spike_chunk<T>* ch, index_t m, index_t vrows,
+                                          T* tc, T* td, T* tv, bool* clean_out, T* cmax_out,
+                                          T* vtail_out) {
+  constexpr int W = K * LB;
+  constexpr std::size_t V = spike_lanes_v<W>;
   T cr[V], dr[V], vr[V], risk[V], cmax[V], vtail[V];
-  const int nl = ch.nl;
-  BANDSOLVE_SIMD
-  for (int l = 0; l < LB; ++l) {
-    const T B = spike_load<Full>(ch.b, l, nl, T(1));
-    const T C = m == 1 && ch.last ? T(0) : spike_load<Full>(ch.c, l, nl, T(0));
-    const T r = T(1) / B;
-    risk[l] = pivot_risk(B, r, T(0));
-    cr[l] = C * r;
-    dr[l] = spike_load<Full>(ch.d, l, nl, T(0)) * r;
-    vr[l] = ch.first ? T(0) : spike_load<Full>(ch.a, l, nl, T(0)) * r;
-    tc[l] = cr[l];
-    td[l] = dr[l];
-    tv[l] = vr[l];
-    cmax[l] = abs_real(cr[l]);
-    vtail[l] = T(0);
-  }
-  const auto row = [&](index_t i, bool keep_v, bool zero_c) {
-    const T *pa = ch.a + i * ch.sa, *pb = ch.b + i * ch.sb, *pc = ch.c + i * ch.sc;
-    const T* pd = ch.d + i * ch.sd;
+  BANDSOLVE_UNROLL(4)
+  for (int k = 0; k < K; ++k) {
+    const int nl = ch[k].nl;
+    const bool zero_c = m == 1 && ch[k].last, no_a = ch[k].first;
     BANDSOLVE_SIMD
     for (int l = 0; l < LB; ++l) {
-      const T A = spike_load<Full>(pa, l, nl, T(0));
-      const T pivot = spike_load<Full>(pb, l, nl, T(1)) - A * cr[l];
-      const T r = T(1) / pivot;
-      risk[l] = pivot_risk(pivot, r, risk[l]);
-      cr[l] = zero_c ? T(0) : spike_load<Full>(pc, l, nl, T(0)) * r;
-      dr[l] = (spike_load<Full>(pd, l, nl, T(0)) - A * dr[l]) * r;
-      vr[l] = -A * vr[l] * r;
-      tc[i * LB + l] = cr[l];
-      td[i * LB + l] = dr[l];
-      if (keep_v) tv[i * LB + l] = vr[l];
-      else vtail[l] = vtail[l] > abs_real(vr[l]) ? vtail[l] : abs_real(vr[l]);
-      cmax[l] = cmax[l] > abs_real(cr[l]) ? cmax[l] : abs_real(cr[l]);
+      const int v = k * LB + l;
+      const T B = spike_load<Full>(ch[k].b, l, nl, T(1));
+      const T C = zero_c ? T(0) : spike_load<Full>(ch[k].c, l, nl, T(0));
+      const T r = T(1) / B;
+      risk[v] = pivot_risk(B, r, T(0));
+      cr[v] = C * r;
+      dr[v] = spike_load<Full>(ch[k].d, l, nl, T(0)) * r;
+      vr[v] = no_a ? T(0) : spike_load<Full>(ch[k].a, l, nl, T(0)) * r;
+      tc[v] = cr[v];
+      td[v] = dr[v];
+      tv[v] = vr[v];
+      cmax[v] = abs_real(cr[v]);
+      vtail[v] = T(0);
+    }
+  }
+  const auto row = [&](index_t i, bool keep_v, bool zero_c) {
+    BANDSOLVE_UNROLL(4)
+    for (int k = 0; k < K; ++k) {
+      const T *pa = ch[k].a + i * ch[k].sa, *pb = ch[k].b + i * ch[k].sb;
+      const T *pc = ch[k].c + i * ch[k].sc, *pd = ch[k].d + i * ch[k].sd;
+      const int nl = ch[k].nl;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l) {
+        const int v = k * LB + l;
+        const T A = spike_load<Full>(pa, l, nl, T(0));
+        const T pivot = spike_load<Full>(pb, l, nl, T(1)) - A * cr[v];
+        const T r = T(1) / pivot;
+        risk[v] = pivot_risk(pivot, r, risk[v]);
+        cr[v] = zero_c ? T(0) : spike_load<Full>(pc, l, nl, T(0)) * r;
+        dr[v] = (spike_load<Full>(pd, l, nl, T(0)) - A * dr[v]) * r;
+        vr[v] = -A * vr[v] * r;
+        tc[i * W + v] = cr[v];
+        td[i * W + v] = dr[v];
+        if (keep_v) tv[i * W + v] = vr[v];
+        else vtail[v] = vtail[v] > abs_real(vr[v]) ? vtail[v] : abs_real(vr[v]);
+        cmax[v] = cmax[v] > abs_real(cr[v]) ? cmax[v] : abs_real(cr[v]);
+      }
     }
   };
-  const index_t body = ch.last ? m - 1 : m;  // the systems' last row: c = 0
+  // The systems' last row (c = 0) only in a group of one chunk (spike_solve_team).
+  const bool last = K == 1 && ch[0].last;
+  const index_t body = last ? m - 1 : m;
   const index_t split = vrows < body ? vrows : body;
   for (index_t i = 1; i < split; ++i) row(i, true, false);
   for (index_t i = split > 1 ? split : 1; i < body; ++i) row(i, false, false);
-  if (ch.last && m > 1) row(m - 1, m - 1 < vrows, true);
-  bool clean = true;
-  T cm = T(0), vt = T(0);
-  for (int l = 0; l < LB; ++l) {
-    if (!Full && l >= nl) continue;
-    clean = clean && risk_is_low(risk[l]);
-    cm = cm > cmax[l] ? cm : cmax[l];
-    vt = vt > vtail[l] ? vt : vtail[l];
+  if (last && m > 1) row(m - 1, m - 1 < vrows, true);
+  for (int k = 0; k < K; ++k) {
+    bool clean = true;
+    T cm = T(0), vt = T(0);
+    for (int l = 0; l < LB; ++l) {
+      if (!Full && l >= ch[k].nl) continue;
+      const int v = k * LB + l;
+      clean = clean && risk_is_low(risk[v]);
+      cm = cm > cmax[v] ? cm : cmax[v];
+      vt = vt > vtail[v] ? vt : vtail[v];
+    }
+    clean_out[k] = clean;
+    cmax_out[k] = cm;
+    vtail_out[k] = vt;
   }
-  cmax_out = cm;
-  vtail_out = vt;
-  return clean;
 }
 
-// Pass 1 on one chunk of m rows (tile: 3 x m x LB values). Tries the truncated form; where a
-// check fails, computes the chunk's ends in full and marks it for the direct solve (kv = -1).
-// Returns false if the screen flagged a pivot (the caller rescans the chunk's lanes).
-template <int LB, bool Full, class T>
-KOKKOS_INLINE_FUNCTION bool spike_reduce(const spike_chunk<T>& ch, index_t m, index_t tips,
-                                         T* tile, const spike_record<T>& rec) {
+// Pass 1 in the truncated form on K chunks of m rows at once (tile: 3 x m x K LB values): if
+// every chunk passes the checks, writes y over d and keeps the tips and ends (rec[k]); else
+// writes nothing and returns false.
+template <int LB, int K, bool Full, class T>
+KOKKOS_INLINE_FUNCTION bool spike_truncate(const spike_chunk<T>* ch, index_t m, index_t tips,
+                                           T* tile, const spike_record<T>* rec) {
+  constexpr int W = K * LB;
+  constexpr std::size_t V = spike_lanes_v<W>;
   T* const tc = tile;
-  T* const td = tc + m * LB;
-  T* const tv = td + m * LB;
+  T* const td = tc + m * W;
+  T* const tv = td + m * W;
   const T tol = spike_tolerance<T>();
-  const int nl = ch.nl;
-  T cmax, vtail;
-  bool clean = spike_forward<LB, Full>(ch, m, tips, tc, td, tv, cmax, vtail);
-  // |w| at the first row past the bottom tips: |c'| of the last tips + 1 rows multiplied (|c'| <=
-  // 1 makes every row above it smaller still).
-  T wpast = T(0);
-  if (!ch.last) {
-    for (int l = 0; l < LB; ++l) {
-      if (!Full && l >= nl) continue;
-      T w = T(1);
-      for (index_t i = m - 1 - tips; i < m; ++i) w *= abs_real(tc[i * LB + l]);
-      wpast = wpast > w ? wpast : w;
-    }
+  bool clean[spike_lanes_v<K>];
+  T cmax[spike_lanes_v<K>], vtail[spike_lanes_v<K>];
+  spike_forward<LB, K, Full>(ch, m, tips, tc, td, tv, clean, cmax, vtail);
+  for (int k = 0; k < K; ++k) {
+    // |w| at the first row past the bottom tips: |c'| of the last tips + 1 rows multiplied
+    // (|c'| <= 1 makes every row above it smaller still). v past the top tips: at most
+    // (m - tips) x max |v'| there while |c'| <= 1.
+    T wpast = T(0);
+    if (!ch[k].last)
+      for (int l = 0; l < LB; ++l) {
+        if (!Full && l >= ch[k].nl) continue;
+        T w = T(1);
+        for (index_t i = m - 1 - tips; i < m; ++i) w *= abs_real(tc[i * W + k * LB + l]);
+        wpast = wpast > w ? wpast : w;
+      }
+    if (!(clean[k] && cmax[k] <= T(1) && vtail[k] * T(m) <= tol && wpast <= tol)) return false;
   }
-  // v past the top tips: at most (m - tips) x max |v'| there while |c'| <= 1.
-  const bool truncate = clean && cmax <= T(1) && vtail * T(m) <= tol && wpast <= tol;
-  T y[spike_lanes_v<LB>], v[spike_lanes_v<LB>], w[spike_lanes_v<LB>];
-  T* const ends = rec.ends;
-  if (truncate) {
-    T* const x = ch.d;
-    BANDSOLVE_SIMD
+  T y[V], v[V], w[V];
+  const auto put = [&](index_t i) {  // row i of y into every chunk's d
+    BANDSOLVE_UNROLL(4)
+    for (int k = 0; k < K; ++k) {
+      T* const px = ch[k].d + i * ch[k].sd;
+      const int nl = ch[k].nl;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < LB; ++l)
+        if (Full || l < nl) px[l] = y[k * LB + l];
+    }
+  };
+  BANDSOLVE_SIMD
+  for (int u = 0; u < W; ++u) {
+    y[u] = td[(m - 1) * W + u];
+    w[u] = tc[(m - 1) * W + u];
+    v[u] = T(0);
+  }
+  for (int k = 0; k < K; ++k)
     for (int l = 0; l < LB; ++l) {
-      y[l] = td[(m - 1) * LB + l];
-      w[l] = ch.last ? T(0) : tc[(m - 1) * LB + l];
-      v[l] = T(0);
-      rec.tipw[l] = w[l];
-      ends[1 * LB + l] = y[l];
-      ends[3 * LB + l] = T(0);  // v at the last row: below the roundoff (vtail)
-      ends[4 * LB + l] = T(0);  // w at the first row: below the roundoff (wpast)
-      ends[5 * LB + l] = w[l];
+      const int u = k * LB + l;
+      if (ch[k].last) w[u] = T(0);
+      rec[k].tipw[l] = w[u];
+      rec[k].ends[1 * LB + l] = y[u];
+      rec[k].ends[3 * LB + l] = T(0);  // v at the last row: below the roundoff (vtail)
+      rec[k].ends[4 * LB + l] = T(0);  // w at the first row: below the roundoff (wpast)
+      rec[k].ends[5 * LB + l] = w[u];
     }
-    const auto put = [&](T* p, int l, T value) {
-      if (Full || l < nl) p[l] = value;
-    };
-    for (int l = 0; l < LB; ++l) put(x + (m - 1) * ch.sd, l, y[l]);
-    index_t i = m - 2;
-    for (; i >= m - tips; --i) {
-      BANDSOLVE_SIMD
-      for (int l = 0; l < LB; ++l) {
-        y[l] = td[i * LB + l] - tc[i * LB + l] * y[l];
-        w[l] = -tc[i * LB + l] * w[l];
-        rec.tipw[(m - 1 - i) * LB + l] = w[l];
-      }
-      for (int l = 0; l < LB; ++l) put(x + i * ch.sd, l, y[l]);
-    }
-    for (; i >= tips; --i) {
-      BANDSOLVE_SIMD
-      for (int l = 0; l < LB; ++l) y[l] = td[i * LB + l] - tc[i * LB + l] * y[l];
-      for (int l = 0; l < LB; ++l) put(x + i * ch.sd, l, y[l]);
-    }
-    for (; i >= 0; --i) {
-      BANDSOLVE_SIMD
-      for (int l = 0; l < LB; ++l) {
-        y[l] = td[i * LB + l] - tc[i * LB + l] * y[l];
-        v[l] = tv[i * LB + l] - tc[i * LB + l] * v[l];
-        rec.tipv[i * LB + l] = v[l];
-      }
-      for (int l = 0; l < LB; ++l) put(x + i * ch.sd, l, y[l]);
-    }
+  put(m - 1);
+  index_t i = m - 2;
+  for (; i >= m - tips; --i) {
     BANDSOLVE_SIMD
+    for (int u = 0; u < W; ++u) {
+      y[u] = td[i * W + u] - tc[i * W + u] * y[u];
+      w[u] = -tc[i * W + u] * w[u];
+    }
+    for (int k = 0; k < K; ++k)
+      for (int l = 0; l < LB; ++l) rec[k].tipw[(m - 1 - i) * LB + l] = w[k * LB + l];
+    put(i);
+  }
+  for (; i >= tips; --i) {
+    BANDSOLVE_SIMD
+    for (int u = 0; u < W; ++u) y[u] = td[i * W + u] - tc[i * W + u] * y[u];
+    put(i);
+  }
+  for (; i >= 0; --i) {
+    BANDSOLVE_SIMD
+    for (int u = 0; u < W; ++u) {
+      y[u] = td[i * W + u] - tc[i * W + u] * y[u];
+      v[u] = tv[i * W + u] - tc[i * W + u] * v[u];
+    }
+    for (int k = 0; k < K; ++k)
+      for (int l = 0; l < LB; ++l) rec[k].tipv[i * LB + l] = v[k * LB + l];
+    put(i);
+  }
+  for (int k = 0; k < K; ++k) {
     for (int l = 0; l < LB; ++l) {
-      ends[0 * LB + l] = y[l];
-      ends[2 * LB + l] = v[l];
+      rec[k].ends[0 * LB + l] = y[k * LB + l];
+      rec[k].ends[2 * LB + l] = v[k * LB + l];
     }
     // The tip rows that still matter, over the lanes in use.
+    const int nl = ch[k].nl;
     const auto significant = [&](const T* tip, index_t q) {
       bool any = false;
       for (int l = 0; l < LB; ++l)
@@ -257,15 +305,31 @@ KOKKOS_INLINE_FUNCTION bool spike_reduce(const spike_chunk<T>& ch, index_t m, in
     };
     int kv = 0, kw = 0;
     for (index_t q = tips - 1; q >= 0 && kv == 0; --q)
-      if (significant(rec.tipv, q)) kv = static_cast<int>(q + 1);
+      if (significant(rec[k].tipv, q)) kv = static_cast<int>(q + 1);
     for (index_t q = tips - 1; q >= 0 && kw == 0; --q)
-      if (significant(rec.tipw, q)) kw = static_cast<int>(q + 1);
-    *rec.kv = ch.first ? 0 : kv;
-    *rec.kw = ch.last ? 0 : kw;
-    return true;
+      if (significant(rec[k].tipw, q)) kw = static_cast<int>(q + 1);
+    *rec[k].kv = ch[k].first ? 0 : kv;
+    *rec[k].kw = ch[k].last ? 0 : kw;
   }
-  // In full: v' of every row, nothing written.
-  if (tips < m) clean = spike_forward<LB, Full>(ch, m, m, tc, td, tv, cmax, vtail);
+  return true;
+}
+
+// Pass 1 on one chunk of m rows (tile: 3 x m x LB values): the truncated form, or where a check
+// fails, the chunk's ends in full, marked for the direct solve (kv = -1). Returns false if the
+// screen flagged a pivot (the caller rescans the chunk's lanes).
+template <int LB, bool Full, class T>
+KOKKOS_INLINE_FUNCTION bool spike_reduce(const spike_chunk<T>& ch, index_t m, index_t tips,
+                                         T* tile, const spike_record<T>& rec) {
+  if (spike_truncate<LB, 1, Full>(&ch, m, tips, tile, &rec)) return true;
+  constexpr std::size_t V = spike_lanes_v<LB>;
+  T* const tc = tile;
+  T* const td = tc + m * LB;
+  T* const tv = td + m * LB;
+  bool clean;
+  T cmax, vtail;
+  spike_forward<LB, 1, Full>(&ch, m, m, tc, td, tv, &clean, &cmax, &vtail);  // v' of every row
+  T y[V], v[V], w[V];
+  T* const ends = rec.ends;
   BANDSOLVE_SIMD
   for (int l = 0; l < LB; ++l) {
     y[l] = td[(m - 1) * LB + l];
@@ -421,8 +485,8 @@ KOKKOS_INLINE_FUNCTION bad_code spike_rescan(const spike_chunk<T>& ch, index_t r
 }
 
 // Bytes of scratch: info codes per thread and system, per item the record (6 ends, 2 interface
-// values, 2 x tips rows of tips, 6 reduced values: LB lanes each; kv, kw), and a tile of 3 x 2M
-// rows per thread.
+// values, 2 x tips rows of tips, 6 reduced values: LB lanes each; kv, kw), and a tile per thread
+// (3 arrays of spike_tile_chunks_v x M rows).
 template <class T, int LB>
 std::size_t spike_scratch_bytes(const spike_plan& p, int threads) {
   const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
@@ -431,8 +495,9 @@ std::size_t spike_scratch_bytes(const spike_plan& p, int threads) {
                sizeof(bad_code)) +
          round(items * static_cast<std::size_t>(14 + 2 * p.tips) * LB * sizeof(T)) +
          round(items * 2 * sizeof(int)) +
-         static_cast<std::size_t>(threads) * 3 * 2 * static_cast<std::size_t>(p.M) * LB *
-             sizeof(T);
+         static_cast<std::size_t>(threads) * 3 *
+             static_cast<std::size_t>(spike_tile_chunks_v<T, LB>) * static_cast<std::size_t>(p.M) *
+             LB * sizeof(T);
 }
 
 // The whole solve on one team (every thread calls it). chunk_of(g, j, ch) fills chunk j of block
@@ -452,7 +517,8 @@ KOKKOS_INLINE_FUNCTION void spike_solve_team(const Member& team, const spike_pla
   base += round(static_cast<std::size_t>(p.items * per_item) * sizeof(T));
   int* const counts = reinterpret_cast<int*>(base);
   base += round(static_cast<std::size_t>(p.items) * 2 * sizeof(int));
-  T* const tile = reinterpret_cast<T*>(base) + static_cast<index_t>(t) * 3 * 2 * p.M * LB;
+  T* const tile = reinterpret_cast<T*>(base) +
+                  static_cast<index_t>(t) * 3 * spike_tile_chunks_v<T, LB> * p.M * LB;
   bad_code* const own = codes + static_cast<index_t>(t) * p.nsys;
   for (index_t s = 0; s < p.nsys; ++s) own[s] = 0;
   // Items run chunk by chunk, the blocks of a chunk (rows side by side) one after the other.
@@ -469,9 +535,7 @@ KOKKOS_INLINE_FUNCTION void spike_solve_team(const Member& team, const spike_pla
     rec.kw = counts + 2 * q + 1;
     return rec;
   };
-  index_t w0, w1;
-  thread_share(team, 0, p.items, w0, w1);
-  for (index_t w = w0; w < w1; ++w) {
+  const auto single = [&](index_t w) {
     const index_t j = w / p.blocks, g = w % p.blocks;
     spike_chunk<T> ch;
     chunk_of(g, j, ch);
@@ -482,7 +546,29 @@ KOKKOS_INLINE_FUNCTION void spike_solve_team(const Member& team, const spike_pla
     if (!clean)  // rare: name the rows
       for (int l = 0; l < ch.nl; ++l)
         own[g * p.lanes + l] = merge_bad(own[g * p.lanes + l], spike_rescan(ch, j * p.M, m, l));
-  }
+  };
+  index_t w0, w1;
+  thread_share(team, 0, p.items, w0, w1);
+  index_t next = w0;
+  // Narrow blocks sweep K consecutive chunks at once (one block: item w is chunk w), so that
+  // the division on each recurrence's critical path overlaps with the others'; the systems'
+  // last chunk and a group that fails a check go one chunk at a time.
+  constexpr int K = spike_chains_v<T, LB>;
+  if (K > 1 && p.blocks == 1)
+    for (; next + K <= w1 && next + K < p.P; next += K) {
+      spike_chunk<T> ch[spike_lanes_v<K>];
+      spike_record<T> rec[spike_lanes_v<K>];
+      for (int k = 0; k < K; ++k) {
+        chunk_of(0, next + k, ch[k]);
+        rec[k] = record(item_of(0, next + k));
+      }
+      const bool done = ch[0].nl == LB
+                            ? spike_truncate<LB, K, true>(ch, p.M, p.tips, tile, rec)
+                            : spike_truncate<LB, K, false>(ch, p.M, p.tips, tile, rec);
+      if (!done)
+        for (int k = 0; k < K; ++k) single(next + k);
+    }
+  for (; next < w1; ++next) single(next);
   team.team_barrier();
   index_t g0, g1;
   thread_share(team, 0, p.blocks, g0, g1);
