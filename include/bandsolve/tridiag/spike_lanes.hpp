@@ -50,7 +50,8 @@ inline bool spike_applies(index_t n) {
 template <int LB>
 inline constexpr std::size_t spike_lanes_v = static_cast<std::size_t>(LB);
 
-// Chunks swept at once by a block of LB lanes: 128 bytes of lanes, at most 4.
+// Chunks swept at once by a block of LB lanes: 128 bytes of lanes, at most 4 (8 chunks of 4
+// floats, 32 streams, measured 1.3-1.7x slower than 4).
 template <class T, int LB>
 inline constexpr int spike_line_share_v = static_cast<int>(128 / (sizeof(T) * LB));
 template <class T, int LB>
