@@ -977,12 +977,12 @@ TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one th
 // (spike_lanes.hpp). Lowered to chunks of 16 rows with tips of 4 (defaults 512 and 48), so the
 // systems need small off-diagonals for their spikes to fall below the roundoff within the tips:
 // random_dominant systems with a and c scaled by 1e-5 (double; 1e-3 for float, whose roundoff is
-// reached sooner), so that a tip left uncorrected shows above the tolerance. Column and strided
-// views (a slice of a bigger array whose other slice must stay untouched), nsys from 1 to a full
-// block and a partial one, n a multiple of the chunk and not (the last chunk longer), a[0] and
-// c[n-1] holding values that must be ignored; chunks that fail the checks (weakly dominant rows in
-// one chunk: solved directly), and info of a zero or NaN row in and beside the tips. LAPACK ?gtsv
-// as the reference.
+// reached sooner), so that a tip left uncorrected shows above the tolerance. Column, interleaved
+// packs of 8 (padding lanes kept bit for bit) and 3, and strided views (a slice of a bigger array
+// whose other slice must stay untouched); nsys from 1 to a full block and a partial one, n a
+// multiple of the chunk and not (the last chunk longer), a[0] and c[n-1] holding values that must
+// be ignored; chunks that fail the checks (weakly dominant rows in one chunk: solved directly),
+// and info of a zero or NaN row in and beside the tips. LAPACK ?gtsv as the reference.
 TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
                    "[thomas_pcr][spike][lapack]", float, double) {
   using T = TestType;
@@ -1025,6 +1025,35 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
       };
       {
         auto D = bstest::upload<bl::column, Exec>(q);
+        auto info = bstest::make_info<Mem>(p.nsys);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        check(D.d, info);
+      }
+      {  // interleaved packs: the padding lanes of the last pack hold a NaN that must stay
+        auto D = bstest::upload<bl::interleaved<8>, Exec>(q);
+        auto m = Kokkos::create_mirror_view(D.d);
+        Kokkos::deep_copy(m, D.d);
+        const std::size_t last = D.d.extent(0) - 1;
+        for (std::size_t l = p.nsys - last * 8; l < 8; ++l)
+          for (std::size_t i = 0; i < p.n; ++i) m(last, i, l) = std::numeric_limits<T>::quiet_NaN();
+        Kokkos::deep_copy(D.d, m);
+        const auto before = bstest::raw_copy(D.d);
+        auto info = bstest::make_info<Mem>(p.nsys);
+        bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
+        exec.fence();
+        check(D.d, info);
+        const auto after = bstest::raw_copy(D.d);
+        std::vector<T> pad_before, pad_after;
+        for (std::size_t l = p.nsys - last * 8; l < 8; ++l)
+          for (std::size_t i = 0; i < p.n; ++i) {
+            pad_before.push_back(before[(last * p.n + i) * 8 + l]);
+            pad_after.push_back(after[(last * p.n + i) * 8 + l]);
+          }
+        CHECK(bstest::bitwise_equal(pad_before, pad_after));
+      }
+      {
+        auto D = bstest::upload<bl::interleaved<3>, Exec>(q);
         auto info = bstest::make_info<Mem>(p.nsys);
         bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
         exec.fence();

@@ -633,8 +633,16 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
   const index_t M = partition_chunk_rows;
   if (!lanes_adjacent(a) || !lanes_adjacent(b) || !lanes_adjacent(c) || !lanes_adjacent(d))
     return false;
-  // One block of real systems whose coupling decays: the truncated spikes (spike_lanes.hpp).
-  if constexpr (!is_complex_v<T> && !is_interleaved_layout_v<Layout>) {
+  // Few real systems whose coupling decays: the truncated spikes (spike_lanes.hpp), blocks of
+  // an interleaved pack's systems or of the systems side by side.
+  if constexpr (!is_complex_v<T> && is_interleaved_layout_v<Layout>) {
+    constexpr int wide = partition_width_v<T>;
+    if (Layout::width <= wide && nsys <= wide && spike_applies(n) &&
+        spike_sample_decays(a, b, c)) {
+      spike_host_launch<Layout::width>(exec, label, a, b, c, d, info, nsys, n);
+      return true;
+    }
+  } else if constexpr (!is_complex_v<T>) {
     constexpr int wide = partition_width_v<T>;
     if (nsys <= wide && spike_applies(n) && spike_sample_decays(a, b, c)) {
       if (nsys > wide / 2)
