@@ -62,6 +62,42 @@ std::pair<std::vector<T>, std::vector<int>> team_solve(Exec exec, const host_bat
   return {bstest::to_host(d, p.nsys), bstest::info_to_host(info)};
 }
 
+// Fills the padding lanes of an interleaved<8> batch's last pack (nsys systems of n rows) with a
+// NaN sentinel; padding_of returns those lanes' values, to compare bit for bit after a solve.
+template <class DView>
+void fill_padding_with_nan(const DView& d, std::size_t nsys, std::size_t n) {
+  using T = typename DView::non_const_value_type;
+  auto m = Kokkos::create_mirror_view(d);
+  Kokkos::deep_copy(m, d);
+  const std::size_t last = d.extent(0) - 1;
+  for (std::size_t l = nsys - last * 8; l < 8; ++l)
+    for (std::size_t i = 0; i < n; ++i) m(last, i, l) = std::numeric_limits<T>::quiet_NaN();
+  Kokkos::deep_copy(d, m);
+}
+
+template <class DView>
+auto padding_of(const DView& d, std::size_t nsys, std::size_t n) {
+  const auto raw = bstest::raw_copy(d);
+  std::vector<typename DView::non_const_value_type> pad;
+  const std::size_t last = d.extent(0) - 1;
+  for (std::size_t l = nsys - last * 8; l < 8; ++l)
+    for (std::size_t i = 0; i < n; ++i) pad.push_back(raw[(last * n + i) * 8 + l]);
+  return pad;
+}
+
+// h (system s, row i at s n + i) as slice 1 of a column-major (nsys, 2, n) array: unit system
+// stride, rows 2 nsys apart.
+template <class Mem, class T>
+Kokkos::View<T**, Kokkos::LayoutStride, Mem> column_major_slice(const char* label,
+                                                                const std::vector<T>& h,
+                                                                std::size_t nsys, std::size_t n) {
+  Kokkos::View<T***, Kokkos::LayoutLeft, Mem> big(std::string(label), nsys, 2, n);
+  Kokkos::View<T**, Kokkos::LayoutStride, Mem> v = Kokkos::subview(big, Kokkos::ALL, 1,
+                                                                   Kokkos::ALL);
+  bstest::fill(v, h, nsys);
+  return v;
+}
+
 }  // namespace
 
 TEMPLATE_LIST_TEST_CASE("thomas_pcr solves every n = 1..70 in every layout",
@@ -299,35 +335,18 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the partition path",
       }
       {  // padding lanes of the last pack hold a NaN sentinel that must stay bit for bit
         auto D = bstest::upload<bl::interleaved<8>, Exec>(p);
-        auto m = Kokkos::create_mirror_view(D.d);
-        Kokkos::deep_copy(m, D.d);
-        const std::size_t last = D.d.extent(0) - 1;
-        for (std::size_t l = p.nsys - last * 8; l < 8; ++l)
-          for (std::size_t i = 0; i < p.n; ++i) m(last, i, l) = std::numeric_limits<T>::quiet_NaN();
-        Kokkos::deep_copy(D.d, m);
-        const auto before = bstest::raw_copy(D.d);
+        fill_padding_with_nan(D.d, p.nsys, p.n);
+        const auto before = padding_of(D.d, p.nsys, p.n);
         run("interleaved<8>", p, D.a, D.b, D.c, D.d, expected);
-        const auto after = bstest::raw_copy(D.d);
-        std::vector<T> pad_before, pad_after;
-        for (std::size_t l = p.nsys - last * 8; l < 8; ++l)
-          for (std::size_t i = 0; i < p.n; ++i) {
-            pad_before.push_back(before[(last * p.n + i) * 8 + l]);
-            pad_after.push_back(after[(last * p.n + i) * 8 + l]);
-          }
-        CHECK(bstest::bitwise_equal(pad_before, pad_after));
+        CHECK(bstest::bitwise_equal(before, padding_of(D.d, p.nsys, p.n)));
       }
       {
         auto D = bstest::upload<bl::interleaved<3>, Exec>(p);
         run("interleaved<3>", p, D.a, D.b, D.c, D.d, expected);
       }
       {  // unit system stride, rows 2 nsys apart: a slice of a column-major array
-        using Big = Kokkos::View<T***, Kokkos::LayoutLeft, Mem>;
-        using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
-        auto make = [&](const char* label, const std::vector<T>& h) {
-          Big big(std::string(label), p.nsys, 2, p.n);
-          Sub v = Kokkos::subview(big, Kokkos::ALL, 1, Kokkos::ALL);
-          bstest::fill(v, h, p.nsys);
-          return v;
+        const auto make = [&](const char* label, const std::vector<T>& h) {
+          return column_major_slice<Mem>(label, h, p.nsys, p.n);
         };
         run("strided", p, make("a", p.a), make("b", p.b), make("c", p.c), make("d", p.d),
             expected);
@@ -1032,25 +1051,13 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
       }
       {  // interleaved packs: the padding lanes of the last pack hold a NaN that must stay
         auto D = bstest::upload<bl::interleaved<8>, Exec>(q);
-        auto m = Kokkos::create_mirror_view(D.d);
-        Kokkos::deep_copy(m, D.d);
-        const std::size_t last = D.d.extent(0) - 1;
-        for (std::size_t l = p.nsys - last * 8; l < 8; ++l)
-          for (std::size_t i = 0; i < p.n; ++i) m(last, i, l) = std::numeric_limits<T>::quiet_NaN();
-        Kokkos::deep_copy(D.d, m);
-        const auto before = bstest::raw_copy(D.d);
+        fill_padding_with_nan(D.d, p.nsys, p.n);
+        const auto before = padding_of(D.d, p.nsys, p.n);
         auto info = bstest::make_info<Mem>(p.nsys);
         bandsolve::solve(exec, bandsolve::algo::thomas_pcr{}, D.a, D.b, D.c, D.d, info);
         exec.fence();
         check(D.d, info);
-        const auto after = bstest::raw_copy(D.d);
-        std::vector<T> pad_before, pad_after;
-        for (std::size_t l = p.nsys - last * 8; l < 8; ++l)
-          for (std::size_t i = 0; i < p.n; ++i) {
-            pad_before.push_back(before[(last * p.n + i) * 8 + l]);
-            pad_after.push_back(after[(last * p.n + i) * 8 + l]);
-          }
-        CHECK(bstest::bitwise_equal(pad_before, pad_after));
+        CHECK(bstest::bitwise_equal(before, padding_of(D.d, p.nsys, p.n)));
       }
       {
         auto D = bstest::upload<bl::interleaved<3>, Exec>(q);
@@ -1064,11 +1071,8 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
         using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
         Big big_d("big d", p.nsys, 2, p.n);
         Kokkos::deep_copy(big_d, T(3));
-        auto make = [&](const char* label, const std::vector<T>& h) {
-          Big big(std::string(label), p.nsys, 2, p.n);
-          Sub v = Kokkos::subview(big, Kokkos::ALL, 1, Kokkos::ALL);
-          bstest::fill(v, h, p.nsys);
-          return v;
+        const auto make = [&](const char* label, const std::vector<T>& h) {
+          return column_major_slice<Mem>(label, h, p.nsys, p.n);
         };
         Sub d = Kokkos::subview(big_d, Kokkos::ALL, 1, Kokkos::ALL);
         bstest::fill(d, q.d, p.nsys);

@@ -554,14 +554,7 @@ KOKKOS_INLINE_FUNCTION void partition_solve_team(const Member& team, const parti
   for (index_t w = w1 - 1; w >= w0 + K * S; --w) single(true, w);
   for (index_t s = S - 1; s >= 0; --s) step(true, s);
   team.team_barrier();
-  index_t s0, s1;
-  thread_share(team, 0, p.nsys, s0, s1);
-  for (index_t s = s0; s < s1; ++s) {
-    bad_code first = 0;
-    for (int u = 0; u < nt; ++u)
-      first = merge_bad(first, codes[static_cast<index_t>(u) * p.nsys + s]);
-    info_of_system(s, info_of(first));
-  }
+  merged_team_info(team, codes, p.nsys, info_of_system);
   team.team_barrier();  // the scratch may be reused after return
 }
 

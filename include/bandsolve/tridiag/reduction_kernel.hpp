@@ -79,6 +79,22 @@ KOKKOS_INLINE_FUNCTION bad_code min_bad_row(bad_code bad, int phase, index_t row
 KOKKOS_INLINE_FUNCTION int info_of(bad_code bad) { return static_cast<int>(bad & 0xffffffffLL); }
 KOKKOS_INLINE_FUNCTION int phase_of(bad_code bad) { return static_cast<int>(bad >> 32); }
 
+// After a team's threads each kept a code per system (thread u's at codes + u * nsys): every
+// system's first code over the threads, as info, handed to info_of_system(s, info); the systems
+// shared among the threads.
+template <class Member, class Info>
+KOKKOS_INLINE_FUNCTION void merged_team_info(const Member& team, const bad_code* codes,
+                                             index_t nsys, const Info& info_of_system) {
+  index_t s0, s1;
+  thread_share(team, 0, nsys, s0, s1);
+  for (index_t s = s0; s < s1; ++s) {
+    bad_code first = 0;
+    for (int u = 0; u < team.team_size(); ++u)
+      first = merge_bad(first, codes[static_cast<index_t>(u) * nsys + s]);
+    info_of_system(s, info_of(first));
+  }
+}
+
 template <int L, class T>
 KOKKOS_INLINE_FUNCTION bool tile_unit_strides(const system_rows<T>* lanes) {
   bool unit = true;

@@ -595,14 +595,7 @@ KOKKOS_INLINE_FUNCTION void spike_solve_team(const Member& team, const spike_pla
       spike_finish<LB, false>(ch, m, tile, rec, iface, iface + LB);
   }
   team.team_barrier();
-  index_t s0, s1;
-  thread_share(team, 0, p.nsys, s0, s1);
-  for (index_t s = s0; s < s1; ++s) {
-    bad_code first = 0;
-    for (int u = 0; u < nt; ++u)
-      first = merge_bad(first, codes[static_cast<index_t>(u) * p.nsys + s]);
-    info_of_system(s, info_of(first));
-  }
+  merged_team_info(team, codes, p.nsys, info_of_system);
   team.team_barrier();  // the scratch may be reused after return
 }
 
