@@ -997,8 +997,9 @@ TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one th
 // systems need small off-diagonals for their spikes to fall below the roundoff within the tips:
 // random_dominant systems with a and c scaled by 1e-5 (double; 1e-3 for float, whose roundoff is
 // reached sooner), so that a tip left uncorrected shows above the tolerance. Column, interleaved
-// packs of 8 (padding lanes kept bit for bit) and 3, and strided views (a slice of a bigger array
-// whose other slice must stay untouched); nsys from 1 to a full block and a partial one, n a
+// packs of 8 (padding lanes kept bit for bit: partial packs take the partition path) and 3, and
+// strided views (a slice of a bigger array whose other slice must stay untouched); nsys from 1 to
+// a full block and a partial one (blocks of 8 and one of 3, or of 16 and 3, in column), n a
 // multiple of the chunk and not (the last chunk longer), a[0] and c[n-1] holding values that must
 // be ignored; chunks that fail the checks (weakly dominant rows in one chunk: solved directly),
 // and info of a zero or NaN row in and beside the tips. LAPACK ?gtsv as the reference.

@@ -627,10 +627,12 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
   if (!lanes_adjacent(a) || !lanes_adjacent(b) || !lanes_adjacent(c) || !lanes_adjacent(d))
     return false;
   // Few real systems whose coupling decays: the truncated spikes (spike_lanes.hpp), blocks of
-  // an interleaved pack's systems or of the systems side by side.
+  // an interleaved pack's systems (full packs only: the spikes read no padding lanes, and a pack
+  // of 4 systems in 8 lanes read 1.5x slower than the partition path's padded blocks) or of the
+  // systems side by side (the widest block they fill, as below).
   if constexpr (!is_complex_v<T> && is_interleaved_layout_v<Layout>) {
     constexpr int wide = partition_width_v<T>;
-    if (Layout::width <= wide && nsys <= wide && spike_applies(n) &&
+    if (Layout::width <= wide && nsys <= wide && nsys % Layout::width == 0 && spike_applies(n) &&
         spike_sample_decays(a, b, c)) {
       spike_host_launch<Layout::width>(exec, label, a, b, c, d, info, nsys, n);
       return true;
@@ -638,11 +640,11 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
   } else if constexpr (!is_complex_v<T>) {
     constexpr int wide = partition_width_v<T>;
     if (nsys <= wide && spike_applies(n) && spike_sample_decays(a, b, c)) {
-      if (nsys > wide / 2)
+      if (nsys >= wide)
         spike_host_launch<wide>(exec, label, a, b, c, d, info, nsys, n);
-      else if (nsys > wide / 4)
+      else if (nsys >= wide / 2)
         spike_host_launch<wide / 2>(exec, label, a, b, c, d, info, nsys, n);
-      else if (nsys > wide / 8)
+      else if (nsys >= wide / 4)
         spike_host_launch<wide / 4>(exec, label, a, b, c, d, info, nsys, n);
       else
         spike_host_launch<wide / 8>(exec, label, a, b, c, d, info, nsys, n);
