@@ -1,13 +1,14 @@
 #pragma once
 // Few long real systems side by side in memory (column layout, strided views of unit system
-// stride) whose coupling decays within a chunk: the truncated spike method, which reads the data
-// once where the partition method (partition_lanes.hpp) reads it twice.
+// stride, full interleaved packs) whose coupling decays within a chunk: the truncated spike
+// method, which reads the data once where the partition method (partition_lanes.hpp) reads it
+// twice.
 //
 // Each system is cut into P chunks of M rows (the last takes M to 2M-1). With its neighbours'
 // unknowns L = x[r0-1] and R = x[r0+m], chunk k (rows r0 .. r0+m-1, own block A_k) solves as
 //   x = y - L v - R w,   A_k y = d,   A_k v = a[r0] e_0,   A_k w = c[r0+m-1] e_{m-1}.
 // Where |c'| <= 1 (diagonally dominant rows), the spikes v and w fall away from the chunk's ends;
-// below half the unit roundoff they change no x by more than that fraction of |L| or |R|, and are
+// below the unit roundoff they change no x by more than that fraction of |L| or |R|, and are
 // dropped (as the Toeplitz solver truncates its carries):
 //   pass 1   per chunk, Thomas with both neighbours 0: y written over d; the tips of v (top rows)
 //            and w (bottom rows) kept while not negligible, and the 2 x 2 coupling of the ends;
@@ -30,13 +31,12 @@
 
 #include <cstddef>
 
-
 namespace bandsolve::detail {
 
 // Rows per chunk and the most rows a spike may keep at each end. Variables so that tests can
 // lower them (spike_tip_rows * 4 <= spike_chunk_rows). 512 rows: the tile of pass 1 (c', d' and
 // the top of v' for up to 16 doubles) stays in L2; 48 rows of tips: the spikes of rows with
-// |b| >= |a| + |c| + margin fall by a factor of 3 or more per row, below 2^-54 in about 35.
+// |b| >= |a| + |c| + margin fall by a factor of 3 or more per row, below 2^-53 in about 35.
 inline index_t spike_chunk_rows = 512;
 inline index_t spike_tip_rows = 48;
 
@@ -66,7 +66,7 @@ template <class T, int LB>
 inline constexpr index_t spike_tile_chunks_v =
     spike_chains_v<T, LB> > 2 ? spike_chains_v<T, LB> : 2;
 
-// Half the unit roundoff's spacing: spikes below it are dropped.
+// The unit roundoff (half the spacing of the numbers next to 1): spikes below it are dropped.
 template <class T>
 KOKKOS_INLINE_FUNCTION T spike_tolerance() {
   return sizeof(T) == sizeof(float) ? T(0x1p-24f) : T(0x1p-53);
