@@ -251,12 +251,12 @@ outcome run(const Exec& exec, const lines<T>& L, const std::vector<std::size_t>&
 }
 
 // Factorizes the lines split as `sizes`, then solves two right-hand sides; batches: the batches of
-// lines the factorization should keep (0: not checked).
+// lines the factorization should keep (0: not checked). Returns f.finish_tip_rows().
 template <class Layout, class Algo = bandsolve::algo::thomas, passes Path = passes::host, class T,
           class Exec>
-void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& sizes,
-                  const bmpi::options& opts, const std::vector<int>& expected_info,
-                  std::size_t batches = 0) {
+std::ptrdiff_t run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& sizes,
+                            const bmpi::options& opts, const std::vector<int>& expected_info,
+                            std::size_t batches = 0) {
   CHECK(L.periodic == periodic_v<Algo>);
   const auto [g0, m] = my_rows(sizes);
   auto a = local_view<Layout>("a", L, g0, m, 0), b = local_view<Layout>("b", L, g0, m, 1),
@@ -285,6 +285,7 @@ void run_factored(const Exec& exec, lines<T> L, const std::vector<std::size_t>& 
     CHECK(words <= 4);
     CHECK(max_error(L, d, g0, m) <= 100 * std::numeric_limits<T>::epsilon());
   }
+  return f.finish_tip_rows();
 }
 
 template <class Layout, class T>
@@ -401,6 +402,60 @@ TEST_CASE("mpi::solve and mpi::factorize: full packs of systems, parts longer th
   check_long_parts<layout::column, float>();
   check_long_parts<layout::interleaved<8>, double>();
   check_long_parts<layout::strided, float>();
+}
+
+// Parts of 256 rows per rank: every line's coupling to the interface values (|c'| <= 1/2, |a'|
+// shrinking by at least 2/3 a row for these lines) falls below the unit roundoff well within
+// each end, so the factored solve's finish corrects only the tips, in one batch and in batches,
+// lines with ends and periodic. Parts of 41 rows keep the full finish in double (their tips would
+// meet).
+template <class Layout, class T>
+void check_truncated_finish() {
+  const int P = world_size();
+  const std::size_t nsys = 150, m = 256, N = m * static_cast<std::size_t>(P);
+  const std::vector<std::size_t> sizes(static_cast<std::size_t>(P), m);
+  INFO(layout_label<Layout>() << ", " << (sizeof(T) == 4 ? "float" : "double") << ", " << P
+                              << " ranks, " << N << " rows, nsys " << nsys);
+  const std::vector<int> ok(nsys, 0);
+  bmpi::options batches;
+  batches.batch_bytes_per_thread = 1;
+  for (const auto& opts : {bmpi::options{}, batches}) {
+    const std::ptrdiff_t tip =
+        run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes,
+                             opts, ok);
+    CHECK(tip >= 1);
+    CHECK(2 * tip <= static_cast<std::ptrdiff_t>(m) - 2);
+    const std::ptrdiff_t ring_tip = run_factored<Layout, bandsolve::algo::periodic>(
+        rank_space(), periodic_lines<T>(nsys, N), sizes, opts, ok);
+    CHECK(ring_tip >= 1);
+    CHECK(2 * ring_tip <= static_cast<std::ptrdiff_t>(m) - 2);
+  }
+  // A singular line (a zero row near a part's end, in the tip) keeps its info code; the other
+  // lines are solved.
+  std::vector<int> expected(nsys, 0);
+  expected[70] = static_cast<int>(m) + 3;
+  const std::ptrdiff_t singular_tip = run_factored<Layout>(
+      rank_space(), lines<T>{nsys, N, {{70, m + 2}}}, sizes, batches, P > 1 ? expected : ok);
+  // Its pivots are not finite past the zero row: that rank keeps the full finish.
+  if (P > 1 && world_rank() == 1) CHECK(singular_tip == -1);
+}
+
+TEST_CASE("mpi::factorize: parts whose coupling dies out finish only the rows near their ends",
+          "[mpi]") {
+  check_truncated_finish<layout::row, double>();
+  check_truncated_finish<layout::row, float>();
+  check_truncated_finish<layout::column, double>();
+  check_truncated_finish<layout::column, float>();
+  check_truncated_finish<layout::interleaved<4>, double>();
+  check_truncated_finish<layout::interleaved<8>, float>();
+  check_truncated_finish<layout::strided, double>();
+  check_truncated_finish<layout::strided, float>();
+  // Double parts of 41 rows: the full finish.
+  const int P = world_size();
+  const std::size_t N = 41 * static_cast<std::size_t>(P);
+  CHECK(run_factored<layout::row>(rank_space(), lines<double>{20, N, {}},
+                                  std::vector<std::size_t>(static_cast<std::size_t>(P), 41), {},
+                                  std::vector<int>(20, 0)) == -1);
 }
 
 // Batches hold whole packs of every layout, column floats' 128 lines included: a batch that
@@ -857,6 +912,9 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
         return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, opts);
     }();
     CHECK(f.on_device_backend() == (Path == passes::device));
+    // Parts of 200 rows or more (these lines' coupling dies out within about 90 rows): the host
+    // passes finish only the tips.
+    if (Path == passes::host && m >= 200 && zero_lines.empty()) CHECK(f.finish_tip_rows() >= 1);
     // Shared coefficients: one line's factors in one pack of lanes (the column passes' pack at
     // most), else every line's.
     if constexpr (Shared)
@@ -960,6 +1018,23 @@ TEST_CASE("mpi::solve_along equals the single-process solve of the whole lines",
 // factorize_along, then a solve: every axis of rank-3 arrays in each layout, float, periodic
 // rings, a rank-4 array (two loop axes), singular lines, shared coefficients, and the device
 // passes.
+TEST_CASE("mpi::factorize_along: parts whose coupling dies out finish only near their ends",
+          "[mpi]") {
+  using thomas = bandsolve::algo::thomas;
+  using periodic = bandsolve::algo::periodic;
+  const std::vector<std::size_t> sizes(static_cast<std::size_t>(world_size()), 200);
+  check_along<double, 3, Kokkos::LayoutRight, false, passes::host, thomas, true>(1, {6, 0, 5, 1},
+                                                                               sizes);
+  check_along<float, 3, Kokkos::LayoutLeft, true, passes::host, thomas, true>(0, {0, 7, 5, 1},
+                                                                            sizes);
+  check_along<double, 3, Kokkos::LayoutRight, false, passes::host, periodic, true>(
+      2, {6, 5, 0, 1}, sizes);
+  bmpi::options batches;
+  batches.batch_bytes_per_thread = 1;
+  check_along<double, 3, Kokkos::LayoutStride, false, passes::host, thomas, true>(
+      0, {0, 20, 7, 1}, sizes, {}, batches);
+}
+
 TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lines", "[mpi]") {
   using thomas = bandsolve::algo::thomas;
   using periodic = bandsolve::algo::periodic;

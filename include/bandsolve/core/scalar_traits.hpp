@@ -60,6 +60,13 @@ KOKKOS_FORCEINLINE_FUNCTION real_type_t<T> magnitude1(const T& x) {
     return abs_real(x);
 }
 
+// The unit roundoff of the real type R (half the spacing of the numbers next to 1): the spikes
+// that the truncated solves drop lie below it.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION R unit_roundoff() {
+  return sizeof(R) == sizeof(float) ? R(0x1p-24f) : R(0x1p-53);
+}
+
 // (rr, ri) = 1/(pr + i pi): conj(p)/|p|^2 computed on p scaled by 1/(|re| + |im|), so |p|^2
 // neither overflows nor underflows for any finite nonzero p; p = 0 gives NaN (caught by the pivot
 // test). On the parts as real values: lane loops written on parts vectorize, where GCC 12 left

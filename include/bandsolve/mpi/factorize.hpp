@@ -118,6 +118,10 @@ class factorization {
   }
   // Whether the local passes are the device backend's (a GPU space, or backend::device{}).
   bool on_device_backend() const { return s_.device_passes; }
+  // Rows at each end of this rank's parts that a solve's finish corrects, where the coupling to
+  // the interface values falls below the unit roundoff within them on every line (the rows
+  // between are final after the reduce); -1 where the finish runs over every row.
+  std::ptrdiff_t finish_tip_rows() const { return s_.factors.tip; }
   // Lines per pack of the stored factors: a host pass of packs of L lines reads them as packs
   // when L divides this (otherwise one line at a time).
   std::size_t factor_pack_lines() const { return static_cast<std::size_t>(s_.factors.lanes); }
@@ -259,8 +263,9 @@ class factorization {
     const index_t nsys = static_cast<index_t>(s_.p.nsys);
     const int k = s_.part.reduced_rows();
     const auto words = static_cast<std::size_t>(nsys * k);
-    // Shared factors are one pack, in cache: their af is read where it lies.
-    const bool keep_a = !s_.factors.shared && s_.part.m > 2;
+    // Shared factors are one pack, in cache: their af is read where it lies. The truncated
+    // finish reads no forward a'.
+    const bool keep_a = !s_.factors.shared && !s_.factors.truncated() && s_.part.m > 2;
     const std::size_t a_values =
         keep_a ? forward_a::values(s_.batch_lines, s_.factors.lanes, s_.part.m) : 0;
     // From a buffer kept between calls (staging.hpp): repeated solves map no fresh pages.
@@ -447,6 +452,9 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
     else
       factor_parts(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part);
   });
+  // The host passes finish only the rows near the ends where the coupling dies out there.
+  if constexpr (!DevicePasses)
+    truncate_spikes(exec, s.factors, shared_lines ? index_t(1) : static_cast<index_t>(n_sys));
   if (shared_lines) share_first_system(exec, f, coef, codes, static_cast<index_t>(n_sys), k);
   exec.fence();
   // The reduced rows' coefficients and the codes in host memory (the same Views on the host).

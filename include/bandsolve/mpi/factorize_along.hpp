@@ -77,6 +77,8 @@ class along_factorization {
   int axis() const { return axis_; }
   exchange scheme() const { return f_.scheme(); }
   bool on_device_backend() const { return f_.on_device_backend(); }
+  // Rows at each end of this rank's parts that a solve's finish corrects (factorization's).
+  std::ptrdiff_t finish_tip_rows() const { return f_.finish_tip_rows(); }
   // Lines per pack of the stored factors (64 doubles or 128 floats where the coefficients' runs
   // were columns or shared, so that column runs of d take the column passes) and batches of
   // lines the reduced systems were factored in (more than one: one row run on every rank).

@@ -11,6 +11,13 @@
 // reads d', cf, af and writes x (finish_factored_parts): 9 words per unknown. In batches whose
 // lines stay in cache between the passes, the reduce also recomputes af from lo into a buffer of
 // the batch (batch_forward_a), so that the finish reads no factor from memory: 5 words.
+//
+// Truncated finish (part_factors::tip): x_i = z_i - A_i x_0 - C_i x_{m-1}, where z is the part's
+// solution with both interface values 0 and A, C the responses to them (A decays away from row 0,
+// C away from row m-1, as fast as the lines are diagonally dominant). Where every line's |A_i| and
+// |C_i| fall below the unit roundoff within `tip` rows of their end (and the two tips do not
+// meet), the reduce writes z over d and the finish corrects only the tips: the rows between are x
+// already. The dropped terms change no x by more than the roundoff times |x_0| or |x_{m-1}|.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/layout/layout_of.hpp>
@@ -18,6 +25,8 @@
 #include <bandsolve/mpi/partition_parts.hpp>
 
 #include <Kokkos_Core.hpp>
+
+#include <type_traits>
 
 namespace bandsolve::mpi::detail {
 
@@ -34,6 +43,10 @@ struct part_factors {
   bool shared = false;
   Kokkos::View<T*, MemorySpace> r, lo, cf, af;
   Kokkos::View<T* [3], Kokkos::LayoutRight, MemorySpace> first;
+  // -1: the finish runs over every row (af: the forward a'). tip >= 0: the truncated finish (see
+  // above), af holds A_i on rows 1 .. tip and C_i on rows m-1-tip .. m-2 (set by truncate_spikes).
+  index_t tip = -1;
+  KOKKOS_INLINE_FUNCTION bool truncated() const { return tip >= 0; }
   KOKKOS_INLINE_FUNCTION index_t base(index_t s) const {
     const index_t g = offset + s;
     return shared ? 0 : (g / lanes) * m * lanes + g % lanes;
@@ -206,6 +219,69 @@ void share_first_system(const ExecutionSpace& exec, const part_factors<T, Memory
       });
 }
 
+// The rows from its ends within which line s's responses to the interface values (A and C, see
+// the top) stay above the unit roundoff: the largest i with |A_i| above it, or m-1-i with |C_i|
+// above it (0 where none; a value that is not finite counts as above). For m > 2.
+template <class T, class MemorySpace>
+KOKKOS_INLINE_FUNCTION index_t spike_tip_of(const part_factors<T, MemorySpace>& f, index_t s) {
+  using R = real_type_t<T>;
+  const R tol = bandsolve::detail::unit_roundoff<R>();
+  const auto above = [&](const T& v) { return !(bandsolve::detail::magnitude1(v) <= tol); };
+  const index_t m = f.m, L = f.lanes, fb = f.base(s);
+  T A = f.af(fb + (m - 2) * L), C = f.cf(fb + (m - 2) * L);  // row m-2
+  index_t ta = above(A) ? m - 2 : 0, tc = above(C) ? 1 : 0;
+  for (index_t i = m - 3; i >= 1; --i) {
+    const T ci = f.cf(fb + i * L);
+    A = f.af(fb + i * L) - ci * A;
+    C = -ci * C;
+    if (ta == 0 && above(A)) ta = i;
+    if (above(C)) tc = m - 1 - i;
+  }
+  return ta > tc ? ta : tc;
+}
+
+// After factor_parts of every line (of line 0 alone for shared factors, before
+// share_first_system): where the widest tip of the `lines` stored lines (spike_tip_of) leaves
+// rows between the two tips, each line's af on its tips overwritten with A and C and f.tip set to
+// that width (the truncated finish); otherwise f unchanged. For the host passes only (the device
+// passes read af as the forward a').
+template <class ExecutionSpace, class T, class MemorySpace>
+void truncate_spikes(const ExecutionSpace& exec, part_factors<T, MemorySpace>& f,
+                     index_t lines) {
+  const index_t m = f.m;
+  if (m <= 2 || lines <= 0) return;
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  using index = typename range::member_type;
+  const part_factors<T, MemorySpace> g = f;
+  index_t tip = 0;
+  Kokkos::parallel_reduce("bandsolve::mpi::factorize(spike tips)",
+      range(exec, 0, static_cast<index>(lines)),
+      KOKKOS_LAMBDA(const index_t s, index_t& widest) {
+        const index_t t = spike_tip_of(g, s);
+        if (t > widest) widest = t;
+      },
+      Kokkos::Max<index_t>(tip));
+  if (2 * tip > m - 2) return;
+  Kokkos::parallel_for("bandsolve::mpi::factorize(spike tips)",
+      range(exec, 0, static_cast<index>(lines)), KOKKOS_LAMBDA(const index_t s) {
+        const index_t L = g.lanes, fb = g.base(s);
+        T A = g.af(fb + (m - 2) * L), C = g.cf(fb + (m - 2) * L);
+        for (index_t i = m - 2; i >= 1; --i) {
+          if (i < m - 2) {
+            const T ci = g.cf(fb + i * L);
+            A = g.af(fb + i * L) - ci * A;  // af_i read before its row is overwritten
+            C = -ci * C;
+          }
+          if (i <= tip)
+            g.af(fb + i * L) = A;
+          else if (i >= m - 1 - tip)
+            g.af(fb + i * L) = C;
+        }
+      });
+  exec.fence();
+  f.tip = tip;
+}
+
 // Calls g(gd, pre, next) for the NL systems from s0 of d: gd the rows of d (staged for row
 // batches into sd, scratch of m x NL values, else in place with sd the scratch), pre whether to
 // prefetch rows ahead, next: `next` with, when staged, the next pack's rows of d added
@@ -311,11 +387,20 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
     }
     for (int l = 0; l < NL; ++l) rhs(2 * (s0 + l) + 1) = dp[l];
     if (m > 2) {
+      // The backward values are z (the part's solution with both interface values 0): the
+      // truncated finish keeps them in d (row m-2's z is its d', already there).
+      const bool store_z = f.truncated();
       for (int l = 0; l < NL; ++l) dp[l] = sdp[(m - 2) * NL + l];  // row i+1
       for (index_t i = m - 3; i >= 1; --i) {
         const D* const rd = sdp + i * NL;
         if constexpr (on_parts) {
-          backward_rhs_row_parts<NL>(rd, &fcf(0, i), dp);
+          backward_rhs_row_parts<NL>(rd, &fcf(0, i), dp, store_z ? &gd(0, i) : nullptr);
+        } else if (store_z) {
+          BANDSOLVE_SIMD
+          for (int l = 0; l < NL; ++l) {
+            dp[l] = rd[l] - fcf(l, i) * dp[l];
+            gd(l, i) = dp[l];
+          }
         } else {
           BANDSOLVE_SIMD
           for (int l = 0; l < NL; ++l) dp[l] = rd[l] - fcf(l, i) * dp[l];
@@ -326,6 +411,43 @@ KOKKOS_INLINE_FUNCTION void reduce_rhs_pack(const DView& d, const part_factors<T
     }
     for (int l = 0; l < NL; ++l) rhs(2 * (s0 + l)) = dp0[l];
   });
+}
+
+// The truncated finish for NL systems from s0 (f.truncated(), m > 2): the interface values on
+// rows 0 and m-1, x_i = z_i - A_i x_0 on rows 1 .. tip and x_i = z_i - C_i x_{m-1} on rows
+// m-1-tip .. m-2, over the z that the reduce left in d; the rows between hold x already.
+template <int NL, class DView, class T, class MemorySpace, class Interface>
+KOKKOS_INLINE_FUNCTION void finish_tips_pack(const DView& d, const part_factors<T, MemorySpace>& f,
+                                             const Interface& iface, index_t s0,
+                                             const local_part& part) {
+  using D = typename DView::non_const_value_type;
+  const index_t m = part.m;
+  const int k = part.reduced_rows();
+  D x0[static_cast<std::size_t>(NL)], xm[static_cast<std::size_t>(NL)];
+  for (int l = 0; l < NL; ++l) {
+    x0[l] = iface((s0 + l) * k), xm[l] = iface((s0 + l) * k + k - 1);
+    at(d, s0 + l, 0) = x0[l];
+    at(d, s0 + l, m - 1) = xm[l];
+  }
+  const factor_rows<T> spike{f.af.data() + f.base(s0), f.lanes};
+  const index_t tip = f.tip, last = m - 1 - tip;
+  using Layout = layout_of_t<DView>;
+  if constexpr (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) {
+    // A line's rows lie together: each tip is one short run of d.
+    for (int l = 0; l < NL; ++l) {
+      for (index_t i = 1; i <= tip; ++i) at(d, s0 + l, i) -= spike(l, i) * x0[l];
+      for (index_t i = last; i <= m - 2; ++i) at(d, s0 + l, i) -= spike(l, i) * xm[l];
+    }
+  } else {
+    for (index_t i = 1; i <= tip; ++i) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) at(d, s0 + l, i) -= spike(l, i) * x0[l];
+    }
+    for (index_t i = last; i <= m - 2; ++i) {
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) at(d, s0 + l, i) -= spike(l, i) * xm[l];
+    }
+  }
 }
 
 // The finish pass of a factored solve for NL systems from s0: x_i = d'_i - a'_i x_0 - c'_i x_{i+1}
@@ -411,7 +533,13 @@ void finish_factored_parts(const ExecutionSpace& exec, const DView& d,
   for_each_part_pack<layout_of_t<DView>, D>(exec, "bandsolve::mpi::factorization::solve(finish)",
                                             first, count, part, static_cast<D*>(nullptr),
       KOKKOS_LAMBDA(const index_t s0, const int nl, D* scratch) {
-        if (packs && nl == L) {
+        if (f.truncated()) {
+          if (packs && nl == L) {
+            finish_tips_pack<L>(d, f, iface, s0, part);
+          } else {
+            for (int l = 0; l < nl; ++l) finish_tips_pack<1>(d, f, iface, s0 + l, part);
+          }
+        } else if (packs && nl == L) {
           finish_factored_pack<L>(d, f, iface, s0, part, scratch, kept_af.rows(s0));
         } else {
           for (int l = 0; l < nl; ++l)

@@ -103,13 +103,17 @@ KOKKOS_FORCEINLINE_FUNCTION void forward_rhs_row_parts(const T* r, const T* lo, 
     recurrence_row_parts<NL>(lo, dp, r_d, store_parts_twice<P>{real_parts(out), real_parts(d_out)});
 }
 
-// Backward row of the reduce pass: y = u - cf y (u the kept forward d' of the row).
+// Backward row of the reduce pass: y = u - cf y (u the kept forward d' of the row), also stored
+// into out unless null.
 template <int NL, class T, class D>
-KOKKOS_FORCEINLINE_FUNCTION void backward_rhs_row_parts(const D* u, const T* cf, D* y) {
+KOKKOS_FORCEINLINE_FUNCTION void backward_rhs_row_parts(const D* u, const T* cf, D* y, D* out) {
   using P = real_type_t<D>;
   const P* const uv = real_parts(u);
-  recurrence_row_parts<NL>(cf, y, [&](int l, P& ur, P& ui) { ur = uv[2 * l], ui = uv[2 * l + 1]; },
-                           store_nothing{});
+  const auto kept = [&](int l, P& ur, P& ui) { ur = uv[2 * l], ui = uv[2 * l + 1]; };
+  if (out)
+    recurrence_row_parts<NL>(cf, y, kept, store_parts<P>{real_parts(out)});
+  else
+    recurrence_row_parts<NL>(cf, y, kept, store_nothing{});
 }
 
 // Row of the finish pass: x = d' - af x0 - cf x (x the next row's solution, updated to this

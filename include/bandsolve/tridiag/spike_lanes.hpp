@@ -66,12 +66,6 @@ template <class T, int LB>
 inline constexpr index_t spike_tile_chunks_v =
     spike_chains_v<T, LB> > 2 ? spike_chains_v<T, LB> : 2;
 
-// The unit roundoff (half the spacing of the numbers next to 1): spikes below it are dropped.
-template <class T>
-KOKKOS_INLINE_FUNCTION T spike_tolerance() {
-  return sizeof(T) == sizeof(float) ? T(0x1p-24f) : T(0x1p-53);
-}
-
 // The layout of one solve: blocks of `lanes` systems (the last may hold fewer), P chunks each.
 struct spike_plan {
   index_t n = 0, nsys = 0, lanes = 0, blocks = 0, M = 0, P = 0, mlast = 0, items = 0, tips = 0;
@@ -219,7 +213,7 @@ KOKKOS_INLINE_FUNCTION bool spike_truncate(const spike_chunk<T>* ch, index_t m, 
   T* const tc = tile;
   T* const td = tc + m * W;
   T* const tv = td + m * W;
-  const T tol = spike_tolerance<T>();
+  const T tol = unit_roundoff<T>();
   bool clean[spike_lanes_v<K>];
   T cmax[spike_lanes_v<K>], vtail[spike_lanes_v<K>];
   spike_forward<LB, K, Full>(ch, m, tips, tc, td, tv, clean, cmax, vtail);
@@ -621,7 +615,7 @@ bool spike_sample_decays(const AView& a, const BView& b, const CView& c) {
     if (!(abs_real(cp) <= T(1))) return false;
     w *= abs_real(cp);
   }
-  const T tol = spike_tolerance<T>();
+  const T tol = unit_roundoff<T>();
   return abs_real(v) * T(spike_chunk_rows) <= tol && w <= tol;
 }
 
