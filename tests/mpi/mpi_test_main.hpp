@@ -8,6 +8,8 @@
 #include <catch2/catch_session.hpp>
 #include <mpi.h>
 
+#include <cstddef>
+
 namespace bstest_mpi {
 inline long long words_sent = 0;
 
@@ -33,6 +35,15 @@ inline int world_size() {
   int p = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   return p;
+}
+
+// The batches a factorization f keeps of its reduced systems: one where every rank's finish
+// corrects only the tips (f.finish_tip_rows() >= 0 everywhere), else `batches`. Collective.
+template <class Factorization>
+std::size_t expected_batches(const Factorization& f, std::size_t batches) {
+  int truncated = f.finish_tip_rows() >= 0 ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &truncated, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return truncated ? 1 : batches;
 }
 }  // namespace bstest_mpi
 

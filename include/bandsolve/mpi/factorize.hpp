@@ -56,7 +56,8 @@ namespace detail {
 // factorization (a row batch, in HostExecutionSpace's memory). A solve on the host passes reduces,
 // exchanges and finishes one batch after the other, so that a batch's d stays in cache between
 // its two passes (options::batch_bytes_per_thread); other solves take one batch after the other
-// for the exchange alone.
+// for the exchange alone. Factorizations whose finish corrects only the tips on every rank keep
+// one batch.
 template <class T, class HostExecutionSpace, class Algo, class FactorMemorySpace>
 struct factorization_state {
   using memory_space = typename HostExecutionSpace::memory_space;
@@ -264,7 +265,7 @@ class factorization {
     const int k = s_.part.reduced_rows();
     const auto words = static_cast<std::size_t>(nsys * k);
     // Shared factors are one pack, in cache: their af is read where it lies. The truncated
-    // finish reads no forward a'.
+    // finish reads no forward a' (and its factorizations keep one batch: factorize_batches).
     const bool keep_a = !s_.factors.shared && !s_.factors.truncated() && s_.part.m > 2;
     const std::size_t a_values =
         keep_a ? forward_a::values(s_.batch_lines, s_.factors.lanes, s_.part.m) : 0;
@@ -452,9 +453,18 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
     else
       factor_parts(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part);
   });
-  // The host passes finish only the rows near the ends where the coupling dies out there.
-  if constexpr (!DevicePasses)
+  // The host passes finish only the rows near the ends where the coupling dies out there. Where
+  // every rank does, the reduced systems are factored (and each solve exchanged) in one batch:
+  // the batches keep a batch's d in cache for a finish over every row, while the tips come from
+  // memory at any batch size here, and each batch's exchanges wait for the slowest rank (256^3
+  // over 2 ranks on 2 cores: 1.54-1.70x the single-process time in one batch, 1.71-2.05x in
+  // batches of 2 MiB per thread; docs/distributed.md).
+  if constexpr (!DevicePasses) {
     truncate_spikes(exec, s.factors, shared_lines ? index_t(1) : static_cast<index_t>(n_sys));
+    int every_rank_truncated = s.factors.truncated() ? 1 : 0;
+    if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &every_rank_truncated, 1, MPI_INT, MPI_MIN, comm);
+    if (every_rank_truncated) s.batch_lines = static_cast<index_t>(p.nsys);
+  }
   if (shared_lines) share_first_system(exec, f, coef, codes, static_cast<index_t>(n_sys), k);
   exec.fence();
   // The reduced rows' coefficients and the codes in host memory (the same Views on the host).
