@@ -26,9 +26,9 @@ struct options {
   // again from a, b, c, d. A factorization (factorize, factorize_along) on the host passes keeps
   // its reduced systems in batches of as many lines, so that each solve's d stays in cache
   // between its two passes (one batch where every rank's finish corrects only the rows near its
-  // part's ends: factorization::finish_tip_rows). One-shot solves of block lines (solve with algo::block_thomas) on host
-  // spaces batch their lines too, the batch's kept rows and right-hand sides (2m^2 + m nrhs
-  // words per block row) within this many bytes per thread. Each batch costs two collective
+  // part's ends: factorization::finish_tip_rows). One-shot solves of block lines (solve with
+  // algo::block_thomas) on host spaces batch their lines too, the batch's kept rows and
+  // right-hand sides (2m^2 + m nrhs words per block row) within this many bytes per thread. Each batch costs two collective
   // exchanges: with more ranks than cores and an MPI that waits without giving up the core
   // (MPICH; Open MPI with mpi_yield_when_idle 0), each one waits for a scheduler time slice (4
   // ranks on 2 cores: 250 ns per unknown against 3.7), and 0 is the setting to take there. The
