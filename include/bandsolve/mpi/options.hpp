@@ -28,13 +28,14 @@ struct options {
   // between its two passes (one batch where every rank's finish corrects only the rows near its
   // part's ends: factorization::finish_tip_rows). One-shot solves of block lines (solve with
   // algo::block_thomas) on host spaces batch their lines too, the batch's kept rows and
-  // right-hand sides (2m^2 + m nrhs words per block row) within this many bytes per thread. Each batch costs two collective
-  // exchanges: with more ranks than cores and an MPI that waits without giving up the core
-  // (MPICH; Open MPI with mpi_yield_when_idle 0), each one waits for a scheduler time slice (4
-  // ranks on 2 cores: 250 ns per unknown against 3.7), and 0 is the setting to take there. The
-  // time depends on it, the result not (128^3 and 256^3 doubles over 2 ranks of one thread, AMD
-  // EPYC Zen 5 with 1 MiB of L2 per core: 2 and 4 MiB 5-25% faster than 512 KiB and up to 8%
-  // faster than 1 MiB, 8 MiB slower again; docs/distributed.md, "Batch size and kept buffers").
+  // right-hand sides (2m^2 + m nrhs words per block row) within this many bytes per thread.
+  // Each batch costs two collective exchanges: with more ranks than cores and an MPI that waits
+  // without giving up the core (MPICH; Open MPI with mpi_yield_when_idle 0), each one waits for
+  // a scheduler time slice (4 ranks on 2 cores: 250 ns per unknown against 3.7), and 0 is the
+  // setting to take there. The time depends on it, the result not (128^3 and 256^3 doubles over
+  // 2 ranks of one thread, AMD EPYC Zen 5 with 1 MiB of L2 per core: 2 and 4 MiB 5-25% faster
+  // than 512 KiB and up to 8% faster than 1 MiB, 8 MiB slower again; docs/distributed.md,
+  // "Batch size and kept buffers").
   std::size_t batch_bytes_per_thread = std::size_t(2) << 20;
 };
 
