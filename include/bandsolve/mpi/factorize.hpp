@@ -459,12 +459,12 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
   // memory at any batch size here, and each batch's exchanges wait for the slowest rank (256^3
   // over 2 ranks on 2 cores: 1.54-1.70x the single-process time in one batch, 1.71-2.05x in
   // batches of 2 MiB per thread; docs/distributed.md).
-  if constexpr (!DevicePasses) {
+  // Every rank takes part in the agreement, whichever passes it runs.
+  if constexpr (!DevicePasses)
     truncate_spikes(exec, s.factors, shared_lines ? index_t(1) : static_cast<index_t>(n_sys));
-    int every_rank_truncated = s.factors.truncated() ? 1 : 0;
-    if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &every_rank_truncated, 1, MPI_INT, MPI_MIN, comm);
-    if (every_rank_truncated) s.batch_lines = static_cast<index_t>(p.nsys);
-  }
+  int every_rank_truncated = s.factors.truncated() ? 1 : 0;
+  if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &every_rank_truncated, 1, MPI_INT, MPI_MIN, comm);
+  if (every_rank_truncated) s.batch_lines = static_cast<index_t>(p.nsys);
   if (shared_lines) share_first_system(exec, f, coef, codes, static_cast<index_t>(n_sys), k);
   exec.fence();
   // The reduced rows' coefficients and the codes in host memory (the same Views on the host).
