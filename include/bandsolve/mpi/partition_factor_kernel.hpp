@@ -17,7 +17,7 @@
 // C away from row m-1, as fast as the lines are diagonally dominant). Where every line's |A_i| and
 // |C_i| fall below the unit roundoff within `tip` rows of their end (and the two tips do not
 // meet), the reduce writes z over d and the finish corrects only the tips: the rows between are x
-// already. The dropped terms change no x by more than the roundoff times |x_0| or |x_{m-1}|.
+// already. The dropped terms change no x by more than the roundoff times |x_0| + |x_{m-1}|.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/layout/layout_of.hpp>
