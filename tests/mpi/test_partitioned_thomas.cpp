@@ -420,9 +420,11 @@ void check_truncated_finish() {
   bmpi::options batches;
   batches.batch_bytes_per_thread = 1;
   for (const auto& opts : {bmpi::options{}, batches}) {
+    // Every rank truncates: one batch where batch_bytes_per_thread asks for 3 (expected_batches).
+    const std::size_t kept = opts.batch_bytes_per_thread == 1 ? 3 : 0;
     const std::ptrdiff_t tip =
         run_factored<Layout>(Kokkos::DefaultHostExecutionSpace(), lines<T>{nsys, N, {}}, sizes,
-                             opts, ok);
+                             opts, ok, kept);
     CHECK(tip >= 1);
     CHECK(2 * tip <= static_cast<std::ptrdiff_t>(m) - 2);
     const std::ptrdiff_t ring_tip = run_factored<Layout, bandsolve::algo::periodic>(
