@@ -1066,4 +1066,140 @@ TEMPLATE_TEST_CASE("tiny row systems back to back: LAPACK's solution and info co
 
 #undef BSTEST_SCALARS
 
+// ---------------------------------------------------------------------------------------------
+// New matrices of the same shape factored in place.
+
+// refactor: the new matrices' factors in the factorization's own storage (a copy made before
+// sees them), the same packs and kernels as a fresh factorization of them (bitwise the same
+// solutions), info codes of a zero pivot set and cleared again.
+TEMPLATE_LIST_TEST_CASE("refactor factors new matrices into the factorization's storage",
+                        "[thomas][factorize][refactor]", layout_scalar_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {1, 1}, {2, 7}, {3, 9}, {17, 33}, {64, 17}, {300, 65}, {5, 0}};
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    std::uint32_t seed = 4100;
+    for (const auto& shape : shapes) {
+      const std::size_t n = shape.first, nsys = shape.second;
+      INFO(bstest::layout_name<Layout>() << ", " << exec_name<Exec>() << ", n = " << n
+                                         << ", nsys = " << nsys);
+      const auto p1 = bstest::random_dominant<T>(nsys, n, seed++);
+      auto p2 = bstest::random_dominant<T>(nsys, n, seed++);
+      std::vector<int> codes2(nsys, 0);
+      if (nsys > 1) {
+        p2.b[1 * n] = T(0);  // system 1's first pivot
+        codes2[1] = 1;
+      }
+      auto D1 = upload<Layout, Exec>(p1);
+      auto D2 = upload<Layout, Exec>(p2);
+      auto f = bandsolve::factorize(exec, thomas{}, D1.a, D1.b, D1.c, nsys);
+      const auto shared = f;  // shares f's storage
+      f.refactor(exec, D2.a, D2.b, D2.c);
+      const auto g = bandsolve::factorize(exec, thomas{}, D2.a, D2.b, D2.c, nsys);
+      exec.fence();
+      CHECK(shared.storage_bytes() == g.storage_bytes());
+      CHECK(bstest::info_to_host(shared.info()) == codes2);
+      const auto rhs = bstest::random_rhs<T>(nsys, n, 5000u + seed);
+      auto d_shared = bstest::to_device<Layout, T, Mem>("d_shared", rhs, nsys, n);
+      auto d_fresh = bstest::to_device<Layout, T, Mem>("d_fresh", rhs, nsys, n);
+      shared.solve(exec, d_shared);
+      g.solve(exec, d_fresh);
+      exec.fence();
+      CHECK(bstest::bitwise_equal(bstest::to_host(d_shared, nsys), bstest::to_host(d_fresh, nsys)));
+      // Back to the first matrices: the zero pivot's code cleared, LAPACK's solution.
+      f.refactor(exec, D1.a, D1.b, D1.c);
+      f.solve(exec, D1.d);
+      exec.fence();
+      CHECK(bstest::info_to_host(shared.info()) == std::vector<int>(nsys, 0));
+      CHECK(bstest::max_rel_diff(bstest::to_host(D1.d, nsys), bstest::reference_solve(p1), nsys,
+                                 n) <= bstest::lapack_tol<T>());
+    }
+  });
+}
+
+// Gathered packs of one tile (long rows) and strided Views whose strides differ from the ones
+// factored: refactor keeps the stored packs, which read rows of any stride.
+TEMPLATE_TEST_CASE("refactor keeps the stored packs for Views of other strides",
+                   "[thomas][factorize][refactor][strided]", float, double) {
+  using T = TestType;
+  const set_for_scope<std::size_t> limit(bandsolve::detail::factored_gather_whole_bytes, 0);
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+    std::uint32_t seed = 4300;
+    for (const std::size_t n : {3, 300}) {
+      for (const std::size_t nsys : {5, 20, 65}) {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
+        const auto p1 = bstest::random_dominant<T>(nsys, n, seed++);
+        const auto p2 = bstest::random_dominant<T>(nsys, n, seed++);
+        // Factored from rows at unit stride (a row array as a strided View) ...
+        using Rows = Kokkos::View<T**, Kokkos::LayoutRight, Mem>;
+        Rows ra("ra", nsys, n), rb("rb", nsys, n), rc("rc", nsys, n);
+        bstest::fill(ra, p1.a, nsys);
+        bstest::fill(rb, p1.b, nsys);
+        bstest::fill(rc, p1.c, nsys);
+        const auto whole = std::make_pair(std::size_t(0), nsys);
+        const auto all_rows = std::make_pair(std::size_t(0), n);
+        auto f = bandsolve::factorize(exec, thomas{}, Sub(Kokkos::subview(ra, whole, all_rows)),
+                                      Sub(Kokkos::subview(rb, whole, all_rows)),
+                                      Sub(Kokkos::subview(rc, whole, all_rows)));
+        // ... refactored from every other system of column arrays (rows at stride 2 nsys).
+        using Big = Kokkos::View<T***, Kokkos::LayoutLeft, Mem>;
+        Big A("A", 2, nsys, n), B("B", 2, nsys, n), C("C", 2, nsys, n), D("D", 2, nsys, n);
+        const Sub a(Kokkos::subview(A, 0, Kokkos::ALL, Kokkos::ALL)),
+            b(Kokkos::subview(B, 0, Kokkos::ALL, Kokkos::ALL)),
+            c(Kokkos::subview(C, 0, Kokkos::ALL, Kokkos::ALL)),
+            d(Kokkos::subview(D, 0, Kokkos::ALL, Kokkos::ALL));
+        bstest::fill(a, p2.a, nsys);
+        bstest::fill(b, p2.b, nsys);
+        bstest::fill(c, p2.c, nsys);
+        bstest::fill(d, p2.d, nsys);
+        const std::size_t bytes = f.storage_bytes();
+        f.refactor(exec, a, b, c);
+        f.solve(exec, d);
+        exec.fence();
+        CHECK(f.storage_bytes() == bytes);
+        CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nsys, 0));
+        CHECK(bstest::max_rel_diff(bstest::to_host(d, nsys), bstest::reference_solve(p2), nsys,
+                                   n) <= bstest::lapack_tol<T>());
+      }
+    }
+  });
+}
+
+TEST_CASE("refactor checks its arguments against what was factored", "[thomas][refactor][errors]") {
+  using Catch::Matchers::Equals;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  V a("a", 4, 9), b("b", 4, 9), c("c", 4, 9);
+  Kokkos::deep_copy(b, 4.0);
+  auto f = bandsolve::factorize(exec, thomas{}, a, b, c);
+  V a8("a8", 4, 8), b8("b8", 4, 8), c8("c8", 4, 8);
+  CHECK_THROWS_WITH(f.refactor(exec, a8, b8, c8),
+                    Equals("bandsolve::thomas_factorization::refactor: b has 8 rows but the "
+                           "factorization has 9"));
+  V a5("a5", 5, 9), b5("b5", 5, 9), c5("c5", 5, 9);
+  CHECK_THROWS_WITH(f.refactor(exec, a5, b5, c5),
+                    Equals("bandsolve::thomas_factorization::refactor: b holds 5 systems but the "
+                           "factorization has 4"));
+  CHECK_THROWS_WITH(f.refactor(exec, a8, b, c),
+                    Catch::Matchers::StartsWith("bandsolve::thomas_factorization::refactor: "));
+  bandsolve::thomas_factorization<double, bandsolve::layout::row,
+                                  Kokkos::DefaultHostExecutionSpace>
+      empty;
+  CHECK_THROWS_WITH(empty.refactor(exec, a, b, c),
+                    Equals("bandsolve::thomas_factorization::refactor: this factorization is "
+                           "empty (default-constructed)"));
+  // After the refused calls the factorization still holds the first matrices.
+  V d("d", 4, 9);
+  Kokkos::deep_copy(d, 8.0);
+  f.solve(exec, d);
+  exec.fence();
+  CHECK(d(3, 4) == 2.0);
+}
+
 }  // namespace test_thomas

@@ -55,6 +55,7 @@
 
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace bandsolve {
 
@@ -590,6 +591,13 @@ class thomas_factorization {
   // Bytes of the stored factors (r, l and c').
   std::size_t storage_bytes() const { return 3 * r_.span() * sizeof(Scalar); }
 
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout and Scalar) into this factorization's storage and packs: no allocation, no fresh
+  // pages. Same factors and info codes as factorize; enqueued on exec, not fenced. Copies of a
+  // factorization share its storage and see the new factors.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
+
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
   // fenced. Systems whose info is not 0 get inf/NaN.
@@ -701,7 +709,82 @@ void thomas_factor_kernel(const ExecutionSpace& exec, const AView& a, const BVie
         for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
       });
 }
+
+// Whether the rows of a, b and c are lane-contiguous (the factor kernels read them as lanes),
+// and whether their rows have unit stride (factor_pack_width's arguments).
+template <class Layout, class AView, class BView, class CView>
+std::pair<bool, bool> thomas_factor_rows(const AView& a, const BView& b, const CView& c) {
+  const bool lanes = uses_lane_rows<Layout>(a) && uses_lane_rows<Layout>(b) &&
+                     uses_lane_rows<Layout>(c);
+  bool unit_rows = true;
+  if constexpr (std::is_same_v<Layout, layout::strided>)
+    unit_rows = a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1;
+  return {lanes, unit_rows};
+}
+
+// Thomas's factors of the ns systems of n rows in a, b, c into r, lo and cp, packs of
+// r.extent(2) systems (a width of Result::factor_pack_width, whatever the strides of a, b and
+// c: each kernel reads rows as lanes or gathers them), and their info codes. Enqueued on exec.
+template <class Result, class Layout, class T, class ExecutionSpace, class AView, class BView,
+          class CView, class FactorView, class InfoView>
+void thomas_factor_into(const ExecutionSpace& exec, const AView& a, const BView& b,
+                        const CView& c, index_t n, index_t ns, bool lanes, const FactorView& r,
+                        const FactorView& lo, const FactorView& cp, const InfoView& info) {
+  if (ns == 0 || n == 0) return;
+  const index_t width = static_cast<index_t>(r.extent(2));
+  const index_t npacks = static_cast<index_t>(r.extent(0));
+  if (width == 1) {
+    thomas_factor_kernel<Layout, one_system_packing, T>(exec, a, b, c, n, ns, npacks, true, r, lo,
+                                                        cp, info);
+    return;
+  }
+  if constexpr (Result::has_long_packs) {
+    if (width == Result::long_pack_width) {
+      thomas_factor_kernel<Layout, long_row_one_shot_packing<T>, T>(exec, a, b, c, n, ns, npacks,
+                                                                    false, r, lo, cp, info);
+      return;
+    }
+  }
+  if constexpr (Result::has_narrow_packs) {
+    if (width == Result::narrow_pack_width) {
+      thomas_factor_kernel<Layout, column_narrow_packing<T>, T>(exec, a, b, c, n, ns, npacks,
+                                                                lanes, r, lo, cp, info);
+      return;
+    }
+  }
+  thomas_factor_kernel<Layout, sweep_packing<Layout, T>, T>(exec, a, b, c, n, ns, npacks, lanes,
+                                                            r, lo, cp, info);
+}
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void thomas_factorization<Scalar, Layout, ExecutionSpace>::refactor(const ExecutionSpace& exec,
+                                                                    const AView& a,
+                                                                    const BView& b,
+                                                                    const CView& c) {
+  detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
+  static_assert(std::is_same_v<layout_of_t<BView>, Layout> &&
+                    std::is_same_v<typename BView::non_const_value_type, Scalar>,
+                "bandsolve::thomas_factorization::refactor: a, b and c must be Views of the "
+                "layout and scalar type that were factored");
+  const std::string fn = "bandsolve::thomas_factorization::refactor";
+  if (!initialized_)
+    detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+  detail::check_same_shape(fn, "a", a, "b", b);
+  detail::check_same_shape(fn, "c", c, "b", b);
+  if (static_cast<index_t>(rows(b)) != n_)
+    detail::throw_invalid_argument(fn, "b has ", rows(b), " rows but the factorization has ", n_);
+  constexpr index_t user_width =
+      detail::is_interleaved_v<Layout> ? detail::sweep_packing<Layout, Scalar>::W : 1;
+  const index_t expected = ((nsys_ + user_width - 1) / user_width) * user_width;
+  if (static_cast<index_t>(capacity(b)) != expected)
+    detail::throw_invalid_argument(fn, "b holds ", capacity(b),
+                                   " systems but the factorization has ", nsys_);
+  const bool lanes = detail::thomas_factor_rows<Layout>(a, b, c).first;
+  detail::thomas_factor_into<thomas_factorization, Layout, Scalar>(exec, a, b, c, n_, nsys_,
+                                                                   lanes, r_, l_, cp_, info_);
+}
 
 // Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
 // (for interleaved packs, give the real number of systems to leave padding lanes out of info).
@@ -737,11 +820,7 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
                   "bandsolve::factorize(thomas): a host backend runs only on its own execution "
                   "space");
     const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
-    const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&
-                       detail::uses_lane_rows<Layout>(c);
-    bool unit_rows = true;
-    if constexpr (std::is_same_v<Layout, layout::strided>)
-      unit_rows = a.stride(1) == 1 && b.stride(1) == 1 && c.stride(1) == 1;
+    const auto [lanes, unit_rows] = detail::thomas_factor_rows<Layout>(a, b, c);
     const index_t width = result_type::factor_pack_width(nsys, n, lanes, unit_rows,
                                                          detail::concurrency_of(exec));
     const index_t npacks = (ns + width - 1) / width;
@@ -755,29 +834,8 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
     const Kokkos::View<int*, typename result_type::memory_space> info(
         Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
     auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);
-    if (ns == 0 || n == 0) return f;
-
-    if (width == 1) {
-      detail::thomas_factor_kernel<Layout, detail::one_system_packing, T>(exec, a, b, c, n, ns,
-                                                                          npacks, true, r, lo, cp,
-                                                                          info);
-      return f;
-    }
-    if constexpr (result_type::has_long_packs) {
-      if (width == result_type::long_pack_width) {
-        detail::thomas_factor_kernel<Layout, detail::long_row_one_shot_packing<T>, T>(
-            exec, a, b, c, n, ns, npacks, false, r, lo, cp, info);
-        return f;
-      }
-    }
-    if constexpr (result_type::has_narrow_packs) {
-      if (width == result_type::narrow_pack_width) {
-        detail::thomas_factor_kernel<Layout, detail::column_narrow_packing<T>, T>(
-            exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
-        return f;
-      }
-    }
-    detail::thomas_factor_kernel<Layout, P, T>(exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
+    detail::thomas_factor_into<result_type, Layout, T>(exec, a, b, c, n, ns, lanes, r, lo, cp,
+                                                       info);
     return f;
   }
 }
