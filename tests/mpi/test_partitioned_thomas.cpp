@@ -62,6 +62,7 @@ struct lines {
   bool periodic = false;
   std::vector<std::size_t> ring_rows = {};
   bool shared = false;  // every line has line 0's a, b, c (its own d)
+  std::size_t matrices = 0;  // another value: other matrices (the hashes of line s + 7919 matrices)
   T coef(std::size_t s, std::size_t g, int which) const {  // 0: a, 1: b, 2: c, 3: d
     if (which == 3) return static_cast<T>(hashed(s, g, rhs));
     return matrix_row(s, g)[static_cast<std::size_t>(which)];
@@ -80,6 +81,7 @@ struct lines {
     if (!ring_rows.empty())
       for (const auto t : ring_rows)
         if (t == s) return {T(0), T(1), T(-1)};
+    s += 7919 * matrices;
     const double a = g == 0 && !periodic ? 0.0 : hashed(s, g, 0),
                  c = g + 1 == N && !periodic ? 0.0 : hashed(s, g, 2);
     const double b = std::abs(a) + std::abs(c) + 1.5 + 0.5 * hashed(s, g, 1);
@@ -667,6 +669,139 @@ TEST_CASE("mpi::factorize, then solves of two right-hand sides", "[mpi]") {
     run_factored<layout::strided>(rank_space(), lines<double>{150, N, {}, {1, 140}}, sizes,
                                   batches, codes, 3);
   }
+}
+
+// Factorizes the lines `first` split as `sizes`, refactors the factorization with `then` (the
+// same shape), and solves `then`'s right-hand side with a copy made before: the parts' factors
+// in the storage of the first (the same layout), `then`'s info codes and solution; then back to
+// `first`. Returns the finish tips of the two factorizations.
+template <class Layout, class Algo = bandsolve::algo::thomas, passes Path = passes::host, class T,
+          class Exec>
+std::pair<std::ptrdiff_t, std::ptrdiff_t> run_refactored(const Exec& exec, const lines<T>& first,
+                                                         const lines<T>& then,
+                                                         const std::vector<std::size_t>& sizes,
+                                                         const bmpi::options& opts,
+                                                         const std::vector<int>& then_info) {
+  const auto [g0, m] = my_rows(sizes);
+  const double tol = 100 * std::numeric_limits<T>::epsilon();
+  auto a = local_view<Layout>("a", first, g0, m, 0), b = local_view<Layout>("b", first, g0, m, 1),
+       c = local_view<Layout>("c", first, g0, m, 2);
+  auto f = [&] {
+    if constexpr (Path == passes::device)
+      return bmpi::factorize(exec, MPI_COMM_WORLD, Algo{}, a, b, c, first.nsys, opts,
+                             bandsolve::backend::device{});
+    else
+      return bmpi::factorize(exec, MPI_COMM_WORLD, Algo{}, a, b, c, first.nsys, opts);
+  }();
+  const std::ptrdiff_t first_tip = f.finish_tip_rows();
+  const auto copy = f;
+  const T* const stored = f.parts_factors().r.data();
+  auto a2 = local_view<Layout>("a2", then, g0, m, 0), b2 = local_view<Layout>("b2", then, g0, m, 1),
+       c2 = local_view<Layout>("c2", then, g0, m, 2);
+  f.refactor(exec, a2, b2, c2);
+  CHECK(f.parts_factors().r.data() == stored);
+  CHECK(copy.parts_factors().r.data() == stored);
+  CHECK(std::vector<int>(copy.info().data(), copy.info().data() + then.nsys) == then_info);
+  const std::ptrdiff_t then_tip = copy.finish_tip_rows();
+  auto d2 = local_view<Layout>("d2", then, g0, m, 3);
+  copy.solve(exec, d2);
+  CHECK(max_error(then, d2, g0, m) <= tol);
+  // The first lines again: their codes (every line solved) and solution.
+  f.refactor(exec, a, b, c);
+  CHECK(f.finish_tip_rows() == first_tip);
+  CHECK(std::vector<int>(f.info().data(), f.info().data() + first.nsys) ==
+        std::vector<int>(first.nsys, 0));
+  auto d = local_view<Layout>("d", first, g0, m, 3);
+  f.solve(exec, d);
+  CHECK(max_error(first, d, g0, m) <= tol);
+  return {first_tip, then_tip};
+}
+
+TEST_CASE("mpi::factorization::refactor factors new lines into the factorization's storage",
+          "[mpi]") {
+  using thomas = bandsolve::algo::thomas;
+  using periodic = bandsolve::algo::periodic;
+  const int P = world_size();
+  for (const split kind : {split::even, split::alternate_two_one}) {
+    const auto sizes = parts(kind, P);
+    std::size_t N = 0;
+    for (const auto m : sizes) N += m;
+    for (const std::size_t nsys : {std::size_t(1), std::size_t(37)}) {
+      INFO(P << " ranks, split " << split_name(kind) << ", nsys " << nsys);
+      lines<double> first{nsys, N, {}}, then{nsys, N, {}};
+      then.matrices = 1;
+      lines<float> first_f{nsys, N, {}}, then_f{nsys, N, {}};
+      then_f.matrices = 1;
+      const std::vector<int> ok(nsys, 0);
+      const bmpi::options opts;
+      run_refactored<layout::row>(Kokkos::DefaultHostExecutionSpace(), first, then, sizes, opts,
+                                  ok);
+      run_refactored<layout::column>(rank_space(), first_f, then_f, sizes, opts, ok);
+      run_refactored<layout::interleaved<4>>(rank_space(), first, then, sizes, opts, ok);
+      run_refactored<layout::strided>(rank_space(), first_f, then_f, sizes, opts, ok);
+      auto ring = periodic_lines<double>(nsys, N), ring_then = periodic_lines<double>(nsys, N);
+      ring_then.matrices = 1;
+      run_refactored<layout::row, periodic>(rank_space(), ring, ring_then, sizes, opts, ok);
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+      run_refactored<layout::column, thomas, passes::device>(rank_space(), first, then, sizes,
+                                                             opts, ok);
+#endif
+    }
+  }
+  // Parts whose coupling dies out (the truncated finish, one batch) refactored with a singular
+  // line (a zero row in rank 1's tip: that rank keeps the full finish, and the reduced systems
+  // go in the 3 batches the options ask for), and back.
+  const std::size_t nsys = 150, m = 256, N = m * static_cast<std::size_t>(P);
+  const std::vector<std::size_t> sizes(static_cast<std::size_t>(P), m);
+  bmpi::options batches;
+  batches.batch_bytes_per_thread = 1;
+  lines<double> then{nsys, N, {{70, m + 2}}};
+  then.matrices = 1;
+  std::vector<int> codes(nsys, 0);
+  if (P > 1) codes[70] = static_cast<int>(m) + 3;
+  const auto [first_tip, then_tip] = run_refactored<layout::row>(
+      rank_space(), lines<double>{nsys, N, {}}, then, sizes, batches, codes);
+  CHECK(first_tip >= 1);
+  if (P > 1 && world_rank() == 1) CHECK(then_tip == -1);
+}
+
+TEST_CASE("mpi::factorization::refactor: a shape unlike the factored one on one rank makes every "
+          "rank throw", "[mpi]") {
+  const int P = world_size(), me = world_rank();
+  const int bad = P - 1;
+  const std::string who = "bandsolve::mpi::factorization::refactor: rank " + std::to_string(bad) +
+                          " of " + std::to_string(P) + ": ";
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const std::size_t nsys = 3, m = 4;
+  V a("a", nsys, m), b("b", nsys, m), c("c", nsys, m), d("d", nsys, m);
+  Kokkos::deep_copy(b, 4.0);
+  auto f = bmpi::factorize(rank_space(), MPI_COMM_WORLD, a, b, c);
+  SECTION("a row more on the last rank") {
+    V a5("a", nsys, m + 1), b5("b", nsys, m + 1), c5("c", nsys, m + 1);
+    const auto [msg, same] = agreed_message(thrown_message([&] {
+      if (me == bad)
+        f.refactor(rank_space(), a5, b5, c5);
+      else
+        f.refactor(rank_space(), a, b, c);
+    }));
+    CHECK(same);
+    CHECK(msg == who + "b has 5 rows on this rank but the factorization has 4");
+  }
+  SECTION("a system more on the last rank") {
+    V a4("a", nsys + 1, m), b4("b", nsys + 1, m), c4("c", nsys + 1, m);
+    const auto [msg, same] = agreed_message(thrown_message([&] {
+      if (me == bad)
+        f.refactor(rank_space(), a4, b4, c4);
+      else
+        f.refactor(rank_space(), a, b, c);
+    }));
+    CHECK(same);
+    CHECK(msg == who + "b holds 4 systems but the factorization has 3");
+  }
+  // The factorization is unchanged: b = 4 on every row, d = 8 gives x = 2.
+  Kokkos::deep_copy(d, 8.0);
+  f.solve(rank_space(), d);
+  CHECK(d(2, 3) == 2.0);
 }
 
 // Calls f(kind, sizes, N, nsys, opts) for every split of the rows over the ranks (N rows in

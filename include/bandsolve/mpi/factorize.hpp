@@ -6,6 +6,7 @@
 //   auto f = bandsolve::mpi::factorize(exec, comm, algo::periodic{}, a, b, c[, nsys][, opts]);
 //   f.info();            // agreed info codes (host View), the same on every rank
 //   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
+//   f.refactor(exec, a, b, c);  // new matrices of the same shape, in f's storage
 //
 // Each rank keeps its parts' factors (4 values per row); the ranks that solve reduced systems
 // keep their single-process factorizations (Thomas, or periodic for periodic lines). A solve then
@@ -40,6 +41,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -77,6 +79,7 @@ struct factorization_state {
   // Of the lines solved here, per batch (none where no line of the batch is solved here).
   std::vector<std::optional<reduced_factorization>> reduced;
   Kokkos::View<int*, Kokkos::HostSpace> info;
+  options opts;  // what it was factored with (refactor takes them again)
 };
 
 }  // namespace detail
@@ -102,32 +105,35 @@ class factorization {
   using reduced_factorization = typename state::reduced_factorization;
 
   factorization() = default;
-  explicit factorization(state s) : s_(std::move(s)), initialized_(true) {}
+  explicit factorization(state s)
+      : s_(std::make_shared<state>(std::move(s))), initialized_(true) {}
 
-  std::size_t nsys() const { return s_.p.nsys; }
+  std::size_t nsys() const { return s_->p.nsys; }
   // Rows this rank holds of every system.
-  std::size_t rows() const { return static_cast<std::size_t>(s_.part.m); }
-  exchange scheme() const { return s_.scheme; }
+  std::size_t rows() const { return static_cast<std::size_t>(s_->part.m); }
+  exchange scheme() const { return s_->scheme; }
   // Batches of lines the reduced systems were factored in (see factorization_state).
-  std::size_t batches() const { return s_.routers.size(); }
+  std::size_t batches() const { return s_->routers.size(); }
   // Bytes of the factors this rank keeps of its parts (4 values per row and line, or per row
   // only when every line has the same coefficients: factorize_along with rank-1 a, b, c).
   std::size_t storage_bytes() const {
-    const auto& f = s_.factors;
+    const auto& f = s_->factors;
     return sizeof(T) * (f.r.extent(0) + f.lo.extent(0) + f.cf.extent(0) + f.af.extent(0) +
                         3 * f.first.extent(0));
   }
   // Whether the local passes are the device backend's (a GPU space, or backend::device{}).
-  bool on_device_backend() const { return s_.device_passes; }
+  bool on_device_backend() const { return s_->device_passes; }
   // Rows at each end of this rank's parts that a solve's finish corrects, where the coupling to
   // the interface values falls below the unit roundoff within them on every line (the rows
   // between are final after the reduce); -1 where the finish runs over every row.
-  std::ptrdiff_t finish_tip_rows() const { return s_.factors.tip; }
+  std::ptrdiff_t finish_tip_rows() const { return s_->factors.tip; }
   // Lines per pack of the stored factors: a host pass of packs of L lines reads them as packs
   // when L divides this (otherwise one line at a time).
-  std::size_t factor_pack_lines() const { return static_cast<std::size_t>(s_.factors.lanes); }
+  std::size_t factor_pack_lines() const { return static_cast<std::size_t>(s_->factors.lanes); }
   // Per-system info codes, the same on every rank (see solve.hpp).
-  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_.info; }
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_->info; }
+  // The stored factors of this rank's parts (partition_factor_kernel.hpp).
+  const detail::part_factors<T, factor_memory_space>& parts_factors() const { return s_->factors; }
 
   // Collective over the factorization's communicator. d: this rank's rows, same rows and system
   // slots as factored, any batch layout, of the factored scalar type or, for real lines,
@@ -140,9 +146,9 @@ class factorization {
                   "bandsolve::mpi::factorization::solve: d must be a non-const View of the "
                   "factored scalar type, or of Kokkos::complex of it for real lines");
     agree_on_rhs(d);
-    if (s_.p.nsys == 0) return;
+    if (s_->p.nsys == 0) return;
     if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
-      if (!s_.device_passes && s_.routers.size() > 1) {
+      if (!s_->device_passes && s_->routers.size() > 1) {
         solve_host_batches<D>(exec, [&](index_t first, index_t count, const auto& g) {
           g(index_t(0), d, first, count);
         });
@@ -150,10 +156,20 @@ class factorization {
       }
     }
     solve_batches<D>(exec,
-                     [&](const auto& g) { g(index_t(0), static_cast<index_t>(s_.p.nsys), d); });
+                     [&](const auto& g) { g(index_t(0), static_cast<index_t>(s_->p.nsys), d); });
   }
 
-  MPI_Comm comm() const { return s_.comm; }
+  MPI_Comm comm() const { return s_->comm; }
+
+  // Collective over the factorization's communicator. Factors new lines of the shape factored
+  // (on every rank the same rows and system slots; Views of T, any batch layout) with the
+  // options of the first factorization, into this factorization's storage of the parts' factors
+  // (4 values per row) where the layout's pack width is the stored one (the same layout): no
+  // allocation, no fresh pages there. The reduced systems are factored anew (a few values per
+  // line). Arguments are checked collectively; on a throw the factorization is unchanged.
+  // Copies of a factorization share it: every copy solves with the new factors.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
 
  private:
   // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is
@@ -165,10 +181,10 @@ class factorization {
       bandsolve::detail::throw_invalid_argument(
           fn, "this factorization is empty (default-constructed)");
     using D = typename DView::non_const_value_type;
-    detail::agree_on_arguments(fn, s_.comm, detail::scalar_code<D>(), [&] {
-      bandsolve::detail::check_factored_rhs<layout_of_t<DView>>(fn, d, s_.part.m,
-                                                                static_cast<index_t>(s_.p.nsys));
-      return std::pair<std::size_t, std::size_t>(s_.p.nsys, bandsolve::rows(d));
+    detail::agree_on_arguments(fn, s_->comm, detail::scalar_code<D>(), [&] {
+      bandsolve::detail::check_factored_rhs<layout_of_t<DView>>(fn, d, s_->part.m,
+                                                                static_cast<index_t>(s_->p.nsys));
+      return std::pair<std::size_t, std::size_t>(s_->p.nsys, bandsolve::rows(d));
     });
   }
 
@@ -188,9 +204,9 @@ class factorization {
     using carve = detail::carved_buffer<memory_space>;
     constexpr bool host_space = detail::runs_on_host_v<ExecutionSpace>;
     constexpr bool host_memory = std::is_same_v<factor_memory_space, memory_space>;
-    const bool host_passes = host_space && !s_.device_passes;
-    const int k = s_.part.reduced_rows();
-    const auto words = static_cast<std::size_t>(s_.p.nsys) * static_cast<std::size_t>(k);
+    const bool host_passes = host_space && !s_->device_passes;
+    const int k = s_->part.reduced_rows();
+    const auto words = static_cast<std::size_t>(s_->p.nsys) * static_cast<std::size_t>(k);
     // Every buffer of the call from kept ones (staging.hpp): no allocation, no fresh page. The
     // device buffer is taken before the host staging, in the one-shot solve's order, so that two
     // threads taking both cannot wait on each other.
@@ -200,7 +216,7 @@ class factorization {
       device.emplace(exec, "bandsolve::mpi::factorization::solve",
                      2 * detail::carved_buffer<factor_memory_space>::template bytes_for<D>(words));
     std::size_t routed = 0;
-    for (const auto& router : s_.routers)
+    for (const auto& router : s_->routers)
       routed = std::max(routed, router.template staging_bytes<D>(1, 1));
     detail::host_staging<factor_memory_space> staging(
         "bandsolve::mpi::factorization::solve staging",
@@ -222,29 +238,29 @@ class factorization {
       const buffer batch_rhs(rhs.data() + first * k, static_cast<std::size_t>(lines * k));
       if constexpr (host_space) {
         if (host_passes) {
-          detail::reduce_rhs(exec, d, s_.factors.from(first), batch_rhs, index_t(0), lines,
-                             s_.part);
+          detail::reduce_rhs(exec, d, s_->factors.from(first), batch_rhs, index_t(0), lines,
+                             s_->part);
           return;
         }
       }
-      detail::reduce_rhs_device(exec, d, s_.factors.from(first), batch_rhs, lines, s_.part);
+      detail::reduce_rhs_device(exec, d, s_->factors.from(first), batch_rhs, lines, s_->part);
     });
     if constexpr (!host_memory) Kokkos::deep_copy(exec, host_rhs, rhs);
     exec.fence();
-    for (std::size_t b = 0; b < s_.routers.size(); ++b)
+    for (std::size_t b = 0; b < s_->routers.size(); ++b)
       solve_reduced(detail::host_execution_of(exec), b, host_rhs, host_iface, &host);
     if constexpr (!host_memory) Kokkos::deep_copy(exec, iface, host_iface);
     for_each_batch([&](index_t first, index_t lines, const auto& d) {
       const buffer batch_iface(iface.data() + first * k, static_cast<std::size_t>(lines * k));
       if constexpr (host_space) {
         if (host_passes) {
-          detail::finish_factored_parts(exec, d, s_.factors.from(first), batch_iface, index_t(0),
-                                        lines, s_.part);
+          detail::finish_factored_parts(exec, d, s_->factors.from(first), batch_iface, index_t(0),
+                                        lines, s_->part);
           return;
         }
       }
-      detail::finish_factored_device(exec, d, s_.factors.from(first), batch_iface, lines,
-                                     s_.part);
+      detail::finish_factored_device(exec, d, s_->factors.from(first), batch_iface, lines,
+                                     s_->part);
     });
     exec.fence();
   }
@@ -261,14 +277,14 @@ class factorization {
     using buffer = Kokkos::View<D*, memory_space>;
     using carve = detail::carved_buffer<memory_space>;
     using forward_a = detail::batch_forward_a<T>;
-    const index_t nsys = static_cast<index_t>(s_.p.nsys);
-    const int k = s_.part.reduced_rows();
+    const index_t nsys = static_cast<index_t>(s_->p.nsys);
+    const int k = s_->part.reduced_rows();
     const auto words = static_cast<std::size_t>(nsys * k);
     // Shared factors are one pack, in cache: their af is read where it lies. The truncated
     // finish reads no forward a' (and its factorizations keep one batch: factorize_batches).
-    const bool keep_a = !s_.factors.shared && !s_.factors.truncated() && s_.part.m > 2;
+    const bool keep_a = !s_->factors.shared && !s_->factors.truncated() && s_->part.m > 2;
     const std::size_t a_values =
-        keep_a ? forward_a::values(s_.batch_lines, s_.factors.lanes, s_.part.m) : 0;
+        keep_a ? forward_a::values(s_->batch_lines, s_->factors.lanes, s_->part.m) : 0;
     // From a buffer kept between calls (staging.hpp): repeated solves map no fresh pages.
     detail::kept_carving<memory_space, detail::host_passes_tag> kept(
         exec, "bandsolve::mpi::factorization::solve",
@@ -276,25 +292,25 @@ class factorization {
     const buffer rhs = kept.carved().template take<D>(words);
     const buffer iface = kept.carved().template take<D>(words);
     const auto a_rows = kept.carved().template take<T>(a_values);
-    for (std::size_t b = 0; b < s_.routers.size(); ++b) {
-      const index_t first = static_cast<index_t>(b) * s_.batch_lines;
-      const index_t count = nsys - first < s_.batch_lines ? nsys - first : s_.batch_lines;
+    for (std::size_t b = 0; b < s_->routers.size(); ++b) {
+      const index_t first = static_cast<index_t>(b) * s_->batch_lines;
+      const index_t count = nsys - first < s_->batch_lines ? nsys - first : s_->batch_lines;
       const forward_a batch_a =
-          keep_a ? forward_a::of_batch(a_rows.data(), s_.factors, first) : forward_a{};
+          keep_a ? forward_a::of_batch(a_rows.data(), s_->factors, first) : forward_a{};
       // A run's reduced rows in rhs or iface: from its line 0 (line run_first) on.
       const auto from_line = [&](const buffer& rows, index_t run_first) {
         return buffer(rows.data() + run_first * k,
                       static_cast<std::size_t>((nsys - run_first) * k));
       };
       for_each_run_in(first, count, [&](index_t run_first, const auto& d, index_t lo, index_t n) {
-        detail::reduce_rhs(exec, d, s_.factors.from(run_first), from_line(rhs, run_first), lo, n,
-                           s_.part, batch_a.from(run_first - first));
+        detail::reduce_rhs(exec, d, s_->factors.from(run_first), from_line(rhs, run_first), lo, n,
+                           s_->part, batch_a.from(run_first - first));
       });
       exec.fence();
       solve_reduced(detail::host_execution_of(exec), b, rhs, iface);
       for_each_run_in(first, count, [&](index_t run_first, const auto& d, index_t lo, index_t n) {
-        detail::finish_factored_parts(exec, d, s_.factors.from(run_first),
-                                      from_line(iface, run_first), lo, n, s_.part,
+        detail::finish_factored_parts(exec, d, s_->factors.from(run_first),
+                                      from_line(iface, run_first), lo, n, s_->part,
                                       batch_a.from(run_first - first));
       });
     }
@@ -311,10 +327,10 @@ class factorization {
                      const Kokkos::View<D*, memory_space>& iface,
                      detail::carved_buffer<memory_space>* staging = nullptr) const {
     using buffer = Kokkos::View<D*, memory_space>;
-    const auto& router = s_.routers[b];
-    const index_t first = static_cast<index_t>(b) * s_.batch_lines;
-    const index_t words = static_cast<index_t>(router.lines()) * s_.part.reduced_rows();
-    const index_t at = first * s_.part.reduced_rows();
+    const auto& router = s_->routers[b];
+    const index_t first = static_cast<index_t>(b) * s_->batch_lines;
+    const index_t words = static_cast<index_t>(router.lines()) * s_->part.reduced_rows();
+    const index_t at = first * s_->part.reduced_rows();
     const std::size_t mark = staging ? staging->mark() : 0;
     const auto extent = static_cast<std::size_t>(words);
     const auto rhs_in = router.to_solvers(buffer(rhs.data() + at, extent), 1, staging);
@@ -322,14 +338,15 @@ class factorization {
     if (router.lines_solved_here() > 0) {
       router.for_each_received(exec, rhs_in, 1,
                                KOKKOS_LAMBDA(int t, int i, const D* w) { rd(t, i) = w[0]; });
-      s_.reduced[b]->solve(exec, rd);
+      s_->reduced[b]->solve(exec, rd);
     }
     router.to_owners(exec, rd, buffer(iface.data() + at, extent), staging);
     if (staging) staging->rewind(mark);
   }
 
  private:
-  state s_;
+  // Shared by copies, which refactor updates alike.
+  std::shared_ptr<state> s_;
   bool initialized_ = false;
 };
 
@@ -361,6 +378,24 @@ std::pair<std::size_t, std::size_t> factor_arguments(const std::string& fn, cons
   return {n, rows(b)};
 }
 
+// refactor's check of b against the factorization's shape on this rank: its rows here and its
+// systems (interleaved packs: the slots of that many systems).
+template <class Layout, class BView>
+void check_refactor_shape(const std::string& fn, const BView& b, std::size_t rows_here,
+                          std::size_t nsys) {
+  if (rows(b) != rows_here)
+    bandsolve::detail::throw_invalid_argument(fn, "b has ", rows(b),
+                                              " rows on this rank but the factorization has ",
+                                              rows_here);
+  std::size_t slots = nsys;
+  if constexpr (!std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
+                !std::is_same_v<Layout, layout::strided>)
+    slots = (nsys + Layout::width - 1) / Layout::width * Layout::width;
+  if (capacity(b) != slots)
+    bandsolve::detail::throw_invalid_argument(fn, "b holds ", capacity(b),
+                                              " systems but the factorization has ", nsys);
+}
+
 // The factorization of the p.nsys lines of kind Algo (line_algo.hpp) that the ranks agreed as p,
 // given as batches of consecutive lines: for_each_batch(g) calls g(first, lines, a, b, c) for
 // batches that together hold every line once (batch Views of one type). host_lanes: the pack
@@ -371,15 +406,16 @@ std::pair<std::size_t, std::size_t> factor_arguments(const std::string& fn, cons
 // space) or the device passes (exec of ResultSpace itself, a, b, c in its memory). The reduced
 // systems are factored in batches of reduced_batch_lines lines (a multiple of the host passes'
 // pack width, or p.nsys), which the solves keep. shared_lines: every line has the same a, b, c
-// (the first line of the first batch is factored, and its factors stored once for all).
+// (the first line of the first batch is factored, and its factors stored once for all). reuse:
+// factors of an earlier factorization (refactor), whose storage the new ones take where its
+// lanes, rows and extents are those of the new ones (otherwise new storage).
 template <class Algo, class ResultSpace, bool DevicePasses, class T, class ExecutionSpace,
           class ForEachBatch>
-factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec, MPI_Comm comm,
-                                                      const partition& p, const options& opts,
-                                                      index_t host_lanes,
-                                                      index_t reduced_batch_lines,
-                                                      bool shared_lines,
-                                                      const ForEachBatch& for_each_batch) {
+factorization<T, ResultSpace, Algo> factorize_batches(
+    const ExecutionSpace& exec, MPI_Comm comm, const partition& p, const options& opts,
+    index_t host_lanes, index_t reduced_batch_lines, bool shared_lines,
+    const ForEachBatch& for_each_batch,
+    const part_factors<T, typename ResultSpace::memory_space>* reuse = nullptr) {
   using result = factorization<T, ResultSpace, Algo>;
   using host_space = typename result::host_execution_space;
   using memory_space = typename result::memory_space;
@@ -405,18 +441,30 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
     return Kokkos::View<T*, factor_memory_space>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), packed);
   };
-  const part_factors<T, factor_memory_space> factors{
-      lanes,
-      p.nsys == 0 ? 0 : part.m,
-      0,
-      p.nsys > 0 && shared_lines,
-      rows_view("bandsolve::mpi r"),
-      rows_view("bandsolve::mpi l"),
-      rows_view("bandsolve::mpi c' forward"),
-      rows_view("bandsolve::mpi a' forward"),
-      Kokkos::View<T* [3], Kokkos::LayoutRight, factor_memory_space>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi first rows")),
-          p.nsys == 0 ? 0 : (shared_lines ? 1 : n_sys))};
+  const index_t factor_m = p.nsys == 0 ? 0 : part.m;
+  const std::size_t first_rows = p.nsys == 0 ? 0 : (shared_lines ? 1 : n_sys);
+  const bool shared = p.nsys > 0 && shared_lines;
+  // A refactorization's parts' factors go where the last ones were, when they fit alike.
+  const bool reused = reuse && reuse->lanes == lanes && reuse->m == factor_m &&
+                      reuse->shared == shared && reuse->r.extent(0) == packed &&
+                      reuse->first.extent(0) == first_rows;
+  const part_factors<T, factor_memory_space> factors =
+      reused ? part_factors<T, factor_memory_space>{lanes, factor_m, 0, shared, reuse->r,
+                                                    reuse->lo, reuse->cf, reuse->af,
+                                                    reuse->first}
+             : part_factors<T, factor_memory_space>{
+                   lanes,
+                   factor_m,
+                   0,
+                   shared,
+                   rows_view("bandsolve::mpi r"),
+                   rows_view("bandsolve::mpi l"),
+                   rows_view("bandsolve::mpi c' forward"),
+                   rows_view("bandsolve::mpi a' forward"),
+                   Kokkos::View<T* [3], Kokkos::LayoutRight, factor_memory_space>(
+                       Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                          std::string("bandsolve::mpi first rows")),
+                       first_rows)};
   const index_t batch_lines = reduced_batch_lines > 0 &&
                                       reduced_batch_lines < static_cast<index_t>(p.nsys)
                                   ? reduced_batch_lines
@@ -431,7 +479,8 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
       batch_lines,
       {},
       {},
-      Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", p.nsys)};
+      Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::factorization info", p.nsys),
+      opts};
   if (s.p.nsys == 0) return result(std::move(s));
   const auto& f = s.factors;
   using coefficients = Kokkos::View<T*, factor_memory_space>;
@@ -500,17 +549,27 @@ factorization<T, ResultSpace, Algo> factorize_batches(const ExecutionSpace& exec
 
 // The factorization of a batch of lines of kind Algo; nsys: the systems of interleaved packs (-1:
 // every slot of b). The passes as for factorize_batches.
+// refactor: the factorization whose shape a, b, c must have (each rank's rows, the systems) and
+// whose parts' factors the new ones take the place of (factorize_batches' reuse); none for
+// factorize.
 template <class Algo, class ResultSpace, bool DevicePasses, class ExecutionSpace, class AView,
           class BView, class CView>
 factorization<typename BView::non_const_value_type, ResultSpace, Algo> partitioned_factorize(
     const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
-    std::size_t nsys, const options& opts) {
+    std::size_t nsys, const options& opts,
+    const factorization<typename BView::non_const_value_type, ResultSpace, Algo>* refactor =
+        nullptr) {
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
   bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, CView>();
-  const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize");
+  const std::string fn = refactor ? line_fn<Algo>("bandsolve::mpi::factorization::refactor")
+                                  : line_fn<Algo>("bandsolve::mpi::factorize");
   const partition p = agree_on_arguments(
-      fn, comm, scalar_code<T>(), [&] { return factor_arguments<Layout>(fn, a, b, c, nsys); },
+      fn, comm, scalar_code<T>(),
+      [&] {
+        if (refactor) check_refactor_shape<Layout>(fn, b, refactor->rows(), refactor->nsys());
+        return factor_arguments<Layout>(fn, a, b, c, nsys);
+      },
       &opts, nullptr, bandsolve::detail::concurrency_of(exec));
   // The host passes solve in batches whose d and factors stay in cache between the reduce and
   // the finish, as the one-shot solve's (the same bytes per line): the finish reads d' and c'
@@ -525,7 +584,8 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
               : static_cast<index_t>(p.nsys);
   return factorize_batches<Algo, ResultSpace, DevicePasses, T>(
       exec, comm, p, opts, part_lanes_v<Layout, T>, batch, false,
-      [&](const auto& g) { g(index_t(0), static_cast<index_t>(p.nsys), a, b, c); });
+      [&](const auto& g) { g(index_t(0), static_cast<index_t>(p.nsys), a, b, c); },
+      refactor ? &refactor->parts_factors() : nullptr);
 }
 
 // The factorization for exec with its own backend's passes: the host passes on host spaces, the
@@ -553,6 +613,31 @@ factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> factor
 }
 
 }  // namespace detail
+
+template <class T, class ExecutionSpace, class Algo>
+template <class AView, class BView, class CView>
+void factorization<T, ExecutionSpace, Algo>::refactor(const ExecutionSpace& exec, const AView& a,
+                                                      const BView& b, const CView& c) {
+  static_assert(std::is_same_v<typename BView::non_const_value_type, T>,
+                "bandsolve::mpi::factorization::refactor: a, b and c must be Views of the "
+                "factored scalar type");
+  if (!initialized_)
+    bandsolve::detail::throw_invalid_argument(
+        detail::line_fn<Algo>("bandsolve::mpi::factorization::refactor"),
+        "this factorization is empty (default-constructed)");
+  const std::size_t nsys = s_->p.nsys;
+  if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
+    if (!s_->device_passes) {
+      auto fresh = detail::partitioned_factorize<Algo, ExecutionSpace, false>(
+          exec, s_->comm, a, b, c, nsys, s_->opts, this);
+      *s_ = std::move(*fresh.s_);
+      return;
+    }
+  }
+  auto fresh = detail::partitioned_factorize<Algo, ExecutionSpace, true>(exec, s_->comm, a, b, c,
+                                                                        nsys, s_->opts, this);
+  *s_ = std::move(*fresh.s_);
+}
 
 // Lines with ends. nsys: the systems of interleaved packs (default: every slot of b).
 template <class ExecutionSpace, class AView, class BView, class CView>
