@@ -20,6 +20,12 @@
 //                          Thomas on them, MPI_Alltoall of x back (what a user without a
 //                          distributed solver writes);
 //   transpose/factored     the same with the coefficients moved and factored once: d there, x back;
+//   <method>/factorize     the factorization alone (each call allocates its factors): local,
+//                          partitioned (mpi::factorize), partitioned_periodic, and transpose (a, b,
+//                          c moved, then factored); vs_local over the local factorization;
+//   <method>/refactor      the same matrices factored again into the storage of a factorization
+//                          (f.refactor), no allocation: local, partitioned, partitioned_periodic,
+//                          and transpose (a, b, c moved, then refactored);
 //   along/<axis>/one_shot  bandsolve::mpi::solve_along on the field as one LayoutRight array split
 //                          along x (axis 0), y (1) or z (2), full coefficient arrays;
 //   along/<axis>/factored  f.solve of bandsolve::mpi::factorize_along on the same array (vs_local:
@@ -195,11 +201,11 @@ struct transposer {
 };
 
 enum class method { partitioned, transpose, local, partitioned_periodic, partitioned_one_batch };
-enum class kind { one_shot, factored };
+enum class kind { one_shot, factored, factorize, refactor };
 
 // Seconds of the local and partitioned cases of each (axis, kind), for vs_local and vs_lines.
-double local_seconds[2][2] = {{0, 0}, {0, 0}};
-double partitioned_seconds[2][2] = {{0, 0}, {0, 0}};
+double local_seconds[2][4] = {};
+double partitioned_seconds[2][4] = {};
 
 template <class Layout>
 void run(benchmark::State& state, method how, kind what) {
@@ -234,7 +240,7 @@ void run(benchmark::State& state, method how, kind what) {
   bandsolve::mpi::factorization<T, exec_space> dist;
   bandsolve::mpi::factorization<T, exec_space, bandsolve::algo::periodic> ring;
   bandsolve::thomas_factorization<T, Layout, exec_space> single;
-  if (what == kind::factored) {
+  if (what == kind::factored || what == kind::refactor) {
     if (how == method::partitioned) {
       dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
     } else if (how == method::partitioned_periodic) {
@@ -252,7 +258,36 @@ void run(benchmark::State& state, method how, kind what) {
   }
 
   const timed_calls timed = time_collective(state, [&] { data.restore(); }, [&] {
-    if (how == method::partitioned) {
+    if (what == kind::factorize) {
+      // The factorization alone, its storage allocated by each call as a user's refactoring is.
+      if (how == method::partitioned) {
+        dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
+      } else if (how == method::partitioned_periodic) {
+        ring = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, bandsolve::algo::periodic{},
+                                         data.a, data.b, data.c);
+      } else if (how == method::transpose) {
+        tr.forward(data.a, wa);
+        tr.forward(data.b, wb);
+        tr.forward(data.c, wc);
+        single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, wa, wb, wc);
+      } else {
+        single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c);
+      }
+    } else if (what == kind::refactor) {
+      // The same matrices factored again into the factorization's storage.
+      if (how == method::partitioned) {
+        dist.refactor(exec, data.a, data.b, data.c);
+      } else if (how == method::partitioned_periodic) {
+        ring.refactor(exec, data.a, data.b, data.c);
+      } else if (how == method::transpose) {
+        tr.forward(data.a, wa);
+        tr.forward(data.b, wb);
+        tr.forward(data.c, wc);
+        single.refactor(exec, wa, wb, wc);
+      } else {
+        single.refactor(exec, data.a, data.b, data.c);
+      }
+    } else if (how == method::partitioned) {
       if (what == kind::one_shot)
         bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info);
       else
@@ -602,13 +637,13 @@ void register_all(int iterations, int field_iterations) {
         ->Iterations(20 * iterations)
         ->Unit(benchmark::kMicrosecond);
   }
-  const char* kinds[] = {"one_shot", "factored"};
+  const char* kinds[] = {"one_shot", "factored", "factorize", "refactor"};
   const char* methods[] = {"local", "partitioned", "partitioned_one_batch", "partitioned_periodic",
                            "transpose"};
   const method order[] = {method::local, method::partitioned, method::partitioned_one_batch,
                           method::partitioned_periodic, method::transpose};
   for (int axis = 0; axis < 2; ++axis)
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < 4; ++k)
       for (int h = 0; h < 5; ++h) {
         if (order[h] == method::partitioned_one_batch && k != int(kind::one_shot)) continue;
         const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
