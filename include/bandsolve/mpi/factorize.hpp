@@ -489,6 +489,10 @@ factorization<T, ResultSpace, Algo> factorize_batches(
                                              std::string("bandsolve::mpi reduced coefficients")),
                           n_sys * static_cast<std::size_t>(k) * 2);
   const codes_view codes("bandsolve::mpi local info", n_sys);
+  // Each line's spike tip (factor_parts), for truncate_spikes: host passes only.
+  const Kokkos::View<index_t*, factor_memory_space> tips(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi spike tips")),
+      DevicePasses ? 0 : n_sys);
   for_each_batch([&](index_t first, index_t lines, const auto& a, const auto& b, const auto& c) {
     if (shared_lines) {
       if (first > 0) return;
@@ -500,7 +504,8 @@ factorization<T, ResultSpace, Algo> factorize_batches(
     if constexpr (DevicePasses)
       factor_parts_device(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part);
     else
-      factor_parts(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part);
+      factor_parts(exec, a, b, c, f.from(first), batch_coef, batch_codes, lines, s.part,
+                   tips.data() + first);
   });
   // The host passes finish only the rows near the ends where the coupling dies out there. Where
   // every rank does, the reduced systems are factored (and each solve exchanged) in one batch:
@@ -510,7 +515,8 @@ factorization<T, ResultSpace, Algo> factorize_batches(
   // batches of 2 MiB per thread; docs/distributed.md).
   // Every rank takes part in the agreement, whichever passes it runs.
   if constexpr (!DevicePasses)
-    truncate_spikes(exec, s.factors, shared_lines ? index_t(1) : static_cast<index_t>(n_sys));
+    truncate_spikes(exec, s.factors, shared_lines ? index_t(1) : static_cast<index_t>(n_sys),
+                    tips.data());
   int every_rank_truncated = s.factors.truncated() ? 1 : 0;
   if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &every_rank_truncated, 1, MPI_INT, MPI_MIN, comm);
   if (every_rank_truncated) s.batch_lines = static_cast<index_t>(p.nsys);

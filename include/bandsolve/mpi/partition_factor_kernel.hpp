@@ -108,14 +108,34 @@ struct batch_forward_a {
   }
 };
 
+// The rows from a line's ends within which its responses to the interface values (A and C, see
+// the top) stay above the unit roundoff, tracked over the backward recurrence that the
+// factorization runs anyway (A_i = af_i - cf_i A_{i+1}, C_i = -cf_i C_{i+1}, i = m-2 .. 1): the
+// largest i with |A_i| above it, or m-1-i with |C_i| above it (0 where none; a value that is not
+// finite counts as above).
+template <class T>
+struct spike_tip {
+  index_t ta = 0, tc = 0;
+  KOKKOS_INLINE_FUNCTION static bool above(const T& v) {
+    return !(bandsolve::detail::magnitude1(v) <= bandsolve::detail::unit_roundoff<real_type_t<T>>());
+  }
+  // Row i's A and C, rows taken from m-2 down.
+  KOKKOS_INLINE_FUNCTION void row(index_t i, index_t m, const T& A, const T& C) {
+    if (ta == 0 && above(A)) ta = i;
+    if (above(C)) tc = m - 1 - i;
+  }
+  KOKKOS_INLINE_FUNCTION index_t rows() const { return ta > tc ? ta : tc; }
+};
+
 // Factors of line s of this rank's parts (see factor_parts) into f; its reduced rows'
-// coefficients into coef, its local info code into codes(s). One system, valid device code.
+// coefficients into coef, its local info code into codes(s), and where tips is given, its
+// spike_tip into tips(s) (0 for m <= 2). One system, valid device code.
 template <class AView, class BView, class CView, class T, class MemorySpace, class Coefficients,
           class Codes>
 KOKKOS_INLINE_FUNCTION void factor_system(const AView& a, const BView& b, const CView& c,
                                           const part_factors<T, MemorySpace>& f,
                                           const Coefficients& coef, const Codes& codes, index_t s,
-                                          const local_part& part) {
+                                          const local_part& part, index_t* tips = nullptr) {
   using bandsolve::detail::reciprocal;
   using bandsolve::detail::update_info;
   const index_t m = part.m, off = part.offset;
@@ -130,6 +150,7 @@ KOKKOS_INLINE_FUNCTION void factor_system(const AView& a, const BView& b, const 
   f.first_row(s, 0) = r0;
   T ap0 = r0 * a_at(0), cp0 = r0 * c_at(0);
   T* out = coef.data() + s * k * 2;
+  if (tips) tips[s] = 0;
   if (m == 1) {
     out[0] = ap0;
     out[1] = cp0;
@@ -157,11 +178,15 @@ KOKKOS_INLINE_FUNCTION void factor_system(const AView& a, const BView& b, const 
   f.first_row(s, 2) = T(1);
   if (m > 2) {
     T ap_n = f.af(fb + (m - 2) * L), cp_n = f.cf(fb + (m - 2) * L);
+    spike_tip<T> tip;
+    tip.row(m - 2, m, ap_n, cp_n);
     for (index_t i = m - 3; i >= 1; --i) {
       const T ci = f.cf(fb + i * L);
       ap_n = f.af(fb + i * L) - ci * ap_n;
       cp_n = -ci * cp_n;
+      tip.row(i, m, ap_n, cp_n);
     }
+    if (tips) tips[s] = tip.rows();
     const T den = T(1) - cp0 * ap_n;
     info = update_info(info, den, off);
     const T r = reciprocal(den);
@@ -174,23 +199,136 @@ KOKKOS_INLINE_FUNCTION void factor_system(const AView& a, const BView& b, const 
   codes(s) = info;
 }
 
+// factor_system for the NL lines from s0 at once, row by row across the lines (SIMD lanes), with
+// the same arithmetic: a, b, c read in place, or (row layout) staged into scratch (3 x m x NL
+// values); f stores them as packs of NL lines or wider (f.packs_of(NL)).
+template <int NL, class AView, class BView, class CView, class T, class MemorySpace,
+          class Coefficients, class Codes>
+KOKKOS_INLINE_FUNCTION void factor_pack(const AView& a, const BView& b, const CView& c,
+                                        const part_factors<T, MemorySpace>& f,
+                                        const Coefficients& coef, const Codes& codes, index_t s0,
+                                        const local_part& part, T* scratch, index_t* tips) {
+  using bandsolve::detail::reciprocal;
+  using bandsolve::detail::update_info;
+  const index_t m = part.m, off = part.offset;
+  if (m <= 2) {
+    for (int l = 0; l < NL; ++l) factor_system(a, b, c, f, coef, codes, s0 + l, part, tips);
+    return;
+  }
+  const auto sweep = [&](const auto& ga, const auto& gb, const auto& gc) {
+    constexpr auto lanes = static_cast<std::size_t>(NL);  // an array bound
+    const index_t L = f.lanes, fb = f.base(s0);
+    T *const fr = f.r.data() + fb, *const flo = f.lo.data() + fb, *const fcf = f.cf.data() + fb,
+             *const faf = f.af.data() + fb;
+    const int k = part.reduced_rows();
+    int info[lanes];
+    T ap0[lanes], cp0[lanes], ap[lanes], cp[lanes];
+    for (int l = 0; l < NL; ++l) {  // rows 0 and 1 (neither is the last: m > 2)
+      const T b0 = gb(l, 0);
+      info[l] = update_info(0, b0, off);
+      const T r0 = reciprocal(b0);
+      f.first_row(s0 + l, 0) = r0;
+      ap0[l] = r0 * (part.first ? T(0) : T(ga(l, 0)));
+      cp0[l] = r0 * T(gc(l, 0));
+      const T b1 = gb(l, 1);
+      info[l] = update_info(info[l], b1, off + 1);
+      const T r1 = reciprocal(b1);
+      ap[l] = r1 * T(ga(l, 1));
+      cp[l] = r1 * T(gc(l, 1));
+      fr[L + l] = r1, flo[L + l] = T(0), fcf[L + l] = cp[l], faf[L + l] = ap[l];
+    }
+    for (index_t i = 2; i < m; ++i) {
+      const bool no_c = part.last && i == m - 1;
+      T *const ri = fr + i * L, *const li = flo + i * L, *const ci = fcf + i * L,
+               *const ai_row = faf + i * L;
+      // The row's coefficients into lane arrays first: the arithmetic below then vectorizes
+      // whatever the accessors are (GCC left it scalar reading them through the accessors).
+      T av[lanes], bv[lanes], cv[lanes];
+      for (int l = 0; l < NL; ++l) av[l] = ga(l, i), bv[l] = gb(l, i), cv[l] = gc(l, i);
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        const T ai = av[l];
+        const T pivot = bv[l] - ai * cp[l];
+        info[l] = update_info(info[l], pivot, off + i);
+        const T r = reciprocal(pivot);
+        cp[l] = r * (no_c ? T(0) : cv[l]);
+        ap[l] = -r * ai * ap[l];
+        ri[l] = r, li[l] = ai * r, ci[l] = cp[l], ai_row[l] = ap[l];
+      }
+    }
+    // Row 0's coupling to row m-1 through the rows between (factor_system), from the rows just
+    // stored, still in cache; the same recurrence gives the spike tips.
+    // (spike_tip's fields as lane arrays, which GCC vectorizes where an array of the struct
+    // stayed scalar.)
+    T ap_n[lanes], cp_n[lanes];
+    index_t ta[lanes], tc[lanes];
+    for (int l = 0; l < NL; ++l) {
+      ap_n[l] = faf[(m - 2) * L + l], cp_n[l] = fcf[(m - 2) * L + l];
+      spike_tip<T> t;
+      t.row(m - 2, m, ap_n[l], cp_n[l]);
+      ta[l] = t.ta, tc[l] = t.tc;
+    }
+    for (index_t i = m - 3; i >= 1; --i) {
+      const T *const ci = fcf + i * L, *const ai_row = faf + i * L;
+      BANDSOLVE_SIMD
+      for (int l = 0; l < NL; ++l) {
+        ap_n[l] = ai_row[l] - ci[l] * ap_n[l];
+        cp_n[l] = -ci[l] * cp_n[l];
+        ta[l] = ta[l] == 0 && spike_tip<T>::above(ap_n[l]) ? i : ta[l];
+        tc[l] = spike_tip<T>::above(cp_n[l]) ? m - 1 - i : tc[l];
+      }
+    }
+    for (int l = 0; l < NL; ++l) tips[s0 + l] = ta[l] > tc[l] ? ta[l] : tc[l];
+    for (int l = 0; l < NL; ++l) {
+      const index_t s = s0 + l;
+      T* const out = coef.data() + s * k * 2;
+      out[2] = ap[l];  // row m-1
+      out[3] = cp[l];
+      f.first_row(s, 1) = cp0[l];
+      const T den = T(1) - cp0[l] * ap_n[l];
+      info[l] = update_info(info[l], den, off);
+      const T r = reciprocal(den);
+      f.first_row(s, 2) = r;
+      out[0] = r * ap0[l];
+      out[1] = -r * cp0[l] * cp_n[l];
+      codes(s) = info[l];
+    }
+  };
+  if constexpr (part_staged_v<NL, AView, BView, CView, BView>) {
+    T *const sa = scratch, *const sb = scratch + m * NL, *const sc = scratch + 2 * m * NL;
+    stage_part_rows<NL>(a, s0, m, sa);
+    stage_part_rows<NL>(b, s0, m, sb);
+    stage_part_rows<NL>(c, s0, m, sc);
+    sweep(rows_staged<T, NL>{sa}, rows_staged<T, NL>{sb}, rows_staged<T, NL>{sc});
+  } else {
+    (void)scratch;
+    sweep(rows_in_place<AView>{a, s0}, rows_in_place<BView>{b, s0}, rows_in_place<CView>{c, s0});
+  }
+}
+
 // Factors of this rank's parts; coef: the reduced rows' coefficients (line s, row j at
-// (s*k + j)*2: of the previous interface unknown, of the next); codes(s): info of this part.
-// One pack of f.lanes systems per work item, one system at a time (done once per factorization).
+// (s*k + j)*2: of the previous interface unknown, of the next); codes(s): info of this part;
+// tips[s]: its spike_tip (for truncate_spikes). Packs of lines as a solve's passes take them
+// (for_each_part_pack), in SIMD lanes where f stores them as packs (factor_pack), else one line
+// at a time.
 template <class ExecutionSpace, class AView, class BView, class CView, class T, class MemorySpace,
           class Coefficients, class Codes>
 void factor_parts(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
                   const part_factors<T, MemorySpace>& f, const Coefficients& coef,
-                  const Codes& codes, index_t nsys, local_part part) {
-  const index_t packs = (nsys + f.lanes - 1) / f.lanes;
-  using range = Kokkos::RangePolicy<ExecutionSpace>;
-  Kokkos::parallel_for("bandsolve::mpi::factorize(parts)",
-      range(exec, 0, static_cast<typename range::member_type>(packs)),
-      KOKKOS_LAMBDA(const index_t p) {
-    const index_t L = f.lanes;
-    const index_t s_end = (p + 1) * L < nsys ? (p + 1) * L : nsys;
-    for (index_t s = p * L; s < s_end; ++s) factor_system(a, b, c, f, coef, codes, s, part);
-  });
+                  const Codes& codes, index_t nsys, local_part part, index_t* tips) {
+  using Layout = layout_of_t<BView>;
+  constexpr int L = part_lanes_v<Layout, T>;
+  const bool packs = f.packs_of(L);
+  for_each_part_pack<Layout, T>(exec, "bandsolve::mpi::factorize(parts)", 0, nsys, part,
+                                static_cast<T*>(nullptr),
+      KOKKOS_LAMBDA(const index_t s0, const int nl, T* scratch) {
+        if (packs && nl == L) {
+          factor_pack<L>(a, b, c, f, coef, codes, s0, part, scratch, tips);
+        } else {
+          for (int l = 0; l < nl; ++l)
+            factor_system(a, b, c, f, coef, codes, s0 + l, part, tips);
+        }
+      });
 }
 
 // Shared factors (f.shared) after factor_parts or factor_parts_device of system 0 alone: its
@@ -219,63 +357,53 @@ void share_first_system(const ExecutionSpace& exec, const part_factors<T, Memory
       });
 }
 
-// The rows from its ends within which line s's responses to the interface values (A and C, see
-// the top) stay above the unit roundoff: the largest i with |A_i| above it, or m-1-i with |C_i|
-// above it (0 where none; a value that is not finite counts as above). For m > 2.
-template <class T, class MemorySpace>
-KOKKOS_INLINE_FUNCTION index_t spike_tip_of(const part_factors<T, MemorySpace>& f, index_t s) {
-  using R = real_type_t<T>;
-  const R tol = bandsolve::detail::unit_roundoff<R>();
-  const auto above = [&](const T& v) { return !(bandsolve::detail::magnitude1(v) <= tol); };
-  const index_t m = f.m, L = f.lanes, fb = f.base(s);
-  T A = f.af(fb + (m - 2) * L), C = f.cf(fb + (m - 2) * L);  // row m-2
-  index_t ta = above(A) ? m - 2 : 0, tc = above(C) ? 1 : 0;
-  for (index_t i = m - 3; i >= 1; --i) {
-    const T ci = f.cf(fb + i * L);
-    A = f.af(fb + i * L) - ci * A;
-    C = -ci * C;
-    if (ta == 0 && above(A)) ta = i;
-    if (above(C)) tc = m - 1 - i;
-  }
-  return ta > tc ? ta : tc;
-}
-
 // After factor_parts of every line (of line 0 alone for shared factors, before
-// share_first_system): where the widest tip of the `lines` stored lines (spike_tip_of) leaves
-// rows between the two tips, each line's af on its tips overwritten with A and C and f.tip set to
-// that width (the truncated finish); otherwise f unchanged. For the host passes only (the device
-// passes read af as the forward a').
+// share_first_system), given the lines' spike tips (factor_parts' tips): where the widest tip of
+// the `lines` stored lines leaves rows between the two tips, each line's af on its tips
+// overwritten with A and C and f.tip set to that width (the truncated finish); otherwise f
+// unchanged. For the host passes only (the device passes read af as the forward a'). Lines in
+// chunks of a cache line of lanes where the stored packs hold whole chunks, else one by one.
 template <class ExecutionSpace, class T, class MemorySpace>
-void truncate_spikes(const ExecutionSpace& exec, part_factors<T, MemorySpace>& f,
-                     index_t lines) {
+void truncate_spikes(const ExecutionSpace& exec, part_factors<T, MemorySpace>& f, index_t lines,
+                     const index_t* tips) {
   const index_t m = f.m;
   if (m <= 2 || lines <= 0) return;
   using range = Kokkos::RangePolicy<ExecutionSpace>;
   using index = typename range::member_type;
-  const part_factors<T, MemorySpace> g = f;
   index_t tip = 0;
   Kokkos::parallel_reduce("bandsolve::mpi::factorize(spike tips)",
       range(exec, 0, static_cast<index>(lines)),
       KOKKOS_LAMBDA(const index_t s, index_t& widest) {
-        const index_t t = spike_tip_of(g, s);
-        if (t > widest) widest = t;
+        if (tips[s] > widest) widest = tips[s];
       },
       Kokkos::Max<index_t>(tip));
   if (2 * tip > m - 2) return;
+  constexpr int CW = bandsolve::detail::cache_line_lanes_v<real_type_t<T>>;
+  const part_factors<T, MemorySpace> g = f;
+  const index_t L = g.lanes;
+  const bool chunks = !g.shared && L % CW == 0 && g.offset % CW == 0;
+  const index_t items = chunks ? (lines + CW - 1) / CW : lines;
   Kokkos::parallel_for("bandsolve::mpi::factorize(spike tips)",
-      range(exec, 0, static_cast<index>(lines)), KOKKOS_LAMBDA(const index_t s) {
-        const index_t L = g.lanes, fb = g.base(s);
-        T A = g.af(fb + (m - 2) * L), C = g.cf(fb + (m - 2) * L);
+      range(exec, 0, static_cast<index>(items)), KOKKOS_LAMBDA(const index_t q) {
+        const index_t s0 = chunks ? q * CW : q;
+        const int nl = !chunks ? 1 : lines - s0 < CW ? static_cast<int>(lines - s0) : CW;
+        const index_t fb = g.base(s0);
+        const T* const cf = g.cf.data() + fb;
+        T* const af = g.af.data() + fb;
+        T A[CW], C[CW];
+        for (int l = 0; l < nl; ++l) A[l] = af[(m - 2) * L + l], C[l] = cf[(m - 2) * L + l];
         for (index_t i = m - 2; i >= 1; --i) {
-          if (i < m - 2) {
-            const T ci = g.cf(fb + i * L);
-            A = g.af(fb + i * L) - ci * A;  // af_i read before its row is overwritten
-            C = -ci * C;
-          }
+          T* const ar = af + i * L;
+          const T* const cr = cf + i * L;
+          if (i < m - 2)
+            for (int l = 0; l < nl; ++l) {
+              A[l] = ar[l] - cr[l] * A[l];  // af_i read before its row is overwritten
+              C[l] = -cr[l] * C[l];
+            }
           if (i <= tip)
-            g.af(fb + i * L) = A;
+            for (int l = 0; l < nl; ++l) ar[l] = A[l];
           else if (i >= m - 1 - tip)
-            g.af(fb + i * L) = C;
+            for (int l = 0; l < nl; ++l) ar[l] = C[l];
         }
       });
   exec.fence();
