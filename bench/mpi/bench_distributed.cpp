@@ -240,53 +240,44 @@ void run(benchmark::State& state, method how, kind what) {
   bandsolve::mpi::factorization<T, exec_space> dist;
   bandsolve::mpi::factorization<T, exec_space, bandsolve::algo::periodic> ring;
   bandsolve::thomas_factorization<T, Layout, exec_space> single;
-  if (what == kind::factored || what == kind::refactor) {
+  // Factors the case's matrices: into a new factorization, or (again) into the storage of the
+  // one it holds.
+  const auto factor = [&](bool again) {
     if (how == method::partitioned) {
-      dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
+      if (again)
+        dist.refactor(exec, data.a, data.b, data.c);
+      else
+        dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
     } else if (how == method::partitioned_periodic) {
-      ring = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, bandsolve::algo::periodic{}, data.a,
-                                       data.b, data.c);
+      if (again)
+        ring.refactor(exec, data.a, data.b, data.c);
+      else
+        ring = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, bandsolve::algo::periodic{},
+                                         data.a, data.b, data.c);
     } else if (how == method::transpose) {
       tr.forward(data.a, wa);
       tr.forward(data.b, wb);
       tr.forward(data.c, wc);
-      single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, wa, wb, wc);
+      if (again)
+        single.refactor(exec, wa, wb, wc);
+      else
+        single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, wa, wb, wc);
+    } else if (again) {
+      single.refactor(exec, data.a, data.b, data.c);
     } else {
       single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c);
     }
+  };
+  if (what == kind::factored || what == kind::refactor) {
+    factor(false);
     exec.fence();
   }
 
   const timed_calls timed = time_collective(state, [&] { data.restore(); }, [&] {
-    if (what == kind::factorize) {
-      // The factorization alone, its storage allocated by each call as a user's refactoring is.
-      if (how == method::partitioned) {
-        dist = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, data.a, data.b, data.c);
-      } else if (how == method::partitioned_periodic) {
-        ring = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, bandsolve::algo::periodic{},
-                                         data.a, data.b, data.c);
-      } else if (how == method::transpose) {
-        tr.forward(data.a, wa);
-        tr.forward(data.b, wb);
-        tr.forward(data.c, wc);
-        single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, wa, wb, wc);
-      } else {
-        single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c);
-      }
-    } else if (what == kind::refactor) {
-      // The same matrices factored again into the factorization's storage.
-      if (how == method::partitioned) {
-        dist.refactor(exec, data.a, data.b, data.c);
-      } else if (how == method::partitioned_periodic) {
-        ring.refactor(exec, data.a, data.b, data.c);
-      } else if (how == method::transpose) {
-        tr.forward(data.a, wa);
-        tr.forward(data.b, wb);
-        tr.forward(data.c, wc);
-        single.refactor(exec, wa, wb, wc);
-      } else {
-        single.refactor(exec, data.a, data.b, data.c);
-      }
+    if (what == kind::factorize || what == kind::refactor) {
+      // The factorization alone: a new one, its storage allocated by each call, or again into
+      // the storage of the one made before.
+      factor(what == kind::refactor);
     } else if (how == method::partitioned) {
       if (what == kind::one_shot)
         bandsolve::mpi::solve(exec, MPI_COMM_WORLD, data.a, data.b, data.c, data.d, data.info);
