@@ -1,8 +1,8 @@
 // Compile-only check: the MPI component's header, included as a project header, instantiates the
-// distributed solves (scalar and periodic lines, factored, along an axis, block lines) for float
-// and double, and block lines for Kokkos::complex<double> and with complex right-hand sides over
-// real ones, without a warning under -Wall -Wextra -Wconversion -Wshadow -Werror. Nothing here
-// is run.
+// distributed solves (scalar and periodic lines, factored and refactored, along an axis, block
+// lines) for float and double, and block lines for Kokkos::complex<double> and with complex
+// right-hand sides over real ones, without a warning under -Wall -Wextra -Wconversion -Wshadow
+// -Werror. Nothing here is run.
 #include <bandsolve/mpi.hpp>
 
 #include <mpi.h>
@@ -48,6 +48,9 @@ void instantiate_mpi() {
   bmpi::solve(exec, comm, algo::periodic{}, al, bl, cl, dl, info);
   auto f = bmpi::factorize(exec, comm, a, b, c);
   f.solve(exec, d);
+  f.refactor(exec, a, b, c);
+  auto fl = bmpi::factorize(exec, comm, algo::periodic{}, al, bl, cl);
+  fl.refactor(exec, al, bl, cl);
 
   Kokkos::View<T***, Kokkos::LayoutRight, host> u("u", 2, 3, 4), v("v", 2, 3, 4),
       w("w", 2, 3, 4), x("x", 2, 3, 4);

@@ -29,6 +29,9 @@ void instantiate_all() {
   bandsolve::solve(exec, algo::thomas{}, ai, bi, ci, di, info_i);
   auto ft = bandsolve::factorize(exec, algo::thomas{}, a, b, c);
   ft.solve(exec, d);
+  ft.refactor(exec, a, b, c);
+  auto fi = bandsolve::factorize(exec, algo::thomas{}, ai, bi, ci);
+  fi.refactor(exec, ai, bi, ci);
   auto fa = bandsolve::factorize(exec, algo::automatic{}, a, b, c);
   fa.solve(exec, d);
   bandsolve::solve(exec, algo::partial_pivoting{}, a, b, c, d, info);

@@ -390,7 +390,8 @@ void truncate_spikes(const ExecutionSpace& exec, part_factors<T, MemorySpace>& f
         const index_t fb = g.base(s0);
         const T* const cf = g.cf.data() + fb;
         T* const af = g.af.data() + fb;
-        T A[CW], C[CW];
+        constexpr auto chunk = static_cast<std::size_t>(CW);  // an array bound
+        T A[chunk], C[chunk];
         for (int l = 0; l < nl; ++l) A[l] = af[(m - 2) * L + l], C[l] = cf[(m - 2) * L + l];
         for (index_t i = m - 2; i >= 1; --i) {
           T* const ar = af + i * L;
