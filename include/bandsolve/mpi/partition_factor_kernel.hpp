@@ -117,7 +117,8 @@ template <class T>
 struct spike_tip {
   index_t ta = 0, tc = 0;
   KOKKOS_INLINE_FUNCTION static bool above(const T& v) {
-    return !(bandsolve::detail::magnitude1(v) <= bandsolve::detail::unit_roundoff<real_type_t<T>>());
+    using R = real_type_t<T>;
+    return !(bandsolve::detail::magnitude1(v) <= bandsolve::detail::unit_roundoff<R>());
   }
   // Row i's A and C, rows taken from m-2 down.
   KOKKOS_INLINE_FUNCTION void row(index_t i, index_t m, const T& A, const T& C) {
