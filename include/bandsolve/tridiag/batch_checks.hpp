@@ -89,18 +89,36 @@ std::size_t check_factor_nsys(const std::string& fn, const BView& b, std::size_t
   return nsys;
 }
 
-// d given to a factorization's solve(): same rows, same number of slots as what was factored.
-template <class Layout, class DView>
-void check_factored_rhs(const std::string& fn, const DView& d, index_t n, index_t nsys) {
-  if (static_cast<index_t>(rows(d)) != n)
-    throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n);
+// A View given to a factorization (d to solve(), b to refactor(), named by `name`): the rows and
+// the number of slots that were factored.
+template <class Layout, class View>
+void check_factored_shape(const std::string& fn, const char* name, const View& v, index_t n,
+                          index_t nsys) {
+  if (static_cast<index_t>(rows(v)) != n)
+    throw_invalid_argument(fn, name, " has ", rows(v), " rows but the factorization has ", n);
   index_t expected = nsys;
   if constexpr (!std::is_same_v<Layout, layout::row> && !std::is_same_v<Layout, layout::column> &&
                 !std::is_same_v<Layout, layout::strided>)
     expected = ((nsys + Layout::width - 1) / Layout::width) * Layout::width;
-  if (static_cast<index_t>(capacity(d)) != expected)
-    throw_invalid_argument(fn, "d holds ", capacity(d), " systems but the factorization has ",
+  if (static_cast<index_t>(capacity(v)) != expected)
+    throw_invalid_argument(fn, name, " holds ", capacity(v), " systems but the factorization has ",
                            nsys);
+}
+
+// d given to a factorization's solve(): same rows, same number of slots as what was factored.
+template <class Layout, class DView>
+void check_factored_rhs(const std::string& fn, const DView& d, index_t n, index_t nsys) {
+  check_factored_shape<Layout>(fn, "d", d, n, nsys);
+}
+
+// The matrices given to a factorization's refactor(): a and c of b's shape, b of the shape that
+// was factored.
+template <class Layout, class AView, class BView, class CView>
+void check_refactor_abc(const std::string& fn, const AView& a, const BView& b, const CView& c,
+                        index_t n, index_t nsys) {
+  check_same_shape(fn, "a", a, "b", b);
+  check_same_shape(fn, "c", c, "b", b);
+  check_factored_shape<Layout>(fn, "b", b, n, nsys);
 }
 
 }  // namespace bandsolve::detail

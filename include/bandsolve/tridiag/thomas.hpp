@@ -43,10 +43,12 @@
 // their scratch from the buffer kept between calls (backend/scratch.hpp).
 #include <bandsolve/backend/host_simd/host_cpu.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/host_simd/team_launch.hpp>  // concurrency_of
 #include <bandsolve/backend/host_simd/tiny_launch.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/batch_checks.hpp>  // check_factored_rhs, check_refactor_abc
 #include <bandsolve/tridiag/thomas_device.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 #include <bandsolve/tridiag/thomas_register_sweep.hpp>
@@ -613,15 +615,7 @@ class thomas_factorization {
     const std::string fn = "bandsolve::thomas_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    if (static_cast<index_t>(rows(d)) != n_)
-      detail::throw_invalid_argument(fn, "d has ", rows(d), " rows but the factorization has ", n_);
-    const index_t slots = static_cast<index_t>(capacity(d));
-    constexpr index_t user_width =
-        detail::is_interleaved_v<Layout> ? detail::sweep_packing<Layout, Scalar>::W : 1;
-    const index_t expected = ((nsys_ + user_width - 1) / user_width) * user_width;
-    if (slots != expected)
-      detail::throw_invalid_argument(fn, "d holds ", slots, " systems but the factorization has ",
-                                     nsys_);
+    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     const index_t width = static_cast<index_t>(r_.extent(2));  // factor_pack_width's
     if constexpr (std::is_same_v<Layout, layout::row> ||
@@ -771,16 +765,7 @@ void thomas_factorization<Scalar, Layout, ExecutionSpace>::refactor(const Execut
   const std::string fn = "bandsolve::thomas_factorization::refactor";
   if (!initialized_)
     detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-  detail::check_same_shape(fn, "a", a, "b", b);
-  detail::check_same_shape(fn, "c", c, "b", b);
-  if (static_cast<index_t>(rows(b)) != n_)
-    detail::throw_invalid_argument(fn, "b has ", rows(b), " rows but the factorization has ", n_);
-  constexpr index_t user_width =
-      detail::is_interleaved_v<Layout> ? detail::sweep_packing<Layout, Scalar>::W : 1;
-  const index_t expected = ((nsys_ + user_width - 1) / user_width) * user_width;
-  if (static_cast<index_t>(capacity(b)) != expected)
-    detail::throw_invalid_argument(fn, "b holds ", capacity(b),
-                                   " systems but the factorization has ", nsys_);
+  detail::check_refactor_abc<Layout>(fn, a, b, c, n_, nsys_);
   const bool lanes = detail::thomas_factor_rows<Layout>(a, b, c).first;
   detail::thomas_factor_into<thomas_factorization, Layout, Scalar>(exec, a, b, c, n_, nsys_,
                                                                    lanes, r_, l_, cp_, info_);
