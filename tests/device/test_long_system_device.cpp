@@ -8,7 +8,8 @@
 // row, column, interleaved<4> and three kinds of strided Views; float, double, complex and real
 // coefficients with complex right-hand sides; info codes of bad pivots in chunk interiors, at chunk
 // ends and in the last row; the threshold itself. The factorization of such batches (which keeps
-// the coefficients and solves by the same method) in the same cases.
+// the coefficients and solves by the same method) in the same cases, and its refactor (with the
+// refactor of short systems' packs of factors beside it).
 #include "device_support.hpp"
 
 #include <bandsolve/tridiag/thomas.hpp>
@@ -254,6 +255,100 @@ TEST_CASE("device long systems: taken for few long systems only", "[device][thom
   }
   CHECK(dev::long_system_min_rows == 4096);
   CHECK(dev::long_chunk_rows == 16);
+}
+
+// ---------------------------------------------------------------------------------------------
+// refactor: new matrices into the factorization's packs of factors, or into its kept copies of
+// the coefficients (few long systems).
+
+namespace {
+
+template <class Layout, class T, class Exec>
+void check_refactor(const Exec& exec, strides kind) {
+  using mem = typename Exec::memory_space;
+  const std::size_t shapes[][2] = {{1, 3}, {3, 33}, {65, 5}, {1000, 2}};
+  for (const auto& shape : shapes) {
+    const std::size_t n = shape[0], nsys = shape[1];
+    INFO(Exec::name() << " " << bstest::layout_name<Layout>() << " strides kind "
+                      << static_cast<int>(kind) << ", " << nsys << " systems of n = " << n);
+    const auto p1 = random_batch<T, T>(nsys, n, static_cast<std::uint32_t>(n + nsys));
+    auto p2 = random_batch<T, T>(nsys, n, static_cast<std::uint32_t>(3 * n + nsys));
+    p2.b[1 * n] = T(0);  // system 1's first pivot
+    auto a1 = store<Layout, T, mem>(p1.a, nsys, n, kind);
+    auto b1 = store<Layout, T, mem>(p1.b, nsys, n, kind);
+    auto c1 = store<Layout, T, mem>(p1.c, nsys, n, kind);
+    auto a2 = store<Layout, T, mem>(p2.a, nsys, n, kind);
+    auto b2 = store<Layout, T, mem>(p2.b, nsys, n, kind);
+    auto c2 = store<Layout, T, mem>(p2.c, nsys, n, kind);
+    auto f = bandsolve::factorize(exec, thomas{}, a1.view, b1.view, c1.view, nsys, device_tag{});
+    const auto shared = f;
+    f.refactor(exec, a2.view, b2.view, c2.view);
+    const auto g = bandsolve::factorize(exec, thomas{}, a2.view, b2.view, c2.view, nsys,
+                                        device_tag{});
+    exec.fence();
+    CHECK(shared.storage_bytes() == g.storage_bytes());
+    const auto codes = bstest::info_to_host(g.info());
+    CHECK(bstest::info_to_host(shared.info()) == codes);
+    CHECK(codes[1] == 1);
+    auto d_shared = store<Layout, T, mem>(p2.d, nsys, n, kind);
+    auto d_fresh = store<Layout, T, mem>(p2.d, nsys, n, kind);
+    shared.solve(exec, d_shared.view);
+    g.solve(exec, d_fresh.view);
+    exec.fence();
+    CHECK(bstest::bitwise_equal(fetch(d_shared, nsys, n), fetch(d_fresh, nsys, n)));
+    f.refactor(exec, a1.view, b1.view, c1.view);  // back to the first matrices: no code left
+    auto d1 = store<Layout, T, mem>(p1.d, nsys, n, kind);
+    f.solve(exec, d1.view);
+    exec.fence();
+    CHECK(bstest::info_to_host(shared.info()) == std::vector<int>(nsys, 0));
+    std::vector<int> host_info;
+    bool intact = false;
+    CHECK(max_rel_diff(fetch(d1, nsys, n, &intact), host_thomas(p1, p1.d, host_info), nsys, n) <=
+          32 * eps_of<T>());
+    CHECK(intact);
+  }
+}
+
+template <class Exec>
+void check_refactor_layouts(const Exec& exec) {
+  check_refactor<bl::row, double>(exec, strides::plain);
+  check_refactor<bl::column, float>(exec, strides::plain);
+  check_refactor<bl::interleaved<4>, double>(exec, strides::plain);
+  check_refactor<bl::strided, cplx<double>>(exec, strides::neither_unit);
+}
+
+}  // namespace
+
+TEST_CASE("device thomas: refactor into the packs of factors and into the kept coefficients",
+          "[device][thomas][long][refactor]") {
+  const Kokkos::DefaultExecutionSpace exec;
+  check_refactor_layouts(exec);
+  const force_long_path forced;
+  check_refactor_layouts(exec);
+}
+
+TEST_CASE("device thomas: refactor checks its arguments against what was factored",
+          "[device][thomas][refactor][errors]") {
+  using Catch::Matchers::Equals;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const std::string fn = "bandsolve::thomas_device_factorization::refactor: ";
+  V a("a", 4, 9), b("b", 4, 9), c("c", 4, 9), a8("a8", 4, 8), b8("b8", 4, 8), b5("b5", 5, 9);
+  Kokkos::deep_copy(b, 4.0);
+  auto f = bandsolve::factorize(exec, thomas{}, a, b, c, device_tag{});
+  CHECK_THROWS_WITH(f.refactor(exec, a8, b8, a8),
+                    Equals(fn + "b has 8 rows but the factorization has 9"));
+  CHECK_THROWS_WITH(f.refactor(exec, b5, b5, b5),
+                    Equals(fn + "b holds 5 systems but the factorization has 4"));
+  CHECK_THROWS_WITH(f.refactor(exec, a8, b, c), Equals(fn + "a has 8 rows but b has 9"));
+  decltype(f) empty;
+  CHECK_THROWS_WITH(empty.refactor(exec, a, b, c),
+                    Equals(fn + "this factorization is empty (default-constructed)"));
+  V d("d", 4, 9);  // the refused calls left the factors of b = 4
+  Kokkos::deep_copy(d, 8.0);
+  f.solve(exec, d);
+  exec.fence();
+  CHECK(d(3, 4) == 2.0);
 }
 
 }  // namespace test_long_system_device

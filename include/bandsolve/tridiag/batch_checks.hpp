@@ -121,4 +121,19 @@ void check_refactor_abc(const std::string& fn, const AView& a, const BView& b, c
   check_factored_shape<Layout>(fn, "b", b, n, nsys);
 }
 
+// A tridiagonal factorization's refactor(a, b, c): Views of the layout and scalar type that were
+// factored (compile time), a factorization that holds factors, the shape that was factored.
+template <class Algo, class ExecutionSpace, class Layout, class Scalar, class AView, class BView,
+          class CView>
+void check_refactor(const std::string& fn, bool initialized, const AView& a, const BView& b,
+                    const CView& c, index_t n, index_t nsys) {
+  tridiag_static_checks<Algo, ExecutionSpace, BView, AView, BView, CView>();
+  static_assert(std::is_same_v<layout_of_t<BView>, Layout> &&
+                    std::is_same_v<typename BView::non_const_value_type, Scalar>,
+                "bandsolve: refactor takes a, b and c of the layout and scalar type that were "
+                "factored");
+  if (!initialized) throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+  check_refactor_abc<Layout>(fn, a, b, c, n, nsys);
+}
+
 }  // namespace bandsolve::detail

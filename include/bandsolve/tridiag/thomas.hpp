@@ -757,15 +757,8 @@ void thomas_factorization<Scalar, Layout, ExecutionSpace>::refactor(const Execut
                                                                     const AView& a,
                                                                     const BView& b,
                                                                     const CView& c) {
-  detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
-  static_assert(std::is_same_v<layout_of_t<BView>, Layout> &&
-                    std::is_same_v<typename BView::non_const_value_type, Scalar>,
-                "bandsolve::thomas_factorization::refactor: a, b and c must be Views of the "
-                "layout and scalar type that were factored");
-  const std::string fn = "bandsolve::thomas_factorization::refactor";
-  if (!initialized_)
-    detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-  detail::check_refactor_abc<Layout>(fn, a, b, c, n_, nsys_);
+  detail::check_refactor<algo::thomas, ExecutionSpace, Layout, Scalar>(
+      "bandsolve::thomas_factorization::refactor", initialized_, a, b, c, n_, nsys_);
   const bool lanes = detail::thomas_factor_rows<Layout>(a, b, c).first;
   detail::thomas_factor_into<thomas_factorization, Layout, Scalar>(exec, a, b, c, n_, nsys_,
                                                                    lanes, r_, l_, cp_, info_);

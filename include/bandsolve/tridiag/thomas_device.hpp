@@ -21,8 +21,9 @@
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/tile_transpose.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
+#include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
-#include <bandsolve/tridiag/batch_checks.hpp>  // check_factored_rhs
+#include <bandsolve/tridiag/batch_checks.hpp>  // check_factored_rhs, check_refactor
 #include <bandsolve/tridiag/thomas_chunked_device.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
 #include <bandsolve/tridiag/thomas_long_device.hpp>
@@ -456,6 +457,14 @@ class thomas_device_factorization {
     return (3 * r_.span() + 3 * long_b_.span()) * sizeof(Scalar);
   }
 
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout and Scalar, any strides) into this factorization's packs: no allocation. Same factors
+  // and info codes as factorize; enqueued on exec, not fenced. Copies share the storage. Few long
+  // systems: a, b and c are copied into the kept copies, and the info codes come from one chunk
+  // solve of a temporary of zeros (allocated, n values per slot), fenced, as at factorization.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
+
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
   // fenced. Systems of up to 32 chunks of 128 bytes per array are solved in register chunks
@@ -547,18 +556,41 @@ void copy_coefficients(const ExecutionSpace& exec, device::systems<const T> a,
       });
 }
 
+// Few long systems: a, b, c copied into ca, cb, cc (the copies' own order: systems side by side,
+// or each system's rows contiguous) and the info codes of one chunk solve of zeros (they depend on
+// the pivots alone; the zeros are a temporary of the copies' shape). Enqueued on exec, fenced.
+template <class ExecutionSpace, class AView, class BView, class CView, class CopyView,
+          class InfoView>
+void thomas_device_copy_long(const ExecutionSpace& exec, const AView& a, const BView& b,
+                             const CView& c, const CopyView& ca, const CopyView& cb,
+                             const CopyView& cc, const InfoView& info, index_t nsys, index_t n) {
+  using T = typename BView::non_const_value_type;
+  const auto sa = device::systems_of<const T>(a), sb = device::systems_of<const T>(b),
+             sc = device::systems_of<const T>(c);
+  const index_t slots = static_cast<index_t>(cb.extent(0));
+  if (cb.stride(0) == 1) copy_coefficients<true, ExecutionSpace>(exec, sa, sb, sc, ca, cb, cc,
+                                                                 slots, n);
+  else copy_coefficients<false, ExecutionSpace>(exec, sa, sb, sc, ca, cb, cc, slots, n);
+  Kokkos::LayoutStride shape;
+  for (unsigned k = 0; k < 2; ++k) {
+    shape.dimension[k] = cb.extent(k);
+    shape.stride[k] = cb.stride(k);
+  }
+  const CopyView zeros(Kokkos::view_alloc(exec, std::string("bandsolve::thomas zeros")), shape);
+  thomas_long_device_solve(exec, ca, cb, cc, zeros, info, n, nsys);
+}
+
 // The factorization of few long systems: copies of a, b, c (systems side by side when the
-// input's are: the chunk method's teams then read rows across systems) and the info codes of
-// one chunk solve of zeros (they depend on the pivots alone).
+// input's are: the chunk method's teams then read rows across systems) and their info codes.
 template <class Result, class ExecutionSpace, class AView, class BView, class CView>
 Result thomas_device_factorize_long(const ExecutionSpace& exec, const AView& a, const BView& b,
                                     const CView& c, index_t nsys, index_t n, index_t slots) {
   using T = typename BView::non_const_value_type;
   using memory_space = typename Result::memory_space;
   using copy_view = typename Result::copy_view;
-  const auto sa = device::systems_of<const T>(a), sb = device::systems_of<const T>(b),
-             sc = device::systems_of<const T>(c);
-  const bool across = sa.side_by_side() && sb.side_by_side() && sc.side_by_side();
+  const bool across = device::systems_of<const T>(a).side_by_side() &&
+                      device::systems_of<const T>(b).side_by_side() &&
+                      device::systems_of<const T>(c).side_by_side();
   const std::size_t ns = static_cast<std::size_t>(slots), nr = static_cast<std::size_t>(n);
   const Kokkos::LayoutStride shape = across ? Kokkos::LayoutStride(ns, 1, nr, ns)
                                             : Kokkos::LayoutStride(ns, nr, nr, 1);
@@ -567,14 +599,27 @@ Result thomas_device_factorize_long(const ExecutionSpace& exec, const AView& a, 
   };
   const copy_view ca = make("bandsolve::thomas a"), cb = make("bandsolve::thomas b"),
                   cc = make("bandsolve::thomas c");
-  if (across) copy_coefficients<true, ExecutionSpace>(exec, sa, sb, sc, ca, cb, cc, slots, n);
-  else copy_coefficients<false, ExecutionSpace>(exec, sa, sb, sc, ca, cb, cc, slots, n);
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")),
       static_cast<std::size_t>(nsys));
-  const copy_view zeros = make("bandsolve::thomas zeros");
-  thomas_long_device_solve(exec, ca, cb, cc, zeros, info, n, nsys);
+  thomas_device_copy_long(exec, a, b, c, ca, cb, cc, info, nsys, n);
   return thomas_device_factorization_access::make_long<Result>(ca, cb, cc, info, nsys, n);
+}
+
+// Thomas's factors of nsys systems of n rows in a, b, c into the packs r, lo, cp and their info
+// codes (factorize and refactor). Enqueued on exec.
+template <class T, class ExecutionSpace, class AView, class BView, class CView, class FactorView,
+          class InfoView>
+void thomas_device_factor_into(const ExecutionSpace& exec, const AView& a, const BView& b,
+                               const CView& c, index_t n, index_t nsys, const FactorView& r,
+                               const FactorView& lo, const FactorView& cp, const InfoView& info) {
+  if (nsys == 0 || n == 0) return;
+  const char* label = "bandsolve::factorize(thomas, device)";
+  device_launch_tiles_or_systems<thomas_device_factor<true, T, FactorView, InfoView>,
+                                 thomas_device_factor<false, T, FactorView, InfoView>>(
+      exec, label, static_cast<index_t>(r.extent(0)), device_uses_row_tiles(a, b, c), 0,
+      device::systems_of<const T>(a), device::systems_of<const T>(b),
+      device::systems_of<const T>(c), r, lo, cp, info, n, device_slots(b, nsys), nsys);
 }
 
 // factorize on the device backend: nsys systems of n rows (arguments checked). Allocates the
@@ -601,16 +646,21 @@ thomas_device_factorize(const ExecutionSpace& exec, const AView& a, const BView&
   const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), et, en, TW);
   const info_type info(Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")),
                        static_cast<std::size_t>(nsys));
-  auto f = thomas_device_factorization_access::make<result_type>(r, lo, cp, info, nsys, n);
-  if (nsys == 0 || n == 0) return f;
-  const char* label = "bandsolve::factorize(thomas, device)";
-  device_launch_tiles_or_systems<thomas_device_factor<true, T, factor_view, info_type>,
-                                 thomas_device_factor<false, T, factor_view, info_type>>(
-      exec, label, ntiles, device_uses_row_tiles(a, b, c), 0, device::systems_of<const T>(a),
-      device::systems_of<const T>(b), device::systems_of<const T>(c), r, lo, cp, info, n, slots,
-      nsys);
-  return f;
+  thomas_device_factor_into<T>(exec, a, b, c, n, nsys, r, lo, cp, info);
+  return thomas_device_factorization_access::make<result_type>(r, lo, cp, info, nsys, n);
 }
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void thomas_device_factorization<Scalar, Layout, ExecutionSpace>::refactor(
+    const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+  detail::check_refactor<algo::thomas, ExecutionSpace, Layout, Scalar>(
+      "bandsolve::thomas_device_factorization::refactor", initialized_, a, b, c, n_, nsys_);
+  if (long_b_.span() > 0)
+    detail::thomas_device_copy_long(exec, a, b, c, long_a_, long_b_, long_c_, info_, nsys_, n_);
+  else
+    detail::thomas_device_factor_into<Scalar>(exec, a, b, c, n_, nsys_, r_, l_, cp_, info_);
+}
 
 }  // namespace bandsolve
