@@ -361,4 +361,104 @@ TEST_CASE("periodic: bad shapes throw messages that name the values", "[periodic
                            "slots of b (interleaved layout)"));
 }
 
+// ---------------------------------------------------------------------------------------------
+// New matrices of the same shape factored in place.
+
+namespace {
+using refactor_list = std::tuple<std::tuple<bl::row, double>, std::tuple<bl::column, float>,
+                                 std::tuple<bl::interleaved<4>, cfloat>>;
+
+// refactor on one backend: the new matrices' factors in the factorization's own storage (a copy
+// made before sees them), bitwise the solutions of a fresh factorization of them, a singular
+// system's code set and cleared again, the dense solution.
+template <class Layout, class T, class Exec, class Backend>
+void check_refactor(const Exec& exec, Backend backend) {
+  using Mem = typename Exec::memory_space;
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {1, 3}, {2, 5}, {3, 9}, {17, 6}, {40, 37}, {4, 0}};
+  std::uint32_t seed = 600;
+  for (const auto& shape : shapes) {
+    const std::size_t n = shape.first, nsys = shape.second;
+    INFO(bstest::layout_name<Layout>() << ", " << Exec::name() << ", n = " << n
+                                       << ", nsys = " << nsys);
+    const auto p1 = bstest::random_periodic<T>(nsys, n, seed++);
+    auto p2 = bstest::random_periodic<T>(nsys, n, seed++);
+    if (nsys > 1)  // system 1 singular: its first row zero
+      p2.a[p2.idx(1, 0)] = p2.b[p2.idx(1, 0)] = p2.c[p2.idx(1, 0)] = T(0);
+    auto D1 = upload<Layout, Exec>(p1);
+    auto D2 = upload<Layout, Exec>(p2);
+    auto f = bandsolve::factorize(exec, periodic{}, D1.a, D1.b, D1.c, nsys, backend);
+    const auto shared = f;
+    f.refactor(exec, D2.a, D2.b, D2.c);
+    const auto g = bandsolve::factorize(exec, periodic{}, D2.a, D2.b, D2.c, nsys, backend);
+    exec.fence();
+    CHECK(shared.storage_bytes() == g.storage_bytes());
+    const auto codes = bstest::info_to_host(g.info());
+    CHECK(bstest::info_to_host(shared.info()) == codes);
+    if (nsys > 1) CHECK(codes[1] != 0);
+    auto d_shared = bstest::to_device<Layout, T, Mem>("d_shared", p2.d, nsys, n);
+    auto d_fresh = bstest::to_device<Layout, T, Mem>("d_fresh", p2.d, nsys, n);
+    shared.solve(exec, d_shared);
+    g.solve(exec, d_fresh);
+    exec.fence();
+    CHECK(bstest::bitwise_equal(bstest::to_host(d_shared, nsys), bstest::to_host(d_fresh, nsys)));
+    f.refactor(exec, D1.a, D1.b, D1.c);  // back to the first matrices: no code left
+    f.solve(exec, D1.d);
+    exec.fence();
+    CHECK(bstest::info_to_host(shared.info()) == std::vector<int>(nsys, 0));
+    CHECK(worst_diff(bstest::to_host(D1.d, nsys), bstest::periodic_dense_reference(p1), nsys, n) <=
+          dense_tol<T>());
+  }
+}
+
+template <class F, class V>
+void check_refactor_errors(F f, const std::string& name, const V& a, const V& b, const V& c) {
+  using Catch::Matchers::Equals;
+  Kokkos::Serial exec;
+  V a8("a8", 5, 8), b8("b8", 5, 8), c8("c8", 5, 8), b4("b4", 4, 9);
+  CHECK_THROWS_WITH(f.refactor(exec, a8, b8, c8),
+                    Equals(name + ": b has 8 rows but the factorization has 9"));
+  CHECK_THROWS_WITH(f.refactor(exec, b4, b4, b4),
+                    Equals(name + ": b holds 4 systems but the factorization has 5"));
+  CHECK_THROWS_WITH(f.refactor(exec, a, b, c8), Equals(name + ": c has 8 rows but b has 9"));
+  CHECK_THROWS_WITH(F().refactor(exec, a, b, c),
+                    Equals(name + ": this factorization is empty (default-constructed)"));
+  // The refused calls left the factors of a, b, c: x = d / (a + b + c) for constant rows.
+  V d("d", 5, 9);
+  Kokkos::deep_copy(d, 12.0);
+  f.solve(exec, d);
+  exec.fence();
+  CHECK(std::abs(d(4, 8) - 2.0) <= 1e-14);
+}
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("periodic refactor factors new matrices into the factorization's storage",
+                        "[periodic][factorize][refactor]", refactor_list) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  bstest::for_each_exec([](auto exec) {
+    using Exec = decltype(exec);
+    check_refactor<Layout, T>(exec, bandsolve::backend::default_for_t<Exec>{});
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+    check_refactor<Layout, T>(exec, bandsolve::backend::device{});
+#endif
+  });
+}
+
+TEST_CASE("periodic refactor checks its arguments against what was factored",
+          "[periodic][refactor][errors]") {
+  using V = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  Kokkos::Serial exec;
+  V a("a", 5, 9), b("b", 5, 9), c("c", 5, 9);
+  Kokkos::deep_copy(a, 1.0);
+  Kokkos::deep_copy(b, 4.0);
+  Kokkos::deep_copy(c, 1.0);
+  check_refactor_errors(bandsolve::factorize(exec, periodic{}, a, b, c),
+                        "bandsolve::periodic_factorization::refactor", a, b, c);
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+  const auto dev = bandsolve::factorize(exec, periodic{}, a, b, c, bandsolve::backend::device{});
+  check_refactor_errors(dev, "bandsolve::periodic_device_factorization::refactor", a, b, c);
+#endif
+}
+
 }  // namespace test_periodic

@@ -6,6 +6,7 @@
 //       multiplies x[n-1] and c[n-1] multiplies x[0]. x overwrites d; a, b, c are untouched.
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::periodic{}, a, b, c, nsys);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//   f.refactor(exec, a2, b2, c2);  // new matrices of the same shape, into f's storage
 //   bandsolve::solve_along(exec, bandsolve::algo::periodic{}, axis, a, b, c, d, info);
 //       Every line of a 2-4 D array along `axis` (periodic_axis.hpp).
 //
@@ -113,6 +114,14 @@ class periodic_factorization {
   std::size_t nsys() const { return static_cast<std::size_t>(nsys_); }
   std::size_t n() const { return static_cast<std::size_t>(n_); }
   Kokkos::View<const int*, memory_space> info() const { return info_; }
+  // Bytes of the stored factors.
+  std::size_t storage_bytes() const { return 4 * r_.span() * sizeof(Scalar); }
+
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout and Scalar, any strides) into this factorization's storage: no allocation. Same
+  // factors and info codes as factorize; enqueued on exec, not fenced. Copies share the storage.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
@@ -214,6 +223,20 @@ void periodic_factor_kernel(const ExecutionSpace& exec, const AView& a, const BV
       });
 }
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void periodic_factorization<Scalar, Layout, ExecutionSpace>::refactor(const ExecutionSpace& exec,
+                                                                      const AView& a,
+                                                                      const BView& b,
+                                                                      const CView& c) {
+  const std::string fn = "bandsolve::periodic_factorization::refactor";
+  detail::check_refactor<algo::periodic, ExecutionSpace, Layout, Scalar>(fn, initialized_, a, b,
+                                                                         c, n_, nsys_);
+  if (nsys_ == 0 || n_ == 0) return;
+  detail::periodic_factor_kernel<detail::lane_packing<Layout, Scalar>, Scalar>(
+      exec, a, b, c, n_, nsys_, static_cast<index_t>(capacity(b)), r_, lo_, cp_, z_, info_);
+}
 
 // Factorizes the periodic matrices (a, b, c) of nsys systems; nsys defaults to every slot of the
 // Views (for interleaved packs, give the real number of systems). Allocates the factors;

@@ -17,6 +17,7 @@
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/tile_transpose.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
+#include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/periodic_kernel.hpp>
@@ -176,6 +177,12 @@ class periodic_device_factorization {
   // Bytes of the stored factors.
   std::size_t storage_bytes() const { return 4 * r_.span() * sizeof(Scalar); }
 
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout and Scalar, any strides) into this factorization's packs: no allocation. Same factors
+  // and info codes as factorize; enqueued on exec, not fenced. Copies share the storage.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
+
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
   // fenced; row scratch of n 32 sizeof(D) bytes per tile of 32 systems. Systems whose info is
@@ -231,6 +238,23 @@ struct periodic_device_factorization_access {
   }
 };
 
+// The factors of nsys systems of n rows in a, b, c into the packs r, lo, cp, z and their info
+// codes (factorize and refactor). Enqueued on exec.
+template <class T, class ExecutionSpace, class AView, class BView, class CView, class FactorView,
+          class InfoView>
+void periodic_device_factor_into(const ExecutionSpace& exec, const AView& a, const BView& b,
+                                 const CView& c, index_t n, index_t nsys, const FactorView& r,
+                                 const FactorView& lo, const FactorView& cp, const FactorView& z,
+                                 const InfoView& info) {
+  if (nsys == 0 || n == 0) return;
+  using kernel = periodic_device_factor<T, FactorView, InfoView>;
+  device::for_each_tile(exec, "bandsolve::factorize(periodic, device)",
+                        static_cast<index_t>(r.extent(0)), 0, 0,
+                        kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
+                               device::systems_of<const T>(c), r, lo, cp, z, info, n,
+                               periodic_device_slots(b, nsys), nsys});
+}
+
 // factorize on the device backend: nsys systems of n rows (arguments checked). Allocates the
 // factors and info; enqueued on exec, not fenced.
 template <class ExecutionSpace, class AView, class BView, class CView>
@@ -244,8 +268,7 @@ periodic_device_factorize(const ExecutionSpace& exec, const AView& a, const BVie
   using info_type = Kokkos::View<int*, typename F::memory_space>;
   constexpr int TW = device::tile_systems;
   const index_t n = static_cast<index_t>(rows(b));
-  const index_t slots = periodic_device_slots(b, nsys);
-  const index_t ntiles = (slots + TW - 1) / TW;
+  const index_t ntiles = (periodic_device_slots(b, nsys) + TW - 1) / TW;
   auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
   const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
   const fv r(alloc("bandsolve::periodic 1/pivot"), et, en, TW);
@@ -253,15 +276,18 @@ periodic_device_factorize(const ExecutionSpace& exec, const AView& a, const BVie
   const fv cp(alloc("bandsolve::periodic c/pivot"), et, en, TW);
   const fv z(alloc("bandsolve::periodic z"), et, en, TW);
   const info_type info(alloc("bandsolve::periodic info"), static_cast<std::size_t>(nsys));
-  F f = periodic_device_factorization_access::make<F>(r, lo, cp, z, info, nsys, n);
-  if (nsys == 0 || n == 0) return f;
-  using kernel = periodic_device_factor<T, fv, info_type>;
-  device::for_each_tile(exec, "bandsolve::factorize(periodic, device)", ntiles, 0, 0,
-                        kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
-                               device::systems_of<const T>(c), r, lo, cp, z, info, n, slots,
-                               nsys});
-  return f;
+  periodic_device_factor_into<T>(exec, a, b, c, n, nsys, r, lo, cp, z, info);
+  return periodic_device_factorization_access::make<F>(r, lo, cp, z, info, nsys, n);
 }
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void periodic_device_factorization<Scalar, Layout, ExecutionSpace>::refactor(
+    const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+  detail::check_refactor<algo::periodic, ExecutionSpace, Layout, Scalar>(
+      "bandsolve::periodic_device_factorization::refactor", initialized_, a, b, c, n_, nsys_);
+  detail::periodic_device_factor_into<Scalar>(exec, a, b, c, n_, nsys_, r_, lo_, cp_, z_, info_);
+}
 
 }  // namespace bandsolve
