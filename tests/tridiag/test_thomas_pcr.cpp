@@ -720,6 +720,99 @@ TEMPLATE_TEST_CASE("thomas_pcr factorization: the partition method with stored f
                                "is empty"));
 }
 
+namespace {
+// thomas_pcr refactor in one layout: the new matrices' factors in the factorization's storage (a
+// copy made before sees them), bitwise the solutions of a fresh factorization of them, a zero
+// row's code set and cleared again, the reference solution.
+template <class Layout, class T, class Exec>
+void check_thomas_pcr_refactor(const Exec& exec, std::size_t n, std::size_t nsys,
+                               std::uint32_t seed) {
+  INFO(bstest::layout_name<Layout>() << ", " << bstest::exec_name<Exec>() << ", n = " << n
+                                     << ", nsys = " << nsys);
+  using Mem = typename Exec::memory_space;
+  const auto p1 = bstest::random_dominant<T>(nsys, n, seed);
+  auto p2 = bstest::random_dominant<T>(nsys, n, seed + 1);
+  std::vector<int> codes(nsys, 0);
+  if (nsys > 1) {
+    const std::size_t row = n / 2, k = p2.idx(1, row);
+    p2.a[k] = p2.b[k] = p2.c[k] = T(0);
+    codes[1] = static_cast<int>(row + 1);
+  }
+  auto D1 = bstest::upload<Layout, Exec>(p1);
+  auto D2 = bstest::upload<Layout, Exec>(p2);
+  auto f = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, D1.a, D1.b, D1.c, nsys);
+  const auto shared = f;
+  f.refactor(exec, D2.a, D2.b, D2.c);
+  const auto g = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, D2.a, D2.b, D2.c, nsys);
+  exec.fence();
+  CHECK(shared.storage_bytes() == g.storage_bytes());
+  CHECK(bstest::info_to_host(shared.info()) == codes);
+  auto d_shared = bstest::to_device<Layout, T, Mem>("d_shared", p2.d, nsys, n);
+  auto d_fresh = bstest::to_device<Layout, T, Mem>("d_fresh", p2.d, nsys, n);
+  shared.solve(exec, d_shared);
+  g.solve(exec, d_fresh);
+  exec.fence();
+  CHECK(bstest::bitwise_equal(bstest::to_host(d_shared, nsys), bstest::to_host(d_fresh, nsys)));
+  f.refactor(exec, D1.a, D1.b, D1.c);
+  f.solve(exec, D1.d);
+  exec.fence();
+  CHECK(bstest::info_to_host(shared.info()) == std::vector<int>(nsys, 0));
+  CHECK(bstest::max_rel_diff(bstest::to_host(D1.d, nsys), bstest::reference_solve(p1), nsys, n) <=
+        bstest::reduction_tol<T>(n));
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("thomas_pcr refactor factors new matrices into the factorization's storage",
+                   "[thomas_pcr][factorize][refactor]", float, double) {
+  using T = TestType;
+  bstest::for_each_exec([](auto exec) {
+    std::uint32_t seed = 33000;
+    for (const std::size_t nsys : {1, 3, 37}) {  // long systems, 128-row chunks
+      check_thomas_pcr_refactor<bl::row, T>(exec, (std::size_t(1) << 14) + 77, nsys, seed += 2);
+      check_thomas_pcr_refactor<bl::column, T>(exec, (std::size_t(1) << 14) + 77, nsys, seed += 2);
+    }
+    namespace det = bandsolve::detail;
+    const index_t saved = det::partition_chunk_rows;
+    det::partition_chunk_rows = 5;
+    for (const std::size_t n : {1, 2, 9, 43})
+      for (const std::size_t nsys : {2, 37}) {
+        check_thomas_pcr_refactor<bl::row, T>(exec, n, nsys, seed += 2);
+        check_thomas_pcr_refactor<bl::column, T>(exec, n, nsys, seed += 2);
+        check_thomas_pcr_refactor<bl::interleaved<8>, T>(exec, n, nsys, seed += 2);
+      }
+    det::partition_chunk_rows = saved;
+  });
+  // Errors: another shape, an empty factorization, systems no longer side by side.
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  using Catch::Matchers::Equals;
+  const Exec exec;
+  const std::string fn = "bandsolve::thomas_pcr_factorization::refactor: ";
+  using C = Kokkos::View<T**, Kokkos::LayoutLeft, Exec::memory_space>;
+  const C a("a", 40, 300), b("b", 40, 300), b9("b9", 40, 299), b41("b41", 41, 300);
+  Kokkos::deep_copy(b, T(4));
+  auto f = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, a);
+  REQUIRE(f.lanes() > 1);
+  CHECK_THROWS_WITH(f.refactor(exec, b9, b9, b9),
+                    Equals(fn + "b has 299 rows but the factorization has 300"));
+  CHECK_THROWS_WITH(f.refactor(exec, b41, b41, b41),
+                    Equals(fn + "b holds 41 systems but the factorization has 40"));
+  CHECK_THROWS_WITH((bandsolve::thomas_pcr_factorization<T, bl::column, Exec>{}.refactor(
+                        exec, a, b, a)),
+                    Equals(fn + "this factorization is empty (default-constructed)"));
+  using S = Kokkos::View<T**, Kokkos::LayoutStride, Exec::memory_space>;
+  auto g = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, S(a), S(b), S(a));
+  Kokkos::View<T**, Kokkos::LayoutRight, Exec::memory_space> rows("rows", 40, 300);
+  CHECK_THROWS_WITH(g.refactor(exec, S(rows), S(rows), S(rows)),
+                    Equals(fn + "the factors are stored in blocks of " +
+                           std::to_string(g.lanes()) +
+                           " systems side by side, as a, b and c laid them; these do not"));
+  C d("d", 40, 300);  // the refused calls left the factors of b = 4
+  Kokkos::deep_copy(d, T(8));
+  f.solve(exec, d);
+  exec.fence();
+  CHECK(bstest::to_host(d, 40)[7 * 300 + 5] == T(2));
+}
+
 TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the partition "
                    "method's for few long systems",
                    "[thomas_pcr][factorize][automatic]", float, double) {

@@ -3,6 +3,7 @@
 //
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::thomas_pcr{}, a, b, c[, nsys]);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//   f.refactor(exec, a2, b2, c2);  // new matrices of the same shape, into f's storage
 //
 // Same Views as the one-shot hybrid (row, column, interleaved<W>, strided; float, double or their
 // Kokkos::complex; interleaved padding lanes untouched). The factorization stores Thomas's LU (mu,
@@ -23,6 +24,7 @@
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
+#include <bandsolve/tridiag/batch_checks.hpp>  // check_refactor
 #include <bandsolve/tridiag/partition_factor_kernel.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 
@@ -386,6 +388,14 @@ class thomas_pcr_factorization {
     return (4 * f_.mu.span() + 3 * f_.pi.span()) * sizeof(Scalar);
   }
 
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout and Scalar) into this factorization's storage and lane blocks: no allocation. Same
+  // factors and info codes as factorize; enqueued on exec, not fenced. Copies share the storage.
+  // Blocks of several lanes (lanes() > 1) read systems that lie side by side: a, b and c must then
+  // lay theirs side by side too (any row stride).
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
+
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. Enqueued on exec, not fenced. Systems whose info is not 0 get inf/NaN.
   template <class DView>
@@ -472,6 +482,24 @@ void thomas_pcr_factor(const ExecutionSpace& exec, const AView& a, const BView& 
   });
 }
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void thomas_pcr_factorization<Scalar, Layout, ExecutionSpace>::refactor(const ExecutionSpace& exec,
+                                                                        const AView& a,
+                                                                        const BView& b,
+                                                                        const CView& c) {
+  const std::string fn = "bandsolve::thomas_pcr_factorization::refactor";
+  detail::check_refactor<algo::thomas_pcr, ExecutionSpace, Layout, Scalar>(
+      fn, initialized_, a, b, c, plan_.n, plan_.nsys);
+  if (plan_.lanes > 1 &&
+      !(detail::lanes_adjacent(a) && detail::lanes_adjacent(b) && detail::lanes_adjacent(c)))
+    detail::throw_invalid_argument(fn, "the factors are stored in blocks of ", plan_.lanes,
+                                   " systems side by side, as a, b and c laid them; these do not");
+  if (plan_.nsys > 0 && plan_.n > 0)
+    detail::thomas_pcr_factor<ExecutionSpace, AView, BView, CView, thomas_pcr_factorization>(
+        exec, a, b, c, plan_, f_, info_);
+}
 
 // Factorizes the matrices (a, b, c) of nsys systems for the partition method; nsys defaults to
 // every slot of the Views (for interleaved packs, give the real number of systems to leave
