@@ -308,6 +308,106 @@ void check_bad_pivot_codes() {
   });
 }
 
+// f.refactor with the lines' coefficients as f's algorithm takes them (symmetric: b, c).
+template <class Algo, class F, class Exec, class AView, class BView, class CView>
+void refactor_lines(F& f, Exec exec, const AView& a, const BView& b, const CView& c) {
+  if constexpr (std::is_same_v<Algo, symmetric>)
+    f.refactor(exec, b, c);
+  else
+    f.refactor(exec, a, b, c);
+}
+
+// The coefficients of m as arrays of `grid` in order o, or rank-1 Views of one line's (Shared).
+template <bool Shared, std::size_t R>
+auto coefficient_arrays(const lines_of<double>& m, const std::array<std::size_t, R>& grid,
+                        int axis, order o) {
+  const std::size_t n = grid[axis], nlines = lines_along(grid, axis);
+  if constexpr (Shared) {
+    const Kokkos::View<double*, Kokkos::HostSpace> a("a", n), b("b", n), c("c", n);
+    for (std::size_t i = 0; i < n; ++i) a(i) = m.a[i], b(i) = m.b[i], c(i) = m.c[i];
+    return std::array<Kokkos::View<double*, Kokkos::HostSpace>, 3>{a, b, c};
+  } else {
+    const std::array<bstest::strided<double, int(R)>, 3> v = {
+        make_array<double, R>("a", grid, o), make_array<double, R>("b", grid, o),
+        make_array<double, R>("c", grid, o)};
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto p = point_of(grid, axis, s, i);
+        at(v[0], p) = m.a[s * n + i], at(v[1], p) = m.b[s * n + i], at(v[2], p) = m.c[s * n + i];
+      }
+    return v;
+  }
+}
+
+// refactor along every axis of a 3-D grid: the new coefficients' factors in the factorization's
+// storage (a copy made before sees them), bitwise the solutions of a fresh factorization of them
+// in the same order, a zero pivot's code set (line 1, or every line of shared coefficients) and
+// cleared again by the first coefficients given in another order, every line's residual.
+template <class Algo, bool Shared, class Exec, class... Backend>
+void check_refactor(Exec exec, Backend... backend) {
+  constexpr bool cyclic = std::is_same_v<Algo, periodic>;
+  constexpr bool hermitian = std::is_same_v<Algo, symmetric>;
+  const std::array<std::size_t, 3> grid = {6, 19, 7};
+  for (int axis = 0; axis < 3; ++axis) {
+    INFO("axis " << axis << (Shared ? ", shared" : "") << (sizeof...(Backend) ? ", device" : ""));
+    const std::size_t n = grid[axis], nlines = lines_along(grid, axis);
+    const lines_of<double> m1(n, Shared ? 1 : nlines, 40 + std::uint32_t(axis), cyclic, hermitian);
+    lines_of<double> m2(n, Shared ? 1 : nlines, 50 + std::uint32_t(axis), cyclic, hermitian);
+    const std::size_t bad = Shared ? 0 : 1;  // its first row zero: every algorithm's code 1
+    m2.b[bad * n] = 0, m2.c[bad * n] = 0;
+    if (cyclic) m2.a[bad * n] = 0;
+    const auto d = make_array<double, 3>("d", grid, order::right);
+    const auto v1 = coefficient_arrays<Shared>(m1, grid, axis, order::right);
+    const auto v2 = coefficient_arrays<Shared>(m2, grid, axis, order::right);
+    auto f = factorize_lines<Algo>(exec, axis, v1[0], v1[1], v1[2], d, backend...);
+    const auto copy = f;
+    refactor_lines<Algo>(f, exec, v2[0], v2[1], v2[2]);
+    const auto g = factorize_lines<Algo>(exec, axis, v2[0], v2[1], v2[2], d, backend...);
+    exec.fence();
+    CHECK(copy.storage_bytes() == g.storage_bytes());
+    const auto codes = bstest::info_to_host(g.info());
+    CHECK(bstest::info_to_host(copy.info()) == codes);
+    CHECK(codes[bad] == 1);
+    const std::array<bstest::strided<double, 3>, 2> x = {
+        make_array<double, 3>("x", grid, order::left),
+        make_array<double, 3>("y", grid, order::left)};
+    std::vector<double> rhs(nlines * n);
+    std::mt19937 gen(60 + std::uint32_t(axis));
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto p = point_of(grid, axis, s, i);
+        at(x[0], p) = at(x[1], p) = rhs[s * n + i] = random_value<double>(gen);
+      }
+    copy.solve(exec, x[0]);
+    g.solve(exec, x[1]);
+    exec.fence();
+    CHECK(bstest::bitwise_equal(bstest::raw_copy(x[0]), bstest::raw_copy(x[1])));
+    const auto w1 = coefficient_arrays<Shared>(m1, grid, axis, order::padded);
+    refactor_lines<Algo>(f, exec, w1[0], w1[1], w1[2]);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t i = 0; i < n; ++i) at(x[0], point_of(grid, axis, s, i)) = rhs[s * n + i];
+    f.solve(exec, x[0]);
+    exec.fence();
+    CHECK(bstest::info_to_host(copy.info()) == std::vector<int>(nlines, 0));
+    double worst = 0;
+    for (std::size_t s = 0; s < nlines; ++s)
+      worst = std::max(worst, line_residual(m1, grid, axis, s, x[0], rhs, cyclic));
+    CHECK(worst <= 50 * std::numeric_limits<double>::epsilon());
+  }
+}
+
+template <class Algo>
+void check_refactor_every_kind() {
+  bstest::for_each_exec([](auto exec) {
+    check_refactor<Algo, false>(exec);
+    check_refactor<Algo, true>(exec);
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+    check_refactor<Algo, false>(exec, bandsolve::backend::device{});
+    check_refactor<Algo, true>(exec, bandsolve::backend::device{});
+#endif
+  });
+}
+
 }  // namespace
 
 TEST_CASE("factorize_along(thomas) solves every line along every axis",
@@ -457,6 +557,45 @@ TEST_CASE("factorize_along(thomas) rejects bad input with the function and the v
          "u.extent(2) = 5 but d.extent(2) = 4");
   throws([&] { f.solve_add(exec, d, d); }, add, "u overlaps d");
   throws([&] { empty.solve_add(exec, d, u); }, add, "empty");
+}
+
+TEST_CASE("thomas_axis_factorization::refactor factors new coefficients into its storage",
+          "[axis][factor][thomas][refactor]") {
+  check_refactor_every_kind<thomas>();
+}
+
+TEST_CASE("thomas_axis_factorization::refactor checks the coefficients against the factored ones",
+          "[axis][factor][thomas][refactor][checks]") {
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
+  using Catch::Matchers::Equals;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const std::string fn = "bandsolve::thomas_axis_factorization::refactor: ";
+  const V3 a("a", 2, 3, 4), b("b", 2, 3, 4), d("d", 2, 3, 4), other("other", 2, 4, 4);
+  Kokkos::deep_copy(b, 4.0);
+  auto f = bandsolve::factorize_along(exec, thomas{}, 1, a, b, a);
+  CHECK_THROWS_WITH(f.refactor(exec, a, other, a),
+                    Equals(fn + "b.extent(1) = 4 but the factored array has 3"));
+  const V1 s3("s3", 3), s4("s4", 4);
+  CHECK_THROWS_WITH(f.refactor(exec, s3, s3, s3),
+                    Equals(fn + "a has rank 1 but the factored coefficients were arrays of "
+                                "rank 3"));
+  auto g = bandsolve::factorize_along(exec, thomas{}, 1, s3, s3, s3, d);
+  CHECK_THROWS_WITH(g.refactor(exec, s3, s4, s3),
+                    Equals(fn + "b.extent(0) = 4 but the factored lines have 3 rows"));
+  CHECK_THROWS_WITH(g.refactor(exec, a, b, a),
+                    Equals(fn + "a has rank 3 but the factored coefficients were shared by every "
+                                "line (rank 1)"));
+  bandsolve::thomas_axis_factorization<
+      double, Kokkos::DefaultHostExecutionSpace,
+      bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>
+      empty;
+  CHECK_THROWS_WITH(empty.refactor(exec, a, b, a),
+                    Equals(fn + "this factorization is empty (default-constructed)"));
+  Kokkos::deep_copy(d, 8.0);  // the refused calls left the factors of b = 4
+  f.solve(exec, d);
+  exec.fence();
+  CHECK(d(1, 2, 3) == 2.0);
 }
 
 TEST_CASE("factorize_along(periodic) solves every line along every axis",

@@ -131,18 +131,20 @@ void check_along_add_target(const std::string& fn, const DView& d, const UView& 
 
 // The checks of f.solve(exec, d) for a factorization of the lines along an axis: it holds
 // factors (not default-constructed) and d has the factored rank and extents; `factored` names
-// them in the messages ("factored array", "factored grid").
+// them in the messages ("factored array", "factored grid"), `name` the View (d, or a coefficient
+// given to refactor).
 template <class DView>
 void check_factored_extents(const std::string& fn, bool initialized, int rank,
                             const std::array<std::size_t, 4>& extents, const DView& d,
-                            const char* factored) {
+                            const char* factored, const char* name = "d") {
   constexpr int R = static_cast<int>(DView::rank);
   if (!initialized) throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-  if (R != rank) throw_invalid_argument(fn, "d has rank ", R, " but the ", factored, " has ", rank);
+  if (R != rank)
+    throw_invalid_argument(fn, name, " has rank ", R, " but the ", factored, " has ", rank);
   for (int k = 0; k < R; ++k)
     if (extent_at(d, k) != extents[static_cast<std::size_t>(k)])
-      throw_invalid_argument(fn, "d.extent(", k, ") = ", extent_at(d, k), " but the ", factored,
-                             " has ", extents[static_cast<std::size_t>(k)]);
+      throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent_at(d, k), " but the ",
+                             factored, " has ", extents[static_cast<std::size_t>(k)]);
 }
 
 }  // namespace bandsolve::detail

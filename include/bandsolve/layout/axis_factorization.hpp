@@ -12,8 +12,27 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <tuple>
+#include <type_traits>
 
 namespace bandsolve::detail {
+
+// refactor's compile-time checks: Views of one rank holding the factored scalar type, accessible
+// from the execution space.
+template <class Scalar, class ExecutionSpace, class... Views>
+constexpr void axis_refactor_static_checks() {
+  static_assert((Kokkos::is_view<Views>::value && ...),
+                "bandsolve: refactor takes the coefficients as Kokkos::Views");
+  static_assert((std::is_same_v<typename Views::non_const_value_type, Scalar> && ...),
+                "bandsolve: refactor takes coefficients of the factored scalar type");
+  static_assert(((Views::rank == std::tuple_element_t<0, std::tuple<Views...>>::rank) && ...),
+                "bandsolve: refactor takes coefficients of one rank (the grid's, or 1 where they "
+                "are shared by every line)");
+  static_assert((Kokkos::SpaceAccessibility<ExecutionSpace,
+                                            typename Views::memory_space>::accessible &&
+                 ...),
+                "bandsolve: the Views must be accessible from the execution space");
+}
 
 template <class MemorySpace>
 class axis_lines_factorization {
@@ -38,6 +57,24 @@ class axis_lines_factorization {
   bool solve_needed(const std::string& fn, const DView& d, const char* factored) const {
     check_factored_extents(fn, initialized_, rank_, extents_, d, factored);
     return lines_.nsys != 0 && lines_.n != 0;
+  }
+
+  // refactor's checks of a coefficient View against what was factored: arrays of the factored
+  // extents, or n values shared by every line where the factored ones were.
+  template <class View>
+  void check_refactor_coefficient(const std::string& fn, const char* name, const View& v) const {
+    constexpr int R = static_cast<int>(View::rank);
+    if (initialized_ && shared_ != (R == 1))
+      throw_invalid_argument(fn, name, " has rank ", R, " but the factored coefficients were ",
+                             shared_ ? "shared by every line (rank 1)" : "arrays of rank ",
+                             shared_ ? "" : std::to_string(rank_));
+    if (initialized_ && shared_) {
+      if (v.extent(0) != static_cast<std::size_t>(lines_.n))
+        throw_invalid_argument(fn, name, ".extent(0) = ", v.extent(0),
+                               " but the factored lines have ", lines_.n, " rows");
+      return;
+    }
+    check_factored_extents(fn, initialized_, rank_, extents_, v, "factored array", name);
   }
 
   Kokkos::View<int*, MemorySpace> info_;

@@ -6,6 +6,7 @@
 //   auto f = bandsolve::factorize_along(exec, algo::thomas{}, axis, a, b, c, d[, backend]);
 //   f.solve(exec, d);   // any number of times: x overwrites d
 //   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
+//   f.refactor(exec, a2, b2, c2);  // new coefficients of the same kind, into f's storage
 //   f.info();           // the factorization's codes, one per line (solve_along's numbering)
 //
 // a, b, c as for solve_along(thomas) (thomas_axis.hpp): full arrays of the grid's rank and
@@ -444,6 +445,14 @@ class thomas_axis_factorization
 
   std::size_t storage_bytes() const { return factors_.span() * sizeof(Scalar); }
 
+  // Factors new coefficients into this factorization's storage: a, b, c of the kind that was
+  // factored (arrays of the factored extents, each in any layout, or rank-1 Views of the n values
+  // shared by every line) and of the factored scalar type. The lines keep their grouping and
+  // packs. No allocation; the factors and info codes of factorize_along; enqueued on exec, not
+  // fenced. Copies of the factorization share its storage.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
+
   // d: the factored extents, any layout, of the factored scalar type or Kokkos::complex of a
   // real one; x overwrites d. Enqueued on exec, not fenced.
   template <class DView>
@@ -516,6 +525,41 @@ class thomas_axis_factorization
 
 namespace detail {
 
+// The factors of the lines of `lines` (a, b, c: full arrays of the grid's extents, any layouts,
+// or rank 1: n values shared by every line) into `factors` (per_factor values each; the device
+// backend's copies, with the lines side by side or not) and their info codes: factorize_along's
+// and refactor's work. Enqueued on exec.
+template <class Backend, class ExecutionSpace, class AView, class BView, class CView, class T,
+          class InfoView>
+void thomas_axis_factor_into(const ExecutionSpace& exec, const line_packs& lines,
+                             const std::array<std::size_t, 4>& extents, int axis,
+                             bool side_by_side, const AView& a, const BView& b, const CView& c,
+                             const Kokkos::View<T*, typename ExecutionSpace::memory_space>& factors,
+                             std::size_t per_factor, const InfoView& info) {
+  if (lines.nsys == 0) return;
+  if (lines.n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  T* const out = factors.data();
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    thomas_axis_factor_device(exec, lines, extents, axis, side_by_side, a, b, c, out, per_factor,
+                              info);
+  } else if constexpr (AView::rank == 1) {
+    const index_t ni = lines.n;
+    for_each_pack(exec, "bandsolve::factorize_along(thomas)", 1, 0, [=](const index_t, void*) {
+      info(0) = factor_shared<T>(ni, a, b, c, out, out + ni, out + 2 * ni);
+    });
+    for_each_pack(exec, "bandsolve::factorize_along(thomas)", lines.nsys - 1, 0,
+                  [=](const index_t s, void*) { info(s + 1) = info(0); });
+  } else {
+    const int lane = lines.lane_axis;
+    const bool lanes = unit_lane_stride(a, lane) && unit_lane_stride(b, lane) &&
+                       unit_lane_stride(c, lane);
+    thomas_axis_factor_host(exec, lines, lanes, a, b, c, out, per_factor, info);
+  }
+}
+
 // factorize_along with the grid's extents and line grouping from `grid` (d, or b when the
 // coefficients are full arrays); arguments checked.
 template <class Backend, class ExecutionSpace, class GridView, class AView, class BView,
@@ -548,31 +592,10 @@ auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView&
       Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) solve info")),
       device ? nsys : 0);
   const bool side_by_side = device && !shared && thomas_copies_side_by_side<T>(lines.n);
-  auto f = thomas_axis_factorization_access::make<F>(factors, info, solve_info, lines, extents,
-                                                     rank, axis, per_factor, shared, side_by_side);
-  if (lines.nsys == 0) return f;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return f;
-  }
-  T* const out = factors.data();
-  if constexpr (device) {
-    thomas_axis_factor_device(exec, lines, extents, axis, side_by_side, a, b, c, out, per_factor,
-                              info);
-  } else if constexpr (shared) {
-    const auto ni = static_cast<index_t>(n);
-    for_each_pack(exec, "bandsolve::factorize_along(thomas)", 1, 0, [=](const index_t, void*) {
-      info(0) = factor_shared<T>(ni, a, b, c, out, out + ni, out + 2 * ni);
-    });
-    for_each_pack(exec, "bandsolve::factorize_along(thomas)", lines.nsys - 1, 0,
-                  [=](const index_t s, void*) { info(s + 1) = info(0); });
-  } else {
-    const int lane = lines.lane_axis;
-    const bool lanes = unit_lane_stride(a, lane) && unit_lane_stride(b, lane) &&
-                       unit_lane_stride(c, lane);
-    thomas_axis_factor_host(exec, lines, lanes, a, b, c, out, per_factor, info);
-  }
-  return f;
+  thomas_axis_factor_into<Backend>(exec, lines, extents, axis, side_by_side, a, b, c, factors,
+                                   per_factor, info);
+  return thomas_axis_factorization_access::make<F>(factors, info, solve_info, lines, extents,
+                                                   rank, axis, per_factor, shared, side_by_side);
 }
 
 // The run-time checks of a factorize_along against `grid` (grid_name: "d", or "b"), which gives
@@ -618,6 +641,19 @@ void thomas_axis_factor_checks(const std::string& fn, int axis, const GridView& 
 }
 
 }  // namespace detail
+
+template <class Scalar, class ExecutionSpace, class Backend>
+template <class AView, class BView, class CView>
+void thomas_axis_factorization<Scalar, ExecutionSpace, Backend>::refactor(
+    const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+  detail::axis_refactor_static_checks<Scalar, ExecutionSpace, AView, BView, CView>();
+  const std::string fn = "bandsolve::thomas_axis_factorization::refactor";
+  this->check_refactor_coefficient(fn, "a", a);
+  this->check_refactor_coefficient(fn, "b", b);
+  this->check_refactor_coefficient(fn, "c", c);
+  detail::thomas_axis_factor_into<Backend>(exec, lines_, extents_, axis_, side_by_side_, a, b, c,
+                                           factors_, per_factor_, info_);
+}
 
 // With d: the extents and the grouping of the lines from d (full or shared coefficients).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
