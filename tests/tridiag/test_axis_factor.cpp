@@ -356,6 +356,7 @@ void check_refactor(Exec exec, Backend... backend) {
     const std::size_t bad = Shared ? 0 : 1;  // its first row zero: every algorithm's code 1
     m2.b[bad * n] = 0, m2.c[bad * n] = 0;
     if (cyclic) m2.a[bad * n] = 0;
+    if (std::is_same_v<Algo, partial_pivoting>) m2.a[bad * n + 1] = 0;  // column 0 zero
     const auto d = make_array<double, 3>("d", grid, order::right);
     const auto v1 = coefficient_arrays<Shared>(m1, grid, axis, order::right);
     const auto v2 = coefficient_arrays<Shared>(m2, grid, axis, order::right);
@@ -596,6 +597,26 @@ TEST_CASE("thomas_axis_factorization::refactor checks the coefficients against t
   f.solve(exec, d);
   exec.fence();
   CHECK(d(1, 2, 3) == 2.0);
+}
+
+TEST_CASE("periodic and pivoting lines along an axis: refactor into the stored factors",
+          "[axis][factor][periodic][partial_pivoting][refactor]") {
+  check_refactor_every_kind<periodic>();
+  check_refactor_every_kind<partial_pivoting>();
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const V3 a("a", 2, 3, 4), other("other", 2, 3, 5), d("d", 2, 3, 4);
+  auto f = bandsolve::factorize_along(exec, periodic{}, 2, a, a, a);
+  CHECK_THROWS_WITH(f.refactor(exec, a, a, other),
+                    Catch::Matchers::Equals("bandsolve::periodic_axis_factorization::refactor: "
+                                            "c.extent(2) = 5 but the factored array has 4"));
+  const V1 s4("s4", 4);
+  auto g = bandsolve::factorize_along(exec, partial_pivoting{}, 2, s4, s4, s4, d);
+  CHECK_THROWS_WITH(g.refactor(exec, a, a, a),
+                    Catch::Matchers::Equals("bandsolve::pivoting_axis_factorization::refactor: a "
+                                            "has rank 3 but the factored coefficients were shared "
+                                            "by every line (rank 1)"));
 }
 
 TEST_CASE("factorize_along(periodic) solves every line along every axis",

@@ -34,6 +34,15 @@ constexpr void axis_refactor_static_checks() {
                 "bandsolve: the Views must be accessible from the execution space");
 }
 
+// f(std::integral_constant<int, R>) for a grid rank R of 2 to 4 given at run time (refactor of
+// coefficients shared by every line, whose Views do not carry the grid's rank).
+template <class F>
+void with_grid_rank(int rank, const F& f) {
+  if (rank == 2) f(std::integral_constant<int, 2>{});
+  else if (rank == 3) f(std::integral_constant<int, 3>{});
+  else f(std::integral_constant<int, 4>{});
+}
+
 template <class MemorySpace>
 class axis_lines_factorization {
  public:

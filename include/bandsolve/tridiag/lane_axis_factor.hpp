@@ -7,7 +7,7 @@
 //   lane_family                         its solve_along family (lane_kernel_axis.hpp), whose
 //                                       device solve the device backend runs
 //   factorize_name, solve_name,         the names in messages and kernel labels
-//   solve_add_name
+//   solve_add_name, refactor_name
 //   values_per_row                      factor values (of the coefficients' type) per row and line
 //   flag_bytes_per_row                  bytes of flags (the interchanges) per row and line, or 0
 //   factor<L>(n, a, b, c, f, flags, codes)
@@ -173,6 +173,16 @@ class lane_axis_factorization
     return stored_.span() * sizeof(Scalar) + flags_.span();
   }
 
+  // Factors new coefficients into this factorization's storage: a, b, c of the kind that was
+  // factored (arrays of the factored extents, each in any layout, or rank-1 Views of the n values
+  // shared by every line) and of the factored scalar type. The lines keep their grouping and
+  // packs. The factors and info codes of factorize_along; enqueued on exec, not fenced. Copies of
+  // the factorization share its storage. No allocation on the host backends; the device backend
+  // copies a, b and c into its copies and takes its codes from a solve of a temporary of zeros
+  // (n values per line), as factorize_along does.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
+
   // d: the factored grid's extents, any layout, of the factored scalar type or Kokkos::complex
   // of it over real coefficients. Enqueued on exec, not fenced.
   template <class DView>
@@ -240,6 +250,55 @@ class lane_axis_factorization
 
 namespace detail {
 
+// The factors of the lines of `lines` (a, b, c: full arrays of the grid's extents, any layouts,
+// or rank 1: n values shared by every line; Rank: the grid's) into `stored` and `flags` (the
+// device backend: copies of a, b and c, per_array values each) and their info codes:
+// factorize_along's and refactor's work. Enqueued on exec.
+template <class Family, class Backend, int Rank, class ExecutionSpace, class AView, class BView,
+          class CView, class T, class InfoView>
+void lane_axis_factor_into(const ExecutionSpace& exec, const line_packs& lines,
+                           const std::array<std::size_t, 4>& extents, int axis, const AView& a,
+                           const BView& b, const CView& c,
+                           const Kokkos::View<T*, typename ExecutionSpace::memory_space>& stored,
+                           std::size_t per_array,
+                           const Kokkos::View<std::uint8_t*,
+                                              typename ExecutionSpace::memory_space>& flags,
+                           const InfoView& info) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  constexpr bool shared = BView::rank == 1;
+  if (lines.nsys == 0) return;
+  if (lines.n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    constexpr int copy_rank = shared ? 1 : Rank;
+    // The copies with the lines side by side along every axis: a thread per line reads them
+    // coalesced whatever d's layout.
+    T* const p = stored.data();
+    const auto ac = stored_array<copy_rank, memory_space>(p, per_array, 0, extents, axis, true);
+    const auto bc = stored_array<copy_rank, memory_space>(p, per_array, 1, extents, axis, true);
+    const auto cc = stored_array<copy_rank, memory_space>(p, per_array, 2, extents, axis, true);
+    Kokkos::deep_copy(exec, ac, a);
+    Kokkos::deep_copy(exec, bc, b);
+    Kokkos::deep_copy(exec, cc, c);
+    // The codes of a solve of zeros: those of the lines' factorizations.
+    const std::string label = Family::factorize_name;
+    const auto values = static_cast<std::size_t>(lines.n) * static_cast<std::size_t>(lines.nsys);
+    const Kokkos::View<T*, memory_space> zeros(Kokkos::view_alloc(exec, label + " codes"),
+                                               values);
+    const auto z = stored_array<Rank, memory_space>(zeros.data(), values, 0, extents, axis, true);
+    lane_family_along<typename Family::lane_family, backend::device, false>(
+        exec, label.c_str(), axis, ac, bc, cc, z, z, info);
+  } else if constexpr (shared) {
+    lane_axis_factor_shared_host<Family>(exec, lines.n, a, b, c, stored.data(), flags.data(),
+                                         info);
+  } else {
+    lane_axis_factor_host<Family, lane_axis_factor_lanes<T>>(exec, lines, a, b, c, stored.data(),
+                                                             flags.data(), info);
+  }
+}
+
 // factorize_along(Family) on the extents and line grouping of `grid` (d, or b), after the
 // checks.
 template <class Family, class Backend, class ExecutionSpace, class GridView, class AView,
@@ -272,39 +331,34 @@ auto lane_axis_factorize(const ExecutionSpace& exec, int axis, const GridView& g
   const Kokkos::View<int*, memory_space> info(Kokkos::view_alloc(exec, label + " info"), nsys);
   const Kokkos::View<int*, memory_space> solve_info(
       Kokkos::view_alloc(exec, label + " solve info"), device ? nsys : 0);
-  auto f = lane_axis_factorization_access::make<F>(stored, flags, info, solve_info, lines,
-                                                   extents, rank, axis, per_array, shared);
-  if (nsys == 0) return f;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return f;
-  }
-  if constexpr (device) {
-    constexpr int copy_rank = shared ? 1 : rank;
-    // The copies with the lines side by side along every axis: a thread per line reads them
-    // coalesced whatever d's layout.
-    T* const p = stored.data();
-    const auto ac = stored_array<copy_rank, memory_space>(p, per_array, 0, extents, axis, true);
-    const auto bc = stored_array<copy_rank, memory_space>(p, per_array, 1, extents, axis, true);
-    const auto cc = stored_array<copy_rank, memory_space>(p, per_array, 2, extents, axis, true);
-    Kokkos::deep_copy(exec, ac, a);
-    Kokkos::deep_copy(exec, bc, b);
-    Kokkos::deep_copy(exec, cc, c);
-    // The codes of a solve of zeros: those of the lines' factorizations.
-    const Kokkos::View<T*, memory_space> zeros(Kokkos::view_alloc(exec, label + " codes"),
-                                               n * nsys);
-    const auto z =
-        stored_array<rank, memory_space>(zeros.data(), n * nsys, 0, extents, axis, true);
-    lane_family_along<typename Family::lane_family, backend::device, false>(
-        exec, label.c_str(), axis, ac, bc, cc, z, z, info);
-  } else if constexpr (shared) {
-    lane_axis_factor_shared_host<Family>(exec, lines.n, a, b, c, stored.data(), flags.data(),
-                                         info);
-  } else {
-    lane_axis_factor_host<Family, L>(exec, lines, a, b, c, stored.data(), flags.data(), info);
-  }
-  return f;
+  lane_axis_factor_into<Family, Backend, rank>(exec, lines, extents, axis, a, b, c, stored,
+                                               per_array, flags, info);
+  return lane_axis_factorization_access::make<F>(stored, flags, info, solve_info, lines, extents,
+                                                 rank, axis, per_array, shared);
 }
+
+}  // namespace detail
+
+template <class Family, class Scalar, class ExecutionSpace, class Backend>
+template <class AView, class BView, class CView>
+void lane_axis_factorization<Family, Scalar, ExecutionSpace, Backend>::refactor(
+    const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+  detail::axis_refactor_static_checks<Scalar, ExecutionSpace, AView, BView, CView>();
+  const std::string fn = Family::refactor_name;
+  this->check_refactor_coefficient(fn, "a", a);
+  this->check_refactor_coefficient(fn, "b", b);
+  this->check_refactor_coefficient(fn, "c", c);
+  const auto factor = [&](auto rank) {
+    detail::lane_axis_factor_into<Family, Backend, decltype(rank)::value>(
+        exec, lines_, extents_, axis_, a, b, c, stored_, per_array_, flags_, info_);
+  };
+  if constexpr (BView::rank == 1)
+    detail::with_grid_rank(this->rank_, factor);
+  else
+    factor(std::integral_constant<int, static_cast<int>(BView::rank)>{});
+}
+
+namespace detail {
 
 // factorize_along(Family) with d (the extents and the grouping of the lines from d: full or
 // shared coefficients), or without (from b: full arrays), after the checks.

@@ -39,6 +39,8 @@ struct periodic_axis_factor_family {
   using lane_family = periodic_lane_family;
   static constexpr const char* factorize_name = "bandsolve::factorize_along(periodic)";
   static constexpr const char* solve_name = "bandsolve::periodic_axis_factorization::solve";
+  static constexpr const char* refactor_name =
+      "bandsolve::periodic_axis_factorization::refactor";
   static constexpr const char* solve_add_name =
       "bandsolve::periodic_axis_factorization::solve_add";
   static constexpr int values_per_row = 4;

@@ -45,6 +45,8 @@ struct pivoting_axis_factor_family {
   using lane_family = pivoting_lane_family;
   static constexpr const char* factorize_name = "bandsolve::factorize_along(partial_pivoting)";
   static constexpr const char* solve_name = "bandsolve::pivoting_axis_factorization::solve";
+  static constexpr const char* refactor_name =
+      "bandsolve::pivoting_axis_factorization::refactor";
   static constexpr const char* solve_add_name =
       "bandsolve::pivoting_axis_factorization::solve_add";
   static constexpr int values_per_row = 4;
