@@ -599,10 +599,11 @@ TEST_CASE("thomas_axis_factorization::refactor checks the coefficients against t
   CHECK(d(1, 2, 3) == 2.0);
 }
 
-TEST_CASE("periodic and pivoting lines along an axis: refactor into the stored factors",
-          "[axis][factor][periodic][partial_pivoting][refactor]") {
+TEST_CASE("periodic, pivoting and symmetric lines along an axis: refactor into the stored factors",
+          "[axis][factor][periodic][partial_pivoting][symmetric][refactor]") {
   check_refactor_every_kind<periodic>();
   check_refactor_every_kind<partial_pivoting>();
+  check_refactor_every_kind<symmetric>();
   using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
   using V1 = Kokkos::View<double*, Kokkos::HostSpace>;
   const Kokkos::DefaultHostExecutionSpace exec;

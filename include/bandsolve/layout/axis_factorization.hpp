@@ -25,7 +25,9 @@ constexpr void axis_refactor_static_checks() {
                 "bandsolve: refactor takes the coefficients as Kokkos::Views");
   static_assert((std::is_same_v<typename Views::non_const_value_type, Scalar> && ...),
                 "bandsolve: refactor takes coefficients of the factored scalar type");
-  static_assert(((Views::rank == std::tuple_element_t<0, std::tuple<Views...>>::rank) && ...),
+  static_assert(((static_cast<int>(Views::rank) ==
+                  static_cast<int>(std::tuple_element_t<0, std::tuple<Views...>>::rank)) &&
+                 ...),
                 "bandsolve: refactor takes coefficients of one rank (the grid's, or 1 where they "
                 "are shared by every line)");
   static_assert((Kokkos::SpaceAccessibility<ExecutionSpace,

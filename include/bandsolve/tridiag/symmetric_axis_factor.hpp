@@ -6,6 +6,7 @@
 //   auto f = factorize_along(exec, algo::symmetric{}, axis, diag, offdiag, d[, backend]);
 //   f.solve(exec, d);   // any number of times: x overwrites d
 //   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
+//   f.refactor(exec, diag2, offdiag2);  // new coefficients of the same kind, into f's storage
 //   f.info();           // the factorization's codes, one per line (solve_along's numbering)
 //
 // diag and offdiag as for solve_along(symmetric) (symmetric_axis.hpp): full arrays of the grid's
@@ -232,6 +233,14 @@ class symmetric_axis_factorization
     return pivots_.span() * sizeof(real_type) + factors_.span() * sizeof(Scalar);
   }
 
+  // Factors new coefficients into this factorization's storage: diag (real) and offdiag of the
+  // kind that was factored (arrays of the factored extents, each in any layout, or rank-1 Views
+  // of the n values shared by every line). The lines keep their grouping and packs. No
+  // allocation; the factors and info codes of factorize_along; enqueued on exec, not fenced.
+  // Copies of the factorization share its storage.
+  template <class DiagView, class OffView>
+  void refactor(const ExecutionSpace& exec, const DiagView& diag, const OffView& offdiag);
+
   // d: the factored extents, any layout, of the factored scalar type or Kokkos::complex of a
   // real one; x overwrites d. Enqueued on exec, not fenced.
   template <class DView>
@@ -335,6 +344,52 @@ void symmetric_axis_factor_checks(const std::string& fn, int axis, const GridVie
   check_factor_coefficient(fn, "offdiag", e, axis, grid, grid_name);
 }
 
+// The factors of the lines of `lines` (diag b and offdiag e: full arrays of the grid's extents,
+// any layouts, or rank 1: n values shared by every line) into pivots and factors (the device
+// backend: copies of b and e) and their info codes: factorize_along's and refactor's work.
+// Enqueued on exec.
+template <class Backend, class ExecutionSpace, class DiagView, class OffView, class PivotView,
+          class FactorView, class InfoView>
+void symmetric_axis_factor_into(const ExecutionSpace& exec, const line_packs& lines,
+                                const std::array<std::size_t, 4>& extents, int axis,
+                                const DiagView& b, const OffView& e, const PivotView& pivots,
+                                const FactorView& factors, const InfoView& info) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using R = typename PivotView::value_type;
+  using E = typename FactorView::value_type;
+  constexpr bool shared = DiagView::rank == 1;
+  if (lines.nsys == 0) return;
+  if (lines.n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
+  const auto n = static_cast<std::size_t>(lines.n);
+  if constexpr (std::is_same_v<Backend, backend::device>) {
+    constexpr int copy_rank = static_cast<int>(DiagView::rank);
+    // (k = 0: the array starts at the pointer; a rank-1 copy has n values.)
+    Kokkos::deep_copy(exec, stored_array<copy_rank, memory_space>(pivots.data(), n, 0, extents,
+                                                                  axis, false),
+                      b);
+    Kokkos::deep_copy(exec, stored_array<copy_rank, memory_space>(factors.data(), n, 0, extents,
+                                                                  axis, false),
+                      e);
+    symmetric_axis_codes_device(exec, lines, b, e, info);
+  } else if constexpr (shared) {
+    const index_t ni = lines.n;
+    E* const out = factors.data();
+    const char* label = "bandsolve::factorize_along(symmetric)";
+    for_each_pack(exec, label, 1, 0, [=](const index_t, void*) {
+      info(0) = factor_shared_spd<R, E>(ni, b, e, out, out + ni, out + 2 * ni);
+    });
+    for_each_pack(exec, label, lines.nsys - 1, 0,
+                  [=](const index_t s, void*) { info(s + 1) = info(0); });
+  } else {
+    const int lane = lines.lane_axis;
+    const bool lanes = unit_lane_stride(b, lane) && unit_lane_stride(e, lane);
+    symmetric_axis_factor_host(exec, lines, lanes, b, e, pivots.data(), factors.data(), info);
+  }
+}
+
 // factorize_along(symmetric) with the grid's extents and line grouping from `grid`; arguments
 // checked.
 template <class Backend, class ExecutionSpace, class GridView, class DiagView, class OffView>
@@ -367,40 +422,28 @@ auto symmetric_axis_factorize(const ExecutionSpace& exec, int axis, const GridVi
   const Kokkos::View<int*, memory_space> info(Kokkos::view_alloc(exec, label + " info"), nsys);
   const Kokkos::View<int*, memory_space> solve_info(
       Kokkos::view_alloc(exec, label + " solve info"), device ? nsys : 0);
-  auto f = symmetric_axis_factorization_access::make<F>(pivots, factors, info, solve_info, lines,
-                                                        extents, rank, axis, shared);
-  if (nsys == 0) return f;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return f;
-  }
-  if constexpr (device) {
-    constexpr int copy_rank = shared ? 1 : rank;
-    // (k = 0: the array starts at the pointer; a rank-1 copy has n values.)
-    Kokkos::deep_copy(exec, stored_array<copy_rank, memory_space>(pivots.data(), n, 0, extents,
-                                                                  axis, false),
-                      b);
-    Kokkos::deep_copy(exec, stored_array<copy_rank, memory_space>(factors.data(), n, 0, extents,
-                                                                  axis, false),
-                      e);
-    symmetric_axis_codes_device(exec, lines, b, e, info);
-  } else if constexpr (shared) {
-    const index_t ni = lines.n;
-    E* const out = factors.data();
-    for_each_pack(exec, label.c_str(), 1, 0, [=](const index_t, void*) {
-      info(0) = factor_shared_spd<R, E>(ni, b, e, out, out + ni, out + 2 * ni);
-    });
-    for_each_pack(exec, label.c_str(), lines.nsys - 1, 0,
-                  [=](const index_t s, void*) { info(s + 1) = info(0); });
-  } else {
-    const int lane = lines.lane_axis;
-    const bool lanes = unit_lane_stride(b, lane) && unit_lane_stride(e, lane);
-    symmetric_axis_factor_host(exec, lines, lanes, b, e, pivots.data(), factors.data(), info);
-  }
-  return f;
+  symmetric_axis_factor_into<Backend>(exec, lines, extents, axis, b, e, pivots, factors, info);
+  return symmetric_axis_factorization_access::make<F>(pivots, factors, info, solve_info, lines,
+                                                      extents, rank, axis, shared);
 }
 
 }  // namespace detail
+
+template <class Scalar, class ExecutionSpace, class Backend>
+template <class DiagView, class OffView>
+void symmetric_axis_factorization<Scalar, ExecutionSpace, Backend>::refactor(
+    const ExecutionSpace& exec, const DiagView& diag, const OffView& offdiag) {
+  detail::axis_refactor_static_checks<real_type, ExecutionSpace, DiagView>();
+  detail::axis_refactor_static_checks<Scalar, ExecutionSpace, OffView>();
+  static_assert(static_cast<int>(DiagView::rank) == static_cast<int>(OffView::rank),
+                "bandsolve::symmetric_axis_factorization::refactor: diag and offdiag must have "
+                "one rank");
+  const std::string fn = "bandsolve::symmetric_axis_factorization::refactor";
+  this->check_refactor_coefficient(fn, "diag", diag);
+  this->check_refactor_coefficient(fn, "offdiag", offdiag);
+  detail::symmetric_axis_factor_into<Backend>(exec, lines_, extents_, axis_, diag, offdiag,
+                                              pivots_, factors_, info_);
+}
 
 // With d: the extents and the grouping of the lines from d (full or shared coefficients).
 template <class ExecutionSpace, class DiagView, class OffView, class DView,
