@@ -996,11 +996,13 @@ void fill_along(const lines<T>& L, const extents& ext, int axis, std::size_t g0,
 // (global row 5 or the last). Checks x and info against the single-process Thomas solve of the
 // whole lines (what solve_along computes, line by line) and the words the exchange sent.
 // Factored: factorize_along, then one solve. opts: of the one-shot solve or the factorization.
+// refactored: other coefficients factored first (line 1 singular), then a copy of that
+// factorization solves after refactor with the lines' own.
 template <class T, int R, class ArrayLayout, bool Shared = false, passes Path = passes::host,
           class Algo = bandsolve::algo::thomas, bool Factored = false>
 void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
                  const std::vector<std::size_t>& zero_lines = {},
-                 const bmpi::options& opts = {}) {
+                 const bmpi::options& opts = {}, bool refactored = false) {
   using DView = nd_view<T, R, ArrayLayout>;
   using CView = std::conditional_t<Shared, nd_view<T, 1>, DView>;
   const auto ax = static_cast<std::size_t>(axis);
@@ -1036,18 +1038,36 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
   Kokkos::deep_copy(info, -7);
   words_sent = 0;
   if constexpr (Factored) {
-    const auto f = [&] {
+    const auto factor = [&](const CView& fa, const CView& fb, const CView& fc) {
       if constexpr (Shared && Path == passes::device)
-        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, opts,
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, fa, fb, fc, d, opts,
                                      bandsolve::backend::device{});
       else if constexpr (Shared)
-        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, d, opts);
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, fa, fb, fc, d, opts);
       else if constexpr (Path == passes::device)
-        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, opts,
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, fa, fb, fc, opts,
                                      bandsolve::backend::device{});
       else
-        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, a, b, c, opts);
+        return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, fa, fb, fc, opts);
+    };
+    auto first = [&] {
+      if (!refactored) return factor(a, b, c);
+      lines<T> other = L;  // other matrices, line 1 singular
+      other.matrices = 1;
+      other.zero_rows = {{1, 2}};
+      const CView a0 = allocate_nd<CView, CLayout>("a0", lcext),
+                  b0 = allocate_nd<CView, CLayout>("b0", lcext),
+                  c0 = allocate_nd<CView, CLayout>("c0", lcext);
+      fill_along(other, ext, axis, g0, a0, b0, c0, allocate_nd<DView, ArrayLayout>("d0", local));
+      return factor(a0, b0, c0);
     }();
+    const auto f = first;  // a copy: it solves with what refactor puts in first
+    if (refactored) {
+      if constexpr (Shared)
+        first.refactor(exec, a, b, c, d);
+      else
+        first.refactor(exec, a, b, c);
+    }
     CHECK(f.on_device_backend() == (Path == passes::device));
     // Parts of 200 rows or more (these lines' coupling dies out within about 90 rows): the host
     // passes finish only the tips.
@@ -1207,6 +1227,15 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
       check_along<float, 3, Kokkos::LayoutRight, true, passes::device, periodic, true>(axis, ext,
                                                                                        sizes);
 #endif
+      // Factored first from other coefficients, then refactored with the lines' own.
+      check_along<double, 3, Kokkos::LayoutLeft, false, passes::host, thomas, true>(
+          axis, ext, sizes, {7}, {}, true);
+      check_along<double, 3, Kokkos::LayoutRight, true, passes::host, thomas, true>(
+          axis, ext, sizes, {}, {}, true);
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+      check_along<double, 3, Kokkos::LayoutStride, false, passes::device, periodic, true>(
+          axis, ext, sizes, {}, {}, true);
+#endif
     }
     check_along<double, 4, Kokkos::LayoutRight, false, passes::host, thomas, true>(
         2, {3, 4, 5, 2}, sizes, {1});
@@ -1238,6 +1267,23 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
   }));
   CHECK(msg.second);
   CHECK(msg.first.rfind("bandsolve::mpi::along_factorization::solve", 0) == 0);
+  // refactor: coefficients of other extents on one rank, or shared ones for full arrays.
+  auto g = bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, 1, a, b, c);
+  const auto refactor_msg = agreed_message(thrown_message([&] {
+    if (world_rank() == P - 1)
+      g.refactor(rank_space(), wide, wide, wide);
+    else
+      g.refactor(rank_space(), a, b, c);
+  }));
+  CHECK(refactor_msg.second);
+  CHECK(refactor_msg.first.rfind("bandsolve::mpi::along_factorization::refactor", 0) == 0);
+  CHECK(refactor_msg.first.find("b.extent(2) = 4 on this rank but the factored arrays have 3") !=
+        std::string::npos);
+  const Kokkos::View<double*, Kokkos::HostSpace> line("line", m);
+  const auto shared_msg = agreed_message(thrown_message([&] {
+    g.refactor(rank_space(), line, line, line, d);
+  }));
+  CHECK(shared_msg.first.find("the factored coefficients were full arrays") != std::string::npos);
 }
 
 // Element g (global indices) of coefficient `which` (0: a, 1: b, 2: c, 3: d) of the arrays that

@@ -172,6 +172,12 @@ class factorization {
   void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
 
  private:
+  template <class, class, class>
+  friend class along_factorization;
+
+  // Gives this factorization (and its copies) fresh's state: a refactorization's last step.
+  void take_state(factorization&& fresh) { *s_ = std::move(*fresh.s_); }
+
   // Checks d on every rank and agrees on the outcome (a throw on every rank if any rank's d is
   // bad).
   template <class DView>
@@ -634,15 +640,13 @@ void factorization<T, ExecutionSpace, Algo>::refactor(const ExecutionSpace& exec
   const std::size_t nsys = s_->p.nsys;
   if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
     if (!s_->device_passes) {
-      auto fresh = detail::partitioned_factorize<Algo, ExecutionSpace, false>(
-          exec, s_->comm, a, b, c, nsys, s_->opts, this);
-      *s_ = std::move(*fresh.s_);
+      take_state(detail::partitioned_factorize<Algo, ExecutionSpace, false>(
+          exec, s_->comm, a, b, c, nsys, s_->opts, this));
       return;
     }
   }
-  auto fresh = detail::partitioned_factorize<Algo, ExecutionSpace, true>(exec, s_->comm, a, b, c,
-                                                                        nsys, s_->opts, this);
-  *s_ = std::move(*fresh.s_);
+  take_state(detail::partitioned_factorize<Algo, ExecutionSpace, true>(exec, s_->comm, a, b, c,
+                                                                      nsys, s_->opts, this));
 }
 
 // Lines with ends. nsys: the systems of interleaved packs (default: every slot of b).

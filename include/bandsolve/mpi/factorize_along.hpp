@@ -7,6 +7,7 @@
 //   auto f = bandsolve::mpi::factorize_along(exec, comm[, algo], axis, a, b, c, d[, opts]);
 //   f.info();            // agreed info codes (host View), numbered as solve_along numbers lines
 //   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
+//   f.refactor(exec, a2, b2, c2[, d]);  // new coefficients of the same kind and extents
 //
 // a, b, c: this rank's part of full coefficient arrays (rank 2 to 4, LayoutRight, LayoutLeft or
 // LayoutStride, real or complex, the same extents), rank r holding rows offset_r .. of every line
@@ -50,6 +51,20 @@
 
 namespace bandsolve::mpi {
 
+namespace detail {
+// What refactor passes to partitioned_factorize_along of the factorization it replaces: the
+// shape the new coefficients must have on this rank, the lines' numbering, the parts' factors
+// whose storage the new ones take.
+template <class PartFactors>
+struct along_previous {
+  std::array<std::size_t, 4> extents;
+  int rank;
+  line_order order;
+  bool shared;
+  const PartFactors* factors;
+};
+}  // namespace detail
+
 // The factors of the lines along one axis. Collective over the communicator it was made on.
 template <class T, class ExecutionSpace, class Algo = algo::thomas>
 class along_factorization {
@@ -60,15 +75,19 @@ class along_factorization {
 
   along_factorization() = default;
   // f: the lines numbered in `order` (line_order.hpp); info: f's codes in solve_along's numbering.
+  // f: the lines numbered in `order` (line_order.hpp); renumbered: f's codes in solve_along's
+  // numbering where that order is not solve_along's (else empty); shared: the coefficients were
+  // rank-1 Views shared by every line.
   along_factorization(lines_factorization f, int axis, int rank,
                       std::array<std::size_t, 4> extents, detail::line_order order,
-                      Kokkos::View<const int*, Kokkos::HostSpace> info)
+                      Kokkos::View<int*, Kokkos::HostSpace> renumbered, bool shared)
       : f_(std::move(f)),
-        info_(std::move(info)),
+        renumbered_(std::move(renumbered)),
         axis_(axis),
         rank_(rank),
         extents_(extents),
         order_(order),
+        shared_(shared),
         initialized_(true) {}
 
   std::size_t nsys() const { return f_.nsys(); }
@@ -87,7 +106,35 @@ class along_factorization {
   // Bytes of the factors this rank keeps (one line's for coefficients shared by every line).
   std::size_t storage_bytes() const { return f_.storage_bytes(); }
   // Per-line info codes, the same on every rank, lines numbered as solve_along numbers them.
-  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return info_; }
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const {
+    if (order_.natural()) return f_.info();
+    return renumbered_;
+  }
+
+  // Collective over the factorization's communicator. Factors new coefficients of the kind and
+  // extents that were factored on every rank (full arrays, each in any of the layouts
+  // factorize_along takes), with the options of the first factorization, into this
+  // factorization's storage of the parts' factors where the runs of lines store alike (the same
+  // layouts: no allocation, no fresh pages there); the reduced systems are factored anew. The
+  // lines keep the numbering they were factored in. Arguments are checked collectively; on a
+  // throw the factorization is unchanged. Copies of the factorization share it.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+    static_assert(BView::rank > 1,
+                  "bandsolve::mpi::along_factorization::refactor: with coefficients shared by "
+                  "every line, pass d (a View of the factored extents) after c");
+    refactor_from(exec, a, b, c, b);
+  }
+  // Coefficients shared by every line (rank-1 a, b, c of this rank's rows), d: a View of the
+  // factored extents (the d of the solves to come; its values are not read).
+  template <class AView, class BView, class CView, class DView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
+                const DView& d) {
+    static_assert(BView::rank == 1,
+                  "bandsolve::mpi::along_factorization::refactor: d follows rank-1 coefficients "
+                  "shared by every line only");
+    refactor_from(exec, a, b, c, d);
+  }
 
   // d: this rank's part of the array, the factored extents, any of the layouts factorize_along
   // takes, of the factored scalar type or, for real lines, Kokkos::complex of it. Fences exec.
@@ -187,26 +234,62 @@ class along_factorization {
     });
   }
 
+  // refactor with the extents from `like` (b, or d for shared coefficients).
+  template <class AView, class BView, class CView, class ShapeView>
+  void refactor_from(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c,
+                     const ShapeView& like);
+
   lines_factorization f_;
-  Kokkos::View<const int*, Kokkos::HostSpace> info_;
+  // The codes in solve_along's numbering where order_ is not natural (else f_'s are), updated in
+  // place by refactor (copies share the View).
+  Kokkos::View<int*, Kokkos::HostSpace> renumbered_;
   int axis_ = 0, rank_ = 0;
   std::array<std::size_t, 4> extents_ = {0, 0, 0, 0};
   detail::line_order order_;
-  bool initialized_ = false;
+  bool shared_ = false, initialized_ = false;
 };
 
 namespace detail {
 
+// refactor's checks on this rank: coefficients of the kind that was factored (full arrays, or
+// rank-1 Views with d), `like` (b, or d) of the factored rank and extents.
+template <class Previous, class ShapeView>
+void check_refactor_shape(const std::string& fn, const Previous& previous, bool shared,
+                          const ShapeView& like) {
+  const char* name = shared ? "d" : "b";
+  if (shared != previous.shared)
+    bandsolve::detail::throw_invalid_argument(
+        fn, previous.shared ? "the factored coefficients were shared by every line (rank 1, "
+                              "with d): so must the new ones be"
+                            : "the factored coefficients were full arrays: so must the new "
+                              "ones be");
+  constexpr int rank = static_cast<int>(ShapeView::rank);
+  if (rank != previous.rank)
+    bandsolve::detail::throw_invalid_argument(fn, name, " has rank ", rank,
+                                              " but the factored arrays have rank ",
+                                              previous.rank);
+  for (int k = 0; k < rank; ++k)
+    if (bandsolve::detail::extent_at(like, k) != previous.extents[static_cast<std::size_t>(k)])
+      bandsolve::detail::throw_invalid_argument(
+          fn, name, ".extent(", k, ") = ", bandsolve::detail::extent_at(like, k),
+          " on this rank but the factored arrays have ",
+          previous.extents[static_cast<std::size_t>(k)]);
+}
+
 // The factorization of the lines of kind Algo along `axis` with the passes DevicePasses selects
 // (factorize.hpp's factorize_batches), the arguments checked on every rank and agreed first.
 // shape: the array whose extents the solves take (b itself for full coefficient arrays; its
-// values are not read).
+// values are not read). previous: the factorization a refactor replaces (its shape checked on
+// every rank, its numbering kept, its parts' storage reused), or none.
 template <class Algo, bool DevicePasses, class ExecutionSpace, class AView, class BView,
           class CView, class ShapeView>
 along_factorization<typename BView::non_const_value_type, ExecutionSpace, Algo>
-partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
-                            const AView& user_a, const BView& user_b, const CView& user_c,
-                            const ShapeView& user_like, const options& opts) {
+partitioned_factorize_along(
+    const ExecutionSpace& exec, MPI_Comm comm, int axis, const AView& user_a, const BView& user_b,
+    const CView& user_c, const ShapeView& user_like, const options& opts,
+    const along_previous<part_factors<typename BView::non_const_value_type,
+                                      typename ExecutionSpace::memory_space>>* previous =
+        nullptr) {
   using T = typename BView::non_const_value_type;
   using memory_space = typename BView::memory_space;
   constexpr int rank = static_cast<int>(ShapeView::rank);
@@ -235,7 +318,9 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
   static_assert(DevicePasses || runs_on_host_v<ExecutionSpace>,
                 "bandsolve::mpi::factorize_along: the host passes run on host execution spaces");
 
-  const std::string fn = line_fn<Algo>("bandsolve::mpi::factorize_along");
+  const std::string fn = previous
+                             ? line_fn<Algo>("bandsolve::mpi::along_factorization::refactor")
+                             : line_fn<Algo>("bandsolve::mpi::factorize_along");
   along_shape shape;
   shape.axis = axis;
   std::array<std::size_t, 4> extents = {0, 0, 0, 0};
@@ -244,8 +329,10 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
     shape.extent[k] =
         k == axis ? 0 : static_cast<long long>(bandsolve::detail::extent_at(user_like, k));
   }
-  shape.line_order = memory_order(axis, user_like).code();
+  shape.line_order =
+      previous ? previous->order.code() : memory_order(axis, user_like).code();
   const partition p = agree_on_arguments(fn, comm, scalar_code<T>(), [&] {
+    if (previous) check_refactor_shape(fn, *previous, shared, user_like);
     if (axis < 0 || axis >= rank)
       bandsolve::detail::throw_invalid_argument(fn, "axis = ", axis, " but the array has rank ",
                                                 rank, " (axes 0 to ", rank - 1, ")");
@@ -300,25 +387,54 @@ partitioned_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, int axis,
                  : static_cast<index_t>(p.nsys);
   const index_t lanes = columns ? part_lanes_v<layout::column, T> : part_lanes_v<layout::row, T>;
   auto f = factorize_batches<Algo, ExecutionSpace, DevicePasses, T>(
-      exec, comm, p, opts, lanes, batch, shared, [&](const auto& g) {
+      exec, comm, p, opts, lanes, batch, shared,
+      [&](const auto& g) {
         for (std::size_t q = 0; q < runs.size(); ++q)
           g(static_cast<index_t>(q) * r.lines, r.lines, runs[q][0], runs[q][1], runs[q][2]);
-      });
+      },
+      previous ? previous->factors : nullptr);
   // The info codes in solve_along's numbering.
-  Kokkos::View<const int*, Kokkos::HostSpace> info = f.info();
+  const Kokkos::View<int*, Kokkos::HostSpace> renumbered("bandsolve::mpi::factorize_along info",
+                                                         order.natural() ? 0 : p.nsys);
   if (!order.natural()) {
-    const Kokkos::View<int*, Kokkos::HostSpace> renumbered(
-        "bandsolve::mpi::factorize_along info", p.nsys);
+    const auto info = f.info();
     const line_renumbering renumber(axis, user_like, order);
     for (std::size_t j = 0; j < p.nsys; ++j)
       renumbered(static_cast<std::size_t>(renumber(static_cast<index_t>(j)))) = info(j);
-    info = renumbered;
   }
   return along_factorization<T, ExecutionSpace, Algo>(std::move(f), axis, rank, extents, order,
-                                                      std::move(info));
+                                                      renumbered, shared);
 }
 
 }  // namespace detail
+
+template <class T, class ExecutionSpace, class Algo>
+template <class AView, class BView, class CView, class ShapeView>
+void along_factorization<T, ExecutionSpace, Algo>::refactor_from(const ExecutionSpace& exec,
+                                                                 const AView& a, const BView& b,
+                                                                 const CView& c,
+                                                                 const ShapeView& like) {
+  if (!initialized_)
+    bandsolve::detail::throw_invalid_argument(
+        detail::line_fn<Algo>("bandsolve::mpi::along_factorization::refactor"),
+        "this factorization is empty (default-constructed)");
+  const detail::along_previous<detail::part_factors<T, typename ExecutionSpace::memory_space>>
+      previous{extents_, rank_, order_, shared_, &f_.parts_factors()};
+  const options opts = f_.s_->opts;
+  const auto take = [&](along_factorization&& fresh) {
+    f_.take_state(std::move(fresh.f_));
+    if (!order_.natural()) Kokkos::deep_copy(renumbered_, fresh.renumbered_);
+  };
+  if constexpr (detail::runs_on_host_v<ExecutionSpace>) {
+    if (!f_.on_device_backend()) {
+      take(detail::partitioned_factorize_along<Algo, false>(exec, f_.comm(), axis_, a, b, c, like,
+                                                            opts, &previous));
+      return;
+    }
+  }
+  take(detail::partitioned_factorize_along<Algo, true>(exec, f_.comm(), axis_, a, b, c, like,
+                                                       opts, &previous));
+}
 
 namespace detail {
 
