@@ -58,6 +58,9 @@ void instantiate_mpi() {
   bmpi::solve_along(exec, comm, 1, u, v, w, x, info_axis);
   auto fa = bmpi::factorize_along(exec, comm, 1, u, v, w);
   fa.solve(exec, x);
+  fa.refactor(exec, u, v, w);
+  Kokkos::View<T*, host> u1("u1", 3);
+  bmpi::factorize_along(exec, comm, 1, u1, u1, u1, x).refactor(exec, u1, u1, u1, x);
 
   instantiate_mpi_block<T>();
 }
