@@ -5,7 +5,8 @@
 // (solve_along(partial_pivoting), the same lines) against those; the factored solve
 // (factorize_along(thomas) once, then f.solve) beside the one-shot one; u += x with d read only
 // (solve_along_add, and f.solve_add of the factored lines: Thomas, periodic, partial pivoting,
-// symmetric); symmetric and Hermitian lines, one-shot and factored.
+// symmetric); symmetric and Hermitian lines, one-shot and factored; factorize_along against
+// f.refactor of the same coefficients (the factors mapped afresh, or written where they are).
 // Floor bytes per unknown:
 //   full coefficients (a, b, c of the cube's shape): read a, b, c, d, write x = 5 words;
 //   shared per-line coefficients (1-D a, b, c of length n): read d, write x = 2 words;
@@ -19,6 +20,8 @@
 //   full, 2 shared; Hermitian lines (complex offdiag and d): 1 + 2 + 2 + 2 = 7 full, 4 shared;
 //   u += x (solve_along_add, f.solve_add): read d and u, write u, with a, b, c or the factors:
 //   6 words full (factored periodic 7, partial pivoting 7 and a byte; symmetric 5), 3 shared;
+//   factorize_along and f.refactor (full coefficients): read a, b, c, write the factors: Thomas
+//   3 + 3 = 6 words, periodic 3 + 4 = 7;
 //   ADI step: stencil (read u, write r) 2 + x 2 + y 2 + z with u += x (read r, u, write u) 3 = 9,
 //   one-shot or with the lines factored once (adi_step_factored).
 #include "bench_support.hpp"
@@ -30,6 +33,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -432,6 +436,38 @@ void adi_step_benchmark(benchmark::State& state) {
   report(state, t, 9.0 * sizeof(double) * unknowns, unknowns);
 }
 
+// factorize_along(Algo) of full coefficients on an N^3 cube, timed alone (Again false: a new
+// factorization, its factors allocated and first touched each time), or f.refactor of the same
+// coefficients into the storage of one factorization (Again). Read a, b, c, write the factors
+// (Thomas 3, periodic 4).
+template <bool Again, class Algo = bandsolve::algo::thomas>
+void factor_axis_benchmark(benchmark::State& state) {
+  const std::size_t N = static_cast<std::size_t>(state.range(0));
+  const int axis = static_cast<int>(state.range(1));
+  const host_exec exec;
+  iteration_timer t;
+  cube a("a", N, N, N), b("b", N, N, N), c("c", N, N, N);
+  fill_coefficients(a, b, c);
+  auto f = bandsolve::factorize_along(exec, Algo{}, axis, a, b, c);
+  exec.fence();
+  for (auto _ : state) {
+    t.start();
+    if constexpr (Again) {
+      f.refactor(exec, a, b, c);
+      exec.fence();
+    } else {
+      const auto g = bandsolve::factorize_along(exec, Algo{}, axis, a, b, c);
+      exec.fence();
+      benchmark::DoNotOptimize(g.storage_bytes());
+    }
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a system failed");
+  const double unknowns = double(N) * N * N;
+  const double factors = std::is_same_v<Algo, bandsolve::algo::periodic> ? 4.0 : 3.0;
+  report(state, t, (3.0 + factors) * sizeof(double) * unknowns, unknowns);
+}
+
 const bool registered = [] {
   const long N = 256;
   const std::string shape = "/double/" + std::to_string(N) + "^3";
@@ -446,6 +482,19 @@ const bool registered = [] {
         ->Args({N, axis})
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
+  }
+  for (long axis = 0; axis < 3; ++axis) {
+    const std::string at = std::string(axis_names[axis]) + shape;
+    const std::pair<const char*, void (*)(benchmark::State&)> factor_kinds[] = {
+        {"axis/factorize/", factor_axis_benchmark<false>},
+        {"axis/refactor/", factor_axis_benchmark<true>},
+        {"axis/factorize_periodic/", factor_axis_benchmark<false, bandsolve::algo::periodic>},
+        {"axis/refactor_periodic/", factor_axis_benchmark<true, bandsolve::algo::periodic>}};
+    for (const auto& kind : factor_kinds)
+      benchmark::RegisterBenchmark((kind.first + at).c_str(), kind.second)
+          ->Args({N, axis})
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
   }
   for (long axis = 0; axis < 3; ++axis) {
     benchmark::RegisterBenchmark(
