@@ -813,6 +813,59 @@ TEMPLATE_TEST_CASE("thomas_pcr refactor factors new matrices into the factorizat
   CHECK(bstest::to_host(d, 40)[7 * 300 + 5] == T(2));
 }
 
+// automatic's refactor goes to the factorization picked: the hybrid's (one long row system),
+// Thomas's (a full pack), the symmetric one's (automatic{true}, symmetric positive definite
+// lines): the same solutions, bit for bit, as a new automatic factorization of the new matrices.
+TEMPLATE_TEST_CASE("automatic_factorization::refactor refactors the factorization it picked",
+                   "[automatic][factorize][refactor]", float, double) {
+  using T = TestType;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  using Mem = Kokkos::DefaultHostExecutionSpace::memory_space;
+  // Symmetric positive definite: a[i] = c[i-1], b[i] = |a[i]| + |c[i]| + 1.
+  const auto spd = [](bstest::host_batch<T> p) {
+    for (std::size_t s = 0; s < p.nsys; ++s)
+      for (std::size_t i = 0; i < p.n; ++i) {
+        const std::size_t k = p.idx(s, i);
+        p.a[k] = i == 0 ? T(0) : p.c[p.idx(s, i - 1)];
+        p.b[k] = std::abs(p.a[k]) + std::abs(p.c[k]) + T(1);
+      }
+    return p;
+  };
+  const std::size_t shapes[][2] = {{std::size_t(1) << 14, 1}, {256, 64}};
+  std::uint32_t seed = 34000;
+  for (const auto& shape : shapes)
+    for (const bool symmetric : {false, true}) {
+      const std::size_t n = shape[0], nsys = shape[1];
+      INFO("n = " << n << ", nsys = " << nsys << (symmetric ? ", symmetric" : ""));
+      auto p1 = bstest::random_dominant<T>(nsys, n, seed++);
+      auto p2 = bstest::random_dominant<T>(nsys, n, seed++);
+      if (symmetric) p1 = spd(p1), p2 = spd(p2);
+      auto D1 = bstest::upload<bl::row, Kokkos::DefaultHostExecutionSpace>(p1);
+      auto D2 = bstest::upload<bl::row, Kokkos::DefaultHostExecutionSpace>(p2);
+      auto f = bandsolve::factorize(exec, bandsolve::algo::automatic{symmetric}, D1.a, D1.b, D1.c);
+      const auto copy = f;
+      f.refactor(exec, D2.a, D2.b, D2.c);
+      const auto g = bandsolve::factorize(exec, bandsolve::algo::automatic{symmetric}, D2.a, D2.b,
+                                          D2.c);
+      CHECK(copy.choice() == g.choice());
+      CHECK(copy.symmetric() == g.symmetric());
+      auto x = bstest::to_device<bl::row, T, Mem>("x", p2.d, nsys, n);
+      auto y = bstest::to_device<bl::row, T, Mem>("y", p2.d, nsys, n);
+      copy.solve(exec, x);
+      g.solve(exec, y);
+      exec.fence();
+      CHECK(bstest::info_to_host(copy.info()) == std::vector<int>(nsys, 0));
+      CHECK(bstest::bitwise_equal(bstest::to_host(x, nsys), bstest::to_host(y, nsys)));
+      CHECK(bstest::max_rel_diff(bstest::to_host(x, nsys), bstest::reference_solve(p2), nsys, n) <=
+            bstest::reduction_tol<T>(n));
+    }
+  bandsolve::automatic_factorization<T, bl::row, Kokkos::DefaultHostExecutionSpace> empty;
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> a("a", 2, 3);
+  CHECK_THROWS_WITH(empty.refactor(exec, a, a, a),
+                    Catch::Matchers::Equals("bandsolve::automatic_factorization::refactor: this "
+                                            "factorization is empty (default-constructed)"));
+}
+
 TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the partition "
                    "method's for few long systems",
                    "[thomas_pcr][factorize][automatic]", float, double) {

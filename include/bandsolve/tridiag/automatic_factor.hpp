@@ -5,6 +5,7 @@
 //   f.solve(exec, d);   // any number of times; f.info() holds the factorization's codes; d of
 //                       // the factored type, or Kokkos::complex of it over real factors
 //   f.choice();         // what was picked (tridiag_choice::thomas or thomas_pcr)
+//   f.refactor(exec, a2, b2, c2);  // new matrices of the same shape, into the picked one's storage
 //   bandsolve::choose_factored_tridiag<Layout, T>(nsys, n, threads)   // what it would pick
 //
 // Host backends (serial, openmp_simd), float, double and their Kokkos::complex: an
@@ -125,6 +126,19 @@ class automatic_factorization {
     return visit([](const auto& f) { return f.info(); });
   }
   std::size_t storage_bytes() const { return visit([](const auto& f) { return f.storage_bytes(); }); }
+
+  // Factors new matrices of the shape that was factored into the storage of the factorization
+  // that was picked (its refactor: Thomas's, the hybrid's, or the symmetric one's from b and c).
+  // Enqueued on exec, not fenced.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+    if (!initialized_)
+      detail::throw_invalid_argument("bandsolve::automatic_factorization::refactor",
+                                     "this factorization is empty (default-constructed)");
+    if (kind_ == kind::hybrid) hybrid_.refactor(exec, a, b, c);
+    else if (kind_ == kind::thomas) thomas_.refactor(exec, a, b, c);
+    else if constexpr (!is_complex_v<Scalar>) symmetric_.refactor(exec, b, c);
+  }
 
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices, of the
   // factored scalar type, or its Kokkos::complex over real factors), in place. Enqueued on exec,
