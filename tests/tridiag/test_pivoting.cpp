@@ -1,6 +1,7 @@
 // Tridiagonal solver with partial pivoting: one-shot solve and factorize/solve against LAPACK
 // ?gtsv / ?gttrf (solutions, ipiv, info) on non-dominant, singular and Thomas-breaking matrices,
-// in every layout, float, double, complex<float> and complex<double>, Serial and OpenMP.
+// in every layout, float, double, complex<float> and complex<double>, Serial and OpenMP; refactor
+// (host and device backends).
 #include "pivoting_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -12,6 +13,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace test_pivoting {  // units compile in groups: tests/CMakeLists.txt
@@ -524,6 +526,130 @@ TEST_CASE("partial pivoting: bad shapes throw messages that name the values",
   CHECK_THROWS_WITH(bandsolve::factorize(exec, partial_pivoting{}, ia, ib, ic, 9),
                     Equals("bandsolve::factorize(partial_pivoting): nsys = 9 does not match the 8 "
                            "system slots of b (interleaved layout)"));
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// refactor: new matrices factored into the factorization's own storage (a copy made before sees
+// them), with the info codes, ipiv and bitwise the solutions of a fresh factorization;
+// refactoring back to the first matrices clears the code of a singular system.
+
+namespace {
+
+template <class Layout, class T, bool Device>
+void check_refactor(std::uint32_t seed) {
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {1, 1}, {2, 7}, {3, 9}, {17, 33}, {64, 37}, {5, 0}};
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    const auto make = [&](const auto& D, std::size_t nsys) {
+      if constexpr (Device)
+        return bandsolve::factorize(exec, partial_pivoting{}, D.a, D.b, D.c, nsys,
+                                    bandsolve::backend::device{});
+      else
+        return bandsolve::factorize(exec, partial_pivoting{}, D.a, D.b, D.c, nsys);
+    };
+    for (const auto& shape : shapes) {
+      const std::size_t n = shape.first, nsys = shape.second;
+      INFO(bstest::layout_name<Layout>() << ", " << bstest::type_name<T>() << ", "
+                                         << Exec::name() << (Device ? ", device" : "")
+                                         << ", n = " << n << ", nsys = " << nsys);
+      const auto p1 = bstest::random_general<T>(nsys, n, seed++);
+      auto p2 = bstest::random_general<T>(nsys, n, seed++);
+      std::vector<int> codes2(nsys, 0);
+      if (nsys > 1) {  // system 1 is the zero matrix
+        for (std::size_t i = 0; i < n; ++i)
+          p2.a[p2.idx(1, i)] = p2.b[p2.idx(1, i)] = p2.c[p2.idx(1, i)] = T(0);
+        codes2[1] = 1;
+      }
+      auto D1 = upload<Layout, Exec>(p1);
+      auto D2 = upload<Layout, Exec>(p2);
+      auto f = make(D1, nsys);
+      const auto shared = f;  // shares f's storage
+      f.refactor(exec, D2.a, D2.b, D2.c);
+      const auto g = make(D2, nsys);
+      exec.fence();
+      CHECK(bstest::info_to_host(shared.info()) == codes2);
+      CHECK(bstest::info_to_host(g.info()) == codes2);
+      CHECK(ipiv_rows(shared.ipiv()) == ipiv_rows(g.ipiv()));
+      auto d_shared = bstest::to_device<Layout, T, Mem>("d_shared", p2.d, nsys, n);
+      auto d_fresh = bstest::to_device<Layout, T, Mem>("d_fresh", p2.d, nsys, n);
+      shared.solve(exec, d_shared);
+      g.solve(exec, d_fresh);
+      exec.fence();
+      CHECK(bstest::bitwise_equal(bstest::to_host(d_shared, nsys), bstest::to_host(d_fresh, nsys)));
+      // Back to the first matrices: the code cleared, LAPACK's factors and solution.
+      f.refactor(exec, D1.a, D1.b, D1.c);
+      f.solve(exec, D1.d);
+      exec.fence();
+      std::vector<int> gtsv_info, trf_info, ipiv;
+      std::vector<double> cond;
+      const auto ref = bstest::gtsv_reference(p1, &gtsv_info);
+      bstest::gttrf_reference(p1, ipiv, trf_info, cond);
+      CHECK(gtsv_info == std::vector<int>(nsys, 0));
+      CHECK(bstest::info_to_host(shared.info()) == gtsv_info);
+      CHECK(ipiv_rows(shared.ipiv()) == ipiv);
+      CHECK(worst_vs_tol(bstest::to_host(D1.d, nsys), ref, n, cond) <= 1.0);
+    }
+  });
+}
+
+// Refused refactor calls name the values; the factorization keeps its first matrices.
+template <class F, bool Device>
+void check_refactor_errors(const std::string& fn) {
+  using Catch::Matchers::Equals;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  V a("a", 4, 9), b("b", 4, 9), c("c", 4, 9);
+  Kokkos::deep_copy(b, 4.0);
+  const auto f0 = [&] {
+    if constexpr (Device)
+      return bandsolve::factorize(exec, partial_pivoting{}, a, b, c, bandsolve::backend::device{});
+    else
+      return bandsolve::factorize(exec, partial_pivoting{}, a, b, c);
+  }();
+  F f = f0;
+  V a8("a8", 4, 8), b8("b8", 4, 8), c8("c8", 4, 8);
+  CHECK_THROWS_WITH(f.refactor(exec, a8, b8, c8),
+                    Equals(fn + ": b has 8 rows but the factorization has 9"));
+  V a5("a5", 5, 9), b5("b5", 5, 9), c5("c5", 5, 9);
+  CHECK_THROWS_WITH(f.refactor(exec, a5, b5, c5),
+                    Equals(fn + ": b holds 5 systems but the factorization has 4"));
+  CHECK_THROWS_WITH(f.refactor(exec, a8, b, c), Catch::Matchers::StartsWith(fn + ": a has 8 rows"));
+  F empty;
+  CHECK_THROWS_WITH(empty.refactor(exec, a, b, c),
+                    Equals(fn + ": this factorization is empty (default-constructed)"));
+  V d("d", 4, 9);
+  Kokkos::deep_copy(d, 8.0);
+  f.solve(exec, d);
+  exec.fence();
+  CHECK(d(3, 4) == 2.0);
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(4, 0));
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("pivoting refactor factors new matrices into the factorization's storage",
+                   "[pivoting][factorize][refactor]", (std::tuple<bl::row, float>),
+                   (std::tuple<bl::column, double>), (std::tuple<bl::interleaved<4>, cdouble>)) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  check_refactor<Layout, T, false>(9000);
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+  check_refactor<Layout, T, true>(9500);
+#endif
+}
+
+TEST_CASE("pivoting refactor checks its arguments against what was factored",
+          "[pivoting][refactor][errors]") {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  check_refactor_errors<bandsolve::pivoting_factorization<double, bl::row, Exec>, false>(
+      "bandsolve::pivoting_factorization::refactor");
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+  check_refactor_errors<bandsolve::pivoting_device_factorization<double, bl::row, Exec>, true>(
+      "bandsolve::pivoting_device_factorization::refactor");
+#endif
 }
 
 }  // namespace test_pivoting

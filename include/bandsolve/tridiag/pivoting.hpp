@@ -8,6 +8,7 @@
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::partial_pivoting{}, a, b, c, nsys);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
 //   f.ipiv()               // LAPACK's ipiv of every system, on the host
+//   f.refactor(exec, a2, b2, c2);  // new matrices of the same shape, into f's storage
 //   bandsolve::solve_along(exec, bandsolve::algo::partial_pivoting{}, axis, a, b, c, d, info);
 //       Every line of a 2-4 D array along `axis` (pivoting_axis.hpp).
 //
@@ -139,6 +140,13 @@ class pivoting_factorization {
     return out;
   }
 
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout and Scalar) into this factorization's blocks: no allocation, no fresh pages. Same
+  // factors, interchanges and info codes as factorize; enqueued on exec, not fenced. Copies of a
+  // factorization share its storage and see the new factors.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
+
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
   // fenced. Systems whose info is not 0 get inf/NaN.
@@ -224,12 +232,16 @@ struct pivoting_factorization_access {
 
 // factorize(partial_pivoting)'s kernel. A function of its own because nvcc does not allow an
 // extended (KOKKOS_LAMBDA) lambda inside a function with a deduced return type such as factorize.
+// factorize's and refactor's work: the factors of (a, b, c), ns systems of n rows (arguments
+// checked), into the blocks r, u1, u2, lm, sw and info. Enqueued on exec.
 template <class P, class T, class ExecutionSpace, class AView, class BView, class CView,
           class FactorView, class FlagView, class InfoView>
 void pivoting_factor_kernel(const ExecutionSpace& exec, const AView& a, const BView& b,
-                            const CView& c, index_t n, index_t ns, index_t slots,
-                            const FactorView& r, const FactorView& u1, const FactorView& u2,
-                            const FactorView& lm, const FlagView& sw, const InfoView& info) {
+                            const CView& c, index_t n, index_t ns, const FactorView& r,
+                            const FactorView& u1, const FactorView& u2, const FactorView& lm,
+                            const FlagView& sw, const InfoView& info) {
+  if (ns == 0 || n == 0) return;
+  const index_t slots = static_cast<index_t>(capacity(b));
   constexpr int L = P::L;
   constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   detail::for_each_pack(
@@ -246,6 +258,18 @@ void pivoting_factor_kernel(const ExecutionSpace& exec, const AView& a, const BV
       });
 }
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void pivoting_factorization<Scalar, Layout, ExecutionSpace>::refactor(const ExecutionSpace& exec,
+                                                                      const AView& a,
+                                                                      const BView& b,
+                                                                      const CView& c) {
+  detail::check_refactor<algo::partial_pivoting, ExecutionSpace, Layout, Scalar>(
+      "bandsolve::pivoting_factorization::refactor", initialized_, a, b, c, n_, nsys_);
+  detail::pivoting_factor_kernel<detail::lane_packing<Layout, Scalar>, Scalar>(
+      exec, a, b, c, n_, nsys_, r_, u1_, u2_, lm_, swapped_, info_);
+}
 
 // Factorizes the matrices (a, b, c) of nsys systems; nsys defaults to every slot of the Views
 // (for interleaved packs, give the real number of systems to leave padding lanes out of info).
@@ -274,13 +298,11 @@ auto factorize(const ExecutionSpace& exec, algo::partial_pivoting, const AView& 
     static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                   "bandsolve::factorize(partial_pivoting): a host backend runs only on its own "
                   "execution space");
-    const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys),
-                  slots = static_cast<index_t>(capacity(b));
+    const index_t n = static_cast<index_t>(rows(b)), ns = static_cast<index_t>(nsys);
     F f = detail::pivoting_factorization_access::make<F>(ns, n, exec);
-    if (ns == 0 || n == 0) return f;
     const auto v = detail::pivoting_factorization_access::views(f);
-    detail::pivoting_factor_kernel<P, T>(exec, a, b, c, n, ns, slots, v.r, v.u1, v.u2, v.lm,
-                                         v.swapped, v.info);
+    detail::pivoting_factor_kernel<P, T>(exec, a, b, c, n, ns, v.r, v.u1, v.u2, v.lm, v.swapped,
+                                         v.info);
     return f;
   }
 }

@@ -13,7 +13,8 @@
 // backend/device/launch.hpp, row_scratch_place). The factorization stores 1/U(i,i), U(i,i+1),
 // U(i,i+2), the multipliers and the interchange flags in packs of 32 systems
 // (View<T***>(tiles, n, 32)): thread k of a tile reads entry k of a row, coalesced. Its solve
-// takes no scratch.
+// takes no scratch; its refactor(exec, a, b, c) factors new matrices of the same shape into those
+// packs with factorize's kernel.
 #include <bandsolve/backend/device/launch.hpp>
 #include <bandsolve/backend/device/systems.hpp>
 #include <bandsolve/backend/device/tile_transpose.hpp>
@@ -234,6 +235,13 @@ class pivoting_device_factorization {
     return out;
   }
 
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout and Scalar) into this factorization's packs of 32: no allocation, no fresh pages. Same
+  // factors, interchanges and info codes as factorize; enqueued on exec, not fenced. Copies of a
+  // factorization share its storage and see the new factors.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
+
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
   // fenced; no scratch. Systems whose info is not 0 get inf/NaN.
@@ -290,6 +298,25 @@ struct pivoting_device_factorization_access {
   }
 };
 
+// The factors of (a, b, c), nsys systems of n rows (arguments checked), into the packs r, u1, u2,
+// lm, sw and info: factorize's and refactor's kernel. Enqueued on exec.
+template <class ExecutionSpace, class AView, class BView, class CView, class FactorView,
+          class FlagView, class InfoView>
+void pivoting_device_factor_into(const ExecutionSpace& exec, const AView& a, const BView& b,
+                                 const CView& c, index_t n, index_t nsys, const FactorView& r,
+                                 const FactorView& u1, const FactorView& u2, const FactorView& lm,
+                                 const FlagView& sw, const InfoView& info) {
+  using T = typename BView::non_const_value_type;
+  if (nsys == 0 || n == 0) return;
+  const index_t slots = pivoting_device_slots(b, nsys);
+  using kernel = pivoting_device_factor<T, FactorView, FlagView, InfoView>;
+  device::for_each_tile(exec, "bandsolve::factorize(partial_pivoting, device)",
+                        static_cast<index_t>(r.extent(0)), 0, 0,
+                        kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
+                               device::systems_of<const T>(c), r, u1, u2, lm, sw, info, n, slots,
+                               nsys});
+}
+
 // factorize on the device backend: nsys systems of n rows (arguments checked). Allocates the
 // factors and info; enqueued on exec, not fenced.
 template <class ExecutionSpace, class AView, class BView, class CView>
@@ -314,15 +341,18 @@ pivoting_device_factorize(const ExecutionSpace& exec, const AView& a, const BVie
   const fv lm(alloc("bandsolve::partial_pivoting multipliers"), et, en, TW);
   const flags sw(alloc("bandsolve::partial_pivoting interchanges"), et, en, TW);
   const info_type info(alloc("bandsolve::partial_pivoting info"), static_cast<std::size_t>(nsys));
-  F f = pivoting_device_factorization_access::make<F>(r, u1, u2, lm, sw, info, nsys, n);
-  if (nsys == 0 || n == 0) return f;
-  using kernel = pivoting_device_factor<T, fv, flags, info_type>;
-  device::for_each_tile(exec, "bandsolve::factorize(partial_pivoting, device)", ntiles, 0, 0,
-                        kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
-                               device::systems_of<const T>(c), r, u1, u2, lm, sw, info, n, slots,
-                               nsys});
-  return f;
+  pivoting_device_factor_into(exec, a, b, c, n, nsys, r, u1, u2, lm, sw, info);
+  return pivoting_device_factorization_access::make<F>(r, u1, u2, lm, sw, info, nsys, n);
 }
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void pivoting_device_factorization<Scalar, Layout, ExecutionSpace>::refactor(
+    const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+  detail::check_refactor<algo::partial_pivoting, ExecutionSpace, Layout, Scalar>(
+      "bandsolve::pivoting_device_factorization::refactor", initialized_, a, b, c, n_, nsys_);
+  detail::pivoting_device_factor_into(exec, a, b, c, n_, nsys_, r_, u1_, u2_, lm_, sw_, info_);
+}
 
 }  // namespace bandsolve
