@@ -2,7 +2,7 @@
 // LAPACK ?ptsv: one-shot and factored solves in every layout and strided Views, float, double,
 // complex Hermitian and complex right-hand sides over real coefficients; info codes of indefinite,
 // singular and non-finite systems; argument checks; one long system; long rows solved as scans;
-// algo::automatic{true}.
+// algo::automatic{true}; refactor (host and device backends).
 //
 // The register sweeps (row-layout double packs of 8 systems, n a multiple of 8) are switched on
 // whatever the CPU, as in test_thomas_register_sweep.cpp: by default they are compiled only where
@@ -21,6 +21,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -861,6 +862,172 @@ TEST_CASE("solve_along(symmetric) argument checks", "[symmetric][axis][checks]")
                     StartsWith(add + "u overlaps diag"));
   CHECK_THROWS_WITH(bandsolve::solve_along_add(exec, symmetric{}, 1, b, e, d, u, info5),
                     StartsWith(add + "info.extent(0) = 5"));
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// refactor: new matrices factored into the factorization's own storage (a copy made before sees
+// them), with the info codes and bitwise the solutions of a fresh factorization; refactoring back
+// to the first matrices clears the code of an indefinite system.
+
+namespace {
+
+template <class Layout, class C, bool Device>
+void check_refactor(std::uint32_t seed) {
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {1, 1}, {2, 7}, {3, 9}, {17, 33}, {300, 65}, {5, 0}};
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    const auto make = [&](const auto& b, const auto& e, std::size_t nsys) {
+      if constexpr (Device)
+        return bandsolve::factorize(exec, symmetric{}, b, e, nsys, bandsolve::backend::device{});
+      else
+        return bandsolve::factorize(exec, symmetric{}, b, e, nsys);
+    };
+    for (const auto& shape : shapes) {
+      const std::size_t n = shape.first, nsys = shape.second;
+      INFO(bstest::layout_name<Layout>() << " n = " << n << " nsys = " << nsys << " "
+                                         << exec.name() << (Device ? " device" : ""));
+      const auto p1 = random_spd<C>(nsys, n, seed++);
+      auto p2 = random_spd<C>(nsys, n, seed++);
+      std::vector<int> codes2(nsys, 0);
+      if (nsys > 1) {
+        p2.b[1 * n + n - 1] = -1;  // system 1's last pivot is negative
+        codes2[1] = static_cast<int>(n);
+      }
+      const auto b1 = device_of<Layout, Exec>(p1.b, nsys, n);
+      const auto e1 = device_of<Layout, Exec>(p1.e, nsys, n);
+      const auto b2 = device_of<Layout, Exec>(p2.b, nsys, n);
+      const auto e2 = device_of<Layout, Exec>(p2.e, nsys, n);
+      auto f = make(b1, e1, nsys);
+      const auto shared = f;  // shares f's storage
+      const std::size_t bytes = f.storage_bytes();
+      f.refactor(exec, b2, e2);
+      const auto g = make(b2, e2, nsys);
+      exec.fence();
+      CHECK(shared.storage_bytes() == bytes);
+      CHECK(bstest::info_to_host(shared.info()) == codes2);
+      CHECK(bstest::info_to_host(g.info()) == codes2);
+      auto d_shared = device_of<Layout, Exec>(p2.d, nsys, n);
+      auto d_fresh = device_of<Layout, Exec>(p2.d, nsys, n);
+      shared.solve(exec, d_shared);
+      g.solve(exec, d_fresh);
+      exec.fence();
+      CHECK(bstest::bitwise_equal(bstest::to_host(d_shared, nsys), bstest::to_host(d_fresh, nsys)));
+      // Back to the first matrices: the code cleared, ?ptsv's solution.
+      f.refactor(exec, b1, e1);
+      auto d1 = device_of<Layout, Exec>(p1.d, nsys, n);
+      f.solve(exec, d1);
+      exec.fence();
+      std::vector<int> ref_info;
+      const auto ref = lapack_ptsv(p1, ref_info);
+      CHECK(ref_info == std::vector<int>(nsys, 0));
+      CHECK(bstest::info_to_host(shared.info()) == ref_info);
+      CHECK(max_diff(bstest::to_host(d1, nsys), ref, nsys, n, ref_info) <= tol<C>());
+    }
+  });
+}
+
+// Refused refactor calls name the values; the factorization keeps its first matrices.
+template <class F, bool Device>
+void check_refactor_errors(const std::string& fn) {
+  using Catch::Matchers::Equals;
+  using V = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  V b("b", 4, 9), e("e", 4, 9);
+  Kokkos::deep_copy(b, 4.0);
+  const auto f0 = [&] {
+    if constexpr (Device)
+      return bandsolve::factorize(exec, symmetric{}, b, e, bandsolve::backend::device{});
+    else
+      return bandsolve::factorize(exec, symmetric{}, b, e);
+  }();
+  F f = f0;
+  V b8("b8", 4, 8), e8("e8", 4, 8), b5("b5", 5, 9), e5("e5", 5, 9);
+  CHECK_THROWS_WITH(f.refactor(exec, b8, e8),
+                    Equals(fn + ": diag has 8 rows but the factorization has 9"));
+  CHECK_THROWS_WITH(f.refactor(exec, b5, e5),
+                    Equals(fn + ": diag holds 5 systems but the factorization has 4"));
+  CHECK_THROWS_WITH(f.refactor(exec, b, e8),
+                    Catch::Matchers::StartsWith(fn + ": offdiag has 8 rows"));
+  F empty;
+  CHECK_THROWS_WITH(empty.refactor(exec, b, e),
+                    Equals(fn + ": this factorization is empty (default-constructed)"));
+  V d("d", 4, 9);
+  Kokkos::deep_copy(d, 8.0);
+  f.solve(exec, d);
+  exec.fence();
+  CHECK(d(3, 4) == 2.0);
+  CHECK(bstest::info_to_host(f.info()) == std::vector<int>(4, 0));
+}
+
+}  // namespace
+
+// Float rows of 300 are stored in packs of one tile, doubles in columns in narrow packs; the
+// interleaved case is Hermitian.
+TEMPLATE_TEST_CASE("symmetric refactor factors new matrices into the factorization's storage",
+                   "[symmetric][factorize][refactor]", (std::tuple<bl::row, float>),
+                   (std::tuple<bl::column, double>),
+                   (std::tuple<bl::interleaved<4>, Kokkos::complex<double>>)) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using C = std::tuple_element_t<1, TestType>;
+  check_refactor<Layout, C, false>(6000);
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+  check_refactor<Layout, C, true>(7000);
+#endif
+}
+
+// Factored from rows at unit stride (long rows: one system per pack), refactored from every other
+// system of column arrays: refactor keeps the stored packs, which read rows of any stride.
+TEST_CASE("symmetric refactor keeps the stored packs for Views of other strides",
+          "[symmetric][factorize][refactor][strided]") {
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    using Sub = Kokkos::View<double**, Kokkos::LayoutStride, Mem>;
+    for (const std::size_t n : {3, 300}) {
+      const std::size_t nsys = 5;
+      INFO("n = " << n << " " << exec.name());
+      const auto p1 = random_spd<double>(nsys, n, 8000);
+      const auto p2 = random_spd<double>(nsys, n, 8001);
+      using Rows = Kokkos::View<double**, Kokkos::LayoutRight, Mem>;
+      Rows rb("rb", nsys, n), re("re", nsys, n);
+      bstest::fill(rb, p1.b, nsys);
+      bstest::fill(re, p1.e, nsys);
+      const auto whole = std::make_pair(std::size_t(0), nsys);
+      const auto all_rows = std::make_pair(std::size_t(0), n);
+      auto f = bandsolve::factorize(exec, symmetric{}, Sub(Kokkos::subview(rb, whole, all_rows)),
+                                    Sub(Kokkos::subview(re, whole, all_rows)));
+      using Big = Kokkos::View<double***, Kokkos::LayoutLeft, Mem>;
+      Big B("B", 2, nsys, n), E("E", 2, nsys, n), D("D", 2, nsys, n);
+      const Sub b(Kokkos::subview(B, 0, Kokkos::ALL, Kokkos::ALL)),
+          e(Kokkos::subview(E, 0, Kokkos::ALL, Kokkos::ALL)),
+          d(Kokkos::subview(D, 0, Kokkos::ALL, Kokkos::ALL));
+      bstest::fill(b, p2.b, nsys);
+      bstest::fill(e, p2.e, nsys);
+      bstest::fill(d, p2.d, nsys);
+      const std::size_t bytes = f.storage_bytes();
+      f.refactor(exec, b, e);
+      f.solve(exec, d);
+      exec.fence();
+      std::vector<int> ref_info;
+      const auto ref = lapack_ptsv(p2, ref_info);
+      CHECK(f.storage_bytes() == bytes);
+      CHECK(bstest::info_to_host(f.info()) == ref_info);
+      CHECK(max_diff(bstest::to_host(d, nsys), ref, nsys, n, ref_info) <= tol<double>());
+    }
+  });
+}
+
+TEST_CASE("symmetric refactor checks its arguments against what was factored",
+          "[symmetric][refactor][errors]") {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  check_refactor_errors<bandsolve::symmetric_factorization<double, bl::row, Exec>, false>(
+      "bandsolve::symmetric_factorization::refactor");
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+  check_refactor_errors<bandsolve::symmetric_device_factorization<double, bl::row, Exec>, true>(
+      "bandsolve::symmetric_device_factorization::refactor");
+#endif
 }
 
 }  // namespace test_symmetric

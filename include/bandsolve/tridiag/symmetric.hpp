@@ -7,6 +7,7 @@
 //       e = offdiag: x overwrites d; diag and offdiag are untouched.
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::symmetric{}, diag, offdiag);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//   f.refactor(exec, diag2, offdiag2);  // new matrices of the same shape, into f's storage
 //   bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, diag, offdiag, d, info);
 //       Every line of a 2-4 D array along `axis` (symmetric_axis.hpp; host backends).
 //
@@ -56,43 +57,6 @@
 namespace bandsolve {
 
 namespace detail {
-
-// Compile-time checks of every symmetric entry point: diag real, offdiag of diag's type or its
-// complex, d of offdiag's type or complex over real coefficients, one layout.
-template <class ExecutionSpace, class DiagView, class OffView, class DView>
-constexpr void symmetric_static_checks() {
-  using Layout = layout_of_t<DView>;
-  using R = typename DiagView::non_const_value_type;
-  using C = typename OffView::non_const_value_type;
-  using D = typename DView::non_const_value_type;
-  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
-                "bandsolve symmetric: the first argument must be a Kokkos execution space "
-                "instance");
-  static_assert(Kokkos::is_view<DiagView>::value && Kokkos::is_view<OffView>::value &&
-                    Kokkos::is_view<DView>::value,
-                "bandsolve symmetric: diag, offdiag and d must be Kokkos::Views");
-  static_assert(!std::is_same_v<Layout, unsupported_layout>,
-                "bandsolve symmetric: " BANDSOLVE_SUPPORTED_VIEWS);
-  static_assert(std::is_same_v<layout_of_t<DiagView>, Layout> &&
-                    std::is_same_v<layout_of_t<OffView>, Layout>,
-                "bandsolve symmetric: diag, offdiag and d must use the same layout");
-  static_assert(std::is_same_v<R, float> || std::is_same_v<R, double>,
-                "bandsolve symmetric: diag must be real (float or double)");
-  static_assert(std::is_same_v<C, R> || std::is_same_v<C, Kokkos::complex<R>>,
-                "bandsolve symmetric: offdiag must have diag's type, or Kokkos::complex of it "
-                "(Hermitian)");
-  static_assert(is_rhs_of_v<C, D>,
-                "bandsolve symmetric: d must have offdiag's type (or be Kokkos::complex<T> over "
-                "real coefficients of type T)");
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
-                                           typename DiagView::memory_space>::accessible &&
-                    Kokkos::SpaceAccessibility<ExecutionSpace,
-                                               typename OffView::memory_space>::accessible &&
-                    Kokkos::SpaceAccessibility<ExecutionSpace,
-                                               typename DView::memory_space>::accessible,
-                "bandsolve symmetric: the Views must be accessible from the execution space");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
-}
 
 // The factorization's packs: the host backend's register_factor_packing (8 systems for
 // row-layout doubles where the register sweeps run: sym_factored_pack_in_registers). Against packs
@@ -381,6 +345,14 @@ class symmetric_factorization {
     return r_.span() * sizeof(real_type) + cp_.span() * sizeof(Scalar);
   }
 
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout, diag real and offdiag of Scalar) into this factorization's packs, with the kernel of
+  // the stored pack width: no allocation, no fresh pages. Same factors and info codes as
+  // factorize; enqueued on exec, not fenced. Copies of a factorization share its storage and see
+  // the new factors.
+  template <class DiagView, class OffView>
+  void refactor(const ExecutionSpace& exec, const DiagView& diag, const OffView& offdiag);
+
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
   // fenced. Systems whose info is not 0 get no solution.
@@ -473,7 +445,56 @@ void symmetric_factor_kernel(const ExecutionSpace& exec, const DiagView& b, cons
         for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
       });
 }
+
+// The factors of diag and offdiag (ns systems of n rows, arguments checked) into r, cp and info
+// with the kernel of the packs that r holds (r.extent(2) systems each, as factor_pack_width chose
+// them for factorize): factorize's and refactor's work. lanes: the rows of diag and offdiag are
+// lane-contiguous. Enqueued on exec.
+template <class F, class Layout, class ExecutionSpace, class DiagView, class OffView, class RView,
+          class CView, class InfoView>
+void symmetric_factor_into(const ExecutionSpace& exec, const DiagView& diag,
+                           const OffView& offdiag, index_t n, index_t ns, bool lanes,
+                           const RView& r, const CView& cp, const InfoView& info) {
+  using C = typename F::scalar_type;
+  if (ns == 0 || n == 0) return;
+  const index_t width = static_cast<index_t>(r.extent(2));
+  const index_t npacks = static_cast<index_t>(r.extent(0));
+  if (width == 1) {
+    symmetric_factor_kernel<Layout, one_system_packing>(exec, diag, offdiag, n, ns, npacks, true,
+                                                        r, cp, info);
+    return;
+  }
+  if constexpr (F::has_long_packs) {
+    if (width == F::long_pack_width) {
+      symmetric_factor_kernel<Layout, long_row_one_shot_packing<C>>(exec, diag, offdiag, n, ns,
+                                                                   npacks, false, r, cp, info);
+      return;
+    }
+  }
+  if constexpr (F::has_narrow_packs) {
+    if (width == F::narrow_pack_width) {
+      symmetric_factor_kernel<Layout, column_narrow_packing<C>>(exec, diag, offdiag, n, ns,
+                                                               npacks, lanes, r, cp, info);
+      return;
+    }
+  }
+  symmetric_factor_kernel<Layout, symmetric_factor_packing<Layout, C>>(
+      exec, diag, offdiag, n, ns, npacks, lanes, r, cp, info);
+}
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class DiagView, class OffView>
+void symmetric_factorization<Scalar, Layout, ExecutionSpace>::refactor(const ExecutionSpace& exec,
+                                                                       const DiagView& diag,
+                                                                       const OffView& offdiag) {
+  detail::symmetric_check_refactor<ExecutionSpace, Layout, Scalar>(
+      "bandsolve::symmetric_factorization::refactor", initialized_, diag, offdiag, n_, nsys_);
+  const bool lanes =
+      detail::uses_lane_rows<Layout>(diag) && detail::uses_lane_rows<Layout>(offdiag);
+  detail::symmetric_factor_into<symmetric_factorization, Layout>(exec, diag, offdiag, n_, nsys_,
+                                                                 lanes, r_, cp_, info_);
+}
 
 // Factorizes the matrices (diag, offdiag) of nsys systems; nsys defaults to every slot of the
 // Views (for interleaved packs, give the real number of systems). Allocates the factors (2 n
@@ -524,30 +545,9 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
         Kokkos::view_alloc(exec, std::string("bandsolve::symmetric c'")), ep, en, ew);
     const Kokkos::View<int*, typename result_type::memory_space> info(
         Kokkos::view_alloc(exec, std::string("bandsolve::symmetric info")), nsys);
-    auto f = detail::symmetric_factorization_access::make<result_type>(r, cp, info, ns, n);
-    if (ns == 0 || n == 0) return f;
-    if (width == 1) {
-      detail::symmetric_factor_kernel<Layout, detail::one_system_packing>(
-          exec, diag, offdiag, n, ns, npacks, true, r, cp, info);
-      return f;
-    }
-    if constexpr (result_type::has_long_packs) {
-      if (width == result_type::long_pack_width) {
-        detail::symmetric_factor_kernel<Layout, detail::long_row_one_shot_packing<C>>(
-            exec, diag, offdiag, n, ns, npacks, false, r, cp, info);
-        return f;
-      }
-    }
-    if constexpr (result_type::has_narrow_packs) {
-      if (width == result_type::narrow_pack_width) {
-        detail::symmetric_factor_kernel<Layout, detail::column_narrow_packing<C>>(
-            exec, diag, offdiag, n, ns, npacks, lanes, r, cp, info);
-        return f;
-      }
-    }
-    detail::symmetric_factor_kernel<Layout, P>(exec, diag, offdiag, n, ns, npacks, lanes, r, cp,
-                                               info);
-    return f;
+    detail::symmetric_factor_into<result_type, Layout>(exec, diag, offdiag, n, ns, lanes, r, cp,
+                                                       info);
+    return detail::symmetric_factorization_access::make<result_type>(r, cp, info, ns, n);
   }
 }
 

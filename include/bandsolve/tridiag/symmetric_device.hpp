@@ -11,7 +11,9 @@
 // row tiles; the factored solve keeps z = r y (n 32 D) with row tiles only. Placed as Thomas's
 // (backend/device/launch.hpp, row_scratch_place). The factorization stores r = 1/pivot (real)
 // and c' = e/pivot in packs of 32 systems (View<R***>, View<C***>(tiles, n, 32)): thread k of a
-// tile reads entry k of a row, coalesced.
+// tile reads entry k of a row, coalesced; its refactor(exec, diag, offdiag) factors new matrices
+// of the same shape into those packs with factorize's kernel.
+#include <bandsolve/tridiag/batch_checks.hpp>  // check_factored_shape
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
 #include <bandsolve/tridiag/thomas.hpp>  // thomas_static_checks
 #include <bandsolve/tridiag/thomas_device.hpp>
@@ -21,6 +23,59 @@
 
 namespace bandsolve {
 namespace detail {
+
+// Compile-time checks of every symmetric entry point: diag real, offdiag of diag's type or its
+// complex, d of offdiag's type or complex over real coefficients, one layout.
+template <class ExecutionSpace, class DiagView, class OffView, class DView>
+constexpr void symmetric_static_checks() {
+  using Layout = layout_of_t<DView>;
+  using R = typename DiagView::non_const_value_type;
+  using C = typename OffView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve symmetric: the first argument must be a Kokkos execution space "
+                "instance");
+  static_assert(Kokkos::is_view<DiagView>::value && Kokkos::is_view<OffView>::value &&
+                    Kokkos::is_view<DView>::value,
+                "bandsolve symmetric: diag, offdiag and d must be Kokkos::Views");
+  static_assert(!std::is_same_v<Layout, unsupported_layout>,
+                "bandsolve symmetric: " BANDSOLVE_SUPPORTED_VIEWS);
+  static_assert(std::is_same_v<layout_of_t<DiagView>, Layout> &&
+                    std::is_same_v<layout_of_t<OffView>, Layout>,
+                "bandsolve symmetric: diag, offdiag and d must use the same layout");
+  static_assert(std::is_same_v<R, float> || std::is_same_v<R, double>,
+                "bandsolve symmetric: diag must be real (float or double)");
+  static_assert(std::is_same_v<C, R> || std::is_same_v<C, Kokkos::complex<R>>,
+                "bandsolve symmetric: offdiag must have diag's type, or Kokkos::complex of it "
+                "(Hermitian)");
+  static_assert(is_rhs_of_v<C, D>,
+                "bandsolve symmetric: d must have offdiag's type (or be Kokkos::complex<T> over "
+                "real coefficients of type T)");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
+                                           typename DiagView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecutionSpace,
+                                               typename OffView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecutionSpace,
+                                               typename DView::memory_space>::accessible,
+                "bandsolve symmetric: the Views must be accessible from the execution space");
+  (void)sizeof(backend::default_for_t<ExecutionSpace>);
+}
+
+// refactor(diag, offdiag) of a symmetric factorization (either backend): Views of the layout and
+// off-diagonal type that were factored (compile time), a factorization that holds factors,
+// offdiag of diag's shape and diag of the shape that was factored.
+template <class ExecutionSpace, class Layout, class Scalar, class DiagView, class OffView>
+void symmetric_check_refactor(const std::string& fn, bool initialized, const DiagView& diag,
+                              const OffView& offdiag, index_t n, index_t nsys) {
+  symmetric_static_checks<ExecutionSpace, DiagView, OffView, OffView>();
+  static_assert(std::is_same_v<layout_of_t<DiagView>, Layout> &&
+                    std::is_same_v<typename OffView::non_const_value_type, Scalar>,
+                "bandsolve: refactor takes diag and offdiag of the layout and off-diagonal type "
+                "that were factored");
+  if (!initialized) throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+  check_same_shape(fn, "offdiag", offdiag, "diag", diag);
+  check_factored_shape<Layout>(fn, "diag", diag, n, nsys);
+}
 
 // Row blocks of a row-tile kernel: load(i0, nr) fills the tiles with rows [i0, i0 + nr) of the
 // tile's systems, then sweep(k, i0, nr) runs on system k (one thread each).
@@ -347,6 +402,13 @@ class symmetric_device_factorization {
     return r_.span() * sizeof(real_type) + cp_.span() * sizeof(Scalar);
   }
 
+  // Factors new matrices of the shape that was factored (the same rows and systems, Views of
+  // Layout, diag real and offdiag of Scalar) into this factorization's packs: no allocation, no
+  // fresh pages. Same factors and info codes as factorize; enqueued on exec, not fenced. Copies
+  // of a factorization share its storage and see the new factors.
+  template <class DiagView, class OffView>
+  void refactor(const ExecutionSpace& exec, const DiagView& diag, const OffView& offdiag);
+
   // Solves for the right-hand sides in d (same layout and shape as the factored matrices), in
   // place. d holds Scalar, or Kokkos::complex<Scalar> when Scalar is real. Enqueued on exec, not
   // fenced. Row-layout d takes row scratch of n 32 sizeof(D) bytes per tile. Systems whose info
@@ -402,6 +464,28 @@ struct symmetric_device_factorization_access {
   }
 };
 
+// The factors of diag and offdiag (nsys systems of n rows, arguments checked) into r, cp and info
+// (packs of 32): factorize's and refactor's kernel. Enqueued on exec.
+template <class ExecutionSpace, class DiagView, class OffView, class RView, class CView,
+          class InfoView>
+void symmetric_device_factor_into(const ExecutionSpace& exec, const DiagView& diag,
+                                  const OffView& offdiag, index_t n, index_t nsys, const RView& r,
+                                  const CView& cp, const InfoView& info) {
+  using R = typename DiagView::non_const_value_type;
+  using C = typename OffView::non_const_value_type;
+  if (nsys == 0 || n == 0) return;
+  const index_t slots = device_slots(diag, nsys);
+  const index_t ntiles = static_cast<index_t>(r.extent(0));
+  const char* label = "bandsolve::factorize(symmetric, device)";
+  const auto b = device::systems_of<const R>(diag);
+  const auto e = device::systems_of<const C>(offdiag);
+  using tiles = symmetric_device_factor<true, R, C, RView, CView, InfoView>;
+  using systems = symmetric_device_factor<false, R, C, RView, CView, InfoView>;
+  device_launch_tiles_or_systems<tiles, systems>(exec, label, ntiles,
+                                                 device_uses_row_tiles(diag, offdiag), 0, b, e, r,
+                                                 cp, info, n, slots, nsys);
+}
+
 // factorize on the device backend: nsys systems of n rows (arguments checked). Allocates the
 // factors and info; enqueued on exec, not fenced.
 template <class ExecutionSpace, class DiagView, class OffView>
@@ -409,7 +493,6 @@ symmetric_device_factorization<typename OffView::non_const_value_type, layout_of
                                ExecutionSpace>
 symmetric_device_factorize(const ExecutionSpace& exec, const DiagView& diag,
                            const OffView& offdiag, index_t nsys) {
-  using R = typename DiagView::non_const_value_type;
   using C = typename OffView::non_const_value_type;
   using result_type = symmetric_device_factorization<C, layout_of_t<DiagView>, ExecutionSpace>;
   using r_view = typename result_type::r_view;
@@ -425,18 +508,19 @@ symmetric_device_factorize(const ExecutionSpace& exec, const DiagView& diag,
                        TW);
   const info_type info(Kokkos::view_alloc(exec, std::string("bandsolve::symmetric info")),
                        static_cast<std::size_t>(nsys));
-  auto f = symmetric_device_factorization_access::make<result_type>(r, cp, info, nsys, n);
-  if (nsys == 0 || n == 0) return f;
-  const char* label = "bandsolve::factorize(symmetric, device)";
-  const auto b = device::systems_of<const R>(diag);
-  const auto e = device::systems_of<const C>(offdiag);
-  using tiles = symmetric_device_factor<true, R, C, r_view, factor_view, info_type>;
-  using systems = symmetric_device_factor<false, R, C, r_view, factor_view, info_type>;
-  device_launch_tiles_or_systems<tiles, systems>(exec, label, ntiles,
-                                                 device_uses_row_tiles(diag, offdiag), 0, b, e, r,
-                                                 cp, info, n, slots, nsys);
-  return f;
+  symmetric_device_factor_into(exec, diag, offdiag, n, nsys, r, cp, info);
+  return symmetric_device_factorization_access::make<result_type>(r, cp, info, nsys, n);
 }
 }  // namespace detail
+
+template <class Scalar, class Layout, class ExecutionSpace>
+template <class DiagView, class OffView>
+void symmetric_device_factorization<Scalar, Layout, ExecutionSpace>::refactor(
+    const ExecutionSpace& exec, const DiagView& diag, const OffView& offdiag) {
+  detail::symmetric_check_refactor<ExecutionSpace, Layout, Scalar>(
+      "bandsolve::symmetric_device_factorization::refactor", initialized_, diag, offdiag, n_,
+      nsys_);
+  detail::symmetric_device_factor_into(exec, diag, offdiag, n_, nsys_, r_, cp_, info_);
+}
 
 }  // namespace bandsolve
