@@ -34,12 +34,21 @@ void instantiate_all() {
   fi.refactor(exec, ai, bi, ci);
   auto fa = bandsolve::factorize(exec, algo::automatic{}, a, b, c);
   fa.solve(exec, d);
+  fa.refactor(exec, a, b, c);
   bandsolve::solve(exec, algo::partial_pivoting{}, a, b, c, d, info);
   auto fp = bandsolve::factorize(exec, algo::partial_pivoting{}, a, b, c, nsys);
   fp.solve(exec, d);
+  fp.refactor(exec, a, b, c);
+  bandsolve::factorize(exec, algo::partial_pivoting{}, al, bl, cl, bandsolve::backend::device{})
+      .refactor(exec, al, bl, cl);
   bandsolve::solve(exec, algo::periodic{}, a, b, c, d, info);
   auto fq = bandsolve::factorize(exec, algo::periodic{}, a, b, c, nsys);
   fq.solve(exec, d);
+  fq.refactor(exec, a, b, c);
+  bandsolve::factorize(exec, algo::periodic{}, a, b, c, bandsolve::backend::device{})
+      .refactor(exec, a, b, c);
+  bandsolve::factorize(exec, algo::thomas{}, al, bl, cl, bandsolve::backend::device{})
+      .refactor(exec, al, bl, cl);
 
   // Banded LU in LAPACK band storage: ldab = 2 kl + ku + 1 rows per column.
   Kokkos::View<T***, Kokkos::LayoutRight> ab("ab", nsys, n, 4);
@@ -74,6 +83,7 @@ void instantiate_all() {
   bandsolve::solve(exec, algo::thomas_pcr{}, a, b, c, d, info);
   bandsolve::solve(exec, algo::thomas_pcr{}, al, bl, cl, dl, info);
   bandsolve::factorize(exec, algo::thomas_pcr{}, al, bl, cl).solve(exec, dl);
+  bandsolve::factorize(exec, algo::thomas_pcr{}, al, bl, cl).refactor(exec, al, bl, cl);
   bandsolve::solve(exec, algo::automatic{}, a, b, c, d, info);
 
   if constexpr (real) {  // these take float and double only
@@ -106,6 +116,17 @@ void instantiate_all() {
     fu.solve(exec, xz);
     fu.solve_add(exec, Kokkos::View<const Kokkos::complex<T>***, Kokkos::LayoutRight>(xz), uz);
     fu.solve_add(exec, x, u);
+    auto fr = fu;
+    fr.refactor(exec, v, w, u);
+    bandsolve::factorize_along(exec, algo::thomas{}, 1, u1, v1, w1, x).refactor(exec, u1, v1, w1);
+    bandsolve::factorize_along(exec, algo::periodic{}, 2, u, v, w, bandsolve::backend::device{})
+        .refactor(exec, u, v, w);
+    bandsolve::factorize_along(exec, algo::partial_pivoting{}, 1, u1, v1, w1, x)
+        .refactor(exec, u1, v1, w1);
+    bandsolve::factorize_along(exec, algo::symmetric{}, 2, v, w).refactor(exec, v, w);
+    bandsolve::factorize(exec, algo::symmetric{}, b, c).refactor(exec, b, c);
+    bandsolve::factorize(exec, algo::symmetric{}, bl, cl, bandsolve::backend::device{})
+        .refactor(exec, bl, cl);
     bandsolve::factorize_along(exec, algo::thomas{}, 1, u1, v1, w1, x).solve(exec, x);
     bandsolve::factorize_along(exec, algo::thomas{}, 1, u1, v1, w1, x).solve_add(exec, x, w);
     bandsolve::factorize_along(exec, algo::thomas{}, 0, u, v, w, bandsolve::backend::device{})
