@@ -1050,7 +1050,7 @@ void check_along(int axis, extents ext, const std::vector<std::size_t>& sizes,
       else
         return bmpi::factorize_along(exec, MPI_COMM_WORLD, Algo{}, axis, fa, fb, fc, opts);
     };
-    auto first = [&] {
+    auto first = [&, g0 = g0] {  // (a structured binding: captured by name from C++20 on)
       if (!refactored) return factor(a, b, c);
       lines<T> other = L;  // other matrices, line 1 singular
       other.matrices = 1;
