@@ -211,6 +211,26 @@ std::size_t block_systems(const std::string& fn, const char* source, std::size_t
   return nsys;
 }
 
+// refactor's checks, host and device backends: matrices of the shape the factorization holds
+// (slots = systems, or packs for interleaved<W>), mutually consistent.
+template <class AView, class BView, class CView>
+void block_check_refactor(const std::string& fn, bool initialized, const AView& a,
+                          const BView& b, const CView& c, std::size_t slots, std::size_t n,
+                          std::size_t m) {
+  if (!initialized)
+    throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+  const std::size_t mb = block_check_coefficients(fn, a, b, c);
+  constexpr bool packed = block_pack_width_v<BView> > 0;
+  if (b.extent(0) != slots)
+    throw_invalid_argument(fn, "b ", packed ? "has " : "holds ", b.extent(0),
+                           packed ? " packs" : " systems", " but the factorization has ", slots);
+  if (b.extent(1) != n)
+    throw_invalid_argument(fn, "b has ", b.extent(1), " block rows but the factorization has ",
+                           n);
+  if (mb != m)
+    throw_invalid_argument(fn, "b has blocks of ", mb, " x ", mb,
+                           " but the factorization has blocks of ", m, " x ", m);
+}
 }  // namespace detail
 
 }  // namespace bandsolve

@@ -8,6 +8,7 @@
 //       s (a zero, tiny or non-finite pivot in its LU factorization).
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::block_thomas{}, a, b, c);
 //   f.solve(exec, d);      // any number of times; f.info() holds the factorization's codes
+//   f.refactor(exec, a2, b2, c2);  // new matrices of the same shape, into f's own storage
 //
 // Views (block/block_layout.hpp): coefficients View<T****>(nsys, n, m, m) (row, column or any
 // strided rank-4 View) or View<T****[W], LayoutRight>(ceil(nsys/W), n, m, m) (interleaved<W>),
@@ -218,6 +219,21 @@ void block_thomas_factor_launch(const ExecutionSpace& exec, bool pivoting, const
         for (int l = 0; l < nl; ++l) info(p * L + l) = info_l[l];
       });
 }
+
+// Factors (a, b, c) into the given factor and info Views (factorize's fresh ones, or refactor's
+// stored ones): the one kernel both run, chosen by the block size.
+template <class ExecutionSpace, class AView, class BView, class CView, class FactorView,
+          class InfoView>
+void block_thomas_factor_into(const std::string& fn, const ExecutionSpace& exec, bool pivoting,
+                              const AView& a, const BView& b, const CView& c,
+                              const FactorView& factors, const InfoView& info, index_t ns,
+                              index_t n, index_t m) {
+  if (ns == 0 || n == 0) return;
+  block_size_dispatch(fn, static_cast<std::size_t>(m), [&](auto block_size) {
+    block_thomas_factor_launch<decltype(block_size)::value>(exec, pivoting, a, b, c, factors,
+                                                            info, ns, n);
+  });
+}
 }  // namespace detail
 
 // The factors of a batch of block-tridiagonal matrices, in groups of `lanes` systems whatever the
@@ -269,6 +285,25 @@ class block_thomas_factorization {
     });
   }
 
+  // Factors new matrices of the same shape (layout kind, systems, block rows and block size) as
+  // the factored ones into this factorization's own storage, with its pivoting: no allocation.
+  // Same factors and info as a fresh factorize; copies share the storage and see them. Enqueued
+  // on exec, not fenced.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+    detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
+    static_assert(std::is_same_v<typename BView::non_const_value_type, Scalar> &&
+                      detail::block_pack_width_v<BView> == PackWidth,
+                  "bandsolve::block_thomas_factorization::refactor: the matrices must have the "
+                  "factored scalar type and layout kind");
+    const std::string fn = "bandsolve::block_thomas_factorization::refactor";
+    const auto slots = PackWidth > 0 ? (nsys_ + PackWidth - 1) / PackWidth : nsys_;
+    detail::block_check_refactor(fn, initialized_, a, b, c, static_cast<std::size_t>(slots), n(),
+                                 m());
+    detail::block_thomas_factor_into(fn, exec, pivoting_, a, b, c, factors_, info_, nsys_, n_,
+                                     m_);
+  }
+
  private:
   friend struct detail::block_thomas_factorization_access;
 
@@ -294,7 +329,6 @@ auto block_thomas_host_factorize(const ExecutionSpace& exec, bool pivoting, cons
   using result_type = block_thomas_factorization<T, W, ExecutionSpace>;
   constexpr int L = result_type::lanes;
   const std::size_t nsys = static_cast<std::size_t>(ns);
-  const std::size_t m = static_cast<std::size_t>(mi);
   const std::string fn = "bandsolve::factorize(block_thomas)";
   const index_t groups = (ns + L - 1) / L;
   const typename result_type::factor_view factors(
@@ -304,11 +338,7 @@ auto block_thomas_host_factorize(const ExecutionSpace& exec, bool pivoting, cons
       Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas info")), nsys);
   auto f = block_thomas_factorization_access::make<result_type>(factors, info, ns, n, mi,
                                                                 pivoting);
-  if (ns == 0 || n == 0) return f;
-  block_size_dispatch(fn, m, [&](auto block_size) {
-    block_thomas_factor_launch<decltype(block_size)::value>(exec, pivoting, a, b, c, factors,
-                                                            info, ns, n);
-  });
+  block_thomas_factor_into(fn, exec, pivoting, a, b, c, factors, info, ns, n, mi);
   return f;
 }
 }  // namespace detail

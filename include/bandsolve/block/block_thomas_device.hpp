@@ -11,7 +11,7 @@
 // the bytes held), the tile's systems interleaved entry by entry so that its threads read and
 // write them coalesced. The factorization stores 3 m^2 + m values per block row and system,
 // system by system (block_thomas_device_factorization), which a tile's threads do not read
-// coalesced.
+// coalesced; its refactor writes new matrices' factors there with the same kernel.
 #include <bandsolve/backend/device/launch.hpp>
 #include <bandsolve/backend/device/tile_transpose.hpp>
 #include <bandsolve/backend/device/work_shape.hpp>
@@ -177,7 +177,35 @@ namespace bandsolve {
 
 namespace detail {
 struct block_thomas_device_factorization_access;
+
+template <int M, class ExecutionSpace, class AView, class BView, class CView, class FactorView,
+          class InfoView>
+void block_thomas_device_factor_launch(const ExecutionSpace& exec, bool pivoting, const AView& a,
+                                       const BView& b, const CView& c, const FactorView& f,
+                                       const InfoView& info, index_t nsys, index_t n) {
+  using T = typename BView::non_const_value_type;
+  using kernel = block_device_factor<M, (block_pack_width_v<BView> > 0), T, AView, BView, CView,
+                                     FactorView, InfoView>;
+  device::for_each_tile(exec, "bandsolve::factorize(block_thomas, device)",
+                        block_device_tiles(nsys), 0, 0,
+                        kernel{a, b, c, f, info, n, nsys, pivoting});
 }
+
+// Factors (a, b, c) into the given factor and info Views (factorize's fresh ones, or refactor's
+// stored ones): the one kernel both run, chosen by the block size.
+template <class ExecutionSpace, class AView, class BView, class CView, class FactorView,
+          class InfoView>
+void block_thomas_device_factor_into(const ExecutionSpace& exec, bool pivoting, const AView& a,
+                                     const BView& b, const CView& c, const FactorView& factors,
+                                     const InfoView& info, index_t nsys, index_t n, index_t m) {
+  if (nsys == 0 || n == 0) return;
+  block_size_dispatch("bandsolve::factorize(block_thomas)", static_cast<std::size_t>(m),
+                      [&](auto block_size) {
+                        block_thomas_device_factor_launch<decltype(block_size)::value>(
+                            exec, pivoting, a, b, c, factors, info, nsys, n);
+                      });
+}
+}  // namespace detail
 
 // The factors of a batch of block-tridiagonal matrices on the device backend
 // (factorize(exec, algo::block_thomas{...}, a, b, c[, nsys], backend::device{}), or any
@@ -233,6 +261,24 @@ class block_thomas_device_factorization {
     });
   }
 
+  // As block_thomas_factorization::refactor: new matrices of the same shape into this
+  // factorization's own storage (no allocation), same factors and info as a fresh factorize.
+  // Enqueued on exec, not fenced.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+    detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
+    static_assert(std::is_same_v<typename BView::non_const_value_type, Scalar> &&
+                      detail::block_pack_width_v<BView> == PackWidth,
+                  "bandsolve::block_thomas_device_factorization::refactor: the matrices must "
+                  "have the factored scalar type and layout kind");
+    const auto slots = PackWidth > 0 ? (nsys_ + PackWidth - 1) / PackWidth : nsys_;
+    detail::block_check_refactor("bandsolve::block_thomas_device_factorization::refactor",
+                                 initialized_, a, b, c, static_cast<std::size_t>(slots), n(),
+                                 m());
+    detail::block_thomas_device_factor_into(exec, pivoting_, a, b, c, factors_, info_, nsys_, n_,
+                                            m_);
+  }
+
  private:
   friend struct detail::block_thomas_device_factorization_access;
 
@@ -257,19 +303,6 @@ struct block_thomas_device_factorization_access {
   }
 };
 
-template <int M, class ExecutionSpace, class AView, class BView, class CView, class FactorView,
-          class InfoView>
-void block_thomas_device_factor_launch(const ExecutionSpace& exec, bool pivoting, const AView& a,
-                                       const BView& b, const CView& c, const FactorView& f,
-                                       const InfoView& info, index_t nsys, index_t n) {
-  using T = typename BView::non_const_value_type;
-  using kernel = block_device_factor<M, (block_pack_width_v<BView> > 0), T, AView, BView, CView,
-                                     FactorView, InfoView>;
-  device::for_each_tile(exec, "bandsolve::factorize(block_thomas, device)",
-                        block_device_tiles(nsys), 0, 0,
-                        kernel{a, b, c, f, info, n, nsys, pivoting});
-}
-
 // factorize on the device backend: nsys systems of n block rows of m x m blocks (arguments
 // checked). Allocates the factors and info; enqueued on exec, not fenced.
 template <class ExecutionSpace, class AView, class BView, class CView>
@@ -286,12 +319,7 @@ auto block_thomas_device_factorize(const ExecutionSpace& exec, bool pivoting, co
   const info_type info(Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas info")),
                        static_cast<std::size_t>(nsys));
   F f = block_thomas_device_factorization_access::make<F>(factors, info, nsys, n, m, pivoting);
-  if (nsys == 0 || n == 0) return f;
-  block_size_dispatch("bandsolve::factorize(block_thomas)", static_cast<std::size_t>(m),
-                      [&](auto block_size) {
-                        block_thomas_device_factor_launch<decltype(block_size)::value>(
-                            exec, pivoting, a, b, c, factors, info, nsys, n);
-                      });
+  block_thomas_device_factor_into(exec, pivoting, a, b, c, factors, info, nsys, n, m);
   return f;
 }
 }  // namespace detail
