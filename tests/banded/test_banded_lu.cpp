@@ -1,7 +1,8 @@
 // Batched banded LU (partial pivoting and no pivoting) in float and double against LAPACK
 // ?gbsv / ?gbtrf: solutions, pivots and factors, info codes of singular and zero-pivot matrices,
 // several right-hand sides, n smaller than the bandwidth, compiled and run-time bandwidths,
-// batches that are not multiples of the pack width (banded_lu_cases.hpp), and argument errors.
+// batches that are not multiples of the pack width (banded_lu_cases.hpp), and argument errors;
+// refactor (host and device backends) against a fresh factorize, and its errors.
 // Every check runs on the tests' host space (bstest::for_each_exec).
 // banded_lu_cases.hpp, included below inside this unit's namespace, finds its headers here.
 #include "banded_support.hpp"
@@ -10,7 +11,9 @@
 
 #include <catch2/catch_all.hpp>
 
+#include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace test_banded_lu {  // units compile in groups: tests/CMakeLists.txt
@@ -24,6 +27,11 @@ using layout_scalar_list =
                std::tuple<bandsolve::layout::interleaved<8>, double>,
                std::tuple<bandsolve::layout::row, float>,
                std::tuple<bandsolve::layout::interleaved<4>, float>>;
+// refactor's cases: fewer instantiations.
+using refactor_layout_list =
+    std::tuple<std::tuple<bandsolve::layout::row, double>,
+               std::tuple<bandsolve::layout::column, float>,
+               std::tuple<bandsolve::layout::interleaved<8>, double>>;
 }  // namespace
 
 #include "banded_lu_cases.hpp"
@@ -98,5 +106,116 @@ TEST_CASE("banded: band_at, rhs_at and the row layout's LAPACK addresses", "[ban
   CHECK(bs(2, 1, 1) == 5.0);
   CHECK(bs.data()[2 + 3 * 1 + 12 * 1] == 5.0);
 }
+
+namespace {
+
+// f's solution for one right-hand side per system.
+template <class Layout, class Exec, class F, class T>
+std::vector<T> refactor_solve(const Exec& exec, const F& f, const std::vector<T>& rhs,
+                              std::size_t nsys, std::size_t n) {
+  using Mem = typename Exec::memory_space;
+  auto b = bstest::rhs_to_device<Layout, T, Mem, false>(rhs, nsys, n, 1);
+  f.solve(exec, b);
+  exec.fence();
+  return bstest::rhs_to_host(b, nsys, n, 1);
+}
+
+// refactor with new matrices (one system singular) matches a fresh factorize bitwise, a copy made
+// before sees the new factors, and refactoring back clears the info code.
+template <class Layout, class T, bool Device>
+void check_banded_refactor() {
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    using Backend = std::conditional_t<Device, bandsolve::backend::device,
+                                       bandsolve::backend::default_for_t<Exec>>;
+    std::uint32_t seed = 3000;
+    for (const bands bw : {bands{1, 1}, bands{2, 1}})
+      for (const std::size_t n : {1, 2, 3, 20})
+        for (const std::size_t nsys : {1, 13})
+          for (const bool pivoting : {true, false}) {
+            INFO(case_name<T>(nsys, n, bw, pivoting) << " " << exec.name());
+            const banded_lu alg{bw.kl, bw.ku, pivoting};
+            const double dom = dominance_for(bw, pivoting);
+            const auto h1 = bstest::random_band<T>(nsys, n, bw.kl, bw.ku, ++seed, dom);
+            auto h2 = bstest::random_band<T>(nsys, n, bw.kl, bw.ku, ++seed, dom);
+            const std::size_t bad = nsys / 2;
+            for (std::size_t i = 0; i < n && i <= std::size_t(bw.kl); ++i) h2.at(bad, i, 0) = T(0);
+            const auto rhs = bstest::random_values<T>(nsys * n, ++seed);
+            const auto ab1 = bstest::band_to_device<Layout, T, Mem>(h1);
+            const auto ab2 = bstest::band_to_device<Layout, T, Mem>(h2);
+            auto f = bandsolve::factorize(exec, alg, ab1, nsys, Backend{});
+            const auto copy = f;
+            f.refactor(exec, ab2);
+            const auto fresh = bandsolve::factorize(exec, alg, ab2, nsys, Backend{});
+            exec.fence();
+            std::vector<int> expected(nsys, 0);
+            expected[bad] = 1;
+            CHECK(bstest::info_to_host(f.info()) == expected);
+            CHECK(bstest::info_to_host(copy.info()) == expected);
+            CHECK(bstest::info_to_host(fresh.info()) == expected);
+            CHECK(bstest::bitwise_equal(bstest::band_to_host(copy.lu(), nsys),
+                                        bstest::band_to_host(fresh.lu(), nsys)));
+            const auto x = refactor_solve<Layout>(exec, f, rhs, nsys, n);
+            CHECK(bstest::bitwise_equal(x, refactor_solve<Layout>(exec, fresh, rhs, nsys, n)));
+            // Back to the first matrices: info cleared, LAPACK's solution.
+            f.refactor(exec, ab1);
+            exec.fence();
+            const auto info = bstest::info_to_host(copy.info());
+            CHECK(info == std::vector<int>(nsys, 0));
+            check_against_lapack(h1, rhs, 1, refactor_solve<Layout>(exec, copy, rhs, nsys, n), info,
+                                 dom > 0);
+          }
+  });
+}
+
+// refactor's refusals, with exact messages; the factorization keeps its first matrices.
+template <class Backend>
+void check_banded_refactor_errors() {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  using Mem = Kokkos::HostSpace;
+  using V = Kokkos::View<double***, Kokkos::LayoutRight, Mem>;
+  const Exec exec;
+  const auto h = bstest::random_band<double>(4, 9, 1, 2, 11, 1.0);
+  const auto ab = bstest::band_to_device<bandsolve::layout::row, double, Mem>(h);
+  auto f = bandsolve::factorize(exec, banded_lu{1, 2}, ab, Backend{});
+  const std::string fn = "bandsolve::banded_lu_factorization::refactor: ";
+  CHECK_THROWS_WITH(f.refactor(exec, V("r8", 4, 8, 5)),
+                    Equals(fn + "ab has 8 rows but the factorization has 9"));
+  CHECK_THROWS_WITH(f.refactor(exec, V("r5", 5, 9, 5)),
+                    Equals(fn + "ab holds 5 systems but the factorization has 4"));
+  CHECK_THROWS_WITH(f.refactor(exec, V("r6", 4, 9, 6)),
+                    Equals(fn + "ab has ldab = 6 but the factorization has ldab = 2kl+ku+1 = 5 "
+                                "(kl = 1, ku = 2)"));
+  CHECK_THROWS_WITH(f.refactor(exec, f.lu()), Catch::Matchers::StartsWith(fn + "ab "));
+  decltype(f) empty;
+  CHECK_THROWS_WITH(empty.refactor(exec, ab),
+                    Equals(fn + "this factorization is empty (default-constructed)"));
+  const auto rhs = bstest::random_values<double>(4 * 9, 12);
+  check_against_lapack(h, rhs, 1, refactor_solve<bandsolve::layout::row>(exec, f, rhs, 4, 9),
+                       bstest::info_to_host(f.info()), true);
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("banded_lu refactor matches a fresh factorize", "[banded][refactor]",
+                        refactor_layout_list) {
+  check_banded_refactor<std::tuple_element_t<0, TestType>, std::tuple_element_t<1, TestType>,
+                        false>();
+}
+
+TEST_CASE("banded_lu refactor errors", "[banded][refactor][errors]") {
+  check_banded_refactor_errors<
+      bandsolve::backend::default_for_t<Kokkos::DefaultHostExecutionSpace>>();
+}
+
+#if BANDSOLVE_TESTS_DEVICE_BACKEND
+TEST_CASE("banded_lu refactor on the device backend matches a fresh factorize",
+          "[banded][refactor][device]") {
+  check_banded_refactor<bandsolve::layout::row, double, true>();
+  check_banded_refactor<bandsolve::layout::interleaved<4>, float, true>();
+  check_banded_refactor_errors<bandsolve::backend::device>();
+}
+#endif
 
 }  // namespace test_banded_lu

@@ -8,6 +8,7 @@
 //       Layouts: row, column, interleaved<W>, and strided Views of existing arrays (subviews).
 //   auto f = bandsolve::factorize(exec, bandsolve::algo::banded_lu{kl, ku}, ab, nsys);
 //   f.solve(exec, b);      // any number of times; f.lu(), f.pivots(), f.info() as ?gbtrf's
+//   f.refactor(exec, ab2); // new matrices of the same shape, into f's own storage
 //
 // algo::banded_lu{kl, ku} pivots like LAPACK's ?gbtrf/?gbtrs (partial pivoting by rows, the
 // pivot of largest |x|, or |re|+|im| for complex values, the first one on ties): info(s) = i > 0
@@ -480,6 +481,36 @@ void launch_banded_factored_solve(const ExecutionSpace& exec, const Dims dims, c
                   }
                 });
 }
+
+// Factors ab into the given lu, pivot and info Views (factorize's fresh ones, or refactor's
+// stored ones) with the device backend's kernel (Device) or the host one's (its pack width from
+// ns, as factorize picks it).
+template <class Layout, class T, bool Device, class ExecutionSpace, class ABView, class LUView,
+          class PivView, class InfoView>
+void banded_factor_into(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABView& ab,
+                        const LUView& lu, const PivView& piv, const InfoView& info, index_t ns,
+                        index_t n) {
+  if (ns == 0 || n == 0) return;
+  if constexpr (Device) {
+    banded_device_factor_launch(exec, alg.pivoting, runtime_band_dims{alg.kl, alg.ku},
+                                band_systems_of<Layout, const T>(ab),
+                                band_systems_of<Layout, T>(lu), pivot_systems_of<Layout>(piv),
+                                info, ns, n);
+  } else {
+    dispatch_band_dims(alg, [&](auto dims) {
+      with_band_pack_width<Layout, T>(ns, [&](auto width) {
+        constexpr int L = decltype(width)::value;
+        with_pack_lanes<Layout, L>(false, [&](auto lane_contiguous) {
+          constexpr bool u = decltype(lane_contiguous)::value;
+          if (alg.pivoting)
+            launch_banded_factor<L, true, u>(exec, dims, ab, lu, piv, info, ns, n);
+          else
+            launch_banded_factor<L, false, u>(exec, dims, ab, lu, piv, info, ns, n);
+        });
+      });
+    });
+  }
+}
 }  // namespace detail
 
 // The LU factors of a batch of banded matrices, as LAPACK's ?gbtrf leaves them: U and the
@@ -539,6 +570,44 @@ class banded_lu_factorization {
     if constexpr (!device_only) {
       if (!device_) solve_on_host(exec, b, nrhs);
     }
+  }
+
+  // Factors new band matrices of the same shape (layout, systems, rows and bandwidths: ab's ldab
+  // is 2kl+ku+1) as the factored ones into this factorization's own lu, pivots and info, on the
+  // backend that factored it: no allocation. Same factors and info as a fresh factorize; copies
+  // share the storage and see them. ab is read only. Enqueued on exec, not fenced.
+  template <class ABView>
+  void refactor(const ExecutionSpace& exec, const ABView& ab) {
+    detail::banded_static_checks<ExecutionSpace, ABView>();
+    static_assert(std::is_same_v<band_layout_of_t<ABView>, Layout> &&
+                      std::is_same_v<typename ABView::non_const_value_type, Scalar>,
+                  "bandsolve::banded_lu_factorization::refactor: ab must have the factored "
+                  "layout and scalar type");
+    const std::string fn = "bandsolve::banded_lu_factorization::refactor";
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    constexpr bool packed = detail::is_interleaved_band_v<Layout>;
+    if (ab.extent(0) != lu_.extent(0))
+      detail::throw_invalid_argument(fn, "ab ", packed ? "has " : "holds ", ab.extent(0),
+                                     packed ? " packs" : " systems",
+                                     " but the factorization has ", lu_.extent(0));
+    if (ab.extent(1) != n())
+      detail::throw_invalid_argument(fn, "ab has ", ab.extent(1),
+                                     " rows but the factorization has ", n_);
+    if (ab.extent(2) != lu_.extent(2))
+      detail::throw_invalid_argument(fn, "ab has ldab = ", ab.extent(2),
+                                     " but the factorization has ldab = 2kl+ku+1 = ",
+                                     lu_.extent(2), " (kl = ", alg_.kl, ", ku = ", alg_.ku, ")");
+    detail::check_no_overlap(fn, "ab", ab, "the factors", lu_);
+    // A space whose own backend is the device one has device factorizations only.
+    constexpr bool device_only =
+        std::is_same_v<backend::default_for_t<ExecutionSpace>, backend::device>;
+    if (device_only || device_)
+      detail::banded_factor_into<Layout, Scalar, true>(exec, alg_, ab, lu_, piv_, info_, nsys_,
+                                                       n_);
+    else if constexpr (!device_only)
+      detail::banded_factor_into<Layout, Scalar, false>(exec, alg_, ab, lu_, piv_, info_, nsys_,
+                                                        n_);
   }
 
  private:
@@ -632,32 +701,12 @@ auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABV
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu info")), nsys);
   constexpr bool device = std::is_same_v<Backend, backend::device>;
+  static_assert(device || std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
+                "bandsolve::factorize(banded_lu): a host backend runs only on its own "
+                "execution space");
   auto f = detail::banded_factorization_access::make<result_type>(alg, lu, piv, info, ns, n,
                                                                   device);
-  if (ns == 0 || n == 0) return f;
-  if constexpr (device) {
-    detail::banded_device_factor_launch(exec, alg.pivoting,
-                                        detail::runtime_band_dims{alg.kl, alg.ku},
-                                        detail::band_systems_of<Layout, const T>(ab),
-                                        detail::band_systems_of<Layout, T>(lu),
-                                        detail::pivot_systems_of<Layout>(piv), info, ns, n);
-  } else {
-    static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
-                  "bandsolve::factorize(banded_lu): a host backend runs only on its own "
-                  "execution space");
-    detail::dispatch_band_dims(alg, [&](auto dims) {
-      detail::with_band_pack_width<Layout, T>(ns, [&](auto width) {
-        constexpr int L = decltype(width)::value;
-        detail::with_pack_lanes<Layout, L>(false, [&](auto lane_contiguous) {
-          constexpr bool u = decltype(lane_contiguous)::value;
-          if (alg.pivoting)
-            detail::launch_banded_factor<L, true, u>(exec, dims, ab, lu, piv, info, ns, n);
-          else
-            detail::launch_banded_factor<L, false, u>(exec, dims, ab, lu, piv, info, ns, n);
-        });
-      });
-    });
-  }
+  detail::banded_factor_into<Layout, T, device>(exec, alg, ab, lu, piv, info, ns, n);
   return f;
 }
 
