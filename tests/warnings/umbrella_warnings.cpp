@@ -56,6 +56,7 @@ void instantiate_all() {
   bandsolve::solve(exec, algo::banded_lu{1, 1}, ab, xb, info);
   auto fb = bandsolve::factorize(exec, algo::banded_lu{1, 1}, ab, nsys);
   fb.solve(exec, xb);
+  fb.refactor(exec, ab);
   Kokkos::View<T***, Kokkos::LayoutRight> ab_axis("ab_axis", nsys, n, 4);  // lines along axis 1
   bandsolve::factorize_along(exec, algo::banded_lu{1, 1}, 1, ab_axis).solve(exec, xb);
   Kokkos::View<T**, Kokkos::LayoutLeft> ub("ub", nsys, n);
@@ -69,6 +70,9 @@ void instantiate_all() {
   bandsolve::solve(exec, algo::block_thomas{}, ba, bb, bc, bd, info);
   auto fk = bandsolve::factorize(exec, algo::block_thomas{}, ba, bb, bc);
   fk.solve(exec, bd);
+  fk.refactor(exec, ba, bb, bc);
+  bandsolve::factorize(exec, algo::block_thomas{}, ba, bb, bc, bandsolve::backend::device{})
+      .refactor(exec, ba, bb, bc);
   Kokkos::View<T***, Kokkos::LayoutLeft> bu("bu", nsys, n, 2);  // lines along axis 1
   bandsolve::solve_along_add(exec, algo::block_thomas{}, 1, ba, bb, bc, bd, bu, info);
   bandsolve::factorize_along(exec, algo::block_thomas{}, 1, ba, bb, bc).solve_add(exec, bd, bu);
