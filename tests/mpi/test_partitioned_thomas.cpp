@@ -719,7 +719,6 @@ std::pair<std::ptrdiff_t, std::ptrdiff_t> run_refactored(const Exec& exec, const
 
 TEST_CASE("mpi::factorization::refactor factors new lines into the factorization's storage",
           "[mpi]") {
-  using thomas = bandsolve::algo::thomas;
   using periodic = bandsolve::algo::periodic;
   const int P = world_size();
   for (const split kind : {split::even, split::alternate_two_one}) {
@@ -743,8 +742,8 @@ TEST_CASE("mpi::factorization::refactor factors new lines into the factorization
       ring_then.matrices = 1;
       run_refactored<layout::row, periodic>(rank_space(), ring, ring_then, sizes, opts, ok);
 #if BANDSOLVE_TESTS_DEVICE_BACKEND
-      run_refactored<layout::column, thomas, passes::device>(rank_space(), first, then, sizes,
-                                                             opts, ok);
+      run_refactored<layout::column, bandsolve::algo::thomas, passes::device>(
+          rank_space(), first, then, sizes, opts, ok);
 #endif
     }
   }
