@@ -3,15 +3,87 @@
 // coefficients and right-hand sides in every order (d laid out unlike the coefficients too),
 // full and shared blocks, with and without pivoting, real and complex d over real blocks, on the
 // host and the device backends; the form without d, info codes on their lines' numbers, solves
-// of a d laid out otherwise than at factorization, and bad input.
+// of a d laid out otherwise than at factorization, refactor, and bad input.
 #define BANDSOLVE_BLOCK_SIZES 2, 3
 #include "block_axis_cases.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 #include <vector>
 
 namespace test_block_axis_factor {  // units compile in groups: tests/CMakeLists.txt
+
+namespace {
+
+// refactor along every axis of a (5, 3, 4) grid: factored from random lines in LayoutRight-like
+// order, refactored with other lines in LayoutLeft-like order (one line's block row 2 singular;
+// shared blocks: B_0 of every line), whose codes and two solves equal a fresh factorization's bit
+// for bit; refactored back, the codes cleared and the solves again a fresh factorization's.
+template <class T, bool Shared, class Exec, class... Backend>
+void check_refactor(const Exec& exec, std::size_t m, block_thomas alg, Backend... backend) {
+  const std::array<std::size_t, 3> grid = {5, 3, 4};
+  using co = coefficient<T, 3, Shared>;
+  for (int axis = 0; axis < 3; ++axis) {
+    const std::size_t n = grid[std::size_t(axis)], nlines = 60 / n;
+    const auto lines_of = [&](std::uint32_t seed) {
+      auto p = bstest::random_block_dominant<T>(nlines, n, m, 1, seed);
+      if (Shared)  // every line line 0's blocks
+        for (std::size_t e = n * m * m; e < p.a.size(); ++e) {
+          p.a[e] = p.a[e % (n * m * m)];
+          p.b[e] = p.b[e % (n * m * m)];
+          p.c[e] = p.c[e % (n * m * m)];
+        }
+      return p;
+    };
+    auto p1 = lines_of(40 + std::uint32_t(axis)), p2 = lines_of(50 + std::uint32_t(axis));
+    const std::size_t bad_line = Shared ? 0 : 1;
+    const std::size_t bad_row = Shared ? 0 : std::min<std::size_t>(2, n - 1);
+    for (std::size_t s = bad_line; s < (Shared ? nlines : bad_line + 1); ++s)
+      for (std::size_t r = 0; r < m; ++r)
+        for (std::size_t q = 0; q < m; ++q)
+          p2.b[p2.blk(s, bad_row, r, q)] = p2.a[p2.blk(s, bad_row, r, q)] = 0;
+    std::vector<int> singular(nlines, 0);
+    for (std::size_t s = bad_line; s < (Shared ? nlines : bad_line + 1); ++s)
+      singular[s] = int(bad_row) + 1;
+    const auto a1 = co::make("a1", grid, axis, m, order::right);
+    const auto b1 = co::make("b1", grid, axis, m, order::right);
+    const auto c1 = co::make("c1", grid, axis, m, order::right);
+    const auto a2 = co::make("a2", grid, axis, m, order::left);
+    const auto b2 = co::make("b2", grid, axis, m, order::left);
+    const auto c2 = co::make("c2", grid, axis, m, order::left);
+    const auto d1 = make_array<T, 4>("d1", extend(grid, m), order::right);
+    const auto d2 = make_array<T, 4>("d2", extend(grid, m), order::right);
+    scatter_lines<3, co, co, co>(p1, grid, axis, a1, b1, c1, d1);
+    scatter_lines<3, co, co, co>(p2, grid, axis, a2, b2, c2, d2);
+    const std::vector<T> rhs(d1.data(), d1.data() + d1.span());
+    // f's and a fresh factorization's solves of the same right-hand sides, bit for bit.
+    const auto same_solves = [&](const auto& f, const auto& fresh) {
+      std::copy(rhs.begin(), rhs.end(), d1.data());
+      std::copy(rhs.begin(), rhs.end(), d2.data());
+      f.solve(exec, d1);
+      fresh.solve(exec, d2);
+      exec.fence();
+      return std::memcmp(d1.data(), d2.data(), d1.span() * sizeof(T)) == 0;
+    };
+    INFO("axis " << axis << ", m " << m << (Shared ? ", shared" : ""));
+    auto f = bandsolve::factorize_along(exec, alg, axis, a1, b1, c1, d1, backend...);
+    f.refactor(exec, a2, b2, c2);
+    const auto fresh2 = bandsolve::factorize_along(exec, alg, axis, a2, b2, c2, d1, backend...);
+    exec.fence();
+    CHECK(bstest::info_to_host(f.info()) == singular);
+    CHECK(bstest::info_to_host(fresh2.info()) == singular);
+    CHECK(same_solves(f, fresh2));
+    f.refactor(exec, a1, b1, c1);
+    const auto fresh1 = bandsolve::factorize_along(exec, alg, axis, a1, b1, c1, d1, backend...);
+    exec.fence();
+    CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nlines, 0));
+    CHECK(same_solves(f, fresh1));
+  }
+}
+
+}  // namespace
 
 TEST_CASE("factorize_along(block_thomas) solves match LAPACK gbsv on every axis",
           "[block_thomas][axis][factor][lapack]") {
@@ -186,6 +258,61 @@ TEST_CASE("factorize_along(block_thomas) rejects bad input with the function and
   throws([&] { f.solve_add(exec, d, other); }, solve_add, "u.extent(1) = 4 but d.extent(1) = 3");
   throws([&] { f.solve_add(exec, d, d); }, solve_add, "u overlaps d");
   throws([&] { empty.solve_add(exec, d, u); }, solve_add, "empty");
+}
+
+TEST_CASE("block_axis_factorization::refactor factors new blocks into its storage",
+          "[block_thomas][axis][factor][refactor]") {
+  bstest::for_each_exec([](auto exec) {
+    const block_thomas pivoting{block_thomas::pivoting::partial};
+    for (std::size_t m : {2, 3}) {
+      check_refactor<double, false>(exec, m, block_thomas{});
+      check_refactor<double, true>(exec, m, pivoting);
+      check_refactor<double, false>(exec, m, pivoting, bandsolve::backend::device{});
+      check_refactor<double, true>(exec, m, block_thomas{}, bandsolve::backend::device{});
+    }
+    check_refactor<float, false>(exec, 3, pivoting);
+  });
+}
+
+TEST_CASE("block_axis_factorization::refactor checks the blocks against the factored ones",
+          "[block_thomas][axis][factor][refactor][checks]") {
+  using V5 = Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const V5 a("a", 2, 3, 4, 3, 3), b("b", 2, 3, 4, 3, 3);
+  const V4 d("d", 2, 3, 4, 3);
+  const V3 shared("shared", 3, 3, 3);
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const std::string fn = "bandsolve::block_axis_factorization::refactor: ";
+  const auto throws = [&](auto&& call, const std::string& text) {
+    CHECK_THROWS_WITH(call(), fn + text);
+  };
+  auto f = bandsolve::factorize_along(exec, block_thomas{}, 1, a, b, a);
+  throws([&] { f.refactor(exec, shared, shared, shared); },
+         "a, b and c are all shared by every line (rank 3) but the factorization holds every "
+         "line's factors");
+  const V5 wide("wide", 2, 3, 5, 3, 3);
+  throws([&] { f.refactor(exec, a, wide, a); }, "b.extent(2) = 5 but the factored grid has 4");
+  const V5 blocks2("blocks2", 2, 3, 4, 2, 2);
+  throws([&] { f.refactor(exec, a, b, blocks2); },
+         "c.extent(3) = 2 but the factored blocks are 3 x 3");
+  const V3 short_rows("short", 2, 3, 3);
+  throws([&] { f.refactor(exec, short_rows, b, a); },
+         "a.extent(0) = 2 but the factored lines have 3 block rows");
+  const Kokkos::View<double******, Kokkos::LayoutRight, Kokkos::HostSpace> six("six", 2, 3, 4, 1,
+                                                                               3, 3);
+  throws([&] { f.refactor(exec, a, six, a); },
+         "b has rank 6 but the factored grid has 3 axes (rank 5, or 3 where shared)");
+  f.refactor(exec, shared, b, shared);  // a and c shared, b per line: accepted
+  auto fs = bandsolve::factorize_along(exec, block_thomas{}, 1, shared, shared, shared, d);
+  throws([&] { fs.refactor(exec, shared, b, shared); },
+         "b has rank 5 but the factored blocks were shared by every line (rank 3)");
+  bandsolve::block_axis_factorization<double, Kokkos::DefaultHostExecutionSpace,
+                                      bandsolve::backend::default_for_t<
+                                          Kokkos::DefaultHostExecutionSpace>>
+      empty;
+  throws([&] { empty.refactor(exec, a, b, a); },
+         "this factorization is empty (default-constructed)");
 }
 
 }  // namespace test_block_axis_factor

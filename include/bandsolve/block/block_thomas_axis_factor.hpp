@@ -6,6 +6,7 @@
 //   auto f = bandsolve::factorize_along(exec, alg, axis, a, b, c, d[, backend::device{}]);
 //   f.solve(exec, d);     // any number of times: x overwrites d
 //   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
+//   f.refactor(exec, a2, b2, c2);  // new blocks of the same kind and extents, into f's storage
 //   f.info();             // the factorization's codes, one per line (solve_along's numbering)
 //
 // alg: algo::block_thomas{} or {algo::block_thomas::pivoting::partial}. a, b, c as for
@@ -195,7 +196,90 @@ class block_axis_factorization {
       solve_checked<true>(exec, d, u);
   }
 
+  // Factors new blocks into this factorization's storage (no allocation), its codes into info():
+  // a, b, c of the factored grid and block size in any layout (the lines keep the grouping of the
+  // factorization) or rank-3 (n, m, m) Views shared by every line, all three shared where the
+  // factored ones were and not all three where they were not; the pivoting factored with.
+  // Enqueued on exec, not fenced.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+    const std::string fn = "bandsolve::block_axis_factorization::refactor";
+    static_refactor_checks<AView>();
+    static_refactor_checks<BView>();
+    static_refactor_checks<CView>();
+    if (!initialized_)
+      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+    constexpr bool all_shared = AView::rank == 3 && BView::rank == 3 && CView::rank == 3;
+    if (all_shared && !shared_)
+      detail::throw_invalid_argument(fn, "a, b and c are all shared by every line (rank 3) but "
+                                         "the factorization holds every line's factors");
+    check_refactor_coefficient(fn, "a", a);
+    check_refactor_coefficient(fn, "b", b);
+    check_refactor_coefficient(fn, "c", c);
+    if (lines_.nsys == 0) return;
+    if (n_ == 0) {
+      Kokkos::deep_copy(exec, info_, 0);
+      return;
+    }
+    const auto operand = [&](const auto& v) {
+      constexpr int rank = static_cast<int>(std::remove_reference_t<decltype(v)>::rank);
+      return detail::make_block_axis_operand<rank - 2, false, const Scalar>(v, axis_);
+    };
+    detail::block_size_dispatch(fn, static_cast<std::size_t>(m_), [&](auto block_size) {
+      detail::block_axis_factor_launch<decltype(block_size)::value, Backend>(
+          exec, pivoting_, shared_, lines_, operand(a), operand(b), operand(c), factors_.data(),
+          info_);
+    });
+  }
+
  private:
+  // refactor's compile-time checks of one coefficient View.
+  template <class View>
+  static constexpr void static_refactor_checks() {
+    static_assert(Kokkos::is_view<View>::value,
+                  "bandsolve::block_axis_factorization::refactor: a, b and c must be "
+                  "Kokkos::Views");
+    static_assert(std::is_same_v<typename View::non_const_value_type, Scalar>,
+                  "bandsolve::block_axis_factorization::refactor: a, b and c must hold the "
+                  "factored scalar type");
+    static_assert(View::rank == 3 || (View::rank >= 4 && View::rank <= detail::max_axis_rank + 2),
+                  "bandsolve::block_axis_factorization::refactor: a, b and c must be Views of the "
+                  "grid's rank + 2 or rank-3 Views (n, m, m) shared by every line");
+    static_assert(
+        Kokkos::SpaceAccessibility<ExecutionSpace, typename View::memory_space>::accessible,
+        "bandsolve::block_axis_factorization::refactor: a, b and c must be accessible from the "
+        "execution space");
+  }
+
+  // refactor's run-time checks of one coefficient against the factored grid and blocks.
+  template <class View>
+  void check_refactor_coefficient(const std::string& fn, const char* name, const View& v) const {
+    constexpr int rank = static_cast<int>(View::rank);
+    if (rank != 3 && shared_)
+      detail::throw_invalid_argument(fn, name, " has rank ", rank, " but the factored blocks "
+                                     "were shared by every line (rank 3)");
+    if (rank != 3 && rank != rank_ + 2)
+      detail::throw_invalid_argument(fn, name, " has rank ", rank, " but the factored grid has ",
+                                     rank_, " axes (rank ", rank_ + 2, ", or 3 where shared)");
+    const int grid_axes = rank == 3 ? 1 : rank_;  // a shared View's first axis: the rows
+    for (int k = 0; k < rank; ++k) {
+      const std::size_t extent = detail::extent_at(v, k);
+      if (k >= grid_axes) {
+        if (extent != static_cast<std::size_t>(m_))
+          detail::throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent,
+                                         " but the factored blocks are ", m_, " x ", m_);
+      } else if (rank == 3) {
+        if (extent != static_cast<std::size_t>(n_))
+          detail::throw_invalid_argument(fn, name, ".extent(0) = ", extent,
+                                         " but the factored lines have ", n_, " block rows");
+      } else if (extent != extents_[static_cast<std::size_t>(k)]) {
+        detail::throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent,
+                                       " but the factored grid has ",
+                                       extents_[static_cast<std::size_t>(k)]);
+      }
+    }
+  }
+
   // The compile-time checks of d, solve's and solve_add's.
   template <class DView>
   static constexpr void static_rhs_checks() {
