@@ -3,7 +3,8 @@
 // order, LayoutLeft order and padded strided subviews (padding untouched), full and shared
 // bands, compiled (kl = ku = 1, 2) and run-time bandwidths, with and without pivoting, real,
 // complex and complex d over a real band, on the host and the device backends (a factorization
-// solved twice, for d in two layouts); info codes on their lines' numbers and bad input.
+// solved twice, for d in two layouts); refactor; info codes on their lines' numbers and bad
+// input.
 #include "axis_support.hpp"
 #include "banded_support.hpp"
 
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -219,6 +221,67 @@ void check_every_axis(const Exec& exec, const banded_lu& alg, Backend... backend
                                                          seed, backend...);
           }
         }
+}
+
+// refactor along every axis of a (10, 3, 4) grid (lane rows longer and shorter than a pack):
+// factored from one random band in LayoutRight order, refactored with another in LayoutLeft
+// order whose column 0 is zero on line 1 (a shared band: on every line), its codes and solves
+// equal to a fresh factorization's bit for bit; refactored back, the codes cleared.
+template <class T, bool Shared, class Exec, class... Backend>
+void check_refactor(const Exec& exec, const banded_lu& alg, Backend... backend) {
+  const std::array<std::size_t, 3> grid = {10, 3, 4};
+  using band = band_array<T, 3, Shared>;
+  for (int axis = 0; axis < 3; ++axis) {
+    const std::size_t n = grid[std::size_t(axis)], nlines = 120 / n;
+    const auto band_of = [&](std::uint32_t seed) {
+      auto h = bstest::random_band<T>(nlines, n, alg.kl, alg.ku, seed, 1.0);
+      if (Shared)
+        for (std::size_t e = n * h.ldab; e < h.ab.size(); ++e) h.ab[e] = h.ab[e % (n * h.ldab)];
+      return h;
+    };
+    auto h1 = band_of(60 + std::uint32_t(axis)), h2 = band_of(70 + std::uint32_t(axis));
+    std::vector<int> singular(nlines, 0);
+    for (std::size_t s = Shared ? 0 : 1; s < (Shared ? nlines : 2); ++s) {
+      for (std::size_t i = 0; i < n && i <= std::size_t(alg.kl); ++i) h2.at(s, i, 0) = T(0);
+      singular[s] = 1;
+    }
+    const auto ab1 = band::make(grid, axis, h1.ldab, order::right);
+    const auto ab2 = band::make(grid, axis, h2.ldab, order::left);
+    for (std::size_t s = 0; s < nlines; ++s)
+      for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t r = 0; r < h1.ldab; ++r) {
+          band::entry(ab1, grid, axis, s, j, r) = h1.ab[(s * n + j) * h1.ldab + r];
+          band::entry(ab2, grid, axis, s, j, r) = h2.ab[(s * n + j) * h2.ldab + r];
+        }
+    const auto rhs = bstest::random_values<T>(nlines * n, 80 + std::uint32_t(axis));
+    const auto d1 = make_array<T, 3>("d1", grid, order::right);
+    const auto d2 = make_array<T, 3>("d2", grid, order::right);
+    // f's and a fresh factorization's solves of the same right-hand sides, bit for bit.
+    const auto same_solves = [&](const auto& f, const auto& fresh) {
+      std::copy(rhs.begin(), rhs.end(), d1.data());
+      std::copy(rhs.begin(), rhs.end(), d2.data());
+      f.solve(exec, d1);
+      fresh.solve(exec, d2);
+      exec.fence();
+      return std::equal(d1.data(), d1.data() + d1.span(), d2.data(), [](T x, T y) {
+        return std::memcmp(&x, &y, sizeof(T)) == 0;
+      });
+    };
+    INFO("axis " << axis << ", kl " << alg.kl << ", ku " << alg.ku << ", pivoting "
+                 << alg.pivoting << (Shared ? ", shared" : ""));
+    auto f = bandsolve::factorize_along(exec, alg, axis, ab1, d1, backend...);
+    f.refactor(exec, ab2);
+    const auto fresh2 = bandsolve::factorize_along(exec, alg, axis, ab2, d1, backend...);
+    exec.fence();
+    CHECK(bstest::info_to_host(f.info()) == singular);
+    CHECK(bstest::info_to_host(fresh2.info()) == singular);
+    CHECK(same_solves(f, fresh2));
+    f.refactor(exec, ab1);
+    const auto fresh1 = bandsolve::factorize_along(exec, alg, axis, ab1, d1, backend...);
+    exec.fence();
+    CHECK(bstest::info_to_host(f.info()) == std::vector<int>(nlines, 0));
+    CHECK(same_solves(f, fresh1));
+  }
 }
 
 }  // namespace
@@ -499,6 +562,58 @@ TEST_CASE("factorize_along(banded_lu) rejects bad input with the function and th
   CHECK(f.pivoting());
   CHECK(!f.shared());
   CHECK(f.storage_bytes() >= 8 * 3 * (7 * sizeof(double) + sizeof(int)));
+}
+
+TEST_CASE("banded_axis_factorization::refactor factors a new band into its storage",
+          "[banded][axis][factor][refactor]") {
+  bstest::for_each_exec([](auto exec) {
+    check_refactor<double, false>(exec, banded_lu{2, 1});
+    check_refactor<double, false>(exec, banded_lu{1, 1, false});
+    check_refactor<double, true>(exec, banded_lu{2, 2});
+    check_refactor<float, false>(exec, banded_lu{3, 2});
+    check_refactor<double, false>(exec, banded_lu{2, 1}, bandsolve::backend::device{});
+    check_refactor<double, true>(exec, banded_lu{1, 2, false}, bandsolve::backend::device{});
+  });
+}
+
+TEST_CASE("banded_axis_factorization::refactor checks the band against the factored one",
+          "[banded][axis][factor][refactor][checks]") {
+  using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V2 = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const V4 ab("ab", 2, 3, 4, 7);
+  const V3 d("d", 2, 3, 4);
+  const V2 shared("shared", 3, 7);
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const std::string fn = "bandsolve::banded_axis_factorization::refactor: ";
+  const auto throws = [&](auto&& call, const std::string& text) {
+    CHECK_THROWS_WITH(call(), fn + text);
+  };
+  auto f = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, ab);
+  throws([&] { f.refactor(exec, shared); },
+         "ab has rank 2 but the factored band was an array of rank 4");
+  const V4 other("other", 2, 3, 5, 7);
+  throws([&] { f.refactor(exec, other); }, "ab.extent(2) = 5 but the factored grid has 4");
+  const V4 narrow("narrow", 2, 3, 4, 6);
+  throws([&] { f.refactor(exec, narrow); },
+         "ab has ldab = 6 band rows but kl = 2, ku = 2 need 2*kl+ku+1 = 7 (LAPACK band storage "
+         "with the kl fill-in rows)");
+  const Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace> five("five", 2, 3, 4,
+                                                                              1, 7);
+  throws([&] { f.refactor(exec, five); },
+         "ab has rank 5 but the factored band was an array of rank 4");
+  const V4 wider("wider", 2, 3, 4, 9);  // more band rows than needed: accepted
+  f.refactor(exec, wider);
+  auto fs = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, shared, d);
+  throws([&] { fs.refactor(exec, ab); },
+         "ab has rank 4 but the factored band was shared by every line (rank 2)");
+  const V2 longer("longer", 4, 7);
+  throws([&] { fs.refactor(exec, longer); }, "ab.extent(0) = 4 but the factored lines have 3 rows");
+  bandsolve::banded_axis_factorization<double, Kokkos::DefaultHostExecutionSpace,
+                                       bandsolve::backend::default_for_t<
+                                           Kokkos::DefaultHostExecutionSpace>>
+      empty;
+  throws([&] { empty.refactor(exec, ab); }, "this factorization is empty (default-constructed)");
 }
 
 TEST_CASE("factorize_along(banded_lu) of empty grids and lines of no rows",

@@ -62,6 +62,9 @@ void instantiate_all() {
   Kokkos::View<T**, Kokkos::LayoutLeft> ub("ub", nsys, n);
   bandsolve::solve_along_add(exec, algo::banded_lu{1, 1}, 1, ab_axis, xb, ub, info);
   bandsolve::factorize_along(exec, algo::banded_lu{1, 1}, 1, ab_axis).solve_add(exec, xb, ub);
+  bandsolve::factorize_along(exec, algo::banded_lu{1, 1}, 1, ab_axis).refactor(exec, ab_axis);
+  bandsolve::factorize_along(exec, algo::banded_lu{1, 1}, 1, ab_axis, bandsolve::backend::device{})
+      .refactor(exec, ab_axis);
 
   // Block tridiagonal, blocks of 2 x 2; complex right-hand sides of real blocks.
   Kokkos::View<T****, Kokkos::LayoutRight> ba("ba", nsys, n, 2, 2), bb("bb", nsys, n, 2, 2),
@@ -76,6 +79,10 @@ void instantiate_all() {
   Kokkos::View<T***, Kokkos::LayoutLeft> bu("bu", nsys, n, 2);  // lines along axis 1
   bandsolve::solve_along_add(exec, algo::block_thomas{}, 1, ba, bb, bc, bd, bu, info);
   bandsolve::factorize_along(exec, algo::block_thomas{}, 1, ba, bb, bc).solve_add(exec, bd, bu);
+  bandsolve::factorize_along(exec, algo::block_thomas{}, 1, ba, bb, bc).refactor(exec, ba, bb, bc);
+  const bandsolve::backend::device block_device;
+  bandsolve::factorize_along(exec, algo::block_thomas{}, 1, ba, bb, bc, block_device)
+      .refactor(exec, ba, bb, bc);
   if constexpr (real) {
     Kokkos::View<Kokkos::complex<T>***, Kokkos::LayoutRight> bz("bz", nsys, n, 2);
     bandsolve::solve(exec, algo::block_thomas{}, ba, bb, bc, bz, info);

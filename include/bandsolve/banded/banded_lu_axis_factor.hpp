@@ -6,6 +6,7 @@
 //   auto f = bandsolve::factorize_along(exec, algo::banded_lu{kl, ku}, axis, ab, d[, backend]);
 //   f.solve(exec, d);     // any number of times: x overwrites d
 //   f.solve_add(exec, d, u);  // u += x, d only read (the last sweep of an ADI step)
+//   f.refactor(exec, ab2);  // a new band of the same kind and extents, into f's storage
 //   f.info();             // the factorization's codes, one per line (solve_along's numbering)
 //
 // ab as for solve_along(banded_lu) (banded_lu_axis.hpp): a full array of rank R + 1 (the grid's
@@ -32,6 +33,7 @@
 #include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis.hpp>
 #include <bandsolve/layout/axis_checks.hpp>
+#include <bandsolve/layout/axis_factorization.hpp>
 
 #include <array>
 #include <string>
@@ -176,6 +178,13 @@ class banded_axis_factorization {
                                [&](const auto& x) { solve_checked(exec, x); });
   }
 
+  // Factors a new band into this factorization's storage (no allocation), its codes into info():
+  // ab of the factored grid in any layout (the lines keep the grouping of the factorization), or
+  // a rank-2 (n, ldab) View where the factored band was shared by every line; ldab >= 2kl + ku
+  // + 1 for the factored kl, ku, pivoting as factored. Enqueued on exec, not fenced.
+  template <class ABView>
+  void refactor(const ExecutionSpace& exec, const ABView& ab);
+
  private:
   // x overwrites d (checked, lines of n >= 1 rows).
   template <class DView>
@@ -254,42 +263,27 @@ class banded_axis_factorization {
 
 namespace detail {
 
-// factorize_along on the grid of `grid` (a View of the grid's rank whose strides group the
-// lines), after the checks.
-template <class Backend, class ExecutionSpace, class GridView, class ABView>
-auto banded_axis_factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, int axis,
-                           const GridView& grid, const ABView& ab) {
-  using T = typename ABView::non_const_value_type;
-  using F = banded_axis_factorization<T, ExecutionSpace, Backend>;
-  using memory_space = typename F::memory_space;
-  constexpr int R = static_cast<int>(GridView::rank);
+// The factors of the lines of `lines` (grid rank R, extents, axis) from ab (a full array of rank
+// R + 1 or a shared (n, ldab) View, in any layout) into lu and pivots, the codes into info:
+// factorize_along's and refactor's work. Enqueued on exec.
+template <class Backend, int R, class ExecutionSpace, class ABView, class T, class MemorySpace>
+void banded_axis_factor_into(const ExecutionSpace& exec, const algo::banded_lu& alg,
+                             const line_packs& lines, const std::array<std::size_t, 4>& extents,
+                             int axis, const ABView& ab, const Kokkos::View<T*, MemorySpace>& lu,
+                             const Kokkos::View<int*, MemorySpace>& pivots,
+                             const Kokkos::View<int*, MemorySpace>& info) {
+  if (lines.nsys == 0) return;
+  const index_t n = lines.n;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, info, 0);
+    return;
+  }
   constexpr bool shared = ABView::rank == 2;
   constexpr bool device = std::is_same_v<Backend, backend::device>;
   constexpr int full = cache_line_lanes_v<T>;
-  const int lane_axis = lane_axis_of(grid, axis);
-  // One line a pack where the lane axis is shorter than a pack (and on the device backend).
-  const int lanes = !device && static_cast<index_t>(extent_at(grid, lane_axis)) >= full ? full : 1;
-  const line_packs lines = make_line_packs(grid, axis, lane_axis, lanes);
-  const auto n = static_cast<index_t>(extent_at(grid, axis));
+  const int lanes = lines.width;
   const index_t ldw = 2 * alg.kl + alg.ku + 1;
-  std::array<std::size_t, 4> extents{};
-  for (int k = 0; k < R; ++k) extents[static_cast<std::size_t>(k)] = extent_at(grid, k);
-  const index_t stored_lines = lines.nsys == 0 ? 0 : shared ? 1 : lines.npacks * lanes;
-  const auto values = static_cast<std::size_t>(stored_lines * n);
   const std::string label = "bandsolve::factorize_along(banded_lu)";
-  const Kokkos::View<T*, memory_space> lu(Kokkos::view_alloc(exec, label + " LU"),
-                                          values * static_cast<std::size_t>(ldw));
-  const Kokkos::View<int*, memory_space> pivots(Kokkos::view_alloc(exec, label + " pivots"),
-                                                values);
-  const Kokkos::View<int*, memory_space> info(Kokkos::view_alloc(exec, label + " info"),
-                                              static_cast<std::size_t>(lines.nsys));
-  auto f = banded_axis_factorization_access::make<F>(lu, pivots, info, lines, extents, R, axis,
-                                                     n, alg, shared);
-  if (lines.nsys == 0) return f;
-  if (n == 0) {
-    Kokkos::deep_copy(exec, info, 0);
-    return f;
-  }
   const auto abo = make_band_axis_operand<R, true, const T>(ab, axis);
   const runtime_band_dims dims{alg.kl, alg.ku};
   if constexpr (device) {
@@ -336,6 +330,40 @@ auto banded_axis_factorize(const ExecutionSpace& exec, const algo::banded_lu& al
       else with_pivoting(std::integral_constant<int, full>{}, std::false_type{});
     }
   }
+}
+
+// factorize_along on the grid of `grid` (a View of the grid's rank whose strides group the
+// lines), after the checks.
+template <class Backend, class ExecutionSpace, class GridView, class ABView>
+auto banded_axis_factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, int axis,
+                           const GridView& grid, const ABView& ab) {
+  using T = typename ABView::non_const_value_type;
+  using F = banded_axis_factorization<T, ExecutionSpace, Backend>;
+  using memory_space = typename F::memory_space;
+  constexpr int R = static_cast<int>(GridView::rank);
+  constexpr bool shared = ABView::rank == 2;
+  constexpr bool device = std::is_same_v<Backend, backend::device>;
+  constexpr int full = cache_line_lanes_v<T>;
+  const int lane_axis = lane_axis_of(grid, axis);
+  // One line a pack where the lane axis is shorter than a pack (and on the device backend).
+  const int lanes = !device && static_cast<index_t>(extent_at(grid, lane_axis)) >= full ? full : 1;
+  const line_packs lines = make_line_packs(grid, axis, lane_axis, lanes);
+  const auto n = static_cast<index_t>(extent_at(grid, axis));
+  const index_t ldw = 2 * alg.kl + alg.ku + 1;
+  std::array<std::size_t, 4> extents{};
+  for (int k = 0; k < R; ++k) extents[static_cast<std::size_t>(k)] = extent_at(grid, k);
+  const index_t stored_lines = lines.nsys == 0 ? 0 : shared ? 1 : lines.npacks * lanes;
+  const auto values = static_cast<std::size_t>(stored_lines * n);
+  const std::string label = "bandsolve::factorize_along(banded_lu)";
+  const Kokkos::View<T*, memory_space> lu(Kokkos::view_alloc(exec, label + " LU"),
+                                          values * static_cast<std::size_t>(ldw));
+  const Kokkos::View<int*, memory_space> pivots(Kokkos::view_alloc(exec, label + " pivots"),
+                                                values);
+  const Kokkos::View<int*, memory_space> info(Kokkos::view_alloc(exec, label + " info"),
+                                              static_cast<std::size_t>(lines.nsys));
+  auto f = banded_axis_factorization_access::make<F>(lu, pivots, info, lines, extents, R, axis,
+                                                     n, alg, shared);
+  banded_axis_factor_into<Backend, R>(exec, alg, lines, extents, axis, ab, lu, pivots, info);
   return f;
 }
 
@@ -380,6 +408,43 @@ void banded_axis_factor_checks(const std::string& fn, const algo::banded_lu& alg
 }
 
 }  // namespace detail
+
+template <class Scalar, class ExecutionSpace, class Backend>
+template <class ABView>
+void banded_axis_factorization<Scalar, ExecutionSpace, Backend>::refactor(
+    const ExecutionSpace& exec, const ABView& ab) {
+  detail::axis_refactor_static_checks<Scalar, ExecutionSpace, ABView>();
+  constexpr int rank = static_cast<int>(ABView::rank);
+  static_assert(rank >= 2 && rank <= detail::max_axis_rank + 1,
+                "bandsolve::banded_axis_factorization::refactor: ab must be a View of the grid's "
+                "rank + 1 or a rank-2 View (n, ldab) shared by every line");
+  const std::string fn = "bandsolve::banded_axis_factorization::refactor";
+  if (!initialized_)
+    detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
+  if (shared_ != (rank == 2))
+    detail::throw_invalid_argument(fn, "ab has rank ", rank, " but the factored band was ",
+                                   shared_ ? "shared by every line (rank 2)" : "an array of rank ",
+                                   shared_ ? "" : std::to_string(rank_ + 1));
+  if (rank != 2 && rank != rank_ + 1)
+    detail::throw_invalid_argument(fn, "ab has rank ", rank, " but the factored band was an ",
+                                   "array of rank ", rank_ + 1);
+  const algo::banded_lu alg{kl_, ku_, pivoting_};
+  detail::check_bandwidths(fn, alg, static_cast<index_t>(ab.extent(rank - 1)));
+  if (rank == 2 && ab.extent(0) != static_cast<std::size_t>(n_))
+    detail::throw_invalid_argument(fn, "ab.extent(0) = ", ab.extent(0),
+                                   " but the factored lines have ", n_, " rows");
+  for (int k = 0; rank != 2 && k < rank_; ++k)
+    if (detail::extent_at(ab, k) != extents_[static_cast<std::size_t>(k)])
+      detail::throw_invalid_argument(fn, "ab.extent(", k, ") = ", detail::extent_at(ab, k),
+                                     " but the factored grid has ",
+                                     extents_[static_cast<std::size_t>(k)]);
+  detail::with_grid_rank(rank_, [&](auto grid_rank) {
+    constexpr int R = decltype(grid_rank)::value;
+    if constexpr (rank == 2 || rank == R + 1)
+      detail::banded_axis_factor_into<Backend, R>(exec, alg, lines_, extents_, axis_, ab, lu_,
+                                                  pivots_, info_);
+  });
+}
 
 // With d: the grid's extents and line grouping from d (a full or a shared band).
 template <class ExecutionSpace, class ABView, class DView,
