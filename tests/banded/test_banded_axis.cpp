@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -256,16 +255,8 @@ void check_refactor(const Exec& exec, const banded_lu& alg, Backend... backend) 
     const auto rhs = bstest::random_values<T>(nlines * n, 80 + std::uint32_t(axis));
     const auto d1 = make_array<T, 3>("d1", grid, order::right);
     const auto d2 = make_array<T, 3>("d2", grid, order::right);
-    // f's and a fresh factorization's solves of the same right-hand sides, bit for bit.
     const auto same_solves = [&](const auto& f, const auto& fresh) {
-      std::copy(rhs.begin(), rhs.end(), d1.data());
-      std::copy(rhs.begin(), rhs.end(), d2.data());
-      f.solve(exec, d1);
-      fresh.solve(exec, d2);
-      exec.fence();
-      return std::equal(d1.data(), d1.data() + d1.span(), d2.data(), [](T x, T y) {
-        return std::memcmp(&x, &y, sizeof(T)) == 0;
-      });
+      return bstest::same_solves(exec, f, fresh, d1, d2, rhs);
     };
     INFO("axis " << axis << ", kl " << alg.kl << ", ku " << alg.ku << ", pivoting "
                  << alg.pivoting << (Shared ? ", shared" : ""));
@@ -506,8 +497,9 @@ TEST_CASE("solve_along(banded_lu) rejects bad input with the function and the va
              "info.extent(0) = 8 but d has 12 lines along axis 0");
 }
 
-TEST_CASE("factorize_along(banded_lu) rejects bad input with the function and the values",
-          "[banded][axis][factor][checks]") {
+TEST_CASE("factorize_along(banded_lu) and refactor reject bad input with the function and the "
+          "values",
+          "[banded][axis][factor][refactor][checks]") {
   using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
   using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
   using V2 = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
@@ -539,13 +531,13 @@ TEST_CASE("factorize_along(banded_lu) rejects bad input with the function and th
          fn, "ab.extent(0) = 3 but d.extent(2) = 4");
 
   const std::string solve = "bandsolve::banded_axis_factorization::solve";
-  const auto f = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, ab);
+  auto f = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, ab);
   throws([&] { f.solve(exec, other); }, solve, "d.extent(2) = 5 but the factored grid has 4");
   const V2 flat("flat", 2, 3);
   throws([&] { f.solve(exec, flat); }, solve, "d has rank 2 but the factored grid has 3");
-  const bandsolve::banded_axis_factorization<double, Kokkos::DefaultHostExecutionSpace,
-                                             bandsolve::backend::default_for_t<
-                                                 Kokkos::DefaultHostExecutionSpace>>
+  bandsolve::banded_axis_factorization<double, Kokkos::DefaultHostExecutionSpace,
+                                       bandsolve::backend::default_for_t<
+                                           Kokkos::DefaultHostExecutionSpace>>
       empty;
   throws([&] { empty.solve(exec, d); }, solve, "this factorization is empty");
   const std::string solve_add = "bandsolve::banded_axis_factorization::solve_add";
@@ -562,6 +554,34 @@ TEST_CASE("factorize_along(banded_lu) rejects bad input with the function and th
   CHECK(f.pivoting());
   CHECK(!f.shared());
   CHECK(f.storage_bytes() >= 8 * 3 * (7 * sizeof(double) + sizeof(int)));
+
+  const std::string refactor = "bandsolve::banded_axis_factorization::refactor: ";
+  const auto throws_refactor = [&](auto&& call, const std::string& text) {
+    CHECK_THROWS_WITH(call(), refactor + text);
+  };
+  throws_refactor([&] { f.refactor(exec, shared); },
+                  "ab has rank 2 but the factored band was an array of rank 4");
+  const V4 other_grid("other_grid", 2, 3, 5, 7);
+  throws_refactor([&] { f.refactor(exec, other_grid); },
+                  "ab.extent(2) = 5 but the factored grid has 4");
+  const V4 narrow("narrow", 2, 3, 4, 6);
+  throws_refactor([&] { f.refactor(exec, narrow); },
+                  "ab has ldab = 6 band rows but kl = 2, ku = 2 need 2*kl+ku+1 = 7 (LAPACK band "
+                  "storage with the kl fill-in rows)");
+  const Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace> five("five", 2, 3, 4,
+                                                                              1, 7);
+  throws_refactor([&] { f.refactor(exec, five); },
+                  "ab has rank 5 but the factored band was an array of rank 4");
+  const V4 wider("wider", 2, 3, 4, 9);  // more band rows than needed: accepted
+  f.refactor(exec, wider);
+  auto fs = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, shared, d);
+  throws_refactor([&] { fs.refactor(exec, ab); },
+                  "ab has rank 4 but the factored band was shared by every line (rank 2)");
+  const V2 longer("longer", 4, 7);
+  throws_refactor([&] { fs.refactor(exec, longer); },
+                  "ab.extent(0) = 4 but the factored lines have 3 rows");
+  throws_refactor([&] { empty.refactor(exec, ab); },
+                  "this factorization is empty (default-constructed)");
 }
 
 TEST_CASE("banded_axis_factorization::refactor factors a new band into its storage",
@@ -574,46 +594,6 @@ TEST_CASE("banded_axis_factorization::refactor factors a new band into its stora
     check_refactor<double, false>(exec, banded_lu{2, 1}, bandsolve::backend::device{});
     check_refactor<double, true>(exec, banded_lu{1, 2, false}, bandsolve::backend::device{});
   });
-}
-
-TEST_CASE("banded_axis_factorization::refactor checks the band against the factored one",
-          "[banded][axis][factor][refactor][checks]") {
-  using V4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  using V2 = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  const V4 ab("ab", 2, 3, 4, 7);
-  const V3 d("d", 2, 3, 4);
-  const V2 shared("shared", 3, 7);
-  const Kokkos::DefaultHostExecutionSpace exec;
-  const std::string fn = "bandsolve::banded_axis_factorization::refactor: ";
-  const auto throws = [&](auto&& call, const std::string& text) {
-    CHECK_THROWS_WITH(call(), fn + text);
-  };
-  auto f = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, ab);
-  throws([&] { f.refactor(exec, shared); },
-         "ab has rank 2 but the factored band was an array of rank 4");
-  const V4 other("other", 2, 3, 5, 7);
-  throws([&] { f.refactor(exec, other); }, "ab.extent(2) = 5 but the factored grid has 4");
-  const V4 narrow("narrow", 2, 3, 4, 6);
-  throws([&] { f.refactor(exec, narrow); },
-         "ab has ldab = 6 band rows but kl = 2, ku = 2 need 2*kl+ku+1 = 7 (LAPACK band storage "
-         "with the kl fill-in rows)");
-  const Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace> five("five", 2, 3, 4,
-                                                                              1, 7);
-  throws([&] { f.refactor(exec, five); },
-         "ab has rank 5 but the factored band was an array of rank 4");
-  const V4 wider("wider", 2, 3, 4, 9);  // more band rows than needed: accepted
-  f.refactor(exec, wider);
-  auto fs = bandsolve::factorize_along(exec, banded_lu{2, 2}, 1, shared, d);
-  throws([&] { fs.refactor(exec, ab); },
-         "ab has rank 4 but the factored band was shared by every line (rank 2)");
-  const V2 longer("longer", 4, 7);
-  throws([&] { fs.refactor(exec, longer); }, "ab.extent(0) = 4 but the factored lines have 3 rows");
-  bandsolve::banded_axis_factorization<double, Kokkos::DefaultHostExecutionSpace,
-                                       bandsolve::backend::default_for_t<
-                                           Kokkos::DefaultHostExecutionSpace>>
-      empty;
-  throws([&] { empty.refactor(exec, ab); }, "this factorization is empty (default-constructed)");
 }
 
 TEST_CASE("factorize_along(banded_lu) of empty grids and lines of no rows",

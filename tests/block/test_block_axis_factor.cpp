@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -58,14 +57,8 @@ void check_refactor(const Exec& exec, std::size_t m, block_thomas alg, Backend..
     scatter_lines<3, co, co, co>(p1, grid, axis, a1, b1, c1, d1);
     scatter_lines<3, co, co, co>(p2, grid, axis, a2, b2, c2, d2);
     const std::vector<T> rhs(d1.data(), d1.data() + d1.span());
-    // f's and a fresh factorization's solves of the same right-hand sides, bit for bit.
     const auto same_solves = [&](const auto& f, const auto& fresh) {
-      std::copy(rhs.begin(), rhs.end(), d1.data());
-      std::copy(rhs.begin(), rhs.end(), d2.data());
-      f.solve(exec, d1);
-      fresh.solve(exec, d2);
-      exec.fence();
-      return std::memcmp(d1.data(), d2.data(), d1.span() * sizeof(T)) == 0;
+      return bstest::same_solves(exec, f, fresh, d1, d2, rhs);
     };
     INFO("axis " << axis << ", m " << m << (Shared ? ", shared" : ""));
     auto f = bandsolve::factorize_along(exec, alg, axis, a1, b1, c1, d1, backend...);

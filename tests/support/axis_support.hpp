@@ -5,8 +5,10 @@
 // through the strides, and the grid point of row i of line s in solve_along's numbering.
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -110,6 +112,19 @@ std::array<std::size_t, R> grid_of(const std::vector<std::size_t>& g) {
   std::array<std::size_t, R> a{};
   for (std::size_t k = 0; k < R; ++k) a[k] = g[k];
   return a;
+}
+
+// Whether factorizations f and g solve the same right-hand sides to the same bits: rhs (every
+// value of an allocation laid out as x's and y's) copied into x and y, x by f and y by g.
+template <class Exec, class F, class G, class View, class T>
+bool same_solves(const Exec& exec, const F& f, const G& g, const View& x, const View& y,
+                 const std::vector<T>& rhs) {
+  std::copy(rhs.begin(), rhs.end(), x.data());
+  std::copy(rhs.begin(), rhs.end(), y.data());
+  f.solve(exec, x);
+  g.solve(exec, y);
+  exec.fence();
+  return std::memcmp(x.data(), y.data(), rhs.size() * sizeof(T)) == 0;
 }
 
 }  // namespace bstest
