@@ -9,6 +9,10 @@
 // pivoting, kl + ku + 1 words without, and d read and x written.
 // The "_add" cases: solve_along_add / f.solve_add into u (d only read), one word more (d read, u
 // read and written); their ratio to the solve in place is the cost of adding through a copy.
+// banded_axis/factorize and banded_axis/refactor: factorize_along of the full band timed alone
+// (new factors mapped and first touched each time) against f.refactor of the same band into one
+// factorization's storage; floor: the band's kl + ku + 1 words read, the LU's 2kl + ku + 1 words
+// and a pivot int written.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -89,6 +93,40 @@ void banded_axis_benchmark(benchmark::State& state) {
          unknowns);
 }
 
+// factorize_along of the full band (Again false: a new factorization each time) or f.refactor of
+// it into one factorization's storage (Again), with pivoting.
+template <bool Again>
+void banded_factor_benchmark(benchmark::State& state) {
+  const int axis = static_cast<int>(state.range(0));
+  using mem = host_exec::memory_space;
+  const Kokkos::View<double****, Kokkos::LayoutRight, mem> ab("ab", side, side, side, ldab);
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<host_exec>(0, side * side * side), KOKKOS_LAMBDA(long k) {
+        const long i = k / (side * side), j = k / side % side, l = k % side;
+        for (int r = kl; r < ldab; ++r) ab(i, j, l, r) = band_value(std::uint64_t(k), r);
+      });
+  const host_exec exec;
+  const bandsolve::algo::banded_lu alg{kl, ku, true};
+  auto f = bandsolve::factorize_along(exec, alg, axis, ab);
+  exec.fence();
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    if constexpr (Again) {
+      f.refactor(exec, ab);
+      exec.fence();
+    } else {
+      const auto g = bandsolve::factorize_along(exec, alg, axis, ab);
+      exec.fence();
+      benchmark::DoNotOptimize(g.storage_bytes());
+    }
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a line failed");
+  const double unknowns = double(side * side * side);
+  report(state, t, (kl + ku + 1.0 + ldab + 0.5) * sizeof(double) * unknowns, unknowns);
+}
+
 // The peer: a column-layout batch of side^2 systems of side rows.
 void banded_batch_peer(benchmark::State& state) {
   using column = bandsolve::layout::column;
@@ -150,6 +188,12 @@ const bool registered = [] {
   for (long axis = 0; axis < 3; ++axis)
     register_case(std::string("banded_axis/shared/pivoting/double/kl:2/ku:2/") + axes[axis],
                   banded_axis_benchmark<true>, axis, 1);
+  for (long axis = 0; axis < 3; ++axis) {
+    register_case(std::string("banded_axis/factorize/pivoting/double/kl:2/ku:2/") + axes[axis],
+                  banded_factor_benchmark<false>, axis, 1);
+    register_case(std::string("banded_axis/refactor/pivoting/double/kl:2/ku:2/") + axes[axis],
+                  banded_factor_benchmark<true>, axis, 1);
+  }
   return true;
 }();
 

@@ -11,12 +11,16 @@
 // 2 right-hand-side values alone (shared); factored: 3m + 1 factor values and the 2.
 // The "_add" cases: solve_along_add / f.solve_add into u (d only read), one value more (d read,
 // u read and written); their ratio to the solve in place is the cost of adding through a copy.
+// block_axis/factorize and block_axis/refactor: factorize_along of full coefficients timed alone
+// (new factors mapped and first touched each time) against f.refactor of the same blocks into
+// one factorization's storage; floor: 3m coefficients read and 3m + 1 factors written.
 #include "bench_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
 
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace bandsolve_bench {
 namespace {
@@ -133,6 +137,41 @@ void block_axis_benchmark(benchmark::State& state) {
   }
 }
 
+// factorize_along of full coefficients (Again false: a new factorization each time) or
+// f.refactor of them into one factorization's storage (Again).
+template <bool Again>
+void block_factor_benchmark(benchmark::State& state) {
+  const int axis = static_cast<int>(state.range(0));
+  const auto m = static_cast<std::size_t>(state.range(1));
+  const std::size_t side = grid_side;
+  using grid5 = Kokkos::View<double*****, Kokkos::LayoutRight, host_exec::memory_space>;
+  using grid4 = Kokkos::View<double****, Kokkos::LayoutRight, host_exec::memory_space>;
+  const grid5 a("a", side, side, side, m, m), b("b", side, side, side, m, m),
+      c("c", side, side, side, m, m);
+  const grid4 d("d", side, side, side, m);
+  fill_grid(a, b, c, d, axis);
+  const host_exec exec;
+  const bandsolve::algo::block_thomas alg;
+  auto f = bandsolve::factorize_along(exec, alg, axis, a, b, c);
+  exec.fence();
+  iteration_timer t;
+  for (auto _ : state) {
+    t.start();
+    if constexpr (Again) {
+      f.refactor(exec, a, b, c);
+      exec.fence();
+    } else {
+      const auto g = bandsolve::factorize_along(exec, alg, axis, a, b, c);
+      exec.fence();
+      benchmark::DoNotOptimize(g.storage_bytes());
+    }
+    t.stop(state);
+  }
+  if (bandsolve::count_failed(f.info()) != 0) state.SkipWithError("a line failed");
+  const double unknowns = double(side * side * side * m);
+  report(state, t, (6.0 * double(m) + 1.0) * sizeof(double) * unknowns, unknowns);
+}
+
 // The peer: a column-layout batch of side^2 systems of side block rows.
 void block_batch_peer(benchmark::State& state) {
   using column = bandsolve::layout::column;
@@ -201,6 +240,16 @@ const bool registered = [] {
   }
   register_axis<Kokkos::LayoutRight, false, false, true>("aos", 3);
   register_axis<Kokkos::LayoutRight, false, true, true>("aos", 3);
+  const char* axes[3] = {"x", "y", "z"};
+  for (long axis = 0; axis < 3; ++axis)
+    for (const auto& [kind, fn] : {std::pair("factorize", block_factor_benchmark<false>),
+                                   std::pair("refactor", block_factor_benchmark<true>)})
+      benchmark::RegisterBenchmark(
+          (std::string("block_axis/") + kind + "/aos/double/m:3/" + axes[axis]).c_str(), fn)
+          ->Args({axis, 3})
+          ->UseManualTime()
+          ->MinTime(0.2)
+          ->Unit(benchmark::kMillisecond);
   return true;
 }();
 
