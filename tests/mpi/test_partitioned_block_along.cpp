@@ -1,4 +1,5 @@
-// Distributed block lines along an axis (bandsolve::mpi::solve_along with algo::block_thomas):
+// Distributed block lines along an axis (bandsolve::mpi::solve_along with algo::block_thomas,
+// and bandsolve::mpi::factorize_along with it, whose solves run twice to the same bits):
 // every rank holds a contiguous part of every line along the axis of a 2-D, 3-D or 4-D grid of
 // m unknowns per point, and the result must equal the single-process solve_along of the whole
 // grid to rounding, with its info codes on every rank: every axis, coefficients and d in
@@ -22,6 +23,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -151,12 +153,13 @@ struct outcome {
 };
 
 // One case: the whole grid solved by the single-process solve_along, this rank's part by
-// mpi::solve_along (coefficients in coef_order, d in d_order); checks that info equals the
+// mpi::solve_along, or by mpi::factorize_along and two solves (factored; coefficients in
+// coef_order, d in d_order); checks that info equals the
 // reference's on every rank and that d's padding is untouched.
 template <class T, class D, std::size_t R, bool Shared>
 outcome run_case(const block_lines& L, std::array<std::size_t, R> grid, int axis,
                 const std::vector<std::size_t>& part, order coef_order, order d_order,
-                block_thomas alg) {
+                block_thomas alg, bool factored = false) {
   const std::size_t m = L.m, N = grid[std::size_t(axis)];
   const int me = world_rank();
   std::size_t nlines = 1;
@@ -193,7 +196,31 @@ outcome run_case(const block_lines& L, std::array<std::size_t, R> grid, int axis
   fill<R, Shared>(L, local, axis, first, a, b, c, d);
   const Kokkos::View<int*, Kokkos::HostSpace> info("info", nlines);
   Kokkos::deep_copy(info, -12345);
-  bmpi::solve_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c, d, info);
+  if (factored) {
+    // Factored (the grid from d, or from a full coefficient array), solved twice: the second
+    // solve of the same right-hand sides gives the first one's x bit for bit.
+    const auto f = [&] {
+      if constexpr (Shared)
+        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c, d);
+      else if (axis % 2 == 1)
+        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c, d);
+      else
+        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c);
+    }();
+    CHECK(f.nsys() == nlines);
+    CHECK(f.rows() == local[std::size_t(axis)]);
+    const std::vector<D> rhs(d_array.whole.data(), d_array.whole.data() + d_array.whole.span());
+    f.solve(rank_space(), d);
+    const std::vector<D> x(d_array.whole.data(), d_array.whole.data() + d_array.whole.span());
+    std::copy(rhs.begin(), rhs.end(), d_array.whole.data());
+    f.solve(rank_space(), d);
+    CHECK(std::equal(x.begin(), x.end(), d_array.whole.data(), [](const D& u, const D& v) {
+      return std::memcmp(&u, &v, sizeof(D)) == 0;
+    }));
+    Kokkos::deep_copy(info, f.info());
+  } else {
+    bmpi::solve_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c, d, info);
+  }
   outcome out;
   double& worst = out.worst;
   for (std::size_t s = 0; s < nlines; ++s) {
@@ -235,9 +262,12 @@ void every_axis(std::array<std::size_t, R> grid, std::size_t m, block_thomas alg
       INFO("rank " << R << " axis " << axis << " m " << m << (even ? " even" : " uneven")
                    << (Shared ? " shared" : "") << " coefficients " << order_name(coef_order)
                    << " d " << order_name(d_order) << " ranks " << P);
-      CHECK(run_case<T, D, R, Shared>(L, g, axis, parts_of(g[std::size_t(axis)], P, even),
-                                      coef_order, d_order, alg)
-                .worst <= tolerance<T>());
+      for (const bool factored : {false, true}) {
+        INFO((factored ? "factored" : "one-shot"));
+        CHECK(run_case<T, D, R, Shared>(L, g, axis, parts_of(g[std::size_t(axis)], P, even),
+                                        coef_order, d_order, alg, factored)
+                  .worst <= tolerance<T>());
+      }
     }
 }
 
@@ -277,11 +307,15 @@ TEST_CASE("mpi::solve_along(block_thomas) reports a singular block row on every 
   const std::array<std::size_t, 3> grid = {3, N, 4};
   // x of the singular line is inf or NaN; the codes are what is checked (run_case compares them
   // with the reference's, line by line).
-  const outcome o = run_case<double, double, 3, false>(L, grid, 1, parts_of(N, P, false),
-                                                       order::right, order::right, block_thomas{});
   std::vector<int> expected(12, 0);
   expected[4] = int(N) - 1;
-  CHECK(o.info == expected);
+  for (const bool factored : {false, true}) {
+    INFO((factored ? "factored" : "one-shot"));
+    const outcome o =
+        run_case<double, double, 3, false>(L, grid, 1, parts_of(N, P, false), order::right,
+                                           order::right, block_thomas{}, factored);
+    CHECK(o.info == expected);
+  }
 }
 
 std::string thrown(const std::function<void()>& f) {
@@ -344,6 +378,26 @@ TEST_CASE("mpi::solve_along(block_thomas): bad arguments on one rank make every 
   });
   CHECK(out_of_range == fn + "axis = 3 but d has 3 grid axes (0 to 2; its last axis holds the m "
                              "unknowns of a point)");
+  // The factored form: bad blocks in factorize_along, a bad d in a solve, on the last rank.
+  const std::string factorize = thrown([&] {
+    (void)bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, block_thomas{}, 1, a, bad ? b3 : a,
+                                a);
+  });
+  CHECK(factorize == "bandsolve::mpi::factorize_along(block_thomas): rank " +
+                         std::to_string(P - 1) + " of " + std::to_string(P) +
+                         ": a.extent(3) = 2 but b.extent(3) = 3 (blocks of m x m for the m "
+                         "unknowns of a point)");
+  const auto f = bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, block_thomas{}, 1, a, a, a);
+  const V4 d_wide("d_wide", 2, 3, 5, m);
+  const std::string solve_bad = thrown([&] { f.solve(rank_space(), bad ? d_wide : d); });
+  CHECK(solve_bad == "bandsolve::mpi::block_along_factorization::solve: rank " +
+                         std::to_string(P - 1) + " of " + std::to_string(P) +
+                         ": d.extent(2) = 5 but the factored grid has 4");
+  CHECK(thrown([&] { f.solve(rank_space(), d); }).empty());
+  const bmpi::block_along_factorization<double, rank_space> empty;
+  CHECK(thrown([&] { empty.solve(rank_space(), d); }) ==
+        "bandsolve::mpi::block_along_factorization::solve: this factorization is empty "
+        "(default-constructed)");
 }
 
 }  // namespace

@@ -217,7 +217,7 @@ void solve_along(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas a
   detail::pack_along_blocks<R>(exec, pb, b, g);
   detail::pack_along_blocks<R>(exec, pc, c, g);
   detail::move_along_rhs<true, R>(exec, pd, d, g);
-  solve(exec, comm, algorithm, pa, pb, pc, pd, info, opts);
+  bandsolve::mpi::solve(exec, comm, algorithm, pa, pb, pc, pd, info, opts);
   detail::move_along_rhs<false, R>(exec, pd, d, g);
   exec.fence();
 }

@@ -1,0 +1,222 @@
+#pragma once
+// Distributed factorization of the block lines along one axis of a 2-D to 4-D grid whose solve
+// axis is split over the ranks of an MPI communicator (arrays as for mpi::solve_along with
+// algo::block_thomas, block_solve_along.hpp): factor once, solve many.
+//
+//   auto f = bandsolve::mpi::factorize_along(exec, comm, algo::block_thomas{...}, axis, a, b, c
+//                                            [, d][, opts]);
+//   f.info();          // agreed codes (host View), one per line in solve_along's numbering
+//   f.solve(exec, d);  // any number of times, collective over comm; x overwrites d
+//
+// d (rank R + 1, this rank's part of the grid) gives the grid's extents where a, b and c are all
+// shared (rank-3 Views (n_r, m, m)); its values are not read. Without d the grid comes from the
+// first full array of b, a, c. The lines are copied into a column batch (lines, n_r, m, m) as the
+// one-shot solve copies them and factored with mpi::factorize(block_thomas) (block_factorize.hpp:
+// each rank keeps its parts' factors, the solving ranks the reduced systems'); the batch of
+// coefficients is freed after. A solve copies d into a column batch kept by the factorization
+// (n_r m values per line; for complex d over real blocks twice that, allocated at the first such
+// solve), solves it with the batch factorization (at most 4m words per line per rank) and copies
+// x back: 4 words per scalar unknown more than the batch solve moves. Solves of one factorization
+// and of its copies, which share the kept batch, run one at a time. The arguments of factorize
+// and of every solve are checked on every rank and agreed before any exchange. Fences exec.
+#include <bandsolve/block/block_thomas_axis.hpp>
+#include <bandsolve/block/block_thomas_axis_factor.hpp>
+#include <bandsolve/core/algo.hpp>
+#include <bandsolve/core/view_extents.hpp>
+#include <bandsolve/mpi/block_factorize.hpp>
+#include <bandsolve/mpi/block_solve_along.hpp>
+#include <bandsolve/mpi/collective_checks.hpp>
+#include <bandsolve/mpi/options.hpp>
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace bandsolve::mpi {
+
+template <class T, class ExecutionSpace>
+class block_along_factorization;
+
+namespace detail {
+
+struct block_along_factorization_access {
+  template <class F, class... Args>
+  static F make(Args&&... args) {
+    return F(std::forward<Args>(args)...);
+  }
+};
+
+}  // namespace detail
+
+// The factors of block lines along one axis split over the ranks (factorize_along).
+template <class T, class ExecutionSpace>
+class block_along_factorization {
+ public:
+  using scalar_type = T;
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using batch_factorization = block_factorization<T, 0, ExecutionSpace>;
+
+  block_along_factorization() = default;
+
+  std::size_t nsys() const { return f_.nsys(); }  // lines
+  std::size_t rows() const { return f_.rows(); }  // block rows this rank holds of every line
+  std::size_t m() const { return f_.m(); }
+  int axis() const { return axis_; }
+  MPI_Comm comm() const { return comm_; }
+  // Per-line info codes, the same on every rank (solve_along's numbering).
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return f_.info(); }
+
+  // Collective over comm. d: this rank's part of the factored grid (its extents and m), any
+  // layout, of type T or Kokkos::complex<T> for real T (the same on every rank). Fences exec.
+  template <class DView>
+  void solve(const ExecutionSpace& exec, const DView& d) const {
+    using D = typename DView::non_const_value_type;
+    constexpr int R = static_cast<int>(DView::rank) - 1;
+    static_assert(Kokkos::is_view<DView>::value && R >= 2 && R <= bandsolve::detail::max_axis_rank,
+                  "bandsolve::mpi::block_along_factorization::solve: d must be a View of rank 3 "
+                  "to 5 (a 2-D to 4-D grid, then the m unknowns of a point)");
+    static_assert(is_rhs_of_v<T, D> && !std::is_const_v<typename DView::value_type>,
+                  "bandsolve::mpi::block_along_factorization::solve: d must be a non-const View "
+                  "of the factored scalar type, or of Kokkos::complex of it over real blocks");
+    static_assert(
+        Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
+        "bandsolve::mpi::block_along_factorization::solve: d must be accessible from the "
+        "execution space");
+    const std::string fn = "bandsolve::mpi::block_along_factorization::solve";
+    if (!initialized_)
+      bandsolve::detail::throw_invalid_argument(
+          fn, "this factorization is empty (default-constructed)");
+    detail::agree_on_arguments(fn, comm_, detail::block_scalar_code<T, D>(), [&] {
+      if (R != rank_)
+        bandsolve::detail::throw_invalid_argument(fn, "d has ", R, " grid axes (rank ", R + 1,
+                                                  ") but the factorization has ", rank_);
+      for (int k = 0; k < R; ++k)
+        if (bandsolve::detail::extent_at(d, k) != extents_[static_cast<std::size_t>(k)])
+          bandsolve::detail::throw_invalid_argument(
+              fn, "d.extent(", k, ") = ", bandsolve::detail::extent_at(d, k),
+              " but the factored grid has ", extents_[static_cast<std::size_t>(k)]);
+      if (d.extent(R) != m())
+        bandsolve::detail::throw_invalid_argument(fn, "d.extent(", R, ") = ", d.extent(R),
+                                                  " but the factored blocks are ", m(), " x ",
+                                                  m());
+      return std::pair<std::size_t, std::size_t>(nsys(), rows());
+    });
+    if (nsys() == 0) return;
+    const auto g = detail::along_block_points_of<R>(d, axis_);
+    constexpr std::size_t words = sizeof(D) / sizeof(T);  // 2: complex d over real blocks
+    const std::size_t values = nsys() * rows() * m() * words;
+    if (batch_.extent(0) < values)
+      batch_ = Kokkos::View<T*, memory_space>(
+          Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
+                             std::string("bandsolve::mpi::block_along_factorization d")),
+          values);
+    const detail::along_block_rhs<D, memory_space> packed(reinterpret_cast<D*>(batch_.data()),
+                                                          nsys(), rows(), m());
+    detail::move_along_rhs<true, R>(exec, packed, d, g);
+    f_.solve(exec, packed);
+    detail::move_along_rhs<false, R>(exec, packed, d, g);
+    exec.fence();
+  }
+
+ private:
+  friend struct detail::block_along_factorization_access;
+
+  block_along_factorization(batch_factorization f, MPI_Comm comm,
+                            std::array<std::size_t, 4> extents, int rank, int axis,
+                            const Kokkos::View<T*, memory_space>& batch)
+      : f_(std::move(f)), comm_(comm), extents_(extents), rank_(rank), axis_(axis),
+        batch_(batch), initialized_(true) {}
+
+  batch_factorization f_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::array<std::size_t, 4> extents_{};
+  int rank_ = 0, axis_ = 0;
+  mutable Kokkos::View<T*, memory_space> batch_;
+  bool initialized_ = false;
+};
+
+namespace detail {
+
+// factorize_along on the grid of `like` (d, or the first full coefficient array's first column:
+// rank R + 1), checked and agreed here.
+template <class ExecutionSpace, class LikeView, class AView, class BView, class CView>
+auto block_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas alg,
+                           int axis, const LikeView& like, const char* like_name, const AView& a,
+                           const BView& b, const CView& c, const options& opts) {
+  using T = typename BView::non_const_value_type;
+  using F = block_along_factorization<T, ExecutionSpace>;
+  using memory_space = typename ExecutionSpace::memory_space;
+  constexpr int R = static_cast<int>(LikeView::rank) - 1;
+  const std::string fn = "bandsolve::mpi::factorize_along(block_thomas)";
+  const along_shape shape = block_along_shape(like, axis);
+  const partition p = agree_on_arguments(
+      fn, comm, scalar_code<T>(),
+      [&] {
+        bandsolve::detail::block_axis_factor_checks<ExecutionSpace>(fn, axis, like, like_name, a,
+                                                                   b, c);
+        std::size_t nlines = 1;
+        for (int k = 0; k < R; ++k)
+          if (k != axis) nlines *= bandsolve::detail::extent_at(like, k);
+        return std::pair<std::size_t, std::size_t>(nlines,
+                                                    bandsolve::detail::extent_at(like, axis));
+      },
+      &opts, &shape, bandsolve::detail::concurrency_of(exec));
+  const std::size_t m = like.extent(static_cast<std::size_t>(R));
+  agree_on_block_counts(fn, comm, p, m, 1,
+                        [](long long bm, long long) { return 2 * bm * bm + 2 * bm; });
+  std::array<std::size_t, 4> extents{};
+  for (int k = 0; k < R; ++k)
+    extents[static_cast<std::size_t>(k)] = bandsolve::detail::extent_at(like, k);
+  const std::size_t n = bandsolve::detail::extent_at(like, axis);
+  const auto g = along_block_points_of<R>(like, axis);
+  const auto batch = [&](const char* label) {
+    return along_block_batch<T, memory_space>(
+        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label)), p.nsys, n, m,
+        m);
+  };
+  const auto pa = batch("bandsolve::mpi::factorize_along(block_thomas) a");
+  const auto pb = batch("bandsolve::mpi::factorize_along(block_thomas) b");
+  const auto pc = batch("bandsolve::mpi::factorize_along(block_thomas) c");
+  pack_along_blocks<R>(exec, pa, a, g);
+  pack_along_blocks<R>(exec, pb, b, g);
+  pack_along_blocks<R>(exec, pc, c, g);
+  auto f = bandsolve::mpi::factorize(exec, comm, alg, pa, pb, pc, p.nsys, opts);
+  const Kokkos::View<T*, memory_space> kept(
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
+                         std::string("bandsolve::mpi::block_along_factorization d")),
+      p.nsys * n * m);
+  exec.fence();
+  return block_along_factorization_access::make<F>(std::move(f), comm, extents, R, axis, kept);
+}
+
+}  // namespace detail
+
+// With d: the grid's extents from d (every coefficient form, shared blocks included).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          std::enable_if_t<Kokkos::is_view<DView>::value, int> = 0>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas alg, int axis,
+                     const AView& a, const BView& b, const CView& c, const DView& d,
+                     const options& opts = {}) {
+  return detail::block_factorize_along(exec, comm, alg, axis, d, "d", a, b, c, opts);
+}
+
+// Without d: the grid's extents from the first full array of b, a, c.
+template <class ExecutionSpace, class AView, class BView, class CView>
+auto factorize_along(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas alg, int axis,
+                     const AView& a, const BView& b, const CView& c, const options& opts = {}) {
+  static_assert(AView::rank != 3 || BView::rank != 3 || CView::rank != 3,
+                "bandsolve::mpi::factorize_along(block_thomas): with a, b and c all shared, pass "
+                "d (a View shaped like the right-hand sides to come) after c");
+  const auto like = bandsolve::detail::block_axis_full_like(a, b, c);
+  return detail::block_factorize_along(
+      exec, comm, alg, axis, like, bandsolve::detail::block_axis_full_like_name<AView, BView>(),
+      a, b, c, opts);
+}
+
+}  // namespace bandsolve::mpi
