@@ -109,24 +109,31 @@ void pack_along_blocks(const ExecutionSpace& exec, const Batch& out, const View&
       });
 }
 
-// d's values into the column batch (ToBatch), or the batch's x back into d.
+// d's values into the column batch (ToBatch), or the batch's x back into d. (Two kernels: nvcc
+// refuses a device lambda whose first use of a View is inside an if constexpr.)
 template <bool ToBatch, int R, class ExecutionSpace, class Rhs, class DView>
 void move_along_rhs(const ExecutionSpace& exec, const Rhs& batch, const DView& d,
                     const along_block_points<R>& g) {
   const auto nlines = static_cast<index_t>(batch.extent(0));
   const auto n = static_cast<index_t>(batch.extent(1)), m = static_cast<index_t>(batch.extent(2));
-  Kokkos::parallel_for(
-      ToBatch ? "bandsolve::mpi::solve_along(block_thomas) pack d"
-              : "bandsolve::mpi::solve_along(block_thomas) unpack x",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nlines * n), KOKKOS_LAMBDA(const index_t k) {
-        const index_t s = k % nlines, i = k / nlines;
-        index_t p[4] = {0, 0, 0, 0};
-        g.point(s, i, p);
-        for (index_t r = 0; r < m; ++r) {
-          if constexpr (ToBatch) batch(s, i, r) = point_entry<R>(d, p, r);
-          else point_entry<R>(d, p, r) = batch(s, i, r);
-        }
-      });
+  const Kokkos::RangePolicy<ExecutionSpace> all(exec, 0, nlines * n);
+  if constexpr (ToBatch) {
+    Kokkos::parallel_for(
+        "bandsolve::mpi::solve_along(block_thomas) pack d", all, KOKKOS_LAMBDA(const index_t k) {
+          const index_t s = k % nlines, i = k / nlines;
+          index_t p[4] = {0, 0, 0, 0};
+          g.point(s, i, p);
+          for (index_t r = 0; r < m; ++r) batch(s, i, r) = point_entry<R>(d, p, r);
+        });
+  } else {
+    Kokkos::parallel_for(
+        "bandsolve::mpi::solve_along(block_thomas) unpack x", all, KOKKOS_LAMBDA(const index_t k) {
+          const index_t s = k % nlines, i = k / nlines;
+          index_t p[4] = {0, 0, 0, 0};
+          g.point(s, i, p);
+          for (index_t r = 0; r < m; ++r) point_entry<R>(d, p, r) = batch(s, i, r);
+        });
+  }
 }
 
 template <int R, class DView>
