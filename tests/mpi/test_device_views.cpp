@@ -3,11 +3,11 @@
 // mpi/block_partition_kernel.hpp for block lines) must give what the same calls give on the host:
 // mpi::solve on a row batch and on a strided subview, mpi::factorize and two solves,
 // mpi::solve_along and mpi::factorize_along on a 3-D array, and block-tridiagonal lines (m = 3)
-// with one and with two right-hand sides per system, one-shot and factored; complex lines and
-// complex block lines, and complex right-hand sides over real lines and real block lines. Each
-// rank holds 3 + rank rows (block rows) of every line. A plain main() run by mpiexec on a GPU
-// machine; returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc and hipcc
-// in CI as well).
+// with one and with two right-hand sides per system, one-shot, factored and refactored; complex
+// lines and complex block lines, and complex right-hand sides over real lines and real block
+// lines. Each rank holds 3 + rank rows (block rows) of every line. A plain main() run by mpiexec
+// on a GPU machine; returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc
+// and hipcc in CI as well).
 #define BANDSOLVE_BLOCK_SIZES 3
 #include <bandsolve/mpi.hpp>
 
@@ -208,9 +208,11 @@ T value(std::size_t s, std::size_t g, int rank, int which) {
 
 // Block lines: nsys lines of 3 + rank block rows of m x m blocks of type C, d with nrhs
 // right-hand sides per system (a rank-3 d for one, rank 4 for several; of type C, or complex
-// over real C), on device Views against the host calls.
+// over real C), on device Views against the host calls; the factorization refactored on the
+// device with other blocks (a and c swapped) against the host one-shot solve of those.
 template <class C, class HostD>
-void blocks_with(int rank, HostD d, const char* one_shot, const char* factored) {
+void blocks_with(int rank, HostD d, const char* one_shot, const char* factored,
+                 const char* refactored) {
   using host4 = Kokkos::View<C****, Kokkos::LayoutRight, Kokkos::HostSpace>;
   const std::size_t nsys = d.extent(0), n = d.extent(1), m = d.extent(2);
   const std::size_t nrhs = HostD::rank == 4 ? d.extent(3) : 1;
@@ -251,12 +253,24 @@ void blocks_with(int rank, HostD d, const char* one_shot, const char* factored) 
   bool same = true;
   for (std::size_t s = 0; s < nsys; ++s) same = same && dinfo_back(s) == info(s);
   report(one_shot, worst(dd), same);
-  const auto f = bmpi::factorize(gpu_space(), MPI_COMM_WORLD, algorithm, da, db, dc);
+  auto f = bmpi::factorize(gpu_space(), MPI_COMM_WORLD, algorithm, da, db, dc);
   for (int k = 0; k < 2; ++k) {
     Kokkos::deep_copy(dd, dd0);
     f.solve(gpu_space(), dd);
     report(factored, worst(dd), f.info()(0) == info(0));
   }
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dd0);
+  Kokkos::View<int*, Kokkos::HostSpace> info2("info2", nsys);
+  bmpi::solve(Kokkos::DefaultHostExecutionSpace(), MPI_COMM_WORLD, algorithm, c, b, a, x, info2);
+  const auto copy = f;  // shares f's state: it solves with the new factors
+  f.refactor(gpu_space(), dc, db, da);
+  Kokkos::deep_copy(dd, dd0);
+  copy.solve(gpu_space(), dd);
+  const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dd);
+  double w = 0;
+  for (std::size_t k = 0; k < x.size(); ++k)
+    w = std::fmax(w, modulus(back.data()[k] - x.data()[k]));
+  report(refactored, w, copy.info()(0) == info2(0));
 }
 
 void blocks(int rank) {
@@ -266,13 +280,15 @@ void blocks(int rank) {
   using host4 = Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace>;
   using complex3 = Kokkos::View<zdouble***, Kokkos::LayoutRight, Kokkos::HostSpace>;
   blocks_with<double>(rank, host3("d", nsys, n, m), "block lines, one right-hand side",
-                      "block factorize, one right-hand side");
+                      "block factorize, one right-hand side",
+                      "block refactor, one right-hand side");
   blocks_with<double>(rank, host4("d", nsys, n, m, 2), "block lines, two right-hand sides",
-                      "block factorize, two right-hand sides");
+                      "block factorize, two right-hand sides",
+                      "block refactor, two right-hand sides");
   blocks_with<zdouble>(rank, complex3("d", nsys, n, m), "complex block lines",
-                       "complex block factorize");
+                       "complex block factorize", "complex block refactor");
   blocks_with<double>(rank, complex3("d", nsys, n, m), "block lines, complex d",
-                      "block factorize, complex d");
+                      "block factorize, complex d", "block refactor, complex d");
 }
 
 }  // namespace

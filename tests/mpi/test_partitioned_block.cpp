@@ -9,7 +9,11 @@
 // throw. The factored form (mpi::factorize with algo::block_thomas) against the one-shot solve on
 // the same cases, two right-hand sides per factorization; several right-hand sides per system in
 // one View (one-shot and factored, every layout). The one-shot's rows stay in a buffer kept
-// between calls. Run by mpiexec with 1-4 ranks.
+// between calls. A factorization refactored with other matrices (another layout of the same kind,
+// with and without pivoting) solves bit for bit as a fresh factorization of them, in the same
+// storage, with their info codes (a line singular after refactoring, none after refactoring back);
+// a shape unlike the factored one on one rank makes every rank throw the same message. Run by
+// mpiexec with 1-4 ranks.
 //
 // Every rank builds every block of every line from a hash of (line, global row, entry), so it can
 // compute the reference itself. Only CHECK is used: a REQUIRE failing on one rank would skip the
@@ -27,6 +31,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -66,6 +71,8 @@ struct lines {
   std::vector<std::size_t> twin_rows = {};
   // The hash stream of d (another value gives another right-hand side for the same matrices).
   std::uint64_t rhs = 3;
+  // Another value gives other matrices of the same shape (the same d).
+  std::uint64_t matrices = 0;
   // which: 0 A, 1 B, 2 C; entry (r, c); 3: d, entry r.
   double coef(std::size_t s, std::size_t g, int which, std::size_t r, std::size_t c) const {
     for (const auto& z : zero_rows)
@@ -74,18 +81,19 @@ struct lines {
       if (t == s && g < 2 && (which == 1 || (which == 2 && g == 0) || (which == 0 && g == 1)))
         return r == c ? 1.0 : 0.0;
     if (which == 3) return hashed(s, g, rhs, r);
+    const std::uint64_t sm = s + matrices * 65536u;
     const auto raw = [&](int w, std::size_t rr, std::size_t cc) {
       if ((w == 0 && g == 0) || (w == 2 && g + 1 == N)) return 0.0;
-      return hashed(s, g, static_cast<std::uint64_t>(w), rr * m + cc) / static_cast<double>(m);
+      return hashed(sm, g, static_cast<std::uint64_t>(w), rr * m + cc) / static_cast<double>(m);
     };
     if (pivot_needed && r < 2) r = 1 - r;
     if (which != 1 || r != c) return raw(which, r, c);
-    double sum = 1.0 + 0.5 * (hashed(s, g, 5, r) + 1.0);
+    double sum = 1.0 + 0.5 * (hashed(sm, g, 5, r) + 1.0);
     for (std::size_t k = 0; k < m; ++k) {
       sum += std::abs(raw(0, r, k)) + std::abs(raw(2, r, k));
       if (k != r) sum += std::abs(raw(1, r, k));
     }
-    return hashed(s, g, 6, r) < 0 ? -sum : sum;
+    return hashed(sm, g, 6, r) < 0 ? -sum : sum;
   }
 };
 
@@ -905,6 +913,242 @@ TEST_CASE("mpi::factorize(block_thomas): bad arguments on one rank make every ra
         err = std::max(err, std::abs(d(s, i, r) - xref[(s * L.N + g0 + i) * m + r]));
   CHECK(err <= 1e-12);
   CHECK(iref[0] == 0);
+}
+
+// Every rank's message and whether the ranks all have the same one (rank 0's, broadcast).
+std::pair<std::string, bool> agreed_message(const std::string& mine) {
+  char root[512] = {};
+  std::strncpy(root, mine.c_str(), sizeof(root) - 1);
+  MPI_Bcast(root, static_cast<int>(sizeof(root)), MPI_CHAR, 0, MPI_COMM_WORLD);
+  int same = mine == root ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return {mine, same == 1};
+}
+
+// The words of this rank's block rows of d and e (every slot, padding lanes too) bit for bit
+// the same, and the largest error of d's against the single-process solve of L over the lines
+// regular there.
+template <kind K, class T, class DView, class EView>
+std::pair<bool, double> same_bits(const lines& L, const std::vector<std::size_t>& sizes,
+                                  const DView& d, const EView& e, block_thomas algorithm) {
+  const auto [g0, n] = my_rows(sizes);
+  const std::size_t W = K == kind::interleaved ? pack_width : 1;
+  const auto [xref, iref] = reference<T>(L, algorithm);
+  bool same = true;
+  double err = 0;
+  for (std::size_t s = 0; s < d.extent(0) * W; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < L.m; ++r) {
+        const T x = bandsolve::block_at(d, index_t(s), index_t(i), index_t(r));
+        const T y = bandsolve::block_at(e, index_t(s), index_t(i), index_t(r));
+        same = same && std::memcmp(&x, &y, sizeof(T)) == 0;
+        if (s >= L.nsys || iref[s] != 0) continue;
+        const double want = static_cast<double>(xref[(s * L.N + g0 + i) * L.m + r]);
+        const double rel = std::abs(static_cast<double>(x) - want) / (1.0 + std::abs(want));
+        if (!(rel <= err)) err = std::isnan(rel) ? 1e300 : rel;
+      }
+  return {same, err};
+}
+
+// Factors the lines `first` with Views of kind K, makes a copy, and refactors with the matrices of
+// `then` (the same shape) given as Views of kind R (the same pack width): the parts' factors and
+// the info codes stay where they were, the exchanges send what factorize sends (2m^2 words per
+// reduced row), and the copy's codes and solve of `then`'s d are bit for bit those of a fresh
+// factorize of R's Views (the same kernels on the same values), near the single-process solve.
+// Then refactors back to `first` (kind K) and checks the same against a factorization of it made
+// apart at the start. Returns `then`'s codes.
+template <kind K, kind R, class T>
+std::vector<int> check_refactored(const lines& first, const lines& then,
+                                  const std::vector<std::size_t>& sizes, bmpi::options opts,
+                                  block_thomas algorithm = {}) {
+  const int P = world_size();
+  const auto [g0, n] = my_rows(sizes);
+  INFO(kind_name(K) << " then " << kind_name(R) << (std::is_same_v<T, float> ? " float" : " double")
+                    << " m = " << first.m << " nsys = " << first.nsys << " scheme "
+                    << static_cast<int>(opts.scheme) << " pivoting "
+                    << (algorithm.pivot == block_thomas::pivoting::partial) << " ranks " << P);
+  const auto a = local_coef<K, T>(first, g0, n, 0);
+  const auto b = local_coef<K, T>(first, g0, n, 1);
+  const auto c = local_coef<K, T>(first, g0, n, 2);
+  auto f = bmpi::factorize(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, first.nsys, opts);
+  const auto apart =
+      bmpi::factorize(exec_space(), MPI_COMM_WORLD, algorithm, a, b, c, first.nsys, opts);
+  const auto copy = f;  // shares f's state: it solves with what refactor puts there
+  const T* const stored = f.parts_factors().data();
+  const int* const codes_at = f.info().data();
+  CHECK((P > 1) == (f.parts_factors().size() > 0));
+  const auto a2 = local_coef<R, T>(then, g0, n, 0);
+  const auto b2 = local_coef<R, T>(then, g0, n, 1);
+  const auto c2 = local_coef<R, T>(then, g0, n, 2);
+  words_sent = 0;
+  f.refactor(exec_space(), a2, b2, c2);
+  long long total = words_sent;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(static_cast<double>(total) / static_cast<double>(first.nsys * std::size_t(P)) ==
+        (P > 1 ? static_cast<double>(reduced_rows(sizes) * 2 * first.m * first.m) / P : 0.0));
+  CHECK(f.parts_factors().data() == stored);
+  CHECK(copy.parts_factors().data() == stored);
+  CHECK(f.info().data() == codes_at);
+  const auto fresh =
+      bmpi::factorize(exec_space(), MPI_COMM_WORLD, algorithm, a2, b2, c2, then.nsys, opts);
+  const std::vector<int> codes(copy.info().data(), copy.info().data() + then.nsys);
+  CHECK(codes == std::vector<int>(fresh.info().data(), fresh.info().data() + then.nsys));
+  const auto d = local_rhs<R, T>(then, g0, n);
+  const auto e = local_rhs<R, T>(then, g0, n);
+  copy.solve(exec_space(), d);
+  fresh.solve(exec_space(), e);
+  const auto [same, err] = same_bits<R, T>(then, sizes, d, e, algorithm);
+  CHECK(same);
+  CHECK(err <= tolerance<T>());
+  // Back to the first matrices: their codes (every line regular) and solution.
+  f.refactor(exec_space(), a, b, c);
+  CHECK(f.parts_factors().data() == stored);
+  CHECK(std::vector<int>(f.info().data(), f.info().data() + first.nsys) ==
+        std::vector<int>(apart.info().data(), apart.info().data() + first.nsys));
+  const auto d0 = local_rhs<K, T>(first, g0, n);
+  const auto e0 = local_rhs<K, T>(first, g0, n);
+  f.solve(exec_space(), d0);
+  apart.solve(exec_space(), e0);
+  const auto [same0, err0] = same_bits<K, T>(first, sizes, d0, e0, algorithm);
+  CHECK(same0);
+  CHECK(err0 <= tolerance<T>());
+  return codes;
+}
+
+TEST_CASE("mpi::block_factorization::refactor equals a fresh factorize of the new matrices",
+          "[mpi][block]") {
+  const int P = world_size();
+  for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+    bmpi::options opts;
+    opts.scheme = scheme;
+    for (const split sp : {split::even, split::one_two_rest, split::rest_two_one}) {
+      const auto sizes = parts(sp, P);
+      const auto other = [](lines L) {
+        L.matrices = 1;
+        return L;
+      };
+      // 19 systems: groups of 8 (16) lanes in the local passes, the last one partial.
+      check_refactored<kind::row, kind::column, double>(lines{19, 13, 3}, other(lines{19, 13, 3}),
+                                                        sizes, opts);
+      check_refactored<kind::column, kind::strided, float>(lines{11, 13, 2},
+                                                           other(lines{11, 13, 2}), sizes, opts);
+      check_refactored<kind::interleaved, kind::interleaved, double>(
+          lines{11, 13, 2}, other(lines{11, 13, 2}), sizes, opts);
+      check_refactored<kind::strided, kind::row, float>(lines{19, 13, 3},
+                                                        other(lines{19, 13, 3}), sizes, opts);
+      check_refactored<kind::interleaved, kind::interleaved, float>(
+          lines{5, 13, 3}, other(lines{5, 13, 3}), sizes, opts);
+      // Pivoting inside the blocks, kept by refactor.
+      lines L{9, 13, 3};
+      L.pivot_needed = true;
+      const block_thomas partial{block_thomas::pivoting::partial};
+      check_refactored<kind::column, kind::row, double>(L, other(L), sizes, opts, partial);
+      L.m = 2;
+      check_refactored<kind::row, kind::row, float>(L, other(L), sizes, opts, partial);
+    }
+    // One block row per rank.
+    check_refactored<kind::row, kind::column, double>(
+        lines{5, std::size_t(P), 3}, lines{5, std::size_t(P), 3, {}, false, {}, 3, 1},
+        std::vector<std::size_t>(P, 1), opts);
+  }
+}
+
+TEST_CASE("mpi::block_factorization::refactor: a line singular in the new matrices gets its "
+          "code, and refactoring back clears it", "[mpi][block]") {
+  const int P = world_size();
+  for (const auto scheme : {bmpi::exchange::gather, bmpi::exchange::all_to_all}) {
+    bmpi::options opts;
+    opts.scheme = scheme;
+    const lines L{9, 13, 3};
+    lines S = L;
+    S.matrices = 1;
+    S.zero_rows = {{1, 0}, {3, 6}, {5, 12}};
+    for (const split sp : {split::even, split::one_two_rest}) {
+      const auto codes =
+          check_refactored<kind::row, kind::column, double>(L, S, parts(sp, P), opts);
+      CHECK(codes == std::vector<int>{0, 1, 0, 7, 0, 13, 0, 0, 0});
+    }
+    // The reduced system alone singular (parts of 1 and 2 block rows), with pivoting.
+    const auto alt = parts(split::alternate_two_one, P);
+    std::size_t N = 0;
+    for (const auto k : alt) N += k;
+    lines T{6, N, 2};
+    T.twin_rows = {0, 4};
+    const auto codes = check_refactored<kind::column, kind::row, float>(
+        lines{6, N, 2}, T, alt, opts, block_thomas{block_thomas::pivoting::partial});
+    CHECK(codes == std::vector<int>{2, 0, 0, 0, 2, 0});
+  }
+}
+
+TEST_CASE("mpi::block_factorization::refactor: a shape unlike the factored one on one rank makes "
+          "every rank throw", "[mpi][block]") {
+  const int P = world_size(), me = world_rank();
+  const std::size_t m = 3, nsys = 4;
+  const bool bad = me == P - 1;
+  const std::string who = "bandsolve::mpi::block_factorization::refactor: rank " +
+                          std::to_string(P - 1) + " of " + std::to_string(P) + ": ";
+  const lines L{nsys, 2 * std::size_t(P), m};
+  lines other = L;
+  other.matrices = 1;
+  const std::vector<std::size_t> sizes(static_cast<std::size_t>(P), 2);
+  const auto [g0, n] = my_rows(sizes);
+  const auto a = local_coef<kind::row, double>(L, g0, n, 0);
+  const auto b = local_coef<kind::row, double>(L, g0, n, 1);
+  const auto c = local_coef<kind::row, double>(L, g0, n, 2);
+  // The ranks with good shapes pass other matrices: had they factored them before the ranks
+  // agreed, the solve below would not be that of L.
+  const auto a2 = local_coef<kind::row, double>(other, g0, n, 0);
+  const auto b2 = local_coef<kind::row, double>(other, g0, n, 1);
+  const auto c2 = local_coef<kind::row, double>(other, g0, n, 2);
+  auto f = bmpi::factorize(exec_space(), MPI_COMM_WORLD, block_thomas{}, a, b, c);
+  const auto stored = f.parts_factors().data();
+  using V4 = Kokkos::View<double****, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  const auto refactor_bad = [&](const V4& v) {
+    return agreed_message(thrown([&] {
+      if (bad)
+        f.refactor(exec_space(), v, v, v);
+      else
+        f.refactor(exec_space(), a2, b2, c2);
+    }));
+  };
+  {
+    const auto [msg, same] = refactor_bad(V4("v", nsys, n + 1, m, m));
+    CHECK(same);
+    CHECK(msg == who + "b has 3 block rows but the factorization has 2");
+  }
+  {
+    const auto [msg, same] = refactor_bad(V4("v", nsys + 1, n, m, m));
+    CHECK(same);
+    CHECK(msg == who + "b holds 5 systems but the factorization has 4");
+  }
+  {
+    const auto [msg, same] = refactor_bad(V4("v", nsys, n, 2, 2));
+    CHECK(same);
+    CHECK(msg == who + "b has blocks of 2 x 2 but the factorization has blocks of 3 x 3");
+  }
+  {
+    // A block size this program does not compile.
+    const auto [msg, same] = refactor_bad(V4("v", nsys, n, 4, 4));
+    CHECK(same);
+    CHECK(msg.rfind(who + "block size m = 4 is not compiled in this program", 0) == 0);
+  }
+  // The factorization is unchanged: L's solution, in the same storage.
+  CHECK(f.parts_factors().data() == stored);
+  const auto d = local_rhs<kind::row, double>(L, g0, n);
+  f.solve(exec_space(), d);
+  const auto [xref, iref] = reference<double>(L, block_thomas{});
+  double err = 0;
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < m; ++r)
+        err = std::max(err, std::abs(d(s, i, r) - xref[(s * L.N + g0 + i) * m + r]));
+  CHECK(err <= 1e-12);
+  CHECK(iref[0] == 0);
+  // An empty factorization says so (on each rank by itself: it has no communicator).
+  bmpi::block_factorization<double, 0, exec_space> empty;
+  CHECK(thrown([&] { empty.refactor(exec_space(), a, b, c); }) ==
+        "bandsolve::mpi::block_factorization::refactor: this factorization is empty "
+        "(default-constructed)");
 }
 
 }  // namespace

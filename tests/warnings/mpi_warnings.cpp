@@ -1,8 +1,8 @@
 // Compile-only check: the MPI component's header, included as a project header, instantiates the
 // distributed solves (scalar and periodic lines, factored and refactored, along an axis, block
-// lines) for float and double, and block lines for Kokkos::complex<double> and with complex
-// right-hand sides over real ones, without a warning under -Wall -Wextra -Wconversion -Wshadow
-// -Werror. Nothing here is run.
+// lines factored and refactored) for float and double, and block lines for Kokkos::complex<double>
+// and with complex right-hand sides over real ones, without a warning under -Wall -Wextra
+// -Wconversion -Wshadow -Werror. Nothing here is run.
 #include <bandsolve/mpi.hpp>
 
 #include <mpi.h>
@@ -29,6 +29,13 @@ void instantiate_mpi_block() {
   bmpi::solve(exec, comm, algo::block_thomas{}, ba, bb, bc, bd, info);
   auto fb = bmpi::factorize(exec, comm, algo::block_thomas{}, ba, bb, bc);
   fb.solve(exec, bd);
+  fb.refactor(exec, ba, bb, bc);
+  Kokkos::View<T****, Kokkos::LayoutLeft, host> la("la", nsys, n, m, m), lb("lb", nsys, n, m, m),
+      lc("lc", nsys, n, m, m);
+  fb.refactor(exec, la, lb, lc);
+  Kokkos::View<T****[4], Kokkos::LayoutRight, host> pa("pa", 1, n, m, m),
+      pb("pb", 1, n, m, m), pc("pc", 1, n, m, m);
+  bmpi::factorize(exec, comm, algo::block_thomas{}, pa, pb, pc, nsys).refactor(exec, pa, pb, pc);
 }
 
 template <class T>

@@ -8,6 +8,7 @@
 //                                      [, nsys][, opts]);
 //   f.info();            // agreed info codes (host View), the same on every rank
 //   f.solve(exec, d);    // any number of times, collective over comm; x overwrites d
+//   f.refactor(exec, a, b, c);  // new matrices of the same shape, in f's storage
 //
 // Each rank keeps the matrices' part of its local passes (block_partition_kernel.hpp: per block
 // row the LU factors of P_i with their pivots, A_i, and the forward A'_i, C'_i; E's LU factors
@@ -22,7 +23,11 @@
 // exec, a group of systems in SIMD lanes per work item on the host backends (a thread per system
 // on the device backend), the factors in exec's memory (on Kokkos::Cuda on the device: only
 // the reduced rows, codes and interface values cross to host memory, where the reduced systems
-// are exchanged, factored and solved). See docs/distributed.md, "Block-tridiagonal lines".
+// are exchanged, factored and solved). refactor factors new matrices of the factored shape with
+// the same algorithm and options into the same storage (the parts' factors, the reduced or the
+// single-process factorization, the info codes): no allocation there; copies of a factorization
+// share its state and solve with the new factors. See docs/distributed.md, "Block-tridiagonal
+// lines".
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_thomas.hpp>
@@ -41,6 +46,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -54,7 +60,8 @@ namespace detail {
 // What factorize(block_thomas) keeps: with several ranks the factors of this rank's parts (in
 // ExecutionSpace's memory) and, on the ranks that solve reduced systems, their single-process
 // factorization (a row batch in host memory); with one rank the single-process factorization of
-// the lines on ExecutionSpace.
+// the lines on ExecutionSpace. algorithm and opts: what it was factored with (refactor takes them
+// again).
 template <class T, int W, class ExecutionSpace>
 struct block_factorization_state {
   using host_execution_space = host_execution_t<ExecutionSpace>;
@@ -74,6 +81,8 @@ struct block_factorization_state {
   std::optional<block_thomas_factorization<T, 0, host_execution_space>> reduced;
   std::optional<whole_factorization> whole;
   Kokkos::View<int*, Kokkos::HostSpace> info;
+  algo::block_thomas algorithm;
+  options opts;
 };
 
 // A factored solve of d (checked, in exec's memory; nrhs real right-hand sides per system,
@@ -115,18 +124,27 @@ class block_factorization {
   // Where the reduced systems are exchanged and solved (host memory).
   using host_execution_space = detail::host_execution_t<ExecutionSpace>;
   using memory_space = typename host_execution_space::memory_space;
+  using factor_memory_space = typename ExecutionSpace::memory_space;
   using state = detail::block_factorization_state<T, W, ExecutionSpace>;
 
-  block_factorization() = default;
-  explicit block_factorization(state s) : s_(std::move(s)), initialized_(true) {}
+  // An empty factorization (its state empty too, so that the accessors below answer 0).
+  block_factorization() : s_(std::make_shared<state>()) {}
+  explicit block_factorization(state s)
+      : s_(std::make_shared<state>(std::move(s))), initialized_(true) {}
 
-  std::size_t nsys() const { return s_.p.nsys; }
+  std::size_t nsys() const { return s_->p.nsys; }
   // Block rows this rank holds of every system.
-  std::size_t rows() const { return static_cast<std::size_t>(s_.part.n); }
-  std::size_t m() const { return static_cast<std::size_t>(s_.m); }
-  exchange scheme() const { return s_.router.scheme(); }
-  // Per-system info codes, the same on every rank (see block_solve.hpp).
-  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_.info; }
+  std::size_t rows() const { return static_cast<std::size_t>(s_->part.n); }
+  std::size_t m() const { return static_cast<std::size_t>(s_->m); }
+  exchange scheme() const { return s_->router.scheme(); }
+  // Per-system info codes, the same on every rank (see block_solve.hpp); refactor writes the new
+  // ones into the same View.
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return s_->info; }
+  // The stored factors of this rank's parts (block_partition_kernel.hpp; empty with one rank,
+  // whose lines the single-process factorization holds, or with no systems).
+  Kokkos::View<const T**, Kokkos::LayoutRight, factor_memory_space> parts_factors() const {
+    return s_->factors;
+  }
 
   // Collective over the factorization's communicator. d: this rank's block rows of every system,
   // same systems, block rows and block size as factored, any layout of the factored kind: one
@@ -138,23 +156,35 @@ class block_factorization {
     bandsolve::detail::block_rhs_static_checks<ExecutionSpace, W, T, DView>();
     detail::block_lines_rhs_static_checks<W, T, DView>();
     agree_on_rhs(d);
-    if (s_.p.nsys == 0) return;
+    if (s_->p.nsys == 0) return;
     solve_here(exec, d);
   }
+
+  // Collective over the factorization's communicator. Factors new block matrices of the shape
+  // factored (on every rank the same block rows, systems and m; Views of T of the factored kind,
+  // rank 4 of any layout or interleaved<W>) with the algorithm (pivoting) and options of the
+  // first factorization, into this factorization's storage: the parts' factors, the reduced
+  // systems' (or, with one rank, the single-process) factorization and the info View take the
+  // new values with no allocation there. info() then holds the new matrices' codes. Arguments
+  // are checked collectively; on a throw the factorization is unchanged. Copies of a
+  // factorization share it: every copy solves with the new factors. Fences exec.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
 
   // The solve of a checked d: solve's last step, public because nvcc does not accept device
   // lambdas in private member functions.
   template <class DView>
   void solve_here(const ExecutionSpace& exec, const DView& d) const {
-    if (s_.p.size == 1) {
-      s_.whole->solve(exec, d);
+    const state& s = *s_;
+    if (s.p.size == 1) {
+      s.whole->solve(exec, d);
       exec.fence();
       return;
     }
     const int nrhs =
         static_cast<int>(detail::block_lines_nrhs<W>(d)) * detail::rhs_parts_v<T, DView>;
-    bandsolve::detail::block_size_dispatch(fn(), static_cast<std::size_t>(s_.m), [&](auto bs) {
-      detail::block_factored_solve<decltype(bs)::value>(exec, s_, d, nrhs);
+    bandsolve::detail::block_size_dispatch(fn(), static_cast<std::size_t>(s.m), [&](auto bs) {
+      detail::block_factored_solve<decltype(bs)::value>(exec, s, d, nrhs);
     });
   }
 
@@ -169,11 +199,11 @@ class block_factorization {
       bandsolve::detail::throw_invalid_argument(
           fn(), "this factorization is empty (default-constructed)");
     const auto scalar = detail::block_scalar_code<T, typename DView::non_const_value_type>();
-    const detail::partition p = detail::agree_on_arguments(fn(), s_.comm, scalar, [&] {
+    const detail::partition p = detail::agree_on_arguments(fn(), s_->comm, scalar, [&] {
       // Packs of W systems, or one system per slot (W = 0); no division by W written for W = 0,
       // which Clang warns about even where it is not taken.
       constexpr std::size_t per_slot = W > 0 ? std::size_t(W) : 1;
-      const std::size_t slots = (s_.p.nsys + per_slot - 1) / per_slot;
+      const std::size_t slots = (s_->p.nsys + per_slot - 1) / per_slot;
       const std::size_t expected[3] = {slots, rows(), m()};
       const char* what[3] = {W > 0 ? " packs" : " systems", " block rows", " rows per block"};
       for (int k = 0; k < 3; ++k)
@@ -182,20 +212,22 @@ class block_factorization {
                                                     bandsolve::detail::extent_at(d, k),
                                                     " but the factorization has ", expected[k],
                                                     what[k]);
-      return std::pair<std::size_t, std::size_t>(s_.p.nsys, d.extent(1));
+      return std::pair<std::size_t, std::size_t>(s_->p.nsys, d.extent(1));
     });
     detail::agree_on_block_counts(
-        fn(), s_.comm, p, m(), detail::block_lines_nrhs<W>(d),
+        fn(), s_->comm, p, m(), detail::block_lines_nrhs<W>(d),
         [](long long bm, long long k) { return bm * k * detail::rhs_parts_v<T, DView>; });
   }
 
-  state s_;
+  // Shared by copies, which refactor updates alike.
+  std::shared_ptr<state> s_;
   bool initialized_ = false;
 };
 
 namespace detail {
 
 inline const char* block_factorize_fn() { return "bandsolve::mpi::factorize(block_thomas)"; }
+inline const char* block_refactor_fn() { return "bandsolve::mpi::block_factorization::refactor"; }
 
 // This rank's checks of factorize's arguments: (systems, block rows of this rank); sets m.
 template <class AView, class BView, class CView>
@@ -222,7 +254,9 @@ block_agreement agree_on_block_factor_arguments(MPI_Comm comm, long long scalar,
 }
 
 // The matrices' local passes, their reduced rows to the solving ranks and the factorization of
-// the reduced systems there (several ranks, s.p.nsys > 0).
+// the reduced systems there (several ranks, s.p.nsys > 0). A refactorization (s already holds
+// factors of these extents and, where lines are solved here, their reduced factorization) writes
+// the new ones into that storage.
 template <int M, class ExecutionSpace, class State, class AView, class BView, class CView>
 void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorithm,
                           const AView& a, const BView& b, const CView& c, State& s) {
@@ -231,7 +265,9 @@ void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorit
   using factor_memory_space = typename State::factor_memory_space;
   constexpr int CW = 2 * M * M;  // words of a reduced row's matrices: A', C'
   const auto host = host_execution_of(exec);
-  s.factors = allocate_block_factors<M, T, ExecutionSpace>(s.p, s.part);
+  const auto extents = block_rows_extents<M, true, T, ExecutionSpace>(s.p, s.part);
+  if (s.factors.extent(0) != extents[0] || s.factors.extent(1) != extents[1])
+    s.factors = allocate_block_factors<M, T, ExecutionSpace>(s.p, s.part);
   const auto coef = block_buffer<T, factor_memory_space>(
       "bandsolve::mpi block reduced coefficients",
       s.p.nsys * static_cast<std::size_t>(s.part.reduced_rows() * CW));
@@ -246,7 +282,10 @@ void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorit
   std::vector<int> reduced_codes(s.p.nsys, 0);
   if (s.router.lines_solved_here() > 0) {
     const auto abc = receive_reduced_matrices<M, T>(host, s.router, coef_in, CW);
-    s.reduced.emplace(bandsolve::factorize(host, algorithm, abc[0], abc[1], abc[2]));
+    if (s.reduced)
+      s.reduced->refactor(host, abc[0], abc[1], abc[2]);
+    else
+      s.reduced.emplace(bandsolve::factorize(host, algorithm, abc[0], abc[1], abc[2]));
     host.fence();
     s.router.record_codes(s.reduced->info(), reduced_codes);
   }
@@ -279,7 +318,9 @@ partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
       std::nullopt,
       std::nullopt,
       Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::block_factorization info",
-                                            agreed.p.nsys)};
+                                            agreed.p.nsys),
+      algorithm,
+      opts};
   if (s.p.nsys == 0) return result(std::move(s));
   if (s.p.size == 1) {
     s.whole.emplace(bandsolve::factorize(exec, algorithm, a, b, c, s.p.nsys));
@@ -295,6 +336,42 @@ partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
 }
 
 }  // namespace detail
+
+template <class T, int W, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void block_factorization<T, W, ExecutionSpace>::refactor(const ExecutionSpace& exec,
+                                                         const AView& a, const BView& b,
+                                                         const CView& c) {
+  bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
+  static_assert(std::is_same_v<typename BView::non_const_value_type, T> &&
+                    bandsolve::detail::block_pack_width_v<BView> == W,
+                "bandsolve::mpi::block_factorization::refactor: the matrices must have the "
+                "factored scalar type and layout kind");
+  const std::string fn = detail::block_refactor_fn();
+  if (!initialized_)
+    bandsolve::detail::throw_invalid_argument(
+        fn, "this factorization is empty (default-constructed)");
+  state& s = *s_;
+  // Each rank checks its matrices against its own factored shape, then the ranks agree (the
+  // options are the stored ones, so only the shapes can differ); nothing is written before.
+  constexpr std::size_t per_slot = W > 0 ? std::size_t(W) : 1;
+  const std::size_t slots = (s.p.nsys + per_slot - 1) / per_slot;
+  const std::size_t m_here = m();
+  detail::agree_on_block_lines(fn, s.comm, detail::scalar_code<T>(), s.opts, m_here, 1, [&] {
+    bandsolve::detail::block_check_refactor(fn, true, a, b, c, slots, rows(), m_here);
+    return std::pair<std::size_t, std::size_t>(s.p.nsys, b.extent(1));
+  });
+  if (s.p.nsys == 0) return;
+  if (s.p.size == 1) {
+    s.whole->refactor(exec, a, b, c);
+    exec.fence();
+    Kokkos::deep_copy(s.info, s.whole->info());
+    return;
+  }
+  bandsolve::detail::block_size_dispatch(fn, m_here, [&](auto bs) {
+    detail::block_factor_reduced<decltype(bs)::value>(exec, s.algorithm, a, b, c, s);
+  });
+}
 
 // Block-tridiagonal lines. nsys: the systems of interleaved packs (default: every slot of b).
 template <class ExecutionSpace, class AView, class BView, class CView>
