@@ -59,6 +59,17 @@
 //                          ns_per_unknown then per unknown and right-hand side; complex_rhs: one
 //                          Kokkos::complex<double> right-hand side per system over the same real
 //                          lines (ns_per_unknown per complex unknown, words in reals).
+//   block_along/m3/<axis>/local/<kind>, block_along/m3/<axis>/batch/<kind>,
+//   block_along/m3/<axis>/partitioned/<kind>
+//                          block lines along x (0), y (1) or z (2) of a 64^3 grid of 3 unknowns
+//                          per point (LayoutRight arrays, a(i, j, k, r, c)), one-shot and
+//                          factored: local, each rank solving whole lines of its share of the
+//                          grid (64/P along a batch axis) with the single-process solve_along;
+//                          batch, mpi::solve (or mpi::factorize's f.solve) of this rank's parts
+//                          as a column batch View<T****, LayoutLeft>(lines, 64/P, m, m), what
+//                          solve_along hands the distributed solve; partitioned,
+//                          mpi::solve_along (or mpi::factorize_along's f.solve) on the grid's
+//                          parts as they lie (vs_local, and vs_batch: time over the batch case).
 // Counters: ns_per_unknown (the field's N^3 unknowns), vs_local (time over the local case of the
 // same kind), and, counted by wrapping MPI's collective calls (the profiling interface, PMPI):
 // words_per_line_rank, the largest number of values one rank sends to other ranks in the data
@@ -614,6 +625,123 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
     state.counters["vs_local"] = per_iter / block_local_seconds[key];
 }
 
+// Block lines along an axis of a 64^3 grid of m unknowns per point (see the header): where
+// 0 local, 1 batch, 2 partitioned. block_along_seconds: the local and batch cases of each axis and
+// kind.
+std::map<std::pair<int, int>, double> block_along_seconds[2];
+
+void block_along(benchmark::State& state, int axis, kind what, int where) {
+  int P = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  const std::size_t side = 64, M = 3, part = side / static_cast<std::size_t>(P);
+  if (side % static_cast<std::size_t>(P) != 0) {
+    state.SkipWithError("the grid's side must be a multiple of the number of ranks");
+    for (auto _ : state) {}
+    return;
+  }
+  // This rank's share: along the axis (partitioned, batch), or along the next axis (local).
+  std::size_t e[3] = {side, side, side};
+  e[where == 0 ? (axis + 1) % 3 : axis] = part;
+  using grid5 = Kokkos::View<T*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using grid4 = Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const grid5 a("a", e[0], e[1], e[2], M, M), b("b", e[0], e[1], e[2], M, M),
+      c("c", e[0], e[1], e[2], M, M);
+  const grid4 d("d", e[0], e[1], e[2], M), d0("d0", e[0], e[1], e[2], M);
+  // Block diagonally dominant: B = 6 I + 0.2 off the diagonal, A = C = -I + 0.1 off it.
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<exec_space>(0, e[0]), [=](std::size_t i) {
+        for (std::size_t j = 0; j < e[1]; ++j)
+          for (std::size_t k = 0; k < e[2]; ++k)
+            for (std::size_t r = 0; r < M; ++r) {
+              for (std::size_t q = 0; q < M; ++q) {
+                a(i, j, k, r, q) = c(i, j, k, r, q) = r == q ? -1.0 : 0.1;
+                b(i, j, k, r, q) = r == q ? 6.0 : 0.2;
+              }
+              std::uint64_t h = (((i * 1000003u + j) * 1009u + k) * 8 + r);
+              h *= 0x9E3779B97F4A7C15ull;
+              h ^= h >> 29;
+              d0(i, j, k, r) = static_cast<T>(h % 1000) / 500.0 - 1.0;
+            }
+      });
+  Kokkos::fence();
+  const exec_space exec;
+  const bandsolve::algo::block_thomas algo{};
+  const std::size_t lines = e[0] * e[1] * e[2] / e[axis];
+  const Kokkos::View<int*, Kokkos::HostSpace> info("info", lines);
+  timed_calls timing;
+  const auto timed = [&](const auto& restore, const auto& call) {
+    timing = time_collective(state, restore, [&] {
+      call();
+      exec.fence();
+    });
+  };
+  const auto restore = [&] { Kokkos::deep_copy(d, d0); };
+  if (where == 1) {  // this rank's parts as the column batch solve_along makes of them
+    using batch4 = Kokkos::View<T****, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+    using batch3 = Kokkos::View<T***, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+    const batch4 pa("pa", lines, part, M, M), pb("pb", lines, part, M, M),
+        pc("pc", lines, part, M, M);
+    const batch3 pd("pd", lines, part, M), pd0("pd0", lines, part, M);
+    Kokkos::parallel_for(
+        Kokkos::RangePolicy<exec_space>(0, lines), [=](std::size_t s) {
+          for (std::size_t i = 0; i < part; ++i) {
+            std::size_t p[3] = {0, 0, 0};
+            std::size_t rest = s;
+            for (int k = 2; k >= 0; --k) {
+              if (k == axis) continue;
+              p[k] = rest % e[k];
+              rest /= e[k];
+            }
+            p[axis] = i;
+            for (std::size_t r = 0; r < M; ++r) {
+              pd0(s, i, r) = d0(p[0], p[1], p[2], r);
+              for (std::size_t q = 0; q < M; ++q) {
+                pa(s, i, r, q) = a(p[0], p[1], p[2], r, q);
+                pb(s, i, r, q) = b(p[0], p[1], p[2], r, q);
+                pc(s, i, r, q) = c(p[0], p[1], p[2], r, q);
+              }
+            }
+          }
+        });
+    Kokkos::fence();
+    const auto restore_batch = [&] { Kokkos::deep_copy(pd, pd0); };
+    if (what == kind::one_shot) {
+      timed(restore_batch,
+            [&] { bandsolve::mpi::solve(exec, MPI_COMM_WORLD, algo, pa, pb, pc, pd, info); });
+    } else {
+      const auto f = bandsolve::mpi::factorize(exec, MPI_COMM_WORLD, algo, pa, pb, pc);
+      timed(restore_batch, [&] { f.solve(exec, pd); });
+    }
+  } else if (where == 2) {
+    if (what == kind::one_shot) {
+      timed(restore, [&] {
+        bandsolve::mpi::solve_along(exec, MPI_COMM_WORLD, algo, axis, a, b, c, d, info);
+      });
+    } else {
+      const auto f = bandsolve::mpi::factorize_along(exec, MPI_COMM_WORLD, algo, axis, a, b, c);
+      timed(restore, [&] { f.solve(exec, d); });
+    }
+  } else if (what == kind::one_shot) {
+    timed(restore, [&] { bandsolve::solve_along(exec, algo, axis, a, b, c, d, info); });
+  } else {
+    const auto f = bandsolve::factorize_along(exec, algo, axis, a, b, c);
+    exec.fence();
+    timed(restore, [&] { f.solve(exec, d); });
+  }
+  const double per_iter = timing.seconds;
+  const auto key = std::make_pair(axis, int(what));
+  if (where < 2) block_along_seconds[where][key] = per_iter;
+  double words = timing.first_call.exchange / sizeof(T) / double(lines);
+  PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  state.counters["ranks"] = P;
+  state.counters["ns_per_unknown"] = per_iter * 1e9 / double(side * side * part * M);
+  state.counters["words_per_line_rank"] = words;
+  if (block_along_seconds[0].count(key) > 0)
+    state.counters["vs_local"] = per_iter / block_along_seconds[0][key];
+  if (where == 2 && block_along_seconds[1].count(key) > 0)
+    state.counters["vs_batch"] = per_iter / block_along_seconds[1][key];
+}
+
 // iterations: the calls of the cases on lines of a fixed size (the schemes', 20 times as many);
 // field_iterations: those of the cases on the N^3 field.
 void register_all(int iterations, int field_iterations) {
@@ -730,6 +858,27 @@ void register_block(int iterations) {
       }
 }
 
+// Each axis: local, batch and partitioned, one-shot then factored.
+void register_block_along(int iterations) {
+  const char* axes[] = {"x", "y", "z"};
+  const char* kinds[] = {"one_shot", "factored"};
+  const char* places[] = {"local", "batch", "partitioned"};
+  for (int axis = 0; axis < 3; ++axis)
+    for (int k = 0; k < 2; ++k)
+      for (int where = 0; where < 3; ++where) {
+        const std::string name = std::string("mpi/block_along/m3/") + axes[axis] + "/" +
+                                 places[where] + "/" + kinds[k];
+        const kind what = static_cast<kind>(k);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [axis, what, where](benchmark::State& s) {
+                                       block_along(s, axis, what, where);
+                                     })
+            ->UseManualTime()
+            ->Iterations(iterations)
+            ->Unit(benchmark::kMillisecond);
+      }
+}
+
 }  // namespace
 
 // Timed calls of a case on the N^3 field: 10 at N = 256 and as many more as keep the unknowns
@@ -749,5 +898,6 @@ int main(int argc, char** argv) {
     register_all(iterations, on_field);
     register_along(on_field);
     register_block(iterations);
+    register_block_along(iterations);
   });
 }
