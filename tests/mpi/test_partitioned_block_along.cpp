@@ -1,5 +1,6 @@
 // Distributed block lines along an axis (bandsolve::mpi::solve_along with algo::block_thomas,
-// and bandsolve::mpi::factorize_along with it, whose solves run twice to the same bits):
+// and bandsolve::mpi::factorize_along with it, whose solves run twice to the same bits, and its
+// refactor, bit for bit a fresh factorization):
 // every rank holds a contiguous part of every line along the axis of a 2-D, 3-D or 4-D grid of
 // m unknowns per point, and the result must equal the single-process solve_along of the whole
 // grid to rounding, with its info codes on every rank: every axis, coefficients and d in
@@ -52,14 +53,16 @@ using bstest_mpi::world_size;
 // than the sum of the row's other magnitudes in A_g, B_g, C_g by at least 1), line s's blocks
 // from a hash of (s, global row g, which, entry); shared: every line line 0's. d from its own
 // hash stream (two values for complex d). Line zero_line's block row zero_row: A, B, C all 0.
+// Another value of `matrices` gives other blocks of the same shape (the same d).
 struct block_lines {
   std::size_t N, m;
   bool shared = false;
   std::size_t zero_line = ~std::size_t(0), zero_row = 0;
+  std::uint64_t matrices = 0;
 
   double coef(std::size_t s, std::size_t g, int which, std::size_t r, std::size_t c) const {
     if (s == zero_line && g == zero_row) return 0.0;
-    const std::uint64_t line = shared ? 0 : s;
+    const std::uint64_t line = (shared ? 0 : s) + matrices * 65536u;
     const auto raw = [&](int w, std::size_t rr, std::size_t cc) {
       if ((w == 0 && g == 0) || (w == 2 && g + 1 == N)) return 0.0;
       return bstest_mpi::hashed_value(((line * 1000003u + g) * 8u + std::uint64_t(w)) * 97u +
@@ -152,15 +155,22 @@ struct outcome {
   std::vector<int> info;
 };
 
-// One case: the whole grid solved by the single-process solve_along, this rank's part by
-// mpi::solve_along, or by mpi::factorize_along and two solves (factored; coefficients in
-// coef_order, d in d_order); checks that info equals the
+// How a case solves this rank's part: mpi::solve_along; mpi::factorize_along and two solves;
+// mpi::factorize_along of other blocks (in LayoutRight order), f.refactor with the case's and
+// two solves, which must also equal a fresh factorization's solve bit for bit.
+enum class mode { one_shot, factored, refactored };
+const char* mode_name(mode k) {
+  return k == mode::one_shot ? "one-shot" : k == mode::factored ? "factored" : "refactored";
+}
+
+// One case: the whole grid solved by the single-process solve_along, this rank's part as `how`
+// says (coefficients in coef_order, d in d_order); checks that info equals the
 // reference's on every rank and that d's padding is untouched.
 template <class T, class D, std::size_t R, bool Shared>
 outcome run_case(const block_lines& L, std::array<std::size_t, R> grid, int axis,
                 const std::vector<std::size_t>& part, order coef_order, order d_order,
-                block_thomas alg, bool factored = false) {
-  const std::size_t m = L.m, N = grid[std::size_t(axis)];
+                block_thomas alg, mode how = mode::one_shot) {
+  const std::size_t m = L.m;
   const int me = world_rank();
   std::size_t nlines = 1;
   for (std::size_t k = 0; k < R; ++k)
@@ -196,27 +206,56 @@ outcome run_case(const block_lines& L, std::array<std::size_t, R> grid, int axis
   fill<R, Shared>(L, local, axis, first, a, b, c, d);
   const Kokkos::View<int*, Kokkos::HostSpace> info("info", nlines);
   Kokkos::deep_copy(info, -12345);
-  if (factored) {
+  if (how != mode::one_shot) {
     // Factored (the grid from d, or from a full coefficient array), solved twice: the second
     // solve of the same right-hand sides gives the first one's x bit for bit.
-    const auto f = [&] {
+    const auto factorize = [&](const auto& fa, const auto& fb, const auto& fc) {
       if constexpr (Shared)
-        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c, d);
+        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, fa, fb, fc, d);
       else if (axis % 2 == 1)
-        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c, d);
+        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, fa, fb, fc, d);
       else
-        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c);
+        return bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, alg, axis, fa, fb, fc);
+    };
+    const auto raw = [&] {
+      return std::vector<D>(d_array.whole.data(), d_array.whole.data() + d_array.whole.span());
+    };
+    const auto same_bits = [](const std::vector<D>& x, const std::vector<D>& y) {
+      return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(D)) == 0;
+    };
+    const std::vector<D> rhs = raw();
+    auto f = [&] {
+      if (how == mode::factored) return factorize(a, b, c);
+      block_lines other = L;
+      other.matrices = 7;
+      other.zero_line = 1;  // block row 0 singular: a code the refactorization must clear
+      other.zero_row = 0;
+      const auto oa = coefficients(local, "oa", order::right),
+                 ob = coefficients(local, "ob", order::right),
+                 oc = coefficients(local, "oc", order::right);
+      const auto od = make_array<D, R + 1>("od", extend(local, m), order::right);
+      fill<R, Shared>(other, local, axis, first, oa, ob, oc, od);
+      return factorize(oa, ob, oc);
     }();
+    const auto copy = f;
+    if (how == mode::refactored) {
+      if (!Shared && nlines > 1) CHECK(f.info()(1) == 1);  // the other blocks' singular line
+      f.refactor(rank_space(), a, b, c);
+    }
     CHECK(f.nsys() == nlines);
     CHECK(f.rows() == local[std::size_t(axis)]);
-    const std::vector<D> rhs(d_array.whole.data(), d_array.whole.data() + d_array.whole.span());
-    f.solve(rank_space(), d);
-    const std::vector<D> x(d_array.whole.data(), d_array.whole.data() + d_array.whole.span());
+    copy.solve(rank_space(), d);  // a copy made before sees the new factors
+    const std::vector<D> x = raw();
     std::copy(rhs.begin(), rhs.end(), d_array.whole.data());
     f.solve(rank_space(), d);
-    CHECK(std::equal(x.begin(), x.end(), d_array.whole.data(), [](const D& u, const D& v) {
-      return std::memcmp(&u, &v, sizeof(D)) == 0;
-    }));
+    CHECK(same_bits(x, raw()));
+    if (how == mode::refactored) {
+      const auto fresh = factorize(a, b, c);
+      std::copy(rhs.begin(), rhs.end(), d_array.whole.data());
+      fresh.solve(rank_space(), d);
+      CHECK(same_bits(x, raw()));
+      CHECK(std::equal(fresh.info().data(), fresh.info().data() + nlines, f.info().data()));
+    }
     Kokkos::deep_copy(info, f.info());
   } else {
     bmpi::solve_along(rank_space(), MPI_COMM_WORLD, alg, axis, a, b, c, d, info);
@@ -262,10 +301,10 @@ void every_axis(std::array<std::size_t, R> grid, std::size_t m, block_thomas alg
       INFO("rank " << R << " axis " << axis << " m " << m << (even ? " even" : " uneven")
                    << (Shared ? " shared" : "") << " coefficients " << order_name(coef_order)
                    << " d " << order_name(d_order) << " ranks " << P);
-      for (const bool factored : {false, true}) {
-        INFO((factored ? "factored" : "one-shot"));
+      for (const mode how : {mode::one_shot, mode::factored, mode::refactored}) {
+        INFO(mode_name(how));
         CHECK(run_case<T, D, R, Shared>(L, g, axis, parts_of(g[std::size_t(axis)], P, even),
-                                        coef_order, d_order, alg, factored)
+                                        coef_order, d_order, alg, how)
                   .worst <= tolerance<T>());
       }
     }
@@ -309,11 +348,11 @@ TEST_CASE("mpi::solve_along(block_thomas) reports a singular block row on every 
   // with the reference's, line by line).
   std::vector<int> expected(12, 0);
   expected[4] = int(N) - 1;
-  for (const bool factored : {false, true}) {
-    INFO((factored ? "factored" : "one-shot"));
+  for (const mode how : {mode::one_shot, mode::factored, mode::refactored}) {
+    INFO(mode_name(how));
     const outcome o =
         run_case<double, double, 3, false>(L, grid, 1, parts_of(N, P, false), order::right,
-                                           order::right, block_thomas{}, factored);
+                                           order::right, block_thomas{}, how);
     CHECK(o.info == expected);
   }
 }
@@ -394,7 +433,21 @@ TEST_CASE("mpi::solve_along(block_thomas): bad arguments on one rank make every 
                          std::to_string(P - 1) + " of " + std::to_string(P) +
                          ": d.extent(2) = 5 but the factored grid has 4");
   CHECK(thrown([&] { f.solve(rank_space(), d); }).empty());
-  const bmpi::block_along_factorization<double, rank_space> empty;
+  auto g = f;
+  const V5 a_wide("a_wide", 2, 3, 5, m, m);
+  CHECK(thrown([&] { g.refactor(rank_space(), a, bad ? a_wide : a, a); }) ==
+        "bandsolve::mpi::block_along_factorization::refactor: rank " + std::to_string(P - 1) +
+            " of " + std::to_string(P) + ": b.extent(2) = 5 but the factored grid has 4");
+  using V3 = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  const V3 shared_short("short", 2, m, m), shared_rows("rows", 3, m, m);
+  CHECK(thrown([&] { g.refactor(rank_space(), a, a, bad ? shared_short : shared_rows); }) ==
+        "bandsolve::mpi::block_along_factorization::refactor: rank " + std::to_string(P - 1) +
+            " of " + std::to_string(P) + ": c.extent(0) = 2 but the factored lines have 3 block "
+            "rows");
+  bmpi::block_along_factorization<double, rank_space> empty;
+  CHECK(thrown([&] { empty.refactor(rank_space(), a, a, a); }) ==
+        "bandsolve::mpi::block_along_factorization::refactor: this factorization is empty "
+        "(default-constructed)");
   CHECK(thrown([&] { empty.solve(rank_space(), d); }) ==
         "bandsolve::mpi::block_along_factorization::solve: this factorization is empty "
         "(default-constructed)");

@@ -1,8 +1,8 @@
 // Compile-only check: the MPI component's header, included as a project header, instantiates the
 // distributed solves (scalar and periodic lines, factored and refactored, along an axis, block
-// lines factored and refactored) for float and double, and block lines for Kokkos::complex<double>
-// and with complex right-hand sides over real ones, without a warning under -Wall -Wextra
-// -Wconversion -Wshadow -Werror. Nothing here is run.
+// lines factored and refactored, block lines along an axis) for float and double, and block
+// lines for Kokkos::complex<double> and with complex right-hand sides over real ones, without a
+// warning under -Wall -Wextra -Wconversion -Wshadow -Werror. Nothing here is run.
 #include <bandsolve/mpi.hpp>
 
 #include <mpi.h>
@@ -36,6 +36,16 @@ void instantiate_mpi_block() {
   Kokkos::View<T****[4], Kokkos::LayoutRight, host> pa("pa", 1, n, m, m),
       pb("pb", 1, n, m, m), pc("pc", 1, n, m, m);
   bmpi::factorize(exec, comm, algo::block_thomas{}, pa, pb, pc, nsys).refactor(exec, pa, pb, pc);
+  // Block lines along axis 1 of a 3 x n x 2 grid: full blocks, and shared (n, m, m) ones.
+  Kokkos::View<T*****, Kokkos::LayoutRight, host> ga("ga", 3, n, 2, m, m);
+  Kokkos::View<T***, Kokkos::LayoutLeft, host> gs("gs", n, m, m);
+  Kokkos::View<D****, Kokkos::LayoutLeft, host> gd("gd", 3, n, 2, m);
+  Kokkos::View<int*, host> lines("lines", 6);
+  bmpi::solve_along(exec, comm, algo::block_thomas{}, 1, ga, ga, gs, gd, lines);
+  auto fg = bmpi::factorize_along(exec, comm, algo::block_thomas{}, 1, ga, ga, ga);
+  fg.solve(exec, gd);
+  fg.refactor(exec, gs, ga, gs);
+  bmpi::factorize_along(exec, comm, algo::block_thomas{}, 1, gs, gs, gs, gd).solve(exec, gd);
 }
 
 template <class T>

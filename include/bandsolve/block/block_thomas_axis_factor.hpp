@@ -134,6 +134,39 @@ void block_axis_factored_solve_launch(const ExecutionSpace& exec, bool pivoting,
   }
 }
 
+// A block coefficient given to refactor against what was factored: a grid of `rank` axes with
+// these extents (n block rows along the solve axis), blocks of m x m; a full array of rank
+// rank + 2 or a rank-3 (n, m, m) View shared by every line, only the latter where the factored
+// blocks were all shared (shared).
+template <class View>
+void check_block_refactor_coefficient(const std::string& fn, const char* name, const View& v,
+                                      int rank, const std::array<std::size_t, 4>& extents,
+                                      std::size_t n, std::size_t m, bool shared) {
+  constexpr int R = static_cast<int>(View::rank);
+  if (R != 3 && shared)
+    throw_invalid_argument(fn, name, " has rank ", R,
+                           " but the factored blocks were shared by every line (rank 3)");
+  if (R != 3 && R != rank + 2)
+    throw_invalid_argument(fn, name, " has rank ", R, " but the factored grid has ", rank,
+                           " axes (rank ", rank + 2, ", or 3 where shared)");
+  const int grid_axes = R == 3 ? 1 : rank;  // a shared View's first axis: the rows
+  for (int k = 0; k < R; ++k) {
+    const std::size_t extent = extent_at(v, k);
+    if (k >= grid_axes) {
+      if (extent != m)
+        throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent,
+                               " but the factored blocks are ", m, " x ", m);
+    } else if (R == 3) {
+      if (extent != n)
+        throw_invalid_argument(fn, name, ".extent(0) = ", extent, " but the factored lines have ",
+                               n, " block rows");
+    } else if (extent != extents[static_cast<std::size_t>(k)]) {
+      throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent,
+                             " but the factored grid has ", extents[static_cast<std::size_t>(k)]);
+    }
+  }
+}
+
 struct block_axis_factorization_access {
   template <class F, class... Args>
   static F make(Args&&... args) {
@@ -254,30 +287,9 @@ class block_axis_factorization {
   // refactor's run-time checks of one coefficient against the factored grid and blocks.
   template <class View>
   void check_refactor_coefficient(const std::string& fn, const char* name, const View& v) const {
-    constexpr int rank = static_cast<int>(View::rank);
-    if (rank != 3 && shared_)
-      detail::throw_invalid_argument(fn, name, " has rank ", rank, " but the factored blocks "
-                                     "were shared by every line (rank 3)");
-    if (rank != 3 && rank != rank_ + 2)
-      detail::throw_invalid_argument(fn, name, " has rank ", rank, " but the factored grid has ",
-                                     rank_, " axes (rank ", rank_ + 2, ", or 3 where shared)");
-    const int grid_axes = rank == 3 ? 1 : rank_;  // a shared View's first axis: the rows
-    for (int k = 0; k < rank; ++k) {
-      const std::size_t extent = detail::extent_at(v, k);
-      if (k >= grid_axes) {
-        if (extent != static_cast<std::size_t>(m_))
-          detail::throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent,
-                                         " but the factored blocks are ", m_, " x ", m_);
-      } else if (rank == 3) {
-        if (extent != static_cast<std::size_t>(n_))
-          detail::throw_invalid_argument(fn, name, ".extent(0) = ", extent,
-                                         " but the factored lines have ", n_, " block rows");
-      } else if (extent != extents_[static_cast<std::size_t>(k)]) {
-        detail::throw_invalid_argument(fn, name, ".extent(", k, ") = ", extent,
-                                       " but the factored grid has ",
-                                       extents_[static_cast<std::size_t>(k)]);
-      }
-    }
+    detail::check_block_refactor_coefficient(fn, name, v, rank_, extents_,
+                                             static_cast<std::size_t>(n_),
+                                             static_cast<std::size_t>(m_), shared_);
   }
 
   // The compile-time checks of d, solve's and solve_add's.

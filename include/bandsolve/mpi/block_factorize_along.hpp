@@ -7,6 +7,7 @@
 //                                            [, d][, opts]);
 //   f.info();          // agreed codes (host View), one per line in solve_along's numbering
 //   f.solve(exec, d);  // any number of times, collective over comm; x overwrites d
+//   f.refactor(exec, a2, b2, c2);  // collective; new blocks of the same extents, f's storage
 //
 // d (rank R + 1, this rank's part of the grid) gives the grid's extents where a, b and c are all
 // shared (rank-3 Views (n_r, m, m)); its values are not read. Without d the grid comes from the
@@ -17,12 +18,16 @@
 // (n_r m values per line; for complex d over real blocks twice that, allocated at the first such
 // solve), solves it with the batch factorization (at most 4m words per line per rank) and copies
 // x back: 4 words per scalar unknown more than the batch solve moves. Solves of one factorization
-// and of its copies, which share the kept batch, run one at a time. The arguments of factorize
-// and of every solve are checked on every rank and agreed before any exchange. Fences exec.
+// and of its copies, which share the kept batch, run one at a time. refactor copies new blocks
+// into temporary column batches as factorize does and refactors the batch factorization in its
+// storage (block_factorization::refactor); copies of a factorization see the new factors. The
+// arguments of factorize, refactor and every solve are checked on every rank and agreed before
+// any exchange. Fences exec.
 #include <bandsolve/block/block_thomas_axis.hpp>
 #include <bandsolve/block/block_thomas_axis_factor.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/view_extents.hpp>
+#include <bandsolve/layout/axis_factorization.hpp>
 #include <bandsolve/mpi/block_factorize.hpp>
 #include <bandsolve/mpi/block_solve_along.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
@@ -124,7 +129,82 @@ class block_along_factorization {
     exec.fence();
   }
 
+  // Collective over comm. New blocks of the factored extents (this rank's part: full arrays of
+  // the grid's rank + 2 or rank-3 (n_r, m, m) Views shared by every line, any layouts, any mix),
+  // factored with the algorithm and options of the first factorization into its storage; info()
+  // then holds their codes. A shape unlike the factored one on any rank makes every rank throw
+  // the same std::invalid_argument, the factorization unchanged. Fences exec.
+  template <class AView, class BView, class CView>
+  void refactor(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c) {
+    refactor_static_checks<AView>();
+    refactor_static_checks<BView>();
+    refactor_static_checks<CView>();
+    const std::string fn = "bandsolve::mpi::block_along_factorization::refactor";
+    if (!initialized_)
+      bandsolve::detail::throw_invalid_argument(
+          fn, "this factorization is empty (default-constructed)");
+    detail::agree_on_arguments(fn, comm_, detail::scalar_code<T>(), [&] {
+      const auto check = [&](const char* name, const auto& v) {
+        bandsolve::detail::check_block_refactor_coefficient(fn, name, v, rank_, extents_, rows(),
+                                                            m(), false);
+      };
+      check("a", a);
+      check("b", b);
+      check("c", c);
+      return std::pair<std::size_t, std::size_t>(nsys(), rows());
+    });
+    if (nsys() == 0) return;
+    bandsolve::detail::with_grid_rank(rank_, [&](auto grid_rank) {
+      constexpr int R = decltype(grid_rank)::value;
+      constexpr int ra = static_cast<int>(AView::rank), rb = static_cast<int>(BView::rank),
+                    rc = static_cast<int>(CView::rank);
+      if constexpr ((ra == 3 || ra == R + 2) && (rb == 3 || rb == R + 2) &&
+                    (rc == 3 || rc == R + 2)) {
+        const detail::along_block_points<R> g = points<R>();
+        const auto batch = [&](const char* label) {
+          return detail::along_block_batch<T, memory_space>(
+              Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label)), nsys(),
+              rows(), m(), m());
+        };
+        const auto pa = batch("bandsolve::mpi::block_along_factorization::refactor a");
+        const auto pb = batch("bandsolve::mpi::block_along_factorization::refactor b");
+        const auto pc = batch("bandsolve::mpi::block_along_factorization::refactor c");
+        detail::pack_along_blocks<R>(exec, pa, a, g);
+        detail::pack_along_blocks<R>(exec, pb, b, g);
+        detail::pack_along_blocks<R>(exec, pc, c, g);
+        f_.refactor(exec, pa, pb, pc);
+      }
+    });
+  }
+
  private:
+  // refactor's compile-time checks of one coefficient View.
+  template <class View>
+  static constexpr void refactor_static_checks() {
+    static_assert(Kokkos::is_view<View>::value &&
+                      std::is_same_v<typename View::non_const_value_type, T>,
+                  "bandsolve::mpi::block_along_factorization::refactor: a, b and c must be Views "
+                  "of the factored scalar type");
+    static_assert(View::rank == 3 ||
+                      (View::rank >= 4 && View::rank <= bandsolve::detail::max_axis_rank + 2),
+                  "bandsolve::mpi::block_along_factorization::refactor: a, b and c must be Views "
+                  "of the grid's rank + 2 or rank-3 Views (n_r, m, m) shared by every line");
+    static_assert(
+        Kokkos::SpaceAccessibility<ExecutionSpace, typename View::memory_space>::accessible,
+        "bandsolve::mpi::block_along_factorization::refactor: a, b and c must be accessible from "
+        "the execution space");
+  }
+
+  // The grid points of the factored lines (a grid of R = rank_ axes).
+  template <int R>
+  detail::along_block_points<R> points() const {
+    detail::along_block_points<R> g;
+    g.axis = axis_;
+    for (int k = 0; k < R; ++k)
+      g.extent[k] = static_cast<index_t>(extents_[static_cast<std::size_t>(k)]);
+    return g;
+  }
+
   friend struct detail::block_along_factorization_access;
 
   block_along_factorization(batch_factorization f, MPI_Comm comm,

@@ -85,6 +85,10 @@ KOKKOS_INLINE_FUNCTION typename View::reference_type point_entry(const View& v,
   else return v(p[0], p[1], p[2], p[3], r);
 }
 
+// The copies' work items: one per (line, block row), counted in index_t.
+template <class ExecutionSpace>
+using along_policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index_t>>;
+
 template <class T, class MemorySpace>
 using along_block_batch = Kokkos::View<T****, Kokkos::LayoutLeft, MemorySpace>;
 template <class D, class MemorySpace>
@@ -100,7 +104,7 @@ void pack_along_blocks(const ExecutionSpace& exec, const Batch& out, const View&
   const int axis = g.axis;
   Kokkos::parallel_for(
       "bandsolve::mpi::solve_along(block_thomas) pack blocks",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nlines * n), KOKKOS_LAMBDA(const index_t k) {
+      along_policy<ExecutionSpace>(exec, 0, nlines * n), KOKKOS_LAMBDA(const index_t k) {
         const index_t s = k % nlines, i = k / nlines;
         index_t p[4] = {0, 0, 0, 0};
         g.point(s, i, p);
@@ -116,7 +120,7 @@ void move_along_rhs(const ExecutionSpace& exec, const Rhs& batch, const DView& d
                     const along_block_points<R>& g) {
   const auto nlines = static_cast<index_t>(batch.extent(0));
   const auto n = static_cast<index_t>(batch.extent(1)), m = static_cast<index_t>(batch.extent(2));
-  const Kokkos::RangePolicy<ExecutionSpace> all(exec, 0, nlines * n);
+  const along_policy<ExecutionSpace> all(exec, 0, nlines * n);
   if constexpr (ToBatch) {
     Kokkos::parallel_for(
         "bandsolve::mpi::solve_along(block_thomas) pack d", all, KOKKOS_LAMBDA(const index_t k) {
