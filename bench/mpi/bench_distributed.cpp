@@ -66,7 +66,7 @@
 //                          factored: local, each rank solving whole lines of its share of the
 //                          grid (64/P along a batch axis) with the single-process solve_along;
 //                          batch, mpi::solve (or mpi::factorize's f.solve) of this rank's parts
-//                          as a column batch View<T****, LayoutLeft>(lines, 64/P, m, m), what
+//                          as a row batch View<T****, LayoutRight>(lines, 64/P, m, m), what
 //                          solve_along hands the distributed solve; partitioned,
 //                          mpi::solve_along (or mpi::factorize_along's f.solve) on the grid's
 //                          parts as they lie (vs_local, and vs_batch: time over the batch case).
@@ -676,9 +676,9 @@ void block_along(benchmark::State& state, int axis, kind what, int where) {
     });
   };
   const auto restore = [&] { Kokkos::deep_copy(d, d0); };
-  if (where == 1) {  // this rank's parts as the column batch solve_along makes of them
-    using batch4 = Kokkos::View<T****, Kokkos::LayoutLeft, Kokkos::HostSpace>;
-    using batch3 = Kokkos::View<T***, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  if (where == 1) {  // this rank's parts as the row batch solve_along makes of them
+    using batch4 = Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+    using batch3 = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>;
     const batch4 pa("pa", lines, part, M, M), pb("pb", lines, part, M, M),
         pc("pc", lines, part, M, M);
     const batch3 pd("pd", lines, part, M), pd0("pd0", lines, part, M);

@@ -11,15 +11,15 @@
 //
 // d (rank R + 1, this rank's part of the grid) gives the grid's extents where a, b and c are all
 // shared (rank-3 Views (n_r, m, m)); its values are not read. Without d the grid comes from the
-// first full array of b, a, c. The lines are copied into a column batch (lines, n_r, m, m) as the
+// first full array of b, a, c. The lines are copied into a row batch (lines, n_r, m, m) as the
 // one-shot solve copies them and factored with mpi::factorize(block_thomas) (block_factorize.hpp:
 // each rank keeps its parts' factors, the solving ranks the reduced systems'); the batch of
-// coefficients is freed after. A solve copies d into a column batch kept by the factorization
+// coefficients is freed after. A solve copies d into a row batch kept by the factorization
 // (n_r m values per line; for complex d over real blocks twice that, allocated at the first such
 // solve), solves it with the batch factorization (at most 4m words per line per rank) and copies
 // x back: 4 words per scalar unknown more than the batch solve moves. Solves of one factorization
 // and of its copies, which share the kept batch, run one at a time. refactor copies new blocks
-// into temporary column batches as factorize does and refactors the batch factorization in its
+// into temporary row batches as factorize does and refactors the batch factorization in its
 // storage (block_factorization::refactor); copies of a factorization see the new factors. The
 // arguments of factorize, refactor and every solve are checked on every rank and agreed before
 // any exchange. Fences exec.
