@@ -3,12 +3,15 @@
 // over the ranks), this process's rank and the number of ranks (world_rank, world_size), and
 // bstest_mpi::words_sent, the words the reduced systems' exchanges sent from this rank (MPI's
 // profiling interface: the definitions below take the place of the library's and call it
-// through PMPI_). Include it in exactly one translation unit of an executable.
+// through PMPI_), and bstest_mpi::thrown, the message a call throws. Include it in exactly one
+// translation unit of an executable.
 #include <Kokkos_Core.hpp>
 #include <catch2/catch_session.hpp>
 #include <mpi.h>
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace bstest_mpi {
 inline long long words_sent = 0;
@@ -25,6 +28,20 @@ using rank_space = Kokkos::Threads;
 #else
 using rank_space = Kokkos::Serial;
 #endif
+
+// Calls f() and returns the message of the std::invalid_argument it threw ("" if none, "other"
+// for any other exception).
+template <class F>
+std::string thrown(const F& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  } catch (...) {
+    return "other";
+  }
+  return "";
+}
 
 inline int world_rank() {
   int r = 0;

@@ -5,8 +5,9 @@
 // mpi::solve_along and mpi::factorize_along on a 3-D array, and block-tridiagonal lines (m = 3)
 // with one and with two right-hand sides per system, one-shot, factored and refactored; complex
 // lines and complex block lines, and complex right-hand sides over real lines and real block
-// lines. Each rank holds 3 + rank rows (block rows) of every line. A plain main() run by mpiexec
-// on a GPU machine; returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc
+// lines; block lines along an axis (mpi::solve_along, factorize_along and refactor). Each rank
+// holds 3 + rank rows (block rows) of every line. A plain main() run by mpiexec on a GPU machine;
+// returns 1 on a mismatch. Only the block size it solves is compiled (by nvcc
 // and hipcc in CI as well).
 #define BANDSOLVE_BLOCK_SIZES 3
 #include <bandsolve/mpi.hpp>
@@ -291,6 +292,65 @@ void blocks(int rank) {
                       "block factorize, complex d", "block refactor, complex d");
 }
 
+// Block lines along axis 1 of a (4, 3 + rank, 5) grid of m = 3 unknowns per point (LayoutRight
+// blocks, LayoutLeft d): mpi::solve_along, and mpi::factorize_along with a solve and a refactor
+// (a and c swapped), on device Views against the same calls on the host.
+void blocks_along(int rank) {
+  const std::size_t e0 = 4, n = 3 + static_cast<std::size_t>(rank), e2 = 5, m = 3, lines = 20;
+  using blocks5 = Kokkos::View<double*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using grid4 = Kokkos::View<double****, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  blocks5 a("a", e0, n, e2, m, m), b("b", e0, n, e2, m, m), c("c", e0, n, e2, m, m);
+  grid4 d("d", e0, n, e2, m);
+  for (std::size_t i = 0; i < e0; ++i)
+    for (std::size_t g = 0; g < n; ++g)
+      for (std::size_t k = 0; k < e2; ++k) {
+        const std::size_t s = i * e2 + k;
+        for (std::size_t r = 0; r < m; ++r) {
+          for (std::size_t q = 0; q < m; ++q) {
+            const int rq = static_cast<int>(r * m + q);
+            a(i, g, k, r, q) = 0.3 * coefficient(s, g, rank, 10 + rq);
+            c(i, g, k, r, q) = 0.3 * coefficient(s, g, rank, 30 + rq);
+            b(i, g, k, r, q) = r == q ? 6.0 + coefficient(s, g, rank, 1)
+                                      : 0.3 * coefficient(s, g, rank, 50 + rq);
+          }
+          d(i, g, k, r) = coefficient(s, g, rank, 70 + static_cast<int>(r));
+        }
+      }
+  const auto da = Kokkos::create_mirror_view_and_copy(gpu_memory(), a);
+  const auto db = Kokkos::create_mirror_view_and_copy(gpu_memory(), b);
+  const auto dc = Kokkos::create_mirror_view_and_copy(gpu_memory(), c);
+  const auto dd0 = Kokkos::create_mirror_view_and_copy(gpu_memory(), d);
+  const auto dd = Kokkos::create_mirror_view_and_copy(gpu_memory(), d);
+  const auto d0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", lines);
+  Kokkos::View<int*, gpu_memory> dinfo("dinfo", lines);
+  const Kokkos::DefaultHostExecutionSpace host;
+  const bandsolve::algo::block_thomas algorithm{};
+  const auto worst = [&](const auto& device, const grid4& expected) {
+    const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
+    double w = 0;
+    for (std::size_t k = 0; k < expected.span(); ++k)
+      w = std::fmax(w, std::fabs(back.data()[k] - expected.data()[k]));
+    return w;
+  };
+  bmpi::solve_along(host, MPI_COMM_WORLD, algorithm, 1, a, b, c, d, info);
+  bmpi::solve_along(gpu_space(), MPI_COMM_WORLD, algorithm, 1, da, db, dc, dd, dinfo);
+  const auto dinfo_back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dinfo);
+  bool same = true;
+  for (std::size_t s = 0; s < lines; ++s) same = same && dinfo_back(s) == info(s);
+  report("block lines along an axis", worst(dd, d), same);
+  auto f = bmpi::factorize_along(gpu_space(), MPI_COMM_WORLD, algorithm, 1, da, db, dc);
+  Kokkos::deep_copy(dd, dd0);
+  f.solve(gpu_space(), dd);
+  report("block factorize_along", worst(dd, d), f.info()(0) == info(0));
+  Kokkos::deep_copy(d, d0);
+  bmpi::solve_along(host, MPI_COMM_WORLD, algorithm, 1, c, b, a, d, info);
+  f.refactor(gpu_space(), dc, db, da);
+  Kokkos::deep_copy(dd, dd0);
+  f.solve(gpu_space(), dd);
+  report("block refactor along an axis", worst(dd, d), f.info()(0) == info(0));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -303,6 +363,7 @@ int main(int argc, char** argv) {
     along(rank);
     complex_lines(rank);
     blocks(rank);
+    blocks_along(rank);
   }
   Kokkos::finalize();
   int any = failures;

@@ -49,6 +49,7 @@ using bandsolve::algo::block_thomas;
 using exec_space = Kokkos::DefaultHostExecutionSpace;
 
 using bstest_mpi::rank_space;
+using bstest_mpi::thrown;
 using bstest_mpi::world_rank;
 using bstest_mpi::world_size;
 
@@ -475,20 +476,6 @@ TEST_CASE("mpi::solve(block_thomas): a line whose reduced system is singular get
     CHECK(o.info[1] == 2);
     CHECK(o.info[0] == 0);
   }
-}
-
-// Calls f() on every rank and returns the message of the std::invalid_argument it threw ("" if
-// none, "other" for any other exception).
-template <class F>
-std::string thrown(const F& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  } catch (...) {
-    return "other";
-  }
-  return "";
 }
 
 TEST_CASE("mpi::solve(block_thomas): bad arguments on one rank make every rank throw",

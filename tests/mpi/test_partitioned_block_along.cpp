@@ -25,7 +25,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -46,6 +45,7 @@ using bstest::order;
 using bstest::order_name;
 using bstest::point_of;
 using bstest_mpi::rank_space;
+using bstest_mpi::thrown;
 using bstest_mpi::world_rank;
 using bstest_mpi::world_size;
 
@@ -355,17 +355,6 @@ TEST_CASE("mpi::solve_along(block_thomas) reports a singular block row on every 
                                            order::right, block_thomas{}, how);
     CHECK(o.info == expected);
   }
-}
-
-std::string thrown(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  } catch (...) {
-    return "other";
-  }
-  return "";
 }
 
 TEST_CASE("mpi::solve_along(block_thomas): bad arguments on one rank make every rank throw",
