@@ -25,7 +25,7 @@
 // local passes on exec, the reduced systems exchanged) and copies x back into d. The copies move
 // 2 (3m + 1) words per scalar unknown more than the batch solve reads (shared blocks too), in
 // arrays allocated for the call; a row batch, whose blocks the local passes read in whole cache
-// lines, solves 3x faster than a column one. See docs/distributed.md, "Block lines along an
+// lines, solves 3-5x faster than a column one. See docs/distributed.md, "Block lines along an
 // axis".
 #include <bandsolve/block/block_thomas_axis.hpp>
 #include <bandsolve/core/algo.hpp>
