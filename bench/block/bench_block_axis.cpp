@@ -241,11 +241,13 @@ const bool registered = [] {
   register_axis<Kokkos::LayoutRight, false, false, true>("aos", 3);
   register_axis<Kokkos::LayoutRight, false, true, true>("aos", 3);
   const char* axes[3] = {"x", "y", "z"};
+  const std::pair<const char*, void (*)(benchmark::State&)> factor_kinds[] = {
+      {"factorize", block_factor_benchmark<false>}, {"refactor", block_factor_benchmark<true>}};
   for (long axis = 0; axis < 3; ++axis)
-    for (const auto& [kind, fn] : {std::pair("factorize", block_factor_benchmark<false>),
-                                   std::pair("refactor", block_factor_benchmark<true>)})
+    for (const auto& kind : factor_kinds)
       benchmark::RegisterBenchmark(
-          (std::string("block_axis/") + kind + "/aos/double/m:3/" + axes[axis]).c_str(), fn)
+          (std::string("block_axis/") + kind.first + "/aos/double/m:3/" + axes[axis]).c_str(),
+          kind.second)
           ->Args({axis, 3})
           ->UseManualTime()
           ->MinTime(0.2)
