@@ -70,6 +70,9 @@
 //                          solve_along hands the distributed solve; partitioned,
 //                          mpi::solve_along (or mpi::factorize_along's f.solve) on the grid's
 //                          parts as they lie (vs_local, and vs_batch: time over the batch case).
+//   block_along_left/m3/<axis>/local/<kind>, block_along_left/m3/<axis>/partitioned/<kind>
+//                          the same with LayoutLeft arrays (each entry of a block a field of its
+//                          own, x fastest); vs_local over the LayoutLeft local case.
 // Counters: ns_per_unknown (the field's N^3 unknowns), vs_local (time over the local case of the
 // same kind), and, counted by wrapping MPI's collective calls (the profiling interface, PMPI):
 // words_per_line_rank, the largest number of values one rank sends to other ranks in the data
@@ -626,10 +629,11 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
 }
 
 // Block lines along an axis of a 64^3 grid of m unknowns per point (see the header): where
-// 0 local, 1 batch, 2 partitioned. block_along_seconds: the local and batch cases of each axis and
-// kind.
+// 0 local, 1 batch, 2 partitioned; Layout: the grid's arrays. block_along_seconds: the local and
+// batch cases of each axis, kind and layout (LayoutLeft: the axis + 3).
 std::map<std::pair<int, int>, double> block_along_seconds[2];
 
+template <class Layout>
 void block_along(benchmark::State& state, int axis, kind what, int where) {
   int P = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -642,8 +646,8 @@ void block_along(benchmark::State& state, int axis, kind what, int where) {
   // This rank's share: along the axis (partitioned, batch), or along the next axis (local).
   std::size_t e[3] = {side, side, side};
   e[where == 0 ? (axis + 1) % 3 : axis] = part;
-  using grid5 = Kokkos::View<T*****, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  using grid4 = Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using grid5 = Kokkos::View<T*****, Layout, Kokkos::HostSpace>;
+  using grid4 = Kokkos::View<T****, Layout, Kokkos::HostSpace>;
   const grid5 a("a", e[0], e[1], e[2], M, M), b("b", e[0], e[1], e[2], M, M),
       c("c", e[0], e[1], e[2], M, M);
   const grid4 d("d", e[0], e[1], e[2], M), d0("d0", e[0], e[1], e[2], M);
@@ -729,7 +733,8 @@ void block_along(benchmark::State& state, int axis, kind what, int where) {
     timed(restore, [&] { f.solve(exec, d); });
   }
   const double per_iter = timing.seconds;
-  const auto key = std::make_pair(axis, int(what));
+  const int layout_key = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 3 : 0;
+  const auto key = std::make_pair(axis + layout_key, int(what));
   if (where < 2) block_along_seconds[where][key] = per_iter;
   double words = timing.first_call.exchange / sizeof(T) / double(lines);
   PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -858,25 +863,32 @@ void register_block(int iterations) {
       }
 }
 
-// Each axis: local, batch and partitioned, one-shot then factored.
+// Each axis: local, batch and partitioned, one-shot then factored; then LayoutLeft grids (local
+// and partitioned).
 void register_block_along(int iterations) {
   const char* axes[] = {"x", "y", "z"};
   const char* kinds[] = {"one_shot", "factored"};
   const char* places[] = {"local", "batch", "partitioned"};
-  for (int axis = 0; axis < 3; ++axis)
-    for (int k = 0; k < 2; ++k)
-      for (int where = 0; where < 3; ++where) {
-        const std::string name = std::string("mpi/block_along/m3/") + axes[axis] + "/" +
-                                 places[where] + "/" + kinds[k];
-        const kind what = static_cast<kind>(k);
-        benchmark::RegisterBenchmark(name.c_str(),
-                                     [axis, what, where](benchmark::State& s) {
-                                       block_along(s, axis, what, where);
-                                     })
-            ->UseManualTime()
-            ->Iterations(iterations)
-            ->Unit(benchmark::kMillisecond);
-      }
+  for (int left = 0; left < 2; ++left)
+    for (int axis = 0; axis < 3; ++axis)
+      for (int k = 0; k < 2; ++k)
+        for (int where = 0; where < 3; ++where) {
+          if (left == 1 && where == 1) continue;  // the batch is the LayoutRight grid's
+          const std::string name = std::string(left ? "mpi/block_along_left/m3/"
+                                                    : "mpi/block_along/m3/") +
+                                   axes[axis] + "/" + places[where] + "/" + kinds[k];
+          const kind what = static_cast<kind>(k);
+          benchmark::RegisterBenchmark(name.c_str(),
+                                       [axis, what, where, left](benchmark::State& s) {
+                                         if (left == 1)
+                                           block_along<Kokkos::LayoutLeft>(s, axis, what, where);
+                                         else
+                                           block_along<Kokkos::LayoutRight>(s, axis, what, where);
+                                       })
+              ->UseManualTime()
+              ->Iterations(iterations)
+              ->Unit(benchmark::kMillisecond);
+        }
 }
 
 }  // namespace

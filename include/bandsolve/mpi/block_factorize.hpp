@@ -175,18 +175,28 @@ class block_factorization {
   // lambdas in private member functions.
   template <class DView>
   void solve_here(const ExecutionSpace& exec, const DView& d) const {
-    const state& s = *s_;
-    if (s.p.size == 1) {
-      s.whole->solve(exec, d);
+    if (s_->p.size == 1) {
+      s_->whole->solve(exec, d);
       exec.fence();
       return;
     }
-    const int nrhs =
-        static_cast<int>(detail::block_lines_nrhs<W>(d)) * detail::rhs_parts_v<T, DView>;
-    bandsolve::detail::block_size_dispatch(fn(), static_cast<std::size_t>(s.m), [&](auto bs) {
-      detail::block_factored_solve<decltype(bs)::value>(exec, s, d, nrhs);
+    solve_parts(exec, d, static_cast<int>(detail::block_lines_nrhs<W>(d)));
+  }
+
+  // The solve with several ranks of a d checked and agreed by the caller, nrhs right-hand sides
+  // per system: a View, or the lines of a grid where they lie (block_grid_lines.hpp).
+  template <class DView>
+  void solve_parts(const ExecutionSpace& exec, const DView& d, int nrhs) const {
+    const int parts = nrhs * detail::rhs_parts_v<T, DView>;
+    bandsolve::detail::block_size_dispatch(fn(), m(), [&](auto bs) {
+      detail::block_factored_solve<decltype(bs)::value>(exec, *s_, d, parts);
     });
   }
+
+  // refactor with several ranks of matrices checked and agreed by the caller (the lines of a
+  // grid where they lie, block_grid_lines.hpp): refactor's last step.
+  template <class AView, class BView, class CView>
+  void refactor_parts(const ExecutionSpace& exec, const AView& a, const BView& b, const CView& c);
 
  private:
   static std::string fn() { return "bandsolve::mpi::block_factorization::solve"; }
@@ -292,6 +302,43 @@ void block_factor_reduced(const ExecutionSpace& exec, algo::block_thomas algorit
   reduce_info(s.comm, s.p.nsys, host_codes, reduced_codes, s.info);
 }
 
+// The state of a factorization of the agreed lines p (block size m), before any factoring. Every
+// View allocated where it is built (the factors empty until the local passes size them), never
+// assigned into default-constructed (docs/development.md).
+template <class State>
+State block_state_of(MPI_Comm comm, const partition& p, algo::block_thomas algorithm, int m,
+                     const options& opts) {
+  using T = typename decltype(State::factors)::non_const_value_type;
+  return State{comm,
+               p,
+               block_part_of(p, algorithm),
+               m,
+               decltype(State::factors)("bandsolve::mpi block factors", 0, 0),
+               reduced_router<T, typename State::memory_space>(
+                   comm, p, chosen_scheme(opts, p.nsys, p.size)),
+               std::nullopt,
+               std::nullopt,
+               Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::block_factorization info",
+                                                     p.nsys),
+               algorithm,
+               opts};
+}
+
+// The factorization with several ranks of lines agreed by the caller (p, block size m), their
+// matrices read where they lie (block_grid_lines.hpp).
+template <class T, class ExecutionSpace, class AView, class BView, class CView>
+block_factorization<T, 0, ExecutionSpace> block_factorize_parts(
+    const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas algorithm, const partition& p,
+    int m, const AView& a, const BView& b, const CView& c, const options& opts) {
+  using result = block_factorization<T, 0, ExecutionSpace>;
+  auto s = block_state_of<typename result::state>(comm, p, algorithm, m, opts);
+  bandsolve::detail::block_size_dispatch(
+      block_factorize_fn(), static_cast<std::size_t>(m), [&](auto bs) {
+        block_factor_reduced<decltype(bs)::value>(exec, algorithm, a, b, c, s);
+      });
+  return result(std::move(s));
+}
+
 // The factorization on exec; nsys: the systems of interleaved packs (-1: every slot of b).
 template <class ExecutionSpace, class AView, class BView, class CView>
 block_factorization<typename BView::non_const_value_type,
@@ -304,23 +351,7 @@ partitioned_block_factorize(const ExecutionSpace& exec, MPI_Comm comm,
       block_factorization<T, bandsolve::detail::block_pack_width_v<BView>, ExecutionSpace>;
   bandsolve::detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
   const auto agreed = agree_on_block_factor_arguments(comm, scalar_code<T>(), a, b, c, nsys, opts);
-  // Every View of the state allocated where it is built (the factors empty until the local passes
-  // size them), never assigned into default-constructed (docs/development.md).
-  typename result::state s{
-      comm,
-      agreed.p,
-      block_part_of(agreed.p, algorithm),
-      agreed.m,
-      Kokkos::View<T**, Kokkos::LayoutRight, typename result::state::factor_memory_space>(
-          "bandsolve::mpi block factors", 0, 0),
-      reduced_router<T, typename result::memory_space>(
-          comm, agreed.p, chosen_scheme(opts, agreed.p.nsys, agreed.p.size)),
-      std::nullopt,
-      std::nullopt,
-      Kokkos::View<int*, Kokkos::HostSpace>("bandsolve::mpi::block_factorization info",
-                                            agreed.p.nsys),
-      algorithm,
-      opts};
+  auto s = block_state_of<typename result::state>(comm, agreed.p, algorithm, agreed.m, opts);
   if (s.p.nsys == 0) return result(std::move(s));
   if (s.p.size == 1) {
     s.whole.emplace(bandsolve::factorize(exec, algorithm, a, b, c, s.p.nsys));
@@ -368,8 +399,16 @@ void block_factorization<T, W, ExecutionSpace>::refactor(const ExecutionSpace& e
     Kokkos::deep_copy(s.info, s.whole->info());
     return;
   }
-  bandsolve::detail::block_size_dispatch(fn, m_here, [&](auto bs) {
-    detail::block_factor_reduced<decltype(bs)::value>(exec, s.algorithm, a, b, c, s);
+  refactor_parts(exec, a, b, c);
+}
+
+template <class T, int W, class ExecutionSpace>
+template <class AView, class BView, class CView>
+void block_factorization<T, W, ExecutionSpace>::refactor_parts(const ExecutionSpace& exec,
+                                                               const AView& a, const BView& b,
+                                                               const CView& c) {
+  bandsolve::detail::block_size_dispatch(detail::block_refactor_fn(), m(), [&](auto bs) {
+    detail::block_factor_reduced<decltype(bs)::value>(exec, s_->algorithm, a, b, c, *s_);
   });
 }
 

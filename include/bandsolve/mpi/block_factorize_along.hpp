@@ -11,18 +11,17 @@
 //
 // d (rank R + 1, this rank's part of the grid) gives the grid's extents where a, b and c are all
 // shared (rank-3 Views (n_r, m, m)); its values are not read. Without d the grid comes from the
-// first full array of b, a, c. The lines are copied into a row batch (lines, n_r, m, m) as the
-// one-shot solve copies them and factored with mpi::factorize(block_thomas) (block_factorize.hpp:
-// each rank keeps its parts' factors, the solving ranks the reduced systems'); the batch of
-// coefficients is freed after. A solve copies d into a row batch kept by the factorization
-// (n_r m values per line; for complex d over real blocks twice that, allocated at the first such
-// solve), solves it with the batch factorization (at most 4m words per line per rank) and copies
-// x back: 4 words per scalar unknown more than the batch solve moves. Solves of one factorization
-// and of its copies, which share the kept batch, run one at a time. refactor copies new blocks
-// into temporary row batches as factorize does and refactors the batch factorization in its
-// storage (block_factorization::refactor); copies of a factorization see the new factors. The
-// arguments of factorize, refactor and every solve are checked on every rank and agreed before
-// any exchange. Fences exec.
+// first full array of b, a, c. With several ranks the block partition passes read the lines
+// where they lie in the grid (block_grid_lines.hpp, as the one-shot solve does) and factor them
+// with mpi::factorize(block_thomas)'s passes (block_factorize.hpp: each rank keeps its parts'
+// factors, the solving ranks the reduced systems'); a solve runs the right-hand side's passes on d
+// in place (at most 4m words per line per rank) and refactor writes the new factors into the
+// same storage (block_factorization::refactor), copies of a factorization seeing them. One rank:
+// the lines are copied into a row batch (lines, n_r, m, m) and factored by the single-process
+// block factorization; a solve copies d into a row batch kept by the factorization (for complex
+// d over real blocks twice as large, allocated at the first such solve) and x back, so solves of
+// one such factorization and of its copies run one at a time. The arguments of factorize,
+// refactor and every solve are checked on every rank and agreed before any exchange. Fences exec.
 #include <bandsolve/block/block_thomas_axis.hpp>
 #include <bandsolve/block/block_thomas_axis_factor.hpp>
 #include <bandsolve/core/algo.hpp>
@@ -113,6 +112,11 @@ class block_along_factorization {
       return std::pair<std::size_t, std::size_t>(nsys(), rows());
     });
     if (nsys() == 0) return;
+    if (in_place_) {
+      f_.solve_parts(exec, detail::grid_block_rhs<R>(d, axis_), 1);
+      exec.fence();
+      return;
+    }
     const auto g = detail::along_block_points_of<R>(d, axis_);
     constexpr std::size_t words = sizeof(D) / sizeof(T);  // 2: complex d over real blocks
     const std::size_t values = nsys() * rows() * m() * words;
@@ -160,6 +164,12 @@ class block_along_factorization {
                     rc = static_cast<int>(CView::rank);
       if constexpr ((ra == 3 || ra == R + 2) && (rb == 3 || rb == R + 2) &&
                     (rc == 3 || rc == R + 2)) {
+        if (in_place_) {
+          f_.refactor_parts(exec, detail::grid_block_coefficient<R>(a, axis_),
+                            detail::grid_block_coefficient<R>(b, axis_),
+                            detail::grid_block_coefficient<R>(c, axis_));
+          return;
+        }
         const detail::along_block_points<R> g = points<R>();
         const auto batch = [&](const char* label) {
           return detail::along_block_batch<T, memory_space>(
@@ -209,15 +219,18 @@ class block_along_factorization {
 
   block_along_factorization(batch_factorization f, MPI_Comm comm,
                             std::array<std::size_t, 4> extents, int rank, int axis,
-                            const Kokkos::View<T*, memory_space>& batch)
+                            const Kokkos::View<T*, memory_space>& batch, bool in_place)
       : f_(std::move(f)), comm_(comm), extents_(extents), rank_(rank), axis_(axis),
-        batch_(batch), initialized_(true) {}
+        batch_(batch), in_place_(in_place), initialized_(true) {}
 
   batch_factorization f_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::array<std::size_t, 4> extents_{};
   int rank_ = 0, axis_ = 0;
+  // One rank: the row batch of d that a solve copies into (empty with several ranks, whose
+  // passes read the grid where it lies: in_place_).
   mutable Kokkos::View<T*, memory_space> batch_;
+  bool in_place_ = false;
   bool initialized_ = false;
 };
 
@@ -253,6 +266,17 @@ auto block_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, algo::bloc
   std::array<std::size_t, 4> extents{};
   for (int k = 0; k < R; ++k)
     extents[static_cast<std::size_t>(k)] = bandsolve::detail::extent_at(like, k);
+  if (p.size > 1) {  // the lines read where they lie
+    auto f = block_factorize_parts<T>(exec, comm, alg, p, static_cast<int>(m),
+                                      grid_block_coefficient<R>(a, axis),
+                                      grid_block_coefficient<R>(b, axis),
+                                      grid_block_coefficient<R>(c, axis), opts);
+    exec.fence();
+    return block_along_factorization_access::make<F>(
+        std::move(f), comm, extents, R, axis,
+        Kokkos::View<T*, memory_space>("bandsolve::mpi::block_along_factorization d", 0), true);
+  }
+  // One rank: a row batch of the lines, factored by the single-process block factorization.
   const std::size_t n = bandsolve::detail::extent_at(like, axis);
   const auto g = along_block_points_of<R>(like, axis);
   const auto batch = [&](const char* label) {
@@ -272,7 +296,8 @@ auto block_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, algo::bloc
                          std::string("bandsolve::mpi::block_along_factorization d")),
       p.nsys * n * m);
   exec.fence();
-  return block_along_factorization_access::make<F>(std::move(f), comm, extents, R, axis, kept);
+  return block_along_factorization_access::make<F>(std::move(f), comm, extents, R, axis, kept,
+                                                  false);
 }
 
 }  // namespace detail

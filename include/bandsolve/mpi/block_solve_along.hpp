@@ -19,17 +19,15 @@
 // agreed before any exchange, so bad arguments on one rank make every rank throw the same
 // std::invalid_argument. The call fences exec. One rank: the single-process solve_along.
 //
-// How: each rank copies its part of the lines into a row batch (each line's block rows
-// together: View<T****, LayoutRight>(lines, n_r, m, m) for a, b, c, shared blocks copied to every
-// line, and (lines, n_r, m) for d), solves it with mpi::solve(block_thomas) (block_solve.hpp: the
-// local passes on exec, the reduced systems exchanged) and copies x back into d. The copies move
-// 2 (3m + 1) words per scalar unknown more than the batch solve reads (shared blocks too), in
-// arrays allocated for the call; a row batch, whose blocks the local passes read in whole cache
-// lines, solves 3-5x faster than a column one. See docs/distributed.md, "Block lines along an
-// axis".
+// How: the block partition passes of mpi::solve(block_thomas) (block_solve.hpp: the local passes
+// on exec, the reduced systems exchanged) read the lines where they lie in the grid, through
+// block_grid_lines.hpp's accessors (shared blocks with a line stride of 0): nothing is copied.
+// See docs/distributed.md, "Block lines along an axis". The copies below (a row batch of the
+// lines) serve the factorization of one rank (block_factorize_along.hpp).
 #include <bandsolve/block/block_thomas_axis.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/view_extents.hpp>
+#include <bandsolve/mpi/block_grid_lines.hpp>
 #include <bandsolve/mpi/block_solve.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
 #include <bandsolve/mpi/datatype.hpp>
@@ -198,8 +196,6 @@ void solve_along(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas a
                  const AView& a, const BView& b, const CView& c, const DView& d,
                  const InfoView& info, const options& opts = {}) {
   using T = typename BView::non_const_value_type;
-  using D = typename DView::non_const_value_type;
-  using memory_space = typename ExecutionSpace::memory_space;
   constexpr int R = static_cast<int>(DView::rank) - 1;
   bandsolve::detail::block_axis_static_checks<ExecutionSpace, true, DView, AView, BView, CView>();
   bandsolve::detail::block_axis_info_static_checks<ExecutionSpace, InfoView>();
@@ -212,26 +208,15 @@ void solve_along(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas a
     exec.fence();
     return;
   }
-  const auto g = detail::along_block_points_of<R>(d, axis);
-  const std::size_t n = bandsolve::detail::extent_at(d, axis), m = d.extent(R);
-  const auto batch = [&](const char* label) {
-    return detail::along_block_batch<T, memory_space>(
-        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label)), p.nsys, n, m,
-        m);
-  };
-  const auto pa = batch("bandsolve::mpi::solve_along(block_thomas) a");
-  const auto pb = batch("bandsolve::mpi::solve_along(block_thomas) b");
-  const auto pc = batch("bandsolve::mpi::solve_along(block_thomas) c");
-  const detail::along_block_rhs<D, memory_space> pd(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
-                         std::string("bandsolve::mpi::solve_along(block_thomas) d")),
-      p.nsys, n, m);
-  detail::pack_along_blocks<R>(exec, pa, a, g);
-  detail::pack_along_blocks<R>(exec, pb, b, g);
-  detail::pack_along_blocks<R>(exec, pc, c, g);
-  detail::move_along_rhs<true, R>(exec, pd, d, g);
-  bandsolve::mpi::solve(exec, comm, algorithm, pa, pb, pc, pd, info, opts);
-  detail::move_along_rhs<false, R>(exec, pd, d, g);
+  const auto la = detail::grid_block_coefficient<R>(a, axis);
+  const auto lb = detail::grid_block_coefficient<R>(b, axis);
+  const auto lc = detail::grid_block_coefficient<R>(c, axis);
+  const auto ld = detail::grid_block_rhs<R>(d, axis);
+  bandsolve::detail::block_size_dispatch(fn, d.extent(R), [&](auto bs) {
+    detail::block_solve_reduced<decltype(bs)::value>(exec, comm, algorithm, p,
+                                                     detail::rhs_parts_v<T, DView>, opts, la, lb,
+                                                     lc, ld, info);
+  });
   exec.fence();
 }
 

@@ -1,0 +1,110 @@
+#pragma once
+// The block lines along one axis of a grid, read where they lie: an accessor that the block
+// partition passes (block_partition_kernel.hpp) take in place of a batch View, so that the
+// distributed block solves along an axis copy nothing.
+//
+// grid_block_lines<T, 4> addresses block (r, c) of block row i of line s as a(s, i, r, c) of a
+// row batch would, grid_block_lines<T, 3> component r of a vector as d(s, i, r). The lines are
+// numbered as solve_along numbers them (the batch axes in axis order, the last fastest); block
+// row i is grid index i along the axis. Batch axes whose strides chain (the faster one's extent
+// times its stride is the slower one's stride, as in LayoutRight grids along the first or last
+// axis) merge into one level, so that a line's offset takes at most one division per level left.
+// A rank-3 coefficient View (n_r, m, m) shared by every line reads with a line stride of 0.
+#include <bandsolve/core/config.hpp>
+#include <bandsolve/core/view_extents.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace bandsolve::mpi::detail {
+
+template <class T, int Rank>
+struct grid_block_lines {
+  static_assert(Rank == 3 || Rank == 4, "grid_block_lines: vectors (3) or blocks (4)");
+  // What the passes ask of a View.
+  using value_type = T;
+  using non_const_value_type = std::remove_const_t<T>;
+  using reference_type = T&;
+  using array_layout = Kokkos::LayoutStride;
+  static constexpr int rank = Rank;
+
+  T* base = nullptr;
+  // Line s starts at sum over levels k of digit_k(s) * line_stride[k], the digits of s in the
+  // mixed radix line_extent (level 0 fastest; the slowest level takes the rest of s).
+  index_t line_extent[3] = {1, 1, 1};
+  index_t line_stride[3] = {0, 0, 0};
+  int levels = 1;
+  index_t row_stride = 0;
+  index_t entry_stride[2] = {0, 0};  // the block's row and column (a vector's component)
+
+  KOKKOS_INLINE_FUNCTION index_t line_offset(index_t s) const {
+    index_t offset = 0;
+    for (int k = 0; k < levels - 1; ++k) {
+      offset += (s % line_extent[k]) * line_stride[k];
+      s /= line_extent[k];
+    }
+    return offset + s * line_stride[levels - 1];
+  }
+  KOKKOS_INLINE_FUNCTION T& operator()(index_t s, index_t i, index_t r, index_t c = 0) const {
+    return base[line_offset(s) + i * row_stride + r * entry_stride[0] + c * entry_stride[1]];
+  }
+  // Strides of the entry axes (2: the block's row or vector's component, 3: the block's column),
+  // as block_partition_kernel.hpp reads them; 1: the block rows.
+  KOKKOS_INLINE_FUNCTION index_t stride(int k) const {
+    return k == 1 ? row_stride : k == 2 ? entry_stride[0] : k == 3 ? entry_stride[1] : 0;
+  }
+};
+
+// The lines along `axis` of a grid of R axes with the given extents, from v (R grid axes, then
+// the block's row and column, or a vector's component): the batch axes from the fastest-numbered
+// to the slowest, chained strides merged, axes of extent 1 left out.
+template <int Rank, int R, class View>
+grid_block_lines<typename View::value_type, Rank> grid_lines_of(const View& v, int axis) {
+  grid_block_lines<typename View::value_type, Rank> g;
+  g.base = v.data();
+  g.row_stride = static_cast<index_t>(bandsolve::detail::stride_at(v, axis));
+  g.entry_stride[0] = static_cast<index_t>(bandsolve::detail::stride_at(v, R));
+  if constexpr (Rank == 4)
+    g.entry_stride[1] = static_cast<index_t>(bandsolve::detail::stride_at(v, R + 1));
+  int level = -1;
+  for (int k = R - 1; k >= 0; --k) {
+    if (k == axis) continue;
+    const auto extent = static_cast<index_t>(bandsolve::detail::extent_at(v, k));
+    const auto stride = static_cast<index_t>(bandsolve::detail::stride_at(v, k));
+    if (extent == 1) continue;
+    if (level >= 0 && g.line_stride[level] * g.line_extent[level] == stride) {
+      g.line_extent[level] *= extent;
+    } else {
+      ++level;
+      g.line_extent[level] = extent;
+      g.line_stride[level] = stride;
+    }
+  }
+  g.levels = level < 0 ? 1 : level + 1;
+  return g;
+}
+
+// A coefficient of the block lines along `axis` of a grid of R axes: a full array (rank R + 2)
+// or a rank-3 View (n_r, m, m) shared by every line.
+template <int R, class View>
+grid_block_lines<typename View::value_type, 4> grid_block_coefficient(const View& v, int axis) {
+  if constexpr (static_cast<int>(View::rank) == 3) {
+    grid_block_lines<typename View::value_type, 4> g;
+    g.base = v.data();
+    g.row_stride = static_cast<index_t>(bandsolve::detail::stride_at(v, 0));
+    g.entry_stride[0] = static_cast<index_t>(bandsolve::detail::stride_at(v, 1));
+    g.entry_stride[1] = static_cast<index_t>(bandsolve::detail::stride_at(v, 2));
+    return g;
+  } else {
+    return grid_lines_of<4, R>(v, axis);
+  }
+}
+
+// The right-hand sides (rank R + 1: the grid, then the m unknowns of a point).
+template <int R, class View>
+grid_block_lines<typename View::value_type, 3> grid_block_rhs(const View& d, int axis) {
+  return grid_lines_of<3, R>(d, axis);
+}
+
+}  // namespace bandsolve::mpi::detail
