@@ -9,12 +9,15 @@
 // row i is grid index i along the axis. Batch axes whose strides chain (the faster one's extent
 // times its stride is the slower one's stride, as in LayoutRight grids along the first or last
 // axis) merge into one level, so that a line's offset takes at most one division per level left.
-// A rank-3 coefficient View (n_r, m, m) shared by every line reads with a line stride of 0.
+// A rank-3 coefficient View (n_r, m, m) shared by every line reads with a line stride of 0. The
+// passes read each group of lines through grid_block_group, whose line starts are found once.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/view_extents.hpp>
+#include <bandsolve/mpi/block_partition_kernel.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace bandsolve::mpi::detail {
@@ -55,6 +58,44 @@ struct grid_block_lines {
     return k == 1 ? row_stride : k == 2 ? entry_stride[0] : k == 3 ? entry_stride[1] : 0;
   }
 };
+
+// The lines of one group of L systems (block_partition_kernel.hpp's block_lane_group: lines s0
+// .. s0 + L - 1, the lanes past the batch reading line s0), their starts found once for the
+// group's passes.
+template <class T, int Rank, int L>
+struct grid_block_group {
+  using value_type = T;
+  using non_const_value_type = std::remove_const_t<T>;
+  using reference_type = T&;
+  using array_layout = Kokkos::LayoutStride;
+  static constexpr int rank = Rank;
+
+  T* base = nullptr;
+  index_t s0 = 0;
+  index_t line[static_cast<std::size_t>(L)] = {};
+  index_t row_stride = 0;
+  index_t entry_stride[2] = {0, 0};
+
+  KOKKOS_INLINE_FUNCTION T& operator()(index_t s, index_t i, index_t r, index_t c = 0) const {
+    return base[line[s - s0] + i * row_stride + r * entry_stride[0] + c * entry_stride[1]];
+  }
+  KOKKOS_INLINE_FUNCTION index_t stride(int k) const {
+    return k == 1 ? row_stride : k == 2 ? entry_stride[0] : k == 3 ? entry_stride[1] : 0;
+  }
+};
+
+template <int L, class T, int Rank>
+KOKKOS_INLINE_FUNCTION grid_block_group<T, Rank, L> lines_of_group(
+    const grid_block_lines<T, Rank>& v, const block_lane_group& g) {
+  grid_block_group<T, Rank, L> out;
+  out.base = v.base;
+  out.s0 = g.s0;
+  for (int l = 0; l < L; ++l) out.line[l] = v.line_offset(g.system(l));
+  out.row_stride = v.row_stride;
+  out.entry_stride[0] = v.entry_stride[0];
+  out.entry_stride[1] = v.entry_stride[1];
+  return out;
+}
 
 // The lines along `axis` of a grid of R axes with the given extents, from v (R grid axes, then
 // the block's row and column, or a vector's component): the batch axes from the fastest-numbered

@@ -2,7 +2,8 @@
 // The local passes of the partitioned block Thomas algorithm: the scalar partition method
 // (partition_kernel.hpp) with m x m blocks, a group of systems per work item, one SIMD lane each
 // (a cache line of T on the host backends, one system per thread on the device backend; Views
-// read and written through block_at: rank-4 Views or interleaved packs).
+// read and written through block_at: rank-4 Views, interleaved packs, or the lines of a grid where
+// they lie, block_grid_lines.hpp).
 //
 // A rank holds block rows 0 .. n-1 of a line (global rows offset .. offset+n-1); x_{-1} and x_n
 // belong to the neighbouring ranks. Row i reads A_i x_{i-1} + B_i x_i + C_i x_{i+1} = d_i.
@@ -91,6 +92,13 @@ struct block_lane_group {
   index_t first = 0;
   KOKKOS_INLINE_FUNCTION index_t system(int l) const { return s0 + (l < nl ? l : 0); }
 };
+
+// A View as the passes of one group of systems read it: as it is. The lines of a grid read where
+// they lie (block_grid_lines.hpp) overload this to find the group's L line starts once.
+template <int L, class View>
+KOKKOS_INLINE_FUNCTION const View& lines_of_group(const View& v, const block_lane_group&) {
+  return v;
+}
 
 // Lanes of the local passes on ExecutionSpace: a cache line of T on the host backends (the
 // lane loops below vectorize), one system per thread on the device backend.
@@ -464,13 +472,16 @@ void block_reduce_parts(const ExecutionSpace& exec, const AView& a, const BView&
       exec, "bandsolve::mpi::solve(block_thomas, reduce)", first, count,
       KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
         const block_reduced_out<T> out{red.data(), part.reduced_rows() * RW, RW};
-        const block_rhs_alongside<DView> rhs{d, g, nrhs, part.pivoting};
+        const auto& gd = lines_of_group<L>(d, g);
+        const block_rhs_alongside<std::decay_t<decltype(gd)>> rhs{gd, g, nrhs, part.pivoting};
         int info[lane_count];
-        block_factor_system<M, L, false>(a, b, c, g, part, &work(w, 0), out, rhs, info);
+        block_factor_system<M, L, false>(lines_of_group<L>(a, g), lines_of_group<L>(b, g),
+                                         lines_of_group<L>(c, g), g, part, &work(w, 0), out, rhs,
+                                         info);
         for (int l = 0; l < g.nl; ++l) codes(g.s0 + l) = info[l];
         for (int k = 0; k < nrhs; ++k)
           block_rhs_backward<M, L, block_kept_row_words<M, false>>(
-              d, g, k, part, &work(w, 0),
+              gd, g, k, part, &work(w, 0),
               block_reduced_out<T>{out.base + 2 * M * M + k * M, out.per_system, RW});
       });
 }
@@ -491,7 +502,8 @@ void block_factor_parts(const ExecutionSpace& exec, const AView& a, const BView&
       KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
         int info[lane_count];
         block_factor_system<M, L, true>(
-            a, b, c, g, part, &work(w, 0),
+            lines_of_group<L>(a, g), lines_of_group<L>(b, g), lines_of_group<L>(c, g), g, part,
+            &work(w, 0),
             block_reduced_out<T>{red.data(), part.reduced_rows() * CW, CW}, block_no_rhs{}, info);
         for (int l = 0; l < g.nl; ++l) codes(g.s0 + l) = info[l];
       });
@@ -510,14 +522,15 @@ void block_rhs_parts(const ExecutionSpace& exec, const DView& d, int nrhs, const
       KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
         const auto* const f = &work(w, 0);
         const index_t per_system = part.reduced_rows() * nrhs * M;
+        const auto& gd = lines_of_group<L>(d, g);
         for (int k = 0; k < nrhs; ++k) {
           for (index_t i = 0; i < part.n; ++i) {
             const auto* const row = f + i * FW * L;
-            block_rhs_forward_row<M, L>(d, g, i, k, row + 2 * MM * L, row + 3 * MM * L,
+            block_rhs_forward_row<M, L>(gd, g, i, k, row + 2 * MM * L, row + 3 * MM * L,
                                         row + (3 * MM + M) * L, part.pivoting);
           }
           block_rhs_backward<M, L, FW>(
-              d, g, k, part, f, block_reduced_out<T>{red.data() + k * M, per_system, nrhs * M});
+              gd, g, k, part, f, block_reduced_out<T>{red.data() + k * M, per_system, nrhs * M});
         }
       });
 }
@@ -532,7 +545,7 @@ void block_finish_parts(const ExecutionSpace& exec, const DView& d, int nrhs, co
   for_each_block_group<L>(exec, "bandsolve::mpi::solve(block_thomas, finish)", first, count,
                           KOKKOS_LAMBDA(const index_t w, const block_lane_group& g) {
                             block_finish_system<M, L, block_kept_row_words<M, Factored>>(
-                                d, &work(w, 0), iface, g, nrhs, part);
+                                lines_of_group<L>(d, g), &work(w, 0), iface, g, nrhs, part);
                           });
 }
 
