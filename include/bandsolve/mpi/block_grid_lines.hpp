@@ -22,10 +22,10 @@
 
 namespace bandsolve::mpi::detail {
 
+// What the passes ask of a View, and where an entry lies from its line's start.
 template <class T, int Rank>
-struct grid_block_lines {
-  static_assert(Rank == 3 || Rank == 4, "grid_block_lines: vectors (3) or blocks (4)");
-  // What the passes ask of a View.
+struct grid_entries {
+  static_assert(Rank == 3 || Rank == 4, "grid_entries: vectors (3) or blocks (4)");
   using value_type = T;
   using non_const_value_type = std::remove_const_t<T>;
   using reference_type = T&;
@@ -33,13 +33,26 @@ struct grid_block_lines {
   static constexpr int rank = Rank;
 
   T* base = nullptr;
+  index_t row_stride = 0;
+  index_t entry_stride[2] = {0, 0};  // the block's row and column (a vector's component)
+
+  KOKKOS_INLINE_FUNCTION T& at(index_t start, index_t i, index_t r, index_t c) const {
+    return base[start + i * row_stride + r * entry_stride[0] + c * entry_stride[1]];
+  }
+  // Strides of the entry axes (2: the block's row or vector's component, 3: the block's column),
+  // as block_partition_kernel.hpp reads them; 1: the block rows.
+  KOKKOS_INLINE_FUNCTION index_t stride(int k) const {
+    return k == 1 ? row_stride : k == 2 ? entry_stride[0] : k == 3 ? entry_stride[1] : 0;
+  }
+};
+
+template <class T, int Rank>
+struct grid_block_lines : grid_entries<T, Rank> {
   // Line s starts at sum over levels k of digit_k(s) * line_stride[k], the digits of s in the
   // mixed radix line_extent (level 0 fastest; the slowest level takes the rest of s).
   index_t line_extent[3] = {1, 1, 1};
   index_t line_stride[3] = {0, 0, 0};
   int levels = 1;
-  index_t row_stride = 0;
-  index_t entry_stride[2] = {0, 0};  // the block's row and column (a vector's component)
 
   KOKKOS_INLINE_FUNCTION index_t line_offset(index_t s) const {
     index_t offset = 0;
@@ -50,12 +63,7 @@ struct grid_block_lines {
     return offset + s * line_stride[levels - 1];
   }
   KOKKOS_INLINE_FUNCTION T& operator()(index_t s, index_t i, index_t r, index_t c = 0) const {
-    return base[line_offset(s) + i * row_stride + r * entry_stride[0] + c * entry_stride[1]];
-  }
-  // Strides of the entry axes (2: the block's row or vector's component, 3: the block's column),
-  // as block_partition_kernel.hpp reads them; 1: the block rows.
-  KOKKOS_INLINE_FUNCTION index_t stride(int k) const {
-    return k == 1 ? row_stride : k == 2 ? entry_stride[0] : k == 3 ? entry_stride[1] : 0;
+    return this->at(line_offset(s), i, r, c);
   }
 };
 
@@ -63,24 +71,12 @@ struct grid_block_lines {
 // .. s0 + L - 1, the lanes past the batch reading line s0), their starts found once for the
 // group's passes.
 template <class T, int Rank, int L>
-struct grid_block_group {
-  using value_type = T;
-  using non_const_value_type = std::remove_const_t<T>;
-  using reference_type = T&;
-  using array_layout = Kokkos::LayoutStride;
-  static constexpr int rank = Rank;
-
-  T* base = nullptr;
+struct grid_block_group : grid_entries<T, Rank> {
   index_t s0 = 0;
   index_t line[static_cast<std::size_t>(L)] = {};
-  index_t row_stride = 0;
-  index_t entry_stride[2] = {0, 0};
 
   KOKKOS_INLINE_FUNCTION T& operator()(index_t s, index_t i, index_t r, index_t c = 0) const {
-    return base[line[s - s0] + i * row_stride + r * entry_stride[0] + c * entry_stride[1]];
-  }
-  KOKKOS_INLINE_FUNCTION index_t stride(int k) const {
-    return k == 1 ? row_stride : k == 2 ? entry_stride[0] : k == 3 ? entry_stride[1] : 0;
+    return this->at(line[s - s0], i, r, c);
   }
 };
 
@@ -88,12 +84,9 @@ template <int L, class T, int Rank>
 KOKKOS_INLINE_FUNCTION grid_block_group<T, Rank, L> lines_of_group(
     const grid_block_lines<T, Rank>& v, const block_lane_group& g) {
   grid_block_group<T, Rank, L> out;
-  out.base = v.base;
+  static_cast<grid_entries<T, Rank>&>(out) = v;
   out.s0 = g.s0;
   for (int l = 0; l < L; ++l) out.line[l] = v.line_offset(g.system(l));
-  out.row_stride = v.row_stride;
-  out.entry_stride[0] = v.entry_stride[0];
-  out.entry_stride[1] = v.entry_stride[1];
   return out;
 }
 
