@@ -16,7 +16,9 @@
 // with mpi::factorize(block_thomas)'s passes (block_factorize.hpp: each rank keeps its parts'
 // factors, the solving ranks the reduced systems'); a solve runs the right-hand side's passes on d
 // in place (at most 4m words per line per rank) and refactor writes the new factors into the
-// same storage (block_factorization::refactor), copies of a factorization seeing them. One rank:
+// same storage (block_factorization::refactor), copies of a factorization seeing them. The lines
+// are numbered in the order of the factored grid's memory where every rank proposes the same
+// (line_order.hpp); info() gives the codes in solve_along's numbering. One rank:
 // the lines are copied into a row batch (lines, n_r, m, m) and factored by the single-process
 // block factorization; a solve copies d into a row batch kept by the factorization (for complex
 // d over real blocks twice as large, allocated at the first such solve) and x back, so solves of
@@ -28,8 +30,10 @@
 #include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis_factorization.hpp>
 #include <bandsolve/mpi/block_factorize.hpp>
+#include <bandsolve/mpi/block_grid_lines.hpp>
 #include <bandsolve/mpi/block_solve_along.hpp>
 #include <bandsolve/mpi/collective_checks.hpp>
+#include <bandsolve/mpi/line_order.hpp>
 #include <bandsolve/mpi/options.hpp>
 
 #include <mpi.h>
@@ -37,6 +41,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -74,7 +79,9 @@ class block_along_factorization {
   int axis() const { return axis_; }
   MPI_Comm comm() const { return comm_; }
   // Per-line info codes, the same on every rank (solve_along's numbering).
-  Kokkos::View<const int*, Kokkos::HostSpace> info() const { return f_.info(); }
+  Kokkos::View<const int*, Kokkos::HostSpace> info() const {
+    return renumber_ ? Kokkos::View<const int*, Kokkos::HostSpace>(info_) : f_.info();
+  }
 
   // Collective over comm. d: this rank's part of the factored grid (its extents and m), any
   // layout, of type T or Kokkos::complex<T> for real T (the same on every rank). Fences exec.
@@ -113,7 +120,7 @@ class block_along_factorization {
     });
     if (nsys() == 0) return;
     if (in_place_) {
-      f_.solve_parts(exec, detail::grid_block_rhs<R>(d, axis_), 1);
+      f_.solve_parts(exec, detail::grid_block_rhs<R>(d, axis_, order_), 1);
       exec.fence();
       return;
     }
@@ -165,9 +172,10 @@ class block_along_factorization {
       if constexpr ((ra == 3 || ra == R + 2) && (rb == 3 || rb == R + 2) &&
                     (rc == 3 || rc == R + 2)) {
         if (in_place_) {
-          f_.refactor_parts(exec, detail::grid_block_coefficient<R>(a, axis_),
-                            detail::grid_block_coefficient<R>(b, axis_),
-                            detail::grid_block_coefficient<R>(c, axis_));
+          f_.refactor_parts(exec, detail::grid_block_coefficient<R>(a, axis_, order_),
+                            detail::grid_block_coefficient<R>(b, axis_, order_),
+                            detail::grid_block_coefficient<R>(c, axis_, order_));
+          renumber_info();
           return;
         }
         const detail::along_block_points<R> g = points<R>();
@@ -217,11 +225,28 @@ class block_along_factorization {
 
   friend struct detail::block_along_factorization_access;
 
+  // in_place: several ranks, the lines numbered in order (renumber: from that order to
+  // solve_along's numbering, where they differ).
   block_along_factorization(batch_factorization f, MPI_Comm comm,
                             std::array<std::size_t, 4> extents, int rank, int axis,
-                            const Kokkos::View<T*, memory_space>& batch, bool in_place)
+                            const Kokkos::View<T*, memory_space>& batch, bool in_place,
+                            detail::line_order order,
+                            std::optional<detail::line_renumbering> renumber)
       : f_(std::move(f)), comm_(comm), extents_(extents), rank_(rank), axis_(axis),
-        batch_(batch), in_place_(in_place), initialized_(true) {}
+        batch_(batch), in_place_(in_place), order_(order), renumber_(renumber),
+        info_("bandsolve::mpi::block_along_factorization info", renumber ? f_.nsys() : 0),
+        initialized_(true) {
+    renumber_info();
+  }
+
+  // The batch factorization's codes (in the lines' order) into info_ in solve_along's numbering
+  // (lines numbered otherwise only).
+  void renumber_info() {
+    if (!renumber_) return;
+    const auto codes = f_.info();
+    for (std::size_t j = 0; j < codes.extent(0); ++j)
+      info_((*renumber_)(static_cast<index_t>(j))) = codes(j);
+  }
 
   batch_factorization f_;
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -231,6 +256,9 @@ class block_along_factorization {
   // passes read the grid where it lies: in_place_).
   mutable Kokkos::View<T*, memory_space> batch_;
   bool in_place_ = false;
+  detail::line_order order_;
+  std::optional<detail::line_renumbering> renumber_;
+  Kokkos::View<int*, Kokkos::HostSpace> info_;  // with renumber_: info() in caller order
   bool initialized_ = false;
 };
 
@@ -267,14 +295,18 @@ auto block_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, algo::bloc
   for (int k = 0; k < R; ++k)
     extents[static_cast<std::size_t>(k)] = bandsolve::detail::extent_at(like, k);
   if (p.size > 1) {  // the lines read where they lie
+    const line_order order = line_order::from_code(p.line_order);
     auto f = block_factorize_parts<T>(exec, comm, alg, p, static_cast<int>(m),
-                                      grid_block_coefficient<R>(a, axis),
-                                      grid_block_coefficient<R>(b, axis),
-                                      grid_block_coefficient<R>(c, axis), opts);
+                                      grid_block_coefficient<R>(a, axis, order),
+                                      grid_block_coefficient<R>(b, axis, order),
+                                      grid_block_coefficient<R>(c, axis, order), opts);
     exec.fence();
+    std::optional<line_renumbering> renumber;
+    if (!order.natural()) renumber.emplace(axis, grid_of(like), order);
     return block_along_factorization_access::make<F>(
         std::move(f), comm, extents, R, axis,
-        Kokkos::View<T*, memory_space>("bandsolve::mpi::block_along_factorization d", 0), true);
+        Kokkos::View<T*, memory_space>("bandsolve::mpi::block_along_factorization d", 0), true,
+        order, renumber);
   }
   // One rank: a row batch of the lines, factored by the single-process block factorization.
   const std::size_t n = bandsolve::detail::extent_at(like, axis);
@@ -297,7 +329,7 @@ auto block_factorize_along(const ExecutionSpace& exec, MPI_Comm comm, algo::bloc
       p.nsys * n * m);
   exec.fence();
   return block_along_factorization_access::make<F>(std::move(f), comm, extents, R, axis, kept,
-                                                  false);
+                                                  false, line_order{}, std::nullopt);
 }
 
 }  // namespace detail

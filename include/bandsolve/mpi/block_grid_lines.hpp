@@ -5,15 +5,17 @@
 //
 // grid_block_lines<T, 4> addresses block (r, c) of block row i of line s as a(s, i, r, c) of a
 // row batch would, grid_block_lines<T, 3> component r of a vector as d(s, i, r). The lines are
-// numbered as solve_along numbers them (the batch axes in axis order, the last fastest); block
-// row i is grid index i along the axis. Batch axes whose strides chain (the faster one's extent
-// times its stride is the slower one's stride, as in LayoutRight grids along the first or last
-// axis) merge into one level, so that a line's offset takes at most one division per level left.
-// A rank-3 coefficient View (n_r, m, m) shared by every line reads with a line stride of 0. The
-// passes read each group of lines through grid_block_group, whose line starts are found once.
+// numbered in an order every rank agrees on (line_order.hpp: the batch axes by stride, so that
+// neighbouring lines lie side by side where the grid allows); block row i is grid index i along
+// the axis. Batch axes whose strides chain (the faster one's extent times its stride is the
+// slower one's stride, as in LayoutRight grids along the first or last axis) merge into one
+// level, so that a line's offset takes at most one division per level left. A rank-3 coefficient
+// View (n_r, m, m) shared by every line reads with a line stride of 0. The passes read each group
+// of lines through grid_block_group, whose line starts are found once.
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/mpi/block_partition_kernel.hpp>
+#include <bandsolve/mpi/line_order.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -90,11 +92,13 @@ KOKKOS_INLINE_FUNCTION grid_block_group<T, Rank, L> lines_of_group(
   return out;
 }
 
-// The lines along `axis` of a grid of R axes with the given extents, from v (R grid axes, then
-// the block's row and column, or a vector's component): the batch axes from the fastest-numbered
-// to the slowest, chained strides merged, axes of extent 1 left out.
+// The lines along `axis` of a grid of R axes, from v (R grid axes, then the block's row and
+// column, or a vector's component), numbered in order o (line_order.hpp: the batch axes of the
+// permuted grid, the last fastest): the batch axes from the fastest-numbered to the slowest,
+// chained strides merged, axes of extent 1 left out.
 template <int Rank, int R, class View>
-grid_block_lines<typename View::value_type, Rank> grid_lines_of(const View& v, int axis) {
+grid_block_lines<typename View::value_type, Rank> grid_lines_of(const View& v, int axis,
+                                                                const line_order& o) {
   grid_block_lines<typename View::value_type, Rank> g;
   g.base = v.data();
   g.row_stride = static_cast<index_t>(bandsolve::detail::stride_at(v, axis));
@@ -104,8 +108,9 @@ grid_block_lines<typename View::value_type, Rank> grid_lines_of(const View& v, i
   int level = -1;
   for (int k = R - 1; k >= 0; --k) {
     if (k == axis) continue;
-    const auto extent = static_cast<index_t>(bandsolve::detail::extent_at(v, k));
-    const auto stride = static_cast<index_t>(bandsolve::detail::stride_at(v, k));
+    const int q = o.axes[k];  // the grid's axis at position k
+    const auto extent = static_cast<index_t>(bandsolve::detail::extent_at(v, q));
+    const auto stride = static_cast<index_t>(bandsolve::detail::stride_at(v, q));
     if (extent == 1) continue;
     if (level >= 0 && g.line_stride[level] * g.line_extent[level] == stride) {
       g.line_extent[level] *= extent;
@@ -122,7 +127,8 @@ grid_block_lines<typename View::value_type, Rank> grid_lines_of(const View& v, i
 // A coefficient of the block lines along `axis` of a grid of R axes: a full array (rank R + 2)
 // or a rank-3 View (n_r, m, m) shared by every line.
 template <int R, class View>
-grid_block_lines<typename View::value_type, 4> grid_block_coefficient(const View& v, int axis) {
+grid_block_lines<typename View::value_type, 4> grid_block_coefficient(const View& v, int axis,
+                                                                      const line_order& o) {
   if constexpr (static_cast<int>(View::rank) == 3) {
     grid_block_lines<typename View::value_type, 4> g;
     g.base = v.data();
@@ -131,14 +137,27 @@ grid_block_lines<typename View::value_type, 4> grid_block_coefficient(const View
     g.entry_stride[1] = static_cast<index_t>(bandsolve::detail::stride_at(v, 2));
     return g;
   } else {
-    return grid_lines_of<4, R>(v, axis);
+    return grid_lines_of<4, R>(v, axis, o);
   }
 }
 
 // The right-hand sides (rank R + 1: the grid, then the m unknowns of a point).
 template <int R, class View>
-grid_block_lines<typename View::value_type, 3> grid_block_rhs(const View& d, int axis) {
-  return grid_lines_of<3, R>(d, axis);
+grid_block_lines<typename View::value_type, 3> grid_block_rhs(const View& d, int axis,
+                                                              const line_order& o) {
+  return grid_lines_of<3, R>(d, axis, o);
+}
+
+// The grid of d (rank R + 1): its first component, a View of rank R whose extents and strides
+// are the grid's (what line_order.hpp reads).
+template <class View>
+auto grid_of(const View& d) {
+  constexpr int R = static_cast<int>(View::rank) - 1;
+  static_assert(R >= 2 && R <= 4, "grid_of: a 2-D to 4-D grid of vectors");
+  const auto all = Kokkos::ALL;
+  if constexpr (R == 2) return Kokkos::subview(d, all, all, 0);
+  else if constexpr (R == 3) return Kokkos::subview(d, all, all, all, 0);
+  else return Kokkos::subview(d, all, all, all, all, 0);
 }
 
 }  // namespace bandsolve::mpi::detail

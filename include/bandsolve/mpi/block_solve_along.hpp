@@ -22,6 +22,9 @@
 // How: the block partition passes of mpi::solve(block_thomas) (block_solve.hpp: the local passes
 // on exec, the reduced systems exchanged) read the lines where they lie in the grid, through
 // block_grid_lines.hpp's accessors (shared blocks with a line stride of 0): nothing is copied.
+// The lines are numbered among the ranks in the order of d's memory where every rank proposes
+// the same (line_order.hpp), so that a work item's lines lie side by side; info is put back into
+// solve_along's numbering.
 // See docs/distributed.md, "Block lines along an axis". The copies below (a row batch of the
 // lines) serve the factorization of one rank (block_factorize_along.hpp).
 #include <bandsolve/block/block_thomas_axis.hpp>
@@ -149,7 +152,8 @@ along_block_points<R> along_block_points_of(const DView& d, int axis) {
   return g;
 }
 
-// The axis and d's grid extents (that of the axis itself as 0) for the collective checks.
+// The axis, d's grid extents (that of the axis itself as 0) and the line order d's memory proposes
+// (line_order.hpp) for the collective checks.
 template <class DView>
 along_shape block_along_shape(const DView& d, int axis) {
   constexpr int R = static_cast<int>(DView::rank) - 1;
@@ -158,6 +162,7 @@ along_shape block_along_shape(const DView& d, int axis) {
   for (int k = 0; k < R; ++k)
     shape.extent[k] =
         k == axis ? 0 : static_cast<long long>(bandsolve::detail::extent_at(d, k));
+  shape.line_order = memory_order(axis, grid_of(d)).code();
   return shape;
 }
 
@@ -208,16 +213,18 @@ void solve_along(const ExecutionSpace& exec, MPI_Comm comm, algo::block_thomas a
     exec.fence();
     return;
   }
-  const auto la = detail::grid_block_coefficient<R>(a, axis);
-  const auto lb = detail::grid_block_coefficient<R>(b, axis);
-  const auto lc = detail::grid_block_coefficient<R>(c, axis);
-  const auto ld = detail::grid_block_rhs<R>(d, axis);
-  bandsolve::detail::block_size_dispatch(fn, d.extent(R), [&](auto bs) {
-    detail::block_solve_reduced<decltype(bs)::value>(exec, comm, algorithm, p,
-                                                     detail::rhs_parts_v<T, DView>, opts, la, lb,
-                                                     lc, ld, info);
+  const detail::line_order order = detail::line_order::from_code(p.line_order);
+  const auto la = detail::grid_block_coefficient<R>(a, axis, order);
+  const auto lb = detail::grid_block_coefficient<R>(b, axis, order);
+  const auto lc = detail::grid_block_coefficient<R>(c, axis, order);
+  const auto ld = detail::grid_block_rhs<R>(d, axis, order);
+  detail::solve_in_line_order(exec, axis, detail::grid_of(d), order, info, [&](const auto& codes) {
+    bandsolve::detail::block_size_dispatch(fn, d.extent(R), [&](auto bs) {
+      detail::block_solve_reduced<decltype(bs)::value>(exec, comm, algorithm, p,
+                                                       detail::rhs_parts_v<T, DView>, opts, la,
+                                                       lb, lc, ld, codes);
+    });
   });
-  exec.fence();
 }
 
 }  // namespace bandsolve::mpi
