@@ -858,6 +858,23 @@ TEST_CASE("mpi::factorize(block_thomas): singular lines get the one-shot codes o
   }
 }
 
+// f (a factorization of L's rows g0 .. g0 + n - 1 on this rank) solves L's right-hand sides
+// to L's solution (one right-hand side per line, row layout).
+template <class F>
+void check_solves_lines(const F& f, const lines& L, std::size_t g0, std::size_t n) {
+  const std::size_t nsys = L.nsys, m = L.m;
+  const auto d = local_rhs<kind::row, double>(L, g0, n);
+  f.solve(exec_space(), d);
+  const auto [xref, iref] = reference<double>(L, block_thomas{});
+  double err = 0;
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < m; ++r)
+        err = std::max(err, std::abs(d(s, i, r) - xref[(s * L.N + g0 + i) * m + r]));
+  CHECK(err <= 1e-12);
+  CHECK(iref[0] == 0);
+}
+
 TEST_CASE("mpi::factorize(block_thomas): bad arguments on one rank make every rank throw",
           "[mpi][block]") {
   const int P = world_size(), me = world_rank();
@@ -890,16 +907,7 @@ TEST_CASE("mpi::factorize(block_thomas): bad arguments on one rank make every ra
           std::string::npos);
   }
   // After that, a good solve still works on every rank.
-  const auto d = local_rhs<kind::row, double>(L, g0, n);
-  f.solve(exec_space(), d);
-  const auto [xref, iref] = reference<double>(L, block_thomas{});
-  double err = 0;
-  for (std::size_t s = 0; s < nsys; ++s)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t r = 0; r < m; ++r)
-        err = std::max(err, std::abs(d(s, i, r) - xref[(s * L.N + g0 + i) * m + r]));
-  CHECK(err <= 1e-12);
-  CHECK(iref[0] == 0);
+  check_solves_lines(f, L, g0, n);
 }
 
 // Every rank's message and whether the ranks all have the same one (rank 0's, broadcast).
@@ -1121,16 +1129,7 @@ TEST_CASE("mpi::block_factorization::refactor: a shape unlike the factored one o
   }
   // The factorization is unchanged: L's solution, in the same storage.
   CHECK(f.parts_factors().data() == stored);
-  const auto d = local_rhs<kind::row, double>(L, g0, n);
-  f.solve(exec_space(), d);
-  const auto [xref, iref] = reference<double>(L, block_thomas{});
-  double err = 0;
-  for (std::size_t s = 0; s < nsys; ++s)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t r = 0; r < m; ++r)
-        err = std::max(err, std::abs(d(s, i, r) - xref[(s * L.N + g0 + i) * m + r]));
-  CHECK(err <= 1e-12);
-  CHECK(iref[0] == 0);
+  check_solves_lines(f, L, g0, n);
   // An empty factorization says so (on each rank by itself: it has no communicator).
   bmpi::block_factorization<double, 0, exec_space> empty;
   CHECK(thrown([&] { empty.refactor(exec_space(), a, b, c); }) ==

@@ -40,6 +40,7 @@ namespace layout = bandsolve::layout;
 namespace bmpi = bandsolve::mpi;
 
 using bstest_mpi::rank_space;
+using bstest_mpi::thrown;
 using bstest_mpi::world_rank;
 using bstest_mpi::world_size;
 
@@ -329,16 +330,6 @@ std::pair<std::string, bool> agreed_message(const std::string& mine) {
   return {mine, same == 1};
 }
 
-template <class F>
-std::string thrown_message(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
-
 }  // namespace
 
 TEST_CASE("mpi::solve equals the single-process Thomas solve", "[mpi]") {
@@ -505,14 +496,14 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
 
   SECTION("b has a row more than d on the last rank") {
     V b_bad("b", nsys, m + 1);
-    const auto [msg, same] = agreed_message(thrown_message(
+    const auto [msg, same] = agreed_message(thrown(
         [&] { bmpi::solve(rank_space(), MPI_COMM_WORLD, a, me == bad ? b_bad : b, c, d, info); }));
     CHECK(same);
     CHECK(msg == who + "b has 5 rows but d has 4");
   }
   SECTION("no rows on the last rank") {
     V e("e", nsys, 0);
-    const auto [msg, same] = agreed_message(thrown_message([&] {
+    const auto [msg, same] = agreed_message(thrown([&] {
       if (me == bad)
         bmpi::solve(rank_space(), MPI_COMM_WORLD, e, e, V("c", nsys, 0), V("d", nsys, 0), info);
       else
@@ -525,7 +516,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     V a1("a", nsys + 1, m), b1("b", nsys + 1, m), c1("c", nsys + 1, m), d1("d", nsys + 1, m);
     Kokkos::deep_copy(b1, 4.0);
     Kokkos::View<int*, Kokkos::HostSpace> info1("info", nsys + 1);
-    const auto [msg, same] = agreed_message(thrown_message([&] {
+    const auto [msg, same] = agreed_message(thrown([&] {
       if (me == bad && P > 1)
         bmpi::solve(rank_space(), MPI_COMM_WORLD, a1, b1, c1, d1, info1);
       else
@@ -542,7 +533,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
   SECTION("other options on the last rank") {
     bmpi::options other;
     other.scheme = bmpi::exchange::gather;
-    const auto [msg, same] = agreed_message(thrown_message([&] {
+    const auto [msg, same] = agreed_message(thrown([&] {
       bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d, info,
                   me == bad ? other : bmpi::options{});
     }));
@@ -559,14 +550,14 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
     const auto f = bmpi::factorize(rank_space(), MPI_COMM_WORLD, a, b, c);
     V d_bad("d", nsys, m - 1);
     const auto [msg, same] = agreed_message(
-        thrown_message([&] { f.solve(rank_space(), me == bad ? d_bad : d); }));
+        thrown([&] { f.solve(rank_space(), me == bad ? d_bad : d); }));
     CHECK(same);
     CHECK(msg == "bandsolve::mpi::factorization::solve: rank " + std::to_string(bad) + " of " +
                      std::to_string(P) + ": d has 3 rows but the factorization has 4");
   }
   SECTION("periodic lines: b has a row more than d on the last rank") {
     V b_bad("b", nsys, m + 1);
-    const auto [msg, same] = agreed_message(thrown_message([&] {
+    const auto [msg, same] = agreed_message(thrown([&] {
       bmpi::solve(rank_space(), MPI_COMM_WORLD, bandsolve::algo::periodic{}, a,
                   me == bad ? b_bad : b, c, d, info);
     }));
@@ -777,7 +768,7 @@ TEST_CASE("mpi::factorization::refactor: a shape unlike the factored one on one 
   auto f = bmpi::factorize(rank_space(), MPI_COMM_WORLD, a, b, c);
   SECTION("a row more on the last rank") {
     V a5("a", nsys, m + 1), b5("b", nsys, m + 1), c5("c", nsys, m + 1);
-    const auto [msg, same] = agreed_message(thrown_message([&] {
+    const auto [msg, same] = agreed_message(thrown([&] {
       if (me == bad)
         f.refactor(rank_space(), a5, b5, c5);
       else
@@ -788,7 +779,7 @@ TEST_CASE("mpi::factorization::refactor: a shape unlike the factored one on one 
   }
   SECTION("a system more on the last rank") {
     V a4("a", nsys + 1, m), b4("b", nsys + 1, m), c4("c", nsys + 1, m);
-    const auto [msg, same] = agreed_message(thrown_message([&] {
+    const auto [msg, same] = agreed_message(thrown([&] {
       if (me == bad)
         f.refactor(rank_space(), a4, b4, c4);
       else
@@ -1258,7 +1249,7 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
       wide("d", 4, m, 4);
   Kokkos::deep_copy(b, 4.0);
   const auto f = bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, 1, a, b, c);
-  const auto msg = agreed_message(thrown_message([&] {
+  const auto msg = agreed_message(thrown([&] {
     if (world_rank() == P - 1)
       f.solve(rank_space(), wide);
     else
@@ -1268,7 +1259,7 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
   CHECK(msg.first.rfind("bandsolve::mpi::along_factorization::solve", 0) == 0);
   // refactor: coefficients of other extents on one rank, or shared ones for full arrays.
   auto g = bmpi::factorize_along(rank_space(), MPI_COMM_WORLD, 1, a, b, c);
-  const auto refactor_msg = agreed_message(thrown_message([&] {
+  const auto refactor_msg = agreed_message(thrown([&] {
     if (world_rank() == P - 1)
       g.refactor(rank_space(), wide, wide, wide);
     else
@@ -1279,7 +1270,7 @@ TEST_CASE("mpi::factorize_along equals the single-process solve of the whole lin
   CHECK(refactor_msg.first.find("b.extent(2) = 4 on this rank but the factored arrays have 3") !=
         std::string::npos);
   const Kokkos::View<double*, Kokkos::HostSpace> line("line", m);
-  const auto shared_msg = agreed_message(thrown_message([&] {
+  const auto shared_msg = agreed_message(thrown([&] {
     g.refactor(rank_space(), line, line, line, d);
   }));
   CHECK(shared_msg.first.find("the factored coefficients were full arrays") != std::string::npos);
@@ -1452,7 +1443,7 @@ TEST_CASE("mpi::solve and mpi::solve_along with the device passes: singular line
   auto a = local_view<layout::row>("a", L, g0, m, 0), b = local_view<layout::row>("b", L, g0, m, 1),
        c = local_view<layout::row>("c", L, g0, m, 2), d = local_view<layout::row>("d", L, g0, m, 3);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", L.nsys), short_info("info", L.nsys - 1);
-  const auto msg = agreed_message(thrown_message([&] {
+  const auto msg = agreed_message(thrown([&] {
     bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d,
                 world_rank() == P - 1 ? short_info : info, bmpi::options{},
                 bandsolve::backend::device{});
@@ -1611,7 +1602,7 @@ TEST_CASE("mpi::solve_along: different batch extents on one rank make every rank
       d("d", a.layout());
   Kokkos::deep_copy(b, 4.0);
   Kokkos::View<int*, Kokkos::HostSpace> info("info", 24);
-  const auto [msg, same] = agreed_message(thrown_message([&] {
+  const auto [msg, same] = agreed_message(thrown([&] {
     bmpi::solve_along(Kokkos::DefaultHostExecutionSpace(), MPI_COMM_WORLD, 1, a, b, c, d, info);
   }));
   CHECK(same);
