@@ -70,6 +70,9 @@
 //                          solve_along hands the distributed solve; partitioned,
 //                          mpi::solve_along (or mpi::factorize_along's f.solve) on the grid's
 //                          parts as they lie (vs_local, and vs_batch: time over the batch case).
+//   block_along/m3/<axis>/{local,partitioned}/{factorize,refactor}
+//                          the factorization alone: factorize_along (each call allocating its
+//                          factors) or f.refactor of the same blocks into f's storage.
 //   block_along_left/m3/<axis>/local/<kind>, block_along_left/m3/<axis>/partitioned/<kind>
 //                          the same with LayoutLeft arrays (each entry of a block a field of its
 //                          own, x fastest); vs_local over the LayoutLeft local case.
@@ -721,16 +724,28 @@ void block_along(benchmark::State& state, int axis, kind what, int where) {
       timed(restore, [&] {
         bandsolve::mpi::solve_along(exec, MPI_COMM_WORLD, algo, axis, a, b, c, d, info);
       });
+    } else if (what == kind::factorize) {
+      timed([] {}, [&] {
+        bandsolve::mpi::factorize_along(exec, MPI_COMM_WORLD, algo, axis, a, b, c);
+      });
     } else {
-      const auto f = bandsolve::mpi::factorize_along(exec, MPI_COMM_WORLD, algo, axis, a, b, c);
-      timed(restore, [&] { f.solve(exec, d); });
+      auto f = bandsolve::mpi::factorize_along(exec, MPI_COMM_WORLD, algo, axis, a, b, c);
+      if (what == kind::refactor)
+        timed([] {}, [&] { f.refactor(exec, a, b, c); });
+      else
+        timed(restore, [&] { f.solve(exec, d); });
     }
   } else if (what == kind::one_shot) {
     timed(restore, [&] { bandsolve::solve_along(exec, algo, axis, a, b, c, d, info); });
+  } else if (what == kind::factorize) {
+    timed([] {}, [&] { bandsolve::factorize_along(exec, algo, axis, a, b, c); });
   } else {
-    const auto f = bandsolve::factorize_along(exec, algo, axis, a, b, c);
+    auto f = bandsolve::factorize_along(exec, algo, axis, a, b, c);
     exec.fence();
-    timed(restore, [&] { f.solve(exec, d); });
+    if (what == kind::refactor)
+      timed([] {}, [&] { f.refactor(exec, a, b, c); });
+    else
+      timed(restore, [&] { f.solve(exec, d); });
   }
   const double per_iter = timing.seconds;
   const int layout_key = std::is_same_v<Layout, Kokkos::LayoutLeft> ? 3 : 0;
@@ -863,17 +878,18 @@ void register_block(int iterations) {
       }
 }
 
-// Each axis: local, batch and partitioned, one-shot then factored; then LayoutLeft grids (local
-// and partitioned).
+// Each axis: local, batch and partitioned, one-shot then factored, then (local and partitioned)
+// factorize and refactor; then LayoutLeft grids (local and partitioned, one-shot and factored).
 void register_block_along(int iterations) {
   const char* axes[] = {"x", "y", "z"};
-  const char* kinds[] = {"one_shot", "factored"};
+  const char* kinds[] = {"one_shot", "factored", "factorize", "refactor"};
   const char* places[] = {"local", "batch", "partitioned"};
   for (int left = 0; left < 2; ++left)
     for (int axis = 0; axis < 3; ++axis)
-      for (int k = 0; k < 2; ++k)
+      for (int k = 0; k < 4; ++k)
         for (int where = 0; where < 3; ++where) {
-          if (left == 1 && where == 1) continue;  // the batch is the LayoutRight grid's
+          if (left == 1 && (where == 1 || k >= 2)) continue;  // the batch: the LayoutRight grid's
+          if (k >= 2 && where == 1) continue;  // factorizations: local and partitioned
           const std::string name = std::string(left ? "mpi/block_along_left/m3/"
                                                     : "mpi/block_along/m3/") +
                                    axes[axis] + "/" + places[where] + "/" + kinds[k];
