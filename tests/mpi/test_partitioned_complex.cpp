@@ -522,14 +522,7 @@ TEST_CASE("mpi: the ranks must pass the same scalar type", "[mpi]") {
       return which < 3 ? V(L.coef(s, g0 + i, which)) : V(L.rhs_value(s, g0 + i).real());
     });
   };
-  const auto thrown = [](const auto& call) -> std::string {
-    try {
-      call();
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "(nothing thrown)";
-  };
+  using bstest_mpi::thrown;
   // Rank 0 solves complex lines, the others real ones.
   Kokkos::View<int*, Kokkos::HostSpace> info("info", nsys);
   const std::string one_shot_message = thrown([&] {

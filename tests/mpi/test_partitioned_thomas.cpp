@@ -528,7 +528,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
                    "on rank 0 but 4 on rank " + std::to_string(bad) +
                        " (every rank holds a part of every system)");
     else
-      CHECK(msg == "(nothing thrown)");
+      CHECK(msg.empty());  // nothing thrown
   }
   SECTION("other options on the last rank") {
     bmpi::options other;
@@ -544,7 +544,7 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
                    "all_to_all_min_lines_per_rank 16, batch_bytes_per_thread " + batch +
                        " on rank 0 but 2, 16, " + batch + " on rank " + std::to_string(bad));
     else
-      CHECK(msg == "(nothing thrown)");
+      CHECK(msg.empty());  // nothing thrown
   }
   SECTION("a factored solve with a row fewer on the last rank") {
     const auto f = bmpi::factorize(rank_space(), MPI_COMM_WORLD, a, b, c);
@@ -1611,5 +1611,5 @@ TEST_CASE("mpi::solve_along: different batch extents on one rank make every rank
                  "d.extent(0) = 6 on rank 0 but 4 on rank " + std::to_string(bad) +
                      " (only the extent along axis 1 may differ)");
   else
-    CHECK(msg == "(nothing thrown)");
+    CHECK(msg.empty());  // nothing thrown
 }
