@@ -24,9 +24,9 @@
 // block_grid_lines.hpp's accessors (shared blocks with a line stride of 0): nothing is copied.
 // The lines are numbered among the ranks in the order of d's memory where every rank proposes
 // the same (line_order.hpp), so that a work item's lines lie side by side; info is put back into
-// solve_along's numbering.
-// See docs/distributed.md, "Block lines along an axis". The copies below (a row batch of the
-// lines) serve the factorization of one rank (block_factorize_along.hpp).
+// solve_along's numbering. See docs/distributed.md, "Block lines along an axis". The copies
+// below (a row batch of the lines) serve the factorization of one rank
+// (block_factorize_along.hpp).
 #include <bandsolve/block/block_thomas_axis.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/view_extents.hpp>
