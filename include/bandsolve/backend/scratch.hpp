@@ -16,6 +16,7 @@
 // Calls that use the buffer run one at a time (a mutex), their kernels inside: the Serial and
 // OpenMP backends finish a parallel_for before it returns, so no kernel is left reading the
 // buffer when the next call takes it.
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/core/errors.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -53,9 +54,11 @@ template <class MemorySpace, class ExecutionSpace>
 Kokkos::View<char*, MemorySpace> allocate_scratch(const ExecutionSpace& exec, const char* label,
                                                   std::size_t bytes) {
   try {
-    return Kokkos::View<char*, MemorySpace>(
+    const Kokkos::View<char*, MemorySpace> scratch(
         Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label) + " scratch"),
         bytes);
+    advise_huge_pages<MemorySpace>(scratch.data(), bytes);
+    return scratch;
   } catch (const std::exception& e) {
     throw allocation_error(concat(label, ": cannot allocate ", bytes, " bytes (",
                                   static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0),

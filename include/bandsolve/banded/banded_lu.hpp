@@ -38,6 +38,7 @@
 // storage (lu(), pivots()) and its solve runs on the backend that factored it.
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/banded/band_layout.hpp>
 #include <bandsolve/banded/banded_lu_device.hpp>
 #include <bandsolve/banded/banded_lu_kernel.hpp>
@@ -678,25 +679,29 @@ auto factorize(const ExecutionSpace& exec, const algo::banded_lu& alg, const ABV
   using band_view = typename result_type::band_view;
   using pivot_view = typename result_type::pivot_view;
   const index_t ldab = static_cast<index_t>(ab.extent(2));
-  const auto lu_label = Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu lu"));
-  const auto piv_label = Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu pivots"));
+  const auto make_lu = [&](auto... shape) {
+    return detail::allocate_zeroed<band_view>(exec, "bandsolve::banded_lu lu", shape...);
+  };
+  const auto make_pivots = [&](auto... shape) {
+    return detail::allocate_zeroed<pivot_view>(exec, "bandsolve::banded_lu pivots", shape...);
+  };
   // Built where declared, never assigned into default-constructed Views (Kokkos/GCC 12).
   const std::size_t un = static_cast<std::size_t>(n), ul = static_cast<std::size_t>(ldab);
   const band_view lu = [&] {
     if constexpr (detail::is_interleaved_band_v<Layout>)
-      return band_view(lu_label, ab.extent(0), un, ul);
+      return make_lu(ab.extent(0), un, ul);
     else if constexpr (std::is_same_v<Layout, layout::strided>)
-      return band_view(lu_label, Kokkos::LayoutStride(nsys, un * ul, un, ul, ul, 1));
+      return make_lu(Kokkos::LayoutStride(nsys, un * ul, un, ul, ul, 1));
     else
-      return band_view(lu_label, nsys, un, ul);
+      return make_lu(nsys, un, ul);
   }();
   const pivot_view piv = [&] {
     if constexpr (detail::is_interleaved_band_v<Layout>)
-      return pivot_view(piv_label, ab.extent(0), un);
+      return make_pivots(ab.extent(0), un);
     else if constexpr (std::is_same_v<Layout, layout::strided>)
-      return pivot_view(piv_label, Kokkos::LayoutStride(nsys, un, un, 1));
+      return make_pivots(Kokkos::LayoutStride(nsys, un, un, 1));
     else
-      return pivot_view(piv_label, nsys, un);
+      return make_pivots(nsys, un);
   }();
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::banded_lu info")), nsys);

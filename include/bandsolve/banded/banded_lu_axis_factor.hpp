@@ -26,6 +26,7 @@
 // Enqueued on exec, not fenced; a solve does not look at info(): lines whose code is not 0 get
 // inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/banded/banded_lu.hpp>
 #include <bandsolve/banded/banded_lu_axis.hpp>
@@ -355,10 +356,10 @@ auto banded_axis_factorize(const ExecutionSpace& exec, const algo::banded_lu& al
   const index_t stored_lines = lines.nsys == 0 ? 0 : shared ? 1 : lines.npacks * lanes;
   const auto values = static_cast<std::size_t>(stored_lines * n);
   const std::string label = "bandsolve::factorize_along(banded_lu)";
-  const Kokkos::View<T*, memory_space> lu(Kokkos::view_alloc(exec, label + " LU"),
-                                          values * static_cast<std::size_t>(ldw));
-  const Kokkos::View<int*, memory_space> pivots(Kokkos::view_alloc(exec, label + " pivots"),
-                                                values);
+  const auto lu = allocate_zeroed<Kokkos::View<T*, memory_space>>(
+      exec, label + " LU", values * static_cast<std::size_t>(ldw));
+  const auto pivots =
+      allocate_zeroed<Kokkos::View<int*, memory_space>>(exec, label + " pivots", values);
   const Kokkos::View<int*, memory_space> info(Kokkos::view_alloc(exec, label + " info"),
                                               static_cast<std::size_t>(lines.nsys));
   auto f = banded_axis_factorization_access::make<F>(lu, pivots, info, lines, extents, R, axis,

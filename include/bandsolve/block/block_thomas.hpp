@@ -31,6 +31,7 @@
 // device kernels (block_thomas_device.hpp, with its scratch and factor storage) on any execution
 // space; factorize then returns a block_thomas_device_factorization.
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/block/block_checks.hpp>
 #include <bandsolve/block/block_layout.hpp>
 #include <bandsolve/block/block_thomas_device.hpp>
@@ -331,9 +332,9 @@ auto block_thomas_host_factorize(const ExecutionSpace& exec, bool pivoting, cons
   const std::size_t nsys = static_cast<std::size_t>(ns);
   const std::string fn = "bandsolve::factorize(block_thomas)";
   const index_t groups = (ns + L - 1) / L;
-  const typename result_type::factor_view factors(
-      Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas factors")),
-      static_cast<std::size_t>(groups), static_cast<std::size_t>(n * (3 * mi * mi + mi)));
+  const auto factors = allocate_zeroed<typename result_type::factor_view>(
+      exec, "bandsolve::block_thomas factors", static_cast<std::size_t>(groups),
+      static_cast<std::size_t>(n * (3 * mi * mi + mi)));
   const Kokkos::View<int*, typename result_type::memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::block_thomas info")), nsys);
   auto f = block_thomas_factorization_access::make<result_type>(factors, info, ns, n, mi,

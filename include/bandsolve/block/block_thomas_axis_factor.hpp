@@ -26,6 +26,7 @@
 // fenced, no scratch; f.solve_add: see its comment. A solve does not look at info(): lines
 // whose code is not 0 get inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_thomas_axis.hpp>
 #include <bandsolve/core/view_extents.hpp>
@@ -387,8 +388,8 @@ auto block_axis_factorize(const ExecutionSpace& exec, algo::block_thomas alg, in
       static_cast<std::size_t>(n) * static_cast<std::size_t>(3 * mi * mi + mi);
   const std::size_t factor_values =
       shared ? words * L : words * static_cast<std::size_t>(lines.npacks) * L;
-  const Kokkos::View<T*, memory_space> factors(
-      Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(block_thomas) factors")),
+  const auto factors = allocate_zeroed<Kokkos::View<T*, memory_space>>(
+      exec, "bandsolve::factorize_along(block_thomas) factors",
       lines.nsys == 0 ? 0 : factor_values);
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(block_thomas) info")),

@@ -28,6 +28,7 @@
 // memory, where the exchange and the reduced solve run). The call fences exec. One rank: the
 // single-process solve. See docs/distributed.md, "Block-tridiagonal lines".
 #include <bandsolve/backend/host_simd/team_launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/block/block_checks.hpp>
@@ -293,8 +294,7 @@ inline block_part block_part_of(const partition& p, algo::block_thomas algorithm
 
 template <class T, class MemorySpace>
 Kokkos::View<T*, MemorySpace> block_buffer(const char* label, std::size_t size) {
-  return Kokkos::View<T*, MemorySpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
+  return bandsolve::detail::allocate_uninitialized<Kokkos::View<T*, MemorySpace>>(label, size);
 }
 
 // The extents of what this rank keeps of its parts for the local passes on ExecutionSpace
@@ -331,9 +331,9 @@ template <int M, class T, class ExecutionSpace>
 Kokkos::View<T**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
 allocate_block_factors(const partition& p, const block_part& part) {
   const auto e = block_rows_extents<M, true, T, ExecutionSpace>(p, part);
-  return Kokkos::View<T**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bandsolve::mpi block factors")),
-      e[0], e[1]);
+  return bandsolve::detail::allocate_uninitialized<
+      Kokkos::View<T**, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>>(
+      "bandsolve::mpi block factors", e[0], e[1]);
 }
 
 // The reduced systems' right-hand sides of the lines solved here, nrhs per system.

@@ -19,6 +19,7 @@
 // the factors stay in exec's memory, and only the reduced rows' words cross to host memory,
 // where the reduced systems are factored, exchanged and solved.
 #include <bandsolve/backend/host_simd/team_launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
@@ -444,8 +445,8 @@ factorization<T, ResultSpace, Algo> factorize_batches(
                                             static_cast<std::size_t>(lanes)) *
                         static_cast<std::size_t>(lanes) * m;
   const auto rows_view = [&](const char* label) {
-    return Kokkos::View<T*, factor_memory_space>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), packed);
+    return bandsolve::detail::allocate_uninitialized<Kokkos::View<T*, factor_memory_space>>(label,
+                                                                                        packed);
   };
   const index_t factor_m = p.nsys == 0 ? 0 : part.m;
   const std::size_t first_rows = p.nsys == 0 ? 0 : (shared_lines ? 1 : n_sys);

@@ -26,6 +26,7 @@
 // lines' info codes at factorization; each solve runs the family's solve_along device kernels on
 // the copies.
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/info.hpp>
 #include <bandsolve/core/view_extents.hpp>
@@ -324,10 +325,10 @@ auto lane_axis_factorize(const ExecutionSpace& exec, int axis, const GridView& g
       nsys == 0 || device ? 0 : shared ? n : n * static_cast<std::size_t>(lines.npacks) * L;
   const std::size_t values = device ? 3 * per_array : Family::values_per_row * rows;
   const std::string label = Family::factorize_name;
-  const Kokkos::View<T*, memory_space> stored(Kokkos::view_alloc(exec, label + " factors"),
-                                              values);
-  const Kokkos::View<std::uint8_t*, memory_space> flags(
-      Kokkos::view_alloc(exec, label + " flags"), Family::flag_bytes_per_row * rows);
+  const auto stored =
+      allocate_zeroed<Kokkos::View<T*, memory_space>>(exec, label + " factors", values);
+  const auto flags = allocate_zeroed<Kokkos::View<std::uint8_t*, memory_space>>(
+      exec, label + " flags", Family::flag_bytes_per_row * rows);
   const Kokkos::View<int*, memory_space> info(Kokkos::view_alloc(exec, label + " info"), nsys);
   const Kokkos::View<int*, memory_space> solve_info(
       Kokkos::view_alloc(exec, label + " solve info"), device ? nsys : 0);

@@ -35,6 +35,7 @@
 // space; factorize then returns a periodic_device_factorization.
 #include <bandsolve/backend/host_simd/block_launch.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/periodic_axis.hpp>
@@ -179,12 +180,13 @@ struct periodic_factorization_access {
   static F make(index_t nsys, index_t n, const typename F::execution_space& exec) {
     using fv = typename F::factor_view;
     const index_t blocks = (nsys + F::block_width - 1) / F::block_width;
-    auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
     const auto nb = static_cast<std::size_t>(blocks), nr = static_cast<std::size_t>(n);
-    return F(fv(alloc("bandsolve::periodic 1/pivot"), nb, nr),
-             fv(alloc("bandsolve::periodic a/pivot"), nb, nr),
-             fv(alloc("bandsolve::periodic c/pivot"), nb, nr),
-             fv(alloc("bandsolve::periodic z"), nb, nr),
+    auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
+    auto factor = [&](const char* label) { return allocate_zeroed<fv>(exec, label, nb, nr); };
+    return F(factor("bandsolve::periodic 1/pivot"),
+             factor("bandsolve::periodic a/pivot"),
+             factor("bandsolve::periodic c/pivot"),
+             factor("bandsolve::periodic z"),
              Kokkos::View<int*, typename F::memory_space>(alloc("bandsolve::periodic info"),
                                                           static_cast<std::size_t>(nsys)),
              nsys, n);

@@ -40,6 +40,7 @@
 // space; factorize then returns a pivoting_device_factorization.
 #include <bandsolve/backend/host_simd/block_launch.hpp>
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/pivoting_axis.hpp>
@@ -208,13 +209,15 @@ struct pivoting_factorization_access {
   static F make(index_t nsys, index_t n, const typename F::execution_space& exec) {
     using fv = typename F::factor_view;
     const index_t blocks = (nsys + F::block_width - 1) / F::block_width;
-    auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
     const auto nb = static_cast<std::size_t>(blocks), nr = static_cast<std::size_t>(n);
-    return F(fv(alloc("bandsolve::partial_pivoting 1/U(i,i)"), nb, nr),
-             fv(alloc("bandsolve::partial_pivoting U(i,i+1)"), nb, nr),
-             fv(alloc("bandsolve::partial_pivoting U(i,i+2)"), nb, nr),
-             fv(alloc("bandsolve::partial_pivoting multipliers"), nb, nr),
-             typename F::flag_view(alloc("bandsolve::partial_pivoting interchanges"), nb, nr),
+    auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
+    auto factor = [&](const char* label) { return allocate_zeroed<fv>(exec, label, nb, nr); };
+    return F(factor("bandsolve::partial_pivoting 1/U(i,i)"),
+             factor("bandsolve::partial_pivoting U(i,i+1)"),
+             factor("bandsolve::partial_pivoting U(i,i+2)"),
+             factor("bandsolve::partial_pivoting multipliers"),
+             allocate_zeroed<typename F::flag_view>(
+                 exec, "bandsolve::partial_pivoting interchanges", nb, nr),
              Kokkos::View<int*, typename F::memory_space>(
                  alloc("bandsolve::partial_pivoting info"), static_cast<std::size_t>(nsys)),
              nsys, n);

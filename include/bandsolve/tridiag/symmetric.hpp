@@ -41,6 +41,7 @@
 // than threads x a pack: packs of one cache line; symmetric_factorization::storage_bytes).
 #include <bandsolve/backend/host_simd/launch.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>
@@ -539,10 +540,10 @@ auto factorize(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag
     const index_t npacks = (ns + width - 1) / width;
     const auto ep = static_cast<std::size_t>(npacks), en = static_cast<std::size_t>(n),
                ew = static_cast<std::size_t>(width);  // the views' extents
-    const typename result_type::r_view r(
-        Kokkos::view_alloc(exec, std::string("bandsolve::symmetric r")), ep, en, ew);
-    const typename result_type::factor_view cp(
-        Kokkos::view_alloc(exec, std::string("bandsolve::symmetric c'")), ep, en, ew);
+    const auto r = detail::allocate_zeroed<typename result_type::r_view>(
+        exec, "bandsolve::symmetric r", ep, en, ew);
+    const auto cp = detail::allocate_zeroed<typename result_type::factor_view>(
+        exec, "bandsolve::symmetric c'", ep, en, ew);
     const Kokkos::View<int*, typename result_type::memory_space> info(
         Kokkos::view_alloc(exec, std::string("bandsolve::symmetric info")), nsys);
     detail::symmetric_factor_into<result_type, Layout>(exec, diag, offdiag, n, ns, lanes, r, cp,

@@ -27,6 +27,7 @@
 // symmetric sweep on the copies (as many words as the factors would move). Codes: 0, or the
 // 1-based row of the first pivot that is not positive and finite (solve_along(symmetric)'s). Work
 // is enqueued on exec, not fenced; a solve does not look at info().
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis_factorization.hpp>
 #include <bandsolve/tridiag/lane_kernel_axis.hpp>
@@ -415,10 +416,10 @@ auto symmetric_axis_factorize(const ExecutionSpace& exec, int axis, const GridVi
                                 : device  ? n * nsys
                                           : n * static_cast<std::size_t>(lines.npacks) * W;
   const std::string label = "bandsolve::factorize_along(symmetric)";
-  const Kokkos::View<R*, memory_space> pivots(Kokkos::view_alloc(exec, label + " pivots"),
-                                              shared && !device ? 0 : per_array);
-  const Kokkos::View<E*, memory_space> factors(Kokkos::view_alloc(exec, label + " factors"),
-                                               shared && !device ? 3 * per_array : per_array);
+  const auto pivots = allocate_zeroed<Kokkos::View<R*, memory_space>>(
+      exec, label + " pivots", shared && !device ? 0 : per_array);
+  const auto factors = allocate_zeroed<Kokkos::View<E*, memory_space>>(
+      exec, label + " factors", shared && !device ? 3 * per_array : per_array);
   const Kokkos::View<int*, memory_space> info(Kokkos::view_alloc(exec, label + " info"), nsys);
   const Kokkos::View<int*, memory_space> solve_info(
       Kokkos::view_alloc(exec, label + " solve info"), device ? nsys : 0);

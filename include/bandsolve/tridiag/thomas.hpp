@@ -46,6 +46,7 @@
 #include <bandsolve/backend/host_simd/team_launch.hpp>  // concurrency_of
 #include <bandsolve/backend/host_simd/tiny_launch.hpp>
 #include <bandsolve/backend/host_simd/work_shape.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/tridiag/batch_checks.hpp>  // check_factored_rhs, check_refactor_abc
@@ -805,10 +806,9 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
     using factor_view = typename result_type::factor_view;
     const auto ep = static_cast<std::size_t>(npacks), en = static_cast<std::size_t>(n),
                ew = static_cast<std::size_t>(width);  // the views' extents
-    const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), ep, en, ew);
-    const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), ep, en, ew);
-    const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::thomas c'")), ep, en,
-                         ew);
+    const auto r = detail::allocate_zeroed<factor_view>(exec, "bandsolve::thomas r", ep, en, ew);
+    const auto lo = detail::allocate_zeroed<factor_view>(exec, "bandsolve::thomas l", ep, en, ew);
+    const auto cp = detail::allocate_zeroed<factor_view>(exec, "bandsolve::thomas c'", ep, en, ew);
     const Kokkos::View<int*, typename result_type::memory_space> info(
         Kokkos::view_alloc(exec, std::string("bandsolve::thomas info")), nsys);
     auto f = detail::thomas_factorization_access::make<result_type>(r, lo, cp, info, ns, n);

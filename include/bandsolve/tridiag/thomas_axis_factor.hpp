@@ -36,6 +36,7 @@
 // read row by row). Enqueued on exec, not fenced; a solve does not look at info(): lines whose
 // code is not 0 get inf/NaN.
 #include <bandsolve/backend/host_simd/launch.hpp>
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/view_extents.hpp>
 #include <bandsolve/layout/axis.hpp>
@@ -582,9 +583,8 @@ auto thomas_axis_factorize(const ExecutionSpace& exec, int axis, const GridView&
                                  : shared  ? n
                                  : device  ? n * nsys
                                            : n * static_cast<std::size_t>(lines.npacks) * W;
-  const Kokkos::View<T*, memory_space> factors(
-      Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) factors")),
-      3 * per_factor);
+  const auto factors = allocate_zeroed<Kokkos::View<T*, memory_space>>(
+      exec, "bandsolve::factorize_along(thomas) factors", 3 * per_factor);
   const Kokkos::View<int*, memory_space> info(
       Kokkos::view_alloc(exec, std::string("bandsolve::factorize_along(thomas) info")),
       static_cast<std::size_t>(lines.nsys));

@@ -21,6 +21,7 @@
 // Host backends only (serial, openmp_simd): on a device execution space factorize does not
 // compile (a static_assert says so); factorize(exec, algo::thomas{}, ...) is the device's
 // factored solve.
+#include <bandsolve/backend/huge_pages.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/core/checks.hpp>
@@ -562,7 +563,7 @@ auto factorize(const ExecutionSpace& exec, algo::thomas_pcr, const AView& a, con
                                    static_cast<std::size_t>(n > 0 ? plan.P : 0) *
                                    static_cast<std::size_t>(plan.lanes);
   const auto make = [&](const char* label, std::size_t size) {
-    return Kokkos::View<T*, Memory>(Kokkos::view_alloc(exec, std::string(label)), size);
+    return detail::allocate_zeroed<Kokkos::View<T*, Memory>>(exec, label, size);
   };
   const detail::partition_factors<T, Memory> f{
       make("bandsolve::thomas_pcr mu", row_values),   make("bandsolve::thomas_pcr r", row_values),
