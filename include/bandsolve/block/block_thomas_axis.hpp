@@ -157,11 +157,11 @@ void block_axis_check_coefficient(const std::string& fn, const char* name, const
     for (int k = R; k < R + 2; ++k)
       if (extent_at(v, k) != m) mismatch(k, R, m, blocks);
   } else {
-    if (v.extent(0) != d.extent(axis))
-      mismatch(0, axis, d.extent(axis),
+    if (v.extent(0) != extent_at(d, axis))
+      mismatch(0, axis, extent_at(d, axis),
                " (shared coefficients need one block per row of the solve axis)");
     for (int k = 1; k < 3; ++k)
-      if (v.extent(k) != m) mismatch(k, R, m, blocks);
+      if (extent_at(v, k) != m) mismatch(k, R, m, blocks);
   }
 }
 
