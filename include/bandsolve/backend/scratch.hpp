@@ -2,7 +2,8 @@
 // Scratch that a call allocates itself, and the host backends' scratch kept between calls.
 //
 // Allocation: allocate_scratch takes a buffer on the host before any kernel runs, so that a
-// failure throws allocation_error naming the function and the size.
+// failure throws allocation_error naming the function and the size; a large host buffer is
+// advised onto huge pages (huge_pages.hpp).
 //
 // Kept between calls: a solve that needs more scratch than Kokkos's per-thread team scratch holds
 // (few work items with large scratch each, one long system) takes it from one buffer per memory
