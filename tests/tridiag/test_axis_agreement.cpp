@@ -1,0 +1,495 @@
+// Randomized check of lines along an axis of 2-D to 4-D arrays (solve_along, solve_along_add,
+// factorize_along with solve, solve_add and refactor): random ranks, extents (lines of 1 row to
+// a few thousand, batch extents around the packs' widths), axes, array layouts (LayoutRight,
+// LayoutLeft, strided windows of padded arrays), coefficients full or shared by every line,
+// float and double, through algo::thomas, algo::periodic, algo::partial_pivoting and
+// algo::symmetric, on the matrices of test_path_agreement.cpp (dominant, barely dominant,
+// Laplacian, dominant in part of each line, a dominant first line among barely dominant ones).
+// Every line must reach a normwise backward error of 64u with info codes 0, and no value outside
+// a strided window may change.
+//
+// Fixed seed by default. A longer run:
+//   BANDSOLVE_AGREEMENT_ITERATIONS=400 BANDSOLVE_AGREEMENT_SEED=7 ./tridiag_test_axis_agreement
+#include <bandsolve/bandsolve.hpp>
+#include <test_support.hpp>
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace test_axis_agreement {  // units compile in groups: tests/CMakeLists.txt
+
+namespace {
+
+using exec_space = Kokkos::DefaultHostExecutionSpace;
+
+std::uint64_t env_or(const char* name, std::uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+enum class matrix { dominant, barely_dominant, laplacian, dominant_head, dominant_first };
+const char* name_of(matrix m) {
+  const char* names[] = {"dominant", "barely dominant", "Laplacian",
+                         "dominant first eighth of each line", "dominant first line"};
+  return names[static_cast<int>(m)];
+}
+
+// The array's extents (unused trailing ones 1) and the axis; lines are numbered as solve_along's
+// info numbers them (the other indices in axis order, last fastest).
+struct grid {
+  int rank = 2, axis = 0;
+  std::array<std::size_t, 4> e = {1, 1, 1, 1};
+  std::size_t n() const { return e[static_cast<std::size_t>(axis)]; }
+  std::size_t lines() const { return e[0] * e[1] * e[2] * e[3] / n(); }
+  // The multi-index of row i of line s.
+  std::array<std::size_t, 4> at(std::size_t s, std::size_t i) const {
+    std::array<std::size_t, 4> idx = {0, 0, 0, 0};
+    for (int k = rank - 1; k >= 0; --k) {
+      const auto q = static_cast<std::size_t>(k);
+      if (k == axis) {
+        idx[q] = i;
+      } else {
+        idx[q] = s % e[q];
+        s /= e[q];
+      }
+    }
+    return idx;
+  }
+};
+
+// Coefficients and right-hand sides line by line (line s, row i at s * n + i). symmetric: a[i] =
+// c[i-1], b > 0. shared: every line has line 0's coefficients.
+struct problem {
+  std::size_t lines = 0, n = 0;
+  std::vector<double> a, b, c, d;
+};
+
+problem make_problem(std::mt19937_64& gen, std::size_t lines, std::size_t n, matrix kind,
+                     bool symmetric, bool periodic, bool shared) {
+  problem p;
+  p.lines = lines;
+  p.n = n;
+  const std::size_t total = lines * n;
+  p.a.resize(total);
+  p.b.resize(total);
+  p.c.resize(total);
+  p.d.resize(total);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0), mag(0.25, 1.0), margin(0.5, 2.0);
+  std::bernoulli_distribution coin(0.5);
+  for (std::size_t s = 0; s < lines; ++s) {
+    const std::size_t s0 = s * n;
+    for (std::size_t i = 0; i < n; ++i) p.d[s0 + i] = unit(gen);
+    if (shared && s > 0) {  // line 0's coefficients
+      for (auto* v : {&p.a, &p.b, &p.c})
+        for (std::size_t i = 0; i < n; ++i) (*v)[s0 + i] = (*v)[i];
+      continue;
+    }
+    const auto row_kind = [&](std::size_t i) {
+      if (kind == matrix::dominant_head) return i < n / 8 ? matrix::dominant : matrix::laplacian;
+      if (kind == matrix::dominant_first)
+        return s == 0 ? matrix::dominant : matrix::barely_dominant;
+      return kind;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool laplacian = row_kind(i) == matrix::laplacian;
+      p.c[s0 + i] = laplacian ? -1.0 : (coin(gen) ? 1 : -1) * mag(gen);
+      p.a[s0 + i] = laplacian ? -1.0 : (coin(gen) ? 1 : -1) * mag(gen);
+    }
+    if (symmetric)
+      for (std::size_t i = 0; i < n; ++i) p.a[s0 + i] = p.c[s0 + (i + n - 1) % n];
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k = s0 + i;
+      const double off = (periodic || i > 0 ? std::abs(p.a[k]) : 0.0) +
+                         (periodic || i + 1 < n ? std::abs(p.c[k]) : 0.0);
+      double diag = 0;
+      switch (row_kind(i)) {
+        case matrix::dominant: diag = off + margin(gen); break;
+        case matrix::barely_dominant: diag = off * (1 + 1e-3 * (unit(gen) + 1)) + 1e-3; break;
+        default: diag = periodic ? 2 * (1 + 1e-3) : 2.0; break;
+      }
+      p.b[k] = symmetric || coin(gen) ? diag : -diag;
+    }
+  }
+  return p;
+}
+
+// Normwise backward error of line s, ||A x - d|| / (||A|| ||x|| + ||d||) in the infinity norm.
+// With `added` (x taken back out of u + x): ||x|| + ||u||, the size at which u + x rounds.
+double backward_error(const problem& p, const std::vector<double>& x, std::size_t s,
+                      bool periodic, const std::vector<double>* added = nullptr) {
+  const std::size_t n = p.n;
+  double r = 0, an = 0, xn = 0, dn = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k = s * n + i;
+    if (!std::isfinite(x[k])) return std::numeric_limits<double>::infinity();
+    double ax = p.b[k] * x[k], row = std::abs(p.b[k]);
+    if (i > 0 || periodic) ax += p.a[k] * x[s * n + (i + n - 1) % n], row += std::abs(p.a[k]);
+    if (i + 1 < n || periodic) ax += p.c[k] * x[s * n + (i + 1) % n], row += std::abs(p.c[k]);
+    r = std::max(r, std::abs(ax - p.d[k]));
+    an = std::max(an, row);
+    xn = std::max(xn, std::abs(x[k]) + (added ? std::abs((*added)[k]) : 0.0));
+    dn = std::max(dn, std::abs(p.d[k]));
+  }
+  return r / std::max(an * xn + dn, std::numeric_limits<double>::min());
+}
+
+template <class T, int R>
+struct data_type;
+template <class T>
+struct data_type<T, 2> {
+  using type = T**;
+};
+template <class T>
+struct data_type<T, 3> {
+  using type = T***;
+};
+template <class T>
+struct data_type<T, 4> {
+  using type = T****;
+};
+
+template <class ArrayLayout>
+const char* layout_name() {
+  if constexpr (std::is_same_v<ArrayLayout, Kokkos::LayoutRight>) return "LayoutRight";
+  if constexpr (std::is_same_v<ArrayLayout, Kokkos::LayoutLeft>) return "LayoutLeft";
+  return "strided window";
+}
+
+// An array of the grid's extents in ArrayLayout; LayoutStride: a window of a LayoutRight array
+// with one layer of padding on every side, which holds a marker value (`whole`).
+template <class T, int R, class ArrayLayout>
+struct grid_array {
+  using view = Kokkos::View<typename data_type<T, R>::type, ArrayLayout, Kokkos::HostSpace>;
+  using right =
+      Kokkos::View<typename data_type<T, R>::type, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  view v;
+  right whole;
+};
+
+template <class T, int R, class ArrayLayout>
+grid_array<T, R, ArrayLayout> make_array(const std::string& label, const grid& g) {
+  using A = grid_array<T, R, ArrayLayout>;
+  const auto e = [&](int k) { return g.e[static_cast<std::size_t>(k)]; };
+  const auto pair = [&](int k) { return std::make_pair(std::size_t(1), e(k) + 1); };
+  A out;
+  if constexpr (!std::is_same_v<ArrayLayout, Kokkos::LayoutStride>) {
+    if constexpr (R == 2) out.v = typename A::view(label, e(0), e(1));
+    if constexpr (R == 3) out.v = typename A::view(label, e(0), e(1), e(2));
+    if constexpr (R == 4) out.v = typename A::view(label, e(0), e(1), e(2), e(3));
+  } else {
+    if constexpr (R == 2) out.whole = typename A::right(label, e(0) + 2, e(1) + 2);
+    if constexpr (R == 3) out.whole = typename A::right(label, e(0) + 2, e(1) + 2, e(2) + 2);
+    if constexpr (R == 4)
+      out.whole = typename A::right(label, e(0) + 2, e(1) + 2, e(2) + 2, e(3) + 2);
+    Kokkos::deep_copy(out.whole, T(777));
+    if constexpr (R == 2) out.v = Kokkos::subview(out.whole, pair(0), pair(1));
+    if constexpr (R == 3) out.v = Kokkos::subview(out.whole, pair(0), pair(1), pair(2));
+    if constexpr (R == 4) out.v = Kokkos::subview(out.whole, pair(0), pair(1), pair(2), pair(3));
+  }
+  return out;
+}
+
+template <class View>
+auto& element(const View& v, const std::array<std::size_t, 4>& i) {
+  return v.access(i[0], i[1], i[2], i[3]);
+}
+
+template <class View>
+void scatter(const View& v, const grid& g, const std::vector<double>& h) {
+  using T = typename View::non_const_value_type;
+  const std::size_t n = g.n();
+  for (std::size_t s = 0; s < g.lines(); ++s)
+    for (std::size_t i = 0; i < n; ++i) element(v, g.at(s, i)) = static_cast<T>(h[s * n + i]);
+}
+
+template <class View>
+std::vector<double> gather(const View& v, const grid& g) {
+  const std::size_t n = g.n();
+  std::vector<double> h(g.lines() * n);
+  for (std::size_t s = 0; s < g.lines(); ++s)
+    for (std::size_t i = 0; i < n; ++i) h[s * n + i] = static_cast<double>(element(v, g.at(s, i)));
+  return h;
+}
+
+// Whether every padding value of a strided window still holds the marker.
+template <class A>
+bool padding_untouched(const A& arr, const grid& g) {
+  using T = typename A::right::value_type;
+  if (arr.whole.size() == 0) return true;
+  const T* p = arr.whole.data();
+  for (std::size_t k = 0; k < arr.whole.size(); ++k) {
+    std::size_t rest = k;
+    bool padding = false;
+    for (int q = g.rank - 1; q >= 0; --q) {
+      const std::size_t ext = g.e[static_cast<std::size_t>(q)] + 2, i = rest % ext;
+      rest /= ext;
+      padding = padding || i == 0 || i == ext - 1;
+    }
+    if (padding && !(p[k] == T(777))) return false;
+  }
+  return true;
+}
+
+enum class path {
+  thomas,
+  thomas_add,
+  thomas_factored,
+  thomas_shared,
+  thomas_shared_factored,
+  periodic,
+  periodic_factored,
+  pivoting,
+  symmetric,
+  count
+};
+const char* name_of(path p) {
+  const char* names[] = {"solve_along(thomas)",
+                         "solve_along_add(thomas)",
+                         "factorize_along(thomas): solve, solve_add, refactor",
+                         "solve_along(thomas), shared coefficients",
+                         "factorize_along(thomas), shared coefficients",
+                         "solve_along(periodic)",
+                         "factorize_along(periodic): solve, refactor",
+                         "solve_along(partial_pivoting)",
+                         "solve_along(symmetric)"};
+  return names[static_cast<int>(p)];
+}
+
+struct outcome {
+  double worst = 0;
+  bool info_ok = true, padding_ok = true;
+};
+
+template <class T>
+double bound() {
+  return 64.0 * static_cast<double>(std::numeric_limits<T>::epsilon());
+}
+
+template <path P, class T, int R, class ArrayLayout>
+outcome run_path(const grid& g, const problem& p, const problem& next) {
+  constexpr bool periodic = P == path::periodic || P == path::periodic_factored;
+  constexpr bool shared = P == path::thomas_shared || P == path::thomas_shared_factored;
+  const exec_space exec;
+  const std::size_t n = g.n(), lines = g.lines();
+  auto d = make_array<T, R, ArrayLayout>("d", g);
+  auto u = make_array<T, R, ArrayLayout>("u", g);
+  auto a = make_array<T, R, ArrayLayout>("a", g), b = make_array<T, R, ArrayLayout>("b", g),
+       c = make_array<T, R, ArrayLayout>("c", g);
+  using line_view = Kokkos::View<T*, Kokkos::HostSpace>;
+  const line_view sa("a", n), sb("b", n), sc("c", n);
+  const auto load = [&](const problem& q) {
+    if (shared) {
+      for (std::size_t i = 0; i < n; ++i) {
+        sa(i) = static_cast<T>(q.a[i]);
+        sb(i) = static_cast<T>(q.b[i]);
+        sc(i) = static_cast<T>(q.c[i]);
+      }
+    } else {
+      scatter(a.v, g, q.a);
+      scatter(b.v, g, q.b);
+      scatter(c.v, g, q.c);
+    }
+  };
+  // The problem as T holds it.
+  const auto rounded = [](problem q) {
+    for (auto* v : {&q.a, &q.b, &q.c, &q.d})
+      for (auto& x : *v) x = static_cast<double>(static_cast<T>(x));
+    return q;
+  };
+  outcome out;
+  const auto check = [&](const problem& q, const std::vector<double>& x,
+                         const std::vector<double>* added = nullptr) {
+    const problem qr = rounded(q);
+    for (std::size_t s = 0; s < lines; ++s)
+      out.worst =
+          std::max(out.worst, backward_error(qr, x, s, periodic, added) / bound<T>());
+    for (const auto* arr : {&a, &b, &c, &d, &u})
+      out.padding_ok = out.padding_ok && padding_untouched(*arr, g);
+  };
+  const auto codes_zero = [&](const auto& info) {
+    auto h = Kokkos::create_mirror_view(info);
+    Kokkos::deep_copy(h, info);
+    for (std::size_t s = 0; s < lines; ++s)
+      if (h(s) != 0) out.info_ok = false;
+  };
+  Kokkos::View<int*, Kokkos::HostSpace> info("info", lines);
+  load(p);
+  scatter(d.v, g, p.d);
+  const int axis = g.axis;
+  if constexpr (P == path::thomas || P == path::periodic || P == path::pivoting ||
+                P == path::symmetric || P == path::thomas_shared) {
+    if constexpr (P == path::thomas)
+      bandsolve::solve_along(exec, bandsolve::algo::thomas{}, axis, a.v, b.v, c.v, d.v, info);
+    if constexpr (P == path::thomas_shared)
+      bandsolve::solve_along(exec, bandsolve::algo::thomas{}, axis, sa, sb, sc, d.v, info);
+    if constexpr (P == path::periodic)
+      bandsolve::solve_along(exec, bandsolve::algo::periodic{}, axis, a.v, b.v, c.v, d.v, info);
+    if constexpr (P == path::pivoting)
+      bandsolve::solve_along(exec, bandsolve::algo::partial_pivoting{}, axis, a.v, b.v, c.v, d.v,
+                             info);
+    if constexpr (P == path::symmetric)
+      bandsolve::solve_along(exec, bandsolve::algo::symmetric{}, axis, b.v, c.v, d.v, info);
+    exec.fence();
+    codes_zero(info);
+    check(p, gather(d.v, g));
+  } else if constexpr (P == path::thomas_add) {
+    std::vector<double> u0(lines * n);
+    std::mt19937_64 ugen(lines * 31 + n);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (auto& v : u0) v = static_cast<double>(static_cast<T>(unit(ugen)));
+    scatter(u.v, g, u0);
+    bandsolve::solve_along_add(exec, bandsolve::algo::thomas{}, axis, a.v, b.v, c.v, d.v, u.v,
+                               info);
+    exec.fence();
+    codes_zero(info);
+    auto x = gather(u.v, g);
+    for (std::size_t k = 0; k < x.size(); ++k) x[k] -= u0[k];
+    check(p, x, &u0);  // u + x rounds to u's ulps where |x| is smaller
+  } else {
+    const auto factor = [&]() {
+      if constexpr (P == path::thomas_factored)
+        return bandsolve::factorize_along(exec, bandsolve::algo::thomas{}, axis, a.v, b.v, c.v);
+      if constexpr (P == path::thomas_shared_factored)
+        return bandsolve::factorize_along(exec, bandsolve::algo::thomas{}, axis, sa, sb, sc, d.v);
+      if constexpr (P == path::periodic_factored)
+        return bandsolve::factorize_along(exec, bandsolve::algo::periodic{}, axis, a.v, b.v, c.v);
+    };
+    auto f = factor();
+    exec.fence();
+    codes_zero(f.info());
+    f.solve(exec, d.v);
+    exec.fence();
+    check(p, gather(d.v, g));
+    load(next);
+    if constexpr (P == path::thomas_shared_factored) f.refactor(exec, sa, sb, sc);
+    else f.refactor(exec, a.v, b.v, c.v);
+    exec.fence();
+    codes_zero(f.info());
+    scatter(d.v, g, next.d);
+    f.solve(exec, d.v);
+    exec.fence();
+    check(next, gather(d.v, g));
+    if constexpr (P != path::periodic_factored) {
+      std::vector<double> zero(lines * n, 0.0);
+      scatter(u.v, g, zero);
+      scatter(d.v, g, next.d);
+      f.solve_add(exec, d.v, u.v);
+      exec.fence();
+      check(next, gather(u.v, g));
+    }
+  }
+  return out;
+}
+
+template <class T, int R, class L>
+outcome run(path which, const grid& g, const problem& p, const problem& next) {
+  switch (which) {
+    case path::thomas: return run_path<path::thomas, T, R, L>(g, p, next);
+    case path::thomas_add: return run_path<path::thomas_add, T, R, L>(g, p, next);
+    case path::thomas_factored: return run_path<path::thomas_factored, T, R, L>(g, p, next);
+    case path::thomas_shared: return run_path<path::thomas_shared, T, R, L>(g, p, next);
+    case path::thomas_shared_factored:
+      return run_path<path::thomas_shared_factored, T, R, L>(g, p, next);
+    case path::periodic: return run_path<path::periodic, T, R, L>(g, p, next);
+    case path::periodic_factored: return run_path<path::periodic_factored, T, R, L>(g, p, next);
+    case path::pivoting: return run_path<path::pivoting, T, R, L>(g, p, next);
+    default: return run_path<path::symmetric, T, R, L>(g, p, next);
+  }
+}
+
+// Extents: lines of 1 to 9 rows, around pack and tile boundaries, or long; batch extents small,
+// around SIMD widths, or larger; at most 2^18 values in all.
+grid pick_grid(std::mt19937_64& gen, int rank) {
+  static const std::size_t edges[] = {7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129};
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  const auto pick = [&](std::size_t lo, std::size_t hi) {
+    return lo + static_cast<std::size_t>(u01(gen) * static_cast<double>(hi - lo + 1));
+  };
+  grid g;
+  g.rank = rank;
+  g.axis = static_cast<int>(pick(0, static_cast<std::size_t>(rank - 1)));
+  for (int k = 0; k < rank; ++k) {
+    const double w = u01(gen);
+    g.e[static_cast<std::size_t>(k)] =
+        w < 0.35 ? pick(1, 6) : w < 0.8 ? edges[pick(0, 14)] : pick(130, 700);
+  }
+  const double w = u01(gen);
+  g.e[static_cast<std::size_t>(g.axis)] = w < 0.3 ? pick(1, 9) : w < 0.8 ? edges[pick(0, 14)]
+                                                                          : pick(130, 5000);
+  // Shrink the largest batch extent until the array fits.
+  const auto total = [&] { return g.e[0] * g.e[1] * g.e[2] * g.e[3]; };
+  while (total() > (std::size_t(1) << 18)) {
+    std::size_t widest = 0, at = 0;
+    for (int k = 0; k < rank; ++k)
+      if (k != g.axis && g.e[static_cast<std::size_t>(k)] > widest)
+        widest = g.e[static_cast<std::size_t>(k)], at = static_cast<std::size_t>(k);
+    if (widest <= 1) break;
+    g.e[at] = (g.e[at] + 1) / 2;
+  }
+  return g;
+}
+
+template <class T, int R, class L>
+void run_iteration(std::mt19937_64& gen, std::uint64_t seed, std::uint64_t it) {
+  const grid g = pick_grid(gen, R);
+  std::uniform_int_distribution<int> pick_path(0, static_cast<int>(path::count) - 1),
+      pick_matrix(0, 4);
+  const auto which = static_cast<path>(pick_path(gen));
+  const auto kind = static_cast<matrix>(pick_matrix(gen));
+  const auto next_kind = static_cast<matrix>(pick_matrix(gen));
+  const bool symmetric = which == path::symmetric;
+  const bool periodic = which == path::periodic || which == path::periodic_factored;
+  const bool shared = which == path::thomas_shared || which == path::thomas_shared_factored;
+  const problem p = make_problem(gen, g.lines(), g.n(), kind, symmetric, periodic, shared);
+  const problem next = make_problem(gen, g.lines(), g.n(), next_kind, symmetric, periodic, shared);
+  const outcome o = run<T, R, L>(which, g, p, next);
+  std::ostringstream where;
+  where << "seed " << seed << ", iteration " << it << ": " << name_of(which) << ", "
+        << (sizeof(T) == 4 ? "float" : "double") << ", " << layout_name<L>() << ", extents";
+  for (int k = 0; k < R; ++k) where << ' ' << g.e[static_cast<std::size_t>(k)];
+  where << ", axis " << g.axis << ", " << name_of(kind) << " then " << name_of(next_kind)
+        << "; backward error / bound = " << o.worst;
+  if (env_or("BANDSOLVE_AGREEMENT_VERBOSE", 0)) std::cerr << where.str() << '\n';
+  INFO(where.str());
+  CHECK(o.info_ok);
+  CHECK(o.padding_ok);
+  CHECK(o.worst <= 1.0);
+}
+
+}  // namespace
+
+TEST_CASE("lines along every axis of random arrays solve to the backward error bound",
+          "[agreement]") {
+  const std::uint64_t seed = env_or("BANDSOLVE_AGREEMENT_SEED", 20261205);
+  const std::uint64_t iterations = env_or("BANDSOLVE_AGREEMENT_ITERATIONS", 60);
+  std::mt19937_64 gen(seed);
+  std::uniform_int_distribution<int> pick_case(0, 7);
+  using right = Kokkos::LayoutRight;
+  using left = Kokkos::LayoutLeft;
+  using strided = Kokkos::LayoutStride;
+  for (std::uint64_t it = 0; it < iterations; ++it) {
+    switch (pick_case(gen)) {
+      case 0: run_iteration<double, 3, right>(gen, seed, it); break;
+      case 1: run_iteration<double, 3, left>(gen, seed, it); break;
+      case 2: run_iteration<double, 3, strided>(gen, seed, it); break;
+      case 3: run_iteration<double, 2, right>(gen, seed, it); break;
+      case 4: run_iteration<double, 4, left>(gen, seed, it); break;
+      case 5: run_iteration<float, 3, right>(gen, seed, it); break;
+      case 6: run_iteration<float, 2, strided>(gen, seed, it); break;
+      default: run_iteration<float, 4, right>(gen, seed, it); break;
+    }
+  }
+}
+
+}  // namespace test_axis_agreement
