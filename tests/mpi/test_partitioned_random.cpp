@@ -12,6 +12,7 @@
 // A longer run: BANDSOLVE_AGREEMENT_ITERATIONS=300 BANDSOLVE_AGREEMENT_SEED=7 mpiexec -n 3 ...
 #include <bandsolve/mpi.hpp>
 #include <bandsolve/tridiag/thomas.hpp>
+#include <random_lines.hpp>
 #include <test_support.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -40,76 +41,10 @@ using bstest_mpi::rank_space;
 using bstest_mpi::world_rank;
 using bstest_mpi::world_size;
 
-std::uint64_t env_or(const char* name, std::uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
-enum class matrix { dominant, barely_dominant, laplacian, dominant_head, dominant_first };
-const char* name_of(matrix m) {
-  const char* names[] = {"dominant", "barely dominant", "Laplacian",
-                         "dominant first eighth of each line", "dominant first line"};
-  return names[static_cast<int>(m)];
-}
-
-// Whole lines in host order (line s, global row g at s * N + g); a[0] and c[N-1] couple the ends
-// of periodic lines and hold values no solver may read otherwise.
-struct whole_lines {
-  std::size_t nsys = 0, N = 0;
-  std::vector<double> a, b, c, d;
-};
-
-whole_lines make_lines(std::mt19937_64& gen, std::size_t nsys, std::size_t N, matrix kind,
-                       bool periodic) {
-  whole_lines w;
-  w.nsys = nsys;
-  w.N = N;
-  w.a.resize(nsys * N);
-  w.b.resize(nsys * N);
-  w.c.resize(nsys * N);
-  w.d.resize(nsys * N);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0), mag(0.25, 1.0), margin(0.5, 2.0);
-  std::bernoulli_distribution coin(0.5);
-  for (std::size_t s = 0; s < nsys; ++s)
-    for (std::size_t g = 0; g < N; ++g) {
-      const std::size_t k = s * N + g;
-      matrix row = kind;
-      if (kind == matrix::dominant_head) row = g < N / 8 ? matrix::dominant : matrix::laplacian;
-      if (kind == matrix::dominant_first)
-        row = s == 0 ? matrix::dominant : matrix::barely_dominant;
-      const bool laplacian = row == matrix::laplacian;
-      w.a[k] = laplacian ? -1.0 : (coin(gen) ? 1 : -1) * mag(gen);
-      w.c[k] = laplacian ? -1.0 : (coin(gen) ? 1 : -1) * mag(gen);
-      w.d[k] = unit(gen);
-      const double off = (periodic || g > 0 ? std::abs(w.a[k]) : 0.0) +
-                         (periodic || g + 1 < N ? std::abs(w.c[k]) : 0.0);
-      double diag = 0;
-      if (row == matrix::dominant) diag = off + margin(gen);
-      else if (row == matrix::barely_dominant) diag = off * (1 + 1e-3 * (unit(gen) + 1)) + 1e-3;
-      else diag = periodic ? 2 * (1 + 1e-3) : 2.0;  // the periodic Laplacian is singular
-      w.b[k] = coin(gen) ? diag : -diag;
-    }
-  return w;
-}
-
-// Normwise backward error of line s, ||A x - d|| / (||A|| ||x|| + ||d||), infinity norms.
-double backward_error(const whole_lines& w, const std::vector<double>& x,
-                      const std::vector<double>& d, std::size_t s, bool periodic) {
-  const std::size_t N = w.N;
-  double r = 0, an = 0, xn = 0, dn = 0;
-  for (std::size_t g = 0; g < N; ++g) {
-    const std::size_t k = s * N + g;
-    if (!std::isfinite(x[k])) return std::numeric_limits<double>::infinity();
-    double ax = w.b[k] * x[k], row = std::abs(w.b[k]);
-    if (g > 0 || periodic) ax += w.a[k] * x[s * N + (g + N - 1) % N], row += std::abs(w.a[k]);
-    if (g + 1 < N || periodic) ax += w.c[k] * x[s * N + (g + 1) % N], row += std::abs(w.c[k]);
-    r = std::max(r, std::abs(ax - d[k]));
-    an = std::max(an, row);
-    xn = std::max(xn, std::abs(x[k]));
-    dn = std::max(dn, std::abs(d[k]));
-  }
-  return r / std::max(an * xn + dn, std::numeric_limits<double>::min());
-}
+using bstest_random::env_or;
+using bstest_random::matrix;
+using bstest_random::name_of;
+using whole_lines = bstest_random::lines;  // line s, global row g at s * N + g
 
 // This rank's part (rows first .. first + m - 1 of every line) as a batch View of Layout.
 template <class Layout, class T>
@@ -164,11 +99,6 @@ std::vector<double> gather_solution(const View& d, std::size_t nsys, std::size_t
   return x;
 }
 
-template <class T>
-double bound() {
-  return 64.0 * static_cast<double>(std::numeric_limits<T>::epsilon());
-}
-
 struct outcome {
   double worst = 0;
   bool info_ok = true;
@@ -178,7 +108,7 @@ template <class Layout, class T, class Algo>
 outcome run_case(std::mt19937_64& gen, const whole_lines& w, const whole_lines& next,
                  const std::vector<std::size_t>& sizes, const bmpi::options& opts, bool factored) {
   constexpr bool periodic = std::is_same_v<Algo, bandsolve::algo::periodic>;
-  const std::size_t nsys = w.nsys, N = w.N;
+  const std::size_t nsys = w.count, N = w.n;
   const std::size_t me = static_cast<std::size_t>(world_rank()), m = sizes[me];
   std::size_t first = 0;
   for (std::size_t r = 0; r < me; ++r) first += sizes[r];
@@ -189,17 +119,13 @@ outcome run_case(std::mt19937_64& gen, const whole_lines& w, const whole_lines& 
     load_part(b, q.b, nsys, N, first, m);
     load_part(c, q.c, nsys, N, first, m);
   };
-  const auto rounded = [](whole_lines q) {
-    for (auto* v : {&q.a, &q.b, &q.c, &q.d})
-      for (auto& x : *v) x = static_cast<double>(static_cast<T>(x));
-    return q;
-  };
   outcome out;
   const auto check = [&](const whole_lines& q) {
     const auto x = gather_solution(d, nsys, N, sizes);
-    const whole_lines qr = rounded(q);
+    const whole_lines qr = bstest_random::rounded_to<T>(q);
     for (std::size_t s = 0; s < nsys; ++s)
-      out.worst = std::max(out.worst, backward_error(qr, x, qr.d, s, periodic) / bound<T>());
+      out.worst = std::max(out.worst, bstest_random::backward_error(qr, x, qr.d, s, periodic) /
+                                          bstest_random::backward_error_bound<T>());
   };
   const auto codes_zero = [&](const auto& info) {
     auto h = Kokkos::create_mirror_view(info);
@@ -268,8 +194,8 @@ void run_iteration(std::mt19937_64& gen, std::uint64_t seed, std::uint64_t it) {
   opts.scheme = schemes[pick_scheme(gen)];
   const std::size_t batches[] = {0, 1, 64 << 10, std::size_t(2) << 20};
   opts.batch_bytes_per_thread = batches[pick_batch(gen)];
-  const whole_lines w = make_lines(gen, nsys, N, kind, periodic);
-  const whole_lines next = make_lines(gen, nsys, N, next_kind, periodic);
+  const whole_lines w = bstest_random::make_lines(gen, nsys, N, kind, false, periodic);
+  const whole_lines next = bstest_random::make_lines(gen, nsys, N, next_kind, false, periodic);
   const outcome o =
       periodic ? run_case<Layout, T, bandsolve::algo::periodic>(gen, w, next, sizes, opts, factored)
                : run_case<Layout, T, bandsolve::algo::thomas>(gen, w, next, sizes, opts, factored);

@@ -11,6 +11,7 @@
 // Fixed seed by default. A longer run:
 //   BANDSOLVE_AGREEMENT_ITERATIONS=400 BANDSOLVE_AGREEMENT_SEED=7 ./tridiag_test_axis_agreement
 #include <bandsolve/bandsolve.hpp>
+#include <random_lines.hpp>
 #include <test_support.hpp>
 
 #include <catch2/catch_test_macros.hpp>
@@ -33,17 +34,10 @@ namespace {
 
 using exec_space = Kokkos::DefaultHostExecutionSpace;
 
-std::uint64_t env_or(const char* name, std::uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
-enum class matrix { dominant, barely_dominant, laplacian, dominant_head, dominant_first };
-const char* name_of(matrix m) {
-  const char* names[] = {"dominant", "barely dominant", "Laplacian",
-                         "dominant first eighth of each line", "dominant first line"};
-  return names[static_cast<int>(m)];
-}
+using bstest_random::env_or;
+using bstest_random::matrix;
+using bstest_random::name_of;
+using problem = bstest_random::lines;
 
 // The array's extents (unused trailing ones 1) and the axis; lines are numbered as solve_along's
 // info numbers them (the other indices in axis order, last fastest).
@@ -67,82 +61,6 @@ struct grid {
     return idx;
   }
 };
-
-// Coefficients and right-hand sides line by line (line s, row i at s * n + i). symmetric: a[i] =
-// c[i-1], b > 0. shared: every line has line 0's coefficients.
-struct problem {
-  std::size_t lines = 0, n = 0;
-  std::vector<double> a, b, c, d;
-};
-
-problem make_problem(std::mt19937_64& gen, std::size_t lines, std::size_t n, matrix kind,
-                     bool symmetric, bool periodic, bool shared) {
-  problem p;
-  p.lines = lines;
-  p.n = n;
-  const std::size_t total = lines * n;
-  p.a.resize(total);
-  p.b.resize(total);
-  p.c.resize(total);
-  p.d.resize(total);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0), mag(0.25, 1.0), margin(0.5, 2.0);
-  std::bernoulli_distribution coin(0.5);
-  for (std::size_t s = 0; s < lines; ++s) {
-    const std::size_t s0 = s * n;
-    for (std::size_t i = 0; i < n; ++i) p.d[s0 + i] = unit(gen);
-    if (shared && s > 0) {  // line 0's coefficients
-      for (auto* v : {&p.a, &p.b, &p.c})
-        for (std::size_t i = 0; i < n; ++i) (*v)[s0 + i] = (*v)[i];
-      continue;
-    }
-    const auto row_kind = [&](std::size_t i) {
-      if (kind == matrix::dominant_head) return i < n / 8 ? matrix::dominant : matrix::laplacian;
-      if (kind == matrix::dominant_first)
-        return s == 0 ? matrix::dominant : matrix::barely_dominant;
-      return kind;
-    };
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool laplacian = row_kind(i) == matrix::laplacian;
-      p.c[s0 + i] = laplacian ? -1.0 : (coin(gen) ? 1 : -1) * mag(gen);
-      p.a[s0 + i] = laplacian ? -1.0 : (coin(gen) ? 1 : -1) * mag(gen);
-    }
-    if (symmetric)
-      for (std::size_t i = 0; i < n; ++i) p.a[s0 + i] = p.c[s0 + (i + n - 1) % n];
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t k = s0 + i;
-      const double off = (periodic || i > 0 ? std::abs(p.a[k]) : 0.0) +
-                         (periodic || i + 1 < n ? std::abs(p.c[k]) : 0.0);
-      double diag = 0;
-      switch (row_kind(i)) {
-        case matrix::dominant: diag = off + margin(gen); break;
-        case matrix::barely_dominant: diag = off * (1 + 1e-3 * (unit(gen) + 1)) + 1e-3; break;
-        default: diag = periodic ? 2 * (1 + 1e-3) : 2.0; break;
-      }
-      p.b[k] = symmetric || coin(gen) ? diag : -diag;
-    }
-  }
-  return p;
-}
-
-// Normwise backward error of line s, ||A x - d|| / (||A|| ||x|| + ||d||) in the infinity norm.
-// With `added` (x taken back out of u + x): ||x|| + ||u||, the size at which u + x rounds.
-double backward_error(const problem& p, const std::vector<double>& x, std::size_t s,
-                      bool periodic, const std::vector<double>* added = nullptr) {
-  const std::size_t n = p.n;
-  double r = 0, an = 0, xn = 0, dn = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t k = s * n + i;
-    if (!std::isfinite(x[k])) return std::numeric_limits<double>::infinity();
-    double ax = p.b[k] * x[k], row = std::abs(p.b[k]);
-    if (i > 0 || periodic) ax += p.a[k] * x[s * n + (i + n - 1) % n], row += std::abs(p.a[k]);
-    if (i + 1 < n || periodic) ax += p.c[k] * x[s * n + (i + 1) % n], row += std::abs(p.c[k]);
-    r = std::max(r, std::abs(ax - p.d[k]));
-    an = std::max(an, row);
-    xn = std::max(xn, std::abs(x[k]) + (added ? std::abs((*added)[k]) : 0.0));
-    dn = std::max(dn, std::abs(p.d[k]));
-  }
-  return r / std::max(an * xn + dn, std::numeric_limits<double>::min());
-}
 
 template <class T, int R>
 struct data_type;
@@ -271,11 +189,6 @@ struct outcome {
   bool info_ok = true, padding_ok = true;
 };
 
-template <class T>
-double bound() {
-  return 64.0 * static_cast<double>(std::numeric_limits<T>::epsilon());
-}
-
 template <path P, class T, int R, class ArrayLayout>
 outcome run_path(const grid& g, const problem& p, const problem& next) {
   constexpr bool periodic = P == path::periodic || P == path::periodic_factored;
@@ -301,19 +214,14 @@ outcome run_path(const grid& g, const problem& p, const problem& next) {
       scatter(c.v, g, q.c);
     }
   };
-  // The problem as T holds it.
-  const auto rounded = [](problem q) {
-    for (auto* v : {&q.a, &q.b, &q.c, &q.d})
-      for (auto& x : *v) x = static_cast<double>(static_cast<T>(x));
-    return q;
-  };
   outcome out;
   const auto check = [&](const problem& q, const std::vector<double>& x,
                          const std::vector<double>* added = nullptr) {
-    const problem qr = rounded(q);
+    const problem qr = bstest_random::rounded_to<T>(q);
     for (std::size_t s = 0; s < lines; ++s)
-      out.worst =
-          std::max(out.worst, backward_error(qr, x, s, periodic, added) / bound<T>());
+      out.worst = std::max(out.worst,
+                           bstest_random::backward_error(qr, x, qr.d, s, periodic, added) /
+                               bstest_random::backward_error_bound<T>());
     for (const auto* arr : {&a, &b, &c, &d, &u})
       out.padding_ok = out.padding_ok && padding_untouched(*arr, g);
   };
@@ -451,8 +359,9 @@ void run_iteration(std::mt19937_64& gen, std::uint64_t seed, std::uint64_t it) {
   const bool symmetric = which == path::symmetric;
   const bool periodic = which == path::periodic || which == path::periodic_factored;
   const bool shared = which == path::thomas_shared || which == path::thomas_shared_factored;
-  const problem p = make_problem(gen, g.lines(), g.n(), kind, symmetric, periodic, shared);
-  const problem next = make_problem(gen, g.lines(), g.n(), next_kind, symmetric, periodic, shared);
+  using bstest_random::make_lines;
+  const problem p = make_lines(gen, g.lines(), g.n(), kind, symmetric, periodic, shared);
+  const problem next = make_lines(gen, g.lines(), g.n(), next_kind, symmetric, periodic, shared);
   const outcome o = run<T, R, L>(which, g, p, next);
   std::ostringstream where;
   where << "seed " << seed << ", iteration " << it << ": " << name_of(which) << ", "

@@ -13,6 +13,7 @@
 //   BANDSOLVE_AGREEMENT_ITERATIONS=400 BANDSOLVE_AGREEMENT_SEED=7 ./tridiag_test_path_agreement
 // A failure prints the seed, the iteration and the case, which reproduce it.
 #include <bandsolve/bandsolve.hpp>
+#include <random_lines.hpp>
 #include <test_support.hpp>
 
 #include <catch2/catch_test_macros.hpp>
@@ -36,105 +37,10 @@ namespace {
 using exec_space = Kokkos::DefaultHostExecutionSpace;
 using cd = std::complex<double>;
 
-std::uint64_t env_or(const char* name, std::uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
-enum class matrix { dominant, barely_dominant, laplacian, dominant_head, dominant_first };
-const char* name_of(matrix m) {
-  switch (m) {
-    case matrix::dominant: return "dominant";
-    case matrix::barely_dominant: return "barely dominant";
-    case matrix::laplacian: return "Laplacian";
-    case matrix::dominant_head: return "dominant first eighth of each line";
-    default: return "dominant first system";
-  }
-}
-
-// A batch in host order (system s, row i at s * n + i). symmetric: a[i] = c[i-1] and b > 0.
-// periodic: a[0] and c[n-1] couple the ends (else they hold values no solver may read).
-struct problem {
-  std::size_t nsys = 0, n = 0;
-  std::vector<double> a, b, c, d;
-};
-
-problem make_problem(std::mt19937_64& gen, std::size_t nsys, std::size_t n, matrix kind,
-                     bool symmetric, bool periodic) {
-  problem p;
-  p.nsys = nsys;
-  p.n = n;
-  const std::size_t total = nsys * n;
-  p.a.resize(total);
-  p.b.resize(total);
-  p.c.resize(total);
-  p.d.resize(total);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0), mag(0.25, 1.0), margin(0.5, 2.0);
-  std::bernoulli_distribution coin(0.5);
-  for (std::size_t s = 0; s < nsys; ++s) {
-    const std::size_t s0 = s * n;
-    // The kind of each row: the mixed kinds are dominant in part and not elsewhere.
-    const auto row_kind = [&](std::size_t i) {
-      if (kind == matrix::dominant_head) return i < n / 8 ? matrix::dominant : matrix::laplacian;
-      if (kind == matrix::dominant_first)
-        return s == 0 ? matrix::dominant : matrix::barely_dominant;
-      return kind;
-    };
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool laplacian = row_kind(i) == matrix::laplacian;
-      p.c[s0 + i] = laplacian ? -1.0 : (coin(gen) ? 1 : -1) * mag(gen);
-      p.a[s0 + i] = laplacian ? -1.0 : (coin(gen) ? 1 : -1) * mag(gen);
-      p.d[s0 + i] = unit(gen);
-    }
-    if (symmetric)  // a[i] = c[i-1], and a[0] = c[n-1] for periodic lines
-      for (std::size_t i = 0; i < n; ++i) p.a[s0 + i] = p.c[s0 + (i + n - 1) % n];
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t k = s0 + i;
-      // The off-diagonal sum as the solver sees the row (a[0], c[n-1] only for periodic lines).
-      const double off = (periodic || i > 0 ? std::abs(p.a[k]) : 0.0) +
-                         (periodic || i + 1 < n ? std::abs(p.c[k]) : 0.0);
-      double diag = 0;
-      switch (row_kind(i)) {
-        case matrix::dominant: diag = off + margin(gen); break;
-        case matrix::barely_dominant: diag = off * (1 + 1e-3 * (unit(gen) + 1)) + 1e-3; break;
-        default:  // 2 (a little more on periodic lines, whose Laplacian is singular)
-          diag = periodic ? 2 * (1 + 1e-3) : 2.0;
-          break;
-      }
-      p.b[k] = symmetric || coin(gen) ? diag : -diag;
-    }
-  }
-  return p;
-}
-
-// Normwise backward error of system s, ||A x - d|| / (||A|| ||x|| + ||d||) in the infinity norm,
-// with the ends coupled for periodic lines (n = 1: (a + b + c) x; n = 2: coefficients that meet
-// add).
-template <class X>
-double backward_error(const problem& p, const std::vector<X>& x, const std::vector<X>& d,
-                      std::size_t s, bool periodic) {
-  const std::size_t n = p.n;
-  double r = 0, an = 0, xn = 0, dn = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t k = s * n + i;
-    cd ax = p.b[k] * cd(x[k]);
-    double row = std::abs(p.b[k]);
-    if (i > 0 || periodic) {
-      ax += p.a[k] * cd(x[s * n + (i + n - 1) % n]);
-      row += std::abs(p.a[k]);
-    }
-    if (i + 1 < n || periodic) {
-      ax += p.c[k] * cd(x[s * n + (i + 1) % n]);
-      row += std::abs(p.c[k]);
-    }
-    if (!std::isfinite(std::abs(cd(x[k])))) return std::numeric_limits<double>::infinity();
-    r = std::max(r, std::abs(ax - cd(d[k])));
-    an = std::max(an, row);
-    xn = std::max(xn, std::abs(cd(x[k])));
-    dn = std::max(dn, std::abs(cd(d[k])));
-  }
-  return r / std::max(an * xn + dn, std::numeric_limits<double>::min());
-}
+using bstest_random::env_or;
+using bstest_random::matrix;
+using bstest_random::name_of;
+using problem = bstest_random::lines;
 
 // Batch Views of Layout. Strided Views are windows of padded arrays: rows padded (row-major,
 // system stride n + 3), systems padded (column-major, unit system stride, the systems side by
@@ -238,14 +144,6 @@ struct outcome {
   bool info_ok = true;
 };
 
-template <class T>
-double bound() {
-  // Thomas's LU on a diagonally dominant matrix: ||A x - d|| <= 12u ||A|| ||x|| (Higham, Sec.
-  // 9.6; tests/support/test_support.hpp, residual_tol), evaluated in double; the partition
-  // method and the periodic solve's two sweeps a small multiple of it. 64u.
-  return 64.0 * static_cast<double>(std::numeric_limits<T>::epsilon());
-}
-
 // One path on one problem: solve (one-shot), or factorize, solve twice (a second right-hand
 // side), refactor with the matrices of `next` and solve once more.
 template <path P, class Layout, class T>
@@ -255,7 +153,7 @@ outcome run_path(const problem& p, const problem& next, window w, std::mt19937_6
   constexpr bool periodic = P == path::periodic || P == path::periodic_factored;
   using D = std::conditional_t<complex_rhs, Kokkos::complex<T>, T>;
   const exec_space exec;
-  const std::size_t nsys = p.nsys, n = p.n;
+  const std::size_t nsys = p.count, n = p.n;
   auto a = make_view<Layout, T>("a", nsys, n, w), b = make_view<Layout, T>("b", nsys, n, w),
        c = make_view<Layout, T>("c", nsys, n, w);
   auto d = make_view<Layout, D>("d", nsys, n, w);
@@ -272,13 +170,6 @@ outcome run_path(const problem& p, const problem& next, window w, std::mt19937_6
       r[k] = cd(first ? p.d[k] : unit(gen), complex_rhs ? unit(gen) : 0.0);
     return r;
   };
-  // The rounded problem as T holds it, for the residual.
-  const auto rounded = [&](const problem& q) {
-    problem r = q;
-    for (auto* v : {&r.a, &r.b, &r.c})
-      for (auto& x : *v) x = static_cast<double>(static_cast<T>(x));
-    return r;
-  };
   const auto rounded_rhs = [&](std::vector<cd> r) {
     for (auto& x : r)
       x = cd(static_cast<double>(static_cast<T>(x.real())),
@@ -288,10 +179,11 @@ outcome run_path(const problem& p, const problem& next, window w, std::mt19937_6
   outcome out;
   const auto check = [&](const problem& q, const std::vector<cd>& rhs) {
     const auto x = read(d, nsys);
-    const auto qr = rounded(q);
+    const auto qr = bstest_random::rounded_to<T>(q);
     const auto dr = rounded_rhs(rhs);
     for (std::size_t s = 0; s < nsys; ++s)
-      out.worst = std::max(out.worst, backward_error(qr, x, dr, s, periodic) / bound<T>());
+      out.worst = std::max(out.worst, bstest_random::backward_error(qr, x, dr, s, periodic) /
+                                          bstest_random::backward_error_bound<T>());
   };
   const auto codes_zero = [&](const auto& info) {
     auto h = Kokkos::create_mirror_view(info);
@@ -432,8 +324,8 @@ void run_iteration(std::mt19937_64& gen, std::uint64_t seed, std::uint64_t it) {
   const auto next_kind = static_cast<matrix>(pick_matrix(gen));
   const auto w = static_cast<window>(pick_window(gen));
   const bool symmetric = symmetric_path(which), periodic = periodic_path(which);
-  const problem p = make_problem(gen, nsys, n, kind, symmetric, periodic);
-  const problem next = make_problem(gen, nsys, n, next_kind, symmetric, periodic);
+  const problem p = bstest_random::make_lines(gen, nsys, n, kind, symmetric, periodic);
+  const problem next = bstest_random::make_lines(gen, nsys, n, next_kind, symmetric, periodic);
   const outcome o = run<Layout, T>(which, p, next, w, gen);
   std::ostringstream where;
   where << "seed " << seed << ", iteration " << it << ": " << name_of(which) << ", "
