@@ -9,7 +9,8 @@
 // a strided window may change.
 //
 // Fixed seed by default. A longer run:
-//   BANDSOLVE_AGREEMENT_ITERATIONS=400 BANDSOLVE_AGREEMENT_SEED=7 ./tridiag_test_axis_agreement
+//   BANDSOLVE_AGREEMENT_ITERATIONS=400 BANDSOLVE_AGREEMENT_SEED=7
+//     build/test/tests/tridiag_group_axis --filenames-as-tags "[#test_axis_agreement]"
 #include <bandsolve/bandsolve.hpp>
 #include <random_arrays.hpp>
 #include <random_lines.hpp>

@@ -10,7 +10,8 @@
 // bound of Thomas's LU on diagonally dominant matrices, and every info code must be 0.
 //
 // Fixed seed by default. A longer run:
-//   BANDSOLVE_AGREEMENT_ITERATIONS=400 BANDSOLVE_AGREEMENT_SEED=7 ./tridiag_test_path_agreement
+//   BANDSOLVE_AGREEMENT_ITERATIONS=400 BANDSOLVE_AGREEMENT_SEED=7
+//     build/test/tests/tridiag_group_checks --filenames-as-tags "[#test_path_agreement]"
 // A failure prints the seed, the iteration and the case, which reproduce it.
 #include <bandsolve/bandsolve.hpp>
 #include <random_lines.hpp>
