@@ -1,5 +1,7 @@
-# bandsolve_add_mpi_test(NAME <test> TARGET <executable> RANKS <n> [LABELS <label>...])
-# A CTest test that runs <executable> on <n> MPI ranks through FindMPI's mpiexec, labelled mpi.
+# bandsolve_add_mpi_test(NAME <test> TARGET <executable> RANKS <n> [LABELS <label>...]
+#                        [ARGS <argument>...])
+# A CTest test that runs <executable> (with ARGS) on <n> MPI ranks through FindMPI's mpiexec,
+# labelled mpi.
 # --oversubscribe: more ranks than cores, as on CI's 2 vCPUs; an Open MPI option, passed only where
 # `mpiexec --version` names Open MPI (MPICH's hydra runs any number of ranks, and as root, without
 # flags). The OMPI_ALLOW_RUN_AS_ROOT pair lets Open MPI run as root in CI containers; other MPI
@@ -22,7 +24,7 @@ if(NOT DEFINED _bandsolve_mpi_preflags)
 endif()
 
 function(bandsolve_add_mpi_test)
-  cmake_parse_arguments(arg "" "NAME;TARGET;RANKS" "LABELS" ${ARGN})
+  cmake_parse_arguments(arg "" "NAME;TARGET;RANKS" "LABELS;ARGS" ${ARGN})
   set(env "OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive;OMP_NUM_THREADS=1;KOKKOS_NUM_THREADS=1"
           "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;HWLOC_COMPONENTS=-pci")
   if(BANDSOLVE_SANITIZE)
@@ -30,7 +32,8 @@ function(bandsolve_add_mpi_test)
   endif()
   add_test(NAME ${arg_NAME}
            COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${arg_RANKS}
-                   ${_bandsolve_mpi_preflags} $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS})
+                   ${_bandsolve_mpi_preflags} $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS}
+                   ${arg_ARGS})
   set_tests_properties(${arg_NAME} PROPERTIES
     TIMEOUT 300
     LABELS "mpi;${arg_LABELS}"

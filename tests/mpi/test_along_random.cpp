@@ -28,6 +28,8 @@
 
 #include "mpi_test_main.hpp"
 
+namespace test_along_random {  // units compile in groups: tests/mpi/CMakeLists.txt
+
 namespace {
 
 namespace bmpi = bandsolve::mpi;
@@ -245,3 +247,5 @@ TEST_CASE("lines along a random axis split over the ranks solve to the backward 
     }
   }
 }
+
+}  // namespace test_along_random

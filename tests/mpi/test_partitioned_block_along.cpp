@@ -34,6 +34,8 @@
 #include "mpi_test_main.hpp"
 #include "whole_lines.hpp"
 
+namespace test_partitioned_block_along {  // units compile in groups: tests/mpi/CMakeLists.txt
+
 namespace {
 
 namespace bmpi = bandsolve::mpi;
@@ -445,3 +447,5 @@ TEST_CASE("mpi::solve_along(block_thomas): bad arguments on one rank make every 
 }
 
 }  // namespace
+
+}  // namespace test_partitioned_block_along

@@ -30,6 +30,8 @@
 #include "whole_lines.hpp"
 #include "mpi_test_main.hpp"
 
+namespace test_partitioned_block_complex {  // units compile in groups: tests/mpi/CMakeLists.txt
+
 namespace {
 
 namespace bmpi = bandsolve::mpi;
@@ -407,3 +409,5 @@ TEST_CASE("mpi::solve(block_thomas): ranks that pass complex d over real and ove
         "Kokkos::complex<double> on rank 0 but Kokkos::complex<double> over double coefficients "
         "on rank 1");
 }
+
+}  // namespace test_partitioned_block_complex

@@ -32,6 +32,9 @@
 #include "whole_lines.hpp"
 #include "mpi_test_main.hpp"
 
+namespace test_partitioned_complex {  // units compile in groups: tests/mpi/CMakeLists.txt
+namespace {  // its helpers take types of the anonymous namespaces below
+
 namespace {
 
 using bandsolve::index_t;
@@ -554,3 +557,6 @@ TEST_CASE("mpi: the ranks must pass the same scalar type", "[mpi]") {
                             "scalar types: double on rank 0 but Kokkos::complex<double> on rank " +
                                 std::to_string(P - 1));
 }
+
+}  // namespace
+}  // namespace test_partitioned_complex

@@ -32,6 +32,8 @@
 
 #include "mpi_test_main.hpp"
 
+namespace test_partitioned_random {  // units compile in groups: tests/mpi/CMakeLists.txt
+
 namespace {
 
 namespace layout = bandsolve::layout;
@@ -234,3 +236,5 @@ TEST_CASE("random splits, line counts, batches and matrices solve to the backwar
     }
   }
 }
+
+}  // namespace test_partitioned_random

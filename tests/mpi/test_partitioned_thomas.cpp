@@ -33,6 +33,9 @@
 #include "whole_lines.hpp"
 #include "mpi_test_main.hpp"
 
+namespace test_partitioned_thomas {  // units compile in groups: tests/mpi/CMakeLists.txt
+namespace {  // its helpers take types of the anonymous namespaces below
+
 namespace {
 
 using bandsolve::index_t;
@@ -1613,3 +1616,6 @@ TEST_CASE("mpi::solve_along: different batch extents on one rank make every rank
   else
     CHECK(msg.empty());  // nothing thrown
 }
+
+}  // namespace
+}  // namespace test_partitioned_thomas
