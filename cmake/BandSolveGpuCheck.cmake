@@ -44,6 +44,13 @@ function(bandsolve_gpu_compile_check target)
   endforeach()
   set(check ${target}_${BANDSOLVE_GPU}_check)
   add_library(${check} OBJECT EXCLUDE_FROM_ALL ${absolute_sources})
+  # A target of several sources (the CUDA benchmarks) is checked as one unit: nvcc spends about
+  # 7 s of every unit on Kokkos' headers and its own passes, and the three CUDA benchmarks took
+  # 30 s as one against 58 s apart (docs/development.md, "Build and CI times").
+  list(LENGTH absolute_sources count)
+  if(count GREATER 1)
+    set_target_properties(${check} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
+  endif()
   foreach(property INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS CXX_STANDARD
                    CXX_EXTENSIONS)
     get_target_property(value ${target} ${property})
