@@ -30,6 +30,7 @@
 #include <cstddef>
 
 namespace bandsolve_bench {
+namespace bench_access_patterns {  // each file its own: the test trees check them as one unit
 namespace {
 
 constexpr std::size_t pattern_count = std::size_t(1) << 24;  // doubles per array
@@ -212,4 +213,5 @@ BENCHMARK(column_stream)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
+}  // namespace bench_access_patterns
 }  // namespace bandsolve_bench

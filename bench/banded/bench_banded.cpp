@@ -25,6 +25,7 @@ void zgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, std::co
 }
 
 namespace bandsolve_bench {
+namespace bench_banded {  // each file its own: the test trees check them as one unit
 namespace {
 
 using cdouble = Kokkos::complex<double>;
@@ -230,4 +231,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_banded
 }  // namespace bandsolve_bench

@@ -20,6 +20,7 @@
 #include <string>
 
 namespace bandsolve_bench {
+namespace bench_banded_axis {  // each file its own: the test trees check them as one unit
 namespace {
 
 constexpr long side = 128;
@@ -198,4 +199,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_banded_axis
 }  // namespace bandsolve_bench

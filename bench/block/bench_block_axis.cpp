@@ -23,6 +23,7 @@
 #include <utility>
 
 namespace bandsolve_bench {
+namespace bench_block_axis {  // each file its own: the test trees check them as one unit
 namespace {
 
 constexpr long grid_side = 64;
@@ -256,4 +257,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_block_axis
 }  // namespace bandsolve_bench

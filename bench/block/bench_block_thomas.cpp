@@ -32,6 +32,7 @@ void zgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, std::co
 }
 
 namespace bandsolve_bench {
+namespace bench_block_thomas {  // each file its own: the test trees check them as one unit
 namespace {
 
 using cdouble = Kokkos::complex<double>;
@@ -298,4 +299,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_block_thomas
 }  // namespace bandsolve_bench

@@ -16,6 +16,7 @@
 #include <string>
 
 namespace bandsolve_bench {
+namespace bench_batched_toeplitz {  // each file its own: the test trees check them as one unit
 namespace {
 
 constexpr double t1 = -0.2, t2 = 1.5, t3 = -0.3;  // rows sum to 1: repeated solves stay near 1
@@ -158,4 +159,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_batched_toeplitz
 }  // namespace bandsolve_bench

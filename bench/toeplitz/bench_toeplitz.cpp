@@ -17,6 +17,7 @@
 #include <string>
 
 namespace bandsolve_bench {
+namespace bench_toeplitz {  // each file its own: the test trees check them as one unit
 namespace {
 
 constexpr double t1 = -0.2, t2 = 1.5, t3 = -0.3;  // rows sum to 1: repeated solves stay near 1
@@ -171,4 +172,5 @@ BENCHMARK_TEMPLATE(divide_and_conquer_benchmark, zd)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
+}  // namespace bench_toeplitz
 }  // namespace bandsolve_bench

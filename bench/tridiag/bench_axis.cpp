@@ -42,6 +42,7 @@ void dgtsv_(const int* n, const int* nrhs, double* dl, double* d, double* du, do
 }
 
 namespace bandsolve_bench {
+namespace bench_axis {  // each file its own: the test trees check them as one unit
 namespace {
 
 using cube = Kokkos::View<double***, Kokkos::LayoutRight, host_exec::memory_space>;
@@ -695,4 +696,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_axis
 }  // namespace bandsolve_bench

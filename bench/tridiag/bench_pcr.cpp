@@ -29,6 +29,7 @@
 
 
 namespace bandsolve_bench {
+namespace bench_pcr {  // each file its own: the test trees check them as one unit
 namespace {
 
 template <class Algo, class Layout>
@@ -279,4 +280,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_pcr
 }  // namespace bandsolve_bench

@@ -24,6 +24,7 @@ void zgtsv_(const int* n, const int* nrhs, std::complex<double>* dl, std::comple
 }
 
 namespace bandsolve_bench {
+namespace bench_pivoting {  // each file its own: the test trees check them as one unit
 namespace {
 
 using cdouble = Kokkos::complex<double>;
@@ -229,4 +230,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_pivoting
 }  // namespace bandsolve_bench

@@ -27,6 +27,7 @@ void sgtsv_(const int* n, const int* nrhs, float* dl, float* d, float* du, float
 }
 
 namespace bandsolve_bench {
+namespace bench_shapes {  // each file its own: the test trees check them as one unit
 namespace {
 
 constexpr long total_unknowns = 1L << 24;
@@ -209,4 +210,5 @@ const bool shapes_registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_shapes
 }  // namespace bandsolve_bench

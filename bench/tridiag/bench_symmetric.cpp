@@ -11,6 +11,7 @@
 #include <string>
 
 namespace bandsolve_bench {
+namespace bench_symmetric {  // each file its own: the test trees check them as one unit
 namespace {
 
 template <class T>
@@ -134,4 +135,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_symmetric
 }  // namespace bandsolve_bench

@@ -18,6 +18,7 @@ void sgtsv_(const int* n, const int* nrhs, float* dl, float* d, float* du, float
 }
 
 namespace bandsolve_bench {
+namespace bench_thomas {  // each file its own: the test trees check them as one unit
 namespace {
 
 template <class T>
@@ -190,4 +191,5 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace bench_thomas
 }  // namespace bandsolve_bench
