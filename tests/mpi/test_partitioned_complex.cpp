@@ -33,7 +33,7 @@
 #include "mpi_test_main.hpp"
 
 namespace test_partitioned_complex {  // units compile in groups: tests/mpi/CMakeLists.txt
-namespace {  // its helpers take types of the anonymous namespaces below
+namespace {  // all internal: in a group GCC warns of external templates taking internal types
 
 namespace {
 
