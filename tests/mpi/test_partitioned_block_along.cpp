@@ -6,7 +6,8 @@
 // grid to rounding, with its info codes on every rank: every axis, coefficients and d in
 // LayoutRight order, LayoutLeft order and padded strided subviews (padding untouched), full and
 // shared blocks, m = 2 and 3, with and without pivoting inside the blocks, float, double and
-// complex d over real blocks, even and uneven splits (parts of 1 and 2 block rows), one line; a
+// complex d over real blocks, even and uneven splits (parts of 1 and 2 block rows), grids whose
+// groups of lines lie side by side in memory (read as vectors) and groups that do not, one line; a
 // singular block row; bad arguments on one rank, and ranks that disagree on the axis, make every
 // rank throw. Run by mpiexec with 1-4 ranks.
 //
@@ -327,6 +328,13 @@ TEST_CASE("mpi::solve_along(block_thomas) equals the single-process solve_along"
   every_axis<double, Kokkos::complex<double>, 3, false>({3, 4, 2}, 2, block_thomas{},
                                                         order::right, order::padded);
   every_axis<float, float, 3, false>({3, 4, 5}, 3, pivoting, order::padded, order::left);
+  // LayoutLeft grids wide enough along x that a group's lines along y and z lie side by side in
+  // memory (8 double or 16 float lanes: each block entry and component of d moves as one vector),
+  // next to groups that wrap to the next row of lines and read lane by lane; shared blocks with d
+  // side by side.
+  every_axis<double, double, 3, false>({9, 4, 3}, 3, block_thomas{}, order::left, order::left);
+  every_axis<float, float, 3, false>({17, 3, 2}, 2, pivoting, order::left, order::padded);
+  every_axis<double, double, 3, true>({16, 3, 2}, 2, block_thomas{}, order::right, order::left);
   // One line along the split axis.
   const int P = world_size();
   const std::array<std::size_t, 2> one = {1, 2 * std::size_t(P) + 1};

@@ -76,6 +76,9 @@ template <class T, int Rank, int L>
 struct grid_block_group : grid_entries<T, Rank> {
   index_t s0 = 0;
   index_t line[static_cast<std::size_t>(L)] = {};
+  // Whether the group's L lines are neighbours in memory (line l starts at line 0's start + l:
+  // lines across the unit-stride axis, as those of LayoutLeft grids along y and z).
+  bool side_by_side = false;
 
   KOKKOS_INLINE_FUNCTION T& operator()(index_t s, index_t i, index_t r, index_t c = 0) const {
     return this->at(line[s - s0], i, r, c);
@@ -89,7 +92,14 @@ KOKKOS_INLINE_FUNCTION grid_block_group<T, Rank, L> lines_of_group(
   static_cast<grid_entries<T, Rank>&>(out) = v;
   out.s0 = g.s0;
   for (int l = 0; l < L; ++l) out.line[l] = v.line_offset(g.system(l));
+  out.side_by_side = g.nl == L && L > 1;
+  for (int l = 1; l < L; ++l) out.side_by_side = out.side_by_side && out.line[l] == out.line[0] + l;
   return out;
+}
+
+template <class T, int Rank, int L>
+KOKKOS_INLINE_FUNCTION bool group_lanes_adjacent(const grid_block_group<T, Rank, L>& v) {
+  return v.side_by_side;
 }
 
 // The lines along `axis` of a grid of R axes, from v (R grid axes, then the block's row and

@@ -100,6 +100,15 @@ KOKKOS_INLINE_FUNCTION const View& lines_of_group(const View& v, const block_lan
   return v;
 }
 
+// Whether every row of v, as a group's passes read it (lines_of_group), holds its L lanes side
+// by side in memory (lane l at lane 0's entry + l): then they load and store as vectors. Views
+// read as they are answer no (their lanes are found one by one); the lines of a grid answer for
+// their group (block_grid_lines.hpp).
+template <class View>
+KOKKOS_INLINE_FUNCTION constexpr bool group_lanes_adjacent(const View&) {
+  return false;
+}
+
 // Lanes of the local passes on ExecutionSpace: a cache line of T on the host backends (the
 // lane loops below vectorize), one system per thread on the device backend.
 template <class ExecutionSpace, class T>
@@ -126,6 +135,17 @@ KOKKOS_INLINE_FUNCTION void load_block(const View& v, const block_lane_group& g,
     return;
   }
   const index_t rs = static_cast<index_t>(v.stride(2)), cs = static_cast<index_t>(v.stride(3));
+  if (group_lanes_adjacent(v)) {
+    const auto* const p = &bandsolve::block_at(v, g.s0, i, 0, 0);
+    for (int c = 0; c < M; ++c)
+      for (int r = 0; r < M; ++r) {
+        const auto* const q = p + r * rs + c * cs;
+        T* const o = out + (c * M + r) * L;
+        BANDSOLVE_SIMD
+        for (int l = 0; l < L; ++l) o[l] = T(q[l]);
+      }
+    return;
+  }
   for (int l = 0; l < L; ++l) {
     const auto* const p = &bandsolve::block_at(v, g.system(l), i, 0, 0);
     for (int c = 0; c < M; ++c)
@@ -226,6 +246,16 @@ KOKKOS_INLINE_FUNCTION void load_rhs(const DView& d, const block_lane_group& g, 
                                      int k, T* v) {
   const index_t rs = static_cast<index_t>(d.stride(2));
   constexpr int parts = rhs_parts_v<T, DView>;
+  if constexpr (parts == 1) {
+    if (group_lanes_adjacent(d)) {
+      const auto* const p = &rhs_at(d, g.s0, i, 0, k);
+      for (int r = 0; r < M; ++r) {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < L; ++l) v[r * L + l] = p[r * rs + l];
+      }
+      return;
+    }
+  }
   for (int l = 0; l < L; ++l) {
     const auto* const p = &rhs_at(d, g.system(l), i, 0, k / parts);
     if constexpr (parts == 2) {
@@ -243,6 +273,16 @@ KOKKOS_INLINE_FUNCTION void store_rhs(const DView& d, const block_lane_group& g,
                                       int k, const T* v) {
   const index_t rs = static_cast<index_t>(d.stride(2));
   constexpr int parts = rhs_parts_v<T, DView>;
+  if constexpr (parts == 1) {
+    if (group_lanes_adjacent(d)) {  // every lane is a system of the batch
+      auto* const p = &rhs_at(d, g.s0, i, 0, k);
+      for (int r = 0; r < M; ++r) {
+        BANDSOLVE_SIMD
+        for (int l = 0; l < L; ++l) p[r * rs + l] = v[r * L + l];
+      }
+      return;
+    }
+  }
   for (int l = 0; l < g.nl; ++l) {
     auto* const p = &rhs_at(d, g.s0 + l, i, 0, k / parts);
     if constexpr (parts == 2) {
