@@ -49,7 +49,7 @@
 //                          case of the same kind);
 //   local/one_shot_complex_lines, partitioned/one_shot_complex_lines
 //                          the one-shot case of complex lines (Kokkos::complex<double> a, b, c, d).
-//   block/m<m>/local/<kind>, block/m<m>/partitioned/<kind>[/nrhs<k>]
+//   block/m<m>/local/<kind>, block/m<m>/partitioned/<kind>[/nrhs<k>|/complex_rhs|/interleaved8]
 //                          block-tridiagonal lines (m x m blocks, m = 3; L lines, L = 4096 or
 //                          BANDSOLVE_BENCH_MPI_BLOCK_LINES, of 128 block rows per rank, row
 //                          layout View<T****>(lines, rows, m, m)): each rank solving L/P whole
@@ -58,7 +58,8 @@
 //                          right-hand sides per system in one View<T****>(lines, rows, m, k),
 //                          ns_per_unknown then per unknown and right-hand side; complex_rhs: one
 //                          Kokkos::complex<double> right-hand side per system over the same real
-//                          lines (ns_per_unknown per complex unknown, words in reals).
+//                          lines (ns_per_unknown per complex unknown, words in reals);
+//                          interleaved8: one right-hand side, every View in interleaved<8> packs.
 //   block_along/m3/<axis>/local/<kind>, block_along/m3/<axis>/batch/<kind>,
 //   block_along/m3/<axis>/partitioned/<kind>
 //                          block lines along x (0), y (1) or z (2) of a 64^3 grid of 3 unknowns
@@ -97,6 +98,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -519,17 +521,20 @@ void scheme_sweep(benchmark::State& state, bandsolve::mpi::exchange scheme) {
 
 // Block-tridiagonal lines of m x m blocks (see the header): the local and partitioned cases of
 // one kind, one-shot or factored (factored outside the timed loop), nrhs right-hand sides per
-// system (1: d of rank 3; complex: one Kokkos::complex<T> right-hand side). block_local_seconds:
-// the local case of each kind and nrhs (-1: complex).
-std::map<std::pair<int, int>, double> block_local_seconds;
+// system (1: d of rank 3; complex: one Kokkos::complex<T> right-hand side), in row batches or
+// interleaved packs (Layout). block_local_seconds: the local case of each kind, nrhs (-1: complex)
+// and layout (interleaved or not).
+std::map<std::tuple<int, int, bool>, double> block_local_seconds;
 
 std::size_t block_lines_count() {
   const char* s = std::getenv("BANDSOLVE_BENCH_MPI_BLOCK_LINES");
   return s ? static_cast<std::size_t>(std::atol(s)) : 4096;
 }
 
+template <class Layout>
 void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kind what,
                  bool complex = false) {
+  constexpr bool interleaved = !std::is_same_v<Layout, bandsolve::layout::row>;
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -542,13 +547,19 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
   // Local: L/P whole lines of P R block rows; partitioned: R block rows of each of the L lines.
   const std::size_t lines = partitioned ? L : L / static_cast<std::size_t>(P);
   const std::size_t rows = partitioned ? R : R * static_cast<std::size_t>(P);
-  using coeffs = Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace>;
   const std::size_t K = static_cast<std::size_t>(nrhs);
-  const coeffs a("a", lines, rows, M, M), b("b", lines, rows, M, M), c("c", lines, rows, M, M);
+  const auto coeffs = [&](const char* label) {
+    return bandsolve::make_block_batch<Layout, T, Kokkos::HostSpace>(label, lines, rows, M);
+  };
+  const auto a = coeffs("a"), b = coeffs("b"), c = coeffs("c");
   // Several right-hand sides: k of them per system side by side; d0 holds them all.
-  const Kokkos::View<T****, Kokkos::LayoutRight, Kokkos::HostSpace> d4("d", lines, rows, M, K),
-      d0("d0", lines, rows, M, K);
-  const Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace> d3(d4.data(), lines, rows, M);
+  const auto rhs = [&](const char* label) {
+    return bandsolve::make_block_rhs<Layout, T, Kokkos::HostSpace>(label, lines, rows, M, K);
+  };
+  const auto d4 = rhs("d"), d0 = rhs("d0");
+  // One right-hand side: the same memory as a View of one (rank 3, or packs of rank 4).
+  using one_rhs = decltype(bandsolve::make_block_rhs<Layout, T, Kokkos::HostSpace>("", 0, 0, 0));
+  const one_rhs d3(d4.data(), d4.extent(0), rows, M);
   // The complex right-hand side: d0's first as the real part, its last halved as the imaginary.
   using Z = Kokkos::complex<T>;
   const Kokkos::View<Z***, Kokkos::LayoutRight, Kokkos::HostSpace> dz("dz", complex ? lines : 0,
@@ -561,13 +572,14 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
         for (std::size_t i = 0; i < rows; ++i)
           for (std::size_t r = 0; r < M; ++r) {
             for (std::size_t q = 0; q < M; ++q) {
-              a(s, i, r, q) = c(s, i, r, q) = r == q ? -1.0 : 0.1;
-              b(s, i, r, q) = r == q ? 6.0 : 0.2;
+              bandsolve::block_at(a, s, i, r, q) = bandsolve::block_at(c, s, i, r, q) =
+                  r == q ? -1.0 : 0.1;
+              bandsolve::block_at(b, s, i, r, q) = r == q ? 6.0 : 0.2;
             }
             for (std::size_t q = 0; q < K; ++q) {
               std::uint64_t k = (((s * 1000003u + i) * 8 + r) * 16 + q) * 0x9E3779B97F4A7C15ull;
               k ^= k >> 29;
-              d0(s, i, r, q) = static_cast<T>(k % 1000) / 500.0 - 1.0;
+              bandsolve::block_at(d0, s, i, r, q) = static_cast<T>(k % 1000) / 500.0 - 1.0;
             }
           }
       });
@@ -577,7 +589,8 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
         Kokkos::RangePolicy<exec_space>(0, lines), [=](std::size_t s) {
           for (std::size_t i = 0; i < rows; ++i)
             for (std::size_t r = 0; r < M; ++r)
-              dz0(s, i, r) = Z(d0(s, i, r, 0), 0.5 * d0(s, i, r, K - 1));
+              dz0(s, i, r) = Z(bandsolve::block_at(d0, s, i, r, 0),
+                               0.5 * bandsolve::block_at(d0, s, i, r, K - 1));
         });
   Kokkos::fence();
   const exec_space exec;
@@ -612,14 +625,15 @@ void block_lines(benchmark::State& state, int m, int nrhs, bool partitioned, kin
       timed([&] { f.solve(exec, d); });
     }
   };
-  if (complex)
-    solves(dz);
-  else if (nrhs == 1)
+  if (complex) {
+    if constexpr (!interleaved) solves(dz);  // registered for row batches only
+  } else if (nrhs == 1) {
     solves(d3);
-  else
+  } else {
     solves(d4);
+  }
   const double per_iter = timing.seconds;
-  const auto key = std::make_pair(int(what), complex ? -1 : nrhs);
+  const auto key = std::make_tuple(int(what), complex ? -1 : nrhs, interleaved);
   if (!partitioned) block_local_seconds[key] = per_iter;
   double words = timing.first_call.exchange / sizeof(T) / double(L);
   PMPI_Allreduce(MPI_IN_PLACE, &words, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -857,20 +871,29 @@ void register_along(int iterations) {
 }
 
 // After the local block case of each kind, the partitioned one (vs_local); one right-hand side
-// per system, then 4, then one complex one (nrhs 0 below).
+// per system, then 4, then one complex one (nrhs 0 below), then one in interleaved<8> packs
+// (nrhs -1).
 void register_block(int iterations) {
   const char* kinds[] = {"one_shot", "factored"};
-  for (const int nrhs : {1, 4, 0})
+  for (const int nrhs : {1, 4, 0, -1})
     for (int k = 0; k < 2; ++k)
       for (const bool partitioned : {false, true}) {
         const std::string name =
             std::string("mpi/block/m3/") + (partitioned ? "partitioned/" : "local/") + kinds[k] +
-            (nrhs == 1 ? "" : nrhs == 0 ? "/complex_rhs" : "/nrhs" + std::to_string(nrhs));
+            (nrhs == 1    ? ""
+             : nrhs == 0  ? "/complex_rhs"
+             : nrhs == -1 ? "/interleaved8"
+                          : "/nrhs" + std::to_string(nrhs));
         const kind what = static_cast<kind>(k);
         benchmark::RegisterBenchmark(name.c_str(),
                                      [nrhs, partitioned, what](benchmark::State& s) {
-                                       block_lines(s, 3, nrhs > 0 ? nrhs : 1, partitioned, what,
-                                                   nrhs == 0);
+                                       if (nrhs < 0)
+                                         block_lines<bandsolve::layout::interleaved<8>>(
+                                             s, 3, 1, partitioned, what);
+                                       else
+                                         block_lines<bandsolve::layout::row>(
+                                             s, 3, nrhs > 0 ? nrhs : 1, partitioned, what,
+                                             nrhs == 0);
                                      })
             ->UseManualTime()
             ->Iterations(iterations)

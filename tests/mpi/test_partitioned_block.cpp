@@ -146,13 +146,16 @@ std::vector<std::size_t> parts(split kind, int P) {
 }
 
 // View kinds of this rank's part: row (LayoutRight), column (LayoutLeft), strided (block rows
-// 1 .. n of a LayoutRight array with two extra block rows per system), interleaved packs of 4.
+// 1 .. n of a LayoutRight array with two extra block rows per system), interleaved packs of 12
+// doubles (a group of 8 lanes lies in one pack, systems 0-7 and 16-23, and loads as vectors, or
+// spans two, systems 8-15, and loads lane by lane) or 4 floats (a group of 16 lanes spans four).
 enum class kind { row, column, strided, interleaved };
 const char* kind_name(kind k) {
-  const char* names[] = {"row", "column", "strided", "interleaved<4>"};
+  const char* names[] = {"row", "column", "strided", "interleaved<12> (double), <4> (float)"};
   return names[static_cast<int>(k)];
 }
-constexpr std::size_t pack_width = 4;
+template <class T>
+constexpr std::size_t pack_width = std::is_same_v<T, float> ? 4 : 12;
 
 // This rank's block rows [g0, g0 + n) of operand `which` as a View of kind K.
 template <kind K, class T>
@@ -174,8 +177,8 @@ auto local_coef(const lines& L, std::size_t g0, std::size_t n, int which) {
         base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), n + 1), Kokkos::ALL, Kokkos::ALL);
     return fill(v);
   } else if constexpr (K == kind::interleaved) {
-    return fill(Kokkos::View<T****[pack_width], Kokkos::LayoutRight, Kokkos::HostSpace>(
-        "coef", (L.nsys + pack_width - 1) / pack_width, n, L.m, L.m));
+    return fill(Kokkos::View<T****[pack_width<T>], Kokkos::LayoutRight, Kokkos::HostSpace>(
+        "coef", (L.nsys + pack_width<T> - 1) / pack_width<T>, n, L.m, L.m));
   } else {
     using Layout = std::conditional_t<K == kind::row, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
     return fill(Kokkos::View<T****, Layout, Kokkos::HostSpace>("coef", L.nsys, n, L.m, L.m));
@@ -199,8 +202,8 @@ auto local_rhs(const lines& L, std::size_t g0, std::size_t n) {
         base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), n + 1), Kokkos::ALL);
     return fill(v);
   } else if constexpr (K == kind::interleaved) {
-    return fill(Kokkos::View<T***[pack_width], Kokkos::LayoutRight, Kokkos::HostSpace>(
-        "d", (L.nsys + pack_width - 1) / pack_width, n, L.m));
+    return fill(Kokkos::View<T***[pack_width<T>], Kokkos::LayoutRight, Kokkos::HostSpace>(
+        "d", (L.nsys + pack_width<T> - 1) / pack_width<T>, n, L.m));
   } else {
     using Layout = std::conditional_t<K == kind::row, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
     return fill(Kokkos::View<T***, Layout, Kokkos::HostSpace>("d", L.nsys, n, L.m));
@@ -267,7 +270,7 @@ outcome run(const lines& L, const std::vector<std::size_t>& sizes, bmpi::options
             static_cast<double>(bandsolve::block_at(d, index_t(s), index_t(i), index_t(r)));
   if constexpr (K == kind::interleaved) {  // padding lanes (zero) neither read nor written
     bool untouched = true;
-    for (std::size_t s = L.nsys; s < d.extent(0) * pack_width; ++s)
+    for (std::size_t s = L.nsys; s < d.extent(0) * pack_width<T>; ++s)
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t r = 0; r < m; ++r)
           untouched = untouched &&
@@ -615,7 +618,7 @@ std::vector<int> check_factored(const lines& L0, const std::vector<std::size_t>&
     f.solve(exec_space(), d);
     CHECK(per_line(2 * L.m) <= static_cast<double>(4 * L.m));
     double err = 0;
-    for (std::size_t s = 0; s < d.extent(0) * (K == kind::interleaved ? pack_width : 1); ++s)
+    for (std::size_t s = 0; s < d.extent(0) * (K == kind::interleaved ? pack_width<T> : 1); ++s)
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t r = 0; r < L.m; ++r) {
           const auto at = [&](const auto& v) {
@@ -654,7 +657,7 @@ TEST_CASE("mpi::factorize(block_thomas): solves equal the one-shot solve", "[mpi
       check_factored<kind::row, double>(lines{19, 13, 3}, sizes, opts);
       check_factored<kind::column, double>(lines{11, 13, 8}, sizes, opts);
       check_factored<kind::strided, double>(lines{11, 13, 2}, sizes, opts);
-      check_factored<kind::interleaved, double>(lines{11, 13, 3}, sizes, opts);
+      check_factored<kind::interleaved, double>(lines{19, 13, 3}, sizes, opts);
       check_factored<kind::row, float>(lines{1, 13, 2}, sizes, opts);
       check_factored<kind::column, float>(lines{19, 13, 3}, sizes, opts);
       check_factored<kind::strided, float>(lines{11, 13, 8}, sizes, opts);
@@ -701,8 +704,8 @@ auto local_rhs_several(const lines& L, std::size_t g0, std::size_t n, std::size_
         base, Kokkos::ALL, Kokkos::make_pair(std::size_t(1), n + 1), Kokkos::ALL, Kokkos::ALL);
     return fill(v);
   } else if constexpr (K == kind::interleaved) {
-    return fill(Kokkos::View<T****[pack_width], Kokkos::LayoutRight, Kokkos::HostSpace>(
-        "d", (L.nsys + pack_width - 1) / pack_width, n, L.m, nrhs));
+    return fill(Kokkos::View<T****[pack_width<T>], Kokkos::LayoutRight, Kokkos::HostSpace>(
+        "d", (L.nsys + pack_width<T> - 1) / pack_width<T>, n, L.m, nrhs));
   } else {
     using Layout = std::conditional_t<K == kind::row, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
     return fill(Kokkos::View<T****, Layout, Kokkos::HostSpace>("d", L.nsys, n, L.m, nrhs));
@@ -768,7 +771,7 @@ void check_several(const lines& L, const std::vector<std::size_t>& sizes, std::s
         }
     }
     if constexpr (K == kind::interleaved)  // padding lanes (zero) neither read nor written
-      for (std::size_t s = L.nsys; s < x.extent(0) * pack_width; ++s)
+      for (std::size_t s = L.nsys; s < x.extent(0) * pack_width<T>; ++s)
         for (std::size_t i = 0; i < n; ++i)
           for (std::size_t r = 0; r < m; ++r) {
             CHECK(at(x, s, i, r, k) == 0.0);
@@ -927,7 +930,7 @@ template <kind K, class T, class DView, class EView>
 std::pair<bool, double> same_bits(const lines& L, const std::vector<std::size_t>& sizes,
                                   const DView& d, const EView& e, block_thomas algorithm) {
   const auto [g0, n] = my_rows(sizes);
-  const std::size_t W = K == kind::interleaved ? pack_width : 1;
+  const std::size_t W = K == kind::interleaved ? pack_width<T> : 1;
   const auto [xref, iref] = reference<T>(L, algorithm);
   bool same = true;
   double err = 0;

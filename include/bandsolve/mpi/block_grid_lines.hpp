@@ -79,6 +79,8 @@ struct grid_block_group : grid_entries<T, Rank> {
   // Whether the group's L lines are neighbours in memory (line l starts at line 0's start + l:
   // lines across the unit-stride axis, as those of LayoutLeft grids along y and z).
   bool side_by_side = false;
+  // The passes ask the group (side_by_side) whether its lanes load as vectors.
+  static constexpr bool lanes_found_per_group = true;
 
   KOKKOS_INLINE_FUNCTION T& operator()(index_t s, index_t i, index_t r, index_t c = 0) const {
     return this->at(line[s - s0], i, r, c);
@@ -97,8 +99,9 @@ KOKKOS_INLINE_FUNCTION grid_block_group<T, Rank, L> lines_of_group(
   return out;
 }
 
-template <class T, int Rank, int L>
-KOKKOS_INLINE_FUNCTION bool group_lanes_adjacent(const grid_block_group<T, Rank, L>& v) {
+template <int L, int W, class T, int Rank>
+KOKKOS_INLINE_FUNCTION bool group_lanes_adjacent(const grid_block_group<T, Rank, L>& v,
+                                                 const block_lane_group&) {
   return v.side_by_side;
 }
 

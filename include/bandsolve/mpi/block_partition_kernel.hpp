@@ -100,14 +100,30 @@ KOKKOS_INLINE_FUNCTION const View& lines_of_group(const View& v, const block_lan
   return v;
 }
 
-// Whether every row of v, as a group's passes read it (lines_of_group), holds its L lanes side
-// by side in memory (lane l at lane 0's entry + l): then they load and store as vectors. Views
-// read as they are answer no (their lanes are found one by one); the lines of a grid answer for
-// their group (block_grid_lines.hpp).
-template <class View>
-KOKKOS_INLINE_FUNCTION constexpr bool group_lanes_adjacent(const View&) {
-  return false;
+// Whether every row of v, as g's passes read it (lines_of_group), holds the group's L lanes side
+// by side in memory (lane l at lane 0's entry + l): then they load and store as vectors. Views of
+// interleaved packs of W >= L systems (W: v's static pack width) where the group fills L lanes of
+// one pack; the lines of a grid answer for their group (block_grid_lines.hpp). Asked only where
+// lanes_may_be_adjacent_v (below) holds.
+template <int L, int W, class View>
+KOKKOS_INLINE_FUNCTION bool group_lanes_adjacent(const View&, const block_lane_group& g) {
+  return g.nl == L && g.s0 % W + L <= W;
 }
+
+// Whether View finds its lanes per group and says whether they lie side by side (the lines of a
+// grid: lanes_found_per_group).
+template <class View, class = void>
+inline constexpr bool lanes_found_per_group_v = false;
+template <class View>
+inline constexpr bool
+    lanes_found_per_group_v<View, std::void_t<decltype(View::lanes_found_per_group)>> =
+        View::lanes_found_per_group;
+
+// Whether a group of L lanes of View (of static pack width W) may lie side by side: the paths
+// that load them as vectors are compiled only then, and the other Views' loops stay as they were.
+template <int L, int W, class View>
+inline constexpr bool lanes_may_be_adjacent_v =
+    L > 1 && (W >= L || lanes_found_per_group_v<View>);
 
 // Lanes of the local passes on ExecutionSpace: a cache line of T on the host backends (the
 // lane loops below vectorize), one system per thread on the device backend.
@@ -135,16 +151,19 @@ KOKKOS_INLINE_FUNCTION void load_block(const View& v, const block_lane_group& g,
     return;
   }
   const index_t rs = static_cast<index_t>(v.stride(2)), cs = static_cast<index_t>(v.stride(3));
-  if (group_lanes_adjacent(v)) {
-    const auto* const p = &bandsolve::block_at(v, g.s0, i, 0, 0);
-    for (int c = 0; c < M; ++c)
-      for (int r = 0; r < M; ++r) {
-        const auto* const q = p + r * rs + c * cs;
-        T* const o = out + (c * M + r) * L;
-        BANDSOLVE_SIMD
-        for (int l = 0; l < L; ++l) o[l] = T(q[l]);
-      }
-    return;
+  constexpr int W = bandsolve::detail::static_pack_width<View, 5>();
+  if constexpr (lanes_may_be_adjacent_v<L, W, View>) {
+    if (group_lanes_adjacent<L, W>(v, g)) {
+      const auto* const p = &bandsolve::block_at(v, g.s0, i, 0, 0);
+      for (int c = 0; c < M; ++c)
+        for (int r = 0; r < M; ++r) {
+          const auto* const q = p + r * rs + c * cs;
+          T* const o = out + (c * M + r) * L;
+          BANDSOLVE_SIMD
+          for (int l = 0; l < L; ++l) o[l] = T(q[l]);
+        }
+      return;
+    }
   }
   for (int l = 0; l < L; ++l) {
     const auto* const p = &bandsolve::block_at(v, g.system(l), i, 0, 0);
@@ -231,6 +250,13 @@ KOKKOS_INLINE_FUNCTION void store_reduced(const block_reduced_out<T>& out,
     for (int q = 0; q < count; ++q) out.at(g.s0 - g.first + l, j, q) = v[q * L + l];
 }
 
+// The pack width of d's interleaved packs as rhs_at reads them, 0 for other Views.
+template <class DView>
+inline constexpr int rhs_pack_width_v =
+    bandsolve::detail::static_pack_width<DView, 5>() > 0
+        ? bandsolve::detail::static_pack_width<DView, 5>()
+        : bandsolve::detail::static_pack_width<DView, 4>();
+
 // Over real coefficients d may be complex (the Fourier modes of a real operator): the real
 // factors act on the real and imaginary parts alone, so the passes solve 2 nrhs real right-hand
 // sides, real right-hand side k being part k % 2 (0: real, 1: imaginary) of d's k / 2.
@@ -246,8 +272,8 @@ KOKKOS_INLINE_FUNCTION void load_rhs(const DView& d, const block_lane_group& g, 
                                      int k, T* v) {
   const index_t rs = static_cast<index_t>(d.stride(2));
   constexpr int parts = rhs_parts_v<T, DView>;
-  if constexpr (parts == 1) {
-    if (group_lanes_adjacent(d)) {
+  if constexpr (parts == 1 && lanes_may_be_adjacent_v<L, rhs_pack_width_v<DView>, DView>) {
+    if (group_lanes_adjacent<L, rhs_pack_width_v<DView>>(d, g)) {
       const auto* const p = &rhs_at(d, g.s0, i, 0, k);
       for (int r = 0; r < M; ++r) {
         BANDSOLVE_SIMD
@@ -273,8 +299,8 @@ KOKKOS_INLINE_FUNCTION void store_rhs(const DView& d, const block_lane_group& g,
                                       int k, const T* v) {
   const index_t rs = static_cast<index_t>(d.stride(2));
   constexpr int parts = rhs_parts_v<T, DView>;
-  if constexpr (parts == 1) {
-    if (group_lanes_adjacent(d)) {  // every lane is a system of the batch
+  if constexpr (parts == 1 && lanes_may_be_adjacent_v<L, rhs_pack_width_v<DView>, DView>) {
+    if (group_lanes_adjacent<L, rhs_pack_width_v<DView>>(d, g)) {  // every lane a system
       auto* const p = &rhs_at(d, g.s0, i, 0, k);
       for (int r = 0; r < M; ++r) {
         BANDSOLVE_SIMD
