@@ -148,14 +148,15 @@ std::vector<std::size_t> parts(split kind, int P) {
 // View kinds of this rank's part: row (LayoutRight), column (LayoutLeft), strided (block rows
 // 1 .. n of a LayoutRight array with two extra block rows per system), interleaved packs of 12
 // doubles (a group of 8 lanes lies in one pack, systems 0-7 and 16-23, and loads as vectors, or
-// spans two, systems 8-15, and loads lane by lane) or 4 floats (a group of 16 lanes spans four).
+// spans two, systems 8-15, and loads lane by lane) or 20 floats (a group of 16 lanes, systems
+// 0-15, in one pack).
 enum class kind { row, column, strided, interleaved };
 const char* kind_name(kind k) {
-  const char* names[] = {"row", "column", "strided", "interleaved<12> (double), <4> (float)"};
+  const char* names[] = {"row", "column", "strided", "interleaved<12> (double), <20> (float)"};
   return names[static_cast<int>(k)];
 }
 template <class T>
-constexpr std::size_t pack_width = std::is_same_v<T, float> ? 4 : 12;
+constexpr std::size_t pack_width = std::is_same_v<T, float> ? 20 : 12;
 
 // This rank's block rows [g0, g0 + n) of operand `which` as a View of kind K.
 template <kind K, class T>
@@ -661,7 +662,7 @@ TEST_CASE("mpi::factorize(block_thomas): solves equal the one-shot solve", "[mpi
       check_factored<kind::row, float>(lines{1, 13, 2}, sizes, opts);
       check_factored<kind::column, float>(lines{19, 13, 3}, sizes, opts);
       check_factored<kind::strided, float>(lines{11, 13, 8}, sizes, opts);
-      check_factored<kind::interleaved, float>(lines{11, 13, 8}, sizes, opts);
+      check_factored<kind::interleaved, float>(lines{19, 13, 8}, sizes, opts);
     }
     // One block row per rank, and 2,1,2,1.
     check_factored<kind::row, double>(lines{5, std::size_t(P), 3}, std::vector<std::size_t>(P, 1),
