@@ -463,15 +463,20 @@ TEST_CASE("mpi batches are whole multiples of 128 lines, or 64 where fewer fit",
   namespace bd = bandsolve::mpi::detail;
   constexpr auto float_lanes =
       static_cast<std::size_t>(bd::part_lanes_v<layout::column, float>);
-  for (const std::size_t bytes : {std::size_t(1), std::size_t(1) << 19, std::size_t(2) << 20}) {
+  const std::size_t machine = bd::machine_batch_bytes();
+  for (const std::size_t asked : {std::size_t(1), std::size_t(1) << 19, std::size_t(2) << 20,
+                                  bmpi::options::automatic_batch_bytes}) {
     bmpi::options opts;
-    opts.batch_bytes_per_thread = bytes;
+    opts.batch_bytes_per_thread = asked;
+    const std::size_t bytes = bd::batch_bytes(opts, machine);
+    CHECK(bytes == (asked == bmpi::options::automatic_batch_bytes ? machine : asked));
     for (const int threads : {1, 2, 3}) {
       for (std::size_t rows = 1; rows <= 4096; rows += rows < 300 ? 1 : 97) {
         for (const std::size_t scalar : {std::size_t(4), std::size_t(8), std::size_t(16)}) {
           INFO(bytes << " bytes per thread, " << threads << " threads, " << rows << " rows, "
                      << scalar << "-byte values");
-          const std::size_t lines = bd::batch_lines(opts, 1 << 20, rows, scalar, threads);
+          const std::size_t lines =
+              bd::batch_lines(opts, machine, 1 << 20, rows, scalar, threads);
           const auto t = static_cast<std::size_t>(threads);
           REQUIRE(lines % t == 0);
           const std::size_t per_thread = lines / t;
@@ -483,7 +488,29 @@ TEST_CASE("mpi batches are whole multiples of 128 lines, or 64 where fewer fit",
   }
   bmpi::options one_batch;
   one_batch.batch_bytes_per_thread = 0;
-  CHECK(bd::batch_lines(one_batch, 1000, 260, 4, 1) == 1000);
+  CHECK(bd::batch_lines(one_batch, machine, 1000, 260, 4, 1) == 1000);
+}
+
+// options::automatic_batch_bytes: a quarter of the level-2 cache where that holds at least 512 KiB,
+// else 2 MiB; the ranks agree on the smallest of their hosts' values.
+TEST_CASE("mpi automatic batches follow the level-2 cache", "[mpi]") {
+  namespace bd = bandsolve::mpi::detail;
+  constexpr std::size_t KiB = 1024, MiB = KiB * KiB;
+  CHECK(bd::batch_bytes_for_level2(0) == 2 * MiB);
+  CHECK(bd::batch_bytes_for_level2(1 * MiB) == 2 * MiB);
+  CHECK(bd::batch_bytes_for_level2(2 * MiB - 4) == 2 * MiB);
+  CHECK(bd::batch_bytes_for_level2(2 * MiB) == 512 * KiB);
+  CHECK(bd::batch_bytes_for_level2(4 * MiB) == 1 * MiB);
+  const std::size_t mine = bd::machine_batch_bytes();
+  CHECK(mine == bd::batch_bytes_for_level2(bandsolve::detail::level2_cache_bytes()));
+  unsigned long long least = mine;
+  MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  const bmpi::options opts;
+  const bd::partition p = bd::agree_on_arguments(
+      "f", MPI_COMM_WORLD, bd::scalar_code<double>(),
+      [] { return std::pair<std::size_t, std::size_t>(1, 1); }, &opts);
+  CHECK(p.machine_batch_bytes == least);
+  CHECK(bd::batch_bytes(opts, p.machine_batch_bytes) == least);
 }
 
 TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same message", "[mpi]") {
@@ -536,16 +563,16 @@ TEST_CASE("mpi::solve: bad arguments on one rank make every rank throw the same 
   SECTION("other options on the last rank") {
     bmpi::options other;
     other.scheme = bmpi::exchange::gather;
+    other.batch_bytes_per_thread = 4096;
     const auto [msg, same] = agreed_message(thrown([&] {
       bmpi::solve(rank_space(), MPI_COMM_WORLD, a, b, c, d, info,
                   me == bad ? other : bmpi::options{});
     }));
     CHECK(same);
-    const std::string batch = std::to_string(bmpi::options{}.batch_bytes_per_thread);
     if (P > 1)
       CHECK(msg == "bandsolve::mpi::solve: the ranks pass different options: scheme 0, "
-                   "all_to_all_min_lines_per_rank 16, batch_bytes_per_thread " + batch +
-                       " on rank 0 but 2, 16, " + batch + " on rank " + std::to_string(bad));
+                   "all_to_all_min_lines_per_rank 16, batch_bytes_per_thread automatic on rank 0 "
+                   "but 2, 16, 4096 on rank " + std::to_string(bad));
     else
       CHECK(msg.empty());  // nothing thrown
   }

@@ -308,8 +308,8 @@ std::array<std::size_t, 2> block_rows_extents(const partition& p, const block_pa
               static_cast<std::size_t>(L)};
 }
 
-// Lines per batch of the one-shot solve's host passes (options::batch_bytes_per_thread, 0: one
-// batch): the kept rows and the right-hand sides of a batch's lines (2m^2 + m nrhs words per block
+// Lines per batch of the one-shot solve's host passes (batch_bytes of the options: 0, one batch):
+// the kept rows and the right-hand sides of a batch's lines (2m^2 + m nrhs words per block
 // row of the longest part) within that many bytes per thread, whole groups of 16 lines (the
 // lanes of any scalar type), at least one group per thread. The same on every rank: it reads
 // only agreed values.
@@ -320,8 +320,9 @@ index_t block_batch_lines(const options& opts, const partition& p, int nrhs,
   const std::size_t per_line =
       max_rows(p) * static_cast<std::size_t>(2 * M * M + M * nrhs) * scalar_bytes;
   const std::size_t threads = p.max_threads > 1 ? static_cast<std::size_t>(p.max_threads) : 1;
-  if (opts.batch_bytes_per_thread == 0 || per_line == 0) return static_cast<index_t>(p.nsys);
-  const std::size_t lines = opts.batch_bytes_per_thread / per_line / group * group;
+  const std::size_t bytes = batch_bytes(opts, p.machine_batch_bytes);
+  if (bytes == 0 || per_line == 0) return static_cast<index_t>(p.nsys);
+  const std::size_t lines = bytes / per_line / group * group;
   const std::size_t batch = (lines < group ? group : lines) * threads;
   return static_cast<index_t>(batch < p.nsys ? batch : p.nsys);
 }

@@ -26,6 +26,9 @@ struct partition {
   std::vector<index_t> rows, offsets;
   index_t total_rows = 0;
   int max_threads = 1;  // the most threads a rank's execution space runs (batch sizes)
+  // The batch bytes per thread of options::automatic_batch_bytes: the smallest of the ranks'
+  // machine_batch_bytes (options.hpp).
+  std::size_t machine_batch_bytes = 0;
   // Solves along an axis: the order every rank numbers the lines in (line_order.hpp's code; 0:
   // solve_along's numbering), the one the ranks proposed when all proposed the same.
   long long line_order = 0;
@@ -64,6 +67,12 @@ struct local_outcome {
   std::string message;
 };
 
+// options::batch_bytes_per_thread as the messages name it (the field as the ranks sent it).
+inline std::string batch_bytes_text(long long field) {
+  return field == static_cast<long long>(options::automatic_batch_bytes) ? "automatic"
+                                                                          : std::to_string(field);
+}
+
 // The collective part of agree_on_arguments, the same code for every View type: a function of
 // its own, so that each solve's instantiation calls it instead of compiling it again.
 inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, long long scalar,
@@ -75,8 +84,8 @@ inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, long lo
 
   std::string message = local.message;
   // bad, nsys, rows, scalar type, scheme, all-to-all threshold, axis, 4 extents, batch bytes,
-  // threads, line order
-  constexpr int F = 14;
+  // threads, line order, this host's automatic batch bytes
+  constexpr int F = 15;
   const along_shape none{};
   const along_shape& sh = shape ? *shape : none;
   long long mine[F] = {0, 0, 0, scalar,
@@ -84,7 +93,7 @@ inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, long lo
                        opts ? static_cast<long long>(opts->all_to_all_min_lines_per_rank) : 0,
                        sh.axis, sh.extent[0], sh.extent[1], sh.extent[2], sh.extent[3],
                        opts ? static_cast<long long>(opts->batch_bytes_per_thread) : 0, threads,
-                       sh.line_order};
+                       sh.line_order, static_cast<long long>(machine_batch_bytes())};
   if (local.bad) {
     mine[0] = 1;
   } else if (local.held < 1) {
@@ -138,15 +147,19 @@ inline partition agree_on_outcomes(const std::string& fn, MPI_Comm comm, long lo
       bandsolve::detail::throw_invalid_argument(
           fn, "the ranks pass different options: scheme ", field(0, 4),
           ", all_to_all_min_lines_per_rank ", field(0, 5), ", batch_bytes_per_thread ",
-          field(0, 11),
-          " on rank 0 but ", field(r, 4), ", ", field(r, 5), ", ", field(r, 11), " on rank ", r);
+          batch_bytes_text(field(0, 11)), " on rank 0 but ", field(r, 4), ", ", field(r, 5), ", ",
+          batch_bytes_text(field(r, 11)), " on rank ", r);
   }
   p.nsys = static_cast<std::size_t>(field(0, 1));
   p.line_order = field(0, 13);
   for (int r = 1; r < p.size; ++r)
     if (field(r, 13) != field(0, 13)) p.line_order = 0;
-  for (int r = 0; r < p.size; ++r)
+  p.machine_batch_bytes = static_cast<std::size_t>(field(0, 14));
+  for (int r = 0; r < p.size; ++r) {
     p.max_threads = field(r, 12) > p.max_threads ? static_cast<int>(field(r, 12)) : p.max_threads;
+    const auto machine = static_cast<std::size_t>(field(r, 14));
+    if (machine < p.machine_batch_bytes) p.machine_batch_bytes = machine;
+  }
   p.rows.resize(static_cast<std::size_t>(p.size));
   p.offsets.resize(static_cast<std::size_t>(p.size));
   long long total = 0;

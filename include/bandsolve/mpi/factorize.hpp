@@ -592,8 +592,8 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
   // docs/distributed.md), where the Xeon read 1.22-1.24x against 1.17-1.18x.
   const bool batched = !DevicePasses;
   const index_t batch =
-      batched ? static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T),
-                                                 p.max_threads))
+      batched ? static_cast<index_t>(batch_lines(opts, p.machine_batch_bytes, p.nsys, max_rows(p),
+                                                 sizeof(T), p.max_threads))
               : static_cast<index_t>(p.nsys);
   return factorize_batches<Algo, ResultSpace, DevicePasses, T>(
       exec, comm, p, opts, part_lanes_v<Layout, T>, batch, false,

@@ -382,8 +382,8 @@ partitioned_factorize_along(
   int in_batches = host;
   if (p.size > 1) MPI_Allreduce(MPI_IN_PLACE, &in_batches, 1, MPI_INT, MPI_LAND, comm);
   const index_t batch =
-      in_batches ? static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T),
-                                                    p.max_threads))
+      in_batches ? static_cast<index_t>(batch_lines(opts, p.machine_batch_bytes, p.nsys,
+                                                    max_rows(p), sizeof(T), p.max_threads))
                  : static_cast<index_t>(p.nsys);
   const index_t lanes = columns ? part_lanes_v<layout::column, T> : part_lanes_v<layout::row, T>;
   auto f = factorize_batches<Algo, ExecutionSpace, DevicePasses, T>(

@@ -5,6 +5,8 @@
 //   exchange::gather      rank 0 solves all of them (MPI_Gatherv, MPI_Scatterv): for few lines;
 //   exchange::automatic   all_to_all when there are at least all_to_all_min_lines_per_rank lines
 //                         per rank, else gather.
+#include <bandsolve/backend/cache_sizes.hpp>
+
 #include <cstddef>
 
 namespace bandsolve::mpi {
@@ -32,11 +34,11 @@ struct options {
   // Each batch costs two collective exchanges: with more ranks than cores and an MPI that waits
   // without giving up the core (MPICH; Open MPI with mpi_yield_when_idle 0), each one waits for
   // a scheduler time slice (4 ranks on 2 cores: 250 ns per unknown against 3.7), and 0 is the
-  // setting to take there. The time depends on it, the result not (128^3 and 256^3 doubles over
-  // 2 ranks of one thread, AMD EPYC Zen 5 with 1 MiB of L2 per core: 2 and 4 MiB 5-25% faster
-  // than 512 KiB and up to 8% faster than 1 MiB, 8 MiB slower again; docs/distributed.md,
-  // "Batch size and kept buffers").
-  std::size_t batch_bytes_per_thread = std::size_t(2) << 20;
+  // setting to take there. The time depends on it, the result not.
+  // automatic_batch_bytes (the default) takes the size from each rank's level-2 cache, the
+  // smallest over the ranks (machine_batch_bytes below).
+  static constexpr std::size_t automatic_batch_bytes = ~std::size_t(0);
+  std::size_t batch_bytes_per_thread = automatic_batch_bytes;
 };
 
 namespace detail {
@@ -49,16 +51,42 @@ inline exchange chosen_scheme(const options& opt, std::size_t nsys, int ranks) {
              : exchange::gather;
 }
 
-// Lines per batch of a one-shot solve's host passes (options::batch_bytes_per_thread): the same
+// The batch bytes per thread that automatic_batch_bytes takes on a host with level2_bytes of L2
+// per core (0 where unknown). A batch's working set is about twice its bytes (its lines' inputs
+// and the forward rows kept for the finish): where a quarter of L2 holds at least 512 KiB (L2 of
+// 2 MiB or more per core), that quarter, so that the working set stays in L2; else 2 MiB, which L3
+// serves. Measured on 256^3 doubles over 2 ranks of one thread (docs/distributed.md, "Batch size
+// and kept buffers"): an Intel Xeon with 2 MiB of L2 per core took 0.72-0.93x the time of 2 MiB
+// batches with 512 KiB in the one-shot solves of scalar lines, an AMD EPYC Zen 5 with 1 MiB
+// 1.05-1.21x.
+inline std::size_t batch_bytes_for_level2(std::size_t level2_bytes) {
+  const std::size_t quarter = level2_bytes / 4, least = std::size_t(512) << 10;
+  return quarter >= least ? quarter : std::size_t(2) << 20;
+}
+
+// This host's (cache_sizes.hpp).
+inline std::size_t machine_batch_bytes() {
+  return batch_bytes_for_level2(bandsolve::detail::level2_cache_bytes());
+}
+
+// The bytes per thread of opt's batches: opt's own, or `machine` (the ranks' agreed
+// machine_batch_bytes, partition::machine_batch_bytes) for automatic_batch_bytes.
+inline std::size_t batch_bytes(const options& opt, std::size_t machine) {
+  return opt.batch_bytes_per_thread == options::automatic_batch_bytes ? machine
+                                                                      : opt.batch_bytes_per_thread;
+}
+
+// Lines per batch of a one-shot solve's host passes (batch_bytes of opt and `machine`): the same
 // on every rank, at least 64 per thread, a multiple of 128 lines from 128 on (whole SIMD packs
 // in every layout: column packs hold 128 floats, and a batch that starts inside a pack of the
 // stored factors runs its factored passes one line at a time), else 64.
-inline std::size_t batch_lines(const options& opt, std::size_t nsys, std::size_t max_rows,
-                               std::size_t scalar_bytes, int threads) {
+inline std::size_t batch_lines(const options& opt, std::size_t machine, std::size_t nsys,
+                               std::size_t max_rows, std::size_t scalar_bytes, int threads) {
   const std::size_t per_line = 4 * max_rows * scalar_bytes;
   const std::size_t t = threads > 1 ? static_cast<std::size_t>(threads) : 1;
-  if (opt.batch_bytes_per_thread == 0 || per_line == 0) return nsys;
-  const std::size_t lines = opt.batch_bytes_per_thread / per_line;
+  const std::size_t bytes = batch_bytes(opt, machine);
+  if (bytes == 0 || per_line == 0) return nsys;
+  const std::size_t lines = bytes / per_line;
   return (lines < 128 ? 64 : lines / 128 * 128) * t;
 }
 

@@ -265,8 +265,8 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
 
   const local_part part = part_of<Algo>(p);
   const index_t nsys = static_cast<index_t>(p.nsys);
-  const index_t batch =
-      static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T), p.max_threads));
+  const index_t batch = static_cast<index_t>(batch_lines(opts, p.machine_batch_bytes, p.nsys,
+                                                        max_rows(p), sizeof(T), p.max_threads));
   // In batches, the reduce pass leaves the forward rows of each pack in a buffer of the batch,
   // where the finish finds them in cache; one batch of every line re-sweeps instead.
   const std::size_t kept_count =

@@ -265,8 +265,8 @@ void solve_runs(const ExecutionSpace& exec, MPI_Comm comm, const partition& p,
   const local_part part = part_of<Algo>(p);
   const int k = part.reduced_rows();
   constexpr int W = reduced_row_words_v<T, T>;  // a, b, c and d of one type here
-  const index_t batch =
-      static_cast<index_t>(batch_lines(opts, p.nsys, max_rows(p), sizeof(T), p.max_threads));
+  const index_t batch = static_cast<index_t>(batch_lines(opts, p.machine_batch_bytes, p.nsys,
+                                                        max_rows(p), sizeof(T), p.max_threads));
   const bool keep = opts.batch_bytes_per_thread != 0;
   const index_t nsys = static_cast<index_t>(p.nsys);
   // The kept forward rows of the largest batch (each run's piece after the previous one's), or
