@@ -18,12 +18,12 @@ TEST_CASE("parse_cache_size: sysfs' sizes in bytes, 0 for anything else", "[cach
   CHECK(parse_cache_size("48K") == std::size_t(48) << 10);
   CHECK(parse_cache_size("1M") == std::size_t(1) << 20);
   CHECK(parse_cache_size("1G") == std::size_t(1) << 30);
-  CHECK(parse_cache_size("524288") == 524288);
-  CHECK(parse_cache_size("524288\n") == 524288);
-  CHECK(parse_cache_size("") == 0);
-  CHECK(parse_cache_size("K") == 0);
-  CHECK(parse_cache_size("12X") == 0);
-  CHECK(parse_cache_size("x12K") == 0);
+  CHECK(parse_cache_size("524288") == std::size_t(524288));
+  CHECK(parse_cache_size("524288\n") == std::size_t(524288));
+  CHECK(parse_cache_size("") == std::size_t(0));
+  CHECK(parse_cache_size("K") == std::size_t(0));
+  CHECK(parse_cache_size("12X") == std::size_t(0));
+  CHECK(parse_cache_size("x12K") == std::size_t(0));
 }
 
 TEST_CASE("level2_cache_bytes: what the host reports, the same on every call", "[cache_sizes]") {
