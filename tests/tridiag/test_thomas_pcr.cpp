@@ -873,8 +873,8 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
   using bandsolve::tridiag_choice;
   constexpr std::size_t row_pack = bandsolve::detail::sweep_packing<bl::row, T>::L;
   constexpr std::size_t column_pack = bandsolve::detail::sweep_packing<bl::column, T>::L;
-  // The counts below are those of hosts that run 512-bit vectors whole: where the host splits
-  // them, row doubles store tiles of 8 from 256 rows (thomas.hpp), and the rule follows the tile.
+  // The counts below are those of hosts that keep wide packs (AMD Zen 5 on): elsewhere row
+  // doubles store tiles of 8 from 256 rows (thomas.hpp), and the rule follows the tile.
   struct whole_vectors {
     const bool saved = bandsolve::detail::register_double_tiles;
     whole_vectors() { bandsolve::detail::register_double_tiles = false; }

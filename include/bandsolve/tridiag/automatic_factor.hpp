@@ -22,7 +22,7 @@
 // wherever a batch fills one of its work items (its factor pack, thomas_factor_pack_width: 32
 // doubles or 64 floats in row and strided layouts, 16 gathered floats of more than 256 rows and
 // 8 gathered doubles of more than 2^16 rows (from 2^16 where the register sweeps are built, from
-// 256 where the host also runs 512-bit vectors as two halves), 64 / 128 in column, 32 / 64 in
+// 256 where the host also takes tiles: register_double_tiles), 64 / 128 in column, 32 / 64 in
 // interleaved packs). With
 // fewer systems Thomas stores one system per pack (row, column, strided: scalar sweeps, each
 // system on one thread) or leaves lanes of its only pack empty (interleaved), and the partition

@@ -391,26 +391,27 @@ template <class Layout, class T>
 inline constexpr bool has_long_double_factor_packs_v =
     (std::is_same_v<Layout, layout::row> || std::is_same_v<Layout, layout::strided>) &&
     std::is_same_v<T, double> && long_row_one_shot_packing<T>::L < sweep_packing<Layout, T>::L;
-// Where the register sweeps are built (a tile of doubles is their width) and the host runs
-// 512-bit vectors as two halves (register_double_tiles), those tiles are stored from one block of
-// a wide pack's rows on (256 rows), whatever the length: the register sweeps then read each
-// factor row as one cache line, where a wide pack's rows are four that its four groups of 8
-// systems read one after the other, 256 bytes apart; the wide packs left (shorter rows) take the
-// gathered sweeps. Row doubles at 2^24 unknowns, 2 threads, 2-vCPU AMD EPYC Zen 4 (probe of
-// thomas_factorization::solve, alternated), ns per unknown, wide pack in registers / gathered /
-// tiles in registers: 64 rows 3.35-3.46 / 1.52-1.55 / 1.67-2.00, 256 rows 2.73-2.90 / 1.73-1.79
-// / 1.52-1.61, 1024 rows 2.29-2.68 / 1.64-1.78 / 1.27-1.67, 4096 rows 2.20-2.61 / 2.10-2.20 /
-// 1.27-2.07. Hosts that run them whole keep wide packs, through the register sweeps from
-// register_wide_pack_min_rows rows, up to the rows whose wide pack reaches
-// factored_gather_whole_bytes (2^16 at 16 MiB), and store tiles from there: on the 2-vCPU AMD
-// EPYC Zen 5 (shape sweep, 13-17 alternated pairs), median time of row doubles with wide packs
-// in registers over tiles: 64 rows 0.89, 256 0.81, 1024 0.83, 4096 0.86, 2^14 0.97, 2^16 1.14;
-// at 16 rows the wide pack in registers over gathered 1.16 (docs/performance.md).
+// Where the register sweeps are built (a tile of doubles is their width) and the host takes
+// tiles (register_double_tiles), those tiles are stored from one block of a wide pack's rows on
+// (256 rows), whatever the length: the register sweeps then read each factor row as one cache
+// line, where a wide pack's rows are four that its four groups of 8 systems read one after the
+// other, 256 bytes apart; the wide packs left (shorter rows) take the gathered sweeps. Probes of
+// thomas_factorization::solve, row doubles at 2^24 unknowns, 2 threads, ns per unknown, wide pack
+// in registers against tiles in registers (gathered wide packs below 256 rows): on a 2-vCPU AMD
+// EPYC Zen 4 (512-bit vectors as two halves) 64 rows 3.35-3.46 / 1.52-1.55, 256 rows 2.73-2.90 /
+// 1.52-1.61, 1024 rows 2.29-2.68 / 1.27-1.67, 4096 rows 2.20-2.61 / 1.27-2.07; on a 2-vCPU Intel
+// Xeon (512-bit units, 2 MiB of L2 per core) 64 rows 1.86 / 1.35, 256 rows 1.76 / 1.24, 1024 rows
+// 1.87 / 1.17, 4096 rows 2.65 / 1.21, 2^14 rows 3.04 / 1.36. AMD's Zen 5 (host_cpu.hpp) keeps wide
+// packs, through the register sweeps from register_wide_pack_min_rows rows, up to the rows whose
+// wide pack reaches factored_gather_whole_bytes (2^16 at 16 MiB), and stores tiles from there: on
+// the 2-vCPU AMD EPYC Zen 5 (shape sweep, 13-17 alternated pairs), median time of row doubles
+// with wide packs in registers over tiles: 64 rows 0.89, 256 0.81, 1024 0.83, 4096 0.86, 2^14
+// 0.97, 2^16 1.14; at 16 rows the wide pack in registers over gathered 1.16 (docs/performance.md).
 template <class T>
 inline constexpr bool has_register_double_tiles_v =
     std::is_same_v<T, double> && register_factored_lanes_v<T> == long_row_one_shot_packing<T>::L;
 // Whether this host takes those tiles (read once; a test may set it to run both choices).
-inline bool register_double_tiles = host_splits_512_bit_vectors();
+inline bool register_double_tiles = !host_is_amd_family_1a_or_later();
 // Rows from which wide packs of doubles go through the register sweeps where the host takes no
 // tiles.
 inline constexpr index_t register_wide_pack_min_rows = 64;

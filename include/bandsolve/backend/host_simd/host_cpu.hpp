@@ -13,19 +13,19 @@
 
 namespace bandsolve::detail {
 
-// Whether the host executes 512-bit vector instructions as two 256-bit halves: AMD's Zen 4
-// (family 0x19, the only AMD family with AVX-512 and 256-bit units) does; Intel's AVX-512 cores
-// and AMD's Zen 5 server parts run them whole. False where CPUID cannot be read.
-inline bool host_splits_512_bit_vectors() {
+// Whether the host is an AMD CPU of family 0x1A or later (Zen 5 on), the only hosts measured
+// where the factored sweeps of wide packs of doubles in registers beat tiles of 8 systems
+// (tridiag/thomas.hpp, register_double_tiles): AMD's Zen 4 (family 0x19, 512-bit vectors as two
+// halves) and Intel's AVX-512 Xeons took tiles. False where CPUID cannot be read.
+inline bool host_is_amd_family_1a_or_later() {
 #if BANDSOLVE_HAS_CPUID
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
   const bool amd = ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u;  // AuthenticAMD
-  if (!amd || eax < 7 || __get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  if (!amd || __get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
   unsigned family = (eax >> 8) & 0xfu;
   if (family == 0xfu) family += (eax >> 20) & 0xffu;
-  if (family != 0x19u || __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  return ((ebx >> 16) & 1u) != 0;  // AVX-512F
+  return family >= 0x1au;
 #else
   return false;
 #endif
