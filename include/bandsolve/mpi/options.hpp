@@ -54,11 +54,11 @@ inline exchange chosen_scheme(const options& opt, std::size_t nsys, int ranks) {
 // The batch bytes per thread that automatic_batch_bytes takes on a host with level2_bytes of L2
 // per core (0 where unknown). A batch's working set is about twice its bytes (its lines' inputs
 // and the forward rows kept for the finish): where a quarter of L2 holds at least 512 KiB (L2 of
-// 2 MiB or more per core), that quarter, so that the working set stays in L2; else 2 MiB, which L3
-// serves. Measured on 256^3 doubles over 2 ranks of one thread (docs/distributed.md, "Batch size
-// and kept buffers"): an Intel Xeon with 2 MiB of L2 per core took 0.72-0.93x the time of 2 MiB
-// batches with 512 KiB in the one-shot solves of scalar lines, an AMD EPYC Zen 5 with 1 MiB
-// 1.05-1.21x.
+// 2 MiB or more per core), that quarter, so that the working set stays in L2; else 2 MiB, beyond
+// L2 (the fastest size on a Zen 5 with 1 MiB of L2). Measured on 256^3 doubles over 2 ranks of
+// one thread (docs/distributed.md, "Batch size and kept buffers"): an Intel Xeon with 2 MiB of L2
+// per core took 0.72-0.93x the time of 2 MiB batches with 512 KiB in the one-shot solves of
+// scalar lines, an AMD EPYC Zen 5 with 1 MiB 1.05-1.21x.
 inline std::size_t batch_bytes_for_level2(std::size_t level2_bytes) {
   const std::size_t quarter = level2_bytes / 4, least = std::size_t(512) << 10;
   return quarter >= least ? quarter : std::size_t(2) << 20;
