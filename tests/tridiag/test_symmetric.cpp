@@ -224,8 +224,11 @@ TEMPLATE_TEST_CASE("symmetric matches ?ptsv: Hermitian and complex right-hand si
 TEST_CASE("symmetric: full register-swept packs and chains of several work items",
           "[symmetric]") {
   bstest::for_each_exec([&](auto exec) {
-    for (std::size_t n : {8, 64, 256})
+    for (std::size_t n : {8, 64, 256}) {
       check_against_lapack<bl::row>(exec, random_spd<double>(64, n, 77), "register packs");
+      // Floats: tiles of 16 where n fills them (three tiles of 53 systems; five gathered).
+      check_against_lapack<bl::row>(exec, random_spd<float>(53, n * 2, 81), "register tiles");
+    }
     // Several full work items per chain (two in flight), then a partial one.
     check_against_lapack<bl::column>(exec, random_spd<double>(1000, 24, 78), "chains");
     check_against_lapack<bl::interleaved<8>>(exec, random_spd<double>(1000, 24, 79), "chains");

@@ -27,7 +27,8 @@ using bstest::host_batch;
 namespace {
 
 // Layout x scalar combinations of the typed tests. The layouts' pack widths in the solver:
-// row one-shot items of 8 (double) / 64 (float; 16 past 256 rows) gathered systems, 32 / 64 for
+// row one-shot items of 8 (double) / 64 (float; 16 past 256 rows, and for n a multiple of 16
+// where the register sweeps are built) gathered systems, 32 / 64 for
 // the factorization; column blocks of 64 / 128 systems; interleaved<W> packs of W.
 // Builds that change how doubles are packed (test_thomas_avx2_packing.cpp,
 // test_thomas_register_sweep.cpp) define BSTEST_DOUBLES_ONLY: they rerun the cases those packs

@@ -1,8 +1,9 @@
 // The double cases of test_thomas.cpp again, with the register sweeps of
 // tridiag/thomas_register_sweep.hpp switched on whatever the CPU: by default they are compiled
 // only where AVX-512 is enabled (-march=native on such a CPU), which the test builds are not.
-// Here row-layout double packs of 8 full systems with n a multiple of 8 go through them; flagged
-// pivots, partial packs and other n fall back to the gathered sweeps as in production.
+// Here row-layout double packs of 8 full systems with n a multiple of 8, and float tiles of 16
+// with n a multiple of 16, go through them; flagged pivots, partial packs and other n fall back
+// to the gathered sweeps as in production.
 #define BANDSOLVE_REGISTER_SWEEPS 1
 #define BSTEST_DOUBLES_ONLY
 #include "test_thomas.cpp"
@@ -71,6 +72,95 @@ TEST_CASE("register sweeps take full double packs and hand back flagged ones unt
     CHECK_FALSE(solve_pack(p, L, scratch));
     CHECK(bstest::bitwise_equal(p.d, d0));
   }
+}
+
+// One-shot row floats whose rows fill whole tiles of 16 go through the register sweeps in tiles
+// of 16 systems at every length: the dispatcher takes a full tile (bit for bit as the gathered
+// sweeps of the same tile), hands back partial tiles, other n and flagged pivots untouched; the
+// solve of full and partial tiles, n a multiple of 16 and not, matches the reference in row
+// layout and in strided Views of padded rows, with the exact info code of a singular system.
+TEST_CASE("one-shot float tiles go through the register sweeps", "[thomas][registers]") {
+  using bandsolve::detail::gathered_lanes;
+  using bandsolve::detail::next_pack_prefetch;
+  constexpr int L = 16;
+  const auto in = [](const std::vector<float>& v, index_t n) {
+    return gathered_lanes<const float>{v.data(), n, 1};
+  };
+  const auto solve_pack = [&](bstest::host_batch<float>& p, int nl, std::vector<float>& scratch) {
+    const index_t n = static_cast<index_t>(p.n);
+    return bandsolve::detail::solve_pack_in_registers<L>(
+        n, nl, in(p.a, n), in(p.b, n), in(p.c, n), in(p.d, n),
+        gathered_lanes<float>{p.d.data(), n, 1}, scratch.data(), next_pack_prefetch<4>{});
+  };
+  for (const std::size_t n : {16, 48, 320}) {
+    INFO("n = " << n);
+    auto p = bstest::random_dominant<float>(L, n, 40 + static_cast<std::uint32_t>(n));
+    std::vector<float> scratch(2 * n * L);
+    auto g = p;
+    REQUIRE(solve_pack(p, L, scratch));
+    CHECK(bstest::max_rel_diff(p.d, bstest::reference_solve(g), L, n) <=
+          bstest::lapack_tol<float>());
+    const index_t ni = static_cast<index_t>(n);
+    int info[L] = {};
+    bandsolve::detail::thomas_solve_gather<L, L>(
+        ni, L, in(g.a, ni), in(g.b, ni), in(g.c, ni), gathered_lanes<float>{g.d.data(), ni, 1},
+        scratch.data(), scratch.data() + n * L, info, next_pack_prefetch<4>{});
+    CHECK(bstest::bitwise_equal(p.d, g.d));
+  }
+  {
+    // Coefficients of 1e12 (pivots whose products over four rows leave the float range): taken,
+    // row by row, and solved.
+    auto p = bstest::random_dominant<float>(L, 64, 13);
+    for (auto* v : {&p.a, &p.b, &p.c})
+      for (float& x : *v) x *= 1e12f;
+    const auto ref = bstest::reference_solve(p);
+    std::vector<float> scratch(2 * 64 * L);
+    REQUIRE(solve_pack(p, L, scratch));
+    CHECK(bstest::max_rel_diff(p.d, ref, L, 64) <= bstest::lapack_tol<float>());
+  }
+  {
+    auto p = bstest::random_dominant<float>(L, 40, 5);  // n not a multiple of 16
+    auto q = bstest::random_dominant<float>(L, 32, 6);  // a partial tile
+    const auto p0 = p.d, q0 = q.d;
+    std::vector<float> scratch(2 * 40 * L);
+    CHECK_FALSE(solve_pack(p, L, scratch));
+    CHECK_FALSE(solve_pack(q, L - 3, scratch));
+    CHECK(bstest::bitwise_equal(p.d, p0));
+    CHECK(bstest::bitwise_equal(q.d, q0));
+  }
+  for (const float bad : {0.0f, 1e-40f, std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN()}) {
+    INFO("b = " << bad);
+    auto p = bstest::random_dominant<float>(L, 32, 12);
+    p.a[p.idx(11, 17)] = 0;
+    p.b[p.idx(11, 17)] = bad;
+    const auto d0 = p.d;
+    std::vector<float> scratch(2 * 32 * L);
+    CHECK_FALSE(solve_pack(p, L, scratch));
+    CHECK(bstest::bitwise_equal(p.d, d0));
+  }
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    std::uint32_t seed = 4200;
+    for (const std::size_t n : {16, 64, 40, 320})
+      for (const std::size_t nsys : {16, 37}) {
+        INFO(exec_name<Exec>() << ", n = " << n << ", nsys = " << nsys);
+        const auto p = bstest::random_dominant<float>(nsys, n, seed++);
+        const auto [codes, x] = solve_on<bl::row>(exec, p);
+        CHECK(codes == std::vector<int>(nsys, 0));
+        CHECK(bstest::max_rel_diff(x, bstest::reference_solve(p), nsys, n) <=
+              bstest::lapack_tol<float>());
+        check_padded_rows<float>(exec, nsys, n, seed++);
+      }
+    // A zero pivot at row 20 of system 19 (second tile): its code, the others solved.
+    auto p = bstest::random_dominant<float>(37, 64, seed++);
+    p.a[p.idx(19, 20)] = 0;
+    p.b[p.idx(19, 20)] = 0;
+    const auto [codes, x] = solve_on<bl::row>(exec, p);
+    std::vector<int> expect(37, 0);
+    expect[19] = 21;
+    CHECK(codes == expect);
+  });
 }
 
 // Factored floats of long rows (row layout, more than 256 rows) are stored in tiles of 16, which

@@ -1,11 +1,12 @@
 #pragma once
-// The symmetric solves of full packs of L double systems with unit row stride through the host
-// backend's register sweeps (backend/host_simd/register_sweep.hpp). This file is the symmetric
-// family's part: the one-shot forward elimination on three blocks per step (b, e, d) instead of
-// Thomas's four, with a_i = e_{i-1} taken from the block itself or, for a block's first row, from
-// the previous block's last row, screening pivots as Thomas's register sweep does plus their sign;
-// and the factored forward substitution y_i = d_i - c'_{i-1} y_{i-1}, z_i = r_i y_i. A flagged
-// pack is left to the gathered sweeps (symmetric_kernel.hpp), which find the exact info codes.
+// The symmetric solves of full packs of L systems (8 doubles or 16 floats) with unit row stride
+// through the host backend's register sweeps (backend/host_simd/register_sweep.hpp). This file is
+// the symmetric family's part: the one-shot forward elimination on three blocks per step (b, e,
+// d) instead of Thomas's four (doubles four rows per step, floats row by row), with
+// a_i = e_{i-1} taken from the block itself or, for a block's first row, from the previous
+// block's last row, screening pivots as Thomas's register sweep does plus their sign; and the
+// factored forward substitution y_i = d_i - c'_{i-1} y_{i-1}, z_i = r_i y_i. A flagged pack is
+// left to the gathered sweeps (symmetric_kernel.hpp), which find the exact info codes.
 #include <bandsolve/backend/host_simd/register_sweep.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
@@ -33,25 +34,40 @@ struct symmetric_register_rows {
       const V magnitude = r < zero_ ? -r : r;
       risk_ = (magnitude - r) * huge_ * huge_ + (magnitude * scale_ + (pivot * zero_ + risk_));
     };
-    for (int j = 0; j < L; j += 4) {
-      const V a0 = j == 0 ? e_carry : E[j - 1];  // a_i = e_{i-1}; e_{-1} = 0
-      const V q0 = B[j] - a0 * cp;
-      const V q1 = B[j + 1] * q0 - E[j] * E[j];
-      const V q2 = B[j + 2] * q1 - (E[j + 1] * E[j + 1]) * q0;
-      const V q3 = B[j + 3] * q2 - (E[j + 2] * E[j + 2]) * q1;
-      const V i0 = one_ / q0, i1 = one_ / q1, i2 = one_ / q2, i3 = one_ / q3;
-      const V r[4] = {i0, q0 * i1, q1 * i2, q2 * i3};  // 1/p_{i+k}
-      screen(q0, i0);
-      screen(q1 * i0, r[1]);
-      screen(q2 * i1, r[2]);
-      screen(q3 * i2, r[3]);
-      const V cps[4] = {i0 * E[j], r[1] * E[j + 1], r[2] * E[j + 2], (E[j + 3] * q2) * i3};
-      const V as[4] = {a0, E[j], E[j + 1], E[j + 2]};
-      for (int k = 0; k < 4; ++k) {
-        dp = r[k] * D[j + k] - (r[k] * as[k]) * dp;
-        emit(q * L + j + k, cps[k], dp);
+    if constexpr (!std::is_same_v<T, double>) {
+      // Row by row, as the gathered sweeps of floats (sym_next_row): the products of four
+      // pivots would leave the float range for pivots beyond about 1e+-9.
+      V e_prev = e_carry;  // e_{i-1}; e_{-1} = 0
+      for (int j = 0; j < L; ++j) {
+        const V pivot = B[j] - e_prev * cp;
+        const V r = one_ / pivot;
+        screen(pivot, r);
+        cp = r * E[j];
+        dp = r * (D[j] - e_prev * dp);
+        emit(q * L + j, cp, dp);
+        e_prev = E[j];
       }
-      cp = cps[3];
+    } else {
+      for (int j = 0; j < L; j += 4) {
+        const V a0 = j == 0 ? e_carry : E[j - 1];  // a_i = e_{i-1}; e_{-1} = 0
+        const V q0 = B[j] - a0 * cp;
+        const V q1 = B[j + 1] * q0 - E[j] * E[j];
+        const V q2 = B[j + 2] * q1 - (E[j + 1] * E[j + 1]) * q0;
+        const V q3 = B[j + 3] * q2 - (E[j + 2] * E[j + 2]) * q1;
+        const V i0 = one_ / q0, i1 = one_ / q1, i2 = one_ / q2, i3 = one_ / q3;
+        const V r[4] = {i0, q0 * i1, q1 * i2, q2 * i3};  // 1/p_{i+k}
+        screen(q0, i0);
+        screen(q1 * i0, r[1]);
+        screen(q2 * i1, r[2]);
+        screen(q3 * i2, r[3]);
+        const V cps[4] = {i0 * E[j], r[1] * E[j + 1], r[2] * E[j + 2], (E[j + 3] * q2) * i3};
+        const V as[4] = {a0, E[j], E[j + 1], E[j + 2]};
+        for (int k = 0; k < 4; ++k) {
+          dp = r[k] * D[j + k] - (r[k] * as[k]) * dp;
+          emit(q * L + j + k, cps[k], dp);
+        }
+        cp = cps[3];
+      }
     }
     e_carry = E[L - 1];
     risk = risk_, cp_carry = cp, dp_carry = dp;

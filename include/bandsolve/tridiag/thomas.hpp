@@ -115,8 +115,9 @@ constexpr std::size_t thomas_item_scratch(index_t n, index_t chain) {
 // that solve(exec, algo::thomas{}, ...) uses for nsys systems of n rows (lanes: whether the
 // Views' rows are lane-contiguous, see uses_lane_rows). Non-interleaved batches of fewer systems
 // than a pack run one system per item; gathered floats of more than row_wide_pack_max_rows rows
-// and complex values of more than complex_row_wide_pack_max_rows (or fewer systems than a wide
-// pack) take packs of one tile.
+// or of rows that fill whole tiles where the register sweeps are built
+// (row_one_shot_register_tiles), and complex values of more than complex_row_wide_pack_max_rows
+// (or fewer systems than a wide pack) take packs of one tile.
 template <class Layout, class T, class F>
 void thomas_one_shot_dispatch(index_t nsys, index_t n, bool lanes, const F& f) {
   const auto run = [&](auto packing, auto lane_rows) {
@@ -131,7 +132,7 @@ void thomas_one_shot_dispatch(index_t nsys, index_t n, bool lanes, const F& f) {
   const auto run_gathered = [&] {
     if constexpr (has_long_row_one_shot_packing_v<T>) {
       // Complex batches too small for a wide pack take tiles too rather than a lane each.
-      if (n > row_one_shot_wide_max_rows_v<T> ||
+      if (n > row_one_shot_wide_max_rows_v<T> || row_one_shot_register_tiles<T>(n) ||
           (is_complex_v<T> && nsys < one_shot_sweep_packing<layout::row, T>::L)) {
         run(long_row_one_shot_packing<T>{}, std::false_type{});
         return;

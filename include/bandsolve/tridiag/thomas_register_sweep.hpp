@@ -1,11 +1,12 @@
 #pragma once
-// One-shot Thomas on a full pack of L double systems with unit row stride (row layout, and lines
-// along the unit-stride axis of an N-D array) through the host backend's register sweeps
-// (backend/host_simd/register_sweep.hpp: tiles transposed straight into SIMD registers, the back
-// substitution transposed straight into d). This file is Thomas's part: the forward elimination
-// of a block of rows on vectors of lanes, four rows per step as thomas_four_rows does it, with
-// the same pivot screen. The gathered sweeps of thomas_kernel.hpp serve every other case and
-// recompute a pack whose pivots this screen flags.
+// One-shot Thomas on a full pack of L systems (8 doubles or 16 floats) with unit row stride (row
+// layout, and lines along the unit-stride axis of an N-D array) through the host backend's
+// register sweeps (backend/host_simd/register_sweep.hpp: tiles transposed straight into SIMD
+// registers, the back substitution transposed straight into d). This file is Thomas's part: the
+// forward elimination of a block of rows on vectors of lanes, four rows per step as
+// thomas_four_rows does it for doubles and row by row for floats, with the same pivot screen.
+// The gathered sweeps of thomas_kernel.hpp serve every other case and recompute a pack whose
+// pivots this screen flags.
 #include <bandsolve/backend/host_simd/register_sweep.hpp>
 #include <bandsolve/core/pivot.hpp>
 #include <bandsolve/tridiag/thomas_kernel.hpp>
@@ -34,24 +35,37 @@ struct thomas_register_rows {
       const V magnitude = r < zero_ ? -r : r;
       risk_ = magnitude * scale_ + (pivot * zero_ + risk_);
     };
-    for (int j = 0; j < L; j += 4) {
-      // The arithmetic of thomas_four_rows (thomas_kernel.hpp), on vectors.
-      const V q0 = B[j] - A[j] * cp;
-      const V q1 = B[j + 1] * q0 - A[j + 1] * C[j];
-      const V q2 = B[j + 2] * q1 - (A[j + 2] * C[j + 1]) * q0;
-      const V q3 = B[j + 3] * q2 - (A[j + 3] * C[j + 2]) * q1;
-      const V i0 = one_ / q0, i1 = one_ / q1, i2 = one_ / q2, i3 = one_ / q3;
-      const V r[4] = {i0, q0 * i1, q1 * i2, q2 * i3};  // 1/p_{i+k}
-      screen(q0, i0);
-      screen(q1 * i0, r[1]);
-      screen(q2 * i1, r[2]);
-      screen(q3 * i2, r[3]);
-      const V cps[4] = {i0 * C[j], r[1] * C[j + 1], r[2] * C[j + 2], (C[j + 3] * q2) * i3};
-      for (int k = 0; k < 4; ++k) {
-        dp = r[k] * D[j + k] - (r[k] * A[j + k]) * dp;
-        emit(q * L + j + k, cps[k], dp);
+    if constexpr (!std::is_same_v<T, double>) {
+      // Row by row, as the gathered sweeps of floats (thomas_next_row): the products of four
+      // pivots would leave the float range for pivots beyond about 1e+-9 (see four_rows_v).
+      for (int j = 0; j < L; ++j) {
+        const V pivot = B[j] - A[j] * cp;
+        const V r = one_ / pivot;
+        screen(pivot, r);
+        cp = r * C[j];
+        dp = r * (D[j] - A[j] * dp);
+        emit(q * L + j, cp, dp);
       }
-      cp = cps[3];
+    } else {
+      for (int j = 0; j < L; j += 4) {
+        // The arithmetic of thomas_four_rows (thomas_kernel.hpp), on vectors.
+        const V q0 = B[j] - A[j] * cp;
+        const V q1 = B[j + 1] * q0 - A[j + 1] * C[j];
+        const V q2 = B[j + 2] * q1 - (A[j + 2] * C[j + 1]) * q0;
+        const V q3 = B[j + 3] * q2 - (A[j + 3] * C[j + 2]) * q1;
+        const V i0 = one_ / q0, i1 = one_ / q1, i2 = one_ / q2, i3 = one_ / q3;
+        const V r[4] = {i0, q0 * i1, q1 * i2, q2 * i3};  // 1/p_{i+k}
+        screen(q0, i0);
+        screen(q1 * i0, r[1]);
+        screen(q2 * i1, r[2]);
+        screen(q3 * i2, r[3]);
+        const V cps[4] = {i0 * C[j], r[1] * C[j + 1], r[2] * C[j + 2], (C[j + 3] * q2) * i3};
+        for (int k = 0; k < 4; ++k) {
+          dp = r[k] * D[j + k] - (r[k] * A[j + k]) * dp;
+          emit(q * L + j + k, cps[k], dp);
+        }
+        cp = cps[3];
+      }
     }
     risk = risk_, cp_carry = cp, dp_carry = dp;
   }
@@ -108,8 +122,8 @@ KOKKOS_INLINE_FUNCTION bool thomas_factored_pack_in_registers(index_t n, int nl,
   }
 }
 
-// Solves a gathered pack with the register sweeps where they apply (double, L = 8 lanes all
-// present, unit row stride, n a multiple of L, and a build with register sweeps): x into x_out,
+// Solves a gathered pack with the register sweeps where they apply (8 double or 16 float lanes,
+// all present, unit row stride, n a multiple of L, and a build with register sweeps): x into x_out,
 // the pack's info codes all 0, and returns true. Otherwise, or if the screen flags a pivot
 // (nothing written then but scratch), returns false and the caller runs the gathered sweeps.
 // scratch holds 2 * n * L values; next is the next pack's prefetch (see next_pack_prefetch).

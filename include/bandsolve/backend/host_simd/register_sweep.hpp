@@ -1,9 +1,10 @@
 #pragma once
-// Sweeps over a full pack of L double systems with unit row stride (row layout, and lines along
-// the unit-stride axis of an N-D array) with every tile transposed straight into SIMD registers:
-// L x L blocks of each input array become L vectors (one system per lane), the family's forward
-// elimination runs on them, its eliminated rows go through scratch, and the back substitution
-// x_i = z_i - c'_i x_{i+1} transposes its result straight into the solution. The family passes
+// Sweeps over a full pack of L systems (one tile: 8 doubles or 16 floats) with unit row stride
+// (row layout, and lines along the unit-stride axis of an N-D array) with every tile transposed
+// straight into SIMD registers: L x L blocks of each input array become L vectors (one system per
+// lane), the family's forward elimination runs on them, its eliminated rows go through scratch,
+// and the back substitution x_i = z_i - c'_i x_{i+1} transposes its result straight into the
+// solution. The family passes
 // its forward arithmetic in (a function object on the vectors); this file holds no family's
 // arithmetic.
 //
@@ -156,8 +157,9 @@ struct lane_row_loader {
 template <int L, int K, class T, class Rows, class Next>
 __attribute__((always_inline)) inline bool register_sweep(index_t n, const register_pack<T, K>& p, T* x, index_t x_stride, T* cp,
                            T* dp, Next& next, Rows& rows) {
-  static_assert(std::is_same_v<T, double> && L % 4 == 0,
-                "bandsolve: register sweeps take double packs of a multiple of 4 lanes");
+  static_assert((std::is_same_v<T, double> || std::is_same_v<T, float>) && L % 4 == 0,
+                "bandsolve: register sweeps take double or float packs of a multiple of 4 "
+                "lanes");
   using V = vec<T, L>;
   const auto emit = [&](index_t i, const V& cp_i, const V& dp_i) {
     next();
@@ -208,15 +210,16 @@ namespace bandsolve::detail {
 template <int L, class... Scalars>
 inline constexpr bool register_sweeps_for_v =
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
-    L == 8 && (std::is_same_v<Scalars, double> && ...);
+    (L == 8 && (std::is_same_v<Scalars, double> && ...)) ||
+    (L == 16 && (std::is_same_v<Scalars, float> && ...));
 #else
     false;
 #endif
 
 // A one-shot solve of a gathered pack of L systems in registers where the register sweeps serve
-// it (double, L = 8 lanes all present, unit row stride everywhere, n a multiple of L): x into
-// x_out, and returns true. Otherwise, or if the family's screen flags a pivot (nothing written
-// then but scratch), returns false and the caller runs its gathered sweeps. in: the K input
+// it (8 double or 16 float lanes, all present, unit row stride everywhere, n a multiple of L):
+// x into x_out, and returns true. Otherwise, or if the family's screen flags a pivot (nothing
+// written then but scratch), returns false and the caller runs its gathered sweeps. in: the K input
 // arrays; Rows<T, V>: the family's forward elimination on vectors V of lanes (see
 // simd::register_sweep); scratch holds 2 * n * L values; next is the next pack's prefetch.
 template <int L, template <class, class> class Rows, int K, class T, int MaxArrays>
