@@ -1,11 +1,29 @@
 // The double cases of test_axis.cpp again, with the register sweeps of
 // tridiag/thomas_register_sweep.hpp switched on whatever the CPU (see
-// test_thomas_register_sweep.cpp): lines along a unit-stride axis, double, 8 per pack.
+// test_thomas_register_sweep.cpp): lines along a unit-stride axis, double, 8 per pack; and float
+// lines along it, 16 per pack.
 #define BANDSOLVE_REGISTER_SWEEPS 1
 #define BSTEST_DOUBLES_ONLY
 #include "test_axis.cpp"
 
 namespace test_axis {  // test_axis.cpp's names: these cases extend that unit
+
+// Float lines along the unit-stride axis take packs of 16 where the register sweeps are built:
+// 37 lines a plane (two full packs through the sweeps, then a partial one gathered), n a
+// multiple of 16 and not, dense and padded arrays, solve_along and solve_along_add.
+TEST_CASE("float lines along the unit-stride axis run in register tiles of 16",
+          "[axis][registers]") {
+  std::uint32_t seed = 900;
+  bstest::for_each_exec([&](auto exec) {
+    for (const std::size_t n : {64, 40}) {
+      const extents e = {3, 37, n, 0};
+      check_case<float, 3, kind::right, kind::right, false, false>(exec, e, 2, seed++);
+      check_case<float, 3, kind::padded_right, kind::padded_right, false, false>(exec, e, 2,
+                                                                                seed++);
+      check_case<float, 3, kind::right, kind::right, false, true>(exec, e, 2, seed++);
+    }
+  });
+}
 
 // The factored solves along the unit-stride axis through the register sweeps: factorize_along
 // (thomas) and (symmetric) of double lines along the last axis of a LayoutRight array (rows of

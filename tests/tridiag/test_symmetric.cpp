@@ -770,8 +770,9 @@ TEST_CASE("solve_along(symmetric) matches ?ptsv along every axis, double", "[sym
 }
 
 TEST_CASE("solve_along(symmetric) matches ?sptsv along every axis, float", "[symmetric][axis]") {
-  check_along_shapes<float, 3, nd_kind::right, false>({{5, 3, 17}, {7, 16, 11}});
-  check_along_shapes<float, 3, nd_kind::strided, false>({{5, 3, 17}, {7, 16, 11}});
+  // {17, 3, 32}: float lines along the unit-stride axis in register tiles of 16 (three full).
+  check_along_shapes<float, 3, nd_kind::right, false>({{5, 3, 17}, {7, 16, 11}, {17, 3, 32}});
+  check_along_shapes<float, 3, nd_kind::strided, false>({{5, 3, 17}, {7, 16, 11}, {17, 3, 32}});
   check_along_shapes<float, 3, nd_kind::left, true>({{5, 3, 17}, {7, 16, 11}});
 }
 

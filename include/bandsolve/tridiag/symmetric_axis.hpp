@@ -145,7 +145,7 @@ KOKKOS_INLINE_FUNCTION void sym_add_lanes(index_t n, int nl, lane_rows<const R> 
 // lane-contiguous packs of full coefficients sweep d' into scratch and add x into u's rows on
 // the way back (sym_add_lanes), gathered ones keep x in scratch (as always) and add it into u's
 // lines; shared coefficients run Thomas's add sweeps.
-template <bool Add, class ExecutionSpace, class DiagView, class OffView, class DView,
+template <bool Add, bool Tiles, class ExecutionSpace, class DiagView, class OffView, class DView,
           class UView, class InfoView>
 void symmetric_along_host(const ExecutionSpace& exec, const char* function, int axis,
                           const DiagView& b, const OffView& e, const DView& d, const UView& u,
@@ -154,7 +154,7 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
   using E = typename OffView::non_const_value_type;  // offdiag and the factors (Hermitian: complex)
   using D = typename DView::non_const_value_type;
   constexpr bool shared = DiagView::rank == 1;
-  using P = axis_packing<D, shared>;
+  using P = axis_packing<D, shared, Tiles>;
   const along_plan plan = plan_along<P::W, P::L>(d, axis, u, b, e);
   const bool lanes = plan.lanes;
   const int width = plan.width;
@@ -343,7 +343,12 @@ void symmetric_along(const ExecutionSpace& exec, const char* function, int axis,
     static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                   "bandsolve::solve_along(symmetric): a host backend runs only on its own "
                   "execution space");
-    symmetric_along_host<Add>(exec, function, axis, b, e, d, u, info, n);
+    using D = typename DView::non_const_value_type;
+    if (axis_takes_tiles<D, DiagView::rank == 1, Add>(n))
+      symmetric_along_host<Add, axis_packing_tiles_v<D>>(exec, function, axis, b, e, d, u, info,
+                                                          n);
+    else
+      symmetric_along_host<Add, false>(exec, function, axis, b, e, d, u, info, n);
   }
 }
 

@@ -65,14 +65,35 @@ namespace detail {
 // Full coefficients along z of a 256^3 double cube, 8 lines against 32, same minutes: 0.85-0.91
 // against 0.95-1.00 ns per unknown with the arrays allocated a, b, c, d; 1.03-1.05 against
 // 0.97-1.03 allocated d, a, b, c (where the arrays sit moves both by 10-20% on the test machine).
-template <class T, bool Shared>
+// Tiles: one tile of lines (8 doubles, 16 floats) where the register sweeps are built. Float lines
+// with full coefficients whose n fills tiles take them in the one-shot solves (not the adds,
+// which do not run the register sweeps), as row floats do (row_one_shot_register_tiles): along z
+// of a 256^3 float cube, 2 threads, 2-vCPU Intel Xeon, ns per unknown, 64 lines / tiles: Thomas
+// 1.05-1.17 / 0.71-0.79, symmetric 0.83-0.86 / 0.51-0.53; other n keep 64 lines (250^3, gathered
+// sweeps on 16 lanes: Thomas 1.12-1.19 / 1.15-1.18, symmetric 0.88-0.89 / 0.96-0.97).
+template <class T, bool Shared, bool Tiles = register_sweeps_for_v<tile_rows_v<T>, T>>
 struct axis_packing {
   static constexpr int W = sweep_packing<layout::column, T>::W;
   using ahead = typename sweep_packing<layout::column, T>::ahead;  // lines far apart, as columns
-  static constexpr int L = Shared ? sweep_packing<layout::row, T>::L
-                                  : one_shot_sweep_packing<layout::row, T>::L;
+  static constexpr int L = Shared  ? sweep_packing<layout::row, T>::L
+                           : Tiles ? tile_rows_v<T>
+                                   : one_shot_sweep_packing<layout::row, T>::L;
   static constexpr int TR = sweep_packing<layout::row, T>::TR;
 };
+
+// Whether axis_packing's tiles differ from its wide packs for T (floats where the register
+// sweeps are built), and whether a one-shot solve (not an add) of full-coefficient lines of n
+// rows takes them.
+template <class T>
+inline constexpr bool axis_packing_tiles_v =
+    axis_packing<T, false, true>::L != axis_packing<T, false, false>::L;
+template <class T, bool Shared, bool Add>
+bool axis_takes_tiles(index_t n) {
+  if constexpr (axis_packing_tiles_v<T> && !Shared && !Add)
+    return n % tile_rows_v<T> == 0;
+  else
+    return false;
+}
 
 // Whether the pack's lines of v are neighbours in memory (lane-contiguous rows).
 template <class View>
@@ -208,15 +229,15 @@ constexpr void thomas_along_static_checks() {
 // The host backends' solve of every line (n >= 1 rows, arguments checked): packs of lines,
 // SIMD across them. Add: u += x and d is read only; otherwise x overwrites d (u is d).
 // Coefficients and factors of type C, right-hand sides of type D.
-template <bool Add, class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class UView, class InfoView>
+template <bool Add, bool Tiles, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class UView, class InfoView>
 void thomas_along_host(const ExecutionSpace& exec, const char* function, int axis,
                        const AView& a, const BView& b, const CView& c, const DView& d,
                        const UView& u, const InfoView& info, index_t n) {
   using C = typename AView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   constexpr bool shared = AView::rank == 1;
-  using P = axis_packing<D, shared>;
+  using P = axis_packing<D, shared, Tiles>;
 
   const along_plan plan = plan_along<P::W, P::L>(d, axis, u, a, b, c);
   const bool lanes = plan.lanes;
@@ -438,7 +459,12 @@ void thomas_along(const ExecutionSpace& exec, const char* function, int axis, co
     static_assert(std::is_same_v<Backend, backend::default_for_t<ExecutionSpace>>,
                   "bandsolve::solve_along(thomas): a host backend runs only on its own execution "
                   "space");
-    thomas_along_host<Add>(exec, function, axis, a, b, c, d, u, info, n);
+    using D = typename DView::non_const_value_type;
+    if (axis_takes_tiles<D, AView::rank == 1, Add>(n))
+      thomas_along_host<Add, axis_packing_tiles_v<D>>(exec, function, axis, a, b, c, d, u, info,
+                                                       n);
+    else
+      thomas_along_host<Add, false>(exec, function, axis, a, b, c, d, u, info, n);
   }
 }
 
