@@ -290,6 +290,17 @@ TEST_CASE("automatic picks Thomas for full batches and the hybrid for few long s
   CHECK(choose_tridiag<bl::column, double>(127, 300, 2) == tridiag_choice::thomas_pcr);
   CHECK(choose_tridiag<bl::column, double>(128, 300, 2) == tridiag_choice::thomas);
   CHECK(choose_tridiag<bl::column, float>(255, 300, 2) == tridiag_choice::thomas_pcr);
+  // Interleaved: the one-shot solve's items of two packs (interleaved<16> floats: 32 systems,
+  // interleaved<8> doubles 16, interleaved<4> 8), long systems.
+  CHECK(choose_tridiag<bl::interleaved<16>, float>(64, 1 << 18, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::interleaved<16>, float>(63, 1 << 18, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::interleaved<8>, double>(32, 1 << 19, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::interleaved<8>, double>(31, 1 << 19, 2) ==
+        tridiag_choice::thomas_pcr);
+  CHECK(choose_tridiag<bl::interleaved<4>, float>(16, 1 << 20, 2) == tridiag_choice::thomas);
+  CHECK(choose_tridiag<bl::interleaved<4>, double>(15, 1 << 20, 2) ==
+        tridiag_choice::thomas_pcr);
   CHECK(std::string(bandsolve::name_of(tridiag_choice::thomas_pcr)) == "thomas_pcr");
 }
 

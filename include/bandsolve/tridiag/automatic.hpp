@@ -18,7 +18,8 @@
 //   1. Thomas, when its work items fill every thread: nsys >= threads * L_thomas, where
 //      L_thomas is the number of systems in one Thomas work item for the layout
 //      (detail::sweep_packing: 32 doubles / 64 floats for row and strided, twice that for
-//      column blocks, up to four packs for interleaved<W>). Thomas reads every value once and
+//      column blocks; for interleaved<W> the one-shot solve's items of up to two packs,
+//      detail::one_shot_sweep_packing). Thomas reads every value once and
 //      does the least arithmetic: nothing beats it on a full batch, except batches of long
 //      systems: n >= detail::long_row_rows in row layout, n >= detail::long_column_rows in
 //      column and strided layouts (below), where Thomas's work items outgrow the caches.
@@ -41,7 +42,13 @@
 // at 2^18 (float 0.21 / 0.23, 0.21 / 0.36, 0.18 / 0.36; medians of 2): long_row_rows = 2^15.
 // Interleaved<8> and <4>: Thomas 0.73-1.06 while its packs fill the
 // threads (up to n = 2^18) against 0.27-0.31, and 0.08-0.12 against 0.16-0.28 at n = 2^22 with
-// 4 systems (one pack), where rule 1 already hands it to the hybrid.
+// 4 systems (one pack), where rule 1 already hands it to the hybrid. The interleaved crossover
+// sits where the one-shot solve's items (two packs) fill the threads: 2 threads of a 2-vCPU
+// Intel Xeon, 2^24 unknowns, ns per unknown Thomas / hybrid: interleaved<16> floats 32 systems
+// 2.29-2.31 / 1.12-1.14, 64 systems 1.03-1.06 / 1.78-1.89; interleaved<8> doubles 16 systems
+// 4.46-4.51 / 2.39-2.43, 32 systems 2.27-2.29 / 2.49-2.55; interleaved<4> doubles 8 systems
+// 4.54-4.63 / 2.37-2.39, 16 systems 2.32-2.35 / 2.39-2.41; interleaved<4> floats 8 systems
+// 2.20-2.24 / 1.40-1.52, 16 systems 1.07-1.11 / 1.53-1.61.
 // On the device backend (Kokkos::Cuda) the rule is the device's own: the hybrid's device path
 // (Thomas's chunk method over many teams) for few long systems (detail::device::long_system_pays:
 // n >= 4096 and 8 nsys at most the threads the space runs at once), else Thomas (or symmetric),
@@ -76,7 +83,9 @@ inline std::size_t long_row_rows = std::size_t(1) << 15;
 // execution space with `threads` threads.
 template <class Layout, class T>
 tridiag_choice choose_tridiag(std::size_t nsys, std::size_t n, int threads) {
-  constexpr std::size_t thomas_lanes = detail::sweep_packing<Layout, T>::L;
+  constexpr std::size_t thomas_lanes = detail::is_interleaved_v<Layout>
+                                           ? detail::one_shot_sweep_packing<Layout, T>::L
+                                           : detail::sweep_packing<Layout, T>::L;
   constexpr bool side_by_side =
       std::is_same_v<Layout, layout::column> || std::is_same_v<Layout, layout::strided>;
   const std::size_t t = threads > 0 ? static_cast<std::size_t>(threads) : 1;
