@@ -9,6 +9,7 @@
 #include <catch2/catch_all.hpp>
 
 #include <cmath>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -89,14 +90,23 @@ TEMPLATE_TEST_CASE("factorize(thomas) stores the systems factored: one long syst
   });
 }
 
-TEMPLATE_TEST_CASE("column batches of fewer systems than threads x a pack factor in packs of one "
-                   "cache line",
-                   "[thomas][symmetric][factorize][scratch]", float, double) {
-  using T = TestType;
+// Column packs of one cache line, interleaved items of the packs that fill one (the wide ones
+// hold up to four packs): interleaved<4> doubles in items of two.
+using narrow_cases =
+    std::tuple<std::tuple<bl::column, float>, std::tuple<bl::column, double>,
+               std::tuple<bl::interleaved<16>, float>, std::tuple<bl::interleaved<8>, double>,
+               std::tuple<bl::interleaved<4>, double>>;
+
+TEMPLATE_LIST_TEST_CASE("column and interleaved batches of fewer systems than threads x a pack "
+                        "factor in narrow packs",
+                        "[thomas][symmetric][factorize][scratch]", narrow_cases) {
+  using Layout = std::tuple_element_t<0, TestType>;
+  using T = std::tuple_element_t<1, TestType>;
+  constexpr bool interleaved = !std::is_same_v<Layout, bl::column>;
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
-    using F = bandsolve::thomas_factorization<T, bl::column, Exec>;
-    using S = bandsolve::symmetric_factorization<T, bl::column, Exec>;
+    using F = bandsolve::thomas_factorization<T, Layout, Exec>;
+    using S = bandsolve::symmetric_factorization<T, Layout, Exec>;
     constexpr std::size_t wide = F::pack_width, narrow = F::narrow_pack_width;
     STATIC_REQUIRE(F::has_narrow_packs);
     STATIC_REQUIRE(S::has_narrow_packs);
@@ -104,7 +114,7 @@ TEMPLATE_TEST_CASE("column batches of fewer systems than threads x a pack factor
     const auto width = [&](std::size_t nsys, int threads) {
       return static_cast<std::size_t>(F::factor_pack_width(nsys, n, true, false, threads));
     };
-    CHECK(width(narrow - 1, 1) == 1);
+    CHECK(width(narrow - 1, 1) == (interleaved ? wide : 1));  // interleaved: whole packs
     CHECK(width(narrow, 1) == narrow);
     CHECK(width(wide - 1, 1) == narrow);
     CHECK(width(wide, 1) == wide);
@@ -136,10 +146,10 @@ TEMPLATE_TEST_CASE("column batches of fewer systems than threads x a pack factor
         CHECK(bstest::max_rel_diff(bstest::to_host(d, nsys), ref, nsys,
                                    static_cast<std::size_t>(n)) <= bstest::lapack_tol<T>());
       };
-      const auto v = bstest::upload<bl::column, Exec>(p);
-      check(bandsolve::factorize(exec, bandsolve::algo::thomas{}, v.a, v.b, v.c), v.d, 3);
-      const auto u = bstest::upload<bl::column, Exec>(p);
-      check(bandsolve::factorize(exec, bandsolve::algo::symmetric{}, u.b, u.c), u.d, 2);
+      const auto v = bstest::upload<Layout, Exec>(p);
+      check(bandsolve::factorize(exec, bandsolve::algo::thomas{}, v.a, v.b, v.c, nsys), v.d, 3);
+      const auto u = bstest::upload<Layout, Exec>(p);
+      check(bandsolve::factorize(exec, bandsolve::algo::symmetric{}, u.b, u.c, nsys), u.d, 2);
     }
   });
 }

@@ -320,10 +320,11 @@ class symmetric_factorization {
       detail::has_long_double_factor_packs_v<Layout, Scalar> && long_pack_width < pack_width;
   static constexpr bool has_long_packs =
       detail::has_long_factor_packs_v<Layout, Scalar> || has_long_double_packs;
-  // Column factors may be stored in narrow packs of one cache line of lanes.
+  // Column and interleaved factors may be stored in narrow packs (one cache line of lanes, one
+  // interleaved pack).
   static constexpr bool has_narrow_packs =
-      detail::has_column_narrow_packs_v<Layout, Scalar, pack_width>;
-  static constexpr int narrow_pack_width = detail::column_narrow_packing<Scalar>::L;
+      detail::has_narrow_factor_packs_v<Layout, Scalar, pack_width>;
+  static constexpr int narrow_pack_width = detail::narrow_factor_packing<Layout, Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows on `threads` threads
   // (lanes: the rows of the diagonal and off-diagonal are lane-contiguous; unit_rows: their rows
   // have unit stride), as Thomas's factorization chooses them (detail::stored_pack_width) with
@@ -383,7 +384,8 @@ class symmetric_factorization {
     }
     if constexpr (has_narrow_packs) {
       if (width == narrow_pack_width) {
-        detail::symmetric_factored_solve_launch<Layout, detail::column_narrow_packing<Scalar>>(
+        detail::symmetric_factored_solve_launch<Layout,
+                                                detail::narrow_factor_packing<Layout, Scalar>>(
             exec, d, detail::uses_lane_rows<Layout>(d), r_, cp_, n_, nsys_);
         return;
       }
@@ -474,8 +476,8 @@ void symmetric_factor_into(const ExecutionSpace& exec, const DiagView& diag,
   }
   if constexpr (F::has_narrow_packs) {
     if (width == F::narrow_pack_width) {
-      symmetric_factor_kernel<Layout, column_narrow_packing<C>>(exec, diag, offdiag, n, ns,
-                                                               npacks, lanes, r, cp, info);
+      symmetric_factor_kernel<Layout, narrow_factor_packing<Layout, C>>(
+          exec, diag, offdiag, n, ns, npacks, lanes, r, cp, info);
       return;
     }
   }

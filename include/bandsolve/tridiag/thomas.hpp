@@ -417,12 +417,12 @@ inline bool register_double_tiles = !host_is_amd_family_1a_or_later();
 // tiles.
 inline constexpr index_t register_wide_pack_min_rows = 64;
 
-// Whether column factorizations of T with packs of Wide may store narrow ones
-// (column_narrow_packing): real values, the ones measured.
+// Whether column and interleaved factorizations of T with packs of Wide may store narrow ones
+// (narrow_factor_packing): real values, the ones measured.
 template <class Layout, class T, index_t Wide>
-inline constexpr bool has_column_narrow_packs_v = std::is_same_v<Layout, layout::column> &&
-                                                  std::is_floating_point_v<T> &&
-                                                  column_narrow_packing<T>::L < Wide;
+inline constexpr bool has_narrow_factor_packs_v =
+    (std::is_same_v<Layout, layout::column> || is_interleaved_v<Layout>) &&
+    std::is_floating_point_v<T> && narrow_factor_packing<Layout, T>::L < Wide;
 
 // Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
 // a, b and c are lane-contiguous) on `threads` threads: one tile for gathered floats of more than
@@ -431,8 +431,9 @@ inline constexpr bool has_column_narrow_packs_v = std::is_same_v<Layout, layout:
 // in tiles of 16, 2-vCPU Intel Xeon) and, with LongDoubles, for gathered doubles of rows that a
 // wide pack would solve block by block (has_long_double_factor_packs_v); 1 for fewer systems
 // than a pack outside interleaved storage (a work item each); column packs of one cache line
-// (column_narrow_packing) for batches of at least one such pack and fewer than threads wide
-// packs; else the pack of sweep_packing (Wide: the symmetric factorization passes its own).
+// and interleaved items of one pack (narrow_factor_packing) for batches of at least one such
+// pack and fewer than threads wide packs; else the pack of sweep_packing (Wide: the symmetric
+// factorization passes its own).
 template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L,
           bool LongDoubles = true>
 index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes, int threads = 1) {
@@ -452,8 +453,8 @@ index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes, int th
                                         : whole >= factored_gather_whole_bytes && n >= wide_block;
     if (!lanes && tiles) return nsys < std::size_t(tile) ? 1 : tile;
   }
-  if constexpr (has_column_narrow_packs_v<Layout, T, Wide>) {
-    constexpr index_t narrow = column_narrow_packing<T>::L;
+  if constexpr (has_narrow_factor_packs_v<Layout, T, Wide>) {
+    constexpr index_t narrow = narrow_factor_packing<Layout, T>::L;
     if (lanes && nsys >= std::size_t(narrow) &&
         nsys < std::size_t(wide) * static_cast<std::size_t>(threads > 1 ? threads : 1))
       return narrow;
@@ -573,10 +574,11 @@ class thomas_factorization {
       detail::has_long_factor_packs_v<Layout, Scalar> ||
       detail::has_long_double_factor_packs_v<Layout, Scalar>;
   static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
-  // Column factors may be stored in narrow packs of one cache line of lanes.
+  // Column and interleaved factors may be stored in narrow packs (one cache line of lanes, one
+  // interleaved pack).
   static constexpr bool has_narrow_packs =
-      detail::has_column_narrow_packs_v<Layout, Scalar, pack_width>;
-  static constexpr int narrow_pack_width = detail::column_narrow_packing<Scalar>::L;
+      detail::has_narrow_factor_packs_v<Layout, Scalar, pack_width>;
+  static constexpr int narrow_pack_width = detail::narrow_factor_packing<Layout, Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows on `threads`
   // threads (lanes: the rows of a, b and c are lane-contiguous; unit_rows: their rows have unit
   // stride): detail::stored_pack_width.
@@ -639,7 +641,8 @@ class thomas_factorization {
     }
     if constexpr (has_narrow_packs) {
       if (width == narrow_pack_width) {
-        detail::thomas_factored_solve_launch<Layout, detail::column_narrow_packing<Scalar>>(
+        detail::thomas_factored_solve_launch<Layout,
+                                             detail::narrow_factor_packing<Layout, Scalar>>(
             exec, d, detail::uses_lane_rows<Layout>(d), r_, l_, cp_, n_, nsys_);
         return;
       }
@@ -744,8 +747,8 @@ void thomas_factor_into(const ExecutionSpace& exec, const AView& a, const BView&
   }
   if constexpr (Result::has_narrow_packs) {
     if (width == Result::narrow_pack_width) {
-      thomas_factor_kernel<Layout, column_narrow_packing<T>, T>(exec, a, b, c, n, ns, npacks,
-                                                                lanes, r, lo, cp, info);
+      thomas_factor_kernel<Layout, narrow_factor_packing<Layout, T>, T>(
+          exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
       return;
     }
   }

@@ -102,6 +102,24 @@ struct sweep_packing<layout::interleaved<Width>, T> {  // G interleaved packs si
   using ahead = no_rows_ahead;  // the hardware prefetchers follow G streams per array
 };
 
+// The narrow factor packs of column and interleaved batches too small to give every thread a
+// wide pack (thomas_factor_pack_width): one cache line of lanes, as a column block
+// (column_narrow_packing) or as the interleaved<W> packs that fill it (at least one). Factored
+// solves at 2^24 unknowns, 2 threads, 2-vCPU Intel Xeon, ns per unknown, wide / narrow:
+// interleaved<16> floats, 64 systems of 2^18 rows, 1.26-1.32 / 0.78-0.79; interleaved<8>
+// doubles, 32 of 2^19, 2.57-2.62 / 1.66-1.69; interleaved<4> doubles, 16 of 2^20, 2.72-2.73 /
+// 1.59-1.60 in items of two packs (2.17-2.22 in items of one); interleaved<4> floats, 16 of
+// 2^20, read 1.59-1.63 in their wide items (one cache line) against 1.79-1.80 in items of one
+// pack (16 bytes a row).
+template <class Layout, class T>
+struct narrow_factor_packing : column_narrow_packing<T> {};
+template <int Width, class T>
+struct narrow_factor_packing<layout::interleaved<Width>, T>
+    : sweep_packing<layout::interleaved<Width>, T> {
+  static constexpr int G = tile_rows_v<T> / Width < 1 ? 1 : tile_rows_v<T> / Width;
+  static constexpr int L = G * Width;
+};
+
 // The one-shot solve of lane-contiguous packs sweeps two work items at once
 // (thomas_solve_lanes_chain), so its interleaved items hold at most 2 packs (4 in flight). At
 // n = 256 that measured 0.77-0.84 of STREAM in double against 0.70 for 4 packs one item at a time,
