@@ -191,12 +191,13 @@ inline constexpr index_t row_one_shot_wide_max_rows_v =
     is_complex_v<T> ? complex_row_wide_pack_max_rows : row_wide_pack_max_rows;
 
 // Gathered floats whose rows fill whole tiles take one tile of systems per work item at any
-// length where the register sweeps are built: a tile is then one vector of 16 lanes swept four
-// rows per step (register_sweep.hpp), and the wide packs' reason (a gathered sweep on one
-// register of lanes is latency-bound) no longer holds; other n keep the wide packs' gathered
-// sweeps. Row floats at 2^24 unknowns, 2 threads, 2-vCPU Intel Xeon, fraction of STREAM, wide
-// packs / tiles in registers: n = 16 0.60 / 0.89, 64 0.55 / 1.03, 256 0.58 / 0.84; the tiles
-// of longer rows, gathered / in registers: 1024 0.55 / 0.76, 4096 0.50 / 0.56, 2^14 0.34 / 0.51.
+// length where the register sweeps are built: a tile is then 16 vectors of 16 lanes in
+// registers (register_sweep.hpp), and the wide packs' reason (a gathered sweep on one register
+// of lanes is latency-bound) no longer holds; other n keep the wide packs' gathered sweeps. Row
+// floats at 2^24 unknowns, 2 threads, 2-vCPU Intel Xeon, fraction of STREAM, wide packs / tiles
+// in registers: n = 16 0.59-0.60 / 0.94-0.95, 64 0.56 / 1.08-1.09, 256 0.57 / 0.84; the tiles of
+// longer rows, gathered / in registers: 1024 0.55 / 0.77-0.78, 4096 0.48-0.49 / 0.57-0.63, 2^14
+// 0.32-0.33 / 0.51 (docs/performance.md, "One-shot floats of rows in register tiles").
 template <class T>
 inline bool row_one_shot_register_tiles(index_t n) {
   return sizeof(T) < 8 && register_sweeps_for_v<tile_rows_v<T>, T> && n % tile_rows_v<T> == 0;
