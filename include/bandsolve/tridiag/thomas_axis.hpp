@@ -65,13 +65,13 @@ namespace detail {
 // Full coefficients along z of a 256^3 double cube, 8 lines against 32, same minutes: 0.85-0.91
 // against 0.95-1.00 ns per unknown with the arrays allocated a, b, c, d; 1.03-1.05 against
 // 0.97-1.03 allocated d, a, b, c (where the arrays sit moves both by 10-20% on the test machine).
-// Tiles: one tile of lines (8 doubles, 16 floats) where the register sweeps are built. Float lines
-// with full coefficients whose n fills tiles take them in the one-shot solves (not the adds,
-// which do not run the register sweeps), as row floats do (row_one_shot_register_tiles): along z
+// Tiles: one tile of lines (16 floats). Float lines with full coefficients whose n fills tiles
+// take them in the one-shot solves where the register sweeps are built (not the adds, which do
+// not run the register sweeps), as row floats do (row_one_shot_register_tiles): along z
 // of a 256^3 float cube, 2 threads, 2-vCPU Intel Xeon, ns per unknown, 64 lines / tiles: Thomas
 // 1.05-1.17 / 0.71-0.79, symmetric 0.83-0.86 / 0.51-0.53; other n keep 64 lines (250^3, gathered
 // sweeps on 16 lanes: Thomas 1.12-1.19 / 1.15-1.18, symmetric 0.88-0.89 / 0.96-0.97).
-template <class T, bool Shared, bool Tiles = register_sweeps_for_v<tile_rows_v<T>, T>>
+template <class T, bool Shared, bool Tiles = false>
 struct axis_packing {
   static constexpr int W = sweep_packing<layout::column, T>::W;
   using ahead = typename sweep_packing<layout::column, T>::ahead;  // lines far apart, as columns
@@ -81,11 +81,11 @@ struct axis_packing {
   static constexpr int TR = sweep_packing<layout::row, T>::TR;
 };
 
-// Whether axis_packing's tiles differ from its wide packs for T (floats where the register
-// sweeps are built), and whether a one-shot solve (not an add) of full-coefficient lines of n
-// rows takes them.
+// Whether full-coefficient lines of T may take axis_packing's tiles (floats where the register
+// sweeps are built), and whether a one-shot solve (not an add) of such lines of n rows does.
 template <class T>
 inline constexpr bool axis_packing_tiles_v =
+    std::is_same_v<T, float> && register_sweeps_for_v<tile_rows_v<T>, T> &&
     axis_packing<T, false, true>::L != axis_packing<T, false, false>::L;
 template <class T, bool Shared, bool Add>
 bool axis_takes_tiles(index_t n) {
