@@ -320,8 +320,8 @@ class symmetric_factorization {
       detail::has_long_double_factor_packs_v<Layout, Scalar> && long_pack_width < pack_width;
   static constexpr bool has_long_packs =
       detail::has_long_factor_packs_v<Layout, Scalar> || has_long_double_packs;
-  // Column and interleaved factors may be stored in narrow packs (one cache line of lanes, one
-  // interleaved pack).
+  // Column and interleaved factors may be stored in narrow packs of one cache line of lanes
+  // (narrow_factor_packing).
   static constexpr bool has_narrow_packs =
       detail::has_narrow_factor_packs_v<Layout, Scalar, pack_width>;
   static constexpr int narrow_pack_width = detail::narrow_factor_packing<Layout, Scalar>::L;

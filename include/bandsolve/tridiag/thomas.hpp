@@ -430,9 +430,9 @@ inline constexpr bool has_narrow_factor_packs_v =
 // follow, and 64 systems would be one work item: 0.22-0.23 of STREAM at 2^18 rows against 0.48-0.55
 // in tiles of 16, 2-vCPU Intel Xeon) and, with LongDoubles, for gathered doubles of rows that a
 // wide pack would solve block by block (has_long_double_factor_packs_v); 1 for fewer systems
-// than a pack outside interleaved storage (a work item each); column packs of one cache line
-// and interleaved items of one pack (narrow_factor_packing) for batches of at least one such
-// pack and fewer than threads wide packs; else the pack of sweep_packing (Wide: the symmetric
+// than a pack outside interleaved storage (a work item each); narrow packs of one cache line of
+// lanes (narrow_factor_packing: column blocks, interleaved items of the packs that fill one) for
+// batches of at least one such pack and fewer than threads wide packs; else the pack of sweep_packing (Wide: the symmetric
 // factorization passes its own).
 template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L,
           bool LongDoubles = true>
@@ -574,8 +574,8 @@ class thomas_factorization {
       detail::has_long_factor_packs_v<Layout, Scalar> ||
       detail::has_long_double_factor_packs_v<Layout, Scalar>;
   static constexpr int long_pack_width = detail::long_row_one_shot_packing<Scalar>::L;
-  // Column and interleaved factors may be stored in narrow packs (one cache line of lanes, one
-  // interleaved pack).
+  // Column and interleaved factors may be stored in narrow packs of one cache line of lanes
+  // (narrow_factor_packing).
   static constexpr bool has_narrow_packs =
       detail::has_narrow_factor_packs_v<Layout, Scalar, pack_width>;
   static constexpr int narrow_pack_width = detail::narrow_factor_packing<Layout, Scalar>::L;

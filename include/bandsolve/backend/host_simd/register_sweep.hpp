@@ -4,9 +4,8 @@
 // straight into SIMD registers: L x L blocks of each input array become L vectors (one system per
 // lane), the family's forward elimination runs on them, its eliminated rows go through scratch,
 // and the back substitution x_i = z_i - c'_i x_{i+1} transposes its result straight into the
-// solution. The family passes
-// its forward arithmetic in (a function object on the vectors); this file holds no family's
-// arithmetic.
+// solution. The family passes its forward arithmetic in (a function object on the vectors); this
+// file holds no family's arithmetic.
 //
 // Where it runs: BANDSOLVE_REGISTER_SWEEPS, 1 by default where AVX-512 is enabled (its 32 vector
 // registers hold the transposed blocks), else 0; define it to choose. On the test machine (Zen 5,
