@@ -432,8 +432,8 @@ inline constexpr bool has_narrow_factor_packs_v =
 // wide pack would solve block by block (has_long_double_factor_packs_v); 1 for fewer systems
 // than a pack outside interleaved storage (a work item each); narrow packs of one cache line of
 // lanes (narrow_factor_packing: column blocks, interleaved items of the packs that fill one) for
-// batches of at least one such pack and fewer than threads wide packs; else the pack of sweep_packing (Wide: the symmetric
-// factorization passes its own).
+// batches of at least one such pack and fewer than threads wide packs; else the pack of
+// sweep_packing (Wide: the symmetric factorization passes its own).
 template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L,
           bool LongDoubles = true>
 index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes, int threads = 1) {
