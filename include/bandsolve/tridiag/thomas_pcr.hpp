@@ -17,7 +17,9 @@
 // rows not contiguous) with n >= 2 x 128 rows take the partition path (partition_lanes.hpp):
 // chunks along n shared by the threads, SIMD lanes across the systems, one team for the batch;
 // scratch about 3/64 of the data (the reduced systems) plus a 32 KiB tile per thread, from the
-// kept buffer of backend/scratch.hpp. Otherwise:
+// kept buffer of backend/scratch.hpp. At least 16 float systems with contiguous rows whose
+// coupling decays take the truncated spikes of spike_rows.hpp (builds with the register sweeps).
+// Otherwise:
 // Batches too small to fill threads x SIMD lanes run one team per system: the system is cut
 // into chunks of 128 rows, SIMD lanes take 8 (double) or 16 (float) chunks at a time (on CPUs
 // through in-register transposes when rows are contiguous), threads take groups of chunks, and
@@ -32,6 +34,7 @@
 #include <bandsolve/core/algo.hpp>
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/tridiag/partition_lanes.hpp>
+#include <bandsolve/tridiag/spike_rows.hpp>
 #include <bandsolve/tridiag/team_batch.hpp>
 #include <bandsolve/tridiag/thomas_device.hpp>
 #include <bandsolve/tridiag/thomas_pcr_factor.hpp>
@@ -64,6 +67,9 @@ void thomas_pcr_host_solve(const ExecutionSpace& exec, const AView& a, const BVi
   constexpr auto lane_count = static_cast<std::size_t>(L);  // an array bound
   if (detail::partition_host_solve(exec, "bandsolve::solve(thomas_pcr)", a, b, c, d, info, nsys,
                                    n))
+    return;
+  if (detail::spike_rows_host_solve(exec, "bandsolve::solve(thomas_pcr)", a, b, c, d, info, nsys,
+                                    n))
     return;
   const int threads = detail::concurrency_of(exec);
   const bool few = detail::inside_system_pays(nsys, threads, L);

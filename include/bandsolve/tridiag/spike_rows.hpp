@@ -1,0 +1,445 @@
+#pragma once
+// Long float systems with contiguous rows (row layout, strided views of unit row stride) whose
+// coupling decays within a chunk: the truncated spikes of spike_lanes.hpp, L = 16 systems at a
+// time moved into SIMD lanes by the register sweeps' in-register transposes.
+// Each system is cut into chunks of spike_chunk_rows rows; a work item is one chunk of a block
+// of L systems:
+//   pass 1   per item, Thomas on the chunk with both neighbours 0, its L x L blocks of rows
+//            transposed straight into registers: y written over d (transposed back), the tips
+//            of the spikes v and w and the chunk's ends kept (spike_record);
+//   reduced  per block, spike_reduced of spike_lanes.hpp;
+//   pass 2   per item, the tips' rows of each system corrected (contiguous runs).
+// The hybrid's transposed chunks (thomas_pcr_kernel.hpp) read every value twice (9 words per
+// unknown); this reads it once and touches the tips again. A chunk that fails the checks
+// (a pivot flagged by the screen, |c'| > 1, spikes above the roundoff past the tips) is not
+// written in pass 1: its ends are computed in full and pass 2 solves it again, system by
+// system, with its neighbours known. A last block of fewer than L systems repeats its last
+// system in the spare lanes (read, never written); batches of fewer than L systems keep the
+// hybrid (4 systems of 2^22 floats: 2.88 ns per unknown in 16 lanes against its 2.17).
+#include <bandsolve/backend/host_simd/register_sweep.hpp>
+#include <bandsolve/tridiag/spike_lanes.hpp>
+
+#include <type_traits>
+
+namespace bandsolve::detail {
+
+// Lanes of the row spikes for T on this build: 16 floats where the register sweeps are built,
+// else 0. Doubles keep the hybrid: on the 2-vCPU Intel Xeon (2^24 unknowns, 2 threads, ns per
+// unknown, spikes / hybrid) they read 2.40 / 2.04 at 2^14 and 2^16 rows and 2.40-2.45 /
+// 2.44-2.59 at 2^18 and 2^20, where floats read 1.38-1.50 / 1.83-2.06.
+template <class T>
+inline constexpr int spike_rows_lanes_v = register_sweeps_for_v<16, T> ? 16 : 0;
+
+// One chunk of a block of L systems: lane l's row 0 of the chunk in each array (rows
+// contiguous); lanes from nl on repeat lane nl - 1.
+template <class T, int L>
+struct spike_rows_chunk {
+  const T* a[static_cast<std::size_t>(L)];
+  const T* b[static_cast<std::size_t>(L)];
+  const T* c[static_cast<std::size_t>(L)];
+  T* d[static_cast<std::size_t>(L)];
+  int nl = 0;
+  bool first = false, last = false;
+};
+
+// Lane l's first chunk-local pivot that is bad, as a code (phase 0), or 0 (r0: the chunk's first
+// row in the system): names the row after the screen flagged the chunk.
+template <class T, int L>
+inline bad_code spike_rows_rescan(const spike_rows_chunk<T, L>& ch, index_t r0, index_t m,
+                                  int l) {
+  T cp = T(0);
+  for (index_t i = 0; i < m; ++i) {
+    const T pivot = ch.b[l][i] - (i == 0 ? T(0) : ch.a[l][i] * cp);
+    if (!pivot_is_good(pivot)) return min_bad_row(0, 0, r0 + i);
+    cp = (i == m - 1 && ch.last ? T(0) : ch.c[l][i]) / pivot;
+  }
+  return 0;
+}
+
+// Pass 2 of a chunk that pass 1 left unsolved (kv < 0): Thomas on each system's rows with its
+// neighbours' values L and R moved to the right-hand side, x over d (tile: 2 m values).
+template <class T, int L>
+inline void spike_rows_direct(const spike_rows_chunk<T, L>& ch, index_t m, T* tile,
+                              const T* left, const T* right) {
+  T* const tc = tile;
+  T* const td = tile + m;
+  for (int l = 0; l < ch.nl; ++l) {
+    const T *a = ch.a[l], *b = ch.b[l], *c = ch.c[l];
+    T* const x = ch.d[l];
+    T cp = T(0), dp = T(0);
+    for (index_t i = 0; i < m; ++i) {
+      const T C = i == m - 1 && ch.last ? T(0) : c[i];
+      T D = x[i];
+      if (i == 0 && !ch.first) D -= a[0] * left[l];
+      if (i == m - 1 && !ch.last) D -= C * right[l];
+      const T A = i == 0 ? T(0) : a[i];
+      const T r = T(1) / (b[i] - A * cp);
+      cp = C * r;
+      dp = (D - A * dp) * r;
+      tc[i] = cp;
+      td[i] = dp;
+    }
+    T y = td[m - 1];
+    x[m - 1] = y;
+    for (index_t i = m - 2; i >= 0; --i) {
+      y = td[i] - tc[i] * y;
+      x[i] = y;
+    }
+  }
+}
+
+// Pass 2 of a truncated chunk: x -= L v on the top kv rows and x -= R w on the bottom kw rows of
+// each system.
+template <class T, int L>
+inline void spike_rows_tips(const spike_rows_chunk<T, L>& ch, index_t m,
+                            const spike_record<T>& rec, const T* left, const T* right) {
+  const int kv = *rec.kv, kw = *rec.kw;
+  for (int l = 0; l < ch.nl; ++l) {
+    T* const x = ch.d[l];
+    for (index_t i = 0; i < kv; ++i) x[i] -= rec.tipv[i * L + l] * left[l];
+    for (index_t q = 0; q < kw; ++q) x[m - 1 - q] -= rec.tipw[q * L + l] * right[l];
+  }
+}
+
+}  // namespace bandsolve::detail
+
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
+namespace bandsolve::detail::simd {
+
+// What the forward sweep of a chunk leaves besides its tile: the pivot screen, max |c'| and
+// max |v'| past the kept rows, per lane (an out-parameter: vectors returned by value make GCC
+// warn, -Wpsabi).
+template <class T, int L>
+struct spike_rows_forward_checks {
+  vec<T, L> risk, cmax, vtail;
+};
+
+// The forward sweep over the m rows of a chunk (m a multiple of L): c' and d' of every row into
+// tc and td, v' of rows below vrows into tv (L values a row); the systems' a of row 0 and c of
+// their last row count as 0. Blocks of L rows transposed straight into registers, the pack's
+// rows register_sweep_prefetch_blocks blocks ahead requested first.
+template <int L, class T>
+__attribute__((always_inline)) inline void spike_rows_forward(
+    const spike_rows_chunk<T, L>& ch, index_t m, index_t vrows, T* tc, T* td, T* tv,
+    spike_rows_forward_checks<T, L>& out) {
+  using V = vec<T, L>;
+  constexpr int ahead = register_sweep_prefetch_blocks;
+  const V zero = V{}, one = zero + T(1), scale = zero + pivot_limits<T>::risk_scale;
+  // Row 0 through the recurrences: cp = dp = 0 before it, and vp = -1 so that v'_0 = a_0 / b_0
+  // (0 in a system's first chunk, whose a_0 is not part of the system and is not read).
+  V risk = zero, cmax = zero, vtail = zero, cp = zero, dp = zero, vp = ch.first ? zero : -one;
+  const index_t blocks = m / L;
+  for (index_t q = 0; q < blocks; ++q) {
+    if (q + ahead < blocks)
+      for (int l = 0; l < L; ++l) {
+        const index_t at = (q + ahead) * L;
+        __builtin_prefetch(ch.a[l] + at);
+        __builtin_prefetch(ch.b[l] + at);
+        __builtin_prefetch(ch.c[l] + at);
+        __builtin_prefetch(ch.d[l] + at);
+      }
+    V A[static_cast<std::size_t>(L)], B[static_cast<std::size_t>(L)],
+        C[static_cast<std::size_t>(L)], D[static_cast<std::size_t>(L)];
+    const index_t r = q * L;
+    load_transpose<L, T>([&](int l) { return ch.a[l] + r; }, A);
+    load_transpose<L, T>([&](int l) { return ch.b[l] + r; }, B);
+    load_transpose<L, T>([&](int l) { return ch.c[l] + r; }, C);
+    load_transpose<L, T>([&](int l) { return ch.d[l] + r; }, D);
+    if (q == 0 && ch.first) A[0] = zero;  // a of the systems' row 0 (maybe not finite)
+    if (q == blocks - 1 && ch.last) C[L - 1] = zero;  // c of the systems' last row
+    const auto keep = [&](index_t i, const V& cp_i, const V& dp_i, const V& vp_i) {
+      store<T, L>(tc + i * L, cp_i);
+      store<T, L>(td + i * L, dp_i);
+      if (i < vrows) {
+        store<T, L>(tv + i * L, vp_i);
+      } else {
+        const V mv = vp_i < zero ? -vp_i : vp_i;
+        vtail = vtail > mv ? vtail : mv;
+      }
+      const V mc = cp_i < zero ? -cp_i : cp_i;
+      cmax = cmax > mc ? cmax : mc;
+    };
+    const auto screen = [&](const V& pivot, const V& rp) {
+      const V mr = rp < zero ? -rp : rp;
+      risk = mr * scale + (pivot * zero + risk);
+    };
+    for (int j = 0; j < L; ++j) {
+      const V pivot = B[j] - A[j] * cp;
+      const V rp = one / pivot;
+      screen(pivot, rp);
+      cp = C[j] * rp;
+      const V ra = rp * A[j];
+      dp = rp * D[j] - ra * dp;
+      vp = -(ra * vp);
+      keep(r + j, cp, dp, vp);
+    }
+  }
+  out.risk = risk;
+  out.cmax = cmax;
+  out.vtail = vtail;
+}
+
+// Pass 1 in the truncated form on one chunk of m rows (tile: 3 x m x L values): if the chunk
+// passes the checks, writes y over d (lanes in use) and keeps the tips and ends in rec, as
+// spike_truncate does; else writes nothing and returns false.
+template <int L, class T>
+inline bool spike_rows_truncate(const spike_rows_chunk<T, L>& ch, index_t m, index_t tips,
+                                T* tile, const spike_record<T>& rec) {
+  using V = vec<T, L>;
+  T* const tc = tile;
+  T* const td = tc + m * L;
+  T* const tv = td + m * L;
+  const T tol = unit_roundoff<T>();
+  spike_rows_forward_checks<T, L> checks;
+  spike_rows_forward<L>(ch, m, tips, tc, td, tv, checks);
+  if (!risk_is_low_in_every_lane<T>(checks.risk)) return false;
+  for (int l = 0; l < L; ++l) {
+    // |w| past the bottom tips: the product of |c'| over the last tips + 1 rows; v past the top
+    // tips: at most (m - tips) x max |v'| there while |c'| <= 1 (spike_truncate).
+    T wpast = T(0);
+    if (!ch.last) {
+      wpast = T(1);
+      for (index_t i = m - 1 - tips; i < m; ++i) wpast *= abs_real(tc[i * L + l]);
+    }
+    if (!(checks.cmax[l] <= T(1) && checks.vtail[l] * T(m) <= tol && wpast <= tol))
+      return false;
+  }
+  const V zero = V{};
+  V y, w, v = zero;
+  load<T, L>(td + (m - 1) * L, y);
+  load<T, L>(tc + (m - 1) * L, w);
+  if (ch.last) w = zero;
+  store<T, L>(rec.tipw, w);
+  store<T, L>(rec.ends + 1 * L, y);
+  store<T, L>(rec.ends + 3 * L, zero);  // v at the last row: below the roundoff (vtail)
+  store<T, L>(rec.ends + 4 * L, zero);  // w at the first row: below the roundoff (wpast)
+  store<T, L>(rec.ends + 5 * L, w);
+  for (index_t q = m / L - 1; q >= 0; --q) {
+    V X[static_cast<std::size_t>(L)];
+    for (int j = L - 1; j >= 0; --j) {
+      const index_t i = q * L + j;
+      if (i < m - 1) {
+        V ci, di;
+        load<T, L>(tc + i * L, ci);
+        load<T, L>(td + i * L, di);
+        y = di - ci * y;
+        if (i >= m - tips) {
+          w = -ci * w;
+          store<T, L>(rec.tipw + (m - 1 - i) * L, w);
+        }
+        if (i < tips) {
+          V vi;
+          load<T, L>(tv + i * L, vi);
+          v = vi - ci * v;
+          store<T, L>(rec.tipv + i * L, v);
+        }
+      }
+      X[j] = y;
+    }
+    transpose<L>(X);
+    if (ch.nl == L) {
+      for (int l = 0; l < L; ++l) store<T, L>(ch.d[l] + q * L, X[l]);
+    } else {
+      for (int l = 0; l < ch.nl; ++l) store<T, L>(ch.d[l] + q * L, X[l]);
+    }
+  }
+  store<T, L>(rec.ends + 0 * L, y);
+  store<T, L>(rec.ends + 2 * L, v);
+  // The tip rows that still matter, over the lanes in use.
+  const auto significant = [&](const T* tip, index_t q) {
+    bool any = false;
+    for (int l = 0; l < ch.nl; ++l) any = any || abs_real(tip[q * L + l]) > tol;
+    return any;
+  };
+  int kv = 0, kw = 0;
+  for (index_t q = tips - 1; q >= 0 && kv == 0; --q)
+    if (significant(rec.tipv, q)) kv = static_cast<int>(q + 1);
+  for (index_t q = tips - 1; q >= 0 && kw == 0; --q)
+    if (significant(rec.tipw, q)) kw = static_cast<int>(q + 1);
+  *rec.kv = ch.first ? 0 : kv;
+  *rec.kw = ch.last ? 0 : kw;
+  return true;
+}
+
+// Pass 1 on one chunk: the truncated form, or where a check fails, the chunk's ends in full,
+// marked for the direct solve of pass 2 (kv = -1). Returns false if the screen flagged a pivot
+// (the caller rescans the chunk's lanes).
+template <int L, class T>
+inline bool spike_rows_reduce(const spike_rows_chunk<T, L>& ch, index_t m, index_t tips,
+                              T* tile, const spike_record<T>& rec) {
+  if (spike_rows_truncate<L>(ch, m, tips, tile, rec)) return true;
+  using V = vec<T, L>;
+  T* const tc = tile;
+  T* const td = tc + m * L;
+  T* const tv = td + m * L;
+  spike_rows_forward_checks<T, L> checks;
+  spike_rows_forward<L>(ch, m, m, tc, td, tv, checks);  // v' of every row
+  const V zero = V{};
+  V y, v, w;
+  load<T, L>(td + (m - 1) * L, y);
+  load<T, L>(tv + (m - 1) * L, v);
+  load<T, L>(tc + (m - 1) * L, w);
+  if (ch.last) w = zero;
+  store<T, L>(rec.ends + 1 * L, y);
+  store<T, L>(rec.ends + 3 * L, v);
+  store<T, L>(rec.ends + 5 * L, w);
+  for (index_t i = m - 2; i >= 0; --i) {
+    V ci, di, vi;
+    load<T, L>(tc + i * L, ci);
+    load<T, L>(td + i * L, di);
+    load<T, L>(tv + i * L, vi);
+    y = di - ci * y;
+    v = vi - ci * v;
+    w = -ci * w;
+  }
+  store<T, L>(rec.ends + 0 * L, y);
+  store<T, L>(rec.ends + 2 * L, v);
+  store<T, L>(rec.ends + 4 * L, w);
+  *rec.kv = -1;
+  *rec.kw = 0;
+  return risk_is_low_in_every_lane<T>(checks.risk);
+}
+
+}  // namespace bandsolve::detail::simd
+#endif
+
+namespace bandsolve::detail {
+
+// Bytes of scratch: info codes per thread and system, per item the record (as spike_lanes.hpp:
+// 6 ends, 2 interface values, 2 x tips rows of tips, 6 reduced values, L lanes each; kv, kw), and
+// a tile per thread (3 arrays of up to 2 M rows of L lanes: the systems' last chunk is longer).
+template <class T, int L>
+std::size_t spike_rows_scratch_bytes(const spike_plan& p, int threads) {
+  const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
+  const auto items = static_cast<std::size_t>(p.items);
+  return round(static_cast<std::size_t>(threads) * static_cast<std::size_t>(p.nsys) *
+               sizeof(bad_code)) +
+         round(items * static_cast<std::size_t>(14 + 2 * p.tips) * L * sizeof(T)) +
+         round(items * 2 * sizeof(int)) +
+         static_cast<std::size_t>(threads) * 3 * 2 * static_cast<std::size_t>(p.M) * L *
+             sizeof(T);
+}
+
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
+// The whole solve on one team (every thread calls it). chunk_of(g, j, ch) fills chunk j of block
+// g; info_of_system(s, own) stores system s's info from its own code (0 = clean). Items run
+// block by block, each block's chunks in order, so that a thread reads each system's rows as one
+// stream.
+template <class T, int L, class Member, class Chunks, class Info>
+inline void spike_rows_team(const Member& team, const spike_plan& p, const Chunks& chunk_of,
+                            const Info& info_of_system, void* scratch) {
+  const int nt = team.team_size(), t = team.team_rank();
+  char* base = static_cast<char*>(scratch);
+  const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
+  bad_code* const codes = reinterpret_cast<bad_code*>(base);
+  base += round(static_cast<std::size_t>(nt) * static_cast<std::size_t>(p.nsys) *
+                sizeof(bad_code));
+  const index_t per_item = (14 + 2 * p.tips) * L;
+  T* const kept = reinterpret_cast<T*>(base);
+  base += round(static_cast<std::size_t>(p.items * per_item) * sizeof(T));
+  int* const counts = reinterpret_cast<int*>(base);
+  base += round(static_cast<std::size_t>(p.items) * 2 * sizeof(int));
+  T* const tile = reinterpret_cast<T*>(base) + static_cast<index_t>(t) * 3 * 2 * p.M * L;
+  bad_code* const own = codes + static_cast<index_t>(t) * p.nsys;
+  for (index_t s = 0; s < p.nsys; ++s) own[s] = 0;
+  const auto record = [&](index_t w) {  // item w: block w / P, chunk w % P
+    T* const r = kept + w * per_item;
+    spike_record<T> rec;
+    rec.ends = r;
+    rec.tipv = r + 8 * L;
+    rec.tipw = rec.tipv + p.tips * L;
+    rec.kv = counts + 2 * w;
+    rec.kw = counts + 2 * w + 1;
+    return rec;
+  };
+  index_t w0, w1;
+  thread_share(team, 0, p.items, w0, w1);
+  for (index_t w = w0; w < w1; ++w) {
+    const index_t g = w / p.P, j = w % p.P;
+    spike_rows_chunk<T, L> ch;
+    chunk_of(g, j, ch);
+    const index_t m = p.rows_of(j);
+    if (!simd::spike_rows_reduce<L>(ch, m, p.tips, tile, record(w)))  // rare: name the rows
+      for (int l = 0; l < ch.nl; ++l)
+        own[g * L + l] = merge_bad(own[g * L + l], spike_rows_rescan(ch, j * p.M, m, l));
+  }
+  team.team_barrier();
+  index_t g0, g1;
+  thread_share(team, 0, p.blocks, g0, g1);
+  for (index_t g = g0; g < g1; ++g) {
+    index_t bad[spike_lanes_v<L>];
+    spike_reduced<L>(p.P, kept + g * p.P * per_item, per_item, (8 + 2 * p.tips) * L, bad);
+    const int nl = p.lanes_in(g);
+    for (int l = 0; l < nl; ++l)
+      if (bad[l] != 0) own[g * L + l] = min_bad_row(own[g * L + l], 2, bad[l] * p.M - 1);
+  }
+  team.team_barrier();
+  for (index_t w = w1 - 1; w >= w0; --w) {
+    const index_t g = w / p.P, j = w % p.P;
+    spike_rows_chunk<T, L> ch;
+    chunk_of(g, j, ch);
+    const index_t m = p.rows_of(j);
+    const spike_record<T> rec = record(w);
+    const T* const iface = rec.ends + 6 * L;
+    if (*rec.kv >= 0)
+      spike_rows_tips<T, L>(ch, m, rec, iface, iface + L);
+    else
+      spike_rows_direct<T, L>(ch, m, tile, iface, iface + L);
+  }
+  team.team_barrier();
+  merged_team_info(team, codes, p.nsys, info_of_system);
+  team.team_barrier();  // the scratch may be reused after return
+}
+#endif
+
+// The host backends' row spikes for nsys systems of n rows (arguments checked): at least L
+// float systems with contiguous rows, n a multiple of L and of at least four chunks,
+// on builds with the register sweeps, when the first system's second chunk shows the decay
+// (spike_sample_decays). Returns whether it ran. One team of every thread; scratch from
+// launch_teams (the kept buffer of backend/scratch.hpp).
+template <class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+bool spike_rows_host_solve(const ExecutionSpace& exec, const char* label, const AView& a,
+                           const BView& b, const CView& c, const DView& d, const InfoView& info,
+                           index_t nsys, index_t n) {
+#if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
+  using T = typename DView::non_const_value_type;
+  constexpr int L = spike_rows_lanes_v<T>;
+  if constexpr (L > 0 && std::is_same_v<typename AView::non_const_value_type, T> &&
+                std::is_same_v<typename BView::non_const_value_type, T> &&
+                std::is_same_v<typename CView::non_const_value_type, T>) {
+    if (system_of(a, 0).stride != 1 || system_of(b, 0).stride != 1 ||
+        system_of(c, 0).stride != 1 || system_of(d, 0).stride != 1)
+      return false;
+    if (nsys < L || n % L != 0 || spike_chunk_rows % L != 0 || !spike_applies(n) ||
+        !spike_sample_decays(a, b, c))
+      return false;
+    const spike_plan plan = make_spike_plan(n, nsys, L);
+    const int threads = concurrency_of(exec);
+    using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+    const auto chunks = [=](index_t g, index_t j, spike_rows_chunk<T, L>& ch) {
+      const index_t r0 = j * plan.M;
+      ch.nl = plan.lanes_in(g);
+      for (int l = 0; l < L; ++l) {
+        const index_t s = g * L + (l < ch.nl ? l : ch.nl - 1);
+        ch.a[l] = system_of(a, s).p + r0;
+        ch.b[l] = system_of(b, s).p + r0;
+        ch.c[l] = system_of(c, s).p + r0;
+        ch.d[l] = system_of(d, s).p + r0;
+      }
+      ch.first = j == 0;
+      ch.last = j == plan.P - 1;
+    };
+    const auto set_info = [=](index_t s, int own) { info(s) = agreed_info(own, n, a, b, c, s); };
+    launch_teams(exec, label, 1, threads, spike_rows_scratch_bytes<T, L>(plan, threads),
+                 [=](const member_type& team, const index_t, void* scratch) {
+                   spike_rows_team<T, L>(team, plan, chunks, set_info, scratch);
+                 });
+    return true;
+  }
+#endif
+  (void)exec, (void)label, (void)a, (void)b, (void)c, (void)d, (void)info, (void)nsys, (void)n;
+  return false;
+}
+
+}  // namespace bandsolve::detail
