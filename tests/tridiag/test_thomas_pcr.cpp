@@ -1145,7 +1145,8 @@ TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one th
 // reached sooner), so that a tip left uncorrected shows above the tolerance. Column, interleaved
 // packs of 8 (padding lanes kept bit for bit: partial packs take the partition path) and 3, and
 // strided views (a slice of a bigger array whose other slice must stay untouched); nsys from 1 to
-// a full block and a partial one (blocks of 8 and one of 3, or of 16 and 3, in column), n a
+// a full block and a partial one (blocks of 8 and one of 3, or of 16 and 3, in column), and for
+// floats in column and strided views more than one block (2 blocks, and 1 and 3 systems), n a
 // multiple of the chunk and not (the last chunk longer), a[0] and c[n-1] holding values that must
 // be ignored; chunks that fail the checks (weakly dominant rows in one chunk: solved directly),
 // and info of a zero or NaN row in and beside the tips. LAPACK ?gtsv as the reference.
@@ -1234,7 +1235,8 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
       }
     };
     const std::size_t wide = det::partition_width_v<T>;
-    for (std::size_t nsys : {std::size_t(1), std::size_t(3), wide / 2, wide / 2 + 3, wide})
+    for (std::size_t nsys :
+         {std::size_t(1), std::size_t(3), wide / 2, wide / 2 + 3, wide, wide + 3, 2 * wide})
       for (std::size_t n : {std::size_t(64), std::size_t(70), std::size_t(100), std::size_t(200)}) {
         run("strong", strong(bstest::random_dominant<T>(nsys, n, seed++), nsys, 0, 0),
             std::vector<int>(nsys, 0));

@@ -629,7 +629,11 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
   // Few real systems whose coupling decays: the truncated spikes (spike_lanes.hpp), blocks of
   // an interleaved pack's systems (full packs only: the spikes read no padding lanes, and a pack
   // of 4 systems in 8 lanes read 1.5x slower than the partition path's padded blocks) or of the
-  // systems side by side (the widest block they fill, as below).
+  // systems side by side (the widest block they fill, as below). Floats side by side take them
+  // in blocks of the widest width however many there are: column, 2 threads of a 2-vCPU Intel
+  // Xeon, ns per unknown spikes / partition path, 128 x 2^17 1.69 / 2.54, 64 x 2^18 1.20 / 2.41,
+  // 48 and 96 x 2^18 1.46-1.49 / 2.32-2.50; doubles keep at most one block (128 x 2^17 4.62 /
+  // 3.64).
   if constexpr (!is_complex_v<T> && is_interleaved_layout_v<Layout>) {
     constexpr int wide = partition_width_v<T>;
     if (Layout::width <= wide && nsys <= wide && nsys % Layout::width == 0 && spike_applies(n) &&
@@ -639,7 +643,8 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
     }
   } else if constexpr (!is_complex_v<T>) {
     constexpr int wide = partition_width_v<T>;
-    if (nsys <= wide && spike_applies(n) && spike_sample_decays(a, b, c)) {
+    if ((nsys <= wide || std::is_same_v<T, float>) && spike_applies(n) &&
+        spike_sample_decays(a, b, c)) {
       if (nsys >= wide)
         spike_host_launch<wide>(exec, label, a, b, c, d, info, nsys, n);
       else if (nsys >= wide / 2)
