@@ -4,8 +4,9 @@
 // (defaults 512 and 48): systems whose coupling decays within the tips (random_dominant with a
 // and c scaled by 1e-3), row layout and strided views with contiguous rows (a slice of a bigger
 // array whose other slice must stay untouched); nsys a block of 16, 16 + 3 and 35 (a last block
-// of 3 systems), n a multiple of the chunk and not (the last chunk longer), a[0] and c[n-1]
-// holding values that must be ignored; a chunk that fails the checks (weakly dominant rows:
+// of 3 systems), 9 (one partial block), and 1, 3, 4 and 5 systems cut into 16, 4, 4 and 2
+// segments (lanes), n a multiple of the chunk and not (the last chunk of each lane longer), a[0]
+// and c[n-1] holding values that must be ignored; a chunk that fails the checks (weakly dominant rows:
 // solved directly in pass 2), and info of a zero or NaN row in and beside the tips. LAPACK
 // ?gtsv as the reference. Which shapes the path takes: spike_rows_host_solve called directly.
 #define BANDSOLVE_REGISTER_SWEEPS 1
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace test_spike_rows {
@@ -134,29 +136,37 @@ TEST_CASE("row spikes solve float rows and strided rows as LAPACK does",
         CHECK(std::all_of(other.begin(), other.end(), [](T v) { return v == T(3); }));
       }
     };
-    for (std::size_t nsys : {std::size_t(16), std::size_t(19), std::size_t(35)})
-      for (std::size_t n : {std::size_t(256), std::size_t(272), std::size_t(400)}) {
-        run("strong", strong(bstest::random_dominant<T>(nsys, n, seed++)),
-            std::vector<int>(nsys, 0));
-        // one chunk of the last system weakly dominant: its block's chunk solved directly
-        run("one weak chunk",
-            strong(bstest::random_dominant<T>(nsys, n, seed++), nsys - 1, 64, 128),
-            std::vector<int>(nsys, 0));
-      }
-    // A zero row or a NaN diagonal in system 1 of 17: rows in the top and bottom tips of a
-    // chunk, between them, and the first and last rows of the systems. Thomas's LU pivot row.
-    for (std::size_t row : {0, 2, 64, 70, 100, 127, 128, 200, 271})
-      for (bool nan : {false, true}) {
-        auto p = strong(bstest::random_dominant<T>(17, 272, seed++));
-        const std::size_t k = p.idx(1, row);
-        if (nan)
-          p.b[k] = std::numeric_limits<T>::quiet_NaN();
-        else
-          p.a[k] = p.b[k] = p.c[k] = T(0);
-        std::vector<int> expected(17, 0);
-        expected[1] = static_cast<int>(row + 1);
-        run(nan ? "NaN" : "zero row", p, expected);
-      }
+    const std::pair<std::size_t, std::size_t> shapes[] = {
+        {16, 256}, {16, 272}, {16, 400}, {19, 256}, {19, 272}, {19, 400}, {35, 272},
+        {35, 400}, {9, 256},  {3, 1024}, {4, 1024}, {5, 1056}, {1, 4096}};
+    for (const auto& [nsys, n] : shapes) {
+      run("strong", strong(bstest::random_dominant<T>(nsys, n, seed++)),
+          std::vector<int>(nsys, 0));
+      // one chunk of the last system weakly dominant (not the chunk the decay is sampled on):
+      // its item's chunk solved directly
+      run("one weak chunk",
+          strong(bstest::random_dominant<T>(nsys, n, seed++), nsys - 1, 192, 256),
+          std::vector<int>(nsys, 0));
+    }
+    // A zero row or a NaN diagonal in system 1 of 17, and of 3 (4 segments of 256 rows):
+    // rows in the top and bottom tips of a chunk, between them, at the ends of segments, and the
+    // first and last rows of the systems. Thomas's LU pivot row.
+    const auto bad_row = [&](std::size_t nsys, std::size_t n, std::size_t row, bool nan) {
+      auto p = strong(bstest::random_dominant<T>(nsys, n, seed++));
+      const std::size_t k = p.idx(1, row);
+      if (nan)
+        p.b[k] = std::numeric_limits<T>::quiet_NaN();
+      else
+        p.a[k] = p.b[k] = p.c[k] = T(0);
+      std::vector<int> expected(nsys, 0);
+      expected[1] = static_cast<int>(row + 1);
+      run(nan ? "NaN" : "zero row", p, expected);
+    };
+    for (bool nan : {false, true}) {
+      for (std::size_t row : {0, 2, 64, 70, 100, 127, 128, 200, 271}) bad_row(17, 272, row, nan);
+      for (std::size_t row : {0, 2, 255, 256, 300, 511, 767, 768, 1023})
+        bad_row(3, 1024, row, nan);
+    }
   });
 }
 
@@ -172,7 +182,11 @@ TEST_CASE("row spikes take only the shapes they serve", "[thomas_pcr][spike]") {
                                       static_cast<index_t>(p.nsys), static_cast<index_t>(p.n));
   };
   CHECK(takes(strong(bstest::random_dominant<float>(16, 256, 1))));
-  CHECK_FALSE(takes(strong(bstest::random_dominant<float>(15, 256, 2))));  // fewer than a block
+  CHECK(takes(strong(bstest::random_dominant<float>(9, 256, 2))));  // more than half a block
+  CHECK(takes(strong(bstest::random_dominant<float>(4, 1024, 2))));  // 4 segments of 256 rows
+  // half a block or less, and rows too few to cut into segments of four chunks
+  CHECK_FALSE(takes(strong(bstest::random_dominant<float>(8, 256, 2))));
+  CHECK_FALSE(takes(strong(bstest::random_dominant<float>(4, 512, 2))));
   CHECK_FALSE(takes(strong(bstest::random_dominant<float>(16, 264, 3))));  // n not a multiple
   CHECK_FALSE(takes(strong(bstest::random_dominant<float>(16, 192, 4))));  // under four chunks
   CHECK_FALSE(takes(strong(bstest::random_dominant<double>(16, 256, 5))));  // doubles: hybrid

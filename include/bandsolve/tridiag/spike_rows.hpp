@@ -3,19 +3,21 @@
 // coupling decays within a chunk: the truncated spikes of spike_lanes.hpp, L = 16 systems at a
 // time moved into SIMD lanes by the register sweeps' in-register transposes.
 // Each system is cut into chunks of spike_chunk_rows rows; a work item is one chunk of a block
-// of L systems:
+// of L systems (lanes), or with fewer systems than lanes, one chunk of each of the consecutive
+// segments that the systems are cut into (lane l: segment l % S of system l / S), so that few
+// systems still fill the lanes:
 //   pass 1   per item, Thomas on the chunk with both neighbours 0, its L x L blocks of rows
 //            transposed straight into registers: y written over d (transposed back), the tips
 //            of the spikes v and w and the chunk's ends kept (spike_record);
-//   reduced  per block, spike_reduced of spike_lanes.hpp;
-//   pass 2   per item, the tips' rows of each system corrected (contiguous runs).
+//   reduced  per block, spike_reduced of spike_lanes.hpp (segments: per system, along its
+//            chain of chunks from lane to lane, spike_chain_reduced);
+//   pass 2   per item, the tips' rows of each lane corrected (contiguous runs).
 // The hybrid's transposed chunks (thomas_pcr_kernel.hpp) read every value twice (9 words per
 // unknown); this reads it once and touches the tips again. A chunk that fails the checks
 // (a pivot flagged by the screen, |c'| > 1, spikes above the roundoff past the tips) is not
-// written in pass 1: its ends are computed in full and pass 2 solves it again, system by
-// system, with its neighbours known. A last block of fewer than L systems repeats its last
-// system in the spare lanes (read, never written); batches of fewer than L systems keep the
-// hybrid (4 systems of 2^22 floats: 2.88 ns per unknown in 16 lanes against its 2.17).
+// written in pass 1: its ends are computed in full and pass 2 solves it again, lane by lane,
+// with its neighbours known. Spare lanes (a last block of fewer than L systems, or segments
+// that fill fewer than L lanes) repeat the last lane in use (read, never written).
 #include <bandsolve/backend/host_simd/register_sweep.hpp>
 #include <bandsolve/tridiag/spike_lanes.hpp>
 
@@ -30,28 +32,33 @@ namespace bandsolve::detail {
 template <class T>
 inline constexpr int spike_rows_lanes_v = register_sweeps_for_v<16, T> ? 16 : 0;
 
-// One chunk of a block of L systems: lane l's row 0 of the chunk in each array (rows
-// contiguous); lanes from nl on repeat lane nl - 1.
+// One chunk of each lane of a block: lane l's row 0 of the chunk in each array (rows
+// contiguous), the system it belongs to and that row's place in it, and whether the chunk starts
+// (no left neighbour) or ends (no right neighbour) that system; lanes from nl on repeat lane
+// nl - 1. A lane is a system, or with fewer systems than lanes, a segment of one (see
+// spike_rows_plan).
 template <class T, int L>
 struct spike_rows_chunk {
   const T* a[static_cast<std::size_t>(L)];
   const T* b[static_cast<std::size_t>(L)];
   const T* c[static_cast<std::size_t>(L)];
   T* d[static_cast<std::size_t>(L)];
+  index_t system[static_cast<std::size_t>(L)];
+  index_t row0[static_cast<std::size_t>(L)];
+  bool first[static_cast<std::size_t>(L)];
+  bool last[static_cast<std::size_t>(L)];
   int nl = 0;
-  bool first = false, last = false;
 };
 
-// Lane l's first chunk-local pivot that is bad, as a code (phase 0), or 0 (r0: the chunk's first
-// row in the system): names the row after the screen flagged the chunk.
+// Lane l's first chunk-local pivot that is bad, as a code (phase 0, the row in its system), or
+// 0: names the row after the screen flagged the chunk.
 template <class T, int L>
-inline bad_code spike_rows_rescan(const spike_rows_chunk<T, L>& ch, index_t r0, index_t m,
-                                  int l) {
+inline bad_code spike_rows_rescan(const spike_rows_chunk<T, L>& ch, index_t m, int l) {
   T cp = T(0);
   for (index_t i = 0; i < m; ++i) {
     const T pivot = ch.b[l][i] - (i == 0 ? T(0) : ch.a[l][i] * cp);
-    if (!pivot_is_good(pivot)) return min_bad_row(0, 0, r0 + i);
-    cp = (i == m - 1 && ch.last ? T(0) : ch.c[l][i]) / pivot;
+    if (!pivot_is_good(pivot)) return min_bad_row(0, 0, ch.row0[l] + i);
+    cp = (i == m - 1 && ch.last[l] ? T(0) : ch.c[l][i]) / pivot;
   }
   return 0;
 }
@@ -68,10 +75,10 @@ inline void spike_rows_direct(const spike_rows_chunk<T, L>& ch, index_t m, T* ti
     T* const x = ch.d[l];
     T cp = T(0), dp = T(0);
     for (index_t i = 0; i < m; ++i) {
-      const T C = i == m - 1 && ch.last ? T(0) : c[i];
+      const T C = i == m - 1 && ch.last[l] ? T(0) : c[i];
       T D = x[i];
-      if (i == 0 && !ch.first) D -= a[0] * left[l];
-      if (i == m - 1 && !ch.last) D -= C * right[l];
+      if (i == 0 && !ch.first[l]) D -= a[0] * left[l];
+      if (i == m - 1 && !ch.last[l]) D -= C * right[l];
       const T A = i == 0 ? T(0) : a[i];
       const T r = T(1) / (b[i] - A * cp);
       cp = C * r;
@@ -133,7 +140,9 @@ __attribute__((always_inline)) inline void spike_rows_forward(
   const V zero = V{}, one = zero + T(1), scale = zero + pivot_limits<T>::risk_scale;
   // Row 0 through the recurrences: cp = dp = 0 before it, and vp = -1 so that v'_0 = a_0 / b_0
   // (0 in a system's first chunk, whose a_0 is not part of the system and is not read).
-  V risk = zero, cmax = zero, vtail = zero, cp = zero, dp = zero, vp = ch.first ? zero : -one;
+  V risk = zero, cmax = zero, vtail = zero, cp = zero, dp = zero, vp = -one;
+  for (int l = 0; l < L; ++l)
+    if (ch.first[l]) vp[l] = T(0);
   const index_t blocks = m / L;
   for (index_t q = 0; q < blocks; ++q) {
     if (q + ahead < blocks)
@@ -151,8 +160,10 @@ __attribute__((always_inline)) inline void spike_rows_forward(
     load_transpose<L, T>([&](int l) { return ch.b[l] + r; }, B);
     load_transpose<L, T>([&](int l) { return ch.c[l] + r; }, C);
     load_transpose<L, T>([&](int l) { return ch.d[l] + r; }, D);
-    if (q == 0 && ch.first) A[0] = zero;  // a of the systems' row 0 (maybe not finite)
-    if (q == blocks - 1 && ch.last) C[L - 1] = zero;  // c of the systems' last row
+    for (int l = 0; l < L; ++l) {
+      if (q == 0 && ch.first[l]) A[0][l] = T(0);  // a of a system's row 0 (maybe not finite)
+      if (q == blocks - 1 && ch.last[l]) C[L - 1][l] = T(0);  // c of its last row
+    }
     const auto keep = [&](index_t i, const V& cp_i, const V& dp_i, const V& vp_i) {
       store<T, L>(tc + i * L, cp_i);
       store<T, L>(td + i * L, dp_i);
@@ -203,7 +214,7 @@ inline bool spike_rows_truncate(const spike_rows_chunk<T, L>& ch, index_t m, ind
     // |w| past the bottom tips: the product of |c'| over the last tips + 1 rows; v past the top
     // tips: at most (m - tips) x max |v'| there while |c'| <= 1 (spike_truncate).
     T wpast = T(0);
-    if (!ch.last) {
+    if (!ch.last[l]) {
       wpast = T(1);
       for (index_t i = m - 1 - tips; i < m; ++i) wpast *= abs_real(tc[i * L + l]);
     }
@@ -214,7 +225,8 @@ inline bool spike_rows_truncate(const spike_rows_chunk<T, L>& ch, index_t m, ind
   V y, w, v = zero;
   load<T, L>(td + (m - 1) * L, y);
   load<T, L>(tc + (m - 1) * L, w);
-  if (ch.last) w = zero;
+  for (int l = 0; l < L; ++l)
+    if (ch.last[l]) w[l] = T(0);
   store<T, L>(rec.tipw, w);
   store<T, L>(rec.ends + 1 * L, y);
   store<T, L>(rec.ends + 3 * L, zero);  // v at the last row: below the roundoff (vtail)
@@ -262,8 +274,8 @@ inline bool spike_rows_truncate(const spike_rows_chunk<T, L>& ch, index_t m, ind
     if (significant(rec.tipv, q)) kv = static_cast<int>(q + 1);
   for (index_t q = tips - 1; q >= 0 && kw == 0; --q)
     if (significant(rec.tipw, q)) kw = static_cast<int>(q + 1);
-  *rec.kv = ch.first ? 0 : kv;
-  *rec.kw = ch.last ? 0 : kw;
+  *rec.kv = kv;  // (v is 0 in lanes that start their system, w in lanes that end it)
+  *rec.kw = kw;
   return true;
 }
 
@@ -280,12 +292,12 @@ inline bool spike_rows_reduce(const spike_rows_chunk<T, L>& ch, index_t m, index
   T* const tv = td + m * L;
   spike_rows_forward_checks<T, L> checks;
   spike_rows_forward<L>(ch, m, m, tc, td, tv, checks);  // v' of every row
-  const V zero = V{};
   V y, v, w;
   load<T, L>(td + (m - 1) * L, y);
   load<T, L>(tv + (m - 1) * L, v);
   load<T, L>(tc + (m - 1) * L, w);
-  if (ch.last) w = zero;
+  for (int l = 0; l < L; ++l)
+    if (ch.last[l]) w[l] = T(0);
   store<T, L>(rec.ends + 1 * L, y);
   store<T, L>(rec.ends + 3 * L, v);
   store<T, L>(rec.ends + 5 * L, w);
@@ -311,6 +323,79 @@ inline bool spike_rows_reduce(const spike_rows_chunk<T, L>& ch, index_t m, index
 
 namespace bandsolve::detail {
 
+// The layout of one solve: nsys >= L systems in blocks of L lanes (segments 1), or fewer systems
+// in one block whose lanes are `segments` consecutive segments of ns rows of each system (lane l:
+// system l / segments, rows from (l % segments) ns), so that few systems still fill the lanes;
+// chunks of M rows along each lane (p: over ns rows; with segments, one block of `used` lanes).
+struct spike_rows_plan {
+  spike_plan p;
+  index_t segments = 0, ns = 0;
+  int used = 0;
+};
+
+// The plan for nsys systems of n rows in L lanes, or segments = 0 where none serves: with fewer
+// than L systems, the most segments (a power of two) that nsys x segments lanes hold, each a
+// multiple of L rows; lanes in use at least half a block; segments of a multiple of L rows and
+// at least four chunks (spike_applies).
+inline spike_rows_plan make_spike_rows_plan(index_t n, index_t nsys, int L) {
+  spike_rows_plan r;
+  index_t S = 1;
+  while (nsys * S * 2 <= L && n % (S * 2 * L) == 0 && spike_applies(n / (S * 2))) S *= 2;
+  r.ns = n / S;
+  if (nsys * S * 2 <= L || r.ns % L != 0 || !spike_applies(r.ns)) return r;
+  r.segments = S;
+  r.p = make_spike_plan(r.ns, nsys, L);
+  if (S > 1) {
+    r.p.blocks = 1;
+    r.p.items = r.p.P;
+    r.used = static_cast<int>(nsys * S);
+  }
+  return r;
+}
+
+// The reduced system of one system whose chunks are spread over lanes (segments): spike_reduced's
+// block Thomas on 2 x 2 blocks, one per boundary between consecutive chunks of the chain
+// (element c, c = 0 .. C-1, in the system's order), scalar. at(c) points at element c's value 0
+// of its record in its lane (value k at + k L, as spike_reduced's records); the boundary's work
+// goes to its element's work values (work_at on). Returns the first boundary (+1) whose block
+// was singular, or 0.
+template <class T, class At>
+inline index_t spike_chain_reduced(index_t C, const At& at, index_t L, index_t work_at) {
+  const auto e = [&](index_t c, int k) { return at(c)[k * L]; };
+  const auto w = [&](index_t c, int k) -> T& { return at(c)[work_at + k * L]; };
+  index_t bad = 0;
+  for (index_t c = 0; c + 1 < C; ++c) {
+    T s01 = e(c, 5), r0 = e(c, 1);
+    const T s10 = e(c + 1, 2), r1 = e(c + 1, 0);
+    if (c > 0) {  // S_c = B_c - A_c S_{c-1}^-1 C_{c-1}; Y'_c = Y_c - A_c S_{c-1}^-1 Y'_{c-1}
+      const T ve = e(c, 3), ws = e(c, 4);
+      s01 -= ve * w(c - 1, 1) * ws;
+      r0 -= ve * (w(c - 1, 0) * w(c - 1, 4) + w(c - 1, 1) * w(c - 1, 5));
+    }
+    const T r = T(1) / (T(1) - s01 * s10);
+    w(c, 0) = r;
+    w(c, 1) = -s01 * r;
+    w(c, 2) = -s10 * r;
+    w(c, 3) = r;
+    w(c, 4) = r0;
+    w(c, 5) = r1;
+    if (bad == 0 && !pivot_is_good(T(1) / r)) bad = c + 1;
+  }
+  at(0)[6 * L] = T(0);      // L of the first element
+  at(C - 1)[7 * L] = T(0);  // R of the last
+  T next_f = T(0);
+  for (index_t c = C - 2; c >= 0; --c) {
+    const T r0 = w(c, 4);
+    const T r1 = w(c, 5) - (c + 2 < C ? e(c + 1, 4) * next_f : T(0));
+    const T g = w(c, 0) * r0 + w(c, 1) * r1;
+    const T f = w(c, 2) * r0 + w(c, 3) * r1;
+    at(c + 1)[6 * L] = g;  // L of element c + 1
+    at(c)[7 * L] = f;      // R of element c
+    next_f = f;
+  }
+  return bad;
+}
+
 // Bytes of scratch: info codes per thread and system, per item the record (as spike_lanes.hpp:
 // 6 ends, 2 interface values, 2 x tips rows of tips, 6 reduced values, L lanes each; kv, kw), and
 // a tile per thread (3 arrays of up to 2 M rows of L lanes: the systems' last chunk is longer).
@@ -332,8 +417,9 @@ std::size_t spike_rows_scratch_bytes(const spike_plan& p, int threads) {
 // block by block, each block's chunks in order, so that a thread reads each system's rows as one
 // stream.
 template <class T, int L, class Member, class Chunks, class Info>
-inline void spike_rows_team(const Member& team, const spike_plan& p, const Chunks& chunk_of,
+inline void spike_rows_team(const Member& team, const spike_rows_plan& plan, const Chunks& chunk_of,
                             const Info& info_of_system, void* scratch) {
+  const spike_plan& p = plan.p;
   const int nt = team.team_size(), t = team.team_rank();
   char* base = static_cast<char*>(scratch);
   const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
@@ -367,17 +453,34 @@ inline void spike_rows_team(const Member& team, const spike_plan& p, const Chunk
     const index_t m = p.rows_of(j);
     if (!simd::spike_rows_reduce<L>(ch, m, p.tips, tile, record(w)))  // rare: name the rows
       for (int l = 0; l < ch.nl; ++l)
-        own[g * L + l] = merge_bad(own[g * L + l], spike_rows_rescan(ch, j * p.M, m, l));
+        own[ch.system[l]] = merge_bad(own[ch.system[l]], spike_rows_rescan(ch, m, l));
   }
   team.team_barrier();
-  index_t g0, g1;
-  thread_share(team, 0, p.blocks, g0, g1);
-  for (index_t g = g0; g < g1; ++g) {
-    index_t bad[spike_lanes_v<L>];
-    spike_reduced<L>(p.P, kept + g * p.P * per_item, per_item, (8 + 2 * p.tips) * L, bad);
-    const int nl = p.lanes_in(g);
-    for (int l = 0; l < nl; ++l)
-      if (bad[l] != 0) own[g * L + l] = min_bad_row(own[g * L + l], 2, bad[l] * p.M - 1);
+  const index_t work_at = (8 + 2 * p.tips) * L;
+  if (plan.segments == 1) {
+    index_t g0, g1;
+    thread_share(team, 0, p.blocks, g0, g1);
+    for (index_t g = g0; g < g1; ++g) {
+      index_t bad[spike_lanes_v<L>];
+      spike_reduced<L>(p.P, kept + g * p.P * per_item, per_item, work_at, bad);
+      const int nl = p.lanes_in(g);
+      for (int l = 0; l < nl; ++l)
+        if (bad[l] != 0) own[g * L + l] = min_bad_row(own[g * L + l], 2, bad[l] * p.M - 1);
+    }
+  } else {  // each system's chunks: segment by segment (lanes s S ..), chunk by chunk
+    const index_t S = plan.segments;
+    index_t s0, s1;
+    thread_share(team, 0, p.nsys, s0, s1);
+    for (index_t s = s0; s < s1; ++s) {
+      const auto at = [&](index_t c) {
+        return kept + (c % p.P) * per_item + s * S + c / p.P;
+      };
+      const index_t bad = spike_chain_reduced<T>(S * p.P, at, L, work_at);
+      if (bad != 0) {
+        const index_t c = bad - 1, j = c % p.P;
+        own[s] = min_bad_row(own[s], 2, (c / p.P) * plan.ns + j * p.M + p.rows_of(j) - 1);
+      }
+    }
   }
   team.team_barrier();
   for (index_t w = w1 - 1; w >= w0; --w) {
@@ -398,11 +501,11 @@ inline void spike_rows_team(const Member& team, const spike_plan& p, const Chunk
 }
 #endif
 
-// The host backends' row spikes for nsys systems of n rows (arguments checked): at least L
-// float systems with contiguous rows, n a multiple of L and of at least four chunks,
-// on builds with the register sweeps, when the first system's second chunk shows the decay
-// (spike_sample_decays). Returns whether it ran. One team of every thread; scratch from
-// launch_teams (the kept buffer of backend/scratch.hpp).
+// The host backends' row spikes for nsys systems of n rows (arguments checked): float systems
+// with contiguous rows that a spike_rows_plan serves, on builds with the register sweeps, when
+// the first system's second chunk shows the decay (spike_sample_decays). Returns whether it
+// ran. One team of every thread; scratch from launch_teams (the kept buffer of
+// backend/scratch.hpp).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView,
           class InfoView>
 bool spike_rows_host_solve(const ExecutionSpace& exec, const char* label, const AView& a,
@@ -417,27 +520,30 @@ bool spike_rows_host_solve(const ExecutionSpace& exec, const char* label, const 
     if (system_of(a, 0).stride != 1 || system_of(b, 0).stride != 1 ||
         system_of(c, 0).stride != 1 || system_of(d, 0).stride != 1)
       return false;
-    if (nsys < L || n % L != 0 || spike_chunk_rows % L != 0 || !spike_applies(n) ||
-        !spike_sample_decays(a, b, c))
-      return false;
-    const spike_plan plan = make_spike_plan(n, nsys, L);
+    if (spike_chunk_rows % L != 0) return false;
+    const spike_rows_plan plan = make_spike_rows_plan(n, nsys, L);
+    if (plan.segments == 0 || !spike_sample_decays(a, b, c)) return false;
     const int threads = concurrency_of(exec);
     using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
     const auto chunks = [=](index_t g, index_t j, spike_rows_chunk<T, L>& ch) {
-      const index_t r0 = j * plan.M;
-      ch.nl = plan.lanes_in(g);
+      const index_t S = plan.segments, P = plan.p.P;
+      ch.nl = S == 1 ? plan.p.lanes_in(g) : plan.used;
       for (int l = 0; l < L; ++l) {
-        const index_t s = g * L + (l < ch.nl ? l : ch.nl - 1);
+        const index_t u = l < ch.nl ? l : ch.nl - 1;  // spare lanes repeat the last
+        const index_t s = S == 1 ? g * L + u : u / S, segment = S == 1 ? 0 : u % S;
+        const index_t r0 = segment * plan.ns + j * plan.p.M;
         ch.a[l] = system_of(a, s).p + r0;
         ch.b[l] = system_of(b, s).p + r0;
         ch.c[l] = system_of(c, s).p + r0;
         ch.d[l] = system_of(d, s).p + r0;
+        ch.system[l] = s;
+        ch.row0[l] = r0;
+        ch.first[l] = r0 == 0;
+        ch.last[l] = segment == S - 1 && j == P - 1;
       }
-      ch.first = j == 0;
-      ch.last = j == plan.P - 1;
     };
     const auto set_info = [=](index_t s, int own) { info(s) = agreed_info(own, n, a, b, c, s); };
-    launch_teams(exec, label, 1, threads, spike_rows_scratch_bytes<T, L>(plan, threads),
+    launch_teams(exec, label, 1, threads, spike_rows_scratch_bytes<T, L>(plan.p, threads),
                  [=](const member_type& team, const index_t, void* scratch) {
                    spike_rows_team<T, L>(team, plan, chunks, set_info, scratch);
                  });

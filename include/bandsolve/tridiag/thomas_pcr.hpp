@@ -17,8 +17,9 @@
 // rows not contiguous) with n >= 2 x 128 rows take the partition path (partition_lanes.hpp):
 // chunks along n shared by the threads, SIMD lanes across the systems, one team for the batch;
 // scratch about 3/64 of the data (the reduced systems) plus a 32 KiB tile per thread, from the
-// kept buffer of backend/scratch.hpp. At least 16 float systems with contiguous rows whose
-// coupling decays take the truncated spikes of spike_rows.hpp (builds with the register sweeps).
+// kept buffer of backend/scratch.hpp. Float systems with contiguous rows whose coupling decays
+// take the truncated spikes of spike_rows.hpp (builds with the register sweeps; fewer than 16
+// systems cut into segments that fill the lanes).
 // Otherwise:
 // Batches too small to fill threads x SIMD lanes run one team per system: the system is cut
 // into chunks of 128 rows, SIMD lanes take 8 (double) or 16 (float) chunks at a time (on CPUs
