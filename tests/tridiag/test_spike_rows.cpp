@@ -6,9 +6,10 @@
 // array whose other slice must stay untouched); nsys a block of 16, 16 + 3 and 35 (a last block
 // of 3 systems), 9 (one partial block), and 1, 3, 4 and 5 systems cut into 16, 4, 4 and 2
 // segments (lanes), n a multiple of the chunk and not (the last chunk of each lane longer), a[0]
-// and c[n-1] holding values that must be ignored; a chunk that fails the checks (weakly dominant rows:
-// solved directly in pass 2), and info of a zero or NaN row in and beside the tips. LAPACK
-// ?gtsv as the reference. Which shapes the path takes: spike_rows_host_solve called directly.
+// and c[n-1] holding values that must be ignored; a chunk that fails the checks (weakly dominant
+// rows: solved directly in pass 2), and info of a zero or NaN row in and beside the tips and at
+// the ends of segments. LAPACK ?gtsv as the reference. Which shapes the path takes:
+// spike_rows_host_solve called directly.
 #define BANDSOLVE_REGISTER_SWEEPS 1
 #include "pcr_support.hpp"
 #include "test_support.hpp"
