@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace bstest {
 
@@ -31,6 +32,30 @@ void for_each_reduction_algo(F&& f) {
 template <class T>
 double reduction_tol(std::size_t n) {
   return lapack_tol<T>() * (1.0 + std::log2(static_cast<double>(std::max<std::size_t>(n, 1))));
+}
+
+// p with a[0] and c[n-1] of every system set to values that a solver must ignore.
+template <class T>
+host_batch<T> with_ignored_ends(host_batch<T> q) {
+  for (std::size_t s = 0; s < q.nsys; ++s) {
+    q.a[q.idx(s, 0)] = T(7);
+    q.c[q.idx(s, q.n - 1)] = T(-9);
+  }
+  return q;
+}
+
+// The checks of a reduction's solve d of p: info as expected and, where every system is clean,
+// x within reduction_tol of the reference ref and its residual within residual_tol.
+template <class T, class DView, class InfoView>
+void check_reduction_solve(const host_batch<T>& p, const std::vector<T>& ref,
+                           const std::vector<int>& expected, const DView& d,
+                           const InfoView& info) {
+  const auto x = to_host(d, p.nsys);
+  CHECK(info_to_host(info) == expected);
+  if (expected == std::vector<int>(p.nsys, 0)) {
+    CHECK(max_rel_diff(x, ref, p.nsys, p.n) <= reduction_tol<T>(p.n));
+    CHECK(max_residual(p, x) <= residual_tol<T>());
+  }
 }
 
 // The systems of p as unit-row-stride subviews: system s is row 1 (of 2) of slab s of a padded

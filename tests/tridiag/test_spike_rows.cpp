@@ -89,18 +89,9 @@ TEST_CASE("row spikes solve float rows and strided rows as LAPACK does",
                    const std::vector<int>& expected) {
       INFO(what << ", " << bstest::exec_name<Exec>() << ", n = " << p.n << ", nsys = " << p.nsys);
       const auto ref = bstest::reference_solve(p);
-      bstest::host_batch<T> q = p;  // ends that must be ignored
-      for (std::size_t s = 0; s < p.nsys; ++s) {
-        q.a[q.idx(s, 0)] = T(7);
-        q.c[q.idx(s, p.n - 1)] = T(-9);
-      }
+      const bstest::host_batch<T> q = bstest::with_ignored_ends(p);
       const auto check = [&](auto d, auto info) {
-        const auto x = bstest::to_host(d, p.nsys);
-        CHECK(bstest::info_to_host(info) == expected);
-        if (expected == std::vector<int>(p.nsys, 0)) {
-          CHECK(bstest::max_rel_diff(x, ref, p.nsys, p.n) <= bstest::reduction_tol<T>(p.n));
-          CHECK(bstest::max_residual(p, x) <= bstest::residual_tol<T>());
-        }
+        bstest::check_reduction_solve(p, ref, expected, d, info);
       };
       {  // the path itself
         auto D = bstest::upload<bl::row, Exec>(q);

@@ -479,20 +479,60 @@ KOKKOS_INLINE_FUNCTION bad_code spike_rescan(const spike_chunk<T>& ch, index_t r
   return 0;
 }
 
-// Bytes of scratch: info codes per thread and system, per item the record (6 ends, 2 interface
-// values, 2 x tips rows of tips, 6 reduced values: LB lanes each; kv, kw), and a tile per thread
-// (3 arrays of spike_tile_chunks_v x M rows).
+// A team's scratch for the spike solves, carved from one buffer: info codes per thread and
+// system, per item the record (6 ends, 2 interface values, 2 x tips rows of tips, 6 reduced
+// values: `lanes` lanes each; kv, kw), and `tile_values` values of tile per thread.
+template <class T>
+struct spike_scratch {
+  bad_code* codes = nullptr;
+  T* kept = nullptr;
+  int* counts = nullptr;
+  T* tiles = nullptr;
+  index_t per_item = 0, tips = 0, lanes = 0, tile_values = 0;
+
+  KOKKOS_INLINE_FUNCTION static std::size_t round(std::size_t x) { return (x + 63) / 64 * 64; }
+  static std::size_t bytes(const spike_plan& p, int threads, index_t lanes, index_t tile_values) {
+    const auto items = static_cast<std::size_t>(p.items);
+    return round(static_cast<std::size_t>(threads) * static_cast<std::size_t>(p.nsys) *
+                 sizeof(bad_code)) +
+           round(items * static_cast<std::size_t>((14 + 2 * p.tips) * lanes) * sizeof(T)) +
+           round(items * 2 * sizeof(int)) +
+           static_cast<std::size_t>(threads) * static_cast<std::size_t>(tile_values) * sizeof(T);
+  }
+  KOKKOS_INLINE_FUNCTION spike_scratch(void* scratch, const spike_plan& p, int threads,
+                                       index_t lanes_, index_t tile_values_)
+      : per_item((14 + 2 * p.tips) * lanes_), tips(p.tips), lanes(lanes_),
+        tile_values(tile_values_) {
+    char* base = static_cast<char*>(scratch);
+    codes = reinterpret_cast<bad_code*>(base);
+    base += round(static_cast<std::size_t>(threads) * static_cast<std::size_t>(p.nsys) *
+                  sizeof(bad_code));
+    kept = reinterpret_cast<T*>(base);
+    base += round(static_cast<std::size_t>(p.items * per_item) * sizeof(T));
+    counts = reinterpret_cast<int*>(base);
+    base += round(static_cast<std::size_t>(p.items) * 2 * sizeof(int));
+    tiles = reinterpret_cast<T*>(base);
+  }
+  // Item q's record.
+  KOKKOS_INLINE_FUNCTION spike_record<T> record(index_t q) const {
+    T* const r = kept + q * per_item;
+    spike_record<T> rec;
+    rec.ends = r;
+    rec.tipv = r + 8 * lanes;
+    rec.tipw = rec.tipv + tips * lanes;
+    rec.kv = counts + 2 * q;
+    rec.kw = counts + 2 * q + 1;
+    return rec;
+  }
+  KOKKOS_INLINE_FUNCTION T* tile(int thread) const {
+    return tiles + static_cast<index_t>(thread) * tile_values;
+  }
+};
+
+// Values of a thread's tile in spike_solve_team: 3 arrays of spike_tile_chunks_v x M rows.
 template <class T, int LB>
-std::size_t spike_scratch_bytes(const spike_plan& p, int threads) {
-  const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
-  const auto items = static_cast<std::size_t>(p.items);
-  return round(static_cast<std::size_t>(threads) * static_cast<std::size_t>(p.nsys) *
-               sizeof(bad_code)) +
-         round(items * static_cast<std::size_t>(14 + 2 * p.tips) * LB * sizeof(T)) +
-         round(items * 2 * sizeof(int)) +
-         static_cast<std::size_t>(threads) * 3 *
-             static_cast<std::size_t>(spike_tile_chunks_v<T, LB>) * static_cast<std::size_t>(p.M) *
-             LB * sizeof(T);
+index_t spike_tile_values(const spike_plan& p) {
+  return 3 * spike_tile_chunks_v<T, LB> * p.M * LB;
 }
 
 // The whole solve on one team (every thread calls it). chunk_of(g, j, ch) fills chunk j of block
@@ -502,34 +542,17 @@ KOKKOS_INLINE_FUNCTION void spike_solve_team(const Member& team, const spike_pla
                                              const Chunks& chunk_of, const Info& info_of_system,
                                              void* scratch) {
   const int nt = team.team_size(), t = team.team_rank();
-  char* base = static_cast<char*>(scratch);
-  const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
-  bad_code* const codes = reinterpret_cast<bad_code*>(base);
-  base += round(static_cast<std::size_t>(nt) * static_cast<std::size_t>(p.nsys) *
-                sizeof(bad_code));
-  const index_t per_item = (14 + 2 * p.tips) * LB;
-  T* const kept = reinterpret_cast<T*>(base);
-  base += round(static_cast<std::size_t>(p.items * per_item) * sizeof(T));
-  int* const counts = reinterpret_cast<int*>(base);
-  base += round(static_cast<std::size_t>(p.items) * 2 * sizeof(int));
-  T* const tile = reinterpret_cast<T*>(base) +
-                  static_cast<index_t>(t) * 3 * spike_tile_chunks_v<T, LB> * p.M * LB;
-  bad_code* const own = codes + static_cast<index_t>(t) * p.nsys;
+  const spike_scratch<T> carved(scratch, p, nt, LB, spike_tile_values<T, LB>(p));
+  const index_t per_item = carved.per_item;
+  T* const kept = carved.kept;
+  T* const tile = carved.tile(t);
+  bad_code* const own = carved.codes + static_cast<index_t>(t) * p.nsys;
   for (index_t s = 0; s < p.nsys; ++s) own[s] = 0;
   // Items run chunk by chunk, the blocks of a chunk (rows side by side) one after the other.
   // A record per (block g, chunk j), block by block: 6 ends, L and R, the tips of v and of w,
   // and the reduced system's work for the boundary below chunk j.
   const auto item_of = [&](index_t g, index_t j) { return g * p.P + j; };
-  const auto record = [&](index_t q) {
-    T* const r = kept + q * per_item;
-    spike_record<T> rec;
-    rec.ends = r;
-    rec.tipv = r + 8 * LB;
-    rec.tipw = rec.tipv + p.tips * LB;
-    rec.kv = counts + 2 * q;
-    rec.kw = counts + 2 * q + 1;
-    return rec;
-  };
+  const auto record = [&](index_t q) { return carved.record(q); };
   const auto single = [&](index_t w) {
     const index_t j = w / p.blocks, g = w % p.blocks;
     spike_chunk<T> ch;
@@ -589,7 +612,7 @@ KOKKOS_INLINE_FUNCTION void spike_solve_team(const Member& team, const spike_pla
       spike_finish<LB, false>(ch, m, tile, rec, iface, iface + LB);
   }
   team.team_barrier();
-  merged_team_info(team, codes, p.nsys, info_of_system);
+  merged_team_info(team, carved.codes, p.nsys, info_of_system);
   team.team_barrier();  // the scratch may be reused after return
 }
 
@@ -650,7 +673,8 @@ void spike_host_launch(const ExecutionSpace& exec, const char* label, const AVie
   const auto set_info = KOKKOS_LAMBDA(index_t s, int own) {
     info(s) = agreed_info(own, n, a, b, c, s);
   };
-  launch_teams(exec, label, 1, threads, spike_scratch_bytes<T, LB>(plan, threads),
+  launch_teams(exec, label, 1, threads,
+               spike_scratch<T>::bytes(plan, threads, LB, spike_tile_values<T, LB>(plan)),
                KOKKOS_LAMBDA(const member_type& team, const index_t, void* scratch) {
                  spike_solve_team<T, LB>(team, plan, chunks, set_info, scratch);
                });

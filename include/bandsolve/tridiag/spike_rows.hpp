@@ -396,20 +396,8 @@ inline index_t spike_chain_reduced(index_t C, const At& at, index_t L, index_t w
   return bad;
 }
 
-// Bytes of scratch: info codes per thread and system, per item the record (as spike_lanes.hpp:
-// 6 ends, 2 interface values, 2 x tips rows of tips, 6 reduced values, L lanes each; kv, kw), and
-// a tile per thread (3 arrays of up to 2 M rows of L lanes: the systems' last chunk is longer).
-template <class T, int L>
-std::size_t spike_rows_scratch_bytes(const spike_plan& p, int threads) {
-  const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
-  const auto items = static_cast<std::size_t>(p.items);
-  return round(static_cast<std::size_t>(threads) * static_cast<std::size_t>(p.nsys) *
-               sizeof(bad_code)) +
-         round(items * static_cast<std::size_t>(14 + 2 * p.tips) * L * sizeof(T)) +
-         round(items * 2 * sizeof(int)) +
-         static_cast<std::size_t>(threads) * 3 * 2 * static_cast<std::size_t>(p.M) * L *
-             sizeof(T);
-}
+// Values of a thread's tile: 3 arrays of up to 2 M rows of L lanes (a lane's last chunk is longer).
+inline index_t spike_rows_tile_values(const spike_plan& p, int L) { return 3 * 2 * p.M * L; }
 
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE && BANDSOLVE_REGISTER_SWEEPS
 // The whole solve on one team (every thread calls it). chunk_of(g, j, ch) fills chunk j of block
@@ -421,29 +409,13 @@ inline void spike_rows_team(const Member& team, const spike_rows_plan& plan, con
                             const Info& info_of_system, void* scratch) {
   const spike_plan& p = plan.p;
   const int nt = team.team_size(), t = team.team_rank();
-  char* base = static_cast<char*>(scratch);
-  const auto round = [](std::size_t x) { return (x + 63) / 64 * 64; };
-  bad_code* const codes = reinterpret_cast<bad_code*>(base);
-  base += round(static_cast<std::size_t>(nt) * static_cast<std::size_t>(p.nsys) *
-                sizeof(bad_code));
-  const index_t per_item = (14 + 2 * p.tips) * L;
-  T* const kept = reinterpret_cast<T*>(base);
-  base += round(static_cast<std::size_t>(p.items * per_item) * sizeof(T));
-  int* const counts = reinterpret_cast<int*>(base);
-  base += round(static_cast<std::size_t>(p.items) * 2 * sizeof(int));
-  T* const tile = reinterpret_cast<T*>(base) + static_cast<index_t>(t) * 3 * 2 * p.M * L;
-  bad_code* const own = codes + static_cast<index_t>(t) * p.nsys;
+  const spike_scratch<T> carved(scratch, p, nt, L, spike_rows_tile_values(p, L));
+  const index_t per_item = carved.per_item;
+  T* const kept = carved.kept;
+  T* const tile = carved.tile(t);
+  bad_code* const own = carved.codes + static_cast<index_t>(t) * p.nsys;
   for (index_t s = 0; s < p.nsys; ++s) own[s] = 0;
-  const auto record = [&](index_t w) {  // item w: block w / P, chunk w % P
-    T* const r = kept + w * per_item;
-    spike_record<T> rec;
-    rec.ends = r;
-    rec.tipv = r + 8 * L;
-    rec.tipw = rec.tipv + p.tips * L;
-    rec.kv = counts + 2 * w;
-    rec.kw = counts + 2 * w + 1;
-    return rec;
-  };
+  const auto record = [&](index_t w) { return carved.record(w); };  // block w / P, chunk w % P
   index_t w0, w1;
   thread_share(team, 0, p.items, w0, w1);
   for (index_t w = w0; w < w1; ++w) {
@@ -496,7 +468,7 @@ inline void spike_rows_team(const Member& team, const spike_rows_plan& plan, con
       spike_rows_direct<T, L>(ch, m, tile, iface, iface + L);
   }
   team.team_barrier();
-  merged_team_info(team, codes, p.nsys, info_of_system);
+  merged_team_info(team, carved.codes, p.nsys, info_of_system);
   team.team_barrier();  // the scratch may be reused after return
 }
 #endif
@@ -543,7 +515,8 @@ bool spike_rows_host_solve(const ExecutionSpace& exec, const char* label, const 
       }
     };
     const auto set_info = [=](index_t s, int own) { info(s) = agreed_info(own, n, a, b, c, s); };
-    launch_teams(exec, label, 1, threads, spike_rows_scratch_bytes<T, L>(plan.p, threads),
+    launch_teams(exec, label, 1, threads,
+                 spike_scratch<T>::bytes(plan.p, threads, L, spike_rows_tile_values(plan.p, L)),
                  [=](const member_type& team, const index_t, void* scratch) {
                    spike_rows_team<T, L>(team, plan, chunks, set_info, scratch);
                  });
