@@ -531,7 +531,7 @@ struct spike_scratch {
 
 // Values of a thread's tile in spike_solve_team: 3 arrays of spike_tile_chunks_v x M rows.
 template <class T, int LB>
-index_t spike_tile_values(const spike_plan& p) {
+KOKKOS_INLINE_FUNCTION index_t spike_tile_values(const spike_plan& p) {
   return 3 * spike_tile_chunks_v<T, LB> * p.M * LB;
 }
 
