@@ -27,8 +27,9 @@ namespace bandsolve::detail {
 
 // Lanes of the row spikes for T on this build: 16 floats where the register sweeps are built,
 // else 0. Doubles keep the hybrid: on the 2-vCPU Intel Xeon (2^24 unknowns, 2 threads, ns per
-// unknown, spikes / hybrid) they read 2.40 / 2.04 at 2^14 and 2^16 rows and 2.40-2.45 /
-// 2.44-2.59 at 2^18 and 2^20, where floats read 1.38-1.50 / 1.83-2.06.
+// unknown, spikes in 8 lanes / hybrid) they read 2.48-2.64 / 2.45-2.74 row by row from 2^18 to
+// 2^24 rows (1 to 64 systems, segments below 8), and in a form of four rows per step (not kept)
+// 2.40 / 2.04 at 2^14 and 2^16 rows; floats read 1.32-1.50 / 1.83-2.15.
 template <class T>
 inline constexpr int spike_rows_lanes_v = register_sweeps_for_v<16, T> ? 16 : 0;
 
