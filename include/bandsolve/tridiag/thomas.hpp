@@ -111,6 +111,16 @@ constexpr std::size_t thomas_item_scratch(index_t n, index_t chain) {
          (Lanes ? (chain > 1 ? 2 : 1) * sizeof(T) : sizeof(T) + sizeof(D));
 }
 
+// Packs per chain of the one-shot solve's lane rows: chain_length's, or one chain per thread for
+// column runs (column_run_packing: a batch of few runs each).
+template <class P, class T>
+index_t one_shot_chain_length(index_t npacks, int concurrency) {
+  if (static_cast<std::size_t>(P::L) * sizeof(T) < column_short_run_bytes)
+    return chain_length(npacks, concurrency);
+  const index_t threads = concurrency > 0 ? concurrency : 1;
+  return (npacks + threads - 1) / threads;
+}
+
 // Calls f(P{}, std::bool_constant<Lanes>{}) with the one-shot packing P and row access Lanes
 // that solve(exec, algo::thomas{}, ...) uses for nsys systems of n rows (lanes: whether the
 // Views' rows are lane-contiguous, see uses_lane_rows). Non-interleaved batches of fewer systems
@@ -155,6 +165,24 @@ void thomas_one_shot_dispatch(index_t nsys, index_t n, bool lanes, const F& f) {
 // The one-shot launch with packing P: lane-contiguous rows in chains of consecutive packs, two
 // in flight (Lanes; c' rows of both), or gathered packs one at a time (c' rows, then d' rows;
 // n*L*sizeof(T) keeps those aligned).
+// Thomas's own one-shot packing: thomas_one_shot_dispatch's, or runs of whole pages for column
+// batches of many systems (column_run_bytes).
+template <class Layout, class T, class D, class F>
+void thomas_solve_dispatch(index_t nsys, index_t n, bool lanes, int concurrency, const F& f) {
+  if constexpr (std::is_same_v<Layout, layout::column>) {
+    const int run_bytes = column_run_bytes<T, D>(nsys, n, concurrency);
+    if (run_bytes == column_long_run_bytes) {
+      f(column_run_packing<T, column_long_run_bytes>{}, std::true_type{});
+      return;
+    }
+    if (run_bytes == column_short_run_bytes) {
+      f(column_run_packing<T, column_short_run_bytes>{}, std::true_type{});
+      return;
+    }
+  }
+  thomas_one_shot_dispatch<Layout, T>(nsys, n, lanes, f);
+}
+
 template <class Layout, class P, bool Lanes, class ExecutionSpace, class AView, class BView,
           class CView, class DView, class InfoView>
 void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
@@ -164,7 +192,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
   using D = typename DView::non_const_value_type;
   constexpr int L = P::L;
   const index_t npacks = (nsys + L - 1) / L;
-  const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
+  const index_t chain = Lanes ? one_shot_chain_length<P, T>(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
   const std::size_t scratch = thomas_item_scratch<P, Lanes, T, D>(n, chain);
   for_each_pack_or_inline(
@@ -318,10 +346,12 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
     // Strided Views read lane-contiguous rows as column blocks do, or gather as the row layout.
     const bool lanes = detail::uses_lane_rows<Layout>(d) && detail::uses_lane_rows<Layout>(a) &&
                        detail::uses_lane_rows<Layout>(b) && detail::uses_lane_rows<Layout>(c);
-    detail::thomas_one_shot_dispatch<Layout, T>(nsys, n, lanes, [&](auto packing, auto lane_rows) {
-      detail::thomas_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
-          exec, a, b, c, d, info, n, nsys);
-    });
+    using D = typename DView::non_const_value_type;
+    detail::thomas_solve_dispatch<Layout, T, D>(
+        nsys, n, lanes, exec.concurrency(), [&](auto packing, auto lane_rows) {
+          detail::thomas_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
+              exec, a, b, c, d, info, n, nsys);
+        });
   }
 }
 
@@ -340,13 +370,13 @@ std::size_t solve_scratch_bytes(algo::thomas, std::size_t n, std::size_t nsys, i
                                 bool lane_rows = !std::is_same_v<Layout, layout::row>) {
   std::size_t bytes = 0;
   if (n == 0 || nsys == 0) return 0;
-  detail::thomas_one_shot_dispatch<Layout, T>(
-      static_cast<index_t>(nsys), static_cast<index_t>(n), lane_rows,
+  detail::thomas_solve_dispatch<Layout, T, D>(
+      static_cast<index_t>(nsys), static_cast<index_t>(n), lane_rows, concurrency,
       [&](auto packing, auto lanes) {
         using P = decltype(packing);
         const index_t npacks = (static_cast<index_t>(nsys) + P::L - 1) / P::L;
         const index_t chain =
-            decltype(lanes)::value ? detail::chain_length(npacks, concurrency) : 1;
+            decltype(lanes)::value ? detail::one_shot_chain_length<P, T>(npacks, concurrency) : 1;
         bytes = detail::pack_scratch_bytes(
             (npacks + chain - 1) / chain,
             detail::thomas_item_scratch<P, decltype(lanes)::value, T, D>(

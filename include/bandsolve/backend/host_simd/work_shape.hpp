@@ -5,6 +5,7 @@
 #include <bandsolve/backend/host_simd/lanes.hpp>
 #include <bandsolve/backend/host_simd/prefetch.hpp>
 #include <bandsolve/backend/host_simd/register_sweep.hpp>
+#include <bandsolve/backend/scratch.hpp>
 #include <bandsolve/core/config.hpp>
 #include <bandsolve/layout/layout_of.hpp>
 
@@ -119,6 +120,48 @@ struct narrow_factor_packing<layout::interleaved<Width>, T>
   static constexpr int G = tile_rows_v<T> / Width < 1 ? 1 : tile_rows_v<T> / Width;
   static constexpr int L = G * Width;
 };
+
+// Column batches of many systems of 48 to 8192 rows: the one-shot solve reads runs of 2 or 8
+// KiB of every row (column_run_bytes) instead of sweep_packing's 512 bytes. A run that covers
+// whole pages is what the hardware prefetchers follow: a bare pass over four column arrays in
+// 512-byte runs measured 0.55-0.67 of STREAM, in runs of 4 KiB 0.87-0.94 (2-vCPU Intel Xeon,
+// 2 threads, at any pitch). Wider runs hold more c' and d' rows between the two sweeps, so the
+// width that reads fastest falls as the rows grow (docs/performance.md, "Column batches in
+// runs of whole pages"). Real values only; the runs are left to the hardware prefetchers.
+template <class T, int Bytes>
+struct column_run_packing : sweep_packing<layout::column, T> {
+  static constexpr int W = Bytes / static_cast<int>(sizeof(T)), L = W;
+  using ahead = no_rows_ahead;
+};
+inline constexpr int column_long_run_bytes = 8192, column_short_run_bytes = 2048;
+
+// The run width of column_run_packing for nsys systems of n rows of coefficients T and
+// right-hand sides D on `concurrency` threads, 0 where sweep_packing stays. Each thread takes at
+// least two runs (its chain pairs a forward sweep with the previous run's backward sweep), and
+// the c' rows of two runs per thread stay within the kept scratch (scratch_cache_limit). Shape
+// sweep of the 2-vCPU Intel Xeon (2^24 unknowns, fraction of STREAM, 512-byte packs / 2 KiB
+// runs / 8 KiB runs): doubles n = 64 0.64-0.66 / 0.60-0.64 / 0.67, 256 0.54-0.57 / 0.46-0.49 /
+// 0.72-0.73, 1024 0.51 / 0.59 / 0.50-0.54, 4096 0.43-0.44 / 0.51-0.54 / 0.49-0.50; floats 64
+// 0.67-0.68 / 0.61-0.65 / 0.78-0.80, 256 0.60-0.63 / 0.48-0.49 / 0.76-0.79, 1024 0.52-0.53 /
+// 0.55-0.56 / 0.62-0.64, 4096 0.46-0.49 / 0.52-0.55 / 0.49. Below 48 rows the packs read
+// 0.97-0.99.
+template <class T, class D>
+int column_run_bytes(index_t nsys, index_t n, int concurrency) {
+  if constexpr (!std::is_floating_point_v<T> || !std::is_same_v<T, D>) {
+    (void)nsys, (void)n, (void)concurrency;
+    return 0;
+  } else {
+    const index_t long_runs_below = sizeof(T) >= 8 ? 512 : 2048;
+    const int bytes = n < 48 || n > 8192    ? 0
+                      : n < long_runs_below ? column_long_run_bytes
+                                            : column_short_run_bytes;
+    const std::size_t threads = static_cast<std::size_t>(concurrency > 0 ? concurrency : 1);
+    const std::size_t lanes = static_cast<std::size_t>(bytes) / sizeof(T);
+    const std::size_t scratch = threads * 2 * static_cast<std::size_t>(n) * lanes * sizeof(T);
+    const bool fills = static_cast<std::size_t>(nsys) >= 2 * threads * lanes;
+    return bytes != 0 && fills && scratch <= scratch_cache_limit ? bytes : 0;
+  }
+}
 
 // The one-shot solve of lane-contiguous packs sweeps two work items at once
 // (thomas_solve_lanes_chain), so its interleaved items hold at most 2 packs (4 in flight). At
