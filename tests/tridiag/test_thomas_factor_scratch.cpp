@@ -90,8 +90,8 @@ TEMPLATE_TEST_CASE("factorize(thomas) stores the systems factored: one long syst
   });
 }
 
-// Column packs of one cache line, interleaved items of the packs that fill one (the wide ones
-// hold up to four packs): interleaved<4> doubles in items of two.
+// Column packs of one cache line or of 32 lanes, interleaved items of the packs that fill one
+// (the wide ones hold up to four packs): interleaved<4> doubles in items of two.
 using narrow_cases =
     std::tuple<std::tuple<bl::column, float>, std::tuple<bl::column, double>,
                std::tuple<bl::interleaved<16>, float>, std::tuple<bl::interleaved<8>, double>,
@@ -116,15 +116,28 @@ TEMPLATE_LIST_TEST_CASE("column and interleaved batches of fewer systems than th
     };
     CHECK(width(narrow - 1, 1) == (interleaved ? wide : 1));  // interleaved: whole packs
     CHECK(width(narrow, 1) == narrow);
-    CHECK(width(wide - 1, 1) == narrow);
     CHECK(width(wide, 1) == wide);
-    CHECK(width(wide, 2) == narrow);
-    CHECK(width(2 * wide - 1, 2) == narrow);
     CHECK(width(2 * wide, 2) == wide);
-    CHECK(static_cast<std::size_t>(S::factor_pack_width(wide, n, true, false, 2)) == narrow);
+    // Column batches take packs of 32 lanes where every thread gets one (column_mid_packing).
+    STATIC_REQUIRE(F::has_mid_packs == !interleaved);
+    STATIC_REQUIRE(S::has_mid_packs == !interleaved);
+    constexpr std::size_t mid = interleaved ? narrow : std::size_t(F::mid_pack_width);
+    if constexpr (!interleaved) {
+      STATIC_REQUIRE(narrow < mid);
+      STATIC_REQUIRE(mid < wide);
+      CHECK(width(mid - 1, 1) == narrow);
+      CHECK(width(mid, 1) == mid);
+      CHECK(width(2 * mid - 1, 2) == narrow);
+      CHECK(width(2 * mid, 2) == mid);
+    }
+    CHECK(width(wide - 1, 1) == mid);
+    CHECK(width(wide, 2) == mid);
+    CHECK(width(2 * wide - 1, 2) == mid);
+    CHECK(static_cast<std::size_t>(S::factor_pack_width(wide, n, true, false, 2)) == mid);
     const int threads = static_cast<int>(exec.concurrency());
     std::uint32_t seed = 700;
-    for (const std::size_t nsys : {narrow, narrow + 3, wide + 5}) {
+    // Narrow packs (a partial one), column packs of 32 on one thread, wide or 32 on two.
+    for (const std::size_t nsys : {narrow, narrow + 3, mid + 3, wide + 5}) {
       INFO(exec.name() << ", nsys = " << nsys);
       // Symmetric and diagonally dominant: a[i] = c[i-1], so both factorizations apply.
       auto p = bstest::random_dominant<T>(nsys, static_cast<std::size_t>(n), seed++);

@@ -897,8 +897,14 @@ TEMPLATE_TEST_CASE("factorize(automatic): Thomas's factors for full packs, the p
         tridiag_choice::thomas_pcr);
   CHECK(bandsolve::choose_factored_tridiag<bl::row, T>(row_pack - 1, 256, 2) ==
         tridiag_choice::thomas_pcr);
-  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(row_pack, 1 << 12, 2) ==
+  // Column batches: Thomas from a pack of 32 lanes per thread (column_mid_packing).
+  constexpr std::size_t column_mid = bandsolve::detail::column_mid_packing<T>::L;
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(2 * column_mid - 1, 1 << 12, 2) ==
         tridiag_choice::thomas_pcr);
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(2 * column_mid, 1 << 12, 2) ==
+        tridiag_choice::thomas);
+  CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(4 * column_mid - 1, 1 << 12, 4) ==
+        (4 * column_mid - 1 < column_pack ? tridiag_choice::thomas_pcr : tridiag_choice::thomas));
   CHECK(bandsolve::choose_factored_tridiag<bl::column, T>(column_pack, 1 << 12, 2) ==
         tridiag_choice::thomas);
   // Gathered doubles whose wide pack would go block by block (n > 2^16 at the default 16 MiB

@@ -325,6 +325,9 @@ class symmetric_factorization {
   static constexpr bool has_narrow_packs =
       detail::has_narrow_factor_packs_v<Layout, Scalar, pack_width>;
   static constexpr int narrow_pack_width = detail::narrow_factor_packing<Layout, Scalar>::L;
+  // Column factors may be stored in packs of 32 lanes (column_mid_packing).
+  static constexpr bool has_mid_packs = detail::has_mid_factor_packs_v<Layout, Scalar, pack_width>;
+  static constexpr int mid_pack_width = detail::column_mid_packing<Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows on `threads` threads
   // (lanes: the rows of the diagonal and off-diagonal are lane-contiguous; unit_rows: their rows
   // have unit stride), as Thomas's factorization chooses them (detail::stored_pack_width) with
@@ -386,6 +389,13 @@ class symmetric_factorization {
       if (width == narrow_pack_width) {
         detail::symmetric_factored_solve_launch<Layout,
                                                 detail::narrow_factor_packing<Layout, Scalar>>(
+            exec, d, detail::uses_lane_rows<Layout>(d), r_, cp_, n_, nsys_);
+        return;
+      }
+    }
+    if constexpr (has_mid_packs) {
+      if (width == mid_pack_width) {
+        detail::symmetric_factored_solve_launch<Layout, detail::column_mid_packing<Scalar>>(
             exec, d, detail::uses_lane_rows<Layout>(d), r_, cp_, n_, nsys_);
         return;
       }
@@ -478,6 +488,13 @@ void symmetric_factor_into(const ExecutionSpace& exec, const DiagView& diag,
     if (width == F::narrow_pack_width) {
       symmetric_factor_kernel<Layout, narrow_factor_packing<Layout, C>>(
           exec, diag, offdiag, n, ns, npacks, lanes, r, cp, info);
+      return;
+    }
+  }
+  if constexpr (F::has_mid_packs) {
+    if (width == F::mid_pack_width) {
+      symmetric_factor_kernel<Layout, column_mid_packing<C>>(exec, diag, offdiag, n, ns, npacks,
+                                                             lanes, r, cp, info);
       return;
     }
   }

@@ -454,6 +454,13 @@ inline constexpr bool has_narrow_factor_packs_v =
     (std::is_same_v<Layout, layout::column> || is_interleaved_v<Layout>) &&
     std::is_floating_point_v<T> && narrow_factor_packing<Layout, T>::L < Wide;
 
+// Whether column factorizations of T with packs of Wide may store packs of 32 lanes
+// (column_mid_packing): real values, between the narrow and the wide packs.
+template <class Layout, class T, index_t Wide>
+inline constexpr bool has_mid_factor_packs_v =
+    std::is_same_v<Layout, layout::column> && std::is_floating_point_v<T> &&
+    column_mid_packing<T>::L < Wide && narrow_factor_packing<Layout, T>::L < column_mid_packing<T>::L;
+
 // Systems per factor pack of thomas_factorization for nsys systems of n rows (lanes: the rows of
 // a, b and c are lane-contiguous) on `threads` threads: one tile for gathered floats of more than
 // row_wide_pack_max_rows rows (a pack of 64 is 256 streams, more than the hardware prefetchers
@@ -462,7 +469,8 @@ inline constexpr bool has_narrow_factor_packs_v =
 // wide pack would solve block by block (has_long_double_factor_packs_v); 1 for fewer systems
 // than a pack outside interleaved storage (a work item each); narrow packs of one cache line of
 // lanes (narrow_factor_packing: column blocks, interleaved items of the packs that fill one) for
-// batches of at least one such pack and fewer than threads wide packs; else the pack of
+// batches of at least one such pack and fewer than threads wide packs (column packs of 32 lanes,
+// column_mid_packing, where every thread gets one of those); else the pack of
 // sweep_packing (Wide: the symmetric factorization passes its own).
 template <class Layout, class T, index_t Wide = sweep_packing<Layout, T>::L,
           bool LongDoubles = true>
@@ -483,10 +491,15 @@ index_t thomas_factor_pack_width(std::size_t nsys, index_t n, bool lanes, int th
                                         : whole >= factored_gather_whole_bytes && n >= wide_block;
     if (!lanes && tiles) return nsys < std::size_t(tile) ? 1 : tile;
   }
+  const std::size_t team = static_cast<std::size_t>(threads > 1 ? threads : 1);
+  if constexpr (has_mid_factor_packs_v<Layout, T, Wide>) {
+    constexpr std::size_t mid = column_mid_packing<T>::L;
+    if (lanes && nsys >= mid * team && nsys < std::size_t(wide) * team) return index_t(mid);
+  }
   if constexpr (has_narrow_factor_packs_v<Layout, T, Wide>) {
     constexpr index_t narrow = narrow_factor_packing<Layout, T>::L;
     if (lanes && nsys >= std::size_t(narrow) &&
-        nsys < std::size_t(wide) * static_cast<std::size_t>(threads > 1 ? threads : 1))
+        nsys < std::size_t(wide) * team)
       return narrow;
   }
   return !is_interleaved_v<Layout> && nsys < std::size_t(wide) ? 1 : wide;
@@ -609,6 +622,9 @@ class thomas_factorization {
   static constexpr bool has_narrow_packs =
       detail::has_narrow_factor_packs_v<Layout, Scalar, pack_width>;
   static constexpr int narrow_pack_width = detail::narrow_factor_packing<Layout, Scalar>::L;
+  // Column factors may be stored in packs of 32 lanes (column_mid_packing).
+  static constexpr bool has_mid_packs = detail::has_mid_factor_packs_v<Layout, Scalar, pack_width>;
+  static constexpr int mid_pack_width = detail::column_mid_packing<Scalar>::L;
   // Systems per factor pack that factorize stores for nsys systems of n rows on `threads`
   // threads (lanes: the rows of a, b and c are lane-contiguous; unit_rows: their rows have unit
   // stride): detail::stored_pack_width.
@@ -673,6 +689,13 @@ class thomas_factorization {
       if (width == narrow_pack_width) {
         detail::thomas_factored_solve_launch<Layout,
                                              detail::narrow_factor_packing<Layout, Scalar>>(
+            exec, d, detail::uses_lane_rows<Layout>(d), r_, l_, cp_, n_, nsys_);
+        return;
+      }
+    }
+    if constexpr (has_mid_packs) {
+      if (width == mid_pack_width) {
+        detail::thomas_factored_solve_launch<Layout, detail::column_mid_packing<Scalar>>(
             exec, d, detail::uses_lane_rows<Layout>(d), r_, l_, cp_, n_, nsys_);
         return;
       }
@@ -779,6 +802,13 @@ void thomas_factor_into(const ExecutionSpace& exec, const AView& a, const BView&
     if (width == Result::narrow_pack_width) {
       thomas_factor_kernel<Layout, narrow_factor_packing<Layout, T>, T>(
           exec, a, b, c, n, ns, npacks, lanes, r, lo, cp, info);
+      return;
+    }
+  }
+  if constexpr (Result::has_mid_packs) {
+    if (width == Result::mid_pack_width) {
+      thomas_factor_kernel<Layout, column_mid_packing<T>, T>(exec, a, b, c, n, ns, npacks, lanes,
+                                                             r, lo, cp, info);
       return;
     }
   }
