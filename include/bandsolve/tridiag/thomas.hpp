@@ -25,7 +25,10 @@
 // Scratch of the one-shot solve (solve_scratch_bytes<Layout, T, D>(algo::thomas{}, n, nsys,
 // threads) gives it exactly): batches of fewer systems than one work item's pack (row, column,
 // strided) run one system per item, 2 n sizeof(T) bytes each; larger batches n L 2 sizeof(T)
-// (lane-contiguous rows) or n L (sizeof(T) + sizeof(D)) (gathered rows) per item of L systems;
+// (lane-contiguous rows) or n L (sizeof(T) + sizeof(D)) (gathered rows) per item of L systems
+// (real column batches and strided Views of unit system stride, many systems of 256 to 8192
+// rows: runs of 2 or 8 KiB per row, column_run_packing, at most 2 runs' c' rows per thread
+// within scratch_cache_limit);
 // at most min(items, threads) items hold scratch at once (Kokkos's per-thread team scratch below
 // 1 MiB per item). One long system: 2 n sizeof(T) + 128 bytes. An allocation failure throws
 // bandsolve::allocation_error naming the function and the size. The factorization stores 3 n
@@ -36,7 +39,8 @@
 // detail::thomas_scan_min_rows rows, whose solve runs as linear scans (thomas_scan_sweep.hpp;
 // it gathers a right-hand side without unit row stride into n sizeof(T) bytes of scratch);
 // column batches of at least 8 doubles (16 floats) and fewer than threads x L systems store packs
-// of one cache line (column_narrow_packing), so that every thread gets a pack. Tiny systems
+// of one cache line (column_narrow_packing), or of 32 lanes from 32 systems per thread
+// (column_mid_packing), so that every thread gets a pack. Tiny systems
 // stored back to back (n <= 7: row layout without padding, strided with unit row stride and
 // system stride n) take tiny_thomas.hpp's kernel, which needs no scratch. Solves of one work
 // item, or of at most inline_solve_unknowns in all, run on the calling thread (tiny_launch.hpp),
@@ -166,11 +170,12 @@ void thomas_one_shot_dispatch(index_t nsys, index_t n, bool lanes, const F& f) {
 // in flight (Lanes; c' rows of both), or gathered packs one at a time (c' rows, then d' rows;
 // n*L*sizeof(T) keeps those aligned).
 // Thomas's own one-shot packing: thomas_one_shot_dispatch's, or runs of whole pages for column
-// batches of many systems (column_run_bytes).
+// batches (and strided Views of unit system stride) of many systems (column_run_bytes).
 template <class Layout, class T, class D, class F>
 void thomas_solve_dispatch(index_t nsys, index_t n, bool lanes, int concurrency, const F& f) {
-  if constexpr (std::is_same_v<Layout, layout::column>) {
-    const int run_bytes = column_run_bytes<T, D>(nsys, n, concurrency);
+  if constexpr (std::is_same_v<Layout, layout::column> ||
+                std::is_same_v<Layout, layout::strided>) {
+    const int run_bytes = lanes ? column_run_bytes<T, D>(nsys, n, concurrency) : 0;
     if (run_bytes == column_long_run_bytes) {
       f(column_run_packing<T, column_long_run_bytes>{}, std::true_type{});
       return;

@@ -132,8 +132,9 @@ struct narrow_factor_packing<layout::interleaved<Width>, T>
   static constexpr int L = G * Width;
 };
 
-// Column batches of many systems of 48 to 8192 rows: the one-shot solve reads runs of 2 or 8
-// KiB of every row (column_run_bytes) instead of sweep_packing's 512 bytes. A run that covers
+// Column batches (and strided Views of unit system stride) of many systems of 256 to 8192
+// rows: the one-shot solve reads runs of 2 or 8 KiB of every row (column_run_bytes) instead of
+// sweep_packing's 512 bytes. A run that covers
 // whole pages is what the hardware prefetchers follow: a bare pass over four column arrays in
 // 512-byte runs measured 0.55-0.67 of STREAM, in runs of 4 KiB 0.87-0.94 (2-vCPU Intel Xeon,
 // 2 threads, at any pitch). Wider runs hold more c' and d' rows between the two sweeps, so the
@@ -154,8 +155,9 @@ inline constexpr int column_long_run_bytes = 8192, column_short_run_bytes = 2048
 // runs / 8 KiB runs): doubles n = 64 0.64-0.66 / 0.60-0.64 / 0.67, 256 0.54-0.57 / 0.46-0.49 /
 // 0.72-0.73, 1024 0.51 / 0.59 / 0.50-0.54, 4096 0.43-0.44 / 0.51-0.54 / 0.49-0.50; floats 64
 // 0.67-0.68 / 0.61-0.65 / 0.78-0.80, 256 0.60-0.63 / 0.48-0.49 / 0.76-0.79, 1024 0.52-0.53 /
-// 0.55-0.56 / 0.62-0.64, 4096 0.46-0.49 / 0.52-0.55 / 0.49. Below 48 rows the packs read
-// 0.97-0.99.
+// 0.55-0.56 / 0.62-0.64, 4096 0.46-0.49 / 0.52-0.55 / 0.49. Below 256 rows the packs stay:
+// at 16 rows they read 0.97-0.99, and at 64 rows of a padded pitch (make_padded_batch) 1.59-1.62
+// ns per unknown against 2.02-2.09 in runs of 8 KiB (doubles; dense 2.21 against 1.75-1.88).
 template <class T, class D>
 int column_run_bytes(index_t nsys, index_t n, int concurrency) {
   if constexpr (!std::is_floating_point_v<T> || !std::is_same_v<T, D>) {
@@ -163,7 +165,7 @@ int column_run_bytes(index_t nsys, index_t n, int concurrency) {
     return 0;
   } else {
     const index_t long_runs_below = sizeof(T) >= 8 ? 512 : 2048;
-    const int bytes = n < 48 || n > 8192    ? 0
+    const int bytes = n < 256 || n > 8192   ? 0
                       : n < long_runs_below ? column_long_run_bytes
                                             : column_short_run_bytes;
     const std::size_t threads = static_cast<std::size_t>(concurrency > 0 ? concurrency : 1);
