@@ -117,12 +117,14 @@ constexpr std::size_t thomas_item_scratch(index_t n, index_t chain) {
 
 // Packs per chain of the one-shot solve's lane rows: chain_length's, or one chain per thread for
 // column runs (column_run_packing: a batch of few runs each).
-template <class P, class T>
+template <class P>
 index_t one_shot_chain_length(index_t npacks, int concurrency) {
-  if (static_cast<std::size_t>(P::L) * sizeof(T) < column_short_run_bytes)
+  if constexpr (!is_column_run_v<P>) {
     return chain_length(npacks, concurrency);
-  const index_t threads = concurrency > 0 ? concurrency : 1;
-  return (npacks + threads - 1) / threads;
+  } else {
+    const index_t threads = concurrency > 0 ? concurrency : 1;
+    return (npacks + threads - 1) / threads;
+  }
 }
 
 // Calls f(P{}, std::bool_constant<Lanes>{}) with the one-shot packing P and row access Lanes
@@ -166,9 +168,6 @@ void thomas_one_shot_dispatch(index_t nsys, index_t n, bool lanes, const F& f) {
   }
 }
 
-// The one-shot launch with packing P: lane-contiguous rows in chains of consecutive packs, two
-// in flight (Lanes; c' rows of both), or gathered packs one at a time (c' rows, then d' rows;
-// n*L*sizeof(T) keeps those aligned).
 // Thomas's own one-shot packing: thomas_one_shot_dispatch's, or runs of whole pages for column
 // batches (and strided Views of unit system stride) of many systems (column_run_bytes).
 template <class Layout, class T, class D, class F>
@@ -188,6 +187,9 @@ void thomas_solve_dispatch(index_t nsys, index_t n, bool lanes, int concurrency,
   thomas_one_shot_dispatch<Layout, T>(nsys, n, lanes, f);
 }
 
+// The one-shot launch with packing P: lane-contiguous rows in chains of consecutive packs, two
+// in flight (Lanes; c' rows of both), or gathered packs one at a time (c' rows, then d' rows;
+// n*L*sizeof(T) keeps those aligned).
 template <class Layout, class P, bool Lanes, class ExecutionSpace, class AView, class BView,
           class CView, class DView, class InfoView>
 void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BView& b,
@@ -197,7 +199,7 @@ void thomas_one_shot_launch(const ExecutionSpace& exec, const AView& a, const BV
   using D = typename DView::non_const_value_type;
   constexpr int L = P::L;
   const index_t npacks = (nsys + L - 1) / L;
-  const index_t chain = Lanes ? one_shot_chain_length<P, T>(npacks, exec.concurrency()) : 1;
+  const index_t chain = Lanes ? one_shot_chain_length<P>(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
   const std::size_t scratch = thomas_item_scratch<P, Lanes, T, D>(n, chain);
   for_each_pack_or_inline(
@@ -381,7 +383,7 @@ std::size_t solve_scratch_bytes(algo::thomas, std::size_t n, std::size_t nsys, i
         using P = decltype(packing);
         const index_t npacks = (static_cast<index_t>(nsys) + P::L - 1) / P::L;
         const index_t chain =
-            decltype(lanes)::value ? detail::one_shot_chain_length<P, T>(npacks, concurrency) : 1;
+            decltype(lanes)::value ? detail::one_shot_chain_length<P>(npacks, concurrency) : 1;
         bytes = detail::pack_scratch_bytes(
             (npacks + chain - 1) / chain,
             detail::thomas_item_scratch<P, decltype(lanes)::value, T, D>(

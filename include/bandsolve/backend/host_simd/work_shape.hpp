@@ -112,6 +112,15 @@ struct sweep_packing<layout::interleaved<Width>, T> {  // G interleaved packs si
 // 1.59-1.60 in items of two packs (2.17-2.22 in items of one); interleaved<4> floats, 16 of
 // 2^20, read 1.59-1.63 in their wide items (one cache line) against 1.79-1.80 in items of one
 // pack (16 bytes a row).
+template <class Layout, class T>
+struct narrow_factor_packing : column_narrow_packing<T> {};
+template <int Width, class T>
+struct narrow_factor_packing<layout::interleaved<Width>, T>
+    : sweep_packing<layout::interleaved<Width>, T> {
+  static constexpr int G = tile_rows_v<T> / Width < 1 ? 1 : tile_rows_v<T> / Width;
+  static constexpr int L = G * Width;
+};
+
 // Column factor packs of 32 lanes (four cache lines of doubles, two of floats) where the batch
 // gives every thread one but not a wide pack (thomas_factor_pack_width): each row of d is read
 // in runs of 128 or 256 bytes rather than one cache line among the neighbouring packs' lines.
@@ -123,29 +132,24 @@ struct column_mid_packing : sweep_packing<layout::column, T> {
   static constexpr int W = 32, L = W;
 };
 
-template <class Layout, class T>
-struct narrow_factor_packing : column_narrow_packing<T> {};
-template <int Width, class T>
-struct narrow_factor_packing<layout::interleaved<Width>, T>
-    : sweep_packing<layout::interleaved<Width>, T> {
-  static constexpr int G = tile_rows_v<T> / Width < 1 ? 1 : tile_rows_v<T> / Width;
-  static constexpr int L = G * Width;
-};
-
 // Column batches (and strided Views of unit system stride) of many systems of 256 to 8192
 // rows: the one-shot solve reads runs of 2 or 8 KiB of every row (column_run_bytes) instead of
-// sweep_packing's 512 bytes. A run that covers
-// whole pages is what the hardware prefetchers follow: a bare pass over four column arrays in
-// 512-byte runs measured 0.55-0.67 of STREAM, in runs of 4 KiB 0.87-0.94 (2-vCPU Intel Xeon,
-// 2 threads, at any pitch). Wider runs hold more c' and d' rows between the two sweeps, so the
-// width that reads fastest falls as the rows grow (docs/performance.md, "Column batches in
-// runs of whole pages"). Real values only; the runs are left to the hardware prefetchers.
+// sweep_packing's 512 bytes. A run that covers whole pages is what the hardware prefetchers
+// follow: a bare pass over four column arrays in 512-byte runs measured 0.53-0.67 of STREAM, in
+// runs of 4 KiB 0.87-0.94 (2-vCPU Intel Xeon, 2 threads, at any pitch). Wider runs hold more
+// c' and d' rows between the two sweeps, so the width that reads fastest falls as the rows grow
+// (docs/performance.md, "Column batches in runs of whole pages"). Real values only; the runs
+// are left to the hardware prefetchers.
 template <class T, int Bytes>
 struct column_run_packing : sweep_packing<layout::column, T> {
   static constexpr int W = Bytes / static_cast<int>(sizeof(T)), L = W;
   using ahead = no_rows_ahead;
 };
 inline constexpr int column_long_run_bytes = 8192, column_short_run_bytes = 2048;
+template <class P>
+inline constexpr bool is_column_run_v = false;
+template <class T, int Bytes>
+inline constexpr bool is_column_run_v<column_run_packing<T, Bytes>> = true;
 
 // The run width of column_run_packing for nsys systems of n rows of coefficients T and
 // right-hand sides D on `concurrency` threads, 0 where sweep_packing stays. Each thread takes at
