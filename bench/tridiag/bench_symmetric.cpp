@@ -121,6 +121,9 @@ void register_symmetric_all() {
   register_symmetric_layout<bandsolve::layout::row, T>(256, 65536);
   register_symmetric_layout<bandsolve::layout::column, T>(256, 65536);
   register_symmetric_layout<bandsolve::layout::interleaved<8>, T>(256, 65536);
+  // Column batches of many systems in runs of 2 KiB (doubles from 512 rows, floats from 2048).
+  for (const long n : {1024L, 4096L})
+    register_symmetric_layout<bandsolve::layout::column, T>(n, (1L << 24) / n);
   for (const long n : {1L << 18, 1L << 22}) {
     register_symmetric_layout<bandsolve::layout::row, T>(n, (1L << 24) / n);
     register_symmetric_layout<bandsolve::layout::column, T>(n, (1L << 24) / n);

@@ -2,7 +2,7 @@
 // LAPACK ?ptsv: one-shot and factored solves in every layout and strided Views, float, double,
 // complex Hermitian and complex right-hand sides over real coefficients; info codes of indefinite,
 // singular and non-finite systems; argument checks; one long system; long rows solved as scans;
-// algo::automatic{true}; refactor (host and device backends).
+// column runs; algo::automatic{true}; refactor (host and device backends).
 //
 // The register sweeps (row-layout double packs of 8 systems, n a multiple of 8) are switched on
 // whatever the CPU, as in test_thomas_register_sweep.cpp: by default they are compiled only where
@@ -383,6 +383,87 @@ TEST_CASE("symmetric: one long system, its storage and scratch", "[symmetric][sc
     CHECK(bandsolve::solve_scratch_bytes<bl::row, double>(symmetric{}, n, 1,
                                                           static_cast<int>(exec.concurrency())) <=
           2 * n * sizeof(double) + 128);
+  });
+}
+
+// Column batches of many systems: the one-shot solve takes Thomas's runs of 2 KiB of every row
+// (detail::symmetric_max_run_bytes), not its 8 KiB ones. Which shapes take them (through the
+// scratch each holds), and every system against ?ptsv, with indefinite systems in the first and
+// the last, partial run; a strided View of unit system stride leaves its other systems alone.
+TEMPLATE_TEST_CASE("symmetric: column runs of 2 KiB for many systems", "[symmetric][column_runs]",
+                   float, double) {
+  using T = TestType;
+  namespace bd = bandsolve::detail;
+  constexpr int short_runs = bd::column_short_run_bytes;
+  constexpr std::size_t lanes = short_runs / sizeof(T);
+  const std::size_t long_below = sizeof(T) >= 8 ? 512 : 2048;
+  const int threads = 2;
+  const std::size_t runs_nsys = (2 * threads + 1) * lanes + 5;
+  // Short runs: c' rows of two runs per thread, as Thomas.
+  const auto sym_scratch = [&](std::size_t n, std::size_t systems) {
+    return bandsolve::solve_scratch_bytes<bl::column, T>(symmetric{}, n, systems, threads);
+  };
+  const auto thomas_scratch = [&](std::size_t n, std::size_t systems) {
+    return bandsolve::solve_scratch_bytes<bl::column, T>(bandsolve::algo::thomas{}, n, systems,
+                                                         threads);
+  };
+  using bandsolve::index_t;
+  REQUIRE(bd::column_run_bytes<T, T>(static_cast<index_t>(runs_nsys),
+                                     static_cast<index_t>(long_below), threads) == short_runs);
+  CHECK(sym_scratch(long_below, runs_nsys) >= 2 * threads * long_below * std::size_t(short_runs));
+  CHECK(sym_scratch(long_below, runs_nsys) == thomas_scratch(long_below, runs_nsys));
+  // Where Thomas takes runs of 8 KiB the symmetric solve keeps its packs, with less scratch.
+  const std::size_t wide = (2 * threads + 1) * (bd::column_long_run_bytes / sizeof(T));
+  REQUIRE(bd::column_run_bytes<T, T>(static_cast<index_t>(wide), 256, threads) ==
+          bd::column_long_run_bytes);
+  CHECK(sym_scratch(256, wide) < thomas_scratch(256, wide));
+
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    if (exec.concurrency() > 4) {
+      WARN(exec.name() << ": " << exec.concurrency() << " threads, more systems than the test "
+                       << "solves; its runs are checked on fewer threads");
+      return;
+    }
+    // Two runs per thread, one more, and a partial last run.
+    const int t = exec.concurrency();
+    const std::size_t n = long_below + 1, nsys = (2 * std::size_t(t) + 1) * lanes + 5;
+    REQUIRE(bd::column_run_bytes<T, T>(static_cast<index_t>(nsys), static_cast<index_t>(n), t) ==
+            short_runs);
+    auto p = random_spd<T>(nsys, n, static_cast<std::uint32_t>(90 + n));
+    p.b[1 * n + 0] = -1;                 // first run, row 1
+    p.b[(nsys - 2) * n + n / 2] = -3;    // last, partial run
+    p.b[(nsys - 1) * n + n - 1] = -0.5;  // last system, last row
+    check_against_lapack<bl::column>(exec, p, "column runs");
+
+    INFO("strided, unit system stride, " << exec.name());
+    std::vector<int> ref_info;
+    const auto ref = lapack_ptsv(p, ref_info);
+    using Big = Kokkos::View<T**, Kokkos::LayoutLeft, Mem>;
+    using Sub = Kokkos::View<T**, Kokkos::LayoutStride, Mem>;
+    const auto systems = std::make_pair(std::size_t(3), nsys + 3);
+    Big B("B", nsys + 7, n), E("E", nsys + 7, n), D("D", nsys + 7, n);
+    Kokkos::deep_copy(D, T(7));
+    const auto sub = [&](const Big& big) {
+      return Sub(Kokkos::subview(big, systems, Kokkos::ALL));
+    };
+    const Sub b = sub(B), e = sub(E), d = sub(D);
+    bstest::fill(b, p.b, nsys);
+    bstest::fill(e, p.e, nsys);
+    bstest::fill(d, p.d, nsys);
+    auto info = bstest::make_info<Mem>(nsys);
+    bandsolve::solve(exec, symmetric{}, b, e, d, info);
+    exec.fence();
+    CHECK(bstest::info_to_host(info) == ref_info);
+    CHECK(max_diff(bstest::to_host(d, nsys), ref, nsys, n, ref_info) <= tol<T>());
+    auto h = Kokkos::create_mirror_view(D);
+    Kokkos::deep_copy(h, D);
+    std::size_t touched = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (const std::size_t s : {std::size_t(0), std::size_t(2), nsys + 3, nsys + 6})
+        touched += h(s, i) != T(7);
+    CHECK(touched == 0);
   });
 }
 

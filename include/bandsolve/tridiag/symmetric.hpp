@@ -66,9 +66,16 @@ namespace detail {
 template <class Layout, class C>
 using symmetric_factor_packing = register_factor_packing<Layout, C>;
 
-// The one-shot launch with Thomas's packing P (thomas_one_shot_dispatch on the off-diagonal
-// type): lane-contiguous rows in chains of two items in flight, or gathered packs one at a time
-// (register sweeps first where they apply).
+// The widest column runs the one-shot solve takes (column_run_packing): the 2 KiB runs of
+// Thomas's rule, not its 8 KiB ones. Symmetric column batches, 2^24 unknowns, 2 threads of the
+// 2-vCPU Intel Xeon, ms per solve, packs / both runs / 2 KiB runs only (two alternations):
+// doubles n = 256 32.2-34.1 / 35.7-35.8 / 33.2-33.5, 4096 44.7-47.6 / 41.9-43.7 / 39.2-43.0;
+// floats n = 1024 17.8-18.6 / 22.2-22.4 / 17.9-19.1, 4096 22.1-22.5 / 20.2-21.8 / 20.7-21.5.
+inline constexpr int symmetric_max_run_bytes = column_short_run_bytes;
+
+// The one-shot launch with Thomas's packing P (thomas_solve_dispatch on the off-diagonal type, up
+// to symmetric_max_run_bytes): lane-contiguous rows in chains of two items in flight, or gathered
+// packs one at a time (register sweeps first where they apply).
 template <class Layout, class P, bool Lanes, class ExecutionSpace, class DiagView, class OffView,
           class DView, class InfoView>
 void symmetric_one_shot_launch(const ExecutionSpace& exec, const DiagView& b, const OffView& e,
@@ -78,7 +85,7 @@ void symmetric_one_shot_launch(const ExecutionSpace& exec, const DiagView& b, co
   using D = typename DView::non_const_value_type;
   constexpr int L = P::L;
   const index_t npacks = (nsys + L - 1) / L;
-  const index_t chain = Lanes ? chain_length(npacks, exec.concurrency()) : 1;
+  const index_t chain = Lanes ? one_shot_chain_length<P>(npacks, exec.concurrency()) : 1;
   const index_t nchains = (npacks + chain - 1) / chain;
   const std::size_t scratch = thomas_item_scratch<P, Lanes, C, D>(n, chain);
   for_each_pack(
@@ -190,10 +197,12 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
     const bool lanes = detail::uses_lane_rows<Layout>(d) &&
                        detail::uses_lane_rows<Layout>(diag) &&
                        detail::uses_lane_rows<Layout>(offdiag);
-    detail::thomas_one_shot_dispatch<Layout, C>(nsys, n, lanes, [&](auto packing, auto lane_rows) {
-      detail::symmetric_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
-          exec, diag, offdiag, d, info, n, nsys);
-    });
+    using D = typename DView::non_const_value_type;
+    detail::thomas_solve_dispatch<Layout, C, D, detail::symmetric_max_run_bytes>(
+        nsys, n, lanes, exec.concurrency(), [&](auto packing, auto lane_rows) {
+          detail::symmetric_one_shot_launch<Layout, decltype(packing), decltype(lane_rows)::value>(
+              exec, diag, offdiag, d, info, n, nsys);
+        });
   }
 }
 
@@ -205,12 +214,13 @@ void solve(const ExecutionSpace& exec, algo::symmetric, const DiagView& diag,
 }
 
 // Scratch bytes that solve(exec, algo::symmetric{}, diag, offdiag, d, info) holds for nsys
-// systems of n rows in Layout (off-diagonal C, right-hand sides D) on `concurrency` threads: the
-// same as solve(thomas) with coefficients of type C.
+// systems of n rows in Layout (off-diagonal C, right-hand sides D) on `concurrency` threads: that
+// of solve(thomas) with coefficients of type C, but for the column runs it does not take.
 template <class Layout, class C, class D = C>
 std::size_t solve_scratch_bytes(algo::symmetric, std::size_t n, std::size_t nsys, int concurrency,
                                 bool lane_rows = !std::is_same_v<Layout, layout::row>) {
-  return solve_scratch_bytes<Layout, C, D>(algo::thomas{}, n, nsys, concurrency, lane_rows);
+  return detail::thomas_one_shot_scratch_bytes<Layout, C, D, detail::symmetric_max_run_bytes>(
+      n, nsys, concurrency, lane_rows);
 }
 
 // ---------------------------------------------------------------------------------------------

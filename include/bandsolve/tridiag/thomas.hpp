@@ -169,22 +169,45 @@ void thomas_one_shot_dispatch(index_t nsys, index_t n, bool lanes, const F& f) {
 }
 
 // Thomas's own one-shot packing: thomas_one_shot_dispatch's, or runs of whole pages for column
-// batches (and strided Views of unit system stride) of many systems (column_run_bytes).
-template <class Layout, class T, class D, class F>
+// batches (and strided Views of unit system stride) of many systems (column_run_bytes). Runs
+// wider than MaxRunBytes keep the packs (the symmetric solve takes only the short runs).
+template <class Layout, class T, class D, int MaxRunBytes = column_long_run_bytes, class F>
 void thomas_solve_dispatch(index_t nsys, index_t n, bool lanes, int concurrency, const F& f) {
   if constexpr (std::is_same_v<Layout, layout::column> ||
                 std::is_same_v<Layout, layout::strided>) {
     const int run_bytes = lanes ? column_run_bytes<T, D>(nsys, n, concurrency) : 0;
-    if (run_bytes == column_long_run_bytes) {
+    if (run_bytes == column_long_run_bytes && run_bytes <= MaxRunBytes) {
       f(column_run_packing<T, column_long_run_bytes>{}, std::true_type{});
       return;
     }
-    if (run_bytes == column_short_run_bytes) {
+    if (run_bytes == column_short_run_bytes && run_bytes <= MaxRunBytes) {
       f(column_run_packing<T, column_short_run_bytes>{}, std::true_type{});
       return;
     }
   }
   thomas_one_shot_dispatch<Layout, T>(nsys, n, lanes, f);
+}
+
+// Scratch bytes of the one-shot launch that thomas_solve_dispatch<..., MaxRunBytes> picks (the
+// symmetric solve shares its packings and scratch).
+template <class Layout, class T, class D, int MaxRunBytes = column_long_run_bytes>
+std::size_t thomas_one_shot_scratch_bytes(std::size_t n, std::size_t nsys, int concurrency,
+                                          bool lane_rows) {
+  std::size_t bytes = 0;
+  if (n == 0 || nsys == 0) return 0;
+  thomas_solve_dispatch<Layout, T, D, MaxRunBytes>(
+      static_cast<index_t>(nsys), static_cast<index_t>(n), lane_rows, concurrency,
+      [&](auto packing, auto lanes) {
+        using P = decltype(packing);
+        const index_t npacks = (static_cast<index_t>(nsys) + P::L - 1) / P::L;
+        const index_t chain =
+            decltype(lanes)::value ? one_shot_chain_length<P>(npacks, concurrency) : 1;
+        bytes = pack_scratch_bytes((npacks + chain - 1) / chain,
+                                   thomas_item_scratch<P, decltype(lanes)::value, T, D>(
+                                       static_cast<index_t>(n), chain),
+                                   concurrency);
+      });
+  return bytes;
 }
 
 // The one-shot launch with packing P: lane-contiguous rows in chains of consecutive packs, two
@@ -375,22 +398,7 @@ void solve(const ExecutionSpace& exec, algo::thomas, const AView& a, const BView
 template <class Layout, class T, class D = T>
 std::size_t solve_scratch_bytes(algo::thomas, std::size_t n, std::size_t nsys, int concurrency,
                                 bool lane_rows = !std::is_same_v<Layout, layout::row>) {
-  std::size_t bytes = 0;
-  if (n == 0 || nsys == 0) return 0;
-  detail::thomas_solve_dispatch<Layout, T, D>(
-      static_cast<index_t>(nsys), static_cast<index_t>(n), lane_rows, concurrency,
-      [&](auto packing, auto lanes) {
-        using P = decltype(packing);
-        const index_t npacks = (static_cast<index_t>(nsys) + P::L - 1) / P::L;
-        const index_t chain =
-            decltype(lanes)::value ? detail::one_shot_chain_length<P>(npacks, concurrency) : 1;
-        bytes = detail::pack_scratch_bytes(
-            (npacks + chain - 1) / chain,
-            detail::thomas_item_scratch<P, decltype(lanes)::value, T, D>(
-                static_cast<index_t>(n), chain),
-            concurrency);
-      });
-  return bytes;
+  return detail::thomas_one_shot_scratch_bytes<Layout, T, D>(n, nsys, concurrency, lane_rows);
 }
 
 // ---------------------------------------------------------------------------------------------
