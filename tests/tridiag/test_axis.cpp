@@ -434,6 +434,39 @@ TEMPLATE_TEST_CASE("solve_along through chains of full packs matches Thomas and 
   check_every_axis<TestType, 3>({5, 40, 128}, seed);
 }
 
+// Many long lines whose rows are lane-contiguous take the column runs of solve(thomas) (runs of
+// 8 KiB of every row from 256 rows, 2 KiB from 512 doubles or 2048 floats; at least two per
+// thread): along x of a contiguous LayoutRight cube (y folded into the lane axis), along z of a
+// LayoutLeft one, and along x of a padded cube, whose lane rows (z alone) end in a partial run.
+TEMPLATE_TEST_CASE("solve_along in column runs matches Thomas and LAPACK", "[axis][lapack][runs]",
+                   BSTEST_SCALARS) {
+  using T = TestType;
+  namespace bd = bandsolve::detail;
+  std::uint32_t seed = 270;
+  bstest::for_each_exec([&](auto exec) {
+    const int t = exec.concurrency();
+    if (t > 4) {
+      WARN(exec.name() << ": " << t << " threads, more lines than the test solves; its runs are "
+                       << "checked on fewer threads");
+      return;
+    }
+    const std::size_t long_below = sizeof(T) >= 8 ? 512 : 2048;
+    for (const std::size_t n : {std::size_t(300), long_below + 1}) {
+      const int bytes = n < long_below ? bd::column_long_run_bytes : bd::column_short_run_bytes;
+      const std::size_t lanes = std::size_t(bytes) / sizeof(T), runs = 2 * std::size_t(t);
+      // Lane rows of a run and an eighth: one full run each, its last lines a partial one.
+      const std::size_t row = lanes + lanes / 8;
+      REQUIRE(bd::column_run_bytes<T, T>(static_cast<index_t>(runs * row),
+                                         static_cast<index_t>(n), t) == bytes);
+      check_case<T, 3, kind::right, kind::right, false, false>(exec, {n, runs, row, 0}, 0, seed++);
+      check_case<T, 3, kind::padded_right, kind::padded_right, false, false>(
+          exec, {n, runs, row, 0}, 0, seed++);
+      if (n < long_below)  // the same runs with x as the lane axis
+        check_case<T, 3, kind::left, kind::left, false, false>(exec, {row, runs, n, 0}, 2, seed++);
+    }
+  });
+}
+
 TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 4-D arrays",
                    "[axis][lapack]", BSTEST_SCALARS) {
   std::uint32_t seed = 300;

@@ -226,6 +226,50 @@ constexpr void thomas_along_static_checks() {
   (void)sizeof(backend::default_for_t<ExecutionSpace>);
 }
 
+// The one-shot solve of full-coefficient lines in lane-contiguous packs of Q::W lines (g's
+// width): chains of packs, two in flight, as the one-shot solve of column blocks
+// (thomas_solve_lanes_chain; one chain per thread for column runs, one_shot_chain_length); a
+// pack of fewer than W lines (the ends of a lane row) is solved on its own.
+template <class Q, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+void thomas_along_lane_chains(const ExecutionSpace& exec, const char* function,
+                              const line_packs& g, const AView& a, const BView& b,
+                              const CView& c, const DView& d, const InfoView& info, index_t n) {
+  using C = typename AView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  constexpr int W = Q::W;
+  const nd_strides sa = strides_of(a), sb = strides_of(b), sc = strides_of(c),
+                   sd = strides_of(d);
+  const std::size_t rows_of = static_cast<std::size_t>(n) * static_cast<std::size_t>(W);
+  const index_t chain = one_shot_chain_length<Q>(g.npacks, exec.concurrency());
+  const index_t nchains = (g.npacks + chain - 1) / chain;
+  for_each_pack(
+      exec, function, nchains, 2 * rows_of * sizeof(C),
+      KOKKOS_LAMBDA(const index_t ch, void* work) {
+        const index_t p_begin = ch * chain;
+        const index_t p_end = p_begin + chain < g.npacks ? p_begin + chain : g.npacks;
+        const index_t ki = g.axis;
+        C* rows = static_cast<C*>(work);
+        const auto item = [&](index_t p) {
+          const line_pack k = g.pack(p);
+          return lane_item<C, D>{lane_rows<const C>{a.data() + g.offset(sa, k), sa.s[ki]},
+                                 lane_rows<const C>{b.data() + g.offset(sb, k), sb.s[ki]},
+                                 lane_rows<const C>{c.data() + g.offset(sc, k), sc.s[ki]},
+                                 lane_rows<D>{d.data() + g.offset(sd, k), sd.s[ki]}};
+        };
+        for_each_pack_run<W>(
+            g, info, p_begin, p_end,
+            [&](index_t p, int nl, int* codes) {
+              const auto it = item(p);
+              thomas_solve_lanes<W, 1, false, typename Q::ahead>(
+                  n, nl, 1, it.a, it.b, it.c, it.d, rows, codes, no_prefetch{});
+            },
+            [&](index_t p, index_t q, const auto& done) {
+              thomas_solve_lanes_chain<W, 1, typename Q::ahead>(n, p, q, item, rows, done);
+            });
+      });
+}
+
 // The host backends' solve of every line (n >= 1 rows, arguments checked): packs of lines,
 // SIMD across them. Add: u += x and d is read only; otherwise x overwrites d (u is d).
 // Coefficients and factors of type C, right-hand sides of type D.
@@ -254,39 +298,24 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
   const std::size_t scratch = d_block + c_block + factors;
 
   if constexpr (!shared && !Add) {
-    // Chains of packs, two in flight, as the one-shot solve of column blocks
-    // (thomas_solve_lanes_chain); a pack of fewer than W lines (the ends of a lane row) is
-    // solved on its own.
     if (lanes) {
-      constexpr int W = P::W;
-      const index_t chain = chain_length(g.npacks, exec.concurrency());
-      const index_t nchains = (g.npacks + chain - 1) / chain;
-      for_each_pack(
-          exec, function, nchains, 2 * rows_of * sizeof(C),
-          KOKKOS_LAMBDA(const index_t ch, void* work) {
-            const index_t p_begin = ch * chain;
-            const index_t p_end = p_begin + chain < g.npacks ? p_begin + chain : g.npacks;
-            const index_t ki = g.axis;
-            C* rows = static_cast<C*>(work);
-            const auto item = [&](index_t p) {
-              const line_pack k = g.pack(p);
-              return lane_item<C, D>{
-                  lane_rows<const C>{a.data() + g.offset(sa, k), sa.s[ki]},
-                  lane_rows<const C>{b.data() + g.offset(sb, k), sb.s[ki]},
-                  lane_rows<const C>{c.data() + g.offset(sc, k), sc.s[ki]},
-                  lane_rows<D>{d.data() + g.offset(sd, k), sd.s[ki]}};
-            };
-            for_each_pack_run<W>(
-                g, info, p_begin, p_end,
-                [&](index_t p, int nl, int* codes) {
-                  const auto it = item(p);
-                  thomas_solve_lanes<W, 1, false, typename P::ahead>(
-                      n, nl, 1, it.a, it.b, it.c, it.d, rows, codes, no_prefetch{});
-                },
-                [&](index_t p, index_t q, const auto& done) {
-                  thomas_solve_lanes_chain<W, 1, typename P::ahead>(n, p, q, item, rows, done);
-                });
-          });
+      // Runs of whole pages where Thomas's rule for column batches takes them for these lines
+      // (column_run_bytes) and full runs hold at least 3/4 of every lane row's lines.
+      const int run_bytes = column_run_bytes<C, D>(g.nsys, n, exec.concurrency());
+      const index_t run_lanes = run_bytes / static_cast<index_t>(sizeof(C));
+      const bool runs_fill =
+          run_lanes > 0 && 4 * (g.lane_extent / run_lanes) * run_lanes >= 3 * g.lane_extent;
+      const auto chains = [&](auto packing) {
+        using Q = decltype(packing);
+        const line_packs q = plan_along<Q::W, P::L>(d, axis, u, a, b, c).g;
+        thomas_along_lane_chains<Q>(exec, function, q, a, b, c, d, info, n);
+      };
+      if (runs_fill && run_bytes == column_long_run_bytes)
+        chains(column_run_packing<C, column_long_run_bytes>{});
+      else if (runs_fill && run_bytes == column_short_run_bytes)
+        chains(column_run_packing<C, column_short_run_bytes>{});
+      else
+        thomas_along_lane_chains<P>(exec, function, g, a, b, c, d, info, n);
       return;
     }
   }
