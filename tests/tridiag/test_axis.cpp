@@ -436,8 +436,9 @@ TEMPLATE_TEST_CASE("solve_along through chains of full packs matches Thomas and 
 
 // Many long lines whose rows are lane-contiguous take the column runs of solve(thomas) (runs of
 // 8 KiB of every row from 256 rows, 2 KiB from 512 doubles or 2048 floats; at least two per
-// thread): along x of a contiguous LayoutRight cube (y folded into the lane axis), along z of a
-// LayoutLeft one, and along x of a padded cube, whose lane rows (z alone) end in a partial run.
+// thread), in solve_along and solve_along_add: along x of a contiguous LayoutRight cube (y folded
+// into the lane axis), along z of a LayoutLeft one, and along x of a padded cube, whose lane rows
+// (z alone) end in a partial run.
 TEMPLATE_TEST_CASE("solve_along in column runs matches Thomas and LAPACK", "[axis][lapack][runs]",
                    BSTEST_SCALARS) {
   using T = TestType;
@@ -459,6 +460,7 @@ TEMPLATE_TEST_CASE("solve_along in column runs matches Thomas and LAPACK", "[axi
       REQUIRE(bd::column_run_bytes<T, T>(static_cast<index_t>(runs * row),
                                          static_cast<index_t>(n), t) == bytes);
       check_case<T, 3, kind::right, kind::right, false, false>(exec, {n, runs, row, 0}, 0, seed++);
+      check_case<T, 3, kind::right, kind::right, false, true>(exec, {n, runs, row, 0}, 0, seed++);
       check_case<T, 3, kind::padded_right, kind::padded_right, false, false>(
           exec, {n, runs, row, 0}, 0, seed++);
       if (n < long_below)  // the same runs with x as the lane axis

@@ -95,6 +95,16 @@ bool axis_takes_tiles(index_t n) {
     return false;
 }
 
+// P with lane-contiguous packs of one column run (column_run_packing: Bytes of every row,
+// left to the hardware prefetchers) for full coefficients of many long lines.
+template <class P, class T, int Bytes>
+struct axis_run_packing : P {
+  static constexpr int W = column_run_packing<T, Bytes>::W;
+  using ahead = typename column_run_packing<T, Bytes>::ahead;
+};
+template <class P, class T, int Bytes>
+inline constexpr bool is_column_run_v<axis_run_packing<P, T, Bytes>> = true;
+
 // Whether the pack's lines of v are neighbours in memory (lane-contiguous rows).
 template <class View>
 bool unit_lane_stride(const View& v, int lane_axis) {
@@ -270,20 +280,17 @@ void thomas_along_lane_chains(const ExecutionSpace& exec, const char* function,
       });
 }
 
-// The host backends' solve of every line (n >= 1 rows, arguments checked): packs of lines,
-// SIMD across them. Add: u += x and d is read only; otherwise x overwrites d (u is d).
-// Coefficients and factors of type C, right-hand sides of type D.
-template <bool Add, bool Tiles, class ExecutionSpace, class AView, class BView, class CView,
+// The solve of every line in the packs of `plan` (made with P's widths), one work item each:
+// SIMD across the lines of a pack. Add: u += x and d is read only; otherwise x overwrites d (u
+// is d). Coefficients and factors of type C, right-hand sides of type D.
+template <bool Add, class P, class ExecutionSpace, class AView, class BView, class CView,
           class DView, class UView, class InfoView>
-void thomas_along_host(const ExecutionSpace& exec, const char* function, int axis,
-                       const AView& a, const BView& b, const CView& c, const DView& d,
-                       const UView& u, const InfoView& info, index_t n) {
+void thomas_along_packs(const ExecutionSpace& exec, const char* function, const along_plan& plan,
+                        const AView& a, const BView& b, const CView& c, const DView& d,
+                        const UView& u, const InfoView& info, index_t n) {
   using C = typename AView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   constexpr bool shared = AView::rank == 1;
-  using P = axis_packing<D, shared, Tiles>;
-
-  const along_plan plan = plan_along<P::W, P::L>(d, axis, u, a, b, c);
   const bool lanes = plan.lanes;
   const int width = plan.width;
   const line_packs g = plan.g;
@@ -297,28 +304,6 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
   const std::size_t factors = shared ? 3 * static_cast<std::size_t>(n) * sizeof(C) : 0;
   const std::size_t scratch = d_block + c_block + factors;
 
-  if constexpr (!shared && !Add) {
-    if (lanes) {
-      // Runs of whole pages where Thomas's rule for column batches takes them for these lines
-      // (column_run_bytes) and full runs hold at least 3/4 of every lane row's lines.
-      const int run_bytes = column_run_bytes<C, D>(g.nsys, n, exec.concurrency());
-      const index_t run_lanes = run_bytes / static_cast<index_t>(sizeof(C));
-      const bool runs_fill =
-          run_lanes > 0 && 4 * (g.lane_extent / run_lanes) * run_lanes >= 3 * g.lane_extent;
-      const auto chains = [&](auto packing) {
-        using Q = decltype(packing);
-        const line_packs q = plan_along<Q::W, P::L>(d, axis, u, a, b, c).g;
-        thomas_along_lane_chains<Q>(exec, function, q, a, b, c, d, info, n);
-      };
-      if (runs_fill && run_bytes == column_long_run_bytes)
-        chains(column_run_packing<C, column_long_run_bytes>{});
-      else if (runs_fill && run_bytes == column_short_run_bytes)
-        chains(column_run_packing<C, column_short_run_bytes>{});
-      else
-        thomas_along_lane_chains<P>(exec, function, g, a, b, c, d, info, n);
-      return;
-    }
-  }
   for_each_pack(
       exec, function, g.npacks, scratch, KOKKOS_LAMBDA(const index_t p, void* work) {
         // Named here first: nvcc rejects an extended lambda whose first use of a captured
@@ -412,6 +397,51 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
         const index_t s0 = g.first_system(k);
         for (int l = 0; l < nl; ++l) info(s0 + l * g.lane_system_stride) = info_l[l];
       });
+}
+
+// The host backends' solve of every line (n >= 1 rows, arguments checked). Full coefficients
+// of lane-contiguous lines: chains of packs (one-shot) or packs one at a time (Add), in runs of
+// whole pages where Thomas's rule for column batches takes them for these lines
+// (column_run_bytes) and full runs hold at least 3/4 of every lane row's lines; other lines in
+// P's packs.
+template <bool Add, bool Tiles, class ExecutionSpace, class AView, class BView, class CView,
+          class DView, class UView, class InfoView>
+void thomas_along_host(const ExecutionSpace& exec, const char* function, int axis,
+                       const AView& a, const BView& b, const CView& c, const DView& d,
+                       const UView& u, const InfoView& info, index_t n) {
+  using C = typename AView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  constexpr bool shared = AView::rank == 1;
+  using P = axis_packing<D, shared, Tiles>;
+  const along_plan plan = plan_along<P::W, P::L>(d, axis, u, a, b, c);
+  if constexpr (!shared) {
+    if (plan.lanes) {
+      const line_packs& g = plan.g;
+      const int run_bytes = column_run_bytes<C, D>(g.nsys, n, exec.concurrency());
+      const index_t run_lanes = run_bytes / static_cast<index_t>(sizeof(C));
+      const bool runs_fill =
+          run_lanes > 0 && 4 * (g.lane_extent / run_lanes) * run_lanes >= 3 * g.lane_extent;
+      const auto solve = [&](auto packing, const along_plan& q) {
+        using Q = decltype(packing);
+        if constexpr (Add)
+          thomas_along_packs<Add, Q>(exec, function, q, a, b, c, d, u, info, n);
+        else
+          thomas_along_lane_chains<Q>(exec, function, q.g, a, b, c, d, info, n);
+      };
+      const auto runs = [&](auto packing) {
+        using Q = decltype(packing);
+        solve(packing, plan_along<Q::W, Q::L>(d, axis, u, a, b, c));
+      };
+      if (runs_fill && run_bytes == column_long_run_bytes)
+        runs(axis_run_packing<P, C, column_long_run_bytes>{});
+      else if (runs_fill && run_bytes == column_short_run_bytes)
+        runs(axis_run_packing<P, C, column_short_run_bytes>{});
+      else
+        solve(P{}, plan);
+      return;
+    }
+  }
+  thomas_along_packs<Add, P>(exec, function, plan, a, b, c, d, u, info, n);
 }
 
 // The run-time checks of solve_along (u is d) and solve_along_add (Add: u receives u + x, d is
