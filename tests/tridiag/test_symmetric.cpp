@@ -906,6 +906,34 @@ TEST_CASE("solve_along_add(symmetric) adds ?ptsv's solution into u along every a
   });
 }
 
+// Many long lines along x of a contiguous LayoutRight cube: solve_along_add sweeps them in packs
+// of one column run (8 KiB of every row from 256 rows, 2 KiB from 512 doubles or 2048 floats),
+// the last of each lane row partial; indefinite lines keep their codes.
+TEMPLATE_TEST_CASE("solve_along_add(symmetric) in column runs adds ?ptsv's solution into u",
+                   "[symmetric][axis][add][column_runs]", float, double) {
+  using T = TestType;
+  namespace bd = bandsolve::detail;
+  bstest::for_each_exec([&](auto exec) {
+    using Exec = decltype(exec);
+    const int t = exec.concurrency();
+    if (t > 4) {
+      WARN(exec.name() << ": " << t << " threads, more lines than the test solves; its runs are "
+                       << "checked on fewer threads");
+      return;
+    }
+    const std::size_t long_below = sizeof(T) >= 8 ? 512 : 2048;
+    for (const std::size_t n : {std::size_t(300), long_below + 1}) {
+      const int bytes = n < long_below ? bd::column_long_run_bytes : bd::column_short_run_bytes;
+      const std::size_t lanes = std::size_t(bytes) / sizeof(T), runs = 2 * std::size_t(t);
+      const std::size_t row = lanes + lanes / 8;
+      REQUIRE(bd::column_run_bytes<T, T>(static_cast<bandsolve::index_t>(runs * row),
+                                         static_cast<bandsolve::index_t>(n), t) == bytes);
+      check_along<T, 3, nd_kind::right, false, Exec, false, true, nd_kind::right>(
+          exec, {n, runs, row, 0}, 0, {{0, 0}, {row + 3, n / 2}, {runs * row - 1, n - 1}});
+    }
+  });
+}
+
 TEST_CASE("solve_along(symmetric) reports indefinite lines at their system numbers",
           "[symmetric][axis][info]") {
   bstest::for_each_exec([&](auto exec) {

@@ -144,18 +144,17 @@ KOKKOS_INLINE_FUNCTION void sym_add_lanes(index_t n, int nl, lane_rows<const R> 
 // shared-coefficient sweeps. Add (solve_along_add): u += x, d only read (u is d otherwise):
 // lane-contiguous packs of full coefficients sweep d' into scratch and add x into u's rows on
 // the way back (sym_add_lanes), gathered ones keep x in scratch (as always) and add it into u's
-// lines; shared coefficients run Thomas's add sweeps.
-template <bool Add, bool Tiles, class ExecutionSpace, class DiagView, class OffView, class DView,
+// lines; shared coefficients run Thomas's add sweeps. Here in the packs of `plan` (made with
+// P's widths).
+template <bool Add, class P, class ExecutionSpace, class DiagView, class OffView, class DView,
           class UView, class InfoView>
-void symmetric_along_host(const ExecutionSpace& exec, const char* function, int axis,
-                          const DiagView& b, const OffView& e, const DView& d, const UView& u,
-                          const InfoView& info, index_t n) {
+void symmetric_along_packs(const ExecutionSpace& exec, const char* function,
+                           const along_plan& plan, const DiagView& b, const OffView& e,
+                           const DView& d, const UView& u, const InfoView& info, index_t n) {
   using T = typename DiagView::non_const_value_type;  // the diagonal and the pivots (real)
   using E = typename OffView::non_const_value_type;  // offdiag and the factors (Hermitian: complex)
   using D = typename DView::non_const_value_type;
   constexpr bool shared = DiagView::rank == 1;
-  using P = axis_packing<D, shared, Tiles>;
-  const along_plan plan = plan_along<P::W, P::L>(d, axis, u, b, e);
   const bool lanes = plan.lanes;
   const int width = plan.width;
   const line_packs g = plan.g;
@@ -285,6 +284,41 @@ void symmetric_along_host(const ExecutionSpace& exec, const char* function, int 
         const index_t s0 = g.first_system(k);
         for (int l = 0; l < nl; ++l) info(s0 + l * g.lane_system_stride) = info_l[l];
       });
+}
+
+// The host backends' solve of every line: solve_along_add with full coefficients of
+// lane-contiguous lines in packs of one column run where axis_run_bytes takes them (the
+// one-shot chains keep their packs: in runs they read slower, docs/performance.md, "Lines along
+// an axis in runs"); else the packs of axis_packing.
+template <bool Add, bool Tiles, class ExecutionSpace, class DiagView, class OffView, class DView,
+          class UView, class InfoView>
+void symmetric_along_host(const ExecutionSpace& exec, const char* function, int axis,
+                          const DiagView& b, const OffView& e, const DView& d, const UView& u,
+                          const InfoView& info, index_t n) {
+  using E = typename OffView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  constexpr bool shared = DiagView::rank == 1;
+  using P = axis_packing<D, shared, Tiles>;
+  const along_plan plan = plan_along<P::W, P::L>(d, axis, u, b, e);
+  if constexpr (Add && !shared) {
+    if (plan.lanes) {
+      const auto runs = [&](auto packing) {
+        using Q = decltype(packing);
+        symmetric_along_packs<Add, Q>(exec, function, plan_along<Q::W, Q::L>(d, axis, u, b, e),
+                                      b, e, d, u, info, n);
+      };
+      const int run_bytes = axis_run_bytes<E, D>(plan.g, n, exec.concurrency());
+      if (run_bytes == column_long_run_bytes) {
+        runs(axis_run_packing<P, E, column_long_run_bytes>{});
+        return;
+      }
+      if (run_bytes == column_short_run_bytes) {
+        runs(axis_run_packing<P, E, column_short_run_bytes>{});
+        return;
+      }
+    }
+  }
+  symmetric_along_packs<Add, P>(exec, function, plan, b, e, d, u, info, n);
 }
 
 // The checks, then the backend's solve. Add: solve_along_add (u += x, d only read); u is d

@@ -399,11 +399,21 @@ void thomas_along_packs(const ExecutionSpace& exec, const char* function, const 
       });
 }
 
+// The run width (axis_run_packing) for the lane-contiguous lines of g with n rows, coefficients
+// C and right-hand sides D on `concurrency` threads: Thomas's rule for column batches
+// (column_run_bytes) where full runs hold at least 3/4 of every lane row's lines, else 0.
+template <class C, class D>
+int axis_run_bytes(const line_packs& g, index_t n, int concurrency) {
+  const int bytes = column_run_bytes<C, D>(g.nsys, n, concurrency);
+  const index_t run_lanes = bytes / static_cast<index_t>(sizeof(C));
+  const bool fill =
+      run_lanes > 0 && 4 * (g.lane_extent / run_lanes) * run_lanes >= 3 * g.lane_extent;
+  return fill ? bytes : 0;
+}
+
 // The host backends' solve of every line (n >= 1 rows, arguments checked). Full coefficients
 // of lane-contiguous lines: chains of packs (one-shot) or packs one at a time (Add), in runs of
-// whole pages where Thomas's rule for column batches takes them for these lines
-// (column_run_bytes) and full runs hold at least 3/4 of every lane row's lines; other lines in
-// P's packs.
+// whole pages where axis_run_bytes takes them; other lines in P's packs.
 template <bool Add, bool Tiles, class ExecutionSpace, class AView, class BView, class CView,
           class DView, class UView, class InfoView>
 void thomas_along_host(const ExecutionSpace& exec, const char* function, int axis,
@@ -416,11 +426,7 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
   const along_plan plan = plan_along<P::W, P::L>(d, axis, u, a, b, c);
   if constexpr (!shared) {
     if (plan.lanes) {
-      const line_packs& g = plan.g;
-      const int run_bytes = column_run_bytes<C, D>(g.nsys, n, exec.concurrency());
-      const index_t run_lanes = run_bytes / static_cast<index_t>(sizeof(C));
-      const bool runs_fill =
-          run_lanes > 0 && 4 * (g.lane_extent / run_lanes) * run_lanes >= 3 * g.lane_extent;
+      const int run_bytes = axis_run_bytes<C, D>(plan.g, n, exec.concurrency());
       const auto solve = [&](auto packing, const along_plan& q) {
         using Q = decltype(packing);
         if constexpr (Add)
@@ -432,9 +438,9 @@ void thomas_along_host(const ExecutionSpace& exec, const char* function, int axi
         using Q = decltype(packing);
         solve(packing, plan_along<Q::W, Q::L>(d, axis, u, a, b, c));
       };
-      if (runs_fill && run_bytes == column_long_run_bytes)
+      if (run_bytes == column_long_run_bytes)
         runs(axis_run_packing<P, C, column_long_run_bytes>{});
-      else if (runs_fill && run_bytes == column_short_run_bytes)
+      else if (run_bytes == column_short_run_bytes)
         runs(axis_run_packing<P, C, column_short_run_bytes>{});
       else
         solve(P{}, plan);
