@@ -36,7 +36,8 @@
 //
 // How the host backends pack lines (layout/axis.hpp): neighbouring lines along the batch axis of smallest
 // stride share a pack, one SIMD lane each. With a unit-stride batch axis each row of a pack is
-// one contiguous run (as layout::column), and a batch axis that continues the lane axis in
+// one contiguous run (as layout::column; with full coefficients, runs of 2 or 8 KiB for many
+// long lines, as solve(thomas)'s column runs), and a batch axis that continues the lane axis in
 // memory in every array (y after z's lanes when solving along x of a contiguous cube) is folded
 // into it; along the unit-stride axis the lines are contiguous rows, read through in-register
 // transposes (as layout::row).
