@@ -439,8 +439,11 @@ TEMPLATE_TEST_CASE("solve_along through chains of full packs matches Thomas and 
 // thread), in solve_along and solve_along_add: along x of a contiguous LayoutRight cube (y folded
 // into the lane axis), along z of a LayoutLeft one, and along x of a padded cube, whose lane rows
 // (z alone) end in a partial run.
+// Float lines of 2 KiB runs (2049 rows) take one placement: the runs' width is the only change.
+// Not rerun by the builds that repack doubles (BSTEST_DOUBLES_ONLY): runs keep their width there.
+#if !defined(BSTEST_DOUBLES_ONLY)
 TEMPLATE_TEST_CASE("solve_along in column runs matches Thomas and LAPACK", "[axis][lapack][runs]",
-                   BSTEST_SCALARS) {
+                   float, double) {
   using T = TestType;
   namespace bd = bandsolve::detail;
   std::uint32_t seed = 270;
@@ -460,14 +463,16 @@ TEMPLATE_TEST_CASE("solve_along in column runs matches Thomas and LAPACK", "[axi
       REQUIRE(bd::column_run_bytes<T, T>(static_cast<index_t>(runs * row),
                                          static_cast<index_t>(n), t) == bytes);
       check_case<T, 3, kind::right, kind::right, false, false>(exec, {n, runs, row, 0}, 0, seed++);
+      if (n > long_below && sizeof(T) < 8) continue;
       check_case<T, 3, kind::right, kind::right, false, true>(exec, {n, runs, row, 0}, 0, seed++);
       check_case<T, 3, kind::padded_right, kind::padded_right, false, false>(
           exec, {n, runs, row, 0}, 0, seed++);
-      if (n < long_below)  // the same runs with x as the lane axis
+      if (n < long_below && sizeof(T) >= 8)  // the same runs with x as the lane axis
         check_case<T, 3, kind::left, kind::left, false, false>(exec, {row, runs, n, 0}, 2, seed++);
     }
   });
 }
+#endif
 
 TEMPLATE_TEST_CASE("solve_along matches Thomas and LAPACK along every axis of 4-D arrays",
                    "[axis][lapack]", BSTEST_SCALARS) {
