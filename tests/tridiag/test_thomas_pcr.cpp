@@ -1144,6 +1144,18 @@ TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one th
   CHECK(bstest::max_rel_diff(y, x, nsys, n) <= bstest::reduction_tol<double>(n));
 }
 
+// Rows per chunk of a block of spikes by its bytes of lanes: the default 512 up to 256 bytes,
+// halved per doubling above, never below four tips' rows.
+TEST_CASE("spike_block_chunk_rows keeps a wide block's tile in L2", "[thomas_pcr][spike]") {
+  namespace det = bandsolve::detail;
+  REQUIRE(det::spike_chunk_rows == 512);
+  REQUIRE(det::spike_tip_rows == 48);
+  CHECK(det::spike_block_chunk_rows(64) == 512);
+  CHECK(det::spike_block_chunk_rows(256) == 512);
+  CHECK(det::spike_block_chunk_rows(512) == 256);
+  CHECK(det::spike_block_chunk_rows(1024) == 256);  // 128 rows would hold fewer than 4 tips
+}
+
 // Few long systems side by side whose coupling decays take the truncated spikes
 // (spike_lanes.hpp). Lowered to chunks of 16 rows with tips of 4 (defaults 512 and 48), so the
 // systems need small off-diagonals for their spikes to fall below the roundoff within the tips:
@@ -1151,8 +1163,10 @@ TEST_CASE("example: thomas_pcr_solve inside a user kernel, with a team or one th
 // reached sooner), so that a tip left uncorrected shows above the tolerance. Column, interleaved
 // packs of 8 (padding lanes kept bit for bit: partial packs take the partition path) and 3, and
 // strided views (a slice of a bigger array whose other slice must stay untouched); nsys from 1 to
-// a full block and a partial one (blocks of 8 and one of 3, or of 16 and 3, in column), and for
-// floats in column and strided views more than one block (2 blocks, and 1 and 3 systems), n a
+// a full block and a partial one (blocks of 8 and one of 3, or of 16 and 3, in column), one
+// block of 2 and of 4 widths in column and strided views (2 x wide and 4 x wide systems: 32 and
+// 64 doubles, 64 and 128 floats; the widest with its chunks halved), for floats more than one
+// block (one of 32 and one of 3), n a
 // multiple of the chunk and not (the last chunk longer), a[0] and c[n-1] holding values that must
 // be ignored; chunks that fail the checks (weakly dominant rows in one chunk: solved directly),
 // and info of a zero or NaN row in and beside the tips. LAPACK ?gtsv as the reference.
@@ -1232,8 +1246,8 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
       }
     };
     const std::size_t wide = det::partition_width_v<T>;
-    for (std::size_t nsys :
-         {std::size_t(1), std::size_t(3), wide / 2, wide / 2 + 3, wide, wide + 3, 2 * wide})
+    for (std::size_t nsys : {std::size_t(1), std::size_t(3), wide / 2, wide / 2 + 3, wide,
+                             wide + 3, 2 * wide, 4 * wide})
       for (std::size_t n : {std::size_t(64), std::size_t(70), std::size_t(100), std::size_t(200)}) {
         run("strong", strong(bstest::random_dominant<T>(nsys, n, seed++), nsys, 0, 0),
             std::vector<int>(nsys, 0));
@@ -1242,6 +1256,19 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
             strong(bstest::random_dominant<T>(nsys, n, seed++), nsys - 1, 32, 48),
             std::vector<int>(nsys, 0));
       }
+    // One block of 4 x wide systems (512 bytes of lanes) takes chunks of half the rows, so that
+    // its tile keeps the size of a 256-byte block's: 16 rows where the others take 32.
+    det::spike_chunk_rows = 32;
+    REQUIRE(det::spike_block_chunk_rows(2 * wide * sizeof(T)) == 32);
+    REQUIRE(det::spike_block_chunk_rows(4 * wide * sizeof(T)) == 16);
+    for (std::size_t n : {std::size_t(128), std::size_t(150)}) {
+      run("strong, chunks of 16", strong(bstest::random_dominant<T>(4 * wide, n, seed++), 0, 0, 0),
+          std::vector<int>(4 * wide, 0));
+      run("one weak chunk of 16",
+          strong(bstest::random_dominant<T>(4 * wide, n, seed++), 4 * wide - 1, 48, 64),
+          std::vector<int>(4 * wide, 0));
+    }
+    det::spike_chunk_rows = 16;
     // A zero row or a NaN diagonal in system 1 of 3: rows in the top and bottom tips of a chunk,
     // between them, and the first and last rows of the systems. Thomas's LU pivot row.
     for (std::size_t row : {0, 2, 16, 17, 23, 30, 31, 50, 69})

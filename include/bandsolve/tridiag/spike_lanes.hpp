@@ -35,8 +35,9 @@ namespace bandsolve::detail {
 
 // Rows per chunk and the most rows a spike may keep at each end. Variables so that tests can
 // lower them (spike_tip_rows * 4 <= spike_chunk_rows). 512 rows: the tile of pass 1 (c', d' and
-// the top of v' for up to 16 doubles) stays in L2; 48 rows of tips: the spikes of rows with
-// |b| >= |a| + |c| + margin fall by a factor of 3 or more per row, below 2^-53 in about 35.
+// the top of v' for up to 32 doubles; wider blocks take fewer rows, spike_block_chunk_rows)
+// stays in L2; 48 rows of tips: the spikes of rows with |b| >= |a| + |c| + margin fall by a
+// factor of 3 or more per row, below 2^-53 in about 35.
 inline index_t spike_chunk_rows = 512;
 inline index_t spike_tip_rows = 48;
 
@@ -76,13 +77,25 @@ struct spike_plan {
   }
 };
 
-inline spike_plan make_spike_plan(index_t n, index_t nsys, index_t lanes) {
+// Rows per chunk for blocks of row_bytes bytes of lanes: spike_chunk_rows up to 256 bytes (32
+// doubles, 64 floats: a tile of 768 KiB at 512 rows), fewer above, so that the tile keeps that
+// size in L2 (64 doubles: 256 rows), but never fewer than the tips need (4 x spike_tip_rows).
+inline index_t spike_block_chunk_rows(std::size_t row_bytes) {
+  index_t rows = spike_chunk_rows;
+  for (std::size_t bytes = row_bytes; bytes > 256 && rows / 2 >= 4 * spike_tip_rows; bytes /= 2)
+    rows /= 2;
+  return rows;
+}
+
+// rows_per_chunk: spike_chunk_rows, or spike_block_chunk_rows for wide blocks.
+inline spike_plan make_spike_plan(index_t n, index_t nsys, index_t lanes,
+                                  index_t rows_per_chunk = spike_chunk_rows) {
   spike_plan p;
   p.n = n;
   p.nsys = nsys;
   p.lanes = lanes;
   p.blocks = (nsys + lanes - 1) / lanes;
-  p.M = spike_chunk_rows;
+  p.M = rows_per_chunk;
   p.P = n / p.M;
   p.mlast = n - (p.P - 1) * p.M;
   p.items = p.blocks * p.P;
@@ -649,7 +662,8 @@ void spike_host_launch(const ExecutionSpace& exec, const char* label, const AVie
                        const BView& b, const CView& c, const DView& d, const InfoView& info,
                        index_t nsys, index_t n) {
   using T = typename DView::non_const_value_type;
-  const spike_plan plan = make_spike_plan(n, nsys, LB);
+  const spike_plan plan = make_spike_plan(
+      n, nsys, LB, spike_block_chunk_rows(sizeof(T) * static_cast<std::size_t>(LB)));
   const int threads = concurrency_of(exec);
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   const auto chunks = KOKKOS_LAMBDA(index_t g, index_t j, spike_chunk<T>& ch) {
