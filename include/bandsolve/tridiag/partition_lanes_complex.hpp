@@ -211,7 +211,9 @@ inline bool partition_recover_parts(const Chain* ch, const Strides& rs, index_t 
   using V = vec<R, LB>;
   using P = parts<R, LB>;
   constexpr auto chains = static_cast<std::size_t>(K);  // an array bound
-  P cp[chains], dp[chains];
+  // Set for every chain below; initialized here too, as GCC's -O3 -Wmaybe-uninitialized cannot
+  // follow the chains' loop (no cost: the stores are dead).
+  P cp[chains]{}, dp[chains]{};
   V risk;
   set_all<LB>(risk, R(0));
   lane_mask<R, LB> mask[chains];
