@@ -6,6 +6,7 @@
 // (thomas) on the extracted systems and against LAPACK ?gtsv; padding and inputs must stay
 // bitwise untouched; info codes land on the documented system numbers; bad arguments throw
 // messages that name the values.
+#include "column_runs.hpp"
 #include "test_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -445,23 +446,12 @@ TEMPLATE_TEST_CASE("solve_along through chains of full packs matches Thomas and 
 TEMPLATE_TEST_CASE("solve_along in column runs matches Thomas and LAPACK", "[axis][lapack][runs]",
                    float, double) {
   using T = TestType;
-  namespace bd = bandsolve::detail;
   std::uint32_t seed = 270;
   bstest::for_each_exec([&](auto exec) {
-    const int t = exec.concurrency();
-    if (t > 4) {
-      WARN(exec.name() << ": " << t << " threads, more lines than the test solves; its runs are "
-                       << "checked on fewer threads");
-      return;
-    }
-    const std::size_t long_below = sizeof(T) >= 8 ? 512 : 2048;
+    if (!bstest::runs_fill_threads_of(exec)) return;
+    const std::size_t long_below = bstest::short_runs_from_rows<T>;
     for (const std::size_t n : {std::size_t(300), long_below + 1}) {
-      const int bytes = n < long_below ? bd::column_long_run_bytes : bd::column_short_run_bytes;
-      const std::size_t lanes = std::size_t(bytes) / sizeof(T), runs = 2 * std::size_t(t);
-      // Lane rows of a run and an eighth: one full run each, its last lines a partial one.
-      const std::size_t row = lanes + lanes / 8;
-      REQUIRE(bd::column_run_bytes<T, T>(static_cast<index_t>(runs * row),
-                                         static_cast<index_t>(n), t) == bytes);
+      const auto [runs, row] = bstest::lines_in_runs_of<T>(n, exec.concurrency());
       check_case<T, 3, kind::right, kind::right, false, false>(exec, {n, runs, row, 0}, 0, seed++);
       if (n > long_below && sizeof(T) < 8) continue;
       check_case<T, 3, kind::right, kind::right, false, true>(exec, {n, runs, row, 0}, 0, seed++);

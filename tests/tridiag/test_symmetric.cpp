@@ -9,6 +9,7 @@
 // AVX-512 is enabled, which the test builds are not. Float, partial packs, other n, strided Views
 // and flagged pivots still take the gathered sweeps.
 #define BANDSOLVE_REGISTER_SWEEPS 1
+#include "column_runs.hpp"
 #include "test_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -397,7 +398,7 @@ TEMPLATE_TEST_CASE("symmetric: column runs of 2 KiB for many systems", "[symmetr
   namespace bd = bandsolve::detail;
   constexpr int short_runs = bd::column_short_run_bytes;
   constexpr std::size_t lanes = short_runs / sizeof(T);
-  const std::size_t long_below = sizeof(T) >= 8 ? 512 : 2048;
+  const std::size_t long_below = bstest::short_runs_from_rows<T>;
   const int threads = 2;
   const std::size_t runs_nsys = (2 * threads + 1) * lanes + 5;
   // Short runs: c' rows of two runs per thread, as Thomas.
@@ -422,11 +423,7 @@ TEMPLATE_TEST_CASE("symmetric: column runs of 2 KiB for many systems", "[symmetr
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
     using Mem = typename Exec::memory_space;
-    if (exec.concurrency() > 4) {
-      WARN(exec.name() << ": " << exec.concurrency() << " threads, more systems than the test "
-                       << "solves; its runs are checked on fewer threads");
-      return;
-    }
+    if (!bstest::runs_fill_threads_of(exec)) return;
     // Two runs per thread and a partial last run.
     const int t = exec.concurrency();
     const std::size_t n = long_below + 1, nsys = 2 * std::size_t(t) * lanes + 5;
@@ -923,25 +920,15 @@ TEST_CASE("solve_along_add(symmetric) adds ?ptsv's solution into u along every a
 TEMPLATE_TEST_CASE("solve_along_add(symmetric) in column runs adds ?ptsv's solution into u",
                    "[symmetric][axis][add][column_runs]", float, double) {
   using T = TestType;
-  namespace bd = bandsolve::detail;
   bstest::for_each_exec([&](auto exec) {
     using Exec = decltype(exec);
-    const int t = exec.concurrency();
-    if (t > 4) {
-      WARN(exec.name() << ": " << t << " threads, more lines than the test solves; its runs are "
-                       << "checked on fewer threads");
-      return;
-    }
+    if (!bstest::runs_fill_threads_of(exec)) return;
     // Floats of 2 KiB runs (2049 rows) left out: the doubles' 2 KiB code with twice the lanes
     // (test_axis.cpp solves such float lines one-shot).
-    const std::size_t long_below = sizeof(T) >= 8 ? 512 : 2048;
+    const std::size_t long_below = bstest::short_runs_from_rows<T>;
     for (const std::size_t n : {std::size_t(300), long_below + 1}) {
       if (n > long_below && sizeof(T) < 8) continue;
-      const int bytes = n < long_below ? bd::column_long_run_bytes : bd::column_short_run_bytes;
-      const std::size_t lanes = std::size_t(bytes) / sizeof(T), runs = 2 * std::size_t(t);
-      const std::size_t row = lanes + lanes / 8;
-      REQUIRE(bd::column_run_bytes<T, T>(static_cast<bandsolve::index_t>(runs * row),
-                                         static_cast<bandsolve::index_t>(n), t) == bytes);
+      const auto [runs, row] = bstest::lines_in_runs_of<T>(n, exec.concurrency());
       check_along<T, 3, nd_kind::right, false, Exec, false, true, nd_kind::right>(
           exec, {n, runs, row, 0}, 0, {{0, 0}, {row + 3, n / 2}, {runs * row - 1, n - 1}});
     }
