@@ -1164,12 +1164,12 @@ TEST_CASE("spike_block_chunk_rows keeps a wide block's tile in L2", "[thomas_pcr
 // packs of 8 (padding lanes kept bit for bit: partial packs take the partition path) and 3, and
 // strided views (a slice of a bigger array whose other slice must stay untouched); nsys from 1 to
 // a full block and a partial one (blocks of 8 and one of 3, or of 16 and 3, in column), one
-// block of 2 and of 4 widths in column and strided views (2 x wide and 4 x wide systems: 32 and
-// 64 doubles, 64 and 128 floats; the widest with its chunks halved), for floats more than one
-// block (one of 32 and one of 3), n a
-// multiple of the chunk and not (the last chunk longer), a[0] and c[n-1] holding values that must
-// be ignored; chunks that fail the checks (weakly dominant rows in one chunk: solved directly),
-// and info of a zero or NaN row in and beside the tips. LAPACK ?gtsv as the reference.
+// block of 2 and one and two of 4 widths in column and strided views (2 x wide, 4 x wide and
+// 8 x wide systems: 32, 64 and 128 doubles; the widest with their chunks halved), for floats
+// more than one block (one of 32 and one of 3), n a multiple of the chunk and not (the last chunk
+// longer), a[0] and c[n-1] holding values that must be ignored; chunks that fail the checks
+// (weakly dominant rows in one chunk: solved directly), and info of a zero or NaN row in and
+// beside the tips. LAPACK ?gtsv as the reference.
 TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
                    "[thomas_pcr][spike][lapack]", float, double) {
   using T = TestType;
@@ -1256,18 +1256,20 @@ TEMPLATE_TEST_CASE("thomas_pcr on systems side by side: the truncated spikes",
             strong(bstest::random_dominant<T>(nsys, n, seed++), nsys - 1, 32, 48),
             std::vector<int>(nsys, 0));
       }
-    // One block of 4 x wide systems (512 bytes of lanes) takes chunks of half the rows, so that
-    // its tile keeps the size of a 256-byte block's: 16 rows where the others take 32.
+    // Blocks of 4 x wide systems (512 bytes of lanes: one block, and two) take chunks of half
+    // the rows, so that their tile keeps the size of a 256-byte block's: 16 rows where the
+    // others take 32.
     det::spike_chunk_rows = 32;
     REQUIRE(det::spike_block_chunk_rows(2 * wide * sizeof(T)) == 32);
     REQUIRE(det::spike_block_chunk_rows(4 * wide * sizeof(T)) == 16);
-    for (std::size_t n : {std::size_t(128), std::size_t(150)}) {
-      run("strong, chunks of 16", strong(bstest::random_dominant<T>(4 * wide, n, seed++), 0, 0, 0),
-          std::vector<int>(4 * wide, 0));
-      run("one weak chunk of 16",
-          strong(bstest::random_dominant<T>(4 * wide, n, seed++), 4 * wide - 1, 48, 64),
-          std::vector<int>(4 * wide, 0));
-    }
+    for (std::size_t nsys : {4 * wide, 8 * wide})
+      for (std::size_t n : {std::size_t(128), std::size_t(150)}) {
+        run("strong, chunks of 16", strong(bstest::random_dominant<T>(nsys, n, seed++), 0, 0, 0),
+            std::vector<int>(nsys, 0));
+        run("one weak chunk of 16",
+            strong(bstest::random_dominant<T>(nsys, n, seed++), nsys - 1, 48, 64),
+            std::vector<int>(nsys, 0));
+      }
     det::spike_chunk_rows = 16;
     // A zero row or a NaN diagonal in system 1 of 3: rows in the top and bottom tips of a chunk,
     // between them, and the first and last rows of the systems. Thomas's LU pivot row.

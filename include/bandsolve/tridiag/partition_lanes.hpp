@@ -633,12 +633,14 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
   // in blocks of the widest width however many there are: column, 2 threads of a 2-vCPU Intel
   // Xeon, ns per unknown spikes / partition path, 128 x 2^17 1.69 / 2.54, 64 x 2^18 1.20 / 2.41,
   // 48 and 96 x 2^18 1.46-1.49 / 2.32-2.50; doubles keep at most one block (128 x 2^17 4.62 /
-  // 3.64). Systems that fill one block of 2 or 4 widths (256 or 512 bytes: every row read whole)
-  // take it: 2^24 unknowns on the same Xeon, ns per unknown before / after, doubles 32 x 2^19
-  // 3.14-3.21 / 1.82-1.83, 64 x 2^18 3.32-3.42 / 2.06-2.20, floats 64 x 2^18 1.26-1.31 /
-  // 1.04-1.08, 128 x 2^17 1.53-1.73 / 1.38-1.39; blocks of 4 widths partly filled (96 floats)
-  // read slower than blocks of one width (1.69-1.73 / 1.45-1.49), several blocks of 2 or 4
-  // widths no faster than the partition path (64 doubles as two of 32: 2.96-3.03).
+  // 3.64). Systems that fill one block of 2 widths or whole blocks of 4 (256 or 512 bytes: a
+  // block of 4 reads every row whole) take them: 2^24 unknowns on the same Xeon, ns per unknown
+  // before / after, doubles 32 x 2^19 3.14-3.21 / 1.82-1.83, 64 x 2^18 3.32-3.42 / 2.06-2.20,
+  // floats 64 x 2^18 1.26-1.31 / 1.04-1.08, 128 x 2^17 1.53-1.73 / 1.38-1.39; 2^25 unknowns,
+  // doubles 128 x 2^18 3.79-4.07 / 2.88-3.04, 256 x 2^17 4.97-5.13 / 4.03-4.15, floats 256 x 2^17
+  // 2.42-2.54 / 1.92-1.97. Blocks of 4 widths partly filled (96 floats) read slower than blocks
+  // of one width (1.69-1.73 / 1.45-1.49), two blocks of 2 widths no faster than the partition
+  // path (64 doubles as two of 32: 2.96-3.03).
   if constexpr (!is_complex_v<T> && is_interleaved_layout_v<Layout>) {
     constexpr int wide = partition_width_v<T>;
     if (Layout::width <= wide && nsys <= wide && nsys % Layout::width == 0 && spike_applies(n) &&
@@ -648,10 +650,10 @@ bool partition_host_solve(const ExecutionSpace& exec, const char* label, const A
     }
   } else if constexpr (!is_complex_v<T>) {
     constexpr int wide = partition_width_v<T>;
-    const bool one_wide_block = nsys == 2 * wide || nsys == 4 * wide;
-    if ((nsys <= wide || one_wide_block || std::is_same_v<T, float>) && spike_applies(n) &&
+    const bool wide_blocks = nsys == 2 * wide || nsys % (4 * wide) == 0;
+    if ((nsys <= wide || wide_blocks || std::is_same_v<T, float>) && spike_applies(n) &&
         spike_sample_decays(a, b, c)) {
-      if (nsys == 4 * wide)
+      if (nsys % (4 * wide) == 0)
         spike_host_launch<4 * wide>(exec, label, a, b, c, d, info, nsys, n);
       else if (nsys == 2 * wide)
         spike_host_launch<2 * wide>(exec, label, a, b, c, d, info, nsys, n);
