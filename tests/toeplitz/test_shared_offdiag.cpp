@@ -1,12 +1,15 @@
 // Shared off-diagonals with per-system diagonals and modified corner rows: coefficients from a
 // functor and from a View, every layout, real and complex data (against LAPACK dgtsv on the real
 // and imaginary parts), the pivot chain in double for float data, and the singular zero mode
-// reported or pinned.
+// reported or pinned; a diagonal View that does not cover d, or overlaps it, is refused.
 #include "toeplitz_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
 
+#include <catch2/matchers/catch_matchers_string.hpp>
+
 #include <complex>
+#include <string>
 
 namespace test_shared_offdiag {  // units compile in groups: tests/CMakeLists.txt
 
@@ -231,6 +234,46 @@ TEST_CASE("shared_offdiag: the singular zero mode is reported or pinned", "[toep
   Kokkos::View<int*, Kokkos::HostSpace> short_info("info", 2);
   CHECK_THROWS_WITH(bandsolve::solve(exec, shared_offdiag{}, m, y, short_info),
                     "bandsolve::solve(shared_offdiag): info.extent(0) = 2 but d holds 3 systems");
+}
+
+TEST_CASE("shared_offdiag: a diagonal View that does not cover d, or overlaps it, throws",
+          "[toeplitz][shared_offdiag]") {
+  using host = Kokkos::HostSpace;
+  const Kokkos::DefaultHostExecutionSpace exec;
+  const std::size_t nsys = 3, n = 5;
+  auto d = bandsolve::make_batch<bandsolve::layout::row, double, host>("d", nsys, n);
+  Kokkos::View<int*, host> info("info", nsys);
+  const auto with_diagonal = [&](const auto& diagonal_batch) {
+    return bandsolve::make_shared_offdiag(1.0, 1.0, 1.0, 1.0,
+                                          bandsolve::diagonal_from(diagonal_batch));
+  };
+  const std::string fn = "bandsolve::solve(shared_offdiag): ";
+  // Backends: the execution space's own, and the device kernels on the host space.
+  const auto both = [&](const auto& m, const std::string& message) {
+    CHECK_THROWS_WITH(bandsolve::solve(exec, shared_offdiag{}, m, d, info), fn + message);
+    CHECK_THROWS_WITH(bandsolve::solve(exec, shared_offdiag{}, m, d, info,
+                                       bandsolve::backend::device{}),
+                      fn + message);
+  };
+  both(with_diagonal(bandsolve::make_batch<bandsolve::layout::row, double, host>("b", nsys, n - 1)),
+       "the diagonal (diagonal_from) has 4 rows but d has 5");
+  both(with_diagonal(bandsolve::make_batch<bandsolve::layout::column, double, host>("b", 2, n)),
+       "the diagonal (diagonal_from) holds 2 systems but d holds 3");
+  // The diagonal in d's own memory: the sweeps would read values they have overwritten.
+  const auto m = with_diagonal(d);
+  CHECK_THROWS_WITH(bandsolve::solve(exec, shared_offdiag{}, m, d, info),
+                    Catch::Matchers::StartsWith(fn + "d overlaps the diagonal (diagonal_from)"));
+  // A diagonal in another layout with more systems than d is read for d's systems only.
+  auto wide = bandsolve::make_batch<bandsolve::layout::interleaved<8>, double, host>("b", 8, n);
+  Kokkos::deep_copy(wide, 4.0);
+  Kokkos::deep_copy(d, 6.0);
+  bandsolve::solve(exec, shared_offdiag{}, with_diagonal(wide), d, info);
+  exec.fence();
+  for (std::size_t s = 0; s < nsys; ++s) {
+    CHECK(info(s) == 0);
+    CHECK(std::abs(d(s, 0) * 4.0 + d(s, 1) - 6.0) <= 1e-12);
+    CHECK(std::abs(d(s, n - 2) + d(s, n - 1) * 4.0 - 6.0) <= 1e-12);
+  }
 }
 
 }  // namespace test_shared_offdiag

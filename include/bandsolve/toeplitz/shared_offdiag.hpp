@@ -95,6 +95,23 @@ struct work_type<Kokkos::complex<T>, Real> {
   using type = Kokkos::complex<std::common_type_t<T, Real>>;
 };
 
+// A diagonal read from a View (diagonal_from) must cover d's nsys systems of n rows, and d must
+// not overlap it: the sweeps write d while they read the diagonal. Other functors are the
+// caller's to size.
+template <class Diagonal, class DView>
+void check_diagonal(const std::string&, const Diagonal&, const DView&, index_t, index_t) {}
+template <class View, class DView>
+void check_diagonal(const std::string& fn, const diagonal_view<View>& diagonal, const DView& d,
+                    index_t nsys, index_t n) {
+  if (rows(diagonal.b) != static_cast<std::size_t>(n))
+    throw_invalid_argument(fn, "the diagonal (diagonal_from) has ", rows(diagonal.b),
+                           " rows but d has ", n);
+  if (capacity(diagonal.b) < static_cast<std::size_t>(nsys))
+    throw_invalid_argument(fn, "the diagonal (diagonal_from) holds ", capacity(diagonal.b),
+                           " systems but d holds ", nsys);
+  check_no_overlap(fn, "d", d, "the diagonal (diagonal_from)", diagonal.b);
+}
+
 template <class T>
 inline constexpr bool is_supported_data_v =
     std::is_same_v<T, float> || std::is_same_v<T, double> ||
@@ -213,6 +230,7 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(
   detail::check_no_overlap(fn, "d", d, "info", info);
   const index_t nsys = static_cast<index_t>(detail::systems_from_info<Layout>(fn, info, d));
   const index_t n = static_cast<index_t>(rows(d));
+  detail::check_diagonal(fn, m.diagonal, d, nsys, n);
   if (nsys == 0) return;
   if (n == 0) {
     Kokkos::deep_copy(exec, info, 0);
