@@ -16,11 +16,11 @@ namespace bandsolve::detail {
 
 #if BANDSOLVE_HAS_SIMD_TRANSPOSE
 namespace scan {
-// Lane 0 holds lane V-1 of prev, lane j >= 1 lane j-1 of v: the values one row back.
+// Lane 0 of out holds lane V-1 of prev, lane j >= 1 lane j-1 of v: the values one row back.
 template <int V, class Vec, int... J>
-BANDSOLVE_SIMD_INLINE Vec one_row_back(const Vec& prev, const Vec& v,
-                                       std::integer_sequence<int, J...>) {
-  return __builtin_shufflevector(prev, v, (J == 0 ? V - 1 : V + J - 1)...);
+BANDSOLVE_SIMD_INLINE void one_row_back(Vec& out, const Vec& prev, const Vec& v,
+                                        std::integer_sequence<int, J...>) {
+  out = __builtin_shufflevector(prev, v, (J == 0 ? V - 1 : V + J - 1)...);
 }
 }  // namespace scan
 
@@ -40,13 +40,17 @@ KOKKOS_INLINE_FUNCTION void symmetric_scan_factored_solve(index_t n, const T* r,
   Vec carry = zero, prev = zero;
   index_t i = 0;
   for (; i + V <= n; i += V) {
-    const Vec c = scan::load<Vec>(cp + i);
-    Vec alpha = -scan::one_row_back<V>(prev, c, lanes);
-    Vec beta = scan::load<Vec>(d + i);
+    Vec c, alpha, beta, last, ri;
+    scan::load(c, cp + i);
+    scan::one_row_back<V>(alpha, prev, c, lanes);
+    alpha = -alpha;
+    scan::load(beta, d + i);
     prev = c;
     scan::compose<V, false>(alpha, beta, zero, one);
-    carry = beta + alpha * scan::broadcast<V - 1>(carry, lanes);
-    scan::store(d + i, scan::load<Vec>(r + i) * carry);
+    scan::broadcast<V - 1>(last, carry, lanes);
+    carry = beta + alpha * last;
+    scan::load(ri, r + i);
+    scan::store(d + i, ri * carry);
   }
   T y = i > 0 ? carry[V - 1] : T(0);
   for (; i < n; ++i) {

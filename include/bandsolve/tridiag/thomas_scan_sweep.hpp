@@ -38,17 +38,21 @@ template <class T>
 inline constexpr int scan_lanes_v = host_vector_bytes / static_cast<int>(sizeof(T));
 
 namespace scan {
-// Lane j of the result holds lane j - S of v (Up: lane j + S), and `fill` where that lies outside.
+// Vectors go out by reference: returned by value, GCC warns (-Wpsabi) where the build's vectors
+// are narrower than Vec (BANDSOLVE_HOST_VECTOR_BYTES above the target's).
+
+// Lane j of out holds lane j - S of v (Up: lane j + S), and `fill` where that lies outside.
 template <int V, int S, bool Up, class Vec, int... J>
-BANDSOLVE_SIMD_INLINE Vec shifted(const Vec& v, const Vec& fill, std::integer_sequence<int, J...>) {
+BANDSOLVE_SIMD_INLINE void shifted(Vec& out, const Vec& v, const Vec& fill,
+                                   std::integer_sequence<int, J...>) {
   // __builtin_shufflevector(v, fill, ...): indices below V pick v, from V on pick fill.
-  return __builtin_shufflevector(
+  out = __builtin_shufflevector(
       v, fill, (Up ? (J + S < V ? J + S : V + J) : (J >= S ? J - S : V + J))...);
 }
-// Every lane holds lane K of v.
+// Every lane of out holds lane K of v.
 template <int K, class Vec, int... J>
-BANDSOLVE_SIMD_INLINE Vec broadcast(const Vec& v, std::integer_sequence<int, J...>) {
-  return __builtin_shufflevector(v, v, (J * 0 + K)...);
+BANDSOLVE_SIMD_INLINE void broadcast(Vec& out, const Vec& v, std::integer_sequence<int, J...>) {
+  out = __builtin_shufflevector(v, v, (J * 0 + K)...);
 }
 
 // Composes the affine maps y -> alpha y + beta of the V lanes: lane j ends with the map of lanes
@@ -57,17 +61,18 @@ template <int V, bool Up, int S = 1, class Vec>
 BANDSOLVE_SIMD_INLINE void compose(Vec& alpha, Vec& beta, const Vec& zero, const Vec& one) {
   if constexpr (S < V) {
     constexpr auto lanes = std::make_integer_sequence<int, V>{};
-    beta += alpha * shifted<V, S, Up>(beta, zero, lanes);
-    alpha *= shifted<V, S, Up>(alpha, one, lanes);
+    Vec t;
+    shifted<V, S, Up>(t, beta, zero, lanes);
+    beta += alpha * t;
+    shifted<V, S, Up>(t, alpha, one, lanes);
+    alpha *= t;
     compose<V, Up, 2 * S>(alpha, beta, zero, one);
   }
 }
 
 template <class Vec, class T>
-BANDSOLVE_SIMD_INLINE Vec load(const T* p) {
-  Vec v;
+BANDSOLVE_SIMD_INLINE void load(Vec& v, const T* p) {
   std::memcpy(&v, p, sizeof(Vec));
-  return v;
 }
 template <class Vec, class T>
 BANDSOLVE_SIMD_INLINE void store(T* p, const Vec& v) {
@@ -87,10 +92,14 @@ KOKKOS_INLINE_FUNCTION void scan_backward(index_t n, const T* cp, T* d) {
   index_t hi = n - 1;  // rows below hi are still y
   Vec xc = zero + d[n - 1];
   for (; hi - V >= 0; hi -= V) {
-    Vec alpha = -scan::load<Vec>(cp + hi - V);
-    Vec beta = scan::load<Vec>(d + hi - V);
+    Vec alpha, beta;
+    scan::load(alpha, cp + hi - V);
+    scan::load(beta, d + hi - V);
+    alpha = -alpha;
     scan::compose<V, true>(alpha, beta, zero, one);
-    xc = beta + alpha * scan::broadcast<0>(xc, lanes);
+    Vec last;
+    scan::broadcast<0>(last, xc, lanes);
+    xc = beta + alpha * last;
     scan::store(d + hi - V, xc);
   }
   T x = d[hi];
@@ -112,10 +121,16 @@ KOKKOS_INLINE_FUNCTION void thomas_scan_factored_solve(index_t n, const T* r, co
   Vec carry = zero;
   index_t i = 0;
   for (; i + V <= n; i += V) {
-    Vec alpha = -scan::load<Vec>(lo + i);
-    Vec beta = scan::load<Vec>(r + i) * scan::load<Vec>(d + i);
+    Vec alpha, beta, di;
+    scan::load(alpha, lo + i);
+    scan::load(beta, r + i);
+    scan::load(di, d + i);
+    alpha = -alpha;
+    beta *= di;
     scan::compose<V, false>(alpha, beta, zero, one);
-    carry = beta + alpha * scan::broadcast<V - 1>(carry, lanes);
+    Vec last;
+    scan::broadcast<V - 1>(last, carry, lanes);
+    carry = beta + alpha * last;
     scan::store(d + i, carry);
   }
   {
