@@ -1,13 +1,14 @@
 // libFuzzer target over the host API's argument checks beyond the one-shot tridiagonal solves of
 // fuzz_argument_checks.cpp: factorizations and their solves and refactors, the symmetric family,
-// block Thomas, banded LU, the Toeplitz families, shared off-diagonals, lines along an axis, and
-// the device backend's kernels run on Kokkos::Serial. As there, the input chooses the extents and
-// strides of every View and where it lies in one shared buffer (mismatched shapes, overlapping
-// and aliased arguments), then the values (zeros, NaN, Inf), and the scalar arguments (axis,
-// bandwidths, block sizes, nsys, Toeplitz coefficients). The contract checked: a call either
-// returns with every info code in [0, n], or throws std::invalid_argument whose message starts
-// with "bandsolve::". Anything else (a crash, an out-of-bounds access seen by ASan, undefined
-// behaviour seen by UBSan, another exception) is a finding.
+// block Thomas, banded LU, the Toeplitz families, shared off-diagonals, lines along an axis
+// (tridiagonal, block and band lines), and the device backend's kernels run on Kokkos::Serial.
+// As there, the input chooses the extents and strides of every View and where it lies in one
+// shared buffer (mismatched shapes, overlapping and aliased arguments), then the values (zeros,
+// NaN, Inf), and the scalar arguments (axis, bandwidths, block sizes, nsys, Toeplitz
+// coefficients). The contract checked: a call either returns with every info code in [0, n], or
+// throws std::invalid_argument whose message starts with "bandsolve::". Anything else (a crash,
+// an out-of-bounds access seen by ASan, undefined behaviour seen by UBSan, another exception) is
+// a finding.
 #include <bandsolve/bandsolve.hpp>
 
 #include <array>
@@ -89,7 +90,10 @@ auto view_in(std::vector<double>& buffer, byte_reader& in, std::array<std::size_
   }
   using data_type = std::conditional_t<
       R == 1, double*,
-      std::conditional_t<R == 2, double**, std::conditional_t<R == 3, double***, double****>>>;
+      std::conditional_t<
+          R == 2, double**,
+          std::conditional_t<R == 3, double***,
+                             std::conditional_t<R == 4, double****, double*****>>>>;
   return view_of<data_type>(buffer.data() + offset, layout);
 }
 
@@ -430,6 +434,94 @@ void along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   if (ran) check_codes(info, n);
 }
 
+// Block lines along an axis of a 2-D grid of m unknowns per point: d (e0, e1, m), blocks full
+// (e0, e1, m, m) or shared by every line (n, m, m); axis from -1 to 2.
+void block_along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+  const std::size_t e0 = in.below(5), e1 = in.below(7), m = in.below(10);
+  const int axis = static_cast<int>(in.below(4)) - 1;
+  const odd_one off{in.below(12)};
+  const bool pivot = in.next() & 1u;
+  const std::size_t n = axis == 0 ? e0 : axis == 1 ? e1 : 0;
+  const std::size_t lines = axis == 0 ? e1 : axis == 1 ? e0 : 0;
+  auto a = view_in<4>(buffer, in, {off(0, e0), e1, m, m});
+  auto b = view_in<4>(buffer, in, {e0, off(1, e1), m, off(6, m)});
+  auto c = view_in<4>(buffer, in, {e0, e1, m, m});
+  auto d = view_in<3>(buffer, in, {e0, e1, off(2, m)});
+  auto u = view_in<3>(buffer, in, {e0, off(3, e1), m});
+  auto a1 = view_in<3>(buffer, in, {off(5, n), m, m});
+  auto b1 = view_in<3>(buffer, in, {n, off(7, m), m});
+  auto c1 = view_in<3>(buffer, in, {n, m, m});
+  const info_view info("info", off(4, lines));
+  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  const bs::algo::block_thomas alg{pivot ? bs::algo::block_thomas::pivoting::partial
+                                         : bs::algo::block_thomas::pivoting::none};
+  exec_space exec;
+  bool ran = false;
+  switch (family) {
+    case 0: ran = returns([&] { bs::solve_along(exec, alg, axis, a, b, c, d, info); }); break;
+    case 1: ran = returns([&] { bs::solve_along(exec, alg, axis, a1, b1, c1, d, info); }); break;
+    case 2: ran = returns([&] { bs::solve_along(exec, alg, axis, a1, b, c1, d, info); }); break;
+    case 3:
+      ran = returns([&] { bs::solve_along_add(exec, alg, axis, a, b, c, d, u, info); });
+      break;
+    case 4:
+      ran = returns(
+          [&] { bs::solve_along(exec, alg, axis, a, b, c, d, info, bs::backend::device{}); });
+      break;
+    default:
+      returns([&] {
+        auto f = bs::factorize_along(exec, alg, axis, a1, b1, c1, d);
+        check_codes(f.info(), n);
+        returns([&] { f.solve(exec, u); });
+        returns([&] { f.solve_add(exec, d, u); });
+      });
+      break;
+  }
+  if (ran) check_codes(info, n);
+}
+
+// Band lines along an axis of a 3-D array: ab full (e0, e1, e2, ldab) or shared (n, ldab).
+void band_along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+  const std::array<std::size_t, 3> ext{in.below(5), in.below(7), in.below(6)};
+  const int axis = static_cast<int>(in.below(5)) - 1;
+  const int kl = static_cast<int>(in.below(5)) - 1, ku = static_cast<int>(in.below(5)) - 1;
+  const bool pivot = in.next() & 1u;
+  const odd_one off{in.below(10)};
+  const std::size_t n = axis >= 0 && axis < 3 ? ext[static_cast<std::size_t>(axis)] : 0;
+  std::size_t lines = 1;
+  for (int q = 0; q < 3; ++q)
+    if (q != axis) lines *= ext[static_cast<std::size_t>(q)];
+  const std::size_t ldab = off(5, static_cast<std::size_t>(
+                                      2 * (kl < 0 ? 0 : kl) + (ku < 0 ? 0 : ku) + 1));
+  auto ab = view_in<4>(buffer, in, {off(0, ext[0]), ext[1], ext[2], ldab});
+  auto ab1 = view_in<2>(buffer, in, {off(1, n), ldab});
+  auto d = view_in<3>(buffer, in, {ext[0], off(2, ext[1]), ext[2]});
+  auto u = view_in<3>(buffer, in, {ext[0], ext[1], off(3, ext[2])});
+  const info_view info("info", off(4, lines));
+  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  const bs::algo::banded_lu alg{kl, ku, pivot};
+  exec_space exec;
+  bool ran = false;
+  switch (family) {
+    case 0: ran = returns([&] { bs::solve_along(exec, alg, axis, ab, d, info); }); break;
+    case 1: ran = returns([&] { bs::solve_along(exec, alg, axis, ab1, d, info); }); break;
+    case 2: ran = returns([&] { bs::solve_along_add(exec, alg, axis, ab, d, u, info); }); break;
+    case 3:
+      ran = returns(
+          [&] { bs::solve_along(exec, alg, axis, ab, d, info, bs::backend::device{}); });
+      break;
+    default:
+      returns([&] {
+        auto f = bs::factorize_along(exec, alg, axis, ab1, d);
+        check_codes(f.info(), n);
+        returns([&] { f.solve(exec, u); });
+        returns([&] { f.solve_add(exec, d, u); });
+      });
+      break;
+  }
+  if (ran) check_codes(info, n);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -441,13 +533,15 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   byte_reader in{data, size};
   std::vector<double> buffer(buffer_values);
-  const unsigned group = in.below(5), family = in.next();
+  const unsigned group = in.below(7), family = in.next();
   switch (group) {
     case 0: tridiagonal(in, buffer, family % 11); break;
     case 1: block(in, buffer, family % 3); break;
     case 2: band(in, buffer, family % 3); break;
     case 3: toeplitz(in, buffer, family % 6); break;
-    default: along(in, buffer, family % 7); break;
+    case 4: along(in, buffer, family % 7); break;
+    case 5: block_along(in, buffer, family % 6); break;
+    default: band_along(in, buffer, family % 5); break;
   }
   return 0;
 }
