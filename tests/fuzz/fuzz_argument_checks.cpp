@@ -5,6 +5,8 @@
 // contract checked: a call either returns with every info code in [0, n], or throws
 // std::invalid_argument whose message starts with "bandsolve::". Anything else (a crash, an
 // out-of-bounds access seen by ASan, another exception) is a finding.
+#include "fuzz_support.hpp"
+
 #include <bandsolve/bandsolve.hpp>
 
 #include <cmath>
@@ -18,13 +20,7 @@
 
 namespace {
 
-// Reads the fuzzer's bytes in order; zeros once they run out.
-struct byte_reader {
-  const std::uint8_t* data;
-  std::size_t size, pos = 0;
-  unsigned next() { return pos < size ? data[pos++] : 0u; }
-  unsigned below(unsigned bound) { return bound == 0 ? 0 : next() % bound; }
-};
+using fuzz::byte_reader;
 
 using strided2 = Kokkos::View<double**, Kokkos::LayoutStride, Kokkos::HostSpace,
                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -49,30 +45,13 @@ template <class Algo>
 void call_and_check(const Algo& algo, const strided2& a, const strided2& b, const strided2& c,
                     const strided2& d, const info_view& info, std::size_t n) {
   Kokkos::Serial exec;
-  try {
-    bandsolve::solve(exec, algo, a, b, c, d, info);
-    exec.fence();
-  } catch (const std::invalid_argument& e) {
-    if (std::string(e.what()).rfind("bandsolve::", 0) != 0) {
-      std::fprintf(stderr, "message does not name the function: %s\n", e.what());
-      std::abort();
-    }
-    return;
-  }
-  for (std::size_t s = 0; s < info.extent(0); ++s)
-    if (info(s) < 0 || static_cast<std::size_t>(info(s)) > n) {
-      std::fprintf(stderr, "info(%zu) = %d outside [0, %zu]\n", s, info(s), n);
-      std::abort();
-    }
+  if (fuzz::returns([&] { bandsolve::solve(exec, algo, a, b, c, d, info); }))
+    fuzz::check_codes(info, n);
 }
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  Kokkos::initialize();
-  std::atexit([] { Kokkos::finalize(); });
-  return 0;
-}
+extern "C" int LLVMFuzzerInitialize(int*, char***) { return fuzz::initialize_kokkos(); }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   byte_reader in{data, size};

@@ -9,6 +9,8 @@
 // throws std::invalid_argument whose message starts with "bandsolve::". Anything else (a crash,
 // an out-of-bounds access seen by ASan, undefined behaviour seen by UBSan, another exception) is
 // a finding.
+#include "fuzz_support.hpp"
+
 #include <bandsolve/bandsolve.hpp>
 
 #include <array>
@@ -23,13 +25,10 @@
 
 namespace {
 
-// Reads the fuzzer's bytes in order; zeros once they run out.
-struct byte_reader {
-  const std::uint8_t* data;
-  std::size_t size, pos = 0;
-  unsigned next() { return pos < size ? data[pos++] : 0u; }
-  unsigned below(unsigned bound) { return bound == 0 ? 0 : next() % bound; }
-};
+using fuzz::byte_reader;
+using fuzz::check_codes;
+using fuzz::finding;
+using fuzz::returns;
 
 template <class DataType>
 using view_of = Kokkos::View<DataType, Kokkos::LayoutStride, Kokkos::HostSpace,
@@ -95,38 +94,6 @@ auto view_in(std::vector<double>& buffer, byte_reader& in, std::array<std::size_
           std::conditional_t<R == 3, double***,
                              std::conditional_t<R == 4, double****, double*****>>>>;
   return view_of<data_type>(buffer.data() + offset, layout);
-}
-
-[[noreturn]] void finding(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "%s: %s\n", what, detail.c_str());
-  std::abort();
-}
-
-// Runs call; an std::invalid_argument must name a bandsolve function, any other exception is a
-// finding. Returns whether the call returned.
-template <class Call>
-bool returns(const Call& call) {
-  try {
-    call();
-    Kokkos::fence();
-    return true;
-  } catch (const std::invalid_argument& e) {
-    if (std::string(e.what()).rfind("bandsolve::", 0) != 0)
-      finding("message does not name the function", e.what());
-    return false;
-  } catch (const std::exception& e) {
-    finding("an exception other than std::invalid_argument", e.what());
-  }
-}
-
-// Every code of info in [0, n].
-template <class Info>
-void check_codes(const Info& info, std::size_t n) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
-  for (std::size_t s = 0; s < host.extent(0); ++s)
-    if (host(s) < 0 || static_cast<std::size_t>(host(s)) > n)
-      finding("info code out of range", "info(" + std::to_string(s) + ") = " +
-                                            std::to_string(host(s)) + ", n = " + std::to_string(n));
 }
 
 // Which argument of a call is off by one (or none: most calls get matching shapes).
@@ -241,6 +208,34 @@ void tridiagonal(byte_reader& in, std::vector<double>& buffer, unsigned family) 
   }
 }
 
+// Families 0 and 1: the one-shot solve on the space's own backend and on the device kernels,
+// one_shot(rhs, backend); others: factorize(), then its solve. The right-hand sides: one
+// (rhs1) or several (rhsn) per system.
+template <class OneShot, class Factorize, class Rhs1, class RhsN>
+void one_shot_or_factored(unsigned family, bool many_rhs, const Rhs1& rhs1, const RhsN& rhsn,
+                          const info_view& info, std::size_t n, const OneShot& one_shot,
+                          const Factorize& factorize) {
+  const auto with_rhs = [&](const auto& call) {
+    if (many_rhs) call(rhsn);
+    else call(rhs1);
+  };
+  const auto solve_on = [&](auto backend) {
+    if (returns([&] { with_rhs([&](const auto& d) { one_shot(d, backend); }); }))
+      check_codes(info, n);
+  };
+  switch (family) {
+    case 0: solve_on(bs::backend::default_for_t<exec_space>{}); break;
+    case 1: solve_on(bs::backend::device{}); break;
+    default:
+      returns([&] {
+        auto f = factorize();
+        check_codes(f.info(), n);
+        returns([&] { with_rhs([&](const auto& d) { f.solve(exec_space{}, d); }); });
+      });
+      break;
+  }
+}
+
 // Block Thomas: blocks (nsys, n, m, m), d (nsys, n, m) or (nsys, n, m, nrhs).
 void block(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   const std::size_t nsys = in.below(6), n = in.below(12), m = in.below(11);
@@ -257,27 +252,10 @@ void block(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   const bs::algo::block_thomas alg{pivot ? bs::algo::block_thomas::pivoting::partial
                                          : bs::algo::block_thomas::pivoting::none};
   exec_space exec;
-  const auto one_shot = [&](auto backend) {
-    if (returns([&] {
-          if (many_rhs) bs::solve(exec, alg, a, b, c, d4, info, backend);
-          else bs::solve(exec, alg, a, b, c, d3, info, backend);
-        }))
-      check_codes(info, n);
-  };
-  switch (family) {
-    case 0: one_shot(bs::backend::default_for_t<exec_space>{}); break;
-    case 1: one_shot(bs::backend::device{}); break;
-    default:
-      returns([&] {
-        auto f = bs::factorize(exec, alg, a, b, c, nsys_arg);
-        check_codes(f.info(), n);
-        returns([&] {
-          if (many_rhs) f.solve(exec, d4);
-          else f.solve(exec, d3);
-        });
-      });
-      break;
-  }
+  one_shot_or_factored(
+      family, many_rhs, d3, d4, info, n,
+      [&](const auto& d, auto backend) { bs::solve(exec, alg, a, b, c, d, info, backend); },
+      [&] { return bs::factorize(exec, alg, a, b, c, nsys_arg); });
 }
 
 // Banded LU: ab (nsys, n, ldab), kl and ku from the input (negative ones too), b (nsys, n) or
@@ -298,27 +276,10 @@ void band(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
   const bs::algo::banded_lu alg{kl, ku, pivot};
   exec_space exec;
-  const auto one_shot = [&](auto backend) {
-    if (returns([&] {
-          if (many_rhs) bs::solve(exec, alg, ab, b3, info, backend);
-          else bs::solve(exec, alg, ab, b2, info, backend);
-        }))
-      check_codes(info, n);
-  };
-  switch (family) {
-    case 0: one_shot(bs::backend::default_for_t<exec_space>{}); break;
-    case 1: one_shot(bs::backend::device{}); break;
-    default:
-      returns([&] {
-        auto f = bs::factorize(exec, alg, ab, nsys_arg);
-        check_codes(f.info(), n);
-        returns([&] {
-          if (many_rhs) f.solve(exec, b3);
-          else f.solve(exec, b2);
-        });
-      });
-      break;
-  }
+  one_shot_or_factored(
+      family, many_rhs, b2, b3, info, n,
+      [&](const auto& b, auto backend) { bs::solve(exec, alg, ab, b, info, backend); },
+      [&] { return bs::factorize(exec, alg, ab, nsys_arg); });
 }
 
 // The Toeplitz families and shared off-diagonals: scalar coefficients from the input.
@@ -524,11 +485,7 @@ void band_along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  Kokkos::initialize();
-  std::atexit([] { Kokkos::finalize(); });
-  return 0;
-}
+extern "C" int LLVMFuzzerInitialize(int*, char***) { return fuzz::initialize_kokkos(); }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   byte_reader in{data, size};

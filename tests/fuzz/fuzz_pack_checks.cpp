@@ -5,6 +5,8 @@
 // argument against the packs' slots, and complex<double> right-hand sides over real
 // coefficients. The contract, as in the others: a call returns with every info code in [0, n],
 // or throws std::invalid_argument whose message starts with "bandsolve::".
+#include "fuzz_support.hpp"
+
 #include <bandsolve/bandsolve.hpp>
 
 #include <Kokkos_Complex.hpp>
@@ -20,12 +22,9 @@
 
 namespace {
 
-struct byte_reader {
-  const std::uint8_t* data;
-  std::size_t size, pos = 0;
-  unsigned next() { return pos < size ? data[pos++] : 0u; }
-  unsigned below(unsigned bound) { return bound == 0 ? 0 : next() % bound; }
-};
+using fuzz::byte_reader;
+using fuzz::check_codes;
+using fuzz::returns;
 
 // 64-byte aligned storage for every View of one input (interleaved packs are one cache line).
 constexpr std::size_t buffer_bytes = 1 << 17;
@@ -49,34 +48,6 @@ pack_view<T, W> packs_in(std::vector<line>& buffer, byte_reader& in, std::size_t
   if (span > values) packs = n = 0;
   const std::size_t offset = room == 0 ? 0 : (in.next() * 509u + in.next()) % (room + 1);
   return pack_view<T, W>(reinterpret_cast<T*>(buffer.data()) + offset, packs, n);
-}
-
-[[noreturn]] void finding(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "%s: %s\n", what, detail.c_str());
-  std::abort();
-}
-
-template <class Call>
-bool returns(const Call& call) {
-  try {
-    call();
-    Kokkos::fence();
-    return true;
-  } catch (const std::invalid_argument& e) {
-    if (std::string(e.what()).rfind("bandsolve::", 0) != 0)
-      finding("message does not name the function", e.what());
-    return false;
-  } catch (const std::exception& e) {
-    finding("an exception other than std::invalid_argument", e.what());
-  }
-}
-
-template <class Info>
-void check_codes(const Info& info, std::size_t n) {
-  for (std::size_t s = 0; s < info.extent(0); ++s)
-    if (info(s) < 0 || static_cast<std::size_t>(info(s)) > n)
-      finding("info code out of range", "info(" + std::to_string(s) + ") = " +
-                                            std::to_string(info(s)) + ", n = " + std::to_string(n));
 }
 
 // Fills the buffer as T values from the bytes left: dominant-ish, with zeros, NaN and Inf.
@@ -134,7 +105,7 @@ void packs(byte_reader& in, std::vector<line>& buffer, unsigned family) {
     default:
       returns([&] {
         auto f = bs::factorize(exec, bs::algo::automatic{}, a, b, c, nsys);
-        check_codes(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.info()), n);
+        check_codes(f.info(), n);
         returns([&] { f.solve(exec, d); });
       });
       break;
@@ -143,11 +114,7 @@ void packs(byte_reader& in, std::vector<line>& buffer, unsigned family) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  Kokkos::initialize();
-  std::atexit([] { Kokkos::finalize(); });
-  return 0;
-}
+extern "C" int LLVMFuzzerInitialize(int*, char***) { return fuzz::initialize_kokkos(); }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   byte_reader in{data, size};
