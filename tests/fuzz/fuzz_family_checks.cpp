@@ -1,14 +1,14 @@
 // libFuzzer target over the host API's argument checks beyond the one-shot tridiagonal solves of
 // fuzz_argument_checks.cpp: factorizations and their solves and refactors, the symmetric family,
 // block Thomas, banded LU, the Toeplitz families, shared off-diagonals, lines along an axis
-// (tridiagonal, block and band lines), and the device backend's kernels run on Kokkos::Serial.
-// As there, the input chooses the extents and strides of every View and where it lies in one
-// shared buffer (mismatched shapes, overlapping and aliased arguments), then the values (zeros,
-// NaN, Inf), and the scalar arguments (axis, bandwidths, block sizes, nsys, Toeplitz
-// coefficients). The contract checked: a call either returns with every info code in [0, n], or
-// throws std::invalid_argument whose message starts with "bandsolve::". Anything else (a crash,
-// an out-of-bounds access seen by ASan, undefined behaviour seen by UBSan, another exception) is
-// a finding.
+// (tridiagonal, block and band lines), and the device backend's kernels run on Kokkos::Serial. As
+// there, the input chooses the extents and strides of every View and where it lies: in one shared
+// buffer (mismatched shapes, overlapping and aliased arguments) or each in its own allocation
+// (reads past a View's end seen by ASan), then the values (zeros, NaN, Inf), and the scalar
+// arguments (axis, bandwidths, block sizes, nsys, Toeplitz coefficients). The contract checked: a
+// call either returns with every info code in [0, n], or throws std::invalid_argument whose message
+// starts with "bandsolve::". Anything else (a crash, an out-of-bounds access seen by ASan,
+// undefined behaviour seen by UBSan, another exception) is a finding.
 #include "fuzz_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,11 +47,37 @@ double value_of(unsigned v, std::size_t i) {
                     : (i % 3 == 0 ? 8.0 : 1.0) + v / 64.0;
 }
 
-// A View of rank R over the shared buffer: its extents, strides in row-major or column-major
-// order (one axis sometimes padded) or, now and then, a zero stride (every index one value), at
-// an offset the input chooses. A span larger than the buffer drops the padding, then the extents.
+// Where the Views of one input lie: at offsets of one shared buffer (overlapping and aliased
+// arguments), or each in an allocation of its own span, so that ASan sees a read or write past a
+// View's last element.
+class storage {
+ public:
+  explicit storage(bool apart) : apart_(apart), shared_(apart ? 0 : buffer_values) {}
+  // The first element of a View spanning `span` values; offset: its place in the shared buffer.
+  double* place(std::size_t span, std::size_t offset) {
+    if (!apart_) return shared_.data() + offset;
+    own_.emplace_back(span);
+    return own_.back().data();
+  }
+  // Values from the bytes left: the shared buffer, or every allocation in turn.
+  void fill(byte_reader& in) {
+    std::size_t i = 0;
+    for (auto& v : own_)
+      for (auto& x : v) x = value_of(in.next(), i++);
+    for (auto& x : shared_) x = value_of(in.next(), i++);
+  }
+
+ private:
+  bool apart_;
+  std::vector<double> shared_;
+  std::deque<std::vector<double>> own_;  // deque: places stay put as allocations are added
+};
+
+// A View of rank R: its extents, strides in row-major or column-major order (one axis sometimes
+// padded) or, now and then, a zero stride (every index one value), at an offset the input
+// chooses. A span larger than the buffer drops the padding, then the extents.
 template <int R>
-auto view_in(std::vector<double>& buffer, byte_reader& in, std::array<std::size_t, R> ext) {
+auto view_in(storage& buffer, byte_reader& in, std::array<std::size_t, R> ext) {
   const bool column = in.next() & 1u;
   const unsigned padded_axis = in.below(R + 1), pad = 1 + in.below(3);
   const bool broadcast = in.below(16) == 0;
@@ -93,7 +120,7 @@ auto view_in(std::vector<double>& buffer, byte_reader& in, std::array<std::size_
           R == 2, double**,
           std::conditional_t<R == 3, double***,
                              std::conditional_t<R == 4, double****, double*****>>>>;
-  return view_of<data_type>(buffer.data() + offset, layout);
+  return view_of<data_type>(buffer.place(span(), offset), layout);
 }
 
 // Which argument of a call is off by one (or none: most calls get matching shapes).
@@ -116,7 +143,7 @@ using exec_space = Kokkos::Serial;
 namespace bs = bandsolve;
 
 // Tridiagonal families: a, b, c, d, info of (nsys, n), one of them possibly off by one.
-void tridiagonal(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+void tridiagonal(byte_reader& in, storage& buffer, unsigned family) {
   const std::size_t nsys = in.below(10), n = in.below(40);
   const odd_one off{in.below(12)};
   auto a = view_in<2>(buffer, in, {off(0, nsys), n});
@@ -126,7 +153,7 @@ void tridiagonal(byte_reader& in, std::vector<double>& buffer, unsigned family) 
   auto a2 = view_in<2>(buffer, in, {nsys, off(5, n)});
   const info_view info("info", off(4, nsys));
   const std::size_t nsys_arg = nsys_argument(in, nsys);
-  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  buffer.fill(in);
   exec_space exec;
   switch (family) {
     case 0:
@@ -237,7 +264,7 @@ void one_shot_or_factored(unsigned family, bool many_rhs, const Rhs1& rhs1, cons
 }
 
 // Block Thomas: blocks (nsys, n, m, m), d (nsys, n, m) or (nsys, n, m, nrhs).
-void block(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+void block(byte_reader& in, storage& buffer, unsigned family) {
   const std::size_t nsys = in.below(6), n = in.below(12), m = in.below(11);
   const odd_one off{in.below(14)};
   const bool pivot = in.next() & 1u, many_rhs = in.next() & 1u;
@@ -248,7 +275,7 @@ void block(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   auto d4 = view_in<4>(buffer, in, {nsys, n, off(9, m), in.below(4)});
   const info_view info("info", off(4, nsys));
   const std::size_t nsys_arg = nsys_argument(in, nsys);
-  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  buffer.fill(in);
   const bs::algo::block_thomas alg{pivot ? bs::algo::block_thomas::pivoting::partial
                                          : bs::algo::block_thomas::pivoting::none};
   exec_space exec;
@@ -260,7 +287,7 @@ void block(byte_reader& in, std::vector<double>& buffer, unsigned family) {
 
 // Banded LU: ab (nsys, n, ldab), kl and ku from the input (negative ones too), b (nsys, n) or
 // (nsys, n, nrhs).
-void band(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+void band(byte_reader& in, storage& buffer, unsigned family) {
   const std::size_t nsys = in.below(8), n = in.below(24);
   const int kl = static_cast<int>(in.below(7)) - 1, ku = static_cast<int>(in.below(7)) - 1;
   const bool pivot = in.next() & 1u, many_rhs = in.next() & 1u;
@@ -273,7 +300,7 @@ void band(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   auto b3 = view_in<3>(buffer, in, {nsys, n, in.below(4)});
   const info_view info("info", off(4, nsys));
   const std::size_t nsys_arg = nsys_argument(in, nsys);
-  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  buffer.fill(in);
   const bs::algo::banded_lu alg{kl, ku, pivot};
   exec_space exec;
   one_shot_or_factored(
@@ -283,7 +310,7 @@ void band(byte_reader& in, std::vector<double>& buffer, unsigned family) {
 }
 
 // The Toeplitz families and shared off-diagonals: scalar coefficients from the input.
-void toeplitz(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+void toeplitz(byte_reader& in, storage& buffer, unsigned family) {
   const std::size_t nsys = in.below(10), n = in.below(200);
   const odd_one off{in.below(8)};
   const scalars t{value_of(in.next(), 1) - 4.0, value_of(in.next(), 0),
@@ -293,7 +320,7 @@ void toeplitz(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   auto diag = view_in<2>(buffer, in, {off(2, nsys), off(3, n)});
   auto x = view_in<1>(buffer, in, {off(5, n)});
   const info_view info("info", off(4, nsys));
-  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  buffer.fill(in);
   exec_space exec;
   const std::size_t rows = d.extent(1);  // the one-shot solves take n from d
   switch (family) {
@@ -342,7 +369,7 @@ void toeplitz(byte_reader& in, std::vector<double>& buffer, unsigned family) {
 
 // Lines along an axis of a 3-D array: full coefficients shaped like d, or rank-1 ones shared by
 // every line; axis from -1 to 3.
-void along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+void along(byte_reader& in, storage& buffer, unsigned family) {
   const std::array<std::size_t, 3> ext{in.below(6), in.below(9), in.below(7)};
   const int axis = static_cast<int>(in.below(5)) - 1;
   const odd_one off{in.below(10)};
@@ -359,7 +386,7 @@ void along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   auto b1 = view_in<1>(buffer, in, {n});
   auto c1 = view_in<1>(buffer, in, {off(6, n)});
   const info_view info("info", off(4, lines));
-  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  buffer.fill(in);
   exec_space exec;
   bool ran = false;
   switch (family) {
@@ -397,7 +424,7 @@ void along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
 
 // Block lines along an axis of a 2-D grid of m unknowns per point: d (e0, e1, m), blocks full
 // (e0, e1, m, m) or shared by every line (n, m, m); axis from -1 to 2.
-void block_along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+void block_along(byte_reader& in, storage& buffer, unsigned family) {
   const std::size_t e0 = in.below(5), e1 = in.below(7), m = in.below(10);
   const int axis = static_cast<int>(in.below(4)) - 1;
   const odd_one off{in.below(12)};
@@ -413,7 +440,7 @@ void block_along(byte_reader& in, std::vector<double>& buffer, unsigned family) 
   auto b1 = view_in<3>(buffer, in, {n, off(7, m), m});
   auto c1 = view_in<3>(buffer, in, {n, m, m});
   const info_view info("info", off(4, lines));
-  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  buffer.fill(in);
   const bs::algo::block_thomas alg{pivot ? bs::algo::block_thomas::pivoting::partial
                                          : bs::algo::block_thomas::pivoting::none};
   exec_space exec;
@@ -442,7 +469,7 @@ void block_along(byte_reader& in, std::vector<double>& buffer, unsigned family) 
 }
 
 // Band lines along an axis of a 3-D array: ab full (e0, e1, e2, ldab) or shared (n, ldab).
-void band_along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
+void band_along(byte_reader& in, storage& buffer, unsigned family) {
   const std::array<std::size_t, 3> ext{in.below(5), in.below(7), in.below(6)};
   const int axis = static_cast<int>(in.below(5)) - 1;
   const int kl = static_cast<int>(in.below(5)) - 1, ku = static_cast<int>(in.below(5)) - 1;
@@ -459,7 +486,7 @@ void band_along(byte_reader& in, std::vector<double>& buffer, unsigned family) {
   auto d = view_in<3>(buffer, in, {ext[0], off(2, ext[1]), ext[2]});
   auto u = view_in<3>(buffer, in, {ext[0], ext[1], off(3, ext[2])});
   const info_view info("info", off(4, lines));
-  for (std::size_t i = in.pos; i < buffer_values; ++i) buffer[i] = value_of(in.next(), i);
+  buffer.fill(in);
   const bs::algo::banded_lu alg{kl, ku, pivot};
   exec_space exec;
   bool ran = false;
@@ -489,8 +516,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) { return fuzz::initialize_kok
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   byte_reader in{data, size};
-  std::vector<double> buffer(buffer_values);
   const unsigned group = in.below(7), family = in.next();
+  storage buffer(in.next() & 1u);
   switch (group) {
     case 0: tridiagonal(in, buffer, family % 11); break;
     case 1: block(in, buffer, family % 3); break;
