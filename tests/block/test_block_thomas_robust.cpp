@@ -1,7 +1,7 @@
 // Block Thomas robustness: partial pivoting inside the diagonal blocks (against LAPACK ?gbsv on
 // systems whose blocks need it), per-system info codes naming the block row of a singular, tiny
 // or non-finite diagonal block (one-shot and factorization, without and with pivoting), and
-// the messages of every bad argument.
+// the messages of every bad argument, and calls with no right-hand sides.
 #include "block_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -205,6 +205,37 @@ TEST_CASE("block_thomas rejects bad arguments with messages that give the values
     decltype(f) empty;
     CHECK_THROWS_WITH(empty.solve(Exec(), d),
                       Equals(fs + "this factorization is empty (default-constructed)"));
+  }
+}
+
+TEST_CASE("block_thomas with no right-hand sides reports info and touches nothing of d",
+          "[block][robust]") {
+  // d of rank 4 with nrhs = 0 and no memory (a null pointer, as an empty allocation may give):
+  // the one-shot solve still eliminates and reports the singular block, on both backends, and
+  // forms no pointer into d (UBSan: arithmetic on null).
+  using T = double;
+  const std::size_t nsys = 3, n = 4, m = 2;
+  auto a = bandsolve::make_block_batch<bl::row, T, Mem>("a", nsys, n, m);
+  auto b = bandsolve::make_block_batch<bl::row, T, Mem>("b", nsys, n, m);
+  auto c = bandsolve::make_block_batch<bl::row, T, Mem>("c", nsys, n, m);
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t r = 0; r < m; ++r) b(s, i, r, r) = 4.0;
+  b(1, 2, 0, 0) = 0.0;  // system 1: block row 3 singular (first column zero)
+  b(1, 2, 1, 1) = 0.0;
+  const Kokkos::View<T****, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged> none(nullptr, nsys,
+                                                                                    n, m, 0);
+  for (const auto& alg : {no_pivoting, partial_pivoting}) {
+    auto info = bstest::make_info<Mem>(nsys);
+    bandsolve::solve(Exec(), alg, a, b, c, none, info);
+    Exec().fence();
+    CHECK(bstest::info_to_host(info) == std::vector<int>{0, 3, 0});
+    auto info_device = bstest::make_info<Mem>(nsys);
+    bandsolve::solve(Exec(), alg, a, b, c, none, info_device, bandsolve::backend::device{});
+    Exec().fence();
+    CHECK(bstest::info_to_host(info_device) == std::vector<int>{0, 3, 0});
+    const auto f = bandsolve::factorize(Exec(), alg, a, b, c);
+    CHECK_NOTHROW(f.solve(Exec(), none));
   }
 }
 
