@@ -91,6 +91,36 @@ TEST_CASE("banded_lu: bad bandwidths and shapes throw, naming the values", "[ban
 
 // Band storage addresses: A(i, j) is band row kl+ku+i-j of column j in every layout, and row
 // layout's band of system s is a LAPACK AB array.
+TEST_CASE("banded_lu with no right-hand sides reports info and touches nothing of b",
+          "[banded][errors]") {
+  // b with nrhs = 0 and no memory (a null pointer, as an empty allocation may give): the
+  // one-shot solve still factors and reports the singular column, on both backends, and forms no
+  // pointer into b (UBSan: arithmetic on null).
+  using Mem = Kokkos::HostSpace;
+  Kokkos::DefaultHostExecutionSpace exec;
+  const std::size_t nsys = 3, n = 5;
+  const int kl = 1, ku = 1;
+  auto ab = bandsolve::banded::make_band<bl::row, double, Mem>("ab", nsys, n, kl, ku);
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t j = 0; j < n; ++j) bandsolve::banded::band_at(ab, kl, ku, s, j, j) = 4.0;
+  bandsolve::banded::band_at(ab, kl, ku, 2, 3, 3) = 0.0;  // system 2: column 4 singular
+  const auto shaped = bandsolve::banded::make_rhs<bl::row, double, Mem>("b", nsys, n, 0);
+  using shape = decltype(shaped);
+  const Kokkos::View<shape::data_type, shape::array_layout, Mem, Kokkos::MemoryUnmanaged> none(
+      nullptr, shaped.layout());
+  for (const bool pivoting : {true, false}) {
+    const banded_lu alg{kl, ku, pivoting};
+    auto info = bstest::make_info<Mem>(nsys);
+    bandsolve::solve(exec, alg, ab, none, info);
+    exec.fence();
+    CHECK(bstest::info_to_host(info) == std::vector<int>{0, 0, 4});
+    auto info_device = bstest::make_info<Mem>(nsys);
+    bandsolve::solve(exec, alg, ab, none, info_device, bandsolve::backend::device{});
+    exec.fence();
+    CHECK(bstest::info_to_host(info_device) == std::vector<int>{0, 0, 4});
+  }
+}
+
 TEST_CASE("banded: band_at, rhs_at and the row layout's LAPACK addresses", "[banded][layout]") {
   using Mem = Kokkos::HostSpace;
   auto ab = bandsolve::banded::make_band<bl::row, double, Mem>("ab", 2, 5, 1, 2);

@@ -150,7 +150,7 @@ KOKKOS_INLINE_FUNCTION auto rhs_pack(const View& b, index_t p) {
       is = static_cast<index_t>(b.stride(2));
     }
   }
-  return rhs_lanes<T, unit>{b.data() + first, ss, is, ks};
+  return rhs_lanes<T, unit>{offset_or_null(b.data(), first), ss, is, ks};
 }
 
 // Pack p of a pivot View (a batch View of int).

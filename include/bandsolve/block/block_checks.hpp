@@ -90,13 +90,13 @@ KOKKOS_INLINE_FUNCTION block_group<typename View::value_type> block_rhs_group(co
   using T = typename View::value_type;
   const auto st = [&](int k) { return static_cast<index_t>(v.stride(k)); };
   if constexpr (Packed && View::rank == 5)
-    return block_group<T>{block_base(v.data(), p * st(0)), st(4), st(1), st(2), st(3)};
+    return block_group<T>{offset_or_null(v.data(), p * st(0)), st(4), st(1), st(2), st(3)};
   else if constexpr (Packed)
-    return block_group<T>{block_base(v.data(), p * st(0)), st(3), st(1), st(2), 0};
+    return block_group<T>{offset_or_null(v.data(), p * st(0)), st(3), st(1), st(2), 0};
   else if constexpr (View::rank == 4)
-    return block_group<T>{block_base(v.data(), p * L * st(0)), st(0), st(1), st(2), st(3)};
+    return block_group<T>{offset_or_null(v.data(), p * L * st(0)), st(0), st(1), st(2), st(3)};
   else
-    return block_group<T>{block_base(v.data(), p * L * st(0)), st(0), st(1), st(2), 0};
+    return block_group<T>{offset_or_null(v.data(), p * L * st(0)), st(0), st(1), st(2), 0};
 }
 
 template <bool Packed, class DView>

@@ -34,11 +34,11 @@ KOKKOS_INLINE_FUNCTION block_group<T> block_device_group(const View& v, index_t 
   constexpr int R = static_cast<int>(View::rank);
   if constexpr (Packed) {
     const index_t w = static_cast<index_t>(v.extent(R - 1));
-    T* const base = block_base(v.data(), (s / w) * st(0) + (s % w) * st(R - 1));
+    T* const base = offset_or_null(v.data(), (s / w) * st(0) + (s % w) * st(R - 1));
     if constexpr (R == 5) return block_group<T>{base, st(4), st(1), st(2), st(3)};
     else return block_group<T>{base, st(3), st(1), st(2), 0};
   } else {
-    T* const base = block_base(v.data(), s * st(0));
+    T* const base = offset_or_null(v.data(), s * st(0));
     if constexpr (R == 4) return block_group<T>{base, st(0), st(1), st(2), st(3)};
     else return block_group<T>{base, st(0), st(1), st(2), 0};
   }

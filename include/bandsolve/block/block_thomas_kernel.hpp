@@ -26,13 +26,6 @@ struct block_group {
   index_t lane, row, r_stride, c_stride;
 };
 
-// p + k, or null for a View without values (d with no right-hand sides may hold a null pointer,
-// and no loop reads it): pointer arithmetic on null is undefined.
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T* block_base(T* p, index_t k) {
-  return p == nullptr ? p : p + k;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Loads and stores between a group's operand and lane-innermost work arrays. Lanes past nl (the
 // last group of a batch) read lane 0's values, so they compute finite numbers, and are never

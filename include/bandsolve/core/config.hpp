@@ -65,4 +65,13 @@
 namespace bandsolve {
 // Offsets into batches: systems times rows can exceed 2^31.
 using index_t = std::ptrdiff_t;
+
+namespace detail {
+// p + k, or null where p is: a View without values (right-hand sides with no columns) may hold a
+// null pointer that no loop reads, and pointer arithmetic on null is undefined.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T* offset_or_null(T* p, index_t k) {
+  return p == nullptr ? p : p + k;
+}
+}  // namespace detail
 }  // namespace bandsolve

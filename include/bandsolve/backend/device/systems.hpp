@@ -19,7 +19,7 @@ struct systems {
 
   // Row 0 of system s.
   KOKKOS_FORCEINLINE_FUNCTION T* system(index_t s) const {
-    return data + (s / width) * pack_stride + (s % width) * lane_stride;
+    return offset_or_null(data, (s / width) * pack_stride + (s % width) * lane_stride);
   }
   // Whether each system's rows are contiguous and systems are not (row layout, strided Views of
   // unit row stride, lines along an array's unit-stride axis): such batches are read in tiles
