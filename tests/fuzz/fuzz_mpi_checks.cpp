@@ -1,0 +1,729 @@
+// libFuzzer target over the distributed solves (bandsolve/mpi.hpp), run by mpiexec at 1 to 4
+// ranks. Rank 0 runs libFuzzer and broadcasts every input; every rank decodes it into the same
+// calls (scalar lines with ends or periodic in row, column, strided and interleaved<4> batches,
+// one-shot or factored with a solve and a refactor, on the host or the device backend's passes;
+// lines along an axis of a 3-D array; block lines), each with a part of its own: the rows it
+// holds, its values (zeros, NaN, Inf among them) and, on one rank the input picks, one argument
+// that does not fit (an extent, nsys, m, the axis, the options, d over a's memory). Every View
+// lies in an allocation of its own span, where ASan sees a read or write past its end.
+// The contract: every rank returns, or every rank throws the same std::invalid_argument naming a
+// bandsolve function; after a return every rank holds the same info codes, each in [0, the rows
+// of a line]; in half the inputs the lines are strictly diagonally dominant, none may be reported
+// singular, and the scalar lines' solutions must match a dense solve of the gathered whole lines
+// on rank 0. A broken contract, a crash or a report of ASan or UBSan on a rank other than 0
+// writes the input to mpi-crash-rank<r>-<pid> (rank 0's libFuzzer writes its own crash-* files
+// where Open MPI's signal handlers are off); a hang is libFuzzer's timeout on rank 0.
+#include <mpi.h>
+#include <sanitizer/common_interface_defs.h>
+#include <unistd.h>
+
+#include <array>
+#include <bandsolve/bandsolve.hpp>
+#include <bandsolve/mpi.hpp>
+#include <cmath>
+#include <csignal>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "fuzz_support.hpp"
+
+namespace {
+
+using fuzz::byte_reader;
+namespace bs = bandsolve;
+namespace bmpi = bandsolve::mpi;
+using exec_space = Kokkos::Serial;  // one thread per rank
+using info_view = Kokkos::View<int*, Kokkos::HostSpace>;
+
+int my_rank = 0, ranks = 1;
+std::vector<std::uint8_t> current_input;
+
+// The input of the case a rank other than 0 stopped in, for rerunning it (rank 0's libFuzzer
+// saves its own).
+void save_input() {
+  if (my_rank == 0) return;
+  char name[64];
+  std::snprintf(name, sizeof(name), "mpi-crash-rank%d-%d", my_rank, static_cast<int>(getpid()));
+  if (std::FILE* f = std::fopen(name, "wb")) {
+    std::fwrite(current_input.data(), 1, current_input.size(), f);
+    std::fclose(f);
+  }
+}
+
+[[noreturn]] void broken(const std::string& what) {
+  save_input();
+  fuzz::finding("mpi contract broken", "rank " + std::to_string(my_rank) + ": " + what);
+}
+
+// What a call did on this rank: returned, or threw the message.
+struct outcome {
+  bool returned = true;
+  std::string message;
+};
+
+template <class Call>
+outcome run(const Call& call) {
+  try {
+    call();
+    return {};
+  } catch (const std::invalid_argument& e) {
+    if (std::string(e.what()).rfind("bandsolve::", 0) != 0)
+      broken(std::string("message does not name the function: ") + e.what());
+    return {false, e.what()};
+  } catch (const std::exception& e) {
+    broken(std::string("an exception other than std::invalid_argument: ") + e.what());
+  }
+}
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+std::uint64_t hash_of(const std::string& s) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const char ch : s) h = mix(h, static_cast<unsigned char>(ch));
+  return h;
+}
+
+// The codes of info (host View), each in [0, rows], as one hash.
+template <class Info>
+std::uint64_t codes(const Info& info, std::size_t rows) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (std::size_t s = 0; s < info.extent(0); ++s) {
+    if (info(s) < 0 || static_cast<std::size_t>(info(s)) > rows)
+      broken("info(" + std::to_string(s) + ") = " + std::to_string(info(s)) + ", rows " +
+             std::to_string(rows));
+    h = mix(h, static_cast<std::uint64_t>(info(s)));
+  }
+  return mix(h, info.extent(0));
+}
+
+// With FUZZ_MPI_STATS set, rank 0 prints at exit how often each call returned and threw.
+std::map<std::string, std::array<long long, 2>> tally;
+
+// Every rank compares its outcome (and the hash of its info codes) with every other rank's.
+void agree(const char* call, const outcome& o, std::uint64_t info_hash) {
+  ++tally[call][o.returned ? 0 : 1];
+  const unsigned long long mine[3] = {o.returned ? 1ull : 0ull, hash_of(o.message), info_hash};
+  std::vector<unsigned long long> all(3 * static_cast<std::size_t>(ranks));
+  MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all.data(), 3, MPI_UNSIGNED_LONG_LONG,
+                MPI_COMM_WORLD);
+  for (int r = 0; r < ranks; ++r)
+    for (int k = 0; k < 3; ++k)
+      if (all[3 * static_cast<std::size_t>(r) + static_cast<std::size_t>(k)] != all[k])
+        broken(std::string(call) + ": rank " + std::to_string(r) + " differs from rank 0 in " +
+               (k == 0   ? "returning"
+                : k == 1 ? "the message"
+                         : "the info codes") +
+               "; this rank " + (o.returned ? "returned" : "threw: " + o.message));
+}
+
+// What every rank decodes alike: the rows each rank holds, the systems, the options, and which
+// argument of which rank does not fit.
+struct plan {
+  std::vector<std::size_t> rows;
+  std::size_t total = 0, nsys = 0;
+  int odd_rank = 0;
+  unsigned which = 0;
+  bool dominant = false;  // values of strictly diagonally dominant lines (no NaN, Inf or 0)
+  bmpi::options opts;
+
+  std::size_t here() const { return rows[static_cast<std::size_t>(my_rank)]; }
+  bool odd(unsigned k) const { return my_rank == odd_rank && which == k; }
+  std::size_t off(unsigned k, std::size_t v) const { return odd(k) ? v + 1 : v; }
+  // The options this rank passes: on the odd rank, another scheme or batch size.
+  bmpi::options options_here() const {
+    bmpi::options o = opts;
+    if (odd(7)) o.batch_bytes_per_thread = o.batch_bytes_per_thread == 0 ? 4096 : 0;
+    return o;
+  }
+};
+
+plan decode_plan(byte_reader& in) {
+  plan p;
+  for (int r = 0; r < ranks; ++r) {
+    p.rows.push_back(in.below(10) == 0 ? 0 : 1 + in.below(6));
+    p.total += p.rows.back();
+  }
+  p.nsys = in.below(8) == 0 ? 16 + in.below(80) : in.below(9);
+  p.odd_rank = static_cast<int>(in.below(static_cast<unsigned>(ranks) + 1));  // ranks: none
+  p.which = in.below(12);
+  p.dominant = in.below(2);
+  const unsigned scheme = in.below(3);
+  p.opts.scheme = scheme == 0   ? bmpi::exchange::automatic
+                  : scheme == 1 ? bmpi::exchange::all_to_all
+                                : bmpi::exchange::gather;
+  if (in.below(2)) p.opts.all_to_all_min_lines_per_rank = in.below(5);
+  const unsigned batch = in.below(3);
+  if (batch == 1) p.opts.batch_bytes_per_thread = 0;
+  if (batch == 2) p.opts.batch_bytes_per_thread = 1 + in.below(256) * 64;
+  return p;
+}
+
+// The value of an input byte: mostly a dominant-ish coefficient, sometimes 0, NaN or Inf.
+double value_of(unsigned v, std::size_t i) {
+  return v == 255   ? std::nan("")
+         : v == 254 ? HUGE_VAL
+         : v == 253 ? 0.0
+         : v == 252 ? -1.0
+                    : (i % 3 == 0 ? 8.0 : 1.0) + v / 64.0;
+}
+
+// In the dominant mode: diagonals in [4, 8), everything else in (-1, 1), so that every line is
+// strictly diagonally dominant and its solve is well conditioned.
+double dominant_value(unsigned v, bool diagonal) {
+  return diagonal ? 4.0 + v / 64.0 : (static_cast<double>(v) - 127.5) / 128.0;
+}
+
+template <class T, int R>
+struct data_type_of;
+template <class T>
+struct data_type_of<T, 1> {
+  using type = T*;
+};
+template <class T>
+struct data_type_of<T, 2> {
+  using type = T**;
+};
+template <class T>
+struct data_type_of<T, 3> {
+  using type = T***;
+};
+template <class T>
+struct data_type_of<T, 4> {
+  using type = T****;
+};
+
+template <class L, class T, int R>
+using view_of = Kokkos::View<typename data_type_of<T, R>::type, L, Kokkos::HostSpace,
+                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// The Views of one case, each in an allocation of its own span; their values come from this
+// rank's bytes of the input.
+template <class T>
+class arena {
+ public:
+  // A View of extents ext in layout L (LayoutStride: row-major with the slowest axis padded by
+  // pad), in an allocation of its own, or over `over` (d over a's memory) where that is as long.
+  template <class L, int R>
+  view_of<L, T, R> view(std::array<std::size_t, R> ext, std::size_t pad = 0,
+                        const std::vector<T>* over = nullptr) {
+    L layout;
+    std::array<std::size_t, R> stride{};
+    std::size_t s = 1;
+    for (int q = 0; q < R; ++q) {
+      const int axis = std::is_same_v<L, Kokkos::LayoutLeft> ? q : R - 1 - q;
+      stride[static_cast<std::size_t>(axis)] = s;
+      s *= ext[static_cast<std::size_t>(axis)];
+      if (std::is_same_v<L, Kokkos::LayoutStride> && q == R - 2) s += pad;
+    }
+    std::size_t span = 1;
+    for (int q = 0; q < R; ++q) {
+      layout.dimension[q] = ext[static_cast<std::size_t>(q)];
+      if (ext[static_cast<std::size_t>(q)] == 0) span = 0;
+      if constexpr (std::is_same_v<L, Kokkos::LayoutStride>)
+        layout.stride[q] = stride[static_cast<std::size_t>(q)];
+    }
+    if (span != 0) {
+      span = 1;
+      for (int q = 0; q < R; ++q)
+        span += (ext[static_cast<std::size_t>(q)] - 1) * stride[static_cast<std::size_t>(q)];
+    }
+    if (over != nullptr && over->size() >= span)
+      return view_of<L, T, R>(const_cast<T*>(over->data()), layout);
+    own_.emplace_back(span);
+    return view_of<L, T, R>(own_.back().data(), layout);
+  }
+  // Interleaved packs: View<T**[W], LayoutRight>(packs, n), or over `over` as above.
+  template <int W>
+  Kokkos::View<T** [W], Kokkos::LayoutRight, Kokkos::HostSpace,
+               Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+  packs(std::size_t count, std::size_t n, const std::vector<T>* over = nullptr) {
+    using pack_view = Kokkos::View<T** [W], Kokkos::LayoutRight, Kokkos::HostSpace,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    const std::size_t span = count * n * W;
+    if (over != nullptr && over->size() >= span)
+      return pack_view(const_cast<T*>(over->data()), count, n);
+    own_.emplace_back(span);
+    return pack_view(own_.back().data(), count, n);
+  } const std::vector<T>& last() const {
+    return own_.back();
+  }
+  // The last allocation holds diagonals (for the dominant mode of fill).
+  void last_is_diagonal() { diagonal_.resize(own_.size() - 1, false), diagonal_.push_back(true); }
+  // Values from the input's bytes: each rank reads them from its own place, cyclically.
+  void fill(const byte_reader& in, bool dominant) {
+    const std::size_t start = in.pos + 97 * static_cast<std::size_t>(my_rank);
+    std::size_t i = 0, k = 0;
+    for (auto& v : own_) {
+      const bool diagonal = k < diagonal_.size() && diagonal_[k];
+      ++k;
+      for (auto& x : v) {
+        const unsigned byte = in.size == 0 ? 7u : in.data[(start + i) % in.size];
+        x = static_cast<T>(dominant ? dominant_value(byte, diagonal) : value_of(byte, i));
+        ++i;
+      }
+    }
+  }
+
+ private:
+  std::deque<std::vector<T>> own_;  // deque: allocations stay put as more are added
+  std::vector<bool> diagonal_;
+};
+
+// Value (s, i) of a batch View: row, column or strided (rank 2) or interleaved packs (rank 3).
+template <class View>
+double at(const View& v, std::size_t s, std::size_t i) {
+  if constexpr (View::rank == 3) {
+    constexpr std::size_t W = View::static_extent(2);
+    return static_cast<double>(v(s / W, i, s % W));
+  } else {
+    return static_cast<double>(v(s, i));
+  }
+}
+
+// x of one line from its coefficients by Gaussian elimination with partial pivoting in long
+// double on the dense matrix: a[i] at column i - 1 and c[i] at i + 1, modulo N for a ring (where
+// entries that meet in one position add: n = 1 is (a + b + c) x = d), dropped at the ends else.
+std::vector<long double> dense_solve(const std::vector<long double>& a,
+                                     const std::vector<long double>& b,
+                                     const std::vector<long double>& c, std::vector<long double> d,
+                                     bool ring) {
+  const std::size_t N = b.size();
+  std::vector<long double> M(N * N, 0.0L);
+  for (std::size_t i = 0; i < N; ++i) {
+    M[i * N + i] += b[i];
+    if (i > 0 || ring) M[i * N + (i + N - 1) % N] += a[i];
+    if (i + 1 < N || ring) M[i * N + (i + 1) % N] += c[i];
+  }
+  for (std::size_t k = 0; k < N; ++k) {
+    std::size_t pivot = k;
+    for (std::size_t i = k + 1; i < N; ++i)
+      if (std::fabs(M[i * N + k]) > std::fabs(M[pivot * N + k])) pivot = i;
+    for (std::size_t j = 0; j < N; ++j) std::swap(M[k * N + j], M[pivot * N + j]);
+    std::swap(d[k], d[pivot]);
+    for (std::size_t i = k + 1; i < N; ++i) {
+      const long double l = M[i * N + k] / M[k * N + k];
+      for (std::size_t j = k; j < N; ++j) M[i * N + j] -= l * M[k * N + j];
+      d[i] -= l * d[k];
+    }
+  }
+  for (std::size_t k = N; k-- > 0;) {
+    for (std::size_t j = k + 1; j < N; ++j) d[k] -= M[k * N + j] * d[j];
+    d[k] /= M[k * N + k];
+  }
+  return d;
+}
+
+// The oracle of the dominant mode: every rank's rows of a, b, c, the right-hand side (`rhs`,
+// before the solve: s-major) and x of the first nsys lines, gathered on rank 0, where x must
+// match a dense solve of each whole line (a ring where `ring`) to `tol` of its largest |x|.
+template <class View>
+void compare_with_whole(const plan& p, std::size_t nsys, const View& a, const View& b,
+                        const View& c, const std::vector<double>& rhs, const View& x, bool ring,
+                        double tol) {
+  const std::size_t n = p.here();
+  std::vector<double> mine;
+  mine.reserve(5 * nsys * n);
+  for (std::size_t s = 0; s < nsys; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (const double v : {at(a, s, i), at(b, s, i), at(c, s, i), rhs[s * n + i], at(x, s, i)})
+        mine.push_back(v);
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(counts.size());
+  for (std::size_t r = 0, o = 0; r < counts.size(); o += p.rows[r] * nsys * 5, ++r) {
+    counts[r] = static_cast<int>(p.rows[r] * nsys * 5);
+    offsets[r] = static_cast<int>(o);
+  }
+  std::vector<double> all(my_rank == 0 ? 5 * nsys * p.total : 0);
+  MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
+              offsets.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (my_rank != 0) return;
+  const std::size_t N = p.total;
+  std::vector<long double> la(N), lb(N), lc(N), ld(N);
+  std::vector<double> lx(N);
+  for (std::size_t s = 0; s < nsys; ++s) {
+    for (std::size_t r = 0, g = 0; r < counts.size(); g += p.rows[r], ++r)
+      for (std::size_t i = 0; i < p.rows[r]; ++i) {
+        const double* v = &all[static_cast<std::size_t>(offsets[r]) + (s * p.rows[r] + i) * 5];
+        la[g + i] = v[0], lb[g + i] = v[1], lc[g + i] = v[2], ld[g + i] = v[3], lx[g + i] = v[4];
+      }
+    const auto whole = dense_solve(la, lb, lc, ld, ring);
+    long double largest = 0;
+    for (const long double v : whole) largest = std::fabs(v) > largest ? std::fabs(v) : largest;
+    for (std::size_t i = 0; i < N; ++i)
+      if (!(std::fabs(lx[i] - whole[i]) <= tol * (largest + 1e-30L))) {
+        char values[96];
+        std::snprintf(values, sizeof(values), "x = %.17g, whole solve %.17g", lx[i],
+                      static_cast<double>(whole[i]));
+        broken(std::string(ring ? "ring " : "line ") + std::to_string(s) + " row " +
+               std::to_string(i) + " of " + std::to_string(N) + ": " + values);
+      }
+  }
+}
+
+// The right-hand side's values (s-major, over d's own extents) before a solve overwrites them.
+template <class View>
+std::vector<double> values_of(const View& d) {
+  std::size_t slots = d.extent(0);
+  if constexpr (View::rank == 3) slots *= View::static_extent(2);
+  std::vector<double> v;
+  for (std::size_t s = 0; s < slots; ++s)
+    for (std::size_t i = 0; i < d.extent(1); ++i) v.push_back(at(d, s, i));
+  return v;
+}
+
+// After a solve returned on every rank in the dominant mode: no line is singular, and each
+// matches a dense solve of the whole line (compare_with_whole), float to 1e-4, double to 1e-12.
+template <class View, class Info>
+void check_dominant(const plan& p, const Info& info, const View& a, const View& b, const View& c,
+                    const std::vector<double>& rhs, const View& x, bool ring) {
+  for (std::size_t s = 0; s < info.extent(0); ++s)
+    if (info(s) != 0)
+      broken("dominant line " + std::to_string(s) + " has info " + std::to_string(info(s)));
+  const double tol = sizeof(typename View::value_type) == 4 ? 1e-4 : 1e-12;
+  compare_with_whole(p, info.extent(0), a, b, c, rhs, x, ring, tol);
+  ++tally["(solves compared with whole lines)"][0];
+}
+
+// nsys for factorize: every slot (the default), this batch's, or one the input chooses.
+std::size_t nsys_argument(byte_reader& in, const plan& p) {
+  const unsigned pick = in.below(4);
+  const std::size_t n = pick == 0   ? static_cast<std::size_t>(-1)
+                        : pick == 1 ? in.below(10)
+                                    : p.nsys;
+  return p.odd(6) && n != static_cast<std::size_t>(-1) ? n + 1 : n;
+}
+
+// Factor, solve, refactor with other coefficients, solve again; every step agreed.
+// after_solve(f) runs on every rank after the first solve returned on every rank.
+template <class Factor, class DView, class Refactor, class AfterSolve>
+void factored(const char* name, std::size_t rows, const Factor& factor, const DView& d,
+              const DView& d2, const Refactor& refactor, const AfterSolve& after_solve) {
+  const outcome made = run([&] {
+    auto f = factor();
+    agree(name, {}, codes(f.info(), rows));
+    const outcome solved = run([&] { f.solve(exec_space(), d2); });
+    agree("factorization::solve", solved, codes(f.info(), rows));
+    if (solved.returned) after_solve(f);
+    const outcome again = run([&] { refactor(f); });
+    agree("factorization::refactor", again, codes(f.info(), rows));
+    const outcome last = run([&] { f.solve(exec_space(), d); });
+    agree("factorization::solve after refactor", last, codes(f.info(), rows));
+  });
+  if (!made.returned) agree(name, made, 0);
+}
+
+// Scalar lines in a batch of layout L: one-shot or factored, with ends or periodic.
+template <class L, class T, class Algo>
+void scalar_lines(byte_reader& in, const plan& p, bool factor, bool device) {
+  const std::size_t nsys = p.nsys, n = p.here();
+  const std::size_t pad = in.below(3);
+  arena<T> mem;
+  auto a = mem.template view<L, 2>({p.off(6, nsys), p.off(0, n)}, pad);
+  const auto& a_memory = mem.last();
+  auto b = mem.template view<L, 2>({p.off(6, nsys), p.off(1, n)}, pad);
+  mem.last_is_diagonal();
+  auto c = mem.template view<L, 2>({p.off(6, nsys), n}, pad);
+  auto d = mem.template view<L, 2>({p.off(6, p.off(2, nsys)), p.off(3, n)}, pad,
+                                   p.odd(8) ? &a_memory : nullptr);
+  auto d2 = mem.template view<L, 2>({p.off(6, nsys), p.off(4, n)}, pad);
+  auto a2 = mem.template view<L, 2>({p.off(6, nsys), p.off(5, n)}, pad);
+  const info_view info("info", p.off(6, p.off(9, nsys)));
+  const std::size_t nsys_arg = nsys_argument(in, p);
+  mem.fill(in, p.dominant);
+  const auto rhs = values_of(d), rhs2 = values_of(d2);
+  constexpr bool ring = std::is_same_v<Algo, bs::algo::periodic>;
+  const auto opts = p.options_here();
+  const exec_space exec;
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  if (!factor) {
+    const outcome o = run([&] {
+      if (device)
+        bmpi::solve(exec, comm, Algo{}, a, b, c, d, info, opts, bs::backend::device{});
+      else
+        bmpi::solve(exec, comm, Algo{}, a, b, c, d, info, opts);
+    });
+    agree("mpi::solve", o, o.returned ? codes(info, p.total) : 0);
+    if (o.returned && p.dominant) check_dominant(p, info, a, b, c, rhs, d, ring);
+    return;
+  }
+  const auto refactor = [&](auto& f) { f.refactor(exec, a2, b, c); };
+  const auto after_solve = [&](const auto& f) {
+    if (p.dominant) check_dominant(p, f.info(), a, b, c, rhs2, d2, ring);
+  };
+  if (device)
+    factored(
+        "mpi::factorize(device)", p.total,
+        [&] {
+          return bmpi::factorize(exec, comm, Algo{}, a, b, c, nsys_arg, opts,
+                                 bs::backend::device{});
+        },
+        d, d2, refactor, after_solve);
+  else
+    factored(
+        "mpi::factorize", p.total,
+        [&] { return bmpi::factorize(exec, comm, Algo{}, a, b, c, nsys_arg, opts); }, d, d2,
+        refactor, after_solve);
+}
+
+// Scalar lines in interleaved<W> packs: nsys from info (one-shot) or the nsys argument
+// (factored), padding lanes in the last pack.
+template <int W>
+void packed_lines(byte_reader& in, const plan& p, bool factor, bool device) {
+  const std::size_t nsys = p.nsys, n = p.here(), count = (nsys + W - 1) / W + in.below(2);
+  arena<double> mem;
+  auto a = mem.template packs<W>(p.off(6, count), p.off(0, n));
+  const auto& a_memory = mem.last();
+  auto b = mem.template packs<W>(p.off(6, count), p.off(1, n));
+  mem.last_is_diagonal();
+  auto c = mem.template packs<W>(p.off(6, count), n);
+  auto d = mem.template packs<W>(p.off(2, count), p.off(3, n), p.odd(8) ? &a_memory : nullptr);
+  auto d2 = mem.template packs<W>(count, p.off(4, n));
+  auto a2 = mem.template packs<W>(count, p.off(5, n));
+  const info_view info("info", p.off(6, p.off(9, nsys)));
+  const std::size_t nsys_arg = nsys_argument(in, p);
+  mem.fill(in, p.dominant);
+  const auto rhs = values_of(d), rhs2 = values_of(d2);
+  const auto opts = p.options_here();
+  const exec_space exec;
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  if (!factor) {
+    const outcome o = run([&] {
+      if (device)
+        bmpi::solve(exec, comm, bs::algo::thomas{}, a, b, c, d, info, opts, bs::backend::device{});
+      else
+        bmpi::solve(exec, comm, a, b, c, d, info, opts);
+    });
+    agree("mpi::solve(interleaved)", o, o.returned ? codes(info, p.total) : 0);
+    if (o.returned && p.dominant) check_dominant(p, info, a, b, c, rhs, d, false);
+    return;
+  }
+  factored(
+      "mpi::factorize(interleaved)", p.total,
+      [&] { return bmpi::factorize(exec, comm, a, b, c, nsys_arg, opts); }, d, d2,
+      [&](auto& f) { f.refactor(exec, a2, b, c); },
+      [&](const auto& f) {
+        if (p.dominant) check_dominant(p, f.info(), a, b, c, rhs2, d2, false);
+      });
+}
+
+// Lines along an axis of a 3-D array of layout L (the axis out of range now and then), with full
+// coefficients or shared ones (rank 1, this rank's part of one line).
+template <class L, class Algo>
+void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool device) {
+  const unsigned axis_here = in.below(8) == 0 ? 3 : in.below(3);
+  const int axis = static_cast<int>(p.odd(2) ? (axis_here + 1) % 4 : axis_here);
+  std::array<std::size_t, 3> ext{};
+  for (std::size_t k = 0; k < 3; ++k) ext[k] = in.below(4);
+  if (axis_here < 3) ext[axis_here] = p.here();
+  std::size_t lines = 1;
+  for (std::size_t k = 0; k < 3; ++k)
+    if (k != axis_here) lines *= ext[k];
+  auto coefficient_ext = ext;
+  if (p.odd(0)) ext[(axis_here + 1) % 3] += 1;  // d's batch extents differ from the others'
+  arena<double> mem;
+  auto d = mem.view<L, 3>(ext);
+  auto d2 = mem.view<L, 3>(ext);
+  const info_view info("info", p.off(9, lines));
+  const std::size_t n = p.here();
+  const auto coefficients = [&](auto rank_tag) {
+    constexpr int R = decltype(rank_tag)::value;
+    if constexpr (R == 1) {
+      return std::array{mem.template view<L, 1>({n}), mem.template view<L, 1>({p.off(1, n)}),
+                        mem.template view<L, 1>({n}), mem.template view<L, 1>({p.off(5, n)})};
+    } else {
+      auto b_ext = coefficient_ext;
+      if (p.odd(1) && axis_here < 3) b_ext[axis_here] += 1;
+      return std::array{mem.template view<L, 3>(coefficient_ext), mem.template view<L, 3>(b_ext),
+                        mem.template view<L, 3>(coefficient_ext),
+                        mem.template view<L, 3>(coefficient_ext)};
+    }
+  };
+  const auto go = [&](auto rank_tag) {
+    const auto abc = coefficients(rank_tag);
+    mem.fill(in, false);
+    const auto opts = p.options_here();
+    const exec_space exec;
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    if (!factor) {
+      const outcome o = run([&] {
+        if (device)
+          bmpi::solve_along(exec, comm, Algo{}, axis, abc[0], abc[1], abc[2], d, info, opts,
+                            bs::backend::device{});
+        else
+          bmpi::solve_along(exec, comm, Algo{}, axis, abc[0], abc[1], abc[2], d, info, opts);
+      });
+      agree("mpi::solve_along", o, o.returned ? codes(info, p.total) : 0);
+      return;
+    }
+    // Shared coefficients take d after them (the extents to factor for), full ones do not.
+    if constexpr (decltype(rank_tag)::value == 1)
+      factored(
+          "mpi::factorize_along", p.total,
+          [&] {
+            return bmpi::factorize_along(exec, comm, Algo{}, axis, abc[0], abc[1], abc[2], d, opts);
+          },
+          d, d2, [&](auto& f) { f.refactor(exec, abc[3], abc[1], abc[2], d2); },
+          [](const auto&) {});
+    else
+      factored(
+          "mpi::factorize_along", p.total,
+          [&] {
+            return bmpi::factorize_along(exec, comm, Algo{}, axis, abc[0], abc[1], abc[2], opts);
+          },
+          d, d2, [&](auto& f) { f.refactor(exec, abc[3], abc[1], abc[2]); }, [](const auto&) {});
+  };
+  if (shared)
+    go(std::integral_constant<int, 1>{});
+  else
+    go(std::integral_constant<int, 3>{});
+}
+
+// Block lines (m x m blocks; m from 1 to 4, of which this build compiles 2 and 3) in a batch of
+// layout L, one-shot or factored, with or without pivoting.
+template <class L>
+void block_lines(byte_reader& in, const plan& p, bool factor) {
+  const std::size_t m_all = 1 + in.below(4), m = p.odd(2) ? m_all + 1 : m_all;
+  const bs::algo::block_thomas algorithm =
+      in.below(2) ? bs::algo::block_thomas{bs::algo::block_thomas::pivoting::partial}
+                  : bs::algo::block_thomas{};
+  const std::size_t nsys = p.nsys, n = p.here();
+  arena<double> mem;
+  auto a = mem.view<L, 4>({p.off(6, nsys), n, m, m});
+  auto b = mem.view<L, 4>({p.off(6, nsys), p.off(1, n), m, p.off(0, m)});
+  auto c = mem.view<L, 4>({p.off(6, nsys), n, m, m});
+  auto a2 = mem.view<L, 4>({p.off(6, nsys), p.off(5, n), m, m});
+  auto d = mem.view<L, 3>({p.off(6, nsys), p.off(3, n), m});
+  auto d2 = mem.view<L, 3>({p.off(6, nsys), n, p.off(4, m)});
+  const info_view info("info", p.off(6, p.off(9, nsys)));
+  const std::size_t nsys_arg = nsys_argument(in, p);
+  mem.fill(in, false);
+  const auto opts = p.options_here();
+  const exec_space exec;
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  if (!factor) {
+    const outcome o = run([&] { bmpi::solve(exec, comm, algorithm, a, b, c, d, info, opts); });
+    agree("mpi::solve(block_thomas)", o, o.returned ? codes(info, p.total) : 0);
+    return;
+  }
+  factored(
+      "mpi::factorize(block_thomas)", p.total,
+      [&] { return bmpi::factorize(exec, comm, algorithm, a, b, c, nsys_arg, opts); }, d, d2,
+      [&](auto& f) { f.refactor(exec, a2, b, c); }, [](const auto&) {});
+}
+
+template <class L>
+void one_layout(byte_reader& in, const plan& p, unsigned family) {
+  const bool device = in.below(4) == 0;
+  switch (family) {
+    case 0:
+      return scalar_lines<L, double, bs::algo::thomas>(in, p, false, device);
+    case 1:
+      return scalar_lines<L, double, bs::algo::periodic>(in, p, false, device);
+    case 2:
+      return scalar_lines<L, double, bs::algo::thomas>(in, p, true, device);
+    case 3:
+      return scalar_lines<L, double, bs::algo::periodic>(in, p, true, device);
+    case 4:
+      return scalar_lines<L, float, bs::algo::thomas>(in, p, in.below(2), device);
+    case 5:
+      return block_lines<L>(in, p, false);
+    case 6:
+      return block_lines<L>(in, p, true);
+    default:
+      return packed_lines<4>(in, p, in.below(2), device);
+  }
+}
+
+template <class L>
+void along_layout(byte_reader& in, const plan& p, unsigned kind) {
+  const bool device = in.below(4) == 0;
+  switch (kind) {
+    case 0:
+      return along_lines<L, bs::algo::thomas>(in, p, false, false, device);
+    case 1:
+      return along_lines<L, bs::algo::periodic>(in, p, false, false, device);
+    case 2:
+      return along_lines<L, bs::algo::thomas>(in, p, false, true, device);
+    default:
+      return along_lines<L, bs::algo::thomas>(in, p, true, in.below(2), false);
+  }
+}
+
+void run_case(const std::uint8_t* data, std::size_t size) {
+  byte_reader in{data, size};
+  const plan p = decode_plan(in);
+  const unsigned family = in.below(11), layout = in.below(3);
+  if (family < 8) {
+    if (layout == 0) one_layout<Kokkos::LayoutRight>(in, p, family);
+    if (layout == 1) one_layout<Kokkos::LayoutLeft>(in, p, family);
+    if (layout == 2) one_layout<Kokkos::LayoutStride>(in, p, family);
+  } else {
+    const unsigned kind = family - 8 + in.below(2);
+    if (layout == 1)
+      along_layout<Kokkos::LayoutLeft>(in, p, kind);
+    else
+      along_layout<Kokkos::LayoutRight>(in, p, kind);
+  }
+}
+
+// Ranks other than 0: run every input rank 0 broadcasts until it broadcasts a length of -1.
+void follow() {
+  for (;;) {
+    long long length = 0;
+    MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (length < 0) return;
+    current_input.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(current_input.data(), static_cast<int>(length), MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD);
+    run_case(current_input.data(), current_input.size());
+  }
+}
+
+extern "C" void save_input_and_abort(int) {
+  save_input();
+  std::signal(SIGABRT, SIG_DFL);
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  Kokkos::initialize();
+  if (my_rank != 0) {
+    __sanitizer_set_death_callback(save_input);
+    std::signal(SIGABRT, save_input_and_abort);
+    follow();
+    Kokkos::finalize();
+    MPI_Finalize();
+    std::_Exit(0);
+  }
+  std::atexit([] {
+    if (std::getenv("FUZZ_MPI_STATS"))
+      for (const auto& [call, counts] : tally)
+        std::printf("%-40s returned %lld, threw %lld\n", call.c_str(), counts[0], counts[1]);
+    long long end = -1;
+    MPI_Bcast(&end, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    Kokkos::finalize();
+    MPI_Finalize();
+  });
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  long long length = static_cast<long long>(size);
+  MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  current_input.assign(data, data + size);
+  MPI_Bcast(current_input.data(), static_cast<int>(size), MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD);
+  run_case(current_input.data(), current_input.size());
+  return 0;
+}
