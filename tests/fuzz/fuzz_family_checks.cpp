@@ -30,6 +30,7 @@ using fuzz::byte_reader;
 using fuzz::check_codes;
 using fuzz::finding;
 using fuzz::returns;
+using fuzz::value_of;
 
 template <class DataType>
 using view_of = Kokkos::View<DataType, Kokkos::LayoutStride, Kokkos::HostSpace,
@@ -37,15 +38,6 @@ using view_of = Kokkos::View<DataType, Kokkos::LayoutStride, Kokkos::HostSpace,
 using info_view = Kokkos::View<int*, Kokkos::HostSpace>;
 
 constexpr std::size_t buffer_values = 16384;
-
-// The value of an input byte: mostly a dominant-ish coefficient, sometimes 0, NaN or Inf.
-double value_of(unsigned v, std::size_t i) {
-  return v == 255   ? std::nan("")
-         : v == 254 ? HUGE_VAL
-         : v == 253 ? 0.0
-         : v == 252 ? -1.0
-                    : (i % 3 == 0 ? 8.0 : 1.0) + v / 64.0;
-}
 
 // Where the Views of one input lie: at offsets of one shared buffer (overlapping and aliased
 // arguments), or each in an allocation of its own span, so that ASan sees a read or write past a

@@ -9,17 +9,21 @@
 // The contract: every rank returns, or every rank throws the same std::invalid_argument naming a
 // bandsolve function; after a return every rank holds the same info codes, each in [0, the rows
 // of a line]; in half the inputs the lines are strictly diagonally dominant, none may be reported
-// singular, and the scalar lines' solutions must match a dense solve of the gathered whole lines
-// on rank 0. A broken contract, a crash or a report of ASan or UBSan on a rank other than 0
-// writes the input to mpi-crash-rank<r>-<pid> (rank 0's libFuzzer writes its own crash-* files
-// where Open MPI's signal handlers are off); a hang is libFuzzer's timeout on rank 0.
+// singular, and the scalar lines' solutions (batches and along an axis) must match a dense solve
+// of the gathered whole lines on rank 0. A broken contract, a crash or a report of ASan or UBSan
+// on a rank other than 0 writes the input to mpi-crash-rank<r>-<pid> (rank 0's libFuzzer writes
+// its own crash-* files where Open MPI's signal handlers are off); a hang is libFuzzer's timeout
+// on rank 0.
+#include "fuzz_support.hpp"
+
+#include <bandsolve/bandsolve.hpp>
+#include <bandsolve/mpi.hpp>
+
 #include <mpi.h>
 #include <sanitizer/common_interface_defs.h>
 #include <unistd.h>
 
 #include <array>
-#include <bandsolve/bandsolve.hpp>
-#include <bandsolve/mpi.hpp>
 #include <cmath>
 #include <csignal>
 #include <cstddef>
@@ -33,8 +37,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include "fuzz_support.hpp"
 
 namespace {
 
@@ -105,12 +107,14 @@ std::uint64_t codes(const Info& info, std::size_t rows) {
   return mix(h, info.extent(0));
 }
 
-// With FUZZ_MPI_STATS set, rank 0 prints at exit how often each call returned and threw.
+// With FUZZ_MPI_STATS set, rank 0 prints at exit how often each call returned and threw
+// (counted only then: the map's string compares would steer the fuzzer).
+const bool keep_tally = std::getenv("FUZZ_MPI_STATS") != nullptr;
 std::map<std::string, std::array<long long, 2>> tally;
 
 // Every rank compares its outcome (and the hash of its info codes) with every other rank's.
 void agree(const char* call, const outcome& o, std::uint64_t info_hash) {
-  ++tally[call][o.returned ? 0 : 1];
+  if (keep_tally) ++tally[call][o.returned ? 0 : 1];
   const unsigned long long mine[3] = {o.returned ? 1ull : 0ull, hash_of(o.message), info_hash};
   std::vector<unsigned long long> all(3 * static_cast<std::size_t>(ranks));
   MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all.data(), 3, MPI_UNSIGNED_LONG_LONG,
@@ -165,15 +169,6 @@ plan decode_plan(byte_reader& in) {
   if (batch == 1) p.opts.batch_bytes_per_thread = 0;
   if (batch == 2) p.opts.batch_bytes_per_thread = 1 + in.below(256) * 64;
   return p;
-}
-
-// The value of an input byte: mostly a dominant-ish coefficient, sometimes 0, NaN or Inf.
-double value_of(unsigned v, std::size_t i) {
-  return v == 255   ? std::nan("")
-         : v == 254 ? HUGE_VAL
-         : v == 253 ? 0.0
-         : v == 252 ? -1.0
-                    : (i % 3 == 0 ? 8.0 : 1.0) + v / 64.0;
 }
 
 // In the dominant mode: diagonals in [4, 8), everything else in (-1, 1), so that every line is
@@ -267,7 +262,7 @@ class arena {
       ++k;
       for (auto& x : v) {
         const unsigned byte = in.size == 0 ? 7u : in.data[(start + i) % in.size];
-        x = static_cast<T>(dominant ? dominant_value(byte, diagonal) : value_of(byte, i));
+        x = static_cast<T>(dominant ? dominant_value(byte, diagonal) : fuzz::value_of(byte, i));
         ++i;
       }
     }
@@ -322,20 +317,17 @@ std::vector<long double> dense_solve(const std::vector<long double>& a,
   return d;
 }
 
-// The oracle of the dominant mode: every rank's rows of a, b, c, the right-hand side (`rhs`,
-// before the solve: s-major) and x of the first nsys lines, gathered on rank 0, where x must
+// The oracle of the dominant mode: row(s, i) = {a, b, c, the right-hand side before the solve, x}
+// of this rank's row i of line s, for the first nsys lines, gathered on rank 0, where x must
 // match a dense solve of each whole line (a ring where `ring`) to `tol` of its largest |x|.
-template <class View>
-void compare_with_whole(const plan& p, std::size_t nsys, const View& a, const View& b,
-                        const View& c, const std::vector<double>& rhs, const View& x, bool ring,
-                        double tol) {
+template <class Row>
+void compare_with_whole(const plan& p, std::size_t nsys, const Row& row, bool ring, double tol) {
   const std::size_t n = p.here();
   std::vector<double> mine;
   mine.reserve(5 * nsys * n);
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t i = 0; i < n; ++i)
-      for (const double v : {at(a, s, i), at(b, s, i), at(c, s, i), rhs[s * n + i], at(x, s, i)})
-        mine.push_back(v);
+      for (const double v : row(s, i)) mine.push_back(v);
   std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(counts.size());
   for (std::size_t r = 0, o = 0; r < counts.size(); o += p.rows[r] * nsys * 5, ++r) {
     counts[r] = static_cast<int>(p.rows[r] * nsys * 5);
@@ -381,15 +373,23 @@ std::vector<double> values_of(const View& d) {
 
 // After a solve returned on every rank in the dominant mode: no line is singular, and each
 // matches a dense solve of the whole line (compare_with_whole), float to 1e-4, double to 1e-12.
-template <class View, class Info>
-void check_dominant(const plan& p, const Info& info, const View& a, const View& b, const View& c,
-                    const std::vector<double>& rhs, const View& x, bool ring) {
+template <class T, class Info, class Row>
+void check_dominant(const plan& p, const Info& info, const Row& row, bool ring) {
   for (std::size_t s = 0; s < info.extent(0); ++s)
     if (info(s) != 0)
       broken("dominant line " + std::to_string(s) + " has info " + std::to_string(info(s)));
-  const double tol = sizeof(typename View::value_type) == 4 ? 1e-4 : 1e-12;
-  compare_with_whole(p, info.extent(0), a, b, c, rhs, x, ring, tol);
-  ++tally["(solves compared with whole lines)"][0];
+  compare_with_whole(p, info.extent(0), row, ring, sizeof(T) == 4 ? 1e-4 : 1e-12);
+  if (keep_tally) ++tally["(solves compared with whole lines)"][0];
+}
+
+// row(s, i) of compare_with_whole for batch Views; rhs: values_of(d) before the solve.
+template <class View>
+auto batch_rows(const View& a, const View& b, const View& c, const std::vector<double>& rhs,
+                const View& x) {
+  return [&, n = x.extent(1)](std::size_t s, std::size_t i) {
+    return std::array<double, 5>{at(a, s, i), at(b, s, i), at(c, s, i), rhs[s * n + i],
+                                 at(x, s, i)};
+  };
 }
 
 // nsys for factorize: every slot (the default), this batch's, or one the input chooses.
@@ -420,6 +420,50 @@ void factored(const char* name, std::size_t rows, const Factor& factor, const DV
   if (!made.returned) agree(name, made, 0);
 }
 
+// The calls on scalar lines (filled): one-shot, or factorize (nsys_arg), solve d2, refactor with
+// a2 for a, solve d; on the host passes or the device backend's; checked against dense solves of
+// the whole lines where the plan's lines are dominant.
+template <class Algo, class View, class Info>
+void scalar_calls(const plan& p, bool factor, bool device, const View& a, const View& b,
+                  const View& c, const View& d, const View& d2, const View& a2, const Info& info,
+                  std::size_t nsys_arg) {
+  const auto rhs = values_of(d), rhs2 = values_of(d2);
+  constexpr bool ring = std::is_same_v<Algo, bs::algo::periodic>;
+  const auto opts = p.options_here();
+  const exec_space exec;
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  if (!factor) {
+    const outcome o = run([&] {
+      if (device)
+        bmpi::solve(exec, comm, Algo{}, a, b, c, d, info, opts, bs::backend::device{});
+      else
+        bmpi::solve(exec, comm, Algo{}, a, b, c, d, info, opts);
+    });
+    agree("mpi::solve", o, o.returned ? codes(info, p.total) : 0);
+    if (o.returned && p.dominant)
+      check_dominant<typename View::value_type>(p, info, batch_rows(a, b, c, rhs, d), ring);
+    return;
+  }
+  const auto refactor = [&](auto& f) { f.refactor(exec, a2, b, c); };
+  const auto after_solve = [&](const auto& f) {
+    if (p.dominant)
+      check_dominant<typename View::value_type>(p, f.info(), batch_rows(a, b, c, rhs2, d2), ring);
+  };
+  if (device)
+    factored(
+        "mpi::factorize(device)", p.total,
+        [&] {
+          return bmpi::factorize(exec, comm, Algo{}, a, b, c, nsys_arg, opts,
+                                 bs::backend::device{});
+        },
+        d, d2, refactor, after_solve);
+  else
+    factored(
+        "mpi::factorize", p.total,
+        [&] { return bmpi::factorize(exec, comm, Algo{}, a, b, c, nsys_arg, opts); }, d, d2,
+        refactor, after_solve);
+}
+
 // Scalar lines in a batch of layout L: one-shot or factored, with ends or periodic.
 template <class L, class T, class Algo>
 void scalar_lines(byte_reader& in, const plan& p, bool factor, bool device) {
@@ -438,39 +482,7 @@ void scalar_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   const info_view info("info", p.off(6, p.off(9, nsys)));
   const std::size_t nsys_arg = nsys_argument(in, p);
   mem.fill(in, p.dominant);
-  const auto rhs = values_of(d), rhs2 = values_of(d2);
-  constexpr bool ring = std::is_same_v<Algo, bs::algo::periodic>;
-  const auto opts = p.options_here();
-  const exec_space exec;
-  const MPI_Comm comm = MPI_COMM_WORLD;
-  if (!factor) {
-    const outcome o = run([&] {
-      if (device)
-        bmpi::solve(exec, comm, Algo{}, a, b, c, d, info, opts, bs::backend::device{});
-      else
-        bmpi::solve(exec, comm, Algo{}, a, b, c, d, info, opts);
-    });
-    agree("mpi::solve", o, o.returned ? codes(info, p.total) : 0);
-    if (o.returned && p.dominant) check_dominant(p, info, a, b, c, rhs, d, ring);
-    return;
-  }
-  const auto refactor = [&](auto& f) { f.refactor(exec, a2, b, c); };
-  const auto after_solve = [&](const auto& f) {
-    if (p.dominant) check_dominant(p, f.info(), a, b, c, rhs2, d2, ring);
-  };
-  if (device)
-    factored(
-        "mpi::factorize(device)", p.total,
-        [&] {
-          return bmpi::factorize(exec, comm, Algo{}, a, b, c, nsys_arg, opts,
-                                 bs::backend::device{});
-        },
-        d, d2, refactor, after_solve);
-  else
-    factored(
-        "mpi::factorize", p.total,
-        [&] { return bmpi::factorize(exec, comm, Algo{}, a, b, c, nsys_arg, opts); }, d, d2,
-        refactor, after_solve);
+  scalar_calls<Algo>(p, factor, device, a, b, c, d, d2, a2, info, nsys_arg);
 }
 
 // Scalar lines in interleaved<W> packs: nsys from info (one-shot) or the nsys argument
@@ -490,28 +502,7 @@ void packed_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   const info_view info("info", p.off(6, p.off(9, nsys)));
   const std::size_t nsys_arg = nsys_argument(in, p);
   mem.fill(in, p.dominant);
-  const auto rhs = values_of(d), rhs2 = values_of(d2);
-  const auto opts = p.options_here();
-  const exec_space exec;
-  const MPI_Comm comm = MPI_COMM_WORLD;
-  if (!factor) {
-    const outcome o = run([&] {
-      if (device)
-        bmpi::solve(exec, comm, bs::algo::thomas{}, a, b, c, d, info, opts, bs::backend::device{});
-      else
-        bmpi::solve(exec, comm, a, b, c, d, info, opts);
-    });
-    agree("mpi::solve(interleaved)", o, o.returned ? codes(info, p.total) : 0);
-    if (o.returned && p.dominant) check_dominant(p, info, a, b, c, rhs, d, false);
-    return;
-  }
-  factored(
-      "mpi::factorize(interleaved)", p.total,
-      [&] { return bmpi::factorize(exec, comm, a, b, c, nsys_arg, opts); }, d, d2,
-      [&](auto& f) { f.refactor(exec, a2, b, c); },
-      [&](const auto& f) {
-        if (p.dominant) check_dominant(p, f.info(), a, b, c, rhs2, d2, false);
-      });
+  scalar_calls<bs::algo::thomas>(p, factor, device, a, b, c, d, d2, a2, info, nsys_arg);
 }
 
 // Lines along an axis of a 3-D array of layout L (the axis out of range now and then), with full
@@ -533,22 +524,46 @@ void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool 
   auto d2 = mem.view<L, 3>(ext);
   const info_view info("info", p.off(9, lines));
   const std::size_t n = p.here();
+  // a, b, c and a2 (a for the refactor): shared by every line (rank 1) or full arrays.
   const auto coefficients = [&](auto rank_tag) {
-    constexpr int R = decltype(rank_tag)::value;
-    if constexpr (R == 1) {
-      return std::array{mem.template view<L, 1>({n}), mem.template view<L, 1>({p.off(1, n)}),
-                        mem.template view<L, 1>({n}), mem.template view<L, 1>({p.off(5, n)})};
+    if constexpr (decltype(rank_tag)::value == 1) {
+      auto a = mem.template view<L, 1>({n});
+      auto b = mem.template view<L, 1>({p.off(1, n)});
+      mem.last_is_diagonal();
+      return std::array{a, b, mem.template view<L, 1>({n}), mem.template view<L, 1>({p.off(5, n)})};
     } else {
       auto b_ext = coefficient_ext;
       if (p.odd(1) && axis_here < 3) b_ext[axis_here] += 1;
-      return std::array{mem.template view<L, 3>(coefficient_ext), mem.template view<L, 3>(b_ext),
-                        mem.template view<L, 3>(coefficient_ext),
+      auto a = mem.template view<L, 3>(coefficient_ext);
+      auto b = mem.template view<L, 3>(b_ext);
+      mem.last_is_diagonal();
+      return std::array{a, b, mem.template view<L, 3>(coefficient_ext),
                         mem.template view<L, 3>(coefficient_ext)};
     }
   };
+  // row(s, i) of compare_with_whole: line s numbered over the other two axes, the last fastest.
+  const auto along_rows = [&](const auto& abc, const std::vector<double>& rhs, const auto& x) {
+    return [&, axis_here](std::size_t s, std::size_t i) {
+      const std::size_t slow = axis_here == 0 ? 1 : 0, fast = axis_here == 2 ? 1 : 2;
+      std::array<std::size_t, 3> idx{};
+      idx[axis_here] = i, idx[slow] = s / ext[fast], idx[fast] = s % ext[fast];
+      const std::size_t flat = idx[0] * x.stride(0) + idx[1] * x.stride(1) + idx[2] * x.stride(2);
+      const auto value = [&](const auto& v) {
+        if constexpr (std::decay_t<decltype(v)>::rank == 1)
+          return v(i);
+        else
+          return v(idx[0], idx[1], idx[2]);
+      };
+      return std::array<double, 5>{value(abc[0]), value(abc[1]), value(abc[2]), rhs[flat],
+                                   x(idx[0], idx[1], idx[2])};
+    };
+  };
   const auto go = [&](auto rank_tag) {
     const auto abc = coefficients(rank_tag);
-    mem.fill(in, false);
+    mem.fill(in, p.dominant);
+    const std::vector<double> rhs(d.data(), d.data() + d.span()),
+        rhs2(d2.data(), d2.data() + d2.span());
+    constexpr bool ring = std::is_same_v<Algo, bs::algo::periodic>;
     const auto opts = p.options_here();
     const exec_space exec;
     const MPI_Comm comm = MPI_COMM_WORLD;
@@ -561,8 +576,12 @@ void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool 
           bmpi::solve_along(exec, comm, Algo{}, axis, abc[0], abc[1], abc[2], d, info, opts);
       });
       agree("mpi::solve_along", o, o.returned ? codes(info, p.total) : 0);
+      if (o.returned && p.dominant) check_dominant<double>(p, info, along_rows(abc, rhs, d), ring);
       return;
     }
+    const auto after_solve = [&](const auto& f) {
+      if (p.dominant) check_dominant<double>(p, f.info(), along_rows(abc, rhs2, d2), ring);
+    };
     // Shared coefficients take d after them (the extents to factor for), full ones do not.
     if constexpr (decltype(rank_tag)::value == 1)
       factored(
@@ -570,15 +589,14 @@ void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool 
           [&] {
             return bmpi::factorize_along(exec, comm, Algo{}, axis, abc[0], abc[1], abc[2], d, opts);
           },
-          d, d2, [&](auto& f) { f.refactor(exec, abc[3], abc[1], abc[2], d2); },
-          [](const auto&) {});
+          d, d2, [&](auto& f) { f.refactor(exec, abc[3], abc[1], abc[2], d2); }, after_solve);
     else
       factored(
           "mpi::factorize_along", p.total,
           [&] {
             return bmpi::factorize_along(exec, comm, Algo{}, axis, abc[0], abc[1], abc[2], opts);
           },
-          d, d2, [&](auto& f) { f.refactor(exec, abc[3], abc[1], abc[2]); }, [](const auto&) {});
+          d, d2, [&](auto& f) { f.refactor(exec, abc[3], abc[1], abc[2]); }, after_solve);
   };
   if (shared)
     go(std::integral_constant<int, 1>{});
@@ -708,7 +726,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     std::_Exit(0);
   }
   std::atexit([] {
-    if (std::getenv("FUZZ_MPI_STATS"))
+    if (keep_tally)
       for (const auto& [call, counts] : tally)
         std::printf("%-40s returned %lld, threw %lld\n", call.c_str(), counts[0], counts[1]);
     long long end = -1;

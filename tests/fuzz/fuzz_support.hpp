@@ -1,9 +1,10 @@
 #pragma once
-// What the libFuzzer targets share: reading the input's bytes, the contract a call is held to
-// (it returns, or throws std::invalid_argument naming a bandsolve function), the range of info
-// codes, and starting Kokkos once per process.
+// What the libFuzzer targets share: reading the input's bytes, the values they stand for, the
+// contract a call is held to (it returns, or throws std::invalid_argument naming a bandsolve
+// function), the range of info codes, and starting Kokkos once per process.
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +22,16 @@ struct byte_reader {
   unsigned next() { return pos < size ? data[pos++] : 0u; }
   unsigned below(unsigned bound) { return bound == 0 ? 0 : next() % bound; }
 };
+
+// The value of an input byte: mostly a dominant-ish coefficient (i: its place, every third one
+// larger), sometimes 0, -1, NaN or Inf.
+inline double value_of(unsigned v, std::size_t i) {
+  return v == 255   ? std::nan("")
+         : v == 254 ? HUGE_VAL
+         : v == 253 ? 0.0
+         : v == 252 ? -1.0
+                    : (i % 3 == 0 ? 8.0 : 1.0) + v / 64.0;
+}
 
 // Reports a broken contract and aborts, which libFuzzer records as a crash with its input.
 [[noreturn]] inline void finding(const char* what, const std::string& detail) {
