@@ -9,8 +9,8 @@
 // The contract: every rank returns, or every rank throws the same std::invalid_argument naming a
 // bandsolve function; after a return every rank holds the same info codes, each in [0, the rows
 // of a line]; in half the inputs the lines are strictly diagonally dominant, none may be reported
-// singular, and the scalar lines' solutions (batches and along an axis) must match a dense solve
-// of the gathered whole lines on rank 0. A broken contract, a crash or a report of ASan or UBSan
+// singular, and the solutions (batches, lines along an axis, block lines) must match a dense
+// solve of the gathered whole lines on rank 0. A broken contract, a crash or a report of ASan or UBSan
 // on a rank other than 0 writes the input to mpi-crash-rank<r>-<pid> (rank 0's libFuzzer writes
 // its own crash-* files where Open MPI's signal handlers are off); a hang is libFuzzer's timeout
 // on rank 0.
@@ -284,78 +284,91 @@ double at(const View& v, std::size_t s, std::size_t i) {
   }
 }
 
-// x of one line from its coefficients by Gaussian elimination with partial pivoting in long
-// double on the dense matrix: a[i] at column i - 1 and c[i] at i + 1, modulo N for a ring (where
-// entries that meet in one position add: n = 1 is (a + b + c) x = d), dropped at the ends else.
+// x of one line of N rows of m unknowns from its blocks (row-major m x m: A_i, B_i, C_i of row
+// i at a, b, c + i m^2; d: N m values) by Gaussian elimination with partial pivoting in long
+// double on the dense matrix: A_i at block column i - 1 and C_i at i + 1, modulo N for a ring
+// (entries that meet in one position add: n = 1 is (a + b + c) x = d), dropped at the ends else.
 std::vector<long double> dense_solve(const std::vector<long double>& a,
                                      const std::vector<long double>& b,
                                      const std::vector<long double>& c, std::vector<long double> d,
-                                     bool ring) {
-  const std::size_t N = b.size();
-  std::vector<long double> M(N * N, 0.0L);
-  for (std::size_t i = 0; i < N; ++i) {
-    M[i * N + i] += b[i];
-    if (i > 0 || ring) M[i * N + (i + N - 1) % N] += a[i];
-    if (i + 1 < N || ring) M[i * N + (i + 1) % N] += c[i];
-  }
-  for (std::size_t k = 0; k < N; ++k) {
+                                     std::size_t m, bool ring) {
+  const std::size_t N = d.size() / m, K = N * m;
+  std::vector<long double> M(K * K, 0.0L);
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t r = 0; r < m; ++r)
+      for (std::size_t q = 0; q < m; ++q) {
+        const std::size_t row = (i * m + r) * K, at_block = i * m * m + r * m + q;
+        M[row + i * m + q] += b[at_block];
+        if (i > 0 || ring) M[row + (i + N - 1) % N * m + q] += a[at_block];
+        if (i + 1 < N || ring) M[row + (i + 1) % N * m + q] += c[at_block];
+      }
+  for (std::size_t k = 0; k < K; ++k) {
     std::size_t pivot = k;
-    for (std::size_t i = k + 1; i < N; ++i)
-      if (std::fabs(M[i * N + k]) > std::fabs(M[pivot * N + k])) pivot = i;
-    for (std::size_t j = 0; j < N; ++j) std::swap(M[k * N + j], M[pivot * N + j]);
+    for (std::size_t i = k + 1; i < K; ++i)
+      if (std::fabs(M[i * K + k]) > std::fabs(M[pivot * K + k])) pivot = i;
+    for (std::size_t j = 0; j < K; ++j) std::swap(M[k * K + j], M[pivot * K + j]);
     std::swap(d[k], d[pivot]);
-    for (std::size_t i = k + 1; i < N; ++i) {
-      const long double l = M[i * N + k] / M[k * N + k];
-      for (std::size_t j = k; j < N; ++j) M[i * N + j] -= l * M[k * N + j];
+    for (std::size_t i = k + 1; i < K; ++i) {
+      const long double l = M[i * K + k] / M[k * K + k];
+      for (std::size_t j = k; j < K; ++j) M[i * K + j] -= l * M[k * K + j];
       d[i] -= l * d[k];
     }
   }
-  for (std::size_t k = N; k-- > 0;) {
-    for (std::size_t j = k + 1; j < N; ++j) d[k] -= M[k * N + j] * d[j];
-    d[k] /= M[k * N + k];
+  for (std::size_t k = K; k-- > 0;) {
+    for (std::size_t j = k + 1; j < K; ++j) d[k] -= M[k * K + j] * d[j];
+    d[k] /= M[k * K + k];
   }
   return d;
 }
 
-// The oracle of the dominant mode: row(s, i) = {a, b, c, the right-hand side before the solve, x}
-// of this rank's row i of line s, for the first nsys lines, gathered on rank 0, where x must
-// match a dense solve of each whole line (a ring where `ring`) to `tol` of its largest |x|.
+// The oracle of the dominant mode: row(s, i) = the m^2 values of each of A, B, C (row-major), then
+// m of the right-hand side before the solve and m of x, of this rank's row i of line s (m = 1:
+// {a, b, c, d, x}), for the first nsys lines, gathered on rank 0, where x must match a dense
+// solve of each whole line (a ring where `ring`) to `tol` of its largest |x|.
 template <class Row>
-void compare_with_whole(const plan& p, std::size_t nsys, const Row& row, bool ring, double tol) {
-  const std::size_t n = p.here();
+void compare_with_whole(const plan& p, std::size_t nsys, std::size_t m, const Row& row, bool ring,
+                        double tol) {
+  const std::size_t n = p.here(), mm = m * m, per_row = 3 * mm + 2 * m;
   std::vector<double> mine;
-  mine.reserve(5 * nsys * n);
+  mine.reserve(per_row * nsys * n);
   for (std::size_t s = 0; s < nsys; ++s)
     for (std::size_t i = 0; i < n; ++i)
       for (const double v : row(s, i)) mine.push_back(v);
+  if (mine.size() != per_row * nsys * n) broken("compare_with_whole: rows of the wrong length");
   std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(counts.size());
-  for (std::size_t r = 0, o = 0; r < counts.size(); o += p.rows[r] * nsys * 5, ++r) {
-    counts[r] = static_cast<int>(p.rows[r] * nsys * 5);
+  for (std::size_t r = 0, o = 0; r < counts.size(); o += p.rows[r] * nsys * per_row, ++r) {
+    counts[r] = static_cast<int>(p.rows[r] * nsys * per_row);
     offsets[r] = static_cast<int>(o);
   }
-  std::vector<double> all(my_rank == 0 ? 5 * nsys * p.total : 0);
+  std::vector<double> all(my_rank == 0 ? per_row * nsys * p.total : 0);
   MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
               offsets.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (my_rank != 0) return;
   const std::size_t N = p.total;
-  std::vector<long double> la(N), lb(N), lc(N), ld(N);
-  std::vector<double> lx(N);
+  std::vector<long double> la(N * mm), lb(N * mm), lc(N * mm), ld(N * m);
+  std::vector<double> lx(N * m);
   for (std::size_t s = 0; s < nsys; ++s) {
     for (std::size_t r = 0, g = 0; r < counts.size(); g += p.rows[r], ++r)
       for (std::size_t i = 0; i < p.rows[r]; ++i) {
-        const double* v = &all[static_cast<std::size_t>(offsets[r]) + (s * p.rows[r] + i) * 5];
-        la[g + i] = v[0], lb[g + i] = v[1], lc[g + i] = v[2], ld[g + i] = v[3], lx[g + i] = v[4];
+        const double* v =
+            &all[static_cast<std::size_t>(offsets[r]) + (s * p.rows[r] + i) * per_row];
+        for (std::size_t k = 0; k < mm; ++k)
+          la[(g + i) * mm + k] = v[k], lb[(g + i) * mm + k] = v[mm + k],
+                            lc[(g + i) * mm + k] = v[2 * mm + k];
+        for (std::size_t k = 0; k < m; ++k)
+          ld[(g + i) * m + k] = v[3 * mm + k], lx[(g + i) * m + k] = v[3 * mm + m + k];
       }
-    const auto whole = dense_solve(la, lb, lc, ld, ring);
+    const auto whole = dense_solve(la, lb, lc, ld, m, ring);
     long double largest = 0;
     for (const long double v : whole) largest = std::fabs(v) > largest ? std::fabs(v) : largest;
-    for (std::size_t i = 0; i < N; ++i)
-      if (!(std::fabs(lx[i] - whole[i]) <= tol * (largest + 1e-30L))) {
+    for (std::size_t k = 0; k < N * m; ++k)
+      if (!(std::fabs(lx[k] - whole[k]) <= tol * (largest + 1e-30L))) {
         char values[96];
-        std::snprintf(values, sizeof(values), "x = %.17g, whole solve %.17g", lx[i],
-                      static_cast<double>(whole[i]));
-        broken(std::string(ring ? "ring " : "line ") + std::to_string(s) + " row " +
-               std::to_string(i) + " of " + std::to_string(N) + ": " + values);
+        std::snprintf(values, sizeof(values), "x = %.17g, whole solve %.17g", lx[k],
+                      static_cast<double>(whole[k]));
+        broken(std::string(ring ? "ring " : "line ") + std::to_string(s) + " unknown " +
+               std::to_string(k) + " of " + std::to_string(N * m) + " (m = " + std::to_string(m) +
+               "): " + values);
       }
   }
 }
@@ -373,13 +386,15 @@ std::vector<double> values_of(const View& d) {
 
 // After a solve returned on every rank in the dominant mode: no line is singular, and each
 // matches a dense solve of the whole line (compare_with_whole), float to 1e-4, double to 1e-12.
+// m: unknowns per row (block lines), 1 for scalar lines.
 template <class T, class Info, class Row>
-void check_dominant(const plan& p, const Info& info, const Row& row, bool ring) {
+void check_dominant(const plan& p, const Info& info, const Row& row, bool ring,
+                    std::size_t m = 1) {
   for (std::size_t s = 0; s < info.extent(0); ++s)
     if (info(s) != 0)
       broken("dominant line " + std::to_string(s) + " has info " + std::to_string(info(s)));
-  compare_with_whole(p, info.extent(0), row, ring, sizeof(T) == 4 ? 1e-4 : 1e-12);
-  if (keep_tally) ++tally["(solves compared with whole lines)"][0];
+  compare_with_whole(p, info.extent(0), m, row, ring, sizeof(T) == 4 ? 1e-4 : 1e-12);
+  if (keep_tally) ++tally["(solves compared, m = " + std::to_string(m) + ")"][0];
 }
 
 // row(s, i) of compare_with_whole for batch Views; rhs: values_of(d) before the solve.
@@ -622,19 +637,46 @@ void block_lines(byte_reader& in, const plan& p, bool factor) {
   auto d2 = mem.view<L, 3>({p.off(6, nsys), n, p.off(4, m)});
   const info_view info("info", p.off(6, p.off(9, nsys)));
   const std::size_t nsys_arg = nsys_argument(in, p);
-  mem.fill(in, false);
+  mem.fill(in, p.dominant);
+  // Dominant mode: every entry in (-1, 1) but B's diagonals, which outweigh the 3m - 1 others of
+  // their row: strictly diagonally dominant lines.
+  if (p.dominant)
+    for (std::size_t s = 0; s < b.extent(0); ++s)
+      for (std::size_t i = 0; i < b.extent(1); ++i)
+        for (std::size_t r = 0; r < b.extent(2) && r < b.extent(3); ++r)
+          b(s, i, r, r) = static_cast<double>(3 * m) + std::fabs(b(s, i, r, r));
+  const std::vector<double> rhs(d.data(), d.data() + d.span()),
+      rhs2(d2.data(), d2.data() + d2.span());
+  // row(s, i) of compare_with_whole: the blocks of row i of line s, its right-hand side and x.
+  const auto block_rows = [&](const std::vector<double>& before, const auto& x) {
+    return [&](std::size_t s, std::size_t i) {
+      std::vector<double> row;
+      for (const auto* v : {&a, &b, &c})
+        for (std::size_t r = 0; r < m; ++r)
+          for (std::size_t q = 0; q < m; ++q) row.push_back((*v)(s, i, r, q));
+      for (std::size_t r = 0; r < m; ++r)
+        row.push_back(before[s * x.stride(0) + i * x.stride(1) + r * x.stride(2)]);
+      for (std::size_t r = 0; r < m; ++r) row.push_back(x(s, i, r));
+      return row;
+    };
+  };
   const auto opts = p.options_here();
   const exec_space exec;
   const MPI_Comm comm = MPI_COMM_WORLD;
   if (!factor) {
     const outcome o = run([&] { bmpi::solve(exec, comm, algorithm, a, b, c, d, info, opts); });
     agree("mpi::solve(block_thomas)", o, o.returned ? codes(info, p.total) : 0);
+    if (o.returned && p.dominant)
+      check_dominant<double>(p, info, block_rows(rhs, d), false, m);
     return;
   }
   factored(
       "mpi::factorize(block_thomas)", p.total,
       [&] { return bmpi::factorize(exec, comm, algorithm, a, b, c, nsys_arg, opts); }, d, d2,
-      [&](auto& f) { f.refactor(exec, a2, b, c); }, [](const auto&) {});
+      [&](auto& f) { f.refactor(exec, a2, b, c); },
+      [&](const auto& f) {
+        if (p.dominant) check_dominant<double>(p, f.info(), block_rows(rhs2, d2), false, m);
+      });
 }
 
 template <class L>
