@@ -4,6 +4,7 @@
 // scratch allocate their storage through them. The advice cases are skipped where the kernel has
 // no transparent huge pages or the system is not Linux.
 #include "test_support.hpp"
+#include "view_tail_poisoning.hpp"
 
 #include <bandsolve/bandsolve.hpp>
 
@@ -75,9 +76,9 @@ template <class Call>
 const void* allocation_during(const std::string& label, const Call& call) {
   wanted_label = label;
   wanted_data = nullptr;
-  Kokkos::Tools::Experimental::set_allocate_data_callback(&remember_allocation);
+  bstest::observe_allocations(&remember_allocation);
   call();
-  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  bstest::observe_allocations(nullptr);
   return wanted_data;
 }
 

@@ -6,6 +6,7 @@
 // would be 64 MiB here). Repeated calls reuse the scratch kept between calls: they allocate nothing
 // and take no page faults.
 #include "test_support.hpp"
+#include "view_tail_poisoning.hpp"
 
 #include <bandsolve/bandsolve.hpp>
 
@@ -44,11 +45,11 @@ std::int64_t peak_allocation(const Exec& exec, const std::function<void(const Ex
   exec.fence();
   if (release_kept) bandsolve::release_scratch_cache();
   live_bytes = peak_bytes = 0;
-  Kokkos::Tools::Experimental::set_allocate_data_callback(&count_allocation);
+  bstest::observe_allocations(&count_allocation);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(&count_deallocation);
   call(exec);
   exec.fence();
-  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  bstest::observe_allocations(nullptr);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
   return peak_bytes;
 }

@@ -5,6 +5,8 @@
 // profiling interface: the definitions below take the place of the library's and call it
 // through PMPI_), and bstest_mpi::thrown, the message a call throws. Include it in exactly one
 // translation unit of an executable.
+#include "view_tail_poisoning.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <catch2/catch_session.hpp>
 #include <mpi.h>
@@ -97,6 +99,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
 int main(int argc, char* argv[]) {
   MPI_Init(&argc, &argv);
   Kokkos::initialize(argc, argv);
+  bstest::poison_view_tails();
   int result = 0;
   { result = Catch::Session().run(argc, argv); }
   Kokkos::finalize();

@@ -1,5 +1,8 @@
 // Shared main() of BandSolve's test executables: Kokkos is initialized once around Catch2's session.
 // Kokkos' own flags (--kokkos-num-threads=N, ...) are removed from argv before Catch2 parses it.
+// Under AddressSanitizer, the bytes after each View's data are poisoned (view_tail_poisoning.hpp).
+#include "view_tail_poisoning.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <catch2/catch_session.hpp>
 
@@ -7,6 +10,7 @@
 
 int main(int argc, char* argv[]) {
   Kokkos::initialize(argc, argv);
+  bstest::poison_view_tails();
   int result = 0;
   {
     // stderr, so that machine-readable reporters (--reporter junit) keep a clean stdout.
