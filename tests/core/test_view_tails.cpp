@@ -52,7 +52,8 @@ TEMPLATE_TEST_CASE("view tails: the byte after a host View's data is poisoned un
     check_tail_poisoned(Kokkos::View<T*, Kokkos::HostSpace>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "uninitialized"), n));
     check_tail_poisoned(Kokkos::View<T**, Kokkos::LayoutLeft, Kokkos::HostSpace>("left", n, 3));
-    check_tail_poisoned(Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>("right", 2, n, 3));
+    check_tail_poisoned(
+        Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>("right", 2, n, 3));
   }
 #endif
 }
