@@ -1,19 +1,21 @@
 // libFuzzer target over the distributed solves (bandsolve/mpi.hpp), run by mpiexec at 1 to 4
 // ranks. Rank 0 runs libFuzzer and broadcasts every input; every rank decodes it into the same
 // calls (scalar lines with ends or periodic in row, column, strided and interleaved<4> batches,
-// one-shot or factored with a solve and a refactor, on the host or the device backend's passes;
-// lines along an axis of a 3-D array; block lines), each with a part of its own: the rows it
-// holds, its values (zeros, NaN, Inf among them) and, on one rank the input picks, one argument
-// that does not fit (an extent, nsys, m, the axis, the options, d over a's memory). Every View
-// lies in an allocation of its own span, where ASan sees a read or write past its end.
+// real, complex or complex d over real lines, one-shot or factored with a solve and a refactor,
+// on the host or the device backend's passes; lines along an axis of a 2-D to 4-D array; block
+// lines, float or double, in batches and along an axis of a 2-D or 3-D grid), each with a part
+// of its own: the rows it holds, its values (zeros, NaN, Inf among them) and, on one rank the
+// input picks, one argument that does not fit (an extent, nsys, m, the axis, the options, d over
+// a's memory). Every View lies in an allocation of its own span, where ASan sees a read or write
+// past its end.
 // The contract: every rank returns, or every rank throws the same std::invalid_argument naming a
 // bandsolve function; after a return every rank holds the same info codes, each in [0, the rows
 // of a line]; in half the inputs the lines are strictly diagonally dominant, none may be reported
 // singular, and the solutions (batches, lines along an axis, block lines) must match a dense
-// solve of the gathered whole lines on rank 0. A broken contract, a crash or a report of ASan or UBSan
-// on a rank other than 0 writes the input to mpi-crash-rank<r>-<pid> (rank 0's libFuzzer writes
-// its own crash-* files where Open MPI's signal handlers are off); a hang is libFuzzer's timeout
-// on rank 0.
+// solve of the gathered whole lines on rank 0. A broken contract, a crash or a report of ASan or
+// UBSan on a rank other than 0 writes the input to mpi-crash-rank<r>-<pid> (rank 0's libFuzzer
+// writes its own crash-* files where Open MPI's signal handlers are off); a hang is libFuzzer's
+// timeout on rank 0.
 #include "fuzz_support.hpp"
 
 #include <bandsolve/bandsolve.hpp>
@@ -34,6 +36,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -108,13 +111,22 @@ std::uint64_t codes(const Info& info, std::size_t rows) {
 }
 
 // With FUZZ_MPI_STATS set, rank 0 prints at exit how often each call returned and threw
-// (counted only then: the map's string compares would steer the fuzzer).
+// (counted only then: the map's string compares would steer the fuzzer); set to 2, also how often
+// each message was thrown, its values left out.
 const bool keep_tally = std::getenv("FUZZ_MPI_STATS") != nullptr;
+const bool keep_messages = keep_tally && std::string(std::getenv("FUZZ_MPI_STATS")) == "2";
 std::map<std::string, std::array<long long, 2>> tally;
+std::map<std::string, long long> messages;
 
 // Every rank compares its outcome (and the hash of its info codes) with every other rank's.
 void agree(const char* call, const outcome& o, std::uint64_t info_hash) {
   if (keep_tally) ++tally[call][o.returned ? 0 : 1];
+  if (keep_messages && !o.returned) {
+    std::string shape = o.message.substr(0, 160);
+    for (char& ch : shape)
+      if (ch >= '0' && ch <= '9') ch = '#';
+    ++messages[shape];
+  }
   const unsigned long long mine[3] = {o.returned ? 1ull : 0ull, hash_of(o.message), info_hash};
   std::vector<unsigned long long> all(3 * static_cast<std::size_t>(ranks));
   MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all.data(), 3, MPI_UNSIGNED_LONG_LONG,
@@ -177,24 +189,51 @@ double dominant_value(unsigned v, bool diagonal) {
   return diagonal ? 4.0 + v / 64.0 : (static_cast<double>(v) - 127.5) / 128.0;
 }
 
+// T with R stars: the data type of a rank-R View.
 template <class T, int R>
-struct data_type_of;
-template <class T>
-struct data_type_of<T, 1> {
-  using type = T*;
+struct data_type_of {
+  using type = typename data_type_of<T, R - 1>::type*;
 };
 template <class T>
-struct data_type_of<T, 2> {
-  using type = T**;
+struct data_type_of<T, 0> {
+  using type = T;
 };
+
+using complex_t = Kokkos::complex<double>;
 template <class T>
-struct data_type_of<T, 3> {
-  using type = T***;
-};
+constexpr bool is_complex_v = std::is_same_v<T, complex_t>;
+
+// A value of a line as the oracle reads it: a real value as itself; a complex one as the 2 x 2
+// real block of its product (row-major: re, -im, im, re), and a right-hand side or solution
+// value as its two parts, so that complex lines are real block lines of m = 2.
 template <class T>
-struct data_type_of<T, 4> {
-  using type = T****;
-};
+void push_block(std::vector<double>& row, const T& z) {
+  if constexpr (is_complex_v<T>)
+    row.insert(row.end(), {z.real(), -z.imag(), z.imag(), z.real()});
+  else
+    row.insert(row.end(), {static_cast<double>(z), 0.0, 0.0, static_cast<double>(z)});
+}
+template <class T>
+void push_pair(std::vector<double>& row, const T& z) {
+  if constexpr (is_complex_v<T>)
+    row.insert(row.end(), {z.real(), z.imag()});
+  else
+    row.insert(row.end(), {static_cast<double>(z), 0.0});
+}
+
+// The oracle's row of a scalar line: {a, b, c, d, x} for real d (m = 1), else m = 2 (above).
+template <class TA, class TD>
+std::vector<double> line_row(const TA& a, const TA& b, const TA& c, const TD& d, const TD& x) {
+  std::vector<double> row;
+  if constexpr (is_complex_v<TD>) {
+    for (const TA& v : {a, b, c}) push_block(row, v);
+    push_pair(row, d), push_pair(row, x);
+  } else {
+    row = {static_cast<double>(a), static_cast<double>(b), static_cast<double>(c),
+           static_cast<double>(d), static_cast<double>(x)};
+  }
+  return row;
+}
 
 template <class L, class T, int R>
 using view_of = Kokkos::View<typename data_type_of<T, R>::type, L, Kokkos::HostSpace,
@@ -253,16 +292,27 @@ class arena {
   }
   // The last allocation holds diagonals (for the dominant mode of fill).
   void last_is_diagonal() { diagonal_.resize(own_.size() - 1, false), diagonal_.push_back(true); }
-  // Values from the input's bytes: each rank reads them from its own place, cyclically.
-  void fill(const byte_reader& in, bool dominant) {
-    const std::size_t start = in.pos + 97 * static_cast<std::size_t>(my_rank);
+  // Values from the input's bytes: each rank reads them from its own place (shifted by `shift`
+  // for a second arena), cyclically; complex values take their imaginary parts from other bytes,
+  // in (-1, 1) in the dominant mode.
+  void fill(const byte_reader& in, bool dominant, std::size_t shift = 0) {
+    const std::size_t start = in.pos + 97 * static_cast<std::size_t>(my_rank) + shift;
+    const auto byte_at = [&](std::size_t i) {
+      return in.size == 0 ? 7u : static_cast<unsigned>(in.data[(start + i) % in.size]);
+    };
     std::size_t i = 0, k = 0;
     for (auto& v : own_) {
       const bool diagonal = k < diagonal_.size() && diagonal_[k];
       ++k;
       for (auto& x : v) {
-        const unsigned byte = in.size == 0 ? 7u : in.data[(start + i) % in.size];
-        x = static_cast<T>(dominant ? dominant_value(byte, diagonal) : fuzz::value_of(byte, i));
+        const double re = dominant ? dominant_value(byte_at(i), diagonal)
+                                   : fuzz::value_of(byte_at(i), i);
+        if constexpr (is_complex_v<T>) {
+          const std::size_t j = i + 31;
+          x = T(re, dominant ? dominant_value(byte_at(j), false) : fuzz::value_of(byte_at(j), j));
+        } else {
+          x = static_cast<T>(re);
+        }
         ++i;
       }
     }
@@ -275,12 +325,12 @@ class arena {
 
 // Value (s, i) of a batch View: row, column or strided (rank 2) or interleaved packs (rank 3).
 template <class View>
-double at(const View& v, std::size_t s, std::size_t i) {
+typename View::non_const_value_type at(const View& v, std::size_t s, std::size_t i) {
   if constexpr (View::rank == 3) {
     constexpr std::size_t W = View::static_extent(2);
-    return static_cast<double>(v(s / W, i, s % W));
+    return v(s / W, i, s % W);
   } else {
-    return static_cast<double>(v(s, i));
+    return v(s, i);
   }
 }
 
@@ -375,10 +425,10 @@ void compare_with_whole(const plan& p, std::size_t nsys, std::size_t m, const Ro
 
 // The right-hand side's values (s-major, over d's own extents) before a solve overwrites them.
 template <class View>
-std::vector<double> values_of(const View& d) {
+std::vector<typename View::non_const_value_type> values_of(const View& d) {
   std::size_t slots = d.extent(0);
   if constexpr (View::rank == 3) slots *= View::static_extent(2);
-  std::vector<double> v;
+  std::vector<typename View::non_const_value_type> v;
   for (std::size_t s = 0; s < slots; ++s)
     for (std::size_t i = 0; i < d.extent(1); ++i) v.push_back(at(d, s, i));
   return v;
@@ -386,10 +436,12 @@ std::vector<double> values_of(const View& d) {
 
 // After a solve returned on every rank in the dominant mode: no line is singular, and each
 // matches a dense solve of the whole line (compare_with_whole), float to 1e-4, double to 1e-12.
-// m: unknowns per row (block lines), 1 for scalar lines.
+// m: unknowns per row of the oracle's lines (block lines; 2 for complex scalar lines), 1 for real
+// scalar lines.
 template <class T, class Info, class Row>
 void check_dominant(const plan& p, const Info& info, const Row& row, bool ring,
                     std::size_t m = 1) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "T: the real type");
   for (std::size_t s = 0; s < info.extent(0); ++s)
     if (info(s) != 0)
       broken("dominant line " + std::to_string(s) + " has info " + std::to_string(info(s)));
@@ -398,14 +450,19 @@ void check_dominant(const plan& p, const Info& info, const Row& row, bool ring,
 }
 
 // row(s, i) of compare_with_whole for batch Views; rhs: values_of(d) before the solve.
-template <class View>
-auto batch_rows(const View& a, const View& b, const View& c, const std::vector<double>& rhs,
-                const View& x) {
+template <class CView, class DView, class TD>
+auto batch_rows(const CView& a, const CView& b, const CView& c, const std::vector<TD>& rhs,
+                const DView& x) {
   return [&, n = x.extent(1)](std::size_t s, std::size_t i) {
-    return std::array<double, 5>{at(a, s, i), at(b, s, i), at(c, s, i), rhs[s * n + i],
-                                 at(x, s, i)};
+    return line_row(at(a, s, i), at(b, s, i), at(c, s, i), rhs[s * n + i], at(x, s, i));
   };
 }
+
+// The real type of T, and the oracle's unknowns per row of a scalar line with d of type T.
+template <class T>
+using real_t = std::conditional_t<is_complex_v<T>, double, T>;
+template <class T>
+constexpr std::size_t oracle_m = is_complex_v<T> ? 2 : 1;
 
 // nsys for factorize: every slot (the default), this batch's, or one the input chooses.
 std::size_t nsys_argument(byte_reader& in, const plan& p) {
@@ -438,10 +495,11 @@ void factored(const char* name, std::size_t rows, const Factor& factor, const DV
 // The calls on scalar lines (filled): one-shot, or factorize (nsys_arg), solve d2, refactor with
 // a2 for a, solve d; on the host passes or the device backend's; checked against dense solves of
 // the whole lines where the plan's lines are dominant.
-template <class Algo, class View, class Info>
-void scalar_calls(const plan& p, bool factor, bool device, const View& a, const View& b,
-                  const View& c, const View& d, const View& d2, const View& a2, const Info& info,
-                  std::size_t nsys_arg) {
+template <class Algo, class CView, class DView, class Info>
+void scalar_calls(const plan& p, bool factor, bool device, const CView& a, const CView& b,
+                  const CView& c, const DView& d, const DView& d2, const CView& a2,
+                  const Info& info, std::size_t nsys_arg) {
+  using TD = typename DView::non_const_value_type;
   const auto rhs = values_of(d), rhs2 = values_of(d2);
   constexpr bool ring = std::is_same_v<Algo, bs::algo::periodic>;
   const auto opts = p.options_here();
@@ -456,13 +514,14 @@ void scalar_calls(const plan& p, bool factor, bool device, const View& a, const 
     });
     agree("mpi::solve", o, o.returned ? codes(info, p.total) : 0);
     if (o.returned && p.dominant)
-      check_dominant<typename View::value_type>(p, info, batch_rows(a, b, c, rhs, d), ring);
+      check_dominant<real_t<TD>>(p, info, batch_rows(a, b, c, rhs, d), ring, oracle_m<TD>);
     return;
   }
   const auto refactor = [&](auto& f) { f.refactor(exec, a2, b, c); };
   const auto after_solve = [&](const auto& f) {
     if (p.dominant)
-      check_dominant<typename View::value_type>(p, f.info(), batch_rows(a, b, c, rhs2, d2), ring);
+      check_dominant<real_t<TD>>(p, f.info(), batch_rows(a, b, c, rhs2, d2), ring,
+                                 oracle_m<TD>);
   };
   if (device)
     factored(
@@ -479,24 +538,35 @@ void scalar_calls(const plan& p, bool factor, bool device, const View& a, const 
         refactor, after_solve);
 }
 
-// Scalar lines in a batch of layout L: one-shot or factored, with ends or periodic.
-template <class L, class T, class Algo>
+// Scalar lines in a batch of layout L: one-shot or factored, with ends or periodic; coefficients
+// of type T, right-hand sides of type TD (T, or complex over real T); d over a's memory now and
+// then where the types agree.
+template <class L, class T, class Algo, class TD = T>
 void scalar_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   const std::size_t nsys = p.nsys, n = p.here();
   const std::size_t pad = in.below(3);
   arena<T> mem;
+  arena<TD> rhs_mem;
+  auto& dmem = [&]() -> arena<TD>& {
+    if constexpr (std::is_same_v<T, TD>)
+      return mem;
+    else
+      return rhs_mem;
+  }();
   auto a = mem.template view<L, 2>({p.off(6, nsys), p.off(0, n)}, pad);
   const auto& a_memory = mem.last();
   auto b = mem.template view<L, 2>({p.off(6, nsys), p.off(1, n)}, pad);
   mem.last_is_diagonal();
   auto c = mem.template view<L, 2>({p.off(6, nsys), n}, pad);
-  auto d = mem.template view<L, 2>({p.off(6, p.off(2, nsys)), p.off(3, n)}, pad,
-                                   p.odd(8) ? &a_memory : nullptr);
-  auto d2 = mem.template view<L, 2>({p.off(6, nsys), p.off(4, n)}, pad);
+  const std::vector<TD>* over = nullptr;
+  if constexpr (std::is_same_v<T, TD>) over = p.odd(8) ? &a_memory : nullptr;
+  auto d = dmem.template view<L, 2>({p.off(6, p.off(2, nsys)), p.off(3, n)}, pad, over);
+  auto d2 = dmem.template view<L, 2>({p.off(6, nsys), p.off(4, n)}, pad);
   auto a2 = mem.template view<L, 2>({p.off(6, nsys), p.off(5, n)}, pad);
   const info_view info("info", p.off(6, p.off(9, nsys)));
   const std::size_t nsys_arg = nsys_argument(in, p);
   mem.fill(in, p.dominant);
+  if constexpr (!std::is_same_v<T, TD>) rhs_mem.fill(in, p.dominant, 13);
   scalar_calls<Algo>(p, factor, device, a, b, c, d, d2, a2, info, nsys_arg);
 }
 
@@ -520,23 +590,66 @@ void packed_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   scalar_calls<bs::algo::thomas>(p, factor, device, a, b, c, d, d2, a2, info, nsys_arg);
 }
 
-// Lines along an axis of a 3-D array of layout L (the axis out of range now and then), with full
-// coefficients or shared ones (rank 1, this rank's part of one line).
-template <class L, class Algo>
+// Row i of line s along `axis` of an array of extents ext: the lines numbered over the other
+// axes in order, the last fastest (solve_along's numbering of info).
+template <std::size_t R>
+std::array<std::size_t, R> line_index(const std::array<std::size_t, R>& ext, std::size_t axis,
+                                      std::size_t s, std::size_t i) {
+  std::array<std::size_t, R> idx{};
+  for (std::size_t k = R; k-- > 0;) {
+    if (k == axis) {
+      idx[k] = i;
+    } else {
+      idx[k] = s % ext[k];
+      s /= ext[k];
+    }
+  }
+  return idx;
+}
+
+// v(idx[0], ..., idx[R - 1]), and where that value lies from v.data().
+template <class View, std::size_t R>
+decltype(auto) element(const View& v, const std::array<std::size_t, R>& idx) {
+  return std::apply([&](auto... k) -> decltype(auto) { return v(k...); }, idx);
+}
+template <class View, std::size_t R>
+std::size_t offset_of(const View& v, const std::array<std::size_t, R>& idx) {
+  std::size_t o = 0;
+  for (std::size_t k = 0; k < R; ++k) o += idx[k] * v.stride(k);
+  return o;
+}
+
+// The axis a rank passes (out of range now and then, not where the input has run out; another
+// one on the odd rank) and the extents of an R-D array along it: this rank's rows on the axis,
+// 0 to 3 on the others.
+template <std::size_t R>
+std::pair<int, std::array<std::size_t, R>> axis_and_extents(byte_reader& in, const plan& p,
+                                                            unsigned& axis_here) {
+  axis_here = in.below(8) == 7 ? static_cast<unsigned>(R) : in.below(static_cast<unsigned>(R));
+  const int axis = static_cast<int>(p.odd(2) ? (axis_here + 1) % (R + 1) : axis_here);
+  std::array<std::size_t, R> ext{};
+  for (std::size_t k = 0; k < R; ++k) ext[k] = in.below(4);
+  if (axis_here < R) ext[axis_here] = p.here();
+  return {axis, ext};
+}
+
+// Lines along an axis of an R-D array (R = 2 to 4) of layout L, with full coefficients or shared
+// ones (rank 1, this rank's part of one line).
+template <class L, class Algo, int R>
 void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool device) {
-  const unsigned axis_here = in.below(8) == 0 ? 3 : in.below(3);
-  const int axis = static_cast<int>(p.odd(2) ? (axis_here + 1) % 4 : axis_here);
-  std::array<std::size_t, 3> ext{};
-  for (std::size_t k = 0; k < 3; ++k) ext[k] = in.below(4);
-  if (axis_here < 3) ext[axis_here] = p.here();
+  constexpr std::size_t UR = static_cast<std::size_t>(R);
+  unsigned axis_here = 0;
+  const auto axis_and_ext = axis_and_extents<UR>(in, p, axis_here);
+  const int axis = axis_and_ext.first;
+  auto ext = axis_and_ext.second;
   std::size_t lines = 1;
-  for (std::size_t k = 0; k < 3; ++k)
+  for (std::size_t k = 0; k < UR; ++k)
     if (k != axis_here) lines *= ext[k];
-  auto coefficient_ext = ext;
-  if (p.odd(0)) ext[(axis_here + 1) % 3] += 1;  // d's batch extents differ from the others'
+  const auto coefficient_ext = ext;
+  if (p.odd(0)) ext[(axis_here + 1) % UR] += 1;  // d's batch extents differ from the others'
   arena<double> mem;
-  auto d = mem.view<L, 3>(ext);
-  auto d2 = mem.view<L, 3>(ext);
+  auto d = mem.view<L, R>(ext);
+  auto d2 = mem.view<L, R>(ext);
   const info_view info("info", p.off(9, lines));
   const std::size_t n = p.here();
   // a, b, c and a2 (a for the refactor): shared by every line (rank 1) or full arrays.
@@ -548,29 +661,26 @@ void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool 
       return std::array{a, b, mem.template view<L, 1>({n}), mem.template view<L, 1>({p.off(5, n)})};
     } else {
       auto b_ext = coefficient_ext;
-      if (p.odd(1) && axis_here < 3) b_ext[axis_here] += 1;
-      auto a = mem.template view<L, 3>(coefficient_ext);
-      auto b = mem.template view<L, 3>(b_ext);
+      if (p.odd(1) && axis_here < UR) b_ext[axis_here] += 1;
+      auto a = mem.template view<L, R>(coefficient_ext);
+      auto b = mem.template view<L, R>(b_ext);
       mem.last_is_diagonal();
-      return std::array{a, b, mem.template view<L, 3>(coefficient_ext),
-                        mem.template view<L, 3>(coefficient_ext)};
+      return std::array{a, b, mem.template view<L, R>(coefficient_ext),
+                        mem.template view<L, R>(coefficient_ext)};
     }
   };
-  // row(s, i) of compare_with_whole: line s numbered over the other two axes, the last fastest.
+  // row(s, i) of compare_with_whole: line s numbered as info numbers it.
   const auto along_rows = [&](const auto& abc, const std::vector<double>& rhs, const auto& x) {
     return [&, axis_here](std::size_t s, std::size_t i) {
-      const std::size_t slow = axis_here == 0 ? 1 : 0, fast = axis_here == 2 ? 1 : 2;
-      std::array<std::size_t, 3> idx{};
-      idx[axis_here] = i, idx[slow] = s / ext[fast], idx[fast] = s % ext[fast];
-      const std::size_t flat = idx[0] * x.stride(0) + idx[1] * x.stride(1) + idx[2] * x.stride(2);
+      const auto idx = line_index(ext, axis_here, s, i);
       const auto value = [&](const auto& v) {
         if constexpr (std::decay_t<decltype(v)>::rank == 1)
           return v(i);
         else
-          return v(idx[0], idx[1], idx[2]);
+          return element(v, idx);
       };
-      return std::array<double, 5>{value(abc[0]), value(abc[1]), value(abc[2]), rhs[flat],
-                                   x(idx[0], idx[1], idx[2])};
+      return std::array<double, 5>{value(abc[0]), value(abc[1]), value(abc[2]),
+                                   rhs[offset_of(x, idx)], element(x, idx)};
     };
   };
   const auto go = [&](auto rank_tag) {
@@ -616,25 +726,25 @@ void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool 
   if (shared)
     go(std::integral_constant<int, 1>{});
   else
-    go(std::integral_constant<int, 3>{});
+    go(std::integral_constant<int, R>{});
 }
 
 // Block lines (m x m blocks; m from 1 to 4, of which this build compiles 2 and 3) in a batch of
-// layout L, one-shot or factored, with or without pivoting.
-template <class L>
+// layout L, float or double, one-shot or factored, with or without pivoting.
+template <class L, class T>
 void block_lines(byte_reader& in, const plan& p, bool factor) {
   const std::size_t m_all = 1 + in.below(4), m = p.odd(2) ? m_all + 1 : m_all;
   const bs::algo::block_thomas algorithm =
       in.below(2) ? bs::algo::block_thomas{bs::algo::block_thomas::pivoting::partial}
                   : bs::algo::block_thomas{};
   const std::size_t nsys = p.nsys, n = p.here();
-  arena<double> mem;
-  auto a = mem.view<L, 4>({p.off(6, nsys), n, m, m});
-  auto b = mem.view<L, 4>({p.off(6, nsys), p.off(1, n), m, p.off(0, m)});
-  auto c = mem.view<L, 4>({p.off(6, nsys), n, m, m});
-  auto a2 = mem.view<L, 4>({p.off(6, nsys), p.off(5, n), m, m});
-  auto d = mem.view<L, 3>({p.off(6, nsys), p.off(3, n), m});
-  auto d2 = mem.view<L, 3>({p.off(6, nsys), n, p.off(4, m)});
+  arena<T> mem;
+  auto a = mem.template view<L, 4>({p.off(6, nsys), n, m, m});
+  auto b = mem.template view<L, 4>({p.off(6, nsys), p.off(1, n), m, p.off(0, m)});
+  auto c = mem.template view<L, 4>({p.off(6, nsys), n, m, m});
+  auto a2 = mem.template view<L, 4>({p.off(6, nsys), p.off(5, n), m, m});
+  auto d = mem.template view<L, 3>({p.off(6, nsys), p.off(3, n), m});
+  auto d2 = mem.template view<L, 3>({p.off(6, nsys), n, p.off(4, m)});
   const info_view info("info", p.off(6, p.off(9, nsys)));
   const std::size_t nsys_arg = nsys_argument(in, p);
   mem.fill(in, p.dominant);
@@ -644,11 +754,10 @@ void block_lines(byte_reader& in, const plan& p, bool factor) {
     for (std::size_t s = 0; s < b.extent(0); ++s)
       for (std::size_t i = 0; i < b.extent(1); ++i)
         for (std::size_t r = 0; r < b.extent(2) && r < b.extent(3); ++r)
-          b(s, i, r, r) = static_cast<double>(3 * m) + std::fabs(b(s, i, r, r));
-  const std::vector<double> rhs(d.data(), d.data() + d.span()),
-      rhs2(d2.data(), d2.data() + d2.span());
+          b(s, i, r, r) = static_cast<T>(3 * m) + std::fabs(b(s, i, r, r));
+  const std::vector<T> rhs(d.data(), d.data() + d.span()), rhs2(d2.data(), d2.data() + d2.span());
   // row(s, i) of compare_with_whole: the blocks of row i of line s, its right-hand side and x.
-  const auto block_rows = [&](const std::vector<double>& before, const auto& x) {
+  const auto block_rows = [&](const std::vector<T>& before, const auto& x) {
     return [&](std::size_t s, std::size_t i) {
       std::vector<double> row;
       for (const auto* v : {&a, &b, &c})
@@ -667,7 +776,7 @@ void block_lines(byte_reader& in, const plan& p, bool factor) {
     const outcome o = run([&] { bmpi::solve(exec, comm, algorithm, a, b, c, d, info, opts); });
     agree("mpi::solve(block_thomas)", o, o.returned ? codes(info, p.total) : 0);
     if (o.returned && p.dominant)
-      check_dominant<double>(p, info, block_rows(rhs, d), false, m);
+      check_dominant<T>(p, info, block_rows(rhs, d), false, m);
     return;
   }
   factored(
@@ -675,8 +784,146 @@ void block_lines(byte_reader& in, const plan& p, bool factor) {
       [&] { return bmpi::factorize(exec, comm, algorithm, a, b, c, nsys_arg, opts); }, d, d2,
       [&](auto& f) { f.refactor(exec, a2, b, c); },
       [&](const auto& f) {
-        if (p.dominant) check_dominant<double>(p, f.info(), block_rows(rhs2, d2), false, m);
+        if (p.dominant) check_dominant<T>(p, f.info(), block_rows(rhs2, d2), false, m);
       });
+}
+
+// Calls f(idx) for every index of an array of extents ext, the last fastest.
+template <std::size_t R, class F>
+void for_each_index(const std::array<std::size_t, R>& ext, const F& f) {
+  std::size_t total = 1;
+  for (const std::size_t e : ext) total *= e;
+  for (std::size_t flat = 0; flat < total; ++flat) {
+    std::array<std::size_t, R> idx{};
+    for (std::size_t k = R, q = flat; k-- > 0; q /= ext[k]) idx[k] = q % ext[k];
+    f(idx);
+  }
+}
+
+// idx with `more` appended.
+template <std::size_t R, std::size_t K>
+std::array<std::size_t, R + K> joined(const std::array<std::size_t, R>& idx,
+                                      const std::array<std::size_t, K>& more) {
+  std::array<std::size_t, R + K> all{};
+  for (std::size_t k = 0; k < R; ++k) all[k] = idx[k];
+  for (std::size_t k = 0; k < K; ++k) all[R + k] = more[k];
+  return all;
+}
+
+template <class View>
+std::array<std::size_t, View::rank> extents_of(const View& v) {
+  std::array<std::size_t, View::rank> ext{};
+  for (std::size_t k = 0; k < View::rank; ++k) ext[k] = v.extent(k);
+  return ext;
+}
+
+// Block lines along an axis of an R-D grid (R = 2 or 3) of m unknowns per point in layout L (d:
+// rank R + 1), blocks of every line (rank R + 2) or shared by every line (n_r x m x m), one-shot
+// or factored, with or without pivoting.
+template <class L, int R>
+void block_along_lines(byte_reader& in, const plan& p, bool factor, bool shared) {
+  constexpr std::size_t UR = static_cast<std::size_t>(R);
+  const std::size_t m_all = 1 + in.below(4), m = p.odd(3) ? m_all + 1 : m_all;
+  const bs::algo::block_thomas algorithm =
+      in.below(2) ? bs::algo::block_thomas{bs::algo::block_thomas::pivoting::partial}
+                  : bs::algo::block_thomas{};
+  unsigned axis_here = 0;
+  const auto axis_and_ext = axis_and_extents<UR>(in, p, axis_here);
+  const int axis = axis_and_ext.first;
+  auto ext = axis_and_ext.second;
+  std::size_t lines = 1;
+  for (std::size_t k = 0; k < UR; ++k)
+    if (k != axis_here) lines *= ext[k];
+  const auto block_ext = joined(ext, std::array{m, m});
+  if (p.odd(0)) ext[(axis_here + 1) % UR] += 1;  // d's batch extents differ from the blocks'
+  auto d2_ext = joined(ext, std::array{m});
+  if (p.odd(4)) d2_ext[UR] += 1;
+  arena<double> mem;
+  auto d = mem.view<L, R + 1>(joined(ext, std::array{m}));
+  auto d2 = mem.view<L, R + 1>(d2_ext);
+  const info_view info("info", p.off(9, lines));
+  const std::size_t n = p.here();
+  // row(s, i) of compare_with_whole: the blocks of row i of line s, its right-hand side and x.
+  const auto block_rows = [&](const auto& abc, const std::vector<double>& before, const auto& x) {
+    return [&, axis_here](std::size_t s, std::size_t i) {
+      const auto idx = line_index(ext, axis_here, s, i);
+      std::vector<double> row;
+      for (std::size_t k = 0; k < 3; ++k)
+        for (std::size_t r = 0; r < m; ++r)
+          for (std::size_t q = 0; q < m; ++q) {
+            if constexpr (std::decay_t<decltype(abc[0])>::rank == 3)
+              row.push_back(abc[k](i, r, q));
+            else
+              row.push_back(element(abc[k], joined(idx, std::array{r, q})));
+          }
+      for (std::size_t r = 0; r < m; ++r)
+        row.push_back(before[offset_of(x, joined(idx, std::array{r}))]);
+      for (std::size_t r = 0; r < m; ++r) row.push_back(element(x, joined(idx, std::array{r})));
+      return row;
+    };
+  };
+  const auto go = [&](auto abc) {
+    mem.fill(in, p.dominant);
+    // Dominant mode: B's diagonals outweigh the 3m - 1 other entries of their rows.
+    if (p.dominant)
+      for_each_index(extents_of(abc[1]), [&](const auto& idx) {
+        constexpr std::size_t K = std::tuple_size_v<std::decay_t<decltype(idx)>>;
+        if (idx[K - 1] == idx[K - 2])
+          element(abc[1], idx) = static_cast<double>(3 * m) + std::fabs(element(abc[1], idx));
+      });
+    const std::vector<double> rhs(d.data(), d.data() + d.span()),
+        rhs2(d2.data(), d2.data() + d2.span());
+    const auto opts = p.options_here();
+    const exec_space exec;
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    if (!factor) {
+      const outcome o = run([&] {
+        bmpi::solve_along(exec, comm, algorithm, axis, abc[0], abc[1], abc[2], d, info, opts);
+      });
+      agree("mpi::solve_along(block_thomas)", o, o.returned ? codes(info, p.total) : 0);
+      if (o.returned && p.dominant)
+        check_dominant<double>(p, info, block_rows(abc, rhs, d), false, m);
+      return;
+    }
+    const auto after_solve = [&](const auto& f) {
+      if (p.dominant) check_dominant<double>(p, f.info(), block_rows(abc, rhs2, d2), false, m);
+    };
+    const auto refactor = [&](auto& f) { f.refactor(exec, abc[3], abc[1], abc[2]); };
+    // Shared blocks take d after them (the extents to factor for), full ones do not.
+    if constexpr (std::decay_t<decltype(abc[0])>::rank == 3)
+      factored(
+          "mpi::factorize_along(block_thomas)", p.total,
+          [&] {
+            return bmpi::factorize_along(exec, comm, algorithm, axis, abc[0], abc[1], abc[2], d,
+                                         opts);
+          },
+          d, d2, refactor, after_solve);
+    else
+      factored(
+          "mpi::factorize_along(block_thomas)", p.total,
+          [&] {
+            return bmpi::factorize_along(exec, comm, algorithm, axis, abc[0], abc[1], abc[2],
+                                         opts);
+          },
+          d, d2, refactor, after_solve);
+  };
+  // a, b, c and a2 (a for the refactor), b and a2 one row longer on the odd rank where it picks.
+  if (shared) {
+    auto a = mem.view<L, 3>({n, m, m});
+    auto b = mem.view<L, 3>({p.off(1, n), m, m});
+    auto c = mem.view<L, 3>({n, m, m});
+    go(std::array{a, b, c, mem.view<L, 3>({p.off(5, n), m, m})});
+  } else {
+    auto longer = [&](unsigned k) {
+      auto e = block_ext;
+      if (p.odd(k) && axis_here < UR) e[axis_here] += 1;
+      return e;
+    };
+    auto a = mem.view<L, R + 2>(block_ext);
+    auto b = mem.view<L, R + 2>(longer(1));
+    auto c = mem.view<L, R + 2>(block_ext);
+    go(std::array{a, b, c, mem.view<L, R + 2>(longer(5))});
+  }
 }
 
 template <class L>
@@ -694,43 +941,75 @@ void one_layout(byte_reader& in, const plan& p, unsigned family) {
     case 4:
       return scalar_lines<L, float, bs::algo::thomas>(in, p, in.below(2), device);
     case 5:
-      return block_lines<L>(in, p, false);
+      return block_lines<L, double>(in, p, false);
     case 6:
-      return block_lines<L>(in, p, true);
+      return block_lines<L, double>(in, p, true);
+    case 8:
+      switch (in.below(4)) {
+        case 0:
+          return scalar_lines<L, complex_t, bs::algo::thomas>(in, p, in.below(2), device);
+        case 1:
+          return scalar_lines<L, complex_t, bs::algo::periodic>(in, p, in.below(2), device);
+        case 2:
+          return scalar_lines<L, double, bs::algo::thomas, complex_t>(in, p, in.below(2), device);
+        default:
+          return scalar_lines<L, double, bs::algo::periodic, complex_t>(in, p, in.below(2),
+                                                                        device);
+      }
+    case 9:
+      return block_lines<L, float>(in, p, in.below(2));
     default:
       return packed_lines<4>(in, p, in.below(2), device);
   }
 }
 
-template <class L>
+template <class L, int R>
 void along_layout(byte_reader& in, const plan& p, unsigned kind) {
   const bool device = in.below(4) == 0;
   switch (kind) {
     case 0:
-      return along_lines<L, bs::algo::thomas>(in, p, false, false, device);
+      return along_lines<L, bs::algo::thomas, R>(in, p, false, false, device);
     case 1:
-      return along_lines<L, bs::algo::periodic>(in, p, false, false, device);
+      return along_lines<L, bs::algo::periodic, R>(in, p, false, false, device);
     case 2:
-      return along_lines<L, bs::algo::thomas>(in, p, false, true, device);
+      return along_lines<L, bs::algo::thomas, R>(in, p, false, true, device);
     default:
-      return along_lines<L, bs::algo::thomas>(in, p, true, in.below(2), false);
+      return along_lines<L, bs::algo::thomas, R>(in, p, true, in.below(2), false);
   }
+}
+
+// Lines along an axis of a 2-D, 3-D or 4-D array (kind as along_layout takes it), or block lines
+// along an axis of a 2-D or 3-D grid (block: factored, shared blocks).
+template <class L>
+void along_rank(byte_reader& in, const plan& p, unsigned kind, bool block, bool factor,
+                bool shared) {
+  const unsigned rank = 2 + in.below(block ? 2 : 3);
+  if (block) {
+    if (rank == 2) block_along_lines<L, 2>(in, p, factor, shared);
+    if (rank == 3) block_along_lines<L, 3>(in, p, factor, shared);
+    return;
+  }
+  if (rank == 2) along_layout<L, 2>(in, p, kind);
+  if (rank == 3) along_layout<L, 3>(in, p, kind);
+  if (rank == 4) along_layout<L, 4>(in, p, kind);
 }
 
 void run_case(const std::uint8_t* data, std::size_t size) {
   byte_reader in{data, size};
   const plan p = decode_plan(in);
-  const unsigned family = in.below(11), layout = in.below(3);
-  if (family < 8) {
+  const unsigned family = in.below(15), layout = in.below(3);
+  if (family < 10) {
     if (layout == 0) one_layout<Kokkos::LayoutRight>(in, p, family);
     if (layout == 1) one_layout<Kokkos::LayoutLeft>(in, p, family);
     if (layout == 2) one_layout<Kokkos::LayoutStride>(in, p, family);
   } else {
-    const unsigned kind = family - 8 + in.below(2);
+    const bool block = family >= 13;
+    const unsigned kind = block ? 0 : family - 10 + in.below(2);
+    const bool factor = family == 14, shared = in.below(2);
     if (layout == 1)
-      along_layout<Kokkos::LayoutLeft>(in, p, kind);
+      along_rank<Kokkos::LayoutLeft>(in, p, kind, block, factor, shared);
     else
-      along_layout<Kokkos::LayoutRight>(in, p, kind);
+      along_rank<Kokkos::LayoutRight>(in, p, kind, block, factor, shared);
   }
 }
 
@@ -771,6 +1050,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     if (keep_tally)
       for (const auto& [call, counts] : tally)
         std::printf("%-40s returned %lld, threw %lld\n", call.c_str(), counts[0], counts[1]);
+    for (const auto& [message, count] : messages) std::printf("%8lld %s\n", count, message.c_str());
     long long end = -1;
     MPI_Bcast(&end, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
     Kokkos::finalize();
