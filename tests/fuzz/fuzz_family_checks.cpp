@@ -295,8 +295,10 @@ void band(byte_reader& in, storage& buffer, unsigned family) {
   buffer.fill(in);
   const bs::algo::banded_lu alg{kl, ku, pivot};
   exec_space exec;
+  // A factorization takes its rows from ab alone, which may have one more than n: its codes are
+  // in [0, ab.extent(1)] (a solve that returns has as many rows).
   one_shot_or_factored(
-      family, many_rhs, b2, b3, info, n,
+      family, many_rhs, b2, b3, info, ab.extent(1),
       [&](const auto& b, auto backend) { bs::solve(exec, alg, ab, b, info, backend); },
       [&] { return bs::factorize(exec, alg, ab, nsys_arg); });
 }

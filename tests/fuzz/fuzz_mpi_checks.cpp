@@ -619,18 +619,28 @@ std::size_t offset_of(const View& v, const std::array<std::size_t, R>& idx) {
   return o;
 }
 
-// The axis a rank passes (out of range now and then, not where the input has run out; another
-// one on the odd rank) and the extents of an R-D array along it: this rank's rows on the axis,
-// 0 to 3 on the others.
+// The shape of lines along an axis of an R-D array: the axis this rank's part lies along (R: out
+// of range, now and then, not where the input has run out), the axis it passes (another one on
+// the odd rank), the extents (this rank's rows on the axis, 0 to 3 on the others) and the lines.
 template <std::size_t R>
-std::pair<int, std::array<std::size_t, R>> axis_and_extents(byte_reader& in, const plan& p,
-                                                            unsigned& axis_here) {
-  axis_here = in.below(8) == 7 ? static_cast<unsigned>(R) : in.below(static_cast<unsigned>(R));
-  const int axis = static_cast<int>(p.odd(2) ? (axis_here + 1) % (R + 1) : axis_here);
+struct along_shape {
+  unsigned axis_here = 0;
+  int axis = 0;
   std::array<std::size_t, R> ext{};
-  for (std::size_t k = 0; k < R; ++k) ext[k] = in.below(4);
-  if (axis_here < R) ext[axis_here] = p.here();
-  return {axis, ext};
+  std::size_t lines = 1;
+};
+
+template <std::size_t R>
+along_shape<R> decode_along_shape(byte_reader& in, const plan& p) {
+  along_shape<R> shape;
+  shape.axis_here =
+      in.below(8) == 7 ? static_cast<unsigned>(R) : in.below(static_cast<unsigned>(R));
+  shape.axis = static_cast<int>(p.odd(2) ? (shape.axis_here + 1) % (R + 1) : shape.axis_here);
+  for (std::size_t k = 0; k < R; ++k) shape.ext[k] = in.below(4);
+  if (shape.axis_here < R) shape.ext[shape.axis_here] = p.here();
+  for (std::size_t k = 0; k < R; ++k)
+    if (k != shape.axis_here) shape.lines *= shape.ext[k];
+  return shape;
 }
 
 // Lines along an axis of an R-D array (R = 2 to 4) of layout L, with full coefficients or shared
@@ -638,13 +648,11 @@ std::pair<int, std::array<std::size_t, R>> axis_and_extents(byte_reader& in, con
 template <class L, class Algo, int R>
 void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool device) {
   constexpr std::size_t UR = static_cast<std::size_t>(R);
-  unsigned axis_here = 0;
-  const auto axis_and_ext = axis_and_extents<UR>(in, p, axis_here);
-  const int axis = axis_and_ext.first;
-  auto ext = axis_and_ext.second;
-  std::size_t lines = 1;
-  for (std::size_t k = 0; k < UR; ++k)
-    if (k != axis_here) lines *= ext[k];
+  const auto shape = decode_along_shape<UR>(in, p);
+  const unsigned axis_here = shape.axis_here;
+  const int axis = shape.axis;
+  const std::size_t lines = shape.lines;
+  auto ext = shape.ext;
   const auto coefficient_ext = ext;
   if (p.odd(0)) ext[(axis_here + 1) % UR] += 1;  // d's batch extents differ from the others'
   arena<double> mem;
@@ -827,13 +835,11 @@ void block_along_lines(byte_reader& in, const plan& p, bool factor, bool shared)
   const bs::algo::block_thomas algorithm =
       in.below(2) ? bs::algo::block_thomas{bs::algo::block_thomas::pivoting::partial}
                   : bs::algo::block_thomas{};
-  unsigned axis_here = 0;
-  const auto axis_and_ext = axis_and_extents<UR>(in, p, axis_here);
-  const int axis = axis_and_ext.first;
-  auto ext = axis_and_ext.second;
-  std::size_t lines = 1;
-  for (std::size_t k = 0; k < UR; ++k)
-    if (k != axis_here) lines *= ext[k];
+  const auto shape = decode_along_shape<UR>(in, p);
+  const unsigned axis_here = shape.axis_here;
+  const int axis = shape.axis;
+  const std::size_t lines = shape.lines;
+  auto ext = shape.ext;
   const auto block_ext = joined(ext, std::array{m, m});
   if (p.odd(0)) ext[(axis_here + 1) % UR] += 1;  // d's batch extents differ from the blocks'
   auto d2_ext = joined(ext, std::array{m});
@@ -1038,6 +1044,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   Kokkos::initialize();
+  bstest::poison_view_tails();
   if (my_rank != 0) {
     __sanitizer_set_death_callback(save_input);
     std::signal(SIGABRT, save_input_and_abort);

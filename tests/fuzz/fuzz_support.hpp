@@ -1,7 +1,10 @@
 #pragma once
 // What the libFuzzer targets share: reading the input's bytes, the values they stand for, the
 // contract a call is held to (it returns, or throws std::invalid_argument naming a bandsolve
-// function), the range of info codes, and starting Kokkos once per process.
+// function), the range of info codes, and starting Kokkos once per process with the bytes after
+// each View's data poisoned (the library's own Views too: view_tail_poisoning.hpp).
+#include "view_tail_poisoning.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -69,6 +72,7 @@ void check_codes(const Info& info, std::size_t n) {
 // For LLVMFuzzerInitialize: Kokkos starts once and stops at exit.
 inline int initialize_kokkos() {
   Kokkos::initialize();
+  bstest::poison_view_tails();
   std::atexit([] { Kokkos::finalize(); });
   return 0;
 }
