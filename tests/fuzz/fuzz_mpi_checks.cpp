@@ -1,9 +1,11 @@
 // libFuzzer target over the distributed solves (bandsolve/mpi.hpp), run by mpiexec at 1 to 4
 // ranks. Rank 0 runs libFuzzer and broadcasts every input; every rank decodes it into the same
-// calls (scalar lines with ends or periodic in row, column, strided and interleaved<4> batches,
-// real, complex or complex d over real lines, one-shot or factored with a solve and a refactor,
-// on the host or the device backend's passes; lines along an axis of a 2-D to 4-D array; block
-// lines, float or double, in batches and along an axis of a 2-D or 3-D grid), each with a part
+// calls (scalar lines with ends or periodic in row, column and strided batches, real, complex or
+// complex d over real lines, and in interleaved packs of float, double or complex, one-shot or
+// factored with a solve and a refactor, on the host or the device backend's passes; lines along
+// an axis of a 2-D to 4-D array; block lines, float, double, complex or complex d over real
+// blocks, one or several right-hand sides, in batches and interleaved packs, and along an axis of
+// a 2-D or 3-D grid), each with a part
 // of its own: the rows it holds, its values (zeros, NaN, Inf among them) and, on one rank the
 // input picks, one argument that does not fit (an extent, nsys, m, the axis, the options, d over
 // a's memory). Every View lies in an allocation of its own span, where ASan sees a read or write
@@ -201,7 +203,22 @@ struct data_type_of<T, 0> {
 
 using complex_t = Kokkos::complex<double>;
 template <class T>
-constexpr bool is_complex_v = std::is_same_v<T, complex_t>;
+struct complex_traits {
+  static constexpr bool is_complex = false;
+  using real = T;
+};
+template <class R>
+struct complex_traits<Kokkos::complex<R>> {
+  static constexpr bool is_complex = true;
+  using real = R;
+};
+template <class T>
+constexpr bool is_complex_v = complex_traits<T>::is_complex;
+// The real type of T, and the oracle's unknowns per row of a scalar line with d of type T.
+template <class T>
+using real_t = typename complex_traits<T>::real;
+template <class T>
+constexpr std::size_t oracle_m = is_complex_v<T> ? 2 : 1;
 
 // A value of a line as the oracle reads it: a real value as itself; a complex one as the 2 x 2
 // real block of its product (row-major: re, -im, im, re), and a right-hand side or solution
@@ -209,14 +226,15 @@ constexpr bool is_complex_v = std::is_same_v<T, complex_t>;
 template <class T>
 void push_block(std::vector<double>& row, const T& z) {
   if constexpr (is_complex_v<T>)
-    row.insert(row.end(), {z.real(), -z.imag(), z.imag(), z.real()});
+    row.insert(row.end(), {double(z.real()), -double(z.imag()), double(z.imag()),
+                           double(z.real())});
   else
     row.insert(row.end(), {static_cast<double>(z), 0.0, 0.0, static_cast<double>(z)});
 }
 template <class T>
 void push_pair(std::vector<double>& row, const T& z) {
   if constexpr (is_complex_v<T>)
-    row.insert(row.end(), {z.real(), z.imag()});
+    row.insert(row.end(), {double(z.real()), double(z.imag())});
   else
     row.insert(row.end(), {static_cast<double>(z), 0.0});
 }
@@ -275,21 +293,27 @@ class arena {
     own_.emplace_back(span);
     return view_of<L, T, R>(own_.back().data(), layout);
   }
-  // Interleaved packs: View<T**[W], LayoutRight>(packs, n), or over `over` as above.
-  template <int W>
-  Kokkos::View<T** [W], Kokkos::LayoutRight, Kokkos::HostSpace,
-               Kokkos::MemoryTraits<Kokkos::Unmanaged>>
-  packs(std::size_t count, std::size_t n, const std::vector<T>* over = nullptr) {
-    using pack_view = Kokkos::View<T** [W], Kokkos::LayoutRight, Kokkos::HostSpace,
-                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-    const std::size_t span = count * n * W;
-    if (over != nullptr && over->size() >= span)
-      return pack_view(const_cast<T*>(over->data()), count, n);
-    own_.emplace_back(span);
-    return pack_view(own_.back().data(), count, n);
-  } const std::vector<T>& last() const {
-    return own_.back();
+  // Interleaved packs: View<T*..*[W], LayoutRight>(ext...), the packs first, or over `over` as
+  // above.
+  template <int W, std::size_t R>
+  Kokkos::View<typename data_type_of<T, static_cast<int>(R)>::type[W], Kokkos::LayoutRight,
+               Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+  packs(const std::array<std::size_t, R>& ext, const std::vector<T>* over = nullptr) {
+    using pack_view =
+        Kokkos::View<typename data_type_of<T, static_cast<int>(R)>::type[W], Kokkos::LayoutRight,
+                     Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    std::size_t span = W;
+    for (const std::size_t e : ext) span *= e;
+    T* data = nullptr;
+    if (over != nullptr && over->size() >= span) {
+      data = const_cast<T*>(over->data());
+    } else {
+      own_.emplace_back(span);
+      data = own_.back().data();
+    }
+    return std::apply([&](auto... e) { return pack_view(data, e...); }, ext);
   }
+  const std::vector<T>& last() const { return own_.back(); }
   // The last allocation holds diagonals (for the dominant mode of fill).
   void last_is_diagonal() { diagonal_.resize(own_.size() - 1, false), diagonal_.push_back(true); }
   // Values from the input's bytes: each rank reads them from its own place (shifted by `shift`
@@ -309,7 +333,9 @@ class arena {
                                    : fuzz::value_of(byte_at(i), i);
         if constexpr (is_complex_v<T>) {
           const std::size_t j = i + 31;
-          x = T(re, dominant ? dominant_value(byte_at(j), false) : fuzz::value_of(byte_at(j), j));
+          const double im =
+              dominant ? dominant_value(byte_at(j), false) : fuzz::value_of(byte_at(j), j);
+          x = T(static_cast<real_t<T>>(re), static_cast<real_t<T>>(im));
         } else {
           x = static_cast<T>(re);
         }
@@ -458,12 +484,6 @@ auto batch_rows(const CView& a, const CView& b, const CView& c, const std::vecto
   };
 }
 
-// The real type of T, and the oracle's unknowns per row of a scalar line with d of type T.
-template <class T>
-using real_t = std::conditional_t<is_complex_v<T>, double, T>;
-template <class T>
-constexpr std::size_t oracle_m = is_complex_v<T> ? 2 : 1;
-
 // nsys for factorize: every slot (the default), this batch's, or one the input chooses.
 std::size_t nsys_argument(byte_reader& in, const plan& p) {
   const unsigned pick = in.below(4);
@@ -570,20 +590,21 @@ void scalar_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   scalar_calls<Algo>(p, factor, device, a, b, c, d, d2, a2, info, nsys_arg);
 }
 
-// Scalar lines in interleaved<W> packs: nsys from info (one-shot) or the nsys argument
+// Scalar lines of type T in interleaved<W> packs: nsys from info (one-shot) or the nsys argument
 // (factored), padding lanes in the last pack.
-template <int W>
+template <int W, class T>
 void packed_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   const std::size_t nsys = p.nsys, n = p.here(), count = (nsys + W - 1) / W + in.below(2);
-  arena<double> mem;
-  auto a = mem.template packs<W>(p.off(6, count), p.off(0, n));
+  using ext = std::array<std::size_t, 2>;
+  arena<T> mem;
+  auto a = mem.template packs<W>(ext{p.off(6, count), p.off(0, n)});
   const auto& a_memory = mem.last();
-  auto b = mem.template packs<W>(p.off(6, count), p.off(1, n));
+  auto b = mem.template packs<W>(ext{p.off(6, count), p.off(1, n)});
   mem.last_is_diagonal();
-  auto c = mem.template packs<W>(p.off(6, count), n);
-  auto d = mem.template packs<W>(p.off(2, count), p.off(3, n), p.odd(8) ? &a_memory : nullptr);
-  auto d2 = mem.template packs<W>(count, p.off(4, n));
-  auto a2 = mem.template packs<W>(count, p.off(5, n));
+  auto c = mem.template packs<W>(ext{p.off(6, count), n});
+  auto d = mem.template packs<W>(ext{p.off(2, count), p.off(3, n)}, p.odd(8) ? &a_memory : nullptr);
+  auto d2 = mem.template packs<W>(ext{count, p.off(4, n)});
+  auto a2 = mem.template packs<W>(ext{count, p.off(5, n)});
   const info_view info("info", p.off(6, p.off(9, nsys)));
   const std::size_t nsys_arg = nsys_argument(in, p);
   mem.fill(in, p.dominant);
@@ -737,45 +758,114 @@ void along_lines(byte_reader& in, const plan& p, bool factor, bool shared, bool 
     go(std::integral_constant<int, R>{});
 }
 
-// Block lines (m x m blocks; m from 1 to 4, of which this build compiles 2 and 3) in a batch of
-// layout L, float or double, one-shot or factored, with or without pivoting.
-template <class L, class T>
-void block_lines(byte_reader& in, const plan& p, bool factor) {
-  const std::size_t m_all = 1 + in.below(4), m = p.odd(2) ? m_all + 1 : m_all;
-  const bs::algo::block_thomas algorithm =
-      in.below(2) ? bs::algo::block_thomas{bs::algo::block_thomas::pivoting::partial}
-                  : bs::algo::block_thomas{};
-  const std::size_t nsys = p.nsys, n = p.here();
-  arena<T> mem;
-  auto a = mem.template view<L, 4>({p.off(6, nsys), n, m, m});
-  auto b = mem.template view<L, 4>({p.off(6, nsys), p.off(1, n), m, p.off(0, m)});
-  auto c = mem.template view<L, 4>({p.off(6, nsys), n, m, m});
-  auto a2 = mem.template view<L, 4>({p.off(6, nsys), p.off(5, n), m, m});
-  auto d = mem.template view<L, 3>({p.off(6, nsys), p.off(3, n), m});
-  auto d2 = mem.template view<L, 3>({p.off(6, nsys), n, p.off(4, m)});
-  const info_view info("info", p.off(6, p.off(9, nsys)));
-  const std::size_t nsys_arg = nsys_argument(in, p);
-  mem.fill(in, p.dominant);
-  // Dominant mode: every entry in (-1, 1) but B's diagonals, which outweigh the 3m - 1 others of
-  // their row: strictly diagonally dominant lines.
-  if (p.dominant)
-    for (std::size_t s = 0; s < b.extent(0); ++s)
-      for (std::size_t i = 0; i < b.extent(1); ++i)
-        for (std::size_t r = 0; r < b.extent(2) && r < b.extent(3); ++r)
-          b(s, i, r, r) = static_cast<T>(3 * m) + std::fabs(b(s, i, r, r));
-  const std::vector<T> rhs(d.data(), d.data() + d.span()), rhs2(d2.data(), d2.data() + d2.span());
-  // row(s, i) of compare_with_whole: the blocks of row i of line s, its right-hand side and x.
-  const auto block_rows = [&](const std::vector<T>& before, const auto& x) {
-    return [&](std::size_t s, std::size_t i) {
-      std::vector<double> row;
-      for (const auto* v : {&a, &b, &c})
-        for (std::size_t r = 0; r < m; ++r)
-          for (std::size_t q = 0; q < m; ++q) row.push_back((*v)(s, i, r, q));
-      for (std::size_t r = 0; r < m; ++r)
-        row.push_back(before[s * x.stride(0) + i * x.stride(1) + r * x.stride(2)]);
-      for (std::size_t r = 0; r < m; ++r) row.push_back(x(s, i, r));
-      return row;
-    };
+// Block batch Views: the pack width W of interleaved packs (their static last extent), 0 for
+// row, column and strided batches; coefficient (s, i, r, q), right-hand side k of (s, i, r) and
+// the right-hand sides per system of d (rank 3, or 4 with nrhs last; packs: one more, W).
+template <class View>
+constexpr std::size_t pack_width_v = View::static_extent(View::rank - 1);
+
+template <class View>
+decltype(auto) coefficient(const View& v, std::size_t s, std::size_t i, std::size_t r,
+                           std::size_t q) {
+  constexpr std::size_t W = pack_width_v<View>;
+  if constexpr (W > 0)
+    return v(s / W, i, r, q, s % W);
+  else
+    return v(s, i, r, q);
+}
+
+template <class View>
+decltype(auto) rhs_value(const View& v, std::size_t s, std::size_t i, std::size_t r,
+                         std::size_t k) {
+  constexpr std::size_t W = pack_width_v<View>;
+  if constexpr (W > 0 && View::rank == 5)
+    return v(s / W, i, r, k, s % W);
+  else if constexpr (W > 0)
+    return v(s / W, i, r, s % W);
+  else if constexpr (View::rank == 4)
+    return v(s, i, r, k);
+  else
+    return v(s, i, r);
+}
+
+template <class View>
+std::size_t rhs_count(const View& v) {
+  constexpr bool packs = pack_width_v<View> > 0;
+  return View::rank == (packs ? 5 : 4) ? v.extent(3) : 1;
+}
+
+// Entry (u, w) of the k x k real block of coefficient z in the oracle's lines: a complex z's
+// product (re, -im; im, re); a real z over complex d on the diagonal (k = 2), or itself (k = 1).
+template <class T>
+double real_block_entry(const T& z, std::size_t u, std::size_t w) {
+  if constexpr (is_complex_v<T>)
+    return u == w ? double(z.real()) : u == 0 ? -double(z.imag()) : double(z.imag());
+  else
+    return u == w ? double(z) : 0.0;
+}
+
+// A right-hand side or solution value as the oracle reads it: a real one as itself, a complex one
+// as its two parts.
+template <class T>
+void push_parts(std::vector<double>& row, const T& z) {
+  if constexpr (is_complex_v<T>)
+    row.insert(row.end(), {double(z.real()), double(z.imag())});
+  else
+    row.push_back(double(z));
+}
+
+// row(s, i) of compare_with_whole for right-hand side k of block lines: A, B, C of block row i of
+// line s as real blocks of oracle_m<TD> m unknowns, then right-hand side k before the solve (from
+// `before`, a copy of x's span) and x.
+template <class CView, class DView, class TD>
+auto block_line_rows(const CView& a, const CView& b, const CView& c, std::size_t m,
+                     const std::vector<TD>& before, const DView& x, std::size_t k) {
+  return [&, m, k](std::size_t s, std::size_t i) {
+    constexpr std::size_t parts = oracle_m<TD>;
+    std::vector<double> row;
+    for (const CView* v : {&a, &b, &c})
+      for (std::size_t r = 0; r < m * parts; ++r)
+        for (std::size_t q = 0; q < m * parts; ++q)
+          row.push_back(real_block_entry(coefficient(*v, s, i, r / parts, q / parts), r % parts,
+                                         q % parts));
+    for (std::size_t r = 0; r < m; ++r)
+      push_parts(row, before[static_cast<std::size_t>(&rhs_value(x, s, i, r, k) - x.data())]);
+    for (std::size_t r = 0; r < m; ++r) push_parts(row, rhs_value(x, s, i, r, k));
+    return row;
+  };
+}
+
+// In the dominant mode: every entry in (-1, 1) (real and imaginary parts) but B's diagonals, whose
+// real parts outweigh the 3m - 1 other entries of their rows: strictly diagonally dominant lines.
+template <class CView>
+void make_dominant(const CView& b, std::size_t m) {
+  using T = typename CView::non_const_value_type;
+  const std::size_t W = pack_width_v<CView>, slots = b.extent(0) * (W > 0 ? W : 1);
+  for (std::size_t s = 0; s < slots; ++s)
+    for (std::size_t i = 0; i < b.extent(1); ++i)
+      for (std::size_t r = 0; r < b.extent(2) && r < b.extent(3); ++r) {
+        auto& z = coefficient(b, s, i, r, r);
+        if constexpr (is_complex_v<T>)
+          z = T(static_cast<real_t<T>>(6 * m) + std::fabs(z.real()), z.imag());
+        else
+          z = static_cast<T>(3 * m) + std::fabs(z);
+      }
+}
+
+// The calls on block lines (filled): one-shot, or factorize (nsys_arg), solve d2, refactor with
+// a2 for a, solve d; where the plan's lines are dominant, each right-hand side checked against a
+// dense solve of the whole lines.
+template <class CView, class DView>
+void block_calls(const plan& p, bool factor, const bs::algo::block_thomas& algorithm,
+                 std::size_t m, const CView& a, const CView& b, const CView& c, const CView& a2,
+                 const DView& d, const DView& d2, const info_view& info, std::size_t nsys_arg) {
+  using TD = typename DView::non_const_value_type;
+  if (p.dominant) make_dominant(b, m);
+  const std::vector<TD> rhs(d.data(), d.data() + d.span()), rhs2(d2.data(), d2.data() + d2.span());
+  const auto check = [&](const auto& codes_of_lines, const std::vector<TD>& before, const DView& x) {
+    for (std::size_t k = 0; k < rhs_count(x); ++k)
+      check_dominant<real_t<TD>>(p, codes_of_lines, block_line_rows(a, b, c, m, before, x, k),
+                                 false, m * oracle_m<TD>);
   };
   const auto opts = p.options_here();
   const exec_space exec;
@@ -783,8 +873,7 @@ void block_lines(byte_reader& in, const plan& p, bool factor) {
   if (!factor) {
     const outcome o = run([&] { bmpi::solve(exec, comm, algorithm, a, b, c, d, info, opts); });
     agree("mpi::solve(block_thomas)", o, o.returned ? codes(info, p.total) : 0);
-    if (o.returned && p.dominant)
-      check_dominant<T>(p, info, block_rows(rhs, d), false, m);
+    if (o.returned && p.dominant) check(info, rhs, d);
     return;
   }
   factored(
@@ -792,8 +881,72 @@ void block_lines(byte_reader& in, const plan& p, bool factor) {
       [&] { return bmpi::factorize(exec, comm, algorithm, a, b, c, nsys_arg, opts); }, d, d2,
       [&](auto& f) { f.refactor(exec, a2, b, c); },
       [&](const auto& f) {
-        if (p.dominant) check_dominant<T>(p, f.info(), block_rows(rhs2, d2), false, m);
+        if (p.dominant) check(f.info(), rhs2, d2);
       });
+}
+
+// m (1 to 4, 5 on the odd rank where it picks; this build compiles 2 and 3) and the algorithm,
+// with or without pivoting, of block lines.
+std::pair<std::size_t, bs::algo::block_thomas> decode_blocks(byte_reader& in, const plan& p) {
+  const std::size_t m_all = 1 + in.below(4), m = p.odd(2) ? m_all + 1 : m_all;
+  return {m, in.below(2) ? bs::algo::block_thomas{bs::algo::block_thomas::pivoting::partial}
+                         : bs::algo::block_thomas{}};
+}
+
+// Block lines (m x m blocks) in a batch of layout L: blocks of type T, d of type TD (T, or
+// complex over real T) with one right-hand side per system (DRank 3) or 1 to 3 (DRank 4),
+// one-shot or factored.
+template <class L, class T, class TD = T, int DRank = 3>
+void block_lines(byte_reader& in, const plan& p, bool factor) {
+  const auto [m, algorithm] = decode_blocks(in, p);
+  const std::size_t nsys = p.nsys, n = p.here();
+  const std::size_t nrhs = DRank == 4 ? 1 + in.below(3) : 0;
+  const auto rhs_ext = [&](std::size_t systems, std::size_t rows, std::size_t unknowns) {
+    std::array<std::size_t, DRank> ext{systems, rows, unknowns};
+    if constexpr (DRank == 4) ext[3] = p.off(10, nrhs);
+    return ext;
+  };
+  arena<T> mem;
+  arena<TD> rhs_mem;
+  auto a = mem.template view<L, 4>({p.off(6, nsys), n, m, m});
+  auto b = mem.template view<L, 4>({p.off(6, nsys), p.off(1, n), m, p.off(0, m)});
+  auto c = mem.template view<L, 4>({p.off(6, nsys), n, m, m});
+  auto a2 = mem.template view<L, 4>({p.off(6, nsys), p.off(5, n), m, m});
+  auto d = rhs_mem.template view<L, DRank>(rhs_ext(p.off(6, nsys), p.off(3, n), m));
+  auto d2 = rhs_mem.template view<L, DRank>(rhs_ext(p.off(6, nsys), n, p.off(4, m)));
+  const info_view info("info", p.off(6, p.off(9, nsys)));
+  const std::size_t nsys_arg = nsys_argument(in, p);
+  mem.fill(in, p.dominant);
+  rhs_mem.fill(in, p.dominant, 13);
+  block_calls(p, factor, algorithm, m, a, b, c, a2, d, d2, info, nsys_arg);
+}
+
+// Block lines of type T in interleaved<W> packs, d with one right-hand side per system or 1 to 3
+// (DRank 4: View<T****[W]>), padding lanes in the last pack.
+template <int W, class T, int DRank>
+void block_packs(byte_reader& in, const plan& p, bool factor) {
+  const auto [m, algorithm] = decode_blocks(in, p);
+  const std::size_t nsys = p.nsys, n = p.here(), count = (nsys + W - 1) / W + in.below(2);
+  const std::size_t nrhs = DRank == 4 ? 1 + in.below(3) : 0;
+  const auto rhs_ext = [&](std::size_t packs, std::size_t rows, std::size_t unknowns) {
+    std::array<std::size_t, DRank> ext{packs, rows, unknowns};
+    if constexpr (DRank == 4) ext[3] = p.off(10, nrhs);
+    return ext;
+  };
+  using blocks = std::array<std::size_t, 4>;
+  arena<T> mem;
+  arena<T> rhs_mem;
+  auto a = mem.template packs<W>(blocks{p.off(6, count), n, m, m});
+  auto b = mem.template packs<W>(blocks{p.off(6, count), p.off(1, n), m, p.off(0, m)});
+  auto c = mem.template packs<W>(blocks{p.off(6, count), n, m, m});
+  auto a2 = mem.template packs<W>(blocks{count, p.off(5, n), m, m});
+  auto d = rhs_mem.template packs<W>(rhs_ext(p.off(2, count), p.off(3, n), m));
+  auto d2 = rhs_mem.template packs<W>(rhs_ext(count, n, p.off(4, m)));
+  const info_view info("info", p.off(6, p.off(9, nsys)));
+  const std::size_t nsys_arg = nsys_argument(in, p);
+  mem.fill(in, p.dominant);
+  rhs_mem.fill(in, p.dominant, 13);
+  block_calls(p, factor, algorithm, m, a, b, c, a2, d, d2, info, nsys_arg);
 }
 
 // Calls f(idx) for every index of an array of extents ext, the last fastest.
@@ -947,9 +1100,22 @@ void one_layout(byte_reader& in, const plan& p, unsigned family) {
     case 4:
       return scalar_lines<L, float, bs::algo::thomas>(in, p, in.below(2), device);
     case 5:
-      return block_lines<L, double>(in, p, false);
     case 6:
-      return block_lines<L, double>(in, p, true);
+      if (in.below(4) == 0) return block_lines<L, double, double, 4>(in, p, family == 6);
+      return block_lines<L, double>(in, p, family == 6);
+    case 7:
+      switch (in.below(5)) {
+        case 0:
+          return packed_lines<4, double>(in, p, in.below(2), device);
+        case 1:
+          return packed_lines<8, float>(in, p, in.below(2), device);
+        case 2:
+          return packed_lines<2, complex_t>(in, p, in.below(2), device);
+        case 3:
+          return block_packs<4, double, 3>(in, p, in.below(2));
+        default:
+          return block_packs<2, complex_t, 4>(in, p, in.below(2));
+      }
     case 8:
       switch (in.below(4)) {
         case 0:
@@ -962,10 +1128,15 @@ void one_layout(byte_reader& in, const plan& p, unsigned family) {
           return scalar_lines<L, double, bs::algo::periodic, complex_t>(in, p, in.below(2),
                                                                         device);
       }
-    case 9:
-      return block_lines<L, float>(in, p, in.below(2));
     default:
-      return packed_lines<4>(in, p, in.below(2), device);
+      switch (in.below(3)) {
+        case 0:
+          return block_lines<L, float>(in, p, in.below(2));
+        case 1:
+          return block_lines<L, complex_t>(in, p, in.below(2));
+        default:
+          return block_lines<L, double, complex_t>(in, p, in.below(2));
+      }
   }
 }
 
