@@ -862,7 +862,8 @@ void block_calls(const plan& p, bool factor, const bs::algo::block_thomas& algor
   using TD = typename DView::non_const_value_type;
   if (p.dominant) make_dominant(b, m);
   const std::vector<TD> rhs(d.data(), d.data() + d.span()), rhs2(d2.data(), d2.data() + d2.span());
-  const auto check = [&](const auto& codes_of_lines, const std::vector<TD>& before, const DView& x) {
+  const auto check = [&](const auto& codes_of_lines, const std::vector<TD>& before,
+                         const DView& x) {
     for (std::size_t k = 0; k < rhs_count(x); ++k)
       check_dominant<real_t<TD>>(p, codes_of_lines, block_line_rows(a, b, c, m, before, x, k),
                                  false, m * oracle_m<TD>);

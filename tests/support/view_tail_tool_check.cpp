@@ -24,6 +24,7 @@ int main(int argc, char* argv[]) {
     }
   }
   Kokkos::finalize();
-  if (failures == 0) std::printf("view_tail_tool: the bytes after every View's data are poisoned\n");
+  if (failures == 0)
+    std::printf("view_tail_tool: the bytes after every View's data are poisoned\n");
   return failures == 0 ? 0 : 1;
 }
