@@ -1,6 +1,7 @@
 // The sanitizer tree's guard on Views (support/view_tail_poisoning.hpp): under AddressSanitizer the
 // first byte after every host View's data is poisoned, whatever the rank, layout, scalar type,
-// size or way of allocating, and the View's own last value is not. Skipped without ASan.
+// size or way of allocating, and the View's own last value is not; from the next allocation on,
+// so are the header bytes just before its data, its label kept readable. Skipped without ASan.
 #include <bandsolve/bandsolve.hpp>
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
@@ -74,6 +75,36 @@ TEST_CASE("view tails: the library's batches and scratch Views are guarded too",
   using host_view = Kokkos::View<double*, Kokkos::HostSpace>;
   check_tail_poisoned(bandsolve::detail::allocate_zeroed<host_view>(
       Kokkos::DefaultHostExecutionSpace(), "zeroed", 333));
+#endif
+}
+
+TEMPLATE_TEST_CASE("view heads: the bytes before a host View's data are poisoned from the next "
+                   "allocation on, its label kept",
+                   "[view_tails]", float, double) {
+#ifndef BSTEST_ADDRESS_SANITIZER
+  SKIP("needs AddressSanitizer (the sanitizer tree)");
+#else
+  using T = TestType;
+  using header_t = Kokkos::Impl::SharedAllocationHeader;
+  const std::string long_label(300, 'x');
+  for (const std::string& label : {std::string("a"), std::string("head"), long_label}) {
+    for (int n : {1, 5, 64}) {
+      INFO("label of " << label.size() << " characters, " << n << " values");
+      const Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace> v(label, 2, n);
+      const Kokkos::View<int*, Kokkos::HostSpace> next("next allocation", 1);
+      const char* data = reinterpret_cast<const char*>(v.data());
+      const auto* header = reinterpret_cast<const header_t*>(data - sizeof(header_t));
+      const std::size_t room = static_cast<std::size_t>(data - header->label());
+      const std::size_t stored = label.size() < room ? label.size() : room - 1;
+      CHECK(v.label() == label.substr(0, stored));
+      CHECK(__asan_region_is_poisoned(const_cast<char*>(header->label()), stored + 1) == nullptr);
+      CHECK(__asan_region_is_poisoned(const_cast<char*>(data), sizeof(T)) == nullptr);
+      if (stored + 1 < room) {
+        CHECK(__asan_address_is_poisoned(data - 1));
+        CHECK(__asan_address_is_poisoned(header->label() + stored + 1));
+      }
+    }
+  }
 #endif
 }
 
