@@ -1,5 +1,5 @@
-// A Kokkos Tools library that poisons the bytes after every host View's data
-// (view_tail_poisoning.hpp) in a program built with AddressSanitizer that does not call
+// A Kokkos Tools library that poisons the bytes after every host View's data and the spare bytes of
+// its header (view_tail_poisoning.hpp) in a program built with AddressSanitizer that does not call
 // bstest::poison_view_tails() itself, such as the examples: Kokkos loads it at initialize from
 // KOKKOS_PROFILE_LIBRARY (KOKKOS_TOOLS_LIBS from Kokkos 4). Built in the sanitizer tree only
 // (cmake/BandSolveViewTailTool.cmake).
