@@ -270,7 +270,7 @@ class block_thomas_factorization {
     const std::string fn = "bandsolve::block_thomas_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    const index_t slots = PackWidth > 0 ? (nsys_ + PackWidth - 1) / PackWidth : nsys_;
+    const index_t slots = slot_count();
     const index_t expected[3] = {slots, n_, m_};
     const char* what[3] = {PackWidth > 0 ? " packs" : " systems", " block rows",
                            " rows per block"};
@@ -298,7 +298,7 @@ class block_thomas_factorization {
                   "bandsolve::block_thomas_factorization::refactor: the matrices must have the "
                   "factored scalar type and layout kind");
     const std::string fn = "bandsolve::block_thomas_factorization::refactor";
-    const auto slots = PackWidth > 0 ? (nsys_ + PackWidth - 1) / PackWidth : nsys_;
+    const index_t slots = slot_count();
     detail::block_check_refactor(fn, initialized_, a, b, c, static_cast<std::size_t>(slots), n(),
                                  m());
     detail::block_thomas_factor_into(fn, exec, pivoting_, a, b, c, factors_, info_, nsys_, n_,
@@ -307,6 +307,14 @@ class block_thomas_factorization {
 
  private:
   friend struct detail::block_thomas_factorization_access;
+
+  // The systems the factors hold, or their packs of PackWidth for interleaved packs.
+  index_t slot_count() const {
+    if constexpr (PackWidth > 0)
+      return (nsys_ + PackWidth - 1) / PackWidth;
+    else
+      return nsys_;
+  }
 
   // Members are built here, never assigned into default-constructed Views (Kokkos/GCC 12).
   block_thomas_factorization(const factor_view& factors,
