@@ -64,14 +64,16 @@ inline std::vector<unpoisoned_header> unpoisoned_headers;
 
 // Poisons the header bytes after the label's terminating zero of the Views allocated since the
 // last call, those still allocated whose header holds the label seen (a block freed and handed
-// out again in between is left alone). Kokkos reads the label only up to that zero.
-inline void poison_headers_of_earlier_views() {
+// out again in between is left alone, the allocation in progress at `current` above all, whose
+// header Kokkos has yet to write). Kokkos reads the label only up to that zero.
+inline void poison_headers_of_earlier_views(const void* current) {
   const std::lock_guard<std::mutex> lock(header_mutex);
   for (const unpoisoned_header& h : unpoisoned_headers) {
     const char* start = h.header->label();
     const char* end = reinterpret_cast<const char*>(h.header + 1);
     const std::size_t kept = h.label.size() + 1;
-    if (!__sanitizer_get_ownership(h.block) || static_cast<std::size_t>(end - start) <= kept ||
+    if (static_cast<const void*>(h.header) == current || !__sanitizer_get_ownership(h.block) ||
+        static_cast<std::size_t>(end - start) <= kept ||
         std::strncmp(start, h.label.c_str(), kept) != 0)
       continue;
     ASAN_POISON_MEMORY_REGION(start + kept, static_cast<std::size_t>(end - start) - kept);
@@ -83,7 +85,7 @@ inline void poison_headers_of_earlier_views() {
 // Allocations without a header (Kokkos' own scratch) give a data end past the block: skipped.
 inline void poison_tail_after_view(const Kokkos_Profiling_SpaceHandle space, const char* label,
                                    const void* ptr, const std::uint64_t size) {
-  poison_headers_of_earlier_views();
+  poison_headers_of_earlier_views(ptr);
   const char* block = nullptr;
   if (ptr != nullptr && std::strcmp(space.name, Kokkos::HostSpace::name()) == 0)
     block = heap_block_of(static_cast<const char*>(ptr));
