@@ -76,6 +76,12 @@ KOKKOS_INLINE_FUNCTION bad_code merge_bad(bad_code x, bad_code y) {
 KOKKOS_INLINE_FUNCTION bad_code min_bad_row(bad_code bad, int phase, index_t row) {
   return merge_bad(bad, (static_cast<bad_code>(phase) << 32) + static_cast<bad_code>(row + 1));
 }
+// *where read atomically, as a compare-and-swap that writes nothing new: Kokkos 3's
+// atomic_fetch_add on 64-bit values starts with a plain read, a data race beside another
+// thread's compare-and-swap (ThreadSanitizer reports it).
+KOKKOS_INLINE_FUNCTION bad_code atomic_read_code(bad_code* where) {
+  return Kokkos::atomic_compare_exchange(where, bad_code(0), bad_code(0));
+}
 KOKKOS_INLINE_FUNCTION int info_of(bad_code bad) { return static_cast<int>(bad & 0xffffffffLL); }
 KOKKOS_INLINE_FUNCTION int phase_of(bad_code bad) { return static_cast<int>(bad >> 32); }
 

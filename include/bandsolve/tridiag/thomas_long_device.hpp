@@ -165,7 +165,7 @@ struct scratch_cursor {
 // merge_bad into *where, atomically (other chunks of the system may report at once).
 KOKKOS_INLINE_FUNCTION void atomic_merge_bad(bad_code* where, bad_code code) {
   if (code == 0) return;
-  bad_code seen = Kokkos::atomic_fetch_add(where, bad_code(0));
+  bad_code seen = atomic_read_code(where);
   for (;;) {
     const bad_code want = merge_bad(seen, code);
     if (want == seen) return;

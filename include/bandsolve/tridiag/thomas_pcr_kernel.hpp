@@ -416,7 +416,7 @@ KOKKOS_INLINE_FUNCTION bad_code pack_range(index_t lo, index_t hi) {
 
 // Takes the top item (from_top) or the bottom one of the share at *range; -1 when it is empty.
 KOKKOS_INLINE_FUNCTION index_t claim_range(bad_code* range, bool from_top) {
-  bad_code seen = Kokkos::atomic_fetch_add(range, bad_code(0));
+  bad_code seen = atomic_read_code(range);
   for (;;) {
     const index_t lo = static_cast<index_t>(seen & 0xffffffffLL);
     const index_t hi = static_cast<index_t>(seen >> 32);
