@@ -44,3 +44,30 @@ help_or_no_argument() {
     *) log "unknown argument: $3"; exit 2 ;;
   esac
 }
+
+# build_kokkos PREFIX NAME CMAKE_ARGS...: configures, builds and installs into PREFIX the Kokkos
+# sources that setup-debian.sh fetched (unchanged), with CMAKE_ARGS, unless PREFIX holds a
+# finished build; prints PREFIX as the last line of stdout. NAME names the build in the log lines.
+build_kokkos() {
+  local prefix=$1 name=$2; shift 2
+  if [ -f "$prefix/.bandsolve-complete" ]; then
+    note "$name: already built in $prefix"
+    echo "$prefix"
+    return 0
+  fi
+  local src work
+  src=$(bash "$(dirname "${BASH_SOURCE[0]}")/setup-debian.sh" --kokkos-source | tail -n1)
+  [ -f "$src/.bandsolve-complete" ] ||
+    { log "setup-debian.sh --kokkos-source printed no source directory"; exit 1; }
+  work="$prefix-work"
+  rm -rf "$work" && mkdir -p "$work"
+  step "$name: configured" cmake -S "$src" -B "$work/build" -DCMAKE_CXX_STANDARD=17 \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON "$@"
+  step "$name: built" cmake --build "$work/build" -j "$(nproc)"
+  rm -rf "$prefix"
+  step "$name: installed into $prefix" cmake --install "$work/build"
+  touch "$prefix/.bandsolve-complete"
+  rm -rf "$work"
+  echo "$prefix"
+}

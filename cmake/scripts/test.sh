@@ -17,6 +17,11 @@
 #                   vector extensions select (AVX-512 register sweeps, GNU vector packs) run under
 #                   the memory checks, the baseline ones in the other tree. Also checks that the
 #                   host benchmarks compile (BANDSOLVE_CHECK_BENCHMARKS: -fsyntax-only, no link);
+#   build/tsan      only with BANDSOLVE_THREAD_SANITIZER=1 (not in CI: it would double CI's time):
+#                   -O0 -g1 with ThreadSanitizer, Clang, on Kokkos 3.4 with OpenMP built with TSan
+#                   (setup-kokkos-tsan.sh), LLVM's Archer tool reporting OpenMP's
+#                   synchronization: data races between the threads of the host backends'
+#                   kernels (docs/development.md, "ThreadSanitizer");
 #   build/cuda      nvcc (Kokkos' nvcc_wrapper) against Kokkos 3.4 built with CUDA by
 #                   setup-kokkos-cuda.sh: CHECKS the tests labelled cuda (tests/cuda, tests/device)
 #                   and the CUDA benchmarks with nvcc (target bandsolve_cuda_compile_check: front
@@ -102,6 +107,17 @@ if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
   build_env=()
 else
   log "BANDSOLVE_SKIP_SANITIZE=1: sanitizer build skipped"
+fi
+
+if [ "${BANDSOLVE_THREAD_SANITIZER:-0}" = 1 ]; then
+  tsan_kokkos=$(bash cmake/scripts/setup-kokkos-tsan.sh | tail -n1)
+  [ -n "$tsan_kokkos" ] || { log "setup-kokkos-tsan.sh printed no Kokkos prefix"; exit 1; }
+  build_env=("GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1")
+  build_and_test build/tsan "$tsan_kokkos" -DCMAKE_BUILD_TYPE=Debug \
+    "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" -DBANDSOLVE_SANITIZE_THREAD=ON \
+    -DBANDSOLVE_NATIVE=ON -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang "${linker[@]}"
+  build_env=()
 fi
 
 # The CUDA tree: Kokkos with CUDA (built once, cached like the host Kokkos), then only the targets
