@@ -1,7 +1,7 @@
 // libFuzzer target over the distributed solves (bandsolve/mpi.hpp), run by mpiexec at 1 to 4
 // ranks. Rank 0 runs libFuzzer and broadcasts every input; every rank decodes it into the same
-// calls (scalar lines with ends or periodic in row, column and strided batches, real, complex or
-// complex d over real lines, and in interleaved packs of float, double or complex, one-shot or
+// calls (scalar lines with ends or periodic in row, column and strided batches and interleaved
+// packs, float, double, complex of either or complex d over real lines, one-shot or
 // factored with a solve and a refactor, on the host or the device backend's passes; lines along
 // an axis of a 2-D to 4-D array; block lines, float, double, complex or complex d over real
 // blocks, one or several right-hand sides, in batches and interleaved packs, and along an axis of
@@ -202,6 +202,7 @@ struct data_type_of<T, 0> {
 };
 
 using complex_t = Kokkos::complex<double>;
+using complex_float = Kokkos::complex<float>;
 template <class T>
 struct complex_traits {
   static constexpr bool is_complex = false;
@@ -472,7 +473,9 @@ void check_dominant(const plan& p, const Info& info, const Row& row, bool ring,
     if (info(s) != 0)
       broken("dominant line " + std::to_string(s) + " has info " + std::to_string(info(s)));
   compare_with_whole(p, info.extent(0), m, row, ring, sizeof(T) == 4 ? 1e-4 : 1e-12);
-  if (keep_tally) ++tally["(solves compared, m = " + std::to_string(m) + ")"][0];
+  if (keep_tally)
+    ++tally[std::string("(solves compared, m = ") + std::to_string(m) +
+            (sizeof(T) == 4 ? ", float" : ", double") + (ring ? ", periodic)" : ")")][0];
 }
 
 // row(s, i) of compare_with_whole for batch Views; rhs: values_of(d) before the solve.
@@ -590,9 +593,9 @@ void scalar_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   scalar_calls<Algo>(p, factor, device, a, b, c, d, d2, a2, info, nsys_arg);
 }
 
-// Scalar lines of type T in interleaved<W> packs: nsys from info (one-shot) or the nsys argument
-// (factored), padding lanes in the last pack.
-template <int W, class T>
+// Scalar lines of type T in interleaved<W> packs, with ends or periodic (Algo): nsys from info
+// (one-shot) or the nsys argument (factored), padding lanes in the last pack.
+template <int W, class T, class Algo = bs::algo::thomas>
 void packed_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   const std::size_t nsys = p.nsys, n = p.here(), count = (nsys + W - 1) / W + in.below(2);
   using ext = std::array<std::size_t, 2>;
@@ -608,7 +611,7 @@ void packed_lines(byte_reader& in, const plan& p, bool factor, bool device) {
   const info_view info("info", p.off(6, p.off(9, nsys)));
   const std::size_t nsys_arg = nsys_argument(in, p);
   mem.fill(in, p.dominant);
-  scalar_calls<bs::algo::thomas>(p, factor, device, a, b, c, d, d2, a2, info, nsys_arg);
+  scalar_calls<Algo>(p, factor, device, a, b, c, d, d2, a2, info, nsys_arg);
 }
 
 // Row i of line s along `axis` of an array of extents ext: the lines numbered over the other
@@ -1105,7 +1108,7 @@ void one_layout(byte_reader& in, const plan& p, unsigned family) {
       if (in.below(4) == 0) return block_lines<L, double, double, 4>(in, p, family == 6);
       return block_lines<L, double>(in, p, family == 6);
     case 7:
-      switch (in.below(5)) {
+      switch (in.below(8)) {
         case 0:
           return packed_lines<4, double>(in, p, in.below(2), device);
         case 1:
@@ -1114,17 +1117,30 @@ void one_layout(byte_reader& in, const plan& p, unsigned family) {
           return packed_lines<2, complex_t>(in, p, in.below(2), device);
         case 3:
           return block_packs<4, double, 3>(in, p, in.below(2));
+        case 4:
+          return packed_lines<4, double, bs::algo::periodic>(in, p, in.below(2), device);
+        case 5:
+          return packed_lines<8, float, bs::algo::periodic>(in, p, in.below(2), device);
+        case 6:
+          return packed_lines<4, complex_float, bs::algo::periodic>(in, p, in.below(2), device);
         default:
           return block_packs<2, complex_t, 4>(in, p, in.below(2));
       }
     case 8:
-      switch (in.below(4)) {
+      switch (in.below(7)) {
         case 0:
           return scalar_lines<L, complex_t, bs::algo::thomas>(in, p, in.below(2), device);
         case 1:
           return scalar_lines<L, complex_t, bs::algo::periodic>(in, p, in.below(2), device);
         case 2:
           return scalar_lines<L, double, bs::algo::thomas, complex_t>(in, p, in.below(2), device);
+        case 3:
+          return scalar_lines<L, complex_float, bs::algo::thomas>(in, p, in.below(2), device);
+        case 4:
+          return scalar_lines<L, complex_float, bs::algo::periodic>(in, p, in.below(2), device);
+        case 5:
+          return scalar_lines<L, float, bs::algo::thomas, complex_float>(in, p, in.below(2),
+                                                                         device);
         default:
           return scalar_lines<L, double, bs::algo::periodic, complex_t>(in, p, in.below(2),
                                                                         device);
