@@ -17,7 +17,7 @@
 #                   vector extensions select (AVX-512 register sweeps, GNU vector packs) run under
 #                   the memory checks, the baseline ones in the other tree. Also checks that the
 #                   host benchmarks compile (BANDSOLVE_CHECK_BENCHMARKS: -fsyntax-only, no link);
-#   build/tsan      only with BANDSOLVE_THREAD_SANITIZER=1 (not in CI: it would double CI's time):
+#   build/tsan      only with BANDSOLVE_THREAD_SANITIZER=1 (not in CI: 14 minutes more on 2 vCPUs):
 #                   -O0 -g1 with ThreadSanitizer, Clang, on Kokkos 3.4 with OpenMP built with TSan
 #                   (setup-kokkos-tsan.sh), LLVM's Archer tool reporting OpenMP's
 #                   synchronization: data races between the threads of the host backends'
