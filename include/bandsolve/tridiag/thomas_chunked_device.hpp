@@ -542,7 +542,7 @@ device::systems<D> chunked_add_target(const UView&... u) {
 // scratch; where the tiles cap the systems of a team, whole warps of chunks where they can be.
 template <class ExecutionSpace, class Kernel>
 void thomas_chunked_launch(const ExecutionSpace& exec, Kernel k, bool rows_contiguous) {
-  constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
+  constexpr bool host = device::one_thread_teams<ExecutionSpace>();
   // Staged where a system's threads read runs of at least a 32-byte sector of each array.
   const std::size_t narrowest = sizeof(typename Kernel::coefficient_type) <
                                          sizeof(typename Kernel::rhs_type)
@@ -551,8 +551,11 @@ void thomas_chunked_launch(const ExecutionSpace& exec, Kernel k, bool rows_conti
   k.staged = (!host || device::chunk_stage_rows_on_host) && rows_contiguous &&
              device::chunk_stage_rows &&
              static_cast<std::size_t>(k.chunks) * narrowest >= 32;
-  const int threads =
+  const int wanted_threads =
       rows_contiguous ? device::chunk_team_threads_rows : device::chunk_team_threads;
+  const int threads = wanted_threads < device::team_threads_max<ExecutionSpace>()
+                          ? wanted_threads
+                          : device::team_threads_max<ExecutionSpace>();
   const int wanted = threads / k.chunks;
   // Bytes per system, less the alignment slack of the maps and tiles (once per team).
   const std::size_t slack = 6 * device::scratch_alignment;
@@ -589,7 +592,7 @@ void thomas_chunked_device_solve(const ExecutionSpace& exec, const AView& a, con
   using C = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   constexpr int RT = device::chunk_rows_v<C, D>;
-  constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
+  constexpr bool host = device::one_thread_teams<ExecutionSpace>();
   using kernel = thomas_chunked_device<C, D, InfoView, RT, host, no_factors, add>;
   const auto as = device::systems_of<const C>(a), bs = device::systems_of<const C>(b),
              cs = device::systems_of<const C>(c);
@@ -611,7 +614,7 @@ void thomas_chunked_device_factored_solve(const ExecutionSpace& exec, const Fact
   using D = typename DView::non_const_value_type;
   using info_type = Kokkos::View<int*, typename ExecutionSpace::memory_space>;
   constexpr int RT = device::chunk_rows_v<C, D>;
-  constexpr bool host = std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>;
+  constexpr bool host = device::one_thread_teams<ExecutionSpace>();
   using kernel = thomas_chunked_device<C, D, info_type, RT, host, chunk_factors<FactorView>>;
   const auto ds = device::systems_of(d);
   const device::systems<const C> none{nullptr, 0, 0, 1};

@@ -13,12 +13,49 @@
 
 namespace bandsolve::detail::device {
 
-// Threads per team: one per system of a tile on a device, one on host spaces (a host team is a
-// thread; Kokkos::Serial allows no more).
+// Whether host spaces other than Kokkos::Serial run the device kernels in a GPU's teams: tests
+// that define BANDSOLVE_DEVICE_TEAMS_ON_HOST (for a whole program) do, so that team barriers,
+// shared scratch and each thread's share of a tile are exercised without a GPU; the space then
+// needs at least tile_systems threads.
+#if defined(BANDSOLVE_DEVICE_TEAMS_ON_HOST)
+inline constexpr bool gpu_teams_on_host = true;
+#else
+inline constexpr bool gpu_teams_on_host = false;
+#endif
+
+template <class ExecutionSpace>
+constexpr bool is_serial_space() {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  return std::is_same_v<ExecutionSpace, Kokkos::Serial>;
+#else
+  return false;
+#endif
+}
+
+// Threads per team: one per system of a tile on a device; one on host spaces, a thread that
+// stands in for a GPU team's (Kokkos::Serial allows no more), but with gpu_teams_on_host.
 template <class ExecutionSpace>
 constexpr int team_threads() {
-  return std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace> ? 1
-                                                                                   : tile_systems;
+  if constexpr (!std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>)
+    return tile_systems;
+  else
+    return gpu_teams_on_host && !is_serial_space<ExecutionSpace>() ? tile_systems : 1;
+}
+
+// Whether a team of ExecutionSpace is one thread that runs every thread's share in turn.
+template <class ExecutionSpace>
+constexpr bool one_thread_teams() {
+  return team_threads<ExecutionSpace>() == 1;
+}
+
+// Threads a team of ExecutionSpace may have: a device's limit is left to Kokkos; host spaces
+// running a GPU's teams (gpu_teams_on_host) take tile_systems.
+template <class ExecutionSpace>
+constexpr int team_threads_max() {
+  if constexpr (std::is_same_v<typename ExecutionSpace::memory_space, Kokkos::HostSpace>)
+    return team_threads<ExecutionSpace>();
+  else
+    return 1 << 30;
 }
 
 inline constexpr std::size_t scratch_alignment = 64;
