@@ -3,8 +3,9 @@
 #   build/test      Release at -O1 -fstrict-aliasing: unit tests, warnings test, package tests,
 #                   examples (the SIMD paths are explicit vector code, the same at any level;
 #                   -O2 took a third more compile time: docs/development.md, "Build and CI times");
-#                   not tests/device (the device backend's kernels on the host), which
-#                   build/sanitize runs with the memory checks;
+#                   tests/device (the device backend's kernels) on Kokkos::OpenMP in a GPU's
+#                   teams of 32 threads (BANDSOLVE_TEST_DEVICE_TEAMS_ON_HOST), not the other
+#                   units' device cases, which build/sanitize runs with the memory checks;
 #   build/sanitize  -O0 -g1 with ASan + UBSan (skipped with BANDSOLVE_SKIP_SANITIZE=1), on
 #                   Kokkos 3.4 with Kokkos::Threads (setup-kokkos-threads.sh) where build/test
 #                   has OpenMP: the other threaded host backend, the same tests; compiled
@@ -15,13 +16,16 @@
 #                   docs/development.md, "Build and CI times"). Built for this machine
 #                   (-march=native), where build/test is for baseline x86-64: the paths that the
 #                   vector extensions select (AVX-512 register sweeps, GNU vector packs) run under
-#                   the memory checks, the baseline ones in the other tree. Also checks that the
-#                   host benchmarks compile (BANDSOLVE_CHECK_BENCHMARKS: -fsyntax-only, no link);
+#                   the memory checks, the baseline ones in the other tree. Runs tests/device in
+#                   teams of one thread (a GPU's 32 on Kokkos::Threads took minutes per case).
+#                   Also checks that the host benchmarks compile (BANDSOLVE_CHECK_BENCHMARKS:
+#                   -fsyntax-only, no link);
 #   build/tsan      only with BANDSOLVE_THREAD_SANITIZER=1 (not in CI: 14 minutes more on 2 vCPUs):
 #                   -O0 -g1 with ThreadSanitizer, Clang, on Kokkos 3.4 with OpenMP built with TSan
 #                   (setup-kokkos-tsan.sh), LLVM's Archer tool reporting OpenMP's
 #                   synchronization: data races between the threads of the host backends'
-#                   kernels (docs/development.md, "ThreadSanitizer");
+#                   kernels and within the device kernels' teams of 32 threads
+#                   (docs/development.md, "ThreadSanitizer");
 #   build/cuda      nvcc (Kokkos' nvcc_wrapper) against Kokkos 3.4 built with CUDA by
 #                   setup-kokkos-cuda.sh: CHECKS the tests labelled cuda (tests/cuda, tests/device)
 #                   and the CUDA benchmarks with nvcc (target bandsolve_cuda_compile_check: front
@@ -74,7 +78,8 @@ log "set-up took $((SECONDS - setup_start)) s"
 start=$SECONDS
 build_and_test build/test "$kokkos_root" -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -fstrict-aliasing -DNDEBUG" \
-  -DBANDSOLVE_SANITIZE=OFF -DBANDSOLVE_TEST_DEVICE_KERNELS_ON_HOST=OFF "${linker[@]}"
+  -DBANDSOLVE_SANITIZE=OFF -DBANDSOLVE_TEST_DEVICE_KERNELS_ON_HOST=OFF \
+  -DBANDSOLVE_TEST_DEVICE_TEAMS_ON_HOST=ON "${linker[@]}"
 if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
   # Kokkos builds one threaded host backend: the sanitizer tree takes Kokkos::Threads, so that
   # both run every test (unless Kokkos_ROOT names a Kokkos of the user's, which both trees use).
@@ -103,6 +108,7 @@ if [ "${BANDSOLVE_SKIP_SANITIZE:-0}" != 1 ]; then
   build_and_test build/sanitize "$sanitize_kokkos" -DCMAKE_BUILD_TYPE=Debug \
     "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
     -DBANDSOLVE_SANITIZE=ON -DBANDSOLVE_NATIVE=ON -DBANDSOLVE_CHECK_BENCHMARKS=ON \
+    -DBANDSOLVE_TEST_DEVICE_TEAMS_ON_HOST=OFF \
     -DBANDSOLVE_BUILD_PACKAGE_TESTS=OFF "${sanitize_compiler[@]}" "${linker[@]}"
   build_env=()
 else

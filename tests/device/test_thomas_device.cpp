@@ -388,4 +388,60 @@ TEST_CASE("device thomas: calls without a backend take the execution space's own
   }
 }
 
+namespace {
+
+// Each team of a device::for_each_tile launch counts its threads in its tile scratch, between
+// team barriers, and its first thread records the count and the team's size.
+template <class Memory>
+struct count_team_threads {
+  Kokkos::View<int* [2], Memory> seen;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t tile, void* tiles,
+                                         void*) const {
+    int* const count = static_cast<int*>(tiles);
+    if (team.team_rank() == 0) *count = 0;
+    team.team_barrier();
+    Kokkos::atomic_add(count, 1);
+    team.team_barrier();
+    if (team.team_rank() == 0) seen(tile, 0) = *count, seen(tile, 1) = team.team_size();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("device kernels: a GPU's teams of 32 threads, on a threaded host space where built so",
+          "[device]") {
+  // On a GPU, and on Kokkos::OpenMP in the builds that define BANDSOLVE_DEVICE_TEAMS_ON_HOST
+  // (tests/CMakeLists.txt), every team of the device kernels is tile_systems threads that share
+  // its scratch; elsewhere on the host a team is one thread that runs every thread's share.
+  namespace dev = bandsolve::detail::device;
+  using exec_type = Kokkos::DefaultExecutionSpace;
+  using mem = exec_type::memory_space;
+  const exec_type exec;
+  // What the build asked for (tests/CMakeLists.txt), against what the library does.
+#if defined(BANDSOLVE_DEVICE_TEAMS_ON_HOST)
+  constexpr bool asked = !dev::is_serial_space<exec_type>();
+#else
+  constexpr bool asked = false;
+#endif
+  constexpr bool gpu_teams = asked || !std::is_same_v<mem, Kokkos::HostSpace>;
+  CHECK(gpu_teams_on_host == (asked && std::is_same_v<mem, Kokkos::HostSpace>));
+  const int threads = gpu_teams ? dev::tile_systems : 1;
+  CHECK(dev::team_threads<exec_type>() == threads);
+  CHECK(dev::one_thread_teams<exec_type>() == !gpu_teams);
+  INFO(exec_type::name() << " runs " << exec.concurrency() << " threads");
+  REQUIRE(exec.concurrency() >= threads);
+  const index_t tiles = 5;
+  const count_team_threads<mem> body{Kokkos::View<int* [2], mem>("seen", tiles)};
+  dev::for_each_tile(exec, "count_team_threads", tiles, sizeof(int), 0, body);
+  const auto seen = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), body.seen);
+  for (index_t t = 0; t < tiles; ++t) {
+    CHECK(seen(t, 0) == threads);
+    CHECK(seen(t, 1) == threads);
+  }
+#if defined(KOKKOS_ENABLE_SERIAL)
+  CHECK(dev::one_thread_teams<Kokkos::Serial>());
+#endif
+}
+
 }  // namespace test_thomas_device

@@ -5,6 +5,8 @@
 // references. Systems on the host are in plain row order (system s, row i at s * n + i).
 #include "test_support.hpp"
 
+#include <bandsolve/backend/device/launch.hpp>
+
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -37,6 +39,14 @@ void for_each_device_exec(F&& f) {
     f(Kokkos::Serial());
 #endif
 }
+
+// Whether the device kernels run here in a GPU's teams of 32 threads on a threaded host space
+// (BANDSOLVE_DEVICE_TEAMS_ON_HOST, set by tests/CMakeLists.txt): every team barrier then waits
+// for 32 threads to take turns on the cores (about 0.1 ms on 2), so the long-system cases, whose
+// sizes add time and not paths, take fewer of them there.
+inline constexpr bool gpu_teams_on_host =
+    std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace> &&
+    bandsolve::detail::device::team_threads<Kokkos::DefaultExecutionSpace>() > 1;
 
 template <class T>
 T random_scalar(std::mt19937& gen) {
