@@ -6,7 +6,8 @@
 // axis the lines run on: every rank holds N/P rows of each of the N^2 lines. Two axes:
 //   x  the split axis is the slowest: a rank's part is column layout (lines contiguous);
 //   z  the split axis is the fastest: a rank's part is row layout (each line's rows contiguous).
-// Cases, each timed from a barrier to the last rank's end (the maximum over ranks):
+// Cases, each timed from a barrier to the last rank's end (the maximum over ranks), after one
+// untimed call:
 //   partitioned/one_shot   bandsolve::mpi::solve on the parts as they lie;
 //   partitioned_one_batch/one_shot
 //                          the same with every line in one batch (options::batch_bytes_per_thread
@@ -39,6 +40,12 @@
 //   scheme/gather/L, scheme/all_to_all/L
 //                          the two exchanges of the reduced systems on L lines of 64 rows per rank
 //                          (row layout, one-shot), for the automatic scheme's threshold;
+//   paired_local/<kind>, paired_transpose/<kind>
+//                          the partitioned case and the local (or transpose) case of the same
+//                          kind (one_shot, factored) called in turn, each iteration one call of
+//                          each: vs_local (or transpose_over_partitioned) is the median of the
+//                          pairs' ratios, with its _min and _max, robust to the machine's speed
+//                          changing between cases timed apart;
 //   local/one_shot, local/factored
 //                          each rank solves N^2/P whole lines of N rows, no communication: the
 //                          single-process solve of the same field on the same cores, the reference
@@ -93,6 +100,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -161,6 +169,7 @@ struct transposer {
   using view = typename part_data<Layout>::view;
   std::size_t lines, m, P, share;
   Kokkos::View<T*, Kokkos::HostSpace> send, recv;
+  // lines_ 0: no buffers (a case that does not transpose).
   transposer(std::size_t lines_, std::size_t m_, std::size_t P_)
       : lines(lines_), m(m_), P(P_), share(lines_ / P_),
         send(Kokkos::view_alloc(Kokkos::WithoutInitializing, "send"), lines_ * m_),
@@ -226,42 +235,50 @@ enum class kind { one_shot, factored, factorize, refactor };
 double local_seconds[2][4] = {};
 double partitioned_seconds[2][4] = {};
 
+// One case of the N^3 field on this rank: its data (a part of every line, or whole lines of a
+// share for the local case), the transpose's buffers, and the factorization the factored kinds
+// make once; call() is what a timed iteration runs, restore() what it runs before the clock.
 template <class Layout>
-void run(benchmark::State& state, method how, kind what) {
-  int me = 0, P = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  const std::size_t N = static_cast<std::size_t>(field_n());
-  const std::size_t lines = N * N, m = N / static_cast<std::size_t>(P);
-  if (N % static_cast<std::size_t>(P) != 0 || lines % static_cast<std::size_t>(P) != 0) {
-    state.SkipWithError("N must be a multiple of the number of ranks");
-    for (auto _ : state) {}
-    return;
-  }
-  const std::size_t share = lines / static_cast<std::size_t>(P);
-  const exec_space exec;
-  const bool local = how == method::local;
-  // The local case holds whole lines for a share of the lines; the others a part of every line.
-  part_data<Layout> data(local ? share : lines, local ? N : m,
-                         local ? 0 : static_cast<std::size_t>(me) * m);
-  transposer<Layout> tr(lines, m, static_cast<std::size_t>(P));
+struct field_case {
   using view = typename part_data<Layout>::view;
+  method how;
+  kind what;
+  std::size_t N, lines, m, P, share;
+  exec_space exec;
+  part_data<Layout> data;
+  transposer<Layout> tr;
   view wa, wb, wc, wd;  // whole lines after a transpose
-  if (how == method::transpose) {
-    wa = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wa", share, N);
-    wb = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wb", share, N);
-    wc = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wc", share, N);
-    wd = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wd", share, N);
-  }
-  Kokkos::View<int*, Kokkos::HostSpace> winfo("winfo", share);
-
-  // Factored cases: factor once, outside the timed loop.
+  Kokkos::View<int*, Kokkos::HostSpace> winfo;
   bandsolve::mpi::factorization<T, exec_space> dist;
   bandsolve::mpi::factorization<T, exec_space, bandsolve::algo::periodic> ring;
   bandsolve::thomas_factorization<T, Layout, exec_space> single;
+
+  // N must be a multiple of the number of ranks (field_ranks).
+  field_case(method how_, kind what_, int me, int ranks)
+      : how(how_), what(what_), N(static_cast<std::size_t>(field_n())), lines(N * N),
+        m(N / static_cast<std::size_t>(ranks)), P(static_cast<std::size_t>(ranks)),
+        share(lines / P),
+        // The local case holds whole lines for a share of the lines; the others a part of every
+        // line.
+        data(how == method::local ? share : lines, how == method::local ? N : m,
+             how == method::local ? 0 : static_cast<std::size_t>(me) * m),
+        tr(how == method::transpose ? lines : 0, m, P), winfo("winfo", share) {
+    if (how == method::transpose) {
+      wa = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wa", share, N);
+      wb = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wb", share, N);
+      wc = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wc", share, N);
+      wd = bandsolve::make_batch<Layout, T, Kokkos::HostSpace>("wd", share, N);
+    }
+    // Factored cases: factor once, outside the timed loop.
+    if (what == kind::factored || what == kind::refactor) {
+      factor(false);
+      exec.fence();
+    }
+  }
+
   // Factors the case's matrices: into a new factorization, or (again) into the storage of the
   // one it holds.
-  const auto factor = [&](bool again) {
+  void factor(bool again) {
     if (how == method::partitioned) {
       if (again)
         dist.refactor(exec, data.a, data.b, data.c);
@@ -286,13 +303,11 @@ void run(benchmark::State& state, method how, kind what) {
     } else {
       single = bandsolve::factorize(exec, bandsolve::algo::thomas{}, data.a, data.b, data.c);
     }
-  };
-  if (what == kind::factored || what == kind::refactor) {
-    factor(false);
-    exec.fence();
   }
 
-  const timed_calls timed = time_collective(state, [&] { data.restore(); }, [&] {
+  void restore() const { data.restore(); }
+
+  void call() {
     if (what == kind::factorize || what == kind::refactor) {
       // The factorization alone: a new one, its storage allocated by each call, or again into
       // the storage of the one made before.
@@ -334,7 +349,29 @@ void run(benchmark::State& state, method how, kind what) {
         single.solve(exec, data.d);
     }
     exec.fence();
-  });
+  }
+};
+
+// This rank and the number of ranks in me and P; false, with the case skipped, where N is not a
+// multiple of P.
+bool field_ranks(benchmark::State& state, int& me, int& P) {
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  if (static_cast<std::size_t>(field_n()) % static_cast<std::size_t>(P) == 0) return true;
+  state.SkipWithError("N must be a multiple of the number of ranks");
+  for (auto _ : state) {}
+  return false;
+}
+
+template <class Layout>
+void run(benchmark::State& state, method how, kind what) {
+  int me = 0, P = 1;
+  if (!field_ranks(state, me, P)) return;
+  field_case<Layout> fc(how, what, me, P);
+  const std::size_t N = fc.N, lines = fc.lines;
+  const bool local = how == method::local;
+  const timed_calls timed =
+      time_collective(state, [&] { fc.restore(); }, [&] { fc.call(); });
   const double per_iter = timed.seconds;
   const int axis = std::is_same_v<Layout, bandsolve::layout::column> ? 0 : 1;
   if (local) local_seconds[axis][int(what)] = per_iter;
@@ -352,6 +389,65 @@ void run(benchmark::State& state, method how, kind what) {
     state.counters["vs_lines"] = per_iter / partitioned_seconds[axis][int(what)];
   if (how == method::partitioned_one_batch && partitioned_seconds[axis][int(what)] > 0)
     state.counters["vs_batched"] = per_iter / partitioned_seconds[axis][int(what)];
+}
+
+// The partitioned solve and a reference (the local solve or transpose-solve-transpose) of the
+// same kind, called in turn within each iteration (which goes first alternates), so that both
+// see the same moments of a shared machine: the ratio of each pair's times, not of two cases
+// timed seconds apart, is what the counters give (after one untimed call of each). The
+// iteration time is the partitioned call's.
+// Counters: ns_per_unknown (partitioned) and reference_ns_per_unknown (means over the calls);
+// for the local reference vs_local, the median of the pairs' partitioned / local, with
+// vs_local_min and vs_local_max; for transpose transpose_over_partitioned, the median of the
+// pairs' transpose / partitioned, with its min and max.
+template <class Layout>
+void run_paired(benchmark::State& state, method reference, kind what) {
+  int me = 0, P = 1;
+  if (!field_ranks(state, me, P)) return;
+  field_case<Layout> part(method::partitioned, what, me, P), ref(reference, what, me, P);
+  // One call of c, timed from a barrier to the slowest rank's end.
+  const auto timed_call = [](field_case<Layout>& c) {
+    c.restore();
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    c.call();
+    double t = MPI_Wtime() - t0;
+    PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return t;
+  };
+  // One untimed call of each: the buffers they keep between calls are mapped.
+  timed_call(part);
+  timed_call(ref);
+  std::vector<double> ratios;
+  double part_total = 0, ref_total = 0;
+  bool part_first = true;
+  for (auto _ : state) {
+    double tp = 0, tr = 0;
+    if (part_first) {
+      tp = timed_call(part);
+      tr = timed_call(ref);
+    } else {
+      tr = timed_call(ref);
+      tp = timed_call(part);
+    }
+    part_first = !part_first;
+    state.SetIterationTime(tp);
+    part_total += tp;
+    ref_total += tr;
+    ratios.push_back(reference == method::local ? tp / tr : tr / tp);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const std::size_t calls = ratios.size();
+  const double unknowns = double(part.lines * part.N);
+  state.counters["ranks"] = P;
+  state.counters["ns_per_unknown"] = part_total * 1e9 / (double(calls) * unknowns);
+  state.counters["reference_ns_per_unknown"] = ref_total * 1e9 / (double(calls) * unknowns);
+  const std::string ratio = reference == method::local ? "vs_local" : "transpose_over_partitioned";
+  const double median = calls % 2 ? ratios[calls / 2]
+                                  : (ratios[calls / 2 - 1] + ratios[calls / 2]) / 2;
+  state.counters[ratio] = median;
+  state.counters[ratio + "_min"] = ratios.front();
+  state.counters[ratio + "_max"] = ratios.back();
 }
 
 // Complex right-hand sides over the real lines of run() (the Fourier modes of a real operator):
@@ -814,6 +910,25 @@ void register_all(int iterations, int field_iterations) {
                                   });
         // Every rank must run the same iterations (the loop is collective): a fixed count.
         b->UseManualTime()->Iterations(field_iterations)->Unit(benchmark::kMillisecond);
+      }
+  // The partitioned solve paired with the local solve and with transpose-solve-transpose.
+  for (int axis = 0; axis < 2; ++axis)
+    for (const kind what : {kind::one_shot, kind::factored})
+      for (const method reference : {method::local, method::transpose}) {
+        const std::string name = std::string("mpi/") + (axis == 0 ? "x_column/" : "z_row/") +
+                                 (reference == method::local ? "paired_local/"
+                                                             : "paired_transpose/") +
+                                 kinds[int(what)];
+        auto* b = axis == 0 ? benchmark::RegisterBenchmark(
+                                  name.c_str(),
+                                  [reference, what](benchmark::State& s) {
+                                    run_paired<bandsolve::layout::column>(s, reference, what);
+                                  })
+                            : benchmark::RegisterBenchmark(
+                                  name.c_str(), [reference, what](benchmark::State& s) {
+                                    run_paired<bandsolve::layout::row>(s, reference, what);
+                                  });
+        b->UseManualTime()->Iterations(3 * field_iterations)->Unit(benchmark::kMillisecond);
       }
   // k = 2: one-shot complex lines.
   for (int axis = 0; axis < 2; ++axis)
