@@ -436,6 +436,7 @@ void run_paired(benchmark::State& state, method reference, kind what) {
     ref_total += tr;
     ratios.push_back(reference == method::local ? tp / tr : tr / tp);
   }
+  if (ratios.empty()) return;
   std::sort(ratios.begin(), ratios.end());
   const std::size_t calls = ratios.size();
   const double unknowns = double(part.lines * part.N);
