@@ -115,7 +115,7 @@ timed_calls time_collective(benchmark::State& state, const Restore& restore, con
   double faults = 0;
   // One untimed call first: what a case does once (buffers kept between calls mapped, MPI's
   // first exchange between the ranks) is not a call's cost. Averaged into 10 calls, it had made
-  // transpose-solve-transpose's factored solve read 1.2-1.3x its time per call.
+  // transpose-solve-transpose's factored solve read 1.16-1.33x its time per call.
   restore();
   MPI_Barrier(MPI_COMM_WORLD);
   call();
