@@ -49,11 +49,6 @@ struct pivot_systems {
   }
 };
 
-KOKKOS_FORCEINLINE_FUNCTION int banded_device_tile_systems(index_t nsys, index_t t) {
-  const index_t left = nsys - t * device::tile_systems;
-  return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
-}
-
 // Work rows of thread k of a tile: the tile's systems interleaved, entry e of thread k at
 // e * tile_systems + k (neighbouring threads on neighbouring addresses).
 template <class T>
@@ -76,7 +71,7 @@ struct banded_device_one_shot {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void* rows) const {
-    device::for_each_system_of_tile(team, banded_device_tile_systems(nsys, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(nsys, t), [&](const int k) {
       const index_t s = t * device::tile_systems + k;
       int code[1];
       banded_solve_pack<1, true, Pivot>(banded_device_work<T>(rows, k, dims, n), n, 1,
@@ -97,7 +92,7 @@ struct banded_device_factor {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void* rows) const {
-    device::for_each_system_of_tile(team, banded_device_tile_systems(nsys, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(nsys, t), [&](const int k) {
       const index_t s = t * device::tile_systems + k;
       int code[1];
       banded_factor_pack<1, true, Pivot>(banded_device_work<T>(rows, k, dims, n), n, 1,
@@ -118,17 +113,13 @@ struct banded_device_factored_solve {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void*) const {
-    device::for_each_system_of_tile(team, banded_device_tile_systems(nsys, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(nsys, t), [&](const int k) {
       const index_t s = t * device::tile_systems + k;
       banded_factored_solve_pack<1, true, Pivot, T>(dims, n, 1, lu.lanes(s), piv.lanes(s),
                                                     b.lanes(s), nrhs);
     });
   }
 };
-
-inline index_t banded_device_tiles(index_t nsys) {
-  return (nsys + device::tile_systems - 1) / device::tile_systems;
-}
 
 // Row scratch per tile of the one-shot solve and of factorize.
 template <class T>
@@ -143,11 +134,11 @@ void banded_device_solve(const ExecutionSpace& exec, bool pivoting, const runtim
   const char* label = "bandsolve::solve(banded_lu, device)";
   const std::size_t row_bytes = banded_device_row_bytes<T>(dims, n);
   if (pivoting)
-    device::for_each_tile(exec, label, banded_device_tiles(nsys), 0, row_bytes,
+    device::for_each_tile(exec, label, device::tile_count(nsys), 0, row_bytes,
                           banded_device_one_shot<true, T, R, InfoView>{ab, b, info, dims, n, nsys,
                                                                        nrhs});
   else
-    device::for_each_tile(exec, label, banded_device_tiles(nsys), 0, row_bytes,
+    device::for_each_tile(exec, label, device::tile_count(nsys), 0, row_bytes,
                           banded_device_one_shot<false, T, R, InfoView>{ab, b, info, dims, n,
                                                                         nsys, nrhs});
 }
@@ -160,11 +151,11 @@ void banded_device_factor_launch(const ExecutionSpace& exec, bool pivoting,
   const char* label = "bandsolve::factorize(banded_lu, device)";
   const std::size_t row_bytes = banded_device_row_bytes<T>(dims, n);
   if (pivoting)
-    device::for_each_tile(exec, label, banded_device_tiles(nsys), 0, row_bytes,
+    device::for_each_tile(exec, label, device::tile_count(nsys), 0, row_bytes,
                           banded_device_factor<true, T, InfoView>{ab, lu, piv, info, dims, n,
                                                                   nsys});
   else
-    device::for_each_tile(exec, label, banded_device_tiles(nsys), 0, row_bytes,
+    device::for_each_tile(exec, label, device::tile_count(nsys), 0, row_bytes,
                           banded_device_factor<false, T, InfoView>{ab, lu, piv, info, dims, n,
                                                                    nsys});
 }
@@ -177,11 +168,11 @@ void banded_device_factored_solve_launch(const ExecutionSpace& exec, bool pivoti
                                          int nrhs) {
   const char* label = "bandsolve::banded_lu_factorization::solve(device)";
   if (pivoting)
-    device::for_each_tile(exec, label, banded_device_tiles(nsys), 0, 0,
+    device::for_each_tile(exec, label, device::tile_count(nsys), 0, 0,
                           banded_device_factored_solve<true, T, R>{lu, piv, b, dims, n, nsys,
                                                                    nrhs});
   else
-    device::for_each_tile(exec, label, banded_device_tiles(nsys), 0, 0,
+    device::for_each_tile(exec, label, device::tile_count(nsys), 0, 0,
                           banded_device_factored_solve<false, T, R>{lu, piv, b, dims, n, nsys,
                                                                     nrhs});
 }

@@ -336,7 +336,7 @@ void block_axis_solve(const ExecutionSpace& exec, const std::string& fn,
                                 decltype(bo), decltype(co), decltype(dop),
                                 block_axis_info<InfoView>>;
       device::for_each_tile(exec, "bandsolve::solve_along(block_thomas, device)",
-                            block_device_tiles(lines.npacks), 0, kernel::row_bytes(n),
+                            device::tile_count(lines.npacks), 0, kernel::row_bytes(n),
                             kernel{ao, bo, co, dop, info_of_line, n, lines.npacks, 1, pivoting});
     });
   } else {

@@ -44,11 +44,6 @@ KOKKOS_INLINE_FUNCTION block_group<T> block_device_group(const View& v, index_t 
   }
 }
 
-KOKKOS_FORCEINLINE_FUNCTION int block_device_tile_systems(index_t nsys, index_t t) {
-  const index_t left = nsys - t * device::tile_systems;
-  return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
-}
-
 // One-shot solve of a tile: thread k solves system t 32 + k with C* in row scratch, the tile's
 // systems interleaved entry by entry (entry e of thread k at e * 32 + k, coalesced); each block
 // row's C* is formed in registers, as the group routines of block_thomas_kernel.hpp do with one
@@ -72,7 +67,7 @@ struct block_device_one_shot {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void* rows) const {
-    device::for_each_system_of_tile(team, block_device_tile_systems(nsys, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(nsys, t), [&](const int k) {
       const index_t s = t * TW + k;
       T* const cstar = static_cast<T*>(rows) + k;
       const auto as = block_device_group<Packed, const T>(a, s);
@@ -123,7 +118,7 @@ struct block_device_factor {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void*) const {
-    device::for_each_system_of_tile(team, block_device_tile_systems(nsys, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(nsys, t), [&](const int k) {
       const index_t s = t * device::tile_systems + k;
       int code = 0;
       block_thomas_factor_group<M, 1, T>(n, 1, pivoting, block_device_group<Packed, const T>(a, s),
@@ -145,7 +140,7 @@ struct block_device_factored_solve {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void*) const {
-    device::for_each_system_of_tile(team, block_device_tile_systems(nsys, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(nsys, t), [&](const int k) {
       const index_t s = t * device::tile_systems + k;
       block_thomas_factored_solve_group<M, 1, T>(
           n, nrhs, 1, pivoting, &f(s, 0),
@@ -153,10 +148,6 @@ struct block_device_factored_solve {
     });
   }
 };
-
-KOKKOS_FORCEINLINE_FUNCTION index_t block_device_tiles(index_t nsys) {
-  return (nsys + device::tile_systems - 1) / device::tile_systems;
-}
 
 // One-shot solve of nsys systems (n, nsys > 0, arguments checked).
 template <int M, bool Packed, class ExecutionSpace, class AView, class BView, class CView,
@@ -166,7 +157,7 @@ void block_thomas_device_solve(const ExecutionSpace& exec, bool pivoting, const 
                                const InfoView& info, index_t nsys, index_t n, index_t nrhs) {
   using T = typename BView::non_const_value_type;
   using kernel = block_device_one_shot<M, Packed, T, AView, BView, CView, DView, InfoView>;
-  device::for_each_tile(exec, "bandsolve::solve(block_thomas, device)", block_device_tiles(nsys),
+  device::for_each_tile(exec, "bandsolve::solve(block_thomas, device)", device::tile_count(nsys),
                         0, kernel::row_bytes(n),
                         kernel{a, b, c, d, info, n, nsys, nrhs, pivoting});
 }
@@ -187,7 +178,7 @@ void block_thomas_device_factor_launch(const ExecutionSpace& exec, bool pivoting
   using kernel = block_device_factor<M, (block_pack_width_v<BView> > 0), T, AView, BView, CView,
                                      FactorView, InfoView>;
   device::for_each_tile(exec, "bandsolve::factorize(block_thomas, device)",
-                        block_device_tiles(nsys), 0, 0,
+                        device::tile_count(nsys), 0, 0,
                         kernel{a, b, c, f, info, n, nsys, pivoting});
 }
 
@@ -256,7 +247,7 @@ class block_thomas_device_factorization {
       using kernel =
           detail::block_device_factored_solve<M, (PackWidth > 0), Scalar, factor_view, DView>;
       detail::device::for_each_tile(exec, "bandsolve::block_thomas_factorization::solve(device)",
-                                    detail::block_device_tiles(nsys_), 0, 0,
+                                    detail::device::tile_count(nsys_), 0, 0,
                                     kernel{factors_, d, n_, nsys_, nrhs, pivoting_});
     });
   }

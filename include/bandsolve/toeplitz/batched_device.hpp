@@ -148,7 +148,7 @@ void toeplitz_device_solve(const ExecutionSpace& exec, const DView& d, const Fac
   using kernel = toeplitz_device_kernel<Scalar, FactorView>;
   const auto sys = device::systems_of(d);
   const bool tiles = sys.rows_contiguous();
-  const index_t ntiles = (slots + device::tile_systems - 1) / device::tile_systems;
+  const index_t ntiles = device::tile_count(slots);
   device::for_each_tile(exec, "bandsolve::toeplitz_batch_factorization::solve(device)", ntiles,
                         tiles ? kernel::tile_bytes() : 0, 0,
                         kernel{sys, r, cp, t1, n, slots, tiles});

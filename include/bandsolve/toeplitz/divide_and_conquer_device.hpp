@@ -142,8 +142,7 @@ void toeplitz_dc_device_run(const ExecutionSpace& exec, const toeplitz_dc_consta
   toeplitz_dc_device_carries(exec, c, x, carry_l, carry_r, ends);
   using kernel = toeplitz_dc_device_blocks<T, WorkView>;
   const index_t full = c.last_rows == c.s ? c.nblocks : c.nblocks - 1;
-  const index_t ntiles =
-      (full + device::tile_systems - 1) / device::tile_systems + (full < c.nblocks ? 1 : 0);
+  const index_t ntiles = device::tile_count(full) + (full < c.nblocks ? 1 : 0);
   device::for_each_tile(exec, "bandsolve::toeplitz_dc blocks(device)", ntiles, kernel::tile_bytes(),
                         0, kernel{c, x, carry_l, carry_r, full});
   toeplitz_dc_correct(exec, c, x, u, scale);

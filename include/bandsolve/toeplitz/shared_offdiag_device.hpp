@@ -168,7 +168,7 @@ void shared_offdiag_device_solve(const ExecutionSpace& exec,
   using kernel = shared_offdiag_device_kernel<Scalar, Real, Work, Diagonal, InfoView>;
   const auto sys = device::systems_of(d);
   const bool tiles = sys.rows_contiguous();
-  const index_t ntiles = (slots + device::tile_systems - 1) / device::tile_systems;
+  const index_t ntiles = device::tile_count(slots);
   device::for_each_tile(exec, "bandsolve::solve(shared_offdiag, device)", ntiles,
                         tiles ? kernel::tile_bytes() : 0, kernel::row_bytes(rows.n),
                         kernel{rows, sys, info, slots, tiles});

@@ -27,19 +27,6 @@
 namespace bandsolve {
 namespace detail {
 
-KOKKOS_FORCEINLINE_FUNCTION int periodic_device_tile_systems(index_t slots, index_t t) {
-  const index_t left = slots - t * device::tile_systems;
-  return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
-}
-
-// Systems the kernels compute: every slot of interleaved packs (padding lanes included, as on
-// the host), else nsys.
-template <class View>
-index_t periodic_device_slots(const View& v, index_t nsys) {
-  if constexpr (View::rank == 3) return static_cast<index_t>(capacity(v));
-  else return nsys;
-}
-
 // System s of a batch as a one-lane block.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION lane_block<T, 1, 1> periodic_device_lane(const device::systems<T>& v,
@@ -65,7 +52,7 @@ struct periodic_device_one_shot {
     constexpr int TW = device::tile_systems;
     T* const r = static_cast<T*>(rows);
     D* const y = reinterpret_cast<D*>(r + 4 * n * TW);
-    device::for_each_system_of_tile(team, periodic_device_tile_systems(slots, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(slots, t), [&](const int k) {
       const index_t s = t * TW + k;
       const periodic_factors<T> f{r + k, r + n * TW + k, r + 2 * n * TW + k, r + 3 * n * TW + k};
       int code = 0;
@@ -93,7 +80,7 @@ struct periodic_device_factor {
     T* const lp = &lo(t, 0, 0);
     T* const cpp = &cp(t, 0, 0);
     T* const zp = &z(t, 0, 0);
-    device::for_each_system_of_tile(team, periodic_device_tile_systems(slots, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(slots, t), [&](const int k) {
       const index_t s = t * TW + k;
       int code = 0;
       periodic_factor_block<1, 1, T, TW>(n, periodic_device_lane(a, s), periodic_device_lane(b, s),
@@ -124,7 +111,7 @@ struct periodic_device_factored_solve {
     const T* const cpp = &cp(t, 0, 0);
     const T* const zp = &z(t, 0, 0);
     D* const y = static_cast<D*>(rows);
-    device::for_each_system_of_tile(team, periodic_device_tile_systems(slots, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(slots, t), [&](const int k) {
       periodic_factored_solve_block<1, 1, T, D, TW>(
           n, periodic_factors<const T>{rp + k, lp + k, cpp + k, zp + k},
           periodic_device_lane(d, t * TW + k), y + k);
@@ -141,8 +128,8 @@ void periodic_device_solve(const ExecutionSpace& exec, const AView& a, const BVi
   using T = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   using kernel = periodic_device_one_shot<T, D, InfoView>;
-  const index_t slots = periodic_device_slots(d, nsys);
-  const index_t ntiles = (slots + device::tile_systems - 1) / device::tile_systems;
+  const index_t slots = device::computed_slots(d, nsys);
+  const index_t ntiles = device::tile_count(slots);
   device::for_each_tile(exec, "bandsolve::solve(periodic, device)", ntiles, 0,
                         kernel::row_bytes(n),
                         kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
@@ -206,8 +193,8 @@ class periodic_device_factorization {
     detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     using kernel = detail::periodic_device_factored_solve<Scalar, D, factor_view>;
-    const index_t slots = detail::periodic_device_slots(d, nsys_);
-    const index_t ntiles = (slots + block_width - 1) / block_width;
+    const index_t slots = detail::device::computed_slots(d, nsys_);
+    const index_t ntiles = detail::device::tile_count(slots);
     detail::device::for_each_tile(exec, "bandsolve::periodic_factorization::solve(device)", ntiles,
                                   0, kernel::row_bytes(n_),
                                   kernel{detail::device::systems_of(d), r_, lo_, cp_, z_, n_,
@@ -252,7 +239,7 @@ void periodic_device_factor_into(const ExecutionSpace& exec, const AView& a, con
                         static_cast<index_t>(r.extent(0)), 0, 0,
                         kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
                                device::systems_of<const T>(c), r, lo, cp, z, info, n,
-                               periodic_device_slots(b, nsys), nsys});
+                               device::computed_slots(b, nsys), nsys});
 }
 
 // factorize on the device backend: nsys systems of n rows (arguments checked). Allocates the
@@ -268,7 +255,7 @@ periodic_device_factorize(const ExecutionSpace& exec, const AView& a, const BVie
   using info_type = Kokkos::View<int*, typename F::memory_space>;
   constexpr int TW = device::tile_systems;
   const index_t n = static_cast<index_t>(rows(b));
-  const index_t ntiles = (periodic_device_slots(b, nsys) + TW - 1) / TW;
+  const index_t ntiles = device::tile_count(device::computed_slots(b, nsys));
   auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
   const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
   const fv r(alloc("bandsolve::periodic 1/pivot"), et, en, TW);

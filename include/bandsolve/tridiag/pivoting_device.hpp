@@ -29,19 +29,6 @@
 namespace bandsolve {
 namespace detail {
 
-// Systems of tile t of `slots` systems, and the systems a batch's kernels compute (every slot of
-// interleaved packs, padding lanes included as on the host; else nsys).
-KOKKOS_FORCEINLINE_FUNCTION int pivoting_device_tile_systems(index_t slots, index_t t) {
-  const index_t left = slots - t * device::tile_systems;
-  return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
-}
-
-template <class View>
-index_t pivoting_device_slots(const View& v, index_t nsys) {
-  if constexpr (View::rank == 3) return static_cast<index_t>(capacity(v));
-  else return nsys;
-}
-
 // x_i = (y_i - u1_i x_{i+1} - u2_i x_{i+2}) / U(i, i) from the last row up (pivot_back_substitute
 // of pivoting_kernel.hpp for one system whose factor rows are `ts` apart): y in ds, x into ds.
 template <class T, class D>
@@ -76,7 +63,7 @@ struct pivoting_device_one_shot {
     T* const r = static_cast<T*>(rows);
     T* const u1 = r + n * TW;
     T* const u2 = u1 + n * TW;
-    device::for_each_system_of_tile(team, pivoting_device_tile_systems(slots, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(slots, t), [&](const int k) {
       const index_t s = t * TW + k;
       const T *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
       D* ds = d.system(s);
@@ -118,7 +105,7 @@ struct pivoting_device_factor {
     T* const u2p = &u2(t, 0, 0);
     T* const lp = &lm(t, 0, 0);
     std::uint8_t* const swp = &sw(t, 0, 0);
-    device::for_each_system_of_tile(team, pivoting_device_tile_systems(slots, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(slots, t), [&](const int k) {
       const index_t s = t * TW + k;
       const T *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
       const index_t sa = a.row_stride, sb = b.row_stride, sc = c.row_stride;
@@ -158,7 +145,7 @@ struct pivoting_device_factored_solve {
     const T* const u2p = &u2(t, 0, 0);
     const T* const lp = &lm(t, 0, 0);
     const std::uint8_t* const swp = &sw(t, 0, 0);
-    device::for_each_system_of_tile(team, pivoting_device_tile_systems(slots, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(slots, t), [&](const int k) {
       D* ds = d.system(t * TW + k);
       const index_t sd = d.row_stride;
       D cy = ds[0];
@@ -185,8 +172,8 @@ void pivoting_device_solve(const ExecutionSpace& exec, const AView& a, const BVi
   using T = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
   using kernel = pivoting_device_one_shot<T, D, InfoView>;
-  const index_t slots = pivoting_device_slots(d, nsys);
-  const index_t ntiles = (slots + device::tile_systems - 1) / device::tile_systems;
+  const index_t slots = device::computed_slots(d, nsys);
+  const index_t ntiles = device::tile_count(slots);
   device::for_each_tile(exec, "bandsolve::solve(partial_pivoting, device)", ntiles, 0,
                         kernel::row_bytes(n),
                         kernel{device::systems_of<const T>(a), device::systems_of<const T>(b),
@@ -264,8 +251,8 @@ class pivoting_device_factorization {
     detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     using kernel = detail::pivoting_device_factored_solve<Scalar, D, factor_view, flag_view>;
-    const index_t slots = detail::pivoting_device_slots(d, nsys_);
-    const index_t ntiles = (slots + block_width - 1) / block_width;
+    const index_t slots = detail::device::computed_slots(d, nsys_);
+    const index_t ntiles = detail::device::tile_count(slots);
     detail::device::for_each_tile(exec, "bandsolve::pivoting_factorization::solve(device)",
                                   ntiles, 0, 0,
                                   kernel{detail::device::systems_of(d), r_, u1_, u2_, lm_, sw_,
@@ -308,7 +295,7 @@ void pivoting_device_factor_into(const ExecutionSpace& exec, const AView& a, con
                                  const FlagView& sw, const InfoView& info) {
   using T = typename BView::non_const_value_type;
   if (nsys == 0 || n == 0) return;
-  const index_t slots = pivoting_device_slots(b, nsys);
+  const index_t slots = device::computed_slots(b, nsys);
   using kernel = pivoting_device_factor<T, FactorView, FlagView, InfoView>;
   device::for_each_tile(exec, "bandsolve::factorize(partial_pivoting, device)",
                         static_cast<index_t>(r.extent(0)), 0, 0,
@@ -331,8 +318,8 @@ pivoting_device_factorize(const ExecutionSpace& exec, const AView& a, const BVie
   using info_type = Kokkos::View<int*, typename F::memory_space>;
   constexpr int TW = device::tile_systems;
   const index_t n = static_cast<index_t>(rows(b));
-  const index_t slots = pivoting_device_slots(b, nsys);
-  const index_t ntiles = (slots + TW - 1) / TW;
+  const index_t slots = device::computed_slots(b, nsys);
+  const index_t ntiles = device::tile_count(slots);
   auto alloc = [&](const char* label) { return Kokkos::view_alloc(exec, std::string(label)); };
   const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
   const fv r(alloc("bandsolve::partial_pivoting 1/U(i,i)"), et, en, TW);

@@ -126,7 +126,7 @@ struct symmetric_device_one_shot_systems {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void* rows) const {
     constexpr int TW = device::tile_systems;
     C* const cp = static_cast<C*>(rows);
-    device::for_each_system_of_tile(team, device_tile_systems(slots, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(slots, t), [&](const int k) {
       const index_t s = t * TW + k;
       const R* bs = b.system(s);
       const C* es = e.system(s);
@@ -184,7 +184,7 @@ struct symmetric_device_one_shot_tiles {
     C* const cp = static_cast<C*>(rows);
     D* const dp = reinterpret_cast<D*>(cp + n * TW);
     const index_t s0 = t * TW;
-    const int ns = device_tile_systems(slots, t);
+    const int ns = device::systems_in_tile(slots, t);
     device_tile_forward(
         team, n, RB, ns,
         [&](index_t i0, int nr) {
@@ -243,7 +243,7 @@ struct symmetric_device_factor {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void* tiles, void*) const {
     R* const rp = &r(t, 0, 0);
     C* const cpp = &cp(t, 0, 0);
-    const int ns = device_tile_systems(slots, t);
+    const int ns = device::systems_in_tile(slots, t);
     const index_t s0 = t * TW;
     if constexpr (Tiles) {
       C* const te = static_cast<C*>(tiles);
@@ -311,7 +311,7 @@ struct symmetric_device_factored_solve {
                                          void* rows) const {
     const R* const rp = &r(t, 0, 0);
     const C* const cpp = &cp(t, 0, 0);
-    const int ns = device_tile_systems(slots, t);
+    const int ns = device::systems_in_tile(slots, t);
     const index_t s0 = t * TW;
     if constexpr (Tiles) {
       D* const td = static_cast<D*>(tiles);
@@ -353,8 +353,8 @@ void symmetric_device_solve(const ExecutionSpace& exec, const DiagView& diag,
   using R = typename DiagView::non_const_value_type;
   using C = typename OffView::non_const_value_type;
   using D = typename DView::non_const_value_type;
-  const index_t slots = device_slots(d, nsys);
-  const index_t ntiles = (slots + device::tile_systems - 1) / device::tile_systems;
+  const index_t slots = device::computed_slots(d, nsys);
+  const index_t ntiles = device::tile_count(slots);
   const char* label = "bandsolve::solve(symmetric, device)";
   const auto b = device::systems_of<const R>(diag);
   const auto e = device::systems_of<const C>(offdiag);
@@ -428,7 +428,7 @@ class symmetric_device_factorization {
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
     detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
-    const index_t computed = detail::device_slots(d, nsys_);
+    const index_t computed = detail::device::computed_slots(d, nsys_);
     const index_t ntiles = (computed + pack_width - 1) / pack_width;
     const char* label = "bandsolve::symmetric_factorization::solve(device)";
     using tiles =
@@ -474,7 +474,7 @@ void symmetric_device_factor_into(const ExecutionSpace& exec, const DiagView& di
   using R = typename DiagView::non_const_value_type;
   using C = typename OffView::non_const_value_type;
   if (nsys == 0 || n == 0) return;
-  const index_t slots = device_slots(diag, nsys);
+  const index_t slots = device::computed_slots(diag, nsys);
   const index_t ntiles = static_cast<index_t>(r.extent(0));
   const char* label = "bandsolve::factorize(symmetric, device)";
   const auto b = device::systems_of<const R>(diag);
@@ -500,8 +500,8 @@ symmetric_device_factorize(const ExecutionSpace& exec, const DiagView& diag,
   using info_type = Kokkos::View<int*, typename result_type::memory_space>;
   constexpr int TW = device::tile_systems;
   const index_t n = static_cast<index_t>(rows(diag));
-  const index_t slots = device_slots(diag, nsys);
-  const index_t ntiles = (slots + TW - 1) / TW;
+  const index_t slots = device::computed_slots(diag, nsys);
+  const index_t ntiles = device::tile_count(slots);
   const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
   const r_view r(Kokkos::view_alloc(exec, std::string("bandsolve::symmetric r")), et, en, TW);
   const factor_view cp(Kokkos::view_alloc(exec, std::string("bandsolve::symmetric c'")), et, en,

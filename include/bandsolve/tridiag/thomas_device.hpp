@@ -33,12 +33,6 @@
 namespace bandsolve {
 namespace detail {
 
-// Systems of tile t of `slots` systems.
-KOKKOS_FORCEINLINE_FUNCTION int device_tile_systems(index_t slots, index_t t) {
-  const index_t left = slots - t * device::tile_systems;
-  return static_cast<int>(left < device::tile_systems ? left : device::tile_systems);
-}
-
 // The backward sweep of the row-tile kernels, x_i = d'_i - c'_i x_{i+1}, over rows [i][system]
 // of c' (cp) and d' (dp, overwritten with x), in blocks of rb rows from the last, each block
 // written back to d through the tile td (leading dimension ld).
@@ -78,7 +72,7 @@ struct thomas_device_one_shot_systems {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, index_t t, void*, void* rows) const {
     constexpr int TW = device::tile_systems;
     C* const cp = static_cast<C*>(rows);
-    device::for_each_system_of_tile(team, device_tile_systems(slots, t), [&](const int k) {
+    device::for_each_system_of_tile(team, device::systems_in_tile(slots, t), [&](const int k) {
       const index_t s = t * TW + k;
       const C *as = a.system(s), *bs = b.system(s), *cs = c.system(s);
       D* ds = d.system(s);
@@ -165,7 +159,7 @@ struct thomas_device_one_shot_tiles {
     C* const cp = static_cast<C*>(rows);
     D* const dp = reinterpret_cast<D*>(cp + n * TW);
     const index_t s0 = t * TW;
-    const int ns = device_tile_systems(slots, t);
+    const int ns = device::systems_in_tile(slots, t);
     for (index_t i0 = 0; i0 < n; i0 += RB) {
       const int nr = static_cast<int>(n - i0 < RB ? n - i0 : RB);
       device::load_tile(team, a, s0, ns, i0, nr, ta, LD);
@@ -222,7 +216,7 @@ struct thomas_device_factor {
     T* const rp = &r(t, 0, 0);
     T* const lp = &lo(t, 0, 0);
     T* const cpp = &cp(t, 0, 0);
-    const int ns = device_tile_systems(slots, t);
+    const int ns = device::systems_in_tile(slots, t);
     const index_t s0 = t * TW;
     if constexpr (Tiles) {
       T* const ta = static_cast<T*>(tiles);
@@ -292,7 +286,7 @@ struct thomas_device_factored_solve {
     const C* const rp = &r(t, 0, 0);
     const C* const lp = &lo(t, 0, 0);
     const C* const cpp = &cp(t, 0, 0);
-    const int ns = device_tile_systems(slots, t);
+    const int ns = device::systems_in_tile(slots, t);
     const index_t s0 = t * TW;
     if constexpr (Tiles) {
       D* const td = static_cast<D*>(tiles);
@@ -331,14 +325,6 @@ struct thomas_device_factored_solve {
   }
 };
 
-// Systems the kernels compute: every slot of interleaved packs (padding lanes included, as on
-// the host), else the nsys systems.
-template <class View>
-index_t device_slots(const View& d, index_t nsys) {
-  if constexpr (View::rank == 3) return static_cast<index_t>(capacity(d));
-  else return nsys;
-}
-
 // Whether the row-tile shape reads these Views (each system contiguous, systems apart).
 template <class... Views>
 bool device_uses_row_tiles(const Views&... v) {
@@ -370,13 +356,13 @@ void thomas_device_solve(const ExecutionSpace& exec, const AView& a, const BView
   }
   using C = typename BView::non_const_value_type;
   using D = typename DView::non_const_value_type;
-  const index_t slots = device_slots(d, nsys);
+  const index_t slots = device::computed_slots(d, nsys);
   if (device::chunked_thomas_fits<C, D>(n) &&  // short systems: rows in registers
       device::chunked_one_shot_pays<C, D>(n, device::systems_of(d).side_by_side())) {
     thomas_chunked_device_solve(exec, a, b, c, d, info, n, nsys, slots);
     return;
   }
-  const index_t ntiles = (slots + device::tile_systems - 1) / device::tile_systems;
+  const index_t ntiles = device::tile_count(slots);
   const char* label = "bandsolve::solve(thomas, device)";
   if (device_uses_row_tiles(a, b, c, d)) {
     using kernel = thomas_device_one_shot_tiles<C, D, InfoView>;
@@ -413,7 +399,7 @@ bool thomas_device_solve_add(const ExecutionSpace& exec, const AView& a, const B
   if (device::long_system_pays(exec, n, nsys) || !device::chunked_thomas_fits<C, D>(n) ||
       !device::chunked_one_shot_pays<C, D>(n, device::systems_of(d).side_by_side()))
     return false;
-  thomas_chunked_device_solve(exec, a, b, c, d, info, n, nsys, device_slots(d, nsys), u);
+  thomas_chunked_device_solve(exec, a, b, c, d, info, n, nsys, device::computed_slots(d, nsys), u);
   return true;
 }
 
@@ -492,7 +478,7 @@ class thomas_device_factorization {
       detail::thomas_long_device_solve(exec, long_a_, long_b_, long_c_, d, info_, n_, nsys_);
       return;
     }
-    const index_t computed = detail::device_slots(d, nsys_);
+    const index_t computed = detail::device::computed_slots(d, nsys_);
     if (detail::device::chunked_thomas_fits<Scalar, D>(n_)) {  // short systems: in registers
       detail::thomas_chunked_device_factored_solve(exec, r_, l_, cp_, d, n_, computed);
       return;
@@ -619,7 +605,7 @@ void thomas_device_factor_into(const ExecutionSpace& exec, const AView& a, const
                                  thomas_device_factor<false, T, FactorView, InfoView>>(
       exec, label, static_cast<index_t>(r.extent(0)), device_uses_row_tiles(a, b, c), 0,
       device::systems_of<const T>(a), device::systems_of<const T>(b),
-      device::systems_of<const T>(c), r, lo, cp, info, n, device_slots(b, nsys), nsys);
+      device::systems_of<const T>(c), r, lo, cp, info, n, device::computed_slots(b, nsys), nsys);
 }
 
 // factorize on the device backend: nsys systems of n rows (arguments checked). Allocates the
@@ -635,11 +621,11 @@ thomas_device_factorize(const ExecutionSpace& exec, const AView& a, const BView&
   using info_type = Kokkos::View<int*, typename result_type::memory_space>;
   constexpr int TW = device::tile_systems;
   const index_t n = static_cast<index_t>(rows(b));
-  const index_t slots = device_slots(b, nsys);
+  const index_t slots = device::computed_slots(b, nsys);
   if (n > 0 && nsys > 0 && device::long_system_pays(exec, n, nsys)) {
     return thomas_device_factorize_long<result_type>(exec, a, b, c, nsys, n, slots);
   }
-  const index_t ntiles = (slots + TW - 1) / TW;
+  const index_t ntiles = device::tile_count(slots);
   const auto et = static_cast<std::size_t>(ntiles), en = static_cast<std::size_t>(n);  // extents
   const factor_view r(Kokkos::view_alloc(exec, std::string("bandsolve::thomas r")), et, en, TW);
   const factor_view lo(Kokkos::view_alloc(exec, std::string("bandsolve::thomas l")), et, en, TW);

@@ -137,7 +137,7 @@ struct long_level {
   }
   index_t teams(index_t slots) const {
     if (across) return P * groups;
-    return P == 1 ? (slots + device::tile_systems - 1) / device::tile_systems : slots * groups;
+    return P == 1 ? device::tile_count(slots) : slots * groups;
   }
   // Reduced row r of system s, and the step between its rows.
   KOKKOS_INLINE_FUNCTION index_t reduced_at(index_t s, index_t r) const {
@@ -529,13 +529,6 @@ struct thomas_long_recover {
   }
 };
 
-// Slots the kernels compute: every slot of interleaved packs, else the nsys systems.
-template <class View>
-index_t long_slots(const View& d, index_t nsys) {
-  if constexpr (View::rank == 3) return static_cast<index_t>(capacity(d));
-  else return nsys;
-}
-
 template <class ExecutionSpace, class Functor>
 void long_launch(const ExecutionSpace& exec, const char* label, index_t teams, std::size_t bytes,
                  const Functor& f) {
@@ -558,7 +551,7 @@ void thomas_long_device_solve(const ExecutionSpace& exec, const AView& a, const 
   using reduce = thomas_long_reduce<ExecutionSpace, C, D>;
   using recover = thomas_long_recover<ExecutionSpace, C, D, InfoView>;
   const char* label = "bandsolve::solve(thomas, device, long systems)";
-  const index_t slots = long_slots(d, nsys);
+  const index_t slots = device::computed_slots(d, nsys);
   const bool across =
       device::long_across_systems && slots >= device::long_across_min_systems &&
       device::systems_of(a).side_by_side() && device::systems_of(b).side_by_side() &&
@@ -575,14 +568,14 @@ void thomas_long_device_solve(const ExecutionSpace& exec, const AView& a, const 
     const index_t M = device::long_chunk_rows < 4 ? 4 : device::long_chunk_rows;
     long_level& l = lv[levels];
     offset[levels++] = bytes;
-    const index_t system_groups = (slots + device::tile_systems - 1) / device::tile_systems;
+    const index_t system_groups = device::tile_count(slots);
     if (rows <= M) {
       l = long_level{rows, rows, 1, 0, across ? system_groups : 1, across, slots};
       break;
     }
     const index_t P = (rows + M - 1) / M;
     l = long_level{rows, M, P, 2 * P - (rows - (P - 1) * M == 1 ? 1 : 0),
-                   across ? system_groups : (P + device::tile_systems - 1) / device::tile_systems,
+                   across ? system_groups : device::tile_count(P),
                    across, slots};
     const std::size_t count = static_cast<std::size_t>(slots) * static_cast<std::size_t>(l.R);
     for (int k = 0; k < 3; ++k) grow(count, sizeof(C));

@@ -46,6 +46,14 @@ auto systems_of(const View& v) {
                                static_cast<index_t>(v.stride(1)), 1};
 }
 
+// Systems the kernels compute for a batch View of nsys systems: every slot of interleaved packs
+// (rank 3; padding lanes included, as on the host), else the nsys systems.
+template <class View>
+index_t computed_slots(const View& v, index_t nsys) {
+  if constexpr (View::rank == 3) return static_cast<index_t>(v.extent(0) * v.extent(2));
+  else return nsys;
+}
+
 // The lines of an N-D array along one axis seen as a batch of systems (the device path of
 // solve_along): line s is element (s / width) * pack_stride + (s % width) * lane_stride, rows
 // row_stride apart. It stands in for a batch View where the device solvers take one: it has

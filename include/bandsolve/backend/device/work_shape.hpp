@@ -19,6 +19,16 @@ namespace bandsolve::detail::device {
 // Systems per tile: one warp.
 inline constexpr int tile_systems = 32;
 
+// Tiles that cover `slots` systems, and the systems of tile t among them (tile_systems, fewer in
+// the last tile).
+KOKKOS_FORCEINLINE_FUNCTION constexpr index_t tile_count(index_t slots) {
+  return (slots + tile_systems - 1) / tile_systems;
+}
+KOKKOS_FORCEINLINE_FUNCTION constexpr int systems_in_tile(index_t slots, index_t t) {
+  return static_cast<int>(slots - t * tile_systems < tile_systems ? slots - t * tile_systems
+                                                                  : tile_systems);
+}
+
 // Rows per block of a row tile: 64 bytes of each system (two 32-byte sectors) of the widest
 // scalar loaded (coefficients C, right-hand sides D). A warp then moves four whole runs per
 // access, and the tiles of one team stay near 10 KiB, so that many teams share a multiprocessor.
