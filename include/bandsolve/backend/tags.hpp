@@ -39,6 +39,8 @@ inline constexpr bool always_false = false;
 
 template <class ExecutionSpace, class = void>
 struct default_for {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "bandsolve: the first argument must be a Kokkos execution space instance");
   static_assert(detail::always_false<ExecutionSpace>,
                 "bandsolve: no backend for this Kokkos execution space. Supported: "
                 "Kokkos::Serial (backend::serial), Kokkos::OpenMP and Kokkos::Threads "

@@ -161,12 +161,14 @@ KOKKOS_INLINE_FUNCTION auto pivot_pack(const View& ipiv, index_t p) {
   return pivot_lanes<unit>{ipiv.data() + first, ss, static_cast<index_t>(ipiv.stride(1))};
 }
 
+// The compile-time checks of ab, and of b: classes, so that they fire where an entry point names
+// them (tridiag/batch_checks.hpp says why).
 template <class ExecutionSpace, class ABView>
-constexpr void banded_static_checks() {
-  using Layout = band_layout_of_t<ABView>;
+struct banded_static_checks {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve banded_lu: the first argument must be a Kokkos execution space instance");
   static_assert(Kokkos::is_view<ABView>::value, "bandsolve banded_lu: ab must be a Kokkos::View");
+  using Layout = band_layout_of_t<ABView>;
   static_assert(!std::is_same_v<Layout, unsupported_layout>,
                 "bandsolve banded_lu: " BANDSOLVE_SUPPORTED_BAND_VIEWS);
   static_assert(is_supported_scalar_v<typename ABView::non_const_value_type>,
@@ -174,11 +176,11 @@ constexpr void banded_static_checks() {
                 "Kokkos::complex<float> or Kokkos::complex<double>");
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename ABView::memory_space>::accessible,
                 "bandsolve banded_lu: the Views must be accessible from the execution space");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
-}
+  static_assert(sizeof(backend::default_for_t<ExecutionSpace>) > 0);  // a space with a backend
+};
 
 template <class ABLayout, class T, class BView>
-constexpr void banded_rhs_static_checks() {
+struct banded_rhs_static_checks {
   static_assert(Kokkos::is_view<BView>::value, "bandsolve banded_lu: b must be a Kokkos::View");
   static_assert(std::is_same_v<rhs_layout_of_t<BView>, ABLayout>,
                 "bandsolve banded_lu: " BANDSOLVE_SUPPORTED_RHS_VIEWS);
@@ -186,7 +188,7 @@ constexpr void banded_rhs_static_checks() {
                     is_rhs_of_v<T, typename BView::non_const_value_type>,
                 "bandsolve banded_lu: b must be a non-const View of the scalar type of ab, or of "
                 "Kokkos::complex of it when ab is real");
-}
+};
 
 inline void check_bandwidths(const std::string& fn, const algo::banded_lu& alg, index_t ldab) {
   if (alg.kl < 0 || alg.ku < 0)

@@ -25,15 +25,17 @@ inline constexpr int block_pack_width_v = static_pack_width<View, 5>();
 template <class T, int W>
 inline constexpr int block_lanes_v = W > 0 ? W : cache_line_lanes_v<T>;
 
+// The compile-time checks of the coefficients and of d: classes, so that they fire where an entry
+// point names them (tridiag/batch_checks.hpp says why).
 template <class ExecutionSpace, class AView, class... Views>
-constexpr void block_coefficient_static_checks() {
-  using T = typename AView::non_const_value_type;
-  constexpr int W = block_pack_width_v<AView>;
+struct block_coefficient_static_checks {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve block_thomas: the first argument must be a Kokkos execution space "
                 "instance");
   static_assert(Kokkos::is_view<AView>::value && (Kokkos::is_view<Views>::value && ...),
                 "bandsolve block_thomas: a, b and c must be Kokkos::Views");
+  using T = typename AView::non_const_value_type;
+  static constexpr int W = block_pack_width_v<AView>;
   static_assert(AView::rank == 4 || W > 0,
                 "bandsolve block_thomas: coefficients must be View<T****>(nsys, n, m, m) (row, "
                 "column, strided) or View<T****[W], LayoutRight>(packs, n, m, m) (interleaved<W>)");
@@ -49,12 +51,12 @@ constexpr void block_coefficient_static_checks() {
                                                 typename Views::memory_space>::accessible &&
                      ...),
                 "bandsolve block_thomas: the Views must be accessible from the execution space");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
-}
+  static_assert(sizeof(backend::default_for_t<ExecutionSpace>) > 0);  // a space with a backend
+};
 
 // d for coefficients of pack width W (0: rank-4 coefficient Views) and scalar type T.
 template <class ExecutionSpace, int W, class T, class DView>
-constexpr void block_rhs_static_checks() {
+struct block_rhs_static_checks {
   static_assert(Kokkos::is_view<DView>::value, "bandsolve block_thomas: d must be a Kokkos::View");
   static_assert(W > 0 || DView::rank == 3 || DView::rank == 4,
                 "bandsolve block_thomas: with rank-4 coefficients d must be View<T***>(nsys, n, m) "
@@ -71,7 +73,7 @@ constexpr void block_rhs_static_checks() {
   static_assert(
       Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
       "bandsolve block_thomas: d must be accessible from the execution space");
-}
+};
 
 // The operand of work item p (group of L systems) of a coefficient View.
 template <int L, class T, class View>

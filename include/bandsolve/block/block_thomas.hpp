@@ -102,9 +102,9 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
                                                        const AView& a, const BView& b,
                                                        const CView& c, const DView& d,
                                                        const InfoView& info, Backend = {}) {
+  detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
   using T = typename BView::non_const_value_type;
   constexpr int W = detail::block_pack_width_v<BView>;
-  detail::block_coefficient_static_checks<ExecutionSpace, BView, AView, CView>();
   detail::block_rhs_static_checks<ExecutionSpace, W, T, DView>();
   static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
                     std::is_same_v<typename InfoView::value_type, int>,

@@ -121,7 +121,7 @@ namespace detail {
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
 void automatic_solve(const ExecutionSpace& exec, algo::automatic alg, const AView& a,
                      const BView& b, const CView& c, const DView& d, const InfoView& info) {
-  team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  team_solve_static_checks<algo::automatic, ExecutionSpace, AView, BView, CView, DView, InfoView>();
   using T = typename DView::non_const_value_type;
   using Layout = layout_of_t<DView>;
   bool hybrid;

@@ -155,11 +155,8 @@ class automatic_factorization {
   // not fenced.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    static_assert(Kokkos::is_view<DView>::value,
-                  "bandsolve::automatic_factorization::solve: d must be a Kokkos::View");
-    static_assert(is_rhs_of_v<Scalar, typename DView::value_type>,
-                  "bandsolve::automatic_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type, or of its Kokkos::complex over real factors");
+    detail::factored_solve_static_checks<algo::automatic, ExecutionSpace, Layout, Scalar,
+                                         DView>();
     if (!initialized_)
       detail::throw_invalid_argument("bandsolve::automatic_factorization::solve",
                                      "this factorization is empty (default-constructed)");
@@ -195,7 +192,7 @@ auto factorize(const ExecutionSpace& exec, algo::automatic alg, const AView& a, 
     return factorize(exec, algo::thomas{}, a, b, c, nsys);
   } else {
     using result_type = automatic_factorization<T, Layout, ExecutionSpace>;
-    detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
+    detail::tridiag_static_checks<algo::automatic, ExecutionSpace, BView, AView, BView, CView>();
     // The checks of the algorithm picked run in its factorize; the rule needs only the counts.
     const std::size_t systems = nsys == static_cast<std::size_t>(-1) ? capacity(b) : nsys;
     const bool lanes = detail::uses_lane_rows<Layout>(a) && detail::uses_lane_rows<Layout>(b) &&

@@ -136,7 +136,7 @@ template <class Algo, class Backend, class ExecutionSpace, class AView, class BV
           class DView, class InfoView>
 void solve_by_reduction(const ExecutionSpace& exec, const AView& a, const BView& b,
                         const CView& c, const DView& d, const InfoView& info) {
-  team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  team_solve_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView, InfoView>();
   const std::string fn = std::string("bandsolve::solve(") + Algo::name + ")";
   const index_t nsys = check_team_solve(fn, a, b, c, d, info);
   const index_t n = static_cast<index_t>(rows(d));

@@ -60,12 +60,8 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
                                                        const BView& b, const CView& c,
                                                        const DView& d, const InfoView& info,
                                                        Backend) {
-  detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, DView, AView, BView,
-                                CView>();
-  detail::info_static_checks<ExecutionSpace, InfoView>();
-  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
-                "bandsolve::solve(partial_pivoting): d receives the solution and cannot be a View "
-                "of const");
+  detail::one_shot_static_checks<algo::partial_pivoting, ExecutionSpace, AView, BView, CView,
+                                 DView, InfoView>();
   using Layout = layout_of_t<DView>;
   using T = typename BView::non_const_value_type;  // coefficients
   using D = typename DView::non_const_value_type;  // right-hand sides: T or complex over real T
@@ -153,21 +149,11 @@ class pivoting_factorization {
   // fenced. Systems whose info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, DView>();
-    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
-                  "bandsolve::pivoting_factorization::solve: d must use the layout that was "
-                  "factored");
+    detail::factored_solve_static_checks<algo::partial_pivoting, ExecutionSpace, Layout, Scalar,
+                                         DView>();
     using D = typename DView::value_type;
-    static_assert(std::is_same_v<D, typename DView::non_const_value_type>,
-                  "bandsolve::pivoting_factorization::solve: d receives the solution and cannot "
-                  "be a View of const");
-    static_assert(is_rhs_of_v<Scalar, D>,
-                  "bandsolve::pivoting_factorization::solve: d must hold the factored scalar "
-                  "type, or Kokkos::complex<R> when the factored type R is real");
     const std::string fn = "bandsolve::pivoting_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
+    detail::check_factored_solve<Layout>(fn, initialized_, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     using P = detail::lane_packing<Layout, Scalar>;
     constexpr int L = P::L;

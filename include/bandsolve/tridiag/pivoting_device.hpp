@@ -234,21 +234,11 @@ class pivoting_device_factorization {
   // fenced; no scratch. Systems whose info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    detail::tridiag_static_checks<algo::partial_pivoting, ExecutionSpace, DView>();
-    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
-                  "bandsolve::pivoting_factorization::solve: d must use the layout that was "
-                  "factored");
+    detail::factored_solve_static_checks<algo::partial_pivoting, ExecutionSpace, Layout, Scalar,
+                                         DView>();
     using D = typename DView::value_type;
-    static_assert(std::is_same_v<D, typename DView::non_const_value_type>,
-                  "bandsolve::pivoting_factorization::solve: d receives the solution and cannot "
-                  "be a View of const");
-    static_assert(is_rhs_of_v<Scalar, D>,
-                  "bandsolve::pivoting_factorization::solve: d must hold the factored scalar "
-                  "type, or Kokkos::complex<R> when the factored type R is real");
     const std::string fn = "bandsolve::pivoting_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
+    detail::check_factored_solve<Layout>(fn, initialized_, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     using kernel = detail::pivoting_device_factored_solve<Scalar, D, factor_view, flag_view>;
     const index_t slots = detail::device::computed_slots(d, nsys_);

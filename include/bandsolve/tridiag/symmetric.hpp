@@ -165,12 +165,7 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
   static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
                 "bandsolve::solve(symmetric): d receives the solution and cannot be a View of "
                 "const");
-  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
-                    std::is_same_v<typename InfoView::value_type, int>,
-                "bandsolve::solve(symmetric): info must be a rank-1 Kokkos::View<int*>");
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
-                                           typename InfoView::memory_space>::accessible,
-                "bandsolve::solve(symmetric): info must be accessible from the execution space");
+  detail::info_static_checks<ExecutionSpace, InfoView>();
   using Layout = layout_of_t<DView>;
   using C = typename OffView::non_const_value_type;
   const std::string fn = "bandsolve::solve(symmetric)";
@@ -373,18 +368,9 @@ class symmetric_factorization {
   // fenced. Systems whose info is not 0 get no solution.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    detail::thomas_static_checks<ExecutionSpace, DView>();
-    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
-                  "bandsolve::symmetric_factorization::solve: d must use the layout that was "
-                  "factored");
-    using D = typename DView::value_type;
-    static_assert(is_rhs_of_v<Scalar, D>,
-                  "bandsolve::symmetric_factorization::solve: d must be a non-const View of the "
-                  "off-diagonal's type (or of Kokkos::complex of a real type)");
+    detail::factored_solve_static_checks<algo::symmetric, ExecutionSpace, Layout, Scalar, DView>();
     const std::string fn = "bandsolve::symmetric_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
+    detail::check_factored_solve<Layout>(fn, initialized_, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     const index_t width = static_cast<index_t>(r_.extent(2));  // factor_pack_width's
     if constexpr (has_long_packs) {

@@ -13,9 +13,8 @@
 // and c' = e/pivot in packs of 32 systems (View<R***>, View<C***>(tiles, n, 32)): thread k of a
 // tile reads entry k of a row, coalesced; its refactor(exec, diag, offdiag) factors new matrices
 // of the same shape into those packs with factorize's kernel.
-#include <bandsolve/tridiag/batch_checks.hpp>  // check_factored_shape
+#include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/symmetric_kernel.hpp>
-#include <bandsolve/tridiag/thomas.hpp>  // thomas_static_checks
 #include <bandsolve/tridiag/thomas_device.hpp>
 
 #include <string>
@@ -25,19 +24,20 @@ namespace bandsolve {
 namespace detail {
 
 // Compile-time checks of every symmetric entry point: diag real, offdiag of diag's type or its
-// complex, d of offdiag's type or complex over real coefficients, one layout.
+// complex, d of offdiag's type or complex over real coefficients, one layout. A class, so that
+// they fire where an entry point names them (tridiag/batch_checks.hpp says why).
 template <class ExecutionSpace, class DiagView, class OffView, class DView>
-constexpr void symmetric_static_checks() {
-  using Layout = layout_of_t<DView>;
-  using R = typename DiagView::non_const_value_type;
-  using C = typename OffView::non_const_value_type;
-  using D = typename DView::non_const_value_type;
+struct symmetric_static_checks {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve symmetric: the first argument must be a Kokkos execution space "
                 "instance");
   static_assert(Kokkos::is_view<DiagView>::value && Kokkos::is_view<OffView>::value &&
                     Kokkos::is_view<DView>::value,
                 "bandsolve symmetric: diag, offdiag and d must be Kokkos::Views");
+  using Layout = layout_of_t<DView>;
+  using R = typename DiagView::non_const_value_type;
+  using C = typename OffView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
   static_assert(!std::is_same_v<Layout, unsupported_layout>,
                 "bandsolve symmetric: " BANDSOLVE_SUPPORTED_VIEWS);
   static_assert(std::is_same_v<layout_of_t<DiagView>, Layout> &&
@@ -58,8 +58,8 @@ constexpr void symmetric_static_checks() {
                     Kokkos::SpaceAccessibility<ExecutionSpace,
                                                typename DView::memory_space>::accessible,
                 "bandsolve symmetric: the Views must be accessible from the execution space");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
-}
+  static_assert(sizeof(backend::default_for_t<ExecutionSpace>) > 0);  // a space with a backend
+};
 
 // refactor(diag, offdiag) of a symmetric factorization (either backend): Views of the layout and
 // off-diagonal type that were factored (compile time), a factorization that holds factors,
@@ -415,18 +415,10 @@ class symmetric_device_factorization {
   // is not 0 get no solution.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    detail::thomas_static_checks<ExecutionSpace, DView>();
-    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
-                  "bandsolve::symmetric_factorization::solve: d must use the layout that was "
-                  "factored");
+    detail::factored_solve_static_checks<algo::symmetric, ExecutionSpace, Layout, Scalar, DView>();
     using D = typename DView::value_type;
-    static_assert(is_rhs_of_v<Scalar, D>,
-                  "bandsolve::symmetric_factorization::solve: d must be a non-const View of the "
-                  "off-diagonal's type (or of Kokkos::complex of a real type)");
     const std::string fn = "bandsolve::symmetric_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
+    detail::check_factored_solve<Layout>(fn, initialized_, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     const index_t computed = detail::device::computed_slots(d, nsys_);
     const index_t ntiles = (computed + pack_width - 1) / pack_width;

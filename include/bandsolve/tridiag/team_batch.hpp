@@ -15,6 +15,7 @@
 #include <bandsolve/backend/tags.hpp>
 #include <bandsolve/core/checks.hpp>
 #include <bandsolve/core/pivot.hpp>
+#include <bandsolve/tridiag/batch_checks.hpp>
 #include <bandsolve/tridiag/reduction_kernel.hpp>
 
 #include <string>
@@ -76,43 +77,16 @@ KOKKOS_INLINE_FUNCTION int agreed_info(int own, index_t n, const AView& a, const
   return lu != 0 ? lu : own;
 }
 
-// Compile-time checks of a one-shot solve(exec, algo, a, b, c, d, info).
-template <class ExecutionSpace, class AView, class BView, class CView, class DView, class InfoView>
-constexpr void team_solve_static_checks() {
-  using Layout = layout_of_t<DView>;
-  using T = typename DView::non_const_value_type;
-  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
-                "bandsolve::solve: the first argument must be a Kokkos execution space instance");
-  static_assert(Kokkos::is_view<AView>::value && Kokkos::is_view<BView>::value &&
-                    Kokkos::is_view<CView>::value && Kokkos::is_view<DView>::value,
-                "bandsolve::solve: a, b, c and d must be Kokkos::Views");
-  static_assert(!std::is_same_v<Layout, unsupported_layout>,
-                "bandsolve::solve: " BANDSOLVE_SUPPORTED_VIEWS);
-  static_assert(std::is_same_v<layout_of_t<AView>, Layout> &&
-                    std::is_same_v<layout_of_t<BView>, Layout> &&
-                    std::is_same_v<layout_of_t<CView>, Layout>,
-                "bandsolve::solve: a, b, c and d must use the same layout");
-  static_assert(is_supported_scalar_v<T>,
-                "bandsolve::solve: the scalar type must be float, double, Kokkos::complex<float> "
-                "or Kokkos::complex<double>");
-  static_assert(std::is_same_v<typename AView::non_const_value_type, T> &&
-                    std::is_same_v<typename BView::non_const_value_type, T> &&
-                    std::is_same_v<typename CView::non_const_value_type, T>,
+// Compile-time checks of a one-shot solve(exec, algo, a, b, c, d, info) by these paths, which
+// take d of the coefficients' own scalar type only.
+template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
+          class InfoView>
+struct team_solve_static_checks
+    : one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView, InfoView> {
+  static_assert(std::is_same_v<typename BView::non_const_value_type,
+                               typename DView::non_const_value_type>,
                 "bandsolve::solve: a, b, c and d must have the same scalar type");
-  static_assert(std::is_same_v<typename DView::value_type, T>,
-                "bandsolve::solve: d receives the solution and cannot be a View of const");
-  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
-                    std::is_same_v<typename InfoView::value_type, int>,
-                "bandsolve::solve: info must be a rank-1 Kokkos::View<int*>");
-  static_assert(
-      Kokkos::SpaceAccessibility<ExecutionSpace, typename AView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecutionSpace, typename BView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecutionSpace, typename CView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecutionSpace, typename InfoView::memory_space>::accessible,
-      "bandsolve::solve: the Views must be accessible from the execution space");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
-}
+};
 
 // Run-time checks of a one-shot solve; returns the number of systems (info.extent(0)).
 template <class AView, class BView, class CView, class DView, class InfoView>

@@ -67,45 +67,6 @@
 namespace bandsolve {
 
 namespace detail {
-
-// Compile-time checks common to every Thomas entry point: d's type T is the coefficients' type or
-// the complex type over real coefficients.
-template <class ExecutionSpace, class DView, class... Coefficients>
-constexpr void thomas_static_checks() {
-  using Layout = layout_of_t<DView>;
-  using T = typename DView::non_const_value_type;
-  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
-                "bandsolve thomas: the first argument must be a Kokkos execution space instance");
-  static_assert((Kokkos::is_view<Coefficients>::value && ...) && Kokkos::is_view<DView>::value,
-                "bandsolve thomas: a, b, c and d must be Kokkos::Views");
-  static_assert(!std::is_same_v<Layout, unsupported_layout>,
-                "bandsolve thomas: " BANDSOLVE_SUPPORTED_VIEWS);
-  static_assert((std::is_same_v<layout_of_t<Coefficients>, Layout> && ...),
-                "bandsolve thomas: a, b, c and d must use the same layout");
-  static_assert(is_supported_scalar_v<T>,
-                "bandsolve thomas: the scalar type must be float, double, Kokkos::complex<float> "
-                "or Kokkos::complex<double>");
-  static_assert((is_rhs_of_v<typename Coefficients::non_const_value_type, T> && ...),
-                "bandsolve thomas: a, b and c must have d's scalar type (or d may be "
-                "Kokkos::complex<T> over real coefficients of type T)");
-  if constexpr (sizeof...(Coefficients) > 0) {
-    using First =
-        typename std::tuple_element_t<0, std::tuple<Coefficients...>>::non_const_value_type;
-    static_assert((std::is_same_v<typename Coefficients::non_const_value_type, First> && ...),
-                  "bandsolve thomas: a, b and c must have the same scalar type");
-  }
-  static_assert((Kokkos::SpaceAccessibility<ExecutionSpace,
-                                            typename Coefficients::memory_space>::accessible &&
-                 ...) &&
-                    Kokkos::SpaceAccessibility<ExecutionSpace,
-                                               typename DView::memory_space>::accessible,
-                "bandsolve thomas: the Views must be accessible from the execution space");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
-}
-
-}  // namespace detail
-
-namespace detail {
 // Scratch bytes of one one-shot work item: c' of two items in flight (lane rows; of one item
 // where each chain holds a single pack: a batch of one pack of long systems then keeps its
 // scratch within the kept buffer), or c' and d' of one gathered pack.
@@ -331,15 +292,8 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
                                                        const AView& a, const BView& b,
                                                        const CView& c, const DView& d,
                                                        const InfoView& info, Backend) {
-  detail::thomas_static_checks<ExecutionSpace, DView, AView, BView, CView>();
-  static_assert(std::is_same_v<typename DView::value_type, typename DView::non_const_value_type>,
-                "bandsolve::solve(thomas): d receives the solution and cannot be a View of const");
-  static_assert(Kokkos::is_view<InfoView>::value && InfoView::rank == 1 &&
-                    std::is_same_v<typename InfoView::value_type, int>,
-                "bandsolve::solve(thomas): info must be a rank-1 Kokkos::View<int*>");
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
-                                           typename InfoView::memory_space>::accessible,
-                "bandsolve::solve(thomas): info must be accessible from the execution space");
+  detail::one_shot_static_checks<algo::thomas, ExecutionSpace, AView, BView, CView, DView,
+                                 InfoView>();
   using Layout = layout_of_t<DView>;
   using T = typename BView::non_const_value_type;   // coefficients
   const std::string fn = "bandsolve::solve(thomas)";
@@ -671,17 +625,9 @@ class thomas_factorization {
   // fenced. Systems whose info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    detail::thomas_static_checks<ExecutionSpace, DView>();
-    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
-                  "bandsolve::thomas_factorization::solve: d must use the layout that was factored");
-    using D = typename DView::value_type;
-    static_assert(is_rhs_of_v<Scalar, D>,
-                  "bandsolve::thomas_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type (or of Kokkos::complex of a real factored type)");
+    detail::factored_solve_static_checks<algo::thomas, ExecutionSpace, Layout, Scalar, DView>();
     const std::string fn = "bandsolve::thomas_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
+    detail::check_factored_solve<Layout>(fn, initialized_, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     const index_t width = static_cast<index_t>(r_.extent(2));  // factor_pack_width's
     if constexpr (std::is_same_v<Layout, layout::row> ||
@@ -855,7 +801,7 @@ auto factorize(const ExecutionSpace& exec, algo::thomas, const AView& a, const B
   static_assert(backend::is_backend_v<Backend>,
                 "bandsolve::factorize(thomas): the last argument must be a backend tag "
                 "(backend::device, or the execution space's own)");
-  detail::thomas_static_checks<ExecutionSpace, BView, AView, CView>();
+  detail::tridiag_static_checks<algo::thomas, ExecutionSpace, BView, AView, BView, CView>();
   using Layout = layout_of_t<BView>;
   using T = typename BView::non_const_value_type;
   using result_type = thomas_factorization<T, Layout, ExecutionSpace>;

@@ -189,12 +189,12 @@ KOKKOS_INLINE_FUNCTION void for_each_pack_run(const line_packs& g, const InfoVie
   }
 }
 
+// The compile-time checks of solve_along and solve_along_add (Thomas), factorize_along and the
+// distributed solve_along: a class, so that they fire where an entry point names them
+// (tridiag/batch_checks.hpp says why).
 template <class ExecutionSpace, class AView, class BView, class CView, class DView, class UView,
           class InfoView>
-constexpr void thomas_along_static_checks() {
-  using T = typename AView::non_const_value_type;
-  using D = typename DView::non_const_value_type;
-  constexpr int rank = static_cast<int>(DView::rank);
+struct thomas_along_static_checks {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "bandsolve::solve_along: the first argument must be a Kokkos execution space "
                 "instance");
@@ -202,6 +202,9 @@ constexpr void thomas_along_static_checks() {
                     Kokkos::is_view<CView>::value && Kokkos::is_view<DView>::value &&
                     Kokkos::is_view<UView>::value,
                 "bandsolve::solve_along: a, b, c, d (and u) must be Kokkos::Views");
+  using T = typename AView::non_const_value_type;
+  using D = typename DView::non_const_value_type;
+  static constexpr int rank = static_cast<int>(DView::rank);
   static_assert(rank >= 2 && rank <= max_axis_rank,
                 "bandsolve::solve_along: d must be a View of rank 2, 3 or 4");
   static_assert(static_cast<int>(UView::rank) == rank,
@@ -234,8 +237,8 @@ constexpr void thomas_along_static_checks() {
           Kokkos::SpaceAccessibility<ExecutionSpace,
                                      typename InfoView::memory_space>::accessible,
       "bandsolve::solve_along: the Views must be accessible from the execution space");
-  (void)sizeof(backend::default_for_t<ExecutionSpace>);
-}
+  static_assert(sizeof(backend::default_for_t<ExecutionSpace>) > 0);  // a space with a backend
+};
 
 // The one-shot solve of full-coefficient lines in lane-contiguous packs of Q::W lines (g's
 // width): chains of packs, two in flight, as the one-shot solve of column blocks

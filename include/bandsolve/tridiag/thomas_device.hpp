@@ -459,20 +459,10 @@ class thomas_device_factorization {
   // info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    static_assert(Kokkos::is_view<DView>::value && std::is_same_v<layout_of_t<DView>, Layout>,
-                  "bandsolve::thomas_factorization::solve: d must use the layout that was factored");
+    detail::factored_solve_static_checks<algo::thomas, ExecutionSpace, Layout, Scalar, DView>();
     using D = typename DView::value_type;
-    static_assert(is_rhs_of_v<Scalar, D>,
-                  "bandsolve::thomas_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type (or of Kokkos::complex of a real factored type)");
-    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace,
-                                             typename DView::memory_space>::accessible,
-                  "bandsolve::thomas_factorization::solve: d must be accessible from the "
-                  "execution space");
     const std::string fn = "bandsolve::thomas_factorization::solve";
-    if (!initialized_)
-      detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
-    detail::check_factored_rhs<Layout>(fn, d, n_, nsys_);
+    detail::check_factored_solve<Layout>(fn, initialized_, d, n_, nsys_);
     if (nsys_ == 0 || n_ == 0) return;
     if (long_b_.span() > 0) {  // few long systems: the chunk method
       detail::thomas_long_device_solve(exec, long_a_, long_b_, long_c_, d, info_, n_, nsys_);

@@ -153,7 +153,8 @@ std::enable_if_t<backend::is_backend_v<Backend>> solve(const ExecutionSpace& exe
                                                        const BView& b, const CView& c,
                                                        const DView& d, const InfoView& info,
                                                        Backend) {
-  detail::team_solve_static_checks<ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  detail::team_solve_static_checks<algo::thomas_pcr, ExecutionSpace, AView, BView, CView, DView,
+                                   InfoView>();
   const std::string fn = "bandsolve::solve(thomas_pcr)";
   const index_t nsys = detail::check_team_solve(fn, a, b, c, d, info);
   const index_t n = static_cast<index_t>(rows(d));

@@ -401,18 +401,8 @@ class thomas_pcr_factorization {
   // place. Enqueued on exec, not fenced. Systems whose info is not 0 get inf/NaN.
   template <class DView>
   void solve(const ExecutionSpace& exec, const DView& d) const {
-    static_assert(Kokkos::is_view<DView>::value,
-                  "bandsolve::thomas_pcr_factorization::solve: d must be a Kokkos::View");
-    static_assert(std::is_same_v<layout_of_t<DView>, Layout>,
-                  "bandsolve::thomas_pcr_factorization::solve: d must use the layout that was "
-                  "factored");
-    static_assert(is_rhs_of_v<Scalar, typename DView::value_type>,
-                  "bandsolve::thomas_pcr_factorization::solve: d must be a non-const View of the "
-                  "factored scalar type, or of its Kokkos::complex over real factors");
-    static_assert(
-        Kokkos::SpaceAccessibility<ExecutionSpace, typename DView::memory_space>::accessible,
-        "bandsolve::thomas_pcr_factorization::solve: d must be accessible from the execution "
-        "space");
+    detail::factored_solve_static_checks<algo::thomas_pcr, ExecutionSpace, Layout, Scalar,
+                                         DView>();
     const std::string fn = "bandsolve::thomas_pcr_factorization::solve";
     if (!initialized_)
       detail::throw_invalid_argument(fn, "this factorization is empty (default-constructed)");
