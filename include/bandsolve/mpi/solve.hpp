@@ -225,14 +225,6 @@ std::pair<std::size_t, std::size_t> one_shot_arguments(const std::string& fn, co
   return {nsys, rows(d)};
 }
 
-// The compile-time checks of a one-shot solve's arguments (either backend's passes).
-template <class Algo, class ExecutionSpace, class AView, class BView, class CView, class DView,
-          class InfoView>
-constexpr void one_shot_static_checks() {
-  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, DView, AView, BView, CView>();
-  bandsolve::detail::info_static_checks<ExecutionSpace, InfoView>();
-}
-
 // The one-shot solve of lines of kind Algo (line_algo.hpp): each rank reduces its parts to their
 // interface rows, the reduced systems (tridiagonal for algo::thomas, periodic for algo::periodic)
 // are solved by the single-process solve of the same kind, and each rank finishes its parts.
@@ -243,7 +235,8 @@ void partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const AView& a
   using Layout = layout_of_t<DView>;
   using T = typename DView::non_const_value_type;
   using memory_space = typename DView::memory_space;
-  one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  bandsolve::detail::one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView,
+                                            InfoView>();
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible &&
                     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                                typename InfoView::memory_space>::accessible,
@@ -300,7 +293,8 @@ void device_partitioned_solve(const ExecutionSpace& exec, MPI_Comm comm, const A
   using Layout = layout_of_t<DView>;
   using T = typename DView::non_const_value_type;
   using memory_space = typename DView::memory_space;
-  one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView, InfoView>();
+  bandsolve::detail::one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView,
+                                            InfoView>();
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, memory_space>::accessible,
                 "bandsolve::mpi::solve(backend::device): the Views must be accessible from the "
                 "execution space");
@@ -327,6 +321,9 @@ template <class Algo, class ExecutionSpace, class AView, class BView, class CVie
           class InfoView>
 void solve_lines(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
                  const CView& c, const DView& d, const InfoView& info, const options& opts) {
+  // The arguments' checks first, before runs_on_host_v reads the execution space.
+  bandsolve::detail::one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView,
+                                            InfoView>();
   if constexpr (runs_on_host_v<ExecutionSpace>)
     partitioned_solve<Algo>(exec, comm, a, b, c, d, info, opts);
   else
@@ -339,6 +336,8 @@ template <class Algo, class Backend, class ExecutionSpace, class AView, class BV
           class DView, class InfoView>
 void solve_lines_on(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
                     const CView& c, const DView& d, const InfoView& info, const options& opts) {
+  bandsolve::detail::one_shot_static_checks<Algo, ExecutionSpace, AView, BView, CView, DView,
+                                            InfoView>();
   if constexpr (std::is_same_v<Backend, backend::device>) {
     device_partitioned_solve<Algo>(exec, comm, a, b, c, d, info, opts);
   } else {
