@@ -602,20 +602,21 @@ factorization<typename BView::non_const_value_type, ResultSpace, Algo> partition
 }
 
 // The factorization for exec with its own backend's passes: the host passes on host spaces, the
-// device passes on others (Kokkos::Cuda), a, b, c read where they are.
+// device passes on others (Kokkos::Cuda), a, b, c read where they are. Its return type is
+// deduced, so that arguments that are no Views reach the checks, which come first.
 template <class Algo, class ExecutionSpace, class AView, class BView, class CView>
-factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> factorize_lines(
-    const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
-    std::size_t nsys, const options& opts) {
+auto factorize_lines(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+                     const CView& c, std::size_t nsys, const options& opts) {
+  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, BView, CView>();
   return partitioned_factorize<Algo, ExecutionSpace, !runs_on_host_v<ExecutionSpace>>(
       exec, comm, a, b, c, nsys, opts);
 }
 
 // The factorization with the passes of the backend the tag names (backend::device on any space).
 template <class Algo, class Backend, class ExecutionSpace, class AView, class BView, class CView>
-factorization<typename BView::non_const_value_type, ExecutionSpace, Algo> factorize_lines_on(
-    const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b, const CView& c,
-    std::size_t nsys, const options& opts) {
+auto factorize_lines_on(const ExecutionSpace& exec, MPI_Comm comm, const AView& a, const BView& b,
+                        const CView& c, std::size_t nsys, const options& opts) {
+  bandsolve::detail::tridiag_static_checks<Algo, ExecutionSpace, BView, AView, BView, CView>();
   if constexpr (std::is_same_v<Backend, backend::device>) {
     return partitioned_factorize<Algo, ExecutionSpace, true>(exec, comm, a, b, c, nsys, opts);
   } else {
