@@ -3,6 +3,8 @@
 // case defined the file compiles.
 #include <bandsolve/mpi.hpp>
 
+#include <vector>
+
 namespace {
 
 using exec_space = Kokkos::DefaultHostExecutionSpace;
@@ -39,6 +41,16 @@ using column = bandsolve::layout::column;
 
   auto f = bandsolve::mpi::factorize(exec, comm, a, a, a);
   f.solve(exec, d);
+#if defined(BANDSOLVE_MISUSE_mpi_factorize_not_views)
+  // expect: a, b, c and d must be Kokkos::Views
+  const std::vector<double> b_vector(n * nsys);
+  bandsolve::mpi::factorize(exec, comm, a, b_vector, a);
+#endif
+#if defined(BANDSOLVE_MISUSE_mpi_solve_not_views)
+  // expect: a, b, c and d must be Kokkos::Views
+  const std::vector<double> a_vector(n * nsys);
+  bandsolve::mpi::solve(exec, comm, a_vector, a, a, d, info);
+#endif
 #if defined(BANDSOLVE_MISUSE_mpi_factored_other_scalar)
   // expect: d must be a non-const View of the factored scalar type
   auto df = bandsolve::make_batch<row, float>("d", nsys, n);
